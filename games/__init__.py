@@ -1,0 +1,1 @@
+"""Pecking Order's game engines: pure Python, no Django. See docs/engine.md."""

@@ -1,0 +1,5 @@
+"""Bots that play every game through the engine contract alone."""
+
+from games.core.bot import RandomBot
+
+GENERIC_BOTS = (RandomBot,)

@@ -1,0 +1,1 @@
+"""The engine core: specs, the state protocol, bots, match records, the runner and replay."""

@@ -1,0 +1,72 @@
+"""The bot interface: a named strategy with typed parameters and its own seeded generator.
+
+A bot sees only what the runner hands it: its seat's observation and its legal actions. It never receives a
+state. Search bots make states from the observation through `game.sample_state(observation, rng)`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from games.core.spec import Option, validate_options
+from games.core.state import Action, Game, Observation
+
+
+class Bot:
+    """Base class of every bot.
+
+    Subclasses set `name`, `summary`, `params` (typed options) and `games` (the game ids the bot plays; None
+    for every game), and implement `act`. `uses_observation = False` lets the runner skip building an
+    observation the bot would ignore (the random bot).
+    """
+
+    name: ClassVar[str]
+    summary: ClassVar[str] = ""
+    params: ClassVar[tuple[Option, ...]] = ()
+    games: ClassVar[tuple[str, ...] | None] = None
+    uses_observation: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        num_players: int,
+        options: Mapping[str, Any],
+        params: Mapping[str, Any] | None,
+        rng: random.Random,
+    ):
+        self.game = game
+        self.seat = seat
+        self.num_players = num_players
+        self.options = options
+        self.config = self.validate_params(params)
+        self.rng = rng
+
+    @classmethod
+    def validate_params(cls, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        return validate_options(cls.params, params, f"parameter of bot {cls.name}:")
+
+    @classmethod
+    def describe(cls) -> dict[str, Any]:
+        return {
+            "name": cls.name,
+            "summary": cls.summary,
+            "games": list(cls.games) if cls.games is not None else None,
+            "params": [p.describe() for p in cls.params],
+        }
+
+    def act(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
+        raise NotImplementedError(f"bot {self.name} does not implement act()")
+
+
+class RandomBot(Bot):
+    """Uniform over the legal actions, from its own seeded generator."""
+
+    name = "random"
+    summary = "picks uniformly at random among the legal actions"
+    uses_observation = False
+
+    def act(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
+        return legal_actions[self.rng.randrange(len(legal_actions))]

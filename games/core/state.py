@@ -1,0 +1,173 @@
+"""The state protocol every game implements, and the `Game` object that makes states.
+
+Turn structure. At any point a state is in exactly one of three conditions:
+
+* terminal (`is_terminal()`): the game is over and `outcome()` gives places and scores;
+* a chance node (`is_chance()`): the next event is a chance outcome (a shuffle, a draw from a bag, a random
+  pick). The runner asks `sample_chance(rng)` for one and applies it with `apply_chance(outcome)`; replay applies
+  the recorded outcome instead, so a replay never depends on a generator. `apply_chance` refuses an outcome
+  that is impossible at that point (`IllegalAction`);
+* a decision (`deciders()` is non-empty): every seat in `deciders()` must choose one of its `legal_actions(seat)`,
+  and all of them are applied together with `apply({seat: action, ...})`. One seat is an ordinary turn; several
+  seats are a simultaneous step (every player picks a card at once); a seat that is not the turn's owner is an
+  interruption (a reaction to another player's card).
+
+Actions and chance outcomes are plain JSON values (str, int, bool, None, and lists and dicts of them; never
+tuples, so that a value equals itself after a JSON round trip). Observations are JSON dicts holding everything
+one seat may know and nothing else.
+
+`apply` and `apply_chance` check legality before they change anything: an illegal action raises
+`IllegalAction` and leaves the state as it was. Engines implement `_apply` and `_apply_chance`, which may
+assume a legal input.
+
+Each state owns `rng`, a `random.Random` seeded from the match seed, used by the runner for chance. `clone()`
+copies the game position only (the clone's `rng` is None): whoever drives a clone passes a generator of their
+own to `sample_chance`. Clones must be cheap: search bots make thousands per move.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from games.core.errors import IllegalAction
+from games.core.spec import GameSpec
+
+Action = Any  # a JSON value
+Observation = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Places (1 = best; tied seats share a place, the next place skips: 1, 1, 3) and a score per seat."""
+
+    places: tuple[int, ...]
+    scores: tuple[float, ...]
+
+    def to_json(self) -> dict[str, list]:
+        return {"places": list(self.places), "scores": list(self.scores)}
+
+
+def places_from_keys(keys: Sequence[Any], higher_is_better: bool = True) -> tuple[int, ...]:
+    """Competition places from comparable keys (tuples compare level by level): equal keys share a place."""
+    ordered = sorted(keys, reverse=higher_is_better)
+    first_index: dict[Any, int] = {}
+    for index, key in enumerate(ordered):
+        first_index.setdefault(key, index + 1)
+    return tuple(first_index[key] for key in keys)
+
+
+class State(ABC):
+    """One position of one game. See the module docstring for the contract."""
+
+    game: ClassVar[Game]
+    num_players: int
+    options: dict[str, Any]
+    rng: random.Random | None
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def is_chance(self) -> bool: ...
+
+    @abstractmethod
+    def deciders(self) -> tuple[int, ...]:
+        """Seats that must decide now, in seat order; empty at a chance node or at the end."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """The legal actions of `seat`, which must be in `deciders()`; never empty."""
+
+    @abstractmethod
+    def _apply(self, actions: Mapping[int, Action]) -> None:
+        """Apply one legal action per deciding seat."""
+
+    @abstractmethod
+    def sample_chance(self, rng: random.Random) -> Any:
+        """Draw the next chance outcome with `rng` (does not change the state)."""
+
+    @abstractmethod
+    def chance_is_possible(self, outcome: Any) -> bool:
+        """Whether `outcome` could be the next chance outcome."""
+
+    @abstractmethod
+    def _apply_chance(self, outcome: Any) -> None:
+        """Apply a possible chance outcome."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """Places and scores; at the end of the game, or (at a turn cap) as the game's scoring gives them now."""
+
+    @abstractmethod
+    def observation(self, seat: int) -> Observation:
+        """Everything `seat` may know, and nothing else, as a JSON dict."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy of the position (with `rng` None)."""
+
+    def apply(self, actions: Mapping[int, Action]) -> None:
+        """Apply one action per deciding seat, after checking each; raise IllegalAction and change nothing."""
+        deciders = self.deciders()
+        if not deciders:
+            raise IllegalAction("no seat is to decide now" + (" (the game is over)" if self.is_terminal() else ""))
+        if len(actions) != len(deciders) or any(seat not in actions for seat in deciders):
+            wanted = ", ".join(str(s) for s in deciders)
+            got = ", ".join(str(s) for s in sorted(actions))
+            raise IllegalAction(f"seats {wanted} must decide now; got actions for {got or 'no seat'}")
+        for seat in deciders:
+            if actions[seat] not in self.legal_actions(seat):
+                raise IllegalAction(f"seat {seat}: {actions[seat]!r} is not a legal action now")
+        self._apply(actions)
+
+    def apply_chance(self, outcome: Any) -> None:
+        """Apply a chance outcome after checking that it is possible; raise IllegalAction and change nothing."""
+        if not self.is_chance():
+            raise IllegalAction("no chance event is due now")
+        if not self.chance_is_possible(outcome):
+            raise IllegalAction(f"chance outcome {outcome!r} is impossible now")
+        self._apply_chance(outcome)
+
+    def render(self) -> str:
+        """A text picture of the table for the command line (engines override it)."""
+        return ""
+
+    def describe_action(self, seat: int, action: Action) -> str:
+        """Words for one action, for readable accounts of a match (engines may override it)."""
+        return str(action)
+
+
+class Game(ABC):
+    """A registered game: its spec, how to start a state, and the sampler.
+
+    `max_events` is the engine's hard cap on events in one match; a match that reaches it ends with the
+    places `outcome()` gives at that point, and its record says so.
+    """
+
+    spec: ClassVar[GameSpec]
+    max_events: ClassVar[int] = 100_000
+
+    @abstractmethod
+    def new_state(self, num_players: int, options: Mapping[str, Any], rng: random.Random) -> State:
+        """A fresh game with validated options; its first events are usually chance (the deal)."""
+
+    @abstractmethod
+    def sample_state(self, observation: Observation, rng: random.Random) -> State:
+        """A complete state consistent with one seat's observation, from that observation alone.
+
+        Whatever the seat cannot see is drawn at random (with `rng`) from what it could be, respecting every
+        inference the observation allows. `sampled.observation(seat)` equals `observation`.
+        """
+
+    def start(self, num_players: int, options: Mapping[str, Any] | None = None, seed: int = 0) -> State:
+        """Validate options and player count and return a new state whose `rng` is seeded with `seed`."""
+        validated = self.spec.validate_options(options, num_players)
+        state = self.new_state(num_players, validated, random.Random(seed))
+        return state
+
+    def __repr__(self) -> str:
+        return f"<Game {self.spec.id} v{self.spec.version}>"
