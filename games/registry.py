@@ -1,7 +1,9 @@
 """The registry of games and bots.
 
-Each game package exposes `GAME` (a `Game`) and `BOTS` (its own bot classes). Generic bots (playing every
-game) live in `games.bots`. Bot names are unique per game: `bot_class("heuristic", "nacho_pile")`.
+Each game package `games.<id>` exposes `GAME` (a `Game`) and `BOTS` (its own bot classes), and its module
+`games.<id>.spec` exposes `SPEC` (the `GameSpec`), so that a catalogue of games (the league's) can be read
+without loading the engines. Generic bots (playing every game) live in `games.bots`. Bot names are unique per
+game: `bot_class("heuristic", "nacho_pile")`.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from functools import cache
 
 from games.core.bot import Bot
 from games.core.errors import UnknownBot, UnknownGame
+from games.core.spec import GameSpec
 from games.core.state import Game
 
 GAME_PACKAGES = (
@@ -43,6 +46,33 @@ def _load() -> tuple[dict[str, Game], dict[str, dict[str, type[Bot]]]]:
             table[bot.name] = bot
         bots[game.spec.id] = table
     return games, bots
+
+
+@cache
+def _load_specs() -> dict[str, GameSpec]:
+    specs: dict[str, GameSpec] = {}
+    for package in GAME_PACKAGES:
+        try:
+            module = importlib.import_module(f"{package}.spec")
+        except ModuleNotFoundError as exc:  # a game still being written is not offered yet
+            if exc.name in (package, f"{package}.spec"):
+                continue
+            raise
+        specs[module.SPEC.id] = module.SPEC
+    return specs
+
+
+def all_specs() -> list[GameSpec]:
+    """The spec of every registered game, without loading engines."""
+    return list(_load_specs().values())
+
+
+def get_spec(game_id: str) -> GameSpec:
+    specs = _load_specs()
+    try:
+        return specs[game_id]
+    except KeyError:
+        raise UnknownGame(f"unknown game {game_id!r} (known: {', '.join(specs)})") from None
 
 
 def game_ids() -> list[str]:
