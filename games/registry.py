@@ -37,6 +37,8 @@ def _load() -> tuple[dict[str, Game], dict[str, dict[str, type[Bot]]]]:
             if exc.name == package:
                 continue
             raise
+        if not hasattr(module, "GAME"):  # only the spec is written yet (a namespace package): not offered yet
+            continue
         game: Game = module.GAME
         games[game.spec.id] = game
         table = {bot.name: bot for bot in GENERIC_BOTS}
