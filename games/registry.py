@@ -105,3 +105,20 @@ def bot_class(name: str, game_id: str) -> type[Bot]:
         return table[name]
     except KeyError:
         raise UnknownBot(f"unknown bot {name!r} for {game_id} (known: {', '.join(table)})") from None
+
+
+def register(game: Game, bots: tuple[type[Bot], ...] = ()) -> None:
+    """Add a game that is not one of GAME_PACKAGES (a plug-in, or a test's own game)."""
+    from games.bots import GENERIC_BOTS
+
+    games, tables = _load()
+    games[game.spec.id] = game
+    tables[game.spec.id] = {bot.name: bot for bot in (*GENERIC_BOTS, *bots)}
+    _load_specs()[game.spec.id] = game.spec
+
+
+def unregister(game_id: str) -> None:
+    games, tables = _load()
+    games.pop(game_id, None)
+    tables.pop(game_id, None)
+    _load_specs().pop(game_id, None)

@@ -140,6 +140,16 @@ class State(ABC):
         """Words for one action, for readable accounts of a match (engines may override it)."""
         return str(action)
 
+    def describe_chance(self, outcome: Any) -> str:
+        """Words for one chance outcome (engines may override it)."""
+        text = str(outcome)
+        return text if len(text) <= 60 else text[:57] + "..."
+
+    def milestone(self) -> str | None:
+        """A picture of the table worth showing right after the event just applied (e.g. at the end of a
+        round), or None. The CLI's readable account prints it."""
+        return None
+
 
 class Game(ABC):
     """A registered game: its spec, how to start a state, and the sampler.

@@ -1,0 +1,244 @@
+"""`python -m games`: list games and bots, play a match, replay a record, benchmark an engine, run an arena.
+
+Bad arguments print a clear message and exit with status 2; a record that does not replay exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from games import registry
+from games.core.errors import GameError, ReplayError
+from games.core.record import canonical_json
+from games.core.replay import replay
+from games.core.runner import normalize_seats, play_match
+
+
+class UsageError(Exception):
+    """Bad command-line input: printed as a message, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse exits 2 too; keep its message short and clear
+        raise UsageError(message)
+
+
+def parse_option(text: str) -> tuple[str, str]:
+    if "=" not in text:
+        raise UsageError(f"--option takes key=value, got {text!r}")
+    key, value = text.split("=", 1)
+    return key.strip(), value.strip()
+
+
+def parse_seed(text: str) -> int:
+    try:
+        seed = int(text)
+    except ValueError:
+        raise UsageError(f"--seed takes a whole number, got {text!r}") from None
+    if seed < 0:
+        raise UsageError("--seed takes a number of 0 or more")
+    return seed
+
+
+def positive(name: str, text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"{name} takes a whole number, got {text!r}") from None
+    if value < 1:
+        raise UsageError(f"{name} takes a number of 1 or more")
+    return value
+
+
+def parse_bots(text: str, game_id: str) -> list[Any]:
+    """`random,heuristic:budget=200` — names, each with optional `:key=value` parameters."""
+    bots = []
+    for item in text.split(","):
+        name, _, rest = item.strip().partition(":")
+        params = dict(parse_option(p) for p in rest.split(";") if p) if rest else {}
+        bots.append((name, params))
+    normalize_seats(bots, game_id)
+    return bots
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    out = []
+    for game in registry.all_games():
+        spec = game.spec
+        bots = registry.bots_for(spec.id)
+        out.append({**spec.describe(), "bots": [b.describe() for b in bots.values()]})
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    for entry in out:
+        print(f"{entry['id']}  v{entry['version']}  {entry['name']}  ({entry['min_players']}-{entry['max_players']} players)")
+        for opt in entry["options"]:
+            choices = f" [{', '.join(str(c) for c in opt['choices'])}]" if "choices" in opt else ""
+            print(f"    option {opt['name']}={opt['default']}{choices}  {opt['help']}")
+        for bot in entry["bots"]:
+            params = ", ".join(f"{p['name']}={p['default']}" for p in bot["params"])
+            print(f"    bot {bot['name']}{f' ({params})' if params else ''}  {bot['summary']}")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = registry.get_game(args.game)
+    options = dict(parse_option(o) for o in args.option)
+    bots = parse_bots(args.bots, game.spec.id)
+    if len(bots) == 1 and args.players > 1:
+        bots = bots * args.players
+    if len(bots) != args.players:
+        raise UsageError(f"--players {args.players} needs {args.players} bots (or one for all), got {len(bots)}")
+
+    def narrate(state, event) -> None:
+        kind, payload = event
+        if kind == "c":
+            print(f"  chance: {state.describe_chance(payload)}")
+        else:
+            for seat, action in payload.items():
+                print(f"  seat {seat} ({bots[int(seat)][0]}): {state.describe_action(int(seat), action)}")
+        picture = state.milestone()
+        if picture:
+            print(picture)
+
+    record = play_match(
+        game.spec.id, args.players, bots, args.seed, options, on_event=None if args.json else narrate
+    )
+    if args.json:
+        print(canonical_json(record))
+        return 0
+    final = replay(record)
+    picture = final.render()
+    if picture:
+        print(picture)
+    print(summarize(record))
+    return 0
+
+
+def summarize(record: dict) -> str:
+    lines = [f"{record['game']} v{record['version']}, seed {record['seed']}: {len(record['events'])} events, "
+             f"ended {record['end']['reason']}"]
+    for forfeit in record["end"]["forfeits"]:
+        lines.append(f"  seat {forfeit['seat']} forfeited at event {forfeit['event']}: {forfeit['reason']}")
+    outcome = record["outcome"]
+    for seat, (place, score) in enumerate(zip(outcome["places"], outcome["scores"], strict=True)):
+        lines.append(f"  place {place}: seat {seat} ({record['seats'][seat]['bot']}), score {score}")
+    return "\n".join(lines)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file, encoding="utf-8") as handle:
+            record = json.load(handle)
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{args.file} is not JSON: {exc}") from None
+    try:
+        replay(record)
+    except ReplayError as exc:
+        print(f"replay failed: {exc}", file=sys.stderr)
+        return 1
+    print("replay ok")
+    print(summarize(record))
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from games.core.benchmark import bench_game
+
+    registry.get_game(args.game)
+    report = bench_game(args.game, args.players, args.games, args.seed, args.repeats)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(report["text"])
+    return 0
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    from games.core.arena import play_series
+
+    game = registry.get_game(args.game)
+    bots = parse_bots(args.bots, game.spec.id)
+    if len(bots) == 1 and args.players > 1:
+        bots = bots * args.players
+    if len(bots) != args.players:
+        raise UsageError(f"--players {args.players} needs {args.players} bots (or one for all), got {len(bots)}")
+    options = dict(parse_option(o) for o in args.option)
+    game.spec.validate_options(options, args.players)
+
+    def progress(done: int, total: int) -> None:
+        if args.quiet:
+            return
+        width = 30
+        filled = width * done // total
+        print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True)
+        if done == total:
+            print(file=sys.stderr)
+
+    result = play_series(
+        game.spec.id, bots, args.players, args.games, args.seed, options, jobs=args.jobs, progress=progress
+    )
+    print(f"{game.spec.name}, {args.players} players, {args.games} games, seed {args.seed}"
+          f" (fair share {result.fair_share:.3f}; turn caps {result.turn_caps})")
+    print(result.table())
+    return 0
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="python -m games", description="Pecking Order's game engines")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    p = sub.add_parser("list", help="games, their options and bots")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("play", help="play one match between bots")
+    p.add_argument("game")
+    p.add_argument("--players", required=True, type=lambda t: positive("--players", t))
+    p.add_argument("--bots", required=True, help="comma-separated bot names, one per seat (or one for all)")
+    p.add_argument("--seed", type=parse_seed, default=0)
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--json", action="store_true", help="print the match record instead of an account")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("replay", help="verify a match record and print its outcome")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("bench", help="games, decisions and clones per second with random bots")
+    p.add_argument("game")
+    p.add_argument("--players", type=lambda t: positive("--players", t), default=4)
+    p.add_argument("--games", type=lambda t: positive("--games", t), default=200)
+    p.add_argument("--repeats", type=lambda t: positive("--repeats", t), default=5)
+    p.add_argument("--seed", type=parse_seed, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("arena", help="a seeded series between bots, with statistics")
+    p.add_argument("game")
+    p.add_argument("--players", required=True, type=lambda t: positive("--players", t))
+    p.add_argument("--bots", required=True)
+    p.add_argument("--games", type=lambda t: positive("--games", t), default=100)
+    p.add_argument("--seed", type=parse_seed, default=0)
+    p.add_argument("--jobs", type=lambda t: positive("--jobs", t), default=1)
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_arena)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        return args.func(args)
+    except (UsageError, GameError) as exc:
+        print(f"python -m games: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,153 @@
+import copy
+import json
+
+import pytest
+
+from games.core.errors import OptionError, ReplayError, UnknownBot
+from games.core.record import canonical_json, compress, decompress
+from games.core.replay import replay
+from games.core.runner import play_match
+
+GAME = "toy_high_hand"
+
+
+def test_a_match_record_holds_everything_needed_to_replay_it(toy):
+    record = play_match(GAME, 3, ["keep_high", "random", ("keep_high", {"threshold": 5})], seed=7)
+    assert record["format"] == 1
+    assert record["game"] == GAME and record["version"] == 1
+    assert record["options"] == {"max_card": 6}
+    assert record["seed"] == 7
+    assert record["seats"] == [
+        {"bot": "keep_high", "params": {"threshold": 4}},
+        {"bot": "random", "params": {}},
+        {"bot": "keep_high", "params": {"threshold": 5}},
+    ]
+    assert record["events"][0][0] == "c" and len(record["events"][0][1]) == 3
+    assert record["events"][-1][0] == "m" and sorted(record["events"][-1][1]) == ["0", "1", "2"]
+    assert record["end"] == {"reason": "normal", "forfeits": []}
+    final = replay(record)
+    assert final.is_terminal()
+    assert final.outcome().to_json() == record["outcome"]
+
+
+def test_same_seed_same_bytes_and_other_seed_other_match(toy):
+    first = canonical_json(play_match(GAME, 4, ["random"] * 4, seed=11))
+    again = canonical_json(play_match(GAME, 4, ["random"] * 4, seed=11))
+    other = canonical_json(play_match(GAME, 4, ["random"] * 4, seed=12))
+    assert first == again
+    assert first != other
+
+
+def test_compressed_record_round_trips(toy):
+    record = play_match(GAME, 2, ["random", "random"], seed=3)
+    assert decompress(compress(record)) == record
+
+
+@pytest.mark.parametrize(
+    ("bot", "reason_start"),
+    [("raises", "raised RuntimeError: bot crashed"), ("illegal", "illegal action 'fold'")],
+)
+def test_a_failing_bot_forfeits_its_seat_and_the_match_finishes(toy, bot, reason_start):
+    record = play_match(GAME, 3, ["keep_high", bot, "keep_high"], seed=5)
+    assert record["end"]["reason"] == "forfeit"
+    [forfeit] = record["end"]["forfeits"]
+    assert forfeit["seat"] == 1
+    assert forfeit["reason"].startswith(reason_start)
+    assert forfeit["event"] == 2  # the deal, seat 0's turn, then seat 1's first decision
+    assert record["outcome"]["places"][1] == 3
+    replay(record)
+
+
+def test_overrunning_the_move_time_limit_forfeits(toy):
+    record = play_match(GAME, 2, ["slow", "keep_high"], seed=1, move_time_limit=0.001)
+    [forfeit] = record["end"]["forfeits"]
+    assert forfeit["seat"] == 0
+    assert "over the 0.001s limit" in forfeit["reason"]
+    assert record["outcome"]["places"] == [2, 1]
+
+
+def test_two_forfeits_share_last_place(toy):
+    record = play_match(GAME, 4, ["raises", "keep_high", "illegal", "keep_high"], seed=2)
+    assert [f["seat"] for f in record["end"]["forfeits"]] == [0, 2]
+    places = record["outcome"]["places"]
+    assert places[0] == places[2] == 3
+    assert sorted([places[1], places[3]]) in ([1, 2], [1, 1])
+
+
+def test_turn_cap_ends_the_match_and_says_so(toy, monkeypatch):
+    monkeypatch.setattr(type(toy), "max_events", 2)
+    record = play_match(GAME, 3, ["random"] * 3, seed=4)
+    assert record["end"]["reason"] == "turn_cap"
+    assert len(record["events"]) == 2
+    state = replay(record)
+    assert not state.is_terminal()
+    assert record["outcome"] == state.outcome().to_json()
+
+
+def test_bad_arguments_are_clear_errors(toy):
+    with pytest.raises(OptionError, match="takes 2 to 4 players"):
+        play_match(GAME, 5, ["random"] * 5, seed=1)
+    with pytest.raises(OptionError, match="3 players need 3 bots"):
+        play_match(GAME, 3, ["random"] * 2, seed=1)
+    with pytest.raises(UnknownBot, match="unknown bot 'nobody'"):
+        play_match(GAME, 2, ["random", "nobody"], seed=1)
+    with pytest.raises(OptionError, match="unknown option colour"):
+        play_match(GAME, 2, ["random"] * 2, seed=1, options={"colour": "red"})
+    with pytest.raises(OptionError, match="max_card: 12 is above the maximum 9"):
+        play_match(GAME, 2, ["random"] * 2, seed=1, options={"max_card": 12})
+    with pytest.raises(OptionError, match="threshold: expected a whole number"):
+        play_match(GAME, 2, ["random", ("keep_high", {"threshold": "high"})], seed=1)
+
+
+@pytest.fixture
+def record(toy):
+    return play_match(GAME, 3, ["keep_high", "random", "random"], seed=21)
+
+
+def tampered(record, change):
+    copy_ = copy.deepcopy(record)
+    change(copy_)
+    return copy_
+
+
+def test_replay_rejects_a_changed_outcome(record):
+    bad = tampered(record, lambda r: r["outcome"]["scores"].__setitem__(0, 99))
+    with pytest.raises(ReplayError, match="recorded outcome"):
+        replay(bad)
+
+
+def test_replay_rejects_an_illegal_decision_naming_the_event(record):
+    index = next(i for i, (kind, _) in enumerate(record["events"]) if kind == "m")
+    bad = tampered(record, lambda r: r["events"][index][1].__setitem__("0", "fold"))
+    with pytest.raises(ReplayError) as info:
+        replay(bad)
+    assert info.value.event == index
+    assert str(info.value) == f"event {index}: seat 0: 'fold' is not a legal action now"
+
+
+def test_replay_rejects_an_impossible_chance_outcome(record):
+    bad = tampered(record, lambda r: r["events"][0].__setitem__(1, [6, 6, 6]))
+    with pytest.raises(ReplayError, match=r"event 0: chance outcome \[6, 6, 6\] is impossible now"):
+        replay(bad)
+
+
+def test_replay_rejects_removed_and_added_events(record):
+    with pytest.raises(ReplayError, match="before the game is over"):
+        replay(tampered(record, lambda r: r["events"].pop()))
+    with pytest.raises(ReplayError, match="one too many"):
+        replay(tampered(record, lambda r: r["events"].append(r["events"][-1])))
+    with pytest.raises(ReplayError, match="event 1: a chance event is due here|event 1: no chance event"):
+        replay(tampered(record, lambda r: r["events"].insert(1, r["events"][0])))
+
+
+def test_replay_refuses_another_version_and_unknown_games(record):
+    with pytest.raises(ReplayError, match="version 2; this engine plays version 1"):
+        replay(tampered(record, lambda r: r.__setitem__("version", 2)))
+    with pytest.raises(ReplayError, match="unknown game 'chess'"):
+        replay(tampered(record, lambda r: r.__setitem__("game", "chess")))
+    with pytest.raises(ReplayError, match="a match record is a JSON object"):
+        replay([1, 2])
+
+
+def test_replay_reads_json_text_the_same(record):
+    assert replay(json.loads(canonical_json(record))).outcome().to_json() == record["outcome"]
