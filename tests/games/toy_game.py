@@ -135,6 +135,7 @@ class HighHandState(State):
             "options": dict(self.options),
             "phase": self.phase,
             "turn": self.turn,
+            "redrawing": self.redrawing,
             "hand": self.hands[seat],
             "discards": self.discards[:],
             "deck_size": len(self.deck),
@@ -161,8 +162,12 @@ class HighHand(Game):
         state.discards = observation["discards"][:]
         state.phase = observation["phase"]
         state.turn = observation["turn"]
+        state.redrawing = observation["redrawing"]
         for other in range(state.num_players):
-            state.hands[other] = observation["hand"] if other == seat else unseen.pop()
+            if other == seat:
+                state.hands[other] = observation["hand"]
+            elif not (state.redrawing and other == state.turn):
+                state.hands[other] = unseen.pop()
         state.deck = sorted(unseen)
         return state
 
