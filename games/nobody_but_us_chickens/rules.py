@@ -1,0 +1,459 @@
+"""Nobody but Us Chickens: the rules as implemented, the state and the game.
+
+Rules as implemented (rule text `rules/nobody_but_us_chickens.txt`, rulings in RULINGS.md)
+-------------------------------------------------------------------------------------------
+* 3 to 6 players (2 with `allow_two_players`). Every player holds the same set of nine cards: three Healthy
+  Chickens (+1 each), a Plump Chicken (+2), a Prize Chicken (+4), a Sickly Chicken (-1), a Fox, a Rat and a
+  Guard Dog. `short_summer_nights` removes the Rat and one Healthy Chicken: seven cards.
+* The game lasts one night per player; a night lasts as many hours as a hand has cards (9, or 7).
+  Seat 0 is the first Fox King; the Top Dog sits to the Fox King's right, seat FK-1 (the last seat at first).
+  Clockwise is to the left, seat i to i+1.
+* Each hour every player picks one card from their hand at the same time (one simultaneous decision of all
+  seats); the cards are revealed together. The Chickens played join the coop, face up, before anything acts.
+* Resolution of the hour, by the cards revealed:
+  - No Fox, Rat or Dog: nothing happens.
+  - Dogs and no predator: nothing happens (the Dogs go to their owners' piles).
+  - Foxes and/or Rats and no Dog: in clockwise order from the Fox King each Fox takes one Chicken, then each
+    Rat takes one (same order), then the Foxes go on taking one each in turn, in the same order, until the
+    coop is empty. A lone Fox therefore takes the whole coop; Rats alone take one Chicken each and leave
+    the rest in the coop.
+  - One or more Dogs with any predator: the predators get nothing; starting with the Top Dog and going
+    counter-clockwise (seat i to i-1) the Dogs take one Chicken each in turn until the coop is empty.
+    With `lone_dog_powerless` (the rule text read literally, "more than one Guard Dog") a single Dog does
+    nothing and the predators act as if it were absent; two or more Dogs rout the predators as above.
+  - Predators (or Dogs) facing an empty coop get nothing.
+* Every take is the taker's choice of a Chicken in the coop, named by its kind ("healthy", "plump", "prize",
+  "sickly"): Chickens of one kind differ only in colour, which only says whom the card goes back to at dawn
+  and never changes a score, so a take names the kind.
+* Dawn: Chickens left in the coop score for no one. Each player scores the Chickens they claimed that night
+  (negative nights allowed); with `healthy_coop` a player who claimed at least one Chicken and no Sickly
+  Chicken that night scores 1 more. Every card goes back to its owner. The Fox King marker moves one seat
+  left; the old Fox King becomes Top Dog.
+* After the last night, places go by total score, highest first; equal totals share a place.
+
+Choices where neither the rule text nor the rulings say anything (each documented here; none changes who
+gets which Chicken, so none is a variant):
+* Forced moves are applied at once, not asked for. The last card of each night is played automatically
+  (every hand holds one card), and a take is a decision only when it is a real choice: it is applied at
+  once when the coop holds Chickens of one kind only, or when the one taker left will take everything
+  (a lone Fox, or the last Fox or Dog still taking in turn). A pick with one legal kind before the last hour
+  (e.g. a hand of Healthy Chickens only) is still a decision.
+* There is no chance in this game: every hand starts as the same full set and seat 0 starts.
+
+Hidden information. A pick is simultaneous: the runner collects every seat's card and applies them together,
+so no state ever holds a pick that another seat has made and not yet revealed. Everything else is public:
+every card played and every take is seen by the table, so each seat's remaining hand follows from the
+public history. An observation therefore holds the whole position plus the public log, and the sampler
+rebuilds the one state the observation describes (its generator has nothing to draw).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.core.errors import IllegalAction, OptionError
+from games.core.state import Action, Game, Observation, Outcome, State, places_from_keys
+from games.nobody_but_us_chickens.spec import SPEC
+
+HEALTHY, PLUMP, PRIZE, SICKLY, FOX, RAT, DOG = range(7)
+CARD_NAMES = ("healthy", "plump", "prize", "sickly", "fox", "rat", "dog")
+CARD_TITLES = ("Healthy Chicken", "Plump Chicken", "Prize Chicken", "Sickly Chicken", "Fox", "Rat", "Guard Dog")
+CARD_INDEX = {name: index for index, name in enumerate(CARD_NAMES)}
+CHICKENS = (HEALTHY, PLUMP, PRIZE, SICKLY)
+CHICKEN_VALUES = (1, 2, 4, -1)
+FULL_SET = (3, 1, 1, 1, 1, 1, 1)
+SHORT_SET = (2, 1, 1, 1, 1, 0, 1)
+
+PICK, TAKE, OVER = "pick", "take", "over"
+
+
+def cards_to_names(counts: Sequence[int]) -> list[str]:
+    """Card counts by kind (index order of CARD_NAMES) as a sorted list of card names, repeats included."""
+    names: list[str] = []
+    for kind, count in enumerate(counts):
+        names.extend([CARD_NAMES[kind]] * count)
+    return names
+
+
+def names_to_counts(names: Sequence[str], size: int) -> list[int]:
+    """A list of card names as counts by kind over the first `size` kinds; raise OptionError on a bad name."""
+    counts = [0] * size
+    for name in names:
+        kind = CARD_INDEX.get(name)
+        if kind is None or kind >= size:
+            raise OptionError(f"unknown card {name!r} here (expected one of {', '.join(CARD_NAMES[:size])})")
+        counts[kind] += 1
+    return counts
+
+
+def chicken_points(claimed: Sequence[int]) -> int:
+    """Points of claimed Chickens given as counts by kind."""
+    return claimed[HEALTHY] + 2 * claimed[PLUMP] + 4 * claimed[PRIZE] - claimed[SICKLY]
+
+
+class ChickensState(State):
+    """A position of Nobody but Us Chickens.
+
+    Internally cards are kind indices (HEALTHY .. DOG); hands, the coop and tonight's claims are counts by kind.
+    `phase` is "pick" (every seat picks a card), "take" (the seat `taker()` chooses a Chicken) or "over".
+    Takers still to come: `takers_once` take one Chicken each in order (Foxes' first trip, then Rats), then
+    `takers_repeating` take one each in turn until the coop is empty (Foxes, or Dogs). The public log holds,
+    per hour, (night, hour, cards revealed by seat, takes as (seat, chicken) pairs).
+    Build hand-made positions with `ChickensState.position`.
+    """
+
+    game: NobodyButUsChickens
+
+    def __init__(self, num_players: int, options: Mapping[str, Any], rng: random.Random | None):
+        self.num_players = num_players
+        self.options = dict(options)
+        self.rng = rng
+        self.set = SHORT_SET if options["short_summer_nights"] else FULL_SET
+        self.hours = sum(self.set)
+        self.nights = num_players
+        self.all_seats = tuple(range(num_players))
+        self.night = 0
+        self.hour = 0
+        self.fox_king = 0
+        self.phase = PICK
+        self.hands = [list(self.set) for _ in range(num_players)]
+        self.coop = [0, 0, 0, 0]
+        self.claimed = [[0, 0, 0, 0] for _ in range(num_players)]
+        self.night_scores: list[tuple[int, ...]] = []
+        self.totals = [0] * num_players
+        self.revealed: tuple[int, ...] | None = None
+        self.takers_once: list[int] = []
+        self.takers_repeating: list[int] = []
+        self.log: list[tuple[int, int, tuple[int, ...], tuple[tuple[int, int], ...]]] = []
+
+    # ----------------------------------------------------------------- hand-built positions
+    @classmethod
+    def position(
+        cls,
+        num_players: int,
+        options: Mapping[str, Any] | None = None,
+        *,
+        night: int = 0,
+        hour: int = 0,
+        hands: Sequence[Sequence[str]] | None = None,
+        coop: Sequence[str] = (),
+        claimed: Sequence[Sequence[str]] | None = None,
+        night_scores: Sequence[Sequence[int]] | None = None,
+    ) -> ChickensState:
+        """A hand-built position at the start of hour `hour` of night `night` (both 0-based), for tests.
+
+        `hands` (card names per seat; default: the full set minus nothing, valid at hour 0 only) must each hold
+        one card per hour left; `coop` lists the Chickens in the coop, `claimed` those each seat claimed
+        tonight, `night_scores` each earlier night's points by seat (default 0; the totals are their sums).
+        The Fox King is seat `night` mod players.
+        At the last hour the forced cards are played at once, as in a real game.
+        """
+        validated = SPEC.validate_options(options, num_players)
+        state = cls(num_players, validated, None)
+        if not 0 <= night < state.nights or not 0 <= hour < state.hours:
+            raise OptionError(f"night {night} or hour {hour} is outside the game")
+        state.night = night
+        state.hour = hour
+        state.fox_king = night % num_players
+        if hands is not None:
+            if len(hands) != num_players:
+                raise OptionError(f"expected {num_players} hands, got {len(hands)}")
+            state.hands = [names_to_counts(hand, 7) for hand in hands]
+        for seat, hand in enumerate(state.hands):
+            if sum(hand) != state.hours - hour or any(have > full for have, full in zip(hand, state.set, strict=True)):
+                raise OptionError(f"seat {seat}'s hand {cards_to_names(hand)} cannot be held at hour {hour}")
+        state.coop = names_to_counts(coop, 4)
+        if claimed is not None:
+            state.claimed = [names_to_counts(pile, 4) for pile in claimed]
+        if night_scores is None:
+            night_scores = [(0,) * num_players for _ in range(night)]
+        if len(night_scores) != night or any(len(scores) != num_players for scores in night_scores):
+            raise OptionError(f"expected the scores of {night} earlier nights for {num_players} seats")
+        state.night_scores = [tuple(scores) for scores in night_scores]
+        state.totals = [sum(scores[seat] for scores in night_scores) for seat in state.all_seats]
+        if hour == state.hours - 1:
+            state._play_forced_cards()
+        return state
+
+    # ----------------------------------------------------------------- protocol
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def is_chance(self) -> bool:
+        return False
+
+    def deciders(self) -> tuple[int, ...]:
+        if self.phase == PICK:
+            return self.all_seats
+        if self.phase == TAKE:
+            return (self.taker(),)
+        return ()
+
+    def taker(self) -> int:
+        """The seat to take the next Chicken (during the take phase)."""
+        return self.takers_once[0] if self.takers_once else self.takers_repeating[0]
+
+    @property
+    def top_dog(self) -> int:
+        return (self.fox_king - 1) % self.num_players
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.deciders():
+            raise IllegalAction(f"seat {seat} is not to decide now")
+        if self.phase == PICK:
+            hand = self.hands[seat]
+            return [CARD_NAMES[kind] for kind in range(7) if hand[kind]]
+        coop = self.coop
+        return [CARD_NAMES[kind] for kind in CHICKENS if coop[kind]]
+
+    def _apply(self, actions: Mapping[int, Action]) -> None:
+        if self.phase == PICK:
+            self._reveal([CARD_INDEX[actions[seat]] for seat in self.all_seats])
+        else:
+            self._take(CARD_INDEX[actions[self.taker()]])
+            self._run_takes()
+
+    def sample_chance(self, rng: random.Random) -> Any:
+        raise IllegalAction("Nobody but Us Chickens has no chance events")
+
+    def chance_is_possible(self, outcome: Any) -> bool:
+        return False
+
+    def _apply_chance(self, outcome: Any) -> None:
+        raise IllegalAction("Nobody but Us Chickens has no chance events")
+
+    def scores(self) -> list[int]:
+        """Totals of finished nights plus the Chickens claimed so far tonight (no bonus before dawn)."""
+        if self.phase == OVER:
+            return list(self.totals)
+        return [total + chicken_points(pile) for total, pile in zip(self.totals, self.claimed, strict=True)]
+
+    def outcome(self) -> Outcome:
+        scores = self.scores()
+        return Outcome(places=places_from_keys(scores), scores=tuple(float(score) for score in scores))
+
+    # ----------------------------------------------------------------- the hour
+    def _reveal(self, cards: Sequence[int]) -> None:
+        """Every seat plays `cards[seat]`; Chickens join the coop, then the hour resolves."""
+        hands, coop = self.hands, self.coop
+        foxes: list[int] = []
+        rats: list[int] = []
+        dogs = 0
+        for seat, card in enumerate(cards):
+            hands[seat][card] -= 1
+            if card < FOX:
+                coop[card] += 1
+            elif card == DOG:
+                dogs += 1
+        revealed = tuple(cards)
+        self.revealed = revealed
+        self.log.append((self.night, self.hour, revealed, ()))
+        n = self.num_players
+        fox_king = self.fox_king
+        for step in range(n):
+            seat = (fox_king + step) % n
+            if cards[seat] == FOX:
+                foxes.append(seat)
+            elif cards[seat] == RAT:
+                rats.append(seat)
+        if foxes or rats:
+            if dogs and not (dogs == 1 and self.options["lone_dog_powerless"]):
+                top_dog = fox_king - 1
+                self.takers_once = []
+                self.takers_repeating = [
+                    (top_dog - step) % n for step in range(n) if cards[(top_dog - step) % n] == DOG
+                ]
+            else:
+                self.takers_once = foxes + rats
+                self.takers_repeating = foxes
+        self._run_takes()
+
+    def _take(self, chicken: int) -> None:
+        """The current taker claims one `chicken` from the coop."""
+        if self.takers_once:
+            seat = self.takers_once.pop(0)
+        else:
+            repeating = self.takers_repeating
+            seat = repeating.pop(0)
+            repeating.append(seat)
+        self.coop[chicken] -= 1
+        self.claimed[seat][chicken] += 1
+        night, hour, revealed, takes = self.log[-1]
+        self.log[-1] = (night, hour, revealed, (*takes, (seat, chicken)))
+
+    def _run_takes(self) -> None:
+        """Apply every forced take; stop at a real choice (phase "take") or end the hour."""
+        coop = self.coop
+        while True:
+            present = [kind for kind in CHICKENS if coop[kind]]
+            once, repeating = self.takers_once, self.takers_repeating
+            if not present or not (once or repeating):
+                break
+            lone_sweeper = len(repeating) == 1 and all(seat == repeating[0] for seat in once)
+            if len(present) > 1 and not lone_sweeper:
+                self.phase = TAKE
+                return
+            self._take(present[0])
+        self.takers_once = []
+        self.takers_repeating = []
+        self._end_hour()
+
+    def _end_hour(self) -> None:
+        self.revealed = None
+        self.hour += 1
+        if self.hour == self.hours:
+            self._dawn()
+            if self.phase == OVER:
+                return
+        self.phase = PICK
+        if self.hour == self.hours - 1:
+            self._play_forced_cards()
+
+    def _play_forced_cards(self) -> None:
+        """The last hour of a night: every hand holds one card, which is played without a decision."""
+        self._reveal([hand.index(1) for hand in self.hands])
+
+    def _dawn(self) -> None:
+        """Score the night, give every card back, pass the markers left; the game ends after the last night."""
+        healthy_coop = self.options["healthy_coop"]
+        night_scores = []
+        for seat, pile in enumerate(self.claimed):
+            points = chicken_points(pile)
+            if healthy_coop and not pile[SICKLY] and (pile[HEALTHY] or pile[PLUMP] or pile[PRIZE]):
+                points += 1
+            night_scores.append(points)
+            self.totals[seat] += points
+        self.night_scores.append(tuple(night_scores))
+        self.night += 1
+        self.hour = 0
+        self.coop = [0, 0, 0, 0]
+        self.claimed = [[0, 0, 0, 0] for _ in self.all_seats]
+        self.hands = [list(self.set) for _ in self.all_seats]
+        self.fox_king = (self.fox_king + 1) % self.num_players
+        if self.night == self.nights:
+            self.phase = OVER
+
+    # ----------------------------------------------------------------- views
+    def observation(self, seat: int) -> Observation:
+        return {
+            "seat": seat,
+            "num_players": self.num_players,
+            "options": dict(self.options),
+            "phase": self.phase,
+            "night": self.night,
+            "nights": self.nights,
+            "hour": self.hour,
+            "hours": self.hours,
+            "fox_king": self.fox_king,
+            "top_dog": self.top_dog,
+            "hand": cards_to_names(self.hands[seat]),
+            "hands": [cards_to_names(hand) for hand in self.hands],
+            "coop": cards_to_names(self.coop),
+            "revealed": None if self.revealed is None else [CARD_NAMES[card] for card in self.revealed],
+            "taker": self.taker() if self.phase == TAKE else None,
+            "takers_once": list(self.takers_once),
+            "takers_repeating": list(self.takers_repeating),
+            "claimed": [cards_to_names(pile) for pile in self.claimed],
+            "night_scores": [list(scores) for scores in self.night_scores],
+            "totals": list(self.totals),
+            "log": [
+                {
+                    "night": night,
+                    "hour": hour,
+                    "revealed": [CARD_NAMES[card] for card in revealed],
+                    "takes": [[taker, CARD_NAMES[chicken]] for taker, chicken in takes],
+                }
+                for night, hour, revealed, takes in self.log
+            ],
+        }
+
+    def clone(self) -> ChickensState:
+        other = ChickensState.__new__(ChickensState)
+        other.num_players = self.num_players
+        other.options = self.options
+        other.rng = None
+        other.set = self.set
+        other.hours = self.hours
+        other.nights = self.nights
+        other.all_seats = self.all_seats
+        other.night = self.night
+        other.hour = self.hour
+        other.fox_king = self.fox_king
+        other.phase = self.phase
+        other.hands = [hand[:] for hand in self.hands]
+        other.coop = self.coop[:]
+        other.claimed = [pile[:] for pile in self.claimed]
+        other.night_scores = self.night_scores[:]
+        other.totals = self.totals[:]
+        other.revealed = self.revealed
+        other.takers_once = self.takers_once[:]
+        other.takers_repeating = self.takers_repeating[:]
+        other.log = self.log[:]
+        return other
+
+    def render(self) -> str:
+        if self.phase == OVER:
+            head = f"Game over after {self.nights} nights"
+        else:
+            head = (
+                f"Night {self.night + 1}/{self.nights}, hour {self.hour + 1}/{self.hours}; "
+                f"Fox King seat {self.fox_king}, Top Dog seat {self.top_dog}"
+            )
+        lines = [head, "Coop: " + (" ".join(cards_to_names(self.coop)) or "empty")]
+        for seat in self.all_seats:
+            played = f"; played {CARD_NAMES[self.revealed[seat]]}" if self.revealed is not None else ""
+            lines.append(
+                f"seat {seat}: total {self.totals[seat]}; hand {' '.join(cards_to_names(self.hands[seat])) or '-'}"
+                f"; claimed tonight {' '.join(cards_to_names(self.claimed[seat])) or '-'}{played}"
+            )
+        if self.phase == TAKE:
+            lines.append(f"seat {self.taker()} chooses a Chicken to take")
+        return "\n".join(lines)
+
+    def describe_action(self, seat: int, action: Action) -> str:
+        title = CARD_TITLES[CARD_INDEX[action]] if action in CARD_INDEX else str(action)
+        if self.phase == TAKE:
+            return f"seat {seat} takes a {title} from the coop"
+        return f"seat {seat} sends the {title} into the coop"
+
+
+class NobodyButUsChickens(Game):
+    """The game object: starts states and rebuilds a state from an observation (there is nothing to draw)."""
+
+    spec = SPEC
+    hidden_state = False
+
+    def new_state(self, num_players: int, options: Mapping[str, Any], rng: random.Random) -> ChickensState:
+        return ChickensState(num_players, options, rng)
+
+    def sample_state(self, observation: Observation, rng: random.Random) -> ChickensState:
+        """The state the observation describes: every card in it is public, so nothing is drawn."""
+        state = ChickensState(observation["num_players"], observation["options"], None)
+        state.phase = observation["phase"]
+        state.night = observation["night"]
+        state.hour = observation["hour"]
+        state.fox_king = observation["fox_king"]
+        state.hands = [names_to_counts(hand, 7) for hand in observation["hands"]]
+        state.coop = names_to_counts(observation["coop"], 4)
+        revealed = observation["revealed"]
+        state.revealed = None if revealed is None else tuple(CARD_INDEX[card] for card in revealed)
+        state.takers_once = list(observation["takers_once"])
+        state.takers_repeating = list(observation["takers_repeating"])
+        state.claimed = [names_to_counts(pile, 4) for pile in observation["claimed"]]
+        state.night_scores = [tuple(scores) for scores in observation["night_scores"]]
+        state.totals = list(observation["totals"])
+        state.log = [
+            (
+                entry["night"],
+                entry["hour"],
+                tuple(CARD_INDEX[card] for card in entry["revealed"]),
+                tuple((taker, CARD_INDEX[chicken]) for taker, chicken in entry["takes"]),
+            )
+            for entry in observation["log"]
+        ]
+        return state
+
+
+ChickensState.game = NobodyButUsChickens()
