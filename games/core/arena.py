@@ -15,6 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from games import registry
 from games.core.runner import BotChoice, MoveTiming, normalize_seats, play_match
 from games.core.stats import wilson_interval
 
@@ -90,8 +91,11 @@ class SeriesResult:
         return "\n".join(rows)
 
 
-def _label(choice: Any) -> str:
-    name, params = choice.name, choice.params
+def _label(choice: Any, game_id: str) -> str:
+    """The bot's name, with the parameters that differ from its defaults."""
+    defaults = registry.bot_class(choice.name, game_id).validate_params({})
+    name = choice.name
+    params = {k: v for k, v in choice.params.items() if defaults.get(k) != v}
     if not params:
         return name
     return name + "(" + ",".join(f"{k}={v}" for k, v in sorted(params.items())) + ")"
@@ -119,7 +123,7 @@ def play_series(
     num_players = num_players or len(seats)
     if len(seats) != num_players:
         raise ValueError(f"{num_players} players need {num_players} bots, got {len(seats)}")
-    labels = [_label(s) for s in seats]
+    labels = [_label(s, game_id) for s in seats]
     result = SeriesResult(game_id, num_players, games, seed)
     for label in labels:
         result.lines.setdefault(label, BotLine(label))
