@@ -1,0 +1,128 @@
+"""Nacho Pile bots that read only their observation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.bot import Bot
+from games.core.spec import Option
+from games.core.state import Action, Observation
+
+NUMBER_KEYS = ("1", "2", "3", "4", "5", "6", "7")
+SPECIAL_NAMES = ("steal", "score", "remove")
+
+
+def _pile_sizes(front: dict[str, list[int]]) -> list[int]:
+    """Chips in each of a front's piles, by value index 0-6 (number chips and Wilds together)."""
+    return [numbers + wilds for numbers, wilds in zip(front["numbers"], front["wilds"], strict=True)]
+
+
+class HeuristicBot(Bot):
+    """Pushes its luck by one-draw expectation, and spends Wilds and Specials on the biggest piles.
+
+    Draw or stop: the chips at stake (this turn's chips, the piles they would take, and what the drawn
+    Specials would take) are lost with the chance that the next chip busts; the next chip, if safe, adds itself
+    and what it would take. The bot draws while `caution` x (bust chance x stake) is below the expected gain.
+    The Wild takes the value that captures the most chips from the other players (ties: the value the bot
+    holds most of, then the lowest). Specials go in the order of their worth: the biggest pile to steal, the
+    biggest opposing pile to remove, the bot's biggest drawn pile to score; declining (with the variant) only
+    beats removing its own pile.
+    """
+
+    name = "heuristic"
+    summary = "stops when the bust risk outweighs the expected gain of one more chip; Specials take the biggest piles"
+    games = ("nacho_pile",)
+    params = (
+        Option(
+            "caution",
+            "float",
+            1.0,
+            help="weight of the bust risk against the expected gain of one more chip (higher stops sooner)",
+            min=0.0,
+            max=10.0,
+        ),
+    )
+
+    def act(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
+        if observation is None:
+            raise ValueError("the heuristic bot needs its observation")
+        if legal_actions == ["draw", "stop"]:
+            return "draw" if self._wants_to_draw(observation) else "stop"
+        if isinstance(legal_actions[0], int):
+            return self._wild_value(observation, legal_actions)
+        return max(legal_actions, key=lambda action: self._special_worth(observation, action))
+
+    # ----- draw or stop -----------------------------------------------------------------------------------------
+
+    def _wants_to_draw(self, observation: Observation) -> bool:
+        me = observation["seat"]
+        drawn = observation["drawn"]
+        bag = observation["bag"]
+        in_bag = sum(bag.values())
+        opposing = [0] * 7  # chips in front of the other players, by value
+        biggest_other_pile = 0
+        for seat, front in enumerate(observation["fronts"]):
+            if seat != me:
+                for value, size in enumerate(_pile_sizes(front)):
+                    opposing[value] += size
+                    biggest_other_pile = max(biggest_other_pile, size)
+        drawn_numbers = {label - 1 for label in drawn if isinstance(label, int)}
+        has_wild = "W" in drawn
+        free = [value for value in range(7) if value not in drawn_numbers]
+        specials = [label for label in drawn if label in SPECIAL_NAMES]
+
+        stake = len(drawn) + sum(opposing[value] for value in drawn_numbers)
+        if has_wild:
+            stake += max(opposing[value] for value in free)
+        if "steal" in specials:
+            stake += biggest_other_pile
+
+        identical_specials = observation["options"]["specials_all_identical"]
+        bust_chips = 0
+        expected_gain = 0.0
+        for key, count in bag.items():
+            if not count:
+                continue
+            if key in NUMBER_KEYS:
+                value = int(key) - 1
+                busts = value in drawn_numbers or (has_wild and len(free) == 1)
+                gain = 1 + opposing[value]
+            elif key == "W":
+                busts = has_wild or not free
+                gain = 1 + max((opposing[value] for value in free), default=0)
+            else:
+                busts = key in specials or (identical_specials and bool(specials))
+                gain = 1 + (
+                    biggest_other_pile if key == "steal" else biggest_other_pile / 2 if key == "remove" else 0
+                )
+            if busts:
+                bust_chips += count
+            else:
+                expected_gain += count * gain
+        return expected_gain > self.config["caution"] * bust_chips * stake and in_bag > 1
+
+    # ----- the Wild and the Specials ----------------------------------------------------------------------------
+
+    def _wild_value(self, observation: Observation, legal_actions: list[Action]) -> int:
+        me = observation["seat"]
+        opposing = [0] * 7
+        for seat, front in enumerate(observation["fronts"]):
+            if seat != me:
+                for value, size in enumerate(_pile_sizes(front)):
+                    opposing[value] += size
+        plate = observation["plates"][me]
+        held = [numbers + wilds for numbers, wilds in zip(plate["numbers"], plate["wilds"], strict=True)]
+        return max(legal_actions, key=lambda number: (opposing[number - 1], held[number - 1], -number))
+
+    def _special_worth(self, observation: Observation, action: list[Any]) -> float:
+        kind = action[0]
+        me = observation["seat"]
+        if kind == "decline":
+            return 0.0
+        if kind == "score":
+            return 0.5 * _pile_sizes(observation["fronts"][me])[action[1] - 1]
+        seat, value = action[1], action[2] - 1
+        size = _pile_sizes(observation["fronts"][seat])[value]
+        if kind == "steal":
+            return 2.0 * size
+        return -size if seat == me else 1.0 * size

@@ -1,0 +1,667 @@
+"""Nacho Pile, as implemented (rules text `rules/nacho_pile.txt`, rulings in RULINGS.md "Nacho Pile").
+
+The chips. 54 chips in a bag: six each of the numbers 1-7, six Wilds (W) and two each of the Specials Steal,
+Score and Remove. 2-6 players; seat 0 goes first, then seat order. Every chip drawn is shown to the table, so
+there is no hidden information: the bag's contents follow from what is on the table (the bag has no order, so a
+draw is a pick from a multiset).
+
+A turn.
+1. The player claims the chips in front of them: every pile in front of them goes onto their plate, where
+   nothing can touch it any more.
+2. The player draws a chip (the first draw of a turn is compulsory), and after each draw that did not bust
+   decides to draw again or to stop.
+3. Bust: the drawn chip is identical to one drawn earlier this turn: the same number, a second Wild, or a
+   second Special of the same kind (with the variant `specials_all_identical`, any second Special). A Wild
+   never busts against a number, but the turn busts at the draw that leaves a Wild with no value it could take
+   (a Wild and all of 1-7 drawn this turn, whichever came last). On a bust every chip drawn this turn, Specials
+   included, goes back into the bag and the turn passes on.
+4. Stop, in this order:
+   a. each Wild drawn this turn is given a value 1-7 that was not drawn this turn (one decision; at most one
+      Wild is ever drawn in a turn, since a second one busts);
+   b. the drawn numbers and the Wild go in front of the player in piles by value (a Wild counts in the pile of
+      its value and keeps that value for good, travelling with the pile);
+   c. the player takes every pile in front of the other players whose value is one of the values drawn this
+      turn (the Wild's included);
+   d. the Specials drawn this turn are resolved one at a time, in the order the player chooses, and each then
+      goes onto the player's plate (Specials count as chips for "most chips in total"):
+      - Steal: one pile in front of another player joins the player's pile of that value (it cannot bust and
+        triggers no further taking);
+      - Score: the player's pile of one value drawn this turn goes onto their plate; it is ignored if the
+        player drew no number or Wild this turn;
+      - Remove: one pile in front of any player, the player's own included, goes back into the bag (a Wild goes
+        back as a W and forgets its value).
+5. End: when a draw that did not bust leaves exactly one chip in the bag, that chip is set aside as the last
+   chip and the drawer stops at once and resolves the stop as usual, except that chips a Remove would return
+   leave the game instead. Then every pile in front of a player goes onto that player's plate and the last chip
+   is revealed. A number: each seat's score is its count of chips of that number (a Wild counts as its assigned
+   value). A Wild or a Special: each seat's score is its count of chips in total. Places go by score, then by
+   chips in total; seats still level share the place.
+
+Choices made here where neither the rule text nor the rulings say (RULINGS.md asks for a table's reading):
+- Every Special's effect is compulsory when it has a target; the variant `optional_specials` lets the player
+  decline it instead. A Special with no target at its turn to resolve has no effect and goes to the plate
+  without a decision (a Steal with no pile in front of another player, a Remove with no pile anywhere, a Score
+  with no pile of a value drawn this turn left in front of the player).
+- Score takes the player's whole pile of that value, chips taken from other players included, and a value only
+  counts as "drawn this turn" while its pile is still in front of the player (a Remove resolved earlier may
+  have returned it).
+- The last chip's identity is known to everyone (all other chips are on the table), so setting it aside is not a
+  chance event.
+- Termination: a stop is always legal after a draw that did not bust, and `NachoPileGame.max_events` caps a
+  match at 20,000 events (hundreds of turns; a game between random players takes about 150 events). A match
+  that reaches the cap ends with the places `outcome()` gives there: chips in total (plate and in front)
+  decide, as if the last chip were a Wild; the runner's record says `turn_cap`.
+
+Decisions (actions are JSON values):
+- after a draw that did not bust: `"draw"` or `"stop"`;
+- the Wild's value: an int 1-7, one of the values not drawn this turn;
+- each Special, one decision that picks both which unresolved Special goes next and its target, so the order of
+  resolution is the order of these decisions: `["steal", seat, value]`, `["score", value]`,
+  `["remove", seat, value]`, and with `optional_specials` also `["decline", kind]`.
+  Legal lists are ordered Steal, Score, Remove, then by seat and value.
+Chance outcomes: the chip drawn, as `1`-`7`, `"W"`, `"steal"`, `"score"` or `"remove"`.
+
+Build a position for a test or an analysis with `NachoPileState.position(...)`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.core.errors import OptionError
+from games.core.state import Game, Observation, Outcome, State, places_from_keys
+from games.nacho_pile.spec import SPEC
+
+# Chip codes: 0-6 are the numbers 1-7, then the Wild and the three Specials.
+WILD = 7
+STEAL = 8
+SCORE = 9
+REMOVE = 10
+CHIP_KINDS = 11
+CHIP_LABELS: tuple[int | str, ...] = (1, 2, 3, 4, 5, 6, 7, "W", "steal", "score", "remove")
+CHIP_KEYS = tuple(str(label) for label in CHIP_LABELS)  # the keys of the bag in an observation
+SPECIAL_NAMES = ("steal", "score", "remove")
+CHIPS_PER_KIND = (6, 6, 6, 6, 6, 6, 6, 6, 2, 2, 2)
+_CODE_OF_NUMBER = {number: number - 1 for number in range(1, 8)}
+_CODE_OF_NAME = {"W": WILD, "steal": STEAL, "score": SCORE, "remove": REMOVE}
+ALL_NUMBERS_MASK = (1 << 7) - 1
+SPECIALS_MASK = (1 << STEAL) | (1 << SCORE) | (1 << REMOVE)
+
+# Per seat, a front and a plate are flat runs of a list: 7 counts of number chips by value, then 7 counts of
+# Wilds by assigned value; a plate then holds the Steal, Score and Remove chips.
+FRONT_STRIDE = 14
+PLATE_STRIDE = 17
+
+PHASE_CHANCE, PHASE_DRAW_OR_STOP, PHASE_WILD, PHASE_SPECIAL, PHASE_OVER = range(5)
+PHASE_NAMES = ("draw", "draw_or_stop", "wild", "special", "over")
+_DRAW_OR_STOP = ("draw", "stop")
+
+
+def chip_code(label: Any) -> int | None:
+    """The chip code of a chance outcome / observation label, or None if it names no chip."""
+    if type(label) is int:
+        return _CODE_OF_NUMBER.get(label)
+    if type(label) is str:
+        return _CODE_OF_NAME.get(label)
+    return None
+
+
+class NachoPileState(State):
+    """A Nacho Pile position. See the module docstring for the rules and the action encoding."""
+
+    __slots__ = (
+        "num_players",
+        "options",
+        "rng",
+        "_identical_specials",
+        "_optional_specials",
+        "bag",
+        "bag_total",
+        "front",
+        "plate",
+        "out_of_game",
+        "current",
+        "turn",
+        "phase",
+        "drawn",
+        "drawn_mask",
+        "wild_value",
+        "pending",
+        "last_chip",
+    )
+
+    def __init__(self, num_players: int, options: Mapping[str, Any], rng: random.Random | None = None):
+        self.num_players = num_players
+        self.options = dict(options)
+        self.rng = rng
+        self._identical_specials = bool(options["specials_all_identical"])
+        self._optional_specials = bool(options["optional_specials"])
+        self.bag = list(CHIPS_PER_KIND)
+        self.bag_total = sum(CHIPS_PER_KIND)
+        self.front = [0] * (FRONT_STRIDE * num_players)
+        self.plate = [0] * (PLATE_STRIDE * num_players)
+        self.out_of_game = [0] * CHIP_KINDS
+        self.current = 0
+        self.turn = 0
+        self.phase = PHASE_CHANCE
+        self.drawn: list[int] = []
+        self.drawn_mask = 0
+        self.wild_value = -1  # the value index 0-6 given to this turn's Wild, -1 before it has one
+        self.pending: list[int] = []  # Specials drawn this turn and not yet resolved, by code
+        self.last_chip = -1  # the code of the chip set aside at the end, -1 before
+
+    # ----- building positions -------------------------------------------------------------------------------
+
+    @classmethod
+    def position(
+        cls,
+        num_players: int,
+        *,
+        options: Mapping[str, Any] | None = None,
+        current: int = 0,
+        turn: int = 0,
+        drawn: Sequence[int | str] = (),
+        fronts: Mapping[int, Mapping[int, int]] | None = None,
+        front_wilds: Mapping[int, Mapping[int, int]] | None = None,
+        plates: Mapping[int, Mapping[int | str, int]] | None = None,
+        plate_wilds: Mapping[int, Mapping[int, int]] | None = None,
+        bag: Mapping[int | str, int] | None = None,
+    ) -> NachoPileState:
+        """A hand-built position in the middle of seat `current`'s turn.
+
+        `drawn` lists the chips drawn so far this turn (labels as in chance outcomes; none of them may bust):
+        with none, the turn's compulsory first draw is due (a chance node); otherwise the seat is to decide
+        "draw" or "stop". `fronts[seat][value]` counts number chips in front of a seat, `front_wilds[seat][value]`
+        Wilds given that value; `plates` and `plate_wilds` likewise for plates, where `plates[seat]` may also
+        count "steal", "score" and "remove" chips. `bag` gives the bag's contents by label; by default it holds
+        every chip not placed elsewhere. Raises OptionError on a position the chips cannot make.
+        """
+        options = SPEC.validate_options(options, num_players)
+        state = cls(num_players, options)
+        if not 0 <= current < num_players:
+            raise OptionError(f"no seat {current} among {num_players} players")
+        state.current = current
+        state.turn = turn
+        placed = [0] * CHIP_KINDS
+        for seats, run, offset, specials in (
+            (fronts, state.front, 0, False),
+            (front_wilds, state.front, 7, False),
+            (plates, state.plate, 0, True),
+            (plate_wilds, state.plate, 7, False),
+        ):
+            stride = PLATE_STRIDE if run is state.plate else FRONT_STRIDE
+            for seat, counts in (seats or {}).items():
+                for label, count in counts.items():
+                    if isinstance(label, str) and specials and label in SPECIAL_NAMES:
+                        code = chip_code(label)
+                        run[seat * stride + 14 + code - STEAL] += count
+                    elif type(label) is int and 1 <= label <= 7:
+                        code = WILD if offset else label - 1
+                        run[seat * stride + offset + label - 1] += count
+                    else:
+                        raise OptionError(f"{label!r} is not a pile value here")
+                    placed[code] += count
+        for label in drawn:
+            code = chip_code(label)
+            if code is None:
+                raise OptionError(f"{label!r} is not a chip")
+            if state._busts(code):
+                raise OptionError(f"drawing {label!r} after {list(drawn)} busts")
+            state.drawn.append(code)
+            state.drawn_mask |= 1 << code
+            placed[code] += 1
+        if bag is None:
+            state.bag = [total - used for total, used in zip(CHIPS_PER_KIND, placed, strict=True)]
+        else:
+            state.bag = [0] * CHIP_KINDS
+            for label, count in bag.items():
+                code = chip_code(label)
+                if code is None:
+                    raise OptionError(f"{label!r} is not a chip")
+                state.bag[code] = count
+            state.out_of_game = [
+                total - used - in_bag
+                for total, used, in_bag in zip(CHIPS_PER_KIND, placed, state.bag, strict=True)
+            ]
+        if any(count < 0 for count in state.bag) or any(count < 0 for count in state.out_of_game):
+            raise OptionError("the position uses more chips of some kind than the game has")
+        state.bag_total = sum(state.bag)
+        if state.bag_total < 2:
+            raise OptionError("a game in progress has at least two chips in the bag")
+        state.phase = PHASE_DRAW_OR_STOP if state.drawn else PHASE_CHANCE
+        return state
+
+    # ----- the protocol -------------------------------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        return self.phase == PHASE_OVER
+
+    def is_chance(self) -> bool:
+        return self.phase == PHASE_CHANCE
+
+    def deciders(self) -> tuple[int, ...]:
+        if self.phase in (PHASE_CHANCE, PHASE_OVER):
+            return ()
+        return (self.current,)
+
+    def legal_actions(self, seat: int) -> list[Any]:
+        phase = self.phase
+        if seat != self.current or phase in (PHASE_CHANCE, PHASE_OVER):
+            return []
+        if phase == PHASE_DRAW_OR_STOP:
+            return list(_DRAW_OR_STOP)
+        if phase == PHASE_WILD:
+            mask = self.drawn_mask
+            return [value + 1 for value in range(7) if not mask >> value & 1]
+        return self._special_actions()
+
+    def _special_actions(self) -> list[list]:
+        actions: list[list] = []
+        for code in self.pending:
+            actions.extend(self._targets(code))
+        if self._optional_specials:
+            actions.extend(["decline", SPECIAL_NAMES[code - STEAL]] for code in self.pending)
+        return actions
+
+    def _targets(self, code: int) -> list[list]:
+        """The effects the pending Special `code` can have now, as actions."""
+        me = self.current
+        front = self.front
+        if code == SCORE:
+            base = me * FRONT_STRIDE
+            return [
+                ["score", value + 1]
+                for value in self._drawn_values()
+                if front[base + value] or front[base + 7 + value]
+            ]
+        actions = []
+        name = SPECIAL_NAMES[code - STEAL]
+        for seat in range(self.num_players):
+            if seat == me and code == STEAL:
+                continue
+            base = seat * FRONT_STRIDE
+            for value in range(7):
+                if front[base + value] or front[base + 7 + value]:
+                    actions.append([name, seat, value + 1])
+        return actions
+
+    def _drawn_values(self) -> list[int]:
+        """Value indexes drawn this turn (the Wild's included), ascending."""
+        mask = self.drawn_mask
+        if self.wild_value >= 0:
+            mask |= 1 << self.wild_value
+        return [value for value in range(7) if mask >> value & 1]
+
+    def sample_chance(self, rng: random.Random) -> Any:
+        pick = rng.randrange(self.bag_total)
+        bag = self.bag
+        for code in range(CHIP_KINDS):
+            pick -= bag[code]
+            if pick < 0:
+                return CHIP_LABELS[code]
+        raise AssertionError("the bag total disagrees with its counts")
+
+    def chance_is_possible(self, outcome: Any) -> bool:
+        code = chip_code(outcome)
+        return code is not None and self.phase == PHASE_CHANCE and self.bag[code] > 0
+
+    def _busts(self, code: int) -> bool:
+        """Whether drawing `code` now busts the turn."""
+        mask = self.drawn_mask
+        if mask >> code & 1:
+            return True
+        if code < WILD:
+            return mask >> WILD & 1 and (mask | 1 << code) & ALL_NUMBERS_MASK == ALL_NUMBERS_MASK
+        if code == WILD:
+            return mask & ALL_NUMBERS_MASK == ALL_NUMBERS_MASK
+        return self._identical_specials and mask & SPECIALS_MASK != 0
+
+    def _apply_chance(self, outcome: Any) -> None:
+        code = chip_code(outcome)
+        bag = self.bag
+        bag[code] -= 1
+        self.bag_total -= 1
+        if self._busts(code):
+            bag[code] += 1
+            for drawn in self.drawn:
+                bag[drawn] += 1
+            self.bag_total += 1 + len(self.drawn)
+            self._next_turn()
+            return
+        self.drawn.append(code)
+        self.drawn_mask |= 1 << code
+        if self.bag_total == 1:
+            last = bag.index(1)
+            bag[last] = 0
+            self.bag_total = 0
+            self.last_chip = last
+            self._stop()
+        else:
+            self.phase = PHASE_DRAW_OR_STOP
+
+    def _apply(self, actions: Mapping[int, Any]) -> None:
+        action = actions[self.current]
+        phase = self.phase
+        if phase == PHASE_DRAW_OR_STOP:
+            if action == "draw":
+                self.phase = PHASE_CHANCE
+            else:
+                self._stop()
+        elif phase == PHASE_WILD:
+            self.wild_value = action - 1
+            self._place_and_take()
+        else:
+            self._resolve_special(action)
+
+    # ----- the stop -----------------------------------------------------------------------------------------
+
+    def _stop(self) -> None:
+        if self.drawn_mask >> WILD & 1:
+            self.phase = PHASE_WILD
+        else:
+            self._place_and_take()
+
+    def _place_and_take(self) -> None:
+        """Put the drawn chips in front of the player, take matching piles, then queue the Specials."""
+        front = self.front
+        me = self.current
+        mine = me * FRONT_STRIDE
+        pending = self.pending
+        for code in self.drawn:
+            if code < WILD:
+                front[mine + code] += 1
+            elif code == WILD:
+                front[mine + 7 + self.wild_value] += 1
+            else:
+                pending.append(code)
+        pending.sort()
+        values = self._drawn_values()
+        for seat in range(self.num_players):
+            if seat == me:
+                continue
+            base = seat * FRONT_STRIDE
+            for value in values:
+                numbers = front[base + value]
+                wilds = front[base + 7 + value]
+                if numbers or wilds:
+                    front[mine + value] += numbers
+                    front[mine + 7 + value] += wilds
+                    front[base + value] = 0
+                    front[base + 7 + value] = 0
+        self._next_special()
+
+    def _next_special(self) -> None:
+        """Resolve every pending Special that has no target now; ask for a decision if any Special is left.
+
+        Resolving a Special never gives another one a target it lacked, so this needs doing once per step.
+        """
+        for code in self.pending[:]:
+            if not self._targets(code):
+                self._special_done(code)
+        if self.pending:
+            self.phase = PHASE_SPECIAL
+        else:
+            self._end_turn()
+
+    def _special_done(self, code: int) -> None:
+        self.pending.remove(code)
+        self.plate[self.current * PLATE_STRIDE + 14 + code - STEAL] += 1
+
+    def _resolve_special(self, action: list) -> None:
+        kind = action[0]
+        front = self.front
+        me = self.current
+        if kind == "steal":
+            base = action[1] * FRONT_STRIDE
+            value = action[2] - 1
+            mine = me * FRONT_STRIDE
+            front[mine + value] += front[base + value]
+            front[mine + 7 + value] += front[base + 7 + value]
+            front[base + value] = 0
+            front[base + 7 + value] = 0
+            code = STEAL
+        elif kind == "score":
+            value = action[1] - 1
+            mine = me * FRONT_STRIDE
+            plate = me * PLATE_STRIDE
+            self.plate[plate + value] += front[mine + value]
+            self.plate[plate + 7 + value] += front[mine + 7 + value]
+            front[mine + value] = 0
+            front[mine + 7 + value] = 0
+            code = SCORE
+        elif kind == "remove":
+            base = action[1] * FRONT_STRIDE
+            value = action[2] - 1
+            destination = self.out_of_game if self.last_chip >= 0 else self.bag
+            numbers = front[base + value]
+            wilds = front[base + 7 + value]
+            destination[value] += numbers
+            destination[WILD] += wilds
+            if self.last_chip < 0:
+                self.bag_total += numbers + wilds
+            front[base + value] = 0
+            front[base + 7 + value] = 0
+            code = REMOVE
+        else:
+            code = _CODE_OF_NAME[action[1]]
+        self._special_done(code)
+        self._next_special()
+
+    def _end_turn(self) -> None:
+        if self.last_chip >= 0:
+            plate = self.plate
+            front = self.front
+            for seat in range(self.num_players):
+                for index in range(FRONT_STRIDE):
+                    plate[seat * PLATE_STRIDE + index] += front[seat * FRONT_STRIDE + index]
+            self.front = [0] * len(front)
+            self.drawn = []
+            self.drawn_mask = 0
+            self.wild_value = -1
+            self.phase = PHASE_OVER
+            return
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        """Pass the turn on: the next seat claims the piles in front of it and must draw."""
+        self.drawn = []
+        self.drawn_mask = 0
+        self.wild_value = -1
+        self.turn += 1
+        seat = self.current + 1
+        if seat == self.num_players:
+            seat = 0
+        self.current = seat
+        front = self.front
+        base = seat * FRONT_STRIDE
+        plate = self.plate
+        plate_base = seat * PLATE_STRIDE
+        for index in range(FRONT_STRIDE):
+            if front[base + index]:
+                plate[plate_base + index] += front[base + index]
+                front[base + index] = 0
+        self.phase = PHASE_CHANCE
+
+    # ----- scoring ------------------------------------------------------------------------------------------
+
+    def chips_in_total(self, seat: int) -> int:
+        """Chips on the seat's plate and in front of it."""
+        base = seat * FRONT_STRIDE
+        plate_base = seat * PLATE_STRIDE
+        return sum(self.plate[plate_base : plate_base + PLATE_STRIDE]) + sum(
+            self.front[base : base + FRONT_STRIDE]
+        )
+
+    def outcome(self) -> Outcome:
+        totals = [self.chips_in_total(seat) for seat in range(self.num_players)]
+        last = self.last_chip
+        if self.phase == PHASE_OVER and last < WILD:
+            plate = self.plate
+            scores = [
+                plate[seat * PLATE_STRIDE + last] + plate[seat * PLATE_STRIDE + 7 + last]
+                for seat in range(self.num_players)
+            ]
+        else:
+            scores = totals
+        keys = list(zip(scores, totals, strict=True))
+        return Outcome(places=places_from_keys(keys), scores=tuple(scores))
+
+    # ----- observation, copies, words -----------------------------------------------------------------------
+
+    def observation(self, seat: int) -> Observation:
+        """The whole table (Nacho Pile hides nothing): see `NachoPileGame.sample_state` for the keys."""
+        front = self.front
+        plate = self.plate
+        return {
+            "seat": seat,
+            "num_players": self.num_players,
+            "options": dict(self.options),
+            "turn": self.turn,
+            "current": self.current,
+            "phase": PHASE_NAMES[self.phase],
+            "drawn": [CHIP_LABELS[code] for code in self.drawn],
+            "wild_value": self.wild_value + 1 if self.wild_value >= 0 else None,
+            "pending_specials": [SPECIAL_NAMES[code - STEAL] for code in self.pending],
+            "bag": dict(zip(CHIP_KEYS, self.bag, strict=True)),
+            "fronts": [
+                {
+                    "numbers": front[s * FRONT_STRIDE : s * FRONT_STRIDE + 7],
+                    "wilds": front[s * FRONT_STRIDE + 7 : s * FRONT_STRIDE + 14],
+                }
+                for s in range(self.num_players)
+            ],
+            "plates": [
+                {
+                    "numbers": plate[s * PLATE_STRIDE : s * PLATE_STRIDE + 7],
+                    "wilds": plate[s * PLATE_STRIDE + 7 : s * PLATE_STRIDE + 14],
+                    "specials": dict(
+                        zip(SPECIAL_NAMES, plate[s * PLATE_STRIDE + 14 : s * PLATE_STRIDE + 17], strict=True)
+                    ),
+                }
+                for s in range(self.num_players)
+            ],
+            "out_of_game": dict(zip(CHIP_KEYS, self.out_of_game, strict=True)),
+            "last_chip": CHIP_LABELS[self.last_chip] if self.last_chip >= 0 else None,
+        }
+
+    def clone(self) -> NachoPileState:
+        other = NachoPileState.__new__(NachoPileState)
+        other.num_players = self.num_players
+        other.options = self.options
+        other.rng = None
+        other._identical_specials = self._identical_specials
+        other._optional_specials = self._optional_specials
+        other.bag = self.bag[:]
+        other.bag_total = self.bag_total
+        other.front = self.front[:]
+        other.plate = self.plate[:]
+        other.out_of_game = self.out_of_game[:]
+        other.current = self.current
+        other.turn = self.turn
+        other.phase = self.phase
+        other.drawn = self.drawn[:]
+        other.drawn_mask = self.drawn_mask
+        other.wild_value = self.wild_value
+        other.pending = self.pending[:]
+        other.last_chip = self.last_chip
+        return other
+
+    def describe_action(self, seat: int, action: Any) -> str:
+        if action == "draw":
+            return "draws another chip"
+        if action == "stop":
+            return "stops"
+        if type(action) is int:
+            return f"makes the Wild a {action}"
+        if isinstance(action, list) and action:
+            kind = action[0]
+            if kind == "steal":
+                return f"steals the pile of {action[2]}s in front of seat {action[1]}"
+            if kind == "score":
+                return f"scores the pile of {action[1]}s"
+            if kind == "remove":
+                whose = "own" if action[1] == seat else f"seat {action[1]}'s"
+                return f"removes {whose} pile of {action[2]}s"
+            if kind == "decline":
+                return f"declines the {action[1].capitalize()}"
+        return str(action)
+
+    def render(self) -> str:
+        lines = []
+        if self.phase == PHASE_OVER:
+            lines.append(
+                f"Game over after {self.turn + 1} turns; the last chip is {CHIP_LABELS[self.last_chip]}."
+            )
+        else:
+            drawn = " ".join(_chip_text(code, self.wild_value) for code in self.drawn) or "nothing yet"
+            lines.append(f"Turn {self.turn + 1}: seat {self.current} has drawn {drawn}.")
+        bag = " ".join(f"{CHIP_KEYS[code]}x{count}" for code, count in enumerate(self.bag) if count)
+        lines.append(f"Bag ({self.bag_total}): {bag or 'empty'}")
+        for seat in range(self.num_players):
+            piles = []
+            base = seat * FRONT_STRIDE
+            for value in range(7):
+                numbers, wilds = self.front[base + value], self.front[base + 7 + value]
+                if numbers or wilds:
+                    piles.append(f"{value + 1}x{numbers + wilds}" + (f"({wilds}W)" if wilds else ""))
+            total = self.chips_in_total(seat) - sum(self.front[base : base + FRONT_STRIDE])
+            marker = ">" if seat == self.current and self.phase != PHASE_OVER else " "
+            lines.append(f"{marker} seat {seat}: plate {total:2d}  front {' '.join(piles) or '-'}")
+        return "\n".join(lines)
+
+
+def _chip_text(code: int, wild_value: int) -> str:
+    if code == WILD and wild_value >= 0:
+        return f"W={wild_value + 1}"
+    return str(CHIP_LABELS[code])
+
+
+class NachoPileGame(Game):
+    """Nacho Pile: makes states and rebuilds a state from an observation."""
+
+    spec = SPEC
+    max_events = 20_000
+    hidden_state = False
+
+    def new_state(self, num_players: int, options: Mapping[str, Any], rng: random.Random) -> NachoPileState:
+        return NachoPileState(num_players, options, rng)
+
+    def sample_state(self, observation: Observation, rng: random.Random) -> NachoPileState:
+        """The state the observation shows, exactly: Nacho Pile hides nothing and its bag has no order.
+
+        Observation keys: seat, num_players, options, turn (0-based), current (the seat whose turn it is),
+        phase (draw: a chip is about to be drawn; draw_or_stop; wild; special; over), drawn (this turn's chips
+        in draw order), wild_value (this turn's Wild's value once given), pending_specials (this turn's
+        unresolved Specials), bag (count by chip), fronts and plates per seat (counts of number chips and of
+        Wilds by value 1-7, and on plates the Specials by kind), out_of_game (chips a Remove sent out at the
+        end), last_chip (the chip set aside at the end).
+        """
+        num_players = observation["num_players"]
+        state = NachoPileState(num_players, observation["options"])
+        state.turn = observation["turn"]
+        state.current = observation["current"]
+        state.phase = PHASE_NAMES.index(observation["phase"])
+        state.drawn = [chip_code(label) for label in observation["drawn"]]
+        for code in state.drawn:
+            state.drawn_mask |= 1 << code
+        wild_value = observation["wild_value"]
+        state.wild_value = wild_value - 1 if wild_value is not None else -1
+        state.pending = [_CODE_OF_NAME[name] for name in observation["pending_specials"]]
+        state.bag = [observation["bag"][key] for key in CHIP_KEYS]
+        state.bag_total = sum(state.bag)
+        state.out_of_game = [observation["out_of_game"][key] for key in CHIP_KEYS]
+        for seat, (front, plate) in enumerate(zip(observation["fronts"], observation["plates"], strict=True)):
+            state.front[seat * FRONT_STRIDE : (seat + 1) * FRONT_STRIDE] = front["numbers"] + front["wilds"]
+            specials = [plate["specials"][name] for name in SPECIAL_NAMES]
+            state.plate[seat * PLATE_STRIDE : (seat + 1) * PLATE_STRIDE] = (
+                plate["numbers"] + plate["wilds"] + specials
+            )
+        last_chip = observation["last_chip"]
+        state.last_chip = chip_code(last_chip) if last_chip is not None else -1
+        return state
+
+
+GAME = NachoPileGame()
+NachoPileState.game = GAME
