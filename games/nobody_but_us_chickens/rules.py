@@ -59,7 +59,15 @@ from games.nobody_but_us_chickens.spec import SPEC
 
 HEALTHY, PLUMP, PRIZE, SICKLY, FOX, RAT, DOG = range(7)
 CARD_NAMES = ("healthy", "plump", "prize", "sickly", "fox", "rat", "dog")
-CARD_TITLES = ("Healthy Chicken", "Plump Chicken", "Prize Chicken", "Sickly Chicken", "Fox", "Rat", "Guard Dog")
+CARD_TITLES = (
+    "Healthy Chicken",
+    "Plump Chicken",
+    "Prize Chicken",
+    "Sickly Chicken",
+    "Fox",
+    "Rat",
+    "Guard Dog",
+)
 CARD_INDEX = {name: index for index, name in enumerate(CARD_NAMES)}
 CHICKENS = (HEALTHY, PLUMP, PRIZE, SICKLY)
 CHICKEN_VALUES = (1, 2, 4, -1)
@@ -162,7 +170,9 @@ class ChickensState(State):
                 raise OptionError(f"expected {num_players} hands, got {len(hands)}")
             state.hands = [names_to_counts(hand, 7) for hand in hands]
         for seat, hand in enumerate(state.hands):
-            if sum(hand) != state.hours - hour or any(have > full for have, full in zip(hand, state.set, strict=True)):
+            if sum(hand) != state.hours - hour or any(
+                have > full for have, full in zip(hand, state.set, strict=True)
+            ):
                 raise OptionError(f"seat {seat}'s hand {cards_to_names(hand)} cannot be held at hour {hour}")
         state.coop = names_to_counts(coop, 4)
         if claimed is not None:
