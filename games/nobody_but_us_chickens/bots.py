@@ -28,6 +28,7 @@ from games.nobody_but_us_chickens.rules import (
     PRIZE,
     RAT,
     SICKLY,
+    TAKE_INDEX,
     chicken_points,
     names_to_counts,
 )
@@ -121,7 +122,7 @@ class HeuristicBot(Bot):
         if len(legal_actions) == 1:
             return legal_actions[0]
         if observation["phase"] == "take":
-            return min(legal_actions, key=lambda name: BEST_FIRST.index(CARD_INDEX[name]))
+            return min(legal_actions, key=lambda name: BEST_FIRST.index(TAKE_INDEX[name]))
         values = self.card_values(observation, [CARD_INDEX[name] for name in legal_actions])
         return CARD_NAMES[self.mix(values)]
 

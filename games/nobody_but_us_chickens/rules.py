@@ -22,9 +22,11 @@ Rules as implemented (rule text `rules/nobody_but_us_chickens.txt`, rulings in R
     With `lone_dog_powerless` (the rule text read literally, "more than one Guard Dog") a single Dog does
     nothing and the predators act as if it were absent; two or more Dogs rout the predators as above.
   - Predators (or Dogs) facing an empty coop get nothing.
-* Every take is the taker's choice of a Chicken in the coop, named by its kind ("healthy", "plump", "prize",
-  "sickly"): Chickens of one kind differ only in colour, which only says whom the card goes back to at dawn
-  and never changes a score, so a take names the kind.
+* Every take is the taker's choice of a Chicken in the coop, named by its kind: Chickens of one kind differ
+  only in colour, which only says whom the card goes back to at dawn and never changes a score.
+
+Actions: a pick is the card's name ("healthy", "plump", "prize", "sickly", "fox", "rat", "dog"); a take is
+"take_" and the Chicken's name ("take_prize"), so that every action reads unambiguously in a record.
 * Dawn: Chickens left in the coop score for no one. Each player scores the Chickens they claimed that night
   (negative nights allowed); with `healthy_coop` a player who claimed at least one Chicken and no Sickly
   Chicken that night scores 1 more. Every card goes back to its owner. The Fox King marker moves one seat
@@ -69,6 +71,8 @@ CARD_TITLES = (
     "Guard Dog",
 )
 CARD_INDEX = {name: index for index, name in enumerate(CARD_NAMES)}
+TAKE_ACTIONS = ("take_healthy", "take_plump", "take_prize", "take_sickly")
+TAKE_INDEX = {name: index for index, name in enumerate(TAKE_ACTIONS)}
 CHICKENS = (HEALTHY, PLUMP, PRIZE, SICKLY)
 CHICKEN_VALUES = (1, 2, 4, -1)
 FULL_SET = (3, 1, 1, 1, 1, 1, 1)
@@ -135,6 +139,7 @@ class ChickensState(State):
         self.takers_once: list[int] = []
         self.takers_repeating: list[int] = []
         self.log: list[tuple[int, int, tuple[int, ...], tuple[tuple[int, int], ...]]] = []
+        self.narrate_from = 0  # the first log entry the last decision touched (for the CLI's account only)
 
     # ----------------------------------------------------------------- hand-built positions
     @classmethod
@@ -216,13 +221,15 @@ class ChickensState(State):
             hand = self.hands[seat]
             return [CARD_NAMES[kind] for kind in range(7) if hand[kind]]
         coop = self.coop
-        return [CARD_NAMES[kind] for kind in CHICKENS if coop[kind]]
+        return [TAKE_ACTIONS[kind] for kind in CHICKENS if coop[kind]]
 
     def _apply(self, actions: Mapping[int, Action]) -> None:
         if self.phase == PICK:
+            self.narrate_from = len(self.log)
             self._reveal([CARD_INDEX[actions[seat]] for seat in self.all_seats])
         else:
-            self._take(CARD_INDEX[actions[self.taker()]])
+            self.narrate_from = len(self.log) - 1
+            self._take(TAKE_INDEX[actions[self.taker()]])
             self._run_takes()
 
     def sample_chance(self, rng: random.Random) -> Any:
@@ -401,6 +408,7 @@ class ChickensState(State):
         other.takers_once = self.takers_once[:]
         other.takers_repeating = self.takers_repeating[:]
         other.log = self.log[:]
+        other.narrate_from = self.narrate_from
         return other
 
     def render(self) -> str:
@@ -410,6 +418,14 @@ class ChickensState(State):
             head = (
                 f"Night {self.night + 1}/{self.nights}, hour {self.hour + 1}/{self.hours}; "
                 f"Fox King seat {self.fox_king}, Top Dog seat {self.top_dog}"
+            )
+        if self.phase == OVER:
+            return "\n".join(
+                [head]
+                + [
+                    f"seat {seat}: total {self.totals[seat]} (nights {', '.join(f'{s[seat]:+d}' for s in self.night_scores)})"
+                    for seat in self.all_seats
+                ]
             )
         lines = [head, "Coop: " + (" ".join(cards_to_names(self.coop)) or "empty")]
         for seat in self.all_seats:
@@ -423,10 +439,32 @@ class ChickensState(State):
         return "\n".join(lines)
 
     def describe_action(self, seat: int, action: Action) -> str:
-        title = CARD_TITLES[CARD_INDEX[action]] if action in CARD_INDEX else str(action)
+        if action in TAKE_INDEX:
+            return f"takes a {CARD_TITLES[TAKE_INDEX[action]]} from the coop"
+        if action in CARD_INDEX:
+            return f"sends the {CARD_TITLES[CARD_INDEX[action]]} into the coop"
+        return str(action)
+
+    def milestone(self) -> str | None:
+        """What the last decision set off: the hours it revealed or finished, and the scores at dawn."""
+        lines = []
+        for night, hour, revealed, takes in self.log[self.narrate_from :]:
+            cards = ", ".join(f"{seat} {CARD_NAMES[card]}" for seat, card in enumerate(revealed))
+            taken = "; ".join(f"seat {seat} takes {CARD_NAMES[chicken]}" for seat, chicken in takes)
+            lines.append(
+                f"    night {night + 1} hour {hour + 1}: revealed {cards}" + (f"; {taken}" if taken else "")
+            )
         if self.phase == TAKE:
-            return f"seat {seat} takes a {title} from the coop"
-        return f"seat {seat} sends the {title} into the coop"
+            lines.append(
+                f"    seat {self.taker()} chooses from the coop: {' '.join(cards_to_names(self.coop))}"
+            )
+        elif self.hour == 0 and self.night_scores and len(self.night_scores) == self.night:
+            night_scores = ", ".join(
+                f"{seat} {points:+d}" for seat, points in enumerate(self.night_scores[-1])
+            )
+            totals = ", ".join(f"{seat} {total}" for seat, total in enumerate(self.totals))
+            lines.append(f"    dawn: night points {night_scores}; totals {totals}")
+        return "\n".join(lines) or None
 
 
 class NobodyButUsChickens(Game):
@@ -463,6 +501,7 @@ class NobodyButUsChickens(Game):
             )
             for entry in observation["log"]
         ]
+        state.narrate_from = len(state.log)
         return state
 
 
