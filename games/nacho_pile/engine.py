@@ -70,7 +70,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core.errors import OptionError
+from games.core.errors import IllegalAction, OptionError
 from games.core.state import Game, Observation, Outcome, State, places_from_keys
 from games.nacho_pile.spec import SPEC
 
@@ -341,6 +341,13 @@ class NachoPileState(State):
         else:
             self.phase = PHASE_DRAW_OR_STOP
 
+    def apply(self, actions: Mapping[int, Any]) -> None:
+        """As `State.apply`, and also refuse look-alikes of legal actions (`3.0` or `true` for `3`)."""
+        for seat, action in actions.items():
+            if not _is_plain(action):
+                raise IllegalAction(f"seat {seat}: {action!r} is not a legal action now")
+        super().apply(actions)
+
     def _apply(self, actions: Mapping[int, Any]) -> None:
         action = actions[self.current]
         phase = self.phase
@@ -568,6 +575,15 @@ class NachoPileState(State):
         other.last_chip = self.last_chip
         return other
 
+    def describe_chance(self, outcome: Any) -> str:
+        """Words for a draw, read on the state right after it was applied (as the CLI's account does)."""
+        text = f"draws {outcome}"
+        if self.last_chip >= 0:
+            return f"{text}; one chip is left in the bag ({CHIP_LABELS[self.last_chip]}): the game ends"
+        if self.phase == PHASE_CHANCE and not self.drawn:
+            return f"{text} and busts: this turn's chips go back into the bag"
+        return text
+
     def describe_action(self, seat: int, action: Any) -> str:
         if action == "draw":
             return "draws another chip"
@@ -610,6 +626,13 @@ class NachoPileState(State):
             marker = ">" if seat == self.current and self.phase != PHASE_OVER else " "
             lines.append(f"{marker} seat {seat}: plate {total:2d}  front {' '.join(piles) or '-'}")
         return "\n".join(lines)
+
+
+def _is_plain(action: Any) -> bool:
+    """Whether an action is made only of str and int (bool and float compare equal to ints)."""
+    if type(action) is list:
+        return all(type(part) is str or type(part) is int for part in action)
+    return type(action) is str or type(action) is int
 
 
 def _chip_text(code: int, wild_value: int) -> str:
