@@ -1,0 +1,260 @@
+"""Information-set Monte Carlo tree search for any game of the registry.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): every iteration deals a complete state from the
+bot's own observation with the game's sampler (`game.sample_state`), so the search never reads hidden state,
+then walks one tree of decision sequences shared by all those determinizations:
+
+* A node where one seat decides selects by UCB1 with availability counts (an action is only eligible when it is
+  legal in the current determinization), from the point of view of the seat deciding there.
+* A node where several seats decide at once (a simultaneous step) keeps separate statistics per seat and selects
+  each seat's action by regret matching with exploration (Lanctot et al., 2013), so every seat plays a mixed
+  strategy; the bot's own choice at such a root is drawn from its average strategy, so it cannot be read.
+* Chance is not branched on (an open-loop tree): each iteration samples chance outcomes afresh, so a node
+  averages over them.
+* A rollout plays the position on with the `rollout` policy (uniform random, or a heuristic bot of the game) up
+  to `rollout_depth` events (0: to the end), and the outcome is scored for every seat at once: a share of a win
+  (1/k for k seats sharing first place) plus a small part for the place.
+
+The budget is a number of iterations, deterministic for a seed so that league matches replay; `time_limit`
+caps the thinking time for interactive use (and then the choice depends on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from games.core.bot import Bot
+from games.core.errors import OptionError
+from games.core.record import canonical_json
+from games.core.spec import Option
+from games.core.state import Action, Observation, State
+
+# An entry of a node's statistics: [visits, reward sum, availability, cumulative regret, strategy sum].
+Entry = list[float]
+# What a regret-matching selection needs for its update: the entries offered, their probabilities, the pick.
+Regret = tuple[list[Entry], list[float], int]
+
+PLACE_WEIGHT = 0.25  # part of the reward from the place; the rest is the share of the win
+
+
+def action_key(action: Action) -> Any:
+    """A hashable key for an action, equal for equal JSON values."""
+    return action if type(action) in (str, int) else canonical_json(action)
+
+
+class Node:
+    """Statistics of one decision point of the tree, from the deciding seats' points of view."""
+
+    __slots__ = ("children", "stats")
+
+    def __init__(self) -> None:
+        self.children: dict[Any, Node] = {}
+        # per deciding seat: action key -> [visits, reward sum, availability, regret, strategy sum]
+        self.stats: dict[int, dict[Any, list[float]]] = {}
+
+
+class SearchBot(Bot):
+    name = "search"
+    summary = "information-set Monte Carlo tree search over the game's sampler"
+    params = (
+        Option("iterations", "int", 300, "search iterations per decision", min=1, max=1_000_000),
+        Option("c", "float", 0.7, "exploration constant of UCB1", min=0.0, max=10.0),
+        Option("rollout", "str", "random", "rollout policy: random, or the name of a bot of the game"),
+        Option("rollout_depth", "int", 0, "events per rollout before scoring the position (0: to the end)",
+               min=0, max=100_000),
+        Option("exploration", "float", 0.1, "share of uniform play in regret matching at simultaneous steps",
+               min=0.0, max=1.0),
+        Option("simultaneous", "choice", "regret", "selection at simultaneous steps", choices=("regret", "ucb")),
+        Option("time_limit", "float", 0.0, "seconds per decision at most (0: no limit; makes play machine-dependent)",
+               min=0.0, max=600.0),
+    )
+
+    def __init__(self, game, seat, num_players, options, params, rng):
+        super().__init__(game, seat, num_players, options, params, rng)
+        from games import registry
+
+        rollout = self.config["rollout"]
+        self.rollout_bots: list[Bot] | None = None
+        if rollout != "random":
+            bots = registry.bots_for(game.spec.id)
+            if rollout not in bots or rollout == self.name:
+                allowed = ", ".join(n for n in bots if n != self.name)
+                raise OptionError(f"parameter rollout: {rollout!r} is not a bot of {game.spec.id} (allowed: {allowed})")
+            self.rollout_bots = [
+                bots[rollout](game, s, num_players, options, None, rng) for s in range(num_players)
+            ]
+
+    def act(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        root = self.search(observation)
+        table = root.stats.get(self.seat, {})
+        legal_keys = {action_key(a): a for a in legal_actions}
+        if self._simultaneous_root:
+            column = 4 if self.config["simultaneous"] == "regret" else 0
+            weights = [table[k][column] if k in table else 0.0 for k in legal_keys]
+            total = sum(weights)
+            if total <= 0:
+                return legal_actions[self.rng.randrange(len(legal_actions))]
+            pick = self.rng.random() * total
+            for key, weight in zip(legal_keys, weights, strict=True):
+                pick -= weight
+                if pick < 0:
+                    return legal_keys[key]
+            return legal_actions[-1]
+        best = max(legal_keys, key=lambda k: (table[k][0], table[k][1]) if k in table else (-1, 0.0))
+        return legal_keys[best]
+
+    def search(self, observation: Observation) -> Node:
+        """Run the iterations from this observation; return the root."""
+        rng = self.rng
+        game = self.game
+        root = Node()
+        limit = self.config["time_limit"]
+        deadline = time.perf_counter() + limit if limit else None
+        self._simultaneous_root = False
+        iterations = self.config["iterations"]
+        for iteration in range(iterations):
+            # The average strategy leaves out the first half, while regrets are still mostly noise.
+            self._averaging = iteration >= iterations // 2
+            state = game.sample_state(observation, rng)
+            if iteration == 0:
+                self._simultaneous_root = len(state.deciders()) > 1
+            self._iterate(root, state)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return root
+
+    def _iterate(self, root: Node, state: State) -> None:
+        rng = self.rng
+        c = self.config["c"]
+        path: list[tuple[Node, dict[int, Any], dict[int, Regret]]] = []
+        node = root
+        expanded = False
+        while not state.is_terminal():
+            if state.is_chance():
+                state._apply_chance(state.sample_chance(rng))
+                continue
+            deciders = state.deciders()
+            chosen: dict[int, Action] = {}
+            keys: dict[int, Any] = {}
+            regrets: dict[int, Regret] = {}
+            for seat in deciders:
+                legal = state.legal_actions(seat)
+                table = node.stats.setdefault(seat, {})
+                if len(deciders) == 1 or self.config["simultaneous"] == "ucb":
+                    index = self._select_ucb(table, legal, c, expanded)
+                else:
+                    index, regrets[seat] = self._select_regret(table, legal)
+                chosen[seat] = legal[index]
+                keys[seat] = action_key(legal[index])
+            path.append((node, keys, regrets))
+            state._apply(chosen)
+            joint = keys[deciders[0]] if len(deciders) == 1 else tuple(keys[s] for s in deciders)
+            child = node.children.get(joint)
+            if child is None:
+                if expanded:
+                    break
+                child = node.children[joint] = Node()
+                expanded = True
+            node = child
+        rewards = self._rollout(state)
+        for node, keys, regrets in path:
+            for seat, key in keys.items():
+                entry = node.stats[seat][key]
+                entry[0] += 1
+                entry[1] += rewards[seat]
+                if seat in regrets:
+                    self._update_regret(regrets[seat], rewards[seat])
+
+    def _select_ucb(self, table: dict[Any, list[float]], legal: list[Action], c: float, expanded: bool) -> int:
+        untried = []
+        best_index, best_value = 0, -math.inf
+        entries = []
+        for index, action in enumerate(legal):
+            key = action_key(action)
+            entry = table.get(key)
+            if entry is None:
+                entry = table[key] = [0, 0.0, 0, 0.0, 0.0]
+            entry[2] += 1
+            if entry[0] == 0:
+                untried.append(index)
+            entries.append(entry)
+        if untried:
+            return untried[self.rng.randrange(len(untried))]
+        for index, entry in enumerate(entries):
+            value = entry[1] / entry[0] + c * math.sqrt(math.log(entry[2]) / entry[0])
+            if value > best_value:
+                best_index, best_value = index, value
+        return best_index
+
+    def _select_regret(self, table: dict[Any, list[float]], legal: list[Action]) -> tuple[int, Regret]:
+        gamma = self.config["exploration"]
+        entries = []
+        for action in legal:
+            key = action_key(action)
+            entry = table.get(key)
+            if entry is None:
+                entry = table[key] = [0, 0.0, 0, 0.0, 0.0]
+            entries.append(entry)
+        count = len(entries)
+        positive = [max(entry[3], 0.0) for entry in entries]
+        total = sum(positive)
+        if total > 0:
+            sigma = [(1 - gamma) * p / total + gamma / count for p in positive]
+        else:
+            sigma = [1 / count] * count
+        if self._averaging:
+            for entry, probability in zip(entries, sigma, strict=True):
+                entry[4] += probability
+        pick = self.rng.random()
+        chosen = count - 1
+        for index, probability in enumerate(sigma):
+            pick -= probability
+            if pick < 0:
+                chosen = index
+                break
+        return chosen, (entries, sigma, chosen)
+
+    @staticmethod
+    def _update_regret(regret: Regret, reward: float) -> None:
+        """Regret matching+ with an importance-sampled estimate of every action's reward."""
+        entries, sigma, chosen = regret
+        estimate = reward / sigma[chosen]
+        for index, entry in enumerate(entries):
+            # Regret matching+: cumulative regrets never go below zero, so a bad early run is soon forgotten.
+            entry[3] = max(0.0, entry[3] + (estimate if index == chosen else 0.0) - reward)
+
+    def _rollout(self, state: State) -> list[float]:
+        rng = self.rng
+        depth = self.config["rollout_depth"]
+        bots = self.rollout_bots
+        steps = 0
+        while not state.is_terminal() and (depth == 0 or steps < depth):
+            if state.is_chance():
+                state._apply_chance(state.sample_chance(rng))
+            else:
+                actions = {}
+                for seat in state.deciders():
+                    legal = state.legal_actions(seat)
+                    if bots is None or len(legal) == 1:
+                        actions[seat] = legal[rng.randrange(len(legal))]
+                    else:
+                        action = bots[seat].act(state.observation(seat), legal)
+                        actions[seat] = action if action in legal else legal[0]
+                state._apply(actions)
+            steps += 1
+        return rewards_of(state.outcome().places, self.num_players)
+
+
+def rewards_of(places: Mapping[int, int] | tuple[int, ...], num_players: int) -> list[float]:
+    """Each seat's reward in [0, 1]: mostly its share of the win, partly its place."""
+    winners = sum(1 for p in places if p == 1)
+    span = max(1, num_players - 1)
+    return [
+        (1 - PLACE_WEIGHT) * (1 / winners if p == 1 else 0.0) + PLACE_WEIGHT * (num_players - p) / span
+        for p in places
+    ]

@@ -1,0 +1,92 @@
+import copy
+import random
+
+import pytest
+
+from games import registry
+from games.bots.search import SearchBot, rewards_of
+from games.core.errors import OptionError
+from games.core.runner import play_match
+from tests.games import toy_game
+
+GAME_IDS = [*registry.game_ids(), toy_game.SPEC.id]
+
+
+@pytest.fixture(params=GAME_IDS)
+def game(request):
+    if request.param == toy_game.SPEC.id:
+        registry.register(toy_game.GAME, toy_game.BOTS)
+        yield toy_game.GAME
+        registry.unregister(toy_game.SPEC.id)
+    else:
+        yield registry.get_game(request.param)
+
+
+def decision_points(game, num_players, seed, every):
+    """(state, seat) pairs at every `every`-th decision of random games, one game after another."""
+    for game_seed in range(seed, seed + 50):
+        yield from _decision_points(game, num_players, game_seed, every)
+
+
+def _decision_points(game, num_players, seed, every):
+    rng = random.Random(seed)
+    state = game.start(num_players, None, seed)
+    count = seed
+    while not state.is_terminal():
+        if state.is_chance():
+            state.apply_chance(state.sample_chance(rng))
+            continue
+        deciders = state.deciders()
+        if count % every == 0:
+            yield state, deciders[0]
+        count += 1
+        state.apply({s: rng.choice(state.legal_actions(s)) for s in deciders})
+
+
+def make_bot(game, state, seat, seed, **params):
+    params = {"iterations": 30, **params}
+    return SearchBot(game, seat, state.num_players, state.options, params, random.Random(seed))
+
+
+def test_rewards_share_wins_and_credit_places():
+    assert rewards_of((1, 2, 3, 4), 4) == [1.0, 0.25 * 2 / 3, 0.25 / 3, 0.0]
+    assert rewards_of((1, 1, 3), 3) == [0.375 + 0.25, 0.375 + 0.25, 0.0]
+
+
+def test_same_seed_same_choice_and_choices_depend_only_on_the_observation(game):
+    """Two states that look the same from the bot's seat (one the truth, one the sampler's redeal) get the same
+    choice for the same seed: the bot can only reach the observation."""
+    low, _ = game.spec.players_allowed(game.spec.validate_options({}))
+    num_players = max(low, min(4, game.spec.max_players))
+    checked = 0
+    for state, seat in decision_points(game, num_players, seed=3, every=13):
+        observation = state.observation(seat)
+        twin = game.sample_state(copy.deepcopy(observation), random.Random(checked))
+        assert twin.observation(seat) == observation
+        legal = state.legal_actions(seat)
+        assert twin.legal_actions(seat) == legal
+        first = make_bot(game, state, seat, 11).act(state.observation(seat), legal)
+        second = make_bot(game, twin, seat, 11).act(twin.observation(seat), twin.legal_actions(seat))
+        assert first == second
+        assert first in legal
+        checked += 1
+        if checked == 6:
+            break
+    assert checked >= 3
+
+
+def test_plays_a_legal_action_in_every_position_of_many_games(game):
+    """Whole matches with the search bot in every seat: the runner forfeits a seat on any illegal action or error."""
+    low, high = game.spec.players_allowed(game.spec.validate_options({}))
+    for seed in range(4):
+        num_players = low + seed % (high - low + 1)
+        bots = [("search", {"iterations": 8})] * num_players
+        record = play_match(game.spec.id, num_players, bots, seed)
+        assert record["end"]["forfeits"] == []
+
+
+def test_bad_parameters_are_clear_errors(game):
+    with pytest.raises(OptionError, match="rollout: 'nobody' is not a bot of"):
+        SearchBot(game, 0, 2, {}, {"rollout": "nobody"}, random.Random(1))
+    with pytest.raises(OptionError, match="iterations: 0 is below the minimum 1"):
+        SearchBot(game, 0, 2, {}, {"iterations": 0}, random.Random(1))
