@@ -50,9 +50,11 @@ Choices made here where neither the rule text nor the rulings say (RULINGS.md as
 - Termination: a stop is always legal after a draw that did not bust, and `NachoPileGame.max_events` caps a
   match at 20,000 events (thousands of turns; a game between random players takes about 150 events). A match
   that reaches the cap ends with the places `outcome()` gives there: chips in total (plate and in front)
-  decide, as if the last chip were a Wild; the runner's record says `turn_cap`.
+  decide, as if the last chip were a Wild; the runner's record says `turn_cap`. A state never ends by itself
+  short of the last chip, so whoever plays clones out (a search bot's rollouts) caps them too.
 
-Decisions (actions are JSON values):
+Decisions (actions are JSON values), all taken by the seat whose turn it is; a decision with a single legal
+choice (a Wild with one value left, a Special with one target) is still asked, so records show every choice:
 - after a draw that did not bust: `"draw"` or `"stop"`;
 - the Wild's value: an int 1-7, one of the values not drawn this turn;
 - each Special, one decision that picks both which unresolved Special goes next and its target, so the order of
