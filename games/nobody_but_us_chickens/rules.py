@@ -74,7 +74,6 @@ CARD_INDEX = {name: index for index, name in enumerate(CARD_NAMES)}
 TAKE_ACTIONS = ("take_healthy", "take_plump", "take_prize", "take_sickly")
 TAKE_INDEX = {name: index for index, name in enumerate(TAKE_ACTIONS)}
 CHICKENS = (HEALTHY, PLUMP, PRIZE, SICKLY)
-CHICKEN_VALUES = (1, 2, 4, -1)
 FULL_SET = (3, 1, 1, 1, 1, 1, 1)
 SHORT_SET = (2, 1, 1, 1, 1, 0, 1)
 
