@@ -24,9 +24,6 @@ Rules as implemented (rule text `rules/nobody_but_us_chickens.txt`, rulings in R
   - Predators (or Dogs) facing an empty coop get nothing.
 * Every take is the taker's choice of a Chicken in the coop, named by its kind: Chickens of one kind differ
   only in colour, which only says whom the card goes back to at dawn and never changes a score.
-
-Actions: a pick is the card's name ("healthy", "plump", "prize", "sickly", "fox", "rat", "dog"); a take is
-"take_" and the Chicken's name ("take_prize"), so that every action reads unambiguously in a record.
 * Dawn: Chickens left in the coop score for no one. Each player scores the Chickens they claimed that night
   (negative nights allowed); with `healthy_coop` a player who claimed at least one Chicken and no Sickly
   Chicken that night scores 1 more. Every card goes back to its owner. The Fox King marker moves one seat
@@ -41,6 +38,17 @@ gets which Chicken, so none is a variant):
   (a lone Fox, or the last Fox or Dog still taking in turn). A pick with one legal kind before the last hour
   (e.g. a hand of Healthy Chickens only) is still a decision.
 * There is no chance in this game: every hand starts as the same full set and seat 0 starts.
+
+Actions: a pick is the card's name ("healthy", "plump", "prize", "sickly", "fox", "rat", "dog"); a take is
+"take_" and the Chicken's name ("take_prize"), so that every action reads unambiguously in a record.
+
+Observation (card lists are card names, sorted in the order above, repeats included): seat, num_players,
+options; phase ("pick", "take" or "over"), night and nights, hour and hours (0-based night and hour), fox_king,
+top_dog; hand (this seat's) and hands (every seat's, public: the set minus the cards played tonight); coop;
+revealed (the cards of the hour being resolved by seat, None during a pick); taker, takers_once and
+takers_repeating (who takes next: each seat of takers_once once, in order, then takers_repeating in turn);
+claimed (each seat's Chickens tonight); night_scores (points of each finished night by seat); totals; and
+log, one entry per hour played: {"night", "hour", "revealed": cards by seat, "takes": [[seat, chicken], ...]}.
 
 Hidden information. A pick is simultaneous: the runner collects every seat's card and applies them together,
 so no state ever holds a pick that another seat has made and not yet revealed. Everything else is public:
@@ -121,15 +129,15 @@ class ChickensState(State):
         self.num_players = num_players
         self.options = dict(options)
         self.rng = rng
-        self.set = SHORT_SET if options["short_summer_nights"] else FULL_SET
-        self.hours = sum(self.set)
+        self.full_hand = SHORT_SET if options["short_summer_nights"] else FULL_SET
+        self.hours = sum(self.full_hand)
         self.nights = num_players
         self.all_seats = tuple(range(num_players))
         self.night = 0
         self.hour = 0
         self.fox_king = 0
         self.phase = PICK
-        self.hands = [list(self.set) for _ in range(num_players)]
+        self.hands = [list(self.full_hand) for _ in range(num_players)]
         self.coop = [0, 0, 0, 0]
         self.claimed = [[0, 0, 0, 0] for _ in range(num_players)]
         self.night_scores: list[tuple[int, ...]] = []
@@ -156,7 +164,7 @@ class ChickensState(State):
     ) -> ChickensState:
         """A hand-built position at the start of hour `hour` of night `night` (both 0-based), for tests.
 
-        `hands` (card names per seat; default: the full set minus nothing, valid at hour 0 only) must each hold
+        `hands` (card names per seat; default: the full hand, valid at hour 0 only) must each hold
         one card per hour left; `coop` lists the Chickens in the coop, `claimed` those each seat claimed
         tonight, `night_scores` each earlier night's points by seat (default 0; the totals are their sums).
         The Fox King is seat `night` mod players.
@@ -175,7 +183,7 @@ class ChickensState(State):
             state.hands = [names_to_counts(hand, 7) for hand in hands]
         for seat, hand in enumerate(state.hands):
             if sum(hand) != state.hours - hour or any(
-                have > full for have, full in zip(hand, state.set, strict=True)
+                have > full for have, full in zip(hand, state.full_hand, strict=True)
             ):
                 raise OptionError(f"seat {seat}'s hand {cards_to_names(hand)} cannot be held at hour {hour}")
         state.coop = names_to_counts(coop, 4)
@@ -346,7 +354,7 @@ class ChickensState(State):
         self.hour = 0
         self.coop = [0, 0, 0, 0]
         self.claimed = [[0, 0, 0, 0] for _ in self.all_seats]
-        self.hands = [list(self.set) for _ in self.all_seats]
+        self.hands = [list(self.full_hand) for _ in self.all_seats]
         self.fox_king = (self.fox_king + 1) % self.num_players
         if self.night == self.nights:
             self.phase = OVER
@@ -390,7 +398,7 @@ class ChickensState(State):
         other.num_players = self.num_players
         other.options = self.options
         other.rng = None
-        other.set = self.set
+        other.full_hand = self.full_hand
         other.hours = self.hours
         other.nights = self.nights
         other.all_seats = self.all_seats
