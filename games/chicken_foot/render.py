@@ -1,0 +1,113 @@
+"""Text pictures of a Chicken Foot table for the command line.
+
+The layout is drawn as a tree from the spinner: each arm or toe is one line that follows its chain of bones,
+each bone written with the number it joins first (`9-5 5-3` reads as a chain), doubles in brackets; a chickie's
+toes are indented under it. Example (double six, mid-round):
+
+    Round 1 of 7 · spinner 6-6 led by seat 0 · yard 8 · seat 2 to play
+      [6-6] spinner
+        6-4 4-2
+        6-1 [1-1] chickie, needs 2 more
+          1-3
+        6-5
+        6-0
+      open ends: 2 on 4-2, 3 on 1-3, 5 on 6-5, 0 on 6-0
+      hands: seat 0: 3 bones, seat 1: 4 bones, seat 2: 4 bones, seat 3: 4 bones
+      scores: 0, 0, 0, 0
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from games.chicken_foot.engine import ChickenFootState
+
+
+def render_state(state: ChickenFootState) -> str:
+    from games.chicken_foot.engine import DEAL, LEAD, OVER, TURN
+
+    t = state.t
+    lines = []
+    if state.phase in (DEAL, OVER) and state.rounds and state.rounds[-1]["hands"] is not None:
+        lines.append(_round_header(state, finished=True))
+    elif state.phase in (DEAL, OVER) and state.rounds:
+        summary = state.rounds[-1]
+        lines.append(f"Round {summary['round']} of {state.rounds_total}: nobody held {summary['lead']}, skipped")
+    elif state.phase == DEAL:
+        lines.append(f"Round 1 of {state.rounds_total}: to be dealt")
+    else:
+        lines.append(_round_header(state, finished=False))
+    if state.layout:
+        lines.extend(_layout_lines(state))
+        if state.open_ends:
+            ends = ", ".join(f"{number} on {t.names[onto]}" for onto, number in state.open_ends)
+            lines.append(f"  open ends: {ends}")
+    if state.phase in (LEAD, TURN):
+        sizes = ", ".join(f"seat {seat}: {count} bones" for seat, count in enumerate(state.counts))
+        lines.append(f"  hands: {sizes}")
+    if state.phase in (DEAL, OVER) and state.rounds and state.rounds[-1]["hands"] is not None:
+        summary = state.rounds[-1]
+        for seat, hand in enumerate(summary["hands"]):
+            shown = " ".join(hand) if hand else "(out)"
+            lines.append(f"  seat {seat}: {summary['points'][seat]:>3} points  {shown}")
+    lines.append("  totals: " + ", ".join(f"seat {seat} {score}" for seat, score in enumerate(state.scores)))
+    if state.phase == OVER:
+        places = state.outcome().places
+        lines.append("  final places: " + ", ".join(f"seat {seat} #{place}" for seat, place in enumerate(places)))
+    return "\n".join(lines)
+
+
+def _round_header(state: ChickenFootState, finished: bool) -> str:
+    from games.chicken_foot.engine import LEAD
+
+    t = state.t
+    number = len(state.rounds) if finished else len(state.rounds) + 1
+    head = f"Round {number} of {state.rounds_total}"
+    if state.lead >= 0:
+        head += f" · spinner {t.names[state.lead]} led by seat {state.opener}"
+    if finished:
+        summary = state.rounds[-1]
+        if summary["went_out"] is not None:
+            return head + f" · seat {summary['went_out']} went out"
+        return head + " · blocked: nobody went out"
+    head += f" · yard {len(state.yard)}"
+    if state.phase == LEAD:
+        return head + f" · seat {state.turn} draws for the lead"
+    return head + f" · seat {state.turn} to {'play' if state.legal else 'draw'}"
+
+
+def _layout_lines(state: ChickenFootState) -> list[str]:
+    t = state.t
+    children: dict[int, list[tuple[int, int]]] = {}
+    for bone, onto, _, joins in state.layout[1:]:
+        children.setdefault(onto, []).append((bone, joins))
+    spinner = state.layout[0][0]
+    out = [f"    [{t.names[spinner]}] spinner" + _needs(state, spinner)]
+
+    def chain(bone: int, joins: int, indent: int) -> None:
+        parts = []
+        while True:
+            if t.is_double[bone]:
+                parts.append(f"[{t.names[bone]}] chickie" + _needs(state, bone))
+                out.append(" " * indent + " ".join(parts))
+                for toe, toe_joins in children.get(bone, []):
+                    chain(toe, toe_joins, indent + 2)
+                return
+            free = t.pips[bone] - joins
+            parts.append(f"{joins}-{free}")
+            following = children.get(bone)
+            if not following:
+                out.append(" " * indent + " ".join(parts))
+                return
+            bone, joins = following[0]
+
+    for arm, joins in children.get(spinner, []):
+        chain(arm, joins, 6)
+    return out
+
+
+def _needs(state: ChickenFootState, bone: int) -> str:
+    if state.c_left and state.c_bone == bone:
+        return f", needs {state.c_left} more"
+    return ""

@@ -1,0 +1,314 @@
+"""The sampler: a complete Chicken Foot state consistent with one seat's observation, built from it alone.
+
+What a seat cannot see is where the other bones are: in which other hand, or in the yard. Each bone in another
+player's hand arrived at a known moment (the deal, or one of that player's draws, which are public). What the
+history shows constrains those bones:
+
+- at a draw, the player held no bone showing any of the draw's `numbers` (that is why they drew); at a pass,
+  the same of the hand after the draw. So a bone that arrived before such an event cannot show those numbers;
+- a bone played right after its player drew is the drawn bone; any other bone a player played was in their
+  hand from some earlier arrival, and could not show the numbers of that player's events in between;
+- finding the lead: with `seed_highest_held` and no drawing for it, nobody was dealt a double not yet led
+  that is higher than the lead; when players drew for it, nobody held a double that could lead before the
+  draw that found it (and, while they are still drawing, nobody holds one now);
+- what is due now: a player about to draw holds nothing playable; a player to play holds something playable
+  (after a draw, the drawn bone is what fits).
+
+Every arrival is a slot owned by one player (plus one slot per yard bone), and every bone not seen by this seat
+(and every bone another player played, which must come from one of that player's slots) is placed in one slot.
+This is a bipartite matching, solved with randomised augmenting paths: it always finds an assignment when one
+exists (the true position is one), so the sample honours every inference above. The spread over consistent
+positions is random but not exactly uniform.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.chicken_foot.engine import (
+    DEAL,
+    DRAW_EVENT,
+    LEAD,
+    LEAD_DRAW_EVENT,
+    LEAD_EVENT,
+    OVER,
+    PASS_EVENT,
+    PLAY_EVENT,
+    SEED_HIGHEST_HELD,
+    TURN,
+    ChickenFootState,
+    _copy_summary,
+)
+
+PHASES = {"deal": DEAL, "lead_draw": LEAD, "play": TURN, "draw": TURN, None: OVER}
+LATER_THAN_ALL = 1 << 30  # the time of "now" constraints, after every history event
+DEAL_TIME = -2  # dealt bones arrive before everything
+AFTER_DEAL = -1  # the time of what the lead (found without drawing) tells about the deal
+
+
+def sample_state(observation: dict[str, Any], rng: random.Random) -> ChickenFootState:
+    """See the module docstring. Raises ValueError if the observation is not one a state could give."""
+    num_players = observation["num_players"]
+    state = ChickenFootState(num_players, observation["options"])
+    t = state.t
+    id_of = t.id_of
+    me = observation["seat"]
+    state.phase = PHASES[observation["awaiting"]]
+    state.turn = observation["turn"] if observation["turn"] is not None else -1
+    state.drew = observation["drew_this_turn"]
+    state.scores = list(observation["scores"])
+    for name in observation["led_doubles"]:
+        bone = id_of[name]
+        state.led |= 1 << t.hi[bone]
+        state.led_order.append(bone)
+    state.lead = id_of[observation["lead_double"]] if observation["lead_double"] is not None else -1
+    state.opener = observation["opener"] if observation["opener"] is not None else -1
+    state.layout = [
+        (id_of[e["bone"]], id_of[e["onto"]] if e["onto"] is not None else -1, e["seat"], e["joins"])
+        for e in observation["layout"]
+    ]
+    state.open_ends = [(id_of[e["onto"]], e["number"]) for e in observation["open_ends"]]
+    constraint = observation["constraint"]
+    if constraint is not None:
+        state.c_bone, state.c_num, state.c_left = id_of[constraint["bone"]], constraint["number"], constraint["needs"]
+    state.passes = observation["passes_in_a_row"]
+    state.rounds = [_copy_summary(summary) for summary in observation["rounds"]]
+    state.counts = list(observation["hand_sizes"])
+    for name in observation["hand"]:
+        state.hands[me] |= 1 << id_of[name]
+    history: list[list] = []
+    for entry in observation["history"]:
+        kind, seat = entry["event"], entry["seat"]
+        numbers = tuple(entry["numbers"]) if "numbers" in entry else None
+        bone = id_of[entry["bone"]] if "bone" in entry else -1
+        onto = id_of[entry["onto"]] if kind == PLAY_EVENT else -1
+        history.append([kind, seat, bone, onto, numbers])
+    if state.phase in (LEAD, TURN):
+        _place_hidden_bones(state, me, history, observation["awaiting"], observation["yard_size"], rng)
+    state.history = [tuple(entry) for entry in history]
+    if state.phase == TURN:
+        state.legal = state._pairs_fitting(state.hands[state.turn])
+    return state
+
+
+class _Slot:
+    """One arrival of a bone: in a player's hand (at a deal or a draw) or in the yard."""
+
+    __slots__ = ("seat", "time", "entry", "allowed", "held_now", "candidates", "bone")
+
+    def __init__(self, seat: int, time: int, entry: int):
+        self.seat = seat
+        self.time = time
+        self.entry = entry  # index of the draw in the history, or -1
+        self.allowed = 0  # mask of unseen bones this slot may hold now
+        self.held_now = False  # the slot's bone must still be in the hand (not one played since)
+        self.candidates: list[int] = []
+        self.bone = -1
+
+
+def _place_hidden_bones(
+    state: ChickenFootState, me: int, history: list[list], awaiting: str, yard_size: int, rng: random.Random
+) -> None:
+    t = state.t
+    num_players = state.num_players
+    seen = state.hands[me]
+    for bone, *_ in state.layout:
+        seen |= 1 << bone
+    unseen = t.all_mask & ~seen
+    others = [seat for seat in range(num_players) if seat != me]
+    events: dict[int, list[tuple[int, int]]] = {seat: [] for seat in others}  # (time, forbidden mask)
+    played: dict[int, list[tuple[int, int]]] = {seat: [] for seat in others}  # (bone, time)
+    slots: dict[int, list[_Slot]] = {seat: [_Slot(seat, DEAL_TIME, -1) for _ in range(state.hand_size)]
+                                     for seat in others}
+    consumed = set()
+    last_lead_draw = -1
+    lead_entry = -1
+    for index, (kind, seat, bone, _, numbers) in enumerate(history):
+        if kind == LEAD_DRAW_EVENT:
+            last_lead_draw = index
+        elif kind == LEAD_EVENT:
+            lead_entry = index
+        if seat == me:
+            continue
+        if kind in (DRAW_EVENT, LEAD_DRAW_EVENT):
+            if numbers is not None:
+                events[seat].append((2 * index, t.numbers_mask(numbers)))
+            following = history[index + 1] if index + 1 < len(history) else None
+            if following is not None and following[1] == seat and following[0] in (PLAY_EVENT, LEAD_EVENT):
+                consumed.add(index + 1)
+                history[index][2] = following[2]
+            else:
+                slots[seat].append(_Slot(seat, 2 * index + 1, index))
+        elif kind == PASS_EVENT:
+            events[seat].append((2 * index, t.numbers_mask(numbers)))
+        elif index not in consumed:
+            played[seat].append((bone, 2 * index))
+
+    # What finding the lead tells.
+    rounds_before = len(state.rounds)
+    if state.lead_policy == SEED_HIGHEST_HELD:
+        led_before = state.led & ~(1 << t.hi[state.lead]) if lead_entry >= 0 else state.led
+        candidates = [n for n in range(t.top + 1) if not led_before >> n & 1]
+    else:
+        candidates = [t.top - rounds_before]
+    candidate_mask = 0
+    for number in candidates:
+        candidate_mask |= 1 << t.double_of[number]
+    lead_rule: tuple[int, int] | None = None
+    if state.phase == LEAD:
+        lead_rule = (LATER_THAN_ALL, candidate_mask)
+    elif last_lead_draw >= 0:
+        lead_rule = (2 * last_lead_draw, candidate_mask)
+    elif state.lead_policy == SEED_HIGHEST_HELD and state.lead >= 0:
+        higher = 0
+        for number in candidates:
+            if number > t.hi[state.lead]:
+                higher |= 1 << t.double_of[number]
+        lead_rule = (AFTER_DEAL, higher)
+    if lead_rule is not None:
+        for seat in others:
+            events[seat].append(lead_rule)
+
+    # What is due now.
+    required_slot: _Slot | None = None
+    required_mask = 0
+    at_least_one: tuple[int, int] | None = None  # (seat, playable mask)
+    if state.phase == TURN and state.turn != me:
+        playable = t.numbers_mask(state._numbers())
+        seat = state.turn
+        if state.drew:
+            required_slot = slots[seat][-1]
+            required_slot.held_now = True
+            required_mask = playable
+        elif awaiting == "draw":
+            events[seat].append((LATER_THAN_ALL, playable))
+        else:
+            at_least_one = (seat, playable)
+
+    for seat in others:
+        if len(slots[seat]) != len(played[seat]) + state.counts[seat]:
+            raise ValueError(f"seat {seat}'s hand size does not match the history")
+    pool = t.bones_of(unseen)
+    if len(pool) != sum(state.counts[seat] for seat in others) + yard_size:
+        raise ValueError("the bones out of sight do not add up to the hands and the yard")
+
+    for seat in others:
+        for slot in slots[seat]:
+            forbidden = 0
+            for time, mask in events[seat]:
+                if time > slot.time:
+                    forbidden |= mask
+            slot.allowed = unseen & ~forbidden
+        if required_slot is not None and required_slot.seat == seat:
+            required_slot.allowed &= required_mask
+
+    tries = [None]
+    if at_least_one is not None:
+        seat, playable = at_least_one
+        by_time: dict[int, _Slot] = {}
+        for slot in slots[seat]:
+            by_time.setdefault(slot.time, slot)
+        tries = [by_time[time] for time in sorted(by_time, reverse=True) if by_time[time].allowed & playable]
+    for must_fit in tries:
+        saved = must_fit.allowed if must_fit is not None else 0
+        if must_fit is not None:
+            must_fit.allowed &= at_least_one[1]
+            must_fit.held_now = True
+        assignment = _match(slots, played, events, pool, yard_size, rng)
+        if must_fit is not None:
+            must_fit.allowed = saved
+            must_fit.held_now = False
+        if assignment is not None:
+            break
+    else:
+        raise ValueError("no placement of the unseen bones fits this observation")
+
+    yard = []
+    for slot in assignment:
+        if slot.seat < 0:
+            yard.append(slot.bone)
+            continue
+        if unseen >> slot.bone & 1:
+            state.hands[slot.seat] |= 1 << slot.bone
+        if slot.entry >= 0:
+            history[slot.entry][2] = slot.bone
+    state.yard = sorted(yard)
+
+
+def _match(
+    slots: dict[int, list[_Slot]],
+    played: dict[int, list[tuple[int, int]]],
+    events: dict[int, list[tuple[int, int]]],
+    pool: list[int],
+    yard_size: int,
+    rng: random.Random,
+) -> list[_Slot] | None:
+    """Place every unseen bone and every played bone in a slot, or None if impossible."""
+    player_slots = [slot for seat_slots in slots.values() for slot in seat_slots]
+    owner_of_played: dict[int, list[_Slot]] = {}  # played bone -> slots it may have arrived in
+    for seat, bones in played.items():
+        for bone, time in bones:
+            eligible = []
+            for slot in slots[seat]:
+                if slot.time >= time or slot.held_now:
+                    continue
+                forbidden = 0
+                for event_time, mask in events[seat]:
+                    if slot.time < event_time < time:
+                        forbidden |= mask
+                if not forbidden >> bone & 1:
+                    eligible.append(slot)
+            rng.shuffle(eligible)
+            owner_of_played[bone] = eligible
+    for slot in player_slots:
+        slot.bone = -1
+        slot.candidates = [bone for bone in pool if slot.allowed >> bone & 1]
+        slot.candidates.extend(bone for bone, slots_of in owner_of_played.items() if slot in slots_of)
+        rng.shuffle(slot.candidates)
+    yard_candidates = pool[:]
+    rng.shuffle(yard_candidates)
+    yard_slots = []
+    for _ in range(yard_size):
+        slot = _Slot(-1, 0, -1)
+        slot.candidates = yard_candidates
+        yard_slots.append(slot)
+    slot_of: dict[int, _Slot] = {}
+
+    def move_played(bone: int, visited: set[int]) -> bool:
+        for slot in owner_of_played[bone]:
+            if id(slot) in visited:
+                continue
+            visited.add(id(slot))
+            if slot.bone < 0 or move_played(slot.bone, visited):
+                slot.bone = bone
+                slot_of[bone] = slot
+                return True
+        return False
+
+    def fill(slot: _Slot, visited: set[int]) -> bool:
+        for bone in slot.candidates:
+            if bone not in slot_of:
+                slot.bone = bone
+                slot_of[bone] = slot
+                return True
+        for bone in slot.candidates:
+            if bone in visited:
+                continue
+            visited.add(bone)
+            if fill(slot_of[bone], visited):
+                slot.bone = bone
+                slot_of[bone] = slot
+                return True
+        return False
+
+    played_bones = list(owner_of_played)
+    rng.shuffle(played_bones)
+    for bone in played_bones:
+        if not move_played(bone, set()):
+            return None
+    order = sorted(player_slots, key=lambda s: len(s.candidates))
+    for slot in order + yard_slots:
+        if slot.bone < 0 and not fill(slot, set()):
+            return None
+    return player_slots + yard_slots

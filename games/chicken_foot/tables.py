@@ -1,0 +1,58 @@
+"""Per-set lookup tables, built once per domino set and shared by every state (read-only).
+
+Bones are numbered in the order 0-0, 1-0, 1-1, 2-0, 2-1, 2-2, ...: bone `hi-lo` (hi >= lo) has id
+`hi * (hi + 1) // 2 + lo`, so sorting ids sorts bones by (high end, low end). A hand is a bit mask over these
+ids; `number_mask[n]` holds every bone showing the number n, so "the bones of this hand that fit an end of
+n" is one `&`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from games.chicken_foot.spec import SET_TOP
+
+
+class SetTables:
+    """Everything the engine looks up about one domino set."""
+
+    def __init__(self, top: int):
+        self.top = top
+        self.hi: list[int] = []
+        self.lo: list[int] = []
+        for hi in range(top + 1):
+            for lo in range(hi + 1):
+                self.hi.append(hi)
+                self.lo.append(lo)
+        self.count = len(self.hi)
+        self.names = [f"{h}-{lo}" for h, lo in zip(self.hi, self.lo, strict=True)]
+        self.id_of = {name: bone for bone, name in enumerate(self.names)}
+        self.pips = [h + lo for h, lo in zip(self.hi, self.lo, strict=True)]
+        self.is_double = [h == lo for h, lo in zip(self.hi, self.lo, strict=True)]
+        self.double_of = [n * (n + 1) // 2 + n for n in range(top + 1)]
+        self.number_mask = [0] * (top + 1)
+        for bone in range(self.count):
+            self.number_mask[self.hi[bone]] |= 1 << bone
+            self.number_mask[self.lo[bone]] |= 1 << bone
+        self.all_mask = (1 << self.count) - 1
+
+    def bones_of(self, mask: int) -> list[int]:
+        """The bone ids in a mask, ascending."""
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+
+    def numbers_mask(self, numbers: list[int] | tuple[int, ...]) -> int:
+        """Every bone showing at least one of `numbers`."""
+        mask = 0
+        for number in numbers:
+            mask |= self.number_mask[number]
+        return mask
+
+
+@cache
+def tables_for(set_name: str) -> SetTables:
+    return SetTables(SET_TOP[set_name])
