@@ -26,17 +26,14 @@ from __future__ import annotations
 
 import json
 import zlib
-from typing import Any
 
+from games.core.encoding import canonical_json
 from games.core.state import Outcome, places_from_keys
+
+__all__ = ["canonical_json", "compress", "decompress", "apply_forfeits", "FORMAT_VERSION", "END_REASONS"]
 
 FORMAT_VERSION = 1
 END_REASONS = ("normal", "forfeit", "turn_cap")
-
-
-def canonical_json(value: Any) -> str:
-    """The canonical encoding of a JSON value (records, actions, observations)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def compress(record: dict) -> bytes:

@@ -18,7 +18,7 @@ from games import registry
 from games.core.bot import Bot, RandomBot
 from games.core.errors import OptionError
 from games.core.record import FORMAT_VERSION, apply_forfeits
-from games.core.state import Game, State
+from games.core.state import Game, State, is_legal_action
 
 BotChoice = str | tuple[str, Mapping[str, Any]]
 
@@ -136,7 +136,7 @@ def play_match(
                         timing.add(seat, elapsed)
                     if move_time_limit is not None and elapsed > move_time_limit:
                         reason = f"took {elapsed:.3f}s, over the {move_time_limit:g}s limit"
-                    elif action not in legal:
+                    elif not is_legal_action(action, legal):
                         reason = f"illegal action {action!r}"[:300]
                 if reason is not None:
                     forfeits.append({"seat": seat, "event": len(events), "reason": reason})

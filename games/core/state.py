@@ -27,12 +27,14 @@ own to `sample_chance`. Clones must be cheap: search bots make thousands per mov
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from games.core.encoding import canonical_json
 from games.core.errors import IllegalAction
 from games.core.spec import GameSpec
 
@@ -58,6 +60,22 @@ def places_from_keys(keys: Sequence[Any], higher_is_better: bool = True) -> tupl
     for index, key in enumerate(ordered):
         first_index.setdefault(key, index + 1)
     return tuple(first_index[key] for key in keys)
+
+
+def is_legal_action(action: Action, legal: list[Action]) -> bool:
+    """Whether `action` is one of `legal` as a JSON value: 3.0 or True is not the action 3."""
+    kind = type(action)
+    if kind is str:
+        return action in legal
+    if kind is int:
+        return action in legal and type(legal[legal.index(action)]) is int
+    try:
+        encoded = canonical_json(action)
+    except (TypeError, ValueError):
+        return False
+    if json.loads(encoded) != action:  # a tuple or another type that JSON would turn into something else
+        return False
+    return any(canonical_json(candidate) == encoded for candidate in legal)
 
 
 class State(ABC):
@@ -120,7 +138,7 @@ class State(ABC):
             got = ", ".join(str(s) for s in sorted(actions))
             raise IllegalAction(f"seats {wanted} must decide now; got actions for {got or 'no seat'}")
         for seat in deciders:
-            if actions[seat] not in self.legal_actions(seat):
+            if not is_legal_action(actions[seat], self.legal_actions(seat)):
                 raise IllegalAction(f"seat {seat}: {actions[seat]!r} is not a legal action now")
         self._apply(actions)
 

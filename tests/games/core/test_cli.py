@@ -20,7 +20,7 @@ def test_list_shows_games_options_and_bots(toy, capsys):
     assert "    bot keep_high (threshold=4)  keeps 4 or more" in out
     status, out, _ = run(capsys, "list", "--json")
     toy_entry = next(g for g in json.loads(out) if g["id"] == "toy_high_hand")
-    assert [b["name"] for b in toy_entry["bots"]] == ["random", "keep_high", "raises", "illegal", "slow"]
+    assert [b["name"] for b in toy_entry["bots"]] == ["random", "search", "keep_high", "raises", "illegal", "slow"]
 
 
 def test_play_json_prints_the_same_record_as_the_runner(toy, capsys):

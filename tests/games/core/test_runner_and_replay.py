@@ -151,3 +151,34 @@ def test_replay_refuses_another_version_and_unknown_games(record):
 
 def test_replay_reads_json_text_the_same(record):
     assert replay(json.loads(canonical_json(record))).outcome().to_json() == record["outcome"]
+
+
+def test_look_alike_json_values_are_not_legal_actions(toy):
+    from games.core.state import is_legal_action
+
+    assert is_legal_action(2, [0, 1, 2])
+    assert not is_legal_action(2.0, [0, 1, 2])
+    assert not is_legal_action(True, [0, 1, 2])
+    assert is_legal_action(["a", 1], [["a", 1], ["b", 2]])
+    assert not is_legal_action(("a", 1), [["a", 1]])
+    assert not is_legal_action(["a", 1.0], [["a", 1]])
+    assert not is_legal_action({1, 2}, [[1, 2]])
+
+
+def test_a_bot_returning_a_look_alike_value_forfeits(toy):
+    from tests.games.toy_game import KeepHighBot
+
+    class FloatBidder(KeepHighBot):
+        name = "float_bidder"
+
+        def act(self, observation, legal_actions):
+            action = super().act(observation, legal_actions)
+            return float(action) if isinstance(action, int) else action
+
+    from games import registry
+
+    registry.register(toy, (FloatBidder,))
+    record = play_match(GAME, 2, ["float_bidder", "random"], seed=3)
+    [forfeit] = record["end"]["forfeits"]
+    assert forfeit["seat"] == 0 and forfeit["reason"].startswith("illegal action ")
+    replay(record)
