@@ -1,0 +1,101 @@
+"""API shapes: output serializers per resource, and input serializers per write endpoint."""
+
+from rest_framework import serializers
+
+from league.matches.models import Match, MatchSeat
+from league.players.models import Player
+from league.ratings.models import Rating, RatingHistory
+from league.results.models import ResultVersion
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "name", "slug", "kind", "active", "created_at"]
+        read_only_fields = fields
+
+
+class PlayerCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200, trim_whitespace=False)
+
+
+class PlayerUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200, required=False, trim_whitespace=False)
+    active = serializers.BooleanField(required=False)
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    player = PlayerSerializer(read_only=True)
+
+    class Meta:
+        model = MatchSeat
+        fields = ["seat", "player", "place", "score"]
+        read_only_fields = fields
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    seats = SeatSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "game_id",
+            "game_version",
+            "options",
+            "status",
+            "rated",
+            "rating_pool",
+            "played_at",
+            "result_version",
+            "seats",
+        ]
+        read_only_fields = fields
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    game = serializers.CharField(max_length=40)
+    players = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=20)
+    options = serializers.DictField(required=False, default=dict)
+    rated = serializers.BooleanField(required=False, default=True)
+    played_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+
+
+class ResultVersionSerializer(serializers.ModelSerializer):
+    entered_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ResultVersion
+        fields = ["version", "places", "scores", "entered_by", "entered_at", "reason"]
+        read_only_fields = fields
+
+    def get_entered_by(self, version: ResultVersion) -> str | None:
+        """The username of whoever entered the version; null for the system (bot matches)."""
+        return version.entered_by.get_username() if version.entered_by else None
+
+
+class ResultSubmitSerializer(serializers.Serializer):
+    expected_version = serializers.IntegerField(min_value=0)
+    places = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+    scores = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
+class RatingSerializer(serializers.ModelSerializer):
+    player = PlayerSerializer(read_only=True)
+    game_id = serializers.CharField(source="pool.game_id", read_only=True)
+    uncertainty = serializers.FloatField(read_only=True, help_text="3σ: shown as ± next to the rating")
+
+    class Meta:
+        model = Rating
+        fields = ["pool", "game_id", "player", "conservative", "uncertainty", "mu", "sigma", "matches"]
+        read_only_fields = fields
+
+
+class RatingHistorySerializer(serializers.ModelSerializer):
+    played_at = serializers.DateTimeField(source="match.played_at", read_only=True)
+
+    class Meta:
+        model = RatingHistory
+        fields = ["pool", "match", "played_at", "player", "mu_before", "sigma_before", "mu_after", "sigma_after"]
+        read_only_fields = fields

@@ -1,0 +1,53 @@
+"""Health checks: does the database answer, and does at least one Celery worker answer a ping?"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import DatabaseError, connection
+
+from league.celery import app
+
+WORKER_PING_TIMEOUT = 1.0
+
+
+@dataclass(frozen=True)
+class Health:
+    database: bool
+    database_error: str
+    workers: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return self.database and bool(self.workers)
+
+    def as_dict(self) -> dict:
+        return {
+            "ok": self.ok,
+            "database": {"ok": self.database, "vendor": connection.vendor, "error": self.database_error},
+            "workers": {"ok": bool(self.workers), "names": self.workers},
+        }
+
+
+def check_database() -> tuple[bool, str]:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError as exc:
+        return False, str(exc)
+    return True, ""
+
+
+def check_workers(timeout: float = WORKER_PING_TIMEOUT) -> list[str]:
+    """Names of the workers that answered a broadcast ping within `timeout` seconds."""
+    try:
+        replies = app.control.ping(timeout=timeout) or []
+    except OSError:  # broker unreachable
+        return []
+    return sorted(name for reply in replies for name in reply)
+
+
+def health() -> Health:
+    database, error = check_database()
+    return Health(database=database, database_error=error, workers=check_workers())

@@ -1,0 +1,20 @@
+"""`manage.py demo_data`: make sure the admin account exists, load the demo league once, print the login."""
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+from league.core.demo import ensure_admin, load_demo
+
+
+class Command(BaseCommand):
+    help = "Create the demo admin account and demo league (players, results, ratings) if they are missing."
+
+    def handle(self, *args, **options):
+        username, password = ensure_admin()
+        admin = get_user_model().objects.get(username=username)
+        created = load_demo(admin=admin)
+        if created:
+            self.stdout.write(f"Loaded the demo league: {created} matches with results.")
+        else:
+            self.stdout.write("Players exist already: demo league not loaded again.")
+        self.stdout.write(f"Admin login: user {username!r}, password {password!r}")

@@ -1,0 +1,98 @@
+"""Matches: one table of one game, shared by casual play, tournaments and bot leagues.
+
+A tournament table or a league fixture links to its match rather than copying it. The outcome of the latest
+result version is copied onto the seats (`MatchSeat.place`, `MatchSeat.score`) by the results service, so
+that lists and ratings read it without parsing versions; the versions themselves live in `results`.
+"""
+
+import json
+import zlib
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "Scheduled"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        VOID = "void", "Void"
+
+    game_id = models.CharField(max_length=40, db_index=True, help_text="A game id from the games registry.")
+    game_version = models.PositiveIntegerField(help_text="The game's rules version when the match was created.")
+    options = models.JSONField(default=dict, blank=True, help_text="Validated variant options, defaults filled.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED, db_index=True)
+    rated = models.BooleanField(default=True)
+    rating_pool = models.ForeignKey(
+        "ratings.RatingPool",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="matches",
+        help_text="The pool a rated match counts in (the game's people pool, or a bot league's pool).",
+    )
+    played_at = models.DateTimeField(default=timezone.now, help_text="Defines the order of the people's pools.")
+    result_version = models.PositiveIntegerField(default=0, help_text="The latest result version; 0 = no result.")
+    record = models.BinaryField(
+        null=True, blank=True, editable=False, help_text="The zlib-compressed JSON match record of a bot match."
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-played_at", "-id"]
+        verbose_name_plural = "matches"
+        indexes = [
+            models.Index(fields=["rating_pool", "played_at", "id"], name="match_pool_order"),
+            models.Index(fields=["-played_at", "-id"], name="match_recent"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(rated=True, rating_pool__isnull=False)
+                | models.Q(rated=False, rating_pool__isnull=True),
+                name="match_rated_iff_pool",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Match {self.pk} ({self.game_id})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("matches:detail", kwargs={"pk": self.pk})
+
+    def record_json(self) -> dict | None:
+        """The match record, decompressed, or None for a match without one."""
+        if self.record is None:
+            return None
+        return json.loads(zlib.decompress(bytes(self.record)))
+
+    @staticmethod
+    def compress_record(record: dict) -> bytes:
+        """The stored form of a match record: compact JSON, zlib level 9."""
+        return zlib.compress(json.dumps(record, separators=(",", ":"), sort_keys=True).encode(), 9)
+
+
+class MatchSeat(models.Model):
+    """One seat of a match: who sits there, and the outcome of the latest result version."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField(help_text="0-based; seat 0 starts.")
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="seats")
+    place = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1 = first; tied players share it.")
+    score = models.IntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="seat_unique_in_match"),
+            models.UniqueConstraint(fields=["match", "player"], name="player_once_per_match"),
+        ]
+        indexes = [models.Index(fields=["player", "match"], name="seat_by_player")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} seat {self.seat}: {self.player_id}"

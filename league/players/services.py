@@ -1,0 +1,81 @@
+"""Writes for players. Each function validates first and raises UserError with a clear message."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+
+from league.core.errors import UserError
+from league.players.models import Player
+
+NAME_MAX_LENGTH = Player._meta.get_field("name").max_length
+
+
+def check_player_name(name: object, *, exclude_id: int | None = None) -> str:
+    """The cleaned name (surrounding spaces removed), or a UserError if it is empty, too long or taken."""
+    if not isinstance(name, str) or not name.strip():
+        raise UserError("a player needs a name", field="name")
+    cleaned = " ".join(name.split())
+    if len(cleaned) > NAME_MAX_LENGTH:
+        raise UserError(f"a name has at most {NAME_MAX_LENGTH} characters", field="name")
+    if not slugify(cleaned):
+        raise UserError("a name needs at least one letter or digit", field="name")
+    taken = Player.objects.filter(name__iexact=cleaned)
+    if exclude_id is not None:
+        taken = taken.exclude(pk=exclude_id)
+    if taken.exists():
+        raise UserError(f"there is already a player called {cleaned!r}", field="name", code="duplicate")
+    return cleaned
+
+
+def _free_slug(name: str, exclude_id: int | None) -> str:
+    base = slugify(name)[:80]
+    taken = set(Player.objects.filter(slug__startswith=base).exclude(pk=exclude_id).values_list("slug", flat=True))
+    if base not in taken:
+        return base
+    suffix = 2
+    while f"{base}-{suffix}" in taken:
+        suffix += 1
+    return f"{base}-{suffix}"
+
+
+def player_create(
+    *, name: str, kind: str = Player.Kind.PERSON, user: AbstractBaseUser | None = None, active: bool = True
+) -> Player:
+    """Create a player with a unique name (ignoring case) and a slug derived from it."""
+    cleaned = check_player_name(name)
+    if kind not in Player.Kind.values:
+        raise UserError(f"kind must be one of {', '.join(Player.Kind.values)}", field="kind")
+    if user is not None and Player.objects.filter(user=user).exists():
+        raise UserError("that account already belongs to a player", field="user")
+    try:
+        with transaction.atomic():
+            return Player.objects.create(
+                name=cleaned, slug=_free_slug(cleaned, None), kind=kind, user=user, active=active
+            )
+    except IntegrityError:  # a concurrent create took the name between the check and the insert
+        raise UserError(f"there is already a player called {cleaned!r}", field="name", code="duplicate") from None
+
+
+def player_update(*, player: Player, name: str | None = None, active: bool | None = None) -> Player:
+    """Rename a player (the slug follows) and/or change the active flag."""
+    fields = []
+    if name is not None:
+        cleaned = check_player_name(name, exclude_id=player.pk)
+        if cleaned != player.name:
+            player.name = cleaned
+            player.slug = _free_slug(cleaned, player.pk)
+            fields += ["name", "slug"]
+    if active is not None:
+        if not isinstance(active, bool):
+            raise UserError("active must be true or false", field="active")
+        player.active = active
+        fields.append("active")
+    if fields:
+        try:
+            with transaction.atomic():
+                player.save(update_fields=fields)
+        except IntegrityError:
+            raise UserError(f"there is already a player called {player.name!r}", field="name") from None
+    return player

@@ -1,0 +1,107 @@
+"""Rating pools, the ratings in them, and a history row per player per rated match.
+
+A pool is an independent rating world: one per game for people, one per bot league. The model's name and
+parameters are stored with the pool, so a pool's numbers can always be recomputed the same way.
+"""
+
+from django.db import models
+
+from league.ratings import maths
+
+
+class RatingPool(models.Model):
+    class Kind(models.TextChoices):
+        PEOPLE = "people", "People"
+        BOT_LEAGUE = "bot_league", "Bot league"
+
+    name = models.CharField(max_length=120)
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.PEOPLE)
+    game_id = models.CharField(max_length=40, db_index=True)
+    model_name = models.CharField(max_length=40, default=maths.DEFAULT_MODEL.name)
+    model_params = models.JSONField(default=maths.default_params)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game_id", "kind", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game_id"], condition=models.Q(kind="people"), name="one_people_pool_per_game"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def model(self) -> maths.RatingModel:
+        return maths.RatingModel(self.model_name, dict(self.model_params))
+
+    def match_order(self) -> tuple[str, ...]:
+        """The order in which this pool applies its matches. People: the time played, then the id."""
+        return ("played_at", "id")
+
+
+class Rating(models.Model):
+    """A player's current rating in a pool. `conservative` = mu − 3σ, stored to sort leaderboards in SQL."""
+
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="ratings")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    conservative = models.FloatField()
+    matches = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["pool", "-conservative", "player_id"]
+        constraints = [models.UniqueConstraint(fields=["pool", "player"], name="one_rating_per_player_per_pool")]
+        indexes = [models.Index(fields=["pool", "-conservative", "player"], name="rating_leaderboard")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in {self.pool_id}: {self.conservative:.2f}"
+
+    @property
+    def uncertainty(self) -> float:
+        """The ± shown next to the conservative rating: 3σ."""
+        return 3 * self.sigma
+
+
+class RatingHistory(models.Model):
+    """A player's rating before and after one rated match of a pool."""
+
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="history")
+    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="rating_history")
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="rating_history")
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+
+    class Meta:
+        verbose_name_plural = "rating history"
+        constraints = [
+            models.UniqueConstraint(fields=["pool", "match", "player"], name="one_history_row_per_match_player"),
+        ]
+        indexes = [models.Index(fields=["player", "pool"], name="history_by_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in match {self.match_id}"
+
+    @property
+    def conservative_after(self) -> float:
+        return self.mu_after - 3 * self.sigma_after
+
+
+class PendingRatingUpdate(models.Model):
+    """A match whose result changed since its pool was last brought up to date.
+
+    The results service adds one in the same transaction as the result; `pool_update` replays the pool from
+    the earliest pending match and deletes the markers it handled. Markers make the update idempotent and
+    safe to retry: a lost task leaves its marker for the next run (or the periodic sweep).
+    """
+
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="pending_updates")
+    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"pool {self.pool_id}: match {self.match_id}"

@@ -1,0 +1,236 @@
+"""Writes for ratings: keeping each pool's numbers equal to a replay of its matches in the pool's order.
+
+The one algorithm: `pool_replay_from(pool, match)` undoes every history row from `match` on (in the pool's
+order), restores each affected player's rating to what it was before, and applies the pool's finished
+matches from there on. A new result at the end of the pool replays one match; a correction of an old one
+replays everything after it. `pool_recompute` runs the same arithmetic from scratch in memory, which is how
+`ratings_recompute` proves the stored numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Q
+
+from league.core.catalogue import game_spec
+from league.matches.models import Match, MatchSeat
+from league.ratings import maths
+from league.ratings.models import PendingRatingUpdate, Rating, RatingHistory, RatingPool
+
+BATCH = 2000
+
+
+@dataclass
+class Standing:
+    """A player's skill in a pool and the number of rated matches behind it."""
+
+    skill: maths.Skill
+    matches: int
+
+
+@dataclass(frozen=True)
+class RatedMatch:
+    match_id: int
+    player_ids: tuple[int, ...]
+    places: tuple[int, ...]
+
+
+def people_pool_for_game(game_id: str) -> RatingPool:
+    """The people's pool of a game, created (with the default model) on first use."""
+    pool = RatingPool.objects.filter(kind=RatingPool.Kind.PEOPLE, game_id=game_id).first()
+    if pool is not None:
+        return pool
+    spec = game_spec(game_id)
+    pool, _ = RatingPool.objects.get_or_create(
+        kind=RatingPool.Kind.PEOPLE,
+        game_id=game_id,
+        defaults={
+            "name": f"{spec.name}: people",
+            "model_name": maths.DEFAULT_MODEL.name,
+            "model_params": dict(maths.DEFAULT_MODEL.params),
+        },
+    )
+    return pool
+
+
+def pool_mark_pending(*, pool_id: int, match_id: int) -> None:
+    """Note that `match_id`'s outcome changed. Call in the transaction that changed it."""
+    PendingRatingUpdate.objects.create(pool_id=pool_id, match_id=match_id)
+
+
+def _from_match_q(prefix: str, match: Match) -> Q:
+    """Matches at or after `match` in the people's order (played_at, id)."""
+    return Q(**{f"{prefix}played_at__gt": match.played_at}) | Q(
+        **{f"{prefix}played_at": match.played_at, f"{prefix}id__gte": match.pk}
+    )
+
+
+def rated_matches(pool: RatingPool, start: Match | None = None) -> Iterator[RatedMatch]:
+    """The pool's finished matches in the pool's order, from `start` on (all when None), with places."""
+    matches = Match.objects.filter(rating_pool=pool, status=Match.Status.FINISHED)
+    if start is not None:
+        matches = matches.filter(_from_match_q("", start))
+    match_ids = list(matches.order_by(*pool.match_order()).values_list("id", flat=True))
+    for offset in range(0, len(match_ids), BATCH):
+        chunk = match_ids[offset : offset + BATCH]
+        seats: dict[int, list[tuple[int, int, int]]] = {match_id: [] for match_id in chunk}
+        rows = MatchSeat.objects.filter(match_id__in=chunk).values_list("match_id", "seat", "player_id", "place")
+        for match_id, seat, player_id, place in rows:
+            seats[match_id].append((seat, player_id, place))
+        for match_id in chunk:
+            ordered = sorted(seats[match_id])
+            yield RatedMatch(match_id, tuple(row[1] for row in ordered), tuple(row[2] for row in ordered))
+
+
+def apply_matches(
+    model: maths.RatingModel, standings: dict[int, Standing], matches: Iterable[RatedMatch]
+) -> Iterator[tuple[int, int, maths.Skill, maths.Skill]]:
+    """Apply matches in order to `standings` (updated in place); yield (match, player, before, after) rows."""
+    initial = model.initial()
+    for match in matches:
+        before = [standings[pid].skill if pid in standings else initial for pid in match.player_ids]
+        after = maths.rate(model, before, match.places)
+        for player_id, old, new in zip(match.player_ids, before, after, strict=True):
+            standing = standings.get(player_id)
+            if standing is None:
+                standings[player_id] = Standing(new, 1)
+            else:
+                standing.skill = new
+                standing.matches += 1
+            yield match.match_id, player_id, old, new
+
+
+def pool_recompute(pool: RatingPool) -> dict[int, Standing]:
+    """Every player's standing from a replay of the whole pool in memory; writes nothing."""
+    standings: dict[int, Standing] = {}
+    for _ in apply_matches(pool.model, standings, rated_matches(pool)):
+        pass
+    return standings
+
+
+def pool_replay_from(pool: RatingPool, start: Match | None) -> int:
+    """Bring the pool's stored ratings and history up to date from `start` on (from scratch when None).
+
+    Call inside a transaction holding the pool row lock. Returns the number of matches applied.
+    """
+    current = {
+        row.player_id: row for row in Rating.objects.filter(pool=pool).only("id", "player_id", "mu", "sigma", "matches")
+    }
+    standings = {pid: Standing(maths.Skill(row.mu, row.sigma), row.matches) for pid, row in current.items()}
+    undone = RatingHistory.objects.filter(pool=pool)
+    if start is not None:
+        undone = undone.filter(_from_match_q("match__", start))
+        first_before: dict[int, tuple[float, float]] = {}
+        removed: dict[int, int] = {}
+        rows = undone.order_by("match__played_at", "match_id").values_list("player_id", "mu_before", "sigma_before")
+        for player_id, mu_before, sigma_before in rows:
+            first_before.setdefault(player_id, (mu_before, sigma_before))
+            removed[player_id] = removed.get(player_id, 0) + 1
+        for player_id, (mu_before, sigma_before) in first_before.items():
+            left = standings[player_id].matches - removed[player_id]
+            if left:
+                standings[player_id] = Standing(maths.Skill(mu_before, sigma_before), left)
+            else:
+                del standings[player_id]
+    else:
+        standings = {}
+    undone.delete()
+
+    history = []
+    applied = set()
+    for match_id, player_id, before, after in apply_matches(pool.model, standings, rated_matches(pool, start)):
+        applied.add(match_id)
+        history.append(
+            RatingHistory(
+                pool=pool,
+                match_id=match_id,
+                player_id=player_id,
+                mu_before=before.mu,
+                sigma_before=before.sigma,
+                mu_after=after.mu,
+                sigma_after=after.sigma,
+            )
+        )
+        if len(history) >= BATCH:
+            RatingHistory.objects.bulk_create(history)
+            history = []
+    RatingHistory.objects.bulk_create(history)
+    _store_standings(pool, current, standings)
+    return len(applied)
+
+
+def _store_standings(pool: RatingPool, current: dict[int, Rating], standings: dict[int, Standing]) -> None:
+    changed, created = [], []
+    for player_id, standing in standings.items():
+        skill = standing.skill
+        row = current.get(player_id)
+        if row is None:
+            created.append(
+                Rating(
+                    pool=pool,
+                    player_id=player_id,
+                    mu=skill.mu,
+                    sigma=skill.sigma,
+                    conservative=skill.conservative,
+                    matches=standing.matches,
+                )
+            )
+        elif (row.mu, row.sigma, row.matches) != (skill.mu, skill.sigma, standing.matches):
+            row.mu, row.sigma, row.conservative, row.matches = skill.mu, skill.sigma, skill.conservative, standing.matches
+            changed.append(row)
+    gone = [row.pk for player_id, row in current.items() if player_id not in standings]
+    if gone:
+        Rating.objects.filter(pk__in=gone).delete()
+    Rating.objects.bulk_update(changed, ["mu", "sigma", "conservative", "matches"], batch_size=BATCH)
+    Rating.objects.bulk_create(created, batch_size=BATCH)
+
+
+def pool_update(*, pool_id: int) -> int:
+    """Replay the pool from its earliest pending match; idempotent (returns 0 when nothing is pending).
+
+    Takes the pool row lock, so one writer works on a pool at a time.
+    """
+    with transaction.atomic():
+        pool = RatingPool.objects.select_for_update().filter(pk=pool_id).first()
+        if pool is None:
+            return 0
+        pending = list(PendingRatingUpdate.objects.filter(pool=pool).select_related("match"))
+        if not pending:
+            return 0
+        earliest = min((marker.match for marker in pending), key=lambda match: (match.played_at, match.pk))
+        applied = pool_replay_from(pool, earliest)
+        PendingRatingUpdate.objects.filter(pk__in=[marker.pk for marker in pending]).delete()
+        return applied
+
+
+def pool_rebuild(*, pool_id: int) -> int:
+    """Recompute the whole pool from scratch and store it; clears pending markers."""
+    with transaction.atomic():
+        pool = RatingPool.objects.select_for_update().get(pk=pool_id)
+        applied = pool_replay_from(pool, None)
+        PendingRatingUpdate.objects.filter(pool=pool).delete()
+        return applied
+
+
+@dataclass(frozen=True)
+class Difference:
+    player_id: int
+    stored: tuple[float, float, int] | None
+    computed: tuple[float, float, int] | None
+
+
+def pool_differences(pool: RatingPool) -> list[Difference]:
+    """Players whose stored (mu, sigma, matches) differ from a from-scratch recompute, compared exactly."""
+    computed = {pid: (s.skill.mu, s.skill.sigma, s.matches) for pid, s in pool_recompute(pool).items()}
+    stored = {
+        pid: (mu, sigma, matches)
+        for pid, mu, sigma, matches in Rating.objects.filter(pool=pool).values_list("player_id", "mu", "sigma", "matches")
+    }
+    return [
+        Difference(pid, stored.get(pid), computed.get(pid))
+        for pid in sorted(set(computed) | set(stored))
+        if stored.get(pid) != computed.get(pid)
+    ]

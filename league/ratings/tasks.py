@@ -1,0 +1,22 @@
+"""Celery adapters for ratings: ids in, a service call, idempotent (safe with acks_late and retries)."""
+
+from celery import shared_task
+from django.db import OperationalError
+
+from league.ratings.models import PendingRatingUpdate
+from league.ratings.services import pool_update
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def pool_update_task(pool_id: int) -> int:
+    """Replay a pool from its earliest pending match; returns the number of matches applied."""
+    return pool_update(pool_id=pool_id)
+
+
+@shared_task
+def sweep_pending_ratings() -> int:
+    """Queue an update for every pool with pending matches (a safety net for lost messages); run by beat."""
+    pool_ids = sorted(set(PendingRatingUpdate.objects.values_list("pool_id", flat=True)))
+    for pool_id in pool_ids:
+        pool_update_task.delay(pool_id)
+    return len(pool_ids)

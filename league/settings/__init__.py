@@ -1,0 +1,1 @@
+"""Settings modules: `base` (shared), `local` (development default), `test`, `production`."""

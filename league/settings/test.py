@@ -1,0 +1,16 @@
+"""Test settings: fast password hashing, a file SQLite database (so a worker process can share it)."""
+
+from league.settings.base import *  # noqa: F403
+from league.settings.base import DATABASES, VAR_DIR
+
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+SECRET_KEY = "test-only-secret"  # noqa: S105 - never used outside tests
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}

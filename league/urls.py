@@ -1,0 +1,19 @@
+"""URL map: pages, the admin, the REST API with its schema and docs, and the health check."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from league.core import views as core_views
+
+urlpatterns = [
+    path("", core_views.home, name="home"),
+    path("health/", core_views.health_page, name="health"),
+    path("players/", include("league.players.urls")),
+    path("matches/", include("league.matches.urls")),
+    path("games/", include("league.ratings.urls")),
+    path("admin/", admin.site.urls),
+    path("api/", include("league.api.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+]

@@ -1,0 +1,83 @@
+"""Suite-wide test setup: deselect tests whose machinery this machine lacks, and say so.
+
+Tests that need PostgreSQL, a real Celery worker or headless Chromium carry the markers `postgres`, `worker`
+and `browser`. When the machine lacks what a marker needs, its tests are deselected (not skipped) and the
+run ends with a line saying how many and how to run them. With PECKING_ORDER_REQUIRE_ALL_MARKERS=1 (CI)
+a missing capability is an error instead.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import socket
+from urllib.parse import urlparse
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CAPABILITY_MARKERS = ("postgres", "worker", "browser")
+HOW_TO_RUN = {
+    "postgres": "run them with DATABASE_URL=postgres://postgres@127.0.0.1:5432/pecking_order (or bash .ci/run)",
+    "worker": "start the broker named by CELERY_BROKER_URL (the default filesystem broker needs nothing)",
+    "browser": "install Debian's chromium (apt-get install chromium) and the dev requirements (make install)",
+}
+
+
+def _broker_reachable(url: str) -> bool:
+    if url.startswith("filesystem://") or url.startswith("memory://"):
+        return True
+    parsed = urlparse(url)
+    try:
+        with socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or 6379), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def missing_capabilities() -> dict[str, str]:
+    """Marker → why this machine cannot run its tests, for each marker it cannot run."""
+    from django.conf import settings
+
+    missing = {}
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        missing["postgres"] = "the database is not PostgreSQL"
+    if not _broker_reachable(settings.CELERY_BROKER_URL):
+        missing["worker"] = f"the broker {settings.CELERY_BROKER_URL} does not answer"
+    if not os.access(CHROMIUM, os.X_OK) or importlib.util.find_spec("playwright") is None:
+        missing["browser"] = f"{CHROMIUM} or the playwright package is missing"
+    return missing
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    missing = missing_capabilities()
+    if not missing:
+        return
+    if os.environ.get("PECKING_ORDER_REQUIRE_ALL_MARKERS") == "1":
+        reasons = "; ".join(f"{marker}: {why}" for marker, why in missing.items())
+        raise pytest.UsageError(f"PECKING_ORDER_REQUIRE_ALL_MARKERS=1 but this machine cannot run: {reasons}")
+    kept, deselected = [], []
+    counts = dict.fromkeys(missing, 0)
+    for item in items:
+        lacking = [marker for marker in missing if item.get_closest_marker(marker)]
+        if lacking:
+            deselected.append(item)
+            for marker in lacking:
+                counts[marker] += 1
+        else:
+            kept.append(item)
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = kept
+    config.stash[DESELECTED_KEY] = {marker: (count, missing[marker]) for marker, count in counts.items() if count}
+
+
+DESELECTED_KEY = pytest.StashKey[dict]()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
+    for marker, (count, why) in config.stash.get(DESELECTED_KEY, {}).items():
+        terminalreporter.write_line(
+            f"deselected {count} test(s) marked '{marker}' because {why}: {HOW_TO_RUN[marker]}", yellow=True
+        )
+
