@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.chickie_nuggs.rules import CARD_BY_NAME, DECK_COUNTS, NUGGET_KINDS
+from games.chickie_nuggs.rules import ACTION_PARTS, CARD_BY_NAME, DECK_COUNTS, NUGGET_KINDS
 from games.core.bot import Bot
 from games.core.state import Action, Observation
 
@@ -79,20 +79,20 @@ class HeuristicBot(Bot):
         if len(legal_actions) == 1:
             return legal_actions[0]
         if phase == "draw_choice":
-            return ["draw", 2]
+            return "draw:2"
         if phase == "gimme_answer":
             holds_nugget = any(name.startswith("nugget") for name in observation["hand"])
-            return ["dropped_nugget"] if holds_nugget else ["decline"]
+            return "dropped_nugget" if holds_nugget else "decline"
         if phase == "five_second_answer":
-            return ["five_second_rule"]
+            return "five_second_rule"
         if phase == "freezer_choice":
             top = observation["pile_top"]
             mine = observation["trays"][self.seat]["nuggets"]
-            return ["shuffle"] if top and top[0] == "flying_nuggets" and mine else ["keep"]
+            return "shuffle" if top and top[0] == "flying_nuggets" and mine else "keep"
         if phase == "flying_take":
             unseen = unseen_counts(observation)
             tray = observation["trays"][observation["turn"]]["nuggets"]
-            return max(legal_actions, key=lambda action: self._nugget_value(tray[action[1]], unseen))
+            return max(legal_actions, key=lambda a: self._nugget_value(tray[ACTION_PARTS[a][1]], unseen))
         return self._turn(observation, legal_actions)
 
     @staticmethod
@@ -102,9 +102,10 @@ class HeuristicBot(Bot):
     def _turn(self, observation: Observation, legal: list[Action]) -> Action:
         seat = self.seat
         unseen = unseen_counts(observation)
-        by_verb: dict[str, list[Action]] = {}
+        by_verb: dict[str, list[tuple]] = {}
         for action in legal:
-            by_verb.setdefault(action[0], []).append(action)
+            parts = ACTION_PARTS[action]
+            by_verb.setdefault(parts[0], []).append(parts)
         hand = observation["hand"]
         my_tray = observation["trays"][seat]
         trays = observation["trays"]
@@ -123,14 +124,15 @@ class HeuristicBot(Bot):
                 ),
             )
             candidates = [a for a in by_verb["burn"] if a[1] == leader]
-            return max(candidates, key=lambda a: self._nugget_value(trays[leader]["nuggets"][a[2]], unseen))
+            best = max(candidates, key=lambda a: self._nugget_value(trays[leader]["nuggets"][a[2]], unseen))
+            return f"burn:{best[1]}:{best[2]}"
 
         if "discard" in by_verb and len(my_tray["nuggets"]) == 6:
             worst = min(
                 by_verb["discard"], key=lambda a: self._nugget_value(my_tray["nuggets"][a[1]], unseen)
             )
             if self._nugget_value(my_tray["nuggets"][worst[1]], unseen) < best_in_hand:
-                return worst
+                return f"discard:{worst[1]}"
 
         spare_sauce = not sauce_slot_free or sauces_held > 1 or bool(hand_nuggets)
         for verb in ("gimme", "steal"):
@@ -143,27 +145,28 @@ class HeuristicBot(Bot):
                     ),
                 )
                 if expected_nuggets(observation, target_action[1], unseen) >= GIMME_THRESHOLD:
-                    return target_action
+                    return f"{verb}:{target_action[1]}"
 
         placements = by_verb.get("place", [])
         nugget_places = [a for a in placements if a[1].startswith("nugget")]
         if nugget_places:
-            best = max(nugget_places, key=lambda a: a[1])
-            hidden = ["incognuggo", best[1]]
+            best = max(nugget_places, key=lambda a: a[1])[1]
+            hidden = f"incognuggo:{best}"
             if best_in_hand >= 3 and hidden in legal:
                 return hidden
-            return best
+            return f"place:{best}"
         if not placements and "skip" in by_verb:
-            return by_verb["skip"][0]
+            return "skip"
         if "freezer" in by_verb and not sauce_slot_free:
-            return by_verb["freezer"][0]
+            return "freezer"
         if placements:
             values = observation["options"]
-            return max(
+            sauce = max(
                 placements,
                 key=lambda a: (values[f"sauce_value_{a[1]}"], -PLACE_PREFERENCE.index(a[1])),
-            )
-        return ["pass"] if ["pass"] in legal else legal[-1]
+            )[1]
+            return f"place:{sauce}"
+        return "pass" if "pass" in legal else legal[-1]
 
     @staticmethod
     def _estimated_points(observation: Observation, seat: int, unseen: list[int]) -> float:

@@ -23,7 +23,7 @@ A turn: up to two plays of non-nugget cards, then one placement on the tray, the
   Honey Mustard / Discard: one nugget of the player's own tray goes to the discard pile;
   Burnt Nugget: one nugget of an opponent's tray goes to the discard pile (a face-down one is chosen blind).
 - Incognuggo places a nugget face down as this turn's placement (choice: playing Incognuggo and placing the
-  face-down nugget are one action, ["incognuggo", nugget]; it counts as one of the two plays and so needs a play
+  face-down nugget are one action, "incognuggo:<nugget>"; it counts as one of the two plays and so needs a play
   left). Whether played first or last, the cards reachable are the same, and this way a state never holds "an
   Incognuggo waiting for its nugget", which would tell the others that the hand holds a nugget.
 - Placement: one nugget (6 nugget slots) or one sauce (2 sauce slots) on the tray. It is compulsory while the
@@ -58,9 +58,10 @@ complete: when a card leaves a hand unseen (a Steal or a Gimme between two other
 of that hand's entries left, and the candidates merge. The sampler (`ChickieNuggs.sample_state`) deals every card
 the seat cannot see so that every entry, every face-down nugget and the known top of the pile fit.
 
-Actions (JSON lists): ["gimme", seat], ["freezer"], ["steal", seat], ["skip"], ["discard", slot],
-["burn", seat, slot], ["incognuggo", nugget], ["place", card], ["pass"], ["draw", 1 | 2], ["dropped_nugget"],
-["five_second_rule"], ["decline"], ["keep"], ["shuffle"], ["take", slot]. A slot indexes a tray's nugget list.
+Actions (strings; `ACTION_PARTS` parses them): "gimme:<seat>", "freezer", "steal:<seat>", "skip",
+"discard:<slot>", "burn:<seat>:<slot>", "incognuggo:<nugget>", "place:<card>", "pass", "draw:1", "draw:2",
+"dropped_nugget", "five_second_rule", "decline", "keep", "shuffle", "take:<slot>". A slot indexes a tray's
+nugget list (0 = placed first); cards are named as in `CARD_NAMES` (nugget1 ... five_second_rule).
 Chance outcomes: a permutation (list of pile indices, new order bottom to top) for each shuffle, and a card name
 (or "none") for the random picks of Gimme Nuggs and Steal.
 """
@@ -161,25 +162,57 @@ PHASE_NAMES = (
 PHASE_BY_NAME = {name: phase for phase, name in enumerate(PHASE_NAMES)}
 CHANCE_PHASES = frozenset((DEAL, SHUFFLE_IN, GIMME_PICK, STEAL_PICK, RANCH_SHUFFLE))
 
-# Shared action values (JSON lists; the legal lists hand out these objects, which nobody may mutate).
-FREEZER = ["freezer"]
-SKIP = ["skip"]
-PASS = ["pass"]
-DRAW_ONE = ["draw", 1]
-DRAW_TWO = ["draw", 2]
-ANSWER_DROPPED = ["dropped_nugget"]
-ANSWER_FIVE_SECOND = ["five_second_rule"]
-DECLINE = ["decline"]
-KEEP = ["keep"]
-SHUFFLE = ["shuffle"]
-PLACE = [["place", name] for name in CARD_NAMES]
-INCOGNUGGO_PLACE = [["incognuggo", name] for name in CARD_NAMES]
-GIMME_AT = [["gimme", seat] for seat in range(4)]
-STEAL_AT = [["steal", seat] for seat in range(4)]
-DISCARD_SLOT = [["discard", slot] for slot in range(NUGGET_SLOTS)]
-TAKE_SLOT = [["take", slot] for slot in range(NUGGET_SLOTS)]
-BURN_AT = [[["burn", seat, slot] for slot in range(NUGGET_SLOTS)] for seat in range(4)]
+# Actions are strings ("verb" or "verb:argument[:argument]"); ACTION_PARTS parses every possible one.
+FREEZER = "freezer"
+SKIP = "skip"
+PASS = "pass"
+DRAW_ONE = "draw:1"
+DRAW_TWO = "draw:2"
+ANSWER_DROPPED = "dropped_nugget"
+ANSWER_FIVE_SECOND = "five_second_rule"
+DECLINE = "decline"
+KEEP = "keep"
+SHUFFLE = "shuffle"
+PLACE = [f"place:{name}" for name in CARD_NAMES]
+INCOGNUGGO_PLACE = [f"incognuggo:{name}" for name in CARD_NAMES]
+GIMME_AT = [f"gimme:{seat}" for seat in range(4)]
+STEAL_AT = [f"steal:{seat}" for seat in range(4)]
+DISCARD_SLOT = [f"discard:{slot}" for slot in range(NUGGET_SLOTS)]
+TAKE_SLOT = [f"take:{slot}" for slot in range(NUGGET_SLOTS)]
+BURN_AT = [[f"burn:{seat}:{slot}" for slot in range(NUGGET_SLOTS)] for seat in range(4)]
+
+
+def _parts(action: str) -> tuple:
+    verb, *arguments = action.split(":")
+    return (verb, *(argument if argument in CARD_BY_NAME else int(argument) for argument in arguments))
+
+
+ACTION_PARTS: dict[str, tuple] = {
+    action: _parts(action)
+    for action in (
+        FREEZER,
+        SKIP,
+        PASS,
+        DRAW_ONE,
+        DRAW_TWO,
+        ANSWER_DROPPED,
+        ANSWER_FIVE_SECOND,
+        DECLINE,
+        KEEP,
+        SHUFFLE,
+        *PLACE,
+        *INCOGNUGGO_PLACE,
+        *GIMME_AT,
+        *STEAL_AT,
+        *DISCARD_SLOT,
+        *TAKE_SLOT,
+        *(a for row in BURN_AT for a in row),
+    )
+}
 NONE_PICKED = "none"
+# OPPONENTS[n][seat]: the other seats from the left neighbour on; GIMME_TARGETS the matching Gimme actions.
+OPPONENTS = [[tuple((seat + i) % n for i in range(1, n)) for seat in range(n)] for n in range(5)]
+GIMME_TARGETS = [[[GIMME_AT[t] for t in OPPONENTS[n][seat]] for seat in range(n)] for n in range(5)]
 
 
 def mask_names(mask: int) -> list[str]:
@@ -430,13 +463,14 @@ class ChickieNuggsState(State):
         holds_nugget = hand[NUGGET1] or hand[NUGGET2] or hand[NUGGET3] or hand[NUGGET4]
         actions: list = []
         if self.plays < MAX_PLAYS:
-            opponents = [(seat + i) % n for i in range(1, n)]
+            opponents = OPPONENTS[n][seat]
             if hand[BUFFALO]:
-                actions.extend(GIMME_AT[t] for t in opponents)
+                actions += GIMME_TARGETS[n][seat]
             if hand[RANCH]:
                 actions.append(FREEZER)
             if hand[SWEET_SOUR]:
-                actions.extend(STEAL_AT[t] for t in opponents if self.hand_sizes[t])
+                sizes = self.hand_sizes
+                actions += [STEAL_AT[t] for t in opponents if sizes[t]]
             if hand[BBQ]:
                 actions.append(SKIP)
             if hand[HONEY_MUSTARD] and self.tray_nuggets[seat]:
@@ -448,21 +482,20 @@ class ChickieNuggsState(State):
             if hand[INCOGNUGGO] and holds_nugget and nuggets_free:
                 actions.extend(INCOGNUGGO_PLACE[k] for k in NUGGET_KINDS if hand[k])
         if nuggets_free and holds_nugget:
-            actions.extend(PLACE[k] for k in NUGGET_KINDS if hand[k])
-        if len(self.tray_sauces[seat]) < SAUCE_SLOTS:
-            actions.extend(PLACE[k] for k in SAUCE_KINDS if hand[k])
-        if not (nuggets_free and holds_nugget):
+            actions += [PLACE[k] for k in NUGGET_KINDS if hand[k]]
+        else:
             actions.append(PASS)
+        if len(self.tray_sauces[seat]) < SAUCE_SLOTS:
+            actions += [PLACE[k] for k in SAUCE_KINDS if hand[k]]
         return actions
 
     def _apply(self, actions: Mapping[int, Action]) -> None:
         self._legal = None
         phase = self.phase
         if phase == TURN:
-            action = actions[self.turn]
-            self._apply_turn_action(action)
+            self._apply_turn_action(ACTION_PARTS[actions[self.turn]])
         elif phase == DRAW_CHOICE:
-            self.draws_left = actions[self.turn][1]
+            self.draws_left = ACTION_PARTS[actions[self.turn]][1]
             self._log("draw_choice", self.turn, {"cards": self.draws_left})
             self._draw_step()
         elif phase == GIMME_ANSWER:
@@ -488,11 +521,11 @@ class ChickieNuggsState(State):
                 self.phase = TURN
         elif phase == FLYING_TAKE:
             chooser = self.choosers.pop(0)
-            self._take(chooser, actions[chooser][1])
+            self._take(chooser, ACTION_PARTS[actions[chooser]][1])
             if not self._flying_decision_due():
                 self._draw_step()
 
-    def _apply_turn_action(self, action: list) -> None:
+    def _apply_turn_action(self, action: tuple) -> None:
         seat = self.turn
         verb = action[0]
         if verb == "place":
@@ -660,10 +693,18 @@ class ChickieNuggsState(State):
         self.hands[seat][kind] -= 1
         self.hand_sizes[seat] -= 1
         bit = 1 << kind
-        row = self.tags
-        for o in range(self.num_players):
-            if o != seat:
-                _remove_tag(row[o][seat], bit)
+        tags_by_observer = self.tags
+        for o in OPPONENTS[self.num_players][seat]:
+            tags = tags_by_observer[o][seat]
+            if len(tags) == 1:  # the common case, inlined: one kind of entry, which must hold this card
+                for mask, count in tags.items():
+                    if count == 1:
+                        del tags[mask]
+                    else:
+                        tags[mask] = count - 1
+                    break
+            else:
+                _remove_tag(tags, bit)
 
     def _play_card(self, seat: int, kind: int, detail: dict | None) -> None:
         self._lose_public(seat, kind)
@@ -751,7 +792,7 @@ class ChickieNuggsState(State):
             if len(options) > 1:
                 self.phase = FLYING_TAKE
                 return True
-            self._take(choosers.pop(0), options[0][1])
+            self._take(choosers.pop(0), ACTION_PARTS[options[0]][1])
         return False
 
     def _begin_draw(self) -> None:
@@ -771,10 +812,11 @@ class ChickieNuggsState(State):
             self.draws_left -= 1
             kind = pile.pop()
             seers = 0
-            for o in range(n):
-                if peek[o]:
-                    peek[o] -= 1
-                    seers |= 1 << o
+            if any(peek):
+                for o in range(n):
+                    if peek[o]:
+                        peek[o] -= 1
+                        seers |= 1 << o
             if kind == FLYING:
                 self.discard[FLYING] += 1
                 self._log("flying_nuggets", seat, None)
@@ -785,10 +827,11 @@ class ChickieNuggsState(State):
                 continue
             self.hands[seat][kind] += 1
             self.hand_sizes[seat] += 1
-            tags = self.tags
-            for o in range(n):
-                if o != seat:
-                    _add_tag(tags[o][seat], 1 << kind if seers >> o & 1 else HAND_MASK)
+            tags_by_observer = self.tags
+            for o in OPPONENTS[n][seat]:
+                tags = tags_by_observer[o][seat]
+                mask = 1 << kind if seers >> o & 1 else HAND_MASK
+                tags[mask] = tags.get(mask, 0) + 1
             self._log("draw", seat, None, (seat,), {"card": CARD_NAMES[kind]})
         if not pile:
             self.phase = OVER
@@ -947,23 +990,26 @@ class ChickieNuggsState(State):
         return "\n".join(lines)
 
     def describe_action(self, seat: int, action: Action) -> str:
-        verb = action[0]
+        parts = ACTION_PARTS.get(action) if isinstance(action, str) else None
+        if parts is None:
+            return repr(action)
+        verb = parts[0]
         if verb == "place":
-            return f"seat {seat} places {CARD_TITLES[CARD_BY_NAME[action[1]]]} on the tray"
+            return f"places {CARD_TITLES[CARD_BY_NAME[parts[1]]]} on the tray"
         if verb == "incognuggo":
-            return f"seat {seat} plays Incognuggo and places a nugget face down"
+            return "plays Incognuggo and places a nugget face down"
         if verb == "gimme":
-            return f"seat {seat} plays Gimme Nuggs on seat {action[1]}"
+            return f"plays Gimme Nuggs (Buffalo) on seat {parts[1]}"
         if verb == "steal":
-            return f"seat {seat} plays Steal on seat {action[1]}"
+            return f"plays Steal (Sweet & Sour) on seat {parts[1]}"
         if verb == "burn":
-            return f"seat {seat} burns nugget {action[2]} of seat {action[1]}'s tray"
+            return f"plays Burnt Nugget on nugget {parts[2]} of seat {parts[1]}'s tray"
         if verb == "discard":
-            return f"seat {seat} discards nugget {action[1]} of their own tray (Honey Mustard)"
+            return f"discards nugget {parts[1]} of their own tray (Honey Mustard)"
         if verb == "take":
-            return f"seat {seat} takes nugget {action[1]} of seat {self.turn}'s tray (Flying Nuggets)"
+            return f"takes nugget {parts[1]} of the Flying Nuggets drawer's tray"
         if verb == "draw":
-            return f"seat {seat} draws {action[1]}"
+            return f"draws {parts[1]}"
         words = {
             "freezer": "checks the freezer (Ranch)",
             "skip": "plays Skip (BBQ)",
@@ -974,10 +1020,12 @@ class ChickieNuggsState(State):
             "keep": "keeps the pile's order",
             "shuffle": "shuffles the pile",
         }
-        return f"seat {seat} {words.get(verb, verb)}"
+        return words[verb]
 
     def describe_chance(self, outcome: Any) -> str:
         if isinstance(outcome, list):
+            if len(outcome) == sum(DECK_COUNTS) - DECK_COUNTS[FLYING]:
+                return "the deck without the Flying Nuggets is shuffled and dealt"
             return f"the pile of {len(outcome)} cards is shuffled"
         if outcome == NONE_PICKED:
             return f"seat {self.target} holds no nugget"
