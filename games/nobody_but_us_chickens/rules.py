@@ -133,6 +133,13 @@ class ChickensState(State):
         self.hours = sum(self.full_hand)
         self.nights = num_players
         self.all_seats = tuple(range(num_players))
+        # Seats in order of play for each Fox King: clockwise from it, and counter-clockwise from its Top Dog.
+        self.clockwise = tuple(
+            tuple((king + step) % num_players for step in self.all_seats) for king in self.all_seats
+        )
+        self.counter_clockwise = tuple(
+            tuple((king - 1 - step) % num_players for step in self.all_seats) for king in self.all_seats
+        )
         self.night = 0
         self.hour = 0
         self.fox_king = 0
@@ -222,13 +229,12 @@ class ChickensState(State):
         return (self.fox_king - 1) % self.num_players
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if seat not in self.deciders():
-            raise IllegalAction(f"seat {seat} is not to decide now")
-        if self.phase == PICK:
-            hand = self.hands[seat]
-            return [CARD_NAMES[kind] for kind in range(7) if hand[kind]]
-        coop = self.coop
-        return [TAKE_ACTIONS[kind] for kind in CHICKENS if coop[kind]]
+        phase = self.phase
+        if phase == PICK and seat in self.all_seats:
+            return [name for name, count in zip(CARD_NAMES, self.hands[seat], strict=True) if count]
+        if phase == TAKE and seat == self.taker():
+            return [name for name, count in zip(TAKE_ACTIONS, self.coop, strict=True) if count]
+        raise IllegalAction(f"seat {seat} is not to decide now")
 
     def _apply(self, actions: Mapping[int, Action]) -> None:
         if self.phase == PICK:
@@ -262,8 +268,7 @@ class ChickensState(State):
     def _reveal(self, cards: Sequence[int]) -> None:
         """Every seat plays `cards[seat]`; Chickens join the coop, then the hour resolves."""
         hands, coop = self.hands, self.coop
-        foxes: list[int] = []
-        rats: list[int] = []
+        predators = False
         dogs = 0
         for seat, card in enumerate(cards):
             hands[seat][card] -= 1
@@ -271,27 +276,24 @@ class ChickensState(State):
                 coop[card] += 1
             elif card == DOG:
                 dogs += 1
+            else:
+                predators = True
         revealed = tuple(cards)
         self.revealed = revealed
         self.log.append((self.night, self.hour, revealed, ()))
-        n = self.num_players
-        fox_king = self.fox_king
-        for step in range(n):
-            seat = (fox_king + step) % n
-            if cards[seat] == FOX:
-                foxes.append(seat)
-            elif cards[seat] == RAT:
-                rats.append(seat)
-        if foxes or rats:
-            if dogs and not (dogs == 1 and self.options["lone_dog_powerless"]):
-                top_dog = fox_king - 1
-                self.takers_once = []
-                self.takers_repeating = [
-                    (top_dog - step) % n for step in range(n) if cards[(top_dog - step) % n] == DOG
-                ]
-            else:
-                self.takers_once = foxes + rats
-                self.takers_repeating = foxes
+        if not predators:
+            self._end_hour()
+            return
+        if dogs and not (dogs == 1 and self.options["lone_dog_powerless"]):
+            # Counter-clockwise from the Top Dog (seat FK-1).
+            self.takers_repeating = [
+                seat for seat in self.counter_clockwise[self.fox_king] if cards[seat] == DOG
+            ]
+        else:
+            clockwise = self.clockwise[self.fox_king]
+            foxes = [seat for seat in clockwise if cards[seat] == FOX]
+            self.takers_once = foxes + [seat for seat in clockwise if cards[seat] == RAT]
+            self.takers_repeating = foxes
         self._run_takes()
 
     def _take(self, chicken: int) -> None:
@@ -402,6 +404,8 @@ class ChickensState(State):
         other.hours = self.hours
         other.nights = self.nights
         other.all_seats = self.all_seats
+        other.clockwise = self.clockwise
+        other.counter_clockwise = self.counter_clockwise
         other.night = self.night
         other.hour = self.hour
         other.fox_king = self.fox_king
