@@ -1,0 +1,132 @@
+"""Bot-league matchmaking: draws one round of tables from plain data. Pure: no database, no clock.
+
+A league is a function of its seed and its bots: round r is drawn only once round r−1 is fully rated, from
+the ratings and counts that rating left, and from a generator seeded by (league seed, round). The rules, in
+priority order:
+
+1. **Rounds are made of sittings.** A round holds `sittings` sittings; in each sitting every bot plays at
+   most one match, at tables of exactly `table_size` seats. Several sittings per round let the workers play
+   many matches between two ratings barriers; one sitting gives the finest matchmaking.
+2. **Fewest matches first.** When the bots do not fill whole tables, the bots with the fewest matches so far
+   (counting the sittings already drawn in this round) play; ties are broken by the round's generator.
+3. **Similar ratings together.** The players of a sitting are ordered by a draw from their rating belief,
+   mu + z·sigma with z ~ N(0, 1), and cut into consecutive tables. Bots whose ratings are still uncertain
+   therefore meet a wide range of opponents; as sigma shrinks, tables gather bots of similar strength.
+4. **Every seat used evenly.** Within a table, bots are given seats by an exact assignment that minimises the
+   sum, over the table's bots, of how often each has already sat in the seat it gets (then the squares of
+   those counts, then the generator's order): each bot's seat counts stay as even as the schedule allows.
+5. **Seeds.** Each match's seed is derived from (league seed, round, index in the round) by SHA-256, so it is
+   the same on every machine and never depends on which worker plays it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class BotStanding:
+    """What matchmaking knows of one bot before a round: its rating belief, matches, and seat counts."""
+
+    bot_id: int
+    mu: float
+    sigma: float
+    matches: int = 0
+    seat_counts: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Table:
+    """One match of a round: the bots by seat (seat 0 first) and the match's seed."""
+
+    index: int
+    sitting: int
+    seats: tuple[int, ...]
+    seed: int
+
+
+@dataclass
+class _Tally:
+    matches: int
+    seat_counts: list[int] = field(default_factory=list)
+
+
+def match_seed(league_seed: int, round_number: int, index: int) -> int:
+    """The seed of a league match: 63 bits of SHA-256 over (league seed, round, index)."""
+    digest = hashlib.sha256(f"bot-league:{league_seed}:{round_number}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def draw_round(
+    *,
+    standings: Sequence[BotStanding],
+    table_size: int,
+    sittings: int,
+    league_seed: int,
+    round_number: int,
+) -> list[Table]:
+    """The tables of one round, in schedule order (sitting by sitting, table by table).
+
+    Raises ValueError when there are fewer bots than seats at one table.
+    """
+    if table_size < 2:
+        raise ValueError("a table needs at least two seats")
+    if len(standings) < table_size:
+        raise ValueError(f"{len(standings)} bots cannot fill a table of {table_size}")
+    if sittings < 1:
+        raise ValueError("a round needs at least one sitting")
+    rng = random.Random(f"bot-league-round:{league_seed}:{round_number}")
+    by_id = {standing.bot_id: standing for standing in sorted(standings, key=lambda s: s.bot_id)}
+    tallies = {bot_id: _Tally(s.matches, _padded(s.seat_counts, table_size)) for bot_id, s in by_id.items()}
+    tables: list[Table] = []
+    per_sitting = len(by_id) // table_size * table_size
+    for sitting in range(sittings):
+        tiebreak = {bot_id: rng.random() for bot_id in by_id}
+        playing = sorted(by_id, key=lambda bot_id: (tallies[bot_id].matches, tiebreak[bot_id]))[:per_sitting]
+        belief = {bot_id: by_id[bot_id].mu + rng.gauss(0.0, 1.0) * by_id[bot_id].sigma for bot_id in playing}
+        ordered = sorted(playing, key=lambda bot_id: (-belief[bot_id], bot_id))
+        for start in range(0, per_sitting, table_size):
+            group = ordered[start : start + table_size]
+            seats = assign_seats(group, {bot_id: tallies[bot_id].seat_counts for bot_id in group}, rng)
+            index = len(tables)
+            tables.append(Table(index, sitting, seats, match_seed(league_seed, round_number, index)))
+            for seat, bot_id in enumerate(seats):
+                tallies[bot_id].matches += 1
+                tallies[bot_id].seat_counts[seat] += 1
+    return tables
+
+
+def _padded(counts: Sequence[int], size: int) -> list[int]:
+    return [counts[seat] if seat < len(counts) else 0 for seat in range(size)]
+
+
+def assign_seats(
+    group: Sequence[int], seat_counts: Mapping[int, Sequence[int]], rng: random.Random
+) -> tuple[int, ...]:
+    """Seat the bots of `group` so that each sits where it has sat least (exact, by dynamic programming).
+
+    Cost of a seating: (sum of the counts of the seats given, sum of their squares); ties are broken by a
+    random priority of the bots drawn from `rng`. Runs in 2^n · n² for a table of n (n ≤ 8 in every game).
+    """
+    size = len(group)
+    priority = {bot_id: rng.random() for bot_id in group}
+    bots = sorted(group, key=lambda bot_id: priority[bot_id])
+    # best[mask] = (cost, seating) for the first popcount(mask) seats filled by the bots in mask
+    best: dict[int, tuple[tuple[int, int, tuple[int, ...]], tuple[int, ...]]] = {0: ((0, 0, ()), ())}
+    for mask in range(1 << size):
+        if mask not in best:
+            continue
+        (total, squares, order), seating = best[mask]
+        seat = len(seating)
+        for position, bot_id in enumerate(bots):
+            if mask & (1 << position):
+                continue
+            count = seat_counts[bot_id][seat]
+            candidate = ((total + count, squares + count * count, (*order, position)), (*seating, bot_id))
+            following = mask | (1 << position)
+            if following not in best or candidate[0] < best[following][0]:
+                best[following] = candidate
+    return best[(1 << size) - 1][1]
