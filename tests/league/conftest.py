@@ -1,0 +1,46 @@
+import pytest
+
+from league.ratings.services import pool_update
+from league.results.services import result_submit
+from tests.factories import MatchFactory, PlayerFactory, StaffFactory
+
+
+@pytest.fixture
+def staff(db):
+    return StaffFactory(username="organizer")
+
+
+@pytest.fixture
+def players(db):
+    """Four players, Ann, Bob, Cat and Dan, in seat order."""
+    return [PlayerFactory(name=name) for name in ("Ann", "Bob", "Cat", "Dan")]
+
+
+@pytest.fixture
+def submit(staff):
+    """Submit a result as the organizer and bring the match's pool up to date (the worker's job)."""
+
+    def submit(match, places=None, *, scores=None, version=None, reason=""):
+        match.refresh_from_db()
+        expected = match.result_version if version is None else version
+        result = result_submit(
+            match_id=match.pk,
+            expected_version=expected,
+            places=places,
+            scores=scores,
+            entered_by=staff,
+            reason=reason or ("correction" if expected else ""),
+        )
+        if match.rating_pool_id:
+            pool_update(pool_id=match.rating_pool_id)
+        return result
+
+    return submit
+
+
+@pytest.fixture
+def match_of(players):
+    def match_of(seated=None, **kwargs):
+        return MatchFactory(players=seated or players, **kwargs)
+
+    return match_of
