@@ -329,6 +329,7 @@ class ChickieNuggsState(State):
         "choosers",
         "peek",
         "tags",
+        "tags_shared",
         "log",
         "_legal",
     )
@@ -364,6 +365,8 @@ class ChickieNuggsState(State):
         self.tags: list[list[dict[int, int] | None]] = [
             [None if o == p else {} for p in range(num_players)] for o in range(num_players)
         ]
+        # Clones share `tags` until one of them writes (copy on write): see `_own_tags`.
+        self.tags_shared = False
         # The event log as a linked list (entry, previous) so that clones share it: see `_log`.
         self.log: tuple | None = None
         self._legal: list | None = None
@@ -661,7 +664,7 @@ class ChickieNuggsState(State):
             self.hand_sizes[seat] = HAND_SIZE
             for other in range(n):
                 if other != seat:
-                    self.tags[other][seat] = {HAND_MASK: HAND_SIZE}
+                    self._own_tags()[other][seat] = {HAND_MASK: HAND_SIZE}
         pile.extend([FLYING] * DECK_COUNTS[FLYING])
         self._log("dealt", -1, {"cards": HAND_SIZE})
         self.phase = SHUFFLE_IN
@@ -673,6 +676,13 @@ class ChickieNuggsState(State):
     ) -> None:
         """Append an event: public `detail`, plus `secret` shown only to `viewers`. Details are never mutated."""
         self.log = ((event, seat, detail, viewers, secret), self.log)
+
+    def _own_tags(self) -> list[list[dict[int, int] | None]]:
+        """The knowledge table, copied first if a clone still shares it; call before changing it."""
+        if self.tags_shared:
+            self.tags = [[None if tags is None else tags.copy() for tags in row] for row in self.tags]
+            self.tags_shared = False
+        return self.tags
 
     def _start_turn(self, seat: int) -> None:
         self.phase = TURN
@@ -693,7 +703,7 @@ class ChickieNuggsState(State):
         self.hands[seat][kind] -= 1
         self.hand_sizes[seat] -= 1
         bit = 1 << kind
-        tags_by_observer = self.tags
+        tags_by_observer = self._own_tags()
         for o in OPPONENTS[self.num_players][seat]:
             tags = tags_by_observer[o][seat]
             if len(tags) == 1:  # the common case, inlined: one kind of entry, which must hold this card
@@ -719,7 +729,7 @@ class ChickieNuggsState(State):
         self.hand_sizes[seat] -= 1
         masks = [0] * self.num_players
         for o in range(self.num_players):
-            masks[o] = 1 << kind if o == seat else _remove_tag(self.tags[o][seat], NUGGET_MASK)
+            masks[o] = 1 << kind if o == seat else _remove_tag(self._own_tags()[o][seat], NUGGET_MASK)
         self.tray_nuggets[seat].append((kind, tuple(masks)))
         self._log("place_face_down", seat, None, (seat,), {"card": CARD_NAMES[kind]})
 
@@ -735,7 +745,7 @@ class ChickieNuggsState(State):
         self.hands[taker][kind] += 1
         self.hand_sizes[taker] += 1
         bit = 1 << kind
-        tags = self.tags
+        tags = self._own_tags()
         for o in range(self.num_players):
             if o == giver:
                 _add_tag(tags[o][taker], bit)
@@ -747,7 +757,7 @@ class ChickieNuggsState(State):
     def _public_no_nuggets(self, seat: int) -> None:
         for o in range(self.num_players):
             if o != seat:
-                _restrict_tags(self.tags[o][seat], HAND_MASK & ~NUGGET_MASK)
+                _restrict_tags(self._own_tags()[o][seat], HAND_MASK & ~NUGGET_MASK)
 
     def _give_highest(self) -> None:
         attacker, target = self.turn, self.target
@@ -755,7 +765,7 @@ class ChickieNuggsState(State):
         for kind in (NUGGET4, NUGGET3, NUGGET2, NUGGET1):
             if hand[kind]:
                 self._transfer(target, attacker, kind, NUGGET_MASK)
-                _restrict_tags(self.tags[attacker][target], NOT_ABOVE[kind])
+                _restrict_tags(self._own_tags()[attacker][target], NOT_ABOVE[kind])
                 self._log(
                     "gave_highest", target, {"to": attacker}, (attacker, target), {"card": CARD_NAMES[kind]}
                 )
@@ -769,7 +779,7 @@ class ChickieNuggsState(State):
         kind, masks = self.tray_nuggets[drawer].pop(slot)
         self.hands[chooser][kind] += 1
         self.hand_sizes[chooser] += 1
-        tags = self.tags
+        tags = self._own_tags()
         for o in range(self.num_players):
             if o != chooser:
                 _add_tag(tags[o][chooser], 1 << kind if masks is None else masks[o])
@@ -827,7 +837,7 @@ class ChickieNuggsState(State):
                 continue
             self.hands[seat][kind] += 1
             self.hand_sizes[seat] += 1
-            tags_by_observer = self.tags
+            tags_by_observer = self._own_tags()
             for o in OPPONENTS[n][seat]:
                 tags = tags_by_observer[o][seat]
                 mask = 1 << kind if seers >> o & 1 else HAND_MASK
@@ -965,7 +975,8 @@ class ChickieNuggsState(State):
         new.draws_left = self.draws_left
         new.choosers = self.choosers[:]
         new.peek = self.peek[:]
-        new.tags = [[None if tags is None else tags.copy() for tags in row] for row in self.tags]
+        new.tags = self.tags
+        new.tags_shared = self.tags_shared = True
         new.log = self.log
         new._legal = self._legal
         return new
