@@ -17,10 +17,9 @@ FIRST_PLAY = datetime(2026, 1, 1, 18, 0, tzinfo=UTC)
 class UserFactory(DjangoModelFactory):
     class Meta:
         model = get_user_model()
-        skip_postgeneration_save = True
 
     username = factory.Sequence(lambda n: f"user{n}")
-    password = factory.PostGenerationMethodCall("set_password", "pass-word-123")
+    password = factory.django.Password("pass-word-123")
 
 
 class StaffFactory(UserFactory):

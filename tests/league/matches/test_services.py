@@ -1,0 +1,67 @@
+import pytest
+
+from league.core.errors import UserError
+from league.matches.models import Match
+from league.matches.services import match_create
+from league.players.models import Player
+from tests.factories import PlayerFactory
+
+
+def ids(players):
+    return [p.pk for p in players]
+
+
+def test_a_match_gets_seats_in_order_and_complete_options(players):
+    match = match_create(game_id="chicken_foot", player_ids=ids(players[::-1]))
+
+    assert list(match.seats.order_by("seat").values_list("player__name", flat=True)) == ["Dan", "Cat", "Bob", "Ann"]
+    assert match.status == Match.Status.SCHEDULED
+    assert match.options["set"] == "double_nine"
+    assert match.rating_pool.name == "Chicken Foot: people"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"game_id": "go"}, "unknown game 'go'"),
+        ({"options": {"no_such_option": True}}, "unknown option no_such_option"),
+        ({"options": {"specials_all_identical": "maybe"}}, "expected true or false"),
+        ({"options": [1]}, "options must be an object"),
+        ({"rated": "yes"}, "rated must be true or false"),
+    ],
+)
+def test_bad_matches_are_refused_with_a_message(players, kwargs, message):
+    arguments = {"game_id": "nacho_pile", "player_ids": ids(players), **kwargs}
+    with pytest.raises(UserError, match=message):
+        match_create(**arguments)
+    assert not Match.objects.exists()
+
+
+def test_seats_must_be_distinct_known_active_people_within_the_games_range(players):
+    with pytest.raises(UserError, match="a match has 2 to 7 seats, not 1"):
+        match_create(game_id="nacho_pile", player_ids=ids(players[:1]))
+    with pytest.raises(UserError, match="only one seat"):
+        match_create(game_id="nacho_pile", player_ids=[players[0].pk, players[0].pk])
+    with pytest.raises(UserError, match="no player with id 9999"):
+        match_create(game_id="nacho_pile", player_ids=[players[0].pk, 9999])
+    with pytest.raises(UserError, match="Chickie Nuggs takes 2 to 4 players"):
+        match_create(game_id="chickie_nuggs", player_ids=ids(players) + [PlayerFactory().pk])
+    Player.objects.filter(name="Bob").update(active=False)
+    with pytest.raises(UserError, match="inactive players cannot take a seat: Bob"):
+        match_create(game_id="nacho_pile", player_ids=ids(players))
+    bot = PlayerFactory(name="Robo", kind=Player.Kind.BOT)
+    with pytest.raises(UserError, match="bots play rated matches only in bot leagues"):
+        match_create(game_id="nacho_pile", player_ids=[players[0].pk, bot.pk])
+    assert not Match.objects.exists()
+    assert match_create(game_id="nacho_pile", player_ids=[players[0].pk, bot.pk], rated=False).rating_pool is None
+
+
+def test_a_bot_match_record_is_stored_compressed(players):
+    match = match_create(game_id="nacho_pile", player_ids=ids(players), rated=False)
+    record = {"game": "nacho_pile", "events": [{"seat": 0, "action": "draw"}] * 500}
+    match.record = Match.compress_record(record)
+    match.save(update_fields=["record"])
+    match.refresh_from_db()
+
+    assert match.record_json() == record
+    assert len(match.record) < 200
