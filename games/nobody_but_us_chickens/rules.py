@@ -309,6 +309,18 @@ class ChickensState(State):
         night, hour, revealed, takes = self.log[-1]
         self.log[-1] = (night, hour, revealed, (*takes, (seat, chicken)))
 
+    def _sweep(self, seat: int) -> None:
+        """The one taker left takes every Chicken in the coop, one at a time, in kind order."""
+        coop, pile = self.coop, self.claimed[seat]
+        swept: list[tuple[int, int]] = []
+        for kind in CHICKENS:
+            if coop[kind]:
+                swept.extend([(seat, kind)] * coop[kind])
+                pile[kind] += coop[kind]
+                coop[kind] = 0
+        night, hour, revealed, takes = self.log[-1]
+        self.log[-1] = (night, hour, revealed, (*takes, *swept))
+
     def _run_takes(self) -> None:
         """Apply every forced take; stop at a real choice (phase "take") or end the hour."""
         coop = self.coop
@@ -317,8 +329,10 @@ class ChickensState(State):
             once, repeating = self.takers_once, self.takers_repeating
             if not present or not (once or repeating):
                 break
-            lone_sweeper = len(repeating) == 1 and all(seat == repeating[0] for seat in once)
-            if len(present) > 1 and not lone_sweeper:
+            if len(repeating) == 1 and all(seat == repeating[0] for seat in once):
+                self._sweep(repeating[0])
+                break
+            if len(present) > 1:
                 self.phase = TAKE
                 return
             self._take(present[0])
