@@ -384,13 +384,15 @@ class ChickieNuggsState(State):
         turn: int = 0,
         plays: int = 0,
         options: Mapping[str, Any] | None = None,
+        rest_of_deck: bool = False,
     ) -> ChickieNuggsState:
         """A hand-built position at the start of `turn`'s turn (or after `plays` plays), for tests.
 
         `hands` gives each seat's cards by name and count; `pile` lists the draw pile from the TOP down; a
         tray lists nugget values 1-4, or "down3" for a face-down 3; `sauces` each tray's sauce names. Seats
         know nothing about each other's hands beyond their sizes. Cards not named anywhere are simply out of
-        the game (the deck need not be complete in a test position).
+        the game (the deck need not be complete in a test position), unless `rest_of_deck` puts them at the
+        bottom of the pile in card order, completing the 76-card deck as the sampler expects.
         """
         num_players = len(hands)
         state = cls(num_players, SPEC.validate_options(options, num_players), None)
@@ -398,6 +400,20 @@ class ChickieNuggsState(State):
             state.hands[seat] = dict_to_counts(cards)
             state.hand_sizes[seat] = sum(state.hands[seat])
         state.pile = [CARD_BY_NAME[name] for name in reversed(pile)]
+        if rest_of_deck:
+            named = [0] * KINDS
+            for counts in state.hands:
+                for kind in range(KINDS):
+                    named[kind] += counts[kind]
+            for name in [*pile, *(n for names in sauces or () for n in names)]:
+                named[CARD_BY_NAME[name]] += 1
+            for tray in trays or ():
+                for value in tray:
+                    named[int(str(value).removeprefix("down")) - 1] += 1
+            for name, count in (discard or {}).items():
+                named[CARD_BY_NAME[name]] += count
+            rest = [kind for kind in range(KINDS) for _ in range(DECK_COUNTS[kind] - named[kind])]
+            state.pile[:0] = rest
         for seat, tray in enumerate(trays or ()):
             for value in tray:
                 if isinstance(value, str):
