@@ -49,14 +49,25 @@ A turn: up to two plays of non-nugget cards, then one placement on the tray, the
   (nuggets and sauces at their tray values); then a shared place. `scores` are the tray points.
 
 Hidden information. A seat sees its own hand, all trays (face-down nuggets as "a nugget", their values only to
-their owner and to whoever takes one), the discard pile, hand sizes and pile size, and the top cards of the pile it
-saw through Check the Freezer until they are drawn or the pile is shuffled. The draws it saw coming, the cards it
-gave and took, and public events (a card played from a hand, a face-up nugget taken, a Gimme with no effect) tell
-it about other hands. That knowledge is kept per seat as, for every other hand, a list of "a card that could be one
-of these kinds" entries (`hand_knowledge` in the observation). It is sound (the truth always fits) but not always
-complete: when a card leaves a hand unseen (a Steal or a Gimme between two others), the seat no longer knows which
-of that hand's entries left, and the candidates merge. The sampler (`ChickieNuggs.sample_state`) deals every card
-the seat cannot see so that every entry, every face-down nugget and the known top of the pile fit.
+their owner and to whoever takes one), the discard pile, hand sizes and pile size, and the top cards of the pile
+it saw through Check the Freezer until they are drawn or the pile is shuffled. What it learns about other hands
+is kept per seat: for every other hand, entries "this many cards, each one of these kinds" (`hand_knowledge` in
+the observation). They come from the draws it saw coming off the known top, the cards it gave and took (Steal,
+Gimme, Five-Second Rule, Flying Nuggets, its own face-down nuggets taken), and public events: a card played or
+placed from a hand, a face-up nugget taken, a Gimme with no effect (no nugget in that hand), a pass of the
+placement with a free nugget slot (no nugget either, placing being compulsory otherwise). The entries are sound
+(the truth always fits them) but not always complete: when a card leaves a hand unseen (a Steal or a Gimme
+between two others), the seat cannot tell which entry left, and the candidates merge into one wider entry. The
+sampler (`games.chickie_nuggs.sampler`) deals every card the seat cannot see so that every entry, every
+face-down nugget and the known top of the pile fit.
+
+Observation keys: seat, num_players, options; phase (deal, shuffle_in, turn, draw_choice, gimme_answer,
+five_second_answer, gimme_pick, steal_pick, freezer_choice, freezer_shuffle, flying_take, over), turn,
+plays_made, skip_next, attacker and target (of the latest Gimme or Steal, -1 before any), draws_left, choosers
+(Flying Nuggets choosers still to take), to_act; hand (name -> count), hand_sizes; trays (per seat: "nuggets" as
+values, a face-down one as {"face_down": [values it could have]}, "sauces" by name), tray_points (as far as
+this seat can see); discard (name -> count), pile_size, pile_top (known top cards, top first); hand_knowledge
+(per seat, null for one's own); log (the events as this seat saw them, oldest first).
 
 Actions (strings; `ACTION_PARTS` parses them): "gimme:<seat>", "freezer", "steal:<seat>", "skip",
 "discard:<slot>", "burn:<seat>:<slot>", "incognuggo:<nugget>", "place:<card>", "pass", "draw:1", "draw:2",
@@ -558,6 +569,8 @@ class ChickieNuggsState(State):
             self._begin_draw()
         elif verb == "pass":
             self._log("no_placement", seat, None)
+            if len(self.tray_nuggets[seat]) < NUGGET_SLOTS:
+                self._public_no_nuggets(seat)  # placing is compulsory with a nugget and a free slot
             self._begin_draw()
         elif verb == "incognuggo":
             self.plays += 1
@@ -1071,7 +1084,7 @@ class ChickieNuggs(Game):
         return ChickieNuggsState(num_players, options, rng)
 
     def sample_state(self, observation: Observation, rng: random.Random) -> ChickieNuggsState:
-        from games.chickie_nuggs.sampler import sample_state
+        from games.chickie_nuggs.sampler import sample_state  # the sampler module imports this one
 
         return sample_state(observation, rng)
 

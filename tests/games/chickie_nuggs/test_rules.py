@@ -134,6 +134,12 @@ def test_nothing_to_place_means_passing_to_the_draw():
     act(state, "pass")
     assert hand(state, 0) == {"nugget3": 1, "dropped_nugget": 3}
     assert state.deciders() == (1,) and state.pile == [0]
+    # Passing with a free nugget slot told everyone that the hand held no nugget then; the drawn card is unknown.
+    no_nuggets = [name for name in HELD if name not in NUGGETS]
+    assert state.observation(1)["hand_knowledge"][0] == [
+        {"could_be": no_nuggets, "count": 3},
+        {"could_be": HELD, "count": 1},
+    ]
 
 
 def test_a_hand_of_two_or_fewer_may_draw_two():
@@ -294,11 +300,15 @@ def test_check_the_freezer_shows_the_top_four_to_the_checker_alone():
     act(state, "pass")  # seat 1 draws the Flying Nuggets; its tray is empty, so nobody takes anything
     act(state, "pass")  # seat 2 draws the nugget2: the checker knows it
     assert state.observation(0)["pile_top"] == ["bbq"]
+    no_nuggets = [name for name in HELD if name not in NUGGETS]  # seat 2 passed with free nugget slots
     assert state.observation(0)["hand_knowledge"][2] == [
         {"could_be": ["nugget2"], "count": 1},
-        {"could_be": HELD, "count": 3},
+        {"could_be": no_nuggets, "count": 3},
     ]
-    assert state.observation(1)["hand_knowledge"][2] == [{"could_be": HELD, "count": 4}]
+    assert state.observation(1)["hand_knowledge"][2] == [
+        {"could_be": no_nuggets, "count": 3},
+        {"could_be": HELD, "count": 1},
+    ]
 
 
 def test_check_the_freezer_then_shuffle_forgets_the_top():
