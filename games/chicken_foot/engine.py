@@ -47,10 +47,10 @@ Choices made here where neither the rule text nor the rulings say:
   end of the round are shown to everyone in the round summary, and the finished layout stays on the table
   until the next deal.
 
-Actions are `[bone, onto]`: the bone played and the bone it is played on, each as "high-low" text ("9-5" on
-"9-9"). Every placed bone has at most one free end, and a spinner or chickie takes its bones side by side, so
-the bone played on names the end. Legal lists follow the open ends in order (the spinner or chickie first when
-one is open), then the bones in ascending order.
+Actions are texts `"bone@onto"`: the bone played and the bone it is played on, each written high-low
+(`"9-5@9-9"`: the 9-5 on the 9-9). Every placed bone has at most one free end, and a spinner or chickie takes
+its bones side by side, so the bone played on names the end. Legal lists follow the open ends in order (only
+the spinner or chickie while one is open), then the bones in ascending order.
 
 Chance outcomes: the deal is one event, a list of hands (one per seat, each a list of bone names in ascending
 order); the yard is the rest and has no order. Each draw (for the lead or in a turn) is one event: the name of
@@ -264,8 +264,8 @@ class ChickenFootState(State):
     def legal_actions(self, seat: int) -> list[Any]:
         if seat != self.turn or self.phase != TURN:
             return []
-        names = self.t.names
-        return [[names[bone], names[onto]] for bone, onto in self.legal]
+        action_name = self.t.action_name
+        return [action_name[bone][onto] for bone, onto in self.legal]
 
     def sample_chance(self, rng: random.Random) -> Any:
         t = self.t
@@ -330,9 +330,8 @@ class ChickenFootState(State):
 
     def _apply(self, actions: Mapping[int, Any]) -> None:
         seat = self.turn
-        action = actions[seat]
-        id_of = self.t.id_of
-        self._play(seat, id_of[action[0]], id_of[action[1]])
+        bone, onto = self.t.action_pair[actions[seat]]
+        self._play(seat, bone, onto)
         if not self.counts[seat]:
             self._end_round(seat)
         elif self.round_end == YARD_EMPTY and self.drew and not self.yard:
@@ -623,8 +622,8 @@ class ChickenFootState(State):
         return f"seat {self.turn} draws {outcome}"
 
     def describe_action(self, seat: int, action: Any) -> str:
-        bone, onto = action
         t = self.t
+        bone, _, onto = action.partition("@")
         if self.c_left and t.id_of.get(onto) == self.c_bone:
             kind = "spinner" if self.c_bone == self.lead else "chickie"
             return f"plays {bone} on the {kind} {onto}"

@@ -35,6 +35,11 @@ class SetTables:
             self.number_mask[self.hi[bone]] |= 1 << bone
             self.number_mask[self.lo[bone]] |= 1 << bone
         self.all_mask = (1 << self.count) - 1
+        # Action texts "bone@onto" for every pair, and the pair of each text.
+        self.action_name = [[f"{played}@{onto}" for onto in self.names] for played in self.names]
+        self.action_pair = {
+            text: (bone, onto) for bone, row in enumerate(self.action_name) for onto, text in enumerate(row)
+        }
 
     def bones_of(self, mask: int) -> list[int]:
         """The bone ids in a mask, ascending."""
