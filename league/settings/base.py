@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "league.matches",
     "league.results",
     "league.ratings",
+    "league.bots",
     "league.api",
 ]
 
@@ -132,10 +133,9 @@ SPECTACULAR_SETTINGS = {
 }
 
 
-def broker_settings(url: str) -> tuple[str, dict]:
-    """The broker URL and its transport options; the filesystem broker keeps its folders under var/."""
+def broker_settings(url: str, root: Path = VAR_DIR / "broker") -> tuple[str, dict]:
+    """The broker URL and its transport options; the filesystem broker keeps its folders under `root`."""
     if url.startswith("filesystem://"):
-        root = VAR_DIR / "broker"
         folders = {name: root / name for name in ("queue", "processed", "control")}
         for folder in folders.values():
             folder.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,7 @@
 """Test settings: fast password hashing, a file SQLite database (so a worker process can share it)."""
 
 from league.settings.base import *  # noqa: F403
-from league.settings.base import DATABASES, VAR_DIR
+from league.settings.base import CELERY_BROKER_URL, DATABASES, VAR_DIR, broker_settings
 
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
@@ -12,6 +12,8 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+# Tests and their workers use a broker folder of their own, apart from a `make run` on the same checkout.
+CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = broker_settings(CELERY_BROKER_URL, VAR_DIR / "test-broker")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 

@@ -1,0 +1,46 @@
+import pytest
+from django.core.management import call_command
+
+from league.core import demo
+from league.matches.models import Match
+from league.players.models import Player
+from league.ratings.models import Rating, RatingPool
+from league.ratings.services import pool_differences
+
+
+def test_health_without_a_worker_is_503_and_says_why(client, db, monkeypatch):
+    monkeypatch.setattr("league.core.health.WORKER_PING_TIMEOUT", 0.2)
+    response = client.get("/health/?format=json")
+    assert response.status_code == 503
+    assert response.json()["database"]["ok"] is True
+    assert response.json()["workers"] == {"ok": False, "names": []}
+    page = client.get("/health/")
+    assert page.status_code == 503 and "no worker answered" in page.content.decode()
+
+
+def test_demo_data_loads_a_league_once_and_prints_the_admin_password(db, capsys, settings, tmp_path):
+    settings.VAR_DIR = tmp_path
+    call_command("demo_data")
+    first = capsys.readouterr().out
+    password = (tmp_path / "admin-password.txt").read_text().strip()
+    assert f"Admin login: user 'admin', password '{password}'" in first
+    assert Player.objects.count() == len(demo.DEMO_NAMES)
+    per_game = {spec_id: Match.objects.filter(game_id=spec_id, status="finished").count() for spec_id in
+                ("nacho_pile", "nobody_but_us_chickens", "chicken_foot", "chickie_nuggs")}
+    assert per_game == dict.fromkeys(per_game, demo.MATCHES_PER_GAME)
+    assert Rating.objects.count() > 0
+    assert all(pool_differences(pool) == [] for pool in RatingPool.objects.all())
+
+    call_command("demo_data")
+    again = capsys.readouterr().out
+    assert "demo league not loaded again" in again
+    assert f"password '{password}'" in again
+    assert Match.objects.count() == 4 * demo.MATCHES_PER_GAME
+
+
+@pytest.mark.parametrize("port", ["0", "70000"])
+def test_serve_refuses_a_bad_port(port):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="--port must be between 1 and 65535"):
+        call_command("serve", "--port", port)
