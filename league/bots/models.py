@@ -1,0 +1,211 @@
+"""Bots and bot leagues: bot definitions (versioned), leagues, their rounds, and fixtures linking to matches.
+
+A bot definition is one version of a bot: a built-in strategy of `games/` with its parameters, or an
+external program. Each version is its own player (so its ratings and history are its own); a version that
+has taken a seat is never edited again: a change makes the next version.
+
+A league's fixtures are its schedule: `position` orders them across rounds, and the matches are created in
+that order with the round's draw time as `played_at`, so the league's rating pool (which applies matches by
+played_at, then id) applies them in schedule order whichever worker finishes first.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class BotDefinition(models.Model):
+    class Kind(models.TextChoices):
+        BUILTIN = "builtin", "Built-in strategy"
+        EXTERNAL = "external", "External program"
+
+    name = models.CharField(max_length=60, help_text="The bot's name, shared by all its versions.")
+    version = models.PositiveIntegerField(default=1)
+    game_id = models.CharField(max_length=40, db_index=True, help_text="The game this bot plays.")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.BUILTIN)
+    strategy = models.CharField(
+        max_length=40, blank=True, help_text="A built-in bot's name in the games registry."
+    )
+    params = models.JSONField(
+        default=dict, blank=True, help_text="The strategy's parameters, defaults filled."
+    )
+    command = models.JSONField(
+        default=list, blank=True, help_text="An external program's command: the program, then its arguments."
+    )
+    move_seconds = models.FloatField(default=1.0, help_text="Time allowed for each move.")
+    cpu_seconds = models.PositiveIntegerField(
+        default=60, help_text="External programs: CPU seconds per match."
+    )
+    memory_mb = models.PositiveIntegerField(
+        default=512, help_text="External programs: memory (address space)."
+    )
+    description = models.TextField(blank=True)
+    player = models.OneToOneField("players.Player", on_delete=models.PROTECT, related_name="bot_definition")
+    previous = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="next_versions"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game_id", "name", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game_id", "name", "version"], name="bot_version_unique"),
+            models.CheckConstraint(
+                condition=(models.Q(kind="builtin") & ~models.Q(strategy=""))
+                | (models.Q(kind="external") & models.Q(strategy="")),
+                name="bot_strategy_iff_builtin",
+            ),
+            models.CheckConstraint(condition=models.Q(move_seconds__gt=0), name="bot_move_seconds_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+    def get_absolute_url(self) -> str:
+        return reverse("bots:bot", kwargs={"pk": self.pk})
+
+    @property
+    def label(self) -> str:
+        return self.name if self.version == 1 else f"{self.name} v{self.version}"
+
+    @property
+    def is_external(self) -> bool:
+        return self.kind == self.Kind.EXTERNAL
+
+
+class BotLeague(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        RUNNING = "running", "Running"
+        PAUSED = "paused", "Paused"
+        FINISHED = "finished", "Finished"
+
+    class Target(models.TextChoices):
+        ROUNDS = "rounds", "Rounds"
+        MATCHES_PER_BOT = "matches_per_bot", "Matches per bot"
+
+    class Pace(models.TextChoices):
+        FAST = "fast", "As fast as the workers allow"
+        SCHEDULED = "scheduled", "One round per interval (django-celery-beat)"
+
+    name = models.CharField(max_length=120, unique=True)
+    game_id = models.CharField(max_length=40, db_index=True)
+    options = models.JSONField(
+        default=dict, blank=True, help_text="Validated variant options, defaults filled."
+    )
+    table_size = models.PositiveSmallIntegerField(help_text="Seats at every table.")
+    seed = models.BigIntegerField(help_text="With the bots, the seed decides every round and every match.")
+    target_kind = models.CharField(max_length=16, choices=Target.choices, default=Target.ROUNDS)
+    target_value = models.PositiveIntegerField(
+        help_text="Rounds to play, or matches each bot plays at least."
+    )
+    sittings_per_round = models.PositiveSmallIntegerField(
+        default=4,
+        help_text="Matches each bot plays per round (at most); rounds are drawn once the last is rated.",
+    )
+    batch_size = models.PositiveSmallIntegerField(default=50, help_text="Matches a worker claims at once.")
+    commit_every = models.PositiveSmallIntegerField(
+        default=10, help_text="Matches a worker stores per transaction."
+    )
+    lease_seconds = models.PositiveIntegerField(
+        default=600, help_text="How long a claim lasts before the reaper hands the matches to another worker."
+    )
+    pace = models.CharField(max_length=10, choices=Pace.choices, default=Pace.FAST)
+    interval_seconds = models.PositiveIntegerField(
+        default=60, help_text="Scheduled pace: seconds between rounds."
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT, db_index=True)
+    rating_pool = models.OneToOneField(
+        "ratings.RatingPool", on_delete=models.PROTECT, related_name="bot_league"
+    )
+    bots = models.ManyToManyField(BotDefinition, through="LeagueEntry", related_name="leagues")
+    current_round = models.PositiveIntegerField(default=0, help_text="The last round drawn (0 = none yet).")
+    schedule = models.OneToOneField(
+        "django_celery_beat.PeriodicTask", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(table_size__gte=2), name="league_table_of_two_or_more"),
+            models.CheckConstraint(condition=models.Q(target_value__gte=1), name="league_target_positive"),
+            models.CheckConstraint(condition=models.Q(batch_size__gte=1), name="league_batch_positive"),
+            models.CheckConstraint(condition=models.Q(commit_every__gte=1), name="league_commit_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("bots:league", kwargs={"pk": self.pk})
+
+
+class LeagueEntry(models.Model):
+    league = models.ForeignKey(BotLeague, on_delete=models.CASCADE, related_name="entries")
+    bot = models.ForeignKey(BotDefinition, on_delete=models.PROTECT, related_name="entries")
+
+    class Meta:
+        ordering = ["league", "bot"]
+        constraints = [models.UniqueConstraint(fields=["league", "bot"], name="bot_once_per_league")]
+
+    def __str__(self) -> str:
+        return f"{self.bot} in {self.league}"
+
+
+class LeagueRound(models.Model):
+    league = models.ForeignKey(BotLeague, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    drawn_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["league", "number"]
+        constraints = [models.UniqueConstraint(fields=["league", "number"], name="league_round_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.league} round {self.number}"
+
+
+class Fixture(models.Model):
+    """One scheduled match of a league, with the lease of the worker playing it.
+
+    `done` is set in the transaction that stores the match's result (version 1, by the system); the unique
+    (match, version) rule of results makes a second store of the same match fail, so a match counts once.
+    """
+
+    league = models.ForeignKey(BotLeague, on_delete=models.CASCADE, related_name="fixtures")
+    round = models.ForeignKey(LeagueRound, on_delete=models.CASCADE, related_name="fixtures")
+    position = models.PositiveIntegerField(help_text="Order in the league's schedule (ratings apply in it).")
+    match = models.OneToOneField("matches.Match", on_delete=models.PROTECT, related_name="bot_fixture")
+    seed = models.BigIntegerField()
+    done = models.BooleanField(default=False)
+    lease_token = models.CharField(max_length=80, blank=True, help_text="The claiming worker's batch.")
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="Times a worker claimed it.")
+    played_by = models.CharField(max_length=80, blank=True, help_text="The batch that stored its result.")
+    seconds = models.FloatField(null=True, blank=True, help_text="Time spent playing it (not in the record).")
+
+    class Meta:
+        ordering = ["league", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "position"], name="fixture_position_unique"),
+            models.CheckConstraint(
+                condition=models.Q(done=False) | models.Q(lease_token="", lease_expires_at__isnull=True),
+                name="fixture_done_has_no_lease",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["league", "position"], condition=models.Q(done=False), name="fixture_open"),
+            models.Index(fields=["lease_expires_at"], condition=models.Q(done=False), name="fixture_leases"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league} #{self.position}"

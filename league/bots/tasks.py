@@ -1,0 +1,32 @@
+"""Celery adapters for bot leagues: ids in, a service call. Each is idempotent, so `acks_late` is safe."""
+
+import os
+import socket
+
+from celery import shared_task
+from django.db import OperationalError
+
+from league.bots.services import league_tick, league_work, leases_reap
+
+
+def worker_name() -> str:
+    """This process, as written into the leases it takes (host and pid)."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def league_play_task(league_id: int) -> int:
+    """Claim, play and store batches of a league's open matches until none is left; matches stored."""
+    return league_work(league_id=league_id, worker=worker_name())
+
+
+@shared_task
+def reap_leases_task() -> int:
+    """Hand back matches whose worker died (lease expired) and queue work for running leagues; run by beat."""
+    return leases_reap()
+
+
+@shared_task
+def league_tick_task(league_id: int) -> bool:
+    """A scheduled league's periodic step: draw its next round if the last one is done and rated."""
+    return league_tick(league_id=league_id)
