@@ -321,6 +321,13 @@ def test_check_the_freezer_then_shuffle_forgets_the_top():
     assert state.observation(0)["pile_top"] == [] and state.deciders() == (0,)
 
 
+def test_check_the_freezer_on_a_short_pile_shows_what_there_is_and_a_single_card_is_simply_kept():
+    state = position([{"ranch": 1, "nugget1": 1}, {"bbq": 1}], ["nugget4"])
+    act(state, "freezer")
+    assert state.observation(0)["pile_top"] == ["nugget4"]
+    assert state.deciders() == (0,) and state.legal_actions(0) == ["place:nugget1"]
+
+
 def test_skip_in_a_two_player_game_gives_the_same_player_another_turn():
     state = position([{"bbq": 1, "nugget1": 1}, {"nugget2": 1}], ["ranch"] * 3)
     act(state, "skip")
@@ -437,6 +444,29 @@ def test_flying_nuggets_with_more_nuggets_lets_left_then_right_choose():
         {"could_be": NUGGETS, "count": 1},
         {"could_be": HELD, "count": 1},
     ]
+
+
+def test_flying_nuggets_in_a_four_player_game_passes_over_the_player_across():
+    hands = [{"dropped_nugget": 3}, {"bbq": 1}, {"bbq": 1}, {"bbq": 1}]
+    state = position(hands, ["flying_nuggets", "ranch", "ranch"], trays=[[4, 3, 2]])
+    act(state, "pass")
+    act(state, "take:0")  # seat 1, the left neighbour
+    assert state.deciders() == (3,)  # then seat 3, the right neighbour
+    act(state, "take:0")
+    assert hand(state, 1) == {"nugget4": 1, "bbq": 1} and hand(state, 3) == {"nugget3": 1, "bbq": 1}
+    assert hand(state, 2) == {"bbq": 1} and state.observation(2)["trays"][0]["nuggets"] == [2]
+
+
+def test_flying_nuggets_uses_up_one_of_two_draws():
+    state = position(
+        [{"nugget1": 1}, {"bbq": 1}, {"bbq": 1}], ["flying_nuggets", "nugget3", "ranch"], trays=[[]]
+    )
+    act(state, "place:nugget1")
+    act(state, "draw:2")
+    assert hand(state, 0) == {"nugget3": 1}
+    assert state.observation(1)["trays"][0]["nuggets"] == []  # the 1 was placed, then taken by seat 1
+    assert hand(state, 1) == {"nugget1": 1, "bbq": 1}
+    assert state.deciders() == (1,) and state.observation(1)["pile_size"] == 1
 
 
 def test_flying_nuggets_in_a_two_player_game_lets_the_lone_opponent_take_two():
