@@ -173,6 +173,10 @@ class MatchAdmin(admin.ModelAdmin):
     def get_inlines(self, request, obj):
         return [SeatInline, ResultVersionInline] if obj is not None else []
 
+    def has_delete_permission(self, request, obj=None):
+        """A match with results is voided, not deleted, so that its pool replays without it."""
+        return False
+
     def save_model(self, request, obj, form, change):
         if not change:
             created = match_create(

@@ -16,6 +16,6 @@ STORAGES = {
 CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = broker_settings(CELERY_BROKER_URL, VAR_DIR / "test-broker")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
-
-# Static files come from the app folders (no collectstatic in tests).
-MIDDLEWARE = [m for m in MIDDLEWARE if m != "whitenoise.middleware.WhiteNoiseMiddleware"]  # noqa: F405
+# Static files are served from the app folders, without collectstatic.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

@@ -1,0 +1,163 @@
+"""Benchmark: 100,000 four-seat results in one rating pool; the leaderboard at that size.
+
+Run:  .venv/bin/python bench/league_ratings.py [--matches 100000] [--players 2000] [--repeats 3]
+      (DATABASE_URL=postgres://... to measure PostgreSQL; the default is a fresh SQLite file in a temp dir)
+
+Prints medians over the repeats:
+- a from-scratch replay of the pool (the work of `ratings_recompute --write`): ratings applied per second;
+- one new result at the end of the pool (result_submit + pool_update): seconds per result;
+- a correction of the pool's middle match (replays half the pool);
+- the leaderboard page (first page and a deep page): seconds per request and SQL queries per request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def setup_django(database_url: str | None) -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings.local")
+    if database_url is None:
+        folder = tempfile.mkdtemp(prefix="pecking-bench-")
+        os.environ["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
+        os.environ["PECKING_ORDER_VAR_DIR"] = folder
+    os.environ["DEBUG"] = "0"
+    os.environ.setdefault("CELERY_BROKER_URL", "memory://localhost/")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def load(matches: int, players: int, seed: int) -> int:
+    """Bulk-load players, finished four-seat matches with one result version each; return the pool id."""
+    from league.matches.models import Match, MatchSeat
+    from league.players.models import Player
+    from league.ratings.services import people_pool_for_game
+    from league.results.models import ResultVersion
+
+    rng = random.Random(seed)
+    pool = people_pool_for_game("nacho_pile")
+    Player.objects.bulk_create(Player(name=f"Bench {i:05d}", slug=f"bench-{i:05d}") for i in range(players))
+    player_ids = list(Player.objects.values_list("id", flat=True))
+    start = datetime(2020, 1, 1, tzinfo=UTC)
+    batch = 5000
+    for offset in range(0, matches, batch):
+        count = min(batch, matches - offset)
+        rows = Match.objects.bulk_create(
+            Match(
+                game_id="nacho_pile",
+                game_version=1,
+                options={},
+                status=Match.Status.FINISHED,
+                rated=True,
+                rating_pool=pool,
+                played_at=start + timedelta(minutes=offset + i),
+                result_version=1,
+            )
+            for i in range(count)
+        )
+        seats, versions = [], []
+        for match in rows:
+            table = rng.sample(player_ids, 4)
+            places = [rng.randint(1, 4) for _ in table]
+            places = [1 + sum(1 for other in places if other < p) for p in places]
+            seats += [MatchSeat(match=match, seat=s, player_id=pid, place=places[s]) for s, pid in enumerate(table)]
+            versions.append(ResultVersion(match=match, version=1, places=places))
+        MatchSeat.objects.bulk_create(seats)
+        ResultVersion.objects.bulk_create(versions)
+    return pool.pk
+
+
+def median_time(action, repeats: int) -> tuple[float, object]:
+    times, result = [], None
+    for _ in range(repeats):
+        started = time.perf_counter()
+        result = action()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times), result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=100_000)
+    parser.add_argument("--players", type=int, default=2_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if args.matches < 2 or args.players < 4 or args.repeats < 1:
+        parser.error("need at least 2 matches, 4 players and 1 repeat")
+    setup_django(os.environ.get("DATABASE_URL"))
+
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from league.matches.models import Match
+    from league.ratings.models import RatingPool
+    from league.ratings.services import pool_differences, pool_rebuild, pool_update
+    from league.results.services import result_submit
+
+    print(f"command: .venv/bin/python {' '.join(sys.argv)}")
+    print(f"database: {connection.vendor}; {args.matches} four-seat matches, {args.players} players")
+    started = time.perf_counter()
+    pool_id = load(args.matches, args.players, args.seed)
+    print(f"bulk load: {time.perf_counter() - started:.1f} s")
+
+    rebuild, applied = median_time(lambda: pool_rebuild(pool_id=pool_id), args.repeats)
+    print(f"from-scratch replay: median {rebuild:.2f} s for {applied} matches = {applied / rebuild:,.0f} matches/s "
+          f"({4 * applied / rebuild:,.0f} player ratings/s)")
+
+    pool = RatingPool.objects.get(pk=pool_id)
+    table = list(Match.objects.filter(rating_pool=pool).values_list("id", flat=True)[:1])
+    seated = list(Match.objects.get(pk=table[0]).seats.values_list("player_id", flat=True))
+    from league.matches.services import match_create
+
+    def new_result():
+        match = match_create(game_id="nacho_pile", player_ids=seated)
+        result_submit(match_id=match.pk, expected_version=0, places=[1, 2, 2, 4], entered_by=None)
+        return pool_update(pool_id=pool_id)
+
+    append, _ = median_time(new_result, max(args.repeats, 5))
+    print(f"one new result at the end of the pool (submit + update): median {append * 1000:.1f} ms")
+
+    middle_id = Match.objects.filter(rating_pool=pool).order_by("played_at", "id").values_list("id", flat=True)[
+        args.matches // 2
+    ]
+
+    def correct_middle():
+        version = Match.objects.get(pk=middle_id).result_version
+        result_submit(match_id=middle_id, expected_version=version, places=[4, 3, 2, 1] if version % 2 else [1, 2, 3, 4],
+                      entered_by=None, reason="bench")
+        return pool_update(pool_id=pool_id)
+
+    correction, replayed = median_time(correct_middle, args.repeats)
+    print(f"correction of the middle match: median {correction:.2f} s (replays {replayed} matches)")
+
+    client = Client(HTTP_HOST="localhost")
+    for label, url in (("first page", "/games/nacho_pile/"), ("page 20", "/games/nacho_pile/?page=20&sort=player")):
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        queries = len(captured)
+        page_time, _ = median_time(lambda url=url: client.get(url), max(args.repeats, 9))
+        print(f"leaderboard {label} ({url}): median {page_time * 1000:.1f} ms, {queries} queries")
+
+    differences = pool_differences(pool)
+    print(f"recompute check: {'equal' if not differences else f'{len(differences)} differences'}")
+
+
+if __name__ == "__main__":
+    main()
