@@ -44,7 +44,7 @@ def _supply_of(mask: int, supply: list[int]) -> int:
     return sum(supply[k] for k in range(KINDS) if mask >> k & 1)
 
 
-def _flow_feasible(groups: list[tuple[int, int]], supply: list[int]) -> bool:
+def flow_feasible(groups: list[tuple[int, int]], supply: list[int]) -> bool:
     """Whether each group's count of slots can be filled from `supply` with kinds its mask allows."""
     masks = [mask for mask, _count in groups]
     alloc = [[0] * KINDS for _ in groups]
@@ -99,7 +99,7 @@ def feasible(demand: dict[int, int], supply: list[int]) -> bool:
     if not groups:
         return True
     if len(groups) > HALL_LIMIT:
-        return _flow_feasible(groups, left)
+        return flow_feasible(groups, left)
     size = 1 << len(groups)
     unions = [0] * size
     needs = [0] * size

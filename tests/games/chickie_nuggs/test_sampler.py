@@ -6,8 +6,8 @@ import random
 import pytest
 
 from games.chickie_nuggs import GAME
-from games.chickie_nuggs.rules import CARD_BY_NAME, NUGGET_KINDS, ChickieNuggsState
-from games.chickie_nuggs.sampler import InconsistentObservation
+from games.chickie_nuggs.rules import CARD_BY_NAME, KINDS, NUGGET_KINDS, ChickieNuggsState
+from games.chickie_nuggs.sampler import InconsistentObservation, feasible, flow_feasible
 
 SAMPLES = 40
 
@@ -153,3 +153,19 @@ def test_an_observation_that_does_not_add_up_is_refused_with_a_clear_message():
     observation["pile_size"] += 1
     with pytest.raises(InconsistentObservation, match="does not add up"):
         GAME.sample_state(observation, random.Random(1))
+
+
+def test_the_max_flow_check_agrees_with_halls_condition():
+    rng = random.Random(8)
+    agreed = {True: 0, False: 0}
+    for _ in range(400):
+        groups = {}
+        for _ in range(rng.randint(1, 6)):
+            mask = rng.randrange(1, 1 << KINDS)
+            if mask & (mask - 1):  # several kinds: single kinds are settled before either check
+                groups[mask] = rng.randint(1, 4)
+        supply = [rng.randint(0, 2) for _ in range(KINDS)]
+        by_hall = feasible(groups, supply)
+        assert flow_feasible(list(groups.items()), supply) == by_hall
+        agreed[by_hall] += 1
+    assert agreed[True] > 50 and agreed[False] > 50
