@@ -172,12 +172,14 @@ class ChickenFootState(State):
         round_number: int = 1,
         led: Iterable[str] = (),
         scores: Sequence[int] | None = None,
+        previous_opener: int | None = None,
     ) -> ChickenFootState:
         """A hand-built position (for tests and analysis).
 
         `hands` are the bones each seat holds now and `yard` the yard (None: every bone not in a hand or on the
         table). Earlier rounds are summed up by `round_number` (1-based), `led` (the doubles led before this
-        round, in order) and `scores` (their totals; the round summaries are not rebuilt). Without `lead` the
+        round, in order), `scores` (their totals) and `previous_opener` (who opened the last round); the round
+        summaries themselves are left blank. Without `lead` the
         position is the moment right after the deal: the lead is found by the ruled policy (which may mean
         drawing). With `lead`, seat `opener` has led it, then `plays` — (seat, bone, onto) triples — were made
         in order (the engine checks each against the layout, not against hands), and `turn` (default: left of
@@ -191,6 +193,8 @@ class ChickenFootState(State):
             raise ValueError(f"{num_players} hands needed, got {len(hands)}")
         if scores is not None:
             state.scores = list(scores)
+        if previous_opener is not None:
+            state.opener = previous_opener
         for name in led:
             bone = _bone_id(t, name)
             state.led |= 1 << t.hi[bone]
@@ -215,6 +219,7 @@ class ChickenFootState(State):
             placed |= 1 << bone
         if yard is None:
             state.yard = t.bones_of(t.all_mask & ~placed)
+            placed = t.all_mask
         else:
             for name in yard:
                 bone = _bone_id(t, name)
