@@ -1,0 +1,169 @@
+"""Bot leagues played by real Celery worker processes on PostgreSQL (never eager mode).
+
+The same league (seed and bots) must end with bit-identical ratings whatever the number of worker processes,
+and after a worker is killed with SIGKILL in the middle of a batch.
+"""
+
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from django.db.models import Count
+
+from league.bots.models import BotLeague, Fixture
+from league.bots.services import bot_register, league_start, leases_reap
+from league.ratings.models import Rating
+from league.ratings.services import pool_differences
+from league.results.models import ResultVersion
+from tests.league.bots.conftest import make_bots, make_league
+from tests.league.bots.workers import Worker, wait_until
+
+PROGRAMS = Path(__file__).parent / "programs"
+pytestmark = [pytest.mark.postgres, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+SIX_BOTS = (
+    ("Random", "random", {}),
+    ("Careful", "heuristic", {"caution": 1.5}),
+    ("Daring", "heuristic", {"caution": 0.5}),
+    ("Dozy", "sleepy", {"seconds": 0.002}),
+    ("Drowsy", "sleepy", {"seconds": 0.003}),
+    ("Sleepy", "sleepy", {"seconds": 0.004}),
+)
+
+
+@contextmanager
+def running(name: str, processes: int):
+    worker = Worker(name, processes)
+    try:
+        yield worker
+    finally:
+        worker.stop()
+
+
+def status(league) -> str:
+    return BotLeague.objects.values_list("status", flat=True).get(pk=league.pk)
+
+
+def outcome(league) -> tuple[dict, list]:
+    ratings = {
+        r.player.name: (r.mu, r.sigma, r.matches)
+        for r in Rating.objects.filter(pool=league.rating_pool).select_related("player")
+    }
+    records = [f.match.record_json() for f in Fixture.objects.filter(league=league).select_related("match")]
+    return ratings, records
+
+
+def play_to_the_end(league, worker_name: str, processes: int) -> tuple[dict, list]:
+    with running(worker_name, processes):
+        league_start(league_id=league.pk)
+        wait_until(lambda: status(league) == "finished", f"{league.name} finishes")
+    return outcome(league)
+
+
+def test_a_league_of_six_bots_ends_with_the_same_ratings_on_one_and_two_worker_processes(staff):
+    bots = make_bots(staff, SIX_BOTS)
+    settings = {"target_value": 4, "sittings_per_round": 3, "batch_size": 3, "commit_every": 1}
+    one = make_league(staff, bots, name="One process", **settings)
+    two = make_league(staff, bots, name="Two processes", **settings)
+
+    ratings_one, records_one = play_to_the_end(one, "one", 1)
+    ratings_two, records_two = play_to_the_end(two, "two", 2)
+
+    assert len(records_one) == 24  # 4 rounds x 3 sittings x 2 tables of 3
+    assert sorted(matches for _, _, matches in ratings_one.values()) == [12] * 6
+    assert ratings_two == ratings_one
+    assert records_two == records_one
+    assert pool_differences(two.rating_pool) == []
+    one.refresh_from_db()
+    assert (one.current_round, one.status) == (4, "finished")
+
+
+def test_a_worker_killed_mid_batch_leaves_every_match_played_once_and_the_same_ratings(staff):
+    bots = make_bots(staff, SIX_BOTS)
+    settings = {
+        "target_value": 2,
+        "sittings_per_round": 3,
+        "batch_size": 6,
+        "commit_every": 1,
+        "lease_seconds": 2,
+    }
+    reference = make_league(staff, bots, name="Undisturbed", **settings)
+    ratings_reference, records_reference = play_to_the_end(reference, "reference", 1)
+    league = make_league(staff, bots, name="Disturbed", **settings)
+
+    doomed = Worker("doomed", 1)
+    try:
+        league_start(league_id=league.pk)
+
+        def mid_batch() -> bool:
+            for token in (
+                Fixture.objects.filter(league=league, done=False)
+                .exclude(lease_token="")
+                .values_list("lease_token", flat=True)
+            ):
+                if Fixture.objects.filter(league=league, played_by=token).exists():
+                    return True
+            return False
+
+        wait_until(mid_batch, "the worker has stored part of a batch")
+    finally:
+        doomed.kill()
+    stored_before = Fixture.objects.filter(league=league, done=True).count()
+
+    with running("rescuer", 1):
+        polls = iter(range(10**6))
+
+        def reaped_and_finished() -> bool:
+            if next(polls) % 10 == 0:  # the periodic reaper, once a second
+                leases_reap()
+            return status(league) == "finished"
+
+        wait_until(reaped_and_finished, "the reaper hands the batch back and another worker finishes")
+
+    ratings, records = outcome(league)
+    assert 0 < stored_before < 12
+    assert Fixture.objects.filter(league=league, attempts__gte=2).exists()
+    per_match = (
+        ResultVersion.objects.filter(match__bot_fixture__league=league)
+        .values("match")
+        .annotate(n=Count("id"))
+    )
+    assert sorted(row["n"] for row in per_match) == [1] * 12
+    assert ratings == ratings_reference
+    assert records == records_reference
+
+
+def test_bots_that_raise_answer_illegally_or_hang_forfeit_and_the_league_goes_on(staff):
+    bots = make_bots(staff, (("Faller", "raises", {}), ("Cheater", "illegal", {}), ("Plain", "random", {})))
+    hanger = bot_register(
+        name="Hanger",
+        game_id="nacho_pile",
+        kind="external",
+        command=[sys.executable, str(PROGRAMS / "hangs.py")],
+        move_seconds=0.2,
+        by=staff,
+    )
+    league = make_league(
+        staff, [*bots, hanger], name="Faults", table_size=4, target_value=2, sittings_per_round=1
+    )
+
+    play_to_the_end(league, "faults", 1)
+
+    fixtures = list(Fixture.objects.filter(league=league).select_related("match").order_by("position"))
+    assert len(fixtures) == 2
+    for fixture in fixtures:
+        record = fixture.match.record_json()
+        names = [seat.player.name for seat in fixture.match.seats.order_by("seat")]
+        reasons = {names[f["seat"]]: f["reason"] for f in record["end"]["forfeits"]}
+        assert reasons == {
+            "Faller": "raised RuntimeError: the bot fell over",
+            "Cheater": "illegal action 'fly away'",
+            "Hanger": "raised ExternalBotError: no answer within 5.2s (killed)",
+        }
+        assert dict(zip(names, record["outcome"]["places"], strict=True)) == {
+            "Plain": 1,
+            "Faller": 2,
+            "Cheater": 2,
+            "Hanger": 2,
+        }

@@ -1,0 +1,66 @@
+"""Real Celery workers for the bot-league tests: started as processes, stopped (or killed) by the test."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from django.conf import settings
+from django.db import connection
+
+WAIT_SECONDS = 180
+
+
+def database_url() -> str:
+    """The URL of the test database, so that worker processes work on the same data."""
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    credentials = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{credentials}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def wait_until(condition, what: str) -> None:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up waiting: {what}")
+        time.sleep(0.1)
+
+
+class Worker:
+    """One `celery worker` with `processes` prefork children, knowing the test-only bots."""
+
+    def __init__(self, name: str, processes: int):
+        environment = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "league.settings.test",
+            "DATABASE_URL": database_url(),
+        }
+        command = [
+            sys.executable, "-m", "celery", "-A", "league", "worker", "--pool", "prefork",
+            "--concurrency", str(processes), "-I", "tests.league.bots.faulty_bots", "-n", f"{name}-{os.getpid()}@%h",
+            "-l", "warning", "--without-gossip", "--without-mingle", "--without-heartbeat",
+        ]  # fmt: skip
+        self.process = subprocess.Popen(
+            command, cwd=settings.BASE_DIR, env=environment, start_new_session=True
+        )
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.process.wait()
+
+    def kill(self) -> None:
+        """SIGKILL the worker and its children at once: nothing gets to clean up."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
