@@ -119,8 +119,7 @@ def _place_hidden_bones(
     others = [seat for seat in range(num_players) if seat != me]
     events: dict[int, list[tuple[int, int]]] = {seat: [] for seat in others}  # (time, forbidden mask)
     played: dict[int, list[tuple[int, int]]] = {seat: [] for seat in others}  # (bone, time)
-    slots: dict[int, list[_Slot]] = {seat: [_Slot(seat, DEAL_TIME, -1) for _ in range(state.hand_size)]
-                                     for seat in others}
+    slots: dict[int, list[_Slot]] = {seat: [] for seat in others}
     consumed = set()
     last_lead_draw = -1
     lead_entry = -1
@@ -144,6 +143,14 @@ def _place_hidden_bones(
             events[seat].append((2 * index, t.numbers_mask(numbers)))
         elif index not in consumed:
             played[seat].append((bone, 2 * index))
+
+    # The dealt bones: what each player holds now or played, less what they drew (a hand-built position may
+    # not start from a full deal, so this is counted rather than read from the hand-size table).
+    for seat in others:
+        dealt = state.counts[seat] + len(played[seat]) - len(slots[seat])
+        if dealt < 0:
+            raise ValueError(f"seat {seat}'s hand size does not match the history")
+        slots[seat][:0] = [_Slot(seat, DEAL_TIME, -1) for _ in range(dealt)]
 
     # What finding the lead tells.
     rounds_before = len(state.rounds)
@@ -186,9 +193,6 @@ def _place_hidden_bones(
         else:
             at_least_one = (seat, playable)
 
-    for seat in others:
-        if len(slots[seat]) != len(played[seat]) + state.counts[seat]:
-            raise ValueError(f"seat {seat}'s hand size does not match the history")
     pool = t.bones_of(unseen)
     if len(pool) != sum(state.counts[seat] for seat in others) + yard_size:
         raise ValueError("the bones out of sight do not add up to the hands and the yard")
