@@ -1,9 +1,10 @@
 """Chickie Nuggs bots (the generic `random` bot is added by the registry).
 
 `heuristic` plays from its observation only:
-- placement: its best nugget while a nugget slot is free (face down with Incognuggo when it is worth 3 or more),
-  else its least useful sauce; with the nugget slots full it trades its worst tray nugget for a better one in hand
-  (Honey Mustard);
+- placement: its best nugget while a nugget slot is free, unless a sauce worth as much can go on the tray instead
+  (nothing burns or takes a sauce), else its least useful sauce; with the nugget slots full it trades its worst
+  tray nugget for a better one in hand (Honey Mustard). It does not play Incognuggo: against blind choosers
+  each face-down nugget is a target of its own, where face-up equal nuggets are one (measured: it loses wins);
 - Burnt Nugget on the leader's best nugget (the leader: the opponent with the most tray points in view, a
   face-down nugget counted at the average value of the nuggets still unseen);
 - Gimme Nuggs and Steal on the opponent most likely to hold nuggets, judged from its `hand_knowledge` and the
@@ -149,23 +150,25 @@ class HeuristicBot(Bot):
 
         placements = by_verb.get("place", [])
         nugget_places = [a for a in placements if a[1].startswith("nugget")]
+        sauce_places = [a for a in placements if not a[1].startswith("nugget")]
+        values = observation["options"]
+        best_sauce = max(
+            sauce_places,
+            key=lambda a: (values[f"sauce_value_{a[1]}"], -PLACE_PREFERENCE.index(a[1])),
+            default=None,
+        )
         if nugget_places:
             best = max(nugget_places, key=lambda a: a[1])[1]
-            hidden = f"incognuggo:{best}"
-            if best_in_hand >= 3 and hidden in legal:
-                return hidden
+            # A sauce worth as much as the nugget is safer on the tray: nothing burns or takes a sauce.
+            if best_sauce is not None and values[f"sauce_value_{best_sauce[1]}"] >= int(best[-1]):
+                return f"place:{best_sauce[1]}"
             return f"place:{best}"
         if not placements and "skip" in by_verb:
             return "skip"
         if "freezer" in by_verb and not sauce_slot_free:
             return "freezer"
-        if placements:
-            values = observation["options"]
-            sauce = max(
-                placements,
-                key=lambda a: (values[f"sauce_value_{a[1]}"], -PLACE_PREFERENCE.index(a[1])),
-            )[1]
-            return f"place:{sauce}"
+        if best_sauce is not None:
+            return f"place:{best_sauce[1]}"
         return "pass" if "pass" in legal else legal[-1]
 
     @staticmethod

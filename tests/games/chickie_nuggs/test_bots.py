@@ -26,9 +26,12 @@ def test_it_places_its_best_nugget():
     assert heuristic_choice(state) == "place:nugget2"
 
 
-def test_it_hides_a_premium_nugget_with_incognuggo():
-    state = ChickieNuggsState.position([{"nugget3": 1, "incognuggo": 1}, {"bbq": 1}], ["nugget1"] * 3)
-    assert heuristic_choice(state) == "incognuggo:nugget3"
+def test_it_prefers_a_sauce_to_a_nugget_worth_no_more():
+    hands = [{"nugget1": 1, "bbq": 1, "incognuggo": 1}, {"bbq": 1}]
+    state = ChickieNuggsState.position(hands, ["nugget1"] * 3)
+    assert heuristic_choice(state) == "place:bbq"
+    state = ChickieNuggsState.position(hands, ["nugget1"] * 3, options={"sauce_value_bbq": 0})
+    assert heuristic_choice(state) == "place:nugget1"
 
 
 def test_it_burns_the_leaders_best_nugget():
