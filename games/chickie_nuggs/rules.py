@@ -44,9 +44,10 @@ A turn: up to two plays of non-nugget cards, then one placement on the tray, the
   nugget: no effect). Answers do not count toward the two plays.
 - Played cards, burnt and discarded nuggets, and resolved Flying Nuggets go face up to the discard pile; a
   face-down nugget is revealed when it goes there (choice: the discard pile is face up).
-- The end: right after the draw that empties the pile (a Flying Nuggets drawn last is resolved first). Places:
-  most tray points (face-down nuggets count); then most cards on the tray; then most points of cards in hand
-  (nuggets and sauces at their tray values); then a shared place. `scores` are the tray points.
+- The end: right after the draw that empties the pile (a Flying Nuggets drawn last is resolved first). The trays
+  are turned up (observations then show every face-down value). Places: most tray points (face-down nuggets
+  count); then most cards on the tray; then most points of cards in hand (nuggets and sauces at their tray
+  values); then a shared place. `scores` are the tray points.
 
 Hidden information. A seat sees its own hand, all trays (face-down nuggets as "a nugget", their values only to
 their owner and to whoever takes one), the discard pile, hand sizes and pile size, and the top cards of the pile
@@ -931,12 +932,15 @@ class ChickieNuggsState(State):
 
     def observation(self, seat: int) -> Observation:
         n = self.num_players
+        revealed = self.phase == OVER  # the trays are turned up for the scoring
         trays = []
         for owner in range(n):
             nuggets: list = []
             for kind, masks in self.tray_nuggets[owner]:
                 if masks is None:
                     nuggets.append(kind + 1)
+                elif revealed:
+                    nuggets.append({"face_down": [kind + 1]})
                 else:
                     nuggets.append({"face_down": [k + 1 for k in NUGGET_KINDS if masks[seat] >> k & 1]})
             trays.append({"nuggets": nuggets, "sauces": [CARD_NAMES[k] for k in self.tray_sauces[owner]]})
@@ -975,11 +979,12 @@ class ChickieNuggsState(State):
         }
 
     def _visible_points(self, owner: int, seat: int) -> int:
-        """Tray points `seat` can see on `owner`'s tray (face-down nuggets count only for their owner)."""
+        """Tray points `seat` can see on `owner`'s tray (face-down nuggets count for their owner, and at the end)."""
         points = self.points
         total = sum(points[k] for k in self.tray_sauces[owner])
+        everything = owner == seat or self.phase == OVER
         for kind, masks in self.tray_nuggets[owner]:
-            if masks is None or owner == seat:
+            if masks is None or everything:
                 total += points[kind]
         return total
 

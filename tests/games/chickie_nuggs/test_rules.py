@@ -387,6 +387,8 @@ def test_incognuggo_hides_the_value_from_the_others_until_it_is_scored_at_the_en
     act(state, "place:bbq")  # seat 1 takes the last card: the game ends
     assert state.is_terminal()
     assert state.outcome().scores == (4.0, 1.0) and state.outcome().places == (1, 2)
+    assert state.observation(1)["trays"][0]["nuggets"] == [{"face_down": [4]}]  # turned up for the scoring
+    assert state.observation(1)["tray_points"] == [4, 1]
 
 
 def test_incognuggo_is_one_of_the_two_plays():
