@@ -7,7 +7,7 @@ How a league runs (every step is idempotent, so `acks_late`, retries and a kille
    lease (token and expiry) on each; plays them from their stored seeds; and every `commit_every` matches
    stores their records and system result versions in one transaction that first re-checks its lease. The
    result's (match, version) uniqueness makes a second store of a match fail: a match counts once.
-3. After each store the league's rating pool is brought up to date (`ratings.services.pool_update`): the pool
+3. After each batch the league's rating pool is brought up to date (`ratings.services.pool_update`): the pool
    applies matches by (played_at, id), which is the schedule's order, so a match finished early by another
    worker is re-applied in its place and the final numbers never depend on who finished first.
 4. When a round's fixtures are all stored and rated, `league_advance` (under the league row lock) draws the
@@ -27,7 +27,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, F, Max
 from django.utils import timezone
 
@@ -561,7 +561,7 @@ def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture])
         seats: dict[int, list[MatchSeat]] = {}
         for seat in MatchSeat.objects.filter(match_id__in=[item.match_id for item in items]).order_by("seat"):
             seats.setdefault(seat.match_id, []).append(seat)
-        versions, matches, changed_seats = [], [], []
+        versions, match_rows, seat_rows = [], [], []
         now = timezone.now()
         for item in items:
             outcome = item.record["outcome"]
@@ -580,37 +580,60 @@ def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture])
                     reason=SYSTEM_RESULT_REASON,
                 )
             )
-            matches.append(
-                Match(
-                    pk=item.match_id,
-                    status=Match.Status.FINISHED,
-                    result_version=1,
-                    record=Match.compress_record(item.record),
-                )
-            )
+            match_rows.append((item.match_id, Match.compress_record(item.record)))
             for seat in seats[item.match_id]:
-                seat.place = places[seat.seat]
-                seat.score = scores[seat.seat] if scores is not None else None
-                changed_seats.append(seat)
+                seat_rows.append(
+                    (seat.pk, places[seat.seat], scores[seat.seat] if scores is not None else None)
+                )
         ResultVersion.objects.bulk_create(versions)  # (match, version) is unique: a match is stored once
-        Match.objects.bulk_update(matches, ["status", "result_version", "record"])
-        MatchSeat.objects.bulk_update(changed_seats, ["place", "score"])
-        fixtures = [
-            Fixture(
-                pk=item.fixture_id,
-                done=True,
-                lease_token="",
-                lease_expires_at=None,
-                played_by=token,
-                seconds=item.seconds,
-            )
-            for item in items
-        ]
-        Fixture.objects.bulk_update(
-            fixtures, ["done", "lease_token", "lease_expires_at", "played_by", "seconds"]
+        _update_rows(Match, ("record",), match_rows, status=Match.Status.FINISHED, result_version=1)
+        _update_rows(MatchSeat, ("place", "score"), seat_rows)
+        _update_rows(
+            Fixture,
+            ("seconds",),
+            [(item.fixture_id, item.seconds) for item in items],
+            done=True,
+            lease_token="",
+            lease_expires_at=None,
+            played_by=token,
         )
         pool_mark_pending(pool_id=pool_id, match_id=min(item.match_id for item in items))
     return len(items)
+
+
+def _update_rows(model, columns: Sequence[str], rows: Sequence[tuple], **constants: Any) -> None:
+    """UPDATE many rows of `model` in one statement: `rows` are (pk, value per column); `constants` go to all.
+
+    Django's bulk_update builds a CASE expression per field and row, which costs more than playing a match;
+    one UPDATE joined to a VALUES list (PostgreSQL, SQLite 3.33+) costs a fraction of a millisecond.
+    """
+    if not rows:
+        return
+    meta = model._meta
+    table = connection.ops.quote_name(meta.db_table)
+    names = ["pk", *columns]
+    values = ", ".join("(" + ", ".join(["%s"] * len(names)) + ")" for _ in rows)
+    assignments = []
+    params: list[Any] = []
+    for column in columns:
+        field = meta.get_field(column)
+        cast = field.cast_db_type(connection)
+        assignments.append(f"{connection.ops.quote_name(field.column)} = CAST(v.{column} AS {cast})")
+    for name, value in constants.items():
+        field = meta.get_field(name)
+        assignments.append(f"{connection.ops.quote_name(field.column)} = %s")
+        params.append(field.get_db_prep_save(value, connection))
+    row_params = [
+        meta.get_field(name if name != "pk" else meta.pk.name).get_db_prep_save(value, connection)
+        for row in rows
+        for name, value in zip(names, row, strict=True)
+    ]
+    sql = (
+        f"WITH v({', '.join(names)}) AS (VALUES {values}) "
+        f"UPDATE {table} SET {', '.join(assignments)} FROM v WHERE {table}.{connection.ops.quote_name(meta.pk.column)} = v.pk"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*row_params, *params])
 
 
 def seat_bots(league: BotLeague) -> dict[int, SeatBot]:
@@ -670,10 +693,11 @@ def league_work(*, league_id: int, worker: str) -> int:
                 )
                 chunk.append(PlayedFixture(fixture_id, match_id, record, time.perf_counter() - began))
             stored += fixtures_store(pool_id=league.rating_pool_id, token=token, played=chunk)
-            pool_update(pool_id=league.rating_pool_id)
-            Fixture.objects.filter(lease_token=token, done=False).update(
-                lease_expires_at=timezone.now() + timedelta(seconds=league.lease_seconds)
-            )
+            if start + league.commit_every < len(fixtures):
+                Fixture.objects.filter(lease_token=token, done=False).update(
+                    lease_expires_at=timezone.now() + timedelta(seconds=league.lease_seconds)
+                )
+        pool_update(pool_id=league.rating_pool_id)  # once a batch: each update replays from its first match
 
 
 def leases_reap(*, now=None) -> int:
