@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import socket
 from urllib.parse import urlparse
 
@@ -81,3 +82,12 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
             f"deselected {count} test(s) marked '{marker}' because {why}: {HOW_TO_RUN[marker]}", yellow=True
         )
 
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove this run's database file and broker folder (see league.settings.test)."""
+    from django.conf import settings
+
+    run_dir = getattr(settings, "TEST_RUN_DIR", None)
+    if run_dir is not None and "PECKING_ORDER_TEST_RUN_DIR" not in os.environ:
+        shutil.rmtree(run_dir, ignore_errors=True)

@@ -55,7 +55,9 @@ class MatchSerializer(serializers.ModelSerializer):
 
 class MatchCreateSerializer(serializers.Serializer):
     game = serializers.CharField(max_length=40)
-    players = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=20)
+    players = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**62), min_length=1, max_length=20
+    )
     options = serializers.DictField(required=False, default=dict)
     rated = serializers.BooleanField(required=False, default=True)
     played_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
@@ -75,7 +77,7 @@ class ResultVersionSerializer(serializers.ModelSerializer):
 
 
 class ResultSubmitSerializer(serializers.Serializer):
-    expected_version = serializers.IntegerField(min_value=0)
+    expected_version = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
     places = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
     scores = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)

@@ -125,6 +125,10 @@ class SeatInline(admin.TabularInline):
     def has_add_permission(self, request, obj=None):
         return False
 
+    def has_change_permission(self, request, obj=None):
+        """Seats and versions are written by the services only."""
+        return False
+
 
 class ResultVersionInline(admin.TabularInline):
     model = ResultVersion
@@ -135,6 +139,10 @@ class ResultVersionInline(admin.TabularInline):
     ordering = ["-version"]
 
     def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        """Seats and versions are written by the services only."""
         return False
 
 
@@ -204,9 +212,6 @@ class MatchAdmin(admin.ModelAdmin):
             )
         except UserError as exc:
             messages.error(request, exc.message)
-
-    def save_related(self, request, form, formsets, change):
-        """Seats and versions are written by the services only."""
 
     @admin.action(description="Void the selected matches (they stop counting)")
     def void_matches(self, request, queryset):

@@ -20,6 +20,7 @@ from league.matches.models import Match, MatchSeat
 from league.results.models import ResultVersion
 
 REASON_MAX_LENGTH = 500
+SCORE_LIMIT = 1_000_000
 
 
 def _is_int(value: Any) -> bool:
@@ -46,6 +47,8 @@ def check_outcome(
             raise UserError(f"give one score per seat ({num_seats} seats)", field="scores")
         if not all(_is_int(score) for score in scores):
             raise UserError("scores must be whole numbers", field="scores")
+        if not all(-SCORE_LIMIT <= score <= SCORE_LIMIT for score in scores):
+            raise UserError(f"scores run from -{SCORE_LIMIT:,} to {SCORE_LIMIT:,}", field="scores")
         scores = list(scores)
     if places is None:
         if scores is None:

@@ -1,9 +1,19 @@
-"""Test settings: fast password hashing, a file SQLite database (so a worker process can share it)."""
+"""Test settings: fast password hashing, a file SQLite database (so a worker process can share it).
 
+Each test run keeps its database file and broker folder in a directory of its own (TEST_RUN_DIR), so
+that two runs in one checkout, or a run next to `make run`, never share them. A worker started by a test
+gets the same directory through PECKING_ORDER_TEST_RUN_DIR.
+"""
+
+import os
+from pathlib import Path
+
+from league.settings import env
 from league.settings.base import *  # noqa: F403
 from league.settings.base import CELERY_BROKER_URL, DATABASES, VAR_DIR, broker_settings
 
-VAR_DIR.mkdir(parents=True, exist_ok=True)
+TEST_RUN_DIR = Path(env.text("PECKING_ORDER_TEST_RUN_DIR") or VAR_DIR / "test-runs" / str(os.getpid()))
+TEST_RUN_DIR.mkdir(parents=True, exist_ok=True)
 
 SECRET_KEY = "test-only-secret"  # noqa: S105 - never used outside tests
 DEBUG = False
@@ -12,10 +22,9 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
-# Tests and their workers use a broker folder of their own, apart from a `make run` on the same checkout.
-CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = broker_settings(CELERY_BROKER_URL, VAR_DIR / "test-broker")
+CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = broker_settings(CELERY_BROKER_URL, TEST_RUN_DIR / "broker")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
+    DATABASES["default"]["TEST"] = {"NAME": str(TEST_RUN_DIR / "test.sqlite3")}
 # Static files are served from the app folders, without collectstatic.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True

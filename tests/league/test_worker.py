@@ -42,6 +42,7 @@ def worker(transactional_db):
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "league.settings.test",
         "DATABASE_URL": database_url(),
+        "PECKING_ORDER_TEST_RUN_DIR": str(settings.TEST_RUN_DIR),
     }
     name = f"test-{os.getpid()}@%h"
     process = subprocess.Popen(

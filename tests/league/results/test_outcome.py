@@ -39,6 +39,7 @@ def test_places_and_scores_together_must_agree():
         ("1,2,3,4", None, None, "give one place per seat"),
         (None, [1, 2], "high", r"give one score per seat \(4 seats\)"),
         (None, [1, 2.5, 3, 4], "high", "scores must be whole numbers"),
+        (None, [1, 2, 3, 10**12], "high", "scores run from -1,000,000 to 1,000,000"),
     ],
 )
 def test_bad_outcomes_are_refused_with_a_message(places, scores, score_order, message):
