@@ -120,7 +120,7 @@ class ChickenFootState(State):
         "num_players", "options", "rng", "t", "hand_size", "arms", "round_end", "lead_policy",
         "double_blank_value", "rounds_total", "phase", "turn", "hands", "counts", "yard", "scores", "led",
         "led_order", "lead", "opener", "open_ends", "c_bone", "c_num", "c_left", "layout", "history",
-        "rounds", "passes", "drew", "legal",
+        "rounds", "passes", "drew", "legal", "mark",
     )  # fmt: skip
 
     def __init__(self, num_players: int, options: Mapping[str, Any], rng: random.Random | None = None):
@@ -154,6 +154,7 @@ class ChickenFootState(State):
         self.passes = 0
         self.drew = False
         self.legal: list[tuple[int, int]] = []  # (bone, onto) for the seat to play; empty when it must draw
+        self.mark = 0  # length of the history before the last event (for words about that event)
 
     # ----------------------------------------------------------------------------------- building positions
 
@@ -304,6 +305,7 @@ class ChickenFootState(State):
         return bone is not None and bone in self.yard
 
     def _apply_chance(self, outcome: Any) -> None:
+        self.mark = len(self.history)
         if self.phase == DEAL:
             self._deal(outcome)
             return
@@ -334,6 +336,7 @@ class ChickenFootState(State):
             self._next_turn((seat + 1) % self.num_players)
 
     def _apply(self, actions: Mapping[int, Any]) -> None:
+        self.mark = len(self.history)
         seat = self.turn
         bone, onto = self.t.action_pair[actions[seat]]
         self._play(seat, bone, onto)
@@ -365,6 +368,7 @@ class ChickenFootState(State):
         self.c_left = 0
         self.c_bone = self.c_num = -1
         self.history = []
+        self.mark = 0
         self.lead = -1
         self._open_round()
 
@@ -617,29 +621,58 @@ class ChickenFootState(State):
         other.passes = self.passes
         other.drew = self.drew
         other.legal = self.legal  # replaced, never changed in place
+        other.mark = self.mark
         return other
 
     # ------------------------------------------------------------------------------------------ words, pictures
 
     def describe_chance(self, outcome: Any) -> str:
+        """Words for the chance outcome just applied (the CLI's account calls it after each event)."""
+        names = self.t.names
+        latest = self.history[self.mark:]
         if isinstance(outcome, list):
-            return f"round {len(self.rounds) + 1}: shuffle and deal {self.hand_size} bones each"
-        return f"seat {self.turn} draws {outcome}"
+            text = f"shuffle and deal {len(outcome[0]) if outcome else 0} bones each"
+            if latest and latest[0][0] == LEAD_EVENT:
+                return text + f"; seat {latest[0][1]} leads with {names[latest[0][2]]}"
+            if self.phase == LEAD:
+                return text + f"; no double can lead: seat {self.turn} draws first"
+            if self.rounds and self.rounds[-1]["skipped"]:
+                return text + f"; nobody holds {self.rounds[-1]['lead']}: the round is skipped"
+            return text
+        words = []
+        for kind, seat, bone, _, _ in latest:
+            if kind in (DRAW_EVENT, LEAD_DRAW_EVENT):
+                words.append(f"seat {seat} draws {names[bone]}")
+            elif kind == LEAD_EVENT:
+                words.append(f"and leads with it ({names[bone]})")
+            elif kind == PASS_EVENT and words and len(words) == 1:
+                words.append("and passes")
+        return " ".join(words) if words else f"seat {self.turn} draws {outcome}"
 
     def describe_action(self, seat: int, action: Any) -> str:
         t = self.t
         bone, _, onto = action.partition("@")
-        if self.c_left and t.id_of.get(onto) == self.c_bone:
-            kind = "spinner" if self.c_bone == self.lead else "chickie"
+        onto_id = t.id_of.get(onto)
+        if onto_id is not None and t.is_double[onto_id]:
+            kind = "spinner" if onto_id == self.lead else "chickie"
             return f"plays {bone} on the {kind} {onto}"
-        if t.is_double[t.id_of[bone]]:
-            return f"plays {bone} on {onto}: chickie {t.hi[t.id_of[bone]]}s!"
+        bone_id = t.id_of.get(bone)
+        if bone_id is not None and t.is_double[bone_id]:
+            return f"plays {bone} on {onto}: chickie {t.hi[bone_id]}s!"
         return f"plays {bone} on {onto}"
 
     def milestone(self) -> str | None:
+        """Passes made without a decision during the last event, and the table when a round has just ended."""
+        lines = []
+        latest = self.history[self.mark:]
+        for index, (kind, seat, _, _, numbers) in enumerate(latest):
+            drew = index > 0 and latest[index - 1][0] == DRAW_EVENT
+            if kind == PASS_EVENT and not drew:
+                needed = ", ".join(str(n) for n in numbers)
+                lines.append(f"  seat {seat} passes: no bone with {needed}, and the yard is empty")
         if self.phase in (DEAL, OVER) and self.rounds:
-            return self.render()
-        return None
+            lines.append(self.render())
+        return "\n".join(lines) if lines else None
 
     def render(self) -> str:
         """The table as text: the round, the layout as a tree from the spinner, hands, and the scores."""
