@@ -250,6 +250,14 @@ def dict_to_counts(cards: Mapping[str, int]) -> list[int]:
     return counts
 
 
+def copy_event(event: Mapping[str, Any]) -> dict[str, Any]:
+    """A fresh copy of one logged event ("top", the cards seen in the freezer, is the only list in one)."""
+    copied = dict(event)
+    if "top" in copied:
+        copied["top"] = list(copied["top"])
+    return copied
+
+
 def _add_tag(tags: dict[int, int], mask: int) -> None:
     tags[mask] = tags.get(mask, 0) + 1
 
@@ -910,23 +918,21 @@ class ChickieNuggsState(State):
     # ----- observation and copies ---------------------------------------------------------------------------
 
     def log_entries(self, seat: int) -> list[dict]:
-        """The event log as `seat` sees it, oldest first."""
+        """The event log as `seat` sees it, oldest first (fresh dicts and lists)."""
         entries = []
         node = self.log
         while node is not None:
             (event, actor, detail, viewers, secret), node = node
-            if event is None:  # an entry copied verbatim from an observation (sampled states)
-                entries.append(
-                    {key: list(value) if isinstance(value, list) else value for key, value in detail.items()}
-                )
+            if event is None:  # the log of the observation a sampled state came from, oldest first
+                entries.extend(copy_event(copied) for copied in reversed(detail))
                 continue
             view = {"event": event, "seat": actor}
             if detail:
-                for key, value in detail.items():
-                    view[key] = list(value) if isinstance(value, list) else value
+                view.update(detail)
             if secret and seat in viewers:
-                for key, value in secret.items():
-                    view[key] = list(value) if isinstance(value, list) else value
+                view.update(secret)
+            if "top" in view:
+                view["top"] = list(view["top"])
             entries.append(view)
         entries.reverse()
         return entries

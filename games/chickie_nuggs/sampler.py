@@ -21,12 +21,14 @@ from games.chickie_nuggs.rules import (
     CARD_NAMES,
     DEAL,
     DECK_COUNTS,
+    FLYING,
     HAND_MASK,
     KINDS,
     NUGGET_MASK,
     PHASE_BY_NAME,
     SPEC,
     ChickieNuggsState,
+    copy_event,
     dict_to_counts,
     names_mask,
 )
@@ -137,9 +139,13 @@ def assign(slot_masks: list[int], supply: list[int], rng: random.Random) -> list
         raise InconsistentObservation("no deal of the unseen cards fits what the observation shows")
     kinds: list[int] = [-1] * len(slot_masks)
     order = sorted(range(len(slot_masks)), key=lambda i: slot_masks[i].bit_count())
-    open_slots = []
+    any_held_card: list[int] = []  # slots of a hand card known to be nothing in particular
+    open_slots: list[int] = []  # pile slots: any card at all
     for index in order:
         mask = slot_masks[index]
+        if mask == HAND_MASK:
+            any_held_card.append(index)
+            continue
         if mask == ALL_MASK:
             open_slots.append(index)
             continue
@@ -158,7 +164,13 @@ def assign(slot_masks: list[int], supply: list[int], rng: random.Random) -> list
             supply[kind] += 1
             candidates.remove(kind)
         kinds[index] = kind
-    rest = [k for k in range(KINDS) for _ in range(supply[k])]
+    # Only "any held card" and "any card" slots are left, and the checks above leave enough cards other than
+    # Flying Nuggets for the former: a uniform draw of them from those cards, then the rest into the pile.
+    held = [k for k in range(KINDS) if k != FLYING for _ in range(supply[k])]
+    rng.shuffle(held)
+    for index, kind in zip(any_held_card, held, strict=False):
+        kinds[index] = kind
+    rest = held[len(any_held_card) :] + [FLYING] * supply[FLYING]
     rng.shuffle(rest)
     for index, kind in zip(open_slots, rest, strict=True):
         kinds[index] = kind
@@ -171,10 +183,8 @@ def sample_state(observation: Observation, rng: random.Random) -> ChickieNuggsSt
     n = observation["num_players"]
     options = SPEC.validate_options(observation["options"], n)
     state = ChickieNuggsState(n, options, None)
-    state.log = None
-    for entry in observation["log"]:
-        copied = {key: list(value) if isinstance(value, list) else value for key, value in entry.items()}
-        state.log = ((None, -1, copied, (), None), state.log)
+    copied = [copy_event(event) for event in observation["log"]]
+    state.log = ((None, -1, copied, (), None), None) if copied else None
     state.phase = PHASE_BY_NAME[observation["phase"]]
     state.turn = observation["turn"]
     state.plays = observation["plays_made"]
