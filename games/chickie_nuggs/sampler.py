@@ -266,14 +266,14 @@ def sample_state(observation: Observation, rng: random.Random) -> ChickieNuggsSt
         raise InconsistentObservation("hand sizes do not match what is known of the hands")
     state.pile = pile
     state.discard = dict_to_counts(observation["discard"])
-    fallen = iter(face_down_masks)
+    seen_face_down = iter(face_down_masks)
     for owner, tray in enumerate(observation["trays"]):
         entries = []
         for nugget in tray["nuggets"]:
             if isinstance(nugget, int):
                 entries.append((nugget - 1, None))
                 continue
-            _owner, seen_mask = next(fallen)
+            _owner, seen_mask = next(seen_face_down)
             kind = seen_mask.bit_length() - 1 if owner == seat else face_down_kinds[owner].pop(0)
             masks = tuple(
                 seen_mask if o == seat else (1 << kind if o == owner else NUGGET_MASK) for o in range(n)
