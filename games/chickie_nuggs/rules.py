@@ -222,6 +222,9 @@ ACTION_PARTS: dict[str, tuple] = {
     )
 }
 NONE_PICKED = "none"
+# Shared, never mutated event details: {"card": name} per kind, and the viewers tuple of one seat.
+CARD_EVENT = tuple({"card": name} for name in CARD_NAMES)
+ONLY_SEAT = tuple((seat,) for seat in range(4))
 # OPPONENTS[n][seat]: the other seats from the left neighbour on; GIMME_TARGETS the matching Gimme actions.
 OPPONENTS = [[tuple((seat + i) % n for i in range(1, n)) for seat in range(n)] for n in range(5)]
 GIMME_TARGETS = [[[GIMME_AT[t] for t in OPPONENTS[n][seat]] for seat in range(n)] for n in range(5)]
@@ -758,10 +761,7 @@ class ChickieNuggsState(State):
     def _play_card(self, seat: int, kind: int, detail: dict | None) -> None:
         self._lose_public(seat, kind)
         self.discard[kind] += 1
-        event = {"card": CARD_NAMES[kind]}
-        if detail:
-            event.update(detail)
-        self._log("play", seat, event)
+        self._log("play", seat, {"card": CARD_NAMES[kind], **detail} if detail else CARD_EVENT[kind])
 
     def _place_face_down(self, seat: int, kind: int) -> None:
         self.hands[seat][kind] -= 1
@@ -881,7 +881,7 @@ class ChickieNuggsState(State):
                 tags = tags_by_observer[o][seat]
                 mask = 1 << kind if seers >> o & 1 else HAND_MASK
                 tags[mask] = tags.get(mask, 0) + 1
-            self._log("draw", seat, None, (seat,), {"card": CARD_NAMES[kind]})
+            self._log("draw", seat, None, ONLY_SEAT[seat], CARD_EVENT[kind])
         if not pile:
             self.phase = OVER
             self._log("game_over", -1, None)
