@@ -12,6 +12,7 @@ urlpatterns = [
     path("players/", include("league.players.urls")),
     path("matches/", include("league.matches.urls")),
     path("games/", include("league.ratings.urls")),
+    path("bots/", include("league.bots.urls")),
     path("admin/", admin.site.urls),
     path("api/", include("league.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

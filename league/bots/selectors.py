@@ -1,0 +1,165 @@
+"""Reads for bots and bot leagues: lists, standings, progress, recent matches, the convergence chart.
+
+Each function runs a fixed number of queries, whatever the number of bots or matches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db.models import Avg, Count, Q, QuerySet
+from django.utils import timezone
+
+from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry
+from league.matches.models import MatchSeat
+from league.ratings.charts import Chart, Series, history_chart
+from league.ratings.models import Rating, RatingHistory
+from league.results.models import ResultVersion
+
+RATE_WINDOW_SECONDS = 30
+CHART_POINTS = 120
+
+
+def leagues_list() -> QuerySet[BotLeague]:
+    """Every league, newest first, with its number of bots and of matches drawn and played."""
+    return BotLeague.objects.annotate(
+        bot_count=Count("entries", distinct=True),
+        drawn=Count("fixtures", distinct=True),
+        played=Count("fixtures", filter=Q(fixtures__done=True), distinct=True),
+    ).order_by("-created_at", "-id")
+
+
+def bots_list() -> QuerySet[BotDefinition]:
+    return BotDefinition.objects.select_related("player").order_by("game_id", "name", "-version")
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    bot: BotDefinition
+    conservative: float | None
+    mu: float | None
+    uncertainty: float | None
+    matches: int
+    mean_place: float | None
+    win_share: float | None
+
+
+def league_standings(league: BotLeague) -> list[StandingRow]:
+    """The league's bots ranked by conservative rating (mu − 3σ), with mean place, share of wins and matches.
+
+    Bots without a rated match yet come last, by name. Ties in rating share a rank.
+    """
+    entries = list(LeagueEntry.objects.filter(league=league).select_related("bot"))
+    ratings = {r.player_id: r for r in Rating.objects.filter(pool_id=league.rating_pool_id)}
+    places = {
+        row["player_id"]: row
+        for row in MatchSeat.objects.filter(match__bot_fixture__league=league, match__bot_fixture__done=True)
+        .values("player_id")
+        .annotate(mean=Avg("place"), wins=Count("id", filter=Q(place=1)), n=Count("id"))
+    }
+
+    def key(entry: LeagueEntry):
+        rating = ratings.get(entry.bot.player_id)
+        return (rating is None, -(rating.conservative if rating else 0.0), entry.bot.name, entry.bot.version)
+
+    rows: list[StandingRow] = []
+    previous = None
+    for position, entry in enumerate(sorted(entries, key=key), start=1):
+        rating = ratings.get(entry.bot.player_id)
+        played = places.get(entry.bot.player_id)
+        conservative = rating.conservative if rating else None
+        rank = rows[-1].rank if rows and conservative is not None and conservative == previous else position
+        previous = conservative
+        rows.append(
+            StandingRow(
+                rank=rank,
+                bot=entry.bot,
+                conservative=conservative,
+                mu=rating.mu if rating else None,
+                uncertainty=rating.uncertainty if rating else None,
+                matches=played["n"] if played else 0,
+                mean_place=played["mean"] if played else None,
+                win_share=played["wins"] / played["n"] if played else None,
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class Progress:
+    played: int
+    drawn: int
+    target: int
+    percent: int
+    per_second: float
+    round: int
+
+
+def league_target_matches(league: BotLeague, bots: int) -> int:
+    """Matches the league plays by its target (for a target of matches per bot, the least that reaches it)."""
+    per_sitting = bots // league.table_size
+    if league.target_kind == BotLeague.Target.ROUNDS:
+        return league.target_value * league.sittings_per_round * per_sitting
+    return -(-league.target_value * bots // league.table_size)
+
+
+def league_progress(league: BotLeague) -> Progress:
+    """Matches played of the target, and matches stored per second over the last half minute."""
+    counts = Fixture.objects.filter(league=league).aggregate(
+        drawn=Count("id"), played=Count("id", filter=Q(done=True))
+    )
+    bots = LeagueEntry.objects.filter(league=league).count()
+    target = max(league_target_matches(league, bots), counts["played"])
+    if league.status == BotLeague.Status.FINISHED:
+        target = counts["played"]
+    since = timezone.now() - timedelta(seconds=RATE_WINDOW_SECONDS)
+    recent = ResultVersion.objects.filter(match__bot_fixture__league=league, entered_at__gte=since).count()
+    return Progress(
+        played=counts["played"],
+        drawn=counts["drawn"],
+        target=target,
+        percent=round(100 * counts["played"] / target) if target else 0,
+        per_second=recent / RATE_WINDOW_SECONDS,
+        round=league.current_round,
+    )
+
+
+def league_recent_matches(league: BotLeague, limit: int = 10) -> list[Fixture]:
+    """The last matches stored, newest first, with their seats and players."""
+    return list(
+        Fixture.objects.filter(league=league, done=True)
+        .select_related("match")
+        .prefetch_related("match__seats__player")
+        .order_by("-position")[:limit]
+    )
+
+
+def league_chart(league: BotLeague) -> Chart | None:
+    """Each bot's conservative rating after each of its matches, thinned to at most CHART_POINTS points."""
+    names = dict(LeagueEntry.objects.filter(league=league).values_list("bot__player_id", "bot__name"))
+    values: dict[int, list[float]] = {player_id: [] for player_id in names}
+    rows = (
+        RatingHistory.objects.filter(pool_id=league.rating_pool_id)
+        .order_by("match__played_at", "match_id")
+        .values_list("player_id", "mu_after", "sigma_after")
+    )
+    for player_id, mu, sigma in rows.iterator(chunk_size=5000):
+        values.setdefault(player_id, []).append(mu - 3 * sigma)
+    series = []
+    for player_id, points in values.items():
+        step = max(1, -(-len(points) // CHART_POINTS))
+        thinned = points[::step]
+        if points and thinned[-1] != points[-1]:
+            thinned.append(points[-1])
+        series.append(Series(names.get(player_id, str(player_id)), thinned))
+    return history_chart(series)
+
+
+def bot_leagues(bot: BotDefinition) -> QuerySet[BotLeague]:
+    return BotLeague.objects.filter(entries__bot=bot).order_by("-created_at")
+
+
+def bot_versions(bot: BotDefinition) -> QuerySet[BotDefinition]:
+    return BotDefinition.objects.filter(game_id=bot.game_id, name=bot.name).order_by("-version")

@@ -1,0 +1,16 @@
+from django.urls import path
+
+from league.bots import views
+
+app_name = "bots"
+
+urlpatterns = [
+    path("", views.league_list, name="leagues"),
+    path("new/", views.league_new, name="league-new"),
+    path("<int:pk>/", views.league_detail, name="league"),
+    path("<int:pk>/live/", views.league_live, name="league-live"),
+    path("<int:pk>/<str:action>/", views.league_control, name="league-control"),
+    path("bots/", views.bot_list, name="bots"),
+    path("bots/<int:pk>/", views.bot_detail, name="bot"),
+    path("matches/<int:pk>/replay/", views.match_replay, name="replay"),
+]

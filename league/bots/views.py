@@ -1,0 +1,165 @@
+"""Pages for bots and bot leagues: thin views that parse input, call one service or selector, and render."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from league.bots import selectors, services
+from league.bots.drawings import ReplayFailed, replay_frame
+from league.bots.external import detect_protections
+from league.bots.models import BotDefinition, BotLeague
+from league.core.catalogue import game_choices, game_name
+from league.core.errors import UserError
+from league.matches.models import Match
+
+
+def league_list(request: HttpRequest) -> HttpResponse:
+    leagues = list(selectors.leagues_list())
+    for league in leagues:
+        league.game_name = game_name(league.game_id)
+    return render(request, "bots/leagues.html", {"leagues": leagues})
+
+
+class LeagueForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    game = forms.ChoiceField(choices=game_choices)
+    bots = forms.ModelMultipleChoiceField(
+        queryset=BotDefinition.objects.order_by("game_id", "name", "-version"),
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Bots of the league's game.",
+    )
+    table_size = forms.IntegerField(min_value=2, max_value=16, initial=4)
+    target_kind = forms.ChoiceField(choices=BotLeague.Target.choices, initial=BotLeague.Target.ROUNDS)
+    target_value = forms.IntegerField(min_value=1, initial=10, label="Target")
+    sittings_per_round = forms.IntegerField(
+        min_value=1, max_value=1000, initial=4, label="Matches per bot per round"
+    )
+    seed = forms.IntegerField(min_value=0, initial=1)
+    pace = forms.ChoiceField(choices=BotLeague.Pace.choices, initial=BotLeague.Pace.FAST)
+    interval_seconds = forms.IntegerField(
+        min_value=1, initial=60, label="Seconds between rounds (scheduled pace)"
+    )
+
+
+@staff_member_required
+def league_new(request: HttpRequest) -> HttpResponse:
+    form = LeagueForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            league = services.league_create(
+                name=data["name"],
+                game_id=data["game"],
+                bot_ids=[bot.pk for bot in data["bots"]],
+                table_size=data["table_size"],
+                target_kind=data["target_kind"],
+                target_value=data["target_value"],
+                sittings_per_round=data["sittings_per_round"],
+                seed=data["seed"],
+                pace=data["pace"],
+                interval_seconds=data["interval_seconds"],
+                by=request.user,
+            )
+        except UserError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            messages.success(request, f"League {league.name} created: start it when you are ready.")
+            return redirect(league)
+    return render(request, "bots/league_new.html", {"form": form})
+
+
+def _league_context(request: HttpRequest, league: BotLeague) -> dict:
+    return {
+        "league": league,
+        "game_name": game_name(league.game_id),
+        "standings": selectors.league_standings(league),
+        "progress": selectors.league_progress(league),
+        "recent": selectors.league_recent_matches(league),
+        "chart": selectors.league_chart(league),
+        "can_control": request.user.is_staff,
+    }
+
+
+def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    league = get_object_or_404(BotLeague, pk=pk)
+    return render(request, "bots/league.html", _league_context(request, league))
+
+
+def league_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The part of the league page that refreshes itself while the league runs."""
+    league = get_object_or_404(BotLeague, pk=pk)
+    return render(request, "bots/_league_live.html", _league_context(request, league))
+
+
+CONTROLS = {"start": services.league_start, "resume": services.league_start, "pause": services.league_pause}
+
+
+@staff_member_required
+@require_POST
+def league_control(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    control = CONTROLS.get(action)
+    if control is None:
+        raise Http404("no such league action")
+    try:
+        league = control(league_id=pk)
+    except UserError as exc:
+        messages.error(request, exc.message)
+        return redirect("bots:league", pk=pk)
+    messages.success(request, f"League {league.name}: {league.get_status_display().lower()}.")
+    return redirect(league)
+
+
+def bot_list(request: HttpRequest) -> HttpResponse:
+    bots = list(selectors.bots_list())
+    for bot in bots:
+        bot.game_name = game_name(bot.game_id)
+    return render(request, "bots/bots.html", {"bots": bots})
+
+
+def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    bot = get_object_or_404(BotDefinition.objects.select_related("player", "previous"), pk=pk)
+    return render(
+        request,
+        "bots/bot.html",
+        {
+            "bot": bot,
+            "game_name": game_name(bot.game_id),
+            "versions": selectors.bot_versions(bot),
+            "leagues": selectors.bot_leagues(bot),
+            "protections": detect_protections().describe() if bot.is_external else None,
+        },
+    )
+
+
+def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
+    """A bot match step by step; `?step=k` shows the table after k events (`&fragment=1`: the frame alone)."""
+    match = get_object_or_404(Match, pk=pk)
+    record = match.record_json()
+    if record is None:
+        raise Http404("this match has no record to replay")
+    seats = list(match.seats.select_related("player").order_by("seat"))
+    names = [seat.player.name for seat in seats]
+    try:
+        step = int(request.GET.get("step", "0"))
+    except ValueError:
+        step = 0
+    try:
+        frame, total = replay_frame(record, names, step)
+    except ReplayFailed as exc:
+        return render(request, "bots/replay.html", {"match": match, "error": str(exc)}, status=409)
+    context = {
+        "match": match,
+        "frame": frame,
+        "total": total,
+        "seats": seats,
+        "record": record,
+        "game_name": game_name(match.game_id),
+        "fixture": getattr(match, "bot_fixture", None),
+    }
+    template = "bots/_frame.html" if request.GET.get("fragment") else "bots/replay.html"
+    return render(request, template, context)

@@ -1,0 +1,148 @@
+"""Bot-league pages: league page, live part, controls, new-league form, bot page, replays of every game."""
+
+import sys
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games.core.runner import play_match
+from league.bots.drawings import replay_frame
+from league.bots.models import BotLeague, Fixture
+from league.bots.services import bot_register, league_start, league_work
+from tests.league.bots.conftest import make_bots, make_league
+
+PROGRAMS = Path(__file__).parent / "programs"
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def no_broker():
+    """Pages start leagues; these tests play them in-process instead of queueing work."""
+    with mock.patch("league.bots.services._queue_work"):
+        yield
+
+
+def played_league(staff, bots, name="Nacho season", **overrides):
+    league = make_league(staff, bots, name=name, **overrides)
+    league_start(league_id=league.pk)
+    league_work(league_id=league.pk, worker="test")
+    league.refresh_from_db()
+    return league
+
+
+def test_the_league_page_shows_standings_progress_chart_and_recent_matches(client, staff, no_broker):
+    league = played_league(staff, make_bots(staff))
+
+    page = client.get(reverse("bots:league", args=[league.pk])).content.decode()
+
+    assert "Finished" in page and "12</span> of 12 matches played" in page
+    for name in ("Random", "Careful", "Balanced", "Daring", "Reckless", "Timid"):
+        assert f">{name}</a>" in page
+    assert "<polyline" in page and page.count(">Replay</a>") == 10
+
+
+def test_the_league_pages_run_the_same_queries_whatever_the_league_size(client, staff, no_broker):
+    bots = make_bots(staff)
+    small = played_league(staff, bots, name="Small", target_value=1)
+    large = played_league(staff, bots, name="Large", target_value=4)
+    counts = []
+    for league in (small, large):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(reverse("bots:league-live", args=[league.pk])).status_code == 200
+        counts.append(len(queries))
+
+    assert counts[0] == counts[1]
+
+
+def test_only_staff_start_a_league_from_its_page(client, staff, member, no_broker):
+    league = make_league(staff, make_bots(staff))
+    url = reverse("bots:league-control", args=[league.pk, "start"])
+
+    client.force_login(member)
+    assert client.post(url).status_code == 302
+    assert BotLeague.objects.get(pk=league.pk).status == "draft"
+    client.force_login(staff)
+    client.post(url)
+    assert BotLeague.objects.get(pk=league.pk).status == "running"
+    client.post(url)
+    assert BotLeague.objects.get(pk=league.pk).status == "running"
+
+
+def test_the_new_league_form_creates_a_league_or_says_what_is_wrong(client, staff, no_broker):
+    bots = make_bots(staff)
+    client.force_login(staff)
+    form = {
+        "name": "Spring",
+        "game": "nacho_pile",
+        "bots": [bot.pk for bot in bots],
+        "table_size": 7,
+        "target_kind": "rounds",
+        "target_value": 2,
+        "sittings_per_round": 1,
+        "seed": 3,
+        "pace": "fast",
+        "interval_seconds": 60,
+    }
+    refused = client.post(reverse("bots:league-new"), form)
+    assert "Nacho Pile takes 2 to 6 players with these options, not 7" in refused.content.decode()
+
+    created = client.post(reverse("bots:league-new"), {**form, "table_size": 3})
+    league = BotLeague.objects.get(name="Spring")
+    assert created.url == reverse("bots:league", args=[league.pk])
+    assert (league.status, league.table_size, league.bots.count()) == ("draft", 3, 6)
+
+
+def test_an_external_bots_page_says_which_protections_are_in_force(client, staff):
+    bot = bot_register(
+        name="Program",
+        game_id="nacho_pile",
+        kind="external",
+        command=[sys.executable, str(PROGRAMS / "first_legal.py")],
+        by=staff,
+    )
+
+    page = client.get(reverse("bots:bot", args=[bot.pk])).content.decode()
+
+    assert "Protections in force" in page
+    assert "Environment without the service&#x27;s secrets" in page
+    assert "CPU-time limit for the whole match" in page
+
+
+def test_a_replay_steps_through_the_match(client, staff, no_broker):
+    league = played_league(staff, make_bots(staff), target_value=1)
+    fixture = Fixture.objects.filter(league=league).select_related("match").first()
+    record = fixture.match.record_json()
+    url = reverse("bots:replay", args=[fixture.match_id])
+
+    start = client.get(url).content.decode()
+    second = client.get(url, {"step": 2, "fragment": 1}).content.decode()
+    beyond = client.get(url, {"step": 10**6}).content.decode()
+
+    assert 'Step <strong id="step-number">0</strong>' in start
+    assert f"of {len(record['events'])}" in start
+    assert 'data-step="2"' in second and "<html" not in second
+    assert f'data-step="{len(record["events"])}"' in beyond
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "picture"),
+    [
+        ("nacho_pile", 4, 'class="drawing nacho"'),
+        ("nobody_but_us_chickens", 4, 'class="coop"'),
+        ("chicken_foot", 4, 'class="layout"'),
+        ("chickie_nuggs", 4, 'class="tray"'),
+    ],
+)
+def test_every_step_of_every_game_draws(game_id, players, picture):
+    record = play_match(game_id, players, ["random"] * players, 17)
+    names = [f"Bot {seat}" for seat in range(players)]
+
+    for step in range(len(record["events"]) + 1):
+        frame, total = replay_frame(record, names, step)
+        assert picture in frame.drawing
+        assert frame.step == step and total == len(record["events"])
+        assert frame.caption
