@@ -1,0 +1,85 @@
+"""Pure pairing algorithms for tournaments: plain dataclasses in, plain dataclasses out, no Django.
+
+The ORM seam (written elsewhere) loads players and results, builds `Entrant`s (see
+`scoring.entrants_from_history`), calls `generate_round(format, RoundInputs(...))` and saves the `RoundDraft`.
+Every rule is documented in docs/tournaments.md.
+"""
+
+from league.pairing.elimination import (
+    Bracket,
+    BracketMatch,
+    bracket_champion,
+    bracket_round,
+    bracket_rounds,
+    double_elimination_bracket,
+    pod_elimination_round,
+    single_elimination_bracket,
+    standard_seed_order,
+)
+from league.pairing.generate import Format, RoundInputs, generate_round
+from league.pairing.quality import round_quality, schedule_balance
+from league.pairing.round_robin import circle_rounds, round_robin_round
+from league.pairing.scoring import (
+    DEFAULT_TIEBREAKS,
+    Scoring,
+    Standing,
+    compute_standings,
+    default_points,
+    entrants_from_history,
+    place_points,
+)
+from league.pairing.stages import StagePlan, top_cut
+from league.pairing.swiss import swiss_round
+from league.pairing.tables import table_sizes
+from league.pairing.types import (
+    Entrant,
+    PairingError,
+    PlayedRound,
+    RoundDraft,
+    RoundQuality,
+    ScheduleBalance,
+    Table,
+    TableQuality,
+    TableResult,
+    TableSpec,
+)
+
+__all__ = (
+    "DEFAULT_TIEBREAKS",
+    "Bracket",
+    "BracketMatch",
+    "Entrant",
+    "Format",
+    "PairingError",
+    "PlayedRound",
+    "RoundDraft",
+    "RoundInputs",
+    "RoundQuality",
+    "ScheduleBalance",
+    "Scoring",
+    "StagePlan",
+    "Standing",
+    "Table",
+    "TableQuality",
+    "TableResult",
+    "TableSpec",
+    "bracket_champion",
+    "bracket_round",
+    "bracket_rounds",
+    "circle_rounds",
+    "compute_standings",
+    "default_points",
+    "double_elimination_bracket",
+    "entrants_from_history",
+    "generate_round",
+    "place_points",
+    "pod_elimination_round",
+    "round_quality",
+    "round_robin_round",
+    "schedule_balance",
+    "single_elimination_bracket",
+    "standard_seed_order",
+    "swiss_round",
+    "table_sizes",
+    "top_cut",
+)

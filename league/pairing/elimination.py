@@ -1,0 +1,534 @@
+"""Elimination: 2-seat single and double elimination brackets, and multi-seat elimination (top k advance).
+
+2-seat brackets are fixed when drawn, so a page can draw them before anyone plays:
+- The bracket has the next power of two of slots; seeds are placed in the standard order (1 v 16, 8 v 9,
+  4 v 13, 5 v 12, 2 v 15, 7 v 10, 3 v 14, 6 v 11), so seeds 1 and 2 can meet only in the final; slots
+  beyond the field are byes, which therefore go to the top seeds.
+- A match with one player is a walkover (that player advances without playing); with none it is void.
+- Single elimination labels: R1-1, R1-2, ..., the final F and, optionally, the third-place match 3P between
+  the semi-final losers.
+- Double elimination: winners' bracket W<round>-<i>; losers' bracket L<round>-<i>; grand final GF between
+  the two bracket winners and, with the reset option, GF2, played only if the losers' bracket winner wins
+  GF (so everyone is out after two defeats). Losers' round 1 pairs the losers of neighbouring winners'
+  round-1 matches; later losers' rounds alternate a "drop" round, where the losers of the next winners'
+  round come in, and a round among the survivors. Drops are crossed (`crossed_drop_masks`): the losers of a
+  winners' round come in permuted so as to meet, in that round and the next, players from other parts of
+  the winners' bracket, which makes rematches of winners' bracket games rare (simulated with coin-toss
+  results: about 0.7 per 64-player bracket, against 1.5 for the usual reverse/swap-halves alternation).
+  At most 256 players.
+- A round is every match whose players are known and that has no result yet; walkovers are settled at once.
+  A drawn 2-seat elimination match is decided like a tie at a cut: better standing, then better seed.
+
+Multi-seat elimination re-seeds every round rather than following a fixed bracket:
+- Table sizes follow `table_sizes`; when some players cannot be seated, the top seeds get the byes.
+- Players are dealt to tables by snake seeding (table 1 gets seeds 1, 2t, 2t+1, ...) so tables are even,
+  then the optimiser avoids players who shared a table in earlier rounds where it can, keeping the tables
+  as evenly matched as possible (the "balance" seed term of `search`).
+- The top `advance` of each table go through; a tie at the cut is broken by standing (score, then
+  standings position), then seed. The next round re-seeds the survivors by place at their table (a bye
+  counts as first), then seed.
+- Once no more players remain than one table's preferred size, they play the final table, whose places
+  are the final ranking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from league.pairing.quality import round_quality
+from league.pairing.search import LOCAL_SEARCH_WORK
+from league.pairing.swiss import arrange, seat_tables
+from league.pairing.tables import assign_seats, check_entrants, deal, table_sizes
+from league.pairing.types import (
+    Entrant,
+    PairingError,
+    PlayerId,
+    RoundDraft,
+    Table,
+    TableResult,
+    TableSpec,
+)
+
+DOUBLE_ELIMINATION_PLAYERS = 256
+SEED = "seed"
+WINNER = "winner"
+LOSER = "loser"
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a bracket slot's player comes from: a seed number, or the winner or loser of a match."""
+
+    kind: str
+    ref: int | str
+
+
+@dataclass(frozen=True)
+class BracketMatch:
+    """One match of a bracket; `reset` marks a grand-final reset, played only if the second slot wins GF."""
+
+    label: str
+    sources: tuple[Source, Source]
+    reset: bool = False
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """A drawn 2-seat bracket: matches in playing order, for `players` entrants in `size` slots."""
+
+    matches: tuple[BracketMatch, ...]
+    players: int
+    size: int
+    deciding: tuple[str, ...]
+
+
+@dataclass
+class _MatchState:
+    players: tuple[PlayerId | None, PlayerId | None] | None = None
+    decided: bool = False
+    walkover: bool = False
+    winner: PlayerId | None = None
+    loser: PlayerId | None = None
+
+
+@dataclass(frozen=True)
+class BracketRound:
+    """One round of a bracket: the labels of the matches to play and who advanced by walkover first."""
+
+    labels: tuple[str, ...]
+    walkovers: tuple[PlayerId, ...] = field(default=())
+
+
+def standard_seed_order(size: int) -> list[int]:
+    """Seeds in bracket slot order for a bracket of `size` slots (a power of two): 1, 16, 8, 9, ... for 16."""
+    if size < 1 or size & (size - 1):
+        raise PairingError(f"a bracket has a power of two of slots, not {size}")
+    order = [1]
+    while len(order) < size:
+        total = 2 * len(order) + 1
+        order = [seed for top in order for seed in (top, total - top)]
+    return order
+
+
+def bracket_size(players: int) -> int:
+    """The smallest power of two that holds `players` (at least 2)."""
+    if players < 2:
+        raise PairingError("an elimination bracket needs at least 2 players")
+    size = 2
+    while size < players:
+        size *= 2
+    return size
+
+
+def _winners_rounds(size: int, prefix: str) -> list[list[BracketMatch]]:
+    order = standard_seed_order(size)
+    rounds = [
+        [
+            BracketMatch(f"{prefix}1-{index + 1}", (Source(SEED, order[2 * index]), Source(SEED, order[2 * index + 1])))
+            for index in range(size // 2)
+        ]
+    ]
+    while len(rounds[-1]) > 1:
+        previous = rounds[-1]
+        number = len(rounds) + 1
+        rounds.append(
+            [
+                BracketMatch(
+                    f"{prefix}{number}-{index + 1}",
+                    (Source(WINNER, previous[2 * index].label), Source(WINNER, previous[2 * index + 1].label)),
+                )
+                for index in range(len(previous) // 2)
+            ]
+        )
+    return rounds
+
+
+def single_elimination_bracket(players: int, third_place: bool = False) -> Bracket:
+    """Draw a single-elimination bracket for `players` seeds, with an optional third-place match."""
+    size = bracket_size(players)
+    rounds = _winners_rounds(size, "R")
+    final = rounds[-1][0]
+    rounds[-1] = [BracketMatch("F", final.sources)]
+    matches = [match for round_matches in rounds for match in round_matches]
+    if third_place and len(rounds) >= 2:
+        semis = rounds[-2]
+        matches.append(BracketMatch("3P", (Source(LOSER, semis[0].label), Source(LOSER, semis[1].label))))
+    return Bracket(matches=tuple(matches), players=players, size=size, deciding=("F",))
+
+
+@lru_cache(maxsize=16)
+def crossed_drop_masks(size: int) -> dict[int, int]:
+    """For each winners' round k >= 2, the mask m such that losers' drop match i takes the loser of W<k>-(i^m).
+
+    Two players can only meet twice if they met in the winners' bracket (a losers' bracket match eliminates
+    its loser), and two players who started in first-round matches m1 and m2 met there with a chance that
+    halves with every round their parts of the bracket stay apart. Assuming every match is a coin toss, the
+    builder follows, for every losers' bracket match, the chance that each side started in each first-round
+    match, and for each drop round picks the mask (among all i -> i XOR m, which include reversing and swapping
+    halves) that minimises the expected number of such rematches over that drop round and the round after
+    it; the smallest mask wins ties.
+    """
+    first_matches = size // 2
+    rounds = first_matches.bit_length()
+    masks: dict[int, int] = {}
+    # origin[i][m]: chance that the survivor of losers' match i started in winners' first-round match m
+    origin = [
+        [0.5 if m in (2 * index, 2 * index + 1) else 0.0 for m in range(first_matches)]
+        for index in range(first_matches // 2)
+    ]
+    for winners_round in range(2, rounds + 1):
+        width = 1 << (winners_round - 1)
+        drop_count = size >> winners_round
+        best = None
+        for mask in range(drop_count):
+            dropped = [_uniform(first_matches, (index ^ mask) * width, width) for index in range(drop_count)]
+            risk = sum(_meeting_risk(origin[index], dropped[index]) for index in range(drop_count))
+            merged = [_mix(origin[index], dropped[index]) for index in range(drop_count)]
+            if drop_count > 1:
+                risk += sum(_meeting_risk(merged[2 * index], merged[2 * index + 1]) for index in range(drop_count // 2))
+                merged = [_mix(merged[2 * index], merged[2 * index + 1]) for index in range(drop_count // 2)]
+            if best is None or risk < best[0] - 1e-12:
+                best = (risk, mask, merged)
+        masks[winners_round] = best[1]
+        origin = best[2]
+    return masks
+
+
+def _uniform(length: int, start: int, width: int) -> list[float]:
+    return [1.0 / width if start <= m < start + width else 0.0 for m in range(length)]
+
+
+def _mix(first: list[float], second: list[float]) -> list[float]:
+    return [(a + b) / 2 for a, b in zip(first, second, strict=True)]
+
+
+def _meeting_risk(first: list[float], second: list[float]) -> float:
+    """Chance that players drawn from two origin distributions met in the winners' bracket (see above)."""
+    risk = 0.0
+    block = 1
+    previous = sum(a * b for a, b in zip(first, second, strict=True))
+    risk += previous
+    chance = 0.5
+    while block < len(first):
+        block *= 2
+        together = sum(
+            sum(first[start : start + block]) * sum(second[start : start + block]) for start in range(0, len(first), block)
+        )
+        risk += (together - previous) * chance
+        previous = together
+        chance /= 2
+    return risk
+
+
+def double_elimination_bracket(players: int, reset: bool = True) -> Bracket:
+    """Draw a double-elimination bracket: winners' and losers' brackets, grand final, optional reset."""
+    if players > DOUBLE_ELIMINATION_PLAYERS:
+        raise PairingError(
+            f"double elimination takes at most {DOUBLE_ELIMINATION_PLAYERS} players; "
+            "for more, play a Swiss stage with a top cut"
+        )
+    size = bracket_size(players)
+    winners = _winners_rounds(size, "W")
+    matches = [match for round_matches in winners for match in round_matches]
+    losers: list[list[BracketMatch]] = []
+    if len(winners) >= 2:
+        masks = crossed_drop_masks(size)
+        first = winners[0]
+        losers.append(
+            [
+                BracketMatch(f"L1-{index + 1}", (Source(LOSER, first[2 * index].label), Source(LOSER, first[2 * index + 1].label)))
+                for index in range(len(first) // 2)
+            ]
+        )
+        for winners_round in range(2, len(winners) + 1):
+            dropping = winners[winners_round - 1]
+            survivors = losers[-1]
+            number = len(losers) + 1
+            losers.append(
+                [
+                    BracketMatch(
+                        f"L{number}-{index + 1}",
+                        (
+                            Source(WINNER, survivors[index].label),
+                            Source(LOSER, dropping[index ^ masks[winners_round]].label),
+                        ),
+                    )
+                    for index in range(len(dropping))
+                ]
+            )
+            if winners_round < len(winners):
+                survivors = losers[-1]
+                number = len(losers) + 1
+                losers.append(
+                    [
+                        BracketMatch(
+                            f"L{number}-{index + 1}",
+                            (Source(WINNER, survivors[2 * index].label), Source(WINNER, survivors[2 * index + 1].label)),
+                        )
+                        for index in range(len(survivors) // 2)
+                    ]
+                )
+        losers_champion = Source(WINNER, losers[-1][0].label)
+    else:
+        losers_champion = Source(LOSER, winners[0][0].label)
+    matches.extend(match for round_matches in losers for match in round_matches)
+    grand_final = (Source(WINNER, winners[-1][0].label), losers_champion)
+    matches.append(BracketMatch("GF", grand_final))
+    deciding = ("GF",)
+    if reset:
+        matches.append(BracketMatch("GF2", grand_final, reset=True))
+        deciding = ("GF", "GF2")
+    return Bracket(matches=tuple(matches), players=players, size=size, deciding=deciding)
+
+
+def _resolve(
+    bracket: Bracket,
+    by_seed: Mapping[int, PlayerId],
+    results: Mapping[str, TableResult],
+    rank: Mapping[PlayerId, tuple],
+) -> dict[str, _MatchState]:
+    """Settle every match the given results allow, in playing order."""
+    states: dict[str, _MatchState] = {}
+    for match in bracket.matches:
+        state = _MatchState()
+        states[match.label] = state
+        players: list[PlayerId | None] = []
+        for source in match.sources:
+            if source.kind == SEED:
+                players.append(by_seed.get(source.ref))
+                continue
+            feeder = states[source.ref]
+            if not feeder.decided:
+                break
+            players.append(feeder.winner if source.kind == WINNER else feeder.loser)
+        else:
+            state.players = (players[0], players[1])
+        if state.players is None:
+            continue
+        if match.reset:
+            grand_final = states["GF"]
+            if not grand_final.decided:
+                state.players = None
+                continue
+            if grand_final.winner != state.players[1]:
+                state.decided = True
+                continue
+        present = [player for player in state.players if player is not None]
+        if len(present) < 2:
+            state.decided = True
+            state.walkover = bool(present)
+            state.winner = present[0] if present else None
+            continue
+        result = results.get(match.label)
+        if result is None:
+            continue
+        if set(result.seats) != set(present):
+            raise PairingError(f"the result of {match.label} names {sorted(map(str, result.seats))}, "
+                               f"but the match is {present[0]} v {present[1]}")
+        ordered = sorted(present, key=lambda player: (result.places[player], rank[player]))
+        state.decided = True
+        state.winner, state.loser = ordered
+    return states
+
+
+def bracket_rounds(bracket: Bracket, entrants: Sequence[Entrant], results: Sequence[TableResult]) -> list[BracketRound]:
+    """The rounds played so far and the next one, as far as the results allow.
+
+    A round is every match whose players are known, that has no result yet and whose due round has come
+    (`_earliest_rounds`); rounds with nothing to play are skipped. Stops at the first round with a missing
+    result, or when nothing is left to play.
+    """
+    check_entrants(entrants)
+    if len(entrants) != bracket.players:
+        raise PairingError(f"the bracket was drawn for {bracket.players} players, not {len(entrants)}")
+    ordered = sorted(entrants, key=lambda entrant: entrant.seed)
+    by_seed = {position: entrant.id for position, entrant in enumerate(ordered, start=1)}
+    rank = {entrant.id: entrant.rank_key() for entrant in entrants}
+    by_label = {}
+    labels = {match.label for match in bracket.matches}
+    for result in results:
+        if result.label not in labels:
+            raise PairingError(f"there is no match {result.label!r} in this bracket")
+        by_label[result.label] = result
+    known: dict[str, TableResult] = {}
+    reported: set[str] = set()
+    rounds: list[BracketRound] = []
+    earliest = _earliest_rounds(bracket)
+    wave = 1
+    while True:
+        states = _resolve(bracket, by_seed, known, rank)
+        waiting = [
+            match.label
+            for match in bracket.matches
+            if states[match.label].players is not None and not states[match.label].decided
+        ]
+        if not waiting:
+            return rounds
+        ready = tuple(label for label in waiting if earliest[label] <= wave)
+        wave += 1
+        if not ready:
+            continue
+        walkovers = tuple(
+            state.winner
+            for label, state in states.items()
+            if state.walkover and label not in reported and state.winner is not None
+        )
+        reported.update(label for label, state in states.items() if state.decided)
+        rounds.append(BracketRound(labels=ready, walkovers=walkovers))
+        if any(label not in by_label for label in ready):
+            return rounds
+        known.update((label, by_label[label]) for label in ready)
+
+
+def _earliest_rounds(bracket: Bracket) -> dict[str, int]:
+    """The round a match is due in: one after the latest of the matches feeding it (round 1 for seeds).
+
+    A player who advanced by walkover still waits for that round, so a bye means sitting out round 1.
+    """
+    earliest: dict[str, int] = {}
+    for match in bracket.matches:
+        feeders = [earliest[source.ref] for source in match.sources if source.kind != SEED]
+        earliest[match.label] = 1 + max(feeders, default=0)
+    return earliest
+
+
+def bracket_champion(bracket: Bracket, entrants: Sequence[Entrant], results: Sequence[TableResult]) -> PlayerId | None:
+    """The winner of the bracket, or None while it is still being played."""
+    rank = {entrant.id: entrant.rank_key() for entrant in entrants}
+    ordered = sorted(entrants, key=lambda entrant: entrant.seed)
+    by_seed = {position: entrant.id for position, entrant in enumerate(ordered, start=1)}
+    states = _resolve(bracket, by_seed, {result.label: result for result in results}, rank)
+    champion = None
+    for label in bracket.deciding:
+        state = states[label]
+        if not state.decided:
+            return None
+        if state.winner is not None:
+            champion = state.winner
+    return champion
+
+
+def bracket_round(
+    bracket: Bracket, entrants: Sequence[Entrant], results: Sequence[TableResult], round_number: int
+) -> RoundDraft:
+    """Round `round_number` (from 1) of a 2-seat bracket; earlier rounds must all have results."""
+    rounds = bracket_rounds(bracket, entrants, results)
+    result_labels = {result.label for result in results}
+    if round_number < 1:
+        raise PairingError("rounds are numbered from 1")
+    if round_number > len(rounds):
+        if rounds and any(label not in result_labels for label in rounds[-1].labels):
+            missing = [label for label in rounds[-1].labels if label not in result_labels]
+            raise PairingError(f"round {len(rounds)} is not complete: no result for {', '.join(missing)}")
+        raise PairingError(f"the bracket is finished after {len(rounds)} rounds")
+    current = rounds[round_number - 1]
+    by_id = {entrant.id: entrant for entrant in entrants}
+    rank = {entrant.id: entrant.rank_key() for entrant in entrants}
+    ordered = sorted(entrants, key=lambda entrant: entrant.seed)
+    by_seed = {position: entrant.id for position, entrant in enumerate(ordered, start=1)}
+    known = {result.label: result for result in results if any(result.label in r.labels for r in rounds[: round_number - 1])}
+    states = _resolve(bracket, by_seed, known, rank)
+    rank_of = {entrant.id: position for position, entrant in enumerate(ordered)}
+    tables = []
+    for label in current.labels:
+        players = [player for player in states[label].players if player is not None]
+        tables.append(Table(seats=assign_seats(players, by_id, rank_of), label=label))
+    final = any(label in bracket.deciding for label in current.labels)
+    return RoundDraft(
+        tables=tuple(tables),
+        byes=(),
+        advanced=current.walkovers,
+        final=final,
+        quality=round_quality(tables, current.walkovers, by_id),
+    )
+
+
+def pod_elimination_round(
+    entrants: Sequence[Entrant],
+    spec: TableSpec,
+    advance: int,
+    results: Sequence[TableResult],
+    round_number: int,
+    work_limit: int = LOCAL_SEARCH_WORK,
+) -> RoundDraft:
+    """Round `round_number` (from 1) of a multi-seat elimination where the top `advance` of each table go on.
+
+    Earlier rounds are rebuilt from the seeds and `results` (labelled R<round>-T<table>, the final table
+    "Final"), so every earlier round must have a result for each of its tables.
+    """
+    check_entrants(entrants)
+    if round_number < 1:
+        raise PairingError("rounds are numbered from 1")
+    if advance < 1:
+        raise PairingError("at least one player per table must advance")
+    by_id = {entrant.id: entrant for entrant in entrants}
+    rank = {entrant.id: entrant.rank_key() for entrant in entrants}
+    by_label = {result.label: result for result in results}
+    opponents = {entrant.id: list(entrant.opponents) for entrant in entrants}
+    seats = {entrant.id: list(entrant.seat_history) for entrant in entrants}
+    field_ids = [entrant.id for entrant in sorted(entrants, key=lambda entrant: entrant.seed)]
+    number = 1
+    while True:
+        if len(field_ids) <= spec.preferred:
+            if len(field_ids) < spec.minimum:
+                raise PairingError(
+                    f"{len(field_ids)} players would reach the final, fewer than a table's minimum of "
+                    f"{spec.minimum}; let more players advance per table"
+                )
+            if number != round_number:
+                raise PairingError(f"this elimination ends with the final table in round {number}")
+            current = _history_entrants(field_ids, by_id, opponents, seats)
+            placed = seat_tables([list(range(len(current)))], current, {entrant.id: entrant for entrant in current})
+            final = (Table(seats=placed[0].seats, label="Final"),)
+            return RoundDraft(tables=final, byes=(), final=True, quality=round_quality(final, (), by_id))
+        sizes, bye_count = table_sizes(len(field_ids), spec)
+        if min(sizes) <= advance:
+            raise PairingError(f"a table of {min(sizes)} with {advance} advancing would eliminate nobody")
+        advanced = field_ids[:bye_count]
+        seated = _history_entrants(field_ids[bye_count:], by_id, opponents, seats)
+        arranged, _cost = arrange(seated, sizes, deal(len(seated), sizes, snake=True), work_limit, balance=True)
+        placed = seat_tables(arranged, seated, {entrant.id: entrant for entrant in seated})
+        tables = tuple(
+            Table(seats=table.seats, label=f"R{number}-T{index}") for index, table in enumerate(placed, start=1)
+        )
+        if number == round_number:
+            return RoundDraft(
+                tables=tables,
+                byes=(),
+                advanced=tuple(advanced),
+                quality=round_quality(tables, advanced, by_id),
+            )
+        survivors = [(1, by_id[player].seed, player) for player in advanced]
+        for table in tables:
+            result = by_label.get(table.label)
+            if result is None:
+                raise PairingError(f"round {number} is not complete: no result for {table.label}")
+            if set(result.seats) != set(table.seats):
+                raise PairingError(f"the result of {table.label} does not name the players of that table")
+            order = sorted(table.seats, key=lambda player, places=result.places: (places[player], rank[player]))
+            survivors.extend((place, by_id[player].seed, player) for place, player in enumerate(order[:advance], 1))
+            for seat, player in enumerate(table.seats):
+                seats[player].append(seat)
+                opponents[player].extend(other for other in table.seats if other != player)
+        field_ids = [player for _place, _seed, player in sorted(survivors)]
+        number += 1
+
+
+def _history_entrants(
+    players: Sequence[PlayerId],
+    by_id: Mapping[PlayerId, Entrant],
+    opponents: Mapping[PlayerId, list[PlayerId]],
+    seats: Mapping[PlayerId, list[int]],
+) -> list[Entrant]:
+    """Entrants with equal scores (elimination ignores points) and the history gathered so far."""
+    return [
+        Entrant(
+            id=player,
+            seed=by_id[player].seed,
+            opponents=tuple(opponents[player]),
+            seat_history=tuple(seats[player]),
+        )
+        for player in players
+    ]

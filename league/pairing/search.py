@@ -1,0 +1,289 @@
+"""The arrangement optimiser shared by Swiss, pods, round-robin pods and elimination pods.
+
+An arrangement puts players 0..n-1 (ranking order) at tables of fixed sizes. Its cost has five terms,
+compared in this priority order; all but the second are sums over every pair of players seated together:
+
+1. repeat: m*m, where m is how many tables the pair has already shared (0 for a fresh pair);
+2. short: when tables differ in size, the sum of the scores (above the lowest score) of the players at the
+   smaller tables, so short tables go to the lowest scores unless that would force a repeat;
+3. score: the squared difference of their scores, divided by the table's size. Summed over a table this
+   is the sum of squared deviations of its players' scores from the table's mean, so a player far from
+   everyone else costs the same at a short or a full table;
+4. seat: at 2-seat tables, how many of the two must take a seat they have used more often than their
+   other seat, whichever way the table is seated; at larger tables, 1 when the two players' least-used
+   seats are one and the same seat (one of them will have to sit elsewhere), else 0;
+5. seed, one of two kinds:
+   - "reference" (Swiss, round robin): how far apart the two were in the reference arrangement (|table
+     index - table index|), so that among otherwise equal arrangements the one closest to the reference
+     (the Dutch fold, or the round robin's rotating grid) wins;
+   - "balance" (elimination): the product of the two players' centred positions in the seeding order
+     (position minus the middle one), plus a constant. Summed over a table's pairs this is, up to a
+     constant, the square of the table's summed centred positions, so minimising it makes tables equally
+     strong, as snake seeding does; among equally balanced arrangements, the distance from the reference
+     (the snake) decides.
+
+The terms are packed into one exact integer with weights larger than the largest possible sum of the lower
+terms, so comparing integers compares the terms lexicographically.
+
+The search starts from the reference arrangement and swaps players between tables while the cost drops
+(first improvement, nearest tables first). Small fields are then solved exactly by branch and bound, and
+among arrangements of equal cost the first in ranking order wins (the one whose first table, listed in
+ranking order, comes first, and so on). Both searches count their steps and stop after a fixed number,
+never after a time, so the same input always gives the same arrangement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+from math import lcm
+
+LOCAL_SEARCH_WORK = 400_000
+EXACT_SEARCH_WORK = 300_000
+EXACT_SEARCH_PLAYERS = 14
+NEIGHBOUR_TABLES = 12
+
+
+@dataclass(frozen=True)
+class Problem:
+    """The pairwise facts the cost needs, for players 0..n-1 in ranking order.
+
+    `meetings[p]` maps another player index to the number of tables shared; `scores` are tournament points;
+    `seat_counts[p]` is (times in seat 0, times in seat 1), used only for 2-seat tables; `least_used[p]` is
+    the bit set of the seats (of the largest table) that p has used least, for larger tables; `reference[p]` is
+    the player's table in the reference arrangement. `balance` selects the balance kind of seed term.
+    """
+
+    meetings: Sequence[dict[int, int]]
+    scores: Sequence[float]
+    seat_counts: Sequence[tuple[int, int]] | None
+    reference: Sequence[int]
+    balance: bool = False
+    least_used: Sequence[int] | None = None
+
+
+class CostModel:
+    """Packs the five cost terms into one integer (see the module docstring)."""
+
+    def __init__(self, problem: Problem, sizes: Sequence[int]):
+        self.problem = problem
+        self.largest = max(sizes, default=0)
+        self.common = common = lcm(1, *sizes)
+        # the score term of a pair is multiplied by common / size to keep it an integer
+        self.size_factor = {size: common // size for size in set(sizes)}
+        denominators = [Fraction(score).limit_denominator(10_000).denominator for score in problem.scores]
+        self.scale = lcm(1, *denominators)
+        self.units = [round(score * self.scale) for score in problem.scores]
+        lowest = min(self.units, default=0)
+        self.above_lowest = [units - lowest for units in self.units]
+        pair_count = sum(size * (size - 1) // 2 for size in sizes)
+        count = len(problem.scores)
+        self.centred = [2 * position - (count - 1) for position in range(count)]
+        self.offset = (count - 1) ** 2
+        self.reference_bound = pair_count * (max(problem.reference, default=0) + 1) + 1
+        widest = (2 * self.offset + 1) * self.reference_bound if problem.balance else max(problem.reference, default=0)
+        seed_bound = pair_count * (widest + 1) + 1
+        rounds = max((sum(counts) for counts in problem.seat_counts or ()), default=0)
+        seat_bound = pair_count * 2 * (rounds + 1) + 1 if problem.seat_counts is not None else pair_count + 1
+        spread = (max(self.units, default=0) - min(self.units, default=0)) ** 2
+        score_bound = pair_count * spread * common + 1
+        short_bound = len(self.units) * (max(self.above_lowest, default=0)) + 1
+        self.seat_weight = seed_bound
+        self.score_weight = seat_bound * seed_bound
+        self.short_weight = score_bound * self.score_weight
+        self.repeat_weight = short_bound * self.short_weight
+
+    def short(self, player: int) -> int:
+        """The packed short-table cost of seating `player` at a table smaller than the largest."""
+        return self.above_lowest[player] * self.short_weight
+
+    def pair(self, first: int, second: int, size: int) -> int:
+        """The packed cost of seating `first` and `second` at the same table of `size` seats."""
+        problem = self.problem
+        met = problem.meetings[first].get(second, 0)
+        difference = self.units[first] - self.units[second]
+        cost = met * met * self.repeat_weight + difference * difference * self.size_factor[size] * self.score_weight
+        if problem.seat_counts is not None:
+            cost += self.seat_excess(first, second) * self.seat_weight
+        elif problem.least_used is not None:
+            shared = problem.least_used[first] | problem.least_used[second]
+            if shared & (shared - 1) == 0:
+                cost += self.seat_weight
+        distance = abs(problem.reference[first] - problem.reference[second])
+        if problem.balance:
+            return cost + (self.centred[first] * self.centred[second] + self.offset) * self.reference_bound + distance
+        return cost + distance
+
+    def seat_excess(self, first: int, second: int) -> int:
+        """Over both ways to seat a 2-seat table, the fewest uses beyond each player's less-used seat."""
+        zero_a, one_a = self.problem.seat_counts[first]
+        zero_b, one_b = self.problem.seat_counts[second]
+        least_a, least_b = min(zero_a, one_a), min(zero_b, one_b)
+        first_starts = zero_a - least_a + one_b - least_b
+        second_starts = one_a - least_a + zero_b - least_b
+        return min(first_starts, second_starts)
+
+    def table(self, members: Sequence[int]) -> int:
+        """The packed cost of one table."""
+        size = len(members)
+        cost = sum(self.pair(first, second, size) for first, second in combinations(members, 2))
+        if len(members) < self.largest:
+            cost += sum(self.short(member) for member in members)
+        return cost
+
+    def unpack(self, cost: int) -> tuple[float, float, float, int, int]:
+        """The five terms (repeat, short in points, score in points squared, seat, seed) of a packed cost."""
+        repeat, rest = divmod(cost, self.repeat_weight)
+        short, rest = divmod(rest, self.short_weight)
+        score, rest = divmod(rest, self.score_weight)
+        seat, seed = divmod(rest, self.seat_weight)
+        return repeat, short / self.scale, score / (self.scale * self.scale * self.common), seat, seed
+
+
+def local_search(model: CostModel, tables: list[list[int]], work_limit: int = LOCAL_SEARCH_WORK) -> int:
+    """Improve `tables` in place by swapping two players of different tables; return the work spent.
+
+    Tables are visited top to bottom, each trying its nearest tables first (up to `NEIGHBOUR_TABLES` on
+    each side); the first swap that lowers the total cost is made. Passes repeat until one makes no swap
+    or `work_limit` swap evaluations have been spent.
+    """
+    costs = [model.table(members) for members in tables]
+    work = 0
+    improved = True
+    while improved and work < work_limit:
+        improved = False
+        for here in range(len(tables)):
+            if costs[here] == 0:
+                continue
+            for distance in range(1, NEIGHBOUR_TABLES + 1):
+                swapped = False
+                for there in (here + distance, here - distance):
+                    if not 0 <= there < len(tables):
+                        continue
+                    work += len(tables[here]) * len(tables[there])
+                    swapped = _try_swap(model, tables, costs, here, there)
+                    if swapped:
+                        break
+                if swapped:
+                    improved = True
+                    break
+                if work >= work_limit:
+                    return work
+    return work
+
+
+def _try_swap(model: CostModel, tables: list[list[int]], costs: list[int], here: int, there: int) -> bool:
+    """Make the first cost-lowering swap between two tables, if there is one."""
+    pair = model.pair
+    members_here, members_there = tables[here], tables[there]
+    size_here, size_there = len(members_here), len(members_there)
+    short_here = size_here < model.largest
+    short_there = size_there < model.largest
+    for index_here, mover_here in enumerate(members_here):
+        stay_here = [player for player in members_here if player != mover_here]
+        out_here = sum(pair(mover_here, player, size_here) for player in stay_here)
+        if short_here:
+            out_here += model.short(mover_here)
+        for index_there, mover_there in enumerate(members_there):
+            stay_there = [player for player in members_there if player != mover_there]
+            out_there = sum(pair(mover_there, player, size_there) for player in stay_there)
+            in_here = sum(pair(mover_there, player, size_here) for player in stay_here)
+            in_there = sum(pair(mover_here, player, size_there) for player in stay_there)
+            if short_here:
+                in_here += model.short(mover_there)
+            if short_there:
+                out_there += model.short(mover_there)
+                in_there += model.short(mover_here)
+            change = in_here + in_there - out_here - out_there
+            if change < 0:
+                members_here[index_here] = mover_there
+                members_there[index_there] = mover_here
+                costs[here] += in_here - out_here
+                costs[there] += in_there - out_there
+                return True
+    return False
+
+
+def exact_search(
+    model: CostModel,
+    sizes: Sequence[int],
+    incumbent: int,
+    work_limit: int = EXACT_SEARCH_WORK,
+) -> list[list[int]] | None:
+    """Branch and bound over every arrangement into tables of `sizes`; the best one of cost <= `incumbent`.
+
+    Tables are built one at a time, each opened by the best-ranked player not yet seated and filled in
+    ranking order, so the first arrangement found at the lowest cost is the first in ranking order.
+    Returns None when nothing at most `incumbent` was found within `work_limit` steps.
+    """
+    count = sum(sizes)
+    pair = model.pair
+    seated = [False] * count
+    remaining = sorted(sizes, reverse=True)
+    best: list[list[int]] | None = None
+    bound = incumbent
+    work = 0
+    current: list[list[int]] = []
+
+    def open_table(cost: int) -> None:
+        nonlocal best, bound
+        if not remaining:
+            if best is None or cost < bound:
+                best = [list(members) for members in current]
+                bound = cost
+            return
+        opener = seated.index(False)
+        for size in sorted(set(remaining), reverse=True):
+            remaining.remove(size)
+            seated[opener] = True
+            current.append([opener])
+            fill(cost + (model.short(opener) if size < model.largest else 0), size, opener + 1)
+            current.pop()
+            seated[opener] = False
+            remaining.append(size)
+            remaining.sort(reverse=True)
+
+    def fill(cost: int, size: int, start: int) -> None:
+        nonlocal work
+        members = current[-1]
+        if len(members) == size:
+            open_table(cost)
+            return
+        for candidate in range(start, count):
+            if work >= work_limit:
+                return
+            if seated[candidate]:
+                continue
+            work += 1
+            added = cost + sum(pair(candidate, member, size) for member in members)
+            if size < model.largest:
+                added += model.short(candidate)
+            if added > bound:
+                continue
+            seated[candidate] = True
+            members.append(candidate)
+            fill(added, size, candidate + 1)
+            members.pop()
+            seated[candidate] = False
+
+    open_table(0)
+    return best
+
+
+def optimise(model: CostModel, reference: list[list[int]], sizes: Sequence[int], work_limit: int) -> list[list[int]]:
+    """Local search from the reference arrangement, then the exact search on small fields.
+
+    Returns the tables ordered full tables first, each group by its best-ranked player (top table first),
+    with each table's players in ranking order.
+    """
+    tables = [list(members) for members in reference]
+    local_search(model, tables, work_limit)
+    if sum(sizes) <= EXACT_SEARCH_PLAYERS:
+        incumbent = sum(model.table(members) for members in tables)
+        exact = exact_search(model, sizes, incumbent, min(work_limit, EXACT_SEARCH_WORK))
+        if exact is not None:
+            tables = exact
+    return sorted((sorted(members) for members in tables), key=lambda members: (-len(members), members[0]))
+
