@@ -99,7 +99,6 @@ from typing import Any
 
 from games.chicken_foot.spec import HAND_SIZES, LEAD_POLICIES, ROUND_END_RULES, SPEC
 from games.chicken_foot.tables import SetTables, tables_for
-from games.core.errors import IllegalAction
 from games.core.state import Game, Observation, Outcome, State, places_from_keys
 
 # Phases.
@@ -586,7 +585,7 @@ class ChickenFootState(State):
             "constraint": self.constraint(),
             "passes_in_a_row": self.passes,
             "history": history,
-            "rounds": [_copy_summary(summary) for summary in self.rounds],
+            "rounds": [copy_round_summary(summary) for summary in self.rounds],
         }
 
     def clone(self) -> ChickenFootState:
@@ -688,7 +687,8 @@ def _bone_id(t: SetTables, name: str) -> int:
     return bone
 
 
-def _copy_summary(summary: dict[str, Any]) -> dict[str, Any]:
+def copy_round_summary(summary: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a round summary that shares no list with it."""
     out = dict(summary)
     if summary["hands"] is not None:
         out["hands"] = [list(hand) for hand in summary["hands"]]
@@ -716,4 +716,4 @@ class ChickenFootGame(Game):
 
 GAME = ChickenFootGame()
 
-__all__ = ["GAME", "ChickenFootGame", "ChickenFootState", "IllegalAction"]
+__all__ = ["GAME", "ChickenFootGame", "ChickenFootState"]

@@ -38,7 +38,7 @@ from games.chicken_foot.engine import (
     SEED_HIGHEST_HELD,
     TURN,
     ChickenFootState,
-    _copy_summary,
+    copy_round_summary,
 )
 
 PHASES = {"deal": DEAL, "lead_draw": LEAD, "play": TURN, "draw": TURN, None: OVER}
@@ -73,7 +73,7 @@ def sample_state(observation: dict[str, Any], rng: random.Random) -> ChickenFoot
     if constraint is not None:
         state.c_bone, state.c_num, state.c_left = id_of[constraint["bone"]], constraint["number"], constraint["needs"]
     state.passes = observation["passes_in_a_row"]
-    state.rounds = [_copy_summary(summary) for summary in observation["rounds"]]
+    state.rounds = [copy_round_summary(summary) for summary in observation["rounds"]]
     state.counts = list(observation["hand_sizes"])
     for name in observation["hand"]:
         state.hands[me] |= 1 << id_of[name]
