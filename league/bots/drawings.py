@@ -170,25 +170,11 @@ def _chip_kind(label) -> str:
 
 # ------------------------------------------------------------------------------------ Nobody but Us Chickens
 
-CHICKEN_ICONS = {
-    "healthy": "🐔",
-    "plump": "🍗",
-    "prize": "🏆",
-    "sickly": "🤒",
-    "fox": "🦊",
-    "rat": "🐀",
-    "dog": "🐕",
-}
-
 
 def _cards(cards: Sequence[str]) -> SafeString:
     if not cards:
         return format_html('<span class="muted">{}</span>', "–")
-    return format_html_join(
-        "",
-        '<span class="card {}" title="{}">{} {}</span>',
-        ((c, c, CHICKEN_ICONS.get(c, ""), c) for c in cards),
-    )
+    return format_html_join("", '<span class="card {}">{}</span>', ((card, card) for card in cards))
 
 
 def draw_nobody_but_us_chickens(state: State, names: Sequence[str]) -> SafeString:
@@ -326,7 +312,16 @@ def draw_chicken_foot(state: State, names: Sequence[str]) -> SafeString:
 
 # ------------------------------------------------------------------------------------------ Chickie Nuggs
 
-SAUCE_ICONS = {"buffalo": "🌶", "ranch": "🥛", "sweet_sour": "🍯", "bbq": "🔥", "honey_mustard": "🌼"}
+
+def _nugget(nugget) -> SafeString:
+    """A nugget on a tray: its value, or face down (its value shown when the owner's view knows it)."""
+    if isinstance(nugget, dict):
+        values = nugget.get("face_down", [])
+        return format_html(
+            '<span class="nugget face-down" title="face down">{}</span>',
+            values[0] if len(values) == 1 else "?",
+        )
+    return format_html('<span class="nugget">{}</span>', nugget)
 
 
 def _hand(hand: dict) -> SafeString:
@@ -346,15 +341,11 @@ def draw_chickie_nuggs(state: State, names: Sequence[str]) -> SafeString:
     seats = []
     for seat in range(table["num_players"]):
         tray = observations[seat]["trays"][seat]  # the owner's view: face-down nuggets shown
-        nuggets = format_html_join(
-            "",
-            '<span class="nugget">{}</span>',
-            ((value if value is not None else "?",) for value in tray["nuggets"]),
-        )
+        nuggets = format_html_join("", "{}", ((_nugget(nugget),) for nugget in tray["nuggets"]))
         sauces = format_html_join(
             "",
-            '<span class="sauce" title="{}">{} {}</span>',
-            ((s, SAUCE_ICONS.get(s, ""), s.replace("_", " ")) for s in tray["sauces"]),
+            '<span class="sauce {}">{}</span>',
+            ((sauce, sauce.replace("_", " ")) for sauce in tray["sauces"]),
         )
         seats.append(
             format_html(
