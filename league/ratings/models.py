@@ -68,9 +68,13 @@ class Rating(models.Model):
 class RatingHistory(models.Model):
     """A player's rating before and after one rated match of a pool."""
 
-    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="history")
+    # The pool and player columns are indexed by the unique rule and `history_by_player`; no extra indexes,
+    # so that replays insert fast.
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="history", db_index=False)
     match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="rating_history")
-    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="rating_history")
+    player = models.ForeignKey(
+        "players.Player", on_delete=models.CASCADE, related_name="rating_history", db_index=False
+    )
     mu_before = models.FloatField()
     sigma_before = models.FloatField()
     mu_after = models.FloatField()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 
 from league.core.catalogue import game_spec
@@ -114,52 +114,87 @@ def pool_recompute(pool: RatingPool) -> dict[int, Standing]:
 def pool_replay_from(pool: RatingPool, start: Match | None) -> int:
     """Bring the pool's stored ratings and history up to date from `start` on (from scratch when None).
 
-    Call inside a transaction holding the pool row lock. Returns the number of matches applied.
+    Call inside a transaction holding the pool row lock. Returns the number of matches applied. Only the
+    ratings of players touched by the undone or replayed matches are read and written, so a new result at
+    the end of a large pool costs a few small queries.
     """
-    current = {
-        row.player_id: row for row in Rating.objects.filter(pool=pool).only("id", "player_id", "mu", "sigma", "matches")
-    }
-    standings = {pid: Standing(maths.Skill(row.mu, row.sigma), row.matches) for pid, row in current.items()}
-    undone = RatingHistory.objects.filter(pool=pool)
-    if start is not None:
-        undone = undone.filter(_from_match_q("match__", start))
-        first_before: dict[int, tuple[float, float]] = {}
-        removed: dict[int, int] = {}
-        rows = undone.order_by("match__played_at", "match_id").values_list("player_id", "mu_before", "sigma_before")
-        for player_id, mu_before, sigma_before in rows:
-            first_before.setdefault(player_id, (mu_before, sigma_before))
-            removed[player_id] = removed.get(player_id, 0) + 1
-        for player_id, (mu_before, sigma_before) in first_before.items():
-            left = standings[player_id].matches - removed[player_id]
+    ratings = Rating.objects.filter(pool=pool).only("id", "player_id", "mu", "sigma", "matches")
+    if start is None:
+        RatingHistory.objects.filter(pool=pool).delete()
+        current = {row.player_id: row for row in ratings}
+        standings: dict[int, Standing] = {}
+        matches: Iterable[RatedMatch] = rated_matches(pool)
+    else:
+        undone = _undo_from(pool, start)
+        matches = list(rated_matches(pool, start))
+        touched = set(undone) | {player_id for match in matches for player_id in match.player_ids}
+        current = {}
+        ordered = sorted(touched)
+        for offset in range(0, len(ordered), BATCH):
+            current.update((row.player_id, row) for row in ratings.filter(player_id__in=ordered[offset : offset + BATCH]))
+        standings = {pid: Standing(maths.Skill(row.mu, row.sigma), row.matches) for pid, row in current.items()}
+        for player_id, (before, removed) in undone.items():
+            left = standings[player_id].matches - removed
             if left:
-                standings[player_id] = Standing(maths.Skill(mu_before, sigma_before), left)
+                standings[player_id] = Standing(before, left)
             else:
                 del standings[player_id]
-    else:
-        standings = {}
-    undone.delete()
 
-    history = []
-    applied = set()
-    for match_id, player_id, before, after in apply_matches(pool.model, standings, rated_matches(pool, start)):
-        applied.add(match_id)
-        history.append(
-            RatingHistory(
-                pool=pool,
-                match_id=match_id,
-                player_id=player_id,
-                mu_before=before.mu,
-                sigma_before=before.sigma,
-                mu_after=after.mu,
-                sigma_after=after.sigma,
-            )
-        )
-        if len(history) >= BATCH:
-            RatingHistory.objects.bulk_create(history)
-            history = []
-    RatingHistory.objects.bulk_create(history)
+    applied = 0
+    rows: list[tuple] = []
+    last_match = None
+    for match_id, player_id, before, after in apply_matches(pool.model, standings, matches):
+        if match_id != last_match:
+            applied += 1
+            last_match = match_id
+        rows.append((pool.pk, match_id, player_id, before.mu, before.sigma, after.mu, after.sigma))
+        if len(rows) >= BATCH:
+            _insert_history(rows)
+            rows = []
+    _insert_history(rows)
     _store_standings(pool, current, standings)
-    return len(applied)
+    return applied
+
+
+HISTORY_COLUMNS = ("pool_id", "match_id", "player_id", "mu_before", "sigma_before", "mu_after", "sigma_after")
+
+
+def _insert_history(rows: list[tuple]) -> None:
+    """Insert history rows with one executemany: replays write hundreds of thousands of them, and model
+    instances would cost more than the rating maths."""
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    table = quote(RatingHistory._meta.db_table)
+    columns = ", ".join(quote(column) for column in HISTORY_COLUMNS)
+    placeholders = ", ".join(["%s"] * len(HISTORY_COLUMNS))
+    with connection.cursor() as cursor:
+        cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({placeholders})", rows)
+
+
+def _undo_from(pool: RatingPool, start: Match) -> dict[int, tuple[maths.Skill, int]]:
+    """Delete the history of every match from `start` on (in pool order); return, for each player it
+    touched, their skill before their first deleted row and the number of rows deleted. Works through the
+    match index in chunks, so undoing one match at the end of a large pool reads a handful of rows."""
+    match_ids = list(
+        Match.objects.filter(rating_pool=pool)
+        .filter(_from_match_q("", start))
+        .order_by(*pool.match_order())
+        .values_list("id", flat=True)
+    )
+    undone: dict[int, tuple[maths.Skill, int]] = {}
+    for offset in range(0, len(match_ids), BATCH):
+        chunk = match_ids[offset : offset + BATCH]
+        position = {match_id: index for index, match_id in enumerate(chunk)}
+        rows = RatingHistory.objects.filter(pool=pool, match_id__in=chunk)
+        ordered = sorted(
+            rows.values_list("match_id", "player_id", "mu_before", "sigma_before"), key=lambda row: position[row[0]]
+        )
+        for _, player_id, mu_before, sigma_before in ordered:
+            before, removed = undone.get(player_id, (maths.Skill(mu_before, sigma_before), 0))
+            undone[player_id] = (before, removed + 1)
+        rows.delete()
+    return undone
 
 
 def _store_standings(pool: RatingPool, current: dict[int, Rating], standings: dict[int, Standing]) -> None:
