@@ -152,7 +152,7 @@ class ChickenFootState(State):
         self.rounds: list[dict[str, Any]] = []
         self.passes = 0
         self.drew = False
-        self.legal: list[tuple[int, int]] = []  # (bone, onto) for the seat to play; empty when it must draw
+        self.legal: list[str] = []  # the legal plays of the seat to play; empty when it must draw
         self.mark = 0  # length of the history before the last event (for words about that event)
 
     # ----------------------------------------------------------------------------------- building positions
@@ -241,7 +241,7 @@ class ChickenFootState(State):
         last = opener
         for seat, name, onto in plays:
             bone, target = _bone_id(t, name), _bone_id(t, onto)
-            if (bone, target) not in state._pairs_fitting(1 << bone):
+            if t.action_name[bone][target] not in state._plays_fitting(1 << bone):
                 raise ValueError(f"{name} cannot be played on {onto} in this layout")
             state.hands[seat] |= 1 << bone
             state.counts[seat] += 1
@@ -269,8 +269,7 @@ class ChickenFootState(State):
     def legal_actions(self, seat: int) -> list[Any]:
         if seat != self.turn or self.phase != TURN:
             return []
-        action_name = self.t.action_name
-        return [action_name[bone][onto] for bone, onto in self.legal]
+        return self.legal[:]
 
     def sample_chance(self, rng: random.Random) -> Any:
         t = self.t
@@ -324,7 +323,7 @@ class ChickenFootState(State):
         numbers = self._numbers()
         self.history.append((DRAW_EVENT, seat, bone, -1, numbers))
         self.drew = True
-        legal = self._pairs_fitting(1 << bone)
+        legal = self._plays_fitting(1 << bone)
         if legal:
             self.legal = legal
             return
@@ -442,23 +441,24 @@ class ChickenFootState(State):
             return (self.c_num,)
         return tuple(sorted({number for _, number in self.open_ends}))
 
-    def _pairs_fitting(self, hand: int) -> list[tuple[int, int]]:
-        """Every (bone, onto) play of the bones in mask `hand`, in the legal-list order."""
+    def _plays_fitting(self, hand: int) -> list[str]:
+        """Every play ("bone@onto") of the bones in mask `hand`, in the legal-list order."""
         number_mask = self.t.number_mask
+        action_name = self.t.action_name
         out = []
         if self.c_left:
             fits = hand & number_mask[self.c_num]
             onto = self.c_bone
             while fits:
                 low = fits & -fits
-                out.append((low.bit_length() - 1, onto))
+                out.append(action_name[low.bit_length() - 1][onto])
                 fits ^= low
             return out
         for onto, number in self.open_ends:
             fits = hand & number_mask[number]
             while fits:
                 low = fits & -fits
-                out.append((low.bit_length() - 1, onto))
+                out.append(action_name[low.bit_length() - 1][onto])
                 fits ^= low
         return out
 
@@ -467,7 +467,7 @@ class ChickenFootState(State):
         while True:
             self.turn = seat
             self.drew = False
-            legal = self._pairs_fitting(self.hands[seat])
+            legal = self._plays_fitting(self.hands[seat])
             self.legal = legal
             if legal or self.yard:
                 return

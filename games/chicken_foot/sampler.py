@@ -88,7 +88,7 @@ def sample_state(observation: dict[str, Any], rng: random.Random) -> ChickenFoot
         _place_hidden_bones(state, me, history, observation["awaiting"], observation["yard_size"], rng)
     state.history = [tuple(entry) for entry in history]
     if state.phase == TURN:
-        state.legal = state._pairs_fitting(state.hands[state.turn])
+        state.legal = state._plays_fitting(state.hands[state.turn])
     return state
 
 
