@@ -1,13 +1,15 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from league.api import views
+from league.api import bots, views
 
 router = DefaultRouter()
 router.register("players", views.PlayerViewSet, basename="player")
 router.register("matches", views.MatchViewSet, basename="match")
 router.register("ratings", views.RatingViewSet, basename="rating")
 router.register("rating-history", views.RatingHistoryViewSet, basename="rating-history")
+router.register("bots", bots.BotViewSet, basename="bot")
+router.register("bot-leagues", bots.LeagueViewSet, basename="bot-league")
 
 urlpatterns = [
     path("games/", views.GameList.as_view(), name="api-games"),

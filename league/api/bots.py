@@ -1,0 +1,237 @@
+"""REST endpoints for bots and bot leagues: thin adapters over `league.bots` services and selectors."""
+
+from django.db.models import Prefetch
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from league.bots import selectors, services
+from league.bots.models import BotDefinition, BotLeague, Fixture
+from league.matches.models import MatchSeat
+
+ERROR = inline_serializer(
+    "BotError",
+    fields={
+        "code": serializers.CharField(),
+        "detail": serializers.CharField(),
+        "field": serializers.CharField(),
+    },
+)
+
+
+class BotSerializer(serializers.ModelSerializer):
+    player = serializers.PrimaryKeyRelatedField(read_only=True)
+    label = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = BotDefinition
+        fields = [
+            "id", "name", "version", "label", "game_id", "kind", "strategy", "params", "command", "move_seconds",
+            "cpu_seconds", "memory_mb", "description", "player", "previous", "created_at",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class BotWriteSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200, trim_whitespace=False)
+    game = serializers.CharField(max_length=40)
+    kind = serializers.CharField(max_length=20, default=BotDefinition.Kind.BUILTIN)
+    strategy = serializers.CharField(max_length=40, default="", allow_blank=True)
+    params = serializers.DictField(default=dict)
+    command = serializers.ListField(
+        child=serializers.CharField(max_length=1000), default=list, max_length=100
+    )
+    move_seconds = serializers.FloatField(default=1.0)
+    cpu_seconds = serializers.IntegerField(default=60)
+    memory_mb = serializers.IntegerField(default=512)
+    description = serializers.CharField(default="", allow_blank=True, max_length=5000)
+
+
+class BotReviseSerializer(serializers.Serializer):
+    strategy = serializers.CharField(max_length=40, required=False)
+    params = serializers.DictField(required=False)
+    command = serializers.ListField(
+        child=serializers.CharField(max_length=1000), required=False, max_length=100
+    )
+    move_seconds = serializers.FloatField(required=False)
+    cpu_seconds = serializers.IntegerField(required=False)
+    memory_mb = serializers.IntegerField(required=False)
+    description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
+
+
+class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Bots (one row per version). Staff register them; only staff may register external programs. A change
+    to a bot that has taken a seat makes its next version."""
+
+    queryset = BotDefinition.objects.order_by("game_id", "name", "-version")
+    serializer_class = BotSerializer
+    filterset_fields = ["game_id", "kind", "name"]
+
+    @extend_schema(request=BotWriteSerializer, responses={201: BotSerializer, 400: ERROR, 403: ERROR})
+    def create(self, request):
+        data = BotWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        bot = services.bot_register(
+            name=values.pop("name"),
+            description=values.pop("description"),
+            game_id=values.pop("game"),
+            by=request.user,
+            **values,
+        )
+        return Response(BotSerializer(bot).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=BotReviseSerializer,
+        responses={200: BotSerializer, 400: ERROR},
+        description="Change a bot: in place while it never took a seat, else as a new version (returned).",
+    )
+    def partial_update(self, request, pk=None):
+        bot = self.get_object()
+        data = BotReviseSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        revised = services.bot_revise(bot=bot, by=request.user, **data.validated_data)
+        return Response(BotSerializer(revised).data)
+
+
+class LeagueSerializer(serializers.ModelSerializer):
+    bots = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    played = serializers.SerializerMethodField()
+
+    class Meta:
+        model = BotLeague
+        fields = [
+            "id", "name", "game_id", "options", "table_size", "seed", "target_kind", "target_value",
+            "sittings_per_round", "batch_size", "commit_every", "lease_seconds", "pace", "interval_seconds",
+            "status", "rating_pool", "bots", "current_round", "played", "created_at", "started_at", "finished_at",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+    def get_played(self, league) -> int:
+        return league.fixtures.filter(done=True).count()
+
+
+class LeagueCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    game = serializers.CharField(max_length=40)
+    bots = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=2, max_length=500)
+    table_size = serializers.IntegerField()
+    target_kind = serializers.CharField(default=BotLeague.Target.ROUNDS)
+    target_value = serializers.IntegerField(default=10)
+    seed = serializers.IntegerField(default=1)
+    options = serializers.DictField(default=dict)
+    sittings_per_round = serializers.IntegerField(default=4)
+    batch_size = serializers.IntegerField(default=50)
+    commit_every = serializers.IntegerField(default=10)
+    lease_seconds = serializers.IntegerField(default=600)
+    pace = serializers.CharField(default=BotLeague.Pace.FAST)
+    interval_seconds = serializers.IntegerField(default=60)
+
+
+class StandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    bot = serializers.IntegerField(source="bot.pk")
+    label = serializers.CharField(source="bot.label")
+    rating = serializers.FloatField(source="conservative", allow_null=True)
+    mu = serializers.FloatField(allow_null=True)
+    uncertainty = serializers.FloatField(allow_null=True)
+    matches = serializers.IntegerField()
+    mean_place = serializers.FloatField(allow_null=True)
+    win_share = serializers.FloatField(allow_null=True)
+
+
+class LeagueMatchSerializer(serializers.ModelSerializer):
+    round = serializers.IntegerField(source="round.number")
+    status = serializers.CharField(source="match.status")
+    seats = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Fixture
+        fields = ["position", "round", "match", "seed", "status", "seats", "attempts"]
+        read_only_fields = fields
+
+    def get_seats(self, fixture) -> list[dict]:
+        return [
+            {
+                "seat": seat.seat,
+                "player": seat.player_id,
+                "name": seat.player.name,
+                "place": seat.place,
+                "score": seat.score,
+            }
+            for seat in fixture.match.seats.all()
+        ]
+
+
+class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Bot leagues: staff create, start, pause and resume them; anyone reads standings, matches and records."""
+
+    queryset = BotLeague.objects.prefetch_related("bots").order_by("-created_at", "-id")
+    serializer_class = LeagueSerializer
+    filterset_fields = ["game_id", "status"]
+
+    @extend_schema(request=LeagueCreateSerializer, responses={201: LeagueSerializer, 400: ERROR})
+    def create(self, request):
+        data = LeagueCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        league = services.league_create(
+            name=values.pop("name"),
+            game_id=values.pop("game"),
+            bot_ids=values.pop("bots"),
+            by=request.user,
+            **values,
+        )
+        return Response(LeagueSerializer(league).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={200: LeagueSerializer, 400: ERROR})
+    @action(detail=True, methods=["post"])
+    def start(self, request, pk=None):
+        """Start a draft league or resume a paused one."""
+        league = services.league_start(league_id=self.get_object().pk)
+        return Response(LeagueSerializer(league).data)
+
+    @extend_schema(request=None, responses={200: LeagueSerializer, 400: ERROR})
+    @action(detail=True, methods=["post"])
+    def pause(self, request, pk=None):
+        league = services.league_pause(league_id=self.get_object().pk)
+        return Response(LeagueSerializer(league).data)
+
+    @extend_schema(responses=StandingSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def standings(self, request, pk=None):
+        """Bots ranked by conservative rating, with mean place, share of wins and matches played."""
+        return Response(StandingSerializer(selectors.league_standings(self.get_object()), many=True).data)
+
+    @extend_schema(responses=LeagueMatchSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def matches(self, request, pk=None):
+        """The league's schedule: every match drawn so far, in schedule order, with seats and places."""
+        fixtures = (
+            Fixture.objects.filter(league=self.get_object())
+            .select_related("round", "match")
+            .prefetch_related(
+                Prefetch("match__seats", queryset=MatchSeat.objects.select_related("player").order_by("seat"))
+            )
+            .order_by("position")
+        )
+        page = self.paginate_queryset(fixtures)
+        return self.get_paginated_response(LeagueMatchSerializer(page, many=True).data)
+
+    @extend_schema(
+        responses={200: OpenApiResponse(description="The match record (docs/engine.md)"), 404: ERROR},
+    )
+    @action(detail=True, methods=["get"], url_path=r"matches/(?P<match_id>[0-9]+)/record")
+    def record(self, request, pk=None, match_id=None):
+        """One match's record: seed, seats, every event, the outcome and how it ended (forfeits named)."""
+        fixture = get_object_or_404(
+            Fixture.objects.select_related("match"), league=self.get_object(), match_id=match_id
+        )
+        record = fixture.match.record_json()
+        if record is None:
+            return Response(
+                {"code": "not_played", "detail": "this match has not been played yet"}, status=404
+            )
+        return Response(record)
