@@ -4,16 +4,19 @@ The layout is drawn as a tree from the spinner: each arm or toe is one line that
 each bone written with the number it joins first (`9-5 5-3` reads as a chain), doubles in brackets; a chickie's
 toes are indented under it. Example (double six, mid-round):
 
-    Round 1 of 7 · spinner 6-6 led by seat 0 · yard 8 · seat 2 to play
-      [6-6] spinner
-        6-4 4-2
-        6-1 [1-1] chickie, needs 2 more
-          1-3
-        6-5
-        6-0
-      open ends: 2 on 4-2, 3 on 1-3, 5 on 6-5, 0 on 6-0
-      hands: seat 0: 3 bones, seat 1: 4 bones, seat 2: 4 bones, seat 3: 4 bones
-      scores: 0, 0, 0, 0
+    Round 1 of 7 · spinner 6-6 led by seat 0 · yard 14 · seat 0 to draw
+        [6-6] spinner
+          6-5 5-4 4-1
+          6-4
+          6-3 3-5 [5-5] chickie, needs 2 more
+            5-1
+          6-2 2-5
+      open ends: 1 on 4-1, 4 on 6-4, 5 on 5-2, 1 on 5-1
+      hands: seat 0: 2 bones, seat 1: 1 bone
+      totals: seat 0 0, seat 1 0
+
+After a round (`milestone()`), the header says who went out or that the round was blocked, and each seat's
+points and remaining bones follow the layout.
 """
 
 from __future__ import annotations
@@ -44,7 +47,9 @@ def render_state(state: ChickenFootState) -> str:
             ends = ", ".join(f"{number} on {t.names[onto]}" for onto, number in state.open_ends)
             lines.append(f"  open ends: {ends}")
     if state.phase in (LEAD, TURN):
-        sizes = ", ".join(f"seat {seat}: {count} bones" for seat, count in enumerate(state.counts))
+        sizes = ", ".join(
+            f"seat {seat}: {count} bone{'' if count == 1 else 's'}" for seat, count in enumerate(state.counts)
+        )
         lines.append(f"  hands: {sizes}")
     if state.phase in (DEAL, OVER) and state.rounds and state.rounds[-1]["hands"] is not None:
         summary = state.rounds[-1]

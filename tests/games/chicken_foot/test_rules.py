@@ -367,3 +367,21 @@ def test_impossible_chance_outcomes_are_refused():
     assert not state.chance_is_possible("1-0")  # in a hand
     assert not state.chance_is_possible("6-7")
     assert state.chance_is_possible("3-0")
+
+
+def test_the_table_is_drawn_as_a_tree_from_the_spinner():
+    state = full_spinner([["5-5", "3-3", "1-0"], ["5-1", "2-0"]])
+    play(state, "5-5@5-3")
+    play(state, "5-1@5-5")
+    assert state.render() == "\n".join([
+        "Round 1 of 7 · spinner 6-6 led by seat 0 · yard 14 · seat 0 to draw",
+        "    [6-6] spinner",
+        "      6-5 5-4 4-1",
+        "      6-4",
+        "      6-3 3-5 [5-5] chickie, needs 2 more",
+        "        5-1",
+        "      6-2 2-5",
+        "  open ends: 1 on 4-1, 4 on 6-4, 5 on 5-2, 1 on 5-1",
+        "  hands: seat 0: 2 bones, seat 1: 1 bone",
+        "  totals: seat 0 0, seat 1 0",
+    ])  # fmt: skip
