@@ -9,8 +9,9 @@ then walks one tree of decision sequences shared by all those determinizations:
 * A node where several seats decide at once (a simultaneous step) keeps separate statistics per seat and selects
   each seat's action by regret matching with exploration (Lanctot et al., 2013), so every seat plays a mixed
   strategy; the bot's own choice at such a root is drawn from its average strategy, so it cannot be read.
-* Chance is not branched on (an open-loop tree): each iteration samples chance outcomes afresh, so a node
-  averages over them.
+* Small chance outcomes (a chip drawn from a bag) are branches of the tree, so that what follows a draw is
+  searched knowing the draw; large ones (a shuffle, a deal) are not branched on (open loop): each iteration
+  samples them afresh and the node averages over them.
 * A rollout plays the position on with the `rollout` policy (uniform random, or a heuristic bot of the game) up
   to `rollout_depth` events (0: to the end), and the outcome is scored for every seat at once: a share of a win
   (1/k for k seats sharing first place) plus a small part for the place.
@@ -30,14 +31,15 @@ from games.core.bot import Bot
 from games.core.errors import OptionError
 from games.core.record import canonical_json
 from games.core.spec import Option
-from games.core.state import Action, Observation, State
+from games.core.state import Action, Observation, State, is_legal_action
 
 # An entry of a node's statistics: [visits, reward sum, availability, cumulative regret, strategy sum].
 Entry = list[float]
 # What a regret-matching selection needs for its update: the entries offered, their probabilities, the pick.
 Regret = tuple[list[Entry], list[float], int]
 
-PLACE_WEIGHT = 0.25  # part of the reward from the place; the rest is the share of the win
+PLACE_WEIGHT = 0.25
+MAX_CHANCE_KEY = 40  # chance outcomes whose encoding is longer (shuffles, deals) are not branched on  # part of the reward from the place; the rest is the share of the win
 
 
 def action_key(action: Action) -> Any:
@@ -68,6 +70,9 @@ class SearchBot(Bot):
         Option("exploration", "float", 0.1, "share of uniform play in regret matching at simultaneous steps",
                min=0.0, max=1.0),
         Option("simultaneous", "choice", "regret", "selection at simultaneous steps", choices=("regret", "ucb")),
+        Option("chance_nodes", "bool", True, "branch the tree on small chance outcomes (a draw), not on shuffles"),
+        Option("opponents", "choice", "tree", "opponents' moves in the tree: searched (tree) or by the rollout policy",
+               choices=("tree", "rollout")),
         Option("time_limit", "float", 0.0, "seconds per decision at most (0: no limit; makes play machine-dependent)",
                min=0.0, max=600.0),
     )
@@ -131,12 +136,27 @@ class SearchBot(Bot):
     def _iterate(self, root: Node, state: State) -> None:
         rng = self.rng
         c = self.config["c"]
+        branch_chance = self.config["chance_nodes"]
+        model_opponents = self.config["opponents"] == "rollout"
         path: list[tuple[Node, dict[int, Any], dict[int, Regret]]] = []
         node = root
         expanded = False
         while not state.is_terminal():
             if state.is_chance():
-                state._apply_chance(state.sample_chance(rng))
+                outcome = state.sample_chance(rng)
+                state._apply_chance(outcome)
+                if not branch_chance:
+                    continue
+                key = action_key(outcome)
+                if type(key) is str and len(key) > MAX_CHANCE_KEY:
+                    continue  # a shuffle or a deal: too many outcomes to branch on
+                child = node.children.get(("chance", key))
+                if child is None:
+                    if expanded:
+                        break
+                    child = node.children[("chance", key)] = Node()
+                    expanded = True
+                node = child
                 continue
             deciders = state.deciders()
             chosen: dict[int, Action] = {}
@@ -144,9 +164,14 @@ class SearchBot(Bot):
             regrets: dict[int, Regret] = {}
             for seat in deciders:
                 legal = state.legal_actions(seat)
+                if model_opponents and seat != self.seat:
+                    # The opponent plays the rollout policy here too; the tree only follows what it did.
+                    chosen[seat] = self._rollout_action(state, seat, legal)
+                    keys[seat] = action_key(chosen[seat])
+                    continue
                 table = node.stats.setdefault(seat, {})
                 if len(deciders) == 1 or self.config["simultaneous"] == "ucb":
-                    index = self._select_ucb(table, legal, c, expanded)
+                    index = self._select_ucb(table, legal, c)
                 else:
                     index, regrets[seat] = self._select_regret(table, legal)
                 chosen[seat] = legal[index]
@@ -164,13 +189,15 @@ class SearchBot(Bot):
         rewards = self._rollout(state)
         for node, keys, regrets in path:
             for seat, key in keys.items():
+                if model_opponents and seat != self.seat:
+                    continue
                 entry = node.stats[seat][key]
                 entry[0] += 1
                 entry[1] += rewards[seat]
                 if seat in regrets:
                     self._update_regret(regrets[seat], rewards[seat])
 
-    def _select_ucb(self, table: dict[Any, list[float]], legal: list[Action], c: float, expanded: bool) -> int:
+    def _select_ucb(self, table: dict[Any, list[float]], legal: list[Action], c: float) -> int:
         untried = []
         best_index, best_value = 0, -math.inf
         entries = []
@@ -228,10 +255,16 @@ class SearchBot(Bot):
             # Regret matching+: cumulative regrets never go below zero, so a bad early run is soon forgotten.
             entry[3] = max(0.0, entry[3] + (estimate if index == chosen else 0.0) - reward)
 
+    def _rollout_action(self, state: State, seat: int, legal: list[Action]) -> Action:
+        bots = self.rollout_bots
+        if bots is None or len(legal) == 1:
+            return legal[self.rng.randrange(len(legal))]
+        action = bots[seat].act(state.observation(seat), legal)
+        return action if is_legal_action(action, legal) else legal[0]
+
     def _rollout(self, state: State) -> list[float]:
         rng = self.rng
         depth = self.config["rollout_depth"]
-        bots = self.rollout_bots
         steps = 0
         while not state.is_terminal() and (depth == 0 or steps < depth):
             if state.is_chance():
@@ -239,12 +272,7 @@ class SearchBot(Bot):
             else:
                 actions = {}
                 for seat in state.deciders():
-                    legal = state.legal_actions(seat)
-                    if bots is None or len(legal) == 1:
-                        actions[seat] = legal[rng.randrange(len(legal))]
-                    else:
-                        action = bots[seat].act(state.observation(seat), legal)
-                        actions[seat] = action if action in legal else legal[0]
+                    actions[seat] = self._rollout_action(state, seat, state.legal_actions(seat))
                 state._apply(actions)
             steps += 1
         return rewards_of(state.outcome().places, self.num_players)

@@ -67,15 +67,17 @@ def is_legal_action(action: Action, legal: list[Action]) -> bool:
     kind = type(action)
     if kind is str:
         return action in legal
+    if action not in legal:
+        return False
     if kind is int:
-        return action in legal and type(legal[legal.index(action)]) is int
+        return any(type(candidate) is int and candidate == action for candidate in legal)
     try:
         encoded = canonical_json(action)
     except (TypeError, ValueError):
         return False
     if json.loads(encoded) != action:  # a tuple or another type that JSON would turn into something else
         return False
-    return any(canonical_json(candidate) == encoded for candidate in legal)
+    return any(candidate == action and canonical_json(candidate) == encoded for candidate in legal)
 
 
 class State(ABC):
