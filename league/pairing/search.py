@@ -10,8 +10,9 @@ compared in this priority order; all but the second are sums over every pair of 
    is the sum of squared deviations of its players' scores from the table's mean, so a player far from
    everyone else costs the same at a short or a full table;
 4. seat: at 2-seat tables, how many of the two must take a seat they have used more often than their
-   other seat, whichever way the table is seated; at larger tables, 1 when the two players' least-used
-   seats are one and the same seat (one of them will have to sit elsewhere), else 0;
+   other seat, whichever way the table is seated; at larger tables (a term of the whole table rather than
+   of its pairs), the fewest extra uses over the best seating of the table: each player counts how many
+   more times they have sat in the seat given to them than in their least-used seat of that table;
 5. seed, one of two kinds:
    - "reference" (Swiss, round robin): how far apart the two were in the reference arrangement (|table
      index - table index|), so that among otherwise equal arrangements the one closest to the reference
@@ -51,8 +52,8 @@ class Problem:
     """The pairwise facts the cost needs, for players 0..n-1 in ranking order.
 
     `meetings[p]` maps another player index to the number of tables shared; `scores` are tournament points;
-    `seat_counts[p]` is (times in seat 0, times in seat 1), used only for 2-seat tables; `least_used[p]` is
-    the bit set of the seats (of the largest table) that p has used least, for larger tables; `reference[p]` is
+    `seat_counts[p]` is (times in seat 0, times in seat 1), used only for 2-seat tables; `seat_usage[p]`
+    counts p's uses of each seat of the largest table, used for larger tables; `reference[p]` is
     the player's table in the reference arrangement. `balance` selects the balance kind of seed term.
     """
 
@@ -61,7 +62,7 @@ class Problem:
     seat_counts: Sequence[tuple[int, int]] | None
     reference: Sequence[int]
     balance: bool = False
-    least_used: Sequence[int] | None = None
+    seat_usage: Sequence[tuple[int, ...]] | None = None
 
 
 class CostModel:
@@ -86,7 +87,10 @@ class CostModel:
         widest = (2 * self.offset + 1) * self.reference_bound if problem.balance else max(problem.reference, default=0)
         seed_bound = pair_count * (widest + 1) + 1
         rounds = max((sum(counts) for counts in problem.seat_counts or ()), default=0)
-        seat_bound = pair_count * 2 * (rounds + 1) + 1 if problem.seat_counts is not None else pair_count + 1
+        if problem.seat_usage is not None:
+            rounds = max((sum(usage) for usage in problem.seat_usage), default=0)
+        seat_bound = max(pair_count, count) * 2 * (rounds + 1) + 1
+        self.seating: dict[tuple[int, ...], int] = {}
         spread = (max(self.units, default=0) - min(self.units, default=0)) ** 2
         score_bound = pair_count * spread * common + 1
         short_bound = len(self.units) * (max(self.above_lowest, default=0)) + 1
@@ -107,10 +111,6 @@ class CostModel:
         cost = met * met * self.repeat_weight + difference * difference * self.size_factor[size] * self.score_weight
         if problem.seat_counts is not None:
             cost += self.seat_excess(first, second) * self.seat_weight
-        elif problem.least_used is not None:
-            shared = problem.least_used[first] | problem.least_used[second]
-            if shared & (shared - 1) == 0:
-                cost += self.seat_weight
         distance = abs(problem.reference[first] - problem.reference[second])
         if problem.balance:
             return cost + (self.centred[first] * self.centred[second] + self.offset) * self.reference_bound + distance
@@ -125,13 +125,41 @@ class CostModel:
         second_starts = one_a - least_a + zero_b - least_b
         return min(first_starts, second_starts)
 
+    def seating_excess(self, members: Sequence[int]) -> int:
+        """The packed seat term of a table of more than 2 seats: extra seat uses over its best seating."""
+        if self.problem.seat_usage is None:
+            return 0
+        key = tuple(sorted(members))
+        known = self.seating.get(key)
+        if known is None:
+            size = len(key)
+            extra = []
+            for member in key:
+                usage = self.problem.seat_usage[member][:size]
+                fewest = min(usage)
+                extra.append([count - fewest for count in usage])
+            best = {0: 0}
+            for seat in range(size):
+                following: dict[int, int] = {}
+                for used, total in best.items():
+                    for index in range(size):
+                        if not used & (1 << index):
+                            mask = used | (1 << index)
+                            value = total + extra[index][seat]
+                            if value < following.get(mask, value + 1):
+                                following[mask] = value
+                best = following
+            known = best[(1 << size) - 1] * self.seat_weight
+            self.seating[key] = known
+        return known
+
     def table(self, members: Sequence[int]) -> int:
         """The packed cost of one table."""
         size = len(members)
         cost = sum(self.pair(first, second, size) for first, second in combinations(members, 2))
         if len(members) < self.largest:
             cost += sum(self.short(member) for member in members)
-        return cost
+        return cost + self.seating_excess(members)
 
     def unpack(self, cost: int) -> tuple[float, float, float, int, int]:
         """The five terms (repeat, short in points, score in points squared, seat, seed) of a packed cost."""
@@ -181,6 +209,10 @@ def _try_swap(model: CostModel, tables: list[list[int]], costs: list[int], here:
     size_here, size_there = len(members_here), len(members_there)
     short_here = size_here < model.largest
     short_there = size_there < model.largest
+    seating = model.problem.seat_usage is not None
+    if seating:
+        seated_here = model.seating_excess(members_here)
+        seated_there = model.seating_excess(members_there)
     for index_here, mover_here in enumerate(members_here):
         stay_here = [player for player in members_here if player != mover_here]
         out_here = sum(pair(mover_here, player, size_here) for player in stay_here)
@@ -197,6 +229,13 @@ def _try_swap(model: CostModel, tables: list[list[int]], costs: list[int], here:
                 out_there += model.short(mover_there)
                 in_there += model.short(mover_here)
             change = in_here + in_there - out_here - out_there
+            if seating and -model.score_weight // 2 < change < model.score_weight // 2:
+                # the higher terms are even, so the seat term decides (the seed term cannot outweigh it)
+                if change >= 0 and seated_here == seated_there == 0:
+                    continue
+                in_here += model.seating_excess([*stay_here, mover_there]) - seated_here
+                in_there += model.seating_excess([*stay_there, mover_here]) - seated_there
+                change = in_here + in_there - out_here - out_there
             if change < 0:
                 members_here[index_here] = mover_there
                 members_there[index_there] = mover_here
@@ -249,7 +288,9 @@ def exact_search(
         nonlocal work
         members = current[-1]
         if len(members) == size:
-            open_table(cost)
+            cost += model.seating_excess(members)
+            if cost <= bound:
+                open_table(cost)
             return
         for candidate in range(start, count):
             if work >= work_limit:

@@ -56,7 +56,8 @@ def arrange(
             reference_table[member] = table_index
     two_seats = all(size == 2 for size in sizes)
     seat_counts = [(entrant.seat_count(0), entrant.seat_count(1)) for entrant in seated] if two_seats else None
-    least_used = None if two_seats else [_least_used_seats(entrant, max(sizes, default=0)) for entrant in seated]
+    largest = max(sizes, default=0)
+    seat_usage = None if two_seats else [tuple(entrant.seat_count(seat) for seat in range(largest)) for entrant in seated]
     model = CostModel(
         Problem(
             meetings=meetings,
@@ -64,20 +65,13 @@ def arrange(
             seat_counts=seat_counts,
             reference=reference_table,
             balance=balance,
-            least_used=least_used,
+            seat_usage=seat_usage,
         ),
         sizes,
     )
     tables = optimise(model, reference, sizes, work_limit)
     total = sum(model.table(members) for members in tables)
     return tables, model.unpack(total)
-
-
-def _least_used_seats(entrant: Entrant, seats: int) -> int:
-    """Bit set of the seats among 0..seats-1 that `entrant` has used least."""
-    counts = [entrant.seat_count(seat) for seat in range(seats)]
-    fewest = min(counts)
-    return sum(1 << seat for seat, count in enumerate(counts) if count == fewest)
 
 
 def seat_tables(
