@@ -1,0 +1,198 @@
+"""Admin for bots and bot leagues: every write goes through the same services as the pages and the API.
+
+A bot's form validates with `check_bot` (only staff may register external programs); saving a bot that has
+taken a seat makes its next version instead of editing it. Leagues are created in the admin or on the site
+and started, paused or resumed with the list's actions; their rounds and fixtures are read-only.
+"""
+
+import json
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+
+from league.bots import services
+from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry
+from league.core.catalogue import game_choices
+from league.core.errors import UserError
+
+DEFINITION_FIELDS = ("strategy", "params", "command", "move_seconds", "cpu_seconds", "memory_mb")
+
+
+class BotDefinitionForm(forms.ModelForm):
+    game_id = forms.ChoiceField(choices=(), label="Game")
+    params = forms.CharField(required=False, label="Parameters (JSON)", initial="{}")
+    command = forms.CharField(
+        required=False, help_text="External programs: the program's absolute path, then its arguments."
+    )
+
+    class Meta:
+        model = BotDefinition
+        fields = [
+            "name",
+            "game_id",
+            "kind",
+            "strategy",
+            "move_seconds",
+            "cpu_seconds",
+            "memory_mb",
+            "description",
+        ]
+
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.fields["game_id"].choices = game_choices()
+        if self.instance.pk:
+            self.initial["params"] = json.dumps(self.instance.params)
+            self.initial["command"] = " ".join(self.instance.command)
+
+    def clean_params(self) -> dict:
+        raw = (self.cleaned_data.get("params") or "").strip() or "{}"
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            raise ValidationError('parameters are a JSON object, e.g. {"caution": 1.5}') from None
+        if not isinstance(value, dict):
+            raise ValidationError('parameters are a JSON object, e.g. {"caution": 1.5}')
+        return value
+
+    def clean_command(self) -> list[str]:
+        return (self.cleaned_data.get("command") or "").split()
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        try:
+            services.check_bot(
+                game_id=data["game_id"],
+                kind=data["kind"],
+                strategy=data.get("strategy") or "",
+                params=data["params"],
+                command=data["command"],
+                move_seconds=data["move_seconds"],
+                cpu_seconds=data["cpu_seconds"],
+                memory_mb=data["memory_mb"],
+                by=self.user,
+            )
+        except UserError as exc:
+            self.add_error(exc.field if exc.field in self.fields else None, exc.message)
+        return data
+
+
+@admin.register(BotDefinition)
+class BotDefinitionAdmin(admin.ModelAdmin):
+    form = BotDefinitionForm
+    list_display = ("label", "game_id", "kind", "strategy", "version", "created_at")
+    list_filter = ("game_id", "kind")
+    search_fields = ("name",)
+    readonly_fields = ("version", "player", "previous", "created_by", "created_at")
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+
+        class WithUser(form):
+            def __init__(self, *args, **inner):
+                super().__init__(*args, user=request.user, **inner)
+
+        return WithUser
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None:  # the name and game are fixed; other changes go through bot_revise
+            return (*self.readonly_fields, "name", "game_id")
+        return self.readonly_fields
+
+    def save_model(self, request, obj, form, change):
+        data = form.cleaned_data
+        definition = {field: data.get(field) for field in DEFINITION_FIELDS}
+        definition["strategy"] = definition["strategy"] or ""
+        if not change:
+            bot = services.bot_register(
+                name=data["name"],
+                description=data.get("description", ""),
+                game_id=data["game_id"],
+                kind=data["kind"],
+                by=request.user,
+                **definition,
+            )
+        else:
+            before = BotDefinition.objects.get(pk=obj.pk)
+            bot = services.bot_revise(
+                bot=before,
+                by=request.user,
+                kind=data["kind"],
+                description=data.get("description", ""),
+                **definition,
+            )
+            if bot.pk != before.pk:
+                messages.info(
+                    request, f"{before.label} has played, so the change is a new version: {bot.label}."
+                )
+        obj.pk, obj.name, obj.version = (
+            bot.pk,
+            bot.name,
+            bot.version,
+        )  # what the admin's messages and redirect use
+
+
+class LeagueEntryInline(admin.TabularInline):
+    model = LeagueEntry
+    extra = 0
+    can_delete = False
+    readonly_fields = ("bot",)
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(BotLeague)
+class BotLeagueAdmin(admin.ModelAdmin):
+    list_display = ("name", "game_id", "status", "current_round", "target_kind", "target_value", "created_at")
+    list_filter = ("status", "game_id")
+    search_fields = ("name",)
+    inlines = [LeagueEntryInline]
+    actions = ["start_leagues", "pause_leagues"]
+    readonly_fields = [field.name for field in BotLeague._meta.fields]
+
+    def has_add_permission(self, request):
+        return False  # leagues are created on the site (Bot leagues → New league) or through the API
+
+    @admin.action(description="Start or resume the selected leagues")
+    def start_leagues(self, request, queryset):
+        self._apply(request, queryset, services.league_start)
+
+    @admin.action(description="Pause the selected leagues")
+    def pause_leagues(self, request, queryset):
+        self._apply(request, queryset, services.league_pause)
+
+    def _apply(self, request, queryset, service):
+        for league in queryset:
+            try:
+                service(league_id=league.pk)
+            except UserError as exc:
+                messages.error(request, f"{league.name}: {exc.message}")
+            else:
+                messages.success(request, f"{league.name}: done.")
+
+
+@admin.register(Fixture)
+class FixtureAdmin(admin.ModelAdmin):
+    list_display = (
+        "league",
+        "position",
+        "round",
+        "match",
+        "done",
+        "attempts",
+        "lease_token",
+        "lease_expires_at",
+    )
+    list_filter = ("done", "league")
+    readonly_fields = [field.name for field in Fixture._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
