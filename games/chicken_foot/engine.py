@@ -638,18 +638,21 @@ class ChickenFootState(State):
             if self.rounds and self.rounds[-1]["skipped"]:
                 return text + f"; nobody holds {self.rounds[-1]['lead']}: the round is skipped"
             return text
-        words = []
-        for kind, seat, bone, _, _ in latest:
-            if kind in (DRAW_EVENT, LEAD_DRAW_EVENT):
-                words.append(f"seat {seat} draws {names[bone]}")
-            elif kind == LEAD_EVENT:
-                words.append(f"and leads with it ({names[bone]})")
-            elif kind == PASS_EVENT and words and len(words) == 1:
-                words.append("and passes")
-        return " ".join(words) if words else f"seat {self.turn} draws {outcome}"
+        for index, (kind, seat, bone, _, _) in enumerate(latest):
+            if kind in (DRAW_EVENT, LEAD_DRAW_EVENT) and names[bone] == outcome:
+                text = f"seat {seat} draws {outcome}"
+                following = latest[index + 1][0] if index + 1 < len(latest) else None
+                if following == LEAD_EVENT:
+                    return text + " and leads with it"
+                if following == PASS_EVENT:
+                    return text + " and passes"
+                return text
+        return f"seat {self.turn} draws {outcome}"
 
     def describe_action(self, seat: int, action: Any) -> str:
         t = self.t
+        if not isinstance(action, str):
+            return f"{action!r} (not a play)"
         bone, _, onto = action.partition("@")
         onto_id = t.id_of.get(onto)
         if onto_id is not None and t.is_double[onto_id]:
