@@ -42,7 +42,8 @@ class BotDefinitionForm(forms.ModelForm):
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.user = user
-        self.fields["game_id"].choices = game_choices()
+        if "game_id" in self.fields:  # read-only once the bot exists
+            self.fields["game_id"].choices = game_choices()
         if self.instance.pk:
             self.initial["params"] = json.dumps(self.instance.params)
             self.initial["command"] = " ".join(self.instance.command)
@@ -66,7 +67,7 @@ class BotDefinitionForm(forms.ModelForm):
             return data
         try:
             services.check_bot(
-                game_id=data["game_id"],
+                game_id=data.get("game_id") or self.instance.game_id,
                 kind=data["kind"],
                 strategy=data.get("strategy") or "",
                 params=data["params"],
