@@ -39,9 +39,10 @@ The player who went out scores 0; every other player scores the pips left in han
 a place. At any point before the end (the engine's turn cap), places follow the totals of the rounds completed.
 
 Choices made here where neither the rule text nor the rulings say:
-- A play onto a spinner or chickie, a play onto a free end, and the draw are the only moves; a forced pass is
-  not a decision: the engine records it and moves on. The opener's spinner play is forced and made by the
-  engine too (it is written in the history).
+- Plays are the only decisions. Drawing is compulsory when nothing fits, so a draw is a chance event (which
+  bone comes out), and a pass is no decision either: the engine records it and moves on. The opener's spinner
+  play is forced and made by the engine too (it is written in the history). A single legal play is still a
+  decision (the seat plays it), so every bone a player puts down is an event of the record.
 - "Chickie" and "UNO" calls are courtesy and not modelled.
 - Between rounds all bones are gathered for the next shuffle: hands and yard are empty, the hands left at the
   end of the round are shown to everyone in the round summary, and the finished layout stays on the table
@@ -77,7 +78,8 @@ Observation of seat s (all JSON; also the structure a web replay draws):
 - `open_ends`: `[{"onto", "number"}]`, the free ends of non-double bones, in the order legal plays follow;
 - `constraint`: None, or `{"kind": "spinner"|"chickie", "bone", "number", "needs"}`: the double that must be
   filled first and how many bones it still needs; while it is open, only it can be played on;
-- `passes_in_a_row`: passes since the last bone was played;
+- `passes_in_a_row`: passes since the last bone was played (with `all_passed_yard_empty`, only the passes made
+  with the yard empty count);
 - `history`: this round's events in order: `{"event": "lead_draw", "seat"}`, `{"event": "lead", "seat",
   "bone"}`, `{"event": "play", "seat", "bone", "onto"}`, `{"event": "draw", "seat", "numbers"}` and
   `{"event": "pass", "seat", "numbers"}`, where `numbers` are the numbers a bone needed to be playable at that
@@ -85,8 +87,9 @@ Observation of seat s (all JSON; also the structure a web replay draws):
   (`"bone"` in its draw and lead_draw entries) and no one else's;
 - `rounds`: a summary per round completed: `{"round", "lead", "skipped", "opener", "went_out", "hands",
   "points", "totals"}` (`hands`: the bones each seat held at the end, shown to all; None for a skipped round).
-The CLI shows `render()` after each round through `milestone()`: a round has just ended (or was skipped)
-exactly when `awaiting` is "deal" or None and `rounds_played` > 0.
+The CLI shows `render()` after each round through `milestone()` (which also names the passes made without a
+decision during the last event): a round has just ended (or was skipped) exactly when `awaiting` is "deal" or
+None and `rounds_played` > 0.
 
 Build a position for a test or an analysis with `ChickenFootState.position(...)`.
 """
