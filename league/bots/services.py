@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -652,10 +652,11 @@ def seat_bots(league: BotLeague) -> dict[int, SeatBot]:
     return seats
 
 
-def league_work(*, league_id: int, worker: str) -> int:
+def league_work(*, league_id: int, worker: str, on_stored: Callable[[int], None] | None = None) -> int:
     """Claim, play and store batches of a running league until it has nothing open; returns matches stored.
 
-    The body of `league_play_task`: safe to run twice or concurrently on many workers.
+    The body of `league_play_task`: safe to run twice or concurrently on many workers. `on_stored(total)`,
+    if given, is called after each stored chunk (the shell command's progress bar).
     """
     stored = 0
     bots: dict[int, SeatBot] | None = None
@@ -693,6 +694,8 @@ def league_work(*, league_id: int, worker: str) -> int:
                 )
                 chunk.append(PlayedFixture(fixture_id, match_id, record, time.perf_counter() - began))
             stored += fixtures_store(pool_id=league.rating_pool_id, token=token, played=chunk)
+            if on_stored is not None:
+                on_stored(stored)
             if start + league.commit_every < len(fixtures):
                 Fixture.objects.filter(lease_token=token, done=False).update(
                     lease_expires_at=timezone.now() + timedelta(seconds=league.lease_seconds)
