@@ -45,7 +45,7 @@ class Command(BaseCommand):
         external = bool(options["command"])
         if external == bool(options["strategy"]):
             raise CommandError(
-                "give either --strategy (a built-in bot, returncode=2) or --command (an external program)"
+                "give either --strategy (a built-in bot) or --command (an external program)", returncode=2
             )
         try:
             bot = bot_register(
