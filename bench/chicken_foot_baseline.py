@@ -2,10 +2,11 @@
 
 The engine side plays whole 10-round double-nine games with 4 random bots through
 `games.core.runner.play_match` (the same runner and JSON records as real matches) and clones states taken
-along those games (`games.core.benchmark.bench_game`). The baseline is a plain loop written here with no
-engine interface at all: the same rules (highest held double leads, four spinner arms, chickies of three,
-draw one then play or pass, a full cycle of passes ends the round, double blank 50), random choices, no
-records, no observations, no legality checks. The script prints the medians of each and their ratio.
+along those games. The baseline is a plain loop written here with no engine interface at all: the same rules
+(highest held double leads, four spinner arms, chickies of three, draw one then play or pass, a full cycle of
+passes ends the round, double blank 50), random choices, no records, no observations, no legality checks.
+Both sides run alternately in each repeat. The script prints medians of each and their ratio, by the wall clock
+and by this process's CPU time (on a shared machine the wall clock also counts time spent waiting for a core).
 
     .venv/bin/python bench/chicken_foot_baseline.py [--games 200] [--repeats 5] [--seed 1]
 """
@@ -21,7 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
-from games.core.benchmark import bench_game  # noqa: E402
+from games import registry  # noqa: E402
+from games.core.runner import play_match  # noqa: E402
+from games.core.state import State  # noqa: E402
 
 TOP = 9
 PLAYERS = 4
@@ -105,6 +108,28 @@ def baseline_game(rng: random.Random) -> list[int]:
     return scores
 
 
+def states_along(record: dict, every: int) -> list[State]:
+    """States at every `every`-th event of a record, re-applied without the bots."""
+    game = registry.get_game(record["game"])
+    state = game.new_state(len(record["seats"]), record["options"], random.Random(record["seed"]))
+    states = []
+    for index, (kind, payload) in enumerate(record["events"]):
+        if kind == "c":
+            state.apply_chance(payload)
+        else:
+            state.apply({int(seat): action for seat, action in payload.items()})
+        if index % every == 0 and not state.is_terminal():
+            states.append(state.clone())
+    return states
+
+
+def timed(work) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one call."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    work()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per repeat (default 200)")
@@ -112,25 +137,63 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    engine = bench_game("chicken_foot", PLAYERS, args.games, seed=args.seed, repeats=args.repeats)
-    baseline_rates = []
+    rates: dict[str, list[float]] = {key: [] for key in (
+        "engine_wall", "engine_cpu", "decisions_wall", "decisions_cpu", "baseline_wall", "baseline_cpu",
+        "clones_wall", "clones_cpu",
+    )}  # fmt: skip
+    records: list[dict] = []
+    events_per_game: list[float] = []
     for repeat in range(args.repeats):
+        seeds = range(args.seed + repeat * args.games, args.seed + (repeat + 1) * args.games)
+
+        counts = {"decisions": 0, "events": 0}
+
+        def engine_games(seeds=seeds, counts=counts) -> None:
+            # Records are counted and dropped as a league worker would store them (only a few are kept for the
+            # clone timing), so that holding hundreds of them does not slow the collector down.
+            records.clear()
+            for seed in seeds:
+                record = play_match("chicken_foot", PLAYERS, ["random"] * PLAYERS, seed)
+                counts["events"] += len(record["events"])
+                counts["decisions"] += sum(len(payload) for kind, payload in record["events"] if kind == "m")
+                if len(records) < 20:
+                    records.append(record)
+
+        wall, cpu = timed(engine_games)
+        decisions = counts["decisions"]
+        events_per_game.append(counts["events"] / args.games)
+        rates["engine_wall"].append(args.games / wall)
+        rates["engine_cpu"].append(args.games / cpu)
+        rates["decisions_wall"].append(decisions / wall)
+        rates["decisions_cpu"].append(decisions / cpu)
+
         rng = random.Random(f"baseline:{args.seed}:{repeat}")
-        started = time.perf_counter()
-        for _ in range(args.games):
-            baseline_game(rng)
-        baseline_rates.append(args.games / (time.perf_counter() - started))
-    baseline = statistics.median(baseline_rates)
+        wall, cpu = timed(lambda rng=rng: [baseline_game(rng) for _ in range(args.games)])
+        rates["baseline_wall"].append(args.games / wall)
+        rates["baseline_cpu"].append(args.games / cpu)
+
+        samples = [state for record in records for state in states_along(record, len(record["events"]) // 10)]
+        rounds = max(1, 20_000 // len(samples))
+        def clone_all(samples=samples, rounds=rounds) -> None:
+            for _ in range(rounds):
+                for state in samples:
+                    state.clone()
+
+        wall, cpu = timed(clone_all)
+        rates["clones_wall"].append(rounds * len(samples) / wall)
+        rates["clones_cpu"].append(rounds * len(samples) / cpu)
+    median = {key: statistics.median(values) for key, values in rates.items()}
+    events = statistics.mean(events_per_game)
 
     print(f"Chicken Foot, double nine, {PLAYERS} random players, whole 10-round games "
-          f"({args.games} games x {args.repeats} repeats, medians):")
-    print(f"  engine via play_match   {engine['games_per_s']:>10,.0f} games/s")
-    print(f"                          {engine['decisions_per_s']:>10,.0f} decisions/s")
-    print(f"                          {engine['events_per_s']:>10,.0f} events/s "
-          f"({engine['mean_events_per_game']:.0f} events a game)")
-    print(f"                          {engine['clones_per_s']:>10,.0f} clones/s")
-    print(f"  bare loop, no engine    {baseline:>10,.0f} games/s")
-    print(f"  engine / bare loop      {engine['games_per_s'] / baseline:>10.2f}")
+          f"({args.games} games x {args.repeats} repeats, medians; {events:.0f} events a game):")
+    print(f"  {'':28}{'wall clock':>14}{'CPU time':>14}")
+    print(f"  {'engine via play_match':28}{median['engine_wall']:>14,.0f}{median['engine_cpu']:>14,.0f}  games/s")
+    print(f"  {'':28}{median['decisions_wall']:>14,.0f}{median['decisions_cpu']:>14,.0f}  decisions/s")
+    print(f"  {'':28}{median['clones_wall']:>14,.0f}{median['clones_cpu']:>14,.0f}  clones/s")
+    print(f"  {'bare loop, no engine':28}{median['baseline_wall']:>14,.0f}{median['baseline_cpu']:>14,.0f}  games/s")
+    print(f"  {'engine / bare loop':28}{median['engine_wall'] / median['baseline_wall']:>14.2f}"
+          f"{median['engine_cpu'] / median['baseline_cpu']:>14.2f}")
     return 0
 
 
