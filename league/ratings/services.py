@@ -62,9 +62,10 @@ def pool_mark_pending(*, pool_id: int, match_id: int) -> None:
 
 
 def _from_match_q(prefix: str, match: Match) -> Q:
-    """Matches at or after `match` in the people's order (played_at, id)."""
-    return Q(**{f"{prefix}played_at__gt": match.played_at}) | Q(
-        **{f"{prefix}played_at": match.played_at, f"{prefix}id__gte": match.pk}
+    """Matches at or after `match` in the people's order (played_at, id). The leading `played_at >=` lets
+    the database range-scan the (pool, played_at, id) index instead of reading the whole pool."""
+    return Q(**{f"{prefix}played_at__gte": match.played_at}) & (
+        Q(**{f"{prefix}played_at__gt": match.played_at}) | Q(**{f"{prefix}id__gte": match.pk})
     )
 
 
