@@ -44,7 +44,8 @@ from math import lcm
 LOCAL_SEARCH_WORK = 400_000
 EXACT_SEARCH_WORK = 300_000
 EXACT_SEARCH_PLAYERS = 14
-NEIGHBOUR_TABLES = 12
+NEIGHBOUR_SEATS = 60
+NEAR_TABLES = 3
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,10 @@ class CostModel:
             rounds = max((sum(usage) for usage in problem.seat_usage), default=0)
         seat_bound = max(pair_count, count) * 2 * (rounds + 1) + 1
         self.seating: dict[tuple[int, ...], int] = {}
+        # extra_uses[p][k][seat]: how many more times p sat in seat than in their least-used seat of k seats
+        self.extra_uses = [
+            {size: _extra(usage[:size]) for size in set(sizes)} for usage in problem.seat_usage or ()
+        ]
         spread = (max(self.units, default=0) - min(self.units, default=0)) ** 2
         score_bound = pair_count * spread * common + 1
         short_bound = len(self.units) * (max(self.above_lowest, default=0)) + 1
@@ -132,24 +137,7 @@ class CostModel:
         key = tuple(sorted(members))
         known = self.seating.get(key)
         if known is None:
-            size = len(key)
-            extra = []
-            for member in key:
-                usage = self.problem.seat_usage[member][:size]
-                fewest = min(usage)
-                extra.append([count - fewest for count in usage])
-            best = {0: 0}
-            for seat in range(size):
-                following: dict[int, int] = {}
-                for used, total in best.items():
-                    for index in range(size):
-                        if not used & (1 << index):
-                            mask = used | (1 << index)
-                            value = total + extra[index][seat]
-                            if value < following.get(mask, value + 1):
-                                following[mask] = value
-                best = following
-            known = best[(1 << size) - 1] * self.seat_weight
+            known = _fewest_extra_uses([self.extra_uses[member][len(key)] for member in key]) * self.seat_weight
             self.seating[key] = known
         return known
 
@@ -170,32 +158,63 @@ class CostModel:
         return repeat, short / self.scale, score / (self.scale * self.scale * self.common), seat, seed
 
 
+def _extra(usage: Sequence[int]) -> tuple[int, ...]:
+    fewest = min(usage)
+    return tuple(count - fewest for count in usage)
+
+
+def _fewest_extra_uses(extra: Sequence[Sequence[int]]) -> int:
+    """Assignment of players (rows) to seats (columns) with the smallest total, by a DP over subsets."""
+    size = len(extra)
+    if all(row[seat] == 0 for seat, row in enumerate(extra)):
+        return 0
+    full = 1 << size
+    best = [0] + [size * 1_000_000] * (full - 1)
+    for mask in range(full - 1):
+        current = best[mask]
+        seat = mask.bit_count()
+        for index in range(size):
+            bit = 1 << index
+            if not mask & bit:
+                value = current + extra[index][seat]
+                if value < best[mask | bit]:
+                    best[mask | bit] = value
+    return best[full - 1]
+
+
 def local_search(model: CostModel, tables: list[list[int]], work_limit: int = LOCAL_SEARCH_WORK) -> int:
     """Improve `tables` in place by swapping two players of different tables; return the work spent.
 
-    Tables are visited top to bottom, each trying its nearest tables first (up to `NEIGHBOUR_TABLES` on
-    each side); the first swap that lowers the total cost is made. Passes repeat until one makes no swap
-    or `work_limit` swap evaluations have been spent.
+    Tables are visited top to bottom. A table with any cost above the seed term tries its nearest tables
+    first, as far as `NEIGHBOUR_SEATS` seats on each side (30 tables of 2, 15 of 4); a table with only a
+    seed cost tries `NEAR_TABLES` on each side. The first
+    swap that lowers the total cost is made, and both tables are visited again; a table where no swap helps
+    is left alone until a swap changes it. The search ends when no table is left to visit or after
+    `work_limit` evaluated swaps (player pairs).
     """
     costs = [model.table(members) for members in tables]
+    wide = max(NEAR_TABLES, NEIGHBOUR_SEATS // max(model.largest, 1))
+    visit = [True] * len(tables)
     work = 0
-    improved = True
-    while improved and work < work_limit:
-        improved = False
+    while work < work_limit and any(visit):
         for here in range(len(tables)):
+            if not visit[here]:
+                continue
+            visit[here] = False
             if costs[here] == 0:
                 continue
-            for distance in range(1, NEIGHBOUR_TABLES + 1):
-                swapped = False
+            reach = wide if costs[here] >= model.seat_weight else NEAR_TABLES
+            for distance in range(1, reach + 1):
+                swapped_with = None
                 for there in (here + distance, here - distance):
                     if not 0 <= there < len(tables):
                         continue
                     work += len(tables[here]) * len(tables[there])
-                    swapped = _try_swap(model, tables, costs, here, there)
-                    if swapped:
+                    if _try_swap(model, tables, costs, here, there):
+                        swapped_with = there
                         break
-                if swapped:
-                    improved = True
+                if swapped_with is not None:
+                    visit[here] = visit[swapped_with] = True
                     break
                 if work >= work_limit:
                     return work
@@ -209,21 +228,29 @@ def _try_swap(model: CostModel, tables: list[list[int]], costs: list[int], here:
     size_here, size_there = len(members_here), len(members_there)
     short_here = size_here < model.largest
     short_there = size_there < model.largest
+    # across[i][j]: player i of here with player j of there, as if at a table of here's size (and of there's)
+    across_here = [[pair(first, second, size_here) for second in members_there] for first in members_here]
+    across_there = (
+        across_here
+        if size_here == size_there
+        else [[pair(first, second, size_there) for second in members_there] for first in members_here]
+    )
+    within_here = [sum(pair(first, second, size_here) for second in members_here if second != first) for first in members_here]
+    within_there = [sum(pair(first, second, size_there) for second in members_there if second != first) for first in members_there]
+    column_here = [sum(row[index] for row in across_here) for index in range(size_there)]
+    row_there = [sum(row) for row in across_there]
     seating = model.problem.seat_usage is not None
     if seating:
         seated_here = model.seating_excess(members_here)
         seated_there = model.seating_excess(members_there)
     for index_here, mover_here in enumerate(members_here):
-        stay_here = [player for player in members_here if player != mover_here]
-        out_here = sum(pair(mover_here, player, size_here) for player in stay_here)
-        if short_here:
-            out_here += model.short(mover_here)
         for index_there, mover_there in enumerate(members_there):
-            stay_there = [player for player in members_there if player != mover_there]
-            out_there = sum(pair(mover_there, player, size_there) for player in stay_there)
-            in_here = sum(pair(mover_there, player, size_here) for player in stay_here)
-            in_there = sum(pair(mover_here, player, size_there) for player in stay_there)
+            out_here = within_here[index_here]
+            out_there = within_there[index_there]
+            in_here = column_here[index_there] - across_here[index_here][index_there]
+            in_there = row_there[index_here] - across_there[index_here][index_there]
             if short_here:
+                out_here += model.short(mover_here)
                 in_here += model.short(mover_there)
             if short_there:
                 out_there += model.short(mover_there)
@@ -233,6 +260,8 @@ def _try_swap(model: CostModel, tables: list[list[int]], costs: list[int], here:
                 # the higher terms are even, so the seat term decides (the seed term cannot outweigh it)
                 if change >= 0 and seated_here == seated_there == 0:
                     continue
+                stay_here = [player for player in members_here if player != mover_here]
+                stay_there = [player for player in members_there if player != mover_there]
                 in_here += model.seating_excess([*stay_here, mover_there]) - seated_here
                 in_there += model.seating_excess([*stay_there, mover_here]) - seated_there
                 change = in_here + in_there - out_here - out_there
