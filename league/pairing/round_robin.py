@@ -10,10 +10,11 @@ The schedule is fixed by the seeds alone, so round r is the same whichever resul
 - Multi-seat: each round starts from a rotating grid (players in seed order fill a grid of t columns; row
   i shifts by i*r columns in round r, so the classic social-golfer pattern) and the optimiser then swaps
   players to lower the repeat term, sum of m*m over pairs that already met m times, then the distance from
-  the grid; last, swaps over the whole schedule even out how often pairs meet (sum of m*m over all
+  the grid; last, swaps over the whole schedule even out how often pairs meet (sum of 4^m over all
   pairs, by a seeded simulated annealing of a fixed number of steps, see `_spread_schedule`), so the
-  schedule depends on its length. Byes, when no arrangement seats everyone, go to the players with the fewest byes, highest seed
-  number first. The report says how evenly opponents were spread (fewest and most meetings of any pair).
+  schedule depends on its length. Byes, when no arrangement seats everyone, go to the players with the
+  fewest byes, highest seed number first. The report says how evenly opponents were spread (fewest and
+  most meetings of any pair, and the pairs that have not met).
 """
 
 from __future__ import annotations

@@ -9,10 +9,9 @@ compared in this priority order; all but the second are sums over every pair of 
 3. score: the squared difference of their scores, divided by the table's size. Summed over a table this
    is the sum of squared deviations of its players' scores from the table's mean, so a player far from
    everyone else costs the same at a short or a full table;
-4. seat: at 2-seat tables, how many of the two must take a seat they have used more often than their
-   other seat, whichever way the table is seated; at larger tables (a term of the whole table rather than
-   of its pairs), the fewest extra uses over the best seating of the table: each player counts how many
-   more times they have sat in the seat given to them than in their least-used seat of that table;
+4. seat: over the best seating of the table, the total of each player's extra uses: how many more times
+   they have sat in the seat given to them than in their least-used seat of that table (for 2-seat tables
+   a term of the pair, for larger tables a term of the whole table);
 5. seed, one of two kinds:
    - "reference" (Swiss, round robin): how far apart the two were in the reference arrangement (|table
      index - table index|), so that among otherwise equal arrangements the one closest to the reference

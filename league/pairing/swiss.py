@@ -9,9 +9,9 @@ Rules (documented in docs/tournaments.md):
   group the i-th of the top half meets the i-th of the bottom half (pods: table j gets the j-th, (j+t)-th,
   ... player of the group), the lowest-ranked players of a group that does not fill whole tables float down,
   and short tables are filled last, from the bottom score group.
-- The optimiser (`search`) then minimises, in priority order: repeat meetings, score differences at a table,
-  seat imbalance (2-seat), distance from the reference. Seats at each table are then balanced
-  (`tables.assign_seats`).
+- The optimiser (`search`) then minimises, in priority order: repeat meetings, scores at short tables,
+  score differences at a table, seat balance, distance from the reference. Seats at each table are then
+  assigned (`tables.assign_seats`).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ def table_sizes(players: int, spec: TableSpec) -> tuple[list[int], int]:
     one table of 5); failing that, give the fewest byes that make one of the above possible.
     """
     if players < spec.minimum:
-        raise PairingError(f"{players} players cannot fill a table: the minimum is {spec.minimum}")
+        raise PairingError(f"too few players ({players}) for a table: the minimum is {spec.minimum}")
     for byes in range(players - spec.minimum + 1):
         seated = players - byes
         count = ceil(seated / spec.preferred)

@@ -81,7 +81,7 @@ class Table:
 
 @dataclass(frozen=True)
 class TableQuality:
-    """Quality figures of one table: pairs who met before, score range, players in an overused seat."""
+    """Quality figures of one table: pairs who met before, score range, extra uses of the seats given."""
 
     repeat_pairs: int
     score_spread: float
@@ -103,8 +103,8 @@ class RoundQuality:
 
     `repeat_pairs`: pairs of players seated together who had already met (a table of four where two pairs
     met before counts 2). `max_score_spread`/`total_score_spread`: the largest and the summed difference
-    between the best and worst score at a table. `seat_excess`: players seated in a seat they have used
-    more often than their least-used seat of that table. `max_seat_imbalance`: after this round, the largest
+    between the best and worst score at a table. `seat_excess`: summed over players, how many more times
+    they have used the seat given to them than their least-used seat of that table. `max_seat_imbalance`: after this round, the largest
     difference between a player's most- and least-used seat (over the seats of the tables they sat at).
     `byes`: players without a table. `cost`: the optimiser's cost terms, in priority order.
     """

@@ -75,7 +75,7 @@ def test_table_sizes_use_short_tables_then_long_tables_then_byes(players, spec, 
 
 
 def test_too_few_players_for_one_table_is_a_clear_error():
-    with pytest.raises(PairingError, match="2 players cannot fill a table: the minimum is 3"):
+    with pytest.raises(PairingError, match=r"too few players \(2\) for a table: the minimum is 3"):
         table_sizes(2, TableSpec(4, 3, 4))
 
 
