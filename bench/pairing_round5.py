@@ -47,7 +47,9 @@ def random_places(seats: tuple, rng: random.Random) -> dict:
     return places
 
 
-def play_rounds(players: int, spec: TableSpec, rounds: int, seed: int) -> tuple[dict, list[PlayedRound], list]:
+def play_rounds(
+    players: int, spec: TableSpec, rounds: int, seed: int
+) -> tuple[dict, list[PlayedRound], list]:
     """Generate and play `rounds` rounds; return the seeds, the played rounds and each round's quality."""
     rng = random.Random(seed)
     seeds = {f"p{number:04d}": number for number in range(1, players + 1)}
@@ -56,9 +58,13 @@ def play_rounds(players: int, spec: TableSpec, rounds: int, seed: int) -> tuple[
     for round_number in range(1, rounds + 1):
         entrants = entrants_from_history(seeds, played, Scoring(), bye_table_size=spec.preferred)
         started = time.perf_counter()
-        draft = generate_round(Format.SWISS, RoundInputs(entrants=entrants, round_number=round_number, table=spec))
+        draft = generate_round(
+            Format.SWISS, RoundInputs(entrants=entrants, round_number=round_number, table=spec)
+        )
         qualities.append((draft.quality, time.perf_counter() - started))
-        results = tuple(TableResult(seats=table.seats, places=random_places(table.seats, rng)) for table in draft.tables)
+        results = tuple(
+            TableResult(seats=table.seats, places=random_places(table.seats, rng)) for table in draft.tables
+        )
         played.append(PlayedRound(tables=results, byes=draft.byes))
     return seeds, played, qualities
 
@@ -94,11 +100,15 @@ def main(argv: list[str] | None = None) -> int:
             draft = generate_round(Format.SWISS, inputs)
             timings.append(time.perf_counter() - started)
         print(f"{name}, {arguments.players} players:")
-        for round_number, (quality, seconds) in enumerate([*qualities, (draft.quality, statistics.median(timings))], 1):
+        for round_number, (quality, seconds) in enumerate(
+            [*qualities, (draft.quality, statistics.median(timings))], 1
+        ):
             print(describe(round_number, quality, seconds))
         print(f"  standings and entrants from 4 rounds of results: {history_time:.3f} s")
-        print(f"  round 5 generation: median {statistics.median(timings):.3f} s over {arguments.runs} runs "
-              f"(min {min(timings):.3f}, max {max(timings):.3f})")
+        print(
+            f"  round 5 generation: median {statistics.median(timings):.3f} s over {arguments.runs} runs "
+            f"(min {min(timings):.3f}, max {max(timings):.3f})"
+        )
     return 0
 
 

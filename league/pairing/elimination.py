@@ -126,7 +126,9 @@ def _winners_rounds(size: int, prefix: str) -> list[list[BracketMatch]]:
     order = standard_seed_order(size)
     rounds = [
         [
-            BracketMatch(f"{prefix}1-{index + 1}", (Source(SEED, order[2 * index]), Source(SEED, order[2 * index + 1])))
+            BracketMatch(
+                f"{prefix}1-{index + 1}", (Source(SEED, order[2 * index]), Source(SEED, order[2 * index + 1]))
+            )
             for index in range(size // 2)
         ]
     ]
@@ -137,7 +139,10 @@ def _winners_rounds(size: int, prefix: str) -> list[list[BracketMatch]]:
             [
                 BracketMatch(
                     f"{prefix}{number}-{index + 1}",
-                    (Source(WINNER, previous[2 * index].label), Source(WINNER, previous[2 * index + 1].label)),
+                    (
+                        Source(WINNER, previous[2 * index].label),
+                        Source(WINNER, previous[2 * index + 1].label),
+                    ),
                 )
                 for index in range(len(previous) // 2)
             ]
@@ -187,7 +192,10 @@ def crossed_drop_masks(size: int) -> dict[int, int]:
             risk = sum(_meeting_risk(origin[index], dropped[index]) for index in range(drop_count))
             merged = [_mix(origin[index], dropped[index]) for index in range(drop_count)]
             if drop_count > 1:
-                risk += sum(_meeting_risk(merged[2 * index], merged[2 * index + 1]) for index in range(drop_count // 2))
+                risk += sum(
+                    _meeting_risk(merged[2 * index], merged[2 * index + 1])
+                    for index in range(drop_count // 2)
+                )
                 merged = [_mix(merged[2 * index], merged[2 * index + 1]) for index in range(drop_count // 2)]
             if best is None or risk < best[0] - 1e-12:
                 best = (risk, mask, merged)
@@ -214,7 +222,8 @@ def _meeting_risk(first: list[float], second: list[float]) -> float:
     while block < len(first):
         block *= 2
         together = sum(
-            sum(first[start : start + block]) * sum(second[start : start + block]) for start in range(0, len(first), block)
+            sum(first[start : start + block]) * sum(second[start : start + block])
+            for start in range(0, len(first), block)
         )
         risk += (together - previous) * chance
         previous = together
@@ -238,7 +247,10 @@ def double_elimination_bracket(players: int, reset: bool = True) -> Bracket:
         first = winners[0]
         losers.append(
             [
-                BracketMatch(f"L1-{index + 1}", (Source(LOSER, first[2 * index].label), Source(LOSER, first[2 * index + 1].label)))
+                BracketMatch(
+                    f"L1-{index + 1}",
+                    (Source(LOSER, first[2 * index].label), Source(LOSER, first[2 * index + 1].label)),
+                )
                 for index in range(len(first) // 2)
             ]
         )
@@ -265,7 +277,10 @@ def double_elimination_bracket(players: int, reset: bool = True) -> Bracket:
                     [
                         BracketMatch(
                             f"L{number}-{index + 1}",
-                            (Source(WINNER, survivors[2 * index].label), Source(WINNER, survivors[2 * index + 1].label)),
+                            (
+                                Source(WINNER, survivors[2 * index].label),
+                                Source(WINNER, survivors[2 * index + 1].label),
+                            ),
                         )
                         for index in range(len(survivors) // 2)
                     ]
@@ -325,15 +340,19 @@ def _resolve(
         if result is None:
             continue
         if set(result.seats) != set(present):
-            raise PairingError(f"the result of {match.label} names {sorted(map(str, result.seats))}, "
-                               f"but the match is {present[0]} v {present[1]}")
+            raise PairingError(
+                f"the result of {match.label} names {sorted(map(str, result.seats))}, "
+                f"but the match is {present[0]} v {present[1]}"
+            )
         ordered = sorted(present, key=lambda player: (result.places[player], rank[player]))
         state.decided = True
         state.winner, state.loser = ordered
     return states
 
 
-def bracket_rounds(bracket: Bracket, entrants: Sequence[Entrant], results: Sequence[TableResult]) -> list[BracketRound]:
+def bracket_rounds(
+    bracket: Bracket, entrants: Sequence[Entrant], results: Sequence[TableResult]
+) -> list[BracketRound]:
     """The rounds played so far and the next one, as far as the results allow.
 
     A round is every match whose players are known, that has no result yet and whose due round has come
@@ -394,7 +413,9 @@ def _earliest_rounds(bracket: Bracket) -> dict[str, int]:
     return earliest
 
 
-def bracket_champion(bracket: Bracket, entrants: Sequence[Entrant], results: Sequence[TableResult]) -> PlayerId | None:
+def bracket_champion(
+    bracket: Bracket, entrants: Sequence[Entrant], results: Sequence[TableResult]
+) -> PlayerId | None:
     """The winner of the bracket, or None while it is still being played."""
     rank = {entrant.id: entrant.rank_key() for entrant in entrants}
     ordered = sorted(entrants, key=lambda entrant: entrant.seed)
@@ -428,7 +449,11 @@ def bracket_round(
     rank = {entrant.id: entrant.rank_key() for entrant in entrants}
     ordered = sorted(entrants, key=lambda entrant: entrant.seed)
     by_seed = {position: entrant.id for position, entrant in enumerate(ordered, start=1)}
-    known = {result.label: result for result in results if any(result.label in r.labels for r in rounds[: round_number - 1])}
+    known = {
+        result.label: result
+        for result in results
+        if any(result.label in r.labels for r in rounds[: round_number - 1])
+    }
     states = _resolve(bracket, by_seed, known, rank)
     rank_of = {entrant.id: position for position, entrant in enumerate(ordered)}
     tables = []
@@ -463,6 +488,7 @@ def pod_elimination_round(
         raise PairingError("rounds are numbered from 1")
     if advance < 1:
         raise PairingError("at least one player per table must advance")
+    pod_elimination_plan(len(entrants), spec, advance)
     by_id = {entrant.id: entrant for entrant in entrants}
     rank = {entrant.id: entrant.rank_key() for entrant in entrants}
     by_label = {result.label: result for result in results}
@@ -472,26 +498,24 @@ def pod_elimination_round(
     number = 1
     while True:
         if len(field_ids) <= spec.preferred:
-            if len(field_ids) < spec.minimum:
-                raise PairingError(
-                    f"{len(field_ids)} players would reach the final, fewer than a table's minimum of "
-                    f"{spec.minimum}; let more players advance per table"
-                )
             if number != round_number:
                 raise PairingError(f"this elimination ends with the final table in round {number}")
             current = _history_entrants(field_ids, by_id, opponents, seats)
-            placed = seat_tables([list(range(len(current)))], current, {entrant.id: entrant for entrant in current})
+            placed = seat_tables(
+                [list(range(len(current)))], current, {entrant.id: entrant for entrant in current}
+            )
             final = (Table(seats=placed[0].seats, label="Final"),)
             return RoundDraft(tables=final, byes=(), final=True, quality=round_quality(final, (), by_id))
         sizes, bye_count = table_sizes(len(field_ids), spec)
-        if min(sizes) <= advance:
-            raise PairingError(f"a table of {min(sizes)} with {advance} advancing would eliminate nobody")
         advanced = field_ids[:bye_count]
         seated = _history_entrants(field_ids[bye_count:], by_id, opponents, seats)
-        arranged, _cost = arrange(seated, sizes, deal(len(seated), sizes, snake=True), work_limit, balance=True)
+        arranged, _cost = arrange(
+            seated, sizes, deal(len(seated), sizes, snake=True), work_limit, balance=True
+        )
         placed = seat_tables(arranged, seated, {entrant.id: entrant for entrant in seated})
         tables = tuple(
-            Table(seats=table.seats, label=f"R{number}-T{index}") for index, table in enumerate(placed, start=1)
+            Table(seats=table.seats, label=f"R{number}-T{index}")
+            for index, table in enumerate(placed, start=1)
         )
         if number == round_number:
             return RoundDraft(
@@ -507,13 +531,41 @@ def pod_elimination_round(
                 raise PairingError(f"round {number} is not complete: no result for {table.label}")
             if set(result.seats) != set(table.seats):
                 raise PairingError(f"the result of {table.label} does not name the players of that table")
-            order = sorted(table.seats, key=lambda player, places=result.places: (places[player], rank[player]))
-            survivors.extend((place, by_id[player].seed, player) for place, player in enumerate(order[:advance], 1))
+            order = sorted(
+                table.seats, key=lambda player, places=result.places: (places[player], rank[player])
+            )
+            survivors.extend(
+                (place, by_id[player].seed, player) for place, player in enumerate(order[:advance], 1)
+            )
             for seat, player in enumerate(table.seats):
                 seats[player].append(seat)
                 opponents[player].extend(other for other in table.seats if other != player)
         field_ids = [player for _place, _seed, player in sorted(survivors)]
         number += 1
+
+
+def pod_elimination_plan(players: int, spec: TableSpec, advance: int) -> list[tuple[list[int], int]]:
+    """Table sizes and byes of every round of a multi-seat elimination, the final table last.
+
+    The plan depends only on the field size, since exactly `advance` players leave each table. Raises
+    `PairingError` for a configuration that eliminates nobody or ends below the game's minimum table size,
+    so the organizer hears it before round 1.
+    """
+    plan = []
+    remaining = players
+    while remaining > spec.preferred:
+        sizes, byes = table_sizes(remaining, spec)
+        if min(sizes) <= advance:
+            raise PairingError(f"a table of {min(sizes)} with {advance} advancing would eliminate nobody")
+        plan.append((sizes, byes))
+        remaining = byes + advance * len(sizes)
+    if remaining < spec.minimum:
+        raise PairingError(
+            f"{remaining} players would reach the final, fewer than a table's minimum of {spec.minimum}; "
+            "let more players advance per table"
+        )
+    plan.append(([remaining], 0))
+    return plan
 
 
 def _history_entrants(

@@ -63,7 +63,9 @@ def generate_round(format: Format | str, inputs: RoundInputs) -> RoundDraft:
     return _format_round(chosen, inputs.entrants, inputs.round_number, inputs)
 
 
-def _format_round(chosen: Format, entrants: Sequence[Entrant], round_number: int, inputs: RoundInputs) -> RoundDraft:
+def _format_round(
+    chosen: Format, entrants: Sequence[Entrant], round_number: int, inputs: RoundInputs
+) -> RoundDraft:
     spec = inputs.table
     if chosen is Format.SWISS:
         return swiss_round(entrants, spec, inputs.work_limit)
@@ -78,7 +80,9 @@ def _format_round(chosen: Format, entrants: Sequence[Entrant], round_number: int
         if spec.preferred == 2:
             bracket = single_elimination_bracket(len(entrants), inputs.third_place)
             return bracket_round(bracket, entrants, inputs.results, round_number)
-        return pod_elimination_round(entrants, spec, inputs.advance, inputs.results, round_number, inputs.work_limit)
+        return pod_elimination_round(
+            entrants, spec, inputs.advance, inputs.results, round_number, inputs.work_limit
+        )
     raise PairingError(f"{chosen.value} cannot be nested in a stage sequence")
 
 
@@ -88,6 +92,8 @@ def _stage_round(inputs: RoundInputs) -> RoundDraft:
         raise PairingError("a stage sequence needs its plan (first stage, rounds, cut size)")
     if inputs.round_number <= plan.first_rounds:
         rounds = inputs.rounds if inputs.rounds is not None else plan.first_rounds
-        return _format_round(Format(plan.first), inputs.entrants, inputs.round_number, replace(inputs, rounds=rounds))
+        return _format_round(
+            Format(plan.first), inputs.entrants, inputs.round_number, replace(inputs, rounds=rounds)
+        )
     cut = top_cut(inputs.entrants, plan.cut)
     return _format_round(Format(plan.elimination), cut, inputs.round_number - plan.first_rounds, inputs)

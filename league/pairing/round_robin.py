@@ -147,13 +147,19 @@ def _spread_schedule(groupings: list[list[list[PlayerId]]], steps: int = SPREAD_
         stay_here = [player for player in table_here if player != mover_here]
         stay_there = [player for player in table_there if player != mover_there]
         change = 0
-        for stay, arriving, leaving in ((stay_here, mover_there, mover_here), (stay_there, mover_here, mover_there)):
+        for stay, arriving, leaving in (
+            (stay_here, mover_there, mover_here),
+            (stay_there, mover_here, mover_there),
+        ):
             for other in stay:
                 gained = together.get(frozenset((arriving, other)), 0)
                 lost = together[frozenset((leaving, other))]
                 change += 3 * 4**gained - 3 * 4 ** (lost - 1)
         if change <= 0 or generator.random() < math.exp(-change / temperature):
-            for stay, arriving, leaving in ((stay_here, mover_there, mover_here), (stay_there, mover_here, mover_there)):
+            for stay, arriving, leaving in (
+                (stay_here, mover_there, mover_here),
+                (stay_there, mover_here, mover_there),
+            ):
                 for other in stay:
                     together[frozenset((leaving, other))] -= 1
                     key = frozenset((arriving, other))
@@ -170,7 +176,10 @@ def _spread_schedule(groupings: list[list[list[PlayerId]]], steps: int = SPREAD_
 def _rotated_grid(count: int, sizes: Sequence[int], round_index: int) -> list[list[int]]:
     """Positions 0..count-1 on a grid of len(sizes) columns, row i shifted by i*round_index, cut into tables."""
     columns = len(sizes)
-    order = sorted(range(count), key=lambda position: ((position % columns + (position // columns) * round_index) % columns, position))
+    order = sorted(
+        range(count),
+        key=lambda position: ((position % columns + (position // columns) * round_index) % columns, position),
+    )
     tables = []
     start = 0
     for size in sizes:
@@ -204,7 +213,9 @@ def round_robin_round(
         return RoundDraft(tables=tuple(tables), byes=tuple(byes), quality=round_quality(tables, byes, by_id))
     schedule = multi_seat_rounds(entrants, spec, total, work_limit)
     tables, byes = schedule[round_number - 1]
-    balance = schedule_balance([entrant.id for entrant in entrants], (played for played, _ in schedule[:round_number]))
+    balance = schedule_balance(
+        [entrant.id for entrant in entrants], (played for played, _ in schedule[:round_number])
+    )
     return RoundDraft(
         tables=tables,
         byes=byes,

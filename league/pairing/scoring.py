@@ -53,7 +53,9 @@ class Scoring:
 def finishing_order(result: TableResult) -> list[list[PlayerId]]:
     """The players of a table grouped by shared place, best first. Raises on inconsistent input."""
     if set(result.places) != set(result.seats) or len(result.seats) != len(set(result.seats)):
-        raise PairingError(f"the places of table {result.label or list(result.seats)} must name each seated player once")
+        raise PairingError(
+            f"the places of table {result.label or list(result.seats)} must name each seated player once"
+        )
     groups: dict[int, list[PlayerId]] = {}
     for player in result.seats:
         place = result.places[player]

@@ -84,7 +84,11 @@ class CostModel:
         self.centred = [2 * position - (count - 1) for position in range(count)]
         self.offset = (count - 1) ** 2
         self.reference_bound = pair_count * (max(problem.reference, default=0) + 1) + 1
-        widest = (2 * self.offset + 1) * self.reference_bound if problem.balance else max(problem.reference, default=0)
+        widest = (
+            (2 * self.offset + 1) * self.reference_bound
+            if problem.balance
+            else max(problem.reference, default=0)
+        )
         seed_bound = pair_count * (widest + 1) + 1
         rounds = max((sum(counts) for counts in problem.seat_counts or ()), default=0)
         if problem.seat_usage is not None:
@@ -112,12 +116,19 @@ class CostModel:
         problem = self.problem
         met = problem.meetings[first].get(second, 0)
         difference = self.units[first] - self.units[second]
-        cost = met * met * self.repeat_weight + difference * difference * self.size_factor[size] * self.score_weight
+        cost = (
+            met * met * self.repeat_weight
+            + difference * difference * self.size_factor[size] * self.score_weight
+        )
         if problem.seat_counts is not None:
             cost += self.seat_excess(first, second) * self.seat_weight
         distance = abs(problem.reference[first] - problem.reference[second])
         if problem.balance:
-            return cost + (self.centred[first] * self.centred[second] + self.offset) * self.reference_bound + distance
+            return (
+                cost
+                + (self.centred[first] * self.centred[second] + self.offset) * self.reference_bound
+                + distance
+            )
         return cost + distance
 
     def seat_excess(self, first: int, second: int) -> int:
@@ -136,7 +147,9 @@ class CostModel:
         key = tuple(sorted(members))
         known = self.seating.get(key)
         if known is None:
-            known = _fewest_extra_uses([self.extra_uses[member][len(key)] for member in key]) * self.seat_weight
+            known = (
+                _fewest_extra_uses([self.extra_uses[member][len(key)] for member in key]) * self.seat_weight
+            )
             self.seating[key] = known
         return known
 
@@ -234,8 +247,14 @@ def _try_swap(model: CostModel, tables: list[list[int]], costs: list[int], here:
         if size_here == size_there
         else [[pair(first, second, size_there) for second in members_there] for first in members_here]
     )
-    within_here = [sum(pair(first, second, size_here) for second in members_here if second != first) for first in members_here]
-    within_there = [sum(pair(first, second, size_there) for second in members_there if second != first) for first in members_there]
+    within_here = [
+        sum(pair(first, second, size_here) for second in members_here if second != first)
+        for first in members_here
+    ]
+    within_there = [
+        sum(pair(first, second, size_there) for second in members_there if second != first)
+        for first in members_there
+    ]
     column_here = [sum(row[index] for row in across_here) for index in range(size_there)]
     row_there = [sum(row) for row in across_there]
     seating = model.problem.seat_usage is not None
@@ -341,7 +360,9 @@ def exact_search(
     return best
 
 
-def optimise(model: CostModel, reference: list[list[int]], sizes: Sequence[int], work_limit: int) -> list[list[int]]:
+def optimise(
+    model: CostModel, reference: list[list[int]], sizes: Sequence[int], work_limit: int
+) -> list[list[int]]:
     """Local search from the reference arrangement, then the exact search on small fields.
 
     Returns the tables ordered full tables first, each group by its best-ranked player (top table first),
@@ -355,4 +376,3 @@ def optimise(model: CostModel, reference: list[list[int]], sizes: Sequence[int],
         if exact is not None:
             tables = exact
     return sorted((sorted(members) for members in tables), key=lambda members: (-len(members), members[0]))
-

@@ -42,4 +42,6 @@ def top_cut(entrants: Sequence[Entrant], cut: int) -> list[Entrant]:
     check_entrants(entrants)
     if cut > len(entrants):
         raise PairingError(f"a top cut of {cut} needs at least {cut} players, there are {len(entrants)}")
-    return [replace(entrant, seed=position) for position, entrant in enumerate(ranked(entrants)[:cut], start=1)]
+    return [
+        replace(entrant, seed=position) for position, entrant in enumerate(ranked(entrants)[:cut], start=1)
+    ]

@@ -55,9 +55,15 @@ def arrange(
         for member in members:
             reference_table[member] = table_index
     two_seats = all(size == 2 for size in sizes)
-    seat_counts = [(entrant.seat_count(0), entrant.seat_count(1)) for entrant in seated] if two_seats else None
+    seat_counts = (
+        [(entrant.seat_count(0), entrant.seat_count(1)) for entrant in seated] if two_seats else None
+    )
     largest = max(sizes, default=0)
-    seat_usage = None if two_seats else [tuple(entrant.seat_count(seat) for seat in range(largest)) for entrant in seated]
+    seat_usage = (
+        None
+        if two_seats
+        else [tuple(entrant.seat_count(seat) for seat in range(largest)) for entrant in seated]
+    )
     model = CostModel(
         Problem(
             meetings=meetings,
@@ -85,7 +91,9 @@ def seat_tables(
     )
 
 
-def swiss_round(entrants: Sequence[Entrant], spec: TableSpec, work_limit: int = LOCAL_SEARCH_WORK) -> RoundDraft:
+def swiss_round(
+    entrants: Sequence[Entrant], spec: TableSpec, work_limit: int = LOCAL_SEARCH_WORK
+) -> RoundDraft:
     """Generate the next Swiss round (2-seat pairings when `spec` is 2 seats, pods otherwise)."""
     check_entrants(entrants)
     order = ranked(entrants)

@@ -24,7 +24,10 @@ def by_seed_results(draft: RoundDraft) -> PlayedRound:
         tables=tuple(
             TableResult(
                 seats=table.seats,
-                places={player: place for place, player in enumerate(sorted(table.seats, key=seed_number), start=1)},
+                places={
+                    player: place
+                    for place, player in enumerate(sorted(table.seats, key=seed_number), start=1)
+                },
                 label=table.label,
             )
             for table in draft.tables

@@ -27,7 +27,9 @@ def better_seed_wins(table):
 
 
 def result(table, winner):
-    return TableResult(seats=table.seats, places={p: 1 if p == winner else 2 for p in table.seats}, label=table.label)
+    return TableResult(
+        seats=table.seats, places={p: 1 if p == winner else 2 for p in table.seats}, label=table.label
+    )
 
 
 def play_out(format_name, entrants, decide=better_seed_wins, **options):
@@ -37,7 +39,10 @@ def play_out(format_name, entrants, decide=better_seed_wins, **options):
     round_number = 1
     while True:
         try:
-            draft = generate_round(format_name, RoundInputs(entrants=entrants, round_number=round_number, results=results, **options))
+            draft = generate_round(
+                format_name,
+                RoundInputs(entrants=entrants, round_number=round_number, results=results, **options),
+            )
         except PairingError as error:
             return rounds, results, str(error)
         rounds.append([(table.label, table.seats) for table in draft.tables])
@@ -57,7 +62,9 @@ def test_single_elimination_of_eight_with_a_third_place_match():
 
 
 def test_single_elimination_of_five_top_seeds_wait_out_the_first_round_and_upsets_carry_through():
-    rounds, _results, _end = play_out("single_elimination", field(5), decide=lambda table: max(table.seats, key=seed_number))
+    rounds, _results, _end = play_out(
+        "single_elimination", field(5), decide=lambda table: max(table.seats, key=seed_number)
+    )
     assert rounds == [
         [("R1-2", ("p4", "p5"))],
         [("R2-1", ("p1", "p5")), ("R2-2", ("p2", "p3"))],
@@ -106,7 +113,9 @@ def test_double_elimination_with_the_reset_switched_off_ends_at_the_grand_final(
     def p2_wins_the_final(table):
         return "p2" if table.label == "GF" else better_seed_wins(table)
 
-    rounds, results, end = play_out("double_elimination", field(4), decide=p2_wins_the_final, grand_final_reset=False)
+    rounds, results, end = play_out(
+        "double_elimination", field(4), decide=p2_wins_the_final, grand_final_reset=False
+    )
     assert rounds[-1] == [("GF", ("p1", "p2"))]
     assert end == "the bracket is finished after 4 rounds"
     assert bracket_champion(double_elimination_bracket(4, reset=False), field(4), results) == "p2"
@@ -115,19 +124,27 @@ def test_double_elimination_with_the_reset_switched_off_ends_at_the_grand_final(
 def test_double_elimination_of_sixteen_crosses_the_drops():
     rounds, _results, _end = play_out("double_elimination", field(16))
     assert rounds[2] == [
-        ("W3-1", ("p1", "p4")), ("W3-2", ("p2", "p3")),
-        ("L2-1", ("p7", "p9")), ("L2-2", ("p6", "p12")), ("L2-3", ("p8", "p10")), ("L2-4", ("p5", "p11")),
+        ("W3-1", ("p1", "p4")),
+        ("W3-2", ("p2", "p3")),
+        ("L2-1", ("p7", "p9")),
+        ("L2-2", ("p6", "p12")),
+        ("L2-3", ("p8", "p10")),
+        ("L2-4", ("p5", "p11")),
     ]
     # the losers of W2 meet survivors from the other half of the bracket: nobody they have played
     met_before = {frozenset(seats) for played in rounds[:2] for _label, seats in played}
-    assert [frozenset(seats) in met_before for label, seats in rounds[2] if label.startswith("L")] == [False] * 4
+    assert [frozenset(seats) in met_before for label, seats in rounds[2] if label.startswith("L")] == [
+        False
+    ] * 4
     assert len(rounds) == 8
 
 
 @pytest.mark.parametrize("seed", range(12))
 def test_double_elimination_everyone_but_the_champion_loses_twice(seed):
     generator = random.Random(seed)
-    rounds, results, _end = play_out("double_elimination", field(13), decide=lambda table: generator.choice(table.seats))
+    rounds, results, _end = play_out(
+        "double_elimination", field(13), decide=lambda table: generator.choice(table.seats)
+    )
     losses = Counter(player for done in results for player, place in done.places.items() if place == 2)
     champion = bracket_champion(double_elimination_bracket(13), field(13), results)
     assert champion is not None
@@ -144,48 +161,78 @@ def test_top_two_of_four_elimination():
     drafts = []
     for round_number in range(1, 4):
         draft = generate_round(
-            "single_elimination", RoundInputs(entrants=entrants, round_number=round_number, results=results, **options)
+            "single_elimination",
+            RoundInputs(entrants=entrants, round_number=round_number, results=results, **options),
         )
         drafts.append(draft)
         for table in draft.tables:
             order = sorted(table.seats, key=seed_number)
-            results.append(TableResult(seats=table.seats, places={p: place for place, p in enumerate(order, 1)}, label=table.label))
+            results.append(
+                TableResult(
+                    seats=table.seats,
+                    places={p: place for place, p in enumerate(order, 1)},
+                    label=table.label,
+                )
+            )
     assert [sorted(table, key=seed_number) for table in pairs(drafts[0])] == [
-        ["p1", "p8", "p9", "p16"], ["p2", "p7", "p10", "p15"], ["p3", "p6", "p11", "p14"], ["p4", "p5", "p12", "p13"],
+        ["p1", "p8", "p9", "p16"],
+        ["p2", "p7", "p10", "p15"],
+        ["p3", "p6", "p11", "p14"],
+        ["p4", "p5", "p12", "p13"],
     ]
     # the eight survivors again at two even tables, and nobody meets a first-round table-mate
-    assert [sorted(table, key=seed_number) for table in pairs(drafts[1])] == [["p1", "p4", "p6", "p7"], ["p2", "p3", "p5", "p8"]]
+    assert [sorted(table, key=seed_number) for table in pairs(drafts[1])] == [
+        ["p1", "p4", "p6", "p7"],
+        ["p2", "p3", "p5", "p8"],
+    ]
     assert drafts[1].quality.repeat_pairs == 0
     assert [table.label for table in drafts[2].tables] == ["Final"]
     assert sorted(drafts[2].tables[0].seats, key=seed_number) == ["p1", "p2", "p3", "p4"]
     assert drafts[2].final
     with pytest.raises(PairingError, match="ends with the final table in round 3"):
-        generate_round("single_elimination", RoundInputs(entrants=entrants, round_number=4, results=results, **options))
+        generate_round(
+            "single_elimination", RoundInputs(entrants=entrants, round_number=4, results=results, **options)
+        )
 
 
 def test_a_tie_at_the_cut_goes_to_the_better_standing_then_the_better_seed():
     options = {"table": FOUR_SEATS, "advance": 2}
     entrants = field(8)
     first = generate_round("single_elimination", RoundInputs(entrants=entrants, round_number=1, **options))
-    assert [sorted(table, key=seed_number) for table in pairs(first)] == [["p1", "p4", "p5", "p8"], ["p2", "p3", "p6", "p7"]]
+    assert [sorted(table, key=seed_number) for table in pairs(first)] == [
+        ["p1", "p4", "p5", "p8"],
+        ["p2", "p3", "p6", "p7"],
+    ]
     top, bottom = first.tables
     results = [
         TableResult(seats=top.seats, places={"p1": 1, "p4": 2, "p5": 2, "p8": 4}, label=top.label),
         TableResult(seats=bottom.seats, places={"p2": 1, "p3": 2, "p6": 3, "p7": 4}, label=bottom.label),
     ]
-    final = generate_round("single_elimination", RoundInputs(entrants=entrants, round_number=2, results=results, **options))
+    final = generate_round(
+        "single_elimination", RoundInputs(entrants=entrants, round_number=2, results=results, **options)
+    )
     assert sorted(final.tables[0].seats, key=seed_number) == ["p1", "p2", "p3", "p4"]
-    stronger_five = [entrant if entrant.id != "p5" else Entrant(id="p5", seed=5, score=2) for entrant in entrants]
-    final = generate_round("single_elimination", RoundInputs(entrants=stronger_five, round_number=2, results=results, **options))
+    stronger_five = [
+        entrant if entrant.id != "p5" else Entrant(id="p5", seed=5, score=2) for entrant in entrants
+    ]
+    final = generate_round(
+        "single_elimination", RoundInputs(entrants=stronger_five, round_number=2, results=results, **options)
+    )
     assert sorted(final.tables[0].seats, key=seed_number) == ["p1", "p2", "p3", "p5"]
 
 
 def test_a_top_cut_after_a_swiss_stage_seeds_the_bracket_by_standings():
-    standings = [Entrant(id=f"p{number}", seed=number, score=score) for number, score in enumerate([1, 3, 2, 3, 0, 2], 1)]
+    standings = [
+        Entrant(id=f"p{number}", seed=number, score=score)
+        for number, score in enumerate([1, 3, 2, 3, 0, 2], 1)
+    ]
     plan = StagePlan(first="swiss", first_rounds=3, cut=4)
     draft = generate_round("stages", RoundInputs(entrants=standings, round_number=4, stage=plan))
     # ranking: p2 (3, seed 2), p4 (3), p3 (2, seed 3), p6 (2): 1st v 4th, 2nd v 3rd
-    assert [(table.label, table.seats) for table in draft.tables] == [("R1-1", ("p2", "p6")), ("R1-2", ("p4", "p3"))]
+    assert [(table.label, table.seats) for table in draft.tables] == [
+        ("R1-1", ("p2", "p6")),
+        ("R1-2", ("p4", "p3")),
+    ]
     swiss_round = generate_round("stages", RoundInputs(entrants=field(6), round_number=1, stage=plan))
     assert pairs(swiss_round) == [("p1", "p4"), ("p2", "p5"), ("p3", "p6")]
 
@@ -193,3 +240,17 @@ def test_a_top_cut_after_a_swiss_stage_seeds_the_bracket_by_standings():
 def test_double_elimination_is_for_two_seat_games():
     with pytest.raises(PairingError, match="double elimination is for 2-seat games"):
         generate_round("double_elimination", RoundInputs(entrants=field(8), round_number=1, table=FOUR_SEATS))
+
+
+def test_a_multi_seat_elimination_that_cannot_reach_a_final_table_is_refused_before_round_one():
+    with pytest.raises(
+        PairingError, match="3 players would reach the final, fewer than a table's minimum of 4"
+    ):
+        generate_round(
+            "single_elimination",
+            RoundInputs(entrants=field(9), round_number=1, table=TableSpec(4, 4, 4), advance=2),
+        )
+    with pytest.raises(PairingError, match="a table of 3 with 3 advancing would eliminate nobody"):
+        generate_round(
+            "single_elimination", RoundInputs(entrants=field(9), round_number=1, table=FOUR_SEATS, advance=3)
+        )

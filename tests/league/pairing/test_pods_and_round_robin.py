@@ -24,12 +24,19 @@ def pods(entrants, round_number=1, spec=FOUR_SEATS):
 
 
 def round_robin(entrants, round_number, spec=TWO_SEATS, rounds=None):
-    return generate_round("round_robin", RoundInputs(entrants=entrants, round_number=round_number, table=spec, rounds=rounds))
+    return generate_round(
+        "round_robin", RoundInputs(entrants=entrants, round_number=round_number, table=spec, rounds=rounds)
+    )
 
 
 def test_thirteen_players_at_four_seat_pods_sit_at_tables_of_four_three_three_three():
     draft = pods(field(13, "q"))
-    assert pairs(draft) == [("q1", "q5", "q9", "q13"), ("q2", "q6", "q10"), ("q3", "q7", "q11"), ("q4", "q8", "q12")]
+    assert pairs(draft) == [
+        ("q1", "q5", "q9", "q13"),
+        ("q2", "q6", "q10"),
+        ("q3", "q7", "q11"),
+        ("q4", "q8", "q12"),
+    ]
     assert draft.byes == ()
     assert draft.quality.tables == 4
 
@@ -44,10 +51,15 @@ def test_pods_put_short_tables_at_the_bottom_and_avoid_repeats():
         played.append(by_seed_results(drafts[-1]))
     # after round 1 (places by seed) the scores are q1 3; q2-q5 2; q6-q9 1; q10-q13 0
     assert [sorted(table, key=lambda player: int(player[1:])) for table in pairs(drafts[1])] == [
-        ["q1", "q2", "q3", "q4"], ["q5", "q6", "q7"], ["q8", "q9", "q10"], ["q11", "q12", "q13"],
+        ["q1", "q2", "q3", "q4"],
+        ["q5", "q6", "q7"],
+        ["q8", "q9", "q10"],
+        ["q11", "q12", "q13"],
     ]
     assert [draft.quality.repeat_pairs for draft in drafts] == [0, 0, 0]
-    met = Counter(frozenset(pair) for draft in drafts for table in pairs(draft) for pair in combinations(table, 2))
+    met = Counter(
+        frozenset(pair) for draft in drafts for table in pairs(draft) for pair in combinations(table, 2)
+    )
     assert max(met.values()) == 1
     # round 3: the leader (6 points) still plays at the full table; q5 met q1 in round 1 so sits short
     assert set(pairs(drafts[2])[0]) == {"q1", "q6", "q8", "q11"}
@@ -68,7 +80,9 @@ def test_pod_seats_rotate_to_unused_seats_unless_scores_say_otherwise():
         for table in pairs(draft):
             for seat, player in enumerate(table):
                 seats_used.setdefault(player, set()).add(seat)
-    assert all(seat not in seats_used[player] for table in pairs(drafts[2]) for seat, player in enumerate(table))
+    assert all(
+        seat not in seats_used[player] for table in pairs(drafts[2]) for seat, player in enumerate(table)
+    )
 
 
 def test_pod_byes_only_when_no_table_can_be_formed():
@@ -83,7 +97,9 @@ def test_pods_the_same_inputs_give_the_same_round_twice():
     seeds = seeds_of(41)
     played = []
     for round_number in range(1, 4):
-        played.append(by_seed_results(pods(entrants_from_history(seeds, played, bye_table_size=4), round_number)))
+        played.append(
+            by_seed_results(pods(entrants_from_history(seeds, played, bye_table_size=4), round_number))
+        )
     entrants = entrants_from_history(seeds, played, bye_table_size=4)
     assert pods(entrants, 4) == pods(list(reversed(entrants)), 4)
 
@@ -122,7 +138,9 @@ def test_a_round_past_the_schedule_is_refused():
 def test_sixteen_players_at_four_seats_meet_every_opponent_exactly_once_in_five_rounds():
     entrants = field(16)
     drafts = [round_robin(entrants, number, FOUR_SEATS) for number in range(1, 6)]
-    met = Counter(frozenset(pair) for draft in drafts for table in pairs(draft) for pair in combinations(table, 2))
+    met = Counter(
+        frozenset(pair) for draft in drafts for table in pairs(draft) for pair in combinations(table, 2)
+    )
     assert len(met) == 120
     assert set(met.values()) == {1}
     balance = drafts[-1].quality.schedule_balance
@@ -133,7 +151,11 @@ def test_sixteen_players_at_four_seats_meet_every_opponent_exactly_once_in_five_
 def test_twelve_players_at_four_seats_report_how_evenly_opponents_spread():
     entrants = field(12)
     drafts = [round_robin(entrants, number, FOUR_SEATS) for number in range(1, 5)]
-    assert pairs(drafts[0]) == [("p1", "p4", "p7", "p10"), ("p2", "p5", "p8", "p11"), ("p3", "p6", "p9", "p12")]
+    assert pairs(drafts[0]) == [
+        ("p1", "p4", "p7", "p10"),
+        ("p2", "p5", "p8", "p11"),
+        ("p3", "p6", "p9", "p12"),
+    ]
     balance = drafts[-1].quality.schedule_balance
     assert (balance.min_meetings, balance.max_meetings, balance.pairs_never_met) == (0, 2, 12)
     assert [round_robin(entrants, 3, FOUR_SEATS) for _ in range(2)] == [drafts[2], drafts[2]]

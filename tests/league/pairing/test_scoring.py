@@ -29,7 +29,12 @@ def test_default_points_per_place_by_table_size():
 
 
 def test_shared_places_share_the_average_of_their_points():
-    assert place_points(table({"a": 1, "b": 2, "c": 2, "d": 4}), Scoring()) == {"a": 3.0, "b": 1.5, "c": 1.5, "d": 0.0}
+    assert place_points(table({"a": 1, "b": 2, "c": 2, "d": 4}), Scoring()) == {
+        "a": 3.0,
+        "b": 1.5,
+        "c": 1.5,
+        "d": 0.0,
+    }
     assert place_points(table({"a": 1, "b": 1, "c": 1}), Scoring()) == {"a": 1.0, "b": 1.0, "c": 1.0}
     assert place_points(table({"a": 1, "b": 1}), Scoring()) == {"a": 0.5, "b": 0.5}
 
@@ -41,7 +46,12 @@ def test_only_the_order_of_places_matters():
 
 def test_configured_points_per_place():
     scoring = Scoring(points_by_size={4: (5.0, 3.0, 1.0, 0.0), 2: (3.0, 0.0)})
-    assert place_points(table({"a": 2, "b": 1, "c": 3, "d": 3}), scoring) == {"a": 3.0, "b": 5.0, "c": 0.5, "d": 0.5}
+    assert place_points(table({"a": 2, "b": 1, "c": 3, "d": 3}), scoring) == {
+        "a": 3.0,
+        "b": 5.0,
+        "c": 0.5,
+        "d": 0.5,
+    }
     assert place_points(table({"a": 1, "b": 1}), scoring) == {"a": 1.5, "b": 1.5}
     assert scoring.bye_points(4) == 5.0
     assert scoring.points(3) == (2.0, 1.0, 0.0)
@@ -68,7 +78,9 @@ def test_standings_apply_the_tie_breaks_in_order():
     ]
     standings = compute_standings(seeds, rounds)
     # dan and eve tie on points, opponents' points and wins; dan beat eve. ann and cat drew: seed decides.
-    assert [(line.id, line.points, line.opponents_points, line.wins, line.head_to_head) for line in standings] == [
+    assert [
+        (line.id, line.points, line.opponents_points, line.wins, line.head_to_head) for line in standings
+    ] == [
         ("dan", 2.0, 3.5, 2, 1),
         ("eve", 2.0, 3.5, 2, -1),
         ("bob", 2.0, 3.0, 2, 0),
@@ -88,7 +100,10 @@ def test_head_to_head_separates_players_tied_on_the_earlier_tie_breaks():
     order = ["points", "head_to_head", "seed"]
     standings = compute_standings(seeds, rounds, tiebreaks=order)
     assert [(line.id, line.points, line.head_to_head) for line in standings] == [
-        ("c", 2.0, 0), ("b", 1.0, 1), ("a", 1.0, -1), ("d", 0.0, 0),
+        ("c", 2.0, 0),
+        ("b", 1.0, 1),
+        ("a", 1.0, -1),
+        ("d", 0.0, 0),
     ]
     by_seed = compute_standings(seeds, rounds, tiebreaks=["points", "seed"])
     assert [line.id for line in by_seed] == ["c", "a", "b", "d"]
@@ -111,7 +126,10 @@ def test_a_late_entry_starts_with_zero_points():
 
 def test_a_bye_scores_as_a_win_at_the_preferred_table_size():
     rounds = [PlayedRound(tables=(table({"a": 1, "b": 2, "c": 3, "d": 4}),), byes=("e",))]
-    standings = {line.id: line for line in compute_standings({"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}, rounds, bye_table_size=4)}
+    standings = {
+        line.id: line
+        for line in compute_standings({"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}, rounds, bye_table_size=4)
+    }
     assert standings["e"].points == 3.0
     assert standings["e"].wins == 1
 
@@ -124,4 +142,6 @@ def test_the_seam_refuses_unknown_formats_and_bad_rounds():
     with pytest.raises(PairingError, match="a stage sequence needs its plan"):
         generate_round("stages", RoundInputs(entrants=field(4), round_number=1))
     with pytest.raises(PairingError, match="every entrant needs a distinct seed"):
-        generate_round("swiss", RoundInputs(entrants=[Entrant(id="a", seed=1), Entrant(id="b", seed=1)], round_number=1))
+        generate_round(
+            "swiss", RoundInputs(entrants=[Entrant(id="a", seed=1), Entrant(id="b", seed=1)], round_number=1)
+        )

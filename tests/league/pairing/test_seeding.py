@@ -21,8 +21,14 @@ def test_standard_seed_order_of_sixteen_slots():
 def test_sixteen_players_first_round():
     draft = generate_round("single_elimination", RoundInputs(entrants=field(16), round_number=1))
     assert pairs(draft) == [
-        ("p1", "p16"), ("p8", "p9"), ("p4", "p13"), ("p5", "p12"),
-        ("p2", "p15"), ("p7", "p10"), ("p3", "p14"), ("p6", "p11"),
+        ("p1", "p16"),
+        ("p8", "p9"),
+        ("p4", "p13"),
+        ("p5", "p12"),
+        ("p2", "p15"),
+        ("p7", "p10"),
+        ("p3", "p14"),
+        ("p6", "p11"),
     ]
     assert [table.label for table in draft.tables] == [f"R1-{number}" for number in range(1, 9)]
     assert draft.advanced == ()

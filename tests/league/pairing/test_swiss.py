@@ -50,7 +50,15 @@ def test_nine_players_over_four_rounds():
     assert [draft.quality.seat_excess for draft in drafts] == [0, 2, 0, 1]
     starts = Counter(table[0] for draft in drafts for table in pairs(draft))
     assert dict(sorted(starts.items())) == {
-        "p1": 3, "p2": 2, "p3": 2, "p4": 2, "p5": 2, "p6": 2, "p7": 1, "p8": 1, "p9": 1,
+        "p1": 3,
+        "p2": 2,
+        "p3": 2,
+        "p4": 2,
+        "p5": 2,
+        "p6": 2,
+        "p7": 1,
+        "p8": 1,
+        "p9": 1,
     }
 
 
@@ -129,7 +137,9 @@ def play_random_swiss(players, rounds, seed):
         tables = []
         for table in draft.tables:
             winner = generator.choice(table.seats)
-            tables.append(TableResult(seats=table.seats, places={p: 1 if p == winner else 2 for p in table.seats}))
+            tables.append(
+                TableResult(seats=table.seats, places={p: 1 if p == winner else 2 for p in table.seats})
+            )
         played.append(PlayedRound(tables=tuple(tables), byes=draft.byes))
     return drafts
 
@@ -156,7 +166,9 @@ def test_the_same_inputs_give_the_same_round_twice():
         for table in draft.tables:
             order = list(table.seats)
             generator.shuffle(order)
-            tables.append(TableResult(seats=table.seats, places={p: place for place, p in enumerate(order, 1)}))
+            tables.append(
+                TableResult(seats=table.seats, places={p: place for place, p in enumerate(order, 1)})
+            )
         played.append(PlayedRound(tables=tuple(tables), byes=draft.byes))
     entrants = entrants_from_history(seeds, played)
     first = swiss(entrants, 4)
