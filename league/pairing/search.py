@@ -171,6 +171,7 @@ class CostModel:
 
 
 def _extra(usage: Sequence[int]) -> tuple[int, ...]:
+    """Uses of each seat beyond the least-used one."""
     fewest = min(usage)
     return tuple(count - fewest for count in usage)
 
@@ -199,10 +200,9 @@ def local_search(model: CostModel, tables: list[list[int]], work_limit: int = LO
 
     Tables are visited top to bottom. A table with any cost above the seed term tries its nearest tables
     first, as far as `NEIGHBOUR_SEATS` seats on each side (30 tables of 2, 15 of 4); a table with only a
-    seed cost tries `NEAR_TABLES` on each side. The first
-    swap that lowers the total cost is made, and both tables are visited again; a table where no swap helps
-    is left alone until a swap changes it. The search ends when no table is left to visit or after
-    `work_limit` evaluated swaps (player pairs).
+    seed cost tries `NEAR_TABLES` on each side. The first swap that lowers the total cost is made, and
+    both tables are visited again; a table where no swap helps is left alone until a swap changes it. The
+    search ends when no table is left to visit or after `work_limit` evaluated swaps (player pairs).
     """
     costs = [model.table(members) for members in tables]
     wide = max(NEAR_TABLES, NEIGHBOUR_SEATS // max(model.largest, 1))
