@@ -254,3 +254,14 @@ def test_a_multi_seat_elimination_that_cannot_reach_a_final_table_is_refused_bef
         generate_round(
             "single_elimination", RoundInputs(entrants=field(9), round_number=1, table=FOUR_SEATS, advance=3)
         )
+
+
+def test_multi_seat_elimination_gives_its_byes_to_the_top_seeds():
+    options = {"table": TableSpec(4, 4, 4), "advance": 2}
+    draft = generate_round("single_elimination", RoundInputs(entrants=field(10), round_number=1, **options))
+    assert draft.advanced == ("p1", "p2")
+    assert [sorted(table, key=seed_number) for table in pairs(draft)] == [
+        ["p3", "p6", "p7", "p10"],
+        ["p4", "p5", "p8", "p9"],
+    ]
+    assert draft.quality.byes == 2
