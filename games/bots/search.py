@@ -13,8 +13,9 @@ then walks one tree of decision sequences shared by all those determinizations:
   searched knowing the draw; large ones (a shuffle, a deal) are not branched on (open loop): each iteration
   samples them afresh and the node averages over them.
 * A rollout plays the position on with the `rollout` policy (uniform random, or a heuristic bot of the game) up
-  to `rollout_depth` events (0: to the end), and the outcome is scored for every seat at once: a share of a win
-  (1/k for k seats sharing first place) plus a small part for the place.
+  to `rollout_depth` events (0: no limit) or, with `rollout_to_break`, to the game's next natural break
+  (`State.at_break()`, e.g. the end of a Chicken Foot round), and the outcome there is scored for every seat
+  at once: a share of a win (1/k for k seats sharing first place) plus a small part for the place.
 
 The budget is a number of iterations, deterministic for a seed so that league matches replay; `time_limit`
 caps the thinking time for interactive use (and then the choice depends on the machine's speed).
@@ -63,10 +64,15 @@ class SearchBot(Bot):
     summary = "information-set Monte Carlo tree search over the game's sampler"
     params = (
         Option("iterations", "int", 300, "search iterations per decision", min=1, max=1_000_000),
+        Option("determinizations", "int", 0,
+               "distinct states dealt from the observation, used in turn (0: a new one every iteration)",
+               min=0, max=1_000_000),
         Option("c", "float", 0.7, "exploration constant of UCB1", min=0.0, max=10.0),
         Option("rollout", "str", "random", "rollout policy: random, or the name of a bot of the game"),
         Option("rollout_depth", "int", 0, "events per rollout before scoring the position (0: to the end)",
                min=0, max=100_000),
+        Option("rollout_to_break", "bool", True,
+               "end a rollout at the game's next natural break (e.g. the end of a round) and score it there"),
         Option("exploration", "float", 0.1, "share of uniform play in regret matching at simultaneous steps",
                min=0.0, max=1.0),
         Option("simultaneous", "choice", "regret", "selection at simultaneous steps", choices=("regret", "ucb")),
@@ -122,10 +128,18 @@ class SearchBot(Bot):
         deadline = time.perf_counter() + limit if limit else None
         self._simultaneous_root = False
         iterations = self.config["iterations"]
+        reuse = self.config["determinizations"]
+        dealt: list[State] = []
         for iteration in range(iterations):
             # The average strategy leaves out the first half, while regrets are still mostly noise.
             self._averaging = iteration >= iterations // 2
-            state = game.sample_state(observation, rng)
+            if not reuse:
+                state = game.sample_state(observation, rng)
+            elif len(dealt) < reuse:
+                state = game.sample_state(observation, rng)
+                dealt.append(state.clone())
+            else:
+                state = dealt[iteration % reuse].clone()
             if iteration == 0:
                 self._simultaneous_root = len(state.deciders()) > 1
             self._iterate(root, state)
@@ -266,7 +280,10 @@ class SearchBot(Bot):
         rng = self.rng
         depth = self.config["rollout_depth"]
         steps = 0
+        to_break = self.config["rollout_to_break"]
         while not state.is_terminal() and (depth == 0 or steps < depth):
+            if to_break and steps and state.at_break():
+                break
             if state.is_chance():
                 state._apply_chance(state.sample_chance(rng))
             else:

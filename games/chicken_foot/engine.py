@@ -666,6 +666,10 @@ class ChickenFootState(State):
             return f"plays {bone} on {onto}: chickie {t.hi[bone_id]}s!"
         return f"plays {bone} on {onto}"
 
+    def at_break(self) -> bool:
+        """Between two rounds: the scores so far are a fair picture of the game."""
+        return self.phase == DEAL and bool(self.rounds)
+
     def milestone(self) -> str | None:
         """Passes made without a decision during the last event, and the table when a round has just ended."""
         lines = []

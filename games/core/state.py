@@ -165,6 +165,11 @@ class State(ABC):
         text = str(outcome)
         return text if len(text) <= 60 else text[:57] + "..."
 
+    def at_break(self) -> bool:
+        """Whether this is a natural point to stop looking ahead and score the position with `outcome()`
+        (e.g. between two rounds). Search bots may cut their rollouts here. Engines override it."""
+        return False
+
     def milestone(self) -> str | None:
         """A picture of the table worth showing right after the event just applied (e.g. at the end of a
         round), or None. The CLI's readable account prints it."""
