@@ -470,6 +470,10 @@ class ChickensState(State):
             return f"sends the {CARD_TITLES[CARD_INDEX[action]]} into the coop"
         return str(action)
 
+    def at_break(self) -> bool:
+        """Dawn: a night is scored and the next has not begun."""
+        return self.phase == PICK and self.hour == 0 and self.night > 0
+
     def milestone(self) -> str | None:
         """What the last decision set off: the hours it revealed or finished, and the scores at dawn."""
         lines = []
