@@ -13,6 +13,7 @@ urlpatterns = [
     path("matches/", include("league.matches.urls")),
     path("games/", include("league.ratings.urls")),
     path("bots/", include("league.bots.urls")),
+    path("tournaments/", include("league.tournaments.urls")),
     path("admin/", admin.site.urls),
     path("api/", include("league.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "league.results",
     "league.ratings",
     "league.bots",
+    "league.tournaments",
     "league.api",
 ]
 

@@ -1,0 +1,380 @@
+"""REST endpoints for tournaments: thin adapters over `league.tournaments` services and selectors.
+
+The same rules and errors as the pages: anyone reads published tournaments (drafts and draft rounds only
+their organizers); writes need a login (token or session), and the services answer 403 to users who do not
+organize the tournament, 409 to a request that does not fit its state (e.g. generating a round before the
+last is complete) and 400 to bad input, each as `{"code", "detail", "field"}`.
+"""
+
+from django.http import Http404
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+
+from league.tournaments import seam, selectors, services
+from league.tournaments.models import Round, Table, Tournament
+
+ERROR = inline_serializer(
+    "TournamentError",
+    fields={
+        "code": serializers.CharField(),
+        "detail": serializers.CharField(),
+        "field": serializers.CharField(required=False),
+    },
+)
+WRITE_ERRORS = {400: ERROR, 403: ERROR, 409: ERROR}
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    player_count = serializers.IntegerField(read_only=True, required=False)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id", "slug", "name", "game_id", "options", "format", "table_size", "leftovers", "rounds",
+            "first_stage", "cut_size", "cut_format", "advance", "third_place", "grand_final_reset", "points",
+            "tiebreaks", "rated", "status", "player_count", "created_at",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class TournamentWriteSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    game = serializers.CharField(max_length=40, source="game_id")
+    options = serializers.DictField(required=False, default=dict)
+    format = serializers.CharField(max_length=30, default=Tournament.Format.SWISS)
+    table_size = serializers.IntegerField(default=2, min_value=2, max_value=7)
+    leftovers = serializers.CharField(max_length=10, default=Tournament.Leftovers.SHORT)
+    rounds = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=60)
+    first_stage = serializers.CharField(max_length=20, default="swiss")
+    cut_size = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=2, max_value=1024)
+    cut_format = serializers.CharField(max_length=30, default="single_elimination")
+    advance = serializers.IntegerField(default=1, min_value=1, max_value=6)
+    third_place = serializers.BooleanField(default=False)
+    grand_final_reset = serializers.BooleanField(default=True)
+    points = serializers.DictField(required=False, default=dict)
+    tiebreaks = serializers.ListField(child=serializers.CharField(max_length=30), required=False, max_length=5)
+    rated = serializers.BooleanField(default=True)
+
+
+class TournamentRegistrationSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    status = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True)
+    entered_round = serializers.IntegerField()
+    left_after_round = serializers.IntegerField(allow_null=True)
+
+
+class RegistrationWriteSerializer(serializers.Serializer):
+    player = serializers.IntegerField(required=False, min_value=1, max_value=2**62, help_text="A player's id")
+    name = serializers.CharField(required=False, max_length=200, help_text="Or a name (a new one makes a player)")
+    seed = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=100_000)
+
+
+class LeaveSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["withdrawn", "dropped", "no_show"])
+
+
+class SeedSerializer(serializers.Serializer):
+    method = serializers.ChoiceField(choices=["rating", "hand"])
+    order = serializers.ListField(child=serializers.IntegerField(), required=False, max_length=10_000)
+
+
+class OrganizerSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+
+
+class TournamentStandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField()
+    seed = serializers.IntegerField()
+    status = serializers.CharField()
+    points = serializers.FloatField()
+    opponents_points = serializers.FloatField()
+    wins = serializers.IntegerField()
+    head_to_head = serializers.IntegerField()
+    played = serializers.IntegerField()
+    byes = serializers.IntegerField()
+
+
+class TournamentSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(help_text="0-based; seat 0 starts")
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField()
+    place = serializers.IntegerField(allow_null=True)
+    score = serializers.IntegerField(allow_null=True)
+    points = serializers.FloatField(allow_null=True)
+    absent = serializers.BooleanField()
+
+
+class TournamentTableSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    label = serializers.CharField()
+    match = serializers.IntegerField(source="match_id", allow_null=True)
+    match_status = serializers.CharField()
+    result_version = serializers.IntegerField()
+    closed_as = serializers.CharField()
+    seats = TournamentSeatSerializer(many=True)
+
+
+class TournamentRoundSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="row.pk")
+    number = serializers.IntegerField()
+    status = serializers.CharField(source="row.status")
+    final = serializers.BooleanField(source="row.final")
+    byes = serializers.ListField(child=serializers.IntegerField(), source="row.byes")
+    advanced = serializers.ListField(child=serializers.IntegerField(), source="row.advanced")
+    quality = serializers.DictField(source="row.quality")
+    tables = TournamentTableSerializer(many=True)
+
+
+class SwapSerializer(serializers.Serializer):
+    first_table = serializers.IntegerField(min_value=1, max_value=10_000)
+    first_seat = serializers.IntegerField(min_value=1, max_value=7)
+    second_table = serializers.IntegerField(min_value=1, max_value=10_000)
+    second_seat = serializers.IntegerField(min_value=1, max_value=7)
+
+
+class MoveSerializer(serializers.Serializer):
+    player = serializers.IntegerField(min_value=1, max_value=2**62)
+    to_table = serializers.IntegerField(min_value=1, max_value=10_000)
+
+
+class TableResultSerializer(serializers.Serializer):
+    expected_version = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
+    places = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+    scores = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
+class CloseSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["no_show", "forfeit"])
+    absent = serializers.ListField(child=serializers.IntegerField(), min_length=1, max_length=7)
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
+def _round_view(round_row: Round, user) -> object:
+    organizer = selectors.is_organizer(user, round_row.tournament)
+    if round_row.status == Round.Status.DRAFT and not organizer:
+        raise Http404("no such round")
+    history = seam.load_history(round_row.tournament)
+    return next(view for view in selectors.rounds(history, include_drafts=True) if view.row.pk == round_row.pk)
+
+
+class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Tournaments. Site staff create them; their organizers run them (registrations, rounds, results)."""
+
+    serializer_class = TournamentSerializer
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    filterset_fields = ["game_id", "status", "format"]
+
+    def get_queryset(self):
+        return selectors.tournament_list(user=self.request.user)
+
+    @extend_schema(request=TournamentWriteSerializer, responses={201: TournamentSerializer, **WRITE_ERRORS})
+    def create(self, request):
+        data = TournamentWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = services.tournament_create(created_by=request.user, **data.validated_data)
+        return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=TournamentWriteSerializer, responses={200: TournamentSerializer, **WRITE_ERRORS},
+                   description="Change settings before the tournament starts.")  # fmt: skip
+    def partial_update(self, request, pk=None):
+        data = TournamentWriteSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        tournament = services.tournament_update(tournament=self.get_object(), by=request.user, **data.validated_data)
+        return Response(TournamentSerializer(tournament).data)
+
+    def _transition(self, request, service):
+        tournament = service(tournament=self.get_object(), by=request.user)
+        return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(request=None, responses={200: TournamentSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"], url_path="open-registration")
+    def open_registration(self, request, pk=None):
+        """Draft → registration."""
+        return self._transition(request, services.tournament_open_registration)
+
+    @extend_schema(request=None, responses={200: TournamentSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def start(self, request, pk=None):
+        """Registration → running; unseeded players are seeded by rating after the seeded ones."""
+        return self._transition(request, services.tournament_start)
+
+    @extend_schema(request=None, responses={200: TournamentSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def finish(self, request, pk=None):
+        """Running → finished, once the last round is complete."""
+        return self._transition(request, services.tournament_finish)
+
+    @extend_schema(request=OrganizerSerializer, responses={204: None, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def organizers(self, request, pk=None):
+        """Add an organizer by user name."""
+        data = OrganizerSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.organizer_add(tournament=self.get_object(), by=request.user, **data.validated_data)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(responses=TournamentStandingSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def standings(self, request, pk=None):
+        """Standings with every tie-break column, in the tournament's tie-break order."""
+        rows = selectors.standings(seam.load_history(self.get_object()))
+        return Response(TournamentStandingSerializer(rows, many=True).data)
+
+    @extend_schema(methods=["GET"], responses=TournamentRegistrationSerializer(many=True))
+    @extend_schema(methods=["POST"], request=RegistrationWriteSerializer,
+                   responses={201: TournamentRegistrationSerializer, **WRITE_ERRORS},
+                   description="Register a player by id or name; while running, a late entry (zero points).")  # fmt: skip
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
+    def registrations(self, request, pk=None):
+        tournament = self.get_object()
+        if request.method == "GET":
+            rows = tournament.registrations.select_related("player").order_by("seed", "id")
+            return Response(TournamentRegistrationSerializer(rows, many=True).data)
+        data = RegistrationWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        registration = services.registration_add(
+            tournament=tournament, by=request.user, player_id=values.get("player"), name=values.get("name"),
+            seed=values.get("seed"),
+        )  # fmt: skip
+        return Response(TournamentRegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=LeaveSerializer, responses={200: TournamentRegistrationSerializer, **WRITE_ERRORS},
+                   description="A player withdraws (before the start), drops or is a no-show (while running).")  # fmt: skip
+    @action(detail=True, methods=["patch"], url_path=r"registrations/(?P<player_id>[0-9]+)")
+    def registration(self, request, pk=None, player_id=None):
+        data = LeaveSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        registration = services.registration_leave(
+            tournament=self.get_object(), by=request.user, player_id=int(player_id), status=data.validated_data["status"]
+        )
+        return Response(TournamentRegistrationSerializer(registration).data)
+
+    @extend_schema(request=SeedSerializer, responses={200: TournamentRegistrationSerializer(many=True), **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def seed(self, request, pk=None):
+        """Seed every active player by rating, or by hand (`order`: player ids, top seed first)."""
+        data = SeedSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        ordered = services.tournament_seed(tournament=self.get_object(), by=request.user, **data.validated_data)
+        return Response(TournamentRegistrationSerializer(ordered, many=True).data)
+
+    @extend_schema(responses=TournamentRoundSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def rounds(self, request, pk=None):
+        """Every round with its tables, seats, places and points (draft rounds for organizers only)."""
+        tournament = self.get_object()
+        views = selectors.rounds(seam.load_history(tournament),
+                                 include_drafts=selectors.is_organizer(request.user, tournament))  # fmt: skip
+        return Response(TournamentRoundSerializer(views, many=True).data)
+
+    @extend_schema(request=None, responses={201: TournamentRoundSerializer, **WRITE_ERRORS},
+                   description="Generate the next round as a draft; 409 while the last round is not complete.")  # fmt: skip
+    @action(detail=True, methods=["post"], url_path="rounds/generate")
+    def generate(self, request, pk=None):
+        round_row = services.round_generate(tournament=self.get_object(), by=request.user)
+        return Response(TournamentRoundSerializer(_round_view(round_row, request.user)).data, status=status.HTTP_201_CREATED)
+
+
+class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """A tournament round: its organizers adjust a draft, publish it, and complete it once every table has
+    a result."""
+
+    queryset = Round.objects.select_related("tournament")
+    serializer_class = TournamentRoundSerializer
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    def retrieve(self, request, pk=None):
+        return Response(TournamentRoundSerializer(_round_view(self.get_object(), request.user)).data)
+
+    @extend_schema(responses={204: None, **WRITE_ERRORS}, description="Discard a draft round.")
+    def destroy(self, request, pk=None):
+        services.round_discard(round_row=self.get_object(), by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    def _done(self, round_row):
+        round_row.refresh_from_db()
+        return Response(TournamentRoundSerializer(_round_view(round_row, self.request.user)).data)
+
+    @extend_schema(request=None, responses={200: TournamentRoundSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def publish(self, request, pk=None):
+        """Publish a draft: every table becomes a scheduled match of the league."""
+        round_row = self.get_object()
+        services.round_publish(round_row=round_row, by=request.user)
+        return self._done(round_row)
+
+    @extend_schema(request=None, responses={200: TournamentRoundSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def complete(self, request, pk=None):
+        """Complete a published round; 409 while a table waits for its result."""
+        round_row = self.get_object()
+        services.round_complete(round_row=round_row, by=request.user)
+        return self._done(round_row)
+
+    @extend_schema(request=SwapSerializer, responses={200: TournamentRoundSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def swap(self, request, pk=None):
+        """Swap two seats of a draft (tables and seats from 1)."""
+        data = SwapSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        round_row = self.get_object()
+        services.round_swap(round_row=round_row, by=request.user, **data.validated_data)
+        return self._done(round_row)
+
+    @extend_schema(request=MoveSerializer, responses={200: TournamentRoundSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def move(self, request, pk=None):
+        """Move a player of a draft to another table."""
+        data = MoveSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        round_row = self.get_object()
+        services.round_move(round_row=round_row, by=request.user, player_id=data.validated_data["player"],
+                            to_table=data.validated_data["to_table"])  # fmt: skip
+        return self._done(round_row)
+
+
+class TableViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """A tournament table and its match: organizers enter or correct its result, or close it."""
+
+    queryset = Table.objects.select_related("round__tournament")
+    serializer_class = TournamentTableSerializer
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    def _view(self, table):
+        view = _round_view(table.round, self.request.user)
+        return next(item for item in view.tables if item.id == table.pk)
+
+    def retrieve(self, request, pk=None):
+        return Response(TournamentTableSerializer(self._view(self.get_object())).data)
+
+    @extend_schema(request=TableResultSerializer,
+                   responses={201: TournamentTableSerializer, **WRITE_ERRORS, 409: OpenApiResponse(ERROR)},
+                   description="Enter the result (expected_version 0) or correct it (the version it corrects, and "
+                   "a reason). A stale version answers 409 with current_version.")  # fmt: skip
+    @action(detail=True, methods=["post"])
+    def result(self, request, pk=None):
+        data = TableResultSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = self.get_object()
+        services.table_result(table=table, by=request.user, **data.validated_data)
+        return Response(TournamentTableSerializer(self._view(table)).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=CloseSerializer, responses={200: TournamentTableSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def close(self, request, pk=None):
+        """Close the table as a no-show or forfeit: absent players share last place."""
+        data = CloseSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = self.get_object()
+        services.table_close(table=table, by=request.user, **data.validated_data)
+        return Response(TournamentTableSerializer(self._view(table)).data)

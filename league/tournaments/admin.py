@@ -1,0 +1,111 @@
+"""Admin for tournaments. Settings are edited here while a tournament has not started (through
+`tournament_update`); the lifecycle and rounds move through admin actions that call the same services as the
+pages and the API, so the admin can drive a whole tournament. Rounds and tables are read-only records."""
+
+from django.contrib import admin, messages
+
+from league.core.errors import UserError
+from league.tournaments import services
+from league.tournaments.models import Registration, Round, Table, Tournament
+
+
+class RegistrationInline(admin.TabularInline):
+    model = Registration
+    extra = 0
+    fields = ["player", "status", "seed", "entered_round", "left_after_round"]
+    readonly_fields = ["player", "status", "entered_round", "left_after_round"]
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+def _run(modeladmin, request, queryset, service, done: str, **kwargs) -> None:
+    for item in queryset:
+        try:
+            service(by=request.user, **{kwargs.get("key", "tournament"): item})
+        except UserError as exc:
+            modeladmin.message_user(request, f"{item}: {exc.message}", messages.ERROR)
+        else:
+            modeladmin.message_user(request, f"{item}: {done}", messages.SUCCESS)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "game_id", "format", "table_size", "status", "rated", "created_at"]
+    list_filter = ["status", "format", "game_id", "rated"]
+    search_fields = ["name"]
+    filter_horizontal = ["organizers"]
+    readonly_fields = ["slug", "status", "created_by", "created_at"]
+    inlines = [RegistrationInline]
+    actions = ["open_registration", "start", "generate_round", "finish"]
+
+    def has_add_permission(self, request) -> bool:
+        return False  # created on the site or through the API, where the settings are validated as a whole
+
+    def save_model(self, request, obj, form, change):
+        settings = {name: form.cleaned_data[name] for name in form.changed_data if name in services.SETTINGS}
+        fresh = Tournament.objects.get(pk=obj.pk)
+        try:
+            services.tournament_update(tournament=fresh, by=request.user, **settings)
+        except UserError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+        if "organizers" in form.changed_data:
+            obj.organizers.set(form.cleaned_data["organizers"])
+
+    def save_related(self, request, form, formsets, change):
+        """Organizers are saved in save_model; registrations change through the services only."""
+
+    @admin.action(description="Open registration")
+    def open_registration(self, request, queryset):
+        _run(self, request, queryset, services.tournament_open_registration, "registration open")
+
+    @admin.action(description="Start (seed unseeded players by rating)")
+    def start(self, request, queryset):
+        _run(self, request, queryset, services.tournament_start, "started")
+
+    @admin.action(description="Generate the next round (as a draft)")
+    def generate_round(self, request, queryset):
+        _run(self, request, queryset, services.round_generate, "round generated")
+
+    @admin.action(description="Finish")
+    def finish(self, request, queryset):
+        _run(self, request, queryset, services.tournament_finish, "finished")
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    extra = 0
+    fields = ["number", "label", "planned_seats", "match", "closed_as", "absent"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number", "status", "final", "published_at", "completed_at"]
+    list_filter = ["status"]
+    readonly_fields = ["tournament", "number", "status", "byes", "advanced", "final", "quality", "generated_at",
+                       "published_at", "completed_at"]  # fmt: skip
+    inlines = [TableInline]
+    actions = ["publish", "complete"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return obj is not None and obj.status == Round.Status.DRAFT
+
+    def delete_model(self, request, obj):
+        services.round_discard(round_row=obj, by=request.user)
+
+    @admin.action(description="Publish (draft rounds)")
+    def publish(self, request, queryset):
+        _run(self, request, queryset, services.round_publish, "published", key="round_row")
+
+    @admin.action(description="Complete (every table has a result)")
+    def complete(self, request, queryset):
+        _run(self, request, queryset, services.round_complete, "complete", key="round_row")

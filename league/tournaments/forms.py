@@ -1,0 +1,119 @@
+"""Forms of the tournament pages. They only parse input; every rule is checked by the services."""
+
+import json
+
+from django import forms
+
+from league.core.catalogue import game_choices
+from league.tournaments.models import Tournament
+
+TIEBREAK_HELP = "In order, comma-separated, from: points, opponents_points, wins, head_to_head, seed."
+
+
+def _json_object(raw: str, what: str) -> dict:
+    raw = raw.strip()
+    if not raw:
+        return {}
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise forms.ValidationError(f"not valid JSON: {exc.msg}") from None
+    if not isinstance(value, dict):
+        raise forms.ValidationError(f"{what} are a JSON object")
+    return value
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    game_id = forms.ChoiceField(label="Game", choices=())
+    options = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text='Variant options as JSON, e.g. {"allow_two_players": true}; empty for the defaults.',
+    )
+    format = forms.ChoiceField(choices=Tournament.Format.choices, initial=Tournament.Format.SWISS)
+    table_size = forms.IntegerField(min_value=2, max_value=7, initial=4, label="Seats per table")
+    leftovers = forms.ChoiceField(choices=Tournament.Leftovers.choices, label="Players who do not fill a table")
+    rounds = forms.IntegerField(
+        required=False, min_value=1, max_value=60, initial=4,
+        help_text="Swiss: rounds to play. Round robin: empty for one full cycle. Stages: rounds of the first stage.",
+    )  # fmt: skip
+    first_stage = forms.ChoiceField(
+        choices=[("swiss", "Swiss"), ("round_robin", "Round robin")], required=False, label="Stages: first stage"
+    )
+    cut_size = forms.IntegerField(required=False, min_value=2, label="Stages: players in the top cut")
+    cut_format = forms.ChoiceField(
+        choices=[("single_elimination", "Single elimination"), ("double_elimination", "Double elimination")],
+        required=False,
+        label="Stages: top cut format",
+    )
+    advance = forms.IntegerField(min_value=1, initial=1, label="Multi-seat elimination: advancing per table")
+    third_place = forms.BooleanField(required=False, label="Single elimination: third-place match")
+    grand_final_reset = forms.BooleanField(required=False, initial=True, label="Double elimination: grand final reset")
+    points = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text='Points per place by table size as JSON, e.g. {"4": [4, 2, 1, 0]}; empty: k − place at a table of k.',
+    )
+    tiebreaks = forms.CharField(
+        required=False, initial="points, opponents_points, wins, head_to_head, seed", help_text=TIEBREAK_HELP
+    )
+    rated = forms.BooleanField(required=False, initial=True, help_text="Rated tournaments count in the game's ratings.")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game_id"].choices = game_choices()
+
+    def clean_options(self) -> dict:
+        return _json_object(self.cleaned_data["options"], "options")
+
+    def clean_points(self) -> dict:
+        return _json_object(self.cleaned_data["points"], "points")
+
+    def clean_tiebreaks(self) -> list[str]:
+        return [name.strip() for name in self.cleaned_data["tiebreaks"].split(",") if name.strip()]
+
+    def settings(self) -> dict:
+        data = dict(self.cleaned_data)
+        data["first_stage"] = data["first_stage"] or "swiss"
+        data["cut_format"] = data["cut_format"] or "single_elimination"
+        return data
+
+
+class RegisterForm(forms.Form):
+    names = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="One player per line; a name nobody has yet makes a new player.",
+    )
+
+    def clean_names(self) -> list[str]:
+        names = [" ".join(line.split()) for line in self.cleaned_data["names"].splitlines()]
+        names = [name for name in names if name]
+        if not names:
+            raise forms.ValidationError("name at least one player")
+        return names
+
+
+class SwapForm(forms.Form):
+    first_table = forms.IntegerField(min_value=1)
+    first_seat = forms.IntegerField(min_value=1)
+    second_table = forms.IntegerField(min_value=1)
+    second_seat = forms.IntegerField(min_value=1)
+
+
+class MoveForm(forms.Form):
+    player = forms.TypedChoiceField(coerce=int, choices=())
+    to_table = forms.IntegerField(min_value=1)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = list(players)
+
+
+class CloseForm(forms.Form):
+    kind = forms.ChoiceField(choices=[("no_show", "No-show"), ("forfeit", "Forfeit")])
+    absent = forms.TypedMultipleChoiceField(coerce=int, choices=(), widget=forms.CheckboxSelectMultiple)
+
+    def __init__(self, *args, seats=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["absent"].choices = [(seat.player_id, seat.player.name) for seat in seats]

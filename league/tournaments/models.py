@@ -1,0 +1,196 @@
+"""Tournaments: settings and lifecycle, organizers, registrations, rounds and their tables.
+
+A table links to one `matches.Match` (created when its round is published) and never copies it: seats,
+places and scores are read from the match, results are versions of the match (`league.results`). While a
+round is a draft its tables hold only the planned seats (`planned_seats`, player ids in seat order), which
+the organizer may still adjust.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        SWISS = "swiss", "Swiss"
+        ROUND_ROBIN = "round_robin", "Round robin"
+        SINGLE_ELIMINATION = "single_elimination", "Single elimination"
+        DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
+        STAGES = "stages", "Stages: Swiss or round robin, then a top cut"
+
+    class Leftovers(models.TextChoices):
+        SHORT = "short", "Short tables (one seat fewer)"
+        LONG = "long", "Long tables (one seat more)"
+        BYES = "byes", "Byes (every table full)"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        REGISTRATION = "registration", "Registration"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=130, unique=True, help_text="Derived from the name; used in page URLs.")
+    game_id = models.CharField(max_length=40, db_index=True, help_text="A game id from the games registry.")
+    options = models.JSONField(default=dict, blank=True, help_text="Validated variant options, defaults filled.")
+    format = models.CharField(max_length=20, choices=Format.choices, default=Format.SWISS)
+    table_size = models.PositiveSmallIntegerField(default=2, help_text="The preferred number of seats per table.")
+    leftovers = models.CharField(
+        max_length=5,
+        choices=Leftovers.choices,
+        default=Leftovers.SHORT,
+        help_text="What happens to players who do not fill a table; never a table below the game's minimum.",
+    )
+    rounds = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Swiss: rounds to play. Round robin: rounds (empty = one full cycle). "
+        "Stages: rounds of the first stage.",
+    )
+    first_stage = models.CharField(
+        max_length=20, default="swiss", blank=True, help_text="Stages: 'swiss' or 'round_robin'."
+    )
+    cut_size = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Stages: players in the top cut.")
+    cut_format = models.CharField(
+        max_length=20, default="single_elimination", blank=True, help_text="Stages: the top cut's elimination."
+    )
+    advance = models.PositiveSmallIntegerField(default=1, help_text="Multi-seat elimination: advancing per table.")
+    third_place = models.BooleanField(default=False, help_text="Single elimination: play a third-place match.")
+    grand_final_reset = models.BooleanField(
+        default=True, help_text="Double elimination: a second grand final if the losers' bracket winner wins."
+    )
+    points = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='Points per place by table size, e.g. {"4": [3, 2, 1, 0]}; missing sizes use k - place.',
+    )
+    tiebreaks = models.JSONField(default=list, help_text="Ordered tie-breaks after points; seed settles the rest.")
+    rated = models.BooleanField(default=True, help_text="Rated tournaments feed the game's people pool.")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.DRAFT, db_index=True)
+    organizers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="organized_tournaments", blank=True,
+        help_text="Who runs the tournament besides site staff: its creator and whoever they add.",
+    )  # fmt: skip
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(table_size__gte=2), name="tournament_table_size_at_least_2"),
+            models.CheckConstraint(condition=models.Q(advance__gte=1), name="tournament_advance_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:detail", kwargs={"slug": self.slug})
+
+    @property
+    def is_elimination(self) -> bool:
+        return self.format in (self.Format.SINGLE_ELIMINATION, self.Format.DOUBLE_ELIMINATION)
+
+
+class Registration(models.Model):
+    """A player's entry in a tournament. Rows are kept when a player withdraws or drops, for the record."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+        DROPPED = "dropped", "Dropped"
+        NO_SHOW = "no_show", "No-show"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="registrations")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    seed = models.PositiveIntegerField(null=True, blank=True, help_text="1 = top seed; set by rating or by hand.")
+    entered_round = models.PositiveSmallIntegerField(
+        default=1, help_text="The first round the player could be paired in (later for a late entry)."
+    )
+    left_after_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The last round played before dropping out (or being marked a no-show)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "seed", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="registration_once_per_tournament"),
+            models.UniqueConstraint(
+                fields=["tournament", "seed"], condition=models.Q(seed__isnull=False), name="seed_unique_in_tournament"
+            ),
+            models.CheckConstraint(condition=models.Q(seed__isnull=True) | models.Q(seed__gte=1), name="seed_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in {self.tournament_id}"
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        PUBLISHED = "published", "Published"
+        COMPLETE = "complete", "Complete"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField(help_text="From 1, counted over the whole tournament.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    byes = models.JSONField(default=list, blank=True, help_text="Player ids with a bye (scores as a win).")
+    advanced = models.JSONField(
+        default=list, blank=True, help_text="Elimination: player ids who go through without playing."
+    )
+    final = models.BooleanField(default=False, help_text="Holds an elimination final.")
+    quality = models.JSONField(default=dict, help_text="The quality report of the generated (or adjusted) round.")
+    generated_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique_in_tournament"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="round_number_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:round", kwargs={"slug": self.tournament.slug, "number": self.number})
+
+
+class Table(models.Model):
+    """One table of a round, linked to the match played at it (from publication on)."""
+
+    class Closed(models.TextChoices):
+        NO = "", "Played"
+        NO_SHOW = "no_show", "No-show"
+        FORFEIT = "forfeit", "Forfeit"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(help_text="Table order in the round, from 1 (the top table).")
+    label = models.CharField(max_length=12, blank=True, help_text="The bracket match this table plays (R1-1, GF).")
+    planned_seats = models.JSONField(help_text="Player ids in seat order (seat 0 starts) as drawn or adjusted.")
+    match = models.OneToOneField(
+        "matches.Match",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tournament_table",
+        help_text="The match played at this table; a match belongs to at most one tournament table.",
+    )
+    closed_as = models.CharField(max_length=8, choices=Closed.choices, default=Closed.NO, blank=True)
+    absent = models.JSONField(default=list, blank=True, help_text="Player ids who did not play (placed last).")
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_unique_in_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} table {self.number}"

@@ -1,0 +1,468 @@
+"""The one seam between the ORM and the pure pairing code (`league.pairing`).
+
+It loads a tournament's registrations and results in a fixed number of queries, turns them into the pure
+layer's dataclasses (`Entrant`, `PlayedRound`, `TableResult`, `TableSpec`, `Scoring`), calls
+`generate_round`, and turns the `RoundDraft` back into plain values that the services save. Nothing else in
+the app imports `league.pairing`, so the rules of pairing, scoring and tie-breaks live in one place.
+
+Fields: Swiss pairs the players active before each round (a late entry starts with zero points). Round
+robin and elimination play a fixed field, the players registered when round 1 was generated; a player who
+drops from a fixed field keeps their place in the schedule, and their tables are closed as forfeits. The
+top cut of a stage sequence is taken from the standings after the first stage, among the players who had
+not dropped by then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from django.db.models import Prefetch
+
+from games.core.spec import GameSpec
+from league.core.catalogue import game_spec
+from league.core.errors import UserError
+from league.matches.models import Match, MatchSeat
+from league.pairing import (
+    DEFAULT_TIEBREAKS,
+    Entrant,
+    Format,
+    PairingError,
+    PlayedRound,
+    RoundDraft,
+    RoundInputs,
+    Scoring,
+    StagePlan,
+    Standing,
+    Table,
+    TableResult,
+    TableSpec,
+    bracket_champion,
+    compute_standings,
+    double_elimination_bracket,
+    entrants_from_history,
+    generate_round,
+    place_points,
+    round_quality,
+    single_elimination_bracket,
+    top_cut,
+)
+from league.pairing.round_robin import default_rounds
+from league.pairing.scoring import TIEBREAKS
+from league.tournaments.models import Registration, Round, Tournament
+from league.tournaments.models import Table as TableRow
+
+__all__ = (
+    "DEFAULT_TIEBREAKS",
+    "TIEBREAKS",
+    "Bracket",
+    "History",
+    "bracket_of",
+    "check_points",
+    "draft_values",
+    "generate",
+    "is_finished",
+    "load_history",
+    "planned_rounds",
+    "quality_after_adjust",
+    "scoring_of",
+    "standings",
+    "table_spec",
+)
+
+
+def table_spec(tournament: Tournament, spec: GameSpec | None = None) -> TableSpec:
+    """The pure layer's table rule: the preferred size, and the leftover rule as a minimum and maximum within
+    the game's player range for the tournament's options."""
+    spec = spec or game_spec(tournament.game_id)
+    low, high = spec.players_allowed(tournament.options)
+    preferred = tournament.table_size
+    if tournament.leftovers == Tournament.Leftovers.SHORT:
+        return TableSpec(preferred=preferred, minimum=max(low, preferred - 1), maximum=preferred)
+    if tournament.leftovers == Tournament.Leftovers.LONG:
+        return TableSpec(preferred=preferred, minimum=preferred, maximum=min(high, preferred + 1))
+    return TableSpec(preferred=preferred, minimum=preferred, maximum=preferred)
+
+
+def check_points(points: Any) -> dict[str, list[float]]:
+    """Validate points per place by table size ({"4": [3, 2, 1, 0]}); return them with string keys."""
+    if points in (None, ""):
+        return {}
+    if not isinstance(points, Mapping):
+        raise UserError('points are an object of table size to points per place, e.g. {"4": [3, 2, 1, 0]}',
+                        field="points")  # fmt: skip
+    cleaned: dict[str, list[float]] = {}
+    for size, values in points.items():
+        try:
+            size_number = int(size)
+        except (TypeError, ValueError):
+            raise UserError(f"table size {size!r} is not a whole number", field="points") from None
+        if not 2 <= size_number <= 7:
+            raise UserError(f"table sizes run from 2 to 7, not {size_number}", field="points")
+        if not isinstance(values, list | tuple) or not all(
+            isinstance(value, int | float) and not isinstance(value, bool) for value in values
+        ):
+            raise UserError(f"the points for a table of {size_number} must be a list of numbers", field="points")
+        cleaned[str(size_number)] = [float(value) for value in values]
+    try:
+        Scoring({int(size): tuple(values) for size, values in cleaned.items()})
+    except PairingError as exc:
+        raise UserError(str(exc), field="points") from None
+    return cleaned
+
+
+def scoring_of(tournament: Tournament) -> Scoring:
+    return Scoring({int(size): tuple(values) for size, values in (tournament.points or {}).items()})
+
+
+@dataclass
+class History:
+    """A tournament as the pure layer sees it: registrations, and every published round's results.
+
+    `rounds` maps a round number to its `PlayedRound` (tables with a result only, and the byes).
+    `labelled` holds every result with its bracket label, by round number.
+    """
+
+    tournament: Tournament
+    registrations: list[Registration]
+    round_rows: list[Round]
+    rounds: dict[int, PlayedRound]
+
+    @property
+    def seeds(self) -> dict[int, int]:
+        """Seed of every player who ever took part (withdrawn players excluded)."""
+        return {
+            reg.player_id: reg.seed
+            for reg in self.registrations
+            if reg.status != Registration.Status.WITHDRAWN and reg.seed is not None
+        }
+
+    def played(self, first: int = 1, last: int | None = None) -> list[PlayedRound]:
+        return [played for number, played in sorted(self.rounds.items()) if number >= first and (last is None or number <= last)]
+
+
+def load_history(tournament: Tournament) -> History:
+    """Registrations (with players), rounds, tables, matches and seats (with players), in four queries."""
+    registrations = list(tournament.registrations.select_related("player").order_by("seed", "id"))
+    round_rows = list(
+        tournament.round_set.order_by("number").prefetch_related(
+            Prefetch(
+                "tables",
+                queryset=TableRow.objects.order_by("number").select_related("match").prefetch_related(
+                    Prefetch("match__seats", queryset=MatchSeat.objects.select_related("player").order_by("seat"))
+                ),
+            )
+        )
+    )
+    rounds: dict[int, PlayedRound] = {}
+    for round_row in round_rows:
+        if round_row.status == Round.Status.DRAFT:
+            continue
+        results = []
+        for table in round_row.tables.all():
+            match = table.match
+            if match is None or match.status != Match.Status.FINISHED:
+                continue
+            seats = list(match.seats.all())
+            results.append(
+                TableResult(
+                    seats=tuple(seat.player_id for seat in seats),
+                    places={seat.player_id: seat.place for seat in seats},
+                    label=table.label,
+                )
+            )
+        rounds[round_row.number] = PlayedRound(tables=tuple(results), byes=tuple(round_row.byes))
+    return History(tournament, registrations, round_rows, rounds)
+
+
+def _tiebreaks(tournament: Tournament) -> tuple[str, ...]:
+    return tuple(tournament.tiebreaks or DEFAULT_TIEBREAKS)
+
+
+def standings(history: History, *, last_round: int | None = None) -> list[Standing]:
+    """Standings of every player who took part, ordered by the tournament's tie-breaks, then seed."""
+    tournament = history.tournament
+    seeds = history.seeds
+    if not seeds:
+        return []
+    try:
+        return compute_standings(
+            seeds,
+            history.played(last=last_round),
+            scoring_of(tournament),
+            _tiebreaks(tournament),
+            bye_table_size=tournament.table_size,
+        )
+    except PairingError as exc:
+        raise UserError(str(exc)) from None
+
+
+def _entrants(history: History, players: set[int], *, last_round: int | None = None) -> list[Entrant]:
+    tournament = history.tournament
+    everyone = entrants_from_history(
+        history.seeds,
+        history.played(last=last_round),
+        scoring_of(tournament),
+        _tiebreaks(tournament),
+        bye_table_size=tournament.table_size,
+    )
+    return [entrant for entrant in everyone if entrant.id in players]
+
+
+def _active(history: History) -> set[int]:
+    return {reg.player_id for reg in history.registrations if reg.status == Registration.Status.ACTIVE}
+
+
+def _fixed_field(history: History) -> set[int]:
+    """The players of round 1 (late entries excluded), whatever happened to them since."""
+    return {
+        reg.player_id
+        for reg in history.registrations
+        if reg.status != Registration.Status.WITHDRAWN and reg.entered_round == 1 and reg.seed is not None
+    }
+
+
+def _cut_field(history: History, first_rounds: int) -> set[int]:
+    return {
+        reg.player_id
+        for reg in history.registrations
+        if reg.player_id in history.seeds
+        and (reg.status == Registration.Status.ACTIVE or (reg.left_after_round or 0) >= first_rounds)
+    }
+
+
+def _stage_plan(tournament: Tournament) -> StagePlan:
+    try:
+        return StagePlan(
+            first=tournament.first_stage,
+            first_rounds=tournament.rounds or 0,
+            cut=tournament.cut_size or 0,
+            elimination=tournament.cut_format,
+        )
+    except PairingError as exc:
+        raise UserError(str(exc), field="format") from None
+
+
+def _inputs(history: History, number: int) -> RoundInputs:
+    tournament = history.tournament
+    spec = table_spec(tournament)
+    common = {
+        "round_number": number,
+        "table": spec,
+        "advance": tournament.advance,
+        "third_place": tournament.third_place,
+        "grand_final_reset": tournament.grand_final_reset,
+    }
+    fmt = tournament.format
+    if fmt == Tournament.Format.SWISS:
+        return RoundInputs(entrants=_entrants(history, _active(history)), **common)
+    if fmt == Tournament.Format.ROUND_ROBIN:
+        return RoundInputs(entrants=_entrants(history, _fixed_field(history)), rounds=tournament.rounds, **common)
+    if fmt in (Tournament.Format.SINGLE_ELIMINATION, Tournament.Format.DOUBLE_ELIMINATION):
+        # Elimination rebuilds its earlier rounds from the entrants as they stood before round 1.
+        results = [result for played in history.played() for result in played.tables]
+        return RoundInputs(entrants=_entrants(history, _fixed_field(history), last_round=0), results=results, **common)
+    plan = _stage_plan(tournament)
+    if number <= plan.first_rounds:
+        players = _active(history) if plan.first == "swiss" else _fixed_field(history)
+        return RoundInputs(entrants=_entrants(history, players), rounds=plan.first_rounds, stage=plan, **common)
+    entrants = _entrants(history, _cut_field(history, plan.first_rounds), last_round=plan.first_rounds)
+    results = [result for played in history.played(first=plan.first_rounds + 1) for result in played.tables]
+    return RoundInputs(entrants=entrants, results=results, stage=plan, **common)
+
+
+def generate(history: History, number: int) -> RoundDraft:
+    """Round `number` of the tournament from its history; a PairingError becomes a UserError (400)."""
+    try:
+        return generate_round(Format(history.tournament.format), _inputs(history, number))
+    except PairingError as exc:
+        raise UserError(str(exc), code="pairing") from None
+
+
+def quality_dict(quality: Any) -> dict:
+    return asdict(quality)
+
+
+def draft_values(draft: RoundDraft) -> dict:
+    """The plain values the services store for a generated round."""
+    return {
+        "tables": [{"seats": list(table.seats), "label": table.label} for table in draft.tables],
+        "byes": list(draft.byes),
+        "advanced": list(draft.advanced),
+        "final": draft.final,
+        "quality": quality_dict(draft.quality),
+    }
+
+
+def quality_after_adjust(history: History, number: int, tables: list[list[int]], byes: list[int]) -> dict:
+    """The quality report of an adjusted draft, measured against the history before round `number`."""
+    tournament = history.tournament
+    everyone = entrants_from_history(
+        history.seeds, history.played(last=number - 1), scoring_of(tournament), _tiebreaks(tournament),
+        bye_table_size=tournament.table_size,
+    )  # fmt: skip
+    by_id = {entrant.id: entrant for entrant in everyone}
+    report = quality_dict(round_quality([Table(seats=tuple(seats)) for seats in tables], byes, by_id))
+    report["adjusted"] = True
+    return report
+
+
+def planned_rounds(history: History) -> int | None:
+    """How many rounds a Swiss or round-robin tournament (or a stage sequence's first stage) plays;
+    None for elimination, whose length the bracket decides."""
+    tournament = history.tournament
+    if tournament.format == Tournament.Format.SWISS:
+        return tournament.rounds
+    if tournament.format == Tournament.Format.ROUND_ROBIN:
+        if tournament.rounds:
+            return tournament.rounds
+        field = _fixed_field(history) or _active(history)
+        return default_rounds(len(field), table_spec(tournament)) if len(field) >= 2 else None
+    return None
+
+
+def _bracket_results(history: History, first: int) -> list[TableResult]:
+    return [result for played in history.played(first=first) for result in played.tables]
+
+
+def is_finished(history: History, completed: Round) -> bool:
+    """Whether the tournament is over once `completed` (the latest round) is complete."""
+    tournament = history.tournament
+    planned = planned_rounds(history)
+    if planned is not None:
+        return completed.number >= planned
+    if not completed.final:
+        return False
+    elimination = tournament.cut_format if tournament.format == Tournament.Format.STAGES else tournament.format
+    if elimination != Tournament.Format.DOUBLE_ELIMINATION:
+        return True
+    bracket = bracket_of(history)
+    return bracket is not None and bracket_champion(bracket.bracket, bracket.entrants, bracket.results) is not None
+
+
+@dataclass
+class Bracket:
+    """A 2-seat bracket with the entrants and labelled results it is played with."""
+
+    bracket: Any
+    entrants: list[Entrant]
+    results: list[TableResult]
+    first_round: int
+
+
+def bracket_of(history: History) -> Bracket | None:
+    """The drawn 2-seat bracket of an elimination tournament or a top cut, once its first round exists."""
+    tournament = history.tournament
+    if tournament.format == Tournament.Format.STAGES:
+        plan = _stage_plan(tournament)
+        first_round, elimination = plan.first_rounds + 1, plan.elimination
+    elif tournament.is_elimination:
+        first_round, elimination = 1, tournament.format
+    else:
+        return None
+    if tournament.table_size != 2 or not any(row.number >= first_round for row in history.round_rows):
+        return None
+    inputs = _inputs(history, first_round)
+    entrants = list(inputs.entrants)
+    if tournament.format == Tournament.Format.STAGES:
+        entrants = top_cut(entrants, plan.cut)
+    if elimination == Tournament.Format.DOUBLE_ELIMINATION:
+        drawn = double_elimination_bracket(len(entrants), tournament.grand_final_reset)
+    else:
+        drawn = single_elimination_bracket(len(entrants), tournament.third_place)
+    return Bracket(drawn, entrants, _bracket_results(history, first_round), first_round)
+
+
+def table_points(tournament: Tournament, seats: Sequence[int], places: Mapping[int, int]) -> dict[int, float]:
+    """The tournament points each player earns at one table (shared places share points)."""
+    try:
+        return place_points(TableResult(seats=tuple(seats), places=places), scoring_of(tournament))
+    except PairingError as exc:
+        raise UserError(str(exc)) from None
+
+
+def bye_points(tournament: Tournament) -> float:
+    return scoring_of(tournament).bye_points(tournament.table_size)
+
+
+UNKNOWN = object()
+
+
+@dataclass(frozen=True)
+class BracketSlot:
+    """One side of a bracket match: a player (or a bye, or a match still to be decided)."""
+
+    text: str
+    player_id: int | None = None
+    won: bool = False
+
+
+@dataclass(frozen=True)
+class BracketMatchView:
+    label: str
+    slots: tuple[BracketSlot, ...]
+    decided: bool
+    skipped: bool = False
+
+
+def bracket_matches(history: History, names: Mapping[int, str]) -> list[BracketMatchView] | None:
+    """Every match of the 2-seat bracket in playing order with who plays it as far as results tell:
+    seeds, walkovers (a bye), and winners and losers of decided matches; None without a bracket.
+    A drawn match is won by the better-ranked player, as in the pairing layer."""
+    drawn = bracket_of(history)
+    if drawn is None:
+        return None
+    ordered = sorted(drawn.entrants, key=lambda entrant: entrant.seed)
+    by_seed = {position: entrant.id for position, entrant in enumerate(ordered, start=1)}
+    rank = {entrant.id: entrant.rank_key() for entrant in drawn.entrants}
+    results = {result.label: result for result in drawn.results}
+    winner: dict[str, object] = {}
+    loser: dict[str, object] = {}
+    views = []
+    for match in drawn.bracket.matches:
+        players: list[object] = []
+        texts: list[str] = []
+        for source in match.sources:
+            if source.kind == "seed":
+                player = by_seed.get(source.ref)
+                players.append(player)
+                texts.append(names.get(player, "") if player is not None else "bye")
+                continue
+            decided = winner if source.kind == "winner" else loser
+            player = decided.get(source.ref, UNKNOWN)
+            players.append(player)
+            if player is UNKNOWN:
+                texts.append(f"{source.kind.title()} of {source.ref}")
+            else:
+                texts.append(names.get(player, "") if player is not None else "bye")
+        skipped = False
+        if match.reset and winner.get("GF", UNKNOWN) not in (UNKNOWN, players[1]):
+            skipped = True
+        present = [player for player in players if player not in (None, UNKNOWN)]
+        if skipped:
+            pass
+        elif UNKNOWN not in players and len(present) < 2:
+            winner[match.label] = present[0] if present else None
+            loser[match.label] = None
+        elif match.label in results and UNKNOWN not in players:
+            places = results[match.label].places
+            first, second = sorted(present, key=lambda player: (places[player], rank[player]))
+            winner[match.label], loser[match.label] = first, second
+        won = winner.get(match.label, UNKNOWN)
+        views.append(
+            BracketMatchView(
+                label=match.label,
+                slots=tuple(
+                    BracketSlot(
+                        text,
+                        player if player not in (None, UNKNOWN) else None,
+                        won not in (None, UNKNOWN) and player == won,
+                    )
+                    for text, player in zip(texts, players, strict=True)
+                ),
+                decided=match.label in winner,
+                skipped=skipped,
+            )
+        )
+    return views

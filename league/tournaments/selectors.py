@@ -1,0 +1,403 @@
+"""Reads for tournaments: who organizes, standings with every tie-break column, rounds and their tables,
+the public "find my table" list, the bracket and each player's path.
+
+Pages read a tournament once through `seam.load_history` (a fixed number of queries whatever the number of
+players, rounds and tables) and build everything else from it in memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Count, Q, QuerySet
+
+from league.matches.models import Match
+from league.tournaments import seam
+from league.tournaments.models import Registration, Round, Tournament
+
+BOX_WIDTH = 170
+ROW_HEIGHT = 22
+BOX_GAP = 14
+COLUMN_GAP = 34
+HEADER = 22
+
+
+def is_organizer(user: AbstractBaseUser | None, tournament: Tournament) -> bool:
+    """Site staff, the tournament's creator and the organizers its organizers added."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff:
+        return True
+    return tournament.organizers.filter(pk=user.pk).exists()
+
+
+def tournament_list(*, user: AbstractBaseUser | None = None) -> QuerySet[Tournament]:
+    """Tournaments, newest first, with their number of active players; drafts only for their organizers."""
+    tournaments = Tournament.objects.annotate(
+        player_count=Count("registrations", filter=Q(registrations__status=Registration.Status.ACTIVE))
+    ).order_by("-created_at", "-id")
+    if user is None or not user.is_authenticated:
+        return tournaments.exclude(status=Tournament.Status.DRAFT)
+    if user.is_staff:
+        return tournaments
+    return tournaments.filter(~Q(status=Tournament.Status.DRAFT) | Q(organizers=user)).distinct()
+
+
+def visible_tournament(slug: str, user: AbstractBaseUser | None) -> Tournament | None:
+    """The tournament if this user may see it (drafts are for organizers only)."""
+    tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is None:
+        return None
+    if tournament.status == Tournament.Status.DRAFT and not is_organizer(user, tournament):
+        return None
+    return tournament
+
+
+@dataclass
+class StandingRow:
+    rank: int
+    player_id: int
+    name: str
+    slug: str
+    seed: int
+    status: str
+    points: float
+    opponents_points: float
+    wins: int
+    head_to_head: int
+    played: int
+    byes: int
+
+
+def standings(history) -> list[StandingRow]:
+    """The standings: every player who took part, with every tie-break column, in the tournament's order."""
+    registrations = {reg.player_id: reg for reg in history.registrations}
+    rows = []
+    for standing in seam.standings(history):
+        reg = registrations[standing.id]
+        rows.append(
+            StandingRow(
+                rank=standing.rank,
+                player_id=standing.id,
+                name=reg.player.name,
+                slug=reg.player.slug,
+                seed=standing.seed,
+                status=reg.get_status_display(),
+                points=standing.points,
+                opponents_points=standing.opponents_points,
+                wins=standing.wins,
+                head_to_head=standing.head_to_head,
+                played=standing.played,
+                byes=standing.byes,
+            )
+        )
+    return rows
+
+
+@dataclass
+class SeatView:
+    seat: int
+    player_id: int
+    name: str
+    slug: str
+    place: int | None = None
+    score: int | None = None
+    points: float | None = None
+    absent: bool = False
+
+
+@dataclass
+class TableView:
+    id: int
+    number: int
+    label: str
+    seats: list[SeatView]
+    match_id: int | None
+    match_status: str
+    result_version: int
+    closed_as: str
+
+    @property
+    def has_result(self) -> bool:
+        return self.match_status in (Match.Status.FINISHED, Match.Status.VOID)
+
+
+@dataclass
+class RoundView:
+    row: Round
+    tables: list[TableView]
+    byes: list[tuple[int, str]] = field(default_factory=list)
+    advanced: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def number(self) -> int:
+        return self.row.number
+
+    @property
+    def waiting(self) -> int:
+        return sum(1 for table in self.tables if not table.has_result)
+
+
+def rounds(history, *, include_drafts: bool) -> list[RoundView]:
+    """Every round (drafts only when asked) with its tables in table order, seats, places and points."""
+    tournament = history.tournament
+    players = {reg.player_id: reg.player for reg in history.registrations}
+    views = []
+    for round_row in history.round_rows:
+        if round_row.status == Round.Status.DRAFT and not include_drafts:
+            continue
+        tables = []
+        for table in round_row.tables.all():
+            match = table.match
+            if match is None:
+                seats = [
+                    SeatView(seat, pid, players[pid].name, players[pid].slug)
+                    for seat, pid in enumerate(table.planned_seats)
+                ]
+            else:
+                seats = [
+                    SeatView(seat.seat, seat.player_id, seat.player.name, seat.player.slug, seat.place, seat.score,
+                             absent=seat.player_id in table.absent)
+                    for seat in match.seats.all()
+                ]  # fmt: skip
+                if match.status == Match.Status.FINISHED:
+                    earned = seam.table_points(
+                        tournament, [seat.player_id for seat in seats], {seat.player_id: seat.place for seat in seats}
+                    )
+                    for seat in seats:
+                        seat.points = earned[seat.player_id]
+            tables.append(
+                TableView(
+                    id=table.pk,
+                    number=table.number,
+                    label=table.label,
+                    seats=seats,
+                    match_id=table.match_id,
+                    match_status=match.status if match else "",
+                    result_version=match.result_version if match else 0,
+                    closed_as=table.closed_as,
+                )
+            )
+        views.append(
+            RoundView(
+                row=round_row,
+                tables=tables,
+                byes=[(pid, players[pid].name) for pid in round_row.byes],
+                advanced=[(pid, players[pid].name) for pid in round_row.advanced],
+            )
+        )
+    return views
+
+
+@dataclass(frozen=True)
+class FindRow:
+    name: str
+    slug: str
+    table: int | None
+    label: str
+    seat: int | None
+    note: str = ""
+
+
+def find_my_table(round_view: RoundView) -> list[FindRow]:
+    """Each player of a round with their table and seat (seats from 1), sorted by player name."""
+    rows = [
+        FindRow(seat.name, seat.slug, table.number, table.label, seat.seat + 1)
+        for table in round_view.tables
+        for seat in table.seats
+    ]
+    rows += [FindRow(name, "", None, "", None, "bye") for _, name in round_view.byes]
+    rows += [FindRow(name, "", None, "", None, "goes through") for _, name in round_view.advanced]
+    return sorted(rows, key=lambda row: (row.name.casefold(), row.name))
+
+
+@dataclass
+class PathStep:
+    round: int
+    table: int | None
+    label: str
+    seat: int | None
+    opponents: list[str]
+    place: int | None
+    points: float | None
+    note: str = ""
+
+
+def player_path(history, round_views: list[RoundView], player_id: int) -> list[PathStep]:
+    """A player's tournament, round by round: table, seat, opponents, place and points (or bye)."""
+    steps = []
+    for view in round_views:
+        if view.row.status == Round.Status.DRAFT:
+            continue
+        if player_id in view.row.byes:
+            steps.append(PathStep(view.number, None, "", None, [], None, seam.bye_points(history.tournament), "bye"))
+            continue
+        if player_id in view.row.advanced:
+            steps.append(PathStep(view.number, None, "", None, [], None, None, "goes through without playing"))
+            continue
+        for table in view.tables:
+            mine = next((seat for seat in table.seats if seat.player_id == player_id), None)
+            if mine is None:
+                continue
+            note = ""
+            if table.closed_as:
+                note = "absent" if mine.absent else f"table closed ({table.closed_as.replace('_', '-')})"
+            steps.append(
+                PathStep(
+                    view.number, table.number, table.label, mine.seat + 1,
+                    [seat.name for seat in table.seats if seat.player_id != player_id],
+                    mine.place, mine.points, note,
+                )  # fmt: skip
+            )
+    return steps
+
+
+@dataclass(frozen=True)
+class Box:
+    """A drawn box of the bracket: its position, title, lines of text (text, won, baseline y) and the link to
+    its table."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+    title: str
+    lines: tuple[tuple[str, bool, int], ...]
+    href: str = ""
+    muted: bool = False
+
+
+@dataclass
+class Drawing:
+    """One section of a drawn bracket (an SVG): boxes, connector paths and the canvas size."""
+
+    title: str
+    width: int
+    height: int
+    boxes: list[Box]
+    paths: list[str]
+    columns: list[tuple[int, str]]
+
+
+def _column_of(label: str) -> tuple[str, str]:
+    """(section, column) of a bracket label: R2-1 → main, R2; W1-3 → winners, W1; GF → final, GF."""
+    head = label.split("-")[0]
+    if head.startswith("R") or head == "F":
+        return "Bracket", head
+    if head.startswith("W"):
+        return "Winners' bracket", head
+    if head.startswith("L"):
+        return "Losers' bracket", head
+    if head == "3P":
+        return "Third place", head
+    return "Grand final", head
+
+
+def _column_title(column: str) -> str:
+    names = {"F": "Final", "3P": "Third place", "GF": "Grand final", "GF2": "Reset"}
+    if column in names:
+        return names[column]
+    return f"Round {column[1:]}"
+
+
+def _lay_out(title: str, columns: list[tuple[str, list[dict]]], links: dict[str, str]) -> Drawing:
+    """Place boxes in columns, each column's boxes spread evenly over the tallest column's height, so a
+    match sits level with the middle of the two matches that feed it; connect fed matches to their feeders."""
+    heights = [sum(item["rows"] * ROW_HEIGHT + HEADER + BOX_GAP for item in items) for _, items in columns]
+    canvas = max(heights, default=0)
+    boxes: list[Box] = []
+    where: dict[str, Box] = {}
+    paths: list[str] = []
+    titles = []
+    for index, (column, items) in enumerate(columns):
+        x = index * (BOX_WIDTH + COLUMN_GAP)
+        titles.append((x, column))
+        slot = canvas / max(len(items), 1)
+        for position, item in enumerate(items):
+            height = item["rows"] * ROW_HEIGHT + HEADER
+            y = round(HEADER + position * slot + (slot - height - BOX_GAP) / 2)
+            lines = tuple(
+                (text, won, y + HEADER + (row + 1) * ROW_HEIGHT - 7) for row, (text, won) in enumerate(item["lines"])
+            )
+            box = Box(x, y, BOX_WIDTH, height, item["title"], lines, links.get(item["key"], ""), item.get("muted", False))
+            boxes.append(box)
+            where[item["key"]] = box
+            for feeder in item.get("feeders", ()):
+                source = where.get(feeder)
+                if source is None or source.x >= x:
+                    continue
+                start_y = source.y + source.height // 2
+                end_y = y + height // 2
+                middle = x - COLUMN_GAP // 2
+                paths.append(f"M{source.x + BOX_WIDTH} {start_y} H{middle} V{end_y} H{x}")
+    width = len(columns) * (BOX_WIDTH + COLUMN_GAP) - COLUMN_GAP
+    return Drawing(title, max(width, BOX_WIDTH), int(canvas) + HEADER, boxes, paths, titles)
+
+
+def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing]:
+    """The drawn bracket of an elimination tournament or top cut, one drawing per section; [] otherwise.
+
+    2-seat brackets are drawn in full from the start (future matches name where their players come from);
+    multi-seat elimination draws each round's tables as they are generated, marking who goes through.
+    """
+    tournament = history.tournament
+    names = {reg.player_id: reg.player.name for reg in history.registrations}
+    links = {}
+    by_label = {}
+    for view in round_views:
+        for table in view.tables:
+            if table.label:
+                links[table.label] = f"{round_url(view.number)}#table-{table.number}"
+                by_label[table.label] = table
+    matches = seam.bracket_matches(history, names)
+    if matches is not None:
+        feeders = {match.label: match for match in seam.bracket_of(history).bracket.matches}
+        sections: dict[str, dict[str, list[dict]]] = {}
+        for match in matches:
+            section, column = _column_of(match.label)
+            table = by_label.get(match.label)
+            places = {seat.player_id: seat.place for seat in table.seats} if table else {}
+            lines = []
+            for slot in match.slots:
+                place = places.get(slot.player_id)
+                lines.append((f"{slot.text}{f'  ({place})' if place else ''}", slot.won))
+            item = {
+                "key": match.label,
+                "title": match.label + (" · not needed" if match.skipped else ""),
+                "rows": 2,
+                "lines": lines,
+                "muted": match.skipped,
+                "feeders": [source.ref for source in feeders[match.label].sources if source.kind == "winner"],
+            }
+            sections.setdefault(section, {}).setdefault(column, []).append(item)
+        return [
+            _lay_out(title, [(_column_title(column), items) for column, items in columns.items()], links)
+            for title, columns in sections.items()
+        ]
+    if tournament.table_size == 2 or not (
+        tournament.format == Tournament.Format.SINGLE_ELIMINATION
+        or (tournament.format == Tournament.Format.STAGES and tournament.cut_format == "single_elimination")
+    ):
+        return []
+    first = 1 if tournament.format == Tournament.Format.SINGLE_ELIMINATION else (tournament.rounds or 0) + 1
+    columns = []
+    for view in round_views:
+        if view.number < first:
+            continue
+        items = []
+        for table in view.tables:
+            ranked = sorted(table.seats, key=lambda seat: seat.place or 99)
+            through = {seat.player_id for seat in ranked[: tournament.advance]} if table.has_result else set()
+            if table.label == "Final":
+                through = {ranked[0].player_id} if table.has_result else set()
+            lines = [
+                (f"{seat.name}{f'  ({seat.place})' if seat.place else ''}", seat.player_id in through)
+                for seat in table.seats
+            ]
+            items.append({"key": table.label, "title": table.label, "rows": len(lines), "lines": lines})
+        if view.advanced:
+            items.append({"key": f"bye-{view.number}", "title": "Through without playing",
+                          "rows": len(view.advanced), "lines": [(name, True) for _, name in view.advanced]})  # fmt: skip
+        columns.append((f"Round {view.number - first + 1}", items))
+    return [_lay_out("Bracket", columns, links)] if columns else []

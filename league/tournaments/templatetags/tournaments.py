@@ -1,0 +1,51 @@
+"""Template filters of the tournament pages."""
+
+from django import template
+
+register = template.Library()
+
+COLUMN_TITLES = {
+    "opponents_points": ("Opp. pts", "Opponents' points: the total points of everyone met"),
+    "wins": ("Wins", "Tables won alone, plus byes"),
+    "head_to_head": ("H2H", "Head to head among the players tied so far"),
+}
+
+
+@register.filter
+def points(value: float | None) -> str:
+    """3.0 → "3", 1.5 → "1.5", None → "–"."""
+    if value is None:
+        return "–"
+    return f"{value:g}"
+
+
+@register.filter
+def column(row: object, name: str):
+    """The value of tie-break column `name` of a standings row."""
+    value = getattr(row, name)
+    return points(value) if isinstance(value, float) else value
+
+
+@register.filter
+def column_title(name: str) -> str:
+    return COLUMN_TITLES.get(name, (name, ""))[0]
+
+
+@register.filter
+def column_help(name: str) -> str:
+    return COLUMN_TITLES.get(name, ("", name))[1]
+
+
+TIEBREAK_NAMES = {
+    "points": "points",
+    "opponents_points": "opponents' points",
+    "wins": "wins",
+    "head_to_head": "head to head",
+    "seed": "seed",
+}
+
+
+@register.filter
+def tiebreak_names(names: list[str]) -> str:
+    """The tie-break order in words: "points, opponents' points, wins"."""
+    return ", ".join(TIEBREAK_NAMES.get(name, name) for name in names)

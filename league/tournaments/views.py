@@ -1,0 +1,438 @@
+"""Tournament pages: thin views that parse input, call one service or selector, and render.
+
+Everyone reads published tournaments; drafts and every control are for the tournament's organizers (and
+site staff). A visitor who is not logged in is sent to the login page; a logged-in user who does not
+organize the tournament gets 403. A service's `UserError` is shown on the page it came from with its status
+(400 bad input, 409 wrong state), the same rules and messages as the API.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.auth.views import LoginView
+from django.contrib.auth.views import redirect_to_login as login_redirect
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from league.core.catalogue import game_name, game_spec
+from league.core.errors import UserError, VersionConflict
+from league.results.forms import ResultForm
+from league.tournaments import seam, selectors, services
+from league.tournaments.forms import CloseForm, MoveForm, RegisterForm, SwapForm, TournamentForm
+from league.tournaments.models import Registration, Round, Table, Tournament
+
+
+class OrganizerLoginView(LoginView):
+    """Log in for organizers who are not site staff (the admin's login admits staff only)."""
+
+    template_name = "tournaments/login.html"
+
+
+def _tournament(request: HttpRequest, slug: str) -> Tournament:
+    tournament = selectors.visible_tournament(slug, request.user)
+    if tournament is None:
+        raise Http404("no such tournament")
+    return tournament
+
+
+def _require_organizer(request: HttpRequest, tournament: Tournament) -> HttpResponse | None:
+    """A login redirect for anonymous visitors; PermissionDenied (403) for users who do not organize."""
+    if not request.user.is_authenticated:
+        return login_redirect(request.get_full_path(), reverse("tournaments:login"))
+    if not selectors.is_organizer(request.user, tournament):
+        raise PermissionDenied("only the tournament's organizers (and site staff) can do this")
+    return None
+
+
+def tournament_index(request: HttpRequest) -> HttpResponse:
+    tournaments = list(selectors.tournament_list(user=request.user))
+    for tournament in tournaments:
+        tournament.game_name = game_name(tournament.game_id)
+    return render(request, "tournaments/list.html", {"tournaments": tournaments})
+
+
+@staff_member_required
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.tournament_create(created_by=request.user, **form.settings())
+        except UserError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            messages.success(request, f"{tournament.name} created: open registration when you are ready.")
+            return redirect(tournament)
+    return render(request, "tournaments/new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, error: str = "",
+            register_form: RegisterForm | None = None) -> HttpResponse:  # fmt: skip
+    organizer = selectors.is_organizer(request.user, tournament)
+    history = seam.load_history(tournament)
+    round_views = selectors.rounds(history, include_drafts=organizer)
+    context = {
+        "tournament": tournament,
+        "game_name": game_name(tournament.game_id),
+        "organizer": organizer,
+        "standings": selectors.standings(history),
+        "tiebreak_columns": [name for name in tournament.tiebreaks if name not in ("points", "seed")],
+        "rounds": round_views,
+        "last_round": round_views[-1] if round_views else None,
+        "planned_rounds": seam.planned_rounds(history),
+        "drawings": selectors.bracket(history, round_views, round_url=lambda n: _round_url(tournament, n)),
+        "registrations": history.registrations,
+        "register_form": register_form or RegisterForm(),
+        "can_register": organizer and services.registration_open(tournament),
+        "error": error,
+        "table_rule": seam.table_spec(tournament),
+    }
+    return render(request, "tournaments/detail.html", context, status=status)
+
+
+def _round_url(tournament: Tournament, number: int) -> str:
+    return reverse("tournaments:round", kwargs={"slug": tournament.slug, "number": number})
+
+
+def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
+    return _detail(request, _tournament(request, slug))
+
+
+def _names(data) -> list[str]:
+    form = RegisterForm(data)
+    if not form.is_valid():
+        raise UserError(form.errors["names"][0], field="names")
+    return form.cleaned_data["names"]
+
+
+def _register(request, tournament):
+    names = _names(request.POST)
+    for name in names:
+        services.registration_add(tournament=tournament, by=request.user, name=name)
+    return f"Registered {len(names)} player{'s' if len(names) != 1 else ''}."
+
+
+def _leave(request, tournament):
+    status = request.POST.get("status", "")
+    try:
+        player_id = int(request.POST.get("player", ""))
+    except ValueError:
+        raise UserError("name the player by id", field="player") from None
+    reg = services.registration_leave(tournament=tournament, by=request.user, player_id=player_id, status=status)
+    return f"{reg.player.name}: {reg.get_status_display().lower()}."
+
+
+def _generate(request, tournament):
+    return services.round_generate(tournament=tournament, by=request.user)
+
+
+def _seed(request, tournament):
+    services.tournament_seed(tournament=tournament, by=request.user, method="rating")
+    return "Seeded by rating."
+
+
+def _add_organizer(request, tournament):
+    user = services.organizer_add(tournament=tournament, by=request.user, username=request.POST.get("username"))
+    return f"{user.get_username()} now organizes this tournament."
+
+
+def _open(request, tournament):
+    services.tournament_open_registration(tournament=tournament, by=request.user)
+    return "Registration is open."
+
+
+def _start(request, tournament):
+    services.tournament_start(tournament=tournament, by=request.user)
+    return "The tournament has started: generate round 1."
+
+
+def _finish(request, tournament):
+    services.tournament_finish(tournament=tournament, by=request.user)
+    return "Tournament finished."
+
+
+TOURNAMENT_ACTIONS: dict[str, Callable] = {
+    "open": _open,
+    "start": _start,
+    "finish": _finish,
+    "register": _register,
+    "leave": _leave,
+    "seed": _seed,
+    "organizers": _add_organizer,
+    "generate": _generate,
+}
+
+
+@require_POST
+def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
+    tournament = _tournament(request, slug)
+    handler = TOURNAMENT_ACTIONS.get(action)
+    if handler is None:
+        raise Http404("no such action")
+    denied = _require_organizer(request, tournament)
+    if denied:
+        return denied
+    try:
+        outcome = handler(request, tournament)
+    except UserError as exc:
+        tournament.refresh_from_db()
+        form = RegisterForm(request.POST) if action == "register" else None
+        return _detail(request, tournament, status=exc.status, error=exc.message, register_form=form)
+    if isinstance(outcome, Round):
+        messages.success(request, f"Round {outcome.number} generated as a draft: check it, then publish it.")
+        return redirect(outcome)
+    messages.success(request, outcome)
+    return redirect(tournament)
+
+
+def _round(tournament: Tournament, number: int, organizer: bool) -> tuple:
+    history = seam.load_history(tournament)
+    views = selectors.rounds(history, include_drafts=organizer)
+    view = next((view for view in views if view.number == number), None)
+    if view is None:
+        raise Http404("no such round")
+    return history, views, view
+
+
+def _round_page(request, tournament, number, *, status=200, error="", swap_form=None, move_form=None):
+    organizer = selectors.is_organizer(request.user, tournament)
+    history, views, view = _round(tournament, number, organizer)
+    players = [(seat.player_id, seat.name) for table in view.tables for seat in table.seats] + view.byes
+    context = {
+        "tournament": tournament,
+        "game_name": game_name(tournament.game_id),
+        "organizer": organizer,
+        "round": view,
+        "rounds": views,
+        "quality": view.row.quality,
+        "error": error,
+        "swap_form": swap_form or SwapForm(),
+        "move_form": move_form or MoveForm(players=sorted(players, key=lambda item: item[1].casefold())),
+        "next_waiting": next((table for table in view.tables if not table.has_result), None),
+    }
+    return render(request, "tournaments/round.html", context, status=status)
+
+
+def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return _round_page(request, _tournament(request, slug), number)
+
+
+def find_my_table(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = _tournament(request, slug)
+    organizer = selectors.is_organizer(request.user, tournament)
+    _, _, view = _round(tournament, number, organizer)
+    context = {"tournament": tournament, "round": view, "rows": selectors.find_my_table(view)}
+    return render(request, "tournaments/find.html", context)
+
+
+def _round_row(tournament: Tournament, number: int) -> Round:
+    round_row = tournament.round_set.filter(number=number).first()
+    if round_row is None:
+        raise Http404("no such round")
+    return round_row
+
+
+def _int(data, name: str) -> int:
+    try:
+        return int(data.get(name, ""))
+    except ValueError:
+        raise UserError(f"{name.replace('_', ' ')} must be a whole number", field=name) from None
+
+
+@require_POST
+def round_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+    tournament = _tournament(request, slug)
+    denied = _require_organizer(request, tournament)
+    if denied:
+        return denied
+    round_row = _round_row(tournament, number)
+    swap_form = move_form = None
+    try:
+        if action == "publish":
+            services.round_publish(round_row=round_row, by=request.user)
+            message = f"Round {number} published: the tables are out."
+        elif action == "complete":
+            services.round_complete(round_row=round_row, by=request.user)
+            tournament.refresh_from_db()
+            message = f"Round {number} complete." + (
+                " The tournament is finished." if tournament.status == Tournament.Status.FINISHED else ""
+            )
+        elif action == "discard":
+            services.round_discard(round_row=round_row, by=request.user)
+            messages.success(request, f"Draft of round {number} discarded.")
+            return redirect(tournament)
+        elif action == "swap":
+            swap_form = SwapForm(request.POST)
+            if not swap_form.is_valid():
+                raise UserError("give both tables and seats as whole numbers from 1")
+            services.round_swap(round_row=round_row, by=request.user, **swap_form.cleaned_data)
+            message = "Seats swapped."
+        elif action == "move":
+            services.round_move(
+                round_row=round_row, by=request.user, player_id=_int(request.POST, "player"),
+                to_table=_int(request.POST, "to_table"),
+            )  # fmt: skip
+            message = "Player moved."
+        else:
+            raise Http404("no such action")
+    except UserError as exc:
+        return _round_page(request, tournament, number, status=exc.status, error=exc.message, swap_form=swap_form,
+                           move_form=move_form)  # fmt: skip
+    messages.success(request, message)
+    return redirect(_round_url(tournament, number))
+
+
+def _table(tournament: Tournament, number: int, table_number: int) -> Table:
+    table = (
+        Table.objects.select_related("round__tournament", "match")
+        .filter(round__tournament=tournament, round__number=number, number=table_number)
+        .first()
+    )
+    if table is None or table.match is None:
+        raise Http404("no such published table")
+    return table
+
+
+def table_result(request: HttpRequest, slug: str, number: int, table_number: int) -> HttpResponse:
+    """Result entry for one table; saving goes straight to the next table still waiting (in table order),
+    so Enter is the one keystroke from table to table."""
+    tournament = _tournament(request, slug)
+    denied = _require_organizer(request, tournament)
+    if denied:
+        return denied
+    table = _table(tournament, number, table_number)
+    match = table.match
+    seats = list(match.seats.select_related("player").order_by("seat"))
+    initial = {"expected_version": match.result_version}
+    for seat in seats:
+        initial[f"place_{seat.seat}"] = seat.place
+        initial[f"score_{seat.seat}"] = seat.score
+    form = ResultForm(request.POST or None, seats=seats, initial=initial)
+    form.fields["place_0"].widget.attrs["autofocus"] = True
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.table_result(
+                table=table, by=request.user, expected_version=form.cleaned_data["expected_version"],
+                places=form.cleaned_data["places"], scores=form.cleaned_data["scores"],
+                reason=form.cleaned_data["reason"],
+            )  # fmt: skip
+        except VersionConflict as exc:
+            form.add_error(None, exc.message)
+            status = 409
+        except UserError as exc:
+            form.add_error(None, exc.message)
+            status = exc.status
+        else:
+            messages.success(request, f"Table {table.number}: result saved.")
+            following = (
+                Table.objects.filter(round=table.round, number__gt=table.number)
+                .exclude(match__status__in=["finished", "void"])
+                .order_by("number")
+                .values_list("number", flat=True)
+                .first()
+            )
+            if following is not None:
+                return redirect("tournaments:result", slug=slug, number=number, table_number=following)
+            return redirect(_round_url(tournament, number))
+    if form.errors and status == 200:
+        status = 400
+    tables = list(table.round.tables.order_by("number").values_list("number", flat=True))
+    position = tables.index(table.number)
+    context = {
+        "tournament": tournament,
+        "table": table,
+        "match": match,
+        "form": form,
+        "spec": game_spec(tournament.game_id),
+        "previous": tables[position - 1] if position else None,
+        "next": tables[position + 1] if position + 1 < len(tables) else None,
+        "close_form": CloseForm(seats=seats),
+    }
+    return render(request, "tournaments/result.html", context, status=status)
+
+
+@require_POST
+def table_close(request: HttpRequest, slug: str, number: int, table_number: int) -> HttpResponse:
+    tournament = _tournament(request, slug)
+    denied = _require_organizer(request, tournament)
+    if denied:
+        return denied
+    table = _table(tournament, number, table_number)
+    seats = list(table.match.seats.select_related("player").order_by("seat"))
+    form = CloseForm(request.POST, seats=seats)
+    try:
+        if not form.is_valid():
+            raise UserError("tick the absent players and choose no-show or forfeit")
+        services.table_close(
+            table=table, by=request.user, absent=form.cleaned_data["absent"], kind=form.cleaned_data["kind"]
+        )
+    except UserError as exc:
+        return _round_page(request, tournament, number, status=exc.status, error=exc.message)
+    messages.success(request, f"Table {table.number} closed as {Table.Closed(table.closed_as).label.lower()}.")
+    return redirect(_round_url(tournament, number))
+
+
+def player_path(request: HttpRequest, slug: str, player_slug: str) -> HttpResponse:
+    tournament = _tournament(request, slug)
+    history = seam.load_history(tournament)
+    reg = next((reg for reg in history.registrations if reg.player.slug == player_slug), None)
+    if reg is None or reg.status == Registration.Status.WITHDRAWN:
+        raise Http404("this player is not in the tournament")
+    views = selectors.rounds(history, include_drafts=False)
+    standing = next((row for row in selectors.standings(history) if row.player_id == reg.player_id), None)
+    context = {
+        "tournament": tournament,
+        "player": reg.player,
+        "registration": reg,
+        "standing": standing,
+        "steps": selectors.player_path(history, views, reg.player_id),
+    }
+    return render(request, "tournaments/path.html", context)
+
+
+def _csv(filename: str) -> tuple[HttpResponse, csv.writer]:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response, csv.writer(response)
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings with every tie-break column, one row per player."""
+    tournament = _tournament(request, slug)
+    response, writer = _csv(f"{tournament.slug}-standings.csv")
+    writer.writerow(["rank", "player", "seed", "status", "points", "opponents_points", "wins", "head_to_head",
+                     "played", "byes"])  # fmt: skip
+    for row in selectors.standings(seam.load_history(tournament)):
+        writer.writerow([row.rank, row.name, row.seed, row.status, _number(row.points),
+                         _number(row.opponents_points), row.wins, row.head_to_head, row.played, row.byes])  # fmt: skip
+    return response
+
+
+def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every seat of every published table: round, table, bracket label, seat, player, place, score, points."""
+    tournament = _tournament(request, slug)
+    response, writer = _csv(f"{tournament.slug}-results.csv")
+    writer.writerow(["round", "table", "label", "seat", "player", "place", "score", "points", "closed_as"])
+    history = seam.load_history(tournament)
+    for view in selectors.rounds(history, include_drafts=False):
+        for table in view.tables:
+            for seat in table.seats:
+                writer.writerow([
+                    view.number, table.number, table.label, seat.seat + 1, seat.name,
+                    seat.place if seat.place is not None else "", seat.score if seat.score is not None else "",
+                    _number(seat.points) if seat.points is not None else "", table.closed_as,
+                ])  # fmt: skip
+        for _, name in view.byes:
+            writer.writerow([view.number, "", "bye", "", name, "", "", _number(seam.bye_points(tournament)), ""])
+    return response

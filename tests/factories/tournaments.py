@@ -1,0 +1,54 @@
+"""Helpers that build tournaments and play rounds through the tournament services (so they are valid)."""
+
+from league.players.models import Player
+from league.tournaments import services
+from league.tournaments.models import Round, Tournament
+from tests.factories import PlayerFactory
+
+NAMES = ("Ada", "Bea", "Cal", "Dov", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kai", "Lea", "Max", "Noa", "Oli", "Pia")
+
+
+def players_named(names) -> list[Player]:
+    """Players with these names, made when missing."""
+    return [Player.objects.filter(name=name).first() or PlayerFactory(name=name) for name in names]
+
+
+def make_tournament(organizer, count: int = 12, *, start: bool = True, **settings) -> tuple[Tournament, list[Player]]:
+    """A tournament of `count` players named Ada, Bea, ... seeded in that order (default: a 3-round Swiss of
+    Nacho Pile at tables of 4), started unless `start` is False."""
+    values = {"name": "Spring Open", "game_id": "nacho_pile", "format": "swiss", "table_size": 4, "rounds": 3}
+    values.update(settings)
+    tournament = services.tournament_create(created_by=organizer, **values)
+    players = players_named(NAMES[:count])
+    for seed, player in enumerate(players, start=1):
+        services.registration_add(tournament=tournament, by=organizer, player_id=player.pk, seed=seed)
+    if start:
+        services.tournament_start(tournament=tournament, by=organizer)
+    tournament.refresh_from_db()
+    return tournament, players
+
+
+def table_seats(round_row: Round) -> list[list[int]]:
+    """Player ids per table in seat order (published rounds read the matches)."""
+    return [
+        list(table.match.seats.order_by("seat").values_list("player_id", flat=True))
+        if table.match_id
+        else list(table.planned_seats)
+        for table in round_row.tables.order_by("number").select_related("match")
+    ]
+
+
+def play_round(tournament: Tournament, organizer, places=None, *, complete: bool = True) -> Round:
+    """Generate, publish and fill the next round. `places(table_index, seats)` gives a table's places in seat
+    order; by default the seat order is the finishing order."""
+    round_row = services.round_generate(tournament=tournament, by=organizer)
+    services.round_publish(round_row=round_row, by=organizer)
+    for index, table in enumerate(round_row.tables.order_by("number").select_related("match")):
+        seats = list(table.match.seats.order_by("seat").values_list("player_id", flat=True))
+        chosen = places(index, seats) if places else list(range(1, len(seats) + 1))
+        services.table_result(table=table, by=organizer, expected_version=0, places=chosen)
+    if complete:
+        services.round_complete(round_row=round_row, by=organizer)
+    round_row.refresh_from_db()
+    tournament.refresh_from_db()
+    return round_row

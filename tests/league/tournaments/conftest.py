@@ -1,0 +1,45 @@
+"""Tournament fixtures: an organizer (site staff), a stranger, and helpers running rounds through the services."""
+
+import pytest
+
+from league.ratings.models import RatingPool
+from league.ratings.services import pool_update
+from tests.factories import StaffFactory, UserFactory
+from tests.factories import tournaments as helpers
+
+
+@pytest.fixture
+def organizer(db):
+    return StaffFactory(username="organizer")
+
+
+@pytest.fixture
+def stranger(db):
+    return UserFactory(username="stranger")
+
+
+@pytest.fixture
+def make_tournament(organizer):
+    def make(count=12, **settings):
+        return helpers.make_tournament(organizer, count, **settings)
+
+    return make
+
+
+@pytest.fixture
+def play_round(organizer):
+    def play(tournament, places=None, *, complete=True):
+        return helpers.play_round(tournament, organizer, places, complete=complete)
+
+    return play
+
+
+@pytest.fixture
+def rate():
+    """Bring the game's people pool up to date (the Celery worker's job)."""
+
+    def rate(game_id="nacho_pile"):
+        for pool in RatingPool.objects.filter(game_id=game_id, kind="people"):
+            pool_update(pool_id=pool.pk)
+
+    return rate
