@@ -12,10 +12,12 @@ then walks one tree of decision sequences shared by all those determinizations:
 * Small chance outcomes (a chip drawn from a bag) are branches of the tree, so that what follows a draw is
   searched knowing the draw; large ones (a shuffle, a deal) are not branched on (open loop): each iteration
   samples them afresh and the node averages over them.
-* A rollout plays the position on with the `rollout` policy (uniform random, or a heuristic bot of the game) up
+* A rollout plays the position on with the `rollout` policy (the engine's `playout_action`, uniform random unless
+  the engine knows a better cheap rule, or a heuristic bot of the game) up
   to `rollout_depth` events (0: no limit) or, with `rollout_to_break`, to the game's next natural break
   (`State.at_break()`, e.g. the end of a Chicken Foot round), and the outcome there is scored for every seat
-  at once: a share of a win (1/k for k seats sharing first place) plus a small part for the place.
+  at once: a share of a win (1/k for k seats sharing first place), a part for the place and, where one score
+  decides places, a part for the score margin.
 
 The budget is a number of iterations, deterministic for a seed so that league matches replay; `time_limit`
 caps the thinking time for interactive use (and then the choice depends on the machine's speed).
@@ -25,14 +27,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
 from typing import Any
 
 from games.core.bot import Bot
 from games.core.errors import OptionError
 from games.core.record import canonical_json
 from games.core.spec import Option
-from games.core.state import Action, Observation, State, is_legal_action
+from games.core.state import Action, Observation, Outcome, State, is_legal_action
 
 # An entry of a node's statistics: [visits, reward sum, availability, cumulative regret, strategy sum].
 Entry = list[float]
@@ -68,11 +69,15 @@ class SearchBot(Bot):
                "distinct states dealt from the observation, used in turn (0: a new one every iteration)",
                min=0, max=1_000_000),
         Option("c", "float", 0.7, "exploration constant of UCB1", min=0.0, max=10.0),
-        Option("rollout", "str", "random", "rollout policy: random, or the name of a bot of the game"),
+        Option("rollout", "str", "playout",
+               "rollout policy: playout (the engine's fast playout rule, uniform random unless it has a better"
+               " one), or the name of a bot of the game"),
         Option("rollout_depth", "int", 0, "events per rollout before scoring the position (0: to the end)",
                min=0, max=100_000),
         Option("rollout_to_break", "bool", True,
                "end a rollout at the game's next natural break (e.g. the end of a round) and score it there"),
+        Option("score_weight", "float", 0.2,
+               "part of the reward from the score margin, in games where one score decides places", min=0.0, max=0.75),
         Option("exploration", "float", 0.1, "share of uniform play in regret matching at simultaneous steps",
                min=0.0, max=1.0),
         Option("simultaneous", "choice", "regret", "selection at simultaneous steps", choices=("regret", "ucb")),
@@ -89,7 +94,7 @@ class SearchBot(Bot):
 
         rollout = self.config["rollout"]
         self.rollout_bots: list[Bot] | None = None
-        if rollout != "random":
+        if rollout != "playout":
             bots = registry.bots_for(game.spec.id)
             if rollout not in bots or rollout == self.name:
                 allowed = ", ".join(n for n in bots if n != self.name)
@@ -271,8 +276,10 @@ class SearchBot(Bot):
 
     def _rollout_action(self, state: State, seat: int, legal: list[Action]) -> Action:
         bots = self.rollout_bots
-        if bots is None or len(legal) == 1:
-            return legal[self.rng.randrange(len(legal))]
+        if len(legal) == 1:
+            return legal[0]
+        if bots is None:
+            return state.playout_action(seat, legal, self.rng)
         action = bots[seat].act(state.observation(seat), legal)
         return action if is_legal_action(action, legal) else legal[0]
 
@@ -292,14 +299,27 @@ class SearchBot(Bot):
                     actions[seat] = self._rollout_action(state, seat, state.legal_actions(seat))
                 state._apply(actions)
             steps += 1
-        return rewards_of(state.outcome().places, self.num_players)
+        return rewards_of(state.outcome(), self.num_players, self.game.spec.score_order, self.config["score_weight"])
 
 
-def rewards_of(places: Mapping[int, int] | tuple[int, ...], num_players: int) -> list[float]:
-    """Each seat's reward in [0, 1]: mostly its share of the win, partly its place."""
+def rewards_of(outcome: Outcome, num_players: int, score_order: str | None, score_weight: float) -> list[float]:
+    """Each seat's reward in [0, 1]: its share of the win, a part for its place and, where one score decides
+    places, a part (`score_weight`) for its score margin over the others' mean, scaled by the spread."""
+    places = outcome.places
     winners = sum(1 for p in places if p == 1)
     span = max(1, num_players - 1)
-    return [
-        (1 - PLACE_WEIGHT) * (1 / winners if p == 1 else 0.0) + PLACE_WEIGHT * (num_players - p) / span
-        for p in places
+    if score_order is None:
+        score_weight = 0.0
+    win_weight = 1 - PLACE_WEIGHT - score_weight
+    rewards = [
+        win_weight * (1 / winners if p == 1 else 0.0) + PLACE_WEIGHT * (num_players - p) / span for p in places
     ]
+    if score_weight:
+        scores = outcome.scores
+        sign = 1 if score_order == "high" else -1
+        spread = max(scores) - min(scores) + 1
+        total = sum(scores)
+        for seat, score in enumerate(scores):
+            others = (total - score) / span
+            rewards[seat] += score_weight * (1 + sign * (score - others) / spread) / 2
+    return rewards

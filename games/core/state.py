@@ -165,6 +165,12 @@ class State(ABC):
         text = str(outcome)
         return text if len(text) <= 60 else text[:57] + "..."
 
+    def playout_action(self, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        """A fast move for search rollouts: uniform random unless the engine knows a better cheap rule.
+
+        It is called on states a search bot dealt itself, so it may read the whole state it is given."""
+        return legal[int(rng.random() * len(legal))]
+
     def at_break(self) -> bool:
         """Whether this is a natural point to stop looking ahead and score the position with `outcome()`
         (e.g. between two rounds). Search bots may cut their rollouts here. Engines override it."""

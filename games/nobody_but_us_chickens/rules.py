@@ -86,6 +86,7 @@ FULL_SET = (3, 1, 1, 1, 1, 1, 1)
 SHORT_SET = (2, 1, 1, 1, 1, 0, 1)
 
 PICK, TAKE, OVER = "pick", "take", "over"
+PLAYOUT_TAKE_ORDER = {"take_prize": 0, "take_plump": 1, "take_healthy": 2, "take_sickly": 3}
 
 
 def cards_to_names(counts: Sequence[int]) -> list[str]:
@@ -469,6 +470,12 @@ class ChickensState(State):
         if action in CARD_INDEX:
             return f"sends the {CARD_TITLES[CARD_INDEX[action]]} into the coop"
         return str(action)
+
+    def playout_action(self, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        """Search rollouts: a random card, but a take grabs the best Chicken (Prize, Plump, Healthy, Sickly)."""
+        if self.phase == TAKE:
+            return min(legal, key=PLAYOUT_TAKE_ORDER.__getitem__)
+        return legal[int(rng.random() * len(legal))]
 
     def at_break(self) -> bool:
         """Dawn: a night is scored and the next has not begun."""

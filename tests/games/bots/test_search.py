@@ -7,6 +7,7 @@ from games import registry
 from games.bots.search import SearchBot, rewards_of
 from games.core.errors import OptionError
 from games.core.runner import play_match
+from games.core.state import Outcome
 from tests.games import toy_game
 
 GAME_IDS = [*registry.game_ids(), toy_game.SPEC.id]
@@ -48,9 +49,17 @@ def make_bot(game, state, seat, seed, **params):
     return SearchBot(game, seat, state.num_players, state.options, params, random.Random(seed))
 
 
-def test_rewards_share_wins_and_credit_places():
-    assert rewards_of((1, 2, 3, 4), 4) == [1.0, 0.25 * 2 / 3, 0.25 / 3, 0.0]
-    assert rewards_of((1, 1, 3), 3) == [0.375 + 0.25, 0.375 + 0.25, 0.0]
+def test_rewards_share_wins_and_credit_places_and_score_margins():
+    places_only = rewards_of(Outcome((1, 2, 3, 4), (9, 5, 3, 0)), 4, None, 0.2)
+    assert places_only == [1.0, 0.25 * 2 / 3, 0.25 / 3, 0.0]
+    assert rewards_of(Outcome((1, 1, 3), (5, 5, 2)), 3, None, 0.0) == [0.375 + 0.25, 0.375 + 0.25, 0.0]
+    # Highest score wins: 9 against the others' mean of 3 is a margin of 6 over a spread of 10.
+    high = rewards_of(Outcome((1, 2, 3, 4), (9, 5, 3, 1)), 4, "high", 0.2)
+    assert high[0] == pytest.approx(0.55 + 0.25 + 0.2 * (1 + 6 / 9) / 2)
+    assert high[3] == pytest.approx(0.2 * (1 + (1 - 17 / 3) / 9) / 2)
+    # Lowest score wins (Chicken Foot): the lowest total earns the margin.
+    low = rewards_of(Outcome((1, 2), (10, 30)), 2, "low", 0.2)
+    assert low == pytest.approx([0.55 + 0.25 + 0.2 * (1 + 20 / 21) / 2, 0.2 * (1 - 20 / 21) / 2])
 
 
 def test_same_seed_same_choice_and_choices_depend_only_on_the_observation(game):
