@@ -666,6 +666,22 @@ class ChickenFootState(State):
             return f"plays {bone} on {onto}: chickie {t.hi[bone_id]}s!"
         return f"plays {bone} on {onto}"
 
+    def playout_action(self, seat: int, legal: list[Any], rng: random.Random) -> Any:
+        """Search rollouts: the heaviest bone (the greedy bot's rule without its chickie check), ties at random."""
+        t = self.t
+        pips = t.pips
+        blank = self.double_blank_value
+        best: list[Any] = []
+        best_points = -1
+        for action in legal:
+            bone = t.action_pair[action][0]
+            points = pips[bone] + (blank if bone == 0 else 0)
+            if points > best_points:
+                best, best_points = [action], points
+            elif points == best_points:
+                best.append(action)
+        return best[int(rng.random() * len(best))]
+
     def at_break(self) -> bool:
         """Between two rounds: the scores so far are a fair picture of the game."""
         return self.phase == DEAL and bool(self.rounds)
