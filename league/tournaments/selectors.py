@@ -361,7 +361,7 @@ def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing
             lines = []
             for slot in match.slots:
                 place = places.get(slot.player_id)
-                lines.append((f"{slot.text}{f'  ({place})' if place else ''}", slot.won))
+                lines.append((f"{slot.text}{f' ({place})' if place else ''}", slot.won))
             item = {
                 "key": match.label,
                 "title": match.label + (" · not needed" if match.skipped else ""),
@@ -392,7 +392,7 @@ def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing
             if table.label == "Final":
                 through = {ranked[0].player_id} if table.has_result else set()
             lines = [
-                (f"{seat.name}{f'  ({seat.place})' if seat.place else ''}", seat.player_id in through)
+                (f"{seat.name}{f' ({seat.place})' if seat.place else ''}", seat.player_id in through)
                 for seat in table.seats
             ]
             items.append({"key": table.label, "title": table.label, "rows": len(lines), "lines": lines})

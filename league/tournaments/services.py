@@ -640,8 +640,10 @@ def round_complete(*, round_row: Round, by: AbstractBaseUser) -> Round:
     with transaction.atomic():
         tournament = _locked(round_row.tournament)
         locked = Round.objects.select_for_update().get(pk=round_row.pk)
-        if locked.status != Round.Status.PUBLISHED:
-            raise StateConflict(f"round {locked.number} is {locked.get_status_display().lower()}, not published")
+        if locked.status == Round.Status.DRAFT:
+            raise StateConflict(f"round {locked.number} is a draft: publish it first")
+        if locked.status == Round.Status.COMPLETE:
+            raise StateConflict(f"round {locked.number} is already complete")
         waiting = [
             str(number)
             for number, status in locked.tables.order_by("number").values_list("number", "match__status")

@@ -15,7 +15,6 @@ from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.views import LoginView
 from django.contrib.auth.views import redirect_to_login as login_redirect
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -25,6 +24,7 @@ from league.core.catalogue import game_name, game_spec
 from league.core.errors import UserError, VersionConflict
 from league.results.forms import ResultForm
 from league.tournaments import seam, selectors, services
+from league.tournaments.errors import NotOrganizer
 from league.tournaments.forms import CloseForm, MoveForm, RegisterForm, SwapForm, TournamentForm
 from league.tournaments.models import Registration, Round, Table, Tournament
 
@@ -43,11 +43,12 @@ def _tournament(request: HttpRequest, slug: str) -> Tournament:
 
 
 def _require_organizer(request: HttpRequest, tournament: Tournament) -> HttpResponse | None:
-    """A login redirect for anonymous visitors; PermissionDenied (403) for users who do not organize."""
+    """A login redirect for anonymous visitors, a 403 page for users who do not organize; None when allowed."""
     if not request.user.is_authenticated:
         return login_redirect(request.get_full_path(), reverse("tournaments:login"))
     if not selectors.is_organizer(request.user, tournament):
-        raise PermissionDenied("only the tournament's organizers (and site staff) can do this")
+        context = {"tournament": tournament, "message": NotOrganizer().message}
+        return render(request, "tournaments/forbidden.html", context, status=403)
     return None
 
 

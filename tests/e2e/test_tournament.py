@@ -1,0 +1,144 @@
+"""Tournaments in a browser on a phone-sized screen: an organizer runs a 4-seat Swiss of 12 players from the
+pages alone and a visitor reads the final standings; a single-elimination bracket is played out; a user who
+does not organize the tournament never sees its controls."""
+
+import pytest
+
+from league.tournaments import services
+from league.tournaments.models import Round, Tournament
+from tests.factories import StaffFactory, UserFactory
+from tests.factories.tournaments import NAMES, make_tournament
+
+PASSWORD = "pass-word-123"
+
+
+def log_in(page, base_url: str, username: str, next_path: str) -> None:
+    page.set_default_timeout(5000)
+    page.goto(f"{base_url}/tournaments/login/?next={next_path}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+
+
+def fits_the_screen(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def enter_round_by_seat_order(page, number: int) -> None:
+    """Generate, publish and score round `number` from the pages: seat 1 wins, seat 2 second, and so on.
+    Each table's form is filled and sent with Enter, which opens the next table waiting for a result."""
+    page.get_by_role("button", name=f"Generate round {number}").click()
+    assert page.inner_text("#round-status") == "Draft"
+    page.get_by_role("button", name=f"Publish round {number}").click()
+    assert page.inner_text("#round-status") == "Published"
+    page.get_by_role("link", name="Enter results (table 1)").click()
+    while "/result/" in page.url:
+        inputs = page.locator("input[name^=place_]")
+        for seat in range(inputs.count()):
+            page.fill(f"#id_place_{seat}", str(seat + 1))
+        page.press(f"#id_place_{inputs.count() - 1}", "Enter")
+        page.wait_for_load_state()
+    page.get_by_role("button", name=f"Complete round {number}").click()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_organizer_runs_a_four_seat_swiss_and_a_visitor_reads_the_final_standings(live_server, page):
+    StaffFactory(username="organizer")
+    base = live_server.url
+    log_in(page, base, "organizer", "/tournaments/new/")
+    page.fill("#id_name", "Autumn Pods")
+    page.select_option("#id_game_id", "nacho_pile")
+    page.select_option("#id_format", "swiss")
+    page.fill("#id_table_size", "4")
+    page.fill("#id_rounds", "3")
+    page.get_by_role("button", name="Create tournament").click()
+    assert page.url == f"{base}/tournaments/autumn-pods/"
+    page.get_by_role("button", name="Open registration").click()
+    page.fill("#id_names", "\n".join(NAMES[:12]))
+    page.get_by_role("button", name="Register", exact=True).click()
+    assert page.inner_text(".messages") == "Registered 12 players."
+    page.get_by_role("button", name="Start the tournament").click()
+
+    for number in (1, 2, 3):
+        enter_round_by_seat_order(page, number)
+        page.goto(f"{base}/tournaments/autumn-pods/")
+    assert page.inner_text("#status") == "Finished"
+    assert list(Round.objects.values_list("number", "status")) == [(1, "complete"), (2, "complete"), (3, "complete")]
+
+    page.context.clear_cookies()
+    page.goto(f"{base}/tournaments/autumn-pods/")
+    assert page.locator("#controls").count() == 0
+    assert page.inner_text("h2 >> nth=0") == "Final standings"
+    rows = [row.split("\t") for row in page.locator("#standings tbody tr").all_inner_texts()]
+    # rank, player, points, opponents' points, wins, head to head, tables played
+    assert rows == [
+        ["1", "Ada", "6", "43", "1", "0", "3"], ["2", "Bea", "6", "42", "1", "0", "3"],
+        ["3", "Fay", "6", "36", "1", "0", "3"], ["4", "Dov", "5", "44", "1", "0", "3"],
+        ["5", "Eli", "5", "42", "1", "0", "3"], ["6", "Jon", "5", "38", "1", "0", "3"],
+        ["7", "Ivy", "4", "41", "1", "0", "3"], ["8", "Cal", "4", "40", "1", "0", "3"],
+        ["9", "Hal", "4", "38", "1", "0", "3"], ["10", "Kai", "3", "43", "0", "0", "3"],
+        ["11", "Gus", "3", "42", "0", "0", "3"], ["12", "Lea", "3", "37", "0", "0", "3"],
+    ]  # fmt: skip
+    assert sum(int(row[2]) for row in rows) == 3 * 3 * (3 + 2 + 1 + 0)
+    assert fits_the_screen(page), "the tournament page scrolls sideways on a phone"
+    page.get_by_role("link", name="By name").nth(2).click()
+    found = [row.split("\t")[0] for row in page.locator("#find tbody tr").all_inner_texts()]
+    assert found == sorted(NAMES[:12])
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_single_elimination_bracket_is_played_out(live_server, page):
+    organizer = StaffFactory(username="organizer")
+    tournament, _ = make_tournament(organizer, 5, format="single_elimination", table_size=2, name="Cup")
+    base = live_server.url
+    log_in(page, base, "organizer", f"/tournaments/{tournament.slug}/")
+    for number in (1, 2, 3):
+        enter_round_by_seat_order(page, number)
+        page.goto(f"{base}/tournaments/{tournament.slug}/")
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    boxes = page.locator(".bracket g.match")
+    drawn = {box.locator("text.label").text_content(): box.locator("text:not(.label)").all_text_contents()
+             for box in boxes.all()}  # fmt: skip
+    assert drawn == {
+        "R1-1": ["Ada", "bye"], "R1-2": ["Dov (1)", "Eli (2)"], "R1-3": ["Bea", "bye"], "R1-4": ["Cal", "bye"],
+        "R2-1": ["Ada (1)", "Dov (2)"], "R2-2": ["Bea (1)", "Cal (2)"], "F": ["Ada (1)", "Bea (2)"],
+    }  # fmt: skip
+    winners = page.locator(".bracket text.won").all_text_contents()
+    assert winners == ["Ada", "Dov (1)", "Bea", "Cal", "Ada (1)", "Bea (1)", "Ada (1)"]
+    assert fits_the_screen(page), "the bracket makes the page scroll sideways on a phone"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_user_who_does_not_organize_never_sees_the_controls(live_server, page):
+    organizer = StaffFactory(username="organizer")
+    UserFactory(username="visitor")
+    tournament, _ = make_tournament(organizer, 8, name="Club Night")
+    round_row = services.round_generate(tournament=tournament, by=organizer)
+    services.round_publish(round_row=round_row, by=organizer)
+    base = live_server.url
+    log_in(page, base, "visitor", f"/tournaments/{tournament.slug}/")
+    assert page.url == f"{base}/tournaments/{tournament.slug}/"
+    assert page.locator("#controls").count() == 0
+    assert page.locator("text=Register players").count() == 0
+    page.goto(f"{base}/tournaments/{tournament.slug}/rounds/1/")
+    assert page.locator("#tables .table-card").count() == 2
+    assert page.locator("#controls").count() == 0
+    assert page.locator("text=Enter the result").count() == 0
+    response = page.goto(f"{base}/tournaments/{tournament.slug}/rounds/1/tables/1/result/")
+    assert response.status == 403
+    assert page.inner_text("#forbidden") == "Only the tournament's organizers (and site staff) can do this."
+    answer = page.evaluate(
+        """async (url) => {
+            const token = document.cookie.split('; ').find(c => c.startsWith('csrftoken='));
+            const response = await fetch(url, {method: 'POST', headers: {'X-CSRFToken': token ? token.split('=')[1] : ''}});
+            return [response.status, await response.text()];
+        }""",
+        f"{base}/tournaments/{tournament.slug}/rounds/1/complete/",
+    )
+    assert answer[0] == 403
+    assert "Only the tournament&#x27;s organizers" in answer[1]
+    assert Round.objects.get().status == Round.Status.PUBLISHED
