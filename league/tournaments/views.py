@@ -301,8 +301,8 @@ def _table(tournament: Tournament, number: int, table_number: int) -> Table:
 
 
 def table_result(request: HttpRequest, slug: str, number: int, table_number: int) -> HttpResponse:
-    """Result entry for one table; saving goes straight to the next table still waiting (in table order),
-    so Enter is the one keystroke from table to table."""
+    """Result entry for one table; saving goes straight to the next table still waiting (in table order,
+    then back to the first one still waiting), so Enter is the one keystroke from table to table."""
     tournament = _tournament(request, slug)
     denied = _require_organizer(request, tournament)
     if denied:
@@ -332,13 +332,13 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
             status = exc.status
         else:
             messages.success(request, f"Table {table.number}: result saved.")
-            following = (
-                Table.objects.filter(round=table.round, number__gt=table.number)
+            waiting = list(
+                Table.objects.filter(round=table.round)
                 .exclude(match__status__in=["finished", "void"])
                 .order_by("number")
                 .values_list("number", flat=True)
-                .first()
             )
+            following = next((number for number in waiting if number > table.number), waiting[0] if waiting else None)
             if following is not None:
                 return redirect("tournaments:result", slug=slug, number=number, table_number=following)
             return redirect(_round_url(tournament, number))
