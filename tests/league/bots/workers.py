@@ -33,18 +33,22 @@ def wait_until(condition, what: str) -> None:
 
 
 class Worker:
-    """One `celery worker` with `processes` prefork children, knowing the test-only bots."""
+    """One `celery worker` with `processes` processes, knowing the test-only bots."""
 
     def __init__(self, name: str, processes: int):
         environment = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "league.settings.test",
             "DATABASE_URL": database_url(),
+            "PECKING_ORDER_TEST_RUN_DIR": str(settings.TEST_RUN_DIR),  # the test's own broker folder
         }
+        # One process: the solo pool (the filesystem broker of the embedded default only works with it).
+        pool = (
+            ["--pool", "solo"] if processes == 1 else ["--pool", "prefork", "--concurrency", str(processes)]
+        )
         command = [
-            sys.executable, "-m", "celery", "-A", "league", "worker", "--pool", "prefork",
-            "--concurrency", str(processes), "-I", "tests.league.bots.faulty_bots", "-n", f"{name}-{os.getpid()}@%h",
-            "-l", "warning", "--without-gossip", "--without-mingle", "--without-heartbeat",
+            sys.executable, "-m", "celery", "-A", "league", "worker", *pool, "-I", "tests.league.bots.faulty_bots",
+            "-n", f"{name}-{os.getpid()}@%h", "-l", "warning", "--without-gossip", "--without-mingle", "--without-heartbeat",
         ]  # fmt: skip
         self.process = subprocess.Popen(
             command, cwd=settings.BASE_DIR, env=environment, start_new_session=True
