@@ -23,6 +23,7 @@ migrate: install
 
 demo: migrate
 	$(BIN)/python manage.py demo_data
+	$(BIN)/python manage.py tournament_demo
 	$(BIN)/python manage.py bot_demo
 
 run: demo
