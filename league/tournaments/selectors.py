@@ -21,6 +21,7 @@ ROW_HEIGHT = 22
 BOX_GAP = 14
 COLUMN_GAP = 34
 HEADER = 22
+TOP_GAP = 8
 
 
 def is_organizer(user: AbstractBaseUser | None, tournament: Tournament) -> bool:
@@ -35,7 +36,9 @@ def is_organizer(user: AbstractBaseUser | None, tournament: Tournament) -> bool:
 def tournament_list(*, user: AbstractBaseUser | None = None) -> QuerySet[Tournament]:
     """Tournaments, newest first, with their number of active players; drafts only for their organizers."""
     tournaments = Tournament.objects.annotate(
-        player_count=Count("registrations", filter=Q(registrations__status=Registration.Status.ACTIVE))
+        player_count=Count(
+            "registrations", filter=Q(registrations__status=Registration.Status.ACTIVE), distinct=True
+        )
     ).order_by("-created_at", "-id")
     if user is None or not user.is_authenticated:
         return tournaments.exclude(status=Tournament.Status.DRAFT)
@@ -316,7 +319,7 @@ def _lay_out(title: str, columns: list[tuple[str, list[dict]]], links: dict[str,
         slot = canvas / max(len(items), 1)
         for position, item in enumerate(items):
             height = item["rows"] * ROW_HEIGHT + HEADER
-            y = round(HEADER + position * slot + (slot - height - BOX_GAP) / 2)
+            y = round(HEADER + TOP_GAP + position * slot + (slot - height - BOX_GAP) / 2)
             lines = tuple(
                 (text, won, y + HEADER + (row + 1) * ROW_HEIGHT - 7) for row, (text, won) in enumerate(item["lines"])
             )
@@ -332,7 +335,7 @@ def _lay_out(title: str, columns: list[tuple[str, list[dict]]], links: dict[str,
                 middle = x - COLUMN_GAP // 2
                 paths.append(f"M{source.x + BOX_WIDTH} {start_y} H{middle} V{end_y} H{x}")
     width = len(columns) * (BOX_WIDTH + COLUMN_GAP) - COLUMN_GAP
-    return Drawing(title, max(width, BOX_WIDTH), int(canvas) + HEADER, boxes, paths, titles)
+    return Drawing(title, max(width, BOX_WIDTH), int(canvas) + HEADER + TOP_GAP, boxes, paths, titles)
 
 
 def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing]:

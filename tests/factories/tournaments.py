@@ -2,7 +2,7 @@
 
 from league.players.models import Player
 from league.tournaments import services
-from league.tournaments.models import Round, Tournament
+from league.tournaments.models import Registration, Round, Tournament
 from tests.factories import PlayerFactory
 
 NAMES = ("Ada", "Bea", "Cal", "Dov", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kai", "Lea", "Max", "Noa", "Oli", "Pia")
@@ -52,3 +52,15 @@ def play_round(tournament: Tournament, organizer, places=None, *, complete: bool
     round_row.refresh_from_db()
     tournament.refresh_from_db()
     return round_row
+
+
+def better_seed_wins(tournament: Tournament, upset: bool = False):
+    """A `places` callback for 2-seat tables: the better seed wins (the worse one with `upset`)."""
+
+    def places(index, seats):
+        registrations = Registration.objects.filter(tournament=tournament, player_id__in=seats)
+        seeds = dict(registrations.values_list("player_id", "seed"))
+        first_wins = (seeds[seats[0]] < seeds[seats[1]]) != upset
+        return [1, 2] if first_wins else [2, 1]
+
+    return places

@@ -11,7 +11,7 @@ from league.tournaments import seam, selectors, services
 from league.tournaments.errors import NotOrganizer, StateConflict
 from league.tournaments.models import Registration, Round, Table, Tournament
 from tests.factories import PlayerFactory, UserFactory
-from tests.factories.tournaments import table_seats
+from tests.factories.tournaments import better_seed_wins, table_seats
 
 
 def settings(**overrides):
@@ -245,17 +245,6 @@ def test_a_swiss_finishes_after_its_last_round(make_tournament, play_round, orga
         services.round_generate(tournament=tournament, by=organizer)
 
 
-def better_seed_wins(upset=False):
-    """Places for a 2-seat table: the better seed wins (the worse one with `upset`)."""
-
-    def places(index, seats):
-        seeds = dict(Registration.objects.filter(player_id__in=seats).values_list("player_id", "seed"))
-        first_wins = (seeds[seats[0]] < seeds[seats[1]]) != upset
-        return [1, 2] if first_wins else [2, 1]
-
-    return places
-
-
 def labels(round_row):
     return list(round_row.tables.order_by("number").values_list("label", flat=True))
 
@@ -265,13 +254,13 @@ def test_double_elimination_plays_the_reset_only_when_the_losers_bracket_winner_
     make_tournament, play_round, reset_played
 ):
     tournament, _ = make_tournament(4, format="double_elimination", table_size=2)
-    played = [labels(play_round(tournament, better_seed_wins())) for _ in range(3)]
+    played = [labels(play_round(tournament, better_seed_wins(tournament))) for _ in range(3)]
     assert played == [["W1-1", "W1-2"], ["W2-1", "L1-1"], ["L2-1"]]
-    grand_final = play_round(tournament, better_seed_wins(upset=reset_played))
+    grand_final = play_round(tournament, better_seed_wins(tournament, upset=reset_played))
     assert labels(grand_final) == ["GF"]
     if reset_played:
         assert tournament.status == Tournament.Status.RUNNING
-        assert labels(play_round(tournament, better_seed_wins())) == ["GF2"]
+        assert labels(play_round(tournament, better_seed_wins(tournament))) == ["GF2"]
     assert tournament.status == Tournament.Status.FINISHED
     assert tournament.round_set.count() == (5 if reset_played else 4)
 
