@@ -117,6 +117,8 @@ def test_anonymous_writes_are_refused_and_strangers_get_403(running, stranger):
 
 def test_an_added_organizer_who_is_not_staff_may_run_it(running, stranger):
     running.organizers.add(stranger)
+    listed = client_for(stranger).get("/api/tournaments/").json()["results"]
+    assert [(item["name"], item["player_count"]) for item in listed] == [("Spring Open", 8)]
     second = Round.objects.get(tournament=running, number=2)
     table = second.tables.get(number=1)
     answer = client_for(stranger).post(f"/api/tournament-tables/{table.pk}/result/",

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from league.tournaments import services
 from league.tournaments.models import Round, Tournament
-from tests.factories import UserFactory
+from tests.factories import StaffFactory, UserFactory
 from tests.factories.tournaments import table_seats
 
 
@@ -41,15 +41,17 @@ def pages(tournament):
     }
 
 
-@pytest.mark.parametrize("who", ["anonymous", "stranger", "helper", "organizer"])
+@pytest.mark.parametrize("who", ["anonymous", "stranger", "helper", "organizer", "other staff"])
 def test_public_pages_are_open_to_everyone_and_controls_only_to_organizers(client, running, who, request):
-    if who != "anonymous":
+    if who == "other staff":
+        client.force_login(StaffFactory(username="site-staff"))
+    elif who != "anonymous":
         client.force_login(request.getfixturevalue({"helper": "added_organizer"}.get(who, who)))
     for name, url in pages(running).items():
         assert client.get(url).status_code == 200, name
     detail = client.get(f"/tournaments/{running.slug}/").content.decode()
     draft = client.get(f"/tournaments/{running.slug}/rounds/2/")
-    organizer = who in ("helper", "organizer")
+    organizer = who in ("helper", "organizer", "other staff")
     assert ('id="controls"' in detail) is organizer
     assert ("Add organizer" in detail) is organizer
     assert draft.status_code == (200 if organizer else 404), "drafts are for organizers"
