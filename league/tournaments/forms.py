@@ -56,7 +56,11 @@ class TournamentForm(forms.Form):
         help_text='Points per place by table size as JSON, e.g. {"4": [4, 2, 1, 0]}; empty: k − place at a table of k.',
     )
     tiebreaks = forms.CharField(
-        required=False, initial="points, opponents_points, wins, head_to_head, seed", help_text=TIEBREAK_HELP
+        required=False,
+        label="Tie-breaks",
+        initial="points, opponents_points, wins, head_to_head, seed",
+        help_text=TIEBREAK_HELP,
+        widget=forms.TextInput(attrs={"style": "width: 100%"}),
     )
     rated = forms.BooleanField(required=False, initial=True, help_text="Rated tournaments count in the game's ratings.")
 

@@ -94,7 +94,8 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
         "error": error,
         "table_rule": seam.table_spec(tournament),
     }
-    return render(request, "tournaments/detail.html", context, status=status)
+    template = "tournaments/_live.html" if request.GET.get("fragment") == "live" else "tournaments/detail.html"
+    return render(request, template, context, status=status)
 
 
 def _round_url(tournament: Tournament, number: int) -> str:
@@ -134,8 +135,21 @@ def _generate(request, tournament):
 
 
 def _seed(request, tournament):
-    services.tournament_seed(tournament=tournament, by=request.user, method="rating")
-    return "Seeded by rating."
+    """Seed by rating, or by hand from the names listed top seed first."""
+    if request.POST.get("method") != "hand":
+        services.tournament_seed(tournament=tournament, by=request.user, method="rating")
+        return "Seeded by rating."
+    ids = dict(
+        (reg.player.name.casefold(), reg.player_id)
+        for reg in tournament.registrations.select_related("player").filter(status=Registration.Status.ACTIVE)
+    )
+    names = _names(request.POST)
+    unknown = [name for name in names if name.casefold() not in ids]
+    if unknown:
+        raise UserError(f"not registered: {', '.join(unknown)}", field="names")
+    services.tournament_seed(tournament=tournament, by=request.user, method="hand",
+                             order=[ids[name.casefold()] for name in names])  # fmt: skip
+    return "Seeded by hand."
 
 
 def _add_organizer(request, tournament):

@@ -241,3 +241,31 @@ def test_list_pages_take_the_same_number_of_queries_whatever_their_size(client, 
     before = count("/tournaments/")
     make_tournament(5, name="Third")
     assert count("/tournaments/") == before
+
+
+def test_organizers_seed_by_hand_and_mark_no_shows_from_the_page(client, make_tournament, play_round, organizer):
+    tournament, players = make_tournament(4, start=False)
+    client.force_login(organizer)
+    base = f"/tournaments/{tournament.slug}"
+    unknown = client.post(f"{base}/seed/", {"method": "hand", "names": "Dov\nZed"})
+    assert unknown.status_code == 400
+    assert "not registered: Zed" in unknown.content.decode()
+    incomplete = client.post(f"{base}/seed/", {"method": "hand", "names": "Dov\nCal"})
+    assert incomplete.status_code == 400
+    assert "list every registered player&#x27;s id once, top seed first" in incomplete.content.decode()
+    assert client.post(f"{base}/seed/", {"method": "hand", "names": "dov\nCal\nBea\nAda"}).status_code == 302
+    assert dict(tournament.registrations.values_list("player__name", "seed")) == {"Dov": 1, "Cal": 2, "Bea": 3, "Ada": 4}
+    assert client.post(f"{base}/start/").status_code == 302
+    assert client.post(f"{base}/leave/", {"player": players[0].pk, "status": "no_show"}).status_code == 302
+    assert tournament.registrations.get(player=players[0]).status == "no_show"
+
+
+def test_the_live_fragment_holds_the_standings_and_rounds(client, make_tournament, play_round):
+    tournament, _ = make_tournament(4, table_size=2, rated=False)
+    play_round(tournament)
+    fragment = client.get(f"/tournaments/{tournament.slug}/?fragment=live").content.decode()
+    assert fragment.lstrip().startswith("<h2>Standings</h2>")
+    assert 'id="standings"' in fragment and 'id="rounds"' in fragment
+    assert "<html" not in fragment
+    page = client.get(f"/tournaments/{tournament.slug}/").content.decode()
+    assert 'fetch("?fragment=live")' in page
