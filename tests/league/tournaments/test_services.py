@@ -287,3 +287,35 @@ def test_a_user_is_a_stranger_until_added(make_tournament):
     tournament.organizers.add(user)
     assert selectors.is_organizer(user, tournament) is True
     assert selectors.is_organizer(None, tournament) is False
+
+
+def test_a_two_seat_round_robin_meets_every_pair_once_and_finishes(make_tournament, play_round, organizer):
+    tournament, players = make_tournament(5, format="round_robin", table_size=2, rounds=None, rated=False)
+    pairs = []
+    while tournament.status == Tournament.Status.RUNNING:
+        round_row = play_round(tournament)
+        pairs += [frozenset(seats) for seats in table_seats(round_row)]
+        assert len(round_row.byes) == 1
+    assert tournament.round_set.count() == 5
+    assert len(pairs) == len(set(pairs)) == 10
+    with pytest.raises(StateConflict, match="the tournament is finished"):
+        services.registration_add(tournament=tournament, by=organizer, name="Zed")
+
+
+def test_a_round_robin_takes_no_late_entries(make_tournament, play_round, organizer):
+    tournament, _ = make_tournament(8, format="round_robin", table_size=4, rounds=None, rated=False)
+    round_row = play_round(tournament)
+    assert round_row.quality["schedule_balance"] is not None
+    with pytest.raises(StateConflict, match="the field is fixed once the first round is drawn"):
+        services.registration_add(tournament=tournament, by=organizer, name="Zed")
+    assert services.registration_open(tournament) is False
+
+
+def test_a_round_robin_stage_then_a_pod_cut(make_tournament, play_round):
+    tournament, _ = make_tournament(8, format="stages", first_stage="round_robin", rounds=2, cut_size=4,
+                                    table_size=4, advance=2, rated=False)  # fmt: skip
+    play_round(tournament)
+    play_round(tournament)
+    final = play_round(tournament)
+    assert list(final.tables.values_list("label", flat=True)) == ["Final"]
+    assert tournament.status == Tournament.Status.FINISHED
