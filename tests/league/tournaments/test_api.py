@@ -221,3 +221,13 @@ def test_the_schema_lists_the_tournament_endpoints(client, db):
     ):  # fmt: skip
         assert f"{path}:" in schema, path
     assert Tournament.objects.count() == 0
+
+
+def test_a_partial_update_changes_only_the_fields_sent(api, make_tournament):
+    tournament, _ = make_tournament(4, start=False, format="swiss", table_size=4, rounds=3, rated=False)
+    changed = api.patch(f"/api/tournaments/{tournament.pk}/", {"rounds": 5, "name": "Renamed"}, format="json")
+    assert changed.status_code == 200
+    body = changed.json()
+    assert (body["name"], body["slug"], body["rounds"], body["table_size"], body["rated"]) == (
+        "Renamed", "renamed", 5, 4, False
+    )
