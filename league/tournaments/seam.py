@@ -18,8 +18,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from django.db.models import Prefetch
-
 from games.core.spec import GameSpec
 from league.core.catalogue import game_spec
 from league.core.errors import UserError
@@ -116,17 +114,30 @@ def scoring_of(tournament: Tournament) -> Scoring:
     return Scoring({int(size): tuple(values) for size, values in (tournament.points or {}).items()})
 
 
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat of a published table's match: who sits there and the outcome of the latest result."""
+
+    seat: int
+    player_id: int
+    place: int | None
+    score: int | None
+
+
 @dataclass
 class History:
     """A tournament as the pure layer sees it: registrations, and every published round's results.
 
-    `rounds` maps a round number to its `PlayedRound` (tables with a result only, and the byes).
-    `labelled` holds every result with its bracket label, by round number.
+    `round_rows` are the rounds in order, `tables` their tables (by round id, in table order, with the
+    match), `seats` the seats of every published table's match (by match id, in seat order), `rounds` each
+    published round as a `PlayedRound` (tables with a result only, with their labels, and the byes).
     """
 
     tournament: Tournament
     registrations: list[Registration]
     round_rows: list[Round]
+    tables: dict[int, list[TableRow]]
+    seats: dict[int, list[SeatRow]]
     rounds: dict[int, PlayedRound]
 
     @property
@@ -143,37 +154,39 @@ class History:
 
 
 def load_history(tournament: Tournament) -> History:
-    """Registrations (with players), rounds, tables, matches and seats (with players), in four queries."""
+    """Registrations (with players), rounds, tables with their matches, and seats, in four queries.
+
+    Seats are read as plain values: a tournament of a thousand players has thousands of them, and model
+    instances (or a prefetch per match) would cost more than the pairing itself.
+    """
     registrations = list(tournament.registrations.select_related("player").order_by("seed", "id"))
-    round_rows = list(
-        tournament.round_set.order_by("number").prefetch_related(
-            Prefetch(
-                "tables",
-                queryset=TableRow.objects.order_by("number").select_related("match").prefetch_related(
-                    Prefetch("match__seats", queryset=MatchSeat.objects.select_related("player").order_by("seat"))
-                ),
-            )
-        )
-    )
+    round_rows = list(tournament.round_set.order_by("number"))
+    tables: dict[int, list[TableRow]] = {row.pk: [] for row in round_rows}
+    for table in TableRow.objects.filter(round__tournament=tournament).select_related("match").order_by("round_id", "number"):
+        tables[table.round_id].append(table)
+    seats: dict[int, list[SeatRow]] = {}
+    rows = MatchSeat.objects.filter(match__tournament_table__round__tournament=tournament).order_by("match_id", "seat")
+    for match_id, seat, player_id, place, score in rows.values_list("match_id", "seat", "player_id", "place", "score"):
+        seats.setdefault(match_id, []).append(SeatRow(seat, player_id, place, score))
     rounds: dict[int, PlayedRound] = {}
     for round_row in round_rows:
         if round_row.status == Round.Status.DRAFT:
             continue
         results = []
-        for table in round_row.tables.all():
+        for table in tables[round_row.pk]:
             match = table.match
             if match is None or match.status != Match.Status.FINISHED:
                 continue
-            seats = list(match.seats.all())
+            seated = seats.get(match.pk, [])
             results.append(
                 TableResult(
-                    seats=tuple(seat.player_id for seat in seats),
-                    places={seat.player_id: seat.place for seat in seats},
+                    seats=tuple(seat.player_id for seat in seated),
+                    places={seat.player_id: seat.place for seat in seated},
                     label=table.label,
                 )
             )
         rounds[round_row.number] = PlayedRound(tables=tuple(results), byes=tuple(round_row.byes))
-    return History(tournament, registrations, round_rows, rounds)
+    return History(tournament, registrations, round_rows, tables, seats, rounds)
 
 
 def _tiebreaks(tournament: Tournament) -> tuple[str, ...]:

@@ -151,7 +151,7 @@ def rounds(history, *, include_drafts: bool) -> list[RoundView]:
         if round_row.status == Round.Status.DRAFT and not include_drafts:
             continue
         tables = []
-        for table in round_row.tables.all():
+        for table in history.tables[round_row.pk]:
             match = table.match
             if match is None:
                 seats = [
@@ -160,9 +160,9 @@ def rounds(history, *, include_drafts: bool) -> list[RoundView]:
                 ]
             else:
                 seats = [
-                    SeatView(seat.seat, seat.player_id, seat.player.name, seat.player.slug, seat.place, seat.score,
-                             absent=seat.player_id in table.absent)
-                    for seat in match.seats.all()
+                    SeatView(row.seat, row.player_id, players[row.player_id].name, players[row.player_id].slug,
+                             row.place, row.score, absent=row.player_id in table.absent)
+                    for row in history.seats.get(match.pk, [])
                 ]  # fmt: skip
                 if match.status == Match.Status.FINISHED:
                     earned = seam.table_points(
