@@ -7,12 +7,14 @@ How a league runs (every step is idempotent, so `acks_late`, retries and a kille
    lease (token and expiry) on each; plays them from their stored seeds; and every `commit_every` matches
    stores their records and system result versions in one transaction that first re-checks its lease. The
    result's (match, version) uniqueness makes a second store of a match fail: a match counts once.
-3. After each batch the league's rating pool is brought up to date (`ratings.services.pool_update`): the pool
-   applies matches by (played_at, id), which is the schedule's order, so a match finished early by another
-   worker is re-applied in its place and the final numbers never depend on who finished first.
-4. When a round's fixtures are all stored and rated, `league_advance` (under the league row lock) draws the
-   next round from the ratings, or finishes the league at its target.
-5. `leases_reap` (periodic) hands back fixtures whose lease expired (a killed worker) and queues work for
+3. After a batch whose earlier matches are all stored, the worker brings the league's rating pool up to date
+   (`ratings.services.pool_update`: the pool applies matches by (played_at, id), which is the schedule's
+   order), so ratings are applied in schedule order while other workers play. When a round's fixtures are
+   all stored and rated, `league_advance` (under the league row lock) draws the next round from the
+   ratings, or finishes the league at its target. A match stored out of order (after the reaper) is
+   re-applied in its place by the pool's replay: the final numbers never depend on the number of workers
+   or on the order in which they finish.
+4. `leases_reap` (periodic) hands back fixtures whose lease expired (a killed worker) and queues work for
    every running league (a safety net for lost messages).
 """
 
@@ -510,16 +512,21 @@ def league_advance(*, league_id: int, scheduled_tick: bool = False) -> bool:
 # ------------------------------------------------------------------------------------- worker batches
 
 
-def fixtures_claim(*, league: BotLeague, token: str, limit: int) -> list[int]:
-    """Lease up to `limit` open fixtures of a running league to `token`, in schedule order; their ids."""
+def fixtures_claim(*, league: BotLeague, token: str, limit: int, least: int = 1) -> list[int]:
+    """Lease open fixtures of a running league to `token`, in schedule order; their ids.
+
+    Takes `limit` fixtures, but no more than half of those still unclaimed (and at least `least`), so that
+    the end of a round is shared between the workers instead of left to the last one to claim.
+    """
     now = timezone.now()
     with transaction.atomic():
-        ids = list(
+        available = list(
             Fixture.objects.select_for_update(skip_locked=True)
             .filter(league_id=league.pk, done=False, lease_token="")
             .order_by("position")
-            .values_list("id", flat=True)[:limit]
+            .values_list("id", flat=True)[: 2 * limit]
         )
+        ids = available[: min(limit, max(least, -(-len(available) // 2)))]
         if not ids:
             return []
         Fixture.objects.filter(pk__in=ids).update(
@@ -558,9 +565,10 @@ def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture])
         if not held:
             return 0
         items = [by_fixture[fixture_id] for fixture_id in held]
-        seats: dict[int, list[MatchSeat]] = {}
-        for seat in MatchSeat.objects.filter(match_id__in=[item.match_id for item in items]).order_by("seat"):
-            seats.setdefault(seat.match_id, []).append(seat)
+        seats: dict[int, list[tuple[int, int]]] = {}  # match id -> [(seat row id, seat number)]
+        rows = MatchSeat.objects.filter(match_id__in=[item.match_id for item in items]).order_by("seat")
+        for pk, match_id, number in rows.values_list("pk", "match_id", "seat"):
+            seats.setdefault(match_id, []).append((pk, number))
         versions, match_rows, seat_rows = [], [], []
         now = timezone.now()
         for item in items:
@@ -581,10 +589,8 @@ def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture])
                 )
             )
             match_rows.append((item.match_id, Match.compress_record(item.record)))
-            for seat in seats[item.match_id]:
-                seat_rows.append(
-                    (seat.pk, places[seat.seat], scores[seat.seat] if scores is not None else None)
-                )
+            for pk, number in seats[item.match_id]:
+                seat_rows.append((pk, places[number], scores[number] if scores is not None else None))
         ResultVersion.objects.bulk_create(versions)  # (match, version) is unique: a match is stored once
         _update_rows(Match, ("record",), match_rows, status=Match.Status.FINISHED, result_version=1)
         _update_rows(MatchSeat, ("place", "score"), seat_rows)
@@ -665,7 +671,9 @@ def league_work(*, league_id: int, worker: str, on_stored: Callable[[int], None]
         if league is None or league.status != BotLeague.Status.RUNNING:
             return stored
         token = f"{worker}:{uuid.uuid4().hex[:12]}"
-        claimed = fixtures_claim(league=league, token=token, limit=league.batch_size)
+        claimed = fixtures_claim(
+            league=league, token=token, limit=league.batch_size, least=league.commit_every
+        )
         if not claimed:
             if league_advance(league_id=league_id):
                 continue
@@ -673,7 +681,9 @@ def league_work(*, league_id: int, worker: str, on_stored: Callable[[int], None]
         if bots is None:
             bots = seat_bots(league)
         fixtures = list(
-            Fixture.objects.filter(pk__in=claimed).order_by("position").values_list("id", "match_id", "seed")
+            Fixture.objects.filter(pk__in=claimed)
+            .order_by("position")
+            .values_list("id", "match_id", "seed", "position")
         )
         seat_players: dict[int, list[int]] = {}
         for match_id, player_id in (
@@ -684,7 +694,7 @@ def league_work(*, league_id: int, worker: str, on_stored: Callable[[int], None]
             seat_players.setdefault(match_id, []).append(player_id)
         for start in range(0, len(fixtures), league.commit_every):
             chunk = []
-            for fixture_id, match_id, seed in fixtures[start : start + league.commit_every]:
+            for fixture_id, match_id, seed, _ in fixtures[start : start + league.commit_every]:
                 began = time.perf_counter()
                 record = play_league_match(
                     game_id=league.game_id,
@@ -700,7 +710,10 @@ def league_work(*, league_id: int, worker: str, on_stored: Callable[[int], None]
                 Fixture.objects.filter(lease_token=token, done=False).update(
                     lease_expires_at=timezone.now() + timedelta(seconds=league.lease_seconds)
                 )
-        pool_update(pool_id=league.rating_pool_id)  # once a batch: each update replays from its first match
+        # Rate while the others play, strictly in schedule order: only once every earlier match is stored
+        # (the worker storing the last of them rates ours too), so no batch is applied early and replayed.
+        if not Fixture.objects.filter(league_id=league_id, done=False, position__lt=fixtures[0][3]).exists():
+            pool_update(pool_id=league.rating_pool_id)
 
 
 def leases_reap(*, now=None) -> int:

@@ -4,14 +4,22 @@ import os
 import socket
 
 from celery import shared_task
+from celery.signals import worker_init
 from django.db import OperationalError
 
+from games import registry
 from league.bots.services import league_tick, league_work, leases_reap
 
 
 def worker_name() -> str:
     """This process, as written into the leases it takes (host and pid)."""
     return f"{socket.gethostname()}:{os.getpid()}"
+
+
+@worker_init.connect
+def load_engines(**kwargs) -> None:
+    """Import every game engine and bot before the pool forks, so no child pays for it in its first match."""
+    registry.game_ids()
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)

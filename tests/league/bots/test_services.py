@@ -88,7 +88,7 @@ def test_a_store_under_a_lease_that_was_handed_back_is_refused(staff):
     league = make_league(staff, make_bots(staff))
     league_start(league_id=league.pk)
     league = BotLeague.objects.get(pk=league.pk)
-    claimed = fixtures_claim(league=league, token="dead-worker", limit=3)
+    claimed = fixtures_claim(league=league, token="dead-worker", limit=3, least=3)
 
     handed_back = leases_reap(now=timezone.now() + timedelta(seconds=league.lease_seconds + 1))
     fixture = Fixture.objects.select_related("match").get(pk=claimed[0])
@@ -180,3 +180,13 @@ def test_bad_definitions_are_refused_with_a_clear_message(staff):
     bots = make_bots(staff)
     with pytest.raises(UserError, match="Nacho Pile takes 2 to 6 players with these options, not 7"):
         make_league(staff, bots, table_size=7)
+
+
+def test_claims_leave_half_of_what_is_left_to_the_other_workers(staff):
+    league = make_league(staff, make_bots(staff), sittings_per_round=4)  # 8 matches a round
+    league_start(league_id=league.pk)
+    league = BotLeague.objects.get(pk=league.pk)
+
+    sizes = [len(fixtures_claim(league=league, token=f"worker-{n}", limit=5, least=1)) for n in range(5)]
+
+    assert sizes == [4, 2, 1, 1, 0]
