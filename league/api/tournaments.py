@@ -101,6 +101,19 @@ class TournamentStandingSerializer(serializers.Serializer):
     byes = serializers.IntegerField()
 
 
+class BracketSlotSerializer(serializers.Serializer):
+    text = serializers.CharField(help_text="The player's name, 'bye', or where the player comes from")
+    player = serializers.IntegerField(source="player_id", allow_null=True)
+    won = serializers.BooleanField()
+
+
+class BracketMatchSerializer(serializers.Serializer):
+    label = serializers.CharField()
+    slots = BracketSlotSerializer(many=True)
+    decided = serializers.BooleanField()
+    skipped = serializers.BooleanField(help_text="A grand-final reset that was not needed")
+
+
 class TournamentSeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField(help_text="0-based; seat 0 starts")
     player = serializers.IntegerField(source="player_id")
@@ -267,6 +280,15 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         data.is_valid(raise_exception=True)
         ordered = services.tournament_seed(tournament=self.get_object(), by=request.user, **data.validated_data)
         return Response(TournamentRegistrationSerializer(ordered, many=True).data)
+
+    @extend_schema(responses=BracketMatchSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def bracket(self, request, pk=None):
+        """The 2-seat elimination bracket (or top cut) in playing order, as far as results tell; [] before
+        it is drawn and for other formats."""
+        history = seam.load_history(self.get_object())
+        names = {reg.player_id: reg.player.name for reg in history.registrations}
+        return Response(BracketMatchSerializer(seam.bracket_matches(history, names) or [], many=True).data)
 
     @extend_schema(responses=TournamentRoundSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)

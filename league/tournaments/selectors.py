@@ -284,10 +284,10 @@ class Drawing:
 
 
 def _column_of(label: str) -> tuple[str, str]:
-    """(section, column) of a bracket label: R2-1 → main, R2; W1-3 → winners, W1; GF → final, GF."""
+    """(section, column) of a bracket label: R2-1 → main bracket, R2; W1-3 → winners' bracket, W1."""
     head = label.split("-")[0]
     if head.startswith("R") or head == "F":
-        return "Bracket", head
+        return "Main bracket", head
     if head.startswith("W"):
         return "Winners' bracket", head
     if head.startswith("L"):

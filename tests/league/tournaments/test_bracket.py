@@ -52,3 +52,14 @@ def test_multi_seat_elimination_draws_each_round_with_who_goes_through(make_tour
     assert [column for _, column in drawing.columns] == ["Round 1", "Round 2"]
     assert drawing.boxes[-1].title == "Final"
     assert [won for _, won, _ in drawing.boxes[-1].lines] == [True, False, False, False]
+
+
+def test_the_api_serves_the_bracket(client, make_tournament, play_round):
+    tournament, _ = make_tournament(3, format="single_elimination", table_size=2, rated=False)
+    play_round(tournament, better_seed_wins(tournament))
+    bracket = client.get(f"/api/tournaments/{tournament.pk}/bracket/").json()
+    assert [(match["label"], [slot["text"] for slot in match["slots"]], match["decided"]) for match in bracket] == [
+        ("R1-1", ["Ada", "bye"], True), ("R1-2", ["Bea", "Cal"], True), ("F", ["Ada", "Bea"], False),
+    ]  # fmt: skip
+    swiss, _ = make_tournament(4, name="Swiss", table_size=2)
+    assert client.get(f"/api/tournaments/{swiss.pk}/bracket/").json() == []
