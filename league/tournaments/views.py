@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.views import LoginView
 from django.contrib.auth.views import redirect_to_login as login_redirect
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -27,6 +28,8 @@ from league.tournaments import seam, selectors, services
 from league.tournaments.errors import NotOrganizer
 from league.tournaments.forms import CloseForm, MoveForm, RegisterForm, SwapForm, TournamentForm
 from league.tournaments.models import Registration, Round, Table, Tournament
+
+TOURNAMENTS_PER_PAGE = 50
 
 
 class OrganizerLoginView(LoginView):
@@ -53,10 +56,10 @@ def _require_organizer(request: HttpRequest, tournament: Tournament) -> HttpResp
 
 
 def tournament_index(request: HttpRequest) -> HttpResponse:
-    tournaments = list(selectors.tournament_list(user=request.user))
-    for tournament in tournaments:
+    page = Paginator(selectors.tournament_list(user=request.user), TOURNAMENTS_PER_PAGE).get_page(request.GET.get("page"))
+    for tournament in page:
         tournament.game_name = game_name(tournament.game_id)
-    return render(request, "tournaments/list.html", {"tournaments": tournaments})
+    return render(request, "tournaments/list.html", {"page": page})
 
 
 @staff_member_required
@@ -215,7 +218,7 @@ def _round(tournament: Tournament, number: int, organizer: bool) -> tuple:
     return history, views, view
 
 
-def _round_page(request, tournament, number, *, status=200, error="", swap_form=None, move_form=None):
+def _round_page(request, tournament, number, *, status=200, error="", swap_form=None):
     organizer = selectors.is_organizer(request.user, tournament)
     history, views, view = _round(tournament, number, organizer)
     players = [(seat.player_id, seat.name) for table in view.tables for seat in table.seats] + view.byes
@@ -228,7 +231,7 @@ def _round_page(request, tournament, number, *, status=200, error="", swap_form=
         "quality": view.row.quality,
         "error": error,
         "swap_form": swap_form or SwapForm(),
-        "move_form": move_form or MoveForm(players=sorted(players, key=lambda item: item[1].casefold())),
+        "move_form": MoveForm(players=sorted(players, key=lambda item: item[1].casefold())),
         "next_waiting": next((table for table in view.tables if not table.has_result), None),
     }
     return render(request, "tournaments/round.html", context, status=status)
@@ -267,7 +270,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
     if denied:
         return denied
     round_row = _round_row(tournament, number)
-    swap_form = move_form = None
+    swap_form = None
     try:
         if action == "publish":
             services.round_publish(round_row=round_row, by=request.user)
@@ -297,8 +300,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         else:
             raise Http404("no such action")
     except UserError as exc:
-        return _round_page(request, tournament, number, status=exc.status, error=exc.message, swap_form=swap_form,
-                           move_form=move_form)  # fmt: skip
+        return _round_page(request, tournament, number, status=exc.status, error=exc.message, swap_form=swap_form)
     messages.success(request, message)
     return redirect(_round_url(tournament, number))
 
