@@ -37,6 +37,9 @@ class OrganizerLoginView(LoginView):
 
     template_name = "tournaments/login.html"
 
+    def get_default_redirect_url(self) -> str:
+        return reverse("tournaments:list")
+
 
 def _tournament(request: HttpRequest, slug: str) -> Tournament:
     tournament = selectors.visible_tournament(slug, request.user)

@@ -269,3 +269,11 @@ def test_the_live_fragment_holds_the_standings_and_rounds(client, make_tournamen
     assert "<html" not in fragment
     page = client.get(f"/tournaments/{tournament.slug}/").content.decode()
     assert 'fetch("?fragment=live")' in page
+
+
+def test_organizers_who_are_not_staff_log_in_from_the_tournament_page(client, running, added_organizer):
+    page = client.get(f"/tournaments/{running.slug}/").content.decode()
+    assert f'href="/tournaments/login/?next=/tournaments/{running.slug}/"' in page
+    answer = client.post("/tournaments/login/", {"username": "helper", "password": "pass-word-123"})
+    assert answer["Location"] == "/tournaments/"
+    assert 'id="controls"' in client.get(f"/tournaments/{running.slug}/").content.decode()
