@@ -26,18 +26,23 @@ def fits_the_screen(page) -> bool:
 
 def enter_round_by_seat_order(page, number: int) -> None:
     """Generate, publish and score round `number` from the pages: seat 1 wins, seat 2 second, and so on.
-    Each table's form is filled and sent with Enter, which opens the next table waiting for a result."""
+    Each table's form is filled and sent with Enter, which opens the next table waiting for a result, in table
+    order."""
     page.get_by_role("button", name=f"Generate round {number}").click()
     assert page.inner_text("#round-status") == "Draft"
     page.get_by_role("button", name=f"Publish round {number}").click()
     assert page.inner_text("#round-status") == "Published"
+    tables = page.locator("#tables .table-card").count()
     page.get_by_role("link", name="Enter results (table 1)").click()
+    visited = []
     while "/result/" in page.url:
+        visited.append(page.inner_text("h1").split(" (")[0])
         inputs = page.locator("input[name^=place_]")
         for seat in range(inputs.count()):
             page.fill(f"#id_place_{seat}", str(seat + 1))
-        page.press(f"#id_place_{inputs.count() - 1}", "Enter")
-        page.wait_for_load_state()
+        with page.expect_navigation():
+            page.press(f"#id_place_{inputs.count() - 1}", "Enter")
+    assert visited == [f"Round {number}, table {table}" for table in range(1, tables + 1)]
     page.get_by_role("button", name=f"Complete round {number}").click()
 
 
