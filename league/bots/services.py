@@ -707,7 +707,8 @@ def league_work(*, league_id: int, worker: str, on_stored: Callable[[int], None]
             if on_stored is not None:
                 on_stored(stored)
             if start + league.commit_every < len(fixtures):
-                Fixture.objects.filter(lease_token=token, done=False).update(
+                later = [fixture[0] for fixture in fixtures[start + league.commit_every :]]
+                Fixture.objects.filter(pk__in=later, lease_token=token).update(
                     lease_expires_at=timezone.now() + timedelta(seconds=league.lease_seconds)
                 )
         # Rate while the others play, strictly in schedule order: only once every earlier match is stored
