@@ -658,17 +658,30 @@ def seat_bots(league: BotLeague) -> dict[int, SeatBot]:
     return seats
 
 
-def league_work(*, league_id: int, worker: str, on_stored: Callable[[int], None] | None = None) -> int:
+def league_work(
+    *,
+    league_id: int,
+    worker: str,
+    on_stored: Callable[[int], None] | None = None,
+    max_seconds: float | None = None,
+) -> int:
     """Claim, play and store batches of a running league until it has nothing open; returns matches stored.
 
     The body of `league_play_task`: safe to run twice or concurrently on many workers. `on_stored(total)`,
-    if given, is called after each stored chunk (the shell command's progress bar).
+    if given, is called after each stored chunk (the shell command's progress bar). With `max_seconds`, no
+    new batch is claimed after that long: the work is handed on to a new task (queued after the commit), so
+    that no task outlives the workers' time limits however long the league.
     """
     stored = 0
     bots: dict[int, SeatBot] | None = None
+    started = time.monotonic()
     while True:
         league = BotLeague.objects.filter(pk=league_id).first()
         if league is None or league.status != BotLeague.Status.RUNNING:
+            return stored
+        if max_seconds is not None and time.monotonic() - started > max_seconds:
+            with transaction.atomic():
+                _queue_work(league_id, 1)
             return stored
         token = f"{worker}:{uuid.uuid4().hex[:12]}"
         claimed = fixtures_claim(

@@ -22,10 +22,22 @@ def load_engines(**kwargs) -> None:
     registry.game_ids()
 
 
-@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+# A task claims no new batch after this long and hands on to a fresh task; a batch itself may be slow (search
+# bots), so the task's own time limit is generous and a stuck batch is left to the lease and the reaper.
+TASK_WORK_SECONDS = 60
+TASK_TIME_LIMIT_SECONDS = 6 * 3600
+
+
+@shared_task(
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+    time_limit=TASK_TIME_LIMIT_SECONDS,
+    soft_time_limit=TASK_TIME_LIMIT_SECONDS - 60,
+)
 def league_play_task(league_id: int) -> int:
-    """Claim, play and store batches of a league's open matches until none is left; matches stored."""
-    return league_work(league_id=league_id, worker=worker_name())
+    """Claim, play and store batches of a league's open matches for about a minute; matches stored."""
+    return league_work(league_id=league_id, worker=worker_name(), max_seconds=TASK_WORK_SECONDS)
 
 
 @shared_task

@@ -3,6 +3,7 @@
 import sys
 from datetime import timedelta
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from django.utils import timezone
@@ -190,3 +191,15 @@ def test_claims_leave_half_of_what_is_left_to_the_other_workers(staff):
     sizes = [len(fixtures_claim(league=league, token=f"worker-{n}", limit=5, least=1)) for n in range(5)]
 
     assert sizes == [4, 2, 1, 1, 0]
+
+
+def test_work_past_its_time_hands_on_to_a_new_task(staff):
+    league = make_league(staff, make_bots(staff))
+    league_start(league_id=league.pk)
+
+    with mock.patch("league.bots.services._queue_work") as queue:
+        stored = league_work(league_id=league.pk, worker="test", max_seconds=-1)
+
+    assert stored == 0
+    queue.assert_called_once_with(league.pk, 1)
+    assert BotLeague.objects.get(pk=league.pk).status == "running"
