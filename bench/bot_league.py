@@ -2,8 +2,8 @@
 engine alone with the same number of processes, in the same run.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres CELERY_BROKER_URL=redis://127.0.0.1:6379/12 \
-        .venv/bin/python bench/bot_league.py [--processes 2] [--bots 8] [--table 4] [--rounds 6] [--sittings 60]
-        [--repeats 3]
+        .venv/bin/python bench/bot_league.py [--processes 2] [--bots 8] [--table 4] [--rounds 3] [--sittings 300]
+        [--batch 100] [--commit-every 50] [--repeats 5]
 
 The service's figure counts matches played, recorded (record and result version stored) and rated, per
 second, from the league's start to the commit that finished it (which follows the last rating): the
@@ -77,11 +77,11 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--bots", type=int, default=8)
     parser.add_argument("--table", type=int, default=4)
-    parser.add_argument("--rounds", type=int, default=6)
-    parser.add_argument("--sittings", type=int, default=60)
-    parser.add_argument("--batch", type=int, default=50)
-    parser.add_argument("--commit-every", type=int, default=25)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--sittings", type=int, default=300)
+    parser.add_argument("--batch", type=int, default=100)
+    parser.add_argument("--commit-every", type=int, default=50)
+    parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     server_url = os.environ.get("DATABASE_URL", "")
     broker_url = os.environ.get("CELERY_BROKER_URL", "")

@@ -30,7 +30,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
-from django.db.models import Count, F, Max
+from django.db.models import Count, F, Max, Model
 from django.utils import timezone
 
 from games import registry
@@ -512,6 +512,17 @@ def league_advance(*, league_id: int, scheduled_tick: bool = False) -> bool:
 # ------------------------------------------------------------------------------------- worker batches
 
 
+def _relax_commit() -> None:
+    """Let this transaction's commit return before its WAL reaches the disk (PostgreSQL).
+
+    Safe for a worker's writes: a commit lost in a database crash is lost whole (the fixture stays open, or
+    its rating stays pending), and the match is played again from the same seed, to the same record.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+
+
 def fixtures_claim(*, league: BotLeague, token: str, limit: int, least: int = 1) -> list[int]:
     """Lease open fixtures of a running league to `token`, in schedule order; their ids.
 
@@ -520,6 +531,7 @@ def fixtures_claim(*, league: BotLeague, token: str, limit: int, least: int = 1)
     """
     now = timezone.now()
     with transaction.atomic():
+        _relax_commit()
         available = list(
             Fixture.objects.select_for_update(skip_locked=True)
             .filter(league_id=league.pk, done=False, lease_token="")
@@ -556,6 +568,7 @@ def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture])
         return 0
     by_fixture = {item.fixture_id: item for item in played}
     with transaction.atomic():
+        _relax_commit()
         held = list(
             Fixture.objects.select_for_update()
             .filter(pk__in=by_fixture, lease_token=token, done=False)
@@ -607,39 +620,43 @@ def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture])
     return len(items)
 
 
-def _update_rows(model, columns: Sequence[str], rows: Sequence[tuple], **constants: Any) -> None:
+def _update_rows(model: type[Model], columns: Sequence[str], rows: Sequence[tuple], **constants: Any) -> None:
     """UPDATE many rows of `model` in one statement: `rows` are (pk, value per column); `constants` go to all.
 
-    Django's bulk_update builds a CASE expression per field and row, which costs more than playing a match;
-    one UPDATE joined to a VALUES list (PostgreSQL, SQLite 3.33+) costs a fraction of a millisecond.
+    Django's bulk_update builds a CASE expression per field and row, which costs more than playing a match.
+    PostgreSQL joins the table to `unnest` of one array per column (a handful of parameters, whatever the
+    number of rows); SQLite (3.33+) to a VALUES list.
     """
     if not rows:
         return
     meta = model._meta
-    table = connection.ops.quote_name(meta.db_table)
+    quote = connection.ops.quote_name
+    table = quote(meta.db_table)
+    fields = [meta.pk, *(meta.get_field(column) for column in columns)]
     names = ["pk", *columns]
-    values = ", ".join("(" + ", ".join(["%s"] * len(names)) + ")" for _ in rows)
-    assignments = []
-    params: list[Any] = []
-    for column in columns:
-        field = meta.get_field(column)
-        cast = field.cast_db_type(connection)
-        assignments.append(f"{connection.ops.quote_name(field.column)} = CAST(v.{column} AS {cast})")
+    by_column = [
+        [field.get_db_prep_save(value, connection) for value in values]
+        for field, values in zip(fields, zip(*rows, strict=True), strict=True)
+    ]
+    assignments = [
+        f"{quote(field.column)} = v.{name}" for field, name in zip(fields[1:], columns, strict=True)
+    ]
+    constant_params = []
     for name, value in constants.items():
         field = meta.get_field(name)
-        assignments.append(f"{connection.ops.quote_name(field.column)} = %s")
-        params.append(field.get_db_prep_save(value, connection))
-    row_params = [
-        meta.get_field(name if name != "pk" else meta.pk.name).get_db_prep_save(value, connection)
-        for row in rows
-        for name, value in zip(names, row, strict=True)
-    ]
-    sql = (
-        f"WITH v({', '.join(names)}) AS (VALUES {values}) "
-        f"UPDATE {table} SET {', '.join(assignments)} FROM v WHERE {table}.{connection.ops.quote_name(meta.pk.column)} = v.pk"
-    )
+        assignments.append(f"{quote(field.column)} = %s")
+        constant_params.append(field.get_db_prep_save(value, connection))
+    where = f"WHERE {table}.{quote(meta.pk.column)} = v.pk"
+    if connection.vendor == "postgresql":
+        arrays = ", ".join(f"%s::{field.cast_db_type(connection)}[]" for field in fields)
+        sql = f"UPDATE {table} SET {', '.join(assignments)} FROM unnest({arrays}) AS v({', '.join(names)}) {where}"
+        params = [*constant_params, *by_column]
+    else:
+        values = ", ".join("(" + ", ".join(["%s"] * len(names)) + ")" for _ in rows)
+        sql = f"WITH v({', '.join(names)}) AS (VALUES {values}) UPDATE {table} SET {', '.join(assignments)} FROM v {where}"
+        params = [*(value for row in zip(*by_column, strict=True) for value in row), *constant_params]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*row_params, *params])
+        cursor.execute(sql, params)
 
 
 def seat_bots(league: BotLeague) -> dict[int, SeatBot]:
@@ -721,13 +738,17 @@ def league_work(
                 on_stored(stored)
             if start + league.commit_every < len(fixtures):
                 later = [fixture[0] for fixture in fixtures[start + league.commit_every :]]
-                Fixture.objects.filter(pk__in=later, lease_token=token).update(
-                    lease_expires_at=timezone.now() + timedelta(seconds=league.lease_seconds)
-                )
+                with transaction.atomic():
+                    _relax_commit()
+                    Fixture.objects.filter(pk__in=later, lease_token=token).update(
+                        lease_expires_at=timezone.now() + timedelta(seconds=league.lease_seconds)
+                    )
         # Rate while the others play, strictly in schedule order: only once every earlier match is stored
         # (the worker storing the last of them rates ours too), so no batch is applied early and replayed.
         if not Fixture.objects.filter(league_id=league_id, done=False, position__lt=fixtures[0][3]).exists():
-            pool_update(pool_id=league.rating_pool_id)
+            with transaction.atomic():
+                _relax_commit()
+                pool_update(pool_id=league.rating_pool_id)
 
 
 def leases_reap(*, now=None) -> int:
