@@ -32,6 +32,7 @@ import json
 import os
 import random
 import resource
+import select
 import selectors
 import shutil
 import signal
@@ -186,14 +187,27 @@ class ProgramProcess:
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.process.stdout, selectors.EVENT_READ)
         os.set_blocking(self.process.stdout.fileno(), False)
+        os.set_blocking(self.process.stdin.fileno(), False)
 
     def send(self, message: Mapping[str, Any]) -> None:
-        line = canonical_json(message).encode() + b"\n"
-        try:
-            self.process.stdin.write(line)
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise ExternalBotError(self._exit_description("stopped reading its input")) from None
+        """Write one message line; a program that stops reading gets the move time to drain it, then is killed."""
+        pending = memoryview(canonical_json(message).encode() + b"\n")
+        deadline = time.monotonic() + self.limits.move_seconds
+        descriptor = self.process.stdin.fileno()
+        while pending:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([], [descriptor], [], left)[1]:
+                self.kill()
+                raise ExternalBotError(
+                    f"did not read its input within {self.limits.move_seconds:g}s (killed)"
+                )
+            try:
+                written = os.write(descriptor, pending)
+            except BlockingIOError:
+                continue
+            except OSError:
+                raise ExternalBotError(self._exit_description("stopped reading its input")) from None
+            pending = pending[written:]
 
     def read_line(self, seconds: float) -> bytes:
         """The next line the program writes, within `seconds`; kills the program when it runs out."""

@@ -141,3 +141,14 @@ def test_commands_are_checked_before_anything_starts():
     with pytest.raises(ExternalBotError, match="a program followed by its arguments"):
         resolve_command([])
     assert resolve_command(["python3", "-V"])[1:] == ["-V"]
+
+
+def test_a_program_that_never_reads_its_input_is_killed_once_the_pipe_is_full():
+    process = ProgramProcess(program("deaf"), Limits(move_seconds=0.3))
+    big = {"type": "act", "observation": {"padding": "x" * 300_000}, "legal_actions": ["stop"]}
+    try:
+        with pytest.raises(ExternalBotError, match=r"did not read its input within 0.3s \(killed\)"):
+            process.send(big)
+        assert process.process.returncode == -9
+    finally:
+        process.close()
