@@ -146,3 +146,12 @@ def test_every_step_of_every_game_draws(game_id, players, picture):
         assert picture in frame.drawing
         assert frame.step == step and total == len(record["events"])
         assert frame.caption
+
+
+def test_a_bot_matchs_page_links_to_its_replay(client, staff, no_broker):
+    league = played_league(staff, make_bots(staff), target_value=1)
+    fixture = Fixture.objects.filter(league=league).first()
+
+    page = client.get(f"/matches/{fixture.match_id}/").content.decode()
+
+    assert f'href="{reverse("bots:replay", args=[fixture.match_id])}">Replay move by move</a>' in page
