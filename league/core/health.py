@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import DatabaseError, connection
+from kombu import Connection
+from kombu.exceptions import KombuError
 
 from league.celery import app
 
@@ -39,11 +41,19 @@ def check_database() -> tuple[bool, str]:
     return True, ""
 
 
+def broker_connection() -> Connection:
+    """A fresh connection to the configured broker, not one from the app's pool."""
+    return app.connection_for_write()
+
+
 def check_workers(timeout: float = WORKER_PING_TIMEOUT) -> list[str]:
     """Names of the workers that answered a broadcast ping within `timeout` seconds."""
     try:
-        replies = app.control.ping(timeout=timeout) or []
-    except OSError:  # broker unreachable
+        # A connection of its own, closed on exit: a pooled connection left listening for replies would be
+        # inherited by forked processes, and kombu's after-fork cleanup then blocks reading from it (Redis).
+        with broker_connection() as connection:
+            replies = app.control.ping(timeout=timeout, connection=connection) or []
+    except (OSError, KombuError):  # broker unreachable
         return []
     return sorted(name for reply in replies for name in reply)
 

@@ -1,5 +1,6 @@
 import pytest
 from django.core.management import call_command
+from kombu import Connection
 
 from league.core import demo
 from league.matches.models import Match
@@ -8,7 +9,14 @@ from league.ratings.models import Rating, RatingPool
 from league.ratings.services import pool_differences
 
 
-def test_health_without_a_worker_is_503_and_says_why(client, db, monkeypatch):
+def test_health_without_a_worker_is_503_and_says_why(client, db, monkeypatch, tmp_path):
+    """A broker of the test's own (a fresh filesystem folder), so that no worker anywhere can answer."""
+    folder = str(tmp_path)
+    options = {"data_folder_in": folder, "data_folder_out": folder, "control_folder": folder}
+    monkeypatch.setattr(
+        "league.core.health.broker_connection",
+        lambda: Connection("filesystem://localhost/", transport_options=options),
+    )
     monkeypatch.setattr("league.core.health.WORKER_PING_TIMEOUT", 0.2)
     response = client.get("/health/?format=json")
     assert response.status_code == 503
