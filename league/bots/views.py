@@ -25,12 +25,27 @@ def league_list(request: HttpRequest) -> HttpResponse:
     return render(request, "bots/leagues.html", {"leagues": leagues})
 
 
+class BotChoiceField(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, bot: BotDefinition) -> str:
+        return f"{bot.label} · {game_name(bot.game_id)}"
+
+
+class GameCheckboxes(forms.CheckboxSelectMultiple):
+    """Checkboxes that carry their bot's game, so the page can show only the bots of the chosen game."""
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        if value:
+            option["attrs"]["data-game"] = value.instance.game_id
+        return option
+
+
 class LeagueForm(forms.Form):
     name = forms.CharField(max_length=120)
     game = forms.ChoiceField(choices=game_choices)
-    bots = forms.ModelMultipleChoiceField(
+    bots = BotChoiceField(
         queryset=BotDefinition.objects.order_by("game_id", "name", "-version"),
-        widget=forms.CheckboxSelectMultiple,
+        widget=GameCheckboxes,
         help_text="Bots of the league's game.",
     )
     table_size = forms.IntegerField(min_value=2, max_value=16, initial=4)
