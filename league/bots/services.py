@@ -439,12 +439,13 @@ def _draw_round(league: BotLeague) -> LeagueRound | None:
         league_seed=league.seed,
         round_number=number,
     )
-    previous = LeagueRound.objects.filter(league=league).aggregate(at=Max("drawn_at"))["at"]
+    # The pool applies matches by (played_at, id): each match gets the draw time plus its index in
+    # microseconds, after every earlier match of the league, so the order is the schedule's whatever the
+    # ids or the clock do.
+    latest = Match.objects.filter(bot_fixture__league=league).aggregate(at=Max("played_at"))["at"]
     drawn_at = timezone.now()
-    if (
-        previous is not None and drawn_at <= previous
-    ):  # keep the schedule's order even if the clock steps back
-        drawn_at = previous + timedelta(microseconds=1)
+    if latest is not None and drawn_at <= latest:
+        drawn_at = latest + timedelta(microseconds=1)
     league_round = LeagueRound.objects.create(league=league, number=number, drawn_at=drawn_at)
     players = dict(LeagueEntry.objects.filter(league=league).values_list("bot_id", "bot__player_id"))
     spec = game_spec(league.game_id)
@@ -455,9 +456,9 @@ def _draw_round(league: BotLeague) -> LeagueRound | None:
             options=league.options,
             rated=True,
             rating_pool_id=league.rating_pool_id,
-            played_at=drawn_at,
+            played_at=drawn_at + timedelta(microseconds=table.index),
         )
-        for _ in tables
+        for table in tables
     )
     MatchSeat.objects.bulk_create(
         MatchSeat(match=match, seat=seat, player_id=players[bot_id])

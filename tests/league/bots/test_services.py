@@ -203,3 +203,23 @@ def test_work_past_its_time_hands_on_to_a_new_task(staff):
     assert stored == 0
     queue.assert_called_once_with(league.pk, 1)
     assert BotLeague.objects.get(pk=league.pk).status == "running"
+
+
+def test_the_pool_applies_the_league_in_schedule_order(staff):
+    league = make_league(staff, make_bots(staff))
+    league_start(league_id=league.pk)
+    league_work(league_id=league.pk, worker="test")
+
+    by_schedule = list(
+        Fixture.objects.filter(league=league).order_by("position").values_list("match_id", flat=True)
+    )
+    by_pool = list(
+        Match.objects.filter(rating_pool=league.rating_pool)
+        .order_by(*league.rating_pool.match_order())
+        .values_list("id", flat=True)
+    )
+    assert by_pool == by_schedule
+    assert (
+        len(set(Match.objects.filter(rating_pool=league.rating_pool).values_list("played_at", flat=True)))
+        == 12
+    )
