@@ -15,6 +15,7 @@ Another game gets its engine's text picture.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -59,21 +60,38 @@ def replay_frame(record: dict, names: Sequence[str], step: int) -> tuple[Frame, 
     state = game.new_state(num_players, options, random.Random(record["seed"]))
     caption = "The table before the first move"
     for index, (kind, value) in enumerate(events[:step], start=1):
+        # Words are read on the state right after the event, as the engines' command-line account does.
         try:
             if kind == "c":
-                caption = state.describe_chance(value) if index == step else ""
                 state.apply_chance(value)
+                if index == step:
+                    caption = state.describe_chance(value)
             else:
                 actions = {int(seat): action for seat, action in value.items()}
+                state.apply(actions)
                 if index == step:
                     caption = "; ".join(
                         f"{names[seat]}: {state.describe_action(seat, action)}"
                         for seat, action in actions.items()
                     )
-                state.apply(actions)
         except IllegalAction as exc:
             raise ReplayFailed(f"event {index} does not replay: {exc}") from None
-    return Frame(step, caption, DRAWINGS.get(game.spec.id, _draw_text)(state, names)), len(events)
+    return Frame(
+        step, _with_names(caption, names), DRAWINGS.get(game.spec.id, _draw_text)(state, names)
+    ), len(events)
+
+
+SEAT_WORDS = re.compile(r"\bseat (\d+)\b")
+
+
+def _with_names(caption: str, names: Sequence[str]) -> str:
+    """The engine's words with "seat 2" replaced by the name of the bot in seat 2."""
+
+    def name(match: re.Match) -> str:
+        seat = int(match.group(1))
+        return names[seat] if seat < len(names) else match.group(0)
+
+    return SEAT_WORDS.sub(name, caption)
 
 
 def _observations(state: State) -> list[Observation]:

@@ -155,3 +155,14 @@ def test_a_bot_matchs_page_links_to_its_replay(client, staff, no_broker):
     page = client.get(f"/matches/{fixture.match_id}/").content.decode()
 
     assert f'href="{reverse("bots:replay", args=[fixture.match_id])}">Replay move by move</a>' in page
+
+
+def test_replay_captions_name_the_bots_and_read_the_table_after_the_move():
+    record = play_match("nacho_pile", 2, ["random", "random"], 5)
+    names = ["Ada", "Bert"]
+    last, total = replay_frame(record, names, 10**6)
+    first_decision = next(i for i, (kind, _) in enumerate(record["events"], start=1) if kind == "m")
+
+    assert last.step == total
+    assert "one chip is left in the bag" in last.caption and last.caption.endswith("the game ends")
+    assert replay_frame(record, names, first_decision)[0].caption.startswith("Ada: ")
