@@ -1,3 +1,5 @@
+import socket
+
 import pytest
 from django.core.management import call_command
 from kombu import Connection
@@ -50,5 +52,18 @@ def test_demo_data_loads_a_league_once_and_prints_the_admin_password(db, capsys,
 def test_serve_refuses_a_bad_port(port):
     from django.core.management.base import CommandError
 
-    with pytest.raises(CommandError, match="--port must be between 1 and 65535"):
+    with pytest.raises(CommandError, match="--port must be between 1 and 65535") as failure:
         call_command("serve", "--port", port)
+    assert failure.value.returncode == 2
+
+
+def test_serve_refuses_a_port_in_use_with_status_2():
+    from django.core.management.base import CommandError
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        with pytest.raises(CommandError, match=f"something already listens on 127.0.0.1:{port}") as failure:
+            call_command("serve", "--port", str(port))
+    assert failure.value.returncode == 2

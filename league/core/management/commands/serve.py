@@ -31,10 +31,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, host: str, port: int, **options):
         if not 1 <= port <= 65535:
-            raise CommandError(f"--port must be between 1 and 65535, not {port}")
+            raise CommandError(f"--port must be between 1 and 65535, not {port}", returncode=2)
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
             if probe.connect_ex((host, port)) == 0:
-                raise CommandError(f"something already listens on {host}:{port}; stop it or set PORT=<another port>")
+                raise CommandError(
+                    f"something already listens on {host}:{port}; stop it or set PORT=<another port>", returncode=2
+                )
         python = sys.executable
         manage = str(settings.BASE_DIR / "manage.py")
         beat_schedule = str(settings.VAR_DIR / "celerybeat-schedule")
