@@ -84,6 +84,9 @@ class SearchBot(Bot):
         Option("chance_nodes", "bool", True, "branch the tree on small chance outcomes (a draw), not on shuffles"),
         Option("opponents", "choice", "tree", "opponents' moves in the tree: searched (tree) or by the rollout policy",
                choices=("tree", "rollout")),
+        Option("sharpen", "float", 1.0,
+               "the choice at a simultaneous step is drawn with probability proportional to the average strategy"
+               " raised to this power: 1 plays the mix as found, more leans to its strongest parts", min=0.0, max=20.0),
         Option("time_limit", "float", 0.0, "seconds per decision at most (0: no limit; makes play machine-dependent)",
                min=0.0, max=600.0),
     )
@@ -111,7 +114,8 @@ class SearchBot(Bot):
         legal_keys = {action_key(a): a for a in legal_actions}
         if self._simultaneous_root:
             column = 4 if self.config["simultaneous"] == "regret" else 0
-            weights = [table[k][column] if k in table else 0.0 for k in legal_keys]
+            power = self.config["sharpen"]
+            weights = [table[k][column] ** power if k in table else 0.0 for k in legal_keys]
             total = sum(weights)
             if total <= 0:
                 return legal_actions[self.rng.randrange(len(legal_actions))]
@@ -299,7 +303,7 @@ class SearchBot(Bot):
                     actions[seat] = self._rollout_action(state, seat, state.legal_actions(seat))
                 state._apply(actions)
             steps += 1
-        return rewards_of(state.outcome(), self.num_players, self.game.spec.score_order, self.config["score_weight"])
+        return rewards_of(state.evaluation(), self.num_players, self.game.spec.score_order, self.config["score_weight"])
 
 
 def rewards_of(outcome: Outcome, num_players: int, score_order: str | None, score_weight: float) -> list[float]:
