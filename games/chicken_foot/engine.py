@@ -666,6 +666,13 @@ class ChickenFootState(State):
             return f"plays {bone} on {onto}: chickie {t.hi[bone_id]}s!"
         return f"plays {bone} on {onto}"
 
+    def evaluation(self) -> Outcome:
+        """For search: the scores as if the round ended now, every seat counting the bones in its hand."""
+        if self.phase != TURN and self.phase != LEAD:
+            return self.outcome()
+        scores = [score + self.hand_points(seat) for seat, score in enumerate(self.scores)]
+        return Outcome(places=places_from_keys(scores, higher_is_better=False), scores=tuple(scores))
+
     def playout_action(self, seat: int, legal: list[Any], rng: random.Random) -> Any:
         """Search rollouts: the heaviest bone (the greedy bot's rule without its chickie check), ties at random."""
         t = self.t

@@ -171,6 +171,11 @@ class State(ABC):
         It is called on states a search bot dealt itself, so it may read the whole state it is given."""
         return legal[int(rng.random() * len(legal))]
 
+    def evaluation(self) -> Outcome:
+        """The outcome a search bot scores a position by when it stops looking ahead: `outcome()` unless the
+        engine knows a better estimate (e.g. counting the bones still in hand as if the round ended now)."""
+        return self.outcome()
+
     def at_break(self) -> bool:
         """Whether this is a natural point to stop looking ahead and score the position with `outcome()`
         (e.g. between two rounds). Search bots may cut their rollouts here. Engines override it."""
