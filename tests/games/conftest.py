@@ -10,3 +10,14 @@ def toy():
     registry.register(toy_game.GAME, toy_game.BOTS)
     yield toy_game.GAME
     registry.unregister(toy_game.SPEC.id)
+
+
+@pytest.fixture(params=[*registry.game_ids(), toy_game.SPEC.id])
+def game(request):
+    """Each registered game in turn, and the core's test game: for the contract every game keeps."""
+    if request.param == toy_game.SPEC.id:
+        registry.register(toy_game.GAME, toy_game.BOTS)
+        yield toy_game.GAME
+        registry.unregister(toy_game.SPEC.id)
+    else:
+        yield registry.get_game(request.param)

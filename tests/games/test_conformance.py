@@ -10,25 +10,12 @@ import random
 
 import pytest
 
-from games import registry
 from games.core.errors import IllegalAction, ReplayError
 from games.core.record import canonical_json
 from games.core.replay import replay
 from games.core.runner import play_match
-from tests.games import toy_game
 
-GAME_IDS = [*registry.game_ids(), toy_game.SPEC.id]
 ILLEGAL = "__not_an_action__"
-
-
-@pytest.fixture(params=GAME_IDS)
-def game(request):
-    if request.param == toy_game.SPEC.id:
-        registry.register(toy_game.GAME, toy_game.BOTS)
-        yield toy_game.GAME
-        registry.unregister(toy_game.SPEC.id)
-    else:
-        yield registry.get_game(request.param)
 
 
 def player_counts(game):

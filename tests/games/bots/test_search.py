@@ -3,24 +3,10 @@ import random
 
 import pytest
 
-from games import registry
 from games.bots.search import SearchBot, rewards_of
 from games.core.errors import OptionError
 from games.core.runner import play_match
 from games.core.state import Outcome
-from tests.games import toy_game
-
-GAME_IDS = [*registry.game_ids(), toy_game.SPEC.id]
-
-
-@pytest.fixture(params=GAME_IDS)
-def game(request):
-    if request.param == toy_game.SPEC.id:
-        registry.register(toy_game.GAME, toy_game.BOTS)
-        yield toy_game.GAME
-        registry.unregister(toy_game.SPEC.id)
-    else:
-        yield registry.get_game(request.param)
 
 
 def decision_points(game, num_players, seed, every):
