@@ -85,3 +85,28 @@ def test_bad_parameters_are_clear_errors(game):
         SearchBot(game, 0, 2, {}, {"rollout": "nobody"}, random.Random(1))
     with pytest.raises(OptionError, match="iterations: 0 is below the minimum 1"):
         SearchBot(game, 0, 2, {}, {"iterations": 0}, random.Random(1))
+
+
+def test_chooses_a_legal_action_at_positions_from_hundreds_of_random_games(game):
+    """Positions spread over 200 random games of every game: the search bot's choice is always legal."""
+    low, high = game.spec.players_allowed(game.spec.validate_options({}))
+    asked = 0
+    for seed in range(200):
+        num_players = low + seed % (high - low + 1)
+        rng = random.Random(seed)
+        state = game.start(num_players, None, seed)
+        step = 0
+        while not state.is_terminal():
+            if state.is_chance():
+                state.apply_chance(state.sample_chance(rng))
+                continue
+            deciders = state.deciders()
+            if step % 37 == seed % 37:
+                seat = deciders[0]
+                legal = state.legal_actions(seat)
+                bot = make_bot(game, state, seat, seed, iterations=3, determinizations=1, rollout_depth=30)
+                assert bot.act(state.observation(seat), legal) in legal
+                asked += 1
+            step += 1
+            state.apply({s: rng.choice(state.legal_actions(s)) for s in deciders})
+    assert asked >= 25
