@@ -7,6 +7,7 @@ state. Search bots make states from the observation through `game.sample_state(o
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -14,7 +15,7 @@ from games.core.spec import Option, validate_options
 from games.core.state import Action, Game, Observation
 
 
-class Bot:
+class Bot(ABC):
     """Base class of every bot.
 
     Subclasses set `name`, `summary`, `params` (typed options) and `games` (the game ids the bot plays; None
@@ -57,8 +58,9 @@ class Bot:
             "params": [p.describe() for p in cls.params],
         }
 
+    @abstractmethod
     def act(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
-        raise NotImplementedError(f"bot {self.name} does not implement act()")
+        """One of `legal_actions`, chosen from the observation (None when `uses_observation` is False)."""
 
 
 class RandomBot(Bot):

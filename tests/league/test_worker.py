@@ -4,36 +4,16 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 from django.conf import settings
-from django.db import connection
 from django.test import Client
 
 from league.ratings.models import PendingRatingUpdate, Rating
 from league.ratings.services import pool_differences
 from league.results.services import result_submit
 from tests.factories import MatchFactory, PlayerFactory, StaffFactory
-
-WAIT_SECONDS = 90
-
-
-def database_url() -> str:
-    """The URL of the test database, so that the worker process works on the same data."""
-    db = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{db['NAME']}"
-    credentials = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgres://{credentials}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-def wait_until(condition, what: str) -> None:
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"gave up waiting: {what}")
-        time.sleep(0.2)
+from tests.league.bots.workers import database_url, wait_until
 
 
 @pytest.fixture
