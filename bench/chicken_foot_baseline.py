@@ -22,9 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
-from games import registry  # noqa: E402
+from games.core.benchmark import states_along  # noqa: E402
 from games.core.runner import play_match  # noqa: E402
-from games.core.state import State  # noqa: E402
 
 TOP = 9
 PLAYERS = 4
@@ -106,21 +105,6 @@ def baseline_game(rng: random.Random) -> list[int]:
             for bone in hands[seat]:
                 scores[seat] += DOUBLE_BLANK_POINTS if bone == 0 else sum(BONES[bone])
     return scores
-
-
-def states_along(record: dict, every: int) -> list[State]:
-    """States at every `every`-th event of a record, re-applied without the bots."""
-    game = registry.get_game(record["game"])
-    state = game.new_state(len(record["seats"]), record["options"], random.Random(record["seed"]))
-    states = []
-    for index, (kind, payload) in enumerate(record["events"]):
-        if kind == "c":
-            state.apply_chance(payload)
-        else:
-            state.apply({int(seat): action for seat, action in payload.items()})
-        if index % every == 0 and not state.is_terminal():
-            states.append(state.clone())
-    return states
 
 
 def timed(work) -> tuple[float, float]:

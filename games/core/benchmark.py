@@ -15,7 +15,7 @@ from games import registry
 from games.core.runner import play_match
 
 
-def _states_along(record: dict, every: int) -> list:
+def states_along(record: dict, every: int) -> list:
     """States at every `every`-th event of a record (replayed without the bots)."""
     game = registry.get_game(record["game"])
     state = game.new_state(len(record["seats"]), record["options"], random.Random(record["seed"]))
@@ -52,7 +52,7 @@ def bench_game(game_id: str, players: int, games: int, seed: int = 0, repeats: i
 
     samples = []
     for record in kept:
-        samples.extend(_states_along(record, max(1, len(record["events"]) // 10)))
+        samples.extend(states_along(record, max(1, len(record["events"]) // 10)))
     rounds = max(1, 20_000 // max(1, len(samples)))
     for _ in range(repeats):
         started = time.perf_counter()
