@@ -181,7 +181,9 @@ class Fixture(models.Model):
     (match, version) rule of results makes a second store of the same match fail, so a match counts once.
     """
 
-    league = models.ForeignKey(BotLeague, on_delete=models.CASCADE, related_name="fixtures")
+    league = models.ForeignKey(
+        BotLeague, on_delete=models.CASCADE, related_name="fixtures", db_index=False
+    )  # fixture_position_unique leads with it
     round = models.ForeignKey(LeagueRound, on_delete=models.CASCADE, related_name="fixtures")
     position = models.PositiveIntegerField(help_text="Order in the league's schedule (ratings apply in it).")
     match = models.OneToOneField("matches.Match", on_delete=models.PROTECT, related_name="bot_fixture")

@@ -26,11 +26,11 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
-from django.db.models import Count, F, Max, Model
+from django.db import connection, transaction
+from django.db.models import Count, F, Max
 from django.utils import timezone
 
 from games import registry
@@ -39,6 +39,7 @@ from league.bots import matchmaking
 from league.bots.external import ExternalBotError, Limits, resolve_command
 from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry, LeagueRound
 from league.bots.playing import SeatBot, play_league_match
+from league.core import bulk
 from league.core.catalogue import game_spec
 from league.core.errors import UserError
 from league.matches.models import Match, MatchSeat
@@ -412,42 +413,7 @@ def league_standings_input(league: BotLeague) -> list[matchmaking.BotStanding]:
     return standings
 
 
-def _insert_rows(objects: Sequence[Model], key: str | None = None) -> dict[Any, int]:
-    """INSERT unsaved instances of one model in one statement; with `key`, return {key value: primary key}.
-
-    Django's bulk_create spends more per row than the database does; PostgreSQL inserts from `unnest` of one
-    array per column (a handful of parameters whatever the number of rows). Elsewhere, bulk_create.
-    """
-    if not objects:
-        return {}
-    model = type(objects[0])
-    if connection.vendor != "postgresql":
-        created = model.objects.bulk_create(objects)
-        return {getattr(obj, key): obj.pk for obj in created} if key else {}
-    meta = model._meta
-    database = connections[DEFAULT_DB_ALIAS]  # not the thread-local proxy: it is asked once per value
-    quote = database.ops.quote_name
-    fields = [field for field in meta.concrete_fields if not field.primary_key]
-    arrays = [
-        [field.get_db_prep_save(field.pre_save(obj, add=True), database) for obj in objects]
-        for field in fields
-    ]
-    casts = ", ".join(f"%s::{field.cast_db_type(connection)}[]" for field in fields)
-    sql = (
-        f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(field.column) for field in fields)}) "
-        f"SELECT * FROM unnest({casts})"
-    )
-    if key is None:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, arrays)
-        return {}
-    key_field = meta.get_field(key)
-    with connection.cursor() as cursor:
-        cursor.execute(f"{sql} RETURNING {quote(key_field.column)}, {quote(meta.pk.column)}", arrays)
-        rows = cursor.fetchall()
-    if len({value for value, _ in rows}) != len(objects):
-        raise RuntimeError(f"{key} must be unique among the rows inserted")
-    return dict(rows)
+RESULT_COLUMNS = ("match_id", "places", "scores")
 
 
 def _target_reached(league: BotLeague, standings: Sequence[matchmaking.BotStanding]) -> bool:
@@ -456,9 +422,13 @@ def _target_reached(league: BotLeague, standings: Sequence[matchmaking.BotStandi
     return min(s.matches for s in standings) >= league.target_value
 
 
-def _draw_round(league: BotLeague) -> LeagueRound | None:
-    """Draw and store the next round, or finish the league at its target. Call holding the league row lock."""
-    standings = league_standings_input(league)
+def _draw_round(
+    league: BotLeague, standings: Sequence[matchmaking.BotStanding] | None = None
+) -> LeagueRound | None:
+    """Draw and store the next round, or finish the league at its target. Call holding the league row lock,
+    with the league's standings if they were just read."""
+    if standings is None:
+        standings = league_standings_input(league)
     if league.current_round and _target_reached(league, standings):
         league.status = BotLeague.Status.FINISHED
         league.finished_at = timezone.now()
@@ -487,34 +457,49 @@ def _draw_round(league: BotLeague) -> LeagueRound | None:
     league_round = LeagueRound.objects.create(league=league, number=number, drawn_at=drawn_at)
     players = dict(LeagueEntry.objects.filter(league=league).values_list("bot_id", "bot__player_id"))
     spec = game_spec(league.game_id)
-    matches = [
-        Match(
+    match_ids = dict(
+        bulk.insert(
+            Match,
+            ("played_at",),
+            [(drawn_at + timedelta(microseconds=table.index),) for table in tables],
+            returning=("played_at", "id"),
             game_id=league.game_id,
             game_version=spec.version,
             options=league.options,
+            status=Match.Status.SCHEDULED,
             rated=True,
             rating_pool_id=league.rating_pool_id,
-            played_at=drawn_at + timedelta(microseconds=table.index),
+            result_version=0,
+            created_at=timezone.now(),
         )
-        for table in tables
-    ]
-    match_ids = _insert_rows(matches, key="played_at")
-    for match in matches:
-        match.pk = match_ids[match.played_at]
-    _insert_rows(
+    )
+    if len(match_ids) != len(tables):
+        raise RuntimeError("two tables of a round were given the same time")
+    ids = [match_ids[drawn_at + timedelta(microseconds=table.index)] for table in tables]
+    bulk.insert(
+        MatchSeat,
+        ("match_id", "seat", "player_id"),
         [
-            MatchSeat(match_id=match.pk, seat=seat, player_id=players[bot_id])
-            for match, table in zip(matches, tables, strict=True)
+            (match_id, seat, players[bot_id])
+            for match_id, table in zip(ids, tables, strict=True)
             for seat, bot_id in enumerate(table.seats)
-        ]
+        ],
     )
     start = Fixture.objects.filter(league=league).aggregate(p=Max("position"))["p"]
     start = 0 if start is None else start + 1
-    _insert_rows(
+    bulk.insert(
+        Fixture,
+        ("position", "match_id", "seed"),
         [
-            Fixture(league=league, round=league_round, position=start + i, match_id=match.pk, seed=table.seed)
-            for i, (match, table) in enumerate(zip(matches, tables, strict=True))
-        ]
+            (start + i, match_id, table.seed)
+            for i, (match_id, table) in enumerate(zip(ids, tables, strict=True))
+        ],
+        league_id=league.pk,
+        round_id=league_round.pk,
+        done=False,
+        lease_token="",
+        attempts=0,
+        played_by="",
     )
     league.current_round = number
     league.save(update_fields=["current_round"])
@@ -548,7 +533,7 @@ def league_advance(*, league_id: int, scheduled_tick: bool = False) -> bool:
             and not _target_reached(league, standings)
         ):
             return False
-        drawn = _draw_round(league)
+        drawn = _draw_round(league, standings)
         if drawn is not None:
             tables = Fixture.objects.filter(round=drawn).count()
             _queue_work(league.pk, min(MAX_QUEUED_TASKS, -(-tables // league.batch_size)))
@@ -569,8 +554,15 @@ def _relax_commit() -> None:
             cursor.execute("SET LOCAL synchronous_commit TO OFF")
 
 
-def fixtures_claim(*, league: BotLeague, token: str, limit: int, least: int = 1) -> list[int]:
-    """Lease open fixtures of a running league to `token`, in schedule order; their ids.
+class ClaimedFixture(NamedTuple):
+    id: int
+    match_id: int
+    seed: int
+    position: int
+
+
+def fixtures_claim(*, league: BotLeague, token: str, limit: int, least: int = 1) -> list[ClaimedFixture]:
+    """Lease open fixtures of a running league to `token`, in schedule order.
 
     Takes `limit` fixtures, but no more than half of those still unclaimed (and at least `least`), so that
     the end of a round is shared between the workers instead of left to the last one to claim.
@@ -582,18 +574,22 @@ def fixtures_claim(*, league: BotLeague, token: str, limit: int, least: int = 1)
             Fixture.objects.select_for_update(skip_locked=True)
             .filter(league_id=league.pk, done=False, lease_token="")
             .order_by("position")
-            .values_list("id", flat=True)[: 2 * limit]
+            .values_list("id", "match_id", "seed", "position")[: 2 * limit]
         )
-        ids = available[: min(limit, max(least, -(-len(available) // 2)))]
-        if not ids:
+        claimed = [
+            ClaimedFixture(*row) for row in available[: min(limit, max(least, -(-len(available) // 2)))]
+        ]
+        if not claimed:
             return []
-        Fixture.objects.filter(pk__in=ids).update(
+        Fixture.objects.filter(pk__in=[fixture.id for fixture in claimed]).update(
             lease_token=token,
             lease_expires_at=now + timedelta(seconds=league.lease_seconds),
             attempts=F("attempts") + 1,
         )
-        Match.objects.filter(bot_fixture__in=ids).update(status=Match.Status.RUNNING)
-    return ids
+        Match.objects.filter(pk__in=[fixture.match_id for fixture in claimed]).update(
+            status=Match.Status.RUNNING
+        )
+    return claimed
 
 
 @dataclass(frozen=True)
@@ -624,36 +620,27 @@ def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture])
         if not held:
             return 0
         items = [by_fixture[fixture_id] for fixture_id in held]
-        seats: dict[int, list[tuple[int, int]]] = {}  # match id -> [(seat row id, seat number)]
-        rows = MatchSeat.objects.filter(match_id__in=[item.match_id for item in items]).order_by("seat")
-        for pk, match_id, number in rows.values_list("pk", "match_id", "seat"):
-            seats.setdefault(match_id, []).append((pk, number))
         versions, match_rows, seat_rows = [], [], []
         now = timezone.now()
         for item in items:
             outcome = item.record["outcome"]
             places, _ = check_outcome(
-                num_seats=len(seats[item.match_id]), score_order=None, places=outcome["places"]
+                num_seats=len(item.record["seats"]), score_order=None, places=outcome["places"]
             )
             scores = outcome.get("scores")
-            versions.append(
-                ResultVersion(
-                    match_id=item.match_id,
-                    version=1,
-                    places=places,
-                    scores=scores,
-                    entered_by=None,
-                    entered_at=now,
-                    reason=SYSTEM_RESULT_REASON,
-                )
-            )
+            versions.append((item.match_id, places, scores))
             match_rows.append((item.match_id, Match.compress_record(item.record)))
-            for pk, number in seats[item.match_id]:
-                seat_rows.append((pk, places[number], scores[number] if scores is not None else None))
-        _insert_rows(versions)  # (match, version) is unique: a match is stored once
-        _update_rows(Match, ("record",), match_rows, status=Match.Status.FINISHED, result_version=1)
-        _update_rows(MatchSeat, ("place", "score"), seat_rows)
-        _update_rows(
+            for number, place in enumerate(places):
+                seat_rows.append(
+                    (item.match_id, number, place, scores[number] if scores is not None else None)
+                )
+        # (match, version) is unique: a match is stored once
+        bulk.insert(
+            ResultVersion, RESULT_COLUMNS, versions, version=1, reason=SYSTEM_RESULT_REASON, entered_at=now
+        )
+        bulk.update(Match, ("record",), match_rows, status=Match.Status.FINISHED, result_version=1)
+        bulk.update(MatchSeat, ("place", "score"), seat_rows, key=("match_id", "seat"))
+        bulk.update(
             Fixture,
             ("seconds",),
             [(item.fixture_id, item.seconds) for item in items],
@@ -664,46 +651,6 @@ def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture])
         )
         pool_mark_pending(pool_id=pool_id, match_id=min(item.match_id for item in items))
     return len(items)
-
-
-def _update_rows(model: type[Model], columns: Sequence[str], rows: Sequence[tuple], **constants: Any) -> None:
-    """UPDATE many rows of `model` in one statement: `rows` are (pk, value per column); `constants` go to all.
-
-    Django's bulk_update builds a CASE expression per field and row, which costs more than playing a match.
-    PostgreSQL joins the table to `unnest` of one array per column (a handful of parameters, whatever the
-    number of rows); SQLite (3.33+) to a VALUES list.
-    """
-    if not rows:
-        return
-    meta = model._meta
-    database = connections[DEFAULT_DB_ALIAS]  # not the thread-local proxy: it is asked once per value
-    quote = database.ops.quote_name
-    table = quote(meta.db_table)
-    fields = [meta.pk, *(meta.get_field(column) for column in columns)]
-    names = ["pk", *columns]
-    by_column = [
-        [field.get_db_prep_save(value, database) for value in values]
-        for field, values in zip(fields, zip(*rows, strict=True), strict=True)
-    ]
-    assignments = [
-        f"{quote(field.column)} = v.{name}" for field, name in zip(fields[1:], columns, strict=True)
-    ]
-    constant_params = []
-    for name, value in constants.items():
-        field = meta.get_field(name)
-        assignments.append(f"{quote(field.column)} = %s")
-        constant_params.append(field.get_db_prep_save(value, connection))
-    where = f"WHERE {table}.{quote(meta.pk.column)} = v.pk"
-    if connection.vendor == "postgresql":
-        arrays = ", ".join(f"%s::{field.cast_db_type(connection)}[]" for field in fields)
-        sql = f"UPDATE {table} SET {', '.join(assignments)} FROM unnest({arrays}) AS v({', '.join(names)}) {where}"
-        params = [*constant_params, *by_column]
-    else:
-        values = ", ".join("(" + ", ".join(["%s"] * len(names)) + ")" for _ in rows)
-        sql = f"WITH v({', '.join(names)}) AS (VALUES {values}) UPDATE {table} SET {', '.join(assignments)} FROM v {where}"
-        params = [*(value for row in zip(*by_column, strict=True) for value in row), *constant_params]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
 
 
 def seat_bots(league: BotLeague) -> dict[int, SeatBot]:
@@ -748,23 +695,20 @@ def league_work(
                 _queue_work(league_id, 1)
             return stored
         token = f"{worker}:{uuid.uuid4().hex[:12]}"
-        claimed = fixtures_claim(
-            league=league, token=token, limit=league.batch_size, least=league.commit_every
+        # The end of a round is shared out in ever smaller claims (half of what is left each time), so that
+        # no worker waits long at the round's barrier for another to finish a large batch.
+        fixtures = fixtures_claim(
+            league=league, token=token, limit=league.batch_size, least=max(1, league.commit_every // 10)
         )
-        if not claimed:
+        if not fixtures:
             if league_advance(league_id=league_id):
                 continue
             return stored
         if bots is None:
             bots = seat_bots(league)
-        fixtures = list(
-            Fixture.objects.filter(pk__in=claimed)
-            .order_by("position")
-            .values_list("id", "match_id", "seed", "position")
-        )
         seat_players: dict[int, list[int]] = {}
         for match_id, player_id in (
-            MatchSeat.objects.filter(match_id__in=[f[1] for f in fixtures])
+            MatchSeat.objects.filter(match_id__in=[fixture.match_id for fixture in fixtures])
             .order_by("match_id", "seat")
             .values_list("match_id", "player_id")
         ):
@@ -784,7 +728,7 @@ def league_work(
             if on_stored is not None:
                 on_stored(stored)
             if start + league.commit_every < len(fixtures):
-                later = [fixture[0] for fixture in fixtures[start + league.commit_every :]]
+                later = [fixture.id for fixture in fixtures[start + league.commit_every :]]
                 with transaction.atomic():
                     _relax_commit()
                     Fixture.objects.filter(pk__in=later, lease_token=token).update(
@@ -792,7 +736,9 @@ def league_work(
                     )
         # Rate while the others play, strictly in schedule order: only once every earlier match is stored
         # (the worker storing the last of them rates ours too), so no batch is applied early and replayed.
-        if not Fixture.objects.filter(league_id=league_id, done=False, position__lt=fixtures[0][3]).exists():
+        if not Fixture.objects.filter(
+            league_id=league_id, done=False, position__lt=fixtures[0].position
+        ).exists():
             with transaction.atomic():
                 _relax_commit()
                 pool_update(pool_id=league.rating_pool_id)

@@ -15,16 +15,19 @@ from django.utils import timezone
 
 
 class Match(models.Model):
+    """One match. A bot league writes several rows per match it plays, so every index here earns its keep:
+    a foreign key led by a composite index or unique constraint has no index of its own."""
+
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", "Scheduled"
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
         VOID = "void", "Void"
 
-    game_id = models.CharField(max_length=40, db_index=True, help_text="A game id from the games registry.")
+    game_id = models.CharField(max_length=40, help_text="A game id from the games registry.")
     game_version = models.PositiveIntegerField(help_text="The game's rules version when the match was created.")
     options = models.JSONField(default=dict, blank=True, help_text="Validated variant options, defaults filled.")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED, db_index=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
     rated = models.BooleanField(default=True)
     rating_pool = models.ForeignKey(
         "ratings.RatingPool",
@@ -32,6 +35,7 @@ class Match(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="matches",
+        db_index=False,  # match_pool_order leads with it
         help_text="The pool a rated match counts in (the game's people pool, or a bot league's pool).",
     )
     played_at = models.DateTimeField(default=timezone.now, help_text="Defines the order of the people's pools.")
@@ -50,6 +54,7 @@ class Match(models.Model):
         indexes = [
             models.Index(fields=["rating_pool", "played_at", "id"], name="match_pool_order"),
             models.Index(fields=["-played_at", "-id"], name="match_recent"),
+            models.Index(fields=["game_id", "-played_at", "-id"], name="match_game_recent"),
         ]
         constraints = [
             models.CheckConstraint(
@@ -80,9 +85,9 @@ class Match(models.Model):
 class MatchSeat(models.Model):
     """One seat of a match: who sits there, and the outcome of the latest result version."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", db_index=False)
     seat = models.PositiveSmallIntegerField(help_text="0-based; seat 0 starts.")
-    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="seats")
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="seats", db_index=False)
     place = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1 = first; tied players share it.")
     score = models.IntegerField(null=True, blank=True)
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
 
-from django.db import connection, transaction
-from django.db.models import Q
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 
+from league.core import bulk
 from league.core.catalogue import game_spec
 from league.matches.models import Match, MatchSeat
 from league.ratings import maths
@@ -70,20 +73,20 @@ def _from_match_q(prefix: str, match: Match) -> Q:
 
 
 def rated_matches(pool: RatingPool, start: Match | None = None) -> Iterator[RatedMatch]:
-    """The pool's finished matches in the pool's order, from `start` on (all when None), with places."""
-    matches = Match.objects.filter(rating_pool=pool, status=Match.Status.FINISHED)
+    """The pool's finished matches in the pool's order, from `start` on (all when None), with places.
+
+    One query: the seats joined to their matches, in (pool order, seat) order."""
+    seats = MatchSeat.objects.filter(match__rating_pool=pool, match__status=Match.Status.FINISHED)
     if start is not None:
-        matches = matches.filter(_from_match_q("", start))
-    match_ids = list(matches.order_by(*pool.match_order()).values_list("id", flat=True))
-    for offset in range(0, len(match_ids), BATCH):
-        chunk = match_ids[offset : offset + BATCH]
-        seats: dict[int, list[tuple[int, int, int]]] = {match_id: [] for match_id in chunk}
-        rows = MatchSeat.objects.filter(match_id__in=chunk).values_list("match_id", "seat", "player_id", "place")
-        for match_id, seat, player_id, place in rows:
-            seats[match_id].append((seat, player_id, place))
-        for match_id in chunk:
-            ordered = sorted(seats[match_id])
-            yield RatedMatch(match_id, tuple(row[1] for row in ordered), tuple(row[2] for row in ordered))
+        seats = seats.filter(_from_match_q("match__", start))
+    rows = seats.order_by(*(f"match__{field}" for field in pool.match_order()), "seat").values_list(
+        "match_id", "player_id", "place"
+    )
+    if start is None:  # the whole pool: stream it (a server-side cursor on PostgreSQL)
+        rows = rows.iterator(chunk_size=4 * BATCH)
+    for match_id, group in groupby(rows, key=itemgetter(0)):
+        seated = list(group)
+        yield RatedMatch(match_id, tuple(row[1] for row in seated), tuple(row[2] for row in seated))
 
 
 def apply_matches(
@@ -132,8 +135,12 @@ def pool_replay_from(pool: RatingPool, start: Match | None) -> int:
         current = {}
         ordered = sorted(touched)
         for offset in range(0, len(ordered), BATCH):
-            current.update((row.player_id, row) for row in ratings.filter(player_id__in=ordered[offset : offset + BATCH]))
-        standings = {pid: Standing(maths.Skill(row.mu, row.sigma), row.matches) for pid, row in current.items()}
+            current.update(
+                (row.player_id, row) for row in ratings.filter(player_id__in=ordered[offset : offset + BATCH])
+            )
+        standings = {
+            pid: Standing(maths.Skill(row.mu, row.sigma), row.matches) for pid, row in current.items()
+        }
         for player_id, (before, removed) in undone.items():
             left = standings[player_id].matches - removed
             if left:
@@ -157,26 +164,24 @@ def pool_replay_from(pool: RatingPool, start: Match | None) -> int:
     return applied
 
 
+RATING_COLUMNS = ("mu", "sigma", "conservative", "matches")
 HISTORY_COLUMNS = ("pool_id", "match_id", "player_id", "mu_before", "sigma_before", "mu_after", "sigma_after")
 
 
 def _insert_history(rows: list[tuple]) -> None:
-    """Insert history rows with one executemany: replays write hundreds of thousands of them, and model
+    """Insert history rows in one statement: replays write hundreds of thousands of them, and model
     instances would cost more than the rating maths."""
-    if not rows:
-        return
-    quote = connection.ops.quote_name
-    table = quote(RatingHistory._meta.db_table)
-    columns = ", ".join(quote(column) for column in HISTORY_COLUMNS)
-    placeholders = ", ".join(["%s"] * len(HISTORY_COLUMNS))
-    with connection.cursor() as cursor:
-        cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({placeholders})", rows)
+    bulk.insert(RatingHistory, HISTORY_COLUMNS, rows)
 
 
 def _undo_from(pool: RatingPool, start: Match) -> dict[int, tuple[maths.Skill, int]]:
     """Delete the history of every match from `start` on (in pool order); return, for each player it
     touched, their skill before their first deleted row and the number of rows deleted. Works through the
-    match index in chunks, so undoing one match at the end of a large pool reads a handful of rows."""
+    match index in chunks, so undoing one match at the end of a large pool reads a handful of rows; when
+    nothing from `start` on was applied yet (a new result at the end of the pool), one query."""
+    later = Match.objects.filter(rating_pool=pool).filter(_from_match_q("", start))
+    if not later.filter(Exists(RatingHistory.objects.filter(pool=pool, match=OuterRef("pk")))).exists():
+        return {}
     match_ids = list(
         Match.objects.filter(rating_pool=pool)
         .filter(_from_match_q("", start))
@@ -189,12 +194,14 @@ def _undo_from(pool: RatingPool, start: Match) -> dict[int, tuple[maths.Skill, i
         position = {match_id: index for index, match_id in enumerate(chunk)}
         rows = RatingHistory.objects.filter(pool=pool, match_id__in=chunk)
         ordered = sorted(
-            rows.values_list("match_id", "player_id", "mu_before", "sigma_before"), key=lambda row: position[row[0]]
+            rows.values_list("match_id", "player_id", "mu_before", "sigma_before"),
+            key=lambda row: position[row[0]],
         )
         for _, player_id, mu_before, sigma_before in ordered:
             before, removed = undone.get(player_id, (maths.Skill(mu_before, sigma_before), 0))
             undone[player_id] = (before, removed + 1)
-        rows.delete()
+        if ordered:
+            rows.delete()
     return undone
 
 
@@ -215,7 +222,12 @@ def _store_standings(pool: RatingPool, current: dict[int, Rating], standings: di
                 )
             )
         elif (row.mu, row.sigma, row.matches) != (skill.mu, skill.sigma, standing.matches):
-            row.mu, row.sigma, row.conservative, row.matches = skill.mu, skill.sigma, skill.conservative, standing.matches
+            row.mu, row.sigma, row.conservative, row.matches = (
+                skill.mu,
+                skill.sigma,
+                skill.conservative,
+                standing.matches,
+            )
             changed.append(row)
     gone = [row.pk for player_id, row in current.items() if player_id not in standings]
     if gone:
@@ -225,27 +237,22 @@ def _store_standings(pool: RatingPool, current: dict[int, Rating], standings: di
 
 
 def _update_ratings(rows: list[Rating]) -> None:
-    """One executemany of plain UPDATEs: bulk_update's CASE expressions cost more than the rating maths
-    when a bot league's worker applies a few matches at a time."""
-    if not rows:
-        return
-    quote = connection.ops.quote_name
-    table = quote(Rating._meta.db_table)
-    assignments = ", ".join(f"{quote(column)} = %s" for column in ("mu", "sigma", "conservative", "matches"))
-    with connection.cursor() as cursor:
-        cursor.executemany(
-            f"UPDATE {table} SET {assignments} WHERE {quote('id')} = %s",
-            [(row.mu, row.sigma, row.conservative, row.matches, row.pk) for row in rows],
-        )
+    """One statement: bulk_update's CASE expressions cost more than the rating maths when a bot league's
+    worker applies a few matches at a time."""
+    bulk.update(
+        Rating, RATING_COLUMNS, [(row.pk, row.mu, row.sigma, row.conservative, row.matches) for row in rows]
+    )
 
 
 def pool_update(*, pool_id: int) -> int:
     """Replay the pool from its earliest pending match; idempotent (returns 0 when nothing is pending).
 
-    Takes the pool row lock, so one writer works on a pool at a time.
+    Takes the pool row lock, so one writer works on a pool at a time. The lock is FOR NO KEY UPDATE: it
+    does not hold up the transactions that store results meanwhile (their pending markers refer to the pool,
+    and the check of that foreign key takes a KEY SHARE lock, which FOR UPDATE would block).
     """
-    with transaction.atomic():
-        pool = RatingPool.objects.select_for_update().filter(pk=pool_id).first()
+    with transaction.atomic(savepoint=False):  # inside a caller's transaction, a failure rolls it all back
+        pool = RatingPool.objects.select_for_update(no_key=True).filter(pk=pool_id).first()
         if pool is None:
             return 0
         pending = list(PendingRatingUpdate.objects.filter(pool=pool).select_related("match"))
@@ -260,7 +267,7 @@ def pool_update(*, pool_id: int) -> int:
 def pool_rebuild(*, pool_id: int) -> int:
     """Recompute the whole pool from scratch and store it; clears pending markers."""
     with transaction.atomic():
-        pool = RatingPool.objects.select_for_update().get(pk=pool_id)
+        pool = RatingPool.objects.select_for_update(no_key=True).get(pk=pool_id)
         applied = pool_replay_from(pool, None)
         PendingRatingUpdate.objects.filter(pool=pool).delete()
         return applied
@@ -278,7 +285,9 @@ def pool_differences(pool: RatingPool) -> list[Difference]:
     computed = {pid: (s.skill.mu, s.skill.sigma, s.matches) for pid, s in pool_recompute(pool).items()}
     stored = {
         pid: (mu, sigma, matches)
-        for pid, mu, sigma, matches in Rating.objects.filter(pool=pool).values_list("player_id", "mu", "sigma", "matches")
+        for pid, mu, sigma, matches in Rating.objects.filter(pool=pool).values_list(
+            "player_id", "mu", "sigma", "matches"
+        )
     }
     return [
         Difference(pid, stored.get(pid), computed.get(pid))

@@ -12,7 +12,9 @@ class ResultVersion(models.Model):
     (bot matches). The (match, version) uniqueness rule decides between concurrent submissions.
     """
 
-    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="result_versions")
+    match = models.ForeignKey(
+        "matches.Match", on_delete=models.CASCADE, related_name="result_versions", db_index=False
+    )  # result_version_unique leads with it
     version = models.PositiveIntegerField()
     places = models.JSONField(help_text="Place per seat, 1 = first, ties share a place (competition ranking).")
     scores = models.JSONField(null=True, blank=True, help_text="Score per seat, if entered.")

@@ -92,8 +92,8 @@ def test_a_store_under_a_lease_that_was_handed_back_is_refused(staff):
     claimed = fixtures_claim(league=league, token="dead-worker", limit=3, least=3)
 
     handed_back = leases_reap(now=timezone.now() + timedelta(seconds=league.lease_seconds + 1))
-    fixture = Fixture.objects.select_related("match").get(pk=claimed[0])
-    record = {"outcome": {"places": [1, 2, 3], "scores": [5, 3, 1]}}
+    fixture = Fixture.objects.select_related("match").get(pk=claimed[0].id)
+    record = {"seats": [{}, {}, {}], "outcome": {"places": [1, 2, 3], "scores": [5, 3, 1]}}
     stored = fixtures_store(
         pool_id=league.rating_pool_id,
         token="dead-worker",
@@ -102,7 +102,7 @@ def test_a_store_under_a_lease_that_was_handed_back_is_refused(staff):
 
     assert (handed_back, stored) == (3, 0)
     assert fixture.match.status == Match.Status.SCHEDULED
-    assert Fixture.objects.filter(pk__in=claimed, lease_token="").count() == 3
+    assert Fixture.objects.filter(pk__in=[fixture.id for fixture in claimed], lease_token="").count() == 3
 
 
 def test_a_paused_league_plays_nothing_until_resumed(staff):

@@ -1,0 +1,184 @@
+"""Many rows in one statement, for the write paths where Django's per-object machinery costs more than the
+work itself: a bot league's worker stores a match in a few hundred microseconds of database time, and
+`bulk_create` / `bulk_update` (model instances, `pre_save`, a CASE expression per field and row) would
+double that.
+
+Rows are plain tuples in the order of `columns` (field attnames such as `match_id`). Values of plain fields
+(numbers, text, booleans, bytes) go to the driver as they are; any other field's values (dates, JSON) pass
+through the field's `get_db_prep_save`, as the ORM would. On PostgreSQL one array per column is sent and
+`unnest` turns them into rows (a handful of parameters whatever the number of rows); on SQLite, which runs
+in-process, a VALUES list in chunks under its parameter limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Field, Model
+
+PLAIN_TYPES = frozenset(
+    {
+        "AutoField",
+        "BigAutoField",
+        "SmallAutoField",
+        "IntegerField",
+        "BigIntegerField",
+        "SmallIntegerField",
+        "PositiveIntegerField",
+        "PositiveBigIntegerField",
+        "PositiveSmallIntegerField",
+        "FloatField",
+        "BooleanField",
+        "CharField",
+        "TextField",
+        "BinaryField",
+    }
+)
+SQLITE_PARAMETERS = 30_000  # SQLite 3.32+ allows 32,766 parameters a statement
+
+
+@cache
+def _field(model: type[Model], column: str) -> Field:
+    meta = model._meta
+    if column in ("pk", meta.pk.attname):
+        return meta.pk
+    for field in meta.concrete_fields:
+        if column in (field.attname, field.name):
+            return field
+    raise ValueError(f"{model.__name__} has no column {column!r}")
+
+
+def _is_plain(field: Field) -> bool:
+    target = field.target_field if field.is_relation else field
+    return target.get_internal_type() in PLAIN_TYPES
+
+
+def _prepared(fields: Sequence[Field], rows: Sequence[tuple], connection) -> list[list[Any]]:
+    """One list of values per column, converted where the field needs it."""
+    columns = [list(values) for values in zip(*rows, strict=True)]
+    for index, field in enumerate(fields):
+        if not _is_plain(field):
+            columns[index] = [field.get_db_prep_save(value, connection) for value in columns[index]]
+    return columns
+
+
+def insert(
+    model: type[Model],
+    columns: Sequence[str],
+    rows: Sequence[tuple],
+    *,
+    returning: Sequence[str] = (),
+    **constants: Any,
+) -> list[tuple]:
+    """INSERT `rows` into `model`'s table, with the `constants` (field attname = value) in every row; the
+    `returning` columns of the new rows (in no set order)."""
+    if not rows:
+        return []
+    connection = connections[DEFAULT_DB_ALIAS]
+    quote = connection.ops.quote_name
+    fields = [_field(model, column) for column in columns]
+    constant_fields = [_field(model, name) for name in constants]
+    constant_values = [
+        field.get_db_prep_save(value, connection)
+        for field, value in zip(constant_fields, constants.values(), strict=True)
+    ]
+    values = _prepared(fields, rows, connection)
+    targets = ", ".join(quote(field.column) for field in (*fields, *constant_fields))
+    head = f"INSERT INTO {quote(model._meta.db_table)} ({targets}) "
+    tail = f" RETURNING {', '.join(quote(_field(model, c).column) for c in returning)}" if returning else ""
+    result: list[tuple] = []
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            arrays = ", ".join(f"%s::{field.cast_db_type(connection)}[]" for field in fields)
+            fixed = "".join(f", %s::{field.cast_db_type(connection)}" for field in constant_fields)
+            cursor.execute(f"{head}SELECT *{fixed} FROM unnest({arrays}){tail}", [*constant_values, *values])
+            result = cursor.fetchall() if returning else []
+            return _converted(model, returning, result, connection)
+        by_row = [(*row, *constant_values) for row in zip(*values, strict=True)]
+        width = len(fields) + len(constant_fields)
+        size = max(1, SQLITE_PARAMETERS // width)
+        row_sql = "(" + ", ".join(["%s"] * width) + ")"
+        for start in range(0, len(by_row), size):
+            chunk = by_row[start : start + size]
+            cursor.execute(
+                f"{head}VALUES {', '.join([row_sql] * len(chunk))}{tail}",
+                [value for row in chunk for value in row],
+            )
+            if returning:
+                result.extend(cursor.fetchall())
+    return _converted(model, returning, result, connection)
+
+
+def _converted(model: type[Model], columns: Sequence[str], rows: list[tuple], connection) -> list[tuple]:
+    """Rows read back as the ORM would give them (SQLite returns dates as text, say)."""
+    converters = []
+    for index, column in enumerate(columns):
+        expression = _field(model, column).get_col(model._meta.db_table)
+        functions = connection.ops.get_db_converters(expression) + expression.get_db_converters(connection)
+        if functions:
+            converters.append((index, expression, functions))
+    if not converters or not rows:
+        return rows
+    converted = []
+    for row in rows:
+        values = list(row)
+        for index, expression, functions in converters:
+            for function in functions:
+                values[index] = function(values[index], expression, connection)
+        converted.append(tuple(values))
+    return converted
+
+
+def update(
+    model: type[Model],
+    columns: Sequence[str],
+    rows: Sequence[tuple],
+    *,
+    key: Sequence[str] = ("pk",),
+    **constants: Any,
+) -> None:
+    """UPDATE rows of `model` in one statement: each row is (key values..., value per column); the
+    `constants` are set on every row matched. Rows whose key matches nothing are ignored."""
+    if not rows:
+        return
+    connection = connections[DEFAULT_DB_ALIAS]
+    quote = connection.ops.quote_name
+    table = quote(model._meta.db_table)
+    key_fields = [_field(model, column) for column in key]
+    fields = [*key_fields, *(_field(model, column) for column in columns)]
+    names = [f"k{index}" for index in range(len(key_fields))] + [f"c{index}" for index in range(len(columns))]
+    values = _prepared(fields, rows, connection)
+    assignments = [
+        f"{quote(field.column)} = v.{name}"
+        for field, name in zip(fields[len(key) :], names[len(key) :], strict=True)
+    ]
+    constant_params = []
+    for name, value in constants.items():
+        field = _field(model, name)
+        assignments.append(f"{quote(field.column)} = %s")
+        constant_params.append(field.get_db_prep_save(value, connection))
+    where = " AND ".join(
+        f"{table}.{quote(field.column)} = v.{name}" for field, name in zip(key_fields, names, strict=False)
+    )
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            arrays = ", ".join(f"%s::{field.cast_db_type(connection)}[]" for field in fields)
+            cursor.execute(
+                f"UPDATE {table} SET {', '.join(assignments)} FROM unnest({arrays}) AS v({', '.join(names)}) "
+                f"WHERE {where}",
+                [*constant_params, *values],
+            )
+            return
+        by_row = list(zip(*values, strict=True))
+        size = max(1, (SQLITE_PARAMETERS - len(constant_params)) // len(fields))
+        row_sql = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        for start in range(0, len(by_row), size):
+            chunk = by_row[start : start + size]
+            cursor.execute(
+                f"WITH v({', '.join(names)}) AS (VALUES {', '.join([row_sql] * len(chunk))}) "
+                f"UPDATE {table} SET {', '.join(assignments)} FROM v WHERE {where}",
+                [*(value for row in chunk for value in row), *constant_params],
+            )
