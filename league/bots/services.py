@@ -547,11 +547,22 @@ def _relax_commit() -> None:
     """Let this transaction's commit return before its WAL reaches the disk (PostgreSQL).
 
     Safe for a worker's writes: a commit lost in a database crash is lost whole (the fixture stays open, or
-    its rating stays pending), and the match is played again from the same seed, to the same record.
+    its rating stays pending), and the match is played again from the same seed, to the same record. A
+    worker process sets it once for its whole session (`relax_session_commits`); elsewhere (the shell
+    command) it is set for the transaction.
     """
-    if connection.vendor == "postgresql":
+    if connection.vendor == "postgresql" and not getattr(connection, "relaxed_commits", False):
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL synchronous_commit TO OFF")
+
+
+def relax_session_commits(sender: Any = None, connection: Any = None, **kwargs: Any) -> None:
+    """`connection_created` receiver for worker processes: every commit of the session is relaxed (see
+    `_relax_commit`); every task of a worker is idempotent and redone from its seeds or markers if lost."""
+    if connection is not None and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET synchronous_commit TO OFF")
+        connection.relaxed_commits = True
 
 
 class ClaimedFixture(NamedTuple):

@@ -6,9 +6,10 @@ import socket
 from celery import shared_task
 from celery.signals import worker_init
 from django.db import OperationalError
+from django.db.backends.signals import connection_created
 
 from games import registry
-from league.bots.services import league_tick, league_work, leases_reap
+from league.bots.services import league_tick, league_work, leases_reap, relax_session_commits
 
 
 def worker_name() -> str:
@@ -20,6 +21,12 @@ def worker_name() -> str:
 def load_engines(**kwargs) -> None:
     """Import every game engine and bot before the pool forks, so no child pays for it in its first match."""
     registry.game_ids()
+
+
+@worker_init.connect
+def relax_commits(**kwargs) -> None:
+    """A worker's database sessions commit without waiting for the disk (see `_relax_commit`)."""
+    connection_created.connect(relax_session_commits, dispatch_uid="relax_session_commits")
 
 
 # A task claims no new batch after this long and hands on to a fresh task; a batch itself may be slow (search

