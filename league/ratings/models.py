@@ -20,6 +20,10 @@ class RatingPool(models.Model):
     model_name = models.CharField(max_length=40, default=maths.DEFAULT_MODEL.name)
     model_params = models.JSONField(default=maths.default_params)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The latest match applied, in the pool's order, or a later point (never an earlier one); None: unknown.
+    # A result after it has nothing to undo, which spares a bot league's worker a query per update.
+    applied_through_at = models.DateTimeField(null=True, blank=True, editable=False)
+    applied_through_id = models.BigIntegerField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["game_id", "kind", "id"]

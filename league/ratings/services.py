@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from itertools import groupby
 from operator import itemgetter
 
@@ -39,6 +40,7 @@ class RatedMatch:
     match_id: int
     player_ids: tuple[int, ...]
     places: tuple[int, ...]
+    played_at: datetime | None = None
 
 
 def people_pool_for_game(game_id: str) -> RatingPool:
@@ -80,13 +82,15 @@ def rated_matches(pool: RatingPool, start: Match | None = None) -> Iterator[Rate
     if start is not None:
         seats = seats.filter(_from_match_q("match__", start))
     rows = seats.order_by(*(f"match__{field}" for field in pool.match_order()), "seat").values_list(
-        "match_id", "player_id", "place"
+        "match_id", "player_id", "place", "match__played_at"
     )
     if start is None:  # the whole pool: stream it (a server-side cursor on PostgreSQL)
         rows = rows.iterator(chunk_size=4 * BATCH)
     for match_id, group in groupby(rows, key=itemgetter(0)):
         seated = list(group)
-        yield RatedMatch(match_id, tuple(row[1] for row in seated), tuple(row[2] for row in seated))
+        yield RatedMatch(
+            match_id, tuple(row[1] for row in seated), tuple(row[2] for row in seated), seated[0][3]
+        )
 
 
 def apply_matches(
@@ -129,7 +133,9 @@ def pool_replay_from(pool: RatingPool, start: Match | None) -> int:
         standings: dict[int, Standing] = {}
         matches: Iterable[RatedMatch] = rated_matches(pool)
     else:
-        undone = _undo_from(pool, start)
+        through = (pool.applied_through_at, pool.applied_through_id)
+        after_all_applied = through[1] is not None and (start.played_at, start.pk) > through
+        undone = {} if after_all_applied else _undo_from(pool, start)
         matches = list(rated_matches(pool, start))
         touched = set(undone) | {player_id for match in matches for player_id in match.player_ids}
         current = {}
@@ -151,7 +157,9 @@ def pool_replay_from(pool: RatingPool, start: Match | None) -> int:
     applied = 0
     rows: list[tuple] = []
     last_match = None
-    for match_id, player_id, before, after in apply_matches(pool.model, standings, matches):
+    played_at: dict[int, datetime] = {}
+    applying = apply_matches(pool.model, standings, _noting_times(matches, played_at))
+    for match_id, player_id, before, after in applying:
         if match_id != last_match:
             applied += 1
             last_match = match_id
@@ -161,7 +169,28 @@ def pool_replay_from(pool: RatingPool, start: Match | None) -> int:
             rows = []
     _insert_history(rows)
     _store_standings(pool, current, standings)
+    # Everything from `start` on was undone and replayed: the last match applied is the latest in the pool.
+    # With none applied, the old mark stays (it may be later than the truth, which is safe).
+    if last_match is not None:
+        through = (played_at[last_match], last_match)
+    elif start is None:
+        through = (None, None)
+    else:
+        through = (pool.applied_through_at, pool.applied_through_id)
+    if through != (pool.applied_through_at, pool.applied_through_id):
+        pool.applied_through_at, pool.applied_through_id = through
+        RatingPool.objects.filter(pk=pool.pk).update(
+            applied_through_at=through[0], applied_through_id=through[1]
+        )
     return applied
+
+
+def _noting_times(matches: Iterable[RatedMatch], played_at: dict[int, datetime]) -> Iterator[RatedMatch]:
+    """Pass `matches` through, keeping the time of the latest one in `played_at` (a replay streams them)."""
+    for match in matches:
+        played_at.clear()
+        played_at[match.match_id] = match.played_at
+        yield match
 
 
 RATING_COLUMNS = ("mu", "sigma", "conservative", "matches")

@@ -90,6 +90,32 @@ def test_a_result_for_an_earlier_match_is_applied_in_played_order(match_of, subm
     )
 
 
+def test_a_pool_marks_its_latest_applied_match_and_a_later_result_undoes_nothing(match_of, submit, players):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    first = match_of(played_at=FIRST_PLAY + timedelta(days=1))
+    third = match_of(players[:2], played_at=FIRST_PLAY + timedelta(days=3))
+    second = match_of(players[1:3], played_at=FIRST_PLAY + timedelta(days=2))
+    submit(first, [1, 2, 3, 4])
+    pool = RatingPool.objects.get(pk=first.rating_pool_id)
+    assert (pool.applied_through_at, pool.applied_through_id) == (first.played_at, first.pk)
+
+    with CaptureQueriesContext(connection) as queries:
+        submit(third, [2, 1])
+    assert not [q for q in queries if "ratings_ratinghistory" in q["sql"] and q["sql"].startswith("SELECT")]
+    pool.refresh_from_db()
+    assert (pool.applied_through_at, pool.applied_through_id) == (third.played_at, third.pk)
+
+    submit(second, [1, 2])  # before the mark: the third match is undone and applied again after it
+    pool.refresh_from_db()
+    assert (pool.applied_through_at, pool.applied_through_id) == (third.played_at, third.pk)
+    assert stored(pool) == expected(
+        (["Ann", "Bob", "Cat", "Dan"], [1, 2, 3, 4]), (["Bob", "Cat"], [1, 2]), (["Ann", "Bob"], [2, 1])
+    )
+    assert pool_differences(pool) == []
+
+
 def test_matches_played_at_the_same_time_apply_in_id_order(match_of, submit, players):
     same_time = FIRST_PLAY + timedelta(days=3)
     one = match_of(players[:2], played_at=same_time)
