@@ -9,11 +9,11 @@ How a league runs (every step is idempotent, so `acks_late`, retries and a kille
    result's (match, version) uniqueness makes a second store of a match fail: a match counts once.
 3. After a batch whose earlier matches are all stored, the worker brings the league's rating pool up to date
    (`ratings.services.pool_update`: the pool applies matches by (played_at, id), which is the schedule's
-   order), so ratings are applied in schedule order while other workers play. When a round's fixtures are
-   all stored and rated, `league_advance` (under the league row lock) draws the next round from the
-   ratings, or finishes the league at its target. A match stored out of order (after the reaper) is
-   re-applied in its place by the pool's replay: the final numbers never depend on the number of workers
-   or on the order in which they finish.
+   order), at most every `RATE_EVERY_SECONDS`, so ratings are applied in schedule order while other
+   workers play. When a round's fixtures are all stored and rated, `league_advance` (under the league row
+   lock) draws the next round from the ratings, or finishes the league at its target. A match stored out
+   of order (after the reaper) is re-applied in its place by the pool's replay: the final numbers never
+   depend on the number of workers or on the order in which they finish.
 4. `leases_reap` (periodic) hands back fixtures whose lease expired (a killed worker) and queues work for
    every running league (a safety net for lost messages).
 """
@@ -54,6 +54,7 @@ from league.results.services import check_outcome
 logger = logging.getLogger(__name__)
 
 MAX_QUEUED_TASKS = 16
+RATE_EVERY_SECONDS = 2.0  # while a round is played; see league_work
 SYSTEM_RESULT_REASON = "played by the bot league"
 
 
@@ -696,7 +697,7 @@ def league_work(
     """
     stored = 0
     bots: dict[int, SeatBot] | None = None
-    started = time.monotonic()
+    started = rated_at = time.monotonic()
     while True:
         league = BotLeague.objects.filter(pk=league_id).first()
         if league is None or league.status != BotLeague.Status.RUNNING:
@@ -747,12 +748,15 @@ def league_work(
                     )
         # Rate while the others play, strictly in schedule order: only once every earlier match is stored
         # (the worker storing the last of them rates ours too), so no batch is applied early and replayed.
-        if not Fixture.objects.filter(
+        # An update costs a dozen queries whatever its size, so a worker rates at most every
+        # RATE_EVERY_SECONDS (the league page refreshes as often); the round's end rates the rest.
+        if time.monotonic() - rated_at >= RATE_EVERY_SECONDS and not Fixture.objects.filter(
             league_id=league_id, done=False, position__lt=fixtures[0].position
         ).exists():
             with transaction.atomic():
                 _relax_commit()
                 pool_update(pool_id=league.rating_pool_id)
+            rated_at = time.monotonic()
 
 
 def leases_reap(*, now=None) -> int:
