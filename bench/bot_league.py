@@ -9,7 +9,9 @@ The service's figure counts matches played, recorded (record and result version 
 second, from the league's start to the commit that finished it (which follows the last rating): the
 league's `finished_at − started_at`, both written by the database's clock. The engine's figure plays the
 very same matches (same seeds, same bots, same seats) with a pool of the same number of processes and
-stores nothing. Each repeat uses a fresh league; the medians are printed. The bench works in a database of
+stores nothing, right after the league; from the second repeat on it is averaged with the engine's rate
+on the previous league's matches measured right before the league (the same bots, table size and number
+of matches), so that a machine whose speed drifts weighs on both sides of the ratio alike. Each repeat uses a fresh league; the medians are printed. The bench works in a database of
 its own (`pecking_order_bench`, created and dropped on the server of DATABASE_URL).
 """
 
@@ -126,6 +128,7 @@ def main() -> None:
         cwd=ROOT, env=environment, start_new_session=True,
     )  # fmt: skip
     service, recorded, engine, sizes, matches = [], [], [], [], 0
+    before: float | None = None
     try:
         time.sleep(3)  # the worker's start-up is not part of the league
         for repeat in range(args.repeats):
@@ -176,7 +179,10 @@ def main() -> None:
                 .values_list("match_id", "seed")
             ]
             connection.close()
-            engine.append(engine_rate(jobs, args.processes))
+            # The engine's rate right after the league, averaged with its rate right before (see above).
+            after = engine_rate(jobs, args.processes)
+            engine.append(after if before is None else (before + after) / 2)
+            before = engine_rate(jobs, args.processes) if repeat + 1 < args.repeats else None
             print(
                 f"  repeat {repeat + 1}: service {service[-1]:,.0f} matches/s, engine {engine[-1]:,.0f} matches/s, "
                 f"ratio {service[-1] / engine[-1]:.2f}"
