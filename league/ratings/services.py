@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from itertools import groupby
-from operator import itemgetter
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
@@ -75,22 +73,20 @@ def _from_match_q(prefix: str, match: Match) -> Q:
 
 
 def rated_matches(pool: RatingPool, start: Match | None = None) -> Iterator[RatedMatch]:
-    """The pool's finished matches in the pool's order, from `start` on (all when None), with places.
-
-    One query: the seats joined to their matches, in (pool order, seat) order."""
-    seats = MatchSeat.objects.filter(match__rating_pool=pool, match__status=Match.Status.FINISHED)
+    """The pool's finished matches in the pool's order, from `start` on (all when None), with places."""
+    matches = Match.objects.filter(rating_pool=pool, status=Match.Status.FINISHED)
     if start is not None:
-        seats = seats.filter(_from_match_q("match__", start))
-    rows = seats.order_by(*(f"match__{field}" for field in pool.match_order()), "seat").values_list(
-        "match_id", "player_id", "place", "match__played_at"
-    )
-    if start is None:  # the whole pool: stream it (a server-side cursor on PostgreSQL)
-        rows = rows.iterator(chunk_size=4 * BATCH)
-    for match_id, group in groupby(rows, key=itemgetter(0)):
-        seated = list(group)
-        yield RatedMatch(
-            match_id, tuple(row[1] for row in seated), tuple(row[2] for row in seated), seated[0][3]
-        )
+        matches = matches.filter(_from_match_q("", start))
+    ordered = list(matches.order_by(*pool.match_order()).values_list("id", "played_at"))
+    for offset in range(0, len(ordered), BATCH):
+        chunk = ordered[offset : offset + BATCH]
+        seats: dict[int, list[tuple[int, int, int]]] = {match_id: [] for match_id, _ in chunk}
+        rows = MatchSeat.objects.filter(match_id__in=seats).values_list("match_id", "seat", "player_id", "place")
+        for match_id, seat, player_id, place in rows:
+            seats[match_id].append((seat, player_id, place))
+        for match_id, played_at in chunk:
+            seated = sorted(seats[match_id])
+            yield RatedMatch(match_id, tuple(row[1] for row in seated), tuple(row[2] for row in seated), played_at)
 
 
 def apply_matches(
