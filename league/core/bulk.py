@@ -14,6 +14,7 @@ under its parameter limit.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
@@ -109,11 +110,19 @@ def insert(
             cursor.execute(f"{head}SELECT *{fixed} FROM unnest({arrays}){tail}", [*constant_values, *values])
             result = cursor.fetchall() if returning else []
         return _converted(model, returning, result, connection)
+    by_row = [(*row, *constant_values) for row in zip(*values, strict=True)]
+    width = len(fields) + len(constant_fields)
+    row_sql = "(" + ", ".join(["%s"] * width) + ")"
     with connection.cursor() as cursor:
-        by_row = [(*row, *constant_values) for row in zip(*values, strict=True)]
-        width = len(fields) + len(constant_fields)
-        size = max(1, SQLITE_PARAMETERS // width)
-        row_sql = "(" + ", ".join(["%s"] * width) + ")"
+        if returning and not connection.features.can_return_rows_from_bulk_insert:  # SQLite before 3.35
+            ids = []
+            for row in by_row:
+                cursor.execute(f"{head}VALUES {row_sql}", row)
+                ids.append(cursor.lastrowid)
+            rows = model.objects.filter(pk__in=ids).values_list("pk", *returning)
+            found = {row[0]: tuple(row[1:]) for row in rows}
+            return [found[pk] for pk in ids]
+        size = max(1, _parameter_limit(connection) // width)
         for start in range(0, len(by_row), size):
             chunk = by_row[start : start + size]
             cursor.execute(
@@ -123,6 +132,13 @@ def insert(
             if returning:
                 result.extend(cursor.fetchall())
     return _converted(model, returning, result, connection)
+
+
+def _parameter_limit(connection) -> int:
+    """Parameters SQLite takes in one statement (999 before 3.32, 32,766 since), with room to spare."""
+    connection.ensure_connection()
+    limit = connection.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    return min(SQLITE_PARAMETERS, limit - 16)
 
 
 def _converted(model: type[Model], columns: Sequence[str], rows: list[tuple], connection) -> list[tuple]:
@@ -188,7 +204,7 @@ def update(
         return
     with connection.cursor() as cursor:
         by_row = list(zip(*values, strict=True))
-        size = max(1, (SQLITE_PARAMETERS - len(constant_params)) // len(fields))
+        size = max(1, (_parameter_limit(connection) - len(constant_params)) // len(fields))
         row_sql = "(" + ", ".join(["%s"] * len(fields)) + ")"
         for start in range(0, len(by_row), size):
             chunk = by_row[start : start + size]
