@@ -1,0 +1,116 @@
+"""Where a bot league's CPU goes: one Nacho Pile league played in this process (`league_work`, no Celery),
+split into the engine's time, the service's own time around it, and its PostgreSQL backend's time.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/bot_league_cpu.py [--repeats 3]
+
+The engine's time is the CPU time spent inside `play_league_match`; the service's is the rest of this
+process's CPU time while the league ran (claims, stores, ratings, draws); PostgreSQL's is the CPU time of
+this connection's backend process, read from /proc (the server must run on this machine). The same league
+(seed, bots, batch sizes as `bench/bot_league.py`) each repeat, in a database of its own
+(`pecking_order_bench_cpu`, created and dropped on the server of DATABASE_URL); medians are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import statistics
+import sys
+import time
+from pathlib import Path
+from unittest import mock
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+BENCH_DATABASE = "pecking_order_bench_cpu"
+
+from bench.bot_league import BOT_MIX, fail  # noqa: E402
+
+
+def recreate_database(server_url: str) -> None:
+    import psycopg
+
+    with psycopg.connect(server_url.replace("postgres://", "postgresql://", 1), autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
+        connection.execute(f"CREATE DATABASE {BENCH_DATABASE}")
+
+
+def process_cpu(pid: int) -> float:
+    """User + system CPU seconds of process `pid`."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--sittings", type=int, default=300)
+    args = parser.parse_args()
+    server_url = os.environ.get("DATABASE_URL", "")
+    if not server_url.startswith("postgres"):
+        fail("set DATABASE_URL to a PostgreSQL server on this machine, e.g. postgres://postgres@127.0.0.1:5432/postgres")
+    recreate_database(server_url)
+    os.environ["DATABASE_URL"] = f"{server_url.rpartition('/')[0]}/{BENCH_DATABASE}"
+    os.environ["SECRET_KEY"] = secrets.token_urlsafe(48)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "league.settings.production"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    import league.bots.services as services
+    from league.bots.services import bot_register, league_create, league_start, league_work
+
+    call_command("migrate", verbosity=0)
+    bots = [
+        bot_register(name=name, game_id="nacho_pile", kind="builtin", strategy=strategy, params=params, by=None)
+        for name, strategy, params in BOT_MIX
+    ]
+    play = services.play_league_match
+    engine_seconds = [0.0]
+
+    def timed_play(**kwargs):
+        started = time.process_time()
+        try:
+            return play(**kwargs)
+        finally:
+            engine_seconds[0] += time.process_time() - started
+
+    rows = []
+    for repeat in range(args.repeats):
+        league = league_create(
+            name=f"CPU {repeat}", game_id="nacho_pile", bot_ids=[bot.pk for bot in bots], table_size=4,
+            target_kind="rounds", target_value=args.rounds, sittings_per_round=args.sittings, seed=1000,
+            batch_size=100, commit_every=50, by=None,
+        )  # fmt: skip
+        with mock.patch.object(services, "_queue_work"), mock.patch.object(services, "play_league_match", timed_play):
+            league_start(league_id=league.pk)
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                backend = cursor.fetchone()[0]
+            engine_seconds[0] = 0.0
+            backend_before, own_before = process_cpu(backend), time.process_time()
+            matches = league_work(league_id=league.pk, worker="bench")
+            own = time.process_time() - own_before
+            database = process_cpu(backend) - backend_before
+        engine = engine_seconds[0]
+        rows.append((matches, engine, own - engine, database))
+        print(
+            f"  repeat {repeat + 1}: {matches} matches; CPU ms a match: engine {engine / matches * 1000:.2f}, "
+            f"service {(own - engine) / matches * 1000:.2f}, PostgreSQL {database / matches * 1000:.2f}; "
+            f"engine share {engine / (own + database):.3f}"
+        )
+    matches = rows[0][0]
+    engine, service, database = (statistics.median(row[i] / row[0] * 1000 for row in rows) for i in (1, 2, 3))
+    print(f"Nacho Pile league of {matches} matches in one process (league_work), medians of {args.repeats}:")
+    print(f"  engine (play_league_match)     {engine:6.2f} ms CPU a match")
+    print(f"  service around it              {service:6.2f} ms CPU a match")
+    print(f"  its PostgreSQL backend         {database:6.2f} ms CPU a match")
+    print(f"  engine share of all CPU        {engine / (engine + service + database):6.3f}")
+
+
+if __name__ == "__main__":
+    main()
