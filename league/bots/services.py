@@ -748,7 +748,7 @@ def league_work(
                     )
         # Rate while the others play, strictly in schedule order: only once every earlier match is stored
         # (the worker storing the last of them rates ours too), so no batch is applied early and replayed.
-        # An update costs a dozen queries whatever its size, so a worker rates at most every
+        # An update costs several queries whatever its size, so a worker rates at most every
         # RATE_EVERY_SECONDS (the league page refreshes as often); the round's end rates the rest.
         if time.monotonic() - rated_at >= RATE_EVERY_SECONDS and not Fixture.objects.filter(
             league_id=league_id, done=False, position__lt=fixtures[0].position
