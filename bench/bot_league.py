@@ -42,19 +42,20 @@ def fail(message: str) -> None:
     sys.exit(2)
 
 
-def bench_url(server_url: str) -> str:
+def bench_url(server_url: str, name: str = BENCH_DATABASE) -> str:
     head, _, _ = server_url.rpartition("/")
-    return f"{head}/{BENCH_DATABASE}"
+    return f"{head}/{name}"
 
 
-def recreate_database(server_url: str) -> None:
+def recreate_database(server_url: str, name: str = BENCH_DATABASE) -> None:
+    """Drop and create the database `name` on the server of `server_url`."""
     import psycopg
 
     with psycopg.connect(
         server_url.replace("postgres://", "postgresql://", 1), autocommit=True
     ) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
-        connection.execute(f"CREATE DATABASE {BENCH_DATABASE}")
+        connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        connection.execute(f"CREATE DATABASE {name}")
 
 
 def play_one(args: tuple) -> int:

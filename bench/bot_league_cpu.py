@@ -25,15 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 BENCH_DATABASE = "pecking_order_bench_cpu"
 
-from bench.bot_league import BOT_MIX, fail  # noqa: E402
-
-
-def recreate_database(server_url: str) -> None:
-    import psycopg
-
-    with psycopg.connect(server_url.replace("postgres://", "postgresql://", 1), autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
-        connection.execute(f"CREATE DATABASE {BENCH_DATABASE}")
+from bench.bot_league import BOT_MIX, bench_url, fail, recreate_database  # noqa: E402
 
 
 def process_cpu(pid: int) -> float:
@@ -51,8 +43,8 @@ def main() -> None:
     server_url = os.environ.get("DATABASE_URL", "")
     if not server_url.startswith("postgres"):
         fail("set DATABASE_URL to a PostgreSQL server on this machine, e.g. postgres://postgres@127.0.0.1:5432/postgres")
-    recreate_database(server_url)
-    os.environ["DATABASE_URL"] = f"{server_url.rpartition('/')[0]}/{BENCH_DATABASE}"
+    recreate_database(server_url, BENCH_DATABASE)
+    os.environ["DATABASE_URL"] = bench_url(server_url, BENCH_DATABASE)
     os.environ["SECRET_KEY"] = secrets.token_urlsafe(48)
     os.environ["DJANGO_SETTINGS_MODULE"] = "league.settings.production"
     import django
