@@ -25,6 +25,9 @@ HOW_TO_RUN = {
 }
 
 
+DEFERRED = "this run defers them (PECKING_ORDER_DEFER_MARKERS)"
+
+
 def _broker_reachable(url: str) -> bool:
     if url.startswith("filesystem://") or url.startswith("memory://"):
         return True
@@ -47,6 +50,11 @@ def missing_capabilities() -> dict[str, str]:
         missing["worker"] = f"the broker {settings.CELERY_BROKER_URL} does not answer"
     if not os.access(CHROMIUM, os.X_OK) or importlib.util.find_spec("playwright") is None:
         missing["browser"] = f"{CHROMIUM} or the playwright package is missing"
+    # CI runs the slow browser tests once, in its PostgreSQL stage: its first stage defers them by name.
+    for marker in filter(None, os.environ.get("PECKING_ORDER_DEFER_MARKERS", "").split(",")):
+        if marker not in CAPABILITY_MARKERS:
+            raise pytest.UsageError(f"PECKING_ORDER_DEFER_MARKERS names an unknown marker: {marker}")
+        missing.setdefault(marker, DEFERRED)
     return missing
 
 
@@ -79,9 +87,10 @@ DESELECTED_KEY = pytest.StashKey[dict]()
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
     for marker, (count, why) in config.stash.get(DESELECTED_KEY, {}).items():
         terminalreporter.write_line(
-            f"deselected {count} test(s) marked '{marker}' because {why}: {HOW_TO_RUN[marker]}", yellow=True
+            f"deselected {count} test(s) marked '{marker}' because {why}: "
+            + ("unset it to run them here (CI runs them in its PostgreSQL stage)" if why == DEFERRED else HOW_TO_RUN[marker]),
+            yellow=True,
         )
-
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
