@@ -4,11 +4,11 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from league.core import views as core_views
+from league.site import views as site_views
 
 urlpatterns = [
-    path("", core_views.home, name="home"),
-    path("health/", core_views.health_page, name="health"),
+    path("", site_views.home, name="home"),
+    path("health/", site_views.health_page, name="health"),
     path("players/", include("league.players.urls")),
     path("matches/", include("league.matches.urls")),
     path("games/", include("league.ratings.urls")),

@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "league.bots",
     "league.tournaments",
     "league.api",
+    "league.site",
 ]
 
 MIDDLEWARE = [

@@ -44,3 +44,15 @@ def match_of(players):
         return MatchFactory(players=seated or players, **kwargs)
 
     return match_of
+
+
+@pytest.fixture
+def league(db, players, submit):
+    """Two rated Nacho Pile matches and one Chicken Foot match, all with results."""
+    first = MatchFactory(players=players)
+    submit(first, [1, 1, 2, 3])
+    second = MatchFactory(players=players[:3])
+    submit(second, [3, 2, 1])
+    foot = MatchFactory(players=players[:2], game_id="chicken_foot")
+    submit(foot, scores=[12, 3])
+    return first, second, foot

@@ -9,18 +9,6 @@ from league.results.models import ResultVersion
 from tests.factories import MatchFactory, PlayerFactory, UserFactory
 
 
-@pytest.fixture
-def league(db, players, submit):
-    """Two rated Nacho Pile matches and one Chicken Foot match, all with results."""
-    first = MatchFactory(players=players)
-    submit(first, [1, 1, 2, 3])
-    second = MatchFactory(players=players[:3])
-    submit(second, [3, 2, 1])
-    foot = MatchFactory(players=players[:2], game_id="chicken_foot")
-    submit(foot, scores=[12, 3])
-    return first, second, foot
-
-
 def grow(players, submit, count):
     """Add `count` more players and rated matches, so list pages have more rows."""
     for _ in range(count):
@@ -33,13 +21,6 @@ def queries(client, url) -> int:
     with CaptureQueriesContext(connection) as captured:
         assert client.get(url).status_code == 200
     return len(captured)
-
-
-def test_home_shows_games_top_players_and_recent_matches(client, league):
-    page = client.get("/").content.decode()
-    assert "Nacho Pile" in page and "Chicken Foot" in page and "Chickie Nuggs" in page
-    assert 'href="/players/ann/">Ann</a> <span class="muted">' in page
-    assert f'href="/matches/{league[2].pk}/">#{league[2].pk}</a>' in page
 
 
 def test_leaderboard_ranks_by_conservative_rating_with_uncertainty(client, league):

@@ -3,7 +3,7 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from league.core.demo import ensure_admin
+from league.site.demo import ensure_admin
 from league.tournaments.demo import load_tournament_demo
 
 

@@ -4,9 +4,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from league.core.catalogue import game_specs
-from league.core.health import health
 from league.matches.selectors import match_list
 from league.ratings.models import Rating
+from league.site.health import health
 
 HOME_RECENT_MATCHES = 10
 HOME_TOP_PLAYERS = 3
@@ -25,7 +25,7 @@ def home(request: HttpRequest) -> HttpResponse:
         for spec in game_specs()
     ]
     recent = match_list()[:HOME_RECENT_MATCHES]
-    return render(request, "core/home.html", {"games": games, "recent": recent})
+    return render(request, "site/home.html", {"games": games, "recent": recent})
 
 
 def health_page(request: HttpRequest) -> HttpResponse:
@@ -35,4 +35,4 @@ def health_page(request: HttpRequest) -> HttpResponse:
     wants_json = request.GET.get("format") == "json" or "application/json" in request.headers.get("Accept", "")
     if wants_json:
         return JsonResponse(report.as_dict(), status=status)
-    return render(request, "core/health.html", {"health": report.as_dict()}, status=status)
+    return render(request, "site/health.html", {"health": report.as_dict()}, status=status)

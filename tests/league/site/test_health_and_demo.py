@@ -4,11 +4,11 @@ import pytest
 from django.core.management import call_command
 from kombu import Connection
 
-from league.core import demo
 from league.matches.models import Match
 from league.players.models import Player
 from league.ratings.models import Rating, RatingPool
 from league.ratings.services import pool_differences
+from league.site import demo
 
 
 def test_health_without_a_worker_is_503_and_says_why(client, db, monkeypatch, tmp_path):
@@ -16,10 +16,10 @@ def test_health_without_a_worker_is_503_and_says_why(client, db, monkeypatch, tm
     folder = str(tmp_path)
     options = {"data_folder_in": folder, "data_folder_out": folder, "control_folder": folder}
     monkeypatch.setattr(
-        "league.core.health.broker_connection",
+        "league.site.health.broker_connection",
         lambda: Connection("filesystem://localhost/", transport_options=options),
     )
-    monkeypatch.setattr("league.core.health.WORKER_PING_TIMEOUT", 0.2)
+    monkeypatch.setattr("league.site.health.WORKER_PING_TIMEOUT", 0.2)
     response = client.get("/health/?format=json")
     assert response.status_code == 503
     assert response.json()["database"]["ok"] is True

@@ -2,7 +2,7 @@
 
 from django.core.management import call_command
 
-from league.core.demo import DEMO_NAMES
+from league.site.demo import DEMO_NAMES
 from league.tournaments.models import Round, Tournament
 from tests.factories import StaffFactory
 from tests.factories.tournaments import players_named
