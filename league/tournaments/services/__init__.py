@@ -1,0 +1,56 @@
+"""Writes for tournaments. Each function checks first (raising a `UserError`: 400 bad input, 403 not an
+organizer, 409 wrong state) and only then writes, inside one transaction holding the tournament row lock,
+so two organizers clicking at once cannot both generate a round or publish it twice.
+
+Results are entered through the league's result service (`league.results.services.result_submit`): a
+tournament table's result is a version of its match, corrections included, and ratings follow from the
+match's pool. Standings are never stored: they are computed from the results (`selectors`), so a correction
+of an earlier round updates standings and tie-breaks at once.
+
+The writes live in one module per part of a tournament (`lifecycle`, `registrations`, `rounds`, `tables`);
+this package is their one entry point, so callers write `services.round_generate(...)` whichever module
+holds it.
+"""
+
+from league.tournaments.services.lifecycle import (
+    SETTINGS,
+    organizer_add,
+    tournament_create,
+    tournament_finish,
+    tournament_open_registration,
+    tournament_seed,
+    tournament_start,
+    tournament_update,
+)
+from league.tournaments.services.registrations import registration_add, registration_leave, registration_open
+from league.tournaments.services.rounds import (
+    round_complete,
+    round_discard,
+    round_generate,
+    round_move,
+    round_publish,
+    round_swap,
+)
+from league.tournaments.services.tables import table_close, table_result
+
+__all__ = [
+    "SETTINGS",
+    "organizer_add",
+    "registration_add",
+    "registration_leave",
+    "registration_open",
+    "round_complete",
+    "round_discard",
+    "round_generate",
+    "round_move",
+    "round_publish",
+    "round_swap",
+    "table_close",
+    "table_result",
+    "tournament_create",
+    "tournament_finish",
+    "tournament_open_registration",
+    "tournament_seed",
+    "tournament_start",
+    "tournament_update",
+]

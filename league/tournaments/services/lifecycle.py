@@ -1,0 +1,270 @@
+"""A tournament's settings and lifecycle: create, change settings, add organizers, open registration, seed,
+start, finish. Settings are checked whole (`check_settings`) before anything is written."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils.text import slugify
+
+from games.core.errors import OptionError
+from league.core.catalogue import game_spec
+from league.core.errors import UserError
+from league.ratings.models import Rating
+from league.tournaments import seam
+from league.tournaments.errors import NotOrganizer, StateConflict
+from league.tournaments.models import Registration, Round, Tournament
+from league.tournaments.services.common import check_organizer, is_int, last_round, tournament_locked
+
+NAME_MAX_LENGTH = 120
+RESERVED_SLUGS = {"new", "login"}  # page URLs under /tournaments/
+MAX_ROUNDS = 60
+FIRST_STAGES = ("swiss", "round_robin")
+CUT_FORMATS = ("single_elimination", "double_elimination")
+SETTINGS = (
+    "name", "game_id", "options", "format", "table_size", "leftovers", "rounds", "first_stage", "cut_size",
+    "cut_format", "advance", "third_place", "grand_final_reset", "points", "tiebreaks", "rated",
+)  # fmt: skip
+
+
+def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate a tournament's settings; return them cleaned (options completed, defaults filled).
+
+    Table sizes must suit the game: the preferred size and every size the leftover rule allows lie within
+    the game's player range for the chosen options, so no table falls below the game's minimum.
+    """
+    cleaned = dict(values)
+    name = cleaned.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise UserError("a tournament needs a name", field="name")
+    cleaned["name"] = " ".join(name.split())
+    if len(cleaned["name"]) > NAME_MAX_LENGTH or not slugify(cleaned["name"]):
+        raise UserError(f"a name has 1 to {NAME_MAX_LENGTH} characters, with a letter or digit", field="name")
+    spec = game_spec(cleaned.get("game_id"), field="game")
+    options = cleaned.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise UserError("options must be an object of option names and values", field="options")
+    try:
+        cleaned["options"] = spec.validate_options(options)
+    except OptionError as exc:
+        raise UserError(str(exc), field="options") from None
+    fmt = cleaned.get("format", Tournament.Format.SWISS)
+    if fmt not in Tournament.Format.values:
+        raise UserError(f"format must be one of {', '.join(Tournament.Format.values)}", field="format")
+    leftovers = cleaned.get("leftovers", Tournament.Leftovers.SHORT)
+    if leftovers not in Tournament.Leftovers.values:
+        raise UserError(f"leftovers must be one of {', '.join(Tournament.Leftovers.values)}", field="leftovers")
+    size = cleaned.get("table_size", 2)
+    low, high = spec.players_allowed(cleaned["options"])
+    if not is_int(size) or not low <= size <= high:
+        raise UserError(f"{spec.name} is played at tables of {low} to {high} with these options", field="table_size")
+    rounds = cleaned.get("rounds")
+    if rounds is not None and (not is_int(rounds) or not 1 <= rounds <= MAX_ROUNDS):
+        raise UserError(f"rounds run from 1 to {MAX_ROUNDS}", field="rounds")
+    for flag in ("third_place", "grand_final_reset", "rated"):
+        if flag in cleaned and not isinstance(cleaned[flag], bool):
+            raise UserError(f"{flag} must be true or false", field=flag)
+    advance = cleaned.get("advance", 1)
+    if not is_int(advance) or advance < 1:
+        raise UserError("advance is a whole number from 1", field="advance")
+    if fmt == Tournament.Format.SWISS and rounds is None:
+        raise UserError("a Swiss tournament needs its number of rounds", field="rounds")
+    if fmt == Tournament.Format.DOUBLE_ELIMINATION and size != 2:
+        raise UserError("double elimination is for tables of 2", field="format")
+    if fmt == Tournament.Format.SINGLE_ELIMINATION and size > 2 and advance >= size - (leftovers == "short"):
+        raise UserError(f"with tables of {size}, fewer than {size - (leftovers == 'short')} players must advance"
+                        " from each table, or nobody is eliminated", field="advance")  # fmt: skip
+    if fmt == Tournament.Format.STAGES:
+        if rounds is None:
+            raise UserError("a stage sequence needs the number of rounds of its first stage", field="rounds")
+        if cleaned.get("first_stage", "swiss") not in FIRST_STAGES:
+            raise UserError(f"the first stage is one of {', '.join(FIRST_STAGES)}", field="first_stage")
+        if cleaned.get("cut_format", "single_elimination") not in CUT_FORMATS:
+            raise UserError(f"the top cut is one of {', '.join(CUT_FORMATS)}", field="cut_format")
+        cut = cleaned.get("cut_size")
+        if not is_int(cut) or cut < 2:
+            raise UserError("a top cut needs a size of at least 2 players", field="cut_size")
+        if cleaned.get("cut_format") == "double_elimination" and size != 2:
+            raise UserError("double elimination is for tables of 2", field="cut_format")
+    cleaned["points"] = seam.check_points(cleaned.get("points"))
+    tiebreaks = cleaned.get("tiebreaks") or list(seam.DEFAULT_TIEBREAKS)
+    if not isinstance(tiebreaks, list | tuple) or not all(isinstance(name, str) for name in tiebreaks):
+        raise UserError("tie-breaks are a list of names", field="tiebreaks")
+    unknown = [name for name in tiebreaks if name not in seam.TIEBREAKS]
+    if unknown:
+        raise UserError(f"unknown tie-break {unknown[0]!r}; choose from {', '.join(seam.TIEBREAKS)}", field="tiebreaks")
+    if len(set(tiebreaks)) != len(tiebreaks):
+        raise UserError("each tie-break is listed once", field="tiebreaks")
+    cleaned["tiebreaks"] = list(tiebreaks)
+    return cleaned
+
+
+def _free_slug(name: str, exclude_id: int | None = None) -> str:
+    base = slugify(name)[:120]
+    taken = set(Tournament.objects.filter(slug__startswith=base).exclude(pk=exclude_id).values_list("slug", flat=True))
+    taken |= RESERVED_SLUGS
+    if base not in taken:
+        return base
+    suffix = 2
+    while f"{base}-{suffix}" in taken:
+        suffix += 1
+    return f"{base}-{suffix}"
+
+
+def tournament_create(*, created_by: AbstractBaseUser, **settings: Any) -> Tournament:
+    """Create a draft tournament; its creator becomes its first organizer. Only site staff create them."""
+    if created_by is None or not created_by.is_authenticated or not created_by.is_staff:
+        raise NotOrganizer("only site staff create tournaments")
+    unknown = sorted(set(settings) - set(SETTINGS))
+    if unknown:
+        raise UserError(f"unknown setting {', '.join(unknown)}", field=unknown[0])
+    cleaned = check_settings(settings)
+    with transaction.atomic():
+        tournament = Tournament.objects.create(slug=_free_slug(cleaned["name"]), created_by=created_by, **cleaned)
+        tournament.organizers.add(created_by)
+    return tournament
+
+
+def tournament_update(*, tournament: Tournament, by: AbstractBaseUser, **changes: Any) -> Tournament:
+    """Change settings while the tournament has not started (draft or registration)."""
+    check_organizer(user=by, tournament=tournament)
+    unknown = sorted(set(changes) - set(SETTINGS))
+    if unknown:
+        raise UserError(f"unknown setting {', '.join(unknown)}", field=unknown[0])
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+            raise StateConflict("settings are fixed once the tournament has started", field="status")
+        current = {name: getattr(tournament, name) for name in SETTINGS}
+        cleaned = check_settings({**current, **changes})
+        fields = [name for name in SETTINGS if cleaned[name] != current[name]]
+        for name in fields:
+            setattr(tournament, name, cleaned[name])
+        if "name" in fields:
+            tournament.slug = _free_slug(cleaned["name"], tournament.pk)
+            fields.append("slug")
+        if fields:
+            tournament.save(update_fields=fields)
+    return tournament
+
+
+def organizer_add(*, tournament: Tournament, by: AbstractBaseUser, username: Any) -> AbstractBaseUser:
+    """Add the user called `username` to the tournament's organizers."""
+    check_organizer(user=by, tournament=tournament)
+    if not isinstance(username, str) or not username.strip():
+        raise UserError("name the user to add", field="username")
+    user = get_user_model().objects.filter(username=username.strip()).first()
+    if user is None:
+        raise UserError(f"no user called {username.strip()!r}", field="username")
+    tournament.organizers.add(user)
+    return user
+
+
+def _move_status(tournament: Tournament, by: AbstractBaseUser, allowed: Sequence[str], target: str) -> Tournament:
+    check_organizer(user=by, tournament=tournament)
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        if tournament.status not in allowed:
+            raise StateConflict(
+                f"a tournament in {tournament.get_status_display().lower()} cannot move to "
+                f"{Tournament.Status(target).label.lower()}", field="status",
+            )  # fmt: skip
+        tournament.status = target
+        tournament.save(update_fields=["status"])
+    return tournament
+
+
+def tournament_open_registration(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:
+    return _move_status(tournament, by, [Tournament.Status.DRAFT], Tournament.Status.REGISTRATION)
+
+
+def tournament_start(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:
+    """Close registration and start: players without a seed are seeded by rating after the seeded ones."""
+    check_organizer(user=by, tournament=tournament)
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+            raise StateConflict("the tournament has already started", field="status")
+        active = tournament.registrations.filter(status=Registration.Status.ACTIVE)
+        minimum = seam.table_spec(tournament).minimum
+        if active.count() < max(2, minimum):
+            raise StateConflict(f"a tournament needs at least {max(2, minimum)} registered players to start")
+        _fill_seeds(tournament)
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    return tournament
+
+
+def tournament_finish(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:
+    """End a running tournament early (it also ends by itself when its last round completes)."""
+    check_organizer(user=by, tournament=tournament)
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        if tournament.status != Tournament.Status.RUNNING:
+            raise StateConflict("only a running tournament can be finished", field="status")
+        last = last_round(tournament)
+        if last is not None and last.status != Round.Status.COMPLETE:
+            raise StateConflict(f"round {last.number} is not complete: complete or discard it first")
+        tournament.status = Tournament.Status.FINISHED
+        tournament.save(update_fields=["status"])
+    return tournament
+
+
+def _rating_order(tournament: Tournament, registrations: list[Registration]) -> list[Registration]:
+    """Registrations by conservative rating in the game's people pool (best first); unrated players after,
+    in the order they registered."""
+    ratings = dict(
+        Rating.objects.filter(
+            pool__kind="people", pool__game_id=tournament.game_id, player_id__in=[reg.player_id for reg in registrations]
+        ).values_list("player_id", "conservative")
+    )
+    return sorted(
+        registrations,
+        key=lambda reg: (reg.player_id not in ratings, -ratings.get(reg.player_id, 0.0), reg.created_at, reg.pk),
+    )
+
+
+def _fill_seeds(tournament: Tournament) -> None:
+    active = list(tournament.registrations.filter(status=Registration.Status.ACTIVE))
+    unseeded = [reg for reg in active if reg.seed is None]
+    if not unseeded:
+        return
+    next_seed = 1 + max((reg.seed for reg in active if reg.seed is not None), default=0)
+    for offset, reg in enumerate(_rating_order(tournament, unseeded)):
+        reg.seed = next_seed + offset
+    Registration.objects.bulk_update(unseeded, ["seed"])
+
+
+def tournament_seed(
+    *, tournament: Tournament, by: AbstractBaseUser, method: str, order: Sequence[int] | None = None
+) -> list[Registration]:
+    """Seed every active player, by rating ("rating") or in the given order of player ids ("hand").
+    Only before round 1 is generated."""
+    check_organizer(user=by, tournament=tournament)
+    if method not in ("rating", "hand"):
+        raise UserError("seed by 'rating' or by 'hand'", field="method")
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        if tournament.status == Tournament.Status.FINISHED or tournament.round_set.exists():
+            raise StateConflict("seeds are fixed once round 1 is generated", field="status")
+        active = list(tournament.registrations.filter(status=Registration.Status.ACTIVE))
+        if method == "rating":
+            ordered = _rating_order(tournament, active)
+        else:
+            by_player = {reg.player_id: reg for reg in active}
+            if (
+                not isinstance(order, list | tuple)
+                or not all(is_int(pid) for pid in order)
+                or sorted(order) != sorted(by_player)
+            ):
+                raise UserError("list every registered player's id once, top seed first", field="order")
+            ordered = [by_player[pid] for pid in order]
+        tournament.registrations.update(seed=None)
+        for seed, reg in enumerate(ordered, start=1):
+            reg.seed = seed
+        Registration.objects.bulk_update(ordered, ["seed"])
+    return ordered

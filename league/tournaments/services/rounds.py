@@ -1,0 +1,194 @@
+"""A round's life: generate a draft through the pairing seam, adjust it (swap or move seats), discard it,
+publish it (each table becomes a scheduled match), complete it once every table has a result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from league.core.catalogue import game_spec
+from league.core.errors import UserError
+from league.matches.models import Match
+from league.matches.services import match_create
+from league.tournaments import seam
+from league.tournaments.errors import StateConflict
+from league.tournaments.models import Round, Table, Tournament
+from league.tournaments.services.common import check_organizer, is_int, last_round, tournament_locked
+
+
+def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:
+    """Generate the next round as a draft. 409 while the last round is not complete or the tournament is not
+    running; 400 when the format cannot pair the field (the pairing layer's message)."""
+    check_organizer(user=by, tournament=tournament)
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        if tournament.status != Tournament.Status.RUNNING:
+            what = "finished" if tournament.status == Tournament.Status.FINISHED else "not started yet"
+            raise StateConflict(f"the tournament is {what}: rounds are generated while it runs", field="status")
+        last = last_round(tournament)
+        if last is not None and last.status != Round.Status.COMPLETE:
+            raise StateConflict(f"round {last.number} is not complete yet: the next round waits for every result")
+        number = 1 if last is None else last.number + 1
+        history = seam.load_history(tournament)
+        planned = seam.planned_rounds(history)
+        if planned is not None and number > planned and tournament.format != Tournament.Format.STAGES:
+            raise StateConflict(f"all {planned} rounds are played: finish the tournament")
+        values = seam.draft_values(seam.generate(history, number))
+        round_row = Round.objects.create(
+            tournament=tournament,
+            number=number,
+            byes=values["byes"],
+            advanced=values["advanced"],
+            final=values["final"],
+            quality=values["quality"],
+        )
+        Table.objects.bulk_create(
+            Table(round=round_row, number=index, label=table["label"], planned_seats=table["seats"])
+            for index, table in enumerate(values["tables"], start=1)
+        )
+    return round_row
+
+
+def _draft_round(round_row: Round, by: AbstractBaseUser) -> Round:
+    check_organizer(user=by, tournament=round_row.tournament)
+    tournament_locked(round_row.tournament)
+    locked = Round.objects.select_for_update().get(pk=round_row.pk)
+    if locked.status != Round.Status.DRAFT:
+        raise StateConflict(f"round {locked.number} is {locked.get_status_display().lower()}: only drafts change")
+    return locked
+
+
+def round_discard(*, round_row: Round, by: AbstractBaseUser) -> None:
+    """Delete a draft round (to regenerate it after registrations changed)."""
+    with transaction.atomic():
+        locked = _draft_round(round_row, by)
+        locked.delete()
+
+
+def _table_of(round_row: Round, number: Any) -> Table:
+    table = round_row.tables.filter(number=number).first() if is_int(number) else None
+    if table is None:
+        raise UserError(f"round {round_row.number} has no table {number}", field="table")
+    return table
+
+
+def _check_adjustable(round_row: Round, tournament: Tournament, *, between_tables: bool) -> None:
+    elimination = tournament.is_elimination or (
+        tournament.format == Tournament.Format.STAGES and round_row.number > (tournament.rounds or 0)
+    )
+    if elimination and between_tables:
+        raise StateConflict("elimination tables follow the bracket: only seats within a table can be swapped")
+
+
+def _store_adjusted(round_row: Round, tables: list[Table]) -> None:
+    Table.objects.bulk_update(tables, ["planned_seats"])
+    history = seam.load_history(round_row.tournament)
+    ordered = sorted(tables, key=lambda table: table.number)
+    round_row.quality = seam.quality_after_adjust(
+        history, round_row.number, [table.planned_seats for table in ordered], list(round_row.byes)
+    )
+    round_row.save(update_fields=["quality", "byes"])
+
+
+def round_swap(
+    *, round_row: Round, by: AbstractBaseUser, first_table: Any, first_seat: Any, second_table: Any, second_seat: Any
+) -> Round:
+    """Swap two seats of a draft round (within one table, or between two tables). Seats count from 1."""
+    with transaction.atomic():
+        locked = _draft_round(round_row, by)
+        numbers = (_table_of(locked, first_table).number, _table_of(locked, second_table).number)
+        _check_adjustable(locked, locked.tournament, between_tables=numbers[0] != numbers[1])
+        tables = list(locked.tables.all())
+        by_number = {table.number: table for table in tables}
+        first, second = by_number[numbers[0]], by_number[numbers[1]]
+        for table, seat in ((first, first_seat), (second, second_seat)):
+            if not is_int(seat) or not 1 <= seat <= len(table.planned_seats):
+                raise UserError(f"table {table.number} has seats 1 to {len(table.planned_seats)}", field="seat")
+        a, b = first_seat - 1, second_seat - 1
+        first.planned_seats[a], second.planned_seats[b] = second.planned_seats[b], first.planned_seats[a]
+        _store_adjusted(locked, tables)
+    return locked
+
+
+def round_move(*, round_row: Round, by: AbstractBaseUser, player_id: Any, to_table: Any) -> Round:
+    """Move a player of a draft round (seated, or with a bye) to the last seat of another table.
+    No table may fall below or rise above the game's player range."""
+    with transaction.atomic():
+        locked = _draft_round(round_row, by)
+        tournament = locked.tournament
+        _check_adjustable(locked, tournament, between_tables=True)
+        target = _table_of(locked, to_table)
+        if not is_int(player_id):
+            raise UserError("name the player to move by id", field="player")
+        tables = list(locked.tables.all())
+        source = next((table for table in tables if player_id in table.planned_seats), None)
+        if source is None and player_id not in locked.byes:
+            raise UserError(f"player {player_id} is not in round {locked.number}", field="player")
+        if source is not None and source.number == target.number:
+            raise UserError(f"the player already sits at table {target.number}", field="table")
+        low, high = game_spec(tournament.game_id).players_allowed(tournament.options)
+        target = next(table for table in tables if table.number == target.number)
+        if len(target.planned_seats) + 1 > high:
+            raise UserError(f"table {target.number} is full: the game seats at most {high}", field="table")
+        if source is not None:
+            if len(source.planned_seats) - 1 < low:
+                raise UserError(f"table {source.number} would fall below the game's minimum of {low}", field="table")
+            source.planned_seats.remove(player_id)
+        else:
+            locked.byes = [pid for pid in locked.byes if pid != player_id]
+        target.planned_seats.append(player_id)
+        _store_adjusted(locked, tables)
+    return locked
+
+
+def round_publish(*, round_row: Round, by: AbstractBaseUser) -> Round:
+    """Publish a draft: each table becomes a scheduled match of the league (rated as the tournament is)."""
+    with transaction.atomic():
+        locked = _draft_round(round_row, by)
+        tournament = locked.tournament
+        now = timezone.now()
+        tables = list(locked.tables.order_by("number"))
+        for table in tables:
+            table.match = match_create(
+                game_id=tournament.game_id,
+                player_ids=table.planned_seats,
+                options=tournament.options,
+                rated=tournament.rated,
+                played_at=now,
+                created_by=by,
+            )
+        Table.objects.bulk_update(tables, ["match"])
+        locked.status = Round.Status.PUBLISHED
+        locked.published_at = now
+        locked.save(update_fields=["status", "published_at"])
+    return locked
+
+
+def round_complete(*, round_row: Round, by: AbstractBaseUser) -> Round:
+    """Complete a published round once every table has a result (or is void); the tournament finishes
+    when this was its last round."""
+    check_organizer(user=by, tournament=round_row.tournament)
+    with transaction.atomic():
+        tournament = tournament_locked(round_row.tournament)
+        locked = Round.objects.select_for_update().get(pk=round_row.pk)
+        if locked.status == Round.Status.DRAFT:
+            raise StateConflict(f"round {locked.number} is a draft: publish it first")
+        if locked.status == Round.Status.COMPLETE:
+            raise StateConflict(f"round {locked.number} is already complete")
+        waiting = [
+            str(number)
+            for number, status in locked.tables.order_by("number").values_list("number", "match__status")
+            if status not in (Match.Status.FINISHED, Match.Status.VOID)
+        ]
+        if waiting:
+            raise StateConflict(f"round {locked.number} still waits for the result of table {', '.join(waiting)}")
+        locked.status = Round.Status.COMPLETE
+        locked.completed_at = timezone.now()
+        locked.save(update_fields=["status", "completed_at"])
+        if seam.is_finished(seam.load_history(tournament), locked):
+            tournament.status = Tournament.Status.FINISHED
+            tournament.save(update_fields=["status"])
+    return locked

@@ -1,0 +1,88 @@
+"""Results at a published table, entered through the league's result service: a result or a correction, or
+closing the table as a no-show or forfeit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from league.core.errors import UserError
+from league.matches.models import Match
+from league.matches.services import match_void
+from league.results.services import result_submit
+from league.tournaments.errors import StateConflict
+from league.tournaments.models import Registration, Round, Table
+from league.tournaments.services.common import check_organizer
+
+
+def _published_table(table: Table, by: AbstractBaseUser) -> Table:
+    """The table read afresh (the caller's copy of its round may be stale), checked to be published."""
+    table = Table.objects.select_related("round__tournament", "match").get(pk=table.pk)
+    check_organizer(user=by, tournament=table.round.tournament)
+    if table.round.status == Round.Status.DRAFT or table.match_id is None:
+        raise StateConflict(f"round {table.round.number} is a draft: publish it before entering results")
+    return table
+
+
+def table_result(
+    *,
+    table: Table,
+    by: AbstractBaseUser,
+    expected_version: Any,
+    places: Any = None,
+    scores: Any = None,
+    reason: str = "",
+) -> Table:
+    """Enter (or correct) a table's result through the league's result service. A correction of an earlier
+    round is allowed: standings, tie-breaks and ratings follow; published pairings stay."""
+    table = _published_table(table, by)
+    with transaction.atomic():
+        result_submit(
+            match_id=table.match_id,
+            expected_version=expected_version,
+            places=places,
+            scores=scores,
+            entered_by=by,
+            reason=reason,
+        )
+        if table.closed_as:
+            table.closed_as = Table.Closed.NO
+            table.absent = []
+            table.save(update_fields=["closed_as", "absent"])
+    return table
+
+
+def table_close(*, table: Table, by: AbstractBaseUser, absent: Any, kind: str, reason: str = "") -> Table:
+    """Close a table as a no-show or forfeit. Absent players share last place and present players share
+    first; with nobody present the match is void and nobody scores. No-shows are paired no more."""
+    table = _published_table(table, by)
+    if kind not in (Table.Closed.NO_SHOW, Table.Closed.FORFEIT):
+        raise UserError("close a table as no_show or forfeit", field="kind")
+    seats = list(table.match.seats.order_by("seat").values_list("player_id", flat=True))
+    if not isinstance(absent, list | tuple) or not absent or not all(pid in seats for pid in absent):
+        raise UserError("name the absent players among the table's players", field="absent")
+    absent = sorted(set(absent), key=seats.index)
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=table.match_id)
+        if len(absent) == len(seats):
+            match_void(match_id=match.pk)
+        else:
+            places = [len(seats) - len(absent) + 1 if pid in absent else 1 for pid in seats]
+            label = Table.Closed(kind).label.lower()
+            result_submit(
+                match_id=match.pk,
+                expected_version=match.result_version,
+                places=places,
+                entered_by=by,
+                reason=reason or (f"closed as {label}" if match.result_version else ""),
+            )
+        table.closed_as = kind
+        table.absent = absent
+        table.save(update_fields=["closed_as", "absent"])
+        if kind == Table.Closed.NO_SHOW:
+            Registration.objects.filter(
+                tournament=table.round.tournament, player_id__in=absent, status=Registration.Status.ACTIVE
+            ).update(status=Registration.Status.NO_SHOW, left_after_round=table.round.number)
+    return table
