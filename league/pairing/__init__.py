@@ -5,17 +5,19 @@ The ORM seam (written elsewhere) loads players and results, builds `Entrant`s (s
 Every rule is documented in docs/tournaments.md.
 """
 
-from league.pairing.elimination import (
+from league.pairing.brackets import (
     Bracket,
     BracketMatch,
+    double_elimination_bracket,
+    single_elimination_bracket,
+    standard_seed_order,
+)
+from league.pairing.elimination import (
     bracket_champion,
     bracket_round,
     bracket_rounds,
-    double_elimination_bracket,
     pod_elimination_plan,
     pod_elimination_round,
-    single_elimination_bracket,
-    standard_seed_order,
 )
 from league.pairing.generate import Format, RoundInputs, generate_round
 from league.pairing.quality import round_quality, schedule_balance

@@ -6,12 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from league.pairing.elimination import (
-    bracket_round,
-    double_elimination_bracket,
-    pod_elimination_round,
-    single_elimination_bracket,
-)
+from league.pairing.brackets import double_elimination_bracket, single_elimination_bracket
+from league.pairing.elimination import bracket_round, pod_elimination_round
 from league.pairing.round_robin import round_robin_round
 from league.pairing.search import LOCAL_SEARCH_WORK
 from league.pairing.stages import StagePlan, top_cut
