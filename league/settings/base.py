@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.checks.security.base import SECRET_KEY_MIN_LENGTH, SECRET_KEY_MIN_UNIQUE_CHARACTERS
+from django.core.exceptions import ImproperlyConfigured
 
 from league.settings import env
 
@@ -12,6 +15,10 @@ BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(env.text("PECKING_ORDER_VAR_DIR", str(BASE_DIR / "var")))
 
 SECRET_KEY = env.text("SECRET_KEY")
+# The secrets of the local and test settings, public in this repository: production refuses any key
+# that contains one (see check_secret).
+LOCAL_SECRET_KEY = "development-only-secret-not-for-production"
+TEST_SECRET_KEY = "test-only-secret"  # noqa: S105 - never used outside tests
 DEBUG = env.flag("DEBUG", False)
 ALLOWED_HOSTS = env.words("ALLOWED_HOSTS", ("localhost", "127.0.0.1", "[::1]"))
 CSRF_TRUSTED_ORIGINS = env.words("CSRF_TRUSTED_ORIGINS")
@@ -30,6 +37,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
+    "axes",
     "league.core",
     "league.players",
     "league.matches",
@@ -50,6 +58,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a login that its backend refused into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "league.urls"
@@ -109,11 +119,78 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 LOGIN_URL = "admin:login"
 
+
+def check_secret(secret: str | None) -> str:
+    """`secret` if it is fit for production; otherwise ImproperlyConfigured naming SECRET_KEY and the flaw.
+
+    Fit means Django's own rule (at least SECRET_KEY_MIN_LENGTH characters of which
+    SECRET_KEY_MIN_UNIQUE_CHARACTERS distinct, not starting with django-insecure, the mark of the keys that
+    `startproject` generates) and containing no development secret, so that a development secret with
+    something added is refused too.
+    """
+    if not secret:
+        raise ImproperlyConfigured("SECRET_KEY is not set: production needs a long random secret")
+    distinct = len(set(secret))
+    if secret.startswith("django-insecure"):
+        flaw = "it starts with django-insecure, the mark of a key that Django generated for development"
+    elif any(known in secret for known in (LOCAL_SECRET_KEY, TEST_SECRET_KEY)):
+        flaw = "it contains the secret of the local or test settings"
+    elif len(secret) < SECRET_KEY_MIN_LENGTH:
+        flaw = f"it has {len(secret)} characters, production needs at least {SECRET_KEY_MIN_LENGTH}"
+    elif distinct < SECRET_KEY_MIN_UNIQUE_CHARACTERS:
+        flaw = f"it has {distinct} distinct characters, production needs at least {SECRET_KEY_MIN_UNIQUE_CHARACTERS}"
+    else:
+        return secret
+    raise ImproperlyConfigured(
+        f"SECRET_KEY is a development or short secret ({flaw}): set a long random one, "
+        "e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
+
+
+def cache_from_url(url: str) -> dict:
+    """Django's CACHES entry for `url`: `locmem://` (this process only) or `redis://...`/`rediss://...`."""
+    if url == "locmem://":
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    if url.startswith(("redis://", "rediss://")):
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    raise ImproperlyConfigured(f"CACHE_URL must be locmem:// or redis://host:port/db, not {url!r}")
+
+
+# The cache holds the API's throttle counts: processes that share it share one count per client.
+CACHES = {"default": cache_from_url(env.text("CACHE_URL", "locmem://"))}
+
+# Client addresses (logins and API throttles): behind TRUSTED_PROXY_COUNT proxies (the TLS proxy) the client
+# address comes from X-Forwarded-For; with none the header is ignored (see league.core.throttling).
+TRUSTED_PROXY_COUNT = env.number("TRUSTED_PROXY_COUNT", 0)
+
+# Failed logins (django-axes, on every login page and the admin): a (user name, client address) pair is
+# locked after AXES_FAILURE_LIMIT failures, an address after LOGIN_ADDRESS_FAILURE_LIMIT over all names,
+# each for AXES_COOLOFF_TIME after the last failure. A successful login clears its pair's failures.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "league.core.throttling.LoginLockoutHandler"
+AXES_CLIENT_IP_CALLABLE = "league.core.throttling.client_address"
+AXES_LOCKOUT_CALLABLE = "league.core.throttling.lockout_response"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = env.number("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+LOGIN_ADDRESS_FAILURE_LIMIT = env.number("LOGIN_ADDRESS_FAILURE_LIMIT", 50, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env.number("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False  # no banner on every manage.py command; failures are still logged
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "league.api.throttling.ThrottledTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
+    "DEFAULT_THROTTLE_CLASSES": ["league.api.throttling.AnonymousThrottle", "league.api.throttling.UserThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.rate("API_RATE_ANONYMOUS", "600/minute"),
+        "user": env.rate("API_RATE_USER", "1200/minute"),
+        "failed_token": env.rate("API_RATE_FAILED_TOKENS", "30/hour"),
+    },
     "DEFAULT_PERMISSION_CLASSES": ["league.api.permissions.StaffWritesOthersRead"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,

@@ -7,11 +7,14 @@ lists every knob. Bad values raise `ImproperlyConfigured` with the variable's na
 from __future__ import annotations
 
 import os
+import re
 
 from django.core.exceptions import ImproperlyConfigured
 
 TRUE_WORDS = ("1", "true", "yes", "on")
 FALSE_WORDS = ("0", "false", "no", "off", "")
+# A request rate as Django REST framework's throttles read it: a count per second, minute, hour or day.
+RATE = re.compile(r"[0-9]+/(s|sec|second|m|min|minute|h|hour|d|day)")
 
 
 def text(name: str, default: str | None = None) -> str | None:
@@ -38,3 +41,23 @@ def words(name: str, default: tuple[str, ...] = ()) -> list[str]:
     if raw is None:
         return list(default)
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def number(name: str, default: int, minimum: int = 0) -> int:
+    """A whole-number variable, at least `minimum`."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    if not re.fullmatch(r"[0-9]+", raw.strip()) or int(raw) < minimum:
+        raise ImproperlyConfigured(f"{name} must be a whole number of at least {minimum}, not {raw!r}")
+    return int(raw)
+
+
+def rate(name: str, default: str) -> str:
+    """A request-rate variable such as `600/minute` (a count per s, sec, second, m, min, minute, h, hour, d, day)."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    if not RATE.fullmatch(raw.strip()):
+        raise ImproperlyConfigured(f"{name} must be a count per second, minute, hour or day like 600/minute, not {raw!r}")
+    return raw.strip()

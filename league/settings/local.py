@@ -2,13 +2,13 @@
 
 from league.settings import env
 from league.settings.base import *  # noqa: F403
-from league.settings.base import VAR_DIR
+from league.settings.base import LOCAL_SECRET_KEY, VAR_DIR
 
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 DEBUG = env.flag("DEBUG", True)
-# A development secret, never accepted by production settings (see production.DEVELOPMENT_SECRET_PREFIX).
-SECRET_KEY = env.text("SECRET_KEY") or "development-only-secret-not-for-production"
+# A development secret, never accepted by production settings (see base.check_secret).
+SECRET_KEY = env.text("SECRET_KEY") or LOCAL_SECRET_KEY
 # Static files are served from the app folders, without collectstatic, even with DEBUG off.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True

@@ -10,14 +10,23 @@ from pathlib import Path
 
 from league.settings import env
 from league.settings.base import *  # noqa: F403
-from league.settings.base import CELERY_BROKER_URL, DATABASES, VAR_DIR, broker_settings
+from league.settings.base import (
+    CELERY_BROKER_URL,
+    DATABASES,
+    TEST_SECRET_KEY,
+    VAR_DIR,
+    broker_settings,
+    cache_from_url,
+)
 
 TEST_RUN_DIR = Path(env.text("PECKING_ORDER_TEST_RUN_DIR") or VAR_DIR / "test-runs" / str(os.getpid()))
 TEST_RUN_DIR.mkdir(parents=True, exist_ok=True)
 
-SECRET_KEY = "test-only-secret"  # noqa: S105 - never used outside tests
+SECRET_KEY = TEST_SECRET_KEY
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Throttle counts stay in this process (never in a shared Redis, whatever CACHE_URL says); tests clear them.
+CACHES = {"default": cache_from_url("locmem://")}
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

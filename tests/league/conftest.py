@@ -1,8 +1,15 @@
 import pytest
+from django.core.cache import cache
 
 from league.ratings.services import pool_update
 from league.results.services import result_submit
 from tests.factories import MatchFactory, PlayerFactory, StaffFactory
+
+
+@pytest.fixture(autouse=True)
+def fresh_throttle_counts():
+    """Every test starts with no API throttle counts (they live in the cache, which outlives a test)."""
+    cache.clear()
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from django.core.exceptions import ImproperlyConfigured
 from league.settings import env
 from league.settings.base import database_from_url
 
-REAL_SECRET = "k3v9-" + "x" * 40
+REAL_SECRET = "k3v9-" + "x" * 45
 
 
 def start_production(secret: str | None) -> subprocess.CompletedProcess:

@@ -1,0 +1,79 @@
+"""Who a request comes from, and the lockout of repeated failed logins (pages and the admin alike).
+
+django-axes records every failed login and locks a (user name, client address) pair after
+`AXES_FAILURE_LIMIT` failures within `AXES_COOLOFF_TIME`, so that nobody can lock an organizer out from
+elsewhere; `LoginLockoutHandler` adds a looser limit per client address (`LOGIN_ADDRESS_FAILURE_LIMIT`
+failures, whatever the user names), against one machine trying many names. The API's throttles
+(`league.api.throttling`) use the same `client_address`.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+from axes.attempts import get_cool_off_threshold
+from axes.handlers.database import AxesDatabaseHandler
+from axes.models import AccessAttempt
+from django.conf import settings
+from django.db.models import Sum
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def client_address(request: HttpRequest) -> str | None:
+    """The client's IP address: REMOTE_ADDR, or behind `TRUSTED_PROXY_COUNT` proxies the one they report.
+
+    Each proxy appends the address it got the request from to X-Forwarded-For, so with n trusted proxies the
+    client is the n-th entry from the right (or the leftmost, when fewer came: every entry was then written by
+    a trusted proxy); entries further left were written by the client and are never believed. With no
+    trusted proxy the header is ignored. An entry that is not an IP address falls back to REMOTE_ADDR.
+    """
+    remote = request.META.get("REMOTE_ADDR")
+    proxies = settings.TRUSTED_PROXY_COUNT
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
+    if proxies == 0 or forwarded is None:
+        return remote
+    entries = forwarded.split(",")
+    try:
+        return str(ipaddress.ip_address(entries[-min(proxies, len(entries))].strip()))
+    except ValueError:
+        return remote
+
+
+class LoginLockoutHandler(AxesDatabaseHandler):
+    """axes' database handler plus the per-address limit: `LOGIN_ADDRESS_FAILURE_LIMIT` failures from one
+    client address within the cool-off lock every login from it, whatever the user name."""
+
+    def address_failures(self, request: HttpRequest) -> int:
+        """Failed logins from the request's client address within the cool-off, over all user names."""
+        attempts = AccessAttempt.objects.filter(
+            ip_address=request.axes_ip_address, attempt_time__gte=get_cool_off_threshold(request)
+        )
+        return attempts.aggregate(total=Sum("failures_since_start"))["total"] or 0
+
+    def is_locked(self, request: HttpRequest, credentials: dict | None = None) -> bool:
+        return (
+            super().is_locked(request, credentials)
+            or self.address_failures(request) >= settings.LOGIN_ADDRESS_FAILURE_LIMIT
+        )
+
+    def user_login_failed(self, sender, credentials: dict, request: HttpRequest | None = None, **kwargs) -> None:
+        """Record the failure (axes); flag the request as locked out when either limit is reached now, so that
+        the failure that reaches a limit, and every attempt after it, gets the lockout page."""
+        super().user_login_failed(sender, credentials, request, **kwargs)
+        if request is not None and not request.axes_locked_out and self.is_locked(request, credentials):
+            request.axes_locked_out = True
+            request.axes_credentials = credentials
+
+
+def lockout_response(request: HttpRequest, original_response: HttpResponse | None, credentials: dict | None) -> HttpResponse:
+    """The page of a locked-out login (axes' AXES_LOCKOUT_CALLABLE): 429, what happened, how long to wait.
+
+    Every attempt during a lockout counts as a failure and starts its pair's cool-off again, so the wait (also
+    sent as Retry-After) is the whole cool-off: exact for a locked pair, the longest for a locked address.
+    """
+    seconds = int(settings.AXES_COOLOFF_TIME.total_seconds())
+    context = {"minutes": seconds // 60}
+    response = render(request, "locked_out.html", context, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
