@@ -55,9 +55,9 @@ def test_the_local_and_test_secrets_are_the_ones_refused():
 
 
 def deploy_check(**variables: str) -> subprocess.CompletedProcess:
-    """`manage.py check --deploy` under production settings with only `variables` of the HTTPS and secret ones."""
-    environment = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG", *HTTPS_VARIABLES}}
-    environment.update(DJANGO_SETTINGS_MODULE="league.settings.production", **variables)
+    """`manage.py check --deploy` under production settings in an environment of `variables` alone (and PATH),
+    so that nothing the test run set (e.g. DJANGO_ALLOW_ASYNC_UNSAFE for the browser tests) leaks in."""
+    environment = {"PATH": os.environ["PATH"], "DJANGO_SETTINGS_MODULE": "league.settings.production", **variables}
     return subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy"],
         cwd=settings.BASE_DIR,
