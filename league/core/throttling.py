@@ -74,6 +74,6 @@ def lockout_response(request: HttpRequest, original_response: HttpResponse | Non
     """
     seconds = int(settings.AXES_COOLOFF_TIME.total_seconds())
     context = {"minutes": seconds // 60}
-    response = render(request, "locked_out.html", context, status=429)
+    response = render(request, "core/locked_out.html", context, status=429)
     response["Retry-After"] = str(seconds)
     return response
