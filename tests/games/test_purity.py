@@ -26,8 +26,10 @@ def forbidden_imports(source: str) -> list[tuple[int, str]]:
         elif (
             isinstance(node, ast.Call)
             and (
-                isinstance(node.func, ast.Name) and node.func.id == "__import__"
-                or isinstance(node.func, ast.Attribute) and node.func.attr == "import_module"
+                isinstance(node.func, ast.Name)
+                and node.func.id == "__import__"
+                or isinstance(node.func, ast.Attribute)
+                and node.func.attr == "import_module"
             )
             and node.args
             and isinstance(node.args[0], ast.Constant)

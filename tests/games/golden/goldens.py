@@ -68,51 +68,81 @@ SEARCH = "search:iterations=20"
 GOLDENS = (
     Golden("nacho_pile", "2p-random-heuristic", ("random", "heuristic"), seed=1),
     Golden(
-        "nacho_pile", "6p-mixed-specials-all-identical",
-        ("random", "heuristic", SEARCH, "heuristic:caution=2.5", "random", SEARCH), seed=2,
+        "nacho_pile",
+        "6p-mixed-specials-all-identical",
+        ("random", "heuristic", SEARCH, "heuristic:caution=2.5", "random", SEARCH),
+        seed=2,
         options=(("specials_all_identical", "true"),),
-    ),  # fmt: skip
-    Golden(
-        "nacho_pile", "4p-search-optional-specials", (SEARCH, "heuristic:caution=0.5", "random", SEARCH), seed=3,
-        options=(("optional_specials", "true"),),
-    ),  # fmt: skip
-    Golden("nobody_but_us_chickens", "3p-random-heuristic-search", ("random", "heuristic", SEARCH), seed=4),
-    Golden(
-        "nobody_but_us_chickens", "6p-short-nights-healthy-coop",
-        ("heuristic:playouts=4", "random", SEARCH, "heuristic:playouts=4", "random", "heuristic:playouts=4"), seed=5,
-        options=(("short_summer_nights", "true"), ("healthy_coop", "true")),
-    ),  # fmt: skip
-    Golden(
-        "nobody_but_us_chickens", "2p-lone-dog-powerless", (SEARCH, "heuristic"), seed=6,
-        options=(("allow_two_players", "true"), ("lone_dog_powerless", "true")),
-    ),  # fmt: skip
-    Golden(
-        "chicken_foot", "2p-double-six-greedy-search", ("greedy", SEARCH), seed=7, options=(("set", "double_six"),)
     ),
     Golden(
-        "chicken_foot", "7p-double-nine-mixed",
-        ("random", "greedy", "heuristic", "random", "greedy", "heuristic", "random"), seed=8,
-    ),  # fmt: skip
+        "nacho_pile",
+        "4p-search-optional-specials",
+        (SEARCH, "heuristic:caution=0.5", "random", SEARCH),
+        seed=3,
+        options=(("optional_specials", "true"),),
+    ),
+    Golden("nobody_but_us_chickens", "3p-random-heuristic-search", ("random", "heuristic", SEARCH), seed=4),
     Golden(
-        "chicken_foot", "4p-double-six-house-rules", ("heuristic", SEARCH, "greedy", "random"), seed=9,
+        "nobody_but_us_chickens",
+        "6p-short-nights-healthy-coop",
+        ("heuristic:playouts=4", "random", SEARCH, "heuristic:playouts=4", "random", "heuristic:playouts=4"),
+        seed=5,
+        options=(("short_summer_nights", "true"), ("healthy_coop", "true")),
+    ),
+    Golden(
+        "nobody_but_us_chickens",
+        "2p-lone-dog-powerless",
+        (SEARCH, "heuristic"),
+        seed=6,
+        options=(("allow_two_players", "true"), ("lone_dog_powerless", "true")),
+    ),
+    Golden(
+        "chicken_foot",
+        "2p-double-six-greedy-search",
+        ("greedy", SEARCH),
+        seed=7,
+        options=(("set", "double_six"),),
+    ),
+    Golden(
+        "chicken_foot",
+        "7p-double-nine-mixed",
+        ("random", "greedy", "heuristic", "random", "greedy", "heuristic", "random"),
+        seed=8,
+    ),
+    Golden(
+        "chicken_foot",
+        "4p-double-six-house-rules",
+        ("heuristic", SEARCH, "greedy", "random"),
+        seed=9,
         options=(
-            ("set", "double_six"), ("lead_policy", "draw_until_required"), ("spinner_arms", "6"),
-            ("round_end", "yard_empty"), ("double_blank_value", "0"),
+            ("set", "double_six"),
+            ("lead_policy", "draw_until_required"),
+            ("spinner_arms", "6"),
+            ("round_end", "yard_empty"),
+            ("double_blank_value", "0"),
         ),
-    ),  # fmt: skip
+    ),
     Golden(
-        "chicken_foot", "3p-double-twelve-skip-unheld", ("heuristic", "random", "greedy"), seed=10,
+        "chicken_foot",
+        "3p-double-twelve-skip-unheld",
+        ("heuristic", "random", "greedy"),
+        seed=10,
         options=(
-            ("set", "double_twelve"), ("lead_policy", "skip_unheld"), ("round_end", "all_passed_yard_empty"),
+            ("set", "double_twelve"),
+            ("lead_policy", "skip_unheld"),
+            ("round_end", "all_passed_yard_empty"),
             ("double_blank_value", "25"),
         ),
-    ),  # fmt: skip
+    ),
     Golden("chickie_nuggs", "2p-random-heuristic", ("random", "heuristic"), seed=11),
     Golden("chickie_nuggs", "3p-search-random-heuristic", (SEARCH, "random", "heuristic"), seed=12),
     Golden(
-        "chickie_nuggs", "4p-sauce-values", ("heuristic", SEARCH, "random", "heuristic"), seed=13,
+        "chickie_nuggs",
+        "4p-sauce-values",
+        ("heuristic", SEARCH, "random", "heuristic"),
+        seed=13,
         options=(("sauce_value_bbq", "3"), ("sauce_value_ranch", "0"), ("sauce_value_honey_mustard", "2")),
-    ),  # fmt: skip
+    ),
 )
 
 
@@ -143,7 +173,9 @@ def _show(value: Any) -> str:
 
 def _first_difference(old: Sequence, new: Sequence) -> int:
     """The first index where `old` and `new` differ (the shorter one's length if one starts the other)."""
-    return next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new)))
+    return next(
+        (i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new))
+    )
 
 
 def difference(stored: bytes, fresh: bytes) -> str | None:
@@ -160,17 +192,23 @@ def difference(stored: bytes, fresh: bytes) -> str | None:
         at = _first_difference(stored, fresh)
         return (
             f"the same record encoded differently: first differing byte at {at}: "
-            f"golden {stored[at:at + 40]!r}, now {fresh[at:at + 40]!r}"
+            f"golden {stored[at : at + 40]!r}, now {fresh[at : at + 40]!r}"
         )
     lines = []
     old_events, new_events = old.get("events", []), new.get("events", [])
     if old_events != new_events:
         index = _first_difference(old_events, new_events)
-        lines.append(f"first differing event: #{index} (golden has {len(old_events)} events, now {len(new_events)})")
+        lines.append(
+            f"first differing event: #{index} (golden has {len(old_events)} events, now {len(new_events)})"
+        )
         if index > 0:
             lines.append(f"  before it, both: {_show(old_events[index - 1])}")
-        lines.append(f"  golden: {_show(old_events[index]) if index < len(old_events) else '(no more events)'}")
-        lines.append(f"  now:    {_show(new_events[index]) if index < len(new_events) else '(no more events)'}")
+        lines.append(
+            f"  golden: {_show(old_events[index]) if index < len(old_events) else '(no more events)'}"
+        )
+        lines.append(
+            f"  now:    {_show(new_events[index]) if index < len(new_events) else '(no more events)'}"
+        )
     for key in sorted(set(old) | set(new)):
         if key != "events" and old.get(key) != new.get(key):
             lines.append(f"{key}: golden {_show(old.get(key))}, now {_show(new.get(key))}")

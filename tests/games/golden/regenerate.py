@@ -34,7 +34,9 @@ def regenerate(game_ids: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.games.golden.regenerate", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.games.golden.regenerate", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("games", nargs="*", metavar="GAME", help="game ids (default: every game)")
     args = parser.parse_args(argv)
     known = registry.game_ids()

@@ -60,10 +60,16 @@ def test_the_goldens_of_a_game_cover_its_player_counts_variants_and_bot_kinds(ga
 
     assert {golden.players for golden in goldens} >= {spec.min_players, spec.max_players}
     assert any(golden.options for golden in goldens)
-    assert {bot.split(":")[0] for golden in goldens for bot in golden.bots} >= {"random", "heuristic", "search"}
+    assert {bot.split(":")[0] for golden in goldens for bot in golden.bots} >= {
+        "random",
+        "heuristic",
+        "search",
+    }
 
 
-@pytest.mark.parametrize("golden", [g for g in GOLDENS if any(b.startswith("search") for b in g.bots)], ids=str)
+@pytest.mark.parametrize(
+    "golden", [g for g in GOLDENS if any(b.startswith("search") for b in g.bots)], ids=str
+)
 def test_search_bots_of_the_goldens_play_on_an_iteration_budget_alone(golden):
     seats = json.loads(stored_bytes(golden))["seats"]
     search = [seat["params"] for seat in seats if seat["bot"] == "search"]
@@ -109,8 +115,8 @@ def test_difference_of_the_same_record_in_other_bytes_names_the_first_differing_
 
     assert difference(encoded(RECORD), spaced) == (
         "the same record encoded differently: first differing byte at 10: "
-        "golden b'[[\"c\",[1,2]],[\"m\",{\"0\":\"draw\"}],[\"m\",{\"0', "
-        "now b' [[\"c\", [1, 2]], [\"m\", {\"0\": \"draw\"}], ['"
+        'golden b\'[["c",[1,2]],["m",{"0":"draw"}],["m",{"0\', '
+        'now b\' [["c", [1, 2]], ["m", {"0": "draw"}], [\''
     )
 
 
@@ -125,7 +131,13 @@ def test_a_golden_of_another_version_says_which_and_how_to_regenerate():
 
 
 def test_a_golden_names_the_command_that_prints_it():
-    golden = Golden("chicken_foot", "x", ("greedy", "search:iterations=20;c=0.5"), seed=7, options=(("set", "double_six"),))
+    golden = Golden(
+        "chicken_foot",
+        "x",
+        ("greedy", "search:iterations=20;c=0.5"),
+        seed=7,
+        options=(("set", "double_six"),),
+    )
 
     assert golden.command == (
         "python -m games play chicken_foot --players 2 --bots 'greedy,search:iterations=20;c=0.5' --seed 7"
