@@ -45,7 +45,7 @@ def _execute(server_url: str, statement: str) -> None:
 
 
 @contextmanager
-def _sigterm_exits() -> Iterator[None]:
+def sigterm_exits() -> Iterator[None]:
     """Within the block, SIGTERM raises SystemExit (so `finally` clauses run) instead of killing at once."""
 
     def leave(signum, frame):
@@ -65,7 +65,7 @@ def scratch_database(server_url: str) -> Iterator[str]:
     name = scratch_name()
     _execute(server_url, f"CREATE DATABASE {name}")
     try:
-        with _sigterm_exits():
+        with sigterm_exits():
             yield database_url(server_url, name)
     finally:
         _execute(server_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
@@ -74,24 +74,26 @@ def scratch_database(server_url: str) -> Iterator[str]:
 @contextmanager
 def bench_database(database_url_or_none: str | None) -> Iterator[str]:
     """The database URL a bench runs on: a scratch database on the PostgreSQL server named by the URL, or,
-    without a PostgreSQL URL, a SQLite file in a new temporary folder (also the var folder), removed at the end."""
+    without a PostgreSQL URL, a SQLite file in a new temporary folder, removed at the end."""
     if database_url_or_none and database_url_or_none.startswith("postgres"):
         with scratch_database(database_url_or_none) as url:
             yield url
         return
     folder = tempfile.mkdtemp(prefix="pecking-bench-")
-    os.environ["PECKING_ORDER_VAR_DIR"] = folder
     try:
-        with _sigterm_exits():
+        with sigterm_exits():
             yield f"sqlite:///{folder}/bench.sqlite3"
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
 def setup_django(database_url: str) -> None:
-    """Django on `database_url` (local settings, no debug, an in-memory broker unless one is set), migrated."""
+    """Django on `database_url` (local settings, no debug, an in-memory broker unless one is set), migrated; on
+    SQLite the var folder is the database file's folder."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings.local")
     os.environ["DATABASE_URL"] = database_url
+    if database_url.startswith("sqlite:///"):
+        os.environ["PECKING_ORDER_VAR_DIR"] = os.path.dirname(database_url.removeprefix("sqlite:///"))
     os.environ["DEBUG"] = "0"
     os.environ.setdefault("CELERY_BROKER_URL", "memory://localhost/")
     import django
