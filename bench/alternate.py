@@ -60,8 +60,9 @@ def figures(output: str) -> dict[str, float]:
     return found
 
 
-def show(value: float) -> str:
-    return f"{value:,.1f}" if abs(value) >= 100 else f"{value:.3f}"
+def show(value: float, sign: str = "") -> str:
+    """A figure to read at a glance: whole numbers from 100 on, three significant digits below."""
+    return f"{value:{sign},.0f}" if abs(value) >= 100 else f"{value:{sign}.3g}"
 
 
 def summary(runs: dict[str, list[dict[str, float]]]) -> list[str]:
@@ -83,7 +84,7 @@ def summary(runs: dict[str, list[dict[str, float]]]) -> list[str]:
                 columns.append("—")
         change = "—"
         if len(medians) == 2:
-            change = f"{medians[1] - medians[0]:+,.3f}"
+            change = show(medians[1] - medians[0], "+")
             if medians[0]:
                 change += f" ({(medians[1] - medians[0]) / abs(medians[0]):+.1%})"
         lines.append(f"{name:<12}{columns[0]:>32}{columns[1]:>32}{change:>22}")

@@ -51,6 +51,6 @@ def test_the_summary_gives_median_and_range_per_revision_and_the_difference_of_m
 
     assert summary(runs) == [
         "figure                before: median [range]           after: median [range]        after − before",
-        "ratio              0.570 [0.550 – 0.590] n=3       0.610 [0.600 – 0.620] n=3        +0.040 (+7.0%)",
-        "service            610.0 [600.0 – 640.0] n=3       640.0 [630.0 – 650.0] n=2       +30.000 (+4.9%)",
+        "ratio                 0.57 [0.55 – 0.59] n=3           0.61 [0.6 – 0.62] n=3         +0.04 (+7.0%)",
+        "service                  610 [600 – 640] n=3             640 [630 – 650] n=2           +30 (+4.9%)",
     ]
