@@ -11,8 +11,11 @@ league's `finished_at − started_at`, both written by the database's clock. The
 very same matches (same seeds, same bots, same seats) with a pool of the same number of processes and
 stores nothing, right after the league; from the second repeat on it is averaged with the engine's rate
 on the previous league's matches measured right before the league (the same bots, table size and number
-of matches), so that a machine whose speed drifts weighs on both sides of the ratio alike. Each repeat uses a fresh league; the medians are printed. The bench works in a database of
-its own (`pecking_order_bench`, created and dropped on the server of DATABASE_URL).
+of matches), so that a machine whose speed drifts weighs on both sides of the ratio alike. Each repeat uses a
+fresh league; the medians are printed, then once more on one line for scripts (bench/alternate.py reads it):
+`RESULT ratio=0.58 service=672.4 engine=1153.0 recorded=701.2 size=251.0`. The bench works in a database of
+its own, created on the server of DATABASE_URL under a name no other run uses and dropped at its end
+(bench/scratch.py); the Redis database of CELERY_BROKER_URL is emptied first, so give the bench one of its own.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-BENCH_DATABASE = "pecking_order_bench"
+from bench.scratch import scratch_database  # noqa: E402
+
 BOT_MIX = (("Random", "random", {}),) + tuple(
     (f"Heuristic {caution}", "heuristic", {"caution": caution})
     for caution in (0.3, 0.6, 1.0, 1.5, 2.0, 3.0, 5.0)
@@ -40,22 +44,6 @@ BOT_MIX = (("Random", "random", {}),) + tuple(
 def fail(message: str) -> None:
     print(message, file=sys.stderr)
     sys.exit(2)
-
-
-def bench_url(server_url: str, name: str = BENCH_DATABASE) -> str:
-    head, _, _ = server_url.rpartition("/")
-    return f"{head}/{name}"
-
-
-def recreate_database(server_url: str, name: str = BENCH_DATABASE) -> None:
-    """Drop and create the database `name` on the server of `server_url`."""
-    import psycopg
-
-    with psycopg.connect(
-        server_url.replace("postgres://", "postgresql://", 1), autocommit=True
-    ) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        connection.execute(f"CREATE DATABASE {name}")
 
 
 def play_one(args: tuple) -> int:
@@ -95,8 +83,13 @@ def main() -> None:
     if not 2 <= args.table <= 6 or not args.table <= args.bots <= len(BOT_MIX):
         fail(f"--table must be 2 to 6 and --bots from --table to {len(BOT_MIX)}")
 
-    recreate_database(server_url)
-    os.environ["DATABASE_URL"] = bench_url(server_url)
+    with scratch_database(server_url) as database_url:
+        run(args, database_url, broker_url)
+
+
+def run(args: argparse.Namespace, database_url: str, broker_url: str) -> None:
+    """The leagues and the engine runs of one bench, in the (fresh, empty) database of `database_url`."""
+    os.environ["DATABASE_URL"] = database_url
     os.environ["SECRET_KEY"] = secrets.token_urlsafe(48)  # production settings, as a deployment runs them
     os.environ["DJANGO_SETTINGS_MODULE"] = "league.settings.production"
     import django
@@ -191,6 +184,7 @@ def main() -> None:
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
         worker.wait()
+        connection.close()  # the database is dropped next
     service_rate, engine_median = statistics.median(service), statistics.median(engine)
     ratio = statistics.median(rate / alone for rate, alone in zip(service, engine, strict=True))
     print(
@@ -205,6 +199,10 @@ def main() -> None:
     print(f"  engine alone, {args.processes} processes               {engine_median:8,.0f} matches/s")
     print(f"  service / engine, repeat by repeat        {ratio:8.2f}   (target >= 0.50)")
     print(f"  stored record size                        {statistics.median(sizes):8,.0f} bytes a match")
+    print(
+        f"RESULT ratio={ratio:.4f} service={service_rate:.1f} engine={engine_median:.1f} "
+        f"recorded={statistics.median(recorded):.1f} size={statistics.median(sizes):.1f}"
+    )
 
 
 if __name__ == "__main__":

@@ -6,8 +6,9 @@ split into the engine's time, the service's own time around it, and its PostgreS
 The engine's time is the CPU time spent inside `play_league_match`; the service's is the rest of this
 process's CPU time while the league ran (claims, stores, ratings, draws); PostgreSQL's is the CPU time of
 this connection's backend process, read from /proc (the server must run on this machine). The same league
-(seed, bots, batch sizes as `bench/bot_league.py`) each repeat, in a database of its own
-(`pecking_order_bench_cpu`, created and dropped on the server of DATABASE_URL); medians are printed.
+(seed, bots, batch sizes as `bench/bot_league.py`) each repeat, in a database of its own (created on the
+server of DATABASE_URL under a name no other run uses, dropped at the end: bench/scratch.py); medians are printed,
+then once more on one `RESULT key=value ...` line for scripts (bench/alternate.py).
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-BENCH_DATABASE = "pecking_order_bench_cpu"
 
-from bench.bot_league import BOT_MIX, bench_url, fail, recreate_database  # noqa: E402
+from bench.bot_league import BOT_MIX, fail  # noqa: E402
+from bench.scratch import scratch_database  # noqa: E402
 
 
 def process_cpu(pid: int) -> float:
@@ -43,8 +44,13 @@ def main() -> None:
     server_url = os.environ.get("DATABASE_URL", "")
     if not server_url.startswith("postgres"):
         fail("set DATABASE_URL to a PostgreSQL server on this machine, e.g. postgres://postgres@127.0.0.1:5432/postgres")
-    recreate_database(server_url, BENCH_DATABASE)
-    os.environ["DATABASE_URL"] = bench_url(server_url, BENCH_DATABASE)
+    with scratch_database(server_url) as database_url:
+        run(args, database_url)
+
+
+def run(args: argparse.Namespace, database_url: str) -> None:
+    """The repeats of one bench, in the (fresh, empty) database of `database_url`."""
+    os.environ["DATABASE_URL"] = database_url
     os.environ["SECRET_KEY"] = secrets.token_urlsafe(48)
     os.environ["DJANGO_SETTINGS_MODULE"] = "league.settings.production"
     import django
@@ -102,6 +108,11 @@ def main() -> None:
     print(f"  service around it              {service:6.2f} ms CPU a match")
     print(f"  its PostgreSQL backend         {database:6.2f} ms CPU a match")
     print(f"  engine share of all CPU        {engine / (engine + service + database):6.3f}")
+    print(
+        f"RESULT engine_ms={engine:.3f} service_ms={service:.3f} postgres_ms={database:.3f} "
+        f"engine_share={engine / (engine + service + database):.4f}"
+    )
+    connection.close()  # the database is dropped next
 
 
 if __name__ == "__main__":

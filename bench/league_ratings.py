@@ -1,7 +1,8 @@
 """Benchmark: 100,000 four-seat results in one rating pool; the leaderboard at that size.
 
 Run:  .venv/bin/python bench/league_ratings.py [--matches 100000] [--players 2000] [--repeats 3]
-      (DATABASE_URL=postgres://... to measure PostgreSQL; the default is a fresh SQLite file in a temp dir)
+      (DATABASE_URL=postgres://... to measure PostgreSQL, in a database the bench creates on that server and drops
+      at its end; the default is a SQLite file in a temporary folder, removed at the end: bench/scratch.py)
 
 Prints medians over the repeats:
 - a from-scratch replay of the pool (the work of `ratings_recompute --write`): ratings applied per second;
@@ -17,29 +18,13 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-
-
-def setup_django(database_url: str | None) -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings.local")
-    if database_url is None:
-        folder = tempfile.mkdtemp(prefix="pecking-bench-")
-        os.environ["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
-        os.environ["PECKING_ORDER_VAR_DIR"] = folder
-    os.environ["DEBUG"] = "0"
-    os.environ.setdefault("CELERY_BROKER_URL", "memory://localhost/")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+from bench.scratch import bench_database, setup_django  # noqa: E402
 
 
 def load(matches: int, players: int, seed: int) -> int:
@@ -100,8 +85,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.matches < 2 or args.players < 4 or args.repeats < 1:
         parser.error("need at least 2 matches, 4 players and 1 repeat")
-    setup_django(os.environ.get("DATABASE_URL"))
+    with bench_database(os.environ.get("DATABASE_URL")) as database_url:
+        setup_django(database_url)
+        measure(args)
 
+
+def measure(args: argparse.Namespace) -> None:
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext

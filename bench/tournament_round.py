@@ -1,7 +1,8 @@
 """Benchmark: a round of a 1,000-player tournament through the tournament services (ORM seam included).
 
 Run:  .venv/bin/python bench/tournament_round.py [--players 1000] [--repeats 3] [--seed 2026]
-      (DATABASE_URL=postgres://... to measure PostgreSQL; the default is a fresh SQLite file in a temp dir)
+      (DATABASE_URL=postgres://... to measure PostgreSQL, in a database the bench creates on that server and drops
+      at its end; the default is a SQLite file in a temporary folder, removed at the end: bench/scratch.py)
 
 For 2-seat Swiss and 4-seat pods: rounds 1-4 are generated, published and filled through the services with
 seeded random places, then round 5 is generated `--repeats` times (discarding the draft in between). Prints
@@ -17,30 +18,14 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.scratch import bench_database, setup_django  # noqa: E402
 
 FORMATS = {"2-seat Swiss": 2, "4-seat pods": 4}
-
-
-def setup_django() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings.local")
-    if "DATABASE_URL" not in os.environ:
-        folder = tempfile.mkdtemp(prefix="pecking-bench-")
-        os.environ["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
-        os.environ["PECKING_ORDER_VAR_DIR"] = folder
-    os.environ["DEBUG"] = "0"
-    os.environ.setdefault("CELERY_BROKER_URL", "memory://localhost/")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
 
 
 def timed(action) -> tuple[float, object]:
@@ -106,7 +91,13 @@ def main() -> int:
     args = parser.parse_args()
     if args.players < 8 or args.repeats < 1:
         parser.error("--players at least 8 and --repeats at least 1")
-    setup_django()
+    with bench_database(os.environ.get("DATABASE_URL")) as database_url:
+        setup_django(database_url)
+        measure(args)
+    return 0
+
+
+def measure(args: argparse.Namespace) -> None:
     from django.contrib.auth import get_user_model
 
     from league.players.models import Player
@@ -117,7 +108,6 @@ def main() -> int:
     rng = random.Random(args.seed)
     for label, seats in FORMATS.items():
         run(label, seats, players, organizer, args.repeats, rng)
-    return 0
 
 
 if __name__ == "__main__":

@@ -16,7 +16,8 @@ def browser():
     # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are still synchronous.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        # Chromium can take more than Playwright's default 30 s to start on a loaded machine.
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=120_000)
         yield chromium
         chromium.close()
 

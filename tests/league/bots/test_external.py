@@ -122,7 +122,7 @@ def test_the_program_sees_no_secrets_and_no_network(monkeypatch):
     process = ProgramProcess(program("reports_environment"), Limits(move_seconds=5))
     try:
         process.send({"type": "act", "observation": {}, "legal_actions": ["stop"]})
-        answer = json.loads(process.read_line(10))
+        answer = json.loads(process.read_line(60))  # returns as soon as the program answers
         report = json.loads(process.stderr_tail())
     finally:
         process.close()
