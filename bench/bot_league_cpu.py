@@ -59,15 +59,18 @@ def run(args: argparse.Namespace, database_url: str) -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    import league.bots.services as services
-    from league.bots.services import bot_register, league_create, league_start, league_work
+    import league.bots.leagues as leagues
+    import league.bots.worker as worker
+    from league.bots.leagues import league_create, league_start
+    from league.bots.services import bot_register
+    from league.bots.worker import league_work
 
     call_command("migrate", verbosity=0)
     bots = [
         bot_register(name=name, game_id="nacho_pile", kind="builtin", strategy=strategy, params=params, by=None)
         for name, strategy, params in BOT_MIX
     ]
-    play = services.play_league_match
+    play = worker.play_league_match
     engine_seconds = [0.0]
 
     def timed_play(**kwargs):
@@ -84,7 +87,8 @@ def run(args: argparse.Namespace, database_url: str) -> None:
             target_kind="rounds", target_value=args.rounds, sittings_per_round=args.sittings, seed=1000,
             batch_size=100, commit_every=50, by=None,
         )  # fmt: skip
-        with mock.patch.object(services, "_queue_work"), mock.patch.object(services, "play_league_match", timed_play):
+        with mock.patch.object(leagues, "queue_work"), mock.patch.object(worker, "queue_work"), \
+                mock.patch.object(worker, "play_league_match", timed_play):
             league_start(league_id=league.pk)
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_backend_pid()")

@@ -113,7 +113,7 @@ def measure(args: argparse.Namespace) -> None:
     pool = RatingPool.objects.get(pk=pool_id)
     table = list(Match.objects.filter(rating_pool=pool).values_list("id", flat=True)[:1])
     seated = list(Match.objects.get(pk=table[0]).seats.values_list("player_id", flat=True))
-    from league.matches.services import match_create
+    from league.results.services import match_create
 
     def new_result():
         match = match_create(game_id="nacho_pile", player_ids=seated)

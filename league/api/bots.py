@@ -7,7 +7,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from league.bots import selectors, services
+from league.bots import leagues, selectors, services
 from league.bots.models import BotDefinition, BotLeague, Fixture
 from league.matches.models import MatchSeat
 
@@ -177,7 +177,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         data = LeagueCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
-        league = services.league_create(
+        league = leagues.league_create(
             name=values.pop("name"),
             game_id=values.pop("game"),
             bot_ids=values.pop("bots"),
@@ -190,13 +190,13 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @action(detail=True, methods=["post"])
     def start(self, request, pk=None):
         """Start a draft league or resume a paused one."""
-        league = services.league_start(league_id=self.get_object().pk)
+        league = leagues.league_start(league_id=self.get_object().pk)
         return Response(LeagueSerializer(league).data)
 
     @extend_schema(request=None, responses={200: LeagueSerializer, 400: ERROR})
     @action(detail=True, methods=["post"])
     def pause(self, request, pk=None):
-        league = services.league_pause(league_id=self.get_object().pk)
+        league = leagues.league_pause(league_id=self.get_object().pk)
         return Response(LeagueSerializer(league).data)
 
     @extend_schema(responses=StandingSerializer(many=True))

@@ -22,11 +22,10 @@ from league.api.serializers import (
 )
 from league.core.catalogue import game_specs
 from league.matches.models import Match, MatchSeat
-from league.matches.services import match_create
 from league.players.models import Player
 from league.players.services import player_create, player_update
 from league.ratings.models import Rating, RatingHistory
-from league.results.services import result_submit
+from league.results.services import match_create, result_submit
 
 ERROR = inline_serializer(
     "Error",

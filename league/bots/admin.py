@@ -11,7 +11,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 
-from league.bots import services
+from league.bots import leagues, services
 from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry
 from league.core.catalogue import game_choices
 from league.core.errors import UserError
@@ -161,11 +161,11 @@ class BotLeagueAdmin(admin.ModelAdmin):
 
     @admin.action(description="Start or resume the selected leagues")
     def start_leagues(self, request, queryset):
-        self._apply(request, queryset, services.league_start)
+        self._apply(request, queryset, leagues.league_start)
 
     @admin.action(description="Pause the selected leagues")
     def pause_leagues(self, request, queryset):
-        self._apply(request, queryset, services.league_pause)
+        self._apply(request, queryset, leagues.league_pause)
 
     def _apply(self, request, queryset, service):
         for league in queryset:

@@ -8,8 +8,9 @@ few minutes after the start. Idempotent: a game whose demo league exists is skip
 from __future__ import annotations
 
 from games import registry
+from league.bots.leagues import league_create, league_start
 from league.bots.models import BotDefinition, BotLeague
-from league.bots.services import bot_register, league_create, league_start
+from league.bots.services import bot_register
 
 DEMO_ROUNDS = 40
 DEMO_INTERVAL_SECONDS = 5

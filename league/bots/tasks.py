@@ -1,4 +1,8 @@
-"""Celery adapters for bot leagues: ids in, a service call. Each is idempotent, so `acks_late` is safe."""
+"""Celery adapters for bot leagues: ids in, a service call. Each is idempotent, so `acks_late` is safe.
+
+This module imports the services; they queue these tasks by their registered names (see
+`league.bots.leagues`), so the services never import it.
+"""
 
 import os
 import socket
@@ -9,7 +13,8 @@ from django.db import OperationalError
 from django.db.backends.signals import connection_created
 
 from games import registry
-from league.bots.services import league_tick, league_work, leases_reap, relax_session_commits
+from league.bots.leagues import league_tick
+from league.bots.worker import league_work, leases_reap, relax_session_commits
 
 
 def worker_name() -> str:

@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from league.bots import selectors, services
+from league.bots import leagues, selectors
 from league.bots.drawings import ReplayFailed, replay_frame
 from league.bots.external import detect_protections
 from league.bots.models import BotDefinition, BotLeague
@@ -67,7 +67,7 @@ def league_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            league = services.league_create(
+            league = leagues.league_create(
                 name=data["name"],
                 game_id=data["game"],
                 bot_ids=[bot.pk for bot in data["bots"]],
@@ -111,7 +111,7 @@ def league_live(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "bots/_league_live.html", _league_context(request, league))
 
 
-CONTROLS = {"start": services.league_start, "resume": services.league_start, "pause": services.league_pause}
+CONTROLS = {"start": leagues.league_start, "resume": leagues.league_start, "pause": leagues.league_pause}
 
 
 @staff_member_required

@@ -9,10 +9,10 @@ from django.core.exceptions import ValidationError
 from league.core.catalogue import game_choices, game_spec
 from league.core.errors import UserError
 from league.matches.models import Match, MatchSeat
-from league.matches.services import check_match, match_create, match_void
+from league.matches.services import check_match
 from league.players.models import Player
 from league.results.models import ResultVersion
-from league.results.services import check_outcome, result_submit
+from league.results.services import check_outcome, match_create, result_submit, result_void
 
 
 def _numbers(raw: str, what: str) -> list[int] | None:
@@ -217,6 +217,6 @@ class MatchAdmin(admin.ModelAdmin):
     def void_matches(self, request, queryset):
         for match in queryset:
             try:
-                match_void(match_id=match.pk)
+                result_void(match_id=match.pk)
             except UserError as exc:
                 messages.warning(request, f"Match {match.pk}: {exc.message}")

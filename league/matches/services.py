@@ -1,11 +1,22 @@
-"""Writes for matches: creating a table of a game, and voiding one."""
+"""Writes for matches: the only code that writes `Match` and `MatchSeat` rows.
+
+- `match_schedule`: one match of people, validated by `check_match` (the people's pages and API reach it
+  through `league.results.services.match_create`, which picks the game's rating pool);
+- `matches_schedule`, `matches_set_running`, `matches_hand_back`: a bot league's drawn round, its workers'
+  claims and the reaper's hand-backs, set-based (`league.core.bulk`: one statement per table however many
+  rows, which a worker storing hundreds of matches a second needs);
+- `matches_set_outcomes`: the counted outcome of matches (status, result version, record; each seat's
+  place and score), for `league.results`, which decides every outcome and stores its versions.
+
+A match's rating pool is chosen by its caller: this app imports neither results nor ratings.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -13,6 +24,7 @@ from django.utils import timezone
 
 from games.core.errors import OptionError
 from games.core.spec import GameSpec
+from league.core import bulk
 from league.core.catalogue import game_spec
 from league.core.errors import UserError
 from league.matches.models import Match, MatchSeat
@@ -80,30 +92,22 @@ def check_match(
     return MatchPlan(spec, players, valid_options, rated, played_at)
 
 
-def match_create(
-    *,
-    game_id: str,
-    player_ids: Sequence[int],
-    options: Mapping[str, Any] | None = None,
-    rated: bool = True,
-    played_at: datetime | None = None,
-    created_by: AbstractBaseUser | None = None,
+def match_schedule(
+    *, plan: MatchPlan, rating_pool_id: int | None, created_by: AbstractBaseUser | None = None
 ) -> Match:
-    """Create a scheduled match of `game_id` with one seat per player, in the order given (seat 0 first).
+    """Create a scheduled match from a validated plan, one seat per player in the plan's order (seat 0 first).
 
-    Options are validated and completed by the game's spec, which also checks the number of seats. A rated
-    match of people counts in the game's people pool.
+    A rated plan needs the pool it counts in (`rating_pool_id`), an unrated one none.
     """
-    from league.ratings.services import people_pool_for_game
-
-    plan = check_match(game_id=game_id, player_ids=player_ids, options=options, rated=rated, played_at=played_at)
+    if plan.rated != (rating_pool_id is not None):
+        raise ValueError("a rated match needs its rating pool, and an unrated one has none")
     with transaction.atomic():
         match = Match.objects.create(
             game_id=plan.spec.id,
             game_version=plan.spec.version,
             options=plan.options,
             rated=plan.rated,
-            rating_pool=people_pool_for_game(plan.spec.id) if plan.rated else None,
+            rating_pool_id=rating_pool_id,
             played_at=plan.played_at or timezone.now(),
             created_by=created_by,
         )
@@ -113,19 +117,96 @@ def match_create(
     return match
 
 
-def match_void(*, match_id: int) -> Match:
-    """Void a match: it no longer counts, and its pool replays from it if it was rated."""
-    from league.ratings.services import pool_mark_pending
+class ScheduledMatch(NamedTuple):
+    """One table of a bot league's drawn round: its place in the pool's order, and its players by seat."""
 
-    with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
-        if match is None:
-            raise UserError(f"no match with id {match_id}", code="not_found")
-        if match.status == Match.Status.VOID:
-            raise UserError("the match is already void", field="status")
-        was_counted = match.rated and match.status == Match.Status.FINISHED
-        match.status = Match.Status.VOID
-        match.save(update_fields=["status"])
-        if was_counted:
-            pool_mark_pending(pool_id=match.rating_pool_id, match_id=match.pk)
-    return match
+    played_at: datetime
+    player_ids: Sequence[int]
+
+
+def matches_schedule(
+    *, game_id: str, options: Mapping[str, Any], rating_pool_id: int, tables: Sequence[ScheduledMatch]
+) -> list[int]:
+    """Insert the rated, scheduled matches of a drawn round and their seats; their ids, in the order of `tables`.
+
+    Two statements whatever the number of tables. `options` are already validated by the game's spec (when
+    the league was created) and the tables' times are distinct: the pool applies matches by (played_at, id).
+    """
+    spec = game_spec(game_id)
+    ids_by_time = dict(
+        bulk.insert(
+            Match,
+            ("played_at",),
+            [(table.played_at,) for table in tables],
+            returning=("played_at", "id"),
+            game_id=spec.id,
+            game_version=spec.version,
+            options=options,
+            status=Match.Status.SCHEDULED,
+            rated=True,
+            rating_pool_id=rating_pool_id,
+            result_version=0,
+            created_at=timezone.now(),
+        )
+    )
+    if len(ids_by_time) != len(tables):
+        raise ValueError("two tables of a round were given the same time")
+    ids = [ids_by_time[table.played_at] for table in tables]
+    bulk.insert(
+        MatchSeat,
+        ("match_id", "seat", "player_id"),
+        [
+            (match_id, seat, player_id)
+            for match_id, table in zip(ids, tables, strict=True)
+            for seat, player_id in enumerate(table.player_ids)
+        ],
+    )
+    return ids
+
+
+def matches_set_running(*, match_ids: Sequence[int]) -> None:
+    """Mark scheduled matches running: a bot league's worker claimed them."""
+    Match.objects.filter(pk__in=match_ids).update(status=Match.Status.RUNNING)
+
+
+def matches_hand_back(*, match_ids: Sequence[int]) -> None:
+    """Mark running matches scheduled again: their worker's lease expired, and they are played again."""
+    Match.objects.filter(pk__in=match_ids).update(status=Match.Status.SCHEDULED)
+
+
+class MatchOutcome(NamedTuple):
+    """What counts of one match: the result version it comes from, each seat's place and score (None: the
+    seats keep theirs, as a voided match's do), and the record of a played bot match."""
+
+    match_id: int
+    result_version: int
+    places: Sequence[int] | None
+    scores: Sequence[int] | None = None
+    record: Mapping[str, Any] | None = None
+
+
+def matches_set_outcomes(*, status: str, outcomes: Sequence[MatchOutcome]) -> None:
+    """Write the counted outcome of matches: status, result version and record of each match, place and score
+    of each seat. One statement per table however many matches (the outcomes all carry a record or none do).
+
+    For `league.results` only, which validates the outcome and stores its version in the same transaction.
+    """
+    with_record = [outcome.record is not None for outcome in outcomes]
+    if any(with_record) and not all(with_record):
+        raise ValueError("the outcomes of one call all carry a record or none do")
+    if all(with_record):
+        rows = [
+            (outcome.match_id, outcome.result_version, Match.compress_record(outcome.record))
+            for outcome in outcomes
+        ]
+        bulk.update(Match, ("result_version", "record"), rows, status=status)
+    else:
+        rows = [(outcome.match_id, outcome.result_version) for outcome in outcomes]
+        bulk.update(Match, ("result_version",), rows, status=status)
+    seats = [
+        (outcome.match_id, seat, place, outcome.scores[seat] if outcome.scores is not None else None)
+        for outcome in outcomes
+        if outcome.places is not None
+        for seat, place in enumerate(outcome.places)
+    ]
+    bulk.update(MatchSeat, ("place", "score"), seats, key=("match_id", "seat"))

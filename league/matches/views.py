@@ -11,9 +11,8 @@ from league.core.errors import UserError, VersionConflict
 from league.matches.forms import MatchForm
 from league.matches.models import Match
 from league.matches.selectors import match_detail, match_list
-from league.matches.services import match_create
 from league.results.forms import ResultForm
-from league.results.services import result_submit
+from league.results.services import match_create, result_submit
 
 MATCHES_PER_PAGE = 50
 

@@ -6,15 +6,17 @@ them. openskill's default Plackett–Luce model gets that case wrong (the third-
 or above the tied winners), so it is not used.
 
 Everything here is deterministic: the same skills and places in the same order give bit-identical floats,
-which is what lets a from-scratch recompute reproduce the stored numbers exactly.
+which is what lets a from-scratch recompute reproduce the stored numbers exactly. The replay of a pool
+(`apply_matches`, `rewind`, `recompute`) is here too; `league.ratings.services` reads the matches and the
+stored ratings and writes what it returns.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 from openskill import models as openskill_models
 
@@ -74,3 +76,61 @@ def rate(model: RatingModel, skills: Sequence[Skill], places: Sequence[int]) -> 
     teams = [[engine.rating(mu=skill.mu, sigma=skill.sigma)] for skill in skills]
     rated = engine.rate(teams, ranks=[float(place) for place in places])
     return [Skill(team[0].mu, team[0].sigma) for team in rated]
+
+
+@dataclass
+class Standing:
+    """A player's skill in a pool and the number of rated matches behind it."""
+
+    skill: Skill
+    matches: int
+
+
+class RatedMatch(Protocol):
+    """A finished match as a replay applies it (`league.matches.selectors.PoolMatch` is one)."""
+
+    @property
+    def match_id(self) -> int: ...
+
+    @property
+    def player_ids(self) -> Sequence[int]: ...
+
+    @property
+    def places(self) -> Sequence[int]: ...
+
+
+def apply_matches(
+    model: RatingModel, standings: dict[int, Standing], matches: Iterable[RatedMatch]
+) -> Iterator[tuple[int, int, Skill, Skill]]:
+    """Apply matches in order to `standings` (updated in place); yield (match, player, before, after) rows."""
+    initial = model.initial()
+    for match in matches:
+        before = [standings[pid].skill if pid in standings else initial for pid in match.player_ids]
+        after = rate(model, before, match.places)
+        for player_id, old, new in zip(match.player_ids, before, after, strict=True):
+            standing = standings.get(player_id)
+            if standing is None:
+                standings[player_id] = Standing(new, 1)
+            else:
+                standing.skill = new
+                standing.matches += 1
+            yield match.match_id, player_id, old, new
+
+
+def rewind(standings: dict[int, Standing], undone: Mapping[int, tuple[Skill, int]]) -> None:
+    """Take undone matches off `standings` (in place): `undone` gives, per player, their skill before the first
+    undone match and how many were undone. A player left with no match leaves the standings."""
+    for player_id, (before, removed) in undone.items():
+        left = standings[player_id].matches - removed
+        if left:
+            standings[player_id] = Standing(before, left)
+        else:
+            del standings[player_id]
+
+
+def recompute(model: RatingModel, matches: Iterable[RatedMatch]) -> dict[int, Standing]:
+    """Every player's standing from applying `matches` in order to an empty pool."""
+    standings: dict[int, Standing] = {}
+    for _ in apply_matches(model, standings, matches):
+        pass
+    return standings

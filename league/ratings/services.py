@@ -1,44 +1,56 @@
 """Writes for ratings: keeping each pool's numbers equal to a replay of its matches in the pool's order.
 
-The one algorithm: `pool_replay_from(pool, match)` undoes every history row from `match` on (in the pool's
+The one algorithm: `pool_replay_from(pool, start)` undoes every history row from `start` on (in the pool's
 order), restores each affected player's rating to what it was before, and applies the pool's finished
 matches from there on. A new result at the end of the pool replays one match; a correction of an old one
-replays everything after it. `pool_recompute` runs the same arithmetic from scratch in memory, which is how
+replays everything after it. The arithmetic is `league.ratings.maths` (pure); the matches are read through
+`league.matches.selectors`. `pool_recompute` runs the same arithmetic from scratch in memory, which is how
 `ratings_recompute` proves the stored numbers.
+
+How the rest of the league reaches ratings: `league.results` calls `pools_changed` in the transaction that
+changed an outcome. It marks the pools; a people's pool also gets one `pool_update_task` queued after the
+commit, while a bot league's worker brings its pool up to date itself, in schedule order
+(`league.bots.worker`). Tasks are queued by their registered name: `league.ratings.tasks` imports this
+module, and this module imports no task, so there is no import cycle.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
+from celery import signature
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef
 
 from league.core import bulk
 from league.core.catalogue import game_spec
-from league.matches.models import Match, MatchSeat
+from league.matches.selectors import (
+    POOL_ORDER,
+    PoolKey,
+    PoolMatch,
+    first_in_pool_order,
+    pool_matches,
+    rated_matches_for_pool,
+)
 from league.ratings import maths
 from league.ratings.models import PendingRatingUpdate, Rating, RatingHistory, RatingPool
 
 BATCH = 2000
+POOL_UPDATE_TASK = "league.ratings.tasks.pool_update_task"
 
 
-@dataclass
-class Standing:
-    """A player's skill in a pool and the number of rated matches behind it."""
-
-    skill: maths.Skill
-    matches: int
-
-
-@dataclass(frozen=True)
-class RatedMatch:
-    match_id: int
-    player_ids: tuple[int, ...]
-    places: tuple[int, ...]
-    played_at: datetime | None = None
+def pool_create(*, name: str, kind: str, game_id: str) -> RatingPool:
+    """A new pool rated with the default model (its name and parameters are stored with it)."""
+    return RatingPool.objects.create(
+        name=name,
+        kind=kind,
+        game_id=game_id,
+        model_name=maths.DEFAULT_MODEL.name,
+        model_params=dict(maths.DEFAULT_MODEL.params),
+    )
 
 
 def people_pool_for_game(game_id: str) -> RatingPool:
@@ -59,63 +71,66 @@ def people_pool_for_game(game_id: str) -> RatingPool:
     return pool
 
 
-def pool_mark_pending(*, pool_id: int, match_id: int) -> None:
-    """Note that `match_id`'s outcome changed. Call in the transaction that changed it."""
-    PendingRatingUpdate.objects.create(pool_id=pool_id, match_id=match_id)
+class PoolChange(NamedTuple):
+    """A match of a pool whose counted outcome changed (a result, a correction, a void)."""
+
+    pool_id: int
+    match_id: int
 
 
-def _from_match_q(prefix: str, match: Match) -> Q:
-    """Matches at or after `match` in the people's order (played_at, id). The leading `played_at >=` lets
-    the database range-scan the (pool, played_at, id) index instead of reading the whole pool."""
-    return Q(**{f"{prefix}played_at__gte": match.played_at}) & (
-        Q(**{f"{prefix}played_at__gt": match.played_at}) | Q(**{f"{prefix}id__gte": match.pk})
+def pools_changed(*, changes: Sequence[PoolChange]) -> None:
+    """Mark the pools of these matches for an update from them; queue one update per people's pool.
+
+    Call in the transaction that changed the outcomes: the markers commit with them, and the updates are
+    queued after the commit, one per pool however many of its matches changed in the transaction. A bot
+    league's pool is only marked (its worker rates in schedule order, see the module's docstring).
+    """
+    if not changes:
+        return
+    PendingRatingUpdate.objects.bulk_create(
+        PendingRatingUpdate(pool_id=change.pool_id, match_id=change.match_id) for change in changes
     )
+    people = RatingPool.objects.filter(
+        pk__in={change.pool_id for change in changes}, kind=RatingPool.Kind.PEOPLE
+    )
+    pool_ids = set(people.values_list("pk", flat=True))
+    if pool_ids:
+        _queue_updates(pool_ids)
 
 
-def rated_matches(pool: RatingPool, start: Match | None = None) -> Iterator[RatedMatch]:
-    """The pool's finished matches in the pool's order, from `start` on (all when None), with places."""
-    matches = Match.objects.filter(rating_pool=pool, status=Match.Status.FINISHED)
-    if start is not None:
-        matches = matches.filter(_from_match_q("", start))
-    ordered = list(matches.order_by(*pool.match_order()).values_list("id", "played_at"))
-    for offset in range(0, len(ordered), BATCH):
-        chunk = ordered[offset : offset + BATCH]
-        seats: dict[int, list[tuple[int, int, int]]] = {match_id: [] for match_id, _ in chunk}
-        rows = MatchSeat.objects.filter(match_id__in=seats).values_list("match_id", "seat", "player_id", "place")
-        for match_id, seat, player_id, place in rows:
-            seats[match_id].append((seat, player_id, place))
-        for match_id, played_at in chunk:
-            seated = sorted(seats[match_id])
-            yield RatedMatch(match_id, tuple(row[1] for row in seated), tuple(row[2] for row in seated), played_at)
+class _QueuedUpdates:
+    """The after-commit callback of one transaction: queues an update for each pool named during it."""
+
+    def __init__(self, pool_ids: set[int]):
+        self.pool_ids = pool_ids
+
+    def __call__(self) -> None:
+        for pool_id in sorted(self.pool_ids):
+            signature(POOL_UPDATE_TASK, args=(pool_id,)).delay()
 
 
-def apply_matches(
-    model: maths.RatingModel, standings: dict[int, Standing], matches: Iterable[RatedMatch]
-) -> Iterator[tuple[int, int, maths.Skill, maths.Skill]]:
-    """Apply matches in order to `standings` (updated in place); yield (match, player, before, after) rows."""
-    initial = model.initial()
-    for match in matches:
-        before = [standings[pid].skill if pid in standings else initial for pid in match.player_ids]
-        after = maths.rate(model, before, match.places)
-        for player_id, old, new in zip(match.player_ids, before, after, strict=True):
-            standing = standings.get(player_id)
-            if standing is None:
-                standings[player_id] = Standing(new, 1)
-            else:
-                standing.skill = new
-                standing.matches += 1
-            yield match.match_id, player_id, old, new
+def _queue_updates(pool_ids: set[int]) -> None:
+    """Queue an update of each pool after the commit, joining the callback this transaction already has.
+
+    Django drops an after-commit callback with the savepoint it was registered in; one registered at
+    savepoints that all still enclose this change is dropped only with it, so joining it never loses an
+    update. Outside a transaction the updates are queued at once.
+    """
+    connection = transaction.get_connection()
+    enclosing = set(connection.savepoint_ids)
+    for savepoints, callback, *_ in connection.run_on_commit:
+        if isinstance(callback, _QueuedUpdates) and savepoints <= enclosing:
+            callback.pool_ids |= pool_ids
+            return
+    transaction.on_commit(_QueuedUpdates(set(pool_ids)))
 
 
-def pool_recompute(pool: RatingPool) -> dict[int, Standing]:
+def pool_recompute(pool: RatingPool) -> dict[int, maths.Standing]:
     """Every player's standing from a replay of the whole pool in memory; writes nothing."""
-    standings: dict[int, Standing] = {}
-    for _ in apply_matches(pool.model, standings, rated_matches(pool)):
-        pass
-    return standings
+    return maths.recompute(pool.model, rated_matches_for_pool(pool_id=pool.pk))
 
 
-def pool_replay_from(pool: RatingPool, start: Match | None) -> int:
+def pool_replay_from(pool: RatingPool, start: PoolKey | None) -> int:
     """Bring the pool's stored ratings and history up to date from `start` on (from scratch when None).
 
     Call inside a transaction holding the pool row lock. Returns the number of matches applied. Only the
@@ -126,13 +141,13 @@ def pool_replay_from(pool: RatingPool, start: Match | None) -> int:
     if start is None:
         RatingHistory.objects.filter(pool=pool).delete()
         current = {row.player_id: row for row in ratings}
-        standings: dict[int, Standing] = {}
-        matches: Iterable[RatedMatch] = rated_matches(pool)
+        standings: dict[int, maths.Standing] = {}
+        matches: Iterable[PoolMatch] = rated_matches_for_pool(pool_id=pool.pk)
     else:
         through = (pool.applied_through_at, pool.applied_through_id)
-        after_all_applied = through[1] is not None and (start.played_at, start.pk) > through
+        after_all_applied = through[1] is not None and start > through
         undone = {} if after_all_applied else _undo_from(pool, start)
-        matches = list(rated_matches(pool, start))
+        matches = list(rated_matches_for_pool(pool_id=pool.pk, start=start))
         touched = set(undone) | {player_id for match in matches for player_id in match.player_ids}
         current = {}
         ordered = sorted(touched)
@@ -141,20 +156,15 @@ def pool_replay_from(pool: RatingPool, start: Match | None) -> int:
                 (row.player_id, row) for row in ratings.filter(player_id__in=ordered[offset : offset + BATCH])
             )
         standings = {
-            pid: Standing(maths.Skill(row.mu, row.sigma), row.matches) for pid, row in current.items()
+            pid: maths.Standing(maths.Skill(row.mu, row.sigma), row.matches) for pid, row in current.items()
         }
-        for player_id, (before, removed) in undone.items():
-            left = standings[player_id].matches - removed
-            if left:
-                standings[player_id] = Standing(before, left)
-            else:
-                del standings[player_id]
+        maths.rewind(standings, undone)
 
     applied = 0
     rows: list[tuple] = []
     last_match = None
     played_at: dict[int, datetime] = {}
-    applying = apply_matches(pool.model, standings, _noting_times(matches, played_at))
+    applying = maths.apply_matches(pool.model, standings, _noting_times(matches, played_at))
     for match_id, player_id, before, after in applying:
         if match_id != last_match:
             applied += 1
@@ -181,7 +191,7 @@ def pool_replay_from(pool: RatingPool, start: Match | None) -> int:
     return applied
 
 
-def _noting_times(matches: Iterable[RatedMatch], played_at: dict[int, datetime]) -> Iterator[RatedMatch]:
+def _noting_times(matches: Iterable[PoolMatch], played_at: dict[int, datetime]) -> Iterator[PoolMatch]:
     """Pass `matches` through, keeping the time of the latest one in `played_at` (a replay streams them)."""
     for match in matches:
         played_at.clear()
@@ -199,20 +209,15 @@ def _insert_history(rows: list[tuple]) -> None:
     bulk.insert(RatingHistory, HISTORY_COLUMNS, rows)
 
 
-def _undo_from(pool: RatingPool, start: Match) -> dict[int, tuple[maths.Skill, int]]:
+def _undo_from(pool: RatingPool, start: PoolKey) -> dict[int, tuple[maths.Skill, int]]:
     """Delete the history of every match from `start` on (in pool order); return, for each player it
     touched, their skill before their first deleted row and the number of rows deleted. Works through the
     match index in chunks, so undoing one match at the end of a large pool reads a handful of rows; when
     nothing from `start` on was applied yet (a new result at the end of the pool), one query."""
-    later = Match.objects.filter(rating_pool=pool).filter(_from_match_q("", start))
+    later = pool_matches(pool_id=pool.pk, start=start)
     if not later.filter(Exists(RatingHistory.objects.filter(pool=pool, match=OuterRef("pk")))).exists():
         return {}
-    match_ids = list(
-        Match.objects.filter(rating_pool=pool)
-        .filter(_from_match_q("", start))
-        .order_by(*pool.match_order())
-        .values_list("id", flat=True)
-    )
+    match_ids = list(later.order_by(*POOL_ORDER).values_list("id", flat=True))
     undone: dict[int, tuple[maths.Skill, int]] = {}
     for offset in range(0, len(match_ids), BATCH):
         chunk = match_ids[offset : offset + BATCH]
@@ -230,7 +235,9 @@ def _undo_from(pool: RatingPool, start: Match) -> dict[int, tuple[maths.Skill, i
     return undone
 
 
-def _store_standings(pool: RatingPool, current: dict[int, Rating], standings: dict[int, Standing]) -> None:
+def _store_standings(
+    pool: RatingPool, current: dict[int, Rating], standings: dict[int, maths.Standing]
+) -> None:
     changed, created = [], []
     for player_id, standing in standings.items():
         skill = standing.skill
@@ -280,12 +287,12 @@ def pool_update(*, pool_id: int) -> int:
         pool = RatingPool.objects.select_for_update(no_key=True).filter(pk=pool_id).first()
         if pool is None:
             return 0
-        pending = list(PendingRatingUpdate.objects.filter(pool=pool).select_related("match"))
+        pending = list(PendingRatingUpdate.objects.filter(pool=pool).values_list("pk", "match_id"))
         if not pending:
             return 0
-        earliest = min((marker.match for marker in pending), key=lambda match: (match.played_at, match.pk))
+        earliest = first_in_pool_order(match_ids=[match_id for _, match_id in pending])
         applied = pool_replay_from(pool, earliest)
-        PendingRatingUpdate.objects.filter(pk__in=[marker.pk for marker in pending]).delete()
+        PendingRatingUpdate.objects.filter(pk__in=[marker for marker, _ in pending]).delete()
         return applied
 
 

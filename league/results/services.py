@@ -1,4 +1,13 @@
-"""Writes for results: every entry or correction is a new version; the latest counts.
+"""Writes for results: every outcome decision of the league, and the only code that writes `ResultVersion`.
+
+- `result_submit`: an entry or a correction (a new version; the latest counts); `result_void`: a match that
+  no longer counts; `results_record_played`: the system's results of played bot matches, in bulk;
+- `match_create`: a match of people, rated in its game's people pool (the pool is chosen here, above
+  ratings, so that `league.matches` needs neither).
+
+Each validates, stores the version, writes the outcome onto the match and its seats through ONE service of
+`league.matches` (`matches_set_outcomes`), then tells ratings through ONE call (`pools_changed`), which marks
+the pool and, for a people's pool, queues its update after the commit.
 
 Concurrency: a submission names the version it corrects (`expected_version`, 0 for the first). The unique
 rule on (match, version) decides between two concurrent submissions of the same version: exactly one insert
@@ -8,19 +17,26 @@ transactions queue the second writer behind the first, which then fails the vers
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
+from league.core import bulk
 from league.core.catalogue import game_spec
-from league.core.errors import UserError, VersionConflict
-from league.matches.models import Match, MatchSeat
+from league.core.errors import NotFound, UserError, VersionConflict
+from league.matches.models import Match
+from league.matches.services import MatchOutcome, check_match, match_schedule, matches_set_outcomes
+from league.ratings.services import PoolChange, people_pool_for_game, pools_changed
 from league.results.models import ResultVersion
 
 REASON_MAX_LENGTH = 500
 SCORE_LIMIT = 1_000_000
+SYSTEM_RESULT_REASON = "played by the bot league"
+RESULT_COLUMNS = ("match_id", "places", "scores")
 
 
 def _is_int(value: Any) -> bool:
@@ -74,6 +90,26 @@ def check_outcome(
     return normalized, scores
 
 
+def match_create(
+    *,
+    game_id: str,
+    player_ids: Sequence[int],
+    options: Mapping[str, Any] | None = None,
+    rated: bool = True,
+    played_at: datetime | None = None,
+    created_by: AbstractBaseUser | None = None,
+) -> Match:
+    """Create a scheduled match of `game_id` with one seat per player, in the order given (seat 0 first).
+
+    Options are validated and completed by the game's spec, which also checks the number of seats. A rated
+    match of people counts in the game's people pool (created on first use).
+    """
+    plan = check_match(game_id=game_id, player_ids=player_ids, options=options, rated=rated, played_at=played_at)
+    with transaction.atomic():
+        pool_id = people_pool_for_game(plan.spec.id).pk if plan.rated else None
+        return match_schedule(plan=plan, rating_pool_id=pool_id, created_by=created_by)
+
+
 def result_submit(
     *,
     match_id: int,
@@ -87,11 +123,8 @@ def result_submit(
 
     `expected_version` is the version being corrected (0 for the first result); a correction (version 2 on)
     needs a reason. Raises VersionConflict when the match has moved on, UserError on bad input; nothing is
-    written in either case. Rated matches queue their pool for an update after the commit.
+    written in either case. A rated match of people queues its pool's update after the commit.
     """
-    from league.ratings.services import pool_mark_pending
-    from league.ratings.tasks import pool_update_task
-
     if not _is_int(expected_version) or expected_version < 0:
         raise UserError("expected_version must be a whole number, 0 for the first result", field="expected_version")
     if not isinstance(reason, str) or len(reason) > REASON_MAX_LENGTH:
@@ -101,12 +134,12 @@ def result_submit(
         raise UserError("say why the result is corrected", field="reason")
     match = Match.objects.filter(pk=match_id).first() if _is_int(match_id) else None
     if match is None:
-        raise UserError(f"no match with id {match_id}", code="not_found")
+        raise NotFound(f"no match with id {match_id}")
     if match.status == Match.Status.VOID:
         raise UserError("the match is void: it takes no result", field="status")
-    seats = list(MatchSeat.objects.filter(match=match).order_by("seat"))
     spec = game_spec(match.game_id)
-    places, scores = check_outcome(num_seats=len(seats), score_order=spec.score_order, places=places, scores=scores)
+    num_seats = match.seats.count()
+    places, scores = check_outcome(num_seats=num_seats, score_order=spec.score_order, places=places, scores=scores)
 
     version_number = expected_version + 1
     with transaction.atomic():
@@ -126,17 +159,61 @@ def result_submit(
         except IntegrityError:
             latest = ResultVersion.objects.filter(match=match).order_by("-version").values_list("version", flat=True)
             raise VersionConflict(latest.first() or 0, expected_version) from None
-        updated = Match.objects.filter(pk=match.pk, result_version=expected_version).update(
-            result_version=version_number, status=Match.Status.FINISHED
-        )
-        if updated != 1:
-            raise VersionConflict(Match.objects.values_list("result_version", flat=True).get(pk=match.pk), expected_version)
-        for seat in seats:
-            seat.place = places[seat.seat]
-            seat.score = scores[seat.seat] if scores is not None else None
-        MatchSeat.objects.bulk_update(seats, ["place", "score"])
+        # The insert above won version `version_number` (the unique rule), so the match is ours to move on.
+        outcome = MatchOutcome(match.pk, version_number, places, scores)
+        matches_set_outcomes(status=Match.Status.FINISHED, outcomes=[outcome])
         if match.rated:
-            pool_mark_pending(pool_id=match.rating_pool_id, match_id=match.pk)
-            pool_id = match.rating_pool_id
-            transaction.on_commit(lambda: pool_update_task.delay(pool_id))
+            pools_changed(changes=[PoolChange(match.rating_pool_id, match.pk)])
     return version
+
+
+def result_void(*, match_id: int) -> Match:
+    """Void a match: it no longer counts, and a rated one that counted is replayed out of its pool (a people's
+    pool at once, after the commit). Its seats keep their last places, for the record."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            raise NotFound(f"no match with id {match_id}")
+        if match.status == Match.Status.VOID:
+            raise UserError("the match is already void", field="status")
+        counted = match.rated and match.status == Match.Status.FINISHED
+        outcome = MatchOutcome(match.pk, match.result_version, places=None)
+        matches_set_outcomes(status=Match.Status.VOID, outcomes=[outcome])
+        match.status = Match.Status.VOID
+        if counted:
+            pools_changed(changes=[PoolChange(match.rating_pool_id, match.pk)])
+    return match
+
+
+class PlayedMatch(NamedTuple):
+    """A bot match played to its end: its pool and its match record (whose outcome counts)."""
+
+    match_id: int
+    rating_pool_id: int
+    record: Mapping[str, Any]
+
+
+def results_record_played(*, played: Sequence[PlayedMatch]) -> None:
+    """Store the system's result of played bot matches: version 1, entered by nobody, from each record's
+    outcome; the record, places and scores onto the matches; each pool marked from its earliest match.
+
+    One statement per table however many matches. Call in the transaction that holds the matches (a bot
+    league's lease); a match stored twice fails on the (match, version) rule, so a match counts once. A bot
+    league's matches are numbered in its pool's order, so a pool's earliest match is its lowest id.
+    """
+    if not played:
+        return
+    versions, outcomes = [], []
+    earliest: dict[int, int] = {}
+    for item in played:
+        outcome = item.record["outcome"]
+        places, _ = check_outcome(num_seats=len(item.record["seats"]), score_order=None, places=outcome["places"])
+        scores = outcome.get("scores")
+        versions.append((item.match_id, places, scores))
+        outcomes.append(MatchOutcome(item.match_id, 1, places, scores, item.record))
+        earliest[item.rating_pool_id] = min(item.match_id, earliest.get(item.rating_pool_id, item.match_id))
+    bulk.insert(
+        ResultVersion, RESULT_COLUMNS, versions, version=1, reason=SYSTEM_RESULT_REASON, entered_at=timezone.now()
+    )
+    matches_set_outcomes(status=Match.Status.FINISHED, outcomes=outcomes)
+    pools_changed(changes=[PoolChange(pool_id, match_id) for pool_id, match_id in earliest.items()])

@@ -15,12 +15,11 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from league.core.catalogue import game_specs
-from league.matches.services import match_create
 from league.players.models import Player
 from league.players.services import player_create
 from league.ratings.models import RatingPool
 from league.ratings.services import pool_update
-from league.results.services import competition_places, result_submit
+from league.results.services import competition_places, match_create, result_submit
 
 DEMO_SEED = 20240611
 MATCHES_PER_GAME = 36

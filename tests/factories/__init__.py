@@ -8,8 +8,8 @@ from django.utils.text import slugify
 from factory.django import DjangoModelFactory
 
 from league.matches.models import Match
-from league.matches.services import match_create
 from league.players.models import Player
+from league.results.services import match_create
 
 FIRST_PLAY = datetime(2026, 1, 1, 18, 0, tzinfo=UTC)
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from league.core.catalogue import game_spec
 from league.core.errors import UserError
 from league.matches.models import Match
-from league.matches.services import match_create
+from league.results.services import match_create
 from league.tournaments import seam
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import Round, Table, Tournament

@@ -10,8 +10,7 @@ from django.db import transaction
 
 from league.core.errors import UserError
 from league.matches.models import Match
-from league.matches.services import match_void
-from league.results.services import result_submit
+from league.results.services import result_submit, result_void
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import Registration, Round, Table
 from league.tournaments.services.common import check_organizer
@@ -67,7 +66,7 @@ def table_close(*, table: Table, by: AbstractBaseUser, absent: Any, kind: str, r
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=table.match_id)
         if len(absent) == len(seats):
-            match_void(match_id=match.pk)
+            result_void(match_id=match.pk)
         else:
             places = [len(seats) - len(absent) + 1 if pid in absent else 1 for pid in seats]
             label = Table.Closed(kind).label.lower()

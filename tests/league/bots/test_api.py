@@ -8,7 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from league.bots.models import BotDefinition
-from league.bots.services import league_work
+from league.bots.worker import league_work
 from tests.league.bots.conftest import make_bots
 
 PROGRAMS = Path(__file__).parent / "programs"
@@ -71,7 +71,7 @@ def test_a_league_through_the_api_from_creation_to_records(staff, member):
     assert created.status_code == 201 and created.json()["status"] == "draft"
     assert api(member).post(f"/api/bot-leagues/{league_id}/start/").status_code == 403
 
-    with mock.patch("league.bots.services._queue_work"):
+    with mock.patch("league.bots.leagues.queue_work"):
         started = api(staff).post(f"/api/bot-leagues/{league_id}/start/")
         league_work(league_id=league_id, worker="test")
     again = api(staff).post(f"/api/bot-leagues/{league_id}/start/")
@@ -91,7 +91,7 @@ def test_a_league_through_the_api_from_creation_to_records(staff, member):
 
 def test_changing_a_bot_that_has_played_returns_its_next_version(staff):
     bots = make_bots(staff)
-    with mock.patch("league.bots.services._queue_work"):
+    with mock.patch("league.bots.leagues.queue_work"):
         league = (
             api(staff)
             .post(

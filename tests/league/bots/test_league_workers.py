@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 from django.db.models import Count
 
+from league.bots.leagues import league_start
 from league.bots.models import BotLeague, Fixture
-from league.bots.services import bot_register, league_start, leases_reap
+from league.bots.services import bot_register
+from league.bots.worker import leases_reap
 from league.ratings.models import Rating
 from league.ratings.services import pool_differences
 from league.results.models import ResultVersion

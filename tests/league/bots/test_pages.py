@@ -11,8 +11,10 @@ from django.urls import reverse
 
 from games.core.runner import play_match
 from league.bots.drawings import replay_frame
+from league.bots.leagues import league_start
 from league.bots.models import BotLeague, Fixture
-from league.bots.services import bot_register, league_start, league_work
+from league.bots.services import bot_register
+from league.bots.worker import league_work
 from tests.league.bots.conftest import make_bots, make_league
 
 PROGRAMS = Path(__file__).parent / "programs"
@@ -22,7 +24,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def no_broker():
     """Pages start leagues; these tests play them in-process instead of queueing work."""
-    with mock.patch("league.bots.services._queue_work"):
+    with mock.patch("league.bots.leagues.queue_work"):
         yield
 
 

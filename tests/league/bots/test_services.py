@@ -9,19 +9,10 @@ import pytest
 from django.utils import timezone
 
 from games.core.replay import replay
+from league.bots.leagues import league_pause, league_start
 from league.bots.models import BotDefinition, BotLeague, Fixture
-from league.bots.services import (
-    Forbidden,
-    PlayedFixture,
-    bot_register,
-    bot_revise,
-    fixtures_claim,
-    fixtures_store,
-    league_pause,
-    league_start,
-    league_work,
-    leases_reap,
-)
+from league.bots.services import Forbidden, bot_register, bot_revise
+from league.bots.worker import PlayedFixture, fixtures_claim, fixtures_store, league_work, leases_reap
 from league.core.errors import UserError
 from league.matches.models import Match
 from league.ratings.models import Rating
@@ -197,7 +188,7 @@ def test_work_past_its_time_hands_on_to_a_new_task(staff):
     league = make_league(staff, make_bots(staff))
     league_start(league_id=league.pk)
 
-    with mock.patch("league.bots.services._queue_work") as queue:
+    with mock.patch("league.bots.worker.queue_work") as queue:
         stored = league_work(league_id=league.pk, worker="test", max_seconds=-1)
 
     assert stored == 0
@@ -230,7 +221,7 @@ def test_a_worker_session_commits_without_waiting_for_the_disk(db):
     from django.db import connection, connections
     from django.test.utils import CaptureQueriesContext
 
-    from league.bots.services import _relax_commit, relax_session_commits
+    from league.bots.worker import _relax_commit, relax_session_commits
 
     def setting():
         with connection.cursor() as cursor:

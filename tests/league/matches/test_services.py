@@ -6,8 +6,8 @@ from games.core.encoding import canonical_json
 from games.core.runner import play_match
 from league.core.errors import UserError
 from league.matches.models import Match
-from league.matches.services import match_create
 from league.players.models import Player
+from league.results.services import match_create
 from tests.factories import PlayerFactory
 
 

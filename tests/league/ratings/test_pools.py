@@ -6,11 +6,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from league.matches.services import match_void
 from league.ratings import maths
 from league.ratings.models import PendingRatingUpdate, Rating, RatingHistory, RatingPool
 from league.ratings.services import pool_differences, pool_update
-from league.results.services import result_submit
+from league.results.services import result_submit, result_void
 from tests.factories import FIRST_PLAY, PlayerFactory
 
 MODEL = maths.DEFAULT_MODEL
@@ -132,7 +131,7 @@ def test_a_voided_match_stops_counting(match_of, submit, players):
     submit(first, [1, 2, 3, 4])
     submit(second, [2, 1])
 
-    match_void(match_id=first.pk)
+    result_void(match_id=first.pk)
     pool_update(pool_id=first.rating_pool_id)
 
     assert stored(first.rating_pool) == expected((["Ann", "Bob"], [2, 1]))

@@ -4,9 +4,8 @@ import pytest
 
 from league.core.errors import UserError, VersionConflict
 from league.matches.models import Match
-from league.matches.services import match_void
 from league.results.models import ResultVersion
-from league.results.services import result_submit
+from league.results.services import result_submit, result_void
 
 
 def seats_of(match):
@@ -100,6 +99,6 @@ def test_unknown_and_void_matches_take_no_result(match_of, staff):
     with pytest.raises(UserError, match="no match with id 999"):
         result_submit(match_id=999, expected_version=0, places=[1, 2], entered_by=staff)
     match = match_of()
-    match_void(match_id=match.pk)
+    result_void(match_id=match.pk)
     with pytest.raises(UserError, match="the match is void"):
         result_submit(match_id=match.pk, expected_version=0, places=[1, 2, 3, 4], entered_by=staff)

@@ -11,10 +11,11 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
+from league.bots.leagues import league_start
 from league.bots.models import BotLeague
 from league.bots.progress import progress_line
 from league.bots.selectors import league_progress
-from league.bots.services import league_start, league_work
+from league.bots.worker import league_work
 from league.core.errors import UserError
 
 WATCH_INTERVAL_SECONDS = 1.0

@@ -1,0 +1,260 @@
+"""The bot-league workers' loop: claim open fixtures, play them, store their results, rate; and the reaper.
+
+`league_work` is the body of `league_play_task`: it claims up to `batch_size` open fixtures under row locks
+(`SKIP LOCKED`), writing a lease (token and expiry) on each; plays them from their stored seeds; and every
+`commit_every` matches stores them in one transaction that first re-checks its lease
+(`league.results.services.results_record_played` writes the results, the matches' outcomes and the pool's
+marker; the result's (match, version) uniqueness makes a second store of a match fail: a match counts once).
+
+After a batch whose earlier matches are all stored, the worker brings the league's rating pool up to date
+(`league.ratings.services.pool_update`: the pool applies matches by (played_at, id), which is the schedule's
+order), at most every `RATE_EVERY_SECONDS`, so ratings are applied in schedule order while other workers
+play. A match stored out of order (after the reaper) is re-applied in its place by the pool's replay: the
+final numbers never depend on the number of workers or on the order in which they finish. With nothing left
+to claim, the worker asks `league.bots.leagues.league_advance` for the next round.
+
+`leases_reap` (periodic) hands back fixtures whose lease expired (a killed worker) and queues work for every
+running league (a safety net for lost messages).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, NamedTuple
+
+from django.db import connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from league.bots.external import Limits
+from league.bots.leagues import league_advance, queue_work
+from league.bots.models import BotLeague, Fixture, LeagueEntry
+from league.bots.playing import SeatBot, play_league_match
+from league.core import bulk
+from league.matches.selectors import players_by_seat
+from league.matches.services import matches_hand_back, matches_set_running
+from league.ratings.services import pool_update
+from league.results.services import PlayedMatch, results_record_played
+
+logger = logging.getLogger(__name__)
+
+RATE_EVERY_SECONDS = 2.0  # while a round is played; see league_work
+
+
+def _relax_commit() -> None:
+    """Let this transaction's commit return before its WAL reaches the disk (PostgreSQL).
+
+    Safe for a worker's writes: a commit lost in a database crash is lost whole (the fixture stays open, or
+    its rating stays pending), and the match is played again from the same seed, to the same record. A
+    worker process sets it once for its whole session (`relax_session_commits`); elsewhere (the shell
+    command) it is set for the transaction.
+    """
+    if connection.vendor == "postgresql" and not getattr(connection, "relaxed_commits", False):
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+
+
+def relax_session_commits(sender: Any = None, connection: Any = None, **kwargs: Any) -> None:
+    """`connection_created` receiver for worker processes: every commit of the session is relaxed (see
+    `_relax_commit`); every task of a worker is idempotent and redone from its seeds or markers if lost."""
+    if connection is not None and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET synchronous_commit TO OFF")
+        connection.relaxed_commits = True
+
+
+class ClaimedFixture(NamedTuple):
+    id: int
+    match_id: int
+    seed: int
+    position: int
+
+
+def fixtures_claim(*, league: BotLeague, token: str, limit: int, least: int = 1) -> list[ClaimedFixture]:
+    """Lease open fixtures of a running league to `token`, in schedule order.
+
+    Takes `limit` fixtures, but no more than half of those still unclaimed (and at least `least`), so that
+    the end of a round is shared between the workers instead of left to the last one to claim.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        _relax_commit()
+        available = list(
+            Fixture.objects.select_for_update(skip_locked=True)
+            .filter(league_id=league.pk, done=False, lease_token="")
+            .order_by("position")
+            .values_list("id", "match_id", "seed", "position")[: 2 * limit]
+        )
+        claimed = [
+            ClaimedFixture(*row) for row in available[: min(limit, max(least, -(-len(available) // 2)))]
+        ]
+        if not claimed:
+            return []
+        Fixture.objects.filter(pk__in=[fixture.id for fixture in claimed]).update(
+            lease_token=token,
+            lease_expires_at=now + timedelta(seconds=league.lease_seconds),
+            attempts=F("attempts") + 1,
+        )
+        matches_set_running(match_ids=[fixture.match_id for fixture in claimed])
+    return claimed
+
+
+@dataclass(frozen=True)
+class PlayedFixture:
+    fixture_id: int
+    match_id: int
+    record: dict
+    seconds: float
+
+
+def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture]) -> int:
+    """Store played matches whose lease `token` still holds: their system results (record, result version 1,
+    seats' places, through `league.results`) and the fixtures done.
+
+    One transaction; fixtures another worker took over (after the reaper) are skipped. Returns how many
+    were stored. The league's pool is marked for an update from the earliest stored match.
+    """
+    if not played:
+        return 0
+    by_fixture = {item.fixture_id: item for item in played}
+    with transaction.atomic():
+        _relax_commit()
+        held = list(
+            Fixture.objects.select_for_update()
+            .filter(pk__in=by_fixture, lease_token=token, done=False)
+            .order_by("position")
+            .values_list("id", flat=True)
+        )
+        if not held:
+            return 0
+        items = [by_fixture[fixture_id] for fixture_id in held]
+        results_record_played(played=[PlayedMatch(item.match_id, pool_id, item.record) for item in items])
+        bulk.update(
+            Fixture,
+            ("seconds",),
+            [(item.fixture_id, item.seconds) for item in items],
+            done=True,
+            lease_token="",
+            lease_expires_at=None,
+            played_by=token,
+        )
+    return len(items)
+
+
+def seat_bots(league: BotLeague) -> dict[int, SeatBot]:
+    """What plays for each of the league's players (by player id)."""
+    seats = {}
+    for entry in LeagueEntry.objects.filter(league=league).select_related("bot"):
+        bot = entry.bot
+        limits = Limits(move_seconds=bot.move_seconds, cpu_seconds=bot.cpu_seconds, memory_mb=bot.memory_mb)
+        seats[bot.player_id] = SeatBot(
+            label=bot.label,
+            strategy=bot.strategy,
+            params=dict(bot.params),
+            command=tuple(bot.command) if bot.is_external else (),
+            limits=limits,
+        )
+    return seats
+
+
+def league_work(
+    *,
+    league_id: int,
+    worker: str,
+    on_stored: Callable[[int], None] | None = None,
+    max_seconds: float | None = None,
+) -> int:
+    """Claim, play and store batches of a running league until it has nothing open; returns matches stored.
+
+    The body of `league_play_task`: safe to run twice or concurrently on many workers. `on_stored(total)`,
+    if given, is called after each stored chunk (the shell command's progress bar). With `max_seconds`, no
+    new batch is claimed after that long: the work is handed on to a new task (queued after the commit), so
+    that no task outlives the workers' time limits however long the league.
+    """
+    stored = 0
+    bots: dict[int, SeatBot] | None = None
+    started = rated_at = time.monotonic()
+    while True:
+        league = BotLeague.objects.filter(pk=league_id).first()
+        if league is None or league.status != BotLeague.Status.RUNNING:
+            return stored
+        if max_seconds is not None and time.monotonic() - started > max_seconds:
+            with transaction.atomic():
+                queue_work(league_id, 1)
+            return stored
+        token = f"{worker}:{uuid.uuid4().hex[:12]}"
+        # The end of a round is shared out in ever smaller claims (half of what is left each time), so that
+        # no worker waits long at the round's barrier for another to finish a large batch.
+        fixtures = fixtures_claim(
+            league=league, token=token, limit=league.batch_size, least=max(1, league.commit_every // 10)
+        )
+        if not fixtures:
+            if league_advance(league_id=league_id):
+                continue
+            return stored
+        if bots is None:
+            bots = seat_bots(league)
+        seat_players = players_by_seat(match_ids=[fixture.match_id for fixture in fixtures])
+        for start in range(0, len(fixtures), league.commit_every):
+            chunk = []
+            for fixture_id, match_id, seed, _ in fixtures[start : start + league.commit_every]:
+                began = time.perf_counter()
+                record = play_league_match(
+                    game_id=league.game_id,
+                    options=league.options,
+                    seed=seed,
+                    seats=[bots[player_id] for player_id in seat_players[match_id]],
+                )
+                chunk.append(PlayedFixture(fixture_id, match_id, record, time.perf_counter() - began))
+            stored += fixtures_store(pool_id=league.rating_pool_id, token=token, played=chunk)
+            if on_stored is not None:
+                on_stored(stored)
+            if start + league.commit_every < len(fixtures):
+                later = [fixture.id for fixture in fixtures[start + league.commit_every :]]
+                with transaction.atomic():
+                    _relax_commit()
+                    Fixture.objects.filter(pk__in=later, lease_token=token).update(
+                        lease_expires_at=timezone.now() + timedelta(seconds=league.lease_seconds)
+                    )
+        # Rate while the others play, strictly in schedule order: only once every earlier match is stored
+        # (the worker storing the last of them rates ours too), so no batch is applied early and replayed.
+        # An update costs several queries whatever its size, so a worker rates at most every
+        # RATE_EVERY_SECONDS (the league page refreshes as often); the round's end rates the rest.
+        if time.monotonic() - rated_at >= RATE_EVERY_SECONDS and not Fixture.objects.filter(
+            league_id=league_id, done=False, position__lt=fixtures[0].position
+        ).exists():
+            with transaction.atomic():
+                _relax_commit()
+                pool_update(pool_id=league.rating_pool_id)
+            rated_at = time.monotonic()
+
+
+def leases_reap(*, now: datetime | None = None) -> int:
+    """Hand back the fixtures whose lease expired (a worker died) and queue work for every running league.
+
+    Returns how many fixtures were handed back. Their matches are played again from the same seeds.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        expired = list(
+            Fixture.objects.select_for_update(skip_locked=True)
+            .filter(done=False, lease_expires_at__lt=now)
+            .values_list("id", "match_id")
+        )
+        if expired:
+            Fixture.objects.filter(pk__in=[f[0] for f in expired]).update(
+                lease_token="", lease_expires_at=None
+            )
+            matches_hand_back(match_ids=[f[1] for f in expired])
+            logger.warning("handed back %d fixtures whose lease expired", len(expired))
+        for league_id in BotLeague.objects.filter(status=BotLeague.Status.RUNNING).values_list(
+            "id", flat=True
+        ):
+            queue_work(league_id, 1)
+    return len(expired)
+
