@@ -34,6 +34,7 @@ test: install
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 
 clean:
 	rm -rf var/ staticfiles/

@@ -9,8 +9,8 @@ from league.site import views as site_views
 urlpatterns = [
     path("", site_views.home, name="home"),
     path("health/", site_views.health_page, name="health"),
-    path("players/", include("league.players.urls")),
-    path("matches/", include("league.matches.urls")),
+    path("players/", include("league.ratings.player_urls")),
+    path("matches/", include("league.results.urls")),
     path("games/", include("league.ratings.urls")),
     path("bots/", include("league.bots.urls")),
     path("tournaments/", include("league.tournaments.urls")),

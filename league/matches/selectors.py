@@ -10,10 +10,10 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from league.matches.models import Match, MatchSeat
 from league.players.models import Player
-from league.results.models import ResultVersion
 
 
-def _with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
+def with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
+    """`matches` with their seats (in seat order) and the seats' players prefetched."""
     return matches.prefetch_related(
         Prefetch("seats", queryset=MatchSeat.objects.select_related("player").order_by("seat"))
     )
@@ -26,18 +26,7 @@ def match_list(*, game_id: str | None = None, status: str | None = None) -> Quer
         matches = matches.filter(game_id=game_id)
     if status:
         matches = matches.filter(status=status)
-    return _with_seats(matches.order_by("-played_at", "-id"))
-
-
-def match_detail(pk: int) -> Match | None:
-    """One match with its seats and every result version (newest first)."""
-    return (
-        _with_seats(Match.objects.filter(pk=pk))
-        .prefetch_related(
-            Prefetch("result_versions", queryset=ResultVersion.objects.select_related("entered_by").order_by("-version"))
-        )
-        .first()
-    )
+    return with_seats(matches.order_by("-played_at", "-id"))
 
 
 def player_seats(player: Player) -> QuerySet[MatchSeat]:
