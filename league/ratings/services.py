@@ -103,23 +103,24 @@ class _QueuedUpdates:
 
     def __init__(self, pool_ids: set[int]):
         self.pool_ids = pool_ids
+        self.sent = False
 
     def __call__(self) -> None:
+        self.sent = True
         for pool_id in sorted(self.pool_ids):
             signature(POOL_UPDATE_TASK, args=(pool_id,)).delay()
 
 
 def _queue_updates(pool_ids: set[int]) -> None:
-    """Queue an update of each pool after the commit, joining the callback this transaction already has.
+    """Queue an update of each pool after the commit, once per pool and transaction.
 
-    Django drops an after-commit callback with the savepoint it was registered in; one registered at
-    savepoints that all still enclose this change is dropped only with it, so joining it never loses an
-    update. Outside a transaction the updates are queued at once.
+    A transaction's changes join its one callback. Django drops a callback only when a savepoint it was
+    registered in rolls back, and every savepoint still open encloses this change too, so joining never
+    loses an update (at worst a change rolled back queues an update that finds nothing to do). Outside a
+    transaction the updates are queued at once.
     """
-    connection = transaction.get_connection()
-    enclosing = set(connection.savepoint_ids)
-    for savepoints, callback, *_ in connection.run_on_commit:
-        if isinstance(callback, _QueuedUpdates) and savepoints <= enclosing:
+    for _, callback, *_ in transaction.get_connection().run_on_commit:
+        if isinstance(callback, _QueuedUpdates) and not callback.sent:
             callback.pool_ids |= pool_ids
             return
     transaction.on_commit(_QueuedUpdates(set(pool_ids)))

@@ -1,4 +1,5 @@
-"""A real Celery worker process picks up the rating update queued by a result, after the commit."""
+"""A real Celery worker process picks up the rating update queued by a result, a correction or a void, after
+the commit (no beat runs here: nothing but the queued task brings the pool up to date)."""
 
 import os
 import signal
@@ -11,9 +12,10 @@ from django.test import Client
 
 from league.ratings.models import PendingRatingUpdate, Rating
 from league.ratings.services import pool_differences
-from league.results.services import result_submit
+from league.results.services import result_submit, result_void
 from tests.factories import MatchFactory, PlayerFactory, StaffFactory
 from tests.league.bots.workers import database_url, wait_until
+from tests.league.ratings.test_pools import expected, stored
 
 
 @pytest.fixture
@@ -56,3 +58,29 @@ def test_a_worker_applies_the_rating_update_queued_by_a_result(worker):
 
     wait_until(lambda: health().status_code == 200, "the worker answers the health check")
     assert health().json()["workers"]["names"][0].startswith(f"test-{os.getpid()}@")
+
+
+@pytest.mark.worker
+def test_a_worker_replays_a_pool_at_once_after_a_correction_and_after_a_void(worker):
+    names = ["Ann", "Bob", "Cat", "Dan"]
+    players = [PlayerFactory(name=name) for name in names]
+    staff = StaffFactory()
+    first, second = MatchFactory(players=players), MatchFactory(players=players)
+    pool = first.rating_pool
+
+    def rated() -> bool:
+        return not PendingRatingUpdate.objects.exists()
+
+    for match in (first, second):
+        result_submit(match_id=match.pk, expected_version=0, places=[1, 2, 3, 4], entered_by=staff)
+    wait_until(rated, "the worker rates both results")
+    assert stored(pool) == expected((names, [1, 2, 3, 4]), (names, [1, 2, 3, 4]))
+
+    result_submit(match_id=second.pk, expected_version=1, places=[4, 3, 2, 1], entered_by=staff, reason="swapped")
+    wait_until(rated, "the worker replays the correction")
+    assert stored(pool) == expected((names, [1, 2, 3, 4]), (names, [4, 3, 2, 1]))
+
+    result_void(match_id=first.pk)
+    wait_until(rated, "the worker replays the pool without the void match")
+    assert stored(pool) == expected((names, [4, 3, 2, 1]))
+    assert pool_differences(pool) == []

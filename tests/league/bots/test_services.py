@@ -9,10 +9,12 @@ import pytest
 from django.utils import timezone
 
 from games.core.replay import replay
-from league.bots.leagues import league_pause, league_start
+from league.bots.leagues import PLAY_TASK, TICK_TASK, league_pause, league_start
 from league.bots.models import BotDefinition, BotLeague, Fixture
 from league.bots.services import Forbidden, bot_register, bot_revise
+from league.bots.tasks import league_play_task, league_tick_task
 from league.bots.worker import PlayedFixture, fixtures_claim, fixtures_store, league_work, leases_reap
+from league.celery import app
 from league.core.errors import UserError
 from league.matches.models import Match
 from league.ratings.models import Rating
@@ -194,6 +196,17 @@ def test_work_past_its_time_hands_on_to_a_new_task(staff):
     assert stored == 0
     queue.assert_called_once_with(league.pk, 1)
     assert BotLeague.objects.get(pk=league.pk).status == "running"
+
+
+def test_work_is_queued_by_the_tasks_registered_names(staff, django_capture_on_commit_callbacks):
+    league = make_league(staff, make_bots(staff), batch_size=1)
+
+    with mock.patch.object(league_play_task, "apply_async") as send, django_capture_on_commit_callbacks(execute=True):
+        league_start(league_id=league.pk)
+        assert send.call_count == 0  # not before the commit
+
+    assert [call.args[0] for call in send.call_args_list] == [(league.pk,)] * 4  # a task per fixture of round 1
+    assert (app.tasks[PLAY_TASK].name, app.tasks[TICK_TASK].name) == (league_play_task.name, league_tick_task.name)
 
 
 def test_the_pool_applies_the_league_in_schedule_order(staff):
