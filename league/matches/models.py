@@ -1,8 +1,9 @@
 """Matches: one table of one game, shared by casual play, tournaments and bot leagues.
 
 A tournament table or a league fixture links to its match rather than copying it. The outcome of the latest
-result version is copied onto the seats (`MatchSeat.place`, `MatchSeat.score`) by the results service, so
-that lists and ratings read it without parsing versions; the versions themselves live in `results`.
+result version is copied onto the seats (`MatchSeat.place`, `MatchSeat.score`) by `matches_set_outcomes`,
+which the results services call, so that lists and ratings read it without parsing versions; the versions
+themselves live in `results`.
 """
 
 import json

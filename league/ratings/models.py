@@ -102,9 +102,10 @@ class RatingHistory(models.Model):
 class PendingRatingUpdate(models.Model):
     """A match whose result changed since its pool was last brought up to date.
 
-    The results service adds one in the same transaction as the result; `pool_update` replays the pool from
-    the earliest pending match and deletes the markers it handled. Markers make the update idempotent and
-    safe to retry: a lost task leaves its marker for the next run (or the periodic sweep).
+    `pools_changed` adds one in the transaction that changed the outcome (the results services call it);
+    `pool_update` replays the pool from the earliest pending match and deletes the markers it handled.
+    Markers make the update idempotent and safe to retry: a lost task leaves its marker for the next run (or
+    the periodic sweep).
     """
 
     pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="pending_updates")
