@@ -43,6 +43,7 @@ class BotPlan:
 
 
 def check_number(value: Any, field: str, *, low: float, high: float, whole: bool = False) -> Any:
+    """`value` if it is a number (`whole`: a whole number) from `low` to `high`; else a UserError on `field`."""
     kinds = (int,) if whole else (int, float)
     if isinstance(value, bool) or not isinstance(value, kinds) or not low <= value <= high:
         kind = "a whole number" if whole else "a number"

@@ -14,7 +14,10 @@ def match_detail(pk: int) -> Match | None:
     return (
         with_seats(Match.objects.filter(pk=pk))
         .prefetch_related(
-            Prefetch("result_versions", queryset=ResultVersion.objects.select_related("entered_by").order_by("-version"))
+            Prefetch(
+                "result_versions",
+                queryset=ResultVersion.objects.select_related("entered_by").order_by("-version"),
+            )
         )
         .first()
     )

@@ -5,9 +5,9 @@
 - `match_create`: a match of people, rated in its game's people pool (the pool is chosen here, above
   ratings, so that `league.matches` needs neither).
 
-Each validates, stores the version, writes the outcome onto the match and its seats through ONE service of
-`league.matches` (`matches_set_outcomes`), then tells ratings through ONE call (`pools_changed`), which marks
-the pool and, for a people's pool, queues its update after the commit.
+Each validates, stores its version (a void has none), writes the outcome onto the match and its seats
+through the one outcome service of `league.matches` (`matches_set_outcomes`), then tells ratings through one
+call (`pools_changed`), which marks the pool and, for a people's pool, queues its update after the commit.
 
 Concurrency: a submission names the version it corrects (`expected_version`, 0 for the first). The unique
 rule on (match, version) decides between two concurrent submissions of the same version: exactly one insert

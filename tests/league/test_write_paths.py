@@ -29,11 +29,19 @@ from league.matches.models import Match, MatchSeat
 from league.results.models import ResultVersion
 
 LEAGUE = Path(__file__).resolve().parents[2] / "league"
-OWNERS = {Match: "league.matches.services", MatchSeat: "league.matches.services", ResultVersion: "league.results.services"}
-WRITES = frozenset({"create", "update", "bulk_create", "bulk_update", "delete", "get_or_create", "update_or_create"})
+OWNERS = {
+    Match: "league.matches.services",
+    MatchSeat: "league.matches.services",
+    ResultVersion: "league.results.services",
+}
+WRITES = frozenset(
+    {"create", "update", "bulk_create", "bulk_update", "delete", "get_or_create", "update_or_create"}
+)
 MANAGERS = frozenset({"objects", "_default_manager", "_base_manager"})
 CONTAINERS = frozenset({"list", "tuple", "sorted", "reversed", "set", "iter", "next"})
-ANSWERS = frozenset({"count", "exists", "aggregate", "contains", "explain"})  # queryset methods giving no rows
+ANSWERS = frozenset(
+    {"count", "exists", "aggregate", "contains", "explain"}
+)  # queryset methods giving no rows
 SQL_WRITE = r"\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+[\"'`]?{table}\b"
 
 
@@ -160,7 +168,9 @@ class _Reader(ast.NodeVisitor):
         if isinstance(node, ast.Subscript):
             return self.holds(node.value)
         if isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Attribute):  # queryset methods keep the model: filter, get, first, ...
+            if isinstance(
+                node.func, ast.Attribute
+            ):  # queryset methods keep the model: filter, get, first, ...
                 return None if node.func.attr in ANSWERS else self.holds(node.func.value)
             if isinstance(node.func, ast.Name) and node.func.id in CONTAINERS and node.args:
                 return self.holds(node.args[0])
@@ -256,7 +266,8 @@ def writes_in(source: str, *, module: str, guard: Guard) -> list[Write]:
         if isinstance(node, ast.Import | ast.ImportFrom):
             reader.visit(node)
     module_level = ast.Module(
-        body=[node for node in tree.body if not isinstance(node, ast.FunctionDef | ast.ClassDef)], type_ignores=[]
+        body=[node for node in tree.body if not isinstance(node, ast.FunctionDef | ast.ClassDef)],
+        type_ignores=[],
     )
     reader._bind_all(module_level)
     reader.visit(tree)
@@ -285,8 +296,12 @@ def test_the_owners_services_are_seen_writing(guard):
     seen = {}
     for owner in sorted(set(guard.owners.values())):
         path = LEAGUE.parent / (owner.replace(".", "/") + ".py")
-        stranger = Guard(guard.models, dict.fromkeys(guard.owners, "nobody"), guard.attributes, guard.tables, guard.returns)
-        seen[owner] = sorted({write.model for write in writes_in(path.read_text(), module=owner, guard=stranger)})
+        stranger = Guard(
+            guard.models, dict.fromkeys(guard.owners, "nobody"), guard.attributes, guard.tables, guard.returns
+        )
+        seen[owner] = sorted(
+            {write.model for write in writes_in(path.read_text(), module=owner, guard=stranger)}
+        )
     assert seen == {
         "league.matches.services": ["Match", "MatchSeat"],
         "league.results.services": ["ResultVersion"],
@@ -312,7 +327,10 @@ def test_the_admin_of_guarded_models_writes_only_through_services():
                 assert type(model_admin).save_model is not admin.ModelAdmin.save_model, model
             assert not model_admin.has_delete_permission(request), model
             admins.append(model.__name__)
-    assert (sorted(admins), sorted(inlines)) == (["Match", "ResultVersion"], ["Match: MatchSeat", "Match: ResultVersion"])
+    assert (sorted(admins), sorted(inlines)) == (
+        ["Match", "ResultVersion"],
+        ["Match: MatchSeat", "Match: ResultVersion"],
+    )
 
 
 # ---------------------------------------------------------------------- the reading, on planted writes
@@ -326,15 +344,35 @@ PLANTED = [
     ("models.ResultVersion.objects.filter(match_id=1).delete()", "ResultVersion", ".delete()"),
     ("bulk.update(Match, ('record',), rows, status='finished')", "Match", "bulk.update"),
     ("insert(MatchSeat, ('match_id', 'seat', 'player_id'), rows)", "MatchSeat", "bulk.insert"),
-    ("match = Match.objects.get(pk=1)\nmatch.status = 'void'\nmatch.save(update_fields=['status'])", "Match", ".save()"),
+    (
+        "match = Match.objects.get(pk=1)\nmatch.status = 'void'\nmatch.save(update_fields=['status'])",
+        "Match",
+        ".save()",
+    ),
     ("def f(match: Match):\n    match.delete()", "Match", ".delete()"),
     ("def f(table):\n    table.match.save()", "Match", ".save()"),
     ("def f(match):\n    match.seats.update(place=None)", "MatchSeat", ".update()"),
-    ("def f(match):\n    for version in match.result_versions.all():\n        version.save()", "ResultVersion", ".save()"),
-    ("def f():\n    seats = list(MatchSeat.objects.filter(match_id=1))\n    for seat in seats:\n        seat.save()", "MatchSeat", ".save()"),
+    (
+        "def f(match):\n    for version in match.result_versions.all():\n        version.save()",
+        "ResultVersion",
+        ".save()",
+    ),
+    (
+        "def f():\n    seats = list(MatchSeat.objects.filter(match_id=1))\n    for seat in seats:\n        seat.save()",
+        "MatchSeat",
+        ".save()",
+    ),
     ("def f(pk):\n    match_detail(pk).save()", "Match", ".save()"),
-    ("def f(cursor):\n    cursor.execute('UPDATE matches_match SET status = %s', ['void'])", "Match", "raw SQL"),
-    ("def f(cursor):\n    cursor.execute('DELETE FROM \"results_resultversion\"')", "ResultVersion", "raw SQL"),
+    (
+        "def f(cursor):\n    cursor.execute('UPDATE matches_match SET status = %s', ['void'])",
+        "Match",
+        "raw SQL",
+    ),
+    (
+        "def f(cursor):\n    cursor.execute('DELETE FROM \"results_resultversion\"')",
+        "ResultVersion",
+        "raw SQL",
+    ),
 ]
 HEADER = """
 from league.core import bulk
@@ -359,7 +397,9 @@ def test_the_owner_may_write_in_its_services_only(guard, code, model, how):
     elsewhere = owner.replace(".services", ".admin")
 
     assert writes_in(HEADER + code, module=owner, guard=guard) == []
-    assert [(w.model, w.how) for w in writes_in(HEADER + code, module=elsewhere, guard=guard)] == [(model, how)]
+    assert [(w.model, w.how) for w in writes_in(HEADER + code, module=elsewhere, guard=guard)] == [
+        (model, how)
+    ]
 
 
 def test_reads_and_other_models_writes_are_not_writes(guard):

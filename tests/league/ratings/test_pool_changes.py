@@ -28,7 +28,9 @@ def test_the_update_task_is_queued_by_its_registered_name():
     assert app.tasks[POOL_UPDATE_TASK].name == pool_update_task.name == POOL_UPDATE_TASK
 
 
-def test_a_result_queues_its_pools_update_after_the_commit(players, staff, queued, django_capture_on_commit_callbacks):
+def test_a_result_queues_its_pools_update_after_the_commit(
+    players, staff, queued, django_capture_on_commit_callbacks
+):
     match = MatchFactory(players=players)
 
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
@@ -36,10 +38,14 @@ def test_a_result_queues_its_pools_update_after_the_commit(players, staff, queue
         assert queued() == []  # not before the commit
 
     assert (len(callbacks), queued()) == (1, [match.rating_pool_id])
-    assert list(PendingRatingUpdate.objects.values_list("pool_id", "match_id")) == [(match.rating_pool_id, match.pk)]
+    assert list(PendingRatingUpdate.objects.values_list("pool_id", "match_id")) == [
+        (match.rating_pool_id, match.pk)
+    ]
 
 
-def test_a_void_and_a_correction_queue_their_pools_update(players, staff, queued, django_capture_on_commit_callbacks):
+def test_a_void_and_a_correction_queue_their_pools_update(
+    players, staff, queued, django_capture_on_commit_callbacks
+):
     first, second = MatchFactory(players=players), MatchFactory(players=players)
     with django_capture_on_commit_callbacks(execute=True):
         for match in (first, second):
@@ -49,13 +55,17 @@ def test_a_void_and_a_correction_queue_their_pools_update(players, staff, queued
     with django_capture_on_commit_callbacks(execute=True):
         result_void(match_id=first.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        result_submit(match_id=second.pk, expected_version=1, places=[4, 3, 2, 1], entered_by=staff, reason="swap")
+        result_submit(
+            match_id=second.pk, expected_version=1, places=[4, 3, 2, 1], entered_by=staff, reason="swap"
+        )
 
     assert queued() == [first.rating_pool_id] * 3  # the first results, the void, the correction
     assert sorted(PendingRatingUpdate.objects.values_list("match_id", flat=True)) == [first.pk, second.pk]
 
 
-def test_a_void_of_a_match_that_never_counted_changes_no_pool(players, queued, django_capture_on_commit_callbacks):
+def test_a_void_of_a_match_that_never_counted_changes_no_pool(
+    players, queued, django_capture_on_commit_callbacks
+):
     match = MatchFactory(players=players)
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -78,7 +88,9 @@ def test_one_update_per_pool_and_transaction(players, staff, queued, django_capt
     assert PendingRatingUpdate.objects.count() == 4
 
 
-def test_a_rolled_back_change_loses_no_later_update(players, staff, queued, django_capture_on_commit_callbacks):
+def test_a_rolled_back_change_loses_no_later_update(
+    players, staff, queued, django_capture_on_commit_callbacks
+):
     dropped, kept = MatchFactory(players=players), MatchFactory(players=players)
 
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
@@ -91,7 +103,9 @@ def test_a_rolled_back_change_loses_no_later_update(players, staff, queued, djan
     assert list(PendingRatingUpdate.objects.values_list("match_id", flat=True)) == [kept.pk]
 
 
-def test_a_change_in_a_released_savepoint_is_queued_once(players, staff, queued, django_capture_on_commit_callbacks):
+def test_a_change_in_a_released_savepoint_is_queued_once(
+    players, staff, queued, django_capture_on_commit_callbacks
+):
     first, second = MatchFactory(players=players), MatchFactory(players=players)
 
     with django_capture_on_commit_callbacks(execute=True) as callbacks, transaction.atomic():
