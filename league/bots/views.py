@@ -9,9 +9,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from league.bots import leagues, selectors
+from league.bots import selectors
 from league.bots.drawings import ReplayFailed, replay_frame
 from league.bots.external import detect_protections
+from league.bots.leagues import league_create, league_pause, league_start
 from league.bots.models import BotDefinition, BotLeague
 from league.core.catalogue import game_choices, game_name
 from league.core.errors import UserError
@@ -67,7 +68,7 @@ def league_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            league = leagues.league_create(
+            league = league_create(
                 name=data["name"],
                 game_id=data["game"],
                 bot_ids=[bot.pk for bot in data["bots"]],
@@ -111,7 +112,7 @@ def league_live(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "bots/_league_live.html", _league_context(request, league))
 
 
-CONTROLS = {"start": leagues.league_start, "resume": leagues.league_start, "pause": leagues.league_pause}
+CONTROLS = {"start": league_start, "resume": league_start, "pause": league_pause}
 
 
 @staff_member_required
