@@ -33,6 +33,7 @@ def load(matches: int, players: int, seed: int) -> int:
     from league.players.models import Player
     from league.ratings.services import people_pool_for_game
     from league.results.models import ResultVersion
+    from league.results.services import competition_places
 
     rng = random.Random(seed)
     pool = people_pool_for_game("nacho_pile")
@@ -59,7 +60,7 @@ def load(matches: int, players: int, seed: int) -> int:
         for match in rows:
             table = rng.sample(player_ids, 4)
             places = [rng.randint(1, 4) for _ in table]
-            places = [1 + sum(1 for other in places if other < p) for p in places]
+            places = competition_places(places)
             seats += [MatchSeat(match=match, seat=s, player_id=pid, place=places[s]) for s, pid in enumerate(table)]
             versions.append(ResultVersion(match=match, version=1, places=places))
         MatchSeat.objects.bulk_create(seats)

@@ -1,4 +1,4 @@
-"""Chicken Foot, as implemented (rule text `rules/chicken_foot.txt`, rulings in RULINGS.md "Chicken Foot").
+"""Chicken Foot, as implemented (the published rule text, read with the league's rulings on its open points).
 
 The set and the deal. A double-six (28 bones, 2-4 players), double-nine (55 bones, 2-7) or double-twelve
 (91 bones, 2-7) set (option `set`, default double nine). Hand sizes follow the rule text's table: double six

@@ -1,4 +1,5 @@
-"""The Chicken Foot game spec: id, player range by domino set, and every ruled variant (RULINGS.md).
+"""The Chicken Foot game spec: id, player range by domino set, and every ruled variant (the rules module's
+docstring says what each changes).
 
 Read by the league's catalogue without loading the engine, so this module imports only the core spec types.
 """

@@ -1,4 +1,4 @@
-"""Chickie Nuggs: the rules as implemented (rule text `rules/chickie_nuggs.txt`, RULINGS.md "Chickie Nuggs").
+"""Chickie Nuggs: the rules as implemented (the published rule text, read with the league's rulings).
 
 The deck (76 cards; the section totals of the rule text decide):
   nuggets 30: 12 Ordinary (1 point), 8 Quality (2), 6 Premium (3), 4 Extra (4);

@@ -1,9 +1,9 @@
 """The runner: plays bots against each other and writes the match record.
 
-Forfeits (DESIGN.md): a bot that raises, returns an illegal action or overruns `move_time_limit` (measured
-when it returns; an in-process bot cannot be pre-empted) forfeits its seat. A seeded `random` bot plays on
-for that seat so the match finishes, and the record names the seat, the event and the reason. A match that
-reaches the game's `max_events` ends there with the places the game's scoring gives at that point.
+Forfeits (docs/engine.md): a bot that raises, returns an illegal action or overruns `move_time_limit`
+(measured when it returns; an in-process bot cannot be pre-empted) forfeits its seat. A seeded `random` bot
+plays on for that seat so the match finishes, and the record names the seat, the event and the reason. A
+match that reaches the game's `max_events` ends there with the places the game's scoring gives at that point.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Nacho Pile, as implemented (rules text `rules/nacho_pile.txt`, rulings in RULINGS.md "Nacho Pile").
+"""Nacho Pile, as implemented (the published rule text, read with the league's rulings on its open points).
 
 The chips. 54 chips in a bag: six each of the numbers 1-7, six Wilds (W) and two each of the Specials Steal,
 Score and Remove. 2-6 players; seat 0 goes first, then seat order. Every chip drawn is shown to the table, so
@@ -37,7 +37,7 @@ A turn.
    value). A Wild or a Special: each seat's score is its count of chips in total. Places go by score, then by
    chips in total; seats still level share the place.
 
-Choices made here where neither the rule text nor the rulings say (RULINGS.md asks for a table's reading):
+Choices made here where neither the rule text nor the rulings say (the rulings leave them to the table):
 - Every Special's effect is compulsory when it has a target; the variant `optional_specials` lets the player
   decline it instead. A Special with no target at its turn to resolve has no effect and goes to the plate
   without a decision (a Steal with no pile in front of another player, a Remove with no pile anywhere, a Score

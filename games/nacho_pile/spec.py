@@ -1,4 +1,5 @@
-"""The spec of Nacho Pile: id, player range and the ruled variants (RULINGS.md).
+"""The spec of Nacho Pile: id, player range and the ruled variants (the rules module's docstring
+says what each changes).
 
 Kept apart from the engine so that a catalogue of games (the league's) can read it without loading the rules.
 Places need two numbers (the deciding count, then chips in total), so `score_order` is None.

@@ -1,7 +1,7 @@
 """Nobody but Us Chickens: the rules as implemented, the state and the game.
 
-Rules as implemented (rule text `rules/nobody_but_us_chickens.txt`, rulings in RULINGS.md)
--------------------------------------------------------------------------------------------
+Rules as implemented (the published rule text, read with the league's rulings on its open points)
+-------------------------------------------------------------------------------------------------
 * 3 to 6 players (2 with `allow_two_players`). Every player holds the same set of nine cards: three Healthy
   Chickens (+1 each), a Plump Chicken (+2), a Prize Chicken (+4), a Sickly Chicken (-1), a Fox, a Rat and a
   Guard Dog. `short_summer_nights` removes the Rat and one Healthy Chicken: seven cards.

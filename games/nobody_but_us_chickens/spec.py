@@ -1,4 +1,5 @@
-"""The spec of Nobody but Us Chickens: id, player range and the ruled variants (RULINGS.md).
+"""The spec of Nobody but Us Chickens: id, player range and the ruled variants (the rules module's docstring
+says what each changes).
 
 Kept apart from the engine so that a catalogue of games (the league's) can read it without loading the rules.
 """

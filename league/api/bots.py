@@ -2,23 +2,16 @@
 
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from league.api.errors import ERROR
 from league.bots import leagues, selectors, services
 from league.bots.models import BotDefinition, BotLeague, Fixture
+from league.core.errors import ErrorCode, NotFound
 from league.matches.models import MatchSeat
-
-ERROR = inline_serializer(
-    "BotError",
-    fields={
-        "code": serializers.CharField(),
-        "detail": serializers.CharField(),
-        "field": serializers.CharField(),
-    },
-)
 
 
 class BotSerializer(serializers.ModelSerializer):
@@ -85,7 +78,7 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
 
     @extend_schema(
         request=BotReviseSerializer,
-        responses={200: BotSerializer, 400: ERROR},
+        responses={200: BotSerializer, 400: ERROR, 404: ERROR},
         description="Change a bot: in place while it never took a seat, else as a new version (returned).",
     )
     def partial_update(self, request, pk=None):
@@ -186,14 +179,14 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         )
         return Response(LeagueSerializer(league).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=None, responses={200: LeagueSerializer, 400: ERROR})
+    @extend_schema(request=None, responses={200: LeagueSerializer, 400: ERROR, 404: ERROR})
     @action(detail=True, methods=["post"])
     def start(self, request, pk=None):
         """Start a draft league or resume a paused one."""
         league = leagues.league_start(league_id=self.get_object().pk)
         return Response(LeagueSerializer(league).data)
 
-    @extend_schema(request=None, responses={200: LeagueSerializer, 400: ERROR})
+    @extend_schema(request=None, responses={200: LeagueSerializer, 400: ERROR, 404: ERROR})
     @action(detail=True, methods=["post"])
     def pause(self, request, pk=None):
         league = leagues.league_pause(league_id=self.get_object().pk)
@@ -231,7 +224,5 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         )
         record = fixture.match.record_json()
         if record is None:
-            return Response(
-                {"code": "not_played", "detail": "this match has not been played yet"}, status=404
-            )
+            raise NotFound("this match has not been played yet", code=ErrorCode.NOT_PLAYED)
         return Response(record)

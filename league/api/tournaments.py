@@ -7,24 +7,17 @@ last is complete) and 400 to bad input, each as `{"code", "detail", "field"}`.
 """
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
+from league.api.errors import ERROR
 from league.tournaments import seam, selectors, services
 from league.tournaments.models import Round, Table, Tournament
 
-ERROR = inline_serializer(
-    "TournamentError",
-    fields={
-        "code": serializers.CharField(),
-        "detail": serializers.CharField(),
-        "field": serializers.CharField(required=False),
-    },
-)
-WRITE_ERRORS = {400: ERROR, 403: ERROR, 409: ERROR}
+WRITE_ERRORS = {400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR}
 
 
 class TournamentSerializer(serializers.ModelSerializer):

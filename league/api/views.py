@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.api import filters
+from league.api.errors import ERROR, VERSION_CONFLICT
 from league.api.serializers import (
     MatchCreateSerializer,
     MatchSerializer,
@@ -26,23 +27,6 @@ from league.players.models import Player
 from league.players.services import player_create, player_update
 from league.ratings.models import Rating, RatingHistory
 from league.results.services import match_create, result_submit
-
-ERROR = inline_serializer(
-    "Error",
-    fields={
-        "code": serializers.CharField(),
-        "detail": serializers.CharField(),
-        "field": serializers.CharField(required=False),
-    },
-)
-CONFLICT = inline_serializer(
-    "VersionConflict",
-    fields={
-        "code": serializers.CharField(),
-        "detail": serializers.CharField(),
-        "current_version": serializers.IntegerField(),
-    },
-)
 
 
 class GameList(APIView):
@@ -70,7 +54,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         player = player_create(name=data.validated_data["name"])
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=PlayerUpdateSerializer, responses={200: PlayerSerializer, 400: ERROR})
+    @extend_schema(request=PlayerUpdateSerializer, responses={200: PlayerSerializer, 400: ERROR, 404: ERROR})
     def partial_update(self, request, pk=None):
         player = self.get_object()
         data = PlayerUpdateSerializer(data=request.data)
@@ -108,7 +92,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @extend_schema(
         methods=["POST"],
         request=ResultSubmitSerializer,
-        responses={201: ResultVersionSerializer, 400: ERROR, 409: OpenApiResponse(CONFLICT)},
+        responses={201: ResultVersionSerializer, 400: ERROR, 404: ERROR, 409: OpenApiResponse(VERSION_CONFLICT)},
         description="Submit the next result version. `expected_version` is the version being corrected "
         "(0 for the first result); a stale one answers 409 with `current_version`.",
     )

@@ -9,12 +9,12 @@ import json
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
 
 from league.bots import leagues, services
 from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry
 from league.core.catalogue import game_choices
 from league.core.errors import UserError
+from league.core.forms import add_user_error, json_object
 
 DEFINITION_FIELDS = ("strategy", "params", "command", "move_seconds", "cpu_seconds", "memory_mb")
 
@@ -49,14 +49,7 @@ class BotDefinitionForm(forms.ModelForm):
             self.initial["command"] = " ".join(self.instance.command)
 
     def clean_params(self) -> dict:
-        raw = (self.cleaned_data.get("params") or "").strip() or "{}"
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            raise ValidationError('parameters are a JSON object, e.g. {"caution": 1.5}') from None
-        if not isinstance(value, dict):
-            raise ValidationError('parameters are a JSON object, e.g. {"caution": 1.5}')
-        return value
+        return json_object(self.cleaned_data.get("params"), what="parameters", example='{"caution": 1.5}')
 
     def clean_command(self) -> list[str]:
         return (self.cleaned_data.get("command") or "").split()
@@ -78,7 +71,7 @@ class BotDefinitionForm(forms.ModelForm):
                 by=self.user,
             )
         except UserError as exc:
-            self.add_error(exc.field if exc.field in self.fields else None, exc.message)
+            add_user_error(self, exc)
         return data
 
 

@@ -38,7 +38,7 @@ from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry, L
 from league.bots.services import check_number
 from league.core import bulk
 from league.core.catalogue import game_spec
-from league.core.errors import NotFound, UserError
+from league.core.errors import ErrorCode, NotFound, UserError
 from league.matches.models import Match, MatchSeat
 from league.matches.services import ScheduledMatch, matches_schedule
 from league.ratings.models import PendingRatingUpdate, Rating, RatingPool
@@ -72,7 +72,7 @@ def league_create(
         raise UserError("a league needs a name", field="name")
     name = " ".join(name.split())
     if BotLeague.objects.filter(name__iexact=name).exists():
-        raise UserError(f"there is already a league called {name!r}", field="name", code="duplicate")
+        raise UserError(f"there is already a league called {name!r}", field="name", code=ErrorCode.DUPLICATE)
     spec = game_spec(game_id, field="game")
     check_number(table_size, "table_size", low=2, high=16, whole=True)
     check_number(seed, "seed", low=0, high=2**63 - 1, whole=True)

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry
 from league.matches.models import MatchSeat
+from league.ratings import maths
 from league.ratings.charts import Chart, Series, history_chart
 from league.ratings.models import Rating, RatingHistory
 from league.results.models import ResultVersion
@@ -146,7 +147,7 @@ def league_chart(league: BotLeague) -> Chart | None:
         .values_list("player_id", "mu_after", "sigma_after")
     )
     for player_id, mu, sigma in rows.iterator(chunk_size=5000):
-        values.setdefault(player_id, []).append(mu - 3 * sigma)
+        values.setdefault(player_id, []).append(maths.conservative(mu, sigma))
     series = []
     for player_id, points in values.items():
         step = max(1, -(-len(points) // CHART_POINTS))

@@ -19,15 +19,11 @@ from games.core.errors import OptionError, UnknownBot
 from league.bots.external import ExternalBotError, resolve_command
 from league.bots.models import BotDefinition
 from league.core.catalogue import game_spec
-from league.core.errors import UserError
+from league.core.checks import is_int, is_number
+from league.core.errors import ErrorCode, Forbidden, UserError
 from league.matches.models import MatchSeat
 from league.players.models import Player
 from league.players.services import player_create
-
-
-class Forbidden(UserError):
-    status = 403
-    code = "forbidden"
 
 
 @dataclass(frozen=True)
@@ -44,8 +40,7 @@ class BotPlan:
 
 def check_number(value: Any, field: str, *, low: float, high: float, whole: bool = False) -> Any:
     """`value` if it is a number (`whole`: a whole number) from `low` to `high`; else a UserError on `field`."""
-    kinds = (int,) if whole else (int, float)
-    if isinstance(value, bool) or not isinstance(value, kinds) or not low <= value <= high:
+    if not (is_int(value) if whole else is_number(value)) or not low <= value <= high:
         kind = "a whole number" if whole else "a number"
         raise UserError(f"{field.replace('_', ' ')} must be {kind} from {low:g} to {high:g}", field=field)
     return value
@@ -113,7 +108,7 @@ def bot_register(
     plan = check_bot(by=by, **definition)
     if BotDefinition.objects.filter(game_id=plan.game_id, name__iexact=cleaned).exists():
         raise UserError(
-            f"there is already a bot called {cleaned!r} for this game", field="name", code="duplicate"
+            f"there is already a bot called {cleaned!r} for this game", field="name", code=ErrorCode.DUPLICATE
         )
     with transaction.atomic():
         player = player_create(name=cleaned, kind=Player.Kind.BOT)

@@ -15,7 +15,8 @@ from league.bots.external import detect_protections
 from league.bots.leagues import league_create, league_pause, league_start
 from league.bots.models import BotDefinition, BotLeague
 from league.core.catalogue import game_choices, game_name
-from league.core.errors import UserError
+from league.core.errors import NotFound, UserError
+from league.core.forms import add_user_error
 from league.matches.models import Match
 
 
@@ -82,7 +83,7 @@ def league_new(request: HttpRequest) -> HttpResponse:
                 by=request.user,
             )
         except UserError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            add_user_error(form, exc)
         else:
             messages.success(request, f"League {league.name} created: start it when you are ready.")
             return redirect(league)
@@ -123,6 +124,8 @@ def league_control(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         raise Http404("no such league action")
     try:
         league = control(league_id=pk)
+    except NotFound:
+        raise  # no such league: the 404 page, not a message on a page that does not exist
     except UserError as exc:
         messages.error(request, exc.message)
         return redirect("bots:league", pk=pk)

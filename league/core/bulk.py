@@ -22,6 +22,8 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Field, Model
 
+from league.core.errors import InvariantViolation
+
 PLAIN_TYPES = frozenset(
     {
         "AutoField",
@@ -51,7 +53,7 @@ def _field(model: type[Model], column: str) -> Field:
     for field in meta.concrete_fields:
         if column in (field.attname, field.name):
             return field
-    raise ValueError(f"{model.__name__} has no column {column!r}")
+    raise InvariantViolation(f"{model.__name__} has no column {column!r}")
 
 
 def _is_plain(field: Field) -> bool:

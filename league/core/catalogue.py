@@ -5,7 +5,7 @@ from __future__ import annotations
 from games import registry
 from games.core.errors import UnknownGame
 from games.core.spec import GameSpec
-from league.core.errors import UserError
+from league.core.errors import ErrorCode, UserError
 
 
 def game_specs() -> list[GameSpec]:
@@ -18,7 +18,7 @@ def game_spec(game_id: str, *, field: str = "game") -> GameSpec:
     try:
         return registry.get_spec(game_id)
     except UnknownGame as exc:
-        raise UserError(str(exc), field=field, code="unknown_game") from None
+        raise UserError(str(exc), field=field, code=ErrorCode.UNKNOWN_GAME) from None
 
 
 def game_name(game_id: str) -> str:

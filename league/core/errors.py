@@ -1,43 +1,76 @@
-"""The user errors that services raise and that pages and the API show as such (never as a 500).
+"""The two kinds of errors in the league: user errors, which pages and the API show as such, and invariant
+violations, which are bugs.
 
 A `UserError` is bad input or a wrong state that the person can fix: the form shows it next to `field`,
-the API answers with `status` and `{"code", "detail", "field"}`. Anything else that escapes a service is an
-invariant violation, a bug.
+the API answers with `status` and `{"code", "detail", "field"}`, where `code` is one of `ErrorCode` (stable:
+clients branch on it). `NotFound` is also Django's `Http404`, so a page whose service finds no such object
+answers 404 like any other missing page, and the API answers 404 with the same body as for its own misses.
+
+An `InvariantViolation` is what can only happen through a bug (two rows the code just made disagree, a
+caller naming a column that does not exist): it is never caught, so it surfaces as a 500 and in the logs.
 """
 
 from __future__ import annotations
+
+from enum import StrEnum
+
+from django.http import Http404
+
+
+class ErrorCode(StrEnum):
+    """The stable `code` of every error body the API sends (the OpenAPI schema lists these values)."""
+
+    INVALID = "invalid"  # bad input (400)
+    UNKNOWN_GAME = "unknown_game"  # no registered game of that id (400)
+    DUPLICATE = "duplicate"  # the name or entry exists already (400)
+    PAIRING = "pairing"  # the pairing rules cannot draw this round (400)
+    NOT_FOUND = "not_found"  # no such object (404)
+    NOT_PLAYED = "not_played"  # the match exists but has no record yet (404)
+    FORBIDDEN = "forbidden"  # the user may not do this (403)
+    CONFLICT = "conflict"  # the request does not fit the object's current state (409)
+    VERSION_CONFLICT = "version_conflict"  # a result names a version that is no longer the latest (409)
+    THROTTLED = "throttled"  # too many requests: wait for the Retry-After seconds (429, from the API alone)
 
 
 class UserError(Exception):
     """Bad input or a wrong state, with a message written for the person who sent it."""
 
     status = 400
-    code = "invalid"
+    code = ErrorCode.INVALID
 
-    def __init__(self, message: str, *, field: str | None = None, code: str | None = None):
+    def __init__(self, message: str, *, field: str | None = None, code: ErrorCode | None = None):
         super().__init__(message)
         self.message = message
         self.field = field
         if code is not None:
-            self.code = code
+            self.code = ErrorCode(code)
 
     def as_dict(self) -> dict:
-        body = {"code": self.code, "detail": self.message}
+        body = {"code": self.code.value, "detail": self.message}
         if self.field:
             body["field"] = self.field
         return body
 
 
-class NotFound(UserError):
+class NotFound(UserError, Http404):
+    """No object of that id (or slug): 404 on pages and in the API."""
+
     status = 404
-    code = "not_found"
+    code = ErrorCode.NOT_FOUND
+
+
+class Forbidden(UserError):
+    """The user may not do this (403)."""
+
+    status = 403
+    code = ErrorCode.FORBIDDEN
 
 
 class VersionConflict(UserError):
     """A result submission named a version that is no longer the latest."""
 
     status = 409
-    code = "version_conflict"
+    code = ErrorCode.VERSION_CONFLICT
 
     def __init__(self, current_version: int, expected_version: int):
         super().__init__(
@@ -50,3 +83,7 @@ class VersionConflict(UserError):
 
     def as_dict(self) -> dict:
         return {**super().as_dict(), "current_version": self.current_version}
+
+
+class InvariantViolation(Exception):
+    """Something that cannot happen unless the code is wrong; never caught, never shown as a user error."""

@@ -1,10 +1,9 @@
 """The staff form for a new match: game, seats in order, options, rated flag."""
 
-import json
-
 from django import forms
 
 from league.core.catalogue import game_choices
+from league.core.forms import json_object
 from league.matches.services import MAX_SEATS, MIN_SEATS
 from league.players.models import Player
 
@@ -35,16 +34,7 @@ class MatchForm(forms.Form):
         return [self[f"seat_{seat}"] for seat in range(MAX_SEATS)]
 
     def clean_options(self) -> dict:
-        raw = self.cleaned_data["options"].strip()
-        if not raw:
-            return {}
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise forms.ValidationError(f"not valid JSON: {exc.msg}") from None
-        if not isinstance(value, dict):
-            raise forms.ValidationError("options are a JSON object of names and values")
-        return value
+        return json_object(self.cleaned_data["options"], what="options")
 
     def player_ids(self) -> list[int]:
         ids = [self.cleaned_data.get(f"seat_{seat}") for seat in range(MAX_SEATS)]

@@ -26,6 +26,7 @@ from games.core.errors import OptionError
 from games.core.spec import GameSpec
 from league.core import bulk
 from league.core.catalogue import game_spec
+from league.core.checks import is_int
 from league.core.errors import UserError
 from league.matches.models import Match, MatchSeat
 from league.players.models import Player
@@ -36,9 +37,7 @@ MAX_SEATS = 7
 
 def check_seats(player_ids: Any) -> list[Player]:
     """The players of the seats in seat order; each must exist, be active and sit once."""
-    if not isinstance(player_ids, list | tuple) or not all(
-        isinstance(pid, int) and not isinstance(pid, bool) for pid in player_ids
-    ):
+    if not isinstance(player_ids, list | tuple) or not all(is_int(pid) for pid in player_ids):
         raise UserError("seats must be a list of player ids", field="players")
     if not MIN_SEATS <= len(player_ids) <= MAX_SEATS:
         raise UserError(f"a match has {MIN_SEATS} to {MAX_SEATS} seats, not {len(player_ids)}", field="players")

@@ -6,10 +6,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from league.core.errors import UserError
+from league.core.errors import ErrorCode, UserError
+from league.core.slugs import free_slug
 from league.players.models import Player
 
 NAME_MAX_LENGTH = Player._meta.get_field("name").max_length
+SLUG_LENGTH = 80  # of the slug column's 90, leaving room for a -N suffix
 
 
 def check_player_name(name: object, *, exclude_id: int | None = None) -> str:
@@ -25,19 +27,12 @@ def check_player_name(name: object, *, exclude_id: int | None = None) -> str:
     if exclude_id is not None:
         taken = taken.exclude(pk=exclude_id)
     if taken.exists():
-        raise UserError(f"there is already a player called {cleaned!r}", field="name", code="duplicate")
+        raise UserError(f"there is already a player called {cleaned!r}", field="name", code=ErrorCode.DUPLICATE)
     return cleaned
 
 
 def _free_slug(name: str, exclude_id: int | None) -> str:
-    base = slugify(name)[:80]
-    taken = set(Player.objects.filter(slug__startswith=base).exclude(pk=exclude_id).values_list("slug", flat=True))
-    if base not in taken:
-        return base
-    suffix = 2
-    while f"{base}-{suffix}" in taken:
-        suffix += 1
-    return f"{base}-{suffix}"
+    return free_slug(name, rows=Player.objects.all(), length=SLUG_LENGTH, exclude_id=exclude_id)
 
 
 def player_create(
@@ -55,7 +50,7 @@ def player_create(
                 name=cleaned, slug=_free_slug(cleaned, None), kind=kind, user=user, active=active
             )
     except IntegrityError:  # a concurrent create took the name between the check and the insert
-        raise UserError(f"there is already a player called {cleaned!r}", field="name", code="duplicate") from None
+        raise UserError(f"there is already a player called {cleaned!r}", field="name", code=ErrorCode.DUPLICATE) from None
 
 
 def player_update(*, player: Player, name: str | None = None, active: bool | None = None) -> Player:

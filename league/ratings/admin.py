@@ -1,19 +1,9 @@
+"""Admin for ratings: read-only, since only the ratings service (its replays) writes them."""
+
 from django.contrib import admin
 
+from league.core.admin import ReadOnlyAdmin
 from league.ratings.models import PendingRatingUpdate, Rating, RatingHistory, RatingPool
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Ratings are written only by the ratings service (replays), never by hand."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(RatingPool)

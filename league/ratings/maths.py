@@ -23,6 +23,16 @@ from openskill import models as openskill_models
 CONSERVATIVE_SIGMAS = 3
 
 
+def conservative(mu: float, sigma: float) -> float:
+    """mu − 3σ: the rating shown and sorted on (the player is very likely at least this good)."""
+    return mu - CONSERVATIVE_SIGMAS * sigma
+
+
+def uncertainty(sigma: float) -> float:
+    """3σ: the ± shown next to the conservative rating."""
+    return CONSERVATIVE_SIGMAS * sigma
+
+
 @dataclass(frozen=True)
 class Skill:
     """A player's belief state: mean and standard deviation."""
@@ -32,8 +42,8 @@ class Skill:
 
     @property
     def conservative(self) -> float:
-        """mu − 3σ: the rating shown and sorted on."""
-        return self.mu - CONSERVATIVE_SIGMAS * self.sigma
+        """The rating shown and sorted on: mu − 3σ."""
+        return conservative(self.mu, self.sigma)
 
 
 @dataclass(frozen=True)

@@ -66,7 +66,7 @@ class Rating(models.Model):
     @property
     def uncertainty(self) -> float:
         """The ± shown next to the conservative rating: 3σ."""
-        return 3 * self.sigma
+        return maths.uncertainty(self.sigma)
 
 
 class RatingHistory(models.Model):
@@ -96,7 +96,7 @@ class RatingHistory(models.Model):
 
     @property
     def conservative_after(self) -> float:
-        return self.mu_after - 3 * self.sigma_after
+        return maths.conservative(self.mu_after, self.sigma_after)
 
 
 class PendingRatingUpdate(models.Model):

@@ -1,14 +1,15 @@
 """Admin for matches and result versions. A match is added, corrected and voided through the results services
 (as on the site and in the API), so its admin is here with the versions; seats and versions are read-only."""
 
-import json
 
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 
+from league.core.admin import ReadOnlyAdmin
 from league.core.catalogue import game_choices, game_spec
 from league.core.errors import UserError
+from league.core.forms import json_object
 from league.matches.models import Match, MatchSeat
 from league.matches.services import check_match
 from league.players.models import Player
@@ -55,16 +56,7 @@ class MatchAddForm(forms.ModelForm):
         return ids
 
     def clean_options_json(self) -> dict:
-        raw = self.cleaned_data["options_json"].strip()
-        if not raw:
-            return {}
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise ValidationError(f"not valid JSON: {exc.msg}") from None
-        if not isinstance(value, dict):
-            raise ValidationError("options are a JSON object")
-        return value
+        return json_object(self.cleaned_data["options_json"], what="options")
 
     def clean(self):
         data = super().clean()
@@ -224,19 +216,10 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(ResultVersion)
-class ResultVersionAdmin(admin.ModelAdmin):
+class ResultVersionAdmin(ReadOnlyAdmin):
     """Versions are read-only: corrections are added on the match's page, through the results service."""
 
     list_display = ["match", "version", "places", "scores", "entered_by", "entered_at", "reason"]
     list_select_related = ["match", "entered_by"]
     search_fields = ["match__id", "reason"]
     date_hierarchy = "entered_at"
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

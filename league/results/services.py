@@ -25,8 +25,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.core.state import places_from_keys
 from league.core import bulk
 from league.core.catalogue import game_spec
+from league.core.checks import is_int
 from league.core.errors import NotFound, UserError, VersionConflict
 from league.matches.models import Match
 from league.matches.services import MatchOutcome, check_match, match_schedule, matches_set_outcomes
@@ -39,14 +41,10 @@ SYSTEM_RESULT_REASON = "played by the bot league"
 RESULT_COLUMNS = ("match_id", "places", "scores")
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def competition_places(keys: Sequence[float]) -> list[int]:
     """Places from sort keys (lower key = better): tied keys share a place, the next place skips
-    (keys 1, 1, 2, 3 give places 1, 1, 3, 4)."""
-    return [1 + sum(1 for other in keys if other < key) for key in keys]
+    (keys 1, 1, 2, 3 give places 1, 1, 3, 4); the engines' rule (`games.core.state.places_from_keys`)."""
+    return list(places_from_keys(keys, higher_is_better=False))
 
 
 def check_outcome(
@@ -61,7 +59,7 @@ def check_outcome(
     if scores is not None:
         if not isinstance(scores, list | tuple) or len(scores) != num_seats:
             raise UserError(f"give one score per seat ({num_seats} seats)", field="scores")
-        if not all(_is_int(score) for score in scores):
+        if not all(is_int(score) for score in scores):
             raise UserError("scores must be whole numbers", field="scores")
         if not all(-SCORE_LIMIT <= score <= SCORE_LIMIT for score in scores):
             raise UserError(f"scores run from -{SCORE_LIMIT:,} to {SCORE_LIMIT:,}", field="scores")
@@ -75,7 +73,7 @@ def check_outcome(
         return competition_places(keys), scores
     if not isinstance(places, list | tuple) or len(places) != num_seats:
         raise UserError(f"give one place per seat ({num_seats} seats)", field="places")
-    if not all(_is_int(place) for place in places):
+    if not all(is_int(place) for place in places):
         raise UserError("places must be whole numbers", field="places")
     if not all(1 <= place <= num_seats for place in places):
         raise UserError(f"places run from 1 to {num_seats}", field="places")
@@ -125,14 +123,14 @@ def result_submit(
     needs a reason. Raises VersionConflict when the match has moved on, UserError on bad input; nothing is
     written in either case. A rated match of people queues its pool's update after the commit.
     """
-    if not _is_int(expected_version) or expected_version < 0:
+    if not is_int(expected_version) or expected_version < 0:
         raise UserError("expected_version must be a whole number, 0 for the first result", field="expected_version")
     if not isinstance(reason, str) or len(reason) > REASON_MAX_LENGTH:
         raise UserError(f"the reason is text of at most {REASON_MAX_LENGTH} characters", field="reason")
     reason = reason.strip()
     if expected_version > 0 and not reason:
         raise UserError("say why the result is corrected", field="reason")
-    match = Match.objects.filter(pk=match_id).first() if _is_int(match_id) else None
+    match = Match.objects.filter(pk=match_id).first() if is_int(match_id) else None
     if match is None:
         raise NotFound(f"no match with id {match_id}")
     if match.status == Match.Status.VOID:

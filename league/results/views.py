@@ -8,10 +8,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from league.core.catalogue import game_name, game_spec
-from league.core.errors import UserError, VersionConflict
+from league.core.errors import UserError
+from league.core.forms import add_user_error
 from league.matches.forms import MatchForm
 from league.matches.models import Match
-from league.results.forms import ResultForm
+from league.results.entry import result_entry_form
 from league.results.selectors import match_detail
 from league.results.services import match_create, result_submit
 
@@ -41,7 +42,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
                 created_by=request.user,
             )
         except UserError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            add_user_error(form, exc)
         else:
             messages.success(request, f"Match {match.pk} created: enter the result when it is over.")
             return redirect("matches:result", pk=match.pk)
@@ -51,45 +52,18 @@ def match_new(request: HttpRequest) -> HttpResponse:
 @staff_member_required
 def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
     match = _match_or_404(pk)
-    seats = list(match.seats.all())
     try:
         spec = game_spec(match.game_id)
     except UserError as exc:
         raise Http404(exc.message) from None
-    status = 200
-    form = ResultForm(request.POST or None, seats=seats, initial=_initial(match, seats))
-    if request.method == "POST" and form.is_valid():
-        try:
-            result_submit(
-                match_id=match.pk,
-                expected_version=form.cleaned_data["expected_version"],
-                places=form.cleaned_data["places"],
-                scores=form.cleaned_data["scores"],
-                reason=form.cleaned_data["reason"],
-                entered_by=request.user,
-            )
-        except VersionConflict as exc:
-            data = request.POST.copy()
-            data["expected_version"] = exc.current_version
-            form = ResultForm(data, seats=seats)
-            form.is_valid()
-            form.add_error(None, exc.message)
-            match = _match_or_404(pk)
-            status = 409
-        except UserError as exc:
-            form.add_error(None, exc.message)
-            status = 400
-        else:
-            messages.success(request, "Result saved.")
-            return redirect(match)
-    if form.errors and status == 200:
-        status = 400
-    return render(request, "matches/result.html", {"match": match, "form": form, "spec": spec}, status=status)
-
-
-def _initial(match: Match, seats) -> dict:
-    initial = {"expected_version": match.result_version}
-    for seat in seats:
-        initial[f"place_{seat.seat}"] = seat.place
-        initial[f"score_{seat.seat}"] = seat.score
-    return initial
+    entry = result_entry_form(
+        request.POST or None,
+        match=match,
+        seats=list(match.seats.all()),
+        submit=lambda **result: result_submit(match_id=match.pk, entered_by=request.user, **result),
+    )
+    if entry.saved:
+        messages.success(request, "Result saved.")
+        return redirect(match)
+    context = {"match": match, "form": entry.form, "spec": spec}
+    return render(request, "matches/result.html", context, status=entry.status)

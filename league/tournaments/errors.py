@@ -4,21 +4,18 @@ Both are `UserError`s, so the API's error handler answers with their status and 
 pages show their message with the same status.
 """
 
-from league.core.errors import UserError
+from league.core.errors import ErrorCode, Forbidden, UserError
 
 
 class StateConflict(UserError):
     """The request does not fit the tournament's or the round's current state (e.g. a round is still open)."""
 
     status = 409
-    code = "conflict"
+    code = ErrorCode.CONFLICT
 
 
-class NotOrganizer(UserError):
+class NotOrganizer(Forbidden):
     """The user is neither an organizer of this tournament nor site staff."""
-
-    status = 403
-    code = "forbidden"
 
     def __init__(self, message: str = "only the tournament's organizers (and site staff) can do this"):
         super().__init__(message)

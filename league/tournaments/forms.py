@@ -1,26 +1,12 @@
 """Forms of the tournament pages. They only parse input; every rule is checked by the services."""
 
-import json
-
 from django import forms
 
 from league.core.catalogue import game_choices
+from league.core.forms import json_object
 from league.tournaments.models import Tournament
 
 TIEBREAK_HELP = "In order, comma-separated, from: points, opponents_points, wins, head_to_head, seed."
-
-
-def _json_object(raw: str, what: str) -> dict:
-    raw = raw.strip()
-    if not raw:
-        return {}
-    try:
-        value = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise forms.ValidationError(f"not valid JSON: {exc.msg}") from None
-    if not isinstance(value, dict):
-        raise forms.ValidationError(f"{what} are a JSON object")
-    return value
 
 
 class TournamentForm(forms.Form):
@@ -69,10 +55,10 @@ class TournamentForm(forms.Form):
         self.fields["game_id"].choices = game_choices()
 
     def clean_options(self) -> dict:
-        return _json_object(self.cleaned_data["options"], "options")
+        return json_object(self.cleaned_data["options"], what="options")
 
     def clean_points(self) -> dict:
-        return _json_object(self.cleaned_data["points"], "points")
+        return json_object(self.cleaned_data["points"], what="points")
 
     def clean_tiebreaks(self) -> list[str]:
         return [name.strip() for name in self.cleaned_data["tiebreaks"].split(",") if name.strip()]

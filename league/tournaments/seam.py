@@ -20,7 +20,8 @@ from typing import Any
 
 from games.core.spec import GameSpec
 from league.core.catalogue import game_spec
-from league.core.errors import UserError
+from league.core.checks import is_number
+from league.core.errors import ErrorCode, UserError
 from league.matches.models import Match, MatchSeat
 from league.pairing import (
     DEFAULT_TIEBREAKS,
@@ -98,9 +99,7 @@ def check_points(points: Any) -> dict[str, list[float]]:
             raise UserError(f"table size {size!r} is not a whole number", field="points") from None
         if not 2 <= size_number <= 7:
             raise UserError(f"table sizes run from 2 to 7, not {size_number}", field="points")
-        if not isinstance(values, list | tuple) or not all(
-            isinstance(value, int | float) and not isinstance(value, bool) for value in values
-        ):
+        if not isinstance(values, list | tuple) or not all(is_number(value) for value in values):
             raise UserError(f"the points for a table of {size_number} must be a list of numbers", field="points")
         cleaned[str(size_number)] = [float(value) for value in values]
     try:
@@ -290,7 +289,7 @@ def generate(history: History, number: int) -> RoundDraft:
     try:
         return generate_round(Format(history.tournament.format), _inputs(history, number))
     except PairingError as exc:
-        raise UserError(str(exc), code="pairing") from None
+        raise UserError(str(exc), code=ErrorCode.PAIRING) from None
 
 
 def quality_dict(quality: Any) -> dict:

@@ -22,8 +22,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from league.core.catalogue import game_name, game_spec
-from league.core.errors import UserError, VersionConflict
-from league.results.forms import ResultForm
+from league.core.errors import UserError
+from league.core.forms import add_user_error
+from league.results.entry import result_entry_form
 from league.tournaments import seam, selectors, services
 from league.tournaments.errors import NotOrganizer
 from league.tournaments.forms import CloseForm, MoveForm, RegisterForm, SwapForm, TournamentForm
@@ -72,7 +73,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         try:
             tournament = services.tournament_create(created_by=request.user, **form.settings())
         except UserError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            add_user_error(form, exc)
         else:
             messages.success(request, f"{tournament.name} created: open registration when you are ready.")
             return redirect(tournament)
@@ -329,53 +330,38 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
     table = _table(tournament, number, table_number)
     match = table.match
     seats = list(match.seats.select_related("player").order_by("seat"))
-    initial = {"expected_version": match.result_version}
-    for seat in seats:
-        initial[f"place_{seat.seat}"] = seat.place
-        initial[f"score_{seat.seat}"] = seat.score
-    form = ResultForm(request.POST or None, seats=seats, initial=initial)
-    form.fields["place_0"].widget.attrs["autofocus"] = True
-    status = 200
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.table_result(
-                table=table, by=request.user, expected_version=form.cleaned_data["expected_version"],
-                places=form.cleaned_data["places"], scores=form.cleaned_data["scores"],
-                reason=form.cleaned_data["reason"],
-            )  # fmt: skip
-        except VersionConflict as exc:
-            form.add_error(None, exc.message)
-            status = 409
-        except UserError as exc:
-            form.add_error(None, exc.message)
-            status = exc.status
-        else:
-            messages.success(request, f"Table {table.number}: result saved.")
-            waiting = list(
-                Table.objects.filter(round=table.round)
-                .exclude(match__status__in=["finished", "void"])
-                .order_by("number")
-                .values_list("number", flat=True)
-            )
-            following = next((number for number in waiting if number > table.number), waiting[0] if waiting else None)
-            if following is not None:
-                return redirect("tournaments:result", slug=slug, number=number, table_number=following)
-            return redirect(_round_url(tournament, number))
-    if form.errors and status == 200:
-        status = 400
+    entry = result_entry_form(
+        request.POST or None,
+        match=match,
+        seats=seats,
+        submit=lambda **result: services.table_result(table=table, by=request.user, **result),
+    )
+    if entry.saved:
+        messages.success(request, f"Table {table.number}: result saved.")
+        waiting = list(
+            Table.objects.filter(round=table.round)
+            .exclude(match__status__in=["finished", "void"])
+            .order_by("number")
+            .values_list("number", flat=True)
+        )
+        following = next((number for number in waiting if number > table.number), waiting[0] if waiting else None)
+        if following is not None:
+            return redirect("tournaments:result", slug=slug, number=number, table_number=following)
+        return redirect(_round_url(tournament, number))
+    entry.form.fields["place_0"].widget.attrs["autofocus"] = True
     tables = list(table.round.tables.order_by("number").values_list("number", flat=True))
     position = tables.index(table.number)
     context = {
         "tournament": tournament,
         "table": table,
         "match": match,
-        "form": form,
+        "form": entry.form,
         "spec": game_spec(tournament.game_id),
         "previous": tables[position - 1] if position else None,
         "next": tables[position + 1] if position + 1 < len(tables) else None,
         "close_form": CloseForm(seats=seats),
     }
-    return render(request, "tournaments/result.html", context, status=status)
+    return render(request, "tournaments/result.html", context, status=entry.status)
 
 
 @require_POST

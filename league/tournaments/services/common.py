@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.models import AbstractBaseUser
 
 from league.tournaments.errors import NotOrganizer
 from league.tournaments.models import Round, Tournament
 from league.tournaments.selectors import is_organizer
-
-
-def is_int(value: Any) -> bool:
-    """Whether `value` is a whole number as JSON and forms give it (a bool is not one)."""
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_organizer(*, user: AbstractBaseUser | None, tournament: Tournament) -> None:

@@ -13,15 +13,18 @@ from django.utils.text import slugify
 
 from games.core.errors import OptionError
 from league.core.catalogue import game_spec
+from league.core.checks import is_int
 from league.core.errors import UserError
+from league.core.slugs import free_slug
 from league.ratings.models import Rating
 from league.tournaments import seam
 from league.tournaments.errors import NotOrganizer, StateConflict
 from league.tournaments.models import Registration, Round, Tournament
-from league.tournaments.services.common import check_organizer, is_int, last_round, tournament_locked
+from league.tournaments.services.common import check_organizer, last_round, tournament_locked
 
 NAME_MAX_LENGTH = 120
 RESERVED_SLUGS = {"new", "login"}  # page URLs under /tournaments/
+SLUG_LENGTH = 120  # of the slug column's 130, leaving room for a -N suffix
 MAX_ROUNDS = 60
 FIRST_STAGES = ("swiss", "round_robin")
 CUT_FORMATS = ("single_elimination", "double_elimination")
@@ -104,15 +107,9 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _free_slug(name: str, exclude_id: int | None = None) -> str:
-    base = slugify(name)[:120]
-    taken = set(Tournament.objects.filter(slug__startswith=base).exclude(pk=exclude_id).values_list("slug", flat=True))
-    taken |= RESERVED_SLUGS
-    if base not in taken:
-        return base
-    suffix = 2
-    while f"{base}-{suffix}" in taken:
-        suffix += 1
-    return f"{base}-{suffix}"
+    return free_slug(
+        name, rows=Tournament.objects.all(), length=SLUG_LENGTH, exclude_id=exclude_id, reserved=RESERVED_SLUGS
+    )
 
 
 def tournament_create(*, created_by: AbstractBaseUser, **settings: Any) -> Tournament:

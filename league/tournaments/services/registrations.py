@@ -9,12 +9,13 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
-from league.core.errors import UserError
+from league.core.checks import is_int
+from league.core.errors import ErrorCode, NotFound, UserError
 from league.players.models import Player
 from league.players.services import player_create
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import Registration, Round, Tournament
-from league.tournaments.services.common import check_organizer, is_int, last_round, tournament_locked
+from league.tournaments.services.common import check_organizer, last_round, tournament_locked
 
 
 def _check_late_entry(tournament: Tournament) -> int:
@@ -79,7 +80,7 @@ def registration_add(
                 seed = 1 + (tournament.registrations.aggregate(top=Max("seed"))["top"] or 0)
         existing = tournament.registrations.filter(player=player).first()
         if existing is not None and existing.status == Registration.Status.ACTIVE:
-            raise UserError(f"{player.name} is already registered", field="player", code="duplicate")
+            raise UserError(f"{player.name} is already registered", field="player", code=ErrorCode.DUPLICATE)
         try:
             with transaction.atomic():
                 if existing is not None:
@@ -104,7 +105,7 @@ def registration_leave(*, tournament: Tournament, by: AbstractBaseUser, player_i
         tournament = tournament_locked(tournament)
         reg = tournament.registrations.filter(player_id=player_id).first() if is_int(player_id) else None
         if reg is None:
-            raise UserError(f"player {player_id} is not registered", field="player", code="not_found")
+            raise NotFound(f"player {player_id} is not registered", field="player")
         if reg.status != Registration.Status.ACTIVE:
             raise StateConflict(f"{reg.player} has already left ({reg.get_status_display().lower()})")
         started = tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED)

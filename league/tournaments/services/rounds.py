@@ -10,13 +10,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from league.core.catalogue import game_spec
+from league.core.checks import is_int
 from league.core.errors import UserError
 from league.matches.models import Match
 from league.results.services import match_create
 from league.tournaments import seam
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import Round, Table, Tournament
-from league.tournaments.services.common import check_organizer, is_int, last_round, tournament_locked
+from league.tournaments.services.common import check_organizer, last_round, tournament_locked
 
 
 def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:

@@ -6,6 +6,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from league.core.errors import ErrorCode
 from league.matches.models import Match
 from league.players.models import Player
 from league.results.models import ResultVersion
@@ -177,3 +178,35 @@ def test_schema_and_docs_are_served_without_external_assets(client, db):
     assert b"/api/matches/{id}/results/" in schema.content
     docs = client.get("/api/docs/").content.decode()
     assert "swagger-ui" in docs and "cdn" not in docs.lower()
+
+
+def test_a_missing_object_is_a_404_with_the_error_body(api, organizer_api, match_of):
+    match = match_of()
+    missing = match.pk
+    match.delete()
+    lookups = [
+        organizer_api.post(f"/api/matches/{missing}/results/", {"expected_version": 0}, format="json"),
+        api.get(f"/api/matches/{missing}/"),
+        api.get("/api/players/999999/"),
+        organizer_api.patch("/api/players/999999/", {"active": False}, format="json"),
+    ]
+    assert [(response.status_code, response.json()["code"]) for response in lookups] == [(404, "not_found")] * 4
+    assert lookups[0].json() == {"code": "not_found", "detail": "No Match matches the given query."}
+
+
+def test_a_refused_write_says_forbidden_like_every_403(member_api, db):
+    refused = member_api.post("/api/players/", {"name": "Zed"}, format="json")
+    assert (refused.status_code, refused.json()) == (
+        403, {"code": "forbidden", "detail": "only staff can change league data"}
+    )  # fmt: skip
+
+
+def test_the_schema_documents_one_error_body_whose_codes_are_the_enum(client, db):
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    components = schema["components"]["schemas"]
+    assert components["Error"]["properties"]["code"]["allOf"] == [{"$ref": "#/components/schemas/ErrorCode"}]
+    assert components["ErrorCode"]["enum"] == [code.value for code in ErrorCode]
+    assert "TournamentError" not in components and "BotError" not in components
+    assert sorted(components["VersionConflict"]["required"]) == ["code", "current_version", "detail"]
+    result = schema["paths"]["/api/matches/{id}/results/"]["post"]["responses"]
+    assert sorted(result) == ["201", "400", "404", "409"]

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from league.bots.models import BotDefinition
 from league.bots.worker import league_work
-from tests.league.bots.conftest import make_bots
+from tests.league.bots.conftest import make_bots, make_league
 
 PROGRAMS = Path(__file__).parent / "programs"
 pytestmark = pytest.mark.django_db
@@ -118,3 +118,17 @@ def test_changing_a_bot_that_has_played_returns_its_next_version(staff):
         bots[1].pk,
     )
     assert BotDefinition.objects.get(pk=bots[1].pk).params == {"caution": 1.5}
+
+
+def test_a_missing_league_or_an_unplayed_record_is_a_404_with_its_code(staff):
+    league = make_league(staff, make_bots(staff), name="Unplayed")
+    with mock.patch("league.bots.leagues.queue_work"):
+        api(staff).post(f"/api/bot-leagues/{league.pk}/start/")
+    first = api().get(f"/api/bot-leagues/{league.pk}/matches/").json()["results"][0]
+    unplayed = api().get(f"/api/bot-leagues/{league.pk}/matches/{first['match']}/record/")
+    missing = api(staff).post("/api/bot-leagues/4040/start/")
+
+    assert (unplayed.status_code, unplayed.json()) == (
+        404, {"code": "not_played", "detail": "this match has not been played yet"}
+    )  # fmt: skip
+    assert (missing.status_code, missing.json()["code"]) == (404, "not_found")

@@ -168,3 +168,9 @@ def test_replay_captions_name_the_bots_and_read_the_table_after_the_move():
     assert last.step == total
     assert "one chip is left in the bag" in last.caption and last.caption.endswith("the game ends")
     assert replay_frame(record, names, first_decision)[0].caption.startswith("Ada: ")
+
+
+def test_a_control_of_a_missing_league_is_a_404(client, staff):
+    client.force_login(staff)
+    response = client.post(reverse("bots:league-control", args=[4040, "start"]))
+    assert response.status_code == 404

@@ -11,11 +11,11 @@ from django.utils import timezone
 from games.core.replay import replay
 from league.bots.leagues import PLAY_TASK, TICK_TASK, league_pause, league_start
 from league.bots.models import BotDefinition, BotLeague, Fixture
-from league.bots.services import Forbidden, bot_register, bot_revise
+from league.bots.services import bot_register, bot_revise
 from league.bots.tasks import league_play_task, league_tick_task
 from league.bots.worker import PlayedFixture, fixtures_claim, fixtures_store, league_work, leases_reap
 from league.celery import app
-from league.core.errors import UserError
+from league.core.errors import Forbidden, NotFound, UserError
 from league.matches.models import Match
 from league.ratings.models import Rating
 from league.ratings.services import pool_differences
@@ -252,3 +252,9 @@ def test_a_worker_session_commits_without_waiting_for_the_disk(db):
         with connection.cursor() as cursor:
             cursor.execute("SET synchronous_commit TO ON")
         del connections["default"].relaxed_commits
+
+
+def test_starting_or_pausing_a_missing_league_is_not_found(db):
+    for control in (league_start, league_pause):
+        with pytest.raises(NotFound, match="no bot league with id 4040"):
+            control(league_id=4040)

@@ -58,3 +58,8 @@ def test_the_default_model_is_stored_with_its_parameters():
     assert MODEL.name == "BradleyTerryFull"
     assert MODEL.params == {"mu": 25.0, "sigma": 25 / 3, "beta": 25 / 6, "kappa": 0.0001, "tau": 25 / 300}
     assert MODEL.initial() == maths.Skill(25.0, 25 / 3)
+
+
+def test_the_conservative_rating_is_mu_minus_three_sigma_everywhere():
+    skill = maths.Skill(mu=30.0, sigma=2.5)
+    assert (maths.conservative(30.0, 2.5), maths.uncertainty(2.5), skill.conservative) == (22.5, 7.5, 22.5)

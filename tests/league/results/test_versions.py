@@ -2,7 +2,7 @@
 
 import pytest
 
-from league.core.errors import UserError, VersionConflict
+from league.core.errors import NotFound, UserError, VersionConflict
 from league.matches.models import Match
 from league.results.models import ResultVersion
 from league.results.services import result_submit, result_void
@@ -102,3 +102,11 @@ def test_unknown_and_void_matches_take_no_result(match_of, staff):
     result_void(match_id=match.pk)
     with pytest.raises(UserError, match="the match is void"):
         result_submit(match_id=match.pk, expected_version=0, places=[1, 2, 3, 4], entered_by=staff)
+
+
+def test_a_result_or_a_void_of_a_missing_match_is_not_found(staff, db):
+    with pytest.raises(NotFound, match="no match with id 4040") as result:
+        result_submit(match_id=4040, expected_version=0, places=[1, 2], entered_by=staff)
+    with pytest.raises(NotFound, match="no match with id 4040") as void:
+        result_void(match_id=4040)
+    assert (result.value.status, void.value.status) == (404, 404)

@@ -146,7 +146,6 @@ def test_bad_input_on_every_write_endpoint_gives_400_or_409_with_a_message(api, 
         ("post", f"{base}/registrations/", {}, 400, "name the player to register"),
         ("post", f"{base}/registrations/", {"player": 99999}, 400, "no player with id 99999"),
         ("post", f"{base}/registrations/", {"name": "Zed", "seed": 0}, 400, None),
-        ("patch", f"{base}/registrations/99999/", {"status": "dropped"}, 400, "player 99999 is not registered"),
         ("patch", f"{base}/registrations/1/", {"status": "gone"}, 400, None),
         ("post", f"{base}/seed/", {"method": "dice"}, 400, None),
         ("post", f"{base}/seed/", {"method": "rating"}, 409, "seeds are fixed once round 1 is generated"),
@@ -231,3 +230,13 @@ def test_a_partial_update_changes_only_the_fields_sent(api, make_tournament):
     assert (body["name"], body["slug"], body["rounds"], body["table_size"], body["rated"]) == (
         "Renamed", "renamed", 5, 4, False
     )
+
+
+def test_a_player_who_is_not_registered_is_a_404_naming_the_player(api, running):
+    response = api.patch(f"/api/tournaments/{running.pk}/registrations/99999/", {"status": "dropped"}, format="json")
+    missing = api.get("/api/tournaments/99999/")
+    assert (response.status_code, response.json()) == (404, {
+        "code": "not_found", "detail": "player 99999 is not registered", "field": "player",
+        "player": ["player 99999 is not registered"],
+    })  # fmt: skip
+    assert (missing.status_code, missing.json()["code"]) == (404, "not_found")

@@ -158,7 +158,6 @@ def test_bad_input_on_every_page_control_is_a_message_not_a_500(client, running,
         ("rounds/1/tables/1/close/", {"kind": "late"}, 400, "tick the absent players"),
         ("register/", {"names": "  "}, 400, "This field is required."),
         ("leave/", {"player": "abc"}, 400, "name the player by id"),
-        ("leave/", {"player": 999, "status": "dropped"}, 400, "player 999 is not registered"),
         ("organizers/", {"username": "ghost"}, 400, "no user called &#x27;ghost&#x27;"),
         ("finish/", {}, 409, "round 2 is not complete: complete or discard it first"),
         ("start/", {}, 409, "the tournament has already started"),
@@ -277,3 +276,25 @@ def test_organizers_who_are_not_staff_log_in_from_the_tournament_page(client, ru
     answer = client.post("/tournaments/login/", {"username": "helper", "password": "pass-word-123"})
     assert answer["Location"] == "/tournaments/"
     assert 'id="controls"' in client.get(f"/tournaments/{running.slug}/").content.decode()
+
+
+def test_leaving_a_player_who_is_not_registered_is_a_404_with_the_message(client, running, organizer):
+    client.force_login(organizer)
+    response = client.post(f"/tournaments/{running.slug}/leave/", {"player": 999, "status": "dropped"})
+    assert response.status_code == 404
+    assert "player 999 is not registered" in response.content.decode()
+
+
+def test_a_stale_result_form_comes_back_naming_the_version_now_stored(client, make_tournament, organizer):
+    tournament, _ = make_tournament(4)
+    services.round_publish(round_row=services.round_generate(tournament=tournament, by=organizer), by=organizer)
+    client.force_login(organizer)
+    url = f"/tournaments/{tournament.slug}/rounds/1/tables/1/result/"
+    places = {"expected_version": 0, "place_0": 1, "place_1": 2, "place_2": 3, "place_3": 4}
+    client.post(url, places)
+    stale = client.post(url, {**places, "place_0": 2, "place_1": 1, "reason": "swap"})
+    assert stale.status_code == 409
+    assert stale.context["form"]["expected_version"].value() == 1
+    assert "You are correcting version 1" in stale.content.decode()
+    again = client.post(url, {**places, "expected_version": 1, "place_0": 2, "place_1": 1, "reason": "swap"})
+    assert again.status_code == 302
