@@ -53,7 +53,11 @@ class UserError(Exception):
 
 
 class NotFound(UserError, Http404):
-    """No object of that id (or slug): 404 on pages and in the API."""
+    """The object the request is about does not exist (404 on pages and in the API).
+
+    An id inside submitted data that names nothing (a seat's player, a user to add) is bad input instead: a
+    `UserError` naming its field.
+    """
 
     status = 404
     code = ErrorCode.NOT_FOUND

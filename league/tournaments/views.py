@@ -3,7 +3,7 @@
 Everyone reads published tournaments; drafts and every control are for the tournament's organizers (and
 site staff). A visitor who is not logged in is sent to the login page; a logged-in user who does not
 organize the tournament gets 403. A service's `UserError` is shown on the page it came from with its status
-(400 bad input, 409 wrong state), the same rules and messages as the API.
+(400 bad input, 404 a missing object, 409 wrong state), the same rules and messages as the API.
 """
 
 from __future__ import annotations
