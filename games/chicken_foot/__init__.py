@@ -1,6 +1,7 @@
-"""Chicken Foot dominoes: the engine (rules in `games.chicken_foot.engine`), its spec and its bots."""
+"""Chicken Foot dominoes: the rules and their state (`rules`), its sampler (`sampler`), its spec (`spec`) and its
+own bots (`bots`)."""
 
 from games.chicken_foot.bots import BOTS, GreedyBot, HeuristicBot
-from games.chicken_foot.engine import GAME, ChickenFootGame, ChickenFootState
+from games.chicken_foot.rules import GAME, ChickenFootGame, ChickenFootState
 
 __all__ = ["BOTS", "GAME", "ChickenFootGame", "ChickenFootState", "GreedyBot", "HeuristicBot"]

@@ -1,4 +1,4 @@
-"""Chicken Foot bots. Both read only their observation (see `games.chicken_foot.engine` for its fields).
+"""Chicken Foot bots. Both read only their observation (see `games.chicken_foot.rules` for its fields).
 
 - `greedy`: plays its heaviest bone (the double blank weighing its ruled value); a double only when its chickie
   can still be filled (at least three bones of its number are not on the table), otherwise last.

@@ -24,11 +24,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from games.chicken_foot.engine import ChickenFootState
+    from games.chicken_foot.rules import ChickenFootState
 
 
 def render_state(state: ChickenFootState) -> str:
-    from games.chicken_foot.engine import DEAL, LEAD, OVER, TURN
+    from games.chicken_foot.rules import DEAL, LEAD, OVER, TURN
 
     t = state.t
     lines = []
@@ -64,7 +64,7 @@ def render_state(state: ChickenFootState) -> str:
 
 
 def _round_header(state: ChickenFootState, finished: bool) -> str:
-    from games.chicken_foot.engine import LEAD
+    from games.chicken_foot.rules import LEAD
 
     t = state.t
     number = len(state.rounds) if finished else len(state.rounds) + 1

@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.chicken_foot.engine import (
+from games.chicken_foot.rules import (
     DEAL,
     DRAW_EVENT,
     LEAD,

@@ -1,9 +1,9 @@
-"""Chickie Nuggs: the engine (`rules`), its sampler (`sampler`), its spec (`spec`) and its own bots (`bots`)."""
+"""Chickie Nuggs: the rules and their state (`rules`), its sampler (`sampler`), its spec (`spec`) and its own bots
+(`bots`)."""
 
 from games.chickie_nuggs.bots import HeuristicBot
-from games.chickie_nuggs.rules import ChickieNuggs, ChickieNuggsState
+from games.chickie_nuggs.rules import GAME, ChickieNuggsGame, ChickieNuggsState
 
-GAME = ChickieNuggsState.game
 BOTS = (HeuristicBot,)
 
-__all__ = ["BOTS", "GAME", "ChickieNuggs", "ChickieNuggsState", "HeuristicBot"]
+__all__ = ["BOTS", "GAME", "ChickieNuggsGame", "ChickieNuggsState", "HeuristicBot"]

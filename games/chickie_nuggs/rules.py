@@ -1084,7 +1084,7 @@ class ChickieNuggsState(State):
         return f"a random card of seat {self.target} is picked"
 
 
-class ChickieNuggs(Game):
+class ChickieNuggsGame(Game):
     """The Chickie Nuggs game: spec, new states, and the sampler of states consistent with an observation."""
 
     spec = SPEC
@@ -1101,4 +1101,5 @@ class ChickieNuggs(Game):
         return sample_state(observation, rng)
 
 
-ChickieNuggsState.game = ChickieNuggs()
+GAME = ChickieNuggsGame()
+ChickieNuggsState.game = GAME

@@ -1,8 +1,8 @@
-"""Nacho Pile: the engine (rules in `games.nacho_pile.engine`), its spec and its bots."""
+"""Nacho Pile: the rules and their state (`rules`), its spec (`spec`) and its own bots (`bots`)."""
 
 from games.nacho_pile.bots import HeuristicBot
-from games.nacho_pile.engine import GAME, NachoPileGame, NachoPileState
+from games.nacho_pile.rules import GAME, NachoPileGame, NachoPileState
 
 BOTS = (HeuristicBot,)
 
-__all__ = ["BOTS", "GAME", "NachoPileGame", "NachoPileState"]
+__all__ = ["BOTS", "GAME", "HeuristicBot", "NachoPileGame", "NachoPileState"]

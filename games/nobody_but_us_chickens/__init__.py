@@ -1,9 +1,8 @@
-"""Nobody but Us Chickens: the engine (`rules`), its spec (`spec`) and its own bots (`bots`)."""
+"""Nobody but Us Chickens: the rules and their state (`rules`), its spec (`spec`) and its own bots (`bots`)."""
 
 from games.nobody_but_us_chickens.bots import HeuristicBot
-from games.nobody_but_us_chickens.rules import ChickensState, NobodyButUsChickens
+from games.nobody_but_us_chickens.rules import GAME, NobodyButUsChickensGame, NobodyButUsChickensState
 
-GAME = ChickensState.game
 BOTS = (HeuristicBot,)
 
-__all__ = ["BOTS", "GAME", "HeuristicBot", "NobodyButUsChickens"]
+__all__ = ["BOTS", "GAME", "HeuristicBot", "NobodyButUsChickensGame", "NobodyButUsChickensState"]

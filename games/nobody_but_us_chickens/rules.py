@@ -113,7 +113,7 @@ def chicken_points(claimed: Sequence[int]) -> int:
     return claimed[HEALTHY] + 2 * claimed[PLUMP] + 4 * claimed[PRIZE] - claimed[SICKLY]
 
 
-class ChickensState(State):
+class NobodyButUsChickensState(State):
     """A position of Nobody but Us Chickens.
 
     Internally cards are kind indices (HEALTHY .. DOG); hands, the coop and tonight's claims are counts by kind.
@@ -121,10 +121,10 @@ class ChickensState(State):
     Takers still to come: `takers_once` take one Chicken each in order (Foxes' first trip, then Rats), then
     `takers_repeating` take one each in turn until the coop is empty (Foxes, or Dogs). The public log holds,
     per hour, (night, hour, cards revealed by seat, takes as (seat, chicken) pairs).
-    Build hand-made positions with `ChickensState.position`.
+    Build hand-made positions with `NobodyButUsChickensState.position`.
     """
 
-    game: NobodyButUsChickens
+    game: NobodyButUsChickensGame
 
     def __init__(self, num_players: int, options: Mapping[str, Any], rng: random.Random | None):
         self.num_players = num_players
@@ -169,7 +169,7 @@ class ChickensState(State):
         coop: Sequence[str] = (),
         claimed: Sequence[Sequence[str]] | None = None,
         night_scores: Sequence[Sequence[int]] | None = None,
-    ) -> ChickensState:
+    ) -> NobodyButUsChickensState:
         """A hand-built position at the start of hour `hour` of night `night` (both 0-based), for tests.
 
         `hands` (card names per seat; default: the full hand, valid at hour 0 only) must each hold
@@ -410,8 +410,8 @@ class ChickensState(State):
             ],
         }
 
-    def clone(self) -> ChickensState:
-        other = ChickensState.__new__(ChickensState)
+    def clone(self) -> NobodyButUsChickensState:
+        other = NobodyButUsChickensState.__new__(NobodyButUsChickensState)
         other.num_players = self.num_players
         other.options = self.options
         other.rng = None
@@ -503,18 +503,18 @@ class ChickensState(State):
         return "\n".join(lines) or None
 
 
-class NobodyButUsChickens(Game):
+class NobodyButUsChickensGame(Game):
     """The game object: starts states and rebuilds a state from an observation (there is nothing to draw)."""
 
     spec = SPEC
     hidden_state = False
 
-    def new_state(self, num_players: int, options: Mapping[str, Any], rng: random.Random) -> ChickensState:
-        return ChickensState(num_players, options, rng)
+    def new_state(self, num_players: int, options: Mapping[str, Any], rng: random.Random) -> NobodyButUsChickensState:
+        return NobodyButUsChickensState(num_players, options, rng)
 
-    def sample_state(self, observation: Observation, rng: random.Random) -> ChickensState:
+    def sample_state(self, observation: Observation, rng: random.Random) -> NobodyButUsChickensState:
         """The state the observation describes: every card in it is public, so nothing is drawn."""
-        state = ChickensState(observation["num_players"], observation["options"], None)
+        state = NobodyButUsChickensState(observation["num_players"], observation["options"], None)
         state.phase = observation["phase"]
         state.night = observation["night"]
         state.hour = observation["hour"]
@@ -541,4 +541,5 @@ class NobodyButUsChickens(Game):
         return state
 
 
-ChickensState.game = NobodyButUsChickens()
+GAME = NobodyButUsChickensGame()
+NobodyButUsChickensState.game = GAME

@@ -5,7 +5,7 @@ from collections import Counter
 
 from games import registry
 from games.bots.search import SearchBot
-from games.nobody_but_us_chickens.rules import ChickensState
+from games.nobody_but_us_chickens.rules import NobodyButUsChickensState
 
 
 def guessing_position():
@@ -16,7 +16,7 @@ def guessing_position():
     sends it next hour against the Dog (seat 1 takes 7) or against the Chicken (seat 0 takes 7). Matching
     pennies: the right answer is a mix.
     """
-    return ChickensState.position(
+    return NobodyButUsChickensState.position(
         2,
         {"allow_two_players": True},
         night=1,

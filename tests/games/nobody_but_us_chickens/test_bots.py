@@ -5,7 +5,7 @@ import random
 from games.core.arena import play_series
 from games.nobody_but_us_chickens import GAME
 from games.nobody_but_us_chickens.bots import HeuristicBot
-from games.nobody_but_us_chickens.rules import ChickensState
+from games.nobody_but_us_chickens.rules import NobodyButUsChickensState
 
 
 def heuristic(seed, **params):
@@ -33,7 +33,7 @@ def test_heuristic_mixes_its_picks_but_repeats_itself_for_a_seed():
 
 def test_heuristic_takes_the_most_valuable_chicken():
     hand = ["healthy", "healthy", "plump", "fox", "rat", "dog"]
-    state = ChickensState.position(4, hour=3, hands=[hand] * 4, coop=["sickly", "prize"])
+    state = NobodyButUsChickensState.position(4, hour=3, hands=[hand] * 4, coop=["sickly", "prize"])
     state.apply(dict(enumerate(["rat", "healthy", "plump", "rat"])))
     assert state.deciders() == (0,)
     assert heuristic(0).act(state.observation(0), state.legal_actions(0)) == "take_prize"
@@ -43,6 +43,6 @@ def test_heuristic_takes_the_most_valuable_chicken():
 
 def test_heuristic_sends_its_dog_when_predators_are_likely_and_the_coop_is_rich():
     hand = ["healthy", "healthy", "plump", "fox", "rat", "dog"]
-    state = ChickensState.position(4, hour=3, hands=[hand] * 4, coop=["prize", "prize", "plump"])
+    state = NobodyButUsChickensState.position(4, hour=3, hands=[hand] * 4, coop=["prize", "prize", "plump"])
     values = heuristic(5, playouts=200).card_values(state.observation(0), [0, 2, 4, 5, 6])
     assert max(values, key=values.get) == 6  # the Guard Dog

@@ -1,4 +1,4 @@
-"""Rule tests of Nobody but Us Chickens from hand-built positions (ChickensState.position), exact results."""
+"""Rule tests of Nobody but Us Chickens from hand-built positions (NobodyButUsChickensState.position), exact results."""
 
 import random
 
@@ -6,7 +6,7 @@ import pytest
 
 from games.core.errors import IllegalAction, OptionError
 from games.nobody_but_us_chickens import GAME
-from games.nobody_but_us_chickens.rules import ChickensState
+from games.nobody_but_us_chickens.rules import NobodyButUsChickensState
 
 # A hand at the start of hour 3 (six cards left): the Sickly and Prize Chickens and one Healthy already played.
 HOUR_3_HAND = ["healthy", "healthy", "plump", "fox", "rat", "dog"]
@@ -14,7 +14,7 @@ HOUR_3_HAND = ["healthy", "healthy", "plump", "fox", "rat", "dog"]
 
 def at_hour_3(coop, night=0, options=None):
     """Four players at hour 3 of `night`, every hand HOUR_3_HAND, with `coop` in the coop."""
-    return ChickensState.position(4, options, night=night, hour=3, hands=[HOUR_3_HAND] * 4, coop=coop)
+    return NobodyButUsChickensState.position(4, options, night=night, hour=3, hands=[HOUR_3_HAND] * 4, coop=coop)
 
 
 def play_hour(state, picks, takes=()):
@@ -218,7 +218,7 @@ def test_a_rat_facing_one_kind_of_chicken_takes_it_without_a_decision():
     ],
 )
 def test_dawn_scoring_and_the_healthy_coop_bonus(last_cards, healthy_coop, expected_night_scores):
-    state = ChickensState.position(
+    state = NobodyButUsChickensState.position(
         4,
         {"healthy_coop": healthy_coop},
         hour=8,
@@ -247,7 +247,7 @@ def test_dawn_scoring_and_the_healthy_coop_bonus(last_cards, healthy_coop, expec
 
 
 def test_the_last_card_is_played_without_a_decision_but_a_one_kind_pick_before_it_is_asked():
-    state = ChickensState.position(4, hour=7, hands=[["healthy", "healthy"]] * 2 + [["dog", "fox"]] * 2)
+    state = NobodyButUsChickensState.position(4, hour=7, hands=[["healthy", "healthy"]] * 2 + [["dog", "fox"]] * 2)
     assert state.deciders() == (0, 1, 2, 3)
     assert state.legal_actions(0) == ["healthy"]
     state.apply({0: "healthy", 1: "healthy", 2: "dog", 3: "dog"})
@@ -278,7 +278,7 @@ def test_short_summer_nights_have_seven_cards_and_seven_hours():
     assert [(entry["night"], entry["hour"]) for entry in log] == [(n, h) for n in range(3) for h in range(7)]
     assert all("rat" not in entry["revealed"] for entry in log)
     with pytest.raises(OptionError, match="cannot be held"):
-        ChickensState.position(3, {"short_summer_nights": True}, hour=6, hands=[["rat"]] * 3)
+        NobodyButUsChickensState.position(3, {"short_summer_nights": True}, hour=6, hands=[["rat"]] * 3)
 
 
 def test_fox_king_and_top_dog_rotate_over_a_full_game():
@@ -313,7 +313,7 @@ def test_fox_king_and_top_dog_rotate_over_a_full_game():
 
 
 def test_places_follow_totals_and_ties_share_a_place():
-    state = ChickensState.position(
+    state = NobodyButUsChickensState.position(
         3, night=2, hour=8, hands=[["healthy"]] * 3, night_scores=[[3, 5, -1], [2, 0, -2]]
     )
     assert state.is_terminal()
@@ -373,8 +373,8 @@ def test_the_sampler_rebuilds_the_true_state():
 
 def test_hand_built_positions_refuse_impossible_hands():
     with pytest.raises(OptionError, match="cannot be held at hour 3"):
-        ChickensState.position(4, hour=3, hands=[["fox", "fox", "healthy", "healthy", "plump", "dog"]] * 4)
+        NobodyButUsChickensState.position(4, hour=3, hands=[["fox", "fox", "healthy", "healthy", "plump", "dog"]] * 4)
     with pytest.raises(OptionError, match="unknown card 'goose'"):
-        ChickensState.position(4, hour=8, hands=[["goose"]] * 4)
+        NobodyButUsChickensState.position(4, hour=8, hands=[["goose"]] * 4)
     with pytest.raises(OptionError, match="expected 4 hands"):
-        ChickensState.position(4, hour=8, hands=[["dog"]] * 3)
+        NobodyButUsChickensState.position(4, hour=8, hands=[["dog"]] * 3)

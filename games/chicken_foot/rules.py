@@ -748,5 +748,4 @@ class ChickenFootGame(Game):
 
 
 GAME = ChickenFootGame()
-
-__all__ = ["GAME", "ChickenFootGame", "ChickenFootState"]
+ChickenFootState.game = GAME
