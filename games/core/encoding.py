@@ -1,11 +1,43 @@
-"""The one canonical JSON encoding of actions, observations and records."""
+"""The one canonical JSON encoding of actions, observations and records.
+
+`canonical_json(value)` is the encoding (sorted keys, no spaces, no NaN or infinity). `canonical_bytes(value)`
+is the same text as UTF-8 bytes, written by orjson where it is installed (several times faster, which a bot
+league storing hundreds of records a second needs) and by the standard library otherwise: the bytes are the
+same either way, so the engines need no third-party package. The standard library reads the text back
+(`json.loads`: as fast as orjson on records, and it takes integers beyond 64 bits).
+"""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+try:
+    import orjson
+except ImportError:  # the engines run on the standard library alone
+    orjson = None
+
+# Where orjson's text may differ from the standard library's: floats below 1e-4 (orjson writes 1e-05 as
+# 0.00001 and 1e-07 as 1e-7) and infinities (orjson writes null; canonical_json refuses them). Text holding
+# any of these (rare in a record; a string holding one costs only the slower path) is written again by the
+# standard library.
+ORJSON_MAY_DIFFER = (b"e-", b"0.0000", b"null")
+
 
 def canonical_json(value: Any) -> str:
     """Sorted keys, no spaces, no NaN: the same value always gives the same text."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def canonical_bytes(value: Any) -> bytes:
+    """`canonical_json(value).encode()`, byte for byte (and the same errors), faster where orjson is installed."""
+    if orjson is not None:
+        try:
+            data = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+        except orjson.JSONEncodeError:  # an integer beyond 64 bits, a key that is not a string, ...
+            pass
+        else:
+            if not any(marker in data for marker in ORJSON_MAY_DIFFER):
+                return data
+    return canonical_json(value).encode()
+

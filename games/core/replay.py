@@ -1,21 +1,40 @@
 """Replay: re-apply a match record with full legality checks.
 
-`replay(record)` rebuilds the match event by event and returns the final state. It raises `ReplayError`
-naming the first bad event (`.event`) when the record does not replay: an unknown game or another version of
-it, bad options, an illegal decision, a chance outcome impossible at that point, a decision where chance was
-due (or the reverse), events after the end, a record that stops before the end, or an outcome that is not the
-one the events produce.
+`iter_steps(record)` is the one replay loop: it rebuilds the match event by event and yields a `Step` before
+the first event and after each one. `replay(record)` runs it to the end and returns the final state; the
+league's replay page runs it to the step it shows. Both raise `ReplayError` naming the first bad event
+(`.event`) when the record does not replay: an unknown game or another version of it, bad options, an illegal
+decision, a chance outcome impossible at that point, a decision where chance was due (or the reverse), events
+after the end, a record that stops before the end, or an outcome that is not the one the events produce.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 from games import registry
 from games.core.errors import GameError, IllegalAction, ReplayError
 from games.core.record import END_REASONS, FORMAT_VERSION, apply_forfeits
-from games.core.state import State
+from games.core.state import Observation, State
+
+
+class Step(NamedTuple):
+    """One point of a replayed match.
+
+    `index` events have been applied (0: before the first); `event` is the last of them (None at index 0), as
+    in the record; `state` is the position after it. The state is the replay's own and the next step advances
+    it: clone it to keep it.
+    """
+
+    index: int
+    event: list | None
+    state: State
+
+    def observations(self) -> list[Observation]:
+        """Every seat's observation here, seat 0 first (a spectator's view of a finished match)."""
+        return [self.state.observation(seat) for seat in range(self.state.num_players)]
 
 
 def _field(record: dict, name: str, kind: type | tuple[type, ...]) -> Any:
@@ -29,6 +48,18 @@ def _field(record: dict, name: str, kind: type | tuple[type, ...]) -> Any:
 
 def replay(record: Any) -> State:
     """Re-apply every event of `record` with legality checks; return the final state, or raise ReplayError."""
+    for step in iter_steps(record):
+        state = step.state
+    return state
+
+
+def iter_steps(record: Any) -> Iterator[Step]:
+    """Yield the match of `record` step by step, checking everything `replay` checks.
+
+    The record's header (game, version, options, seats, end) is checked before the first step; each event
+    when it is reached; the end (a record that stops early, the outcome) after the last step. A caller that
+    stops early has seen every error up to the step it stopped at.
+    """
     if not isinstance(record, dict):
         raise ReplayError("a match record is a JSON object")
     if _field(record, "format", int) != FORMAT_VERSION:
@@ -62,6 +93,7 @@ def replay(record: Any) -> State:
     forfeited = _check_forfeits(forfeits, len(seats), len(events))
 
     state = game.new_state(len(seats), options, random.Random(seed))
+    yield Step(0, None, state)
     for index, event in enumerate(events):
         if state.is_terminal():
             raise ReplayError("the game is already over; this event is one too many", index)
@@ -79,6 +111,7 @@ def replay(record: Any) -> State:
                 state.apply({int(seat): action for seat, action in payload.items()})
         except IllegalAction as exc:
             raise ReplayError(str(exc), index) from None
+        yield Step(index + 1, event, state)
 
     if reason == "turn_cap":
         if len(events) != game.max_events:
@@ -90,7 +123,6 @@ def replay(record: Any) -> State:
     outcome = apply_forfeits(state.outcome(), forfeited).to_json()
     if claimed != outcome:
         raise ReplayError(f"the recorded outcome {claimed} is not the outcome the events produce, {outcome}")
-    return state
 
 
 def _check_forfeits(forfeits: Any, num_seats: int, num_events: int) -> set[int]:

@@ -1,6 +1,9 @@
 """The runner: plays bots against each other and writes the match record.
 
-Forfeits (docs/engine.md): a bot that raises, returns an illegal action or overruns `move_time_limit`
+Each seat is a `SeatPlayer`: a bot of the registry by name and parameters, or any `Bot` its `make` builds (the
+league's external programs), with the label the record gives the seat and its own move-time limit.
+
+Forfeits (docs/engine.md): a bot that raises, returns an illegal action or overruns its move-time limit
 (measured when it returns; an in-process bot cannot be pre-empted) forfeits its seat. A seeded `random` bot
 plays on for that seat so the match finishes, and the record names the seat, the event and the reason. A
 match that reaches the game's `max_events` ends there with the places the game's scoring gives at that point.
@@ -11,7 +14,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games import registry
@@ -21,14 +24,25 @@ from games.core.record import FORMAT_VERSION, apply_forfeits
 from games.core.state import Game, State, is_legal_action
 
 BotChoice = str | tuple[str, Mapping[str, Any]]
+# make(game, seat, num_players, options, rng): the bot of one seat (the arguments of a `Bot` but its params)
+BotMaker = Callable[[Game, int, int, Mapping[str, Any], random.Random], Bot]
 
 
 @dataclass
 class SeatPlayer:
-    """What plays one seat: a built-in bot (by name and params), or any `Bot` instance made by a factory."""
+    """What plays one seat, and what the record calls it.
+
+    `name` and `params` are the seat's entry in the record. By default the registry's bot of that name plays
+    the seat, with `params` validated against it. `make`, if given, builds the seat's `Bot` instead (an
+    external program, say): `name` and `params` are then only the seat's label, never looked up. The bot is
+    given the seat's own generator, seeded from `bot_seed(seed, seat)`. `move_time_limit` (seconds, measured
+    when the bot returns) replaces the match's `move_time_limit` for this seat.
+    """
 
     name: str
     params: dict[str, Any] = field(default_factory=dict)
+    make: BotMaker | None = None
+    move_time_limit: float | None = None
 
 
 @dataclass
@@ -51,26 +65,32 @@ def bot_seed(seed: int, seat: int, purpose: str = "bot") -> str:
 def make_bots(
     game: Game, num_players: int, options: Mapping[str, Any], seats: Sequence[SeatPlayer], seed: int
 ) -> list[Bot]:
+    """Each seat's bot, from its `make` or the registry, with the seat's own generator."""
     bots = []
     for seat, player in enumerate(seats):
-        cls = registry.bot_class(player.name, game.spec.id)
-        bots.append(cls(game, seat, num_players, options, player.params, random.Random(bot_seed(seed, seat))))
+        rng = random.Random(bot_seed(seed, seat))
+        if player.make is not None:
+            bots.append(player.make(game, seat, num_players, options, rng))
+        else:
+            cls = registry.bot_class(player.name, game.spec.id)
+            bots.append(cls(game, seat, num_players, options, player.params, rng))
     return bots
 
 
 def normalize_seats(bots: Sequence[BotChoice | SeatPlayer], game_id: str) -> list[SeatPlayer]:
-    """Turn names or (name, params) pairs into validated SeatPlayers."""
+    """Turn names or (name, params) pairs into SeatPlayers, the params of registry bots validated."""
     seats = []
     for choice in bots:
         if isinstance(choice, SeatPlayer):
-            player = choice
+            player = replace(choice, params=dict(choice.params))
         elif isinstance(choice, str):
             player = SeatPlayer(choice)
         else:
             name, params = choice
             player = SeatPlayer(name, dict(params or {}))
-        cls = registry.bot_class(player.name, game_id)
-        seats.append(SeatPlayer(player.name, cls.validate_params(player.params)))
+        if player.make is None:
+            player.params = registry.bot_class(player.name, game_id).validate_params(player.params)
+        seats.append(player)
     return seats
 
 
@@ -81,15 +101,15 @@ def play_match(
     seed: int,
     options: Mapping[str, Any] | None = None,
     move_time_limit: float | None = None,
-    bot_factory: Callable[[int, SeatPlayer], Bot] | None = None,
     on_event: Callable[[State, list], None] | None = None,
     timing: MoveTiming | None = None,
 ) -> dict:
     """Play one match and return its record (see games.core.record).
 
-    `bot_factory(seat, seat_player)` may supply the bot of a seat (external programs, the league's bots);
-    by default bots come from the registry. `on_event(state, event)` is called after each event (the CLI's
-    readable account uses it). `timing`, if given, accumulates each seat's decisions and thinking time.
+    `bots` gives each seat, seat 0 first: a registry bot's name, a (name, params) pair, or a `SeatPlayer`
+    (a bot of its own, a label, a move-time limit). `move_time_limit` applies to every seat whose
+    `SeatPlayer` sets none. `on_event(state, event)` is called after each event (the CLI's readable account
+    uses it). `timing`, if given, accumulates each seat's decisions and thinking time.
     """
     game = registry.get_game(game_id)
     if len(bots) != num_players:
@@ -99,10 +119,8 @@ def play_match(
     seats = normalize_seats(bots, game_id)
     options = game.spec.validate_options(options, num_players)
     state = game.new_state(num_players, options, random.Random(seed))
-    if bot_factory is None:
-        players = make_bots(game, num_players, options, seats, seed)
-    else:
-        players = [bot_factory(seat, player) for seat, player in enumerate(seats)]
+    players = make_bots(game, num_players, options, seats, seed)
+    limits = [move_time_limit if player.move_time_limit is None else player.move_time_limit for player in seats]
 
     events: list[list] = []
     forfeits: list[dict[str, Any]] = []
@@ -134,8 +152,9 @@ def play_match(
                     elapsed = time.perf_counter() - started
                     if timing is not None:
                         timing.add(seat, elapsed)
-                    if move_time_limit is not None and elapsed > move_time_limit:
-                        reason = f"took {elapsed:.3f}s, over the {move_time_limit:g}s limit"
+                    limit = limits[seat]
+                    if limit is not None and elapsed > limit:
+                        reason = f"took {elapsed:.3f}s, over the {limit:g}s limit"
                     elif not is_legal_action(action, legal):
                         reason = f"illegal action {action!r}"[:300]
                 if reason is not None:

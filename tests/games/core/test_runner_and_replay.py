@@ -3,10 +3,11 @@ import json
 
 import pytest
 
+from games.core.bot import RandomBot
 from games.core.errors import OptionError, ReplayError, UnknownBot
 from games.core.record import canonical_json, compress, decompress
-from games.core.replay import replay
-from games.core.runner import play_match
+from games.core.replay import iter_steps, replay
+from games.core.runner import SeatPlayer, play_match
 
 GAME = "toy_high_hand"
 
@@ -66,6 +67,32 @@ def test_overrunning_the_move_time_limit_forfeits(toy):
     assert forfeit["seat"] == 0
     assert "over the 0.5s limit" in forfeit["reason"]
     assert record["outcome"]["places"] == [2, 1]
+
+
+def test_a_seats_own_move_time_limit_replaces_the_matchs(toy):
+    own_limit = play_match(GAME, 2, [SeatPlayer("slow", move_time_limit=0.001), "slow"], seed=1)
+    exempt = play_match(GAME, 2, [SeatPlayer("slow", move_time_limit=60), "slow"], seed=1, move_time_limit=0.001)
+
+    assert [(f["seat"], f["event"]) for f in own_limit["end"]["forfeits"]] == [(0, 1)]
+    assert [(f["seat"], f["event"]) for f in exempt["end"]["forfeits"]] == [(1, 2)]
+    assert "over the 0.001s limit" in exempt["end"]["forfeits"][0]["reason"]
+
+
+def test_a_seat_made_by_its_own_maker_plays_under_its_label_with_the_seats_generator(toy):
+    made = []
+
+    def make(game, seat, num_players, options, rng):
+        made.append((game.spec.id, seat, num_players, options))
+        return RandomBot(game, seat, num_players, options, None, rng)
+
+    outside = SeatPlayer("outside", {"definition": "Program"}, make=make)
+    record = play_match(GAME, 3, ["keep_high", outside, "random"], seed=9)
+    reference = play_match(GAME, 3, ["keep_high", "random", "random"], seed=9)
+
+    assert made == [(GAME, 1, 3, {"max_card": 6})]
+    assert record["seats"][1] == {"bot": "outside", "params": {"definition": "Program"}}
+    assert {**record, "seats": reference["seats"]} == reference
+    assert replay(record).outcome().to_json() == record["outcome"]
 
 
 def test_two_forfeits_share_last_place(toy):
@@ -149,6 +176,34 @@ def test_replay_refuses_another_version_and_unknown_games(record):
         replay(tampered(record, lambda r: r.__setitem__("game", "chess")))
     with pytest.raises(ReplayError, match="a match record is a JSON object"):
         replay([1, 2])
+
+
+def test_iter_steps_yields_the_table_before_and_after_every_event(record):
+    seen = [(step.index, step.event, step.observations()) for step in iter_steps(record)]
+
+    assert [index for index, _, _ in seen] == list(range(len(record["events"]) + 1))
+    assert [event for _, event, _ in seen] == [None, *record["events"]]
+    final = replay(record)
+    assert seen[-1][2] == [final.observation(seat) for seat in range(3)]
+    assert seen[0][2][0]["hand"] is None  # before the deal
+
+
+def test_iter_steps_raises_at_the_first_bad_event_and_checks_the_end_after_the_last_step(record):
+    index = next(i for i, (kind, _) in enumerate(record["events"]) if kind == "m")
+    illegal = tampered(record, lambda r: r["events"][index][1].__setitem__("0", "fold"))
+    wrong_outcome = tampered(record, lambda r: r["outcome"]["scores"].__setitem__(0, 99))
+
+    steps = iter_steps(illegal)
+    assert [next(steps).index for _ in range(index + 1)] == list(range(index + 1))
+    with pytest.raises(ReplayError) as info:
+        next(steps)
+    assert info.value.event == index
+    reached = []
+    with pytest.raises(ReplayError, match="recorded outcome"):
+        reached.extend(step.index for step in iter_steps(wrong_outcome))
+    assert reached == list(range(len(record["events"]) + 1))
+    with pytest.raises(ReplayError, match="version 2; this engine plays version 1"):
+        next(iter_steps(tampered(record, lambda r: r.__setitem__("version", 2))))
 
 
 def test_replay_reads_json_text_the_same(record):

@@ -7,7 +7,7 @@ from games.cli import main
 from games.core.arena import play_series
 from games.core.bot import Bot
 from games.core.replay import replay
-from games.core.runner import play_match
+from games.core.runner import SeatPlayer, play_match
 from games.nacho_pile import GAME, NachoPileState
 from games.nacho_pile.bots import HeuristicBot
 
@@ -22,15 +22,12 @@ class NeverStops(Bot):
 
 
 def test_a_table_that_never_stops_ends_at_the_turn_cap_and_the_record_says_so():
-    record = play_match(
-        "nacho_pile",
-        3,
-        ["random"] * 3,
-        seed=2,
-        bot_factory=lambda seat, player: NeverStops(
-            GAME, seat, 3, GAME.spec.validate_options({}), None, random.Random(seat)
-        ),
+    never_stops = SeatPlayer(
+        "never_stops", make=lambda game, seat, num_players, options, rng: NeverStops(
+            game, seat, num_players, options, None, rng
+        )
     )
+    record = play_match("nacho_pile", 3, [never_stops] * 3, seed=2)
     assert record["end"] == {"reason": "turn_cap", "forfeits": []}
     assert len(record["events"]) == GAME.max_events == 20_000
     assert record["outcome"] == {"places": [1, 1, 1], "scores": [0, 0, 0]}
