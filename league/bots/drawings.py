@@ -1,9 +1,11 @@
 """Replays of bot matches, frame by frame, each game drawn as a person would want to see it.
 
-`replay_frame(record, names, step)` rebuilds a finished match from its record up to one step, with the same
-legality checks as `games.core.replay`, and returns a `Frame`: a caption (the step's move or chance draw, in
-words) and an HTML drawing of the whole table. A replay of a finished bot match shows every hand (the view of a
-spectator after the game), built from each seat's own observation, so it never reads engine internals.
+`replay_frame(record, names, step)` replays a finished match up to one step through the engines' one replay
+loop (`games.core.replay.iter_steps`, with its legality checks) and returns a `Frame`: a caption (the step's
+move or chance draw, in words) and an HTML drawing of the whole table. Each game's view module
+(`games/<id>/view.py`) turns the state into the plain data drawn here, so this module is HTML only: a replay
+of a finished bot match shows every hand (the view of a spectator after the game), and nothing here reads an
+engine's internals.
 
 - Nacho Pile: the piles, chips by value in front of and on each plate, this turn's draw, the bag;
 - Nobody but Us Chickens: the coop, each hand, the chickens claimed tonight and the totals;
@@ -14,21 +16,20 @@ Another game gets its engine's text picture.
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from games import registry
-from games.core.errors import IllegalAction
-from games.core.state import Observation, State
-
-
-class ReplayFailed(Exception):
-    """The record does not replay on this engine (another version, or a bad event)."""
+from games.chicken_foot import view as chicken_foot_view
+from games.chickie_nuggs import view as chickie_nuggs_view
+from games.core.replay import iter_steps
+from games.core.state import State
+from games.nacho_pile import view as nacho_pile_view
+from games.nobody_but_us_chickens import view as nobody_but_us_chickens_view
 
 
 @dataclass(frozen=True)
@@ -41,44 +42,33 @@ class Frame:
 def replay_frame(record: dict, names: Sequence[str], step: int) -> tuple[Frame, int]:
     """The table after `step` events (0 = before the first), and the number of events in the match.
 
-    Replays the record from its start with the engine's legality checks; raises ReplayFailed on a record of
-    another version or an event that does not apply. `step` is clamped to the match's length.
+    `step` is clamped to the match's length. Raises `games.core.errors.ReplayError` when the record does not
+    replay up to that step (another version, a bad event; at the last step, an outcome the events do not
+    produce).
     """
-    try:
-        game = registry.get_game(record["game"])
-    except Exception as exc:  # an unknown game id: shown as a message, never a 500
-        raise ReplayFailed(str(exc)) from None
-    if record.get("version") != game.spec.version:
-        raise ReplayFailed(
-            f"this record is of {game.spec.name} version {record.get('version')}; the engine is version "
-            f"{game.spec.version}, so it cannot be replayed"
-        )
-    events = record["events"]
-    step = max(0, min(step, len(events)))
-    num_players = len(record["seats"])
-    options = game.spec.validate_options(record["options"], num_players)
-    state = game.new_state(num_players, options, random.Random(record["seed"]))
-    caption = "The table before the first move"
-    for index, (kind, value) in enumerate(events[:step], start=1):
-        # Words are read on the state right after the event, as the engines' command-line account does.
-        try:
-            if kind == "c":
-                state.apply_chance(value)
-                if index == step:
-                    caption = state.describe_chance(value)
-            else:
-                actions = {int(seat): action for seat, action in value.items()}
-                state.apply(actions)
-                if index == step:
-                    caption = "; ".join(
-                        f"{names[seat]}: {state.describe_action(seat, action)}"
-                        for seat, action in actions.items()
-                    )
-        except IllegalAction as exc:
-            raise ReplayFailed(f"event {index} does not replay: {exc}") from None
-    return Frame(
-        step, _with_names(caption, names), DRAWINGS.get(game.spec.id, _draw_text)(state, names)
-    ), len(events)
+    for current in iter_steps(record):
+        if current.index >= step:
+            break
+    state = current.state
+    if record["game"] in DRAWINGS:
+        view, draw = DRAWINGS[record["game"]]
+        drawing = draw(view(state), names)
+    else:
+        drawing = _draw_text(state)
+    caption = _with_names(_caption(state, current.event, names), names)
+    return Frame(current.index, caption, drawing), len(record["events"])
+
+
+def _caption(state: State, event: list | None, names: Sequence[str]) -> str:
+    """The event in words, read on the state right after it, as the engines' command-line account does."""
+    if event is None:
+        return "The table before the first move"
+    kind, value = event
+    if kind == "c":
+        return state.describe_chance(value)
+    return "; ".join(
+        f"{names[int(seat)]}: {state.describe_action(int(seat), action)}" for seat, action in value.items()
+    )
 
 
 SEAT_WORDS = re.compile(r"\bseat (\d+)\b")
@@ -94,13 +84,7 @@ def _with_names(caption: str, names: Sequence[str]) -> str:
     return SEAT_WORDS.sub(name, caption)
 
 
-def _observations(state: State) -> list[Observation]:
-    """Every seat's own observation (a spectator's view of a finished match shows every hand)."""
-    first = state.observation(0)
-    return [first, *(state.observation(seat) for seat in range(1, first["num_players"]))]
-
-
-def _draw_text(state: State, names: Sequence[str]) -> SafeString:
+def _draw_text(state: State) -> SafeString:
     return format_html('<pre class="table-text">{}</pre>', state.render())
 
 
@@ -115,75 +99,41 @@ def _seat_header(names: Sequence[str], seat: int, detail: str, active: bool) -> 
 
 # ----------------------------------------------------------------------------------------------- Nacho Pile
 
-NACHO_VALUES = range(1, 8)
+def _chip(chip: dict[str, Any]) -> SafeString:
+    kind = f"n{chip['number']}" if chip["kind"] == "number" else chip["kind"]
+    badge = format_html("<sub>×{}</sub>", chip["count"]) if chip["count"] > 1 else ""
+    return format_html('<span class="chip {}">{}{}</span>', kind, chip["label"], badge)
 
 
-def _chip(label: str, kind: str, count: int = 1) -> SafeString:
-    badge = format_html("<sub>×{}</sub>", count) if count > 1 else ""
-    return format_html('<span class="chip {}">{}{}</span>', kind, label, badge)
+def _chips(chips: Sequence[dict[str, Any]]) -> SafeString:
+    return format_html_join("", "{}", ((_chip(chip),) for chip in chips))
 
 
-def _piles(piles: dict, with_specials: bool) -> SafeString:
-    chips = []
-    for value in NACHO_VALUES:
-        numbers, wilds = piles["numbers"][value - 1], piles["wilds"][value - 1]
-        if numbers:
-            chips.append(_chip(str(value), f"n{value}", numbers))
-        if wilds:
-            chips.append(_chip(f"W{value}", "wild", wilds))
-    if with_specials:
-        chips.extend(
-            _chip(kind.title(), "special", count) for kind, count in piles["specials"].items() if count
-        )
-    return mark_safe("".join(chips)) if chips else format_html('<span class="muted">{}</span>', "–")
-
-
-def draw_nacho_pile(state: State, names: Sequence[str]) -> SafeString:
-    table = state.observation(0)
-    seats = []
-    for seat in range(table["num_players"]):
-        plate_total = sum(table["plates"][seat]["numbers"]) + sum(table["plates"][seat]["wilds"])
-        plate_total += sum(table["plates"][seat]["specials"].values())
-        seats.append(
-            format_html(
-                '<div class="seat">{}<div class="row"><span class="label">In front</span>{}</div>'
-                '<div class="row"><span class="label">Plate</span>{}</div></div>',
-                _seat_header(
-                    names,
-                    seat,
-                    f"{plate_total} chips on the plate",
-                    seat == table["current"] and table["phase"] != "over",
-                ),
-                _piles(table["fronts"][seat], False),
-                _piles(table["plates"][seat], True),
-            )
-        )
-    drawn = format_html_join("", "{}", ((_chip(str(label), _chip_kind(label)),) for label in table["drawn"]))
-    bag = format_html_join(
+def draw_nacho_pile(table: dict[str, Any], names: Sequence[str]) -> SafeString:
+    none = format_html('<span class="muted">{}</span>', "–")
+    seats = format_html_join(
         "",
-        "{}",
-        ((_chip(str(label), _chip_kind(label), count),) for label, count in table["bag"].items() if count),
+        '<div class="seat">{}<div class="row"><span class="label">In front</span>{}</div>'
+        '<div class="row"><span class="label">Plate</span>{}</div></div>',
+        (
+            (
+                _seat_header(names, index, f"{seat['plate_chips']} chips on the plate", seat["active"]),
+                _chips(seat["front"]) or none,
+                _chips(seat["plate"]) or none,
+            )
+            for index, seat in enumerate(table["seats"])
+        ),
     )
-    last = (
-        format_html(" · last chip {}", _chip(str(table["last_chip"]), _chip_kind(table["last_chip"])))
-        if table["last_chip"] is not None
-        else ""
-    )
+    last = format_html(" · last chip {}", _chip(table["last_chip"])) if table["last_chip"] is not None else ""
     return format_html(
         '<div class="drawing nacho"><div class="row"><span class="label">Drawn this turn</span>{}</div>'
         '<div class="seats">{}</div><div class="row bag"><span class="label">Bag ({})</span>{}{}</div></div>',
-        drawn or format_html('<span class="muted">{}</span>', "nothing yet"),
-        mark_safe("".join(seats)),
-        sum(table["bag"].values()),
-        bag,
+        _chips(table["drawn"]) or format_html('<span class="muted">{}</span>', "nothing yet"),
+        seats,
+        table["bag_size"],
+        _chips(table["bag"]),
         last,
     )
-
-
-def _chip_kind(label) -> str:
-    if isinstance(label, int):
-        return f"n{label}"
-    return "wild" if label == "W" else "special"
 
 
 # ------------------------------------------------------------------------------------ Nobody but Us Chickens
@@ -195,8 +145,7 @@ def _cards(cards: Sequence[str]) -> SafeString:
     return format_html_join("", '<span class="card {}">{}</span>', ((card, card) for card in cards))
 
 
-def draw_nobody_but_us_chickens(state: State, names: Sequence[str]) -> SafeString:
-    table = state.observation(0)
+def draw_nobody_but_us_chickens(table: dict[str, Any], names: Sequence[str]) -> SafeString:
     seats = format_html_join(
         "",
         '<div class="seat">{}<div class="row"><span class="label">Hand</span>{}</div>'
@@ -205,31 +154,28 @@ def draw_nobody_but_us_chickens(state: State, names: Sequence[str]) -> SafeStrin
             (
                 _seat_header(
                     names,
-                    seat,
-                    f"{table['totals'][seat]} points"
-                    + (" · Fox King" if seat == table["fox_king"] else "")
-                    + (" · Top Dog" if seat == table["top_dog"] else ""),
-                    seat == table["taker"],
+                    index,
+                    f"{seat['points']} points"
+                    + (" · Fox King" if seat["fox_king"] else "")
+                    + (" · Top Dog" if seat["top_dog"] else ""),
+                    seat["active"],
                 ),
-                _cards(table["hands"][seat]),
-                _cards(table["claimed"][seat]),
+                _cards(seat["hand"]),
+                _cards(seat["claimed"]),
             )
-            for seat in range(table["num_players"])
+            for index, seat in enumerate(table["seats"])
         ),
-    )
-    revealed = (
-        _cards(table["revealed"]) if table["revealed"] else format_html('<span class="muted">{}</span>', "–")
     )
     return format_html(
         '<div class="drawing chickens"><p>Night {} of {}, hour {} of {}</p>'
         '<div class="coop"><span class="label">The coop</span>{}</div>'
         '<div class="row"><span class="label">Just revealed</span>{}</div><div class="seats">{}</div></div>',
-        min(table["night"] + 1, table["nights"]),
+        table["night"],
         table["nights"],
-        min(table["hour"] + 1, table["hours"]),
+        table["hour"],
         table["hours"],
         _cards(table["coop"]),
-        revealed,
+        _cards(table["revealed"]),
         seats,
     )
 
@@ -266,39 +212,29 @@ def _half(value: int) -> SafeString:
     return format_html('<span class="half number">{}</span>', value)
 
 
-def _bone(bone: str, joins: int | None = None, seat: int | None = None) -> SafeString:
+def _bone(tile: dict[str, Any]) -> SafeString:
     """A tile drawn with the end that joins the layout first; doubles stand across the line."""
-    high, low = (int(part) for part in bone.split("-"))
-    first, second = (high, low) if joins is None or joins == high else (low, high)
-    double = " double" if high == low else ""
-    owner = f" s{seat}" if seat is not None else ""
+    first, second = tile["ends"]
+    double = " double" if tile["double"] else ""
+    owner = f" s{tile['seat']}" if tile["seat"] is not None else ""
     return format_html(
-        '<span class="bone{}{}" title="{}">{}{}</span>', double, owner, bone, _half(first), _half(second)
+        '<span class="bone{}{}" title="{}">{}{}</span>', double, owner, tile["bone"], _half(first), _half(second)
     )
 
 
-def draw_chicken_foot(state: State, names: Sequence[str]) -> SafeString:
-    observations = _observations(state)
-    table = observations[0]
-    children: dict[str | None, list[dict]] = {}
-    for tile in table["layout"]:
-        children.setdefault(tile["onto"], []).append(tile)
+def _branch(tile: dict[str, Any]) -> SafeString:
+    """A tile and what was played onto it: a lone follower continues the line, a fork opens an arm each."""
+    below = tile["children"]
+    if len(below) == 1 and not tile["double"]:
+        return format_html("{}{}", _bone(tile), _branch(below[0]))
+    if not below:
+        return _bone(tile)
+    nested = format_html_join("", "<li>{}</li>", ((_branch(child),) for child in below))
+    return format_html('{}<ul class="arm">{}</ul>', _bone(tile), nested)
 
-    def branch(tile: dict) -> SafeString:
-        below = children.get(tile["bone"], [])
-        if tile["bone"].split("-")[0] == tile["bone"].split("-")[1] or len(below) != 1:
-            nested = format_html_join("", "<li>{}</li>", ((branch(child),) for child in below))
-            return (
-                format_html(
-                    '{}<ul class="arm">{}</ul>', _bone(tile["bone"], tile["joins"], tile["seat"]), nested
-                )
-                if below
-                else _bone(tile["bone"], tile["joins"], tile["seat"])
-            )
-        return format_html("{}{}", _bone(tile["bone"], tile["joins"], tile["seat"]), branch(below[0]))
 
-    roots = children.get(None, [])
-    layout = format_html_join("", '<div class="line">{}</div>', ((branch(root),) for root in roots))
+def draw_chicken_foot(table: dict[str, Any], names: Sequence[str]) -> SafeString:
+    layout = format_html_join("", '<div class="line">{}</div>', ((_branch(root),) for root in table["lines"]))
     ends = format_html_join(
         " ", '<span class="end">{} on {}</span>', ((end["number"], end["onto"]) for end in table["open_ends"])
     )
@@ -307,12 +243,10 @@ def draw_chicken_foot(state: State, names: Sequence[str]) -> SafeString:
         '<div class="seat">{}<div class="row hand">{}</div></div>',
         (
             (
-                _seat_header(
-                    names, seat, f"{table['scores'][seat]} points so far", seat == table.get("turn")
-                ),
-                format_html_join("", "{}", ((_bone(bone),) for bone in observations[seat]["hand"])) or "–",
+                _seat_header(names, index, f"{seat['points']} points so far", seat["active"]),
+                format_html_join("", "{}", ((_bone(bone),) for bone in seat["hand"])) or "–",
             )
-            for seat in range(table["num_players"])
+            for index, seat in enumerate(table["seats"])
         ),
     )
     return format_html(
@@ -331,62 +265,56 @@ def draw_chicken_foot(state: State, names: Sequence[str]) -> SafeString:
 # ------------------------------------------------------------------------------------------ Chickie Nuggs
 
 
-def _nugget(nugget) -> SafeString:
+def _nugget(nugget: dict[str, Any]) -> SafeString:
     """A nugget on a tray: its value, or face down (its value shown when the owner's view knows it)."""
-    if isinstance(nugget, dict):
-        values = nugget.get("face_down", [])
+    if nugget["face_down"]:
         return format_html(
             '<span class="nugget face-down" title="face down">{}</span>',
-            values[0] if len(values) == 1 else "?",
+            nugget["value"] if nugget["value"] is not None else "?",
         )
-    return format_html('<span class="nugget">{}</span>', nugget)
+    return format_html('<span class="nugget">{}</span>', nugget["value"])
 
 
-def _hand(hand: dict) -> SafeString:
-    cards = [(name, count) for name, count in hand.items() if count]
-    if not cards:
+def _hand(hand: Sequence[dict[str, Any]]) -> SafeString:
+    if not hand:
         return format_html('<span class="muted">{}</span>', "–")
     return format_html_join(
         "",
         '<span class="card">{}<sub>×{}</sub></span>',
-        ((name.replace("_", " "), count) for name, count in cards),
+        ((card["card"].replace("_", " "), card["count"]) for card in hand),
     )
 
 
-def draw_chickie_nuggs(state: State, names: Sequence[str]) -> SafeString:
-    observations = _observations(state)
-    table = observations[0]
+def draw_chickie_nuggs(table: dict[str, Any], names: Sequence[str]) -> SafeString:
     seats = []
-    for seat in range(table["num_players"]):
-        tray = observations[seat]["trays"][seat]  # the owner's view: face-down nuggets shown
-        nuggets = format_html_join("", "{}", ((_nugget(nugget),) for nugget in tray["nuggets"]))
+    for index, seat in enumerate(table["seats"]):
+        nuggets = format_html_join("", "{}", ((_nugget(nugget),) for nugget in seat["nuggets"]))
         sauces = format_html_join(
             "",
             '<span class="sauce {}">{}</span>',
-            ((sauce, sauce.replace("_", " ")) for sauce in tray["sauces"]),
+            ((sauce, sauce.replace("_", " ")) for sauce in seat["sauces"]),
         )
         seats.append(
             format_html(
                 '<div class="seat">{}<div class="tray">{}{}</div><div class="row"><span class="label">Hand</span>{}</div></div>',
-                _seat_header(
-                    names, seat, f"tray worth {table['tray_points'][seat]}", seat in table.get("to_act", [])
-                ),
+                _seat_header(names, index, f"tray worth {seat['points']}", seat["active"]),
                 nuggets or format_html('<span class="muted">{}</span>', "empty tray"),
                 sauces,
-                _hand(observations[seat]["hand"]),
+                _hand(seat["hand"]),
             )
         )
     return format_html(
         '<div class="drawing nuggs"><p>Pile {} · discard {}</p><div class="seats">{}</div></div>',
         table["pile_size"],
-        sum(table["discard"].values()),
+        table["discard_size"],
         mark_safe("".join(seats)),
     )
 
 
-DRAWINGS: dict[str, Callable[[State, Sequence[str]], SafeString]] = {
-    "nacho_pile": draw_nacho_pile,
-    "nobody_but_us_chickens": draw_nobody_but_us_chickens,
-    "chicken_foot": draw_chicken_foot,
-    "chickie_nuggs": draw_chickie_nuggs,
+# Each game's view (state -> plain data, in games/<id>/view.py) and the drawing of that data.
+DRAWINGS: dict[str, tuple[Callable[[State], dict[str, Any]], Callable[[dict[str, Any], Sequence[str]], SafeString]]] = {
+    "nacho_pile": (nacho_pile_view.table, draw_nacho_pile),
+    "nobody_but_us_chickens": (nobody_but_us_chickens_view.table, draw_nobody_but_us_chickens),
+    "chicken_foot": (chicken_foot_view.table, draw_chicken_foot),
+    "chickie_nuggs": (chickie_nuggs_view.table, draw_chickie_nuggs),
 }

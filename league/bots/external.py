@@ -1,7 +1,8 @@
 """External-program bots: a command that speaks the bot protocol (docs/bot-protocol.md) over stdin/stdout.
 
-Pure Python: no Django. The league's worker builds one `ExternalBot` per seat per match through
-`ExternalSeats`, which starts one process per seat and stops every one of them when the match ends.
+Pure Python: no Django. The league's worker hands the runner one seat per program through `ExternalSeats`:
+to the runner an `ExternalBot` is a plain `Bot`; `ExternalSeats` starts one process per seat and stops every
+one of them when the match ends.
 
 The protocol, one JSON value per line (the engine's canonical encoding):
 
@@ -45,7 +46,8 @@ from functools import cache
 from typing import Any
 
 from games.core.bot import Bot
-from games.core.record import canonical_json
+from games.core.encoding import canonical_bytes
+from games.core.runner import SeatPlayer
 from games.core.state import Action, Game, Observation
 
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -191,7 +193,7 @@ class ProgramProcess:
 
     def send(self, message: Mapping[str, Any]) -> None:
         """Write one message line; a program that stops reading gets the move time to drain it, then is killed."""
-        pending = memoryview(canonical_json(message).encode() + b"\n")
+        pending = memoryview(canonical_bytes(message) + b"\n")
         deadline = time.monotonic() + self.limits.move_seconds
         descriptor = self.process.stdin.fileno()
         while pending:
@@ -275,7 +277,7 @@ class ProgramProcess:
 
 
 class ExternalBot(Bot):
-    """A seat played by an external program (made by `ExternalSeats`, not by the registry)."""
+    """A seat played by an external program (made through `ExternalSeats`, not by the registry)."""
 
     name = "external"
     summary = "an external program speaking the bot protocol"
@@ -345,30 +347,26 @@ def _excerpt(line: bytes) -> str:
 
 
 class ExternalSeats:
-    """The external programs of one match: a factory of seats, and the cleanup of every process it started.
+    """The external programs of one match: their seats for the runner, and the cleanup of every process.
 
-    Use as a context manager around `play_match`; `bot(seat, game, ...)` builds the seat's bot (the process
+    Use as a context manager around `play_match`; `seat(...)` is the `SeatPlayer` of one program (its process
     starts on its first decision), `finish(outcome)` tells every program the result and stops it.
     """
 
     def __init__(self) -> None:
         self.bots: list[ExternalBot] = []
 
-    def bot(
-        self,
-        *,
-        game: Game,
-        seat: int,
-        num_players: int,
-        options: Mapping[str, Any],
-        rng: random.Random,
-        command: Sequence[str],
-        limits: Limits,
-        seed: str,
-    ) -> ExternalBot:
-        bot = ExternalBot(game, seat, num_players, options, rng, command, limits, seed)
-        self.bots.append(bot)
-        return bot
+    def seat(self, *, label: str, command: Sequence[str], limits: Limits, seed: str) -> SeatPlayer:
+        """The seat of one program, named `{"bot": "external", "params": {"definition": label}}` in the
+        record; `seed` is the seat's seed the program is told (`games.core.runner.bot_seed`). The program
+        keeps its own hard time-out, so the runner's move-time check does not apply to it."""
+
+        def make(game: Game, seat: int, num_players: int, options: Mapping[str, Any], rng: random.Random) -> Bot:
+            bot = ExternalBot(game, seat, num_players, options, rng, command, limits, seed)
+            self.bots.append(bot)
+            return bot
+
+        return SeatPlayer(ExternalBot.name, {"definition": label}, make=make)
 
     def finish(self, outcome: Mapping[str, Any] | None) -> None:
         for bot in self.bots:

@@ -9,8 +9,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from games.core.errors import ReplayError
 from league.bots import selectors
-from league.bots.drawings import ReplayFailed, replay_frame
+from league.bots.drawings import replay_frame
 from league.bots.external import detect_protections
 from league.bots.leagues import league_create, league_pause, league_start
 from league.bots.models import BotDefinition, BotLeague
@@ -169,7 +170,7 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         step = 0
     try:
         frame, total = replay_frame(record, names, step)
-    except ReplayFailed as exc:
+    except ReplayError as exc:
         return render(request, "bots/replay.html", {"match": match, "error": str(exc)}, status=409)
     context = {
         "match": match,

@@ -1,15 +1,13 @@
 """External-program bots with real subprocesses: answers, hangs, garbage, memory, CPU, environment."""
 
 import json
-import random
 import sys
 from pathlib import Path
 
 import pytest
 
-from games import registry
 from games.core.replay import replay
-from games.core.runner import SeatPlayer, play_match
+from games.core.runner import play_match
 from league.bots.external import (
     ExternalBotError,
     ExternalSeats,
@@ -29,26 +27,10 @@ def program(name: str) -> list[str]:
 
 def play_against_random(command: list[str], limits: Limits, seed: int = 7) -> tuple[dict, ExternalSeats]:
     """Nacho Pile, two seats: the program in seat 0, the built-in random bot in seat 1."""
-    game = registry.get_game("nacho_pile")
     seats = ExternalSeats()
-
-    def factory(seat: int, player: SeatPlayer):
-        if seat == 0:
-            return seats.bot(
-                game=game,
-                seat=0,
-                num_players=2,
-                options=game.spec.validate_options({}, 2),
-                rng=random.Random(seed),
-                command=command,
-                limits=limits,
-                seed=f"bot:{seed}:0",
-            )
-        cls = registry.bot_class(player.name, "nacho_pile")
-        return cls(game, seat, 2, game.spec.validate_options({}, 2), {}, random.Random(f"bot:{seed}:{seat}"))
-
     with seats:
-        record = play_match("nacho_pile", 2, ["random", "random"], seed, bot_factory=factory)
+        program_seat = seats.seat(label="Program", command=command, limits=limits, seed=f"bot:{seed}:0")
+        record = play_match("nacho_pile", 2, [program_seat, "random"], seed)
         programs = [bot.program for bot in seats.bots]
         seats.finish(record["outcome"])
     return record, programs

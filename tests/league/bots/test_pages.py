@@ -15,6 +15,7 @@ from league.bots.leagues import league_start
 from league.bots.models import BotLeague, Fixture
 from league.bots.services import bot_register
 from league.bots.worker import league_work
+from league.matches.models import Match
 from tests.league.bots.conftest import make_bots, make_league
 
 PROGRAMS = Path(__file__).parent / "programs"
@@ -128,6 +129,25 @@ def test_a_replay_steps_through_the_match(client, staff, no_broker):
     assert f"of {len(record['events'])}" in start
     assert 'data-step="2"' in second and "<html" not in second
     assert f'data-step="{len(record["events"])}"' in beyond
+
+
+def test_a_record_that_does_not_replay_shows_the_first_bad_event(client, staff, no_broker):
+    league = played_league(staff, make_bots(staff), target_value=1)
+    match = Fixture.objects.filter(league=league).select_related("match").first().match
+    record = match.record_json()
+    index = next(i for i, (kind, _) in enumerate(record["events"]) if kind == "m")
+    seat = next(iter(record["events"][index][1]))
+    record["events"][index][1][seat] = "fly away"
+    match.record = Match.compress_record(record)
+    match.save(update_fields=["record"])
+    url = reverse("bots:replay", args=[match.pk])
+
+    before = client.get(url, {"step": index})
+    at = client.get(url, {"step": index + 1})
+
+    assert before.status_code == 200
+    assert at.status_code == 409
+    assert f"event {index}: seat {seat}: &#x27;fly away&#x27; is not a legal action now" in at.content.decode()
 
 
 @pytest.mark.parametrize(
