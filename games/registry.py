@@ -3,18 +3,21 @@
 Each game package `games.<id>` exposes `GAME` (a `Game`) and `BOTS` (its own bot classes), and its module
 `games.<id>.spec` exposes `SPEC` (the `GameSpec`), so that a catalogue of games (the league's) can be read
 without loading the engines. Generic bots (playing every game) live in `games.bots`. Bot names are unique per
-game: `bot_class("heuristic", "nacho_pile")`.
+game: `bot_class("heuristic", "nacho_pile")`. A game's replay view is `table(state)` in the `view` module of
+its package (`table_view(game_id)`).
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 from games.core.bot import Bot
 from games.core.errors import UnknownBot, UnknownGame
 from games.core.spec import GameSpec
-from games.core.state import Game
+from games.core.state import Game, State
 
 GAME_PACKAGES = (
     "games.nacho_pile",
@@ -105,6 +108,18 @@ def bot_class(name: str, game_id: str) -> type[Bot]:
         return table[name]
     except KeyError:
         raise UnknownBot(f"unknown bot {name!r} for {game_id} (known: {', '.join(table)})") from None
+
+
+def table_view(game_id: str) -> Callable[[State], dict[str, Any]] | None:
+    """`table(state)` of the game's `view` module (the plain data a replay draws), or None without one."""
+    package = type(get_game(game_id)).__module__.rpartition(".")[0]
+    try:
+        module = importlib.import_module(f"{package}.view")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"{package}.view":
+            return None
+        raise
+    return module.table
 
 
 def register(game: Game, bots: tuple[type[Bot], ...] = ()) -> None:

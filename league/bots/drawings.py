@@ -3,9 +3,9 @@
 `replay_frame(record, names, step)` replays a finished match up to one step through the engines' one replay
 loop (`games.core.replay.iter_steps`, with its legality checks) and returns a `Frame`: a caption (the step's
 move or chance draw, in words) and an HTML drawing of the whole table. Each game's view module
-(`games/<id>/view.py`) turns the state into the plain data drawn here, so this module is HTML only: a replay
-of a finished bot match shows every hand (the view of a spectator after the game), and nothing here reads an
-engine's internals.
+(`games/<id>/view.py`, found by `games.registry.table_view`) turns the state into the plain data drawn here,
+so this module is HTML only: a replay of a finished bot match shows every hand (the view of a spectator after
+the game), and nothing here reads an engine's internals.
 
 - Nacho Pile: the piles, chips by value in front of and on each plate, this turn's draw, the bag;
 - Nobody but Us Chickens: the coop, each hand, the chickens claimed tonight and the totals;
@@ -24,12 +24,9 @@ from typing import Any
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from games.chicken_foot import view as chicken_foot_view
-from games.chickie_nuggs import view as chickie_nuggs_view
+from games import registry
 from games.core.replay import iter_steps
 from games.core.state import State
-from games.nacho_pile import view as nacho_pile_view
-from games.nobody_but_us_chickens import view as nobody_but_us_chickens_view
 
 
 @dataclass(frozen=True)
@@ -50,11 +47,8 @@ def replay_frame(record: dict, names: Sequence[str], step: int) -> tuple[Frame, 
         if current.index >= step:
             break
     state = current.state
-    if record["game"] in DRAWINGS:
-        view, draw = DRAWINGS[record["game"]]
-        drawing = draw(view(state), names)
-    else:
-        drawing = _draw_text(state)
+    view, draw = registry.table_view(record["game"]), DRAWINGS.get(record["game"])
+    drawing = draw(view(state), names) if view and draw else _draw_text(state)
     caption = _with_names(_caption(state, current.event, names), names)
     return Frame(current.index, caption, drawing), len(record["events"])
 
@@ -311,10 +305,10 @@ def draw_chickie_nuggs(table: dict[str, Any], names: Sequence[str]) -> SafeStrin
     )
 
 
-# Each game's view (state -> plain data, in games/<id>/view.py) and the drawing of that data.
-DRAWINGS: dict[str, tuple[Callable[[State], dict[str, Any]], Callable[[dict[str, Any], Sequence[str]], SafeString]]] = {
-    "nacho_pile": (nacho_pile_view.table, draw_nacho_pile),
-    "nobody_but_us_chickens": (nobody_but_us_chickens_view.table, draw_nobody_but_us_chickens),
-    "chicken_foot": (chicken_foot_view.table, draw_chicken_foot),
-    "chickie_nuggs": (chickie_nuggs_view.table, draw_chickie_nuggs),
+# Each game's drawing of the plain data its view module gives (`games.registry.table_view`).
+DRAWINGS: dict[str, Callable[[dict[str, Any], Sequence[str]], SafeString]] = {
+    "nacho_pile": draw_nacho_pile,
+    "nobody_but_us_chickens": draw_nobody_but_us_chickens,
+    "chicken_foot": draw_chicken_foot,
+    "chickie_nuggs": draw_chickie_nuggs,
 }

@@ -10,9 +10,10 @@ import random
 
 import pytest
 
+from games import registry
 from games.core.errors import IllegalAction, ReplayError
 from games.core.record import canonical_json
-from games.core.replay import replay
+from games.core.replay import iter_steps, replay
 from games.core.runner import play_match
 
 ILLEGAL = "__not_an_action__"
@@ -208,6 +209,20 @@ def test_actions_and_observations_are_plain_json(game):
             assert legal
             assert json.loads(canonical_json(legal)) == legal
             assert len({canonical_json(a) for a in legal}) == len(legal)
+
+
+def test_the_replay_view_is_plain_data_at_every_step(game):
+    view = registry.table_view(game.spec.id)
+    if game.spec.id == "toy_high_hand":
+        assert view is None  # the toy game has no view module: the replay page shows its text picture
+        return
+    num_players = player_counts(game)[-1]
+    record = play_match(game.spec.id, num_players, ["random"] * num_players, seed=6)
+    tables = [view(step.state) for step in iter_steps(record)]
+
+    assert len(tables) == len(record["events"]) + 1
+    assert all(json.loads(canonical_json(table)) == table for table in tables)
+    assert all(len(table["seats"]) == num_players for table in tables)
 
 
 def test_clones_are_independent(game):
