@@ -1,5 +1,5 @@
-"""Chickie Nuggs: the rules and their state (`rules`), its sampler (`sampler`), its spec (`spec`) and its own bots
-(`bots`)."""
+"""Chickie Nuggs: the rules and their state (`rules`), its sampler (`sampler`), its spec (`spec`), its own
+bots (`bots`) and its replay view (`view`)."""
 
 from games.chickie_nuggs.bots import HeuristicBot
 from games.chickie_nuggs.rules import GAME, ChickieNuggsGame, ChickieNuggsState

@@ -33,7 +33,9 @@ def table(state: State) -> dict[str, Any]:
                 "nuggets": [nugget(value) for value in tray["nuggets"]],
                 "sauces": list(tray["sauces"]),
                 "points": public["tray_points"][seat],
-                "hand": [{"card": name, "count": count} for name, count in seen[seat]["hand"].items() if count],
+                "hand": [
+                    {"card": name, "count": count} for name, count in seen[seat]["hand"].items() if count
+                ],
                 "active": seat in public.get("to_act", []),
             }
         )

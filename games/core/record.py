@@ -19,8 +19,8 @@ A record is a dict:
 `"c"` events are chance outcomes; `"m"` events are decisions, keyed by seat (several seats at a simultaneous
 step). Forfeited seats are placed last (sharing last place); the other seats keep the order the game's scoring
 gives them. `canonical_json` is the one encoding (sorted keys, no spaces), so the same seed and bots give the
-same bytes. `compress`/`decompress` are the one stored form (the league's `Match.record` column): the canonical
-JSON bytes, zlib-compressed.
+same bytes. `compress`/`decompress` are the one stored form (the league's `Match.record` column): the
+canonical JSON bytes, zlib-compressed.
 """
 
 from __future__ import annotations

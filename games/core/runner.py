@@ -120,7 +120,7 @@ def play_match(
     options = game.spec.validate_options(options, num_players)
     state = game.new_state(num_players, options, random.Random(seed))
     players = make_bots(game, num_players, options, seats, seed)
-    limits = [move_time_limit if player.move_time_limit is None else player.move_time_limit for player in seats]
+    limits = [move_time_limit if seat.move_time_limit is None else seat.move_time_limit for seat in seats]
 
     events: list[list] = []
     forfeits: list[dict[str, Any]] = []

@@ -1,8 +1,9 @@
 """What a replay draws of a Nacho Pile table, as plain data read from the public observation.
 
-`table(state)` gives every seat's chips in front and on the plate, this turn's draw, the bag and the last chip.
-A chip (or a stack of one kind) is `{"label": "3" | "W3" | "W" | "Steal" | ..., "kind": "number" | "wild" |
-"special", "number": the value it counts as (0 for a special or an unvalued Wild), "count": how many}`.
+`table(state)` gives every seat's chips in front and on the plate, this turn's draw, the bag and the last
+chip. A chip (or a stack of one kind) is `{"label": "3" | "W3" | "W" | "Steal" | ..., "kind": "number" |
+"wild" | "special", "number": the value it counts as (0 for a special or an unvalued Wild), "count": how
+many}`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ def chip(label: int | str, count: int = 1) -> dict[str, Any]:
 
 
 def pile(chips: dict[str, Any]) -> list[dict[str, Any]]:
-    """A front or a plate: by value its numbers then its Wilds given that value, then the specials it holds."""
+    """A front or a plate: by value its numbers then the Wilds given that value, then its specials."""
     out = []
     for value in VALUES:
         numbers, wilds = chips["numbers"][value - 1], chips["wilds"][value - 1]

@@ -44,7 +44,7 @@ def greedy_hour(
     fox_king: int,
     lone_dog_powerless: bool,
 ) -> None:
-    """Play one hour in place (the rules of `rules.NobodyButUsChickensState`), every take grabbing the best Chicken."""
+    """Play one hour in place (the rules of `NobodyButUsChickensState`), each take the best Chicken."""
     n = len(picks)
     dogs = 0
     for seat in range(n):

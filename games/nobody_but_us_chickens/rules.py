@@ -509,7 +509,9 @@ class NobodyButUsChickensGame(Game):
     spec = SPEC
     hidden_state = False
 
-    def new_state(self, num_players: int, options: Mapping[str, Any], rng: random.Random) -> NobodyButUsChickensState:
+    def new_state(
+        self, num_players: int, options: Mapping[str, Any], rng: random.Random
+    ) -> NobodyButUsChickensState:
         return NobodyButUsChickensState(num_players, options, rng)
 
     def sample_state(self, observation: Observation, rng: random.Random) -> NobodyButUsChickensState:

@@ -212,7 +212,12 @@ def _bone(tile: dict[str, Any]) -> SafeString:
     double = " double" if tile["double"] else ""
     owner = f" s{tile['seat']}" if tile["seat"] is not None else ""
     return format_html(
-        '<span class="bone{}{}" title="{}">{}{}</span>', double, owner, tile["bone"], _half(first), _half(second)
+        '<span class="bone{}{}" title="{}">{}{}</span>',
+        double,
+        owner,
+        tile["bone"],
+        _half(first),
+        _half(second),
     )
 
 

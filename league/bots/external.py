@@ -361,7 +361,9 @@ class ExternalSeats:
         record; `seed` is the seat's seed the program is told (`games.core.runner.bot_seed`). The program
         keeps its own hard time-out, so the runner's move-time check does not apply to it."""
 
-        def make(game: Game, seat: int, num_players: int, options: Mapping[str, Any], rng: random.Random) -> Bot:
+        def make(
+            game: Game, seat: int, num_players: int, options: Mapping[str, Any], rng: random.Random
+        ) -> Bot:
             bot = ExternalBot(game, seat, num_players, options, rng, command, limits, seed)
             self.bots.append(bot)
             return bot

@@ -36,7 +36,9 @@ def play_league_match(
     """Play one match and return its record; every external program started is stopped before returning."""
     with ExternalSeats() as programs:
         players = [
-            programs.seat(label=seat.label, command=seat.command, limits=seat.limits, seed=bot_seed(seed, index))
+            programs.seat(
+                label=seat.label, command=seat.command, limits=seat.limits, seed=bot_seed(seed, index)
+            )
             if seat.is_external
             else SeatPlayer(seat.strategy, dict(seat.params), move_time_limit=seat.limits.move_seconds)
             for index, seat in enumerate(seats)

@@ -18,8 +18,16 @@ def tile(bone, ends, seat, children=(), double=False):
 
 def test_the_layout_is_a_tree_from_the_spinner_each_tile_joining_end_first():
     state = ChickenFootState.position(
-        2, D6, hands=[["1-0", "3-3"], ["2-0", "0-0"]], lead="6-6", opener=0, plays=PLAYS, turn=0,
-        scores=[10, 0], round_number=2, led=["5-5"],
+        2,
+        D6,
+        hands=[["1-0", "3-3"], ["2-0", "0-0"]],
+        lead="6-6",
+        opener=0,
+        plays=PLAYS,
+        turn=0,
+        scores=[10, 0],
+        round_number=2,
+        led=["5-5"],
     )
 
     assert table(state) == {
@@ -32,7 +40,12 @@ def test_the_layout_is_a_tree_from_the_spinner_each_tile_joining_end_first():
                 [6, 6],
                 0,
                 [
-                    tile("6-5", [6, 5], 1, [tile("5-4", [5, 4], 1, [tile("4-1", [4, 1], 0, [tile("3-1", [1, 3], 1)])])]),
+                    tile(
+                        "6-5",
+                        [6, 5],
+                        1,
+                        [tile("5-4", [5, 4], 1, [tile("4-1", [4, 1], 0, [tile("3-1", [1, 3], 1)])])],
+                    ),
                     tile("6-4", [6, 4], 0),
                     tile("6-3", [6, 3], 1),
                     tile("6-2", [6, 2], 0),
@@ -47,10 +60,16 @@ def test_the_layout_is_a_tree_from_the_spinner_each_tile_joining_end_first():
             {"number": 2, "onto": "6-2"},
         ],
         "seats": [
-            {"hand": [tile("1-0", [1, 0], None), tile("3-3", [3, 3], None, double=True)], "points": 10,
-             "active": True},
-            {"hand": [tile("0-0", [0, 0], None, double=True), tile("2-0", [2, 0], None)], "points": 0,
-             "active": False},
+            {
+                "hand": [tile("1-0", [1, 0], None), tile("3-3", [3, 3], None, double=True)],
+                "points": 10,
+                "active": True,
+            },
+            {
+                "hand": [tile("0-0", [0, 0], None, double=True), tile("2-0", [2, 0], None)],
+                "points": 0,
+                "active": False,
+            },
         ],
     }
 

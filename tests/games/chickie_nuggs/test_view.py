@@ -26,10 +26,20 @@ def test_each_tray_and_hand_is_shown_as_its_owner_sees_it():
                 "hand": [{"card": "nugget1", "count": 1}, {"card": "bbq", "count": 2}],
                 "active": False,
             },
-            {"nuggets": [], "sauces": [], "points": 0, "hand": [{"card": "flying_nuggets", "count": 1}],
-             "active": True},
-            {"nuggets": [{"value": 4, "face_down": False}], "sauces": ["honey_mustard"], "points": 5, "hand": [],
-             "active": False},
+            {
+                "nuggets": [],
+                "sauces": [],
+                "points": 0,
+                "hand": [{"card": "flying_nuggets", "count": 1}],
+                "active": True,
+            },
+            {
+                "nuggets": [{"value": 4, "face_down": False}],
+                "sauces": ["honey_mustard"],
+                "points": 5,
+                "hand": [],
+                "active": False,
+            },
         ],
     }
 

@@ -19,9 +19,14 @@ ROOT = Path(__file__).resolve().parents[3]
 # Values where orjson's own text differs from the standard library's, or that orjson refuses.
 TRICKY = [
     {"floats": [0.7, 1e-05, 1.5e-05, 0.0001, 1e-07, -2.5e-09, 1e-100, 5e-324, 1e16, 1e22, -0.0, 0.1 + 0.2]},
-    {"text": "\n\t\b\f\r\x7f\x00\x1f\"\\ \u2028 é ☃ \U0001f600", "é": 1, "z": 2, "\uffff": 3, "\U0001f600": 4},
+    {"text": '\n\t\b\f\r\x7f\x00\x1f"\\ \u2028 é ☃ \U0001f600', "é": 1, "z": 2, "\uffff": 3, "\U0001f600": 4},
     {"big": [2**63 - 1, -(2**63), 2**64 - 1, 2**64, -(2**70)]},
-    {"nothing": None, "flags": [True, False], "tuple": (1, "a"), "nested": {"b": [{"d": 1, "c": 2}], "a": []}},
+    {
+        "nothing": None,
+        "flags": [True, False],
+        "tuple": (1, "a"),
+        "nested": {"b": [{"d": 1, "c": 2}], "a": []},
+    },
     {"1": "key that looks like a number", "e-": "0.00001 inside a string"},
 ]
 
@@ -54,10 +59,14 @@ def test_values_outside_json_are_refused_as_the_standard_library_refuses_them(or
 
 
 def test_blobs_of_every_zlib_level_and_either_writer_decompress_the_same():
-    record = play_match("chicken_foot", 3, ["heuristic", "greedy", "random"], seed=4, options={"set": "double_six"})
+    record = play_match(
+        "chicken_foot", 3, ["heuristic", "greedy", "random"], seed=4, options={"set": "double_six"}
+    )
     text = canonical_json(record).encode()
     blobs = [zlib.compress(text, level) for level in (1, 6, 9)]
-    blobs.append(zlib.compress(orjson.dumps(record, option=orjson.OPT_SORT_KEYS), 6))  # the league's old writer
+    blobs.append(
+        zlib.compress(orjson.dumps(record, option=orjson.OPT_SORT_KEYS), 6)
+    )  # the league's old writer
 
     assert [decompress(blob) for blob in blobs] == [record] * 4
     assert decompress(memoryview(compress(record))) == record  # PostgreSQL hands bytea back as a memoryview
@@ -75,7 +84,9 @@ def test_the_engines_play_and_store_a_record_without_orjson():
         "assert decompress(compress(record)) == record\n"
         "print(len(record['events']))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
 
     assert done.returncode == 0, done.stderr
     expected = play_match("chickie_nuggs", 3, ["heuristic", "random", "random"], seed=5)

@@ -71,7 +71,9 @@ def test_overrunning_the_move_time_limit_forfeits(toy):
 
 def test_a_seats_own_move_time_limit_replaces_the_matchs(toy):
     own_limit = play_match(GAME, 2, [SeatPlayer("slow", move_time_limit=0.001), "slow"], seed=1)
-    exempt = play_match(GAME, 2, [SeatPlayer("slow", move_time_limit=60), "slow"], seed=1, move_time_limit=0.001)
+    exempt = play_match(
+        GAME, 2, [SeatPlayer("slow", move_time_limit=60), "slow"], seed=1, move_time_limit=0.001
+    )
 
     assert [(f["seat"], f["event"]) for f in own_limit["end"]["forfeits"]] == [(0, 1)]
     assert [(f["seat"], f["event"]) for f in exempt["end"]["forfeits"]] == [(1, 2)]

@@ -37,8 +37,12 @@ def test_a_turn_in_progress_shows_the_draw_the_piles_and_the_bag():
                 "plate_chips": 5,
                 "active": True,
             },
-            {"front": [{"label": "W6", "kind": "wild", "number": 6, "count": 1}], "plate": [], "plate_chips": 0,
-             "active": False},
+            {
+                "front": [{"label": "W6", "kind": "wild", "number": 6, "count": 1}],
+                "plate": [],
+                "plate_chips": 0,
+                "active": False,
+            },
         ],
         "drawn": [number(2), {"label": "W", "kind": "wild", "number": 0, "count": 1}],
         "bag": [

@@ -1,4 +1,5 @@
-"""Rule tests of Nobody but Us Chickens from hand-built positions (NobodyButUsChickensState.position), exact results."""
+"""Rule tests of Nobody but Us Chickens from hand-built positions (`NobodyButUsChickensState.position`), with
+exact results."""
 
 import random
 
@@ -14,7 +15,9 @@ HOUR_3_HAND = ["healthy", "healthy", "plump", "fox", "rat", "dog"]
 
 def at_hour_3(coop, night=0, options=None):
     """Four players at hour 3 of `night`, every hand HOUR_3_HAND, with `coop` in the coop."""
-    return NobodyButUsChickensState.position(4, options, night=night, hour=3, hands=[HOUR_3_HAND] * 4, coop=coop)
+    return NobodyButUsChickensState.position(
+        4, options, night=night, hour=3, hands=[HOUR_3_HAND] * 4, coop=coop
+    )
 
 
 def play_hour(state, picks, takes=()):
@@ -247,7 +250,9 @@ def test_dawn_scoring_and_the_healthy_coop_bonus(last_cards, healthy_coop, expec
 
 
 def test_the_last_card_is_played_without_a_decision_but_a_one_kind_pick_before_it_is_asked():
-    state = NobodyButUsChickensState.position(4, hour=7, hands=[["healthy", "healthy"]] * 2 + [["dog", "fox"]] * 2)
+    state = NobodyButUsChickensState.position(
+        4, hour=7, hands=[["healthy", "healthy"]] * 2 + [["dog", "fox"]] * 2
+    )
     assert state.deciders() == (0, 1, 2, 3)
     assert state.legal_actions(0) == ["healthy"]
     state.apply({0: "healthy", 1: "healthy", 2: "dog", 3: "dog"})
@@ -373,7 +378,9 @@ def test_the_sampler_rebuilds_the_true_state():
 
 def test_hand_built_positions_refuse_impossible_hands():
     with pytest.raises(OptionError, match="cannot be held at hour 3"):
-        NobodyButUsChickensState.position(4, hour=3, hands=[["fox", "fox", "healthy", "healthy", "plump", "dog"]] * 4)
+        NobodyButUsChickensState.position(
+            4, hour=3, hands=[["fox", "fox", "healthy", "healthy", "plump", "dog"]] * 4
+        )
     with pytest.raises(OptionError, match="unknown card 'goose'"):
         NobodyButUsChickensState.position(4, hour=8, hands=[["goose"]] * 4)
     with pytest.raises(OptionError, match="expected 4 hands"):

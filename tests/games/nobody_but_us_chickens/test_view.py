@@ -8,14 +8,25 @@ HAND = ["healthy", "healthy", "plump", "fox", "rat", "dog"]
 
 def night_2_hour_4():
     return NobodyButUsChickensState.position(
-        3, night=1, hour=3, hands=[HAND] * 3, coop=["prize", "plump"], claimed=[["healthy"], [], ["sickly"]],
+        3,
+        night=1,
+        hour=3,
+        hands=[HAND] * 3,
+        coop=["prize", "plump"],
+        claimed=[["healthy"], [], ["sickly"]],
         night_scores=[[4, 2, 7]],
     )
 
 
 def seat(hand, claimed, points, fox_king=False, top_dog=False, active=False):
-    return {"hand": hand, "claimed": claimed, "points": points, "fox_king": fox_king, "top_dog": top_dog,
-            "active": active}
+    return {
+        "hand": hand,
+        "claimed": claimed,
+        "points": points,
+        "fox_king": fox_king,
+        "top_dog": top_dog,
+        "active": active,
+    }
 
 
 def test_the_start_of_an_hour_counts_nights_and_hours_from_one():

@@ -147,7 +147,8 @@ def test_a_record_that_does_not_replay_shows_the_first_bad_event(client, staff, 
 
     assert before.status_code == 200
     assert at.status_code == 409
-    assert f"event {index}: seat {seat}: &#x27;fly away&#x27; is not a legal action now" in at.content.decode()
+    message = f"event {index}: seat {seat}: &#x27;fly away&#x27; is not a legal action now"
+    assert message in at.content.decode()
 
 
 @pytest.mark.parametrize(

@@ -26,8 +26,12 @@ def test_built_in_seats_play_the_runners_match_byte_for_byte():
 
 def test_a_program_is_named_by_its_definition_and_a_slow_built_in_forfeits_on_its_own_limit():
     seats = [
-        SeatBot(label="Program v2", command=(sys.executable, str(PROGRAMS / "first_legal.py")), limits=Limits(5)),
-        SeatBot(label="Sleepy v1", strategy="sleepy", params={"seconds": 0.05}, limits=Limits(move_seconds=0.01)),
+        SeatBot(
+            label="Program v2", command=(sys.executable, str(PROGRAMS / "first_legal.py")), limits=Limits(5)
+        ),
+        SeatBot(
+            label="Sleepy v1", strategy="sleepy", params={"seconds": 0.05}, limits=Limits(move_seconds=0.01)
+        ),
         SeatBot(label="Dice v1", strategy="random"),
     ]
 
