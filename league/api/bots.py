@@ -7,6 +7,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from league.api import filters
 from league.api.errors import ERROR
 from league.bots import leagues, selectors, services
 from league.bots.models import BotDefinition, BotLeague, Fixture
@@ -60,7 +61,7 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
 
     queryset = BotDefinition.objects.order_by("game_id", "name", "-version")
     serializer_class = BotSerializer
-    filterset_fields = ["game_id", "kind", "name"]
+    filterset_class = filters.BotFilter
 
     @extend_schema(request=BotWriteSerializer, responses={201: BotSerializer, 400: ERROR, 403: ERROR})
     def create(self, request):
@@ -163,7 +164,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 
     queryset = BotLeague.objects.prefetch_related("bots").order_by("-created_at", "-id")
     serializer_class = LeagueSerializer
-    filterset_fields = ["game_id", "status"]
+    filterset_class = filters.LeagueFilter
 
     @extend_schema(request=LeagueCreateSerializer, responses={201: LeagueSerializer, 400: ERROR})
     def create(self, request):

@@ -13,6 +13,7 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
+from league.api import filters
 from league.api.errors import ERROR
 from league.tournaments import seam, selectors, services
 from league.tournaments.models import Round, Table, Tournament
@@ -177,7 +178,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     serializer_class = TournamentSerializer
     permission_classes = [IsAuthenticatedOrReadOnly]
-    filterset_fields = ["game_id", "status", "format"]
+    filterset_class = filters.TournamentFilter
 
     def get_queryset(self):
         return selectors.tournament_list(user=self.request.user)

@@ -1,10 +1,10 @@
 """REST endpoints: thin adapters that parse input, call one service or selector, and serialize."""
 
 from django.db.models import Prefetch
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.generics import get_object_or_404
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -98,7 +98,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     )
     @action(detail=True, methods=["get", "post"], pagination_class=None)
     def results(self, request, pk=None):
-        match = get_object_or_404(Match, pk=pk)
+        match = get_object_or_404(Match, pk=pk)  # DRF's: an id that is not a number is a 404 too
         if request.method == "GET":
             versions = match.result_versions.select_related("entered_by").order_by("-version")
             return Response(ResultVersionSerializer(versions, many=True).data)

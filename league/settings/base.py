@@ -192,11 +192,16 @@ REST_FRAMEWORK = {
         "failed_token": env.rate("API_RATE_FAILED_TOKENS", "30/hour"),
     },
     "DEFAULT_PERMISSION_CLASSES": ["league.api.permissions.StaffWritesOthersRead"],
+    "DEFAULT_PARSER_CLASSES": [
+        "league.api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": [
-        "django_filters.rest_framework.DjangoFilterBackend",
-        "rest_framework.filters.OrderingFilter",
+        "league.api.filters.FilterBackend",
+        "league.api.filters.OrderingFilter",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "league.api.errors.exception_handler",
