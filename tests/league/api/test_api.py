@@ -157,6 +157,11 @@ def test_unknown_match_is_404(organizer_api, db):
     assert organizer_api.post("/api/matches/404/results/", {"expected_version": 0}, format="json").status_code == 404
 
 
+def test_a_match_id_that_is_not_a_number_is_404_for_its_results(api, organizer_api, db):
+    assert api.get("/api/matches/AAA/results/").status_code == 404
+    assert organizer_api.post("/api/matches/AAA/results/", {"expected_version": 0}, format="json").status_code == 404
+
+
 @pytest.mark.parametrize("url", ["/api/players/", "/api/matches/", "/api/ratings/", "/api/rating-history/"])
 def test_api_lists_do_not_grow_their_query_count_with_rows(api, match_of, submit, players, url):
     submit(match_of(), [1, 2, 3, 4])
