@@ -37,9 +37,9 @@ class BotWriteSerializer(serializers.Serializer):
     command = serializers.ListField(
         child=serializers.CharField(max_length=1000), default=list, max_length=100
     )
-    move_seconds = serializers.FloatField(default=1.0)
-    cpu_seconds = serializers.IntegerField(default=60)
-    memory_mb = serializers.IntegerField(default=512)
+    move_seconds = serializers.FloatField(default=1.0, **services.MOVE_SECONDS.limits)
+    cpu_seconds = serializers.IntegerField(default=60, **services.CPU_SECONDS.limits)
+    memory_mb = serializers.IntegerField(default=512, **services.MEMORY_MB.limits)
     description = serializers.CharField(default="", allow_blank=True, max_length=5000)
 
 
@@ -49,9 +49,9 @@ class BotReviseSerializer(serializers.Serializer):
     command = serializers.ListField(
         child=serializers.CharField(max_length=1000), required=False, max_length=100
     )
-    move_seconds = serializers.FloatField(required=False)
-    cpu_seconds = serializers.IntegerField(required=False)
-    memory_mb = serializers.IntegerField(required=False)
+    move_seconds = serializers.FloatField(required=False, **services.MOVE_SECONDS.limits)
+    cpu_seconds = serializers.IntegerField(required=False, **services.CPU_SECONDS.limits)
+    memory_mb = serializers.IntegerField(required=False, **services.MEMORY_MB.limits)
     description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
 
 
@@ -111,17 +111,17 @@ class LeagueCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     game = serializers.CharField(max_length=40)
     bots = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=2, max_length=500)
-    table_size = serializers.IntegerField()
+    table_size = serializers.IntegerField(**leagues.SETTING_BOUNDS["table_size"].limits)
     target_kind = serializers.CharField(default=BotLeague.Target.ROUNDS)
-    target_value = serializers.IntegerField(default=10)
-    seed = serializers.IntegerField(default=1)
+    target_value = serializers.IntegerField(default=10, **leagues.SETTING_BOUNDS["target_value"].limits)
+    seed = serializers.IntegerField(default=1, **leagues.SETTING_BOUNDS["seed"].limits)
     options = serializers.DictField(default=dict)
-    sittings_per_round = serializers.IntegerField(default=4)
-    batch_size = serializers.IntegerField(default=50)
-    commit_every = serializers.IntegerField(default=10)
-    lease_seconds = serializers.IntegerField(default=600)
+    sittings_per_round = serializers.IntegerField(default=4, **leagues.SETTING_BOUNDS["sittings_per_round"].limits)
+    batch_size = serializers.IntegerField(default=50, **leagues.SETTING_BOUNDS["batch_size"].limits)
+    commit_every = serializers.IntegerField(default=10, **leagues.SETTING_BOUNDS["commit_every"].limits)
+    lease_seconds = serializers.IntegerField(default=600, **leagues.SETTING_BOUNDS["lease_seconds"].limits)
     pace = serializers.CharField(default=BotLeague.Pace.FAST)
-    interval_seconds = serializers.IntegerField(default=60)
+    interval_seconds = serializers.IntegerField(default=60, **leagues.SETTING_BOUNDS["interval_seconds"].limits)
 
 
 class StandingSerializer(serializers.Serializer):

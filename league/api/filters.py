@@ -12,7 +12,6 @@ view's `filterset_fields`) and in its filter classes, once.
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, timedelta
 
 import django_filters
@@ -24,6 +23,7 @@ from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework import filters as drf_filters
 
 from league.bots.models import BotDefinition, BotLeague
+from league.core.bounds import Bounds, whole_number
 from league.core.catalogue import game_choices
 from league.core.errors import UserError
 from league.matches.models import Match
@@ -33,8 +33,8 @@ from league.tournaments.models import Tournament
 
 BOOLEAN_WORDS = {"true": True, "1": True, "false": False, "0": False}
 MAX_UTC_OFFSET = timedelta(hours=16)  # PostgreSQL refuses offsets of ±16:00 and beyond
-ID_RANGE = (-(2**63), 2**63 - 1)  # what every database stores in a 64-bit integer column
-WHOLE_NUMBER = re.compile(r"-?[0-9]{1,19}")  # ASCII digits only: int() also reads "²" and "٣"
+MAX_TEXT = 200
+ID_RANGE = Bounds(-(2**63), 2**63 - 1)  # a 64-bit integer column's: an id outside names nothing
 
 
 class BooleanField(forms.Field):
@@ -51,10 +51,12 @@ class IntegerField(forms.Field):
     def to_python(self, value):
         if value in self.empty_values:
             return None
-        low, high = ID_RANGE
-        if not WHOLE_NUMBER.fullmatch(value) or not low <= int(value) <= high:
-            raise forms.ValidationError(f"a whole number from {low} to {high}, not {value!r}", code="invalid")
-        return int(value)
+        number = whole_number(value)
+        if not ID_RANGE.contains(number):
+            raise forms.ValidationError(
+                f"a whole number from {ID_RANGE.low} to {ID_RANGE.high}, not {value!r}", code="invalid"
+            )
+        return number
 
 
 class ChoiceField(filter_fields.ChoiceField):
@@ -87,6 +89,14 @@ class DateTimeField(filter_fields.IsoDateTimeField):
             raise forms.ValidationError("a moment from year 1 to 9999 in UTC", code="invalid") from None
 
 
+class TextFilter(django_filters.CharFilter):
+    """Text of at most `MAX_TEXT` characters: no name is longer, and SQLite refuses a LIKE pattern of more
+    than 50,000 bytes."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, max_length=MAX_TEXT, **kwargs)
+
+
 class BooleanFilter(django_filters.BooleanFilter):
     field_class = BooleanField
 
@@ -116,6 +126,7 @@ class FilterSet(django_filters.FilterSet):
 
     FILTER_DEFAULTS = {
         **FILTER_FOR_DBFIELD_DEFAULTS,
+        models.CharField: {"filter_class": TextFilter},
         models.BooleanField: {"filter_class": BooleanFilter},
         models.IntegerField: {"filter_class": IdFilter},
         models.ForeignKey: {"filter_class": IdFilter},
@@ -161,7 +172,7 @@ class OrderingFilter(drf_filters.OrderingFilter):
 
 
 class PlayerFilter(FilterSet):
-    name = django_filters.CharFilter(lookup_expr="icontains")
+    name = TextFilter(lookup_expr="icontains")
 
     class Meta:
         model = Player

@@ -39,13 +39,15 @@ class TournamentWriteSerializer(serializers.Serializer):
     game = serializers.CharField(max_length=40, source="game_id")
     options = serializers.DictField(required=False, default=dict)
     format = serializers.CharField(max_length=30, default=Tournament.Format.SWISS)
-    table_size = serializers.IntegerField(default=2, min_value=2, max_value=7)
+    table_size = serializers.IntegerField(default=2, **services.SETTING_BOUNDS["table_size"].limits)
     leftovers = serializers.CharField(max_length=10, default=Tournament.Leftovers.SHORT)
-    rounds = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=60)
+    rounds = serializers.IntegerField(required=False, allow_null=True, default=None, **services.SETTING_BOUNDS["rounds"].limits)
     first_stage = serializers.CharField(max_length=20, default="swiss")
-    cut_size = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=2, max_value=1024)
+    cut_size = serializers.IntegerField(
+        required=False, allow_null=True, default=None, **services.SETTING_BOUNDS["cut_size"].limits
+    )
     cut_format = serializers.CharField(max_length=30, default="single_elimination")
-    advance = serializers.IntegerField(default=1, min_value=1, max_value=6)
+    advance = serializers.IntegerField(default=1, **services.SETTING_BOUNDS["advance"].limits)
     third_place = serializers.BooleanField(default=False)
     grand_final_reset = serializers.BooleanField(default=True)
     points = serializers.DictField(required=False, default=dict)
@@ -65,7 +67,7 @@ class TournamentRegistrationSerializer(serializers.Serializer):
 class RegistrationWriteSerializer(serializers.Serializer):
     player = serializers.IntegerField(required=False, min_value=1, max_value=2**62, help_text="A player's id")
     name = serializers.CharField(required=False, max_length=200, help_text="Or a name (a new one makes a player)")
-    seed = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=100_000)
+    seed = serializers.IntegerField(required=False, allow_null=True, **services.SEED_BOUNDS.limits)
 
 
 class LeaveSerializer(serializers.Serializer):

@@ -35,8 +35,8 @@ from django_celery_beat.models import IntervalSchedule, PeriodicTask
 from games.core.errors import OptionError
 from league.bots import matchmaking
 from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry, LeagueRound
-from league.bots.services import check_number
 from league.core import bulk
+from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.errors import ErrorCode, NotFound, UserError
 from league.matches.models import Match, MatchSeat
@@ -45,6 +45,16 @@ from league.ratings.models import PendingRatingUpdate, Rating, RatingPool
 from league.ratings.services import pool_create, pool_update
 
 MAX_QUEUED_TASKS = 16
+SETTING_BOUNDS = {  # a league's numbers, within their columns (small ints up to 32767, ints up to 2**31 - 1)
+    "table_size": Bounds(2, 16),
+    "seed": Bounds(0, 2**63 - 1),
+    "target_value": Bounds(1, 1_000_000),
+    "sittings_per_round": Bounds(1, 1000),
+    "batch_size": Bounds(1, 1000),
+    "commit_every": Bounds(1, 1000),
+    "lease_seconds": Bounds(1, 86400),
+    "interval_seconds": Bounds(1, 86400 * 7),
+}
 PLAY_TASK = "league.bots.tasks.league_play_task"
 TICK_TASK = "league.bots.tasks.league_tick_task"
 
@@ -74,14 +84,13 @@ def league_create(
     if BotLeague.objects.filter(name__iexact=name).exists():
         raise UserError(f"there is already a league called {name!r}", field="name", code=ErrorCode.DUPLICATE)
     spec = game_spec(game_id, field="game")
-    check_number(table_size, "table_size", low=2, high=16, whole=True)
-    check_number(seed, "seed", low=0, high=2**63 - 1, whole=True)
-    check_number(target_value, "target_value", low=1, high=1_000_000, whole=True)
-    check_number(sittings_per_round, "sittings_per_round", low=1, high=1000, whole=True)
-    check_number(batch_size, "batch_size", low=1, high=1000, whole=True)
-    check_number(commit_every, "commit_every", low=1, high=1000, whole=True)
-    check_number(lease_seconds, "lease_seconds", low=1, high=86400, whole=True)
-    check_number(interval_seconds, "interval_seconds", low=1, high=86400 * 7, whole=True)
+    numbers = {
+        "table_size": table_size, "seed": seed, "target_value": target_value, "sittings_per_round": sittings_per_round,
+        "batch_size": batch_size, "commit_every": commit_every, "lease_seconds": lease_seconds,
+        "interval_seconds": interval_seconds,
+    }  # fmt: skip
+    for field, value in numbers.items():
+        SETTING_BOUNDS[field].check(value, field)
     if target_kind not in BotLeague.Target.values:
         raise UserError(
             f"target_kind must be one of {', '.join(BotLeague.Target.values)}", field="target_kind"

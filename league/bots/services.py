@@ -18,12 +18,16 @@ from games import registry
 from games.core.errors import OptionError, UnknownBot
 from league.bots.external import ExternalBotError, resolve_command
 from league.bots.models import BotDefinition
+from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
-from league.core.checks import is_int, is_number
 from league.core.errors import ErrorCode, Forbidden, UserError
 from league.matches.models import MatchSeat
 from league.players.models import Player
 from league.players.services import player_create
+
+MOVE_SECONDS = Bounds(0.01, 600, whole=False)
+CPU_SECONDS = Bounds(1, 3600)
+MEMORY_MB = Bounds(64, 16384)
 
 
 @dataclass(frozen=True)
@@ -36,14 +40,6 @@ class BotPlan:
     move_seconds: float
     cpu_seconds: int
     memory_mb: int
-
-
-def check_number(value: Any, field: str, *, low: float, high: float, whole: bool = False) -> Any:
-    """`value` if it is a number (`whole`: a whole number) from `low` to `high`; else a UserError on `field`."""
-    if not (is_int(value) if whole else is_number(value)) or not low <= value <= high:
-        kind = "a whole number" if whole else "a number"
-        raise UserError(f"{field.replace('_', ' ')} must be {kind} from {low:g} to {high:g}", field=field)
-    return value
 
 
 def check_bot(
@@ -64,9 +60,9 @@ def check_bot(
         raise UserError(f"kind must be one of {', '.join(BotDefinition.Kind.values)}", field="kind")
     if params is not None and not isinstance(params, Mapping):
         raise UserError("params must be an object of parameter names and values", field="params")
-    move_seconds = float(check_number(move_seconds, "move_seconds", low=0.01, high=600))
-    cpu_seconds = check_number(cpu_seconds, "cpu_seconds", low=1, high=3600, whole=True)
-    memory_mb = check_number(memory_mb, "memory_mb", low=64, high=16384, whole=True)
+    move_seconds = float(MOVE_SECONDS.check(move_seconds, "move_seconds"))
+    cpu_seconds = CPU_SECONDS.check(cpu_seconds, "cpu_seconds")
+    memory_mb = MEMORY_MB.check(memory_mb, "memory_mb")
     if kind == BotDefinition.Kind.EXTERNAL:
         if by is None or not by.is_staff:
             raise Forbidden(

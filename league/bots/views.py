@@ -13,8 +13,9 @@ from games.core.errors import ReplayError
 from league.bots import selectors
 from league.bots.drawings import replay_frame
 from league.bots.external import detect_protections
-from league.bots.leagues import league_create, league_pause, league_start
+from league.bots.leagues import SETTING_BOUNDS, league_create, league_pause, league_start
 from league.bots.models import BotDefinition, BotLeague
+from league.core.bounds import ROW_IDS, whole_number
 from league.core.catalogue import game_choices, game_name
 from league.core.errors import NotFound, UserError
 from league.core.forms import add_user_error
@@ -29,6 +30,14 @@ def league_list(request: HttpRequest) -> HttpResponse:
 
 
 class BotChoiceField(forms.ModelMultipleChoiceField):
+    def clean(self, value):
+        for pk in value or ():
+            if not ROW_IDS.contains(whole_number(str(pk))):
+                raise forms.ValidationError(
+                    self.error_messages["invalid_pk_value"], code="invalid_pk_value", params={"pk": pk}
+                )
+        return super().clean(value)
+
     def label_from_instance(self, bot: BotDefinition) -> str:
         return f"{bot.label} · {game_name(bot.game_id)}"
 
@@ -51,16 +60,16 @@ class LeagueForm(forms.Form):
         widget=GameCheckboxes,
         help_text="Bots of the league's game.",
     )
-    table_size = forms.IntegerField(min_value=2, max_value=16, initial=4)
+    table_size = forms.IntegerField(initial=4, **SETTING_BOUNDS["table_size"].limits)
     target_kind = forms.ChoiceField(choices=BotLeague.Target.choices, initial=BotLeague.Target.ROUNDS)
-    target_value = forms.IntegerField(min_value=1, initial=10, label="Target")
+    target_value = forms.IntegerField(initial=10, label="Target", **SETTING_BOUNDS["target_value"].limits)
     sittings_per_round = forms.IntegerField(
-        min_value=1, max_value=1000, initial=4, label="Matches per bot per round"
+        initial=4, label="Matches per bot per round", **SETTING_BOUNDS["sittings_per_round"].limits
     )
-    seed = forms.IntegerField(min_value=0, initial=1)
+    seed = forms.IntegerField(initial=1, **SETTING_BOUNDS["seed"].limits)
     pace = forms.ChoiceField(choices=BotLeague.Pace.choices, initial=BotLeague.Pace.FAST)
     interval_seconds = forms.IntegerField(
-        min_value=1, initial=60, label="Seconds between rounds (scheduled pace)"
+        initial=60, label="Seconds between rounds (scheduled pace)", **SETTING_BOUNDS["interval_seconds"].limits
     )
 
 

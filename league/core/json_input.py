@@ -1,13 +1,22 @@
-"""JSON that arrives from outside (API bodies, JSON typed into form fields), parsed with a bound on nesting.
+"""JSON that arrives from outside (API bodies, JSON typed into form fields), parsed into values the league
+can store and send back.
 
-Python's `json` recurses once per array or object and fails with a RecursionError (a 500) near 1,000
-levels. No value the league takes nests anywhere near `MAX_DEPTH` (options and points are two levels deep),
-so deeper text is refused before it is parsed, by a scan that keeps a counter instead of recursing.
+Python's `json` accepts three things that end in a 500 further on, and `parse_json` refuses each with a
+ValueError that says what is wrong:
+
+- nesting: `json` recurses once per array or object and fails with a RecursionError near 1,000 levels. No
+  value the league takes nests anywhere near `MAX_DEPTH` (options and points are two levels deep), so deeper
+  text is refused before it is parsed, by a scan that keeps a counter instead of recursing;
+- a lone UTF-16 surrogate (`"\\ud800"` without its pair): not a character, so no database stores it as
+  text and no response can encode it;
+- a number too large for a float (`1e999` becomes infinity): JSON has no infinity, so it could never be
+  stored in a JSON column or sent back.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -15,6 +24,8 @@ MAX_DEPTH = 32
 
 # A whole string literal (escapes included, so a quoted bracket is skipped with its string), or one bracket.
 _STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
+# Decoded text holds no surrogates: only a \uD800-\uDFFF escape makes one.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class JSONTooDeep(ValueError):
@@ -44,8 +55,23 @@ def check_depth(text: str, *, limit: int = MAX_DEPTH) -> None:
                 depth -= 1
 
 
+def _finite(literal: str) -> float:
+    number = float(literal)
+    if not math.isfinite(number):
+        raise ValueError(f"the number {literal} is too large")
+    return number
+
+
 def parse_json(text: str, *, limit: int = MAX_DEPTH, **loads_options: Any) -> Any:
-    """`json.loads(text, **loads_options)` once `text` has passed `check_depth`; a ValueError (JSONTooDeep
-    or json.JSONDecodeError) says what is wrong."""
+    """`json.loads(text, **loads_options)`, refusing what the module docstring lists; a ValueError
+    (JSONTooDeep, json.JSONDecodeError or a plain one) says what is wrong."""
     check_depth(text, limit=limit)
-    return json.loads(text, **loads_options)
+    value = json.loads(text, parse_float=_finite, **loads_options)
+    if _SURROGATE_ESCAPE.search(text):  # rare, but common surrogate pairs (emoji as \ud83d\ude00) pass here
+        try:
+            json.dumps(value, ensure_ascii=False).encode()
+        except UnicodeEncodeError:
+            raise ValueError(
+                "a \\u escape stands for half a UTF-16 surrogate pair, which is not a character"
+            ) from None
+    return value

@@ -19,6 +19,9 @@ class RegistrationInline(admin.TabularInline):
     def has_add_permission(self, request, obj=None) -> bool:
         return False
 
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False  # seeds change through the tournament's seed service (pages, API)
+
 
 def _run(modeladmin, request, queryset, service, done: str, **kwargs) -> None:
     for item in queryset:
@@ -54,7 +57,11 @@ class TournamentAdmin(admin.ModelAdmin):
             obj.organizers.set(form.cleaned_data["organizers"])
 
     def save_related(self, request, form, formsets, change):
-        """Organizers are saved in save_model; registrations change through the services only."""
+        """Organizers are saved in save_model. The registrations inline is view-only (registrations change
+        through the services): saving its formset writes nothing, and gives the admin's change message the
+        (empty) lists of what it saved, which it reads."""
+        for formset in formsets:
+            self.save_formset(request, form, formset, change=change)
 
     @admin.action(description="Open registration")
     def open_registration(self, request, queryset):

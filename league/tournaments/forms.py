@@ -5,6 +5,7 @@ from django import forms
 from league.core.catalogue import game_choices
 from league.core.forms import json_object
 from league.tournaments.models import Tournament
+from league.tournaments.services import SETTING_BOUNDS
 
 TIEBREAK_HELP = "In order, comma-separated, from: points, opponents_points, wins, head_to_head, seed."
 
@@ -18,22 +19,24 @@ class TournamentForm(forms.Form):
         help_text='Variant options as JSON, e.g. {"allow_two_players": true}; empty for the defaults.',
     )
     format = forms.ChoiceField(choices=Tournament.Format.choices, initial=Tournament.Format.SWISS)
-    table_size = forms.IntegerField(min_value=2, max_value=7, initial=4, label="Seats per table")
+    table_size = forms.IntegerField(initial=4, label="Seats per table", **SETTING_BOUNDS["table_size"].limits)
     leftovers = forms.ChoiceField(choices=Tournament.Leftovers.choices, label="Players who do not fill a table")
     rounds = forms.IntegerField(
-        required=False, min_value=1, max_value=60, initial=4,
+        required=False, initial=4, **SETTING_BOUNDS["rounds"].limits,
         help_text="Swiss: rounds to play. Round robin: empty for one full cycle. Stages: rounds of the first stage.",
     )  # fmt: skip
     first_stage = forms.ChoiceField(
         choices=[("swiss", "Swiss"), ("round_robin", "Round robin")], required=False, label="Stages: first stage"
     )
-    cut_size = forms.IntegerField(required=False, min_value=2, label="Stages: players in the top cut")
+    cut_size = forms.IntegerField(required=False, label="Stages: players in the top cut", **SETTING_BOUNDS["cut_size"].limits)
     cut_format = forms.ChoiceField(
         choices=[("single_elimination", "Single elimination"), ("double_elimination", "Double elimination")],
         required=False,
         label="Stages: top cut format",
     )
-    advance = forms.IntegerField(min_value=1, initial=1, label="Multi-seat elimination: advancing per table")
+    advance = forms.IntegerField(
+        initial=1, label="Multi-seat elimination: advancing per table", **SETTING_BOUNDS["advance"].limits
+    )
     third_place = forms.BooleanField(required=False, label="Single elimination: third-place match")
     grand_final_reset = forms.BooleanField(required=False, initial=True, label="Double elimination: grand final reset")
     points = forms.CharField(

@@ -13,6 +13,7 @@ holds it.
 """
 
 from league.tournaments.services.lifecycle import (
+    SETTING_BOUNDS,
     SETTINGS,
     organizer_add,
     tournament_create,
@@ -22,7 +23,12 @@ from league.tournaments.services.lifecycle import (
     tournament_start,
     tournament_update,
 )
-from league.tournaments.services.registrations import registration_add, registration_leave, registration_open
+from league.tournaments.services.registrations import (
+    SEED_BOUNDS,
+    registration_add,
+    registration_leave,
+    registration_open,
+)
 from league.tournaments.services.rounds import (
     round_complete,
     round_discard,
@@ -34,6 +40,8 @@ from league.tournaments.services.rounds import (
 from league.tournaments.services.tables import table_close, table_result
 
 __all__ = [
+    "SEED_BOUNDS",
+    "SETTING_BOUNDS",
     "SETTINGS",
     "organizer_add",
     "registration_add",

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from games.core.errors import OptionError
+from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.checks import is_int
 from league.core.errors import UserError
@@ -25,7 +26,12 @@ from league.tournaments.services.common import check_organizer, last_round, tour
 NAME_MAX_LENGTH = 120
 RESERVED_SLUGS = {"new", "login"}  # page URLs under /tournaments/
 SLUG_LENGTH = 120  # of the slug column's 130, leaving room for a -N suffix
-MAX_ROUNDS = 60
+SETTING_BOUNDS = {  # the whole-number settings; the page form and the API serializer take the same (`limits`)
+    "table_size": Bounds(2, 7),  # the game's own player range narrows it
+    "rounds": Bounds(1, 60),
+    "cut_size": Bounds(2, 1024),
+    "advance": Bounds(1, 6),  # fewer than a table of 7 seats
+}
 FIRST_STAGES = ("swiss", "round_robin")
 CUT_FORMATS = ("single_elimination", "double_elimination")
 SETTINGS = (
@@ -61,19 +67,20 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
     leftovers = cleaned.get("leftovers", Tournament.Leftovers.SHORT)
     if leftovers not in Tournament.Leftovers.values:
         raise UserError(f"leftovers must be one of {', '.join(Tournament.Leftovers.values)}", field="leftovers")
-    size = cleaned.get("table_size", 2)
+    size = SETTING_BOUNDS["table_size"].check(cleaned.get("table_size", 2), "table_size")
     low, high = spec.players_allowed(cleaned["options"])
-    if not is_int(size) or not low <= size <= high:
+    if not low <= size <= high:
         raise UserError(f"{spec.name} is played at tables of {low} to {high} with these options", field="table_size")
     rounds = cleaned.get("rounds")
-    if rounds is not None and (not is_int(rounds) or not 1 <= rounds <= MAX_ROUNDS):
-        raise UserError(f"rounds run from 1 to {MAX_ROUNDS}", field="rounds")
+    if rounds is not None:
+        SETTING_BOUNDS["rounds"].check(rounds, "rounds")
     for flag in ("third_place", "grand_final_reset", "rated"):
         if flag in cleaned and not isinstance(cleaned[flag], bool):
             raise UserError(f"{flag} must be true or false", field=flag)
-    advance = cleaned.get("advance", 1)
-    if not is_int(advance) or advance < 1:
-        raise UserError("advance is a whole number from 1", field="advance")
+    advance = SETTING_BOUNDS["advance"].check(cleaned.get("advance", 1), "advance")
+    cut = cleaned.get("cut_size")
+    if cut is not None:
+        SETTING_BOUNDS["cut_size"].check(cut, "cut_size")
     if fmt == Tournament.Format.SWISS and rounds is None:
         raise UserError("a Swiss tournament needs its number of rounds", field="rounds")
     if fmt == Tournament.Format.DOUBLE_ELIMINATION and size != 2:
@@ -88,8 +95,7 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
             raise UserError(f"the first stage is one of {', '.join(FIRST_STAGES)}", field="first_stage")
         if cleaned.get("cut_format", "single_elimination") not in CUT_FORMATS:
             raise UserError(f"the top cut is one of {', '.join(CUT_FORMATS)}", field="cut_format")
-        cut = cleaned.get("cut_size")
-        if not is_int(cut) or cut < 2:
+        if cut is None:
             raise UserError("a top cut needs a size of at least 2 players", field="cut_size")
         if cleaned.get("cut_format") == "double_elimination" and size != 2:
             raise UserError("double elimination is for tables of 2", field="cut_format")

@@ -9,6 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
+from league.core.bounds import ROW_IDS, Bounds
 from league.core.checks import is_int
 from league.core.errors import ErrorCode, NotFound, UserError
 from league.players.models import Player
@@ -16,6 +17,8 @@ from league.players.services import player_create
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import Registration, Round, Tournament
 from league.tournaments.services.common import check_organizer, last_round, tournament_locked
+
+SEED_BOUNDS = Bounds(1, 100_000)
 
 
 def _check_late_entry(tournament: Tournament) -> int:
@@ -53,8 +56,8 @@ def registration_add(
     """Register a player (by id, or by name: a new name makes a new player). While the tournament runs this is
     a late entry: the player enters at the next round with zero points and the next free seed."""
     check_organizer(user=by, tournament=tournament)
-    if seed is not None and (not is_int(seed) or seed < 1):
-        raise UserError("a seed is a whole number from 1", field="seed")
+    if seed is not None:
+        SEED_BOUNDS.check(seed, "seed")
     with transaction.atomic():
         tournament = tournament_locked(tournament)
         if tournament.status == Tournament.Status.FINISHED:
@@ -103,7 +106,7 @@ def registration_leave(*, tournament: Tournament, by: AbstractBaseUser, player_i
         raise UserError("status is one of withdrawn, dropped, no_show", field="status")
     with transaction.atomic():
         tournament = tournament_locked(tournament)
-        reg = tournament.registrations.filter(player_id=player_id).first() if is_int(player_id) else None
+        reg = tournament.registrations.filter(player_id=player_id).first() if ROW_IDS.contains(player_id) else None
         if reg is None:
             raise NotFound(f"player {player_id} is not registered", field="player")
         if reg.status != Registration.Status.ACTIVE:
