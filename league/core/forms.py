@@ -3,15 +3,15 @@ on the form."""
 
 from __future__ import annotations
 
-import json
-
 from django import forms
 
 from league.core.errors import UserError
+from league.core.json_input import parse_json
 
 
 def json_object(raw: str | None, *, what: str, example: str = "") -> dict:
-    """The JSON object typed into a text field, {} when it is empty; a ValidationError says what is wrong.
+    """The JSON object typed into a text field, {} when it is empty; a ValidationError says what is wrong
+    (`league.core.json_input.parse_json` refuses what no field could store: nesting beyond its bound, ...).
 
     `what` names the values in the message ("options are a JSON object"), `example` shows one.
     """
@@ -20,9 +20,9 @@ def json_object(raw: str | None, *, what: str, example: str = "") -> dict:
         return {}
     hint = f", e.g. {example}" if example else ""
     try:
-        value = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise forms.ValidationError(f"not valid JSON: {exc.msg}{hint}") from None
+        value = parse_json(raw)
+    except ValueError as exc:  # JSONDecodeError's msg leaves out the position its str adds
+        raise forms.ValidationError(f"not valid JSON: {getattr(exc, 'msg', exc)}{hint}") from None
     if not isinstance(value, dict):
         raise forms.ValidationError(f"{what} are a JSON object{hint}")
     return value

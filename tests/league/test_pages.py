@@ -113,6 +113,18 @@ def test_organizer_creates_a_match_and_enters_its_result(client, staff, players)
     ]
 
 
+def test_new_match_options_nested_1000_deep_are_a_400_not_a_recursion_error(client, staff, players):
+    client.force_login(staff)
+    deep = '{"name": ' + "[" * 1000 + "1" + "]" * 1000 + "}"
+    response = client.post("/matches/new/", {"game": "nacho_pile", "seat_0": players[0].pk, "seat_1": players[1].pk,
+                                             "options": deep, "rated": "on"})  # fmt: skip
+    assert response.status_code == 400
+    assert response.context["form"].errors == {
+        "options": ["not valid JSON: arrays and objects are nested deeper than 32 levels"]
+    }
+    assert not Match.objects.exists()
+
+
 def test_new_match_form_shows_errors_without_writing(client, staff, players):
     client.force_login(staff)
     response = client.post("/matches/new/", {"game": "chickie_nuggs", "seat_0": players[0].pk, "options": "{"})

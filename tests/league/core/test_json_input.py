@@ -3,7 +3,9 @@
 import json
 
 import pytest
+from django import forms
 
+from league.core.forms import json_object
 from league.core.json_input import MAX_DEPTH, JSONTooDeep, parse_json
 
 
@@ -30,3 +32,38 @@ def test_brackets_inside_strings_do_not_count_even_after_escaped_quotes():
 def test_text_that_is_not_json_fails_as_json_does():
     with pytest.raises(json.JSONDecodeError, match="Expecting value"):
         parse_json("[1, ]")
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('"\\ud800"', "a \\u escape stands for half a UTF-16 surrogate pair, which is not a character"),
+        (
+            '{"a": "\\udc00 alone"}',
+            "a \\u escape stands for half a UTF-16 surrogate pair, which is not a character",
+        ),
+        ("[1e999]", "the number 1e999 is too large"),
+        ("[-1e999]", "the number -1e999 is too large"),
+    ],
+)
+def test_values_no_column_could_store_are_refused(text, problem):
+    with pytest.raises(ValueError) as caught:
+        parse_json(text)
+    assert str(caught.value) == problem
+
+
+def test_pairs_of_surrogates_and_large_finite_numbers_parse():
+    assert parse_json('["\\ud83d\\ude00", 1e308]') == ["\U0001f600", 1e308]
+
+
+def test_form_fields_refuse_what_parse_json_refuses_with_its_message():
+    """The JSON text fields of the pages and the admin (options, points, bot parameters) all use json_object."""
+    for text, problem in [
+        (nested(40), f"arrays and objects are nested deeper than {MAX_DEPTH} levels"),
+        ('{"a": 1e999}', "the number 1e999 is too large"),
+        ('{"a": ' + "1" * 5000 + "}", "Exceeds the limit (4300 digits) for integer string conversion: value has 5000 "
+         "digits; use sys.set_int_max_str_digits() to increase the limit"),
+    ]:  # fmt: skip
+        with pytest.raises(forms.ValidationError) as caught:
+            json_object(text, what="options")
+        assert caught.value.messages == [f"not valid JSON: {problem}"]
