@@ -59,7 +59,7 @@ class BotDefinitionForm(forms.ModelForm):
         if self.errors:
             return data
         try:
-            services.check_bot(
+            plan = services.check_bot(
                 game_id=data.get("game_id") or self.instance.game_id,
                 kind=data["kind"],
                 strategy=data.get("strategy") or "",
@@ -70,6 +70,8 @@ class BotDefinitionForm(forms.ModelForm):
                 memory_mb=data["memory_mb"],
                 by=self.user,
             )
+            if not self.instance.pk:  # a new bot: its name (fixed once it exists) is checked now, not on saving
+                services.check_bot_name(data.get("name"), game_id=plan.game_id)
         except UserError as exc:
             add_user_error(self, exc)
         return data

@@ -39,6 +39,7 @@ from league.core import bulk
 from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.errors import ErrorCode, NotFound, UserError
+from league.core.names import check_name
 from league.matches.models import Match, MatchSeat
 from league.matches.services import ScheduledMatch, matches_schedule
 from league.ratings.models import PendingRatingUpdate, Rating, RatingPool
@@ -78,9 +79,7 @@ def league_create(
     by: AbstractBaseUser | None,
 ) -> BotLeague:
     """Create a league in draft with its own rating pool. Bots must play the league's game."""
-    if not isinstance(name, str) or not name.strip():
-        raise UserError("a league needs a name", field="name")
-    name = " ".join(name.split())
+    name = check_name(name, what="a league", max_length=BotLeague._meta.get_field("name").max_length)
     if BotLeague.objects.filter(name__iexact=name).exists():
         raise UserError(f"there is already a league called {name!r}", field="name", code=ErrorCode.DUPLICATE)
     spec = game_spec(game_id, field="game")

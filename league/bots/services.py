@@ -21,6 +21,7 @@ from league.bots.models import BotDefinition
 from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.errors import ErrorCode, Forbidden, UserError
+from league.core.names import check_name
 from league.matches.models import MatchSeat
 from league.players.models import Player
 from league.players.services import player_create
@@ -87,12 +88,14 @@ def check_bot(
     return BotPlan(spec.id, kind, strategy, valid, [], move_seconds, cpu_seconds, memory_mb)
 
 
-def _check_bot_name(name: Any) -> str:
-    if not isinstance(name, str) or not name.strip():
-        raise UserError("a bot needs a name", field="name")
-    cleaned = " ".join(name.split())
-    if len(cleaned) > BotDefinition._meta.get_field("name").max_length:
-        raise UserError("a bot name has at most 60 characters", field="name")
+def check_bot_name(name: Any, *, game_id: str) -> str:
+    """The cleaned name (`league.core.names.check_name`), or a UserError if it is not a fit name or another
+    bot of the game (`game_id`, a registered game's) has it."""
+    cleaned = check_name(name, what="a bot", max_length=BotDefinition._meta.get_field("name").max_length)
+    if BotDefinition.objects.filter(game_id=game_id, name__iexact=cleaned).exists():
+        raise UserError(
+            f"there is already a bot called {cleaned!r} for this game", field="name", code=ErrorCode.DUPLICATE
+        )
     return cleaned
 
 
@@ -100,12 +103,8 @@ def bot_register(
     *, name: str, description: str = "", by: AbstractBaseUser | None, **definition: Any
 ) -> BotDefinition:
     """Register version 1 of a bot (and its player). `definition` is what `check_bot` takes."""
-    cleaned = _check_bot_name(name)
     plan = check_bot(by=by, **definition)
-    if BotDefinition.objects.filter(game_id=plan.game_id, name__iexact=cleaned).exists():
-        raise UserError(
-            f"there is already a bot called {cleaned!r} for this game", field="name", code=ErrorCode.DUPLICATE
-        )
+    cleaned = check_bot_name(name, game_id=plan.game_id)
     with transaction.atomic():
         player = player_create(name=cleaned, kind=Player.Kind.BOT)
         return BotDefinition.objects.create(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.utils.text import slugify
 
 from league.core.errors import ErrorCode, UserError
+from league.core.names import check_name
 from league.core.slugs import free_slug
 from league.players.models import Player
 
@@ -14,15 +14,14 @@ NAME_MAX_LENGTH = Player._meta.get_field("name").max_length
 SLUG_LENGTH = 80  # of the slug column's 90, leaving room for a -N suffix
 
 
+def clean_player_name(name: object) -> str:
+    """`name` as a player's name is stored (`league.core.names.check_name`), or a UserError."""
+    return check_name(name, what="a player", max_length=NAME_MAX_LENGTH)
+
+
 def check_player_name(name: object, *, exclude_id: int | None = None) -> str:
-    """The cleaned name (surrounding spaces removed), or a UserError if it is empty, too long or taken."""
-    if not isinstance(name, str) or not name.strip():
-        raise UserError("a player needs a name", field="name")
-    cleaned = " ".join(name.split())
-    if len(cleaned) > NAME_MAX_LENGTH:
-        raise UserError(f"a name has at most {NAME_MAX_LENGTH} characters", field="name")
-    if not slugify(cleaned):
-        raise UserError("a name needs at least one letter or digit", field="name")
+    """The cleaned name (`clean_player_name`), or a UserError if it is not a fit name or is taken."""
+    cleaned = clean_player_name(name)
     taken = Player.objects.filter(name__iexact=cleaned)
     if exclude_id is not None:
         taken = taken.exclude(pk=exclude_id)
@@ -32,7 +31,7 @@ def check_player_name(name: object, *, exclude_id: int | None = None) -> str:
 
 
 def _free_slug(name: str, exclude_id: int | None) -> str:
-    return free_slug(name, rows=Player.objects.all(), length=SLUG_LENGTH, exclude_id=exclude_id)
+    return free_slug(name, rows=Player.objects.all(), length=SLUG_LENGTH, fallback="player", exclude_id=exclude_id)
 
 
 def player_create(

@@ -13,6 +13,7 @@ from league.core.forms import json_object
 from league.matches.models import Match, MatchSeat
 from league.matches.services import check_match
 from league.players.models import Player
+from league.players.services import clean_player_name
 from league.results.models import ResultVersion
 from league.results.services import check_outcome, match_create, result_submit, result_void
 
@@ -46,7 +47,10 @@ class MatchAddForm(forms.ModelForm):
         names = [line.strip() for line in self.cleaned_data["seat_names"].splitlines() if line.strip()]
         ids, missing = [], []
         for name in names:
-            player = Player.objects.filter(name__iexact=name).first()
+            try:
+                player = Player.objects.filter(name__iexact=clean_player_name(name)).first()
+            except UserError:  # not a name any player can have
+                player = None
             if player is None:
                 missing.append(name)
             else:

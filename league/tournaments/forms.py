@@ -80,8 +80,8 @@ class RegisterForm(forms.Form):
     )
 
     def clean_names(self) -> list[str]:
-        names = [" ".join(line.split()) for line in self.cleaned_data["names"].splitlines()]
-        names = [name for name in names if name]
+        names = [line.strip() for line in self.cleaned_data["names"].splitlines()]
+        names = [name for name in names if name]  # the service checks each (a tab inside is refused)
         if not names:
             raise forms.ValidationError("name at least one player")
         return names

@@ -9,13 +9,13 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils.text import slugify
 
 from games.core.errors import OptionError
 from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.checks import is_int
 from league.core.errors import UserError
+from league.core.names import check_name
 from league.core.slugs import free_slug
 from league.ratings.models import Rating
 from league.tournaments import seam
@@ -47,12 +47,7 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
     the game's player range for the chosen options, so no table falls below the game's minimum.
     """
     cleaned = dict(values)
-    name = cleaned.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise UserError("a tournament needs a name", field="name")
-    cleaned["name"] = " ".join(name.split())
-    if len(cleaned["name"]) > NAME_MAX_LENGTH or not slugify(cleaned["name"]):
-        raise UserError(f"a name has 1 to {NAME_MAX_LENGTH} characters, with a letter or digit", field="name")
+    cleaned["name"] = check_name(cleaned.get("name"), what="a tournament", max_length=NAME_MAX_LENGTH)
     spec = game_spec(cleaned.get("game_id"), field="game")
     options = cleaned.get("options") or {}
     if not isinstance(options, Mapping):
@@ -114,8 +109,9 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
 
 def _free_slug(name: str, exclude_id: int | None = None) -> str:
     return free_slug(
-        name, rows=Tournament.objects.all(), length=SLUG_LENGTH, exclude_id=exclude_id, reserved=RESERVED_SLUGS
-    )
+        name, rows=Tournament.objects.all(), length=SLUG_LENGTH, fallback="tournament", exclude_id=exclude_id,
+        reserved=RESERVED_SLUGS,
+    )  # fmt: skip
 
 
 def tournament_create(*, created_by: AbstractBaseUser, **settings: Any) -> Tournament:

@@ -13,7 +13,7 @@ from league.core.bounds import ROW_IDS, Bounds
 from league.core.checks import is_int
 from league.core.errors import ErrorCode, NotFound, UserError
 from league.players.models import Player
-from league.players.services import player_create
+from league.players.services import clean_player_name, player_create
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import Registration, Round, Tournament
 from league.tournaments.services.common import check_organizer, last_round, tournament_locked
@@ -67,7 +67,7 @@ def registration_add(
             if player is None:
                 raise UserError(f"no player with id {player_id}", field="player")
         elif isinstance(name, str) and name.strip():
-            player = Player.objects.filter(name__iexact=" ".join(name.split())).first()
+            player = Player.objects.filter(name__iexact=clean_player_name(name)).first()
             if player is None:
                 player = player_create(name=name)
         else:

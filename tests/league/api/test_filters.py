@@ -194,3 +194,10 @@ def test_ordering_by_a_field_the_endpoint_does_not_offer_is_a_400(api, league):
             "ordering: one of played_at, id (- first for descending), not '-rated'")  # fmt: skip
     assert ids(api.get("/api/matches/?ordering=id")) == [first.pk, second.pk, foot.pk]
     assert ids(api.get("/api/matches/?ordering=")) == [foot.pk, second.pk, first.pk]
+
+
+def test_a_text_filter_takes_at_most_200_characters(api, league):
+    refused(api.get("/api/players/?name=" + "x" * 100_000), "name",
+            "name: Ensure this value has at most 200 characters (it has 100000).")  # fmt: skip
+    refused(api.get("/api/bots/?name=" + "x" * 201), "name",
+            "name: Ensure this value has at most 200 characters (it has 201).")  # fmt: skip

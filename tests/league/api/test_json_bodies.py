@@ -87,3 +87,17 @@ def test_a_body_at_the_bound_parses_and_brackets_in_strings_do_not_count(staff, 
     response = api.post("/api/players/", bracketed, content_type="application/json")
     assert response.status_code == 201, response.json()
     assert Player.objects.get(pk=response.json()["id"]).name == "Zed " + "[{" * 30 + '\\"'
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        ('{"name": "\\ud800"}', "a \\u escape stands for half a UTF-16 surrogate pair, which is not a character"),
+        ('{"name": "Zed", "options": {"a": 1e999}}', "the number 1e999 is too large"),
+    ],
+)
+def test_a_body_no_column_could_store_is_a_400(staff, db, body, problem):
+    for url in "/api/players/", "/api/matches/":
+        response = client_for(staff).post(url, body, content_type="application/json")
+        assert (response.status_code, response.json()) == (400, {"detail": f"JSON parse error - {problem}"})
+    assert not Player.objects.exists()

@@ -65,3 +65,11 @@ def test_saving_a_played_bot_in_the_admin_makes_its_next_version(admin_client):
         (2, {"caution": 2.5}),
         (1, {"caution": 1.5}),
     ]
+
+
+def test_a_new_bots_name_is_checked_on_the_form_not_when_saving(admin_client):
+    assert admin_client.post("/admin/bots/botdefinition/add/", bot_form()).status_code == 302
+    again = admin_client.post("/admin/bots/botdefinition/add/", bot_form())
+    assert again.status_code == 200
+    assert again.context["adminform"].form.errors == {"name": ["there is already a bot called 'Careful' for this game"]}
+    assert BotDefinition.objects.count() == 1

@@ -99,6 +99,17 @@ def test_the_new_league_form_creates_a_league_or_says_what_is_wrong(client, staf
     assert (league.status, league.table_size, league.bots.count()) == ("draft", 3, 6)
 
 
+def test_the_new_league_form_refuses_a_bot_id_beyond_64_bits(client, staff, no_broker):
+    bots = make_bots(staff)
+    client.force_login(staff)
+    form = {"name": "Spring", "game": "nacho_pile", "bots": [bots[0].pk, str(2**64)], "table_size": 2,
+            "target_kind": "rounds", "target_value": 2, "sittings_per_round": 1, "seed": 3, "pace": "fast",
+            "interval_seconds": 60}  # fmt: skip
+    refused = client.post(reverse("bots:league-new"), form)
+    assert refused.context["form"].errors == {"bots": [f"“{2**64}” is not a valid value."]}
+    assert not BotLeague.objects.exists()
+
+
 def test_an_external_bots_page_says_which_protections_are_in_force(client, staff):
     bot = bot_register(
         name="Program",

@@ -104,3 +104,28 @@ def test_a_registration_seed_is_bounded_in_the_service(make_tournament, organize
     tournament, _ = make_tournament(2, start=False)
     with pytest.raises(UserError, match="^seed must be a whole number from 1 to 100000$"):
         services.registration_add(tournament=tournament, by=organizer, name="Zed", seed=2147483648)
+
+
+def test_a_player_id_beyond_64_bits_names_no_registration(client, make_tournament, organizer):
+    tournament, _ = make_tournament(4)
+    huge = 2**64
+    api = APIClient()
+    api.force_authenticate(organizer)
+    response = api.patch(f"/api/tournaments/{tournament.pk}/registrations/{huge}/", {"status": "dropped"}, format="json")
+    assert (response.status_code, response.json()) == (
+        404, {"code": "not_found", "detail": f"player {huge} is not registered", "field": "player",
+              "player": [f"player {huge} is not registered"]},
+    )  # fmt: skip
+    client.force_login(organizer)
+    page = client.post(f"/tournaments/{tournament.slug}/leave/", {"player": str(huge), "status": "dropped"})
+    assert page.status_code == 404
+    assert f"player {huge} is not registered" in page.content.decode()
+    assert tournament.registrations.filter(status="active").count() == 4
+
+
+def test_a_name_too_long_for_a_player_is_refused_before_it_is_looked_up(client, make_tournament, organizer):
+    tournament, _ = make_tournament(4, start=False)
+    client.force_login(organizer)
+    response = client.post(f"/tournaments/{tournament.slug}/register/", {"names": "x" * 100_000})
+    assert response.status_code == 400
+    assert "a name has at most 80 characters" in response.content.decode()

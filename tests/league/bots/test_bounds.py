@@ -1,0 +1,79 @@
+"""A bot's and a bot league's numbers have one set of bounds, the services': the league page, the API and
+the admin (through the services) accept the same numbers, and none the columns cannot store."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from league.api.bots import BotReviseSerializer, BotWriteSerializer, LeagueCreateSerializer
+from league.bots import services
+from league.bots.leagues import SETTING_BOUNDS
+from league.bots.models import BotDefinition, BotLeague
+from league.bots.views import LeagueForm
+from tests.league.bots.conftest import make_bots
+
+BOT_BOUNDS = {"move_seconds": services.MOVE_SECONDS, "cpu_seconds": services.CPU_SECONDS,
+              "memory_mb": services.MEMORY_MB}  # fmt: skip
+
+
+def test_the_league_form_and_the_api_take_the_services_bounds():
+    form = LeagueForm().fields
+    api = LeagueCreateSerializer().fields
+    for name, bounds in SETTING_BOUNDS.items():
+        assert (api[name].min_value, api[name].max_value) == (bounds.low, bounds.high), name
+        if name in form:
+            assert (form[name].min_value, form[name].max_value) == (bounds.low, bounds.high), name
+    assert sorted(set(SETTING_BOUNDS) - set(form)) == ["batch_size", "commit_every", "lease_seconds"]
+
+
+def test_the_bot_serializers_take_the_services_bounds():
+    for serializer in BotWriteSerializer(), BotReviseSerializer():
+        for name, bounds in BOT_BOUNDS.items():
+            field = serializer.fields[name]
+            assert (field.min_value, field.max_value) == (bounds.low, bounds.high), name
+
+
+@pytest.fixture
+def api(staff):
+    client = APIClient()
+    client.force_authenticate(staff)
+    return client
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("cpu_seconds", 2**31, "Ensure this value is less than or equal to 3600."),
+        ("memory_mb", 10**30, "Ensure this value is less than or equal to 16384."),
+        ("move_seconds", 1e308, "Ensure this value is less than or equal to 600."),
+    ],
+)
+def test_the_api_refuses_bot_numbers_beyond_the_bounds(api, field, value, message):
+    body = {"name": "Randy", "game": "nacho_pile", "strategy": "random", field: value}
+    response = api.post("/api/bots/", body, format="json")
+    assert (response.status_code, response.json()) == (400, {field: [message]})
+    assert not BotDefinition.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("table_size", 100_000, "Ensure this value is less than or equal to 16."),
+        ("seed", 2**63, "Ensure this value is less than or equal to 9223372036854775807."),
+        ("batch_size", 32768, "Ensure this value is less than or equal to 1000."),
+        ("lease_seconds", 2**31, "Ensure this value is less than or equal to 86400."),
+    ],
+)
+def test_the_api_and_the_page_refuse_league_numbers_beyond_the_bounds(
+    api, client, staff, field, value, message
+):
+    bots = [bot.pk for bot in make_bots(staff)]
+    body = {"name": "Spring", "game": "nacho_pile", "bots": bots, "table_size": 2, field: value}
+    response = api.post("/api/bot-leagues/", body, format="json")
+    assert (response.status_code, response.json()) == (400, {field: [message]})
+    if field in LeagueForm.base_fields:
+        client.force_login(staff)
+        form = {"name": "Spring", "game": "nacho_pile", "bots": bots, "table_size": 2, "target_kind": "rounds",
+                "target_value": 2, "sittings_per_round": 1, "seed": 3, "pace": "fast", "interval_seconds": 60,
+                field: value}  # fmt: skip
+        assert client.post("/bots/new/", form).context["form"].errors == {field: [message]}
+    assert not BotLeague.objects.exists()
