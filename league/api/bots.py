@@ -116,12 +116,16 @@ class LeagueCreateSerializer(serializers.Serializer):
     target_value = serializers.IntegerField(default=10, **leagues.SETTING_BOUNDS["target_value"].limits)
     seed = serializers.IntegerField(default=1, **leagues.SETTING_BOUNDS["seed"].limits)
     options = serializers.DictField(default=dict)
-    sittings_per_round = serializers.IntegerField(default=4, **leagues.SETTING_BOUNDS["sittings_per_round"].limits)
+    sittings_per_round = serializers.IntegerField(
+        default=4, **leagues.SETTING_BOUNDS["sittings_per_round"].limits
+    )
     batch_size = serializers.IntegerField(default=50, **leagues.SETTING_BOUNDS["batch_size"].limits)
     commit_every = serializers.IntegerField(default=10, **leagues.SETTING_BOUNDS["commit_every"].limits)
     lease_seconds = serializers.IntegerField(default=600, **leagues.SETTING_BOUNDS["lease_seconds"].limits)
     pace = serializers.CharField(default=BotLeague.Pace.FAST)
-    interval_seconds = serializers.IntegerField(default=60, **leagues.SETTING_BOUNDS["interval_seconds"].limits)
+    interval_seconds = serializers.IntegerField(
+        default=60, **leagues.SETTING_BOUNDS["interval_seconds"].limits
+    )
 
 
 class StandingSerializer(serializers.Serializer):

@@ -164,10 +164,8 @@ class OrderingFilter(drf_filters.OrderingFilter):
         valid = [name for name, _label in self.get_valid_fields(queryset, view, {"request": request})]
         unknown = [term for term in fields if term.removeprefix("-") not in valid]
         if unknown:
-            raise UserError(
-                f"{self.ordering_param}: one of {', '.join(valid)} (- first for descending), not {unknown[0]!r}",
-                field=self.ordering_param,
-            )
+            name, choices = self.ordering_param, f"one of {', '.join(valid)} (- first for descending)"
+            raise UserError(f"{name}: {choices}, not {unknown[0]!r}", field=name)
         return fields
 
 

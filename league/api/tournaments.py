@@ -41,7 +41,9 @@ class TournamentWriteSerializer(serializers.Serializer):
     format = serializers.CharField(max_length=30, default=Tournament.Format.SWISS)
     table_size = serializers.IntegerField(default=2, **services.SETTING_BOUNDS["table_size"].limits)
     leftovers = serializers.CharField(max_length=10, default=Tournament.Leftovers.SHORT)
-    rounds = serializers.IntegerField(required=False, allow_null=True, default=None, **services.SETTING_BOUNDS["rounds"].limits)
+    rounds = serializers.IntegerField(
+        required=False, allow_null=True, default=None, **services.SETTING_BOUNDS["rounds"].limits
+    )
     first_stage = serializers.CharField(max_length=20, default="swiss")
     cut_size = serializers.IntegerField(
         required=False, allow_null=True, default=None, **services.SETTING_BOUNDS["cut_size"].limits

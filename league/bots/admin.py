@@ -70,7 +70,7 @@ class BotDefinitionForm(forms.ModelForm):
                 memory_mb=data["memory_mb"],
                 by=self.user,
             )
-            if not self.instance.pk:  # a new bot: its name (fixed once it exists) is checked now, not on saving
+            if not self.instance.pk:  # a new bot's name (fixed once it exists): checked here, not on saving
                 services.check_bot_name(data.get("name"), game_id=plan.game_id)
         except UserError as exc:
             add_user_error(self, exc)

@@ -69,8 +69,9 @@ class LeagueForm(forms.Form):
     seed = forms.IntegerField(initial=1, **SETTING_BOUNDS["seed"].limits)
     pace = forms.ChoiceField(choices=BotLeague.Pace.choices, initial=BotLeague.Pace.FAST)
     interval_seconds = forms.IntegerField(
-        initial=60, label="Seconds between rounds (scheduled pace)", **SETTING_BOUNDS["interval_seconds"].limits
-    )
+        initial=60, label="Seconds between rounds (scheduled pace)",
+        **SETTING_BOUNDS["interval_seconds"].limits,
+    )  # fmt: skip
 
 
 @staff_member_required

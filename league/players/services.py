@@ -31,7 +31,9 @@ def check_player_name(name: object, *, exclude_id: int | None = None) -> str:
 
 
 def _free_slug(name: str, exclude_id: int | None) -> str:
-    return free_slug(name, rows=Player.objects.all(), length=SLUG_LENGTH, fallback="player", exclude_id=exclude_id)
+    return free_slug(
+        name, rows=Player.objects.all(), length=SLUG_LENGTH, fallback="player", exclude_id=exclude_id
+    )
 
 
 def player_create(

@@ -28,7 +28,9 @@ class TournamentForm(forms.Form):
     first_stage = forms.ChoiceField(
         choices=[("swiss", "Swiss"), ("round_robin", "Round robin")], required=False, label="Stages: first stage"
     )
-    cut_size = forms.IntegerField(required=False, label="Stages: players in the top cut", **SETTING_BOUNDS["cut_size"].limits)
+    cut_size = forms.IntegerField(
+        required=False, label="Stages: players in the top cut", **SETTING_BOUNDS["cut_size"].limits
+    )
     cut_format = forms.ChoiceField(
         choices=[("single_elimination", "Single elimination"), ("double_elimination", "Double elimination")],
         required=False,

@@ -48,8 +48,9 @@ def create(staff):
 
     def league(name):
         bots[:] = bots or bots_for(staff)
-        return league_create(name=name, game_id="nacho_pile", bot_ids=[bot.pk for bot in bots], table_size=2,
-                             by=staff)  # fmt: skip
+        return league_create(
+            name=name, game_id="nacho_pile", bot_ids=[bot.pk for bot in bots], table_size=2, by=staff
+        )
 
     return {
         "player": lambda name: player_create(name=name),
@@ -100,16 +101,22 @@ def test_a_name_without_an_ascii_letter_gets_a_fallback_slug(staff):
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ("\u2066Ann\u2069", "a name cannot hold control or invisible formatting characters, such as U+2066 "
-                            "(LEFT-TO-RIGHT ISOLATE)"),
-        ("Ann\u200b", "a name cannot hold control or invisible formatting characters, such as U+200B "
-                      "(ZERO WIDTH SPACE)"),
+        (
+            "\u2066Ann\u2069",
+            "a name cannot hold control or invisible formatting characters, such as U+2066 "
+            "(LEFT-TO-RIGHT ISOLATE)",
+        ),
+        (
+            "Ann\u200b",
+            "a name cannot hold control or invisible formatting characters, such as U+200B "
+            "(ZERO WIDTH SPACE)",
+        ),
         ("Ann\x7f", "a name cannot hold control or invisible formatting characters, such as U+007F"),
         ("Ann\ud800", "a name cannot hold control or invisible formatting characters, such as U+D800"),
         ("!!!", "a name needs at least one letter or digit"),
         (" \t ", "a thing needs a name"),
     ],
-)  # fmt: skip
+)
 def test_the_check_names_what_it_refuses(name, message):
     with pytest.raises(UserError) as caught:
         check_name(name, what="a thing", max_length=20)
@@ -154,15 +161,38 @@ def test_the_api_refuses_a_nul_before_the_service(staff):
 def test_the_pages_refuse_them(client, staff):
     client.force_login(staff)
     bots = bots_for(staff)
-    tournament = client.post("/tournaments/new/", {"name": "Ali\u202eevil", "game_id": "nacho_pile", "format": "swiss",
-                                                   "table_size": 4, "leftovers": "short", "rounds": 3, "advance": 1})  # fmt: skip
+    tournament = client.post(
+        "/tournaments/new/",
+        {
+            "name": "Ali\u202eevil",
+            "game_id": "nacho_pile",
+            "format": "swiss",
+            "table_size": 4,
+            "leftovers": "short",
+            "rounds": 3,
+            "advance": 1,
+        },
+    )
     assert (tournament.status_code, tournament.context["form"].errors) == (400, {"name": [OVERRIDE]})
-    league = client.post("/bots/new/", {"name": "tab\there", "game": "nacho_pile", "bots": [bot.pk for bot in bots],
-                                        "table_size": 2, "target_kind": "rounds", "target_value": 2,
-                                        "sittings_per_round": 1, "seed": 3, "pace": "fast", "interval_seconds": 60})  # fmt: skip
+    league = client.post(
+        "/bots/new/",
+        {
+            "name": "tab\there",
+            "game": "nacho_pile",
+            "bots": [bot.pk for bot in bots],
+            "table_size": 2,
+            "target_kind": "rounds",
+            "target_value": 2,
+            "sittings_per_round": 1,
+            "seed": 3,
+            "pace": "fast",
+            "interval_seconds": 60,
+        },
+    )
     assert (league.status_code, league.context["form"].errors) == (200, {"name": [TAB]})
-    open_cup = tournaments.tournament_create(created_by=staff, name="Open", game_id="nacho_pile", format="swiss",
-                                             table_size=4, rounds=3)  # fmt: skip
+    open_cup = tournaments.tournament_create(
+        created_by=staff, name="Open", game_id="nacho_pile", format="swiss", table_size=4, rounds=3
+    )
     registered = client.post(f"/tournaments/{open_cup.slug}/register/", {"names": "Ann\ntab\there"})
     assert registered.status_code == 400
     assert TAB in registered.content.decode()
@@ -178,10 +208,21 @@ def test_the_admin_refuses_them(client, db):
         "/admin/players/player/add/", {"name": "Ali\u202eevil", "kind": "person", "active": "on"}
     )
     assert player.context["adminform"].form.errors == {"name": [OVERRIDE]}
-    bot = client.post("/admin/bots/botdefinition/add/", {
-        "name": "tab\there", "game_id": "nacho_pile", "kind": "builtin", "strategy": "random", "params": "{}",
-        "command": "", "move_seconds": "1.0", "cpu_seconds": "60", "memory_mb": "512", "description": "",
-    })  # fmt: skip
+    bot = client.post(
+        "/admin/bots/botdefinition/add/",
+        {
+            "name": "tab\there",
+            "game_id": "nacho_pile",
+            "kind": "builtin",
+            "strategy": "random",
+            "params": "{}",
+            "command": "",
+            "move_seconds": "1.0",
+            "cpu_seconds": "60",
+            "memory_mb": "512",
+            "description": "",
+        },
+    )
     assert bot.status_code == 200
     assert TAB in bot.content.decode()
     assert (Player.objects.count(), BotDefinition.objects.count()) == (0, 0)

@@ -116,8 +116,8 @@ def test_organizer_creates_a_match_and_enters_its_result(client, staff, players)
 def test_new_match_options_nested_1000_deep_are_a_400_not_a_recursion_error(client, staff, players):
     client.force_login(staff)
     deep = '{"name": ' + "[" * 1000 + "1" + "]" * 1000 + "}"
-    response = client.post("/matches/new/", {"game": "nacho_pile", "seat_0": players[0].pk, "seat_1": players[1].pk,
-                                             "options": deep, "rated": "on"})  # fmt: skip
+    form = {"game": "nacho_pile", "seat_0": players[0].pk, "seat_1": players[1].pk, "options": deep}
+    response = client.post("/matches/new/", form)
     assert response.status_code == 400
     assert response.context["form"].errors == {
         "options": ["not valid JSON: arrays and objects are nested deeper than 32 levels"]

@@ -106,7 +106,9 @@ def registration_leave(*, tournament: Tournament, by: AbstractBaseUser, player_i
         raise UserError("status is one of withdrawn, dropped, no_show", field="status")
     with transaction.atomic():
         tournament = tournament_locked(tournament)
-        reg = tournament.registrations.filter(player_id=player_id).first() if ROW_IDS.contains(player_id) else None
+        reg = None
+        if ROW_IDS.contains(player_id):  # a larger id names no row, and SQLite cannot even compare it
+            reg = tournament.registrations.filter(player_id=player_id).first()
         if reg is None:
             raise NotFound(f"player {player_id} is not registered", field="player")
         if reg.status != Registration.Status.ACTIVE:

@@ -46,8 +46,9 @@ def test_a_utc_offset_postgresql_cannot_store_is_a_400_on_postgresql(api, league
 
 
 def test_played_after_and_before_compare_moments_whatever_their_offset(api, players):
-    first, second, third = (MatchFactory(players=players, played_at=FIRST_PLAY + timedelta(minutes=10 * n))
-                            for n in range(3))  # fmt: skip
+    first, second, third = (
+        MatchFactory(players=players, played_at=FIRST_PLAY + timedelta(minutes=10 * n)) for n in range(3)
+    )
     assert FIRST_PLAY.isoformat() == "2026-01-01T18:00:00+00:00"
     assert ids(api.get("/api/matches/?played_after=2026-01-02T10:09:00%2B15:59")) == [third.pk, second.pk]
     assert ids(api.get("/api/matches/?played_before=2026-01-01T02:12:00-15:59")) == [second.pk, first.pk]
@@ -64,8 +65,11 @@ def test_a_moment_outside_the_years_1_to_9999_in_utc_is_a_400(api, league, value
 
 
 def test_a_date_that_is_not_iso_8601_is_a_400(api, league):
-    refused(api.get("/api/matches/?played_after=yesterday"), "played_after",
-            "played_after: a date and time in ISO 8601, e.g. 2026-01-31T18:00:00+01:00")  # fmt: skip
+    refused(
+        api.get("/api/matches/?played_after=yesterday"),
+        "played_after",
+        "played_after: a date and time in ISO 8601, e.g. 2026-01-31T18:00:00+01:00",
+    )
 
 
 @pytest.mark.parametrize(("url", "name"), [("/api/matches/", "rated"), ("/api/players/", "active")])
@@ -89,9 +93,13 @@ def test_boolean_filters_read_true_false_1_and_0(api, league, players):
 
 
 GAME_FILTERS = [
-    "/api/matches/?game=", "/api/ratings/?game=", "/api/rating-history/?game=", "/api/bots/?game_id=",
-    "/api/bot-leagues/?game_id=", "/api/tournaments/?game_id=",
-]  # fmt: skip
+    "/api/matches/?game=",
+    "/api/ratings/?game=",
+    "/api/rating-history/?game=",
+    "/api/bots/?game_id=",
+    "/api/bot-leagues/?game_id=",
+    "/api/tournaments/?game_id=",
+]
 
 
 @pytest.mark.parametrize("url", GAME_FILTERS)
@@ -141,8 +149,11 @@ def test_an_id_that_matches_nothing_is_an_empty_list(api, league, url):
 def test_an_id_is_a_whole_number_of_64_bits(api, league, url):
     name = url.split("?")[1].rstrip("=")
     for value in ["abc", "1.5", "100000000000000000000", "²"]:
-        refused(api.get(f"{url}{value}"), name,
-                f"{name}: a whole number from -9223372036854775808 to 9223372036854775807, not {value!r}")  # fmt: skip
+        refused(
+            api.get(f"{url}{value}"),
+            name,
+            f"{name}: a whole number from -9223372036854775808 to 9223372036854775807, not {value!r}",
+        )
 
 
 def test_the_player_filters_filter(api, league, players):
@@ -162,9 +173,12 @@ CHOICE_FILTERS = [
     ("/api/bots/?kind=", "kind", "builtin, external"),
     ("/api/bot-leagues/?status=", "status", "draft, running, paused, finished"),
     ("/api/tournaments/?status=", "status", "draft, registration, running, finished"),
-    ("/api/tournaments/?tournament_format=", "tournament_format",
-     "swiss, round_robin, single_elimination, double_elimination, stages"),
-]  # fmt: skip
+    (
+        "/api/tournaments/?tournament_format=",
+        "tournament_format",
+        "swiss, round_robin, single_elimination, double_elimination, stages",
+    ),
+]
 
 
 @pytest.mark.parametrize(("url", "name", "choices"), CHOICE_FILTERS)
@@ -188,16 +202,28 @@ def test_the_tournament_format_filter_does_not_collide_with_the_response_format(
 
 def test_ordering_by_a_field_the_endpoint_does_not_offer_is_a_400(api, league):
     first, second, foot = league
-    refused(api.get("/api/matches/?ordering=zzz"), "ordering",
-            "ordering: one of played_at, id (- first for descending), not 'zzz'")  # fmt: skip
-    refused(api.get("/api/matches/?ordering=id,-rated"), "ordering",
-            "ordering: one of played_at, id (- first for descending), not '-rated'")  # fmt: skip
+    refused(
+        api.get("/api/matches/?ordering=zzz"),
+        "ordering",
+        "ordering: one of played_at, id (- first for descending), not 'zzz'",
+    )
+    refused(
+        api.get("/api/matches/?ordering=id,-rated"),
+        "ordering",
+        "ordering: one of played_at, id (- first for descending), not '-rated'",
+    )
     assert ids(api.get("/api/matches/?ordering=id")) == [first.pk, second.pk, foot.pk]
     assert ids(api.get("/api/matches/?ordering=")) == [foot.pk, second.pk, first.pk]
 
 
 def test_a_text_filter_takes_at_most_200_characters(api, league):
-    refused(api.get("/api/players/?name=" + "x" * 100_000), "name",
-            "name: Ensure this value has at most 200 characters (it has 100000).")  # fmt: skip
-    refused(api.get("/api/bots/?name=" + "x" * 201), "name",
-            "name: Ensure this value has at most 200 characters (it has 201).")  # fmt: skip
+    refused(
+        api.get("/api/players/?name=" + "x" * 100_000),
+        "name",
+        "name: Ensure this value has at most 200 characters (it has 100000).",
+    )
+    refused(
+        api.get("/api/bots/?name=" + "x" * 201),
+        "name",
+        "name: Ensure this value has at most 200 characters (it has 201).",
+    )

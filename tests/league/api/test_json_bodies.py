@@ -92,7 +92,10 @@ def test_a_body_at_the_bound_parses_and_brackets_in_strings_do_not_count(staff, 
 @pytest.mark.parametrize(
     ("body", "problem"),
     [
-        ('{"name": "\\ud800"}', "a \\u escape stands for half a UTF-16 surrogate pair, which is not a character"),
+        (
+            '{"name": "\\ud800"}',
+            "a \\u escape stands for half a UTF-16 surrogate pair, which is not a character",
+        ),
         ('{"name": "Zed", "options": {"a": 1e999}}', "the number 1e999 is too large"),
     ],
 )

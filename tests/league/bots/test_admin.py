@@ -71,5 +71,6 @@ def test_a_new_bots_name_is_checked_on_the_form_not_when_saving(admin_client):
     assert admin_client.post("/admin/bots/botdefinition/add/", bot_form()).status_code == 302
     again = admin_client.post("/admin/bots/botdefinition/add/", bot_form())
     assert again.status_code == 200
-    assert again.context["adminform"].form.errors == {"name": ["there is already a bot called 'Careful' for this game"]}
+    errors = again.context["adminform"].form.errors
+    assert errors == {"name": ["there is already a bot called 'Careful' for this game"]}
     assert BotDefinition.objects.count() == 1

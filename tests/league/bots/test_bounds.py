@@ -11,8 +11,11 @@ from league.bots.models import BotDefinition, BotLeague
 from league.bots.views import LeagueForm
 from tests.league.bots.conftest import make_bots
 
-BOT_BOUNDS = {"move_seconds": services.MOVE_SECONDS, "cpu_seconds": services.CPU_SECONDS,
-              "memory_mb": services.MEMORY_MB}  # fmt: skip
+BOT_BOUNDS = {
+    "move_seconds": services.MOVE_SECONDS,
+    "cpu_seconds": services.CPU_SECONDS,
+    "memory_mb": services.MEMORY_MB,
+}
 
 
 def test_the_league_form_and_the_api_take_the_services_bounds():
@@ -72,8 +75,18 @@ def test_the_api_and_the_page_refuse_league_numbers_beyond_the_bounds(
     assert (response.status_code, response.json()) == (400, {field: [message]})
     if field in LeagueForm.base_fields:
         client.force_login(staff)
-        form = {"name": "Spring", "game": "nacho_pile", "bots": bots, "table_size": 2, "target_kind": "rounds",
-                "target_value": 2, "sittings_per_round": 1, "seed": 3, "pace": "fast", "interval_seconds": 60,
-                field: value}  # fmt: skip
+        form = {
+            "name": "Spring",
+            "game": "nacho_pile",
+            "bots": bots,
+            "table_size": 2,
+            "target_kind": "rounds",
+            "target_value": 2,
+            "sittings_per_round": 1,
+            "seed": 3,
+            "pace": "fast",
+            "interval_seconds": 60,
+            field: value,
+        }
         assert client.post("/bots/new/", form).context["form"].errors == {field: [message]}
     assert not BotLeague.objects.exists()

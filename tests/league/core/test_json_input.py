@@ -57,13 +57,16 @@ def test_pairs_of_surrogates_and_large_finite_numbers_parse():
 
 
 def test_form_fields_refuse_what_parse_json_refuses_with_its_message():
-    """The JSON text fields of the pages and the admin (options, points, bot parameters) all use json_object."""
+    """The JSON text fields of pages and admin (options, points, bot parameters) all use json_object."""
     for text, problem in [
         (nested(40), f"arrays and objects are nested deeper than {MAX_DEPTH} levels"),
         ('{"a": 1e999}', "the number 1e999 is too large"),
-        ('{"a": ' + "1" * 5000 + "}", "Exceeds the limit (4300 digits) for integer string conversion: value has 5000 "
-         "digits; use sys.set_int_max_str_digits() to increase the limit"),
-    ]:  # fmt: skip
+        (
+            '{"a": ' + "1" * 5000 + "}",
+            "Exceeds the limit (4300 digits) for integer string conversion: value has 5000 "
+            "digits; use sys.set_int_max_str_digits() to increase the limit",
+        ),
+    ]:
         with pytest.raises(forms.ValidationError) as caught:
             json_object(text, what="options")
         assert caught.value.messages == [f"not valid JSON: {problem}"]

@@ -13,8 +13,18 @@ from league.tournaments import services
 from league.tournaments.forms import TournamentForm
 from league.tournaments.models import Tournament
 
-PAGE = {"name": "Cup", "game_id": "nacho_pile", "format": "stages", "table_size": 4, "leftovers": "short",
-        "rounds": 3, "first_stage": "swiss", "cut_size": 8, "cut_format": "single_elimination", "advance": 1}  # fmt: skip
+PAGE = {
+    "name": "Cup",
+    "game_id": "nacho_pile",
+    "format": "stages",
+    "table_size": 4,
+    "leftovers": "short",
+    "rounds": 3,
+    "first_stage": "swiss",
+    "cut_size": 8,
+    "cut_format": "single_elimination",
+    "advance": 1,
+}
 API = {"name": "Cup", "game": "nacho_pile", "format": "stages", "table_size": 4, "rounds": 3, "cut_size": 8}
 
 # The inputs: a cut the column cannot store, an advance beyond 2**31 - 1, and one it stored though the
@@ -56,8 +66,15 @@ def test_the_api_refuses_the_same_numbers(organizer, field, value, message):
     ],
 )
 def test_the_service_checks_the_bounds_for_every_caller(organizer, field, value, message):
-    settings = {"name": "Cup", "game_id": "chicken_foot", "format": "stages", "table_size": 4, "rounds": 3,
-                "cut_size": 8, field: value}  # fmt: skip
+    settings = {
+        "name": "Cup",
+        "game_id": "chicken_foot",
+        "format": "stages",
+        "table_size": 4,
+        "rounds": 3,
+        "cut_size": 8,
+        field: value,
+    }
     with pytest.raises(UserError) as caught:
         services.tournament_create(created_by=organizer, **settings)
     assert (caught.value.field, caught.value.message) == (field, message)
@@ -66,8 +83,15 @@ def test_the_service_checks_the_bounds_for_every_caller(organizer, field, value,
 
 def test_a_cut_size_is_bounded_whatever_the_format(organizer):
     with pytest.raises(UserError, match="^cut size must be a whole number from 2 to 1024$"):
-        services.tournament_create(created_by=organizer, name="Cup", game_id="nacho_pile", format="swiss",
-                                   table_size=4, rounds=3, cut_size=100000)  # fmt: skip
+        services.tournament_create(
+            created_by=organizer,
+            name="Cup",
+            game_id="nacho_pile",
+            format="swiss",
+            table_size=4,
+            rounds=3,
+            cut_size=100000,
+        )
 
 
 def test_the_admin_cannot_store_an_advance_beyond_the_bounds(client, make_tournament):
@@ -78,8 +102,17 @@ def test_the_admin_cannot_store_an_advance_beyond_the_bounds(client, make_tourna
     url = f"/admin/tournaments/tournament/{tournament.pk}/change/"
     form = client.get(url).context["adminform"].form
     data = {name: value for name, value in form.initial.items() if value is not None and name in form.fields}
-    data.update({"options": "{}", "points": "{}", "tiebreaks": '["points"]', "organizers": [], "advance": 1000,
-                 "registrations-TOTAL_FORMS": 0, "registrations-INITIAL_FORMS": 0})  # fmt: skip
+    data.update(
+        {
+            "options": "{}",
+            "points": "{}",
+            "tiebreaks": '["points"]',
+            "organizers": [],
+            "advance": 1000,
+            "registrations-TOTAL_FORMS": 0,
+            "registrations-INITIAL_FORMS": 0,
+        }
+    )
     response = client.post(url, data, follow=True)
     assert [str(m) for m in response.context["messages"]][0] == "advance must be a whole number from 1 to 6"
     tournament.refresh_from_db()
@@ -111,11 +144,18 @@ def test_a_player_id_beyond_64_bits_names_no_registration(client, make_tournamen
     huge = 2**64
     api = APIClient()
     api.force_authenticate(organizer)
-    response = api.patch(f"/api/tournaments/{tournament.pk}/registrations/{huge}/", {"status": "dropped"}, format="json")
+    response = api.patch(
+        f"/api/tournaments/{tournament.pk}/registrations/{huge}/", {"status": "dropped"}, format="json"
+    )
     assert (response.status_code, response.json()) == (
-        404, {"code": "not_found", "detail": f"player {huge} is not registered", "field": "player",
-              "player": [f"player {huge} is not registered"]},
-    )  # fmt: skip
+        404,
+        {
+            "code": "not_found",
+            "detail": f"player {huge} is not registered",
+            "field": "player",
+            "player": [f"player {huge} is not registered"],
+        },
+    )
     client.force_login(organizer)
     page = client.post(f"/tournaments/{tournament.slug}/leave/", {"player": str(huge), "status": "dropped"})
     assert page.status_code == 404
