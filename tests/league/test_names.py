@@ -18,6 +18,7 @@ from league.players.services import player_create
 from league.tournaments import services as tournaments
 from league.tournaments.models import Tournament
 from tests.factories import StaffFactory
+from tests.league.bots.conftest import league_page_form
 
 OVERRIDE = (
     "a name cannot hold control or invisible formatting characters, such as U+202E (RIGHT-TO-LEFT OVERRIDE)"
@@ -174,21 +175,7 @@ def test_the_pages_refuse_them(client, staff):
         },
     )
     assert (tournament.status_code, tournament.context["form"].errors) == (400, {"name": [OVERRIDE]})
-    league = client.post(
-        "/bots/new/",
-        {
-            "name": "tab\there",
-            "game": "nacho_pile",
-            "bots": [bot.pk for bot in bots],
-            "table_size": 2,
-            "target_kind": "rounds",
-            "target_value": 2,
-            "sittings_per_round": 1,
-            "seed": 3,
-            "pace": "fast",
-            "interval_seconds": 60,
-        },
-    )
+    league = client.post("/bots/new/", league_page_form([bot.pk for bot in bots], name="tab\there"))
     assert (league.status_code, league.context["form"].errors) == (200, {"name": [TAB]})
     open_cup = tournaments.tournament_create(
         created_by=staff, name="Open", game_id="nacho_pile", format="swiss", table_size=4, rounds=3

@@ -49,3 +49,21 @@ def make_league(by, bots, **overrides):
     }
     settings.update(overrides)
     return league_create(by=by, **settings)
+
+
+def league_page_form(bots, **changes):
+    """What the new-league page posts for a two-seat league of `bots` (ids), with `changes`."""
+    form = {
+        "name": "Spring",
+        "game": "nacho_pile",
+        "bots": list(bots),
+        "table_size": 2,
+        "target_kind": "rounds",
+        "target_value": 2,
+        "sittings_per_round": 1,
+        "seed": 3,
+        "pace": "fast",
+        "interval_seconds": 60,
+    }
+    form.update(changes)
+    return form

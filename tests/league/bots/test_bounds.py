@@ -9,7 +9,7 @@ from league.bots import services
 from league.bots.leagues import SETTING_BOUNDS
 from league.bots.models import BotDefinition, BotLeague
 from league.bots.views import LeagueForm
-from tests.league.bots.conftest import make_bots
+from tests.league.bots.conftest import league_page_form, make_bots
 
 BOT_BOUNDS = {
     "move_seconds": services.MOVE_SECONDS,
@@ -75,18 +75,6 @@ def test_the_api_and_the_page_refuse_league_numbers_beyond_the_bounds(
     assert (response.status_code, response.json()) == (400, {field: [message]})
     if field in LeagueForm.base_fields:
         client.force_login(staff)
-        form = {
-            "name": "Spring",
-            "game": "nacho_pile",
-            "bots": bots,
-            "table_size": 2,
-            "target_kind": "rounds",
-            "target_value": 2,
-            "sittings_per_round": 1,
-            "seed": 3,
-            "pace": "fast",
-            "interval_seconds": 60,
-            field: value,
-        }
+        form = league_page_form(bots, **{field: value})
         assert client.post("/bots/new/", form).context["form"].errors == {field: [message]}
     assert not BotLeague.objects.exists()

@@ -16,7 +16,7 @@ from league.bots.models import BotLeague, Fixture
 from league.bots.services import bot_register
 from league.bots.worker import league_work
 from league.matches.models import Match
-from tests.league.bots.conftest import make_bots, make_league
+from tests.league.bots.conftest import league_page_form, make_bots, make_league
 
 PROGRAMS = Path(__file__).parent / "programs"
 pytestmark = pytest.mark.django_db
@@ -78,18 +78,7 @@ def test_only_staff_start_a_league_from_its_page(client, staff, member, no_broke
 def test_the_new_league_form_creates_a_league_or_says_what_is_wrong(client, staff, no_broker):
     bots = make_bots(staff)
     client.force_login(staff)
-    form = {
-        "name": "Spring",
-        "game": "nacho_pile",
-        "bots": [bot.pk for bot in bots],
-        "table_size": 7,
-        "target_kind": "rounds",
-        "target_value": 2,
-        "sittings_per_round": 1,
-        "seed": 3,
-        "pace": "fast",
-        "interval_seconds": 60,
-    }
+    form = league_page_form([bot.pk for bot in bots], table_size=7)
     refused = client.post(reverse("bots:league-new"), form)
     assert "Nacho Pile takes 2 to 6 players with these options, not 7" in refused.content.decode()
 
@@ -102,9 +91,7 @@ def test_the_new_league_form_creates_a_league_or_says_what_is_wrong(client, staf
 def test_the_new_league_form_refuses_a_bot_id_beyond_64_bits(client, staff, no_broker):
     bots = make_bots(staff)
     client.force_login(staff)
-    form = {"name": "Spring", "game": "nacho_pile", "bots": [bots[0].pk, str(2**64)], "table_size": 2,
-            "target_kind": "rounds", "target_value": 2, "sittings_per_round": 1, "seed": 3, "pace": "fast",
-            "interval_seconds": 60}  # fmt: skip
+    form = league_page_form([bots[0].pk, str(2**64)])
     refused = client.post(reverse("bots:league-new"), form)
     assert refused.context["form"].errors == {"bots": [f"“{2**64}” is not a valid value."]}
     assert not BotLeague.objects.exists()
