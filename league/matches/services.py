@@ -27,7 +27,7 @@ from games.core.spec import GameSpec
 from league.core import bulk
 from league.core.catalogue import game_spec
 from league.core.checks import is_int
-from league.core.errors import UserError
+from league.core.errors import InvariantViolation, UserError
 from league.matches.models import Match, MatchSeat
 from league.players.models import Player
 
@@ -99,7 +99,7 @@ def match_schedule(
     A rated plan needs the pool it counts in (`rating_pool_id`), an unrated one none.
     """
     if plan.rated != (rating_pool_id is not None):
-        raise ValueError("a rated match needs its rating pool, and an unrated one has none")
+        raise InvariantViolation("a rated match needs its rating pool, and an unrated one has none")
     with transaction.atomic():
         match = Match.objects.create(
             game_id=plan.spec.id,
@@ -149,7 +149,7 @@ def matches_schedule(
         )
     )
     if len(ids_by_time) != len(tables):
-        raise ValueError("two tables of a round were given the same time")
+        raise InvariantViolation("two tables of a round were given the same time")
     ids = [ids_by_time[table.played_at] for table in tables]
     bulk.insert(
         MatchSeat,
@@ -192,7 +192,7 @@ def matches_set_outcomes(*, status: str, outcomes: Sequence[MatchOutcome]) -> No
     """
     with_record = [outcome.record is not None for outcome in outcomes]
     if any(with_record) and not all(with_record):
-        raise ValueError("the outcomes of one call all carry a record or none do")
+        raise InvariantViolation("the outcomes of one call all carry a record or none do")
     if all(with_record):
         rows = [
             (outcome.match_id, outcome.result_version, Match.compress_record(outcome.record))

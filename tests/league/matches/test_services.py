@@ -5,7 +5,7 @@ import pytest
 
 from games.core.encoding import canonical_json
 from games.core.runner import play_match
-from league.core.errors import UserError
+from league.core.errors import InvariantViolation, UserError
 from league.matches.models import Match
 from league.matches.services import (
     MatchOutcome,
@@ -113,7 +113,7 @@ def test_a_drawn_round_is_scheduled_in_two_statements_in_table_order(players, dj
         ["Ann", "Bob", "Cat"],
         ["Bob", "Cat", "Dan"],
     ]
-    with pytest.raises(ValueError, match="the same time"):
+    with pytest.raises(InvariantViolation, match="the same time"):
         matches_schedule(game_id="nacho_pile", options={}, rating_pool_id=pool.pk, tables=[tables[0], tables[0]])
 
 
@@ -147,7 +147,7 @@ def test_outcomes_are_written_onto_matches_and_seats(players, django_assert_num_
     assert outcome(played) == ("finished", 1, record, [(2, None), (1, None), (3, None), (4, None)])
     assert outcome(scored) == ("finished", 3, None, [(1, 9), (1, 9), (3, 4), (4, 0)])
     assert outcome(voided) == ("void", 1, None, [(4, None), (3, None), (2, None), (1, None)])
-    with pytest.raises(ValueError, match="all carry a record or none do"):
+    with pytest.raises(InvariantViolation, match="all carry a record or none do"):
         matches_set_outcomes(
             status="finished",
             outcomes=[MatchOutcome(played.pk, 1, [2, 1, 3, 4], None, record), MatchOutcome(scored.pk, 4, [1, 2, 3, 4])],
