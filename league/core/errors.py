@@ -18,9 +18,13 @@ from django.http import Http404
 
 
 class ErrorCode(StrEnum):
-    """The stable `code` of every error body the API sends (the OpenAPI schema lists these values)."""
+    """The stable `code` of every error body the API sends (the OpenAPI schema lists these values).
+
+    The services raise the first ones; the rest name what the API itself refuses (league/api/errors.py).
+    """
 
     INVALID = "invalid"  # bad input (400)
+    REQUIRED = "required"  # a field the request must carry is missing (400)
     UNKNOWN_GAME = "unknown_game"  # no registered game of that id (400)
     DUPLICATE = "duplicate"  # the name or entry exists already (400)
     PAIRING = "pairing"  # the pairing rules cannot draw this round (400)
@@ -30,6 +34,15 @@ class ErrorCode(StrEnum):
     CONFLICT = "conflict"  # the request does not fit the object's current state (409)
     VERSION_CONFLICT = "version_conflict"  # a result names a version that is no longer the latest (409)
     THROTTLED = "throttled"  # too many requests: wait for the Retry-After seconds (429, from the API alone)
+    PARSE_ERROR = "parse_error"  # the body is not valid JSON or form data (400)
+    TOO_MANY_FIELDS = "too_many_fields"  # more query or form fields than DATA_UPLOAD_MAX_NUMBER_FIELDS (400)
+    NOT_AUTHENTICATED = "not_authenticated"  # the request needs a signed-in user and carries none (401)
+    AUTHENTICATION_FAILED = "authentication_failed"  # the token or credentials are wrong (401)
+    METHOD_NOT_ALLOWED = "method_not_allowed"  # the URL does not take this HTTP method (405)
+    NOT_ACCEPTABLE = "not_acceptable"  # the API cannot answer in the format the request asks for (406)
+    PAYLOAD_TOO_LARGE = "payload_too_large"  # the body is larger than DATA_UPLOAD_MAX_MEMORY_SIZE (413)
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"  # the body's Content-Type is not JSON or form data (415)
+    SERVER_ERROR = "server_error"  # a bug: the server logged it (500)
 
 
 class UserError(Exception):
