@@ -3,7 +3,8 @@
 The same rules and errors as the pages: anyone reads published tournaments (drafts and draft rounds only
 their organizers); writes need a login (token or session), and the services answer 403 to users who do not
 organize the tournament, 404 to a missing object, 409 to a request that does not fit its state (e.g.
-generating a round before the last is complete) and 400 to bad input, each as `{"code", "detail", "field"}`.
+generating a round before the last is complete) and 400 to bad input, each with the API's error body
+(`league/api/errors.py`).
 """
 
 from django.http import Http404
