@@ -24,7 +24,7 @@ internals: the traceback goes to the log). Pages keep their HTML error pages.
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.exceptions import PermissionDenied, RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.core.exceptions import PermissionDenied, TooManyFieldsSent, TooManyFilesSent
 from django.http import Http404, JsonResponse
 from django.views import defaults
 from drf_spectacular.utils import inline_serializer
@@ -142,8 +142,6 @@ def exception_handler(exc, context):
     """DRF's EXCEPTION_HANDLER: every error a view raises as the one error body; None (a 500) for a bug."""
     if isinstance(exc, UserError):
         return Response(user_error_body(exc), status=exc.status)
-    if isinstance(exc, RequestDataTooBig):
-        return Response(too_big_body(), status=413)
     if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
         detail = f"the request has more than {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} query or form fields"
         return Response(error_body(ErrorCode.TOO_MANY_FIELDS, detail), status=400)
@@ -159,11 +157,6 @@ def exception_handler(exc, context):
         code = next((code for kind, code in DRF_CODES.items() if isinstance(exc, kind)), ErrorCode.INVALID)
         response.data = error_body(code, response.data["detail"])
     return response
-
-
-def too_big_body() -> dict:
-    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    return error_body(ErrorCode.PAYLOAD_TOO_LARGE, f"the request body is larger than {limit} bytes")
 
 
 def is_api(request) -> bool:
@@ -183,7 +176,8 @@ class BodySizeLimit:
     def __call__(self, request):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         if is_api(request) and limit is not None and declared_length(request) > limit:
-            return JsonResponse(too_big_body(), status=413)
+            detail = f"the request body is larger than {limit} bytes"
+            return JsonResponse(error_body(ErrorCode.PAYLOAD_TOO_LARGE, detail), status=413)
         return self.get_response(request)
 
 

@@ -20,11 +20,10 @@ from django.http import Http404
 class ErrorCode(StrEnum):
     """The stable `code` of every error body the API sends (the OpenAPI schema lists these values).
 
-    The services raise the first ones; the rest name what the API itself refuses (league/api/errors.py).
+    The services raise the first nine; the API itself answers with the rest (league/api/errors.py).
     """
 
     INVALID = "invalid"  # bad input (400)
-    REQUIRED = "required"  # a field the request must carry is missing (400)
     UNKNOWN_GAME = "unknown_game"  # no registered game of that id (400)
     DUPLICATE = "duplicate"  # the name or entry exists already (400)
     PAIRING = "pairing"  # the pairing rules cannot draw this round (400)
@@ -34,6 +33,7 @@ class ErrorCode(StrEnum):
     CONFLICT = "conflict"  # the request does not fit the object's current state (409)
     VERSION_CONFLICT = "version_conflict"  # a result names a version that is no longer the latest (409)
     THROTTLED = "throttled"  # too many requests: wait for the Retry-After seconds (429, from the API alone)
+    REQUIRED = "required"  # a field the request must carry is missing (400)
     PARSE_ERROR = "parse_error"  # the body is not valid JSON or form data (400)
     TOO_MANY_FIELDS = "too_many_fields"  # more query or form fields than DATA_UPLOAD_MAX_NUMBER_FIELDS (400)
     NOT_AUTHENTICATED = "not_authenticated"  # the request needs a signed-in user and carries none (401)
