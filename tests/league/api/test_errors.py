@@ -92,50 +92,30 @@ def test_a_version_conflict_keeps_current_version(organizer_api, staff, players)
     }  # fmt: skip
 
 
-def test_a_write_without_a_user_is_401_not_authenticated(api, db):
-    response = api.post("/api/players/", {"name": "Zed"}, format="json")
-    assert error(response, 401) == {
-        "code": "not_authenticated", "detail": "Authentication credentials were not provided.", "errors": []
-    }  # fmt: skip
-    assert response["WWW-Authenticate"] == "Token"
+DRF_ERRORS = [
+    ("anonymous", "post", "/api/players/", {"data": {"name": "Zed"}, "format": "json"}, 401, "not_authenticated",
+     "Authentication credentials were not provided."),
+    ("wrong token", "get", "/api/games/", {}, 401, "authentication_failed", "Invalid token."),
+    ("staff", "delete", "/api/players/", {}, 405, "method_not_allowed", 'Method "DELETE" not allowed.'),
+    ("staff", "post", "/api/players/", {"data": "name=Zed", "content_type": "text/plain"}, 415,
+     "unsupported_media_type", 'Unsupported media type "text/plain" in request.'),
+    ("anonymous", "get", "/api/games/", {"HTTP_ACCEPT": "text/html"}, 406, "not_acceptable",
+     "Could not satisfy the request Accept header."),
+    ("staff", "post", "/api/players/", {"data": "{not json", "content_type": "application/json"}, 400, "parse_error",
+     "JSON parse error - Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
+]  # fmt: skip
 
 
-def test_a_wrong_token_is_401_authentication_failed_on_reads_too(db):
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION="Token not-a-token")
-    response = client.get("/api/games/")
-    assert error(response, 401) == {"code": "authentication_failed", "detail": "Invalid token.", "errors": []}
-
-
-def test_a_method_the_url_does_not_take_is_405(organizer_api):
-    response = organizer_api.delete("/api/players/")
-    assert error(response, 405) == {
-        "code": "method_not_allowed", "detail": 'Method "DELETE" not allowed.', "errors": []
-    }  # fmt: skip
-
-
-def test_a_body_of_a_type_the_api_does_not_parse_is_415(organizer_api):
-    response = organizer_api.post("/api/players/", "name=Zed", content_type="text/plain")
-    assert error(response, 415) == {
-        "code": "unsupported_media_type", "detail": 'Unsupported media type "text/plain" in request.', "errors": []
-    }  # fmt: skip
+@pytest.mark.parametrize(("who", "method", "url", "request_args", "status", "code", "detail"), DRF_ERRORS)
+def test_drf_errors_have_the_one_body(organizer_api, who, method, url, request_args, status, code, detail):
+    client = {"anonymous": APIClient(), "wrong token": APIClient(), "staff": organizer_api}[who]
+    if who == "wrong token":
+        client.credentials(HTTP_AUTHORIZATION="Token not-a-token")
+    response = getattr(client, method)(url, **request_args)
+    assert error(response, status) == {"code": code, "detail": detail, "errors": []}
+    if status == 401:
+        assert response["WWW-Authenticate"] == "Token"
     assert not Player.objects.exists()
-
-
-def test_asking_for_html_is_406_in_json(api, db):
-    response = api.get("/api/games/", HTTP_ACCEPT="text/html")
-    assert error(response, 406) == {
-        "code": "not_acceptable", "detail": "Could not satisfy the request Accept header.", "errors": []
-    }  # fmt: skip
-
-
-def test_malformed_json_is_a_parse_error(organizer_api):
-    response = organizer_api.post("/api/players/", "{not json", content_type="application/json")
-    assert error(response, 400) == {
-        "code": "parse_error",
-        "detail": "JSON parse error - Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
-        "errors": [],
-    }
 
 
 @pytest.mark.parametrize(
