@@ -1,10 +1,17 @@
-"""URL map: pages, the admin, the REST API with its schema and docs, and the health check."""
+"""URL map: pages, the admin, the REST API with its schema and docs, and the health check.
+
+A URL that matches nothing, or a bug, answers with Django's error pages, except under /api/: the API's error
+body there (league.api.errors; with DEBUG off, as Django uses these handlers only then).
+"""
 
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from league.site import views as site_views
+
+handler404 = "league.api.errors.not_found"
+handler500 = "league.api.errors.server_error"
 
 urlpatterns = [
     path("", site_views.home, name="home"),

@@ -8,7 +8,6 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from league.api import filters
-from league.api.errors import ERROR
 from league.bots import leagues, selectors, services
 from league.bots.models import BotDefinition, BotLeague, Fixture
 from league.core.errors import ErrorCode, NotFound
@@ -63,7 +62,7 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
     serializer_class = BotSerializer
     filterset_class = filters.BotFilter
 
-    @extend_schema(request=BotWriteSerializer, responses={201: BotSerializer, 400: ERROR, 403: ERROR})
+    @extend_schema(request=BotWriteSerializer, responses={201: BotSerializer})
     def create(self, request):
         data = BotWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -79,7 +78,7 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
 
     @extend_schema(
         request=BotReviseSerializer,
-        responses={200: BotSerializer, 400: ERROR, 404: ERROR},
+        responses={200: BotSerializer},
         description="Change a bot: in place while it never took a seat, else as a new version (returned).",
     )
     def partial_update(self, request, pk=None):
@@ -170,7 +169,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     serializer_class = LeagueSerializer
     filterset_class = filters.LeagueFilter
 
-    @extend_schema(request=LeagueCreateSerializer, responses={201: LeagueSerializer, 400: ERROR})
+    @extend_schema(request=LeagueCreateSerializer, responses={201: LeagueSerializer})
     def create(self, request):
         data = LeagueCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -184,14 +183,14 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         )
         return Response(LeagueSerializer(league).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=None, responses={200: LeagueSerializer, 400: ERROR, 404: ERROR})
+    @extend_schema(request=None, responses={200: LeagueSerializer})
     @action(detail=True, methods=["post"])
     def start(self, request, pk=None):
         """Start a draft league or resume a paused one."""
         league = leagues.league_start(league_id=self.get_object().pk)
         return Response(LeagueSerializer(league).data)
 
-    @extend_schema(request=None, responses={200: LeagueSerializer, 400: ERROR, 404: ERROR})
+    @extend_schema(request=None, responses={200: LeagueSerializer})
     @action(detail=True, methods=["post"])
     def pause(self, request, pk=None):
         league = leagues.league_pause(league_id=self.get_object().pk)
@@ -219,7 +218,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         return self.get_paginated_response(LeagueMatchSerializer(page, many=True).data)
 
     @extend_schema(
-        responses={200: OpenApiResponse(description="The match record (docs/engine.md)"), 404: ERROR},
+        responses={200: OpenApiResponse(description="The match record (docs/engine.md)")},
     )
     @action(detail=True, methods=["get"], url_path=r"matches/(?P<match_id>[0-9]+)/record")
     def record(self, request, pk=None, match_id=None):

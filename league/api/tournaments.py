@@ -3,11 +3,12 @@
 The same rules and errors as the pages: anyone reads published tournaments (drafts and draft rounds only
 their organizers); writes need a login (token or session), and the services answer 403 to users who do not
 organize the tournament, 404 to a missing object, 409 to a request that does not fit its state (e.g.
-generating a round before the last is complete) and 400 to bad input, each as `{"code", "detail", "field"}`.
+generating a round before the last is complete) and 400 to bad input, each with the API's error body
+(`league/api/errors.py`).
 """
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -18,7 +19,9 @@ from league.api.errors import ERROR
 from league.tournaments import seam, selectors, services
 from league.tournaments.models import Round, Table, Tournament
 
-WRITE_ERRORS = {400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR}
+# A tournament's writes answer 409 when its state refuses them (e.g. a round before the last is complete);
+# the errors every write answers are added by league.api.schema.
+STATE_CONFLICT = {409: ERROR}
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -187,14 +190,14 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     def get_queryset(self):
         return selectors.tournament_list(user=self.request.user)
 
-    @extend_schema(request=TournamentWriteSerializer, responses={201: TournamentSerializer, **WRITE_ERRORS})
+    @extend_schema(request=TournamentWriteSerializer, responses={201: TournamentSerializer})
     def create(self, request):
         data = TournamentWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = services.tournament_create(created_by=request.user, **data.validated_data)
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=TournamentWriteSerializer, responses={200: TournamentSerializer, **WRITE_ERRORS},
+    @extend_schema(request=TournamentWriteSerializer, responses={200: TournamentSerializer, **STATE_CONFLICT},
                    description="Change settings before the tournament starts.")  # fmt: skip
     def partial_update(self, request, pk=None):
         data = TournamentWriteSerializer(data=request.data, partial=True)
@@ -206,25 +209,25 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         tournament = service(tournament=self.get_object(), by=request.user)
         return Response(TournamentSerializer(tournament).data)
 
-    @extend_schema(request=None, responses={200: TournamentSerializer, **WRITE_ERRORS})
+    @extend_schema(request=None, responses={200: TournamentSerializer, **STATE_CONFLICT})
     @action(detail=True, methods=["post"], url_path="open-registration")
     def open_registration(self, request, pk=None):
         """Draft → registration."""
         return self._transition(request, services.tournament_open_registration)
 
-    @extend_schema(request=None, responses={200: TournamentSerializer, **WRITE_ERRORS})
+    @extend_schema(request=None, responses={200: TournamentSerializer, **STATE_CONFLICT})
     @action(detail=True, methods=["post"])
     def start(self, request, pk=None):
         """Registration → running; unseeded players are seeded by rating after the seeded ones."""
         return self._transition(request, services.tournament_start)
 
-    @extend_schema(request=None, responses={200: TournamentSerializer, **WRITE_ERRORS})
+    @extend_schema(request=None, responses={200: TournamentSerializer, **STATE_CONFLICT})
     @action(detail=True, methods=["post"])
     def finish(self, request, pk=None):
         """Running → finished, once the last round is complete."""
         return self._transition(request, services.tournament_finish)
 
-    @extend_schema(request=OrganizerSerializer, responses={204: None, **WRITE_ERRORS})
+    @extend_schema(request=OrganizerSerializer, responses={204: None})
     @action(detail=True, methods=["post"])
     def organizers(self, request, pk=None):
         """Add an organizer by user name."""
@@ -242,7 +245,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     @extend_schema(methods=["GET"], responses=TournamentRegistrationSerializer(many=True))
     @extend_schema(methods=["POST"], request=RegistrationWriteSerializer,
-                   responses={201: TournamentRegistrationSerializer, **WRITE_ERRORS},
+                   responses={201: TournamentRegistrationSerializer, **STATE_CONFLICT},
                    description="Register a player by id or name; while running, a late entry (zero points).")  # fmt: skip
     @action(detail=True, methods=["get", "post"], pagination_class=None)
     def registrations(self, request, pk=None):
@@ -259,7 +262,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         )  # fmt: skip
         return Response(TournamentRegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=LeaveSerializer, responses={200: TournamentRegistrationSerializer, **WRITE_ERRORS},
+    @extend_schema(request=LeaveSerializer, responses={200: TournamentRegistrationSerializer, **STATE_CONFLICT},
                    description="A player withdraws (before the start), drops or is a no-show (while running).")  # fmt: skip
     @action(detail=True, methods=["patch"], url_path=r"registrations/(?P<player_id>[0-9]+)")
     def registration(self, request, pk=None, player_id=None):
@@ -270,7 +273,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         )
         return Response(TournamentRegistrationSerializer(registration).data)
 
-    @extend_schema(request=SeedSerializer, responses={200: TournamentRegistrationSerializer(many=True), **WRITE_ERRORS})
+    @extend_schema(request=SeedSerializer, responses={200: TournamentRegistrationSerializer(many=True), **STATE_CONFLICT})
     @action(detail=True, methods=["post"])
     def seed(self, request, pk=None):
         """Seed every active player by rating, or by hand (`order`: player ids, top seed first)."""
@@ -297,7 +300,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
                                  include_drafts=selectors.is_organizer(request.user, tournament))  # fmt: skip
         return Response(TournamentRoundSerializer(views, many=True).data)
 
-    @extend_schema(request=None, responses={201: TournamentRoundSerializer, **WRITE_ERRORS},
+    @extend_schema(request=None, responses={201: TournamentRoundSerializer, **STATE_CONFLICT},
                    description="Generate the next round as a draft; 409 while the last round is not complete.")  # fmt: skip
     @action(detail=True, methods=["post"], url_path="rounds/generate")
     def generate(self, request, pk=None):
@@ -316,7 +319,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     def retrieve(self, request, pk=None):
         return Response(TournamentRoundSerializer(_round_view(self.get_object(), request.user)).data)
 
-    @extend_schema(responses={204: None, **WRITE_ERRORS}, description="Discard a draft round.")
+    @extend_schema(responses={204: None, **STATE_CONFLICT}, description="Discard a draft round.")
     def destroy(self, request, pk=None):
         services.round_discard(round_row=self.get_object(), by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -325,7 +328,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         round_row.refresh_from_db()
         return Response(TournamentRoundSerializer(_round_view(round_row, self.request.user)).data)
 
-    @extend_schema(request=None, responses={200: TournamentRoundSerializer, **WRITE_ERRORS})
+    @extend_schema(request=None, responses={200: TournamentRoundSerializer, **STATE_CONFLICT})
     @action(detail=True, methods=["post"])
     def publish(self, request, pk=None):
         """Publish a draft: every table becomes a scheduled match of the league."""
@@ -333,7 +336,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         services.round_publish(round_row=round_row, by=request.user)
         return self._done(round_row)
 
-    @extend_schema(request=None, responses={200: TournamentRoundSerializer, **WRITE_ERRORS})
+    @extend_schema(request=None, responses={200: TournamentRoundSerializer, **STATE_CONFLICT})
     @action(detail=True, methods=["post"])
     def complete(self, request, pk=None):
         """Complete a published round; 409 while a table waits for its result."""
@@ -341,7 +344,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         services.round_complete(round_row=round_row, by=request.user)
         return self._done(round_row)
 
-    @extend_schema(request=SwapSerializer, responses={200: TournamentRoundSerializer, **WRITE_ERRORS})
+    @extend_schema(request=SwapSerializer, responses={200: TournamentRoundSerializer, **STATE_CONFLICT})
     @action(detail=True, methods=["post"])
     def swap(self, request, pk=None):
         """Swap two seats of a draft (tables and seats from 1)."""
@@ -351,7 +354,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         services.round_swap(round_row=round_row, by=request.user, **data.validated_data)
         return self._done(round_row)
 
-    @extend_schema(request=MoveSerializer, responses={200: TournamentRoundSerializer, **WRITE_ERRORS})
+    @extend_schema(request=MoveSerializer, responses={200: TournamentRoundSerializer, **STATE_CONFLICT})
     @action(detail=True, methods=["post"])
     def move(self, request, pk=None):
         """Move a player of a draft to another table."""
@@ -378,7 +381,7 @@ class TableViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         return Response(TournamentTableSerializer(self._view(self.get_object())).data)
 
     @extend_schema(request=TableResultSerializer,
-                   responses={201: TournamentTableSerializer, **WRITE_ERRORS, 409: OpenApiResponse(ERROR)},
+                   responses={201: TournamentTableSerializer, **STATE_CONFLICT},
                    description="Enter the result (expected_version 0) or correct it (the version it corrects, and "
                    "a reason). A stale version answers 409 with current_version.")  # fmt: skip
     @action(detail=True, methods=["post"])
@@ -389,7 +392,7 @@ class TableViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         services.table_result(table=table, by=request.user, **data.validated_data)
         return Response(TournamentTableSerializer(self._view(table)).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=CloseSerializer, responses={200: TournamentTableSerializer, **WRITE_ERRORS})
+    @extend_schema(request=CloseSerializer, responses={200: TournamentTableSerializer, **STATE_CONFLICT})
     @action(detail=True, methods=["post"])
     def close(self, request, pk=None):
         """Close the table as a no-show or forfeit: absent players share last place."""

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.api import filters
-from league.api.errors import ERROR, VERSION_CONFLICT
+from league.api.errors import VERSION_CONFLICT
 from league.api.serializers import (
     MatchCreateSerializer,
     MatchSerializer,
@@ -47,14 +47,14 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     filterset_class = filters.PlayerFilter
     ordering_fields = ["name", "created_at"]
 
-    @extend_schema(request=PlayerCreateSerializer, responses={201: PlayerSerializer, 400: ERROR})
+    @extend_schema(request=PlayerCreateSerializer, responses={201: PlayerSerializer})
     def create(self, request):
         data = PlayerCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         player = player_create(name=data.validated_data["name"])
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=PlayerUpdateSerializer, responses={200: PlayerSerializer, 400: ERROR, 404: ERROR})
+    @extend_schema(request=PlayerUpdateSerializer, responses={200: PlayerSerializer})
     def partial_update(self, request, pk=None):
         player = self.get_object()
         data = PlayerUpdateSerializer(data=request.data)
@@ -73,7 +73,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     filterset_class = filters.MatchFilter
     ordering_fields = ["played_at", "id"]
 
-    @extend_schema(request=MatchCreateSerializer, responses={201: MatchSerializer, 400: ERROR})
+    @extend_schema(request=MatchCreateSerializer, responses={201: MatchSerializer})
     def create(self, request):
         data = MatchCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -92,7 +92,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @extend_schema(
         methods=["POST"],
         request=ResultSubmitSerializer,
-        responses={201: ResultVersionSerializer, 400: ERROR, 404: ERROR, 409: OpenApiResponse(VERSION_CONFLICT)},
+        responses={201: ResultVersionSerializer, 409: OpenApiResponse(VERSION_CONFLICT)},
         description="Submit the next result version. `expected_version` is the version being corrected "
         "(0 for the first result); a stale one answers 409 with `current_version`.",
     )

@@ -2,8 +2,8 @@
 violations, which are bugs.
 
 A `UserError` is bad input or a wrong state that the person can fix: the form shows it next to `field`,
-the API answers with `status` and `{"code", "detail", "field"}`, where `code` is one of `ErrorCode` (stable:
-clients branch on it). `NotFound` is also Django's `Http404`, so a page whose service finds no such object
+the API answers with `status` and its error body (`league/api/errors.py`: `code`, `detail`, `field` and
+`errors`), where `code` is one of `ErrorCode` (stable: clients branch on it). `NotFound` is also Django's `Http404`, so a page whose service finds no such object
 answers 404 like any other missing page, and the API answers 404 with the same body as for its own misses.
 
 An `InvariantViolation` is what can only happen through a bug (two rows the code just made disagree, a
@@ -18,7 +18,10 @@ from django.http import Http404
 
 
 class ErrorCode(StrEnum):
-    """The stable `code` of every error body the API sends (the OpenAPI schema lists these values)."""
+    """The stable `code` of every error body the API sends (the OpenAPI schema lists these values).
+
+    The services raise the first nine; the API itself answers with the rest (league/api/errors.py).
+    """
 
     INVALID = "invalid"  # bad input (400)
     UNKNOWN_GAME = "unknown_game"  # no registered game of that id (400)
@@ -30,6 +33,16 @@ class ErrorCode(StrEnum):
     CONFLICT = "conflict"  # the request does not fit the object's current state (409)
     VERSION_CONFLICT = "version_conflict"  # a result names a version that is no longer the latest (409)
     THROTTLED = "throttled"  # too many requests: wait for the Retry-After seconds (429, from the API alone)
+    REQUIRED = "required"  # a field the request must carry is missing (400)
+    PARSE_ERROR = "parse_error"  # the body is not valid JSON or form data (400)
+    TOO_MANY_FIELDS = "too_many_fields"  # more query or form fields than DATA_UPLOAD_MAX_NUMBER_FIELDS (400)
+    NOT_AUTHENTICATED = "not_authenticated"  # the request needs a signed-in user and carries none (401)
+    AUTHENTICATION_FAILED = "authentication_failed"  # the token or credentials are wrong (401)
+    METHOD_NOT_ALLOWED = "method_not_allowed"  # the URL does not take this HTTP method (405)
+    NOT_ACCEPTABLE = "not_acceptable"  # the API cannot answer in the format the request asks for (406)
+    PAYLOAD_TOO_LARGE = "payload_too_large"  # the body is larger than DATA_UPLOAD_MAX_MEMORY_SIZE (413)
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"  # the body's Content-Type is not JSON or form data (415)
+    SERVER_ERROR = "server_error"  # a bug: the server logged it (500)
 
 
 class UserError(Exception):

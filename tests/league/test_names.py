@@ -18,6 +18,7 @@ from league.players.services import player_create
 from league.tournaments import services as tournaments
 from league.tournaments.models import Tournament
 from tests.factories import StaffFactory
+from tests.league.api_errors import field_error_body
 from tests.league.bots.conftest import league_page_form
 
 OVERRIDE = (
@@ -156,7 +157,7 @@ def test_the_api_refuses_them_for_every_kind(staff, name, message):
 
 def test_the_api_refuses_a_nul_before_the_service(staff):
     response = api_for(staff).post("/api/players/", {"name": "a\x00b"}, format="json")
-    assert (response.status_code, response.json()) == (400, {"name": ["Null characters are not allowed."]})
+    assert (response.status_code, response.json()) == (400, field_error_body("name", "Null characters are not allowed."))
 
 
 def test_the_pages_refuse_them(client, staff):

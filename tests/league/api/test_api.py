@@ -3,33 +3,12 @@
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from league.core.errors import ErrorCode
 from league.matches.models import Match
 from league.players.models import Player
 from league.results.models import ResultVersion
-from tests.factories import MatchFactory, PlayerFactory, UserFactory
-
-
-@pytest.fixture
-def api():
-    return APIClient()
-
-
-@pytest.fixture
-def organizer_api(staff):
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=staff).key}")
-    return client
-
-
-@pytest.fixture
-def member_api(db):
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=UserFactory()).key}")
-    return client
+from tests.factories import MatchFactory, PlayerFactory
 
 
 def test_games_come_from_the_registry(api, db):
@@ -121,7 +100,7 @@ BAD_WRITES = [
     ("post", "/api/matches/{match}/results/", {"expected_version": "one", "places": [1, 2, 3, 4]}, "expected_version", "A valid integer is required."),
     ("post", "/api/matches/{match}/results/", {"expected_version": 0, "places": [1, 2]}, "places", "give one place per seat (4 seats)"),
     ("post", "/api/matches/{match}/results/", {"expected_version": 0, "places": [1, 2, 3, 9]}, "places", "places run from 1 to 4"),
-    ("post", "/api/matches/{match}/results/", {"expected_version": 0, "places": ["a", 2, 3, 4]}, "places", None),
+    ("post", "/api/matches/{match}/results/", {"expected_version": 0, "places": ["a", 2, 3, 4]}, "places.0", "A valid integer is required."),
     ("post", "/api/matches/{match}/results/", {"expected_version": 0}, "places", "enter places, or scores where the game's score decides places"),
     ("post", "/api/matches/{match}/results/", {"expected_version": 0, "scores": [1, 2, 3, 4]}, "places", "this game's scores do not decide places: enter the places"),
 ]  # fmt: skip
@@ -140,10 +119,11 @@ def test_bad_input_on_every_write_endpoint_is_a_400_naming_the_field(
     response = getattr(organizer_api, method)(url, body, format="json")
 
     assert response.status_code == 400
-    errors = response.json()
-    assert field in errors
+    error = response.json()
+    assert (error["code"] in ("invalid", "required", "unknown_game", "duplicate"), error["field"]) == (True, field)
+    assert [entry["field"] for entry in error["errors"]] == [field]
     if message is not None:
-        assert message in str(errors[field])
+        assert message in error["detail"]
     assert (Player.objects.count(), Match.objects.count(), ResultVersion.objects.count()) == before
 
 
@@ -197,13 +177,13 @@ def test_a_missing_object_is_a_404_with_the_error_body(api, organizer_api, match
         organizer_api.patch("/api/players/999999/", {"active": False}, format="json"),
     ]
     assert [(response.status_code, response.json()["code"]) for response in lookups] == [(404, "not_found")] * 4
-    assert lookups[0].json() == {"code": "not_found", "detail": "No Match matches the given query."}
+    assert lookups[0].json() == {"code": "not_found", "detail": "No Match matches the given query.", "errors": []}
 
 
 def test_a_refused_write_says_forbidden_like_every_403(member_api, db):
     refused = member_api.post("/api/players/", {"name": "Zed"}, format="json")
     assert (refused.status_code, refused.json()) == (
-        403, {"code": "forbidden", "detail": "only staff can change league data"}
+        403, {"code": "forbidden", "detail": "only staff can change league data", "errors": []}
     )  # fmt: skip
 
 
@@ -213,6 +193,6 @@ def test_the_schema_documents_one_error_body_whose_codes_are_the_enum(client, db
     assert components["Error"]["properties"]["code"]["allOf"] == [{"$ref": "#/components/schemas/ErrorCode"}]
     assert components["ErrorCode"]["enum"] == [code.value for code in ErrorCode]
     assert "TournamentError" not in components and "BotError" not in components
-    assert sorted(components["VersionConflict"]["required"]) == ["code", "current_version", "detail"]
+    assert sorted(components["VersionConflict"]["required"]) == ["code", "current_version", "detail", "errors"]
     result = schema["paths"]["/api/matches/{id}/results/"]["post"]["responses"]
-    assert sorted(result) == ["201", "400", "404", "409"]
+    assert sorted(result) == ["201", "400", "401", "403", "404", "409", "413", "415", "429"]

@@ -10,6 +10,7 @@ from league.bots.services import bot_register
 from league.tournaments import services as tournament_services
 from league.tournaments.models import Tournament
 from tests.factories import FIRST_PLAY, MatchFactory
+from tests.league.api_errors import field_error_body
 
 GAMES = "nacho_pile, nobody_but_us_chickens, chicken_foot, chickie_nuggs"
 
@@ -21,7 +22,7 @@ def api():
 
 def refused(response, field: str, detail: str) -> None:
     assert response.status_code == 400
-    assert response.json() == {"code": "invalid", "detail": detail, "field": field, field: [detail]}
+    assert response.json() == field_error_body(field, detail)
 
 
 def ids(response) -> list[int]:

@@ -14,9 +14,10 @@ from league.players.models import Player
 from league.tournaments import services as tournament_services
 from tests.factories import MatchFactory, UserFactory
 from tests.factories import tournaments as helpers
+from tests.league.api_errors import body_error, field_error_body
 
 DEEP = '{"name": ' + "[" * 1000 + "1" + "]" * 1000 + "}"
-TOO_DEEP = {"detail": f"JSON parse error - arrays and objects are nested deeper than {MAX_DEPTH} levels"}
+TOO_DEEP = body_error(f"JSON parse error - arrays and objects are nested deeper than {MAX_DEPTH} levels", "parse_error")
 
 
 def client_for(user) -> APIClient:
@@ -80,7 +81,7 @@ def test_a_body_at_the_bound_parses_and_brackets_in_strings_do_not_count(staff, 
     api = client_for(staff)
     at_bound = '{"name": ' + "[" * (MAX_DEPTH - 1) + '"Zed"' + "]" * (MAX_DEPTH - 1) + "}"
     response = api.post("/api/players/", at_bound, content_type="application/json")
-    assert (response.status_code, response.json()) == (400, {"name": ["Not a valid string."]})
+    assert (response.status_code, response.json()) == (400, field_error_body("name", "Not a valid string."))
     one_deeper = '{"name": ' + "[" * MAX_DEPTH + '"Zed"' + "]" * MAX_DEPTH + "}"
     assert api.post("/api/players/", one_deeper, content_type="application/json").json() == TOO_DEEP
     bracketed = json.dumps({"name": "Zed " + "[{" * 30 + '\\"'})
@@ -102,5 +103,5 @@ def test_a_body_at_the_bound_parses_and_brackets_in_strings_do_not_count(staff, 
 def test_a_body_no_column_could_store_is_a_400(staff, db, body, problem):
     for url in "/api/players/", "/api/matches/":
         response = client_for(staff).post(url, body, content_type="application/json")
-        assert (response.status_code, response.json()) == (400, {"detail": f"JSON parse error - {problem}"})
+        assert (response.status_code, response.json()) == (400, body_error(f"JSON parse error - {problem}", "parse_error"))
     assert not Player.objects.exists()

@@ -60,6 +60,7 @@ def assert_throttled(response, seconds):
     assert response.json() == {
         "code": "throttled",
         "detail": f"Request was throttled. Expected available in {seconds} seconds.",
+        "errors": [],
     }
 
 

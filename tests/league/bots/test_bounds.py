@@ -9,6 +9,7 @@ from league.bots import services
 from league.bots.leagues import SETTING_BOUNDS
 from league.bots.models import BotDefinition, BotLeague
 from league.bots.views import LeagueForm
+from tests.league.api_errors import field_error_body
 from tests.league.bots.conftest import league_page_form, make_bots
 
 BOT_BOUNDS = {
@@ -53,7 +54,7 @@ def api(staff):
 def test_the_api_refuses_bot_numbers_beyond_the_bounds(api, field, value, message):
     body = {"name": "Randy", "game": "nacho_pile", "strategy": "random", field: value}
     response = api.post("/api/bots/", body, format="json")
-    assert (response.status_code, response.json()) == (400, {field: [message]})
+    assert (response.status_code, response.json()) == (400, field_error_body(field, message))
     assert not BotDefinition.objects.exists()
 
 
@@ -72,7 +73,7 @@ def test_the_api_and_the_page_refuse_league_numbers_beyond_the_bounds(
     bots = [bot.pk for bot in make_bots(staff)]
     body = {"name": "Spring", "game": "nacho_pile", "bots": bots, "table_size": 2, field: value}
     response = api.post("/api/bot-leagues/", body, format="json")
-    assert (response.status_code, response.json()) == (400, {field: [message]})
+    assert (response.status_code, response.json()) == (400, field_error_body(field, message))
     if field in LeagueForm.base_fields:
         client.force_login(staff)
         form = league_page_form(bots, **{field: value})

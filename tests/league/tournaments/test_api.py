@@ -44,7 +44,8 @@ def test_an_organizer_runs_a_tournament_through_the_api(api, organizer):
     conflict = api.post(f"{base}/rounds/generate/")
     assert conflict.status_code == 409
     assert conflict.json() == {"code": "conflict",
-                               "detail": "round 1 is not complete yet: the next round waits for every result"}  # fmt: skip
+                               "detail": "round 1 is not complete yet: the next round waits for every result",
+                               "errors": []}  # fmt: skip
     published = api.post(f"/api/tournament-rounds/{round_data['id']}/publish/").json()
     table = published["tables"][0]
     assert published["status"] == "published" and table["match"] is not None
@@ -111,7 +112,7 @@ def test_anonymous_writes_are_refused_and_strangers_get_403(running, stranger):
         assert response.status_code == 403, url
         expected = "only site staff create tournaments" if url == "/api/tournaments/" else (
             "only the tournament's organizers (and site staff) can do this")  # fmt: skip
-        assert response.json() == {"code": "forbidden", "detail": expected}, url
+        assert response.json() == {"code": "forbidden", "detail": expected, "errors": []}, url
     assert Round.objects.filter(tournament=running).count() == 2
 
 
@@ -172,7 +173,7 @@ def test_bad_input_on_every_write_endpoint_gives_400_or_409_with_a_message(api, 
         assert response.status_code == status, (url, data, response.content)
         body = response.json()
         if message is None:
-            assert body and all(isinstance(value, list) for value in body.values()), (url, body)
+            assert body["errors"] and all("field" in entry for entry in body["errors"]), (url, body)
         else:
             assert body["code"] in ("invalid", "conflict", "not_found", "version_conflict", "unknown_game"), body
             assert message in body["detail"], (url, body)
@@ -237,6 +238,6 @@ def test_a_player_who_is_not_registered_is_a_404_naming_the_player(api, running)
     missing = api.get("/api/tournaments/99999/")
     assert (response.status_code, response.json()) == (404, {
         "code": "not_found", "detail": "player 99999 is not registered", "field": "player",
-        "player": ["player 99999 is not registered"],
+        "errors": [{"field": "player", "code": "not_found", "detail": "player 99999 is not registered"}],
     })  # fmt: skip
     assert (missing.status_code, missing.json()["code"]) == (404, "not_found")

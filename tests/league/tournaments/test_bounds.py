@@ -12,6 +12,7 @@ from league.core.errors import UserError
 from league.tournaments import services
 from league.tournaments.forms import TournamentForm
 from league.tournaments.models import Tournament
+from tests.league.api_errors import field_error_body
 
 PAGE = {
     "name": "Cup",
@@ -50,7 +51,7 @@ def test_the_api_refuses_the_same_numbers(organizer, field, value, message):
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=organizer).key}")
     response = api.post("/api/tournaments/", {**API, field: value}, format="json")
-    assert (response.status_code, response.json()) == (400, {field: [message]})
+    assert (response.status_code, response.json()) == (400, field_error_body(field, message))
     assert not Tournament.objects.exists()
 
 
@@ -149,12 +150,7 @@ def test_a_player_id_beyond_64_bits_names_no_registration(client, make_tournamen
     )
     assert (response.status_code, response.json()) == (
         404,
-        {
-            "code": "not_found",
-            "detail": f"player {huge} is not registered",
-            "field": "player",
-            "player": [f"player {huge} is not registered"],
-        },
+        field_error_body("player", f"player {huge} is not registered", "not_found"),
     )
     client.force_login(organizer)
     page = client.post(f"/tournaments/{tournament.slug}/leave/", {"player": str(huge), "status": "dropped"})
