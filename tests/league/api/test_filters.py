@@ -15,11 +15,6 @@ from tests.league.api_errors import field_error_body
 GAMES = "nacho_pile, nobody_but_us_chickens, chicken_foot, chickie_nuggs"
 
 
-@pytest.fixture
-def api():
-    return APIClient()
-
-
 def refused(response, field: str, detail: str) -> None:
     assert response.status_code == 400
     assert response.json() == field_error_body(field, detail)
