@@ -1,7 +1,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from league.api import bots, tournaments, views
+from league.api import accounts, bots, tournaments, views
 
 router = DefaultRouter()
 router.register("players", views.PlayerViewSet, basename="player")
@@ -16,5 +16,9 @@ router.register("tournament-tables", tournaments.TableViewSet, basename="tournam
 
 urlpatterns = [
     path("games/", views.GameList.as_view(), name="api-games"),
+    path("me/", accounts.MeView.as_view(), name="api-me"),
+    path("me/player/", accounts.MyPlayerView.as_view(), name="api-me-player"),
+    path("claims/", accounts.ClaimIssueView.as_view(), name="api-claims"),
+    path("claims/redeem/", accounts.ClaimRedeemView.as_view(), name="api-claims-redeem"),
     path("", include(router.urls)),
 ]

@@ -83,6 +83,13 @@ class Forbidden(UserError):
     code = ErrorCode.FORBIDDEN
 
 
+class Conflict(UserError):
+    """The request does not fit the object's current state, e.g. a claim link that was used already (409)."""
+
+    status = 409
+    code = ErrorCode.CONFLICT
+
+
 class VersionConflict(UserError):
     """A result submission named a version that is no longer the latest."""
 

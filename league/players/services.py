@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
-from league.core.errors import ErrorCode, UserError
+from league.core.errors import Conflict, ErrorCode, UserError
 from league.core.names import check_name
 from league.core.slugs import free_slug
 from league.players.models import Player
@@ -74,4 +74,46 @@ def player_update(*, player: Player, name: str | None = None, active: bool | Non
                 player.save(update_fields=fields)
         except IntegrityError:
             raise UserError(f"there is already a player called {player.name!r}", field="name") from None
+    return player
+
+
+def player_claim(*, player: Player, user: AbstractBaseUser) -> Player:
+    """Link an unclaimed person-player to `user`, an account without a player; never merges two players.
+
+    Call inside a transaction that holds `player`'s row lock (select_for_update): the checks and the link are
+    then one step, and the database's one-player-per-account constraint settles a race between two players.
+    """
+    if player.kind != Player.Kind.PERSON:
+        raise UserError(f"{player.name} is a bot: only people can be claimed", field="player")
+    if player.user_id is not None:
+        raise Conflict(f"{player.name} already belongs to an account")
+    if Player.objects.filter(user=user).exists():
+        raise Conflict("that account already has a player: an account owns one player")
+    player.user = user
+    try:
+        with transaction.atomic():
+            player.save(update_fields=["user"])
+    except IntegrityError:  # a concurrent claim or create gave this account a player meanwhile
+        raise Conflict("that account already has a player: an account owns one player") from None
+    return player
+
+
+def former_player_name(player: Player) -> str:
+    """The name a player takes when its owner deletes their account and asks to be forgotten:
+    "former player N" with N the player's id (or the first free "former player N-k" should it be taken)."""
+    base = f"former player {player.pk}"
+    candidate, suffix = base, 1
+    while Player.objects.filter(name__iexact=candidate).exclude(pk=player.pk).exists():
+        suffix += 1
+        candidate = f"{base}-{suffix}"
+    return candidate
+
+
+def player_release(*, player: Player, forget_name: bool = False) -> Player:
+    """Unlink a player from its account (the account is being deleted); its seats and results stay. With
+    `forget_name` it is renamed to `former_player_name` (through the same name checks as any rename)."""
+    if forget_name:
+        player_update(player=player, name=former_player_name(player))
+    player.user = None
+    player.save(update_fields=["user"])
     return player

@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "league.ratings",
     "league.bots",
     "league.tournaments",
+    "league.accounts",
     "league.api",
     "league.site",
 ]
@@ -119,7 +120,30 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-LOGIN_URL = "admin:login"
+# Sign-up, log-in and the player's own pages: league.accounts (docs/players.md).
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "accounts:me"
+LOGOUT_REDIRECT_URL = "home"
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for a day
+
+# Mail (password resets): SMTP when EMAIL_HOST is set, else the console backend, which prints each mail to the
+# log of the web process (`make run` shows them).
+EMAIL_HOST = env.text("EMAIL_HOST", "")
+EMAIL_PORT = env.number("EMAIL_PORT", 587, minimum=1)
+EMAIL_HOST_USER = env.text("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env.text("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env.flag("EMAIL_USE_TLS", True)
+EMAIL_TIMEOUT = 20
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
+)
+DEFAULT_FROM_EMAIL = env.text("DEFAULT_FROM_EMAIL", "Pecking Order <no-reply@localhost>")
+# Password-reset mails: at most this many per hour to one address, to one account and from one client
+# address; beyond them the form answers the same and sends nothing (league.accounts.throttling).
+PASSWORD_RESET_MAILS_PER_HOUR = env.number("PASSWORD_RESET_MAILS_PER_HOUR", 3, minimum=1)
+PASSWORD_RESET_REQUESTS_PER_CLIENT_HOUR = 20
+# A claim link (league.accounts) lets one person take over one player; it expires after this many days.
+CLAIM_LINK_DAYS = 7
 
 
 def check_secret(secret: str | None) -> str:

@@ -1,0 +1,38 @@
+"""Accounts: the claim links that let a person take over a player someone else entered.
+
+Users are Django's own (`django.contrib.auth`); a user owns at most one person-player through
+`Player.user`. A claim link is bound to one unclaimed person-player, issued by site staff or an organizer of a
+tournament that player is registered in, works once and expires. Only a hash of its token is stored: the
+token itself is shown once, to whoever issued it.
+"""
+
+from django.conf import settings
+from django.db import models
+
+
+class ClaimLink(models.Model):
+    token_hash = models.CharField(
+        max_length=64, unique=True, help_text="SHA-256 of the link's token (hex); the token itself is never stored."
+    )
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="claim_links")
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True, help_text="When the link was redeemed; it works once.")
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(used_at__isnull=True, used_by__isnull=True) | models.Q(used_at__isnull=False),
+                name="claim_link_used_by_only_when_used",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"claim link {self.pk} for player {self.player_id}"

@@ -1,0 +1,229 @@
+"""Account pages: sign up, log in and out, password change and reset (Django's auth views, subclassed), my
+page, my player, my API token, claim links, and account deletion.
+
+Thin views: a form validates, one service writes, a `UserError` shows on the page with its status (400 bad
+input, 403 not allowed, 404 no such object, 409 a state that refuses it). Forms with errors answer 400.
+Every page that shows an email address shows the signed-in user's own (my page, the deletion page).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login, logout
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse, reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+from rest_framework.authtoken.models import Token
+
+from league.accounts import selectors, services
+from league.accounts.forms import (
+    ClaimIssueForm,
+    DeleteAccountForm,
+    PlayerNameForm,
+    SignUpForm,
+    ThrottledPasswordResetForm,
+)
+from league.core.errors import NotFound, UserError
+from league.core.forms import add_user_error
+
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+class BadFormIs400:
+    """A form view whose invalid form answers 400, as every page of the league does."""
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        response.status_code = 400
+        return response
+
+
+def _next_url(request: HttpRequest) -> str:
+    """The `next` of the request if it is a page of this site, else ''."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return target
+    return ""
+
+
+def sign_up(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("accounts:me")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = services.account_create(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+            )
+        except UserError as exc:
+            add_user_error(form, exc)
+        else:
+            login(request, user, backend=MODEL_BACKEND)
+            messages.success(request, f"Welcome, {user.get_username()}: create your player or claim yours below.")
+            return redirect(_next_url(request) or reverse("accounts:me"))
+    context = {"form": form, "next": _next_url(request)}
+    return render(request, "accounts/sign_up.html", context, status=400 if form.errors else 200)
+
+
+class LoginView(BadFormIs400, auth_views.LoginView):
+    """Log in with a username and password; failures count towards django-axes' lockout (the authentication
+    backend is axes' first), exactly as on the admin's login."""
+
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+
+@require_POST
+def log_out(request: HttpRequest) -> HttpResponse:
+    """Log out (a POST, from the header's button: a link would let any page log you out)."""
+    logout(request)
+    messages.success(request, "You are logged out.")
+    return redirect("home")
+
+
+class PasswordChangeView(BadFormIs400, auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("accounts:me")
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        messages.success(self.request, "Your password is changed.")
+        return response
+
+
+class PasswordResetView(BadFormIs400, auth_views.PasswordResetView):
+    """Ask for a reset link by email; the next page reads the same whether or not a mail went out."""
+
+    form_class = ThrottledPasswordResetForm
+    template_name = "accounts/password_reset.html"
+    email_template_name = "accounts/password_reset_email.txt"
+    subject_template_name = "accounts/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password-reset-sent")
+
+
+class PasswordResetSentView(auth_views.PasswordResetDoneView):
+    template_name = "accounts/password_reset_sent.html"
+
+
+class PasswordResetConfirmView(BadFormIs400, auth_views.PasswordResetConfirmView):
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:login")
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        messages.success(self.request, "Your password is set: log in with it.")
+        return response
+
+
+@login_required
+def me(request: HttpRequest) -> HttpResponse:
+    return _me(request)
+
+
+def _me(request: HttpRequest, *, player_form: PlayerNameForm | None = None, status: int = 200) -> HttpResponse:
+    page = selectors.my_page(request.user)
+    context = {
+        "page": page,
+        "player_form": player_form or PlayerNameForm(),
+        "token": Token.objects.filter(user=request.user).first(),
+    }
+    return render(request, "accounts/me.html", context, status=status)
+
+
+@login_required
+@require_POST
+def me_player_create(request: HttpRequest) -> HttpResponse:
+    form = PlayerNameForm(request.POST)
+    if form.is_valid():
+        try:
+            player = services.my_player_create(user=request.user, name=form.cleaned_data["name"])
+        except UserError as exc:
+            add_user_error(form, exc)
+            return _me(request, player_form=form, status=exc.status)
+        messages.success(request, f"You play as {player.name}.")
+        return redirect("accounts:me")
+    return _me(request, player_form=form, status=400)
+
+
+@login_required
+@require_POST
+def api_token_create(request: HttpRequest) -> HttpResponse:
+    """A new API token, shown on this answer only (the page is not a redirect, so the key is stored nowhere else)."""
+    key = services.api_token_create(user=request.user)
+    return render(request, "accounts/token_created.html", {"key": key})
+
+
+@login_required
+@require_POST
+def api_token_revoke(request: HttpRequest) -> HttpResponse:
+    revoked = services.api_token_revoke(user=request.user)
+    messages.success(request, "Your API token is revoked." if revoked else "You had no API token.")
+    return redirect("accounts:me")
+
+
+def _refused(request: HttpRequest, exc: UserError, *, title: str, back: str = "") -> HttpResponse:
+    context = {"title": title, "message": exc.message, "back": back}
+    return render(request, "accounts/refused.html", context, status=exc.status)
+
+
+@login_required
+@require_POST
+def claim_link_issue(request: HttpRequest) -> HttpResponse:
+    """Issue a claim link for a player (staff, or an organizer of a tournament the player is in); the answer
+    shows the link, once."""
+    form = ClaimIssueForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, UserError("name the player by id", field="player"), title="No claim link")
+    try:
+        issued = services.claim_link_issue(by=request.user, player_id=form.cleaned_data["player"])
+    except UserError as exc:
+        return _refused(request, exc, title="No claim link")
+    url = request.build_absolute_uri(reverse("accounts:claim", kwargs={"token": issued.token}))
+    context = {"link": issued.link, "player": issued.link.player, "url": url}
+    return render(request, "accounts/claim_issued.html", context)
+
+
+def claim(request: HttpRequest, token: str) -> HttpResponse:
+    """A claim link: who it is for and, for a signed-in user without a player, a button that claims it."""
+    link = selectors.claim_link_for_token(token)
+    if link is None:
+        return _refused(request, NotFound(services.NO_SUCH_CLAIM_LINK), title="Claim link")
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('accounts:login')}?next={request.path}")
+        try:
+            player = services.claim_redeem(user=request.user, token=token)
+        except UserError as exc:
+            return _refused(request, exc, title="Claim link", back=reverse("accounts:me"))
+        messages.success(request, f"You play as {player.name} now: its results and ratings are yours.")
+        return redirect("accounts:me")
+    try:
+        services.check_claim_link(link=link, user=request.user)
+    except UserError as exc:
+        return _refused(request, exc, title="Claim link", back=reverse("accounts:me"))
+    return render(request, "accounts/claim.html", {"player": link.player, "link": link})
+
+
+@login_required
+def account_delete(request: HttpRequest) -> HttpResponse:
+    """Delete my account: the confirmation page asks for the password; the player and its results stay."""
+    form = DeleteAccountForm(request.POST or None, request=request)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.account_delete(
+                user=request.user, password=form.cleaned_data["password"], forget_name=form.cleaned_data["forget_name"]
+            )
+        except UserError as exc:
+            add_user_error(form, exc)
+        else:
+            logout(request)
+            messages.success(request, "Your account is deleted.")
+            return redirect("home")
+    context = {"form": form, "player": selectors.player_of(request.user)}
+    return render(request, "accounts/delete.html", context, status=400 if form.errors else 200)
