@@ -8,6 +8,7 @@ token itself is shown once, to whoever issued it.
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class ClaimLink(models.Model):
@@ -18,7 +19,7 @@ class ClaimLink(models.Model):
     issued_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField()
     used_at = models.DateTimeField(null=True, blank=True, help_text="When the link was redeemed; it works once.")
     used_by = models.ForeignKey(

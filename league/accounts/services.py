@@ -185,11 +185,13 @@ def claim_link_issue(*, by: AbstractBaseUser, player_id: object) -> IssuedClaimL
     if player.user_id is not None:
         raise Conflict(f"{player.name} already belongs to an account")
     token = secrets.token_urlsafe(32)
+    now = timezone.now()
     link = ClaimLink.objects.create(
         token_hash=token_digest(token),
         player=player,
         issued_by=by,
-        expires_at=timezone.now() + timedelta(days=settings.CLAIM_LINK_DAYS),
+        created_at=now,
+        expires_at=now + timedelta(days=settings.CLAIM_LINK_DAYS),
     )
     return IssuedClaimLink(link=link, token=token)
 

@@ -27,7 +27,7 @@ from league.accounts.forms import (
     SignUpForm,
     ThrottledPasswordResetForm,
 )
-from league.core.errors import NotFound, UserError
+from league.core.errors import Conflict, NotFound, UserError
 from league.core.forms import add_user_error
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -143,6 +143,8 @@ def me_player_create(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         try:
             player = services.my_player_create(user=request.user, name=form.cleaned_data["name"])
+        except Conflict as exc:
+            return _refused(request, exc, title="No new player", back=reverse("accounts:me"))
         except UserError as exc:
             add_user_error(form, exc)
             return _me(request, player_form=form, status=exc.status)
