@@ -28,7 +28,9 @@ class SignUpForm(UserCreationForm):
     def clean_email(self) -> str:
         email = get_user_model().objects.normalize_email(self.cleaned_data["email"].strip())
         if email_taken(email):
-            raise forms.ValidationError("another account uses that email address: log in, or reset its password")
+            raise forms.ValidationError(
+                "another account uses that email address: log in, or reset its password"
+            )
         return email
 
 
@@ -57,7 +59,9 @@ class ClaimIssueForm(forms.Form):
 class DeleteAccountForm(forms.Form):
     """Your password (counted by the log-in lockout like any log-in), and whether your player keeps its name."""
 
-    password = forms.CharField(strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+    password = forms.CharField(
+        strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+    )
     forget_name = forms.BooleanField(
         required=False,
         label='Rename my player to "former player N"',

@@ -13,7 +13,9 @@ from django.utils import timezone
 
 class ClaimLink(models.Model):
     token_hash = models.CharField(
-        max_length=64, unique=True, help_text="SHA-256 of the link's token (hex); the token itself is never stored."
+        max_length=64,
+        unique=True,
+        help_text="SHA-256 of the link's token (hex); the token itself is never stored.",
     )
     player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="claim_links")
     issued_by = models.ForeignKey(
@@ -21,7 +23,9 @@ class ClaimLink(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField()
-    used_at = models.DateTimeField(null=True, blank=True, help_text="When the link was redeemed; it works once.")
+    used_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the link was redeemed; it works once."
+    )
     used_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -30,7 +34,8 @@ class ClaimLink(models.Model):
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(used_at__isnull=True, used_by__isnull=True) | models.Q(used_at__isnull=False),
+                condition=models.Q(used_at__isnull=True, used_by__isnull=True)
+                | models.Q(used_at__isnull=False),
                 name="claim_link_used_by_only_when_used",
             ),
         ]

@@ -195,4 +195,6 @@ def my_page(user: AbstractBaseUser) -> MyPage:
     player = player_of(user)
     if player is None:
         return MyPage(player=None)
-    return MyPage(player=player, next_tables=next_tables(player), events=my_events(player), ratings=my_ratings(player))
+    return MyPage(
+        player=player, next_tables=next_tables(player), events=my_events(player), ratings=my_ratings(player)
+    )

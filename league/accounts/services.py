@@ -61,7 +61,9 @@ def check_email(email: object) -> str:
     """The email address as it is stored, or a UserError: a valid address that no other account has (ignoring
     case)."""
     if not isinstance(email, str) or not email.strip():
-        raise UserError("give an email address: password resets are sent there", field="email", code=ErrorCode.REQUIRED)
+        raise UserError(
+            "give an email address: password resets are sent there", field="email", code=ErrorCode.REQUIRED
+        )
     email = get_user_model().objects.normalize_email(email.strip())
     try:
         validate_email(email)
@@ -96,7 +98,9 @@ def account_create(*, username: str, email: str, password: str) -> AbstractBaseU
         with transaction.atomic():
             return get_user_model().objects.create_user(username=username, email=email, password=password)
     except IntegrityError:  # a concurrent sign-up took the username between the check and the insert
-        raise UserError("that username is taken: choose another", field="username", code=ErrorCode.DUPLICATE) from None
+        raise UserError(
+            "that username is taken: choose another", field="username", code=ErrorCode.DUPLICATE
+        ) from None
 
 
 def account_delete(*, user: AbstractBaseUser, password: str, forget_name: bool = False) -> None:
@@ -152,7 +156,9 @@ def my_player_create(*, user: AbstractBaseUser, name: str) -> Player:
     if not user.is_authenticated:
         raise Forbidden("log in to create your player")
     with transaction.atomic():
-        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one create per account at once
+        get_user_model().objects.select_for_update().filter(
+            pk=user.pk
+        ).first()  # one create per account at once
         existing = Player.objects.filter(user=user).first()
         if existing is not None:
             raise _already_has(existing)

@@ -45,7 +45,9 @@ class BadFormIs400:
 def _next_url(request: HttpRequest) -> str:
     """The `next` of the request if it is a page of this site, else ''."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+    if url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         return target
     return ""
 
@@ -65,7 +67,9 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             add_user_error(form, exc)
         else:
             login(request, user, backend=MODEL_BACKEND)
-            messages.success(request, f"Welcome, {user.get_username()}: create your player or claim yours below.")
+            messages.success(
+                request, f"Welcome, {user.get_username()}: create your player or claim yours below."
+            )
             return redirect(_next_url(request) or reverse("accounts:me"))
     context = {"form": form, "next": _next_url(request)}
     return render(request, "accounts/sign_up.html", context, status=400 if form.errors else 200)
@@ -126,7 +130,9 @@ def me(request: HttpRequest) -> HttpResponse:
     return _me(request)
 
 
-def _me(request: HttpRequest, *, player_form: PlayerNameForm | None = None, status: int = 200) -> HttpResponse:
+def _me(
+    request: HttpRequest, *, player_form: PlayerNameForm | None = None, status: int = 200
+) -> HttpResponse:
     page = selectors.my_page(request.user)
     context = {
         "page": page,
@@ -219,7 +225,9 @@ def account_delete(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             services.account_delete(
-                user=request.user, password=form.cleaned_data["password"], forget_name=form.cleaned_data["forget_name"]
+                user=request.user,
+                password=form.cleaned_data["password"],
+                forget_name=form.cleaned_data["forget_name"],
             )
         except UserError as exc:
             add_user_error(form, exc)

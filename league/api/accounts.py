@@ -63,9 +63,12 @@ class MeSerializer(serializers.Serializer):
     email = serializers.CharField(help_text="My own email address (no other user's is ever in a response)")
     player = PlayerSerializer(allow_null=True, help_text="My player; null until I create or claim one")
     next_tables = NextTableSerializer(
-        many=True, help_text="Tables awaiting a result in published rounds of running tournaments, oldest first"
+        many=True,
+        help_text="Tables awaiting a result in published rounds of running tournaments, oldest first",
     )
-    events = MyEventSerializer(many=True, help_text="The tournaments my player is registered in, newest first")
+    events = MyEventSerializer(
+        many=True, help_text="The tournaments my player is registered in, newest first"
+    )
     ratings = MyRatingSerializer(many=True, help_text="My rating in each game's people pool")
 
 
@@ -132,7 +135,12 @@ class ClaimIssueView(APIView):
         data.is_valid(raise_exception=True)
         issued = services.claim_link_issue(by=request.user, player_id=data.validated_data["player"])
         url = request.build_absolute_uri(reverse("accounts:claim", kwargs={"token": issued.token}))
-        body = {"token": issued.token, "url": url, "player": issued.link.player, "expires_at": issued.link.expires_at}
+        body = {
+            "token": issued.token,
+            "url": url,
+            "player": issued.link.player,
+            "expires_at": issued.link.expires_at,
+        }
         return Response(ClaimIssuedSerializer(body).data, status=status.HTTP_201_CREATED)
 
 

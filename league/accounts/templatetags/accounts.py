@@ -19,4 +19,9 @@ def claim_link_control(context, player: Player) -> dict:
     shown = (
         player.kind == Player.Kind.PERSON and player.user_id is None and can_issue_claim_link(user, player)
     )
-    return {"show": shown, "player": player, "days": settings.CLAIM_LINK_DAYS, "csrf_token": context.get("csrf_token")}
+    return {
+        "show": shown,
+        "player": player,
+        "days": settings.CLAIM_LINK_DAYS,
+        "csrf_token": context.get("csrf_token"),
+    }

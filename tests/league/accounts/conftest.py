@@ -63,7 +63,9 @@ def event(staff, orga):
 @pytest.fixture
 def other_event(staff):
     """Another tournament, of Eli and Fay, that orga does not organize."""
-    tournament, players = helpers.make_tournament(staff, 0, name="Far Away", table_size=2, rounds=1, start=False)
+    tournament, players = helpers.make_tournament(
+        staff, 0, name="Far Away", table_size=2, rounds=1, start=False
+    )
     for name in ("Eli", "Fay"):
         tournament_services.registration_add(tournament=tournament, by=staff, name=name)
     return tournament, list(Player.objects.filter(name__in=("Eli", "Fay")).order_by("name"))

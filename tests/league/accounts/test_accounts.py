@@ -47,7 +47,9 @@ def test_sign_up_creates_an_account_logs_it_in_and_goes_to_my_page(db):
 
 
 def test_sign_up_shows_one_error_per_bad_field(alice):
-    response = sign_up(Client(), username="bad name!", email="ALICE@secret.example", password1="123", password2="123")
+    response = sign_up(
+        Client(), username="bad name!", email="ALICE@secret.example", password1="123", password2="123"
+    )
     assert response.status_code == 400
     assert field_errors(response) == {
         "username": [
@@ -69,8 +71,14 @@ def test_sign_up_shows_one_error_per_bad_field(alice):
         ({"username": "ALICE"}, {"username": ["A user with that username already exists."]}),
         ({"email": "not-an-address"}, {"email": ["Enter a valid email address."]}),
         ({"password2": "something else 9"}, {"password2": ["The two password fields didn’t match."]}),
-        ({"password1": "zoe@secret", "password2": "zoe@secret"}, {"password2": ["The password is too similar to the email address."]}),
-        ({"username": "", "email": ""}, {"username": ["This field is required."], "email": ["This field is required."]}),
+        (
+            {"password1": "zoe@secret", "password2": "zoe@secret"},
+            {"password2": ["The password is too similar to the email address."]},
+        ),
+        (
+            {"username": "", "email": ""},
+            {"username": ["This field is required."], "email": ["This field is required."]},
+        ),
     ],
 )
 def test_sign_up_refuses_each_bad_field_with_djangos_message(alice, fields, errors):
@@ -140,7 +148,10 @@ def test_log_in_goes_through_the_lockout(alice):
     locked = Client().post(LOGIN, {"username": "alice", "password": PASSWORD}, REMOTE_ADDR="1.2.3.4")
     assert (locked.status_code, locked["Retry-After"]) == (429, "900")
     assert "<h1>Log-in paused</h1>" in locked.content.decode()
-    assert Client().post(LOGIN, {"username": "alice", "password": PASSWORD}, REMOTE_ADDR="5.6.7.8").status_code == 302
+    assert (
+        Client().post(LOGIN, {"username": "alice", "password": PASSWORD}, REMOTE_ADDR="5.6.7.8").status_code
+        == 302
+    )
 
 
 def test_log_out_is_a_post_that_ends_the_session(alice):
@@ -214,7 +225,9 @@ def test_an_unknown_address_gets_the_same_answer_and_no_mail(alice):
 
 
 def test_the_fourth_reset_in_an_hour_sends_nothing_and_reads_the_same(alice):
-    answers = [Client().post(RESET, {"email": "alice@secret.example"}, REMOTE_ADDR=f"10.0.0.{n}") for n in range(4)]
+    answers = [
+        Client().post(RESET, {"email": "alice@secret.example"}, REMOTE_ADDR=f"10.0.0.{n}") for n in range(4)
+    ]
     assert [(answer.status_code, answer["Location"]) for answer in answers] == [
         (302, "/accounts/password/reset/sent/")
     ] * 4
@@ -223,7 +236,12 @@ def test_the_fourth_reset_in_an_hour_sends_nothing_and_reads_the_same(alice):
 
 
 def test_the_limit_is_per_address_whatever_its_case_and_per_account(alice, bob, settings):
-    for email in ("alice@secret.example", "Alice@Secret.Example", "ALICE@SECRET.EXAMPLE", "alice@secret.example"):
+    for email in (
+        "alice@secret.example",
+        "Alice@Secret.Example",
+        "ALICE@SECRET.EXAMPLE",
+        "alice@secret.example",
+    ):
         Client().post(RESET, {"email": email})
     assert len(mail.outbox) == 3
     Client().post(RESET, {"email": "bob@secret.example"})
@@ -241,7 +259,10 @@ def test_one_client_asking_for_many_addresses_is_stopped(alice, settings):
 
 def test_a_bad_address_is_a_form_error(db):
     response = Client().post(RESET, {"email": "not an address"})
-    assert (response.status_code, field_errors(response)) == (400, {"email": ["Enter a valid email address."]})
+    assert (response.status_code, field_errors(response)) == (
+        400,
+        {"email": ["Enter a valid email address."]},
+    )
 
 
 # ------------------------------------------------------------------------------------------ deletion
@@ -266,11 +287,17 @@ def test_deleting_an_account_keeps_the_player_and_its_results(alice, alice_plays
     assert (response.status_code, response["Location"]) == (302, "/")
     alice.refresh_from_db()
     assert (alice.username, alice.email, alice.is_active, alice.has_usable_password()) == (
-        f"deleted user {alice.pk}", "", False, False
+        f"deleted user {alice.pk}",
+        "",
+        False,
+        False,
     )
     alyx.refresh_from_db()
     assert (alyx.name, alyx.user_id) == ("Alyx", None)
-    assert list(MatchSeat.objects.filter(match=match).values_list("player__name", "place")) == [("Alyx", 1), ("Bea", 2)]
+    assert list(MatchSeat.objects.filter(match=match).values_list("player__name", "place")) == [
+        ("Alyx", 1),
+        ("Bea", 2),
+    ]
     assert client.get("/me/")["Location"] == "/accounts/login/?next=/me/"
     assert Client().post(LOGIN, {"username": "alice", "password": PASSWORD}).status_code == 400
     assert api_for().get("/api/me/", HTTP_AUTHORIZATION="Token x").status_code == 401
@@ -281,7 +308,11 @@ def test_deletion_can_rename_the_player_to_former_player_n(alice, alice_plays):
     response = browser_for(alice).post("/accounts/delete/", {"password": PASSWORD, "forget_name": "on"})
     assert response.status_code == 302
     alyx.refresh_from_db()
-    assert (alyx.name, alyx.slug, alyx.user_id) == (f"former player {alyx.pk}", f"former-player-{alyx.pk}", None)
+    assert (alyx.name, alyx.slug, alyx.user_id) == (
+        f"former player {alyx.pk}",
+        f"former-player-{alyx.pk}",
+        None,
+    )
     assert Player.objects.filter(name="Alyx").count() == 0
 
 
@@ -299,7 +330,10 @@ def test_deletion_ends_every_session_and_token(alice, alice_plays):
 
 def test_deletion_needs_the_password(alice, alice_plays):
     response = browser_for(alice).post("/accounts/delete/", {"password": "wrong"})
-    assert (response.status_code, field_errors(response)) == (400, {"password": ["that is not your password"]})
+    assert (response.status_code, field_errors(response)) == (
+        400,
+        {"password": ["that is not your password"]},
+    )
     alice.refresh_from_db()
     assert alice.is_active and alice.username == "alice"
     assert Client().get("/accounts/delete/")["Location"] == "/accounts/login/?next=/accounts/delete/"

@@ -35,7 +35,9 @@ def sentence(message: str) -> str:
 
 def refusal(response) -> str:
     """The message of a refusal page."""
-    return re.search(r'<p class="error-box" role="alert" id="refused">(.*?)</p>', response.content.decode()).group(1)
+    return re.search(
+        r'<p class="error-box" role="alert" id="refused">(.*?)</p>', response.content.decode()
+    ).group(1)
 
 
 def error(response) -> tuple[int, str, str]:
@@ -65,7 +67,10 @@ def test_a_user_creates_their_player_once(alice):
     [
         ("Ada", "there is already a player called &#x27;Ada&#x27;"),
         ("   ", "a player needs a name"),
-        ("Zed\u202e", "a name cannot hold control or invisible formatting characters, such as U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+        (
+            "Zed\u202e",
+            "a name cannot hold control or invisible formatting characters, such as U+202E (RIGHT-TO-LEFT OVERRIDE)",
+        ),
         ("x" * 81, "a name has at most 80 characters"),
     ],
 )
@@ -88,9 +93,20 @@ def test_the_api_creates_my_player(alice):
     api = api_for(alice)
     response = api.post("/api/me/player/", {"name": "Alice"}, format="json")
     assert response.status_code == 201
-    assert {key: response.json()[key] for key in ("name", "slug", "kind")} == {"name": "Alice", "slug": "alice", "kind": "person"}
-    assert error(api.post("/api/me/player/", {"name": "Another"}, format="json")) == (409, "conflict", ALREADY.format("Alice"))
-    assert error(api_for().post("/api/me/player/", {"name": "Anon"}, format="json"))[:2] == (401, "not_authenticated")
+    assert {key: response.json()[key] for key in ("name", "slug", "kind")} == {
+        "name": "Alice",
+        "slug": "alice",
+        "kind": "person",
+    }
+    assert error(api.post("/api/me/player/", {"name": "Another"}, format="json")) == (
+        409,
+        "conflict",
+        ALREADY.format("Alice"),
+    )
+    assert error(api_for().post("/api/me/player/", {"name": "Anon"}, format="json"))[:2] == (
+        401,
+        "not_authenticated",
+    )
     taken = api_for(UserFactory()).post("/api/me/player/", {"name": "alice"}, format="json")
     assert error(taken) == (400, "duplicate", "there is already a player called 'alice'")
 
@@ -117,7 +133,10 @@ def test_an_organizer_issues_a_link_shown_once_and_only_its_hash_is_stored(event
     _, (ada, *_) = event
     response = browser_for(orga).post("/claims/new/", {"player": ada.pk})
     assert response.status_code == 200
-    url = re.search(r'<p class="secret" id="claim-url">(http://testserver/claims/([\w-]+)/)</p>', response.content.decode())
+    url = re.search(
+        r'<p class="secret" id="claim-url">(http://testserver/claims/([\w-]+)/)</p>',
+        response.content.decode(),
+    )
     token = url.group(2)
     link = ClaimLink.objects.get()
     assert (link.player, link.issued_by, link.used_at) == (ada, orga, None)
@@ -140,7 +159,10 @@ def test_only_staff_and_organizers_issue(event, alice, who):
 def test_an_organizer_of_another_event_cannot_issue(event, other_event, orga):
     eli = other_event[1][0]
     response = browser_for(orga).post("/claims/new/", {"player": eli.pk})
-    assert (response.status_code, refusal(response)) == (403, "Only site staff and the organizers of a tournament Eli is registered in can issue a claim link for them.")
+    assert (response.status_code, refusal(response)) == (
+        403,
+        "Only site staff and the organizers of a tournament Eli is registered in can issue a claim link for them.",
+    )
     api = api_for(orga).post("/api/claims/", {"player": eli.pk}, format="json")
     assert error(api) == (403, "forbidden", NOT_ISSUER.format("Eli"))
     assert not ClaimLink.objects.exists()
@@ -152,7 +174,9 @@ def test_no_link_for_a_bot_or_a_claimed_player(event, staff, alice):
     response = browser_for(staff).post("/claims/new/", {"player": bot.pk})
     assert (response.status_code, refusal(response)) == (400, "Robo is a bot: only people can be claimed.")
     assert error(api_for(staff).post("/api/claims/", {"player": bot.pk}, format="json")) == (
-        400, "invalid", "Robo is a bot: only people can be claimed"
+        400,
+        "invalid",
+        "Robo is a bot: only people can be claimed",
     )
     ada.user = alice
     ada.save(update_fields=["user"])
@@ -180,8 +204,14 @@ def test_staff_issue_for_any_person_player_through_the_api(staff):
     assert response.status_code == 201
     body = response.json()
     assert body["url"] == f"http://testserver/claims/{body['token']}/"
-    assert (body["player"]["name"], ClaimLink.objects.get().token_hash) == ("Loner", token_digest(body["token"]))
-    assert error(api_for().post("/api/claims/", {"player": loner.pk}, format="json"))[:2] == (401, "not_authenticated")
+    assert (body["player"]["name"], ClaimLink.objects.get().token_hash) == (
+        "Loner",
+        token_digest(body["token"]),
+    )
+    assert error(api_for().post("/api/claims/", {"player": loner.pk}, format="json"))[:2] == (
+        401,
+        "not_authenticated",
+    )
 
 
 # ------------------------------------------------------------------------------------------ redeeming
@@ -211,7 +241,11 @@ def test_a_link_used_twice_is_refused(event, orga, alice, bob):
     response = browser_for(bob).post(f"/claims/{token}/")
     assert (response.status_code, refusal(response)) == (409, sentence(USED))
     assert refusal(browser_for(bob).get(f"/claims/{token}/")) == sentence(USED)
-    assert error(api_for(bob).post("/api/claims/redeem/", {"token": token}, format="json")) == (409, "conflict", USED)
+    assert error(api_for(bob).post("/api/claims/redeem/", {"token": token}, format="json")) == (
+        409,
+        "conflict",
+        USED,
+    )
     ada.refresh_from_db()
     assert ada.user == alice and not Player.objects.filter(user=bob).exists()
 
@@ -223,7 +257,9 @@ def test_an_expired_link_is_refused(event, orga, alice):
     ClaimLink.objects.filter(pk=issued.link.pk).update(expires_at=expired_at)
     message = f"this claim link expired on {expired_at:%Y-%m-%d %H:%M} UTC: ask an organizer for a new one"
     assert error(api_for(alice).post("/api/claims/redeem/", {"token": issued.token}, format="json")) == (
-        409, "conflict", message
+        409,
+        "conflict",
+        message,
     )
     response = browser_for(alice).post(f"/claims/{issued.token}/")
     assert (response.status_code, refusal(response)) == (409, sentence(message))
@@ -238,7 +274,9 @@ def test_a_user_who_has_a_player_cannot_claim_another(event, orga, alice):
     response = browser_for(alice).get(f"/claims/{token}/")
     assert (response.status_code, refusal(response)) == (409, sentence(ALREADY.format("Alice")))
     assert error(api_for(alice).post("/api/claims/redeem/", {"token": token}, format="json")) == (
-        409, "conflict", ALREADY.format("Alice")
+        409,
+        "conflict",
+        ALREADY.format("Alice"),
     )
     ada.refresh_from_db()
     assert ada.user is None and ClaimLink.objects.get().used_at is None
@@ -250,7 +288,9 @@ def test_a_link_to_a_player_claimed_meanwhile_is_refused(event, orga, alice, bob
     first, second = issue(orga, ada).token, issue(orga, ada).token
     services.claim_redeem(user=alice, token=first)
     assert error(api_for(bob).post("/api/claims/redeem/", {"token": second}, format="json")) == (
-        409, "conflict", "Ada already belongs to an account"
+        409,
+        "conflict",
+        "Ada already belongs to an account",
     )
 
 
@@ -259,15 +299,22 @@ def test_a_link_to_a_player_turned_bot_is_refused(event, orga, alice):
     token = issue(orga, ada).token
     Player.objects.filter(pk=ada.pk).update(kind="bot")
     assert error(api_for(alice).post("/api/claims/redeem/", {"token": token}, format="json")) == (
-        400, "invalid", "Ada is a bot: only people can be claimed"
+        400,
+        "invalid",
+        "Ada is a bot: only people can be claimed",
     )
 
 
 def test_an_unknown_token_is_refused(alice):
     response = browser_for(alice).get("/claims/not-a-token/")
-    assert (response.status_code, refusal(response)) == (404, "No such claim link: check that you copied all of it.")
+    assert (response.status_code, refusal(response)) == (
+        404,
+        "No such claim link: check that you copied all of it.",
+    )
     assert error(api_for(alice).post("/api/claims/redeem/", {"token": "nope"}, format="json")) == (
-        400, "invalid", "no such claim link: check that you copied all of it"
+        400,
+        "invalid",
+        "no such claim link: check that you copied all of it",
     )
 
 
@@ -276,7 +323,10 @@ def test_redeeming_needs_a_login(event, orga):
     token = issue(orga, ada).token
     response = Client().post(f"/claims/{token}/")
     assert response["Location"] == f"/accounts/login/?next=/claims/{token}/"
-    assert error(api_for().post("/api/claims/redeem/", {"token": token}, format="json"))[:2] == (401, "not_authenticated")
+    assert error(api_for().post("/api/claims/redeem/", {"token": token}, format="json"))[:2] == (
+        401,
+        "not_authenticated",
+    )
     assert ClaimLink.objects.get().used_at is None
 
 

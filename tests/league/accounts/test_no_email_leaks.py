@@ -1,0 +1,155 @@
+"""Email addresses never leave the server except to their owner and staff.
+
+Two checks: every operation of the API's own OpenAPI schema (/api/schema/), called as a visitor and as
+another signed-in user with real objects of every kind present (users with email addresses who created
+tournaments, organize them, entered results, registered bots, issued claim links and own players), answers
+no body that holds anyone else's address; and the templates render `.email` only on the pages that show the
+signed-in user their own account.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from django.conf import settings
+
+from league.accounts import services as account_services
+from league.bots.leagues import league_create, league_start
+from league.bots.services import bot_register
+from league.bots.worker import league_work
+from league.tournaments import services as tournament_services
+from tests.factories import MatchFactory
+from tests.factories import tournaments as helpers
+from tests.league.accounts.conftest import api_for
+
+# Templates allowed to render an email address: each shows the signed-in user's own (`user.email`).
+OWNER_TEMPLATES = {"accounts/me.html", "accounts/delete.html"}
+
+
+@pytest.fixture
+def world(staff, orga, alice, submit):
+    """One of everything the API lists or shows, made by users with email addresses; the ids of each kind,
+    keyed by the path parameter that names them (under the path's first segment)."""
+    tournament, entrants = helpers.make_tournament(staff, 4, name="Mail Open", table_size=2, rounds=2)
+    tournament_services.organizer_add(tournament=tournament, by=staff, username="orga")
+    first = helpers.play_round(tournament, orga)  # results entered by orga
+    tournament_services.round_publish(
+        round_row=tournament_services.round_generate(tournament=tournament, by=orga), by=orga
+    )
+    account_services.claim_redeem(
+        user=alice, token=account_services.claim_link_issue(by=orga, player_id=entrants[0].pk).token
+    )
+    account_services.api_token_create(user=orga)
+    match = MatchFactory(players=entrants[:2])
+    submit(match, [1, 2])  # entered by staff
+    bots = [
+        bot_register(name=f"Mailbot {n}", game_id="nacho_pile", kind="builtin", strategy="random", by=orga)
+        for n in range(3)
+    ]
+    league = league_create(
+        name="Mail League", game_id="nacho_pile", bot_ids=[bot.pk for bot in bots], table_size=3,
+        target_kind="rounds", target_value=1, sittings_per_round=1, seed=7, by=staff,
+    )  # fmt: skip
+    with mock.patch("league.bots.leagues.queue_work"):
+        league_start(league_id=league.pk)
+        league_work(league_id=league.pk, worker="test")
+    league_match = league.fixtures.exclude(match=None).first().match_id
+    return {
+        "bot-leagues": {"id": league.pk, "match_id": league_match},
+        "bots": {"id": bots[0].pk},
+        "matches": {"id": match.pk},
+        "players": {"id": entrants[0].pk},
+        "tournaments": {"id": tournament.pk, "player_id": entrants[0].pk},
+        "tournament-rounds": {"id": first.pk},
+        "tournament-tables": {"id": first.tables.first().pk},
+    }
+
+
+def operations(client) -> list[tuple[str, str]]:
+    schema = json.loads(client.get("/api/schema/?format=json").content)
+    return [
+        (method, path)
+        for path, methods in schema["paths"].items()
+        for method in methods
+        if method in ("get", "post", "put", "patch", "delete")
+    ]
+
+
+def url_of(path: str, world: dict) -> str:
+    ids = world.get(path.split("/")[2], {})
+    return re.sub(r"\{(\w+)\}", lambda found: str(ids[found.group(1)]), path)
+
+
+def addresses() -> set[str]:
+    from django.contrib.auth import get_user_model
+
+    return {
+        email.lower() for email in get_user_model().objects.exclude(email="").values_list("email", flat=True)
+    }
+
+
+@pytest.mark.parametrize("who", ["anonymous", "another user"])
+def test_no_api_response_holds_another_users_email(world, who, bob):
+    client = api_for(bob if who == "another user" else None)
+    everyone = addresses()
+    others = everyone - ({bob.email} if who == "another user" else set())
+    assert {"staffer@secret.example", "orga@secret.example", "alice@secret.example"} <= others
+    seen = {}
+    for method, path in operations(client):
+        url = url_of(path, world)
+        body = {} if method != "get" else None
+        response = getattr(client, method)(url, body, format="json") if body is not None else client.get(url)
+        text = response.content.decode().lower()
+        seen[(method, path)] = response.status_code
+        assert [address for address in others if address in text] == [], (method, url)
+        assert response.status_code < 500, (method, url, text)
+    gets = {path: status for (method, path), status in seen.items() if method == "get"}
+    # every read found its object: the world holds one of each
+    assert {path: status for path, status in gets.items() if status != 200} == (
+        {"/api/me/": 401} if who == "anonymous" else {}
+    )
+    assert len(seen) >= 45
+
+
+def test_my_own_address_is_in_my_answer_only(world, alice, bob):
+    assert api_for(alice).get("/api/me/").json()["email"] == "alice@secret.example"
+    assert "alice@secret.example" not in api_for(bob).get("/api/me/").content.decode()
+
+
+def templates() -> list[Path]:
+    root = Path(settings.BASE_DIR) / "templates"
+    return sorted(root.rglob("*.html"))
+
+
+def test_templates_render_email_only_on_the_owners_pages():
+    root = Path(settings.BASE_DIR) / "templates"
+    rendering = {
+        str(path.relative_to(root)): sorted(set(re.findall(r"\{\{[^}]*\.email\b[^}]*\}\}", path.read_text())))
+        for path in templates()
+    }
+    found = {name: tags for name, tags in rendering.items() if tags}
+    assert set(found) == OWNER_TEMPLATES
+    assert all(tag.replace(" ", "").startswith("{{user.email") for tags in found.values() for tag in tags), (
+        found
+    )
+
+
+@pytest.mark.parametrize("who", ["anonymous", "another user"])
+def test_no_page_of_another_user_holds_their_email(world, who, bob, orga, alice):
+    from tests.league.accounts.conftest import browser_for
+
+    client = browser_for(bob if who == "another user" else None)
+    tournament = world["tournaments"]["id"]
+    from league.tournaments.models import Tournament
+
+    slug = Tournament.objects.get(pk=tournament).slug
+    pages = ["/", "/players/", "/players/ada/", "/matches/", f"/matches/{world['matches']['id']}/",
+             "/tournaments/", f"/tournaments/{slug}/", f"/tournaments/{slug}/rounds/1/", "/bots/", "/me/"]  # fmt: skip
+    others = addresses() - {bob.email}
+    for url in pages:
+        text = client.get(url).content.decode().lower()
+        assert [address for address in others if address in text] == [], url
