@@ -1,4 +1,5 @@
-"""Demo data for a first look: players, a few dozen results per game, an admin account.
+"""Demo data for a first look: players, a few dozen results per game, an admin account, and a player's
+account (`demo`, who plays as Ada) for trying the player's side: log in, my page, my API token.
 
 Seeded, so every fresh install shows the same league. Idempotent: it adds nothing when players exist.
 """
@@ -12,11 +13,13 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.utils import timezone
 
+from league.accounts.services import account_create
 from league.core.catalogue import game_specs
 from league.players.models import Player
-from league.players.services import player_create
+from league.players.services import player_claim, player_create
 from league.ratings.models import RatingPool
 from league.ratings.services import pool_update
 from league.results.services import competition_places, match_create, result_submit
@@ -28,6 +31,8 @@ DEMO_NAMES = (
     "Kalani", "Lucía", "Mateo", "Nkechi", "Oskar", "Priya",
 )  # fmt: skip
 ADMIN_USERNAME = "admin"
+DEMO_PLAYER_USERNAME = "demo"
+DEMO_PLAYER_NAME = "Ada"  # the demo account plays as the first demo player
 
 
 def admin_password_file() -> Path:
@@ -52,6 +57,34 @@ def ensure_admin() -> tuple[str, str]:
     path.write_text(password + "\n")
     path.chmod(0o600)
     return ADMIN_USERNAME, password
+
+
+def demo_player_password_file() -> Path:
+    return Path(settings.VAR_DIR) / "demo-password.txt"
+
+
+def ensure_demo_player() -> tuple[str, str]:
+    """The demo player account's username and password; creates it (through the sign-up service, so it is an
+    account like any other) and links it to the demo player Ada when they are missing."""
+    user_model = get_user_model()
+    path = demo_player_password_file()
+    user = user_model.objects.filter(username=DEMO_PLAYER_USERNAME).first()
+    password = path.read_text().strip() if path.exists() else ""
+    if user is None or not password or not user.check_password(password):
+        password = secrets.token_urlsafe(12)
+        if user is None:
+            user = account_create(username=DEMO_PLAYER_USERNAME, email="demo@example.invalid", password=password)
+        else:
+            user.set_password(password)
+            user.save(update_fields=["password"])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(password + "\n")
+        path.chmod(0o600)
+    with transaction.atomic():
+        ada = Player.objects.select_for_update().filter(name=DEMO_PLAYER_NAME, kind=Player.Kind.PERSON, user=None).first()
+        if ada is not None and not Player.objects.filter(user=user).exists():
+            player_claim(player=ada, user=user)
+    return DEMO_PLAYER_USERNAME, password
 
 
 def load_demo(*, admin) -> int:
