@@ -1,5 +1,5 @@
 """Demo data for a first look: players, a few dozen results per game, an admin account, and a player's
-account (`demo`, who plays as Ada) for trying the player's side: log in, my page, my API token.
+account (`demo`, who plays as Chiara) for trying the player's side: log in, my page, my API token.
 
 Seeded, so every fresh install shows the same league. Idempotent: it adds nothing when players exist.
 """
@@ -32,7 +32,7 @@ DEMO_NAMES = (
 )  # fmt: skip
 ADMIN_USERNAME = "admin"
 DEMO_PLAYER_USERNAME = "demo"
-DEMO_PLAYER_NAME = "Ada"  # the demo account plays as the first demo player
+DEMO_PLAYER_NAME = "Chiara"  # seated at two waiting tables of the demo tournaments (tournament_demo)
 
 
 def admin_password_file() -> Path:
@@ -65,7 +65,7 @@ def demo_player_password_file() -> Path:
 
 def ensure_demo_player() -> tuple[str, str]:
     """The demo player account's username and password; creates it (through the sign-up service, so it is an
-    account like any other) and links it to the demo player Ada when they are missing."""
+    account like any other) and links it to the demo player Chiara when they are missing."""
     user_model = get_user_model()
     path = demo_player_password_file()
     user = user_model.objects.filter(username=DEMO_PLAYER_USERNAME).first()
@@ -73,7 +73,9 @@ def ensure_demo_player() -> tuple[str, str]:
     if user is None or not password or not user.check_password(password):
         password = secrets.token_urlsafe(12)
         if user is None:
-            user = account_create(username=DEMO_PLAYER_USERNAME, email="demo@example.invalid", password=password)
+            user = account_create(
+                username=DEMO_PLAYER_USERNAME, email="demo@example.invalid", password=password
+            )
         else:
             user.set_password(password)
             user.save(update_fields=["password"])
@@ -81,7 +83,11 @@ def ensure_demo_player() -> tuple[str, str]:
         path.write_text(password + "\n")
         path.chmod(0o600)
     with transaction.atomic():
-        ada = Player.objects.select_for_update().filter(name=DEMO_PLAYER_NAME, kind=Player.Kind.PERSON, user=None).first()
+        ada = (
+            Player.objects.select_for_update()
+            .filter(name=DEMO_PLAYER_NAME, kind=Player.Kind.PERSON, user=None)
+            .first()
+        )
         if ada is not None and not Player.objects.filter(user=user).exists():
             player_claim(player=ada, user=user)
     return DEMO_PLAYER_USERNAME, password
@@ -105,7 +111,9 @@ def load_demo(*, admin) -> int:
             strength = [DEMO_NAMES.index(p.name) for p in seated]  # later names play a little better
             if spec.score_order is None:
                 keys = [-(s + rng.randint(0, 12)) // 3 for s in strength]
-                result_submit(match_id=match.pk, expected_version=0, places=competition_places(keys), entered_by=admin)
+                result_submit(
+                    match_id=match.pk, expected_version=0, places=competition_places(keys), entered_by=admin
+                )
             else:
                 sign = 1 if spec.score_order == "high" else -1
                 scores = [max(0, 20 + sign * s + rng.randint(-10, 10)) for s in strength]

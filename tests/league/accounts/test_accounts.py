@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
+from rest_framework.authtoken.models import Token
 
 from league.accounts import services
 from league.matches.models import MatchSeat
@@ -317,8 +318,6 @@ def test_deletion_can_rename_the_player_to_former_player_n(alice, alice_plays):
 
 
 def test_deletion_ends_every_session_and_token(alice, alice_plays):
-    from rest_framework.authtoken.models import Token
-
     other_session = browser_for(alice)
     token_client = api_for(alice)
     assert token_client.get("/api/me/").status_code == 200
@@ -360,3 +359,25 @@ def test_a_user_without_a_player_can_delete_their_account(bob):
     assert browser_for(bob).post("/accounts/delete/", {"password": PASSWORD}).status_code == 302
     assert User.objects.get(pk=bob.pk).username == f"deleted user {bob.pk}"
     assert UserFactory(username="bob").pk != bob.pk
+
+
+@pytest.mark.parametrize("junk", ["\x00", "x" * 100_000, "ž" * 151])
+def test_junk_in_any_account_form_is_a_400_never_a_500(alice, junk):
+    client = browser_for(alice)
+    answers = {
+        "signup": Client().post(
+            SIGN_UP, {"username": junk, "email": junk, "password1": junk, "password2": junk}
+        ),
+        "login": Client().post(LOGIN, {"username": junk, "password": junk}),
+        "reset": Client().post(RESET, {"email": junk}),
+        "player": client.post("/me/player/", {"name": junk}),
+        "claim": client.post("/claims/new/", {"player": junk}),
+        "redeem": client.post(f"/claims/{'t' * 300}/"),
+        "delete": client.post("/accounts/delete/", {"password": junk}),
+        "password": client.post(
+            "/accounts/password/", {"old_password": junk, "new_password1": junk, "new_password2": junk}
+        ),
+    }
+    assert {name: answer.status_code for name, answer in answers.items()} == {
+        "signup": 400, "login": 400, "reset": 400, "player": 400, "claim": 400, "redeem": 404, "delete": 400, "password": 400,
+    }  # fmt: skip

@@ -16,15 +16,17 @@ from unittest import mock
 
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
 
 from league.accounts import services as account_services
 from league.bots.leagues import league_create, league_start
 from league.bots.services import bot_register
 from league.bots.worker import league_work
 from league.tournaments import services as tournament_services
+from league.tournaments.models import Tournament
 from tests.factories import MatchFactory
 from tests.factories import tournaments as helpers
-from tests.league.accounts.conftest import api_for
+from tests.league.accounts.conftest import api_for, browser_for
 
 # Templates allowed to render an email address: each shows the signed-in user's own (`user.email`).
 OWNER_TEMPLATES = {"accounts/me.html", "accounts/delete.html"}
@@ -85,8 +87,6 @@ def url_of(path: str, world: dict) -> str:
 
 
 def addresses() -> set[str]:
-    from django.contrib.auth import get_user_model
-
     return {
         email.lower() for email in get_user_model().objects.exclude(email="").values_list("email", flat=True)
     }
@@ -140,13 +140,8 @@ def test_templates_render_email_only_on_the_owners_pages():
 
 @pytest.mark.parametrize("who", ["anonymous", "another user"])
 def test_no_page_of_another_user_holds_their_email(world, who, bob, orga, alice):
-    from tests.league.accounts.conftest import browser_for
-
     client = browser_for(bob if who == "another user" else None)
-    tournament = world["tournaments"]["id"]
-    from league.tournaments.models import Tournament
-
-    slug = Tournament.objects.get(pk=tournament).slug
+    slug = Tournament.objects.get(pk=world["tournaments"]["id"]).slug
     pages = ["/", "/players/", "/players/ada/", "/matches/", f"/matches/{world['matches']['id']}/",
              "/tournaments/", f"/tournaments/{slug}/", f"/tournaments/{slug}/rounds/1/", "/bots/", "/me/"]  # fmt: skip
     others = addresses() - {bob.email}

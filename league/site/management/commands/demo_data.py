@@ -23,4 +23,6 @@ class Command(BaseCommand):
             self.stdout.write("Players exist already: demo league not loaded again.")
         self.stdout.write(f"Admin login: user {username!r}, password {password!r}")
         player, player_password = ensure_demo_player()
-        self.stdout.write(f"Player login (plays as Ada): user {player!r}, password {player_password!r} at /accounts/login/")
+        self.stdout.write(
+            f"Player login (plays as Chiara): user {player!r}, password {player_password!r} at /accounts/login/"
+        )
