@@ -40,6 +40,19 @@ def client_address(request: HttpRequest) -> str | None:
         return remote
 
 
+# The user name column of axes' records (AccessAttempt, AccessLog, AccessFailureLog).
+RECORDED_USERNAME_LENGTH = 255
+
+
+def attempted_username(request: HttpRequest, credentials: dict | None = None) -> str | None:
+    """The user name a login attempt gave, as axes records it (AXES_USERNAME_CALLABLE): cut to its column's
+    255 characters, so that a failed login with a longer name (no account has one: usernames have at most 150)
+    is counted like any other instead of failing to store on PostgreSQL."""
+    source = credentials if credentials else getattr(request, "data", request.POST)
+    username = source.get(settings.AXES_USERNAME_FORM_FIELD)
+    return username[:RECORDED_USERNAME_LENGTH] if isinstance(username, str) else username
+
+
 class LoginLockoutHandler(AxesDatabaseHandler):
     """axes' database handler plus the per-address limit: `LOGIN_ADDRESS_FAILURE_LIMIT` failures from one
     client address within the cool-off lock every login from it, whatever the user name."""
@@ -57,7 +70,9 @@ class LoginLockoutHandler(AxesDatabaseHandler):
             or self.address_failures(request) >= settings.LOGIN_ADDRESS_FAILURE_LIMIT
         )
 
-    def user_login_failed(self, sender, credentials: dict, request: HttpRequest | None = None, **kwargs) -> None:
+    def user_login_failed(
+        self, sender, credentials: dict, request: HttpRequest | None = None, **kwargs
+    ) -> None:
         """Record the failure (axes); flag the request as locked out when either limit is reached now, so that
         the failure that reaches a limit, and every attempt after it, gets the lockout page."""
         super().user_login_failed(sender, credentials, request, **kwargs)
@@ -66,7 +81,9 @@ class LoginLockoutHandler(AxesDatabaseHandler):
             request.axes_credentials = credentials
 
 
-def lockout_response(request: HttpRequest, original_response: HttpResponse | None, credentials: dict | None) -> HttpResponse:
+def lockout_response(
+    request: HttpRequest, original_response: HttpResponse | None, credentials: dict | None
+) -> HttpResponse:
     """The page of a locked-out login (axes' AXES_LOCKOUT_CALLABLE): 429, what happened, how long to wait.
 
     Every attempt during a lockout counts as a failure and starts its pair's cool-off again, so the wait (also

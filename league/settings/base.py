@@ -198,6 +198,7 @@ AUTHENTICATION_BACKENDS = [
 ]
 AXES_HANDLER = "league.core.throttling.LoginLockoutHandler"
 AXES_CLIENT_IP_CALLABLE = "league.core.throttling.client_address"
+AXES_USERNAME_CALLABLE = "league.core.throttling.attempted_username"
 AXES_LOCKOUT_CALLABLE = "league.core.throttling.lockout_response"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_FAILURE_LIMIT = env.number("LOGIN_FAILURE_LIMIT", 5, minimum=1)

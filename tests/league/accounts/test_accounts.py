@@ -4,6 +4,7 @@
 import re
 
 import pytest
+from axes.models import AccessAttempt
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
@@ -381,3 +382,13 @@ def test_junk_in_any_account_form_is_a_400_never_a_500(alice, junk):
     assert {name: answer.status_code for name, answer in answers.items()} == {
         "signup": 400, "login": 400, "reset": 400, "player": 400, "claim": 400, "redeem": 404, "delete": 400, "password": 400,
     }  # fmt: skip
+
+
+@pytest.mark.parametrize("url", [LOGIN, "/admin/login/", "/tournaments/login/"])
+def test_a_user_name_longer_than_axes_column_is_counted_like_any_other(db, url):
+    """axes records user names in a 255-character column; a longer one (PostgreSQL refuses to cut it) is
+    recorded cut, so the failure counts and the fifth locks, instead of a 500."""
+    name = "n" * 300
+    statuses = [Client().post(url, {"username": name, "password": "x"}).status_code for _ in range(5)]
+    assert statuses[-1] == 429 and all(status in (200, 400) for status in statuses[:-1])
+    assert AccessAttempt.objects.get().username == "n" * 255
