@@ -83,13 +83,13 @@ def ensure_demo_player() -> tuple[str, str]:
         path.write_text(password + "\n")
         path.chmod(0o600)
     with transaction.atomic():
-        ada = (
+        player = (
             Player.objects.select_for_update()
             .filter(name=DEMO_PLAYER_NAME, kind=Player.Kind.PERSON, user=None)
             .first()
         )
-        if ada is not None and not Player.objects.filter(user=user).exists():
-            player_claim(player=ada, user=user)
+        if player is not None and not Player.objects.filter(user=user).exists():
+            player_claim(player=player, user=user)
     return DEMO_PLAYER_USERNAME, password
 
 
@@ -111,9 +111,7 @@ def load_demo(*, admin) -> int:
             strength = [DEMO_NAMES.index(p.name) for p in seated]  # later names play a little better
             if spec.score_order is None:
                 keys = [-(s + rng.randint(0, 12)) // 3 for s in strength]
-                result_submit(
-                    match_id=match.pk, expected_version=0, places=competition_places(keys), entered_by=admin
-                )
+                result_submit(match_id=match.pk, expected_version=0, places=competition_places(keys), entered_by=admin)
             else:
                 sign = 1 if spec.score_order == "high" else -1
                 scores = [max(0, 20 + sign * s + rng.randint(-10, 10)) for s in strength]
