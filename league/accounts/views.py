@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
@@ -204,7 +205,7 @@ def claim(request: HttpRequest, token: str) -> HttpResponse:
         return _refused(request, NotFound(services.NO_SUCH_CLAIM_LINK), title="Claim link")
     if request.method == "POST":
         if not request.user.is_authenticated:
-            return redirect(f"{reverse('accounts:login')}?next={request.path}")
+            return redirect_to_login(request.path)
         try:
             player = services.claim_redeem(user=request.user, token=token)
         except UserError as exc:
