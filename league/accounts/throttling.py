@@ -1,9 +1,11 @@
-"""Password-reset mails, throttled: per email address, per account and per client address.
+"""Password-reset mails, throttled: per email address, per account and per client address; sign-ups per
+client address.
 
 Each limit is a sliding hour (`PASSWORD_RESET_MAILS_PER_HOUR` per address and per account,
 `PASSWORD_RESET_REQUESTS_PER_CLIENT_HOUR` per client address). A request beyond a limit sends nothing and
 the form answers exactly as it does when a mail went out, so the page tells nobody which addresses have an
-account, nor that a limit was reached. The counts live in the default cache (like the API's throttles:
+account, nor that a limit was reached. Sign-ups allow `SIGN_UPS_PER_CLIENT_HOUR` new accounts an hour from one
+client address (a 429 page says when to try again). The counts live in the default cache (like the API's throttles:
 `CACHE_URL` shares them between processes), keyed by a hash, so no email address is stored there.
 """
 
@@ -19,7 +21,7 @@ WINDOW_SECONDS = 60 * 60
 
 
 def _key(scope: str, ident: str) -> str:
-    return f"password-reset:{scope}:{hashlib.sha256(ident.encode('utf-8', 'surrogatepass')).hexdigest()}"
+    return f"throttle:{scope}:{hashlib.sha256(ident.encode('utf-8', 'surrogatepass')).hexdigest()}"
 
 
 def take(scope: str, ident: str, limit: int) -> bool:
@@ -44,3 +46,8 @@ def reset_request_allowed(*, email: str, client: str | None) -> bool:
 def reset_mail_allowed(*, user_id: int) -> bool:
     """Whether one more reset mail may go to this account (and count it if so)."""
     return take("account", str(user_id), settings.PASSWORD_RESET_MAILS_PER_HOUR)
+
+
+def sign_up_allowed(*, client: str | None) -> bool:
+    """Whether one more account may be created from `client` this hour (and count it if so)."""
+    return client is None or take("sign-up-client", client, settings.SIGN_UPS_PER_CLIENT_HOUR)

@@ -20,7 +20,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
-from league.accounts import selectors, services
+from league.accounts import selectors, services, throttling
 from league.accounts.forms import (
     ClaimIssueForm,
     DeleteAccountForm,
@@ -30,6 +30,7 @@ from league.accounts.forms import (
 )
 from league.core.errors import Conflict, NotFound, UserError
 from league.core.forms import add_user_error
+from league.core.throttling import client_address
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -58,6 +59,13 @@ def sign_up(request: HttpRequest) -> HttpResponse:
         return redirect("accounts:me")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        if not throttling.sign_up_allowed(client=client_address(request)):
+            form.add_error(None, "Too many new accounts from your address in the last hour: try again later.")
+            response = render(
+                request, "accounts/sign_up.html", {"form": form, "next": _next_url(request)}, status=429
+            )
+            response["Retry-After"] = str(throttling.WINDOW_SECONDS)
+            return response
         try:
             user = services.account_create(
                 username=form.cleaned_data["username"],

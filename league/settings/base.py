@@ -142,6 +142,7 @@ DEFAULT_FROM_EMAIL = env.text("DEFAULT_FROM_EMAIL", "Pecking Order <no-reply@loc
 # address; beyond them the form answers the same and sends nothing (league.accounts.throttling).
 PASSWORD_RESET_MAILS_PER_HOUR = env.number("PASSWORD_RESET_MAILS_PER_HOUR", 3, minimum=1)
 PASSWORD_RESET_REQUESTS_PER_CLIENT_HOUR = 20
+SIGN_UPS_PER_CLIENT_HOUR = env.number("SIGN_UPS_PER_CLIENT_HOUR", 10, minimum=1)
 # A claim link (league.accounts) lets one person take over one player; it expires after this many days.
 CLAIM_LINK_DAYS = 7
 

@@ -99,6 +99,21 @@ def test_the_service_checks_every_field_too(alice):
         services.account_create(username="zoe", email="zoe@secret.example", password="short")
 
 
+def test_one_client_address_creates_a_limited_number_of_accounts_an_hour(db, settings):
+    settings.SIGN_UPS_PER_CLIENT_HOUR = 2
+    for name in ("zoe", "yan"):
+        assert sign_up(Client(), username=name, email=f"{name}@secret.example").status_code == 302
+    refused = sign_up(Client(), username="xia", email="xia@secret.example")
+    assert (refused.status_code, refused["Retry-After"]) == (429, "3600")
+    assert (
+        "Too many new accounts from your address in the last hour: try again later."
+        in refused.content.decode()
+    )
+    assert not User.objects.filter(username="xia").exists()
+    other = sign_up(Client(REMOTE_ADDR="8.8.8.8"), username="xia", email="xia@secret.example")
+    assert other.status_code == 302
+
+
 def test_sign_up_goes_back_to_a_local_next_only(db):
     response = sign_up(Client(), next="/tournaments/")
     assert response["Location"] == "/tournaments/"
