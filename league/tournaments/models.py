@@ -1,14 +1,23 @@
-"""Tournaments: settings and lifecycle, organizers, registrations, rounds and their tables.
+"""Tournaments: settings and lifecycle, roles (organizers, scorekeepers), sign-up and check-in, the event's
+clock, registrations, rounds and their tables.
 
 A table links to one `matches.Match` (created when its round is published) and never copies it: seats,
 places and scores are read from the match, results are versions of the match (`league.results`). While a
 round is a draft its tables hold only the planned seats (`planned_seats`, player ids in seat order), which
 the organizer may still adjust.
+
+Times are stored as instants (UTC); a tournament's `time_zone` says how its pages show them and how its
+forms read local times (`league.tournaments.clock`).
 """
 
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+
+
+def default_time_zone() -> str:
+    """A new tournament's zone: the site's (settings.TIME_ZONE)."""
+    return settings.TIME_ZONE
 
 
 class Tournament(models.Model):
@@ -72,6 +81,23 @@ class Tournament(models.Model):
         settings.AUTH_USER_MODEL, related_name="organized_tournaments", blank=True,
         help_text="Who runs the tournament besides site staff: its creator and whoever they add.",
     )  # fmt: skip
+    scorekeepers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="scorekept_tournaments", blank=True,
+        help_text="Who enter and correct results only (organizers do that too).",
+    )  # fmt: skip
+    time_zone = models.CharField(
+        max_length=64, default=default_time_zone, help_text="An IANA zone name: the event's clock for every time shown."
+    )
+    starts_at = models.DateTimeField(null=True, blank=True, help_text="The planned start.")
+    checkin_opens_at = models.DateTimeField(
+        null=True, blank=True, help_text="When check-in opens (before the start); empty: no check-in."
+    )
+    self_signup = models.BooleanField(
+        default=False, help_text="Signed-in players join and leave themselves while registration is open."
+    )
+    capacity = models.PositiveIntegerField(null=True, blank=True, help_text="Places for players; empty: no cap.")
+    waitlist = models.BooleanField(default=True, help_text="When full, joiners queue on a waitlist (else refused).")
+    approval = models.BooleanField(default=False, help_text="Joins wait for an organizer's approval.")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -82,6 +108,14 @@ class Tournament(models.Model):
         constraints = [
             models.CheckConstraint(condition=models.Q(table_size__gte=2), name="tournament_table_size_at_least_2"),
             models.CheckConstraint(condition=models.Q(advance__gte=1), name="tournament_advance_positive"),
+            models.CheckConstraint(
+                condition=models.Q(capacity__isnull=True) | models.Q(capacity__gte=1), name="tournament_capacity_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(checkin_opens_at__isnull=True)
+                | models.Q(starts_at__isnull=False, checkin_opens_at__lt=models.F("starts_at")),
+                name="tournament_checkin_before_start",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -94,15 +128,45 @@ class Tournament(models.Model):
     def is_elimination(self) -> bool:
         return self.format in (self.Format.SINGLE_ELIMINATION, self.Format.DOUBLE_ELIMINATION)
 
+    @property
+    def check_in(self) -> bool:
+        """Whether the tournament uses check-in (its organizers set when the window opens)."""
+        return self.checkin_opens_at is not None
+
+
+class RoundTime(models.Model):
+    """The planned start of one round (set ahead, for rounds that may not exist yet)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_times")
+    number = models.PositiveSmallIntegerField(help_text="The round, from 1.")
+    starts_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_time_once_per_round"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="round_time_number_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number} at {self.starts_at:%Y-%m-%d %H:%M} UTC"
+
 
 class Registration(models.Model):
-    """A player's entry in a tournament. Rows are kept when a player withdraws or drops, for the record."""
+    """A player's entry in a tournament. Rows are kept when a player withdraws or drops, for the record.
+
+    Only `active` players have a place (and a seed); `waitlisted` players queue for one in `queued_at` order,
+    `pending` ones wait for an organizer's approval, `declined` ones were refused by an organizer.
+    """
 
     class Status(models.TextChoices):
         ACTIVE = "active", "Active"
         WITHDRAWN = "withdrawn", "Withdrawn"
         DROPPED = "dropped", "Dropped"
         NO_SHOW = "no_show", "No-show"
+        WAITLISTED = "waitlisted", "Waitlisted"
+        PENDING = "pending", "Awaiting approval"
+        DECLINED = "declined", "Declined"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
     player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="registrations")
@@ -114,6 +178,10 @@ class Registration(models.Model):
     left_after_round = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="The last round played before dropping out (or being marked a no-show)."
     )
+    queued_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the player joined (with approval: was approved); the waitlist's order."
+    )
+    checked_in_at = models.DateTimeField(null=True, blank=True, help_text="When the player checked in, if they did.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -124,6 +192,10 @@ class Registration(models.Model):
                 fields=["tournament", "seed"], condition=models.Q(seed__isnull=False), name="seed_unique_in_tournament"
             ),
             models.CheckConstraint(condition=models.Q(seed__isnull=True) | models.Q(seed__gte=1), name="seed_from_1"),
+            models.CheckConstraint(
+                condition=models.Q(seed__isnull=True) | ~models.Q(status__in=["waitlisted", "pending", "declined"]),
+                name="registration_seed_needs_a_place",
+            ),
         ]
 
     def __str__(self) -> str:
