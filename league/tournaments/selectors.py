@@ -1,4 +1,5 @@
-"""Reads for tournaments: who organizes, standings with every tie-break column, rounds and their tables,
+"""Reads for tournaments: who organizes and who keeps score, sign-up (places, the waitlist, one's own
+entry), the start's plan under check-in, standings with every tie-break column, rounds and their tables,
 the public "find my table" list, the bracket and each player's path.
 
 Pages read a tournament once through `seam.load_history` (a fixed number of queries whatever the number of
@@ -9,10 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from datetime import datetime
+
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 
 from league.matches.models import Match
+from league.players.models import Player
 from league.tournaments import seam
 from league.tournaments.models import Registration, Round, Tournament
 
@@ -31,6 +37,139 @@ def is_organizer(user: AbstractBaseUser | None, tournament: Tournament) -> bool:
     if user.is_staff:
         return True
     return tournament.organizers.filter(pk=user.pk).exists()
+
+
+def is_scorekeeper(user: AbstractBaseUser | None, tournament: Tournament) -> bool:
+    """A scorekeeper of this tournament (who enters and corrects its results, and nothing else)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return tournament.scorekeepers.filter(pk=user.pk).exists()
+
+
+def can_score(user: AbstractBaseUser | None, tournament: Tournament) -> bool:
+    """Whether the user enters and corrects the tournament's results: its organizers, staff, scorekeepers."""
+    return is_organizer(user, tournament) or is_scorekeeper(user, tournament)
+
+
+def player_of(user: AbstractBaseUser | None) -> Player | None:
+    """The person-player a signed-in user owns, or None (anonymous, or no player yet)."""
+    if user is None or not user.is_authenticated:
+        return None
+    try:
+        return user.player
+    except (ObjectDoesNotExist, AttributeError):
+        return None
+
+
+@dataclass(frozen=True)
+class Role:
+    username: str
+    role: str  # "organizer" or "scorekeeper"
+
+
+def roles(tournament: Tournament) -> list[Role]:
+    """The tournament's organizers, then its scorekeepers, each by user name."""
+    organizers = tournament.organizers.order_by("username").values_list("username", flat=True)
+    scorekeepers = tournament.scorekeepers.order_by("username").values_list("username", flat=True)
+    return [Role(name, "organizer") for name in organizers] + [Role(name, "scorekeeper") for name in scorekeepers]
+
+
+WAITLIST_ORDER = ("queued_at", "id")
+# Statuses listed for everyone on a tournament's page and in the API; declined entries only for organizers.
+PUBLIC_STATUSES = tuple(status for status in Registration.Status.values if status != Registration.Status.DECLINED)
+
+
+def waitlist(registrations: list[Registration]) -> list[Registration]:
+    """The waitlisted registrations in the order they move up: who queued first (then the older row)."""
+    queued = [reg for reg in registrations if reg.status == Registration.Status.WAITLISTED]
+    return sorted(queued, key=lambda reg: (reg.queued_at or reg.created_at, reg.pk))
+
+
+def places_left(tournament: Tournament, registrations: list[Registration]) -> int | None:
+    """Free places under the cap (never below 0); None without a cap."""
+    if tournament.capacity is None:
+        return None
+    active = sum(1 for reg in registrations if reg.status == Registration.Status.ACTIVE)
+    return max(0, tournament.capacity - active)
+
+
+def check_in_state(tournament: Tournament, now: datetime | None = None) -> str:
+    """"off" (no check-in), "not_yet" (the window opens later), "open", or "closed" (the tournament started)."""
+    if not tournament.check_in:
+        return "off"
+    if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+        return "closed"
+    if (now or timezone.now()) < tournament.checkin_opens_at:
+        return "not_yet"
+    return "open"
+
+
+@dataclass(frozen=True)
+class MyEntry:
+    """The signed-in player's view of a tournament's sign-up."""
+
+    player: Player | None
+    registration: Registration | None
+    waitlist_position: int | None  # from 1, when waitlisted
+    can_join: bool
+    can_leave: bool
+    can_check_in: bool
+
+
+def my_entry(tournament: Tournament, user: AbstractBaseUser | None, registrations: list[Registration]) -> MyEntry:
+    """What the user may do with their own entry now (the services check the same rules on each write)."""
+    player = player_of(user)
+    reg = next((reg for reg in registrations if player is not None and reg.player_id == player.pk), None)
+    before_start = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
+    status = reg.status if reg is not None else None
+    entered = status in (Registration.Status.ACTIVE, Registration.Status.WAITLISTED, Registration.Status.PENDING)
+    position = None
+    if status == Registration.Status.WAITLISTED:
+        position = 1 + [item.pk for item in waitlist(registrations)].index(reg.pk)
+    can_join = (
+        player is not None
+        and tournament.self_signup
+        and tournament.status == Tournament.Status.REGISTRATION
+        and status in (None, Registration.Status.WITHDRAWN)
+    )
+    can_check_in = (
+        status in (Registration.Status.ACTIVE, Registration.Status.WAITLISTED)
+        and check_in_state(tournament) == "open"
+    )
+    return MyEntry(player, reg, position, can_join, entered and before_start, can_check_in)
+
+
+@dataclass(frozen=True)
+class StartPlan:
+    """What starting the tournament does now. Without check-in, everyone registered starts and nobody moves.
+
+    With check-in: registered players who did not check in are dropped as no-shows (`dropped`); waitlisted
+    players who checked in move up in waitlist order while places remain under the cap (`promoted`); the
+    other waitlisted players stay on the waitlist (`staying`); `starting` is who plays.
+    """
+
+    check_in: bool
+    dropped: list[Registration]
+    promoted: list[Registration]
+    staying: list[Registration]
+    starting: list[Registration]
+
+
+def start_plan(tournament: Tournament, registrations: list[Registration] | None = None) -> StartPlan:
+    """The plan of `tournament_start` for the registrations as they are (read them inside the lock to act)."""
+    if registrations is None:
+        registrations = list(tournament.registrations.select_related("player").order_by("seed", "id"))
+    active = [reg for reg in registrations if reg.status == Registration.Status.ACTIVE]
+    queue = waitlist(registrations)
+    if not tournament.check_in:
+        return StartPlan(False, [], [], queue, active)
+    present = [reg for reg in active if reg.checked_in_at is not None]
+    dropped = [reg for reg in active if reg.checked_in_at is None]
+    ready = [reg for reg in queue if reg.checked_in_at is not None]
+    free = len(ready) if tournament.capacity is None else max(0, tournament.capacity - len(present))
+    promoted = ready[:free]
+    staying = [reg for reg in queue if reg not in promoted]
+    return StartPlan(True, dropped, promoted, staying, present + promoted)
 
 
 def tournament_list(*, user: AbstractBaseUser | None = None) -> QuerySet[Tournament]:

@@ -1,5 +1,7 @@
-"""A tournament's settings and lifecycle: create, change settings, add organizers, open registration, seed,
-start, finish. Settings are checked whole (`check_settings`) before anything is written."""
+"""A tournament's settings and lifecycle: create, change settings, roles (organizers and scorekeepers), the
+event's clock (time zone, start, check-in, round times), open registration, seed, start (under check-in:
+no-shows out, checked-in waitlisted players up), finish. Settings are checked whole (`check_settings`)
+before anything is written."""
 
 from __future__ import annotations
 
@@ -14,13 +16,14 @@ from games.core.errors import OptionError
 from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.checks import is_int
-from league.core.errors import UserError
+from league.core.errors import ErrorCode, NotFound, UserError
 from league.core.names import check_name
 from league.core.slugs import free_slug
 from league.ratings.models import Rating
-from league.tournaments import seam
+from league.tournaments import clock, seam
 from league.tournaments.errors import NotOrganizer, StateConflict
-from league.tournaments.models import Registration, Round, Tournament
+from league.tournaments.models import Registration, Round, RoundTime, Tournament
+from league.tournaments.selectors import start_plan
 from league.tournaments.services.common import check_organizer, last_round, tournament_locked
 
 NAME_MAX_LENGTH = 120
@@ -38,6 +41,8 @@ SETTINGS = (
     "name", "game_id", "options", "format", "table_size", "leftovers", "rounds", "first_stage", "cut_size",
     "cut_format", "advance", "third_place", "grand_final_reset", "points", "tiebreaks", "rated",
 )  # fmt: skip
+SCHEDULE = ("time_zone", "starts_at", "checkin_opens_at", "round_times")
+ROLES = ("organizer", "scorekeeper")
 
 
 def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -152,15 +157,125 @@ def tournament_update(*, tournament: Tournament, by: AbstractBaseUser, **changes
 
 
 def organizer_add(*, tournament: Tournament, by: AbstractBaseUser, username: Any) -> AbstractBaseUser:
-    """Add the user called `username` to the tournament's organizers."""
+    """Add the user called `username` to the tournament's organizers (`role_add` with the organizer role)."""
+    return role_add(tournament=tournament, by=by, username=username, role="organizer")
+
+
+def role_add(*, tournament: Tournament, by: AbstractBaseUser, username: Any, role: Any) -> AbstractBaseUser:
+    """Give the user called `username` a role in the tournament: `organizer` (everything) or `scorekeeper`
+    (enters and corrects results only). An organizer added as a scorekeeper is refused (organizers enter
+    results too); a scorekeeper added as an organizer becomes one.
+
+    The right to add is checked before the name is looked up, so someone who may not add learns nothing
+    about which accounts exist: the same 403 whatever the name."""
     check_organizer(user=by, tournament=tournament)
+    if role not in ROLES:
+        raise UserError(f"role is one of {', '.join(ROLES)}", field="role")
     if not isinstance(username, str) or not username.strip():
         raise UserError("name the user to add", field="username")
-    user = get_user_model().objects.filter(username=username.strip()).first()
+    name = username.strip()
+    user = get_user_model().objects.filter(username=name).first()
     if user is None:
-        raise UserError(f"no user called {username.strip()!r}", field="username")
-    tournament.organizers.add(user)
+        raise UserError(f"no user called {name!r}", field="username")
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        organizes = tournament.organizers.filter(pk=user.pk).exists()
+        if role == "organizer":
+            if not organizes:
+                tournament.scorekeepers.remove(user)
+                tournament.organizers.add(user)
+        elif organizes:
+            raise UserError(f"{name} organizes this tournament: organizers enter results too", field="username")
+        elif tournament.scorekeepers.filter(pk=user.pk).exists():
+            raise UserError(f"{name} keeps score here already", field="username", code=ErrorCode.DUPLICATE)
+        else:
+            tournament.scorekeepers.add(user)
     return user
+
+
+def role_remove(*, tournament: Tournament, by: AbstractBaseUser, username: Any, role: Any) -> None:
+    """Take a role away. A tournament keeps at least one organizer."""
+    check_organizer(user=by, tournament=tournament)
+    if role not in ROLES:
+        raise UserError(f"role is one of {', '.join(ROLES)}", field="role")
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        holders = tournament.organizers if role == "organizer" else tournament.scorekeepers
+        user = holders.filter(username=username).first() if isinstance(username, str) else None
+        if user is None:
+            raise NotFound(f"{username} is not a {role} of this tournament", field="username")
+        if role == "organizer" and tournament.organizers.count() == 1:
+            raise StateConflict("a tournament keeps at least one organizer: add another one first")
+        holders.remove(user)
+
+
+def tournament_schedule(*, tournament: Tournament, by: AbstractBaseUser, **changes: Any) -> Tournament:
+    """Set the event's clock: `time_zone` (an IANA name), `starts_at`, `checkin_opens_at` (empty: no
+    check-in; else before the start) and `round_times` (planned starts of rounds 1, 2, ...; an empty entry
+    leaves that round without one; each after the one before and not before the start).
+
+    Times are datetimes or text; text without an offset is a local time of the event's zone (the new one
+    when `time_zone` changes in the same call). Times not given keep their instant. The start and check-in
+    are fixed once the tournament has started; round times and the zone change until it is finished."""
+    check_organizer(user=by, tournament=tournament)
+    unknown = sorted(set(changes) - set(SCHEDULE))
+    if unknown:
+        raise UserError(f"unknown setting {', '.join(unknown)}", field=unknown[0])
+    zone = clock.check_zone(changes.get("time_zone", tournament.time_zone))
+    times = {
+        name: clock.to_instant(changes[name], zone, field=name)
+        for name in ("starts_at", "checkin_opens_at")
+        if name in changes
+    }
+    round_times = None
+    if "round_times" in changes:
+        given = changes["round_times"]
+        if not isinstance(given, list | tuple) or len(given) > SETTING_BOUNDS["rounds"].high:
+            raise UserError(f"round times are a list of at most {SETTING_BOUNDS['rounds'].high} times", field="round_times")
+        round_times = [clock.to_instant(value, zone, field="round_times") for value in given]
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        if tournament.status == Tournament.Status.FINISHED:
+            raise StateConflict("the tournament is finished: its times are history", field="status")
+        started = tournament.status == Tournament.Status.RUNNING
+        if started and any(times[name] != getattr(tournament, name) for name in times):
+            raise StateConflict("the start and check-in are fixed once the tournament has started", field="status")
+        starts = times.get("starts_at", tournament.starts_at)
+        opens = times.get("checkin_opens_at", tournament.checkin_opens_at)
+        if opens is not None and starts is None:
+            raise UserError("set the start time too: check-in opens before it", field="checkin_opens_at")
+        if opens is not None and opens >= starts:
+            raise UserError("check-in must open before the start time", field="checkin_opens_at")
+        if round_times is not None:
+            _check_round_times(round_times, starts)
+        elif starts is not None and "starts_at" in times:
+            first = tournament.round_times.order_by("number").first()
+            if first is not None and first.starts_at < starts:
+                raise UserError(f"round {first.number} would start before the tournament", field="starts_at")
+        tournament.time_zone = zone
+        tournament.starts_at = starts
+        tournament.checkin_opens_at = opens
+        tournament.save(update_fields=["time_zone", "starts_at", "checkin_opens_at"])
+        if round_times is not None:
+            tournament.round_times.all().delete()
+            RoundTime.objects.bulk_create(
+                RoundTime(tournament=tournament, number=number, starts_at=instant)
+                for number, instant in enumerate(round_times, start=1)
+                if instant is not None
+            )
+    return tournament
+
+
+def _check_round_times(round_times: list, starts: Any) -> None:
+    previous = None
+    for number, instant in enumerate(round_times, start=1):
+        if instant is None:
+            continue
+        if starts is not None and instant < starts:
+            raise UserError(f"round {number} starts before the tournament", field="round_times")
+        if previous is not None and instant <= previous[1]:
+            raise UserError(f"round {number} starts no later than round {previous[0]}", field="round_times")
+        previous = (number, instant)
 
 
 def _move_status(tournament: Tournament, by: AbstractBaseUser, allowed: Sequence[str], target: str) -> Tournament:
@@ -181,21 +296,62 @@ def tournament_open_registration(*, tournament: Tournament, by: AbstractBaseUser
     return _move_status(tournament, by, [Tournament.Status.DRAFT], Tournament.Status.REGISTRATION)
 
 
-def tournament_start(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:
-    """Close registration and start: players without a seed are seeded by rating after the seeded ones."""
+def tournament_start(
+    *,
+    tournament: Tournament,
+    by: AbstractBaseUser,
+    confirm: Any = False,
+    dropped: Sequence[int] | None = None,
+    promoted: Sequence[int] | None = None,
+) -> Tournament:
+    """Close registration and start: players without a seed are seeded by rating after the seeded ones.
+
+    With check-in, starting carries out the start's plan (`selectors.start_plan`): registered players who
+    did not check in become no-shows, checked-in waitlisted players move up in waitlist order up to the
+    cap. It asks for `confirm`; `dropped` and `promoted` (player ids) are what the organizer was shown, and
+    a plan that changed since (someone checked in meanwhile) is refused, to be looked at again. Seeds close
+    up over the no-shows' (1, 2, 4 → 1, 2, 3), keeping their order. Without check-in, neither applies."""
     check_organizer(user=by, tournament=tournament)
     with transaction.atomic():
         tournament = tournament_locked(tournament)
         if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
             raise StateConflict("the tournament has already started", field="status")
-        active = tournament.registrations.filter(status=Registration.Status.ACTIVE)
-        minimum = seam.table_spec(tournament).minimum
-        if active.count() < max(2, minimum):
-            raise StateConflict(f"a tournament needs at least {max(2, minimum)} registered players to start")
+        plan = start_plan(tournament)
+        if plan.check_in:
+            if confirm is not True:
+                raise UserError(
+                    f"check-in is on: starting drops {len(plan.dropped)} no-show(s) and moves "
+                    f"{len(plan.promoted)} up from the waitlist; look at the start preview and confirm",
+                    field="confirm",
+                )
+            for shown, planned in ((dropped, plan.dropped), (promoted, plan.promoted)):
+                if shown is not None and sorted(shown) != sorted(reg.player_id for reg in planned):
+                    raise StateConflict("check-ins changed since the preview: look at the start preview again")
+        minimum = max(2, seam.table_spec(tournament).minimum)
+        if len(plan.starting) < minimum:
+            raise StateConflict(f"a tournament needs at least {minimum} registered players to start")
+        if plan.check_in:
+            for reg in plan.dropped:
+                reg.status, reg.seed, reg.left_after_round = Registration.Status.NO_SHOW, None, 0
+            for reg in plan.promoted:
+                reg.status = Registration.Status.ACTIVE
+            Registration.objects.bulk_update(plan.dropped + plan.promoted, ["status", "seed", "left_after_round"])
+            _close_seeds(tournament)
         _fill_seeds(tournament)
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
     return tournament
+
+
+def _close_seeds(tournament: Tournament) -> None:
+    """Number the active players' seeds 1, 2, ... in their order (after no-shows left gaps)."""
+    seeded = list(tournament.registrations.filter(status=Registration.Status.ACTIVE, seed__isnull=False).order_by("seed"))
+    if all(reg.seed == number for number, reg in enumerate(seeded, start=1)):
+        return
+    tournament.registrations.filter(pk__in=[reg.pk for reg in seeded]).update(seed=None)
+    for number, reg in enumerate(seeded, start=1):
+        reg.seed = number
+    Registration.objects.bulk_update(seeded, ["seed"])
 
 
 def tournament_finish(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:

@@ -1,5 +1,6 @@
-"""Results at a published table, entered through the league's result service: a result or a correction, or
-closing the table as a no-show or forfeit."""
+"""Results at a published table, entered through the league's result service: a result or a correction (by
+an organizer or a scorekeeper), or closing the table as a no-show or forfeit (organizers only: it drops
+no-shows)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ from league.matches.models import Match
 from league.results.services import result_submit, result_void
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import Registration, Round, Table
-from league.tournaments.services.common import check_organizer
+from league.tournaments.services.common import check_organizer, check_scorer
 
 
-def _published_table(table: Table, by: AbstractBaseUser) -> Table:
-    """The table read afresh (the caller's copy of its round may be stale), checked to be published."""
+def _published_table(table: Table, by: AbstractBaseUser, *, check=check_organizer) -> Table:
+    """The table read afresh (the caller's copy of its round may be stale), checked to be published, after
+    `check` (the organizer check, or the scorekeeper check for results)."""
     table = Table.objects.select_related("round__tournament", "match").get(pk=table.pk)
-    check_organizer(user=by, tournament=table.round.tournament)
+    check(user=by, tournament=table.round.tournament)
     if table.round.status == Round.Status.DRAFT or table.match_id is None:
         raise StateConflict(f"round {table.round.number} is a draft: publish it before entering results")
     return table
@@ -35,8 +37,9 @@ def table_result(
     reason: str = "",
 ) -> Table:
     """Enter (or correct) a table's result through the league's result service. A correction of an earlier
-    round is allowed: standings, tie-breaks and ratings follow; published pairings stay."""
-    table = _published_table(table, by)
+    round is allowed: standings, tie-breaks and ratings follow; published pairings stay. Organizers and the
+    tournament's scorekeepers do this."""
+    table = _published_table(table, by, check=check_scorer)
     with transaction.atomic():
         result_submit(
             match_id=table.match_id,

@@ -111,7 +111,8 @@ def test_anonymous_writes_are_refused_and_strangers_get_403(running, stranger):
         response = getattr(stranger_api, method)(url, data, format="json")
         assert response.status_code == 403, url
         expected = "only site staff create tournaments" if url == "/api/tournaments/" else (
-            "only the tournament's organizers (and site staff) can do this")  # fmt: skip
+            "only the tournament's organizers and scorekeepers (and site staff) can do this" if url.endswith("/result/")
+            else "only the tournament's organizers (and site staff) can do this")  # fmt: skip
         assert response.json() == {"code": "forbidden", "detail": expected, "errors": []}, url
     assert Round.objects.filter(tournament=running).count() == 2
 
