@@ -78,11 +78,12 @@ def show(instant: datetime | None, zone_name: str) -> str:
     return f"{DAYS[local.weekday()]} {local.day} {MONTHS[local.month - 1]} {local.year}, {local:%H:%M} ({zone_name})"
 
 
-def local_input(instant: datetime | None, zone_name: str) -> str:
-    """The instant as the event's local time for a form field: "2026-12-05 10:00"."""
+def local_input(instant: datetime | None, zone_name: str, *, sep: str = " ") -> str:
+    """The instant as the event's local time for a form field: "2026-12-05 10:00" (`sep` "T" for a
+    datetime-local input: "2026-12-05T10:00")."""
     if instant is None:
         return ""
-    return f"{instant.astimezone(_zone(zone_name)):%Y-%m-%d %H:%M}"
+    return f"{instant.astimezone(_zone(zone_name)):%Y-%m-%d}{sep}{instant.astimezone(_zone(zone_name)):%H:%M}"
 
 
 def local_iso(instant: datetime | None, zone_name: str) -> str | None:

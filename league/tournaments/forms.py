@@ -4,8 +4,9 @@ from django import forms
 
 from league.core.catalogue import game_choices
 from league.core.forms import json_object
+from league.tournaments import clock
 from league.tournaments.models import Tournament
-from league.tournaments.services import SETTING_BOUNDS
+from league.tournaments.services import CAPACITY_BOUNDS, ROLES, SETTING_BOUNDS
 
 TIEBREAK_HELP = "In order, comma-separated, from: points, opponents_points, wins, head_to_head, seed."
 
@@ -112,3 +113,67 @@ class CloseForm(forms.Form):
     def __init__(self, *args, seats=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["absent"].choices = [(seat.player_id, seat.player.name) for seat in seats]
+
+
+class SignupForm(forms.Form):
+    """How players sign up; the service checks the rest (and the state)."""
+
+    self_signup = forms.BooleanField(required=False, label="Players join and leave themselves")
+    capacity = forms.IntegerField(
+        required=False, label="Places (empty: no cap)", **CAPACITY_BOUNDS.limits,
+        widget=forms.NumberInput(attrs={"style": "width: 6rem"}),
+    )  # fmt: skip
+    waitlist = forms.BooleanField(required=False, label="When full, joiners go to a waitlist")
+    approval = forms.BooleanField(required=False, label="Organizers approve each entry")
+
+    @classmethod
+    def of(cls, tournament: Tournament) -> "SignupForm":
+        return cls(initial={name: getattr(tournament, name) for name in cls.base_fields})
+
+
+class LocalTimeInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+
+class ScheduleForm(forms.Form):
+    """The event's clock, in its own zone. Times stay text here: the service reads them in the zone given."""
+
+    time_zone = forms.CharField(
+        max_length=64, help_text="An IANA name, e.g. Europe/Berlin or America/New_York.",
+        widget=forms.TextInput(attrs={"list": "zones", "autocomplete": "off", "spellcheck": "false"}),
+    )  # fmt: skip
+    starts_at = forms.CharField(required=False, max_length=40, label="Start", widget=LocalTimeInput())
+    checkin_opens_at = forms.CharField(
+        required=False, max_length=40, label="Check-in opens (empty: no check-in)", widget=LocalTimeInput()
+    )
+    round_times = forms.CharField(
+        required=False,
+        label="Round times",
+        widget=forms.Textarea(attrs={"rows": 4, "placeholder": "2026-12-05 10:00"}),
+        help_text="One planned start per line, round 1 first, as 2026-12-05 10:00; an empty line skips a round.",
+    )
+
+    @classmethod
+    def of(cls, tournament: Tournament, round_times) -> "ScheduleForm":
+        zone = tournament.time_zone
+        by_number = {row.number: row.starts_at for row in round_times}
+        lines = [clock.local_input(by_number.get(number), zone) for number in range(1, max(by_number, default=0) + 1)]
+        return cls(initial={
+            "time_zone": zone,
+            "starts_at": clock.local_input(tournament.starts_at, zone, sep="T"),
+            "checkin_opens_at": clock.local_input(tournament.checkin_opens_at, zone, sep="T"),
+            "round_times": "\n".join(lines),
+        })  # fmt: skip
+
+    def schedule(self) -> dict:
+        data = dict(self.cleaned_data)
+        lines = data["round_times"].splitlines()
+        while lines and not lines[-1].strip():
+            lines.pop()
+        data["round_times"] = [line.strip() for line in lines]
+        return data
+
+
+class RoleForm(forms.Form):
+    username = forms.CharField(max_length=150, label="User name")
+    role = forms.ChoiceField(choices=[(role, role.capitalize()) for role in ROLES], initial="organizer")

@@ -17,5 +17,12 @@ urlpatterns = [
     path("<slug:slug>/rounds/<int:number>/tables/<int:table_number>/result/", views.table_result, name="result"),
     path("<slug:slug>/rounds/<int:number>/tables/<int:table_number>/close/", views.table_close, name="close"),
     path("<slug:slug>/rounds/<int:number>/<str:action>/", views.round_action, name="round-action"),
+    path("<slug:slug>/entry/<str:action>/", views.entry_action, name="entry"),
+    path("<slug:slug>/settings/", views.settings_page, name="settings"),
+    path("<slug:slug>/settings/<str:part>/", views.settings_save, name="settings-save"),
+    path("<slug:slug>/check-in/", views.check_in_page, name="check-in"),
+    path("<slug:slug>/start/", views.start_page, name="start"),
+    path("<slug:slug>/organizers/", views.roles_page, name="organizers"),
+    path("<slug:slug>/organizers/remove/", views.role_remove, name="organizers-remove"),
     path("<slug:slug>/<str:action>/", views.tournament_action, name="action"),
 ]

@@ -1,8 +1,9 @@
 """Tournament pages: thin views that parse input, call one service or selector, and render.
 
 Everyone reads published tournaments; drafts and every control are for the tournament's organizers (and
-site staff). A visitor who is not logged in is sent to the login page; a logged-in user who does not
-organize the tournament gets 403. A service's `UserError` is shown on the page it came from with its status
+site staff); a scorekeeper reaches result entry only; a signed-in player joins, leaves and checks in their
+own player (`entry_action`). A visitor who is not logged in is sent to the login page; a logged-in user who
+may not do something gets 403. A service's `UserError` is shown on the page it came from with its status
 (400 bad input, 404 a missing object, 409 wrong state), the same rules and messages as the API.
 """
 
@@ -10,13 +11,14 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Callable
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.views import LoginView
 from django.contrib.auth.views import redirect_to_login as login_redirect
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -25,10 +27,19 @@ from league.core.catalogue import game_name, game_spec
 from league.core.errors import UserError
 from league.core.forms import add_user_error
 from league.results.entry import result_entry_form
-from league.tournaments import seam, selectors, services
+from league.tournaments import clock, seam, selectors, services
 from league.tournaments.errors import NotOrganizer
-from league.tournaments.forms import CloseForm, MoveForm, RegisterForm, SwapForm, TournamentForm
-from league.tournaments.models import Registration, Round, Table, Tournament
+from league.tournaments.forms import (
+    CloseForm,
+    MoveForm,
+    RegisterForm,
+    RoleForm,
+    ScheduleForm,
+    SignupForm,
+    SwapForm,
+    TournamentForm,
+)
+from league.tournaments.models import Registration, Round, RoundTime, Table, Tournament
 
 TOURNAMENTS_PER_PAGE = 50
 
@@ -49,12 +60,16 @@ def _tournament(request: HttpRequest, slug: str) -> Tournament:
     return tournament
 
 
-def _require_organizer(request: HttpRequest, tournament: Tournament) -> HttpResponse | None:
-    """A login redirect for anonymous visitors, a 403 page for users who do not organize; None when allowed."""
+def _require_organizer(request: HttpRequest, tournament: Tournament, *, scorer: bool = False) -> HttpResponse | None:
+    """A login redirect for anonymous visitors, a 403 page for users who do not organize (with `scorer`: who
+    neither organize nor keep score); None when allowed."""
     if not request.user.is_authenticated:
         return login_redirect(request.get_full_path(), reverse("tournaments:login"))
-    if not selectors.is_organizer(request.user, tournament):
-        context = {"tournament": tournament, "message": NotOrganizer().message}
+    allowed = (selectors.can_score if scorer else selectors.is_organizer)(request.user, tournament)
+    if not allowed:
+        error = NotOrganizer("only the tournament's organizers and scorekeepers (and site staff) can do this") if (
+            scorer) else NotOrganizer()  # fmt: skip
+        context = {"tournament": tournament, "message": error.message}
         return render(request, "tournaments/forbidden.html", context, status=403)
     return None
 
@@ -85,6 +100,8 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
     organizer = selectors.is_organizer(request.user, tournament)
     history = seam.load_history(tournament)
     round_views = selectors.rounds(history, include_drafts=organizer)
+    registrations = history.registrations
+    queued = (Registration.Status.WAITLISTED, Registration.Status.PENDING, Registration.Status.DECLINED)
     context = {
         "tournament": tournament,
         "game_name": game_name(tournament.game_id),
@@ -95,7 +112,14 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
         "last_round": round_views[-1] if round_views else None,
         "planned_rounds": seam.planned_rounds(history),
         "drawings": selectors.bracket(history, round_views, round_url=lambda n: _round_url(tournament, n)),
-        "registrations": history.registrations,
+        "registrations": [reg for reg in registrations if reg.status not in queued],
+        "waitlist": selectors.waitlist(registrations),
+        "pending": [reg for reg in registrations if reg.status == Registration.Status.PENDING],
+        "declined": [reg for reg in registrations if reg.status == Registration.Status.DECLINED] if organizer else [],
+        "places_left": selectors.places_left(tournament, registrations),
+        "entry": selectors.my_entry(tournament, request.user, registrations),
+        "check_in_state": selectors.check_in_state(tournament),
+        "round_times": list(tournament.round_times.all()),
         "register_form": register_form or RegisterForm(),
         "can_register": organizer and services.registration_open(tournament),
         "error": error,
@@ -159,19 +183,19 @@ def _seed(request, tournament):
     return "Seeded by hand."
 
 
-def _add_organizer(request, tournament):
-    user = services.organizer_add(tournament=tournament, by=request.user, username=request.POST.get("username"))
-    return f"{user.get_username()} now organizes this tournament."
+def _decide(request, tournament):
+    """Approve or decline a pending entry."""
+    decision = request.POST.get("decision")
+    if decision not in ("approve", "decline"):
+        raise UserError("approve or decline the entry", field="decision")
+    reg = services.registration_decide(tournament=tournament, by=request.user, player_id=_int(request.POST, "player"),
+                                       approve=decision == "approve")  # fmt: skip
+    return f"{reg.player.name}: {reg.get_status_display().lower()}."
 
 
 def _open(request, tournament):
     services.tournament_open_registration(tournament=tournament, by=request.user)
     return "Registration is open."
-
-
-def _start(request, tournament):
-    services.tournament_start(tournament=tournament, by=request.user)
-    return "The tournament has started: generate round 1."
 
 
 def _finish(request, tournament):
@@ -181,12 +205,11 @@ def _finish(request, tournament):
 
 TOURNAMENT_ACTIONS: dict[str, Callable] = {
     "open": _open,
-    "start": _start,
     "finish": _finish,
     "register": _register,
     "leave": _leave,
+    "decide": _decide,
     "seed": _seed,
-    "organizers": _add_organizer,
     "generate": _generate,
 }
 
@@ -224,6 +247,7 @@ def _round(tournament: Tournament, number: int, organizer: bool) -> tuple:
 
 def _round_page(request, tournament, number, *, status=200, error="", swap_form=None):
     organizer = selectors.is_organizer(request.user, tournament)
+    planned = RoundTime.objects.filter(tournament=tournament, number=number).first()
     history, views, view = _round(tournament, number, organizer)
     players = [(seat.player_id, seat.name) for table in view.tables for seat in table.seats] + view.byes
     context = {
@@ -237,6 +261,8 @@ def _round_page(request, tournament, number, *, status=200, error="", swap_form=
         "swap_form": swap_form or SwapForm(),
         "move_form": MoveForm(players=sorted(players, key=lambda item: item[1].casefold())),
         "next_waiting": next((table for table in view.tables if not table.has_result), None),
+        "can_score": organizer or selectors.is_scorekeeper(request.user, tournament),
+        "planned_start": planned.starts_at if planned else None,
     }
     return render(request, "tournaments/round.html", context, status=status)
 
@@ -324,7 +350,7 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
     """Result entry for one table; saving goes straight to the next table still waiting (in table order,
     then back to the first one still waiting), so Enter is the one keystroke from table to table."""
     tournament = _tournament(request, slug)
-    denied = _require_organizer(request, tournament)
+    denied = _require_organizer(request, tournament, scorer=True)
     if denied:
         return denied
     table = _table(tournament, number, table_number)
@@ -360,6 +386,7 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
         "previous": tables[position - 1] if position else None,
         "next": tables[position + 1] if position + 1 < len(tables) else None,
         "close_form": CloseForm(seats=seats),
+        "organizer": selectors.is_organizer(request.user, tournament),
     }
     return render(request, "tournaments/result.html", context, status=entry.status)
 
@@ -442,3 +469,250 @@ def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
         for _, name in view.byes:
             writer.writerow([view.number, "", "bye", "", name, "", "", _number(seam.bye_points(tournament)), ""])
     return response
+
+
+ENTRY_DONE = {
+    "join": lambda reg: {
+        Registration.Status.ACTIVE: "You are registered.",
+        Registration.Status.WAITLISTED: "The tournament is full: you are on the waitlist.",
+        Registration.Status.PENDING: "Your entry waits for the organizers' approval.",
+    }[reg.status],
+    "leave": lambda reg: "You have left the tournament.",
+    "check-in": lambda reg: "You are checked in.",
+    "undo-check-in": lambda reg: "Your check-in is undone.",
+}
+
+
+@require_POST
+def entry_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
+    """The signed-in player's own entry: join, leave, check in (or undo it)."""
+    tournament = _tournament(request, slug)
+    if action not in ENTRY_DONE:
+        raise Http404("no such action")
+    if not request.user.is_authenticated:
+        return login_redirect(tournament.get_absolute_url(), reverse("tournaments:login"))
+    try:
+        if action == "join":
+            reg = services.registration_join(tournament=tournament, by=request.user)
+        elif action == "leave":
+            reg = services.registration_withdraw(tournament=tournament, by=request.user)
+        else:
+            reg = services.registration_check_in(tournament=tournament, by=request.user,
+                                                 checked_in=action == "check-in")  # fmt: skip
+    except UserError as exc:
+        tournament.refresh_from_db()
+        return _detail(request, tournament, status=exc.status, error=exc.message)
+    messages.success(request, ENTRY_DONE[action](reg))
+    return redirect(tournament)
+
+
+def _settings_page(request, tournament, *, status=200, error="", signup_form=None, schedule_form=None):
+    round_times = list(tournament.round_times.all())
+    context = {
+        "tournament": tournament,
+        "signup_form": signup_form or SignupForm.of(tournament),
+        "schedule_form": schedule_form or ScheduleForm.of(tournament, round_times),
+        "zones": sorted(clock.zone_names()),
+        "round_times": round_times,
+        "started": tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION),
+        "error": error,
+    }
+    return render(request, "tournaments/settings.html", context, status=status)
+
+
+def settings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Sign-up (cap, waitlist, approval) and the event's clock (zone, start, check-in, round times)."""
+    tournament = _tournament(request, slug)
+    denied = _require_organizer(request, tournament)
+    if denied:
+        return denied
+    return _settings_page(request, tournament)
+
+
+@require_POST
+def settings_save(request: HttpRequest, slug: str, part: str) -> HttpResponse:
+    tournament = _tournament(request, slug)
+    if part not in ("signup", "schedule"):
+        raise Http404("no such settings")
+    denied = _require_organizer(request, tournament)
+    if denied:
+        return denied
+    form = (SignupForm if part == "signup" else ScheduleForm)(request.POST)
+    forms = {"signup_form" if part == "signup" else "schedule_form": form}
+    if not form.is_valid():
+        return _settings_page(request, tournament, status=400, **forms)
+    try:
+        if part == "signup":
+            services.signup_configure(tournament=tournament, by=request.user, **form.cleaned_data)
+        else:
+            services.tournament_schedule(tournament=tournament, by=request.user, **form.schedule())
+    except UserError as exc:
+        add_user_error(form, exc)
+        tournament.refresh_from_db()
+        return _settings_page(request, tournament, status=exc.status, **forms)
+    messages.success(request, "Sign-up saved." if part == "signup" else "Schedule saved.")
+    return redirect("tournaments:settings", slug=tournament.slug)
+
+
+def _check_in_rows(tournament: Tournament) -> list[Registration]:
+    rows = tournament.registrations.select_related("player").filter(
+        status__in=[Registration.Status.ACTIVE, Registration.Status.WAITLISTED]
+    )
+    return sorted(rows, key=lambda reg: (reg.player.name.casefold(), reg.player.name))
+
+
+def _check_in_counts(rows: list[Registration]) -> dict[str, int]:
+    active = [reg for reg in rows if reg.status == Registration.Status.ACTIVE]
+    queued = [reg for reg in rows if reg.status == Registration.Status.WAITLISTED]
+    return {
+        "registered": len(active),
+        "registered_checked_in": sum(1 for reg in active if reg.checked_in_at),
+        "waitlisted": len(queued),
+        "waitlisted_checked_in": sum(1 for reg in queued if reg.checked_in_at),
+    }
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def check_in_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organizers' check-in desk: every registered and waitlisted player by name, one button each.
+
+    A POST checks one player in (or undoes it): answered with JSON for the page's script (`Accept:
+    application/json`), else with a redirect back to the list (keeping its search)."""
+    tournament = _tournament(request, slug)
+    denied = _require_organizer(request, tournament)
+    if denied:
+        return denied
+    error, status = "", 200
+    if request.method == "POST":
+        try:
+            reg = services.registration_check_in(
+                tournament=tournament, by=request.user, player_id=_int(request.POST, "player"),
+                checked_in=request.POST.get("checked_in") != "0",
+            )  # fmt: skip
+        except UserError as exc:
+            if _wants_json(request):
+                return JsonResponse(exc.as_dict(), status=exc.status)
+            error, status = exc.message, exc.status
+            tournament.refresh_from_db()
+        else:
+            if _wants_json(request):
+                return JsonResponse({
+                    "player": reg.player_id, "name": reg.player.name, "checked_in": reg.checked_in_at is not None,
+                    "counts": _check_in_counts(_check_in_rows(tournament)),
+                })  # fmt: skip
+            done = "checked in" if reg.checked_in_at else "no longer checked in"
+            messages.success(request, f"{reg.player.name}: {done}.")
+            query = request.POST.get("q", "")
+            url = reverse("tournaments:check-in", kwargs={"slug": slug})
+            return redirect(url + (f"?{urlencode({'q': query})}" if query else ""))
+    rows = _check_in_rows(tournament)
+    query = request.GET.get("q", "").strip()[:80]
+    shown = [reg for reg in rows if query.casefold() in reg.player.name.casefold()] if query else rows
+    context = {
+        "tournament": tournament,
+        "rows": shown,
+        "counts": _check_in_counts(rows),
+        "query": query,
+        "state": selectors.check_in_state(tournament),
+        "error": error,
+    }
+    return render(request, "tournaments/check_in.html", context, status=status)
+
+
+def _ids(data, name: str) -> list[int] | None:
+    if name not in data:
+        return None
+    try:
+        return [int(value) for value in data.getlist(name) if value != ""]
+    except ValueError:
+        raise UserError(f"{name} lists player ids", field=name) from None
+
+
+def start_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Start the tournament. Under check-in, a confirmation page first: who is dropped as a no-show, who moves
+    up from the waitlist, who stays waiting; its form starts with exactly those lists (a plan that changed
+    meanwhile is refused and shown again). Without check-in a POST starts at once, as from the button."""
+    tournament = _tournament(request, slug)
+    denied = _require_organizer(request, tournament)
+    if denied:
+        return denied
+    error, status = "", 200
+    if request.method == "POST":
+        try:
+            services.tournament_start(
+                tournament=tournament, by=request.user, confirm=request.POST.get("confirm") == "1",
+                dropped=_ids(request.POST, "dropped"), promoted=_ids(request.POST, "promoted"),
+            )  # fmt: skip
+        except UserError as exc:
+            tournament.refresh_from_db()
+            if not tournament.check_in or tournament.status != Tournament.Status.REGISTRATION:
+                return _detail(request, tournament, status=exc.status, error=exc.message)
+            error, status = exc.message, exc.status
+        else:
+            messages.success(request, "The tournament has started: generate round 1.")
+            return redirect(tournament)
+    if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        return redirect(tournament)
+    plan = selectors.start_plan(tournament)
+    queue = [reg.pk for reg in selectors.waitlist(list(tournament.registrations.all()))]
+    context = {
+        "tournament": tournament,
+        "plan": plan,
+        "positions": {pk: position for position, pk in enumerate(queue, start=1)},
+        "minimum": max(2, seam.table_spec(tournament).minimum),
+        "error": error,
+    }
+    return render(request, "tournaments/start.html", context, status=status)
+
+
+def _roles_page(request, tournament, *, status=200, form=None):
+    context = {"tournament": tournament, "roles": selectors.roles(tournament), "form": form or RoleForm()}
+    return render(request, "tournaments/roles.html", context, status=status)
+
+
+def roles_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Organizers and scorekeepers: the list, and a form adding one by user name (POST).
+
+    The right to add is checked first (`_require_organizer`, then the service again), so a user who may not
+    add gets the same 403 whether or not the name exists."""
+    tournament = _tournament(request, slug)
+    denied = _require_organizer(request, tournament)
+    if denied:
+        return denied
+    if request.method != "POST":
+        return _roles_page(request, tournament)
+    data = request.POST.copy()
+    data.setdefault("role", "organizer")
+    form = RoleForm(data)
+    try:
+        if not form.is_valid():
+            raise UserError("name the user to add", field="username")
+        user = services.role_add(tournament=tournament, by=request.user, **form.cleaned_data)
+    except UserError as exc:
+        add_user_error(form, exc)
+        return _roles_page(request, tournament, status=exc.status, form=form)
+    role = form.cleaned_data["role"]
+    messages.success(request, f"{user.get_username()} now {'organizes' if role == 'organizer' else 'keeps score at'} "
+                              "this tournament.")  # fmt: skip
+    return redirect("tournaments:organizers", slug=tournament.slug)
+
+
+@require_POST
+def role_remove(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(request, slug)
+    denied = _require_organizer(request, tournament)
+    if denied:
+        return denied
+    username = request.POST.get("username", "")
+    try:
+        services.role_remove(tournament=tournament, by=request.user, username=username,
+                             role=request.POST.get("role"))  # fmt: skip
+    except UserError as exc:
+        form = RoleForm()
+        form.add_error(None, exc.message)
+        return _roles_page(request, tournament, status=exc.status, form=form)
+    messages.success(request, f"{username} no longer has that role here.")
+    return redirect("tournaments:organizers", slug=tournament.slug)

@@ -2,6 +2,8 @@
 
 from django import template
 
+from league.tournaments import clock
+
 register = template.Library()
 
 COLUMN_TITLES = {
@@ -49,3 +51,15 @@ TIEBREAK_NAMES = {
 def tiebreak_names(names: list[str]) -> str:
     """The tie-break order in words: "points, opponents' points, wins"."""
     return ", ".join(TIEBREAK_NAMES.get(name, name) for name in names)
+
+
+@register.filter
+def event_time(instant, zone_name: str) -> str:
+    """An instant in the event's zone, the zone named: "Sat 5 Dec 2026, 10:00 (Europe/Berlin)"."""
+    return clock.show(instant, zone_name)
+
+
+@register.filter
+def get_item(mapping: dict, key):
+    """mapping[key] in a template (None when missing)."""
+    return mapping.get(key)

@@ -82,7 +82,8 @@ def test_controls_send_anonymous_visitors_to_log_in_and_refuse_strangers(client,
     client.force_login(stranger)
     response = getattr(client, method)(url)
     assert response.status_code == 403
-    assert "Only the tournament&#x27;s organizers (and site staff) can do this." in response.content.decode()
+    who = "organizers and scorekeepers" if path.endswith("/result/") else "organizers"
+    assert f"Only the tournament&#x27;s {who} (and site staff) can do this." in response.content.decode()
     assert Round.objects.get(number=2).status == Round.Status.DRAFT
 
 
