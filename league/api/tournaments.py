@@ -1,40 +1,80 @@
 """REST endpoints for tournaments: thin adapters over `league.tournaments` services and selectors.
 
 The same rules and errors as the pages: anyone reads published tournaments (drafts and draft rounds only
-their organizers); writes need a login (token or session), and the services answer 403 to users who do not
-organize the tournament, 404 to a missing object, 409 to a request that does not fit its state (e.g.
+their organizers); writes need a login (token or session), and the services answer 403 to users who may not
+(organizer writes; result entry for organizers and scorekeepers; a player's own entry for the signed-in
+user's own player only), 404 to a missing object, 409 to a request that does not fit its state (e.g.
 generating a round before the last is complete) and 400 to bad input, each with the API's error body
-(`league/api/errors.py`).
+(`league/api/errors.py`). Times are ISO 8601 in the event's zone (`time_zone`), with its offset.
 """
 
+from django.db.models import Prefetch
 from django.http import Http404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
 from league.api import filters
 from league.api.errors import ERROR
-from league.tournaments import seam, selectors, services
-from league.tournaments.models import Round, Table, Tournament
+from league.tournaments import clock, seam, selectors, services
+from league.tournaments.errors import NotOrganizer
+from league.tournaments.models import Registration, Round, RoundTime, Table, Tournament
 
 # A tournament's writes answer 409 when its state refuses them (e.g. a round before the last is complete);
 # the errors every write answers are added by league.api.schema.
 STATE_CONFLICT = {409: ERROR}
 
 
+class RoundTimeSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    starts_at = serializers.DateTimeField(help_text="In the event's zone, with its offset")
+
+
 class TournamentSerializer(serializers.ModelSerializer):
     player_count = serializers.IntegerField(read_only=True, required=False)
+    starts_at = serializers.SerializerMethodField()
+    checkin_opens_at = serializers.SerializerMethodField()
+    round_times = serializers.SerializerMethodField()
+    check_in = serializers.BooleanField(read_only=True, help_text="Whether the tournament uses check-in")
+    places_left = serializers.SerializerMethodField()
 
     class Meta:
         model = Tournament
         fields = [
             "id", "slug", "name", "game_id", "options", "format", "table_size", "leftovers", "rounds",
             "first_stage", "cut_size", "cut_format", "advance", "third_place", "grand_final_reset", "points",
-            "tiebreaks", "rated", "status", "player_count", "created_at",
+            "tiebreaks", "rated", "status", "player_count", "created_at", "time_zone", "starts_at",
+            "checkin_opens_at", "check_in", "round_times", "self_signup", "capacity", "waitlist", "approval",
+            "places_left",
         ]  # fmt: skip
         read_only_fields = fields
+
+    @extend_schema_field(OpenApiTypes.DATETIME)
+    def get_starts_at(self, tournament: Tournament) -> str | None:
+        return clock.local_iso(tournament.starts_at, tournament.time_zone)
+
+    @extend_schema_field(OpenApiTypes.DATETIME)
+    def get_checkin_opens_at(self, tournament: Tournament) -> str | None:
+        return clock.local_iso(tournament.checkin_opens_at, tournament.time_zone)
+
+    @extend_schema_field(RoundTimeSerializer(many=True))
+    def get_round_times(self, tournament: Tournament) -> list[dict]:
+        return [
+            {"number": row.number, "starts_at": clock.local_iso(row.starts_at, tournament.time_zone)}
+            for row in tournament.round_times.all()
+        ]
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True, help_text="Free places under the cap; null: no cap"))
+    def get_places_left(self, tournament: Tournament) -> int | None:
+        if tournament.capacity is None:
+            return None
+        active = getattr(tournament, "player_count", None)
+        if active is None:
+            active = tournament.registrations.filter(status=Registration.Status.ACTIVE).count()
+        return max(0, tournament.capacity - active)
 
 
 class TournamentWriteSerializer(serializers.Serializer):
@@ -63,10 +103,82 @@ class TournamentWriteSerializer(serializers.Serializer):
 class TournamentRegistrationSerializer(serializers.Serializer):
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField(source="player.name")
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=Registration.Status.choices)
     seed = serializers.IntegerField(allow_null=True)
     entered_round = serializers.IntegerField()
     left_after_round = serializers.IntegerField(allow_null=True)
+    checked_in = serializers.SerializerMethodField()
+    waitlist_position = serializers.SerializerMethodField()
+
+    def get_checked_in(self, reg: Registration) -> bool:
+        return reg.checked_in_at is not None
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True, help_text="From 1, while waitlisted"))
+    def get_waitlist_position(self, reg: Registration) -> int | None:
+        positions = self.context.get("positions")
+        if positions is None:
+            positions = _positions(reg.tournament)
+            self.context["positions"] = positions
+        return positions.get(reg.pk)
+
+
+def _positions(tournament: Tournament, registrations=None) -> dict[int, int]:
+    """Registration id → waitlist position (from 1)."""
+    rows = registrations if registrations is not None else list(tournament.registrations.all())
+    return {reg.pk: position for position, reg in enumerate(selectors.waitlist(rows), start=1)}
+
+
+def _registration_data(reg: Registration) -> dict:
+    return TournamentRegistrationSerializer(reg, context={"positions": _positions(reg.tournament)}).data
+
+
+class SignupSerializer(serializers.Serializer):
+    self_signup = serializers.BooleanField(required=False, help_text="Players join and leave themselves")
+    capacity = serializers.IntegerField(required=False, allow_null=True, help_text="Places; null for no cap",
+                                        **services.CAPACITY_BOUNDS.limits)  # fmt: skip
+    waitlist = serializers.BooleanField(required=False, help_text="When full, joiners queue (else refused)")
+    approval = serializers.BooleanField(required=False, help_text="Joins wait for an organizer's approval")
+
+
+class ScheduleSerializer(serializers.Serializer):
+    _time = "ISO 8601; without an offset a local time of the event's zone; null or empty to clear"
+    time_zone = serializers.CharField(required=False, max_length=64, help_text="An IANA name, e.g. Europe/Berlin")
+    starts_at = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40, help_text=_time)
+    checkin_opens_at = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40,
+                                             help_text=f"Before the start; null: no check-in. {_time}")  # fmt: skip
+    round_times = serializers.ListField(
+        child=serializers.CharField(allow_null=True, allow_blank=True, max_length=40), required=False, max_length=60,
+        help_text="Planned starts of rounds 1, 2, ... (null skips a round); replaces the list",
+    )  # fmt: skip
+
+
+class CheckInSerializer(serializers.Serializer):
+    checked_in = serializers.BooleanField(default=True, help_text="false undoes the check-in")
+
+
+class DecisionSerializer(serializers.Serializer):
+    approve = serializers.BooleanField(help_text="true approves the pending entry, false declines it")
+
+
+class StartSerializer(serializers.Serializer):
+    confirm = serializers.BooleanField(default=False, help_text="Needed with check-in (see start-preview)")
+    dropped = serializers.ListField(child=serializers.IntegerField(), required=False, max_length=100_000,
+                                    help_text="The player ids the preview dropped; a changed plan answers 409")  # fmt: skip
+    promoted = serializers.ListField(child=serializers.IntegerField(), required=False, max_length=100_000,
+                                     help_text="The player ids the preview promoted; a changed plan answers 409")  # fmt: skip
+
+
+class StartPreviewSerializer(serializers.Serializer):
+    check_in = serializers.BooleanField()
+    dropped = TournamentRegistrationSerializer(many=True, help_text="Registered, not checked in: no-shows")
+    promoted = TournamentRegistrationSerializer(many=True, help_text="Checked-in waitlisted, in order, up to the cap")
+    staying = TournamentRegistrationSerializer(many=True, help_text="Waitlisted players who stay waiting")
+    starting = serializers.IntegerField(source="starting_count", help_text="How many players will play")
+
+
+class RoleSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(choices=list(services.ROLES), default="organizer")
 
 
 class RegistrationWriteSerializer(serializers.Serializer):
@@ -188,7 +300,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     filterset_class = filters.TournamentFilter
 
     def get_queryset(self):
-        return selectors.tournament_list(user=self.request.user)
+        return selectors.tournament_list(user=self.request.user).prefetch_related(
+            Prefetch("round_times", queryset=RoundTime.objects.order_by("number"))
+        )
 
     @extend_schema(request=TournamentWriteSerializer, responses={201: TournamentSerializer})
     def create(self, request):
@@ -215,11 +329,127 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         """Draft → registration."""
         return self._transition(request, services.tournament_open_registration)
 
-    @extend_schema(request=None, responses={200: TournamentSerializer, **STATE_CONFLICT})
+    @extend_schema(request=StartSerializer, responses={200: TournamentSerializer, **STATE_CONFLICT})
     @action(detail=True, methods=["post"])
     def start(self, request, pk=None):
-        """Registration → running; unseeded players are seeded by rating after the seeded ones."""
-        return self._transition(request, services.tournament_start)
+        """Registration → running; unseeded players are seeded by rating after the seeded ones. With check-in,
+        `confirm: true` carries out the start preview (no-shows dropped, checked-in waitlisted players moved
+        up); with `dropped` and `promoted` as the preview gave them, a plan that changed since answers 409."""
+        data = StartSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = services.tournament_start(tournament=self.get_object(), by=request.user, **data.validated_data)
+        return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(responses={200: StartPreviewSerializer, 403: ERROR})
+    @action(detail=True, methods=["get"], url_path="start-preview", permission_classes=[IsAuthenticated])
+    def start_preview(self, request, pk=None):
+        """What starting now would do (organizers): who is dropped as a no-show, who moves up, who stays."""
+        tournament = self.get_object()
+        if not selectors.is_organizer(request.user, tournament):
+            raise NotOrganizer()
+        registrations = list(tournament.registrations.select_related("player").order_by("seed", "id"))
+        plan = selectors.start_plan(tournament, registrations)
+        context = {"positions": _positions(tournament, registrations)}
+        body = {"check_in": plan.check_in, "dropped": plan.dropped, "promoted": plan.promoted,
+                "staying": plan.staying, "starting_count": len(plan.starting)}  # fmt: skip
+        return Response(StartPreviewSerializer(body, context=context).data)
+
+    @extend_schema(request=SignupSerializer, responses={200: TournamentSerializer, **STATE_CONFLICT})
+    @action(detail=True, methods=["patch"], url_path="sign-up")
+    def signup(self, request, pk=None):
+        """How players sign up (organizers, before the start): self sign-up, cap, waitlist, approval."""
+        data = SignupSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = services.signup_configure(tournament=self.get_object(), by=request.user, **data.validated_data)
+        return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(request=ScheduleSerializer, responses={200: TournamentSerializer, **STATE_CONFLICT})
+    @action(detail=True, methods=["patch"])
+    def schedule(self, request, pk=None):
+        """The event's clock (organizers): time zone, start, check-in opening, round times."""
+        data = ScheduleSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = services.tournament_schedule(tournament=self.get_object(), by=request.user, **data.validated_data)
+        return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(request=None, responses={201: TournamentRegistrationSerializer, **STATE_CONFLICT})
+    @action(detail=True, methods=["post"])
+    def join(self, request, pk=None):
+        """The signed-in user's player joins: registered, waitlisted (full) or pending (approval)."""
+        reg = services.registration_join(tournament=self.get_object(), by=request.user)
+        return Response(_registration_data(reg), status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={200: TournamentRegistrationSerializer, **STATE_CONFLICT})
+    @action(detail=True, methods=["post"])
+    def leave(self, request, pk=None):
+        """The signed-in user's player leaves before the start; the first waitlisted player moves up."""
+        reg = services.registration_withdraw(tournament=self.get_object(), by=request.user)
+        return Response(_registration_data(reg))
+
+    @extend_schema(request=CheckInSerializer, responses={200: TournamentRegistrationSerializer, **STATE_CONFLICT})
+    @action(detail=True, methods=["post"], url_path="check-in")
+    def check_in(self, request, pk=None):
+        """The signed-in user's player checks in (or undoes it) while the check-in window is open."""
+        data = CheckInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        reg = services.registration_check_in(tournament=self.get_object(), by=request.user, **data.validated_data)
+        return Response(_registration_data(reg))
+
+    @extend_schema(responses={200: TournamentRegistrationSerializer})
+    @action(detail=True, methods=["get"], permission_classes=[IsAuthenticated])
+    def entry(self, request, pk=None):
+        """The signed-in user's own entry (404 when their player has none)."""
+        tournament = self.get_object()
+        player = selectors.player_of(request.user)
+        reg = tournament.registrations.select_related("player").filter(player=player).first() if player else None
+        if reg is None:
+            raise Http404("you are not registered in this tournament")
+        return Response(_registration_data(reg))
+
+    @extend_schema(request=CheckInSerializer, responses={200: TournamentRegistrationSerializer, **STATE_CONFLICT})
+    @action(detail=True, methods=["post"], url_path=r"registrations/(?P<player_id>[0-9]+)/check-in")
+    def registration_check_in(self, request, pk=None, player_id=None):
+        """An organizer checks a registered or waitlisted player in (or undoes it), any time before the start."""
+        data = CheckInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        reg = services.registration_check_in(tournament=self.get_object(), by=request.user, player_id=int(player_id),
+                                             **data.validated_data)  # fmt: skip
+        return Response(_registration_data(reg))
+
+    @extend_schema(request=DecisionSerializer, responses={200: TournamentRegistrationSerializer, **STATE_CONFLICT})
+    @action(detail=True, methods=["post"], url_path=r"registrations/(?P<player_id>[0-9]+)/decision")
+    def registration_decision(self, request, pk=None, player_id=None):
+        """An organizer approves (a place, or the waitlist when full) or declines a pending entry."""
+        data = DecisionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        reg = services.registration_decide(tournament=self.get_object(), by=request.user, player_id=int(player_id),
+                                           **data.validated_data)  # fmt: skip
+        return Response(_registration_data(reg))
+
+    @extend_schema(methods=["GET"], responses={200: RoleSerializer(many=True), 403: ERROR})
+    @extend_schema(methods=["POST"], request=RoleSerializer, responses={201: RoleSerializer},
+                   description="Give a user a role by user name: 403 for users who may not, whether or not the "
+                   "name exists; 400 for an unknown name.")  # fmt: skip
+    @action(detail=True, methods=["get", "post"], pagination_class=None, permission_classes=[IsAuthenticated])
+    def roles(self, request, pk=None):
+        """Organizers and scorekeepers (organizers only)."""
+        tournament = self.get_object()
+        if request.method == "GET":
+            if not selectors.is_organizer(request.user, tournament):
+                raise NotOrganizer()
+            return Response(RoleSerializer(selectors.roles(tournament), many=True).data)
+        data = RoleSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = services.role_add(tournament=tournament, by=request.user, **data.validated_data)
+        body = {"username": user.get_username(), "role": data.validated_data["role"]}
+        return Response(body, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={204: None, **STATE_CONFLICT})
+    @action(detail=True, methods=["delete"], url_path=r"roles/(?P<role>organizer|scorekeeper)/(?P<username>[\w.@+-]+)")
+    def role(self, request, pk=None, role=None, username=None):
+        """Take a role away; a tournament keeps at least one organizer."""
+        services.role_remove(tournament=self.get_object(), by=request.user, username=username, role=role)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=None, responses={200: TournamentSerializer, **STATE_CONFLICT})
     @action(detail=True, methods=["post"])
@@ -251,8 +481,11 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     def registrations(self, request, pk=None):
         tournament = self.get_object()
         if request.method == "GET":
-            rows = tournament.registrations.select_related("player").order_by("seed", "id")
-            return Response(TournamentRegistrationSerializer(rows, many=True).data)
+            rows = list(tournament.registrations.select_related("player").order_by("seed", "id"))
+            context = {"positions": _positions(tournament, rows)}
+            if not selectors.is_organizer(request.user, tournament):
+                rows = [reg for reg in rows if reg.status in selectors.PUBLIC_STATUSES]
+            return Response(TournamentRegistrationSerializer(rows, many=True, context=context).data)
         data = RegistrationWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
@@ -260,7 +493,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
             tournament=tournament, by=request.user, player_id=values.get("player"), name=values.get("name"),
             seed=values.get("seed"),
         )  # fmt: skip
-        return Response(TournamentRegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
+        return Response(_registration_data(registration), status=status.HTTP_201_CREATED)
 
     @extend_schema(request=LeaveSerializer, responses={200: TournamentRegistrationSerializer, **STATE_CONFLICT},
                    description="A player withdraws (before the start), drops or is a no-show (while running).")  # fmt: skip
@@ -271,7 +504,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         registration = services.registration_leave(
             tournament=self.get_object(), by=request.user, player_id=int(player_id), status=data.validated_data["status"]
         )
-        return Response(TournamentRegistrationSerializer(registration).data)
+        return Response(_registration_data(registration))
 
     @extend_schema(request=SeedSerializer, responses={200: TournamentRegistrationSerializer(many=True), **STATE_CONFLICT})
     @action(detail=True, methods=["post"])

@@ -12,8 +12,8 @@ from league.tournaments.models import Registration, Round, Table, Tournament
 class RegistrationInline(admin.TabularInline):
     model = Registration
     extra = 0
-    fields = ["player", "status", "seed", "entered_round", "left_after_round"]
-    readonly_fields = ["player", "status", "entered_round", "left_after_round"]
+    fields = ["player", "status", "seed", "entered_round", "left_after_round", "queued_at", "checked_in_at"]
+    readonly_fields = ["player", "status", "entered_round", "left_after_round", "queued_at", "checked_in_at"]
     can_delete = False
 
     def has_add_permission(self, request, obj=None) -> bool:
@@ -38,8 +38,11 @@ class TournamentAdmin(admin.ModelAdmin):
     list_display = ["name", "game_id", "format", "table_size", "status", "rated", "created_at"]
     list_filter = ["status", "format", "game_id", "rated"]
     search_fields = ["name"]
-    filter_horizontal = ["organizers"]
-    readonly_fields = ["slug", "status", "created_by", "created_at"]
+    filter_horizontal = ["organizers", "scorekeepers"]
+    # Sign-up and the event's clock change on the tournament's "Sign-up and schedule" page (or the API),
+    # where local times are read in the event's zone; here they are shown only.
+    readonly_fields = ["slug", "status", "created_by", "created_at", "time_zone", "starts_at", "checkin_opens_at",
+                       "self_signup", "capacity", "waitlist", "approval"]  # fmt: skip
     inlines = [RegistrationInline]
     actions = ["open_registration", "start", "generate_round", "finish"]
 
@@ -53,11 +56,12 @@ class TournamentAdmin(admin.ModelAdmin):
             services.tournament_update(tournament=fresh, by=request.user, **settings)
         except UserError as exc:
             self.message_user(request, exc.message, messages.ERROR)
-        if "organizers" in form.changed_data:
-            obj.organizers.set(form.cleaned_data["organizers"])
+        for role in ("organizers", "scorekeepers"):
+            if role in form.changed_data:
+                getattr(obj, role).set(form.cleaned_data[role])
 
     def save_related(self, request, form, formsets, change):
-        """Organizers are saved in save_model. The registrations inline is view-only (registrations change
+        """Organizers and scorekeepers are saved in save_model. The registrations inline is view-only (registrations change
         through the services): saving its formset writes nothing, and gives the admin's change message the
         (empty) lists of what it saved, which it reads."""
         for formset in formsets:
