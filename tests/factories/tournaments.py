@@ -3,7 +3,7 @@
 from league.players.models import Player
 from league.tournaments import services
 from league.tournaments.models import Registration, Round, Tournament
-from tests.factories import PlayerFactory
+from tests.factories import PlayerFactory, UserFactory
 
 NAMES = ("Ada", "Bea", "Cal", "Dov", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kai", "Lea", "Max", "Noa", "Oli", "Pia")
 
@@ -64,3 +64,29 @@ def better_seed_wins(tournament: Tournament, upset: bool = False):
         return [1, 2] if first_wins else [2, 1]
 
     return places
+
+
+def user_with_player(username: str, name: str | None = None):
+    """A user who owns a person-player (named `name`, by default the user name capitalised)."""
+    user = UserFactory(username=username)
+    PlayerFactory(name=name or username.capitalize(), user=user)
+    return user
+
+
+def open_signup(organizer, *, schedule=None, name: str = "Open Day", **signup) -> Tournament:
+    """A 2-seat Swiss of Nacho Pile (unrated) with registration open to players who join themselves.
+
+    `signup` sets the sign-up settings (self sign-up on by default), `schedule` the event's clock."""
+    tournament = services.tournament_create(created_by=organizer, name=name, game_id="nacho_pile", format="swiss",
+                                            table_size=2, rounds=2, rated=False)  # fmt: skip
+    services.signup_configure(tournament=tournament, by=organizer, **{"self_signup": True, **signup})
+    if schedule:
+        services.tournament_schedule(tournament=tournament, by=organizer, **schedule)
+    services.tournament_open_registration(tournament=tournament, by=organizer)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def statuses(tournament: Tournament) -> dict[str, str]:
+    """Player name → registration status."""
+    return dict(tournament.registrations.values_list("player__name", "status"))
