@@ -47,9 +47,9 @@ def to_instant(value: object, zone_name: str, *, field: str) -> datetime | None:
     if value is None or value == "":
         return None
     if isinstance(value, str):
-        text = value.strip()
-        if len(text) > MAX_INPUT:
+        if len(value) > MAX_INPUT:
             raise UserError("a time is at most 40 characters, e.g. 2026-12-05 10:00", field=field)
+        text = value.strip()
         try:
             value = datetime.fromisoformat(text)
         except ValueError:

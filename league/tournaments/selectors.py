@@ -9,7 +9,6 @@ players, rounds and tables) and build everything else from it in memory.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser

@@ -26,7 +26,12 @@ from league.tournaments import clock
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import Registration, Round, Tournament
 from league.tournaments.selectors import WAITLIST_ORDER, check_in_state
-from league.tournaments.services.common import check_organizer, last_round, signed_in_player, tournament_locked
+from league.tournaments.services.common import (
+    check_organizer,
+    last_round,
+    signed_in_player,
+    tournament_locked,
+)
 
 SEED_BOUNDS = Bounds(1, 100_000)
 CAPACITY_BOUNDS = Bounds(1, 100_000)

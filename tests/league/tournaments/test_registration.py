@@ -11,8 +11,16 @@ from tests.factories import UserFactory
 from tests.factories.tournaments import open_signup, statuses, user_with_player
 
 NAMES = ("Ada", "Bea", "Cal", "Dov", "Eli", "Fay", "Gus", "Hal")
-OPEN_CHECK_IN = {"time_zone": "Europe/Berlin", "starts_at": "2099-12-05 10:00", "checkin_opens_at": "2020-01-01 09:00"}
-LATER_CHECK_IN = {"time_zone": "Europe/Berlin", "starts_at": "2099-12-05 10:00", "checkin_opens_at": "2099-12-05 09:00"}
+OPEN_CHECK_IN = {
+    "time_zone": "Europe/Berlin",
+    "starts_at": "2099-12-05 10:00",
+    "checkin_opens_at": "2020-01-01 09:00",
+}
+LATER_CHECK_IN = {
+    "time_zone": "Europe/Berlin",
+    "starts_at": "2099-12-05 10:00",
+    "checkin_opens_at": "2099-12-05 09:00",
+}
 
 
 @pytest.fixture
@@ -26,7 +34,9 @@ def join(tournament, people, *names):
 
 
 def queue(tournament) -> list[str]:
-    return [reg.player.name for reg in selectors.waitlist(list(tournament.registrations.select_related("player")))]
+    return [
+        reg.player.name for reg in selectors.waitlist(list(tournament.registrations.select_related("player")))
+    ]
 
 
 def test_a_full_tournament_sends_joiners_to_the_waitlist_which_moves_up_in_order(organizer, people):
@@ -84,7 +94,9 @@ def test_with_approval_joins_wait_and_only_approved_waitlisted_players_move_up(o
     assert decide("Dov", False) == "declined"
     services.registration_withdraw(tournament=tournament, by=people["Ada"])
     assert statuses(tournament) == {"Ada": "withdrawn", "Bea": "pending", "Cal": "active", "Dov": "declined"}
-    with pytest.raises(Forbidden, match="the organizers declined your entry: ask them if you think this is a mistake"):
+    with pytest.raises(
+        Forbidden, match="the organizers declined your entry: ask them if you think this is a mistake"
+    ):
         join(tournament, people, "Dov")
     with pytest.raises(StateConflict, match=r"^Cal is not waiting for approval \(active\)$"):
         decide("Cal", True)
@@ -98,13 +110,17 @@ def test_joining_is_refused_with_a_clear_message(organizer, people):
         join(draft, people, "Ada")
     by_hand = services.tournament_create(created_by=organizer, name="By hand", game_id="nacho_pile", rounds=1)
     services.tournament_open_registration(tournament=by_hand, by=organizer)
-    with pytest.raises(StateConflict, match="^the organizers register the players of this tournament: ask them"):
+    with pytest.raises(
+        StateConflict, match="^the organizers register the players of this tournament: ask them"
+    ):
         join(by_hand, people, "Ada")
     tournament = open_signup(organizer)
     join(tournament, people, "Ada")
     with pytest.raises(UserError, match="^you are already registered$"):
         join(tournament, people, "Ada")
-    with pytest.raises(Forbidden, match=r"^you have no player yet: create yours on your page \(/me/\) first$"):
+    with pytest.raises(
+        Forbidden, match=r"^you have no player yet: create yours on your page \(/me/\) first$"
+    ):
         services.registration_join(tournament=tournament, by=UserFactory(username="nobody"))
     with pytest.raises(NotFound, match="^you are not registered in this tournament$"):
         services.registration_withdraw(tournament=tournament, by=people["Bea"])
@@ -121,7 +137,9 @@ def test_check_in_before_the_window_opens_is_refused_with_its_time(organizer, pe
     join(tournament, people, "Ada", "Bea")
     with pytest.raises(StateConflict, match=r"^check-in opens on Sat 5 Dec 2099, 09:00 \(Europe/Berlin\)$"):
         services.registration_check_in(tournament=tournament, by=people["Ada"])
-    by_hand = services.registration_check_in(tournament=tournament, by=organizer, player_id=people["Bea"].player.pk)
+    by_hand = services.registration_check_in(
+        tournament=tournament, by=organizer, player_id=people["Bea"].player.pk
+    )
     assert by_hand.checked_in_at is not None, "organizers check people in whenever before the start"
 
 
@@ -152,7 +170,9 @@ def test_check_in_while_open_after_start_and_without_check_in(organizer, people)
 def test_pending_players_do_not_check_in(organizer, people):
     tournament = open_signup(organizer, approval=True, schedule=OPEN_CHECK_IN)
     join(tournament, people, "Ada")
-    with pytest.raises(StateConflict, match="^Ada is awaiting approval: registered and waitlisted players check in$"):
+    with pytest.raises(
+        StateConflict, match="^Ada is awaiting approval: registered and waitlisted players check in$"
+    ):
         services.registration_check_in(tournament=tournament, by=people["Ada"])
 
 
@@ -180,14 +200,18 @@ def test_the_start_plan_drops_no_shows_and_promotes_checked_in_waitlisted_player
     assert names(plan.starting) == ["Ada", "Cal", "Fay", "Gus"]
 
 
-def test_the_start_asks_for_confirmation_refuses_a_stale_plan_and_then_carries_it_out(checked, organizer, people):
+def test_the_start_asks_for_confirmation_refuses_a_stale_plan_and_then_carries_it_out(
+    checked, organizer, people
+):
     with pytest.raises(UserError, match="^check-in is on: starting drops 2 no-show\\(s\\) and moves 2 up from the "
                                         "waitlist; look at the start preview and confirm$"):  # fmt: skip
         services.tournament_start(tournament=checked, by=organizer)
     ids = {name: people[name].player.pk for name in NAMES}
     shown = {"dropped": [ids["Bea"], ids["Dov"]], "promoted": [ids["Fay"], ids["Gus"]]}
     services.registration_check_in(tournament=checked, by=people["Dov"])
-    with pytest.raises(StateConflict, match="^check-ins changed since the preview: look at the start preview again$"):
+    with pytest.raises(
+        StateConflict, match="^check-ins changed since the preview: look at the start preview again$"
+    ):
         services.tournament_start(tournament=checked, by=organizer, confirm=True, **shown)
     assert checked.registrations.filter(status="no_show").count() == 0, "nothing written"
     fresh = {"dropped": [ids["Bea"]], "promoted": [ids["Fay"]]}
@@ -216,7 +240,12 @@ def test_without_check_in_start_behaves_as_before(organizer, people):
     tournament = open_signup(organizer, capacity=2)
     join(tournament, people, "Ada", "Bea", "Cal")
     plan = selectors.start_plan(tournament)
-    assert (plan.check_in, plan.dropped, plan.promoted, names(plan.starting)) == (False, [], [], ["Ada", "Bea"])
+    assert (plan.check_in, plan.dropped, plan.promoted, names(plan.starting)) == (
+        False,
+        [],
+        [],
+        ["Ada", "Bea"],
+    )
     services.tournament_start(tournament=tournament, by=organizer)
     assert statuses(tournament) == {"Ada": "active", "Bea": "active", "Cal": "waitlisted"}
 

@@ -12,8 +12,16 @@ from league.tournaments.models import Tournament
 from tests.factories import UserFactory
 from tests.factories.tournaments import open_signup, statuses, user_with_player
 
-BERLIN = {"time_zone": "Europe/Berlin", "starts_at": "2099-12-05 10:00", "checkin_opens_at": "2020-01-01 09:00"}
-LATER = {"time_zone": "Europe/Berlin", "starts_at": "2099-12-05 10:00", "checkin_opens_at": "2099-12-05 09:00"}
+BERLIN = {
+    "time_zone": "Europe/Berlin",
+    "starts_at": "2099-12-05 10:00",
+    "checkin_opens_at": "2020-01-01 09:00",
+}
+LATER = {
+    "time_zone": "Europe/Berlin",
+    "starts_at": "2099-12-05 10:00",
+    "checkin_opens_at": "2099-12-05 09:00",
+}
 
 
 def text(response, element_id: str) -> str:
@@ -65,7 +73,7 @@ def test_visitors_are_asked_to_log_in_and_users_without_a_player_to_create_one(c
     tournament = open_signup(organizer)
     page = f"/tournaments/{tournament.slug}/"
     html = client.get(page).content.decode()
-    assert "Playing? <a href=\"/tournaments/login/?next=/tournaments/open-day/\">Log in</a> to join" in html
+    assert 'Playing? <a href="/tournaments/login/?next=/tournaments/open-day/">Log in</a> to join' in html
     assert 'id="join"' not in html
     answer = client.post(f"{page}entry/join/")
     assert answer["Location"] == "/tournaments/login/?next=/tournaments/open-day/"
@@ -100,7 +108,10 @@ def test_check_in_on_the_tournament_page_before_and_while_the_window_is_open(cli
     client.force_login(ada)
     page = f"/tournaments/{later.slug}/"
     response = client.get(page)
-    assert text(response, "my-entry") == "You are registered. Check in from Sat 5 Dec 2099, 09:00 (Europe/Berlin)."
+    assert (
+        text(response, "my-entry")
+        == "You are registered. Check in from Sat 5 Dec 2099, 09:00 (Europe/Berlin)."
+    )
     assert 'id="check-in"' not in response.content.decode()
     refused = client.post(f"{page}entry/check-in/")
     assert refused.status_code == 409
@@ -141,11 +152,16 @@ def test_times_are_shown_in_the_events_zone_with_the_zone_named(client, organize
         "Round 1 Sat 5 Dec 2026, 10:00 (Europe/Berlin) Round 3 Sat 5 Dec 2026, 14:30 (Europe/Berlin)"
     )
     services.tournament_schedule(tournament=tournament, by=organizer, time_zone="America/New_York")
-    assert text(client.get(f"/tournaments/{tournament.slug}/"), "starts-at") == "Sat 5 Dec 2026, 04:00 (America/New_York)"
+    assert (
+        text(client.get(f"/tournaments/{tournament.slug}/"), "starts-at")
+        == "Sat 5 Dec 2026, 04:00 (America/New_York)"
+    )
 
 
 def test_the_round_page_shows_its_planned_start(client, organizer, ada, bea):
-    tournament = open_signup(organizer, schedule={"time_zone": "Asia/Tokyo", "round_times": ["2026-12-05T18:15"]})
+    tournament = open_signup(
+        organizer, schedule={"time_zone": "Asia/Tokyo", "round_times": ["2026-12-05T18:15"]}
+    )
     services.registration_join(tournament=tournament, by=ada)
     services.registration_join(tournament=tournament, by=bea)
     services.tournament_start(tournament=tournament, by=organizer)
@@ -167,7 +183,9 @@ def test_the_settings_page_reads_local_times_in_the_zone_given(client, organizer
     assert saved["Location"] == base
     tournament.refresh_from_db()
     assert (tournament.time_zone, tournament.starts_at, tournament.checkin_opens_at) == (
-        "Australia/Sydney", datetime(2026, 12, 4, 23, 0, tzinfo=UTC), datetime(2026, 12, 4, 22, 30, tzinfo=UTC)
+        "Australia/Sydney",
+        datetime(2026, 12, 4, 23, 0, tzinfo=UTC),
+        datetime(2026, 12, 4, 22, 30, tzinfo=UTC),
     )
     assert [(row.number, row.starts_at) for row in tournament.round_times.all()] == [
         (1, datetime(2026, 12, 4, 23, 0, tzinfo=UTC)), (2, datetime(2026, 12, 5, 0, 0, tzinfo=UTC)),
@@ -196,10 +214,16 @@ def test_the_settings_page_reads_local_times_in_the_zone_given(client, organizer
     signup = client.post(f"{base}signup/", {"self_signup": "on", "capacity": "0"})
     assert signup.status_code == 400
     assert "Ensure this value is greater than or equal to 1." in signup.content.decode()
-    assert client.post(f"{base}signup/", {"self_signup": "on", "capacity": "12", "approval": "on"}).status_code == 302
+    assert (
+        client.post(f"{base}signup/", {"self_signup": "on", "capacity": "12", "approval": "on"}).status_code
+        == 302
+    )
     tournament.refresh_from_db()
     assert (tournament.self_signup, tournament.capacity, tournament.waitlist, tournament.approval) == (
-        True, 12, False, True
+        True,
+        12,
+        False,
+        True,
     )
 
 
@@ -247,7 +271,9 @@ def test_the_check_in_desk_lists_everyone_by_name_and_checks_in_with_one_post(cl
         ["Dov", "Waitlisted Check in"],
     ]  # fmt: skip
     assert text(response, "counts").startswith("0 of 3 registered players checked in · 0 of 1 waitlisted.")
-    answer = client.post(url, {"player": people["Bea"].player.pk, "checked_in": "1"}, HTTP_ACCEPT="application/json")
+    answer = client.post(
+        url, {"player": people["Bea"].player.pk, "checked_in": "1"}, HTTP_ACCEPT="application/json"
+    )
     assert answer.json() == {
         "player": people["Bea"].player.pk, "name": "Bea", "checked_in": True,
         "counts": {"registered": 3, "registered_checked_in": 1, "waitlisted": 1, "waitlisted_checked_in": 0},
@@ -256,11 +282,14 @@ def test_the_check_in_desk_lists_everyone_by_name_and_checks_in_with_one_post(cl
     assert plain["Location"] == f"{url}?q=do"
     filtered = client.get(plain["Location"])
     assert desk_rows(filtered) == [["Dov", "Waitlisted checked in Undo"]]
-    undo = client.post(url, {"player": people["Bea"].player.pk, "checked_in": "0"}, HTTP_ACCEPT="application/json")
+    undo = client.post(
+        url, {"player": people["Bea"].player.pk, "checked_in": "0"}, HTTP_ACCEPT="application/json"
+    )
     assert undo.json()["checked_in"] is False
     missing = client.post(url, {"player": 99999, "checked_in": "1"}, HTTP_ACCEPT="application/json")
     assert (missing.status_code, missing.json()) == (
-        404, {"code": "not_found", "detail": "player 99999 is not registered", "field": "player"}
+        404,
+        {"code": "not_found", "detail": "player 99999 is not registered", "field": "player"},
     )
     bad = client.post(url, {"player": "x"})
     assert bad.status_code == 400
@@ -280,7 +309,11 @@ def test_the_start_confirmation_lists_no_shows_and_promotions_then_starts(client
     assert text(page, "promoted") == "Dov (waitlist #1)"
     assert text(page, "confirm-start") == "Start with these 3 players"
     services.registration_check_in(tournament=tournament, by=people["Bea"])
-    form = {"confirm": "1", "dropped": ["", str(people["Bea"].player.pk)], "promoted": ["", str(people["Dov"].player.pk)]}
+    form = {
+        "confirm": "1",
+        "dropped": ["", str(people["Bea"].player.pk)],
+        "promoted": ["", str(people["Dov"].player.pk)],
+    }
     stale = client.post(url, form)
     assert stale.status_code == 409
     assert "check-ins changed since the preview: look at the start preview again" in stale.content.decode()
@@ -292,7 +325,9 @@ def test_the_start_confirmation_lists_no_shows_and_promotions_then_starts(client
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING
     assert statuses(tournament) == {"Cal": "active", "Ada": "active", "Bea": "active", "Dov": "waitlisted"}
-    assert client.get(url)["Location"] == f"/tournaments/{tournament.slug}/", "nothing to confirm once started"
+    assert client.get(url)["Location"] == f"/tournaments/{tournament.slug}/", (
+        "nothing to confirm once started"
+    )
 
 
 def test_without_check_in_the_start_button_posts_at_once(client, organizer, ada, bea):
@@ -302,4 +337,7 @@ def test_without_check_in_the_start_button_posts_at_once(client, organizer, ada,
     client.force_login(organizer)
     detail = client.get(f"/tournaments/{tournament.slug}/").content.decode()
     assert f'<form method="post" action="/tournaments/{tournament.slug}/start/">' in detail
-    assert client.post(f"/tournaments/{tournament.slug}/start/")["Location"] == f"/tournaments/{tournament.slug}/"
+    assert (
+        client.post(f"/tournaments/{tournament.slug}/start/")["Location"]
+        == f"/tournaments/{tournament.slug}/"
+    )

@@ -44,8 +44,18 @@ def world(organizer):
 def page_cases():
     """(name, method, path, data, expected per role: a status, "login" or "done" (a redirect back))."""
     organizer_writes = [
-        ("sign-up settings", "post", "settings/signup/", {"self_signup": "on", "capacity": "10", "waitlist": "on"}),
-        ("schedule", "post", "settings/schedule/", {"time_zone": "Asia/Tokyo", "starts_at": "2099-12-05T10:00"}),
+        (
+            "sign-up settings",
+            "post",
+            "settings/signup/",
+            {"self_signup": "on", "capacity": "10", "waitlist": "on"},
+        ),
+        (
+            "schedule",
+            "post",
+            "settings/schedule/",
+            {"time_zone": "Asia/Tokyo", "starts_at": "2099-12-05T10:00"},
+        ),
         ("check in another", "post", "check-in/", {"player": "{reg}", "checked_in": "1"}),
         ("approve", "post", "decide/", {"player": "{pen}", "decision": "approve"}),
         ("start", "post", "start/", {"confirm": "1"}),
@@ -79,7 +89,9 @@ def page_cases():
 
 
 def _fill(data, ids):
-    return {key: value.format(**ids) if isinstance(value, str) else value for key, value in (data or {}).items()}
+    return {
+        key: value.format(**ids) if isinstance(value, str) else value for key, value in (data or {}).items()
+    }
 
 
 @pytest.mark.parametrize(("method", "path", "data", "who", "expected"), page_cases())
@@ -136,7 +148,11 @@ def test_each_new_api_write_answers_each_kind_of_user(world, method, path, data,
     if who != "anonymous":
         client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=users[who]).key}")
     url = f"/api/tournaments/{tournament.pk}/{path.format(**ids)}"
-    response = getattr(client, method)(url, data, format="json") if data is not None else getattr(client, method)(url)
+    response = (
+        getattr(client, method)(url, data, format="json")
+        if data is not None
+        else getattr(client, method)(url)
+    )
     assert response.status_code == expected, response.content
     if expected >= 400:
         assert set(response.json()) >= {"code", "detail", "errors"}

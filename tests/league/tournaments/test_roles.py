@@ -63,7 +63,9 @@ def test_a_scorekeeper_cannot_change_settings_start_publish_drop_or_close(client
     ]:  # fmt: skip
         response = client.get(f"{base}/{path}") if data is None else client.post(f"{base}/{path}", data)
         assert response.status_code == 403, path
-        assert "Only the tournament&#x27;s organizers (and site staff) can do this." in response.content.decode(), path
+        assert (
+            "Only the tournament&#x27;s organizers (and site staff) can do this." in response.content.decode()
+        ), path
     assert running.organizers.filter(username="scorer").count() == 0
     api = api_for(scorer)
     table = running.round_set.get(number=1).tables.get(number=1)
@@ -98,7 +100,9 @@ def test_roles_are_added_by_user_name_and_a_scorekeeper_can_become_an_organizer(
     with pytest.raises(UserError, match="^role is one of organizer, scorekeeper$"):
         services.role_add(tournament=running, by=organizer, username="scorer", role="boss")
     services.role_remove(tournament=running, by=organizer, username="organizer", role="organizer")
-    with pytest.raises(StateConflict, match="^a tournament keeps at least one organizer: add another one first$"):
+    with pytest.raises(
+        StateConflict, match="^a tournament keeps at least one organizer: add another one first$"
+    ):
         services.role_remove(tournament=running, by=scorer, username="scorer", role="organizer")
     with pytest.raises(NotFound, match="^ghost is not a scorekeeper of this tournament$"):
         services.role_remove(tournament=running, by=scorer, username="ghost", role="scorekeeper")
@@ -134,7 +138,9 @@ def test_adding_a_role_reveals_nothing_to_who_may_not_add(client, running, score
     assert pages[0].content == pages[1].content
     api = api_for(user)
     answers = [
-        api.post(f"/api/tournaments/{running.pk}/{path}/", {"username": name, "role": "organizer"}, format="json")
+        api.post(
+            f"/api/tournaments/{running.pk}/{path}/", {"username": name, "role": "organizer"}, format="json"
+        )
         for path in ("roles", "organizers")
         for name in ("exists", "missing")
     ]
@@ -162,7 +168,10 @@ def test_roles_through_the_api(running, organizer):
     })  # fmt: skip
     assert api.delete(f"{base}/scorekeeper/helper/").status_code == 204
     gone = api.delete(f"{base}/scorekeeper/helper/")
-    assert (gone.status_code, gone.json()["detail"]) == (404, "helper is not a scorekeeper of this tournament")
+    assert (gone.status_code, gone.json()["detail"]) == (
+        404,
+        "helper is not a scorekeeper of this tournament",
+    )
     last = api.delete(f"{base}/organizer/organizer/")
     assert (last.status_code, last.json()["detail"]) == (409, "a tournament keeps at least one organizer: add another "
                                                                "one first")  # fmt: skip
