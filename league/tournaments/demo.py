@@ -1,12 +1,16 @@
 """The demo tournaments of `make run`: a 4-seat Swiss of the demo players in its last round, results still
-coming in, and a single-elimination cup half played, so the standings, the tables and the bracket have
-something to show. Seeded, unrated (the demo ratings stay those of `demo_data`), idempotent."""
+coming in, a single-elimination cup half played, so the standings, the tables and the bracket have
+something to show, and an open day open for sign-up with its check-in window open (a cap with places
+left, a few players registered by hand, some checked in; it starts in two hours, on the Berlin clock).
+Seeded, unrated (the demo ratings stay those of `demo_data`), idempotent: each is made once, when missing."""
 
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
 
 from league.players.models import Player
 from league.tournaments import services
@@ -15,6 +19,8 @@ from league.tournaments.models import Round, Tournament
 DEMO_SEED = 6
 SWISS_NAME = "Demo Swiss: Nacho Pile pods"
 CUP_NAME = "Demo Cup: Chicken Foot"
+OPEN_NAME = "Demo Open Day: Chickie Nuggs"
+OPEN_ZONE = "Europe/Berlin"
 
 
 def _random_places(rng: random.Random, size: int) -> list[int]:
@@ -41,10 +47,20 @@ def _run(tournament: Tournament, admin: AbstractBaseUser, rng: random.Random, co
 
 
 def load_tournament_demo(*, admin: AbstractBaseUser) -> list[Tournament]:
-    """Create the demo tournaments unless they exist; returns those created."""
+    """Create the demo tournaments that do not exist yet; returns those created."""
     players = list(Player.objects.filter(kind=Player.Kind.PERSON, active=True).order_by("name"))
-    if len(players) < 8 or Tournament.objects.filter(name__in=[SWISS_NAME, CUP_NAME]).exists():
+    if len(players) < 8:
         return []
+    existing = set(Tournament.objects.filter(name__in=[SWISS_NAME, CUP_NAME, OPEN_NAME]).values_list("name", flat=True))
+    created = []
+    if not existing & {SWISS_NAME, CUP_NAME}:
+        created += _live_demo(admin, players)
+    if OPEN_NAME not in existing:
+        created.append(_open_day(admin, players))
+    return created
+
+
+def _live_demo(admin: AbstractBaseUser, players: list[Player]) -> list[Tournament]:
     rng = random.Random(DEMO_SEED)
     swiss = services.tournament_create(created_by=admin, name=SWISS_NAME, game_id="nacho_pile", format="swiss",
                                        table_size=4, rounds=3, rated=False)  # fmt: skip
@@ -58,3 +74,23 @@ def load_tournament_demo(*, admin: AbstractBaseUser) -> list[Tournament]:
     _run(swiss, admin, rng, complete_rounds=2)
     _run(cup, admin, rng, complete_rounds=1)
     return [swiss, cup]
+
+
+def _open_day(admin: AbstractBaseUser, players: list[Player]) -> Tournament:
+    """Open for sign-up (12 places, a waitlist), check-in open since half an hour, the start in two hours and
+    three rounds planned an hour apart; five players registered by hand, three of them checked in."""
+    start = (timezone.now() + timedelta(hours=2)).replace(minute=0, second=0, microsecond=0)
+    tournament = services.tournament_create(created_by=admin, name=OPEN_NAME, game_id="chickie_nuggs", format="swiss",
+                                            table_size=4, rounds=3, rated=False)  # fmt: skip
+    services.signup_configure(tournament=tournament, by=admin, self_signup=True, capacity=12, waitlist=True)
+    services.tournament_schedule(
+        tournament=tournament, by=admin, time_zone=OPEN_ZONE, starts_at=start,
+        checkin_opens_at=timezone.now() - timedelta(minutes=30),
+        round_times=[start + timedelta(hours=number) for number in range(3)],
+    )  # fmt: skip
+    services.tournament_open_registration(tournament=tournament, by=admin)
+    for number, player in enumerate(players[:5]):
+        services.registration_add(tournament=tournament, by=admin, player_id=player.pk)
+        if number < 3:
+            services.registration_check_in(tournament=tournament, by=admin, player_id=player.pk)
+    return tournament

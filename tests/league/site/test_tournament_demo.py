@@ -1,8 +1,10 @@
-"""The demo tournaments of `make run`: a live Swiss and a half-played cup, created once."""
+"""The demo tournaments of `make run`: a live Swiss, a half-played cup and an open day open for sign-up with
+its check-in window open, created once."""
 
 from django.core.management import call_command
 
 from league.site.demo import DEMO_NAMES
+from league.tournaments import selectors
 from league.tournaments.models import Round, Tournament
 from tests.factories import StaffFactory
 from tests.factories.tournaments import players_named
@@ -16,7 +18,8 @@ def test_the_demo_tournaments_are_created_once_and_are_live(db, capsys, settings
     call_command("tournament_demo")
     output = capsys.readouterr().out.splitlines()
     assert output == [
-        "Created the demo tournaments: Demo Swiss: Nacho Pile pods, Demo Cup: Chicken Foot.",
+        "Created the demo tournaments: Demo Swiss: Nacho Pile pods, Demo Cup: Chicken Foot, Demo Open Day: Chickie "
+        "Nuggs.",
         "The demo tournaments exist already (or there are too few players).",
     ]
     swiss = Tournament.objects.get(name="Demo Swiss: Nacho Pile pods")
@@ -28,3 +31,12 @@ def test_the_demo_tournaments_are_created_once_and_are_live(db, capsys, settings
     assert [table.match.status for table in live.tables.order_by("number")] == [
         "finished", "finished", "scheduled", "scheduled",
     ]  # fmt: skip
+
+    open_day = Tournament.objects.get(name="Demo Open Day: Chickie Nuggs")
+    assert (open_day.status, open_day.self_signup, open_day.capacity, open_day.time_zone) == (
+        "registration", True, 12, "Europe/Berlin"
+    )
+    assert selectors.check_in_state(open_day) == "open"
+    assert selectors.places_left(open_day, list(open_day.registrations.all())) == 7
+    assert open_day.registrations.filter(checked_in_at__isnull=False).count() == 3
+    assert open_day.round_times.count() == 3

@@ -8,7 +8,7 @@ from league.tournaments.demo import load_tournament_demo
 
 
 class Command(BaseCommand):
-    help = "Create the demo tournaments (a live Swiss and a half-played cup) if they are missing."
+    help = "Create the demo tournaments (a live Swiss, a half-played cup, an open day) if they are missing."
 
     def handle(self, *args, **options):
         username, _ = ensure_admin()
