@@ -77,7 +77,7 @@ def _live_demo(admin: AbstractBaseUser, players: list[Player]) -> list[Tournamen
 
 
 def _open_day(admin: AbstractBaseUser, players: list[Player]) -> Tournament:
-    """Open for sign-up (12 places, a waitlist), check-in open since half an hour, the start in two hours and
+    """Open for sign-up (12 places, a waitlist), check-in open since one to two hours, the start in two hours and
     three rounds planned an hour apart; five players registered by hand, three of them checked in."""
     start = (timezone.now() + timedelta(hours=2)).replace(minute=0, second=0, microsecond=0)
     tournament = services.tournament_create(created_by=admin, name=OPEN_NAME, game_id="chickie_nuggs", format="swiss",
@@ -85,7 +85,7 @@ def _open_day(admin: AbstractBaseUser, players: list[Player]) -> Tournament:
     services.signup_configure(tournament=tournament, by=admin, self_signup=True, capacity=12, waitlist=True)
     services.tournament_schedule(
         tournament=tournament, by=admin, time_zone=OPEN_ZONE, starts_at=start,
-        checkin_opens_at=timezone.now() - timedelta(minutes=30),
+        checkin_opens_at=start - timedelta(hours=3),
         round_times=[start + timedelta(hours=number) for number in range(3)],
     )  # fmt: skip
     services.tournament_open_registration(tournament=tournament, by=admin)

@@ -175,5 +175,7 @@ class ScheduleForm(forms.Form):
 
 
 class RoleForm(forms.Form):
-    username = forms.CharField(max_length=150, label="User name")
+    username = forms.CharField(
+        max_length=150, label="User name", widget=forms.TextInput(attrs={"style": "width: 12rem", "autocomplete": "off"})
+    )
     role = forms.ChoiceField(choices=[(role, role.capitalize()) for role in ROLES], initial="organizer")
