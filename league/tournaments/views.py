@@ -490,7 +490,7 @@ def entry_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     if action not in ENTRY_DONE:
         raise Http404("no such action")
     if not request.user.is_authenticated:
-        return login_redirect(tournament.get_absolute_url(), reverse("tournaments:login"))
+        return login_redirect(tournament.get_absolute_url())  # the players' login (settings.LOGIN_URL)
     try:
         if action == "join":
             reg = services.registration_join(tournament=tournament, by=request.user)

@@ -65,7 +65,7 @@ def world(staff, orga, alice, submit):
         "bots": {"id": bots[0].pk},
         "matches": {"id": match.pk},
         "players": {"id": entrants[0].pk},
-        "tournaments": {"id": tournament.pk, "player_id": entrants[0].pk},
+        "tournaments": {"id": tournament.pk, "player_id": entrants[0].pk, "role": "organizer", "username": "orga"},
         "tournament-rounds": {"id": first.pk},
         "tournament-tables": {"id": first.tables.first().pk},
     }
@@ -109,8 +109,12 @@ def test_no_api_response_holds_another_users_email(world, who, bob):
         assert response.status_code < 500, (method, url, text)
     gets = {path: status for (method, path), status in seen.items() if method == "get"}
     # every read found its object: the world holds one of each
+    # ... except what only organizers read (the start preview, the roles) and the caller's own entry
+    organizers_only = ("/api/tournaments/{id}/start-preview/", "/api/tournaments/{id}/roles/")
     assert {path: status for path, status in gets.items() if status != 200} == (
-        {"/api/me/": 401} if who == "anonymous" else {}
+        {"/api/me/": 401, **dict.fromkeys(organizers_only, 401), "/api/tournaments/{id}/entry/": 401}
+        if who == "anonymous"
+        else {**dict.fromkeys(organizers_only, 403), "/api/tournaments/{id}/entry/": 404}
     )
     assert len(seen) >= 45
 

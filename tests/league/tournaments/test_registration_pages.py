@@ -73,10 +73,13 @@ def test_visitors_are_asked_to_log_in_and_users_without_a_player_to_create_one(c
     tournament = open_signup(organizer)
     page = f"/tournaments/{tournament.slug}/"
     html = client.get(page).content.decode()
-    assert 'Playing? <a href="/tournaments/login/?next=/tournaments/open-day/">Log in</a> to join' in html
+    assert (
+        'Playing? <a href="/accounts/login/?next=/tournaments/open-day/" id="log-in-to-join">Log in</a> or '
+        '<a href="/accounts/signup/">sign up</a> to join.'
+    ) in html
     assert 'id="join"' not in html
     answer = client.post(f"{page}entry/join/")
-    assert answer["Location"] == "/tournaments/login/?next=/tournaments/open-day/"
+    assert answer["Location"] == "/accounts/login/?next=/tournaments/open-day/"
     client.force_login(UserFactory(username="newcomer"))
     response = client.get(page)
     assert text(response, "no-player") == "Create your player on your page to join."
