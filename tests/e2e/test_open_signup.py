@@ -95,7 +95,9 @@ def test_two_newcomers_sign_up_join_check_in_and_find_their_tables(live_server, 
     )
 
     organizer.goto(f"{url}check-in/")
-    assert organizer.inner_text("#counts").startswith("1 of 4 registered players checked in · 1 of 1 waitlisted.")
+    assert organizer.inner_text("#counts").startswith(
+        "1 of 4 registered players checked in · 1 of 1 waitlisted."
+    )
     check_in_at_the_desk(organizer, "Ada")
     check_in_at_the_desk(organizer, "Bea")
     assert organizer.inner_text("#counts").startswith("3 of 4 registered players checked in")
@@ -127,8 +129,10 @@ def test_two_newcomers_sign_up_join_check_in_and_find_their_tables(live_server, 
         card = page.locator("#next-tables .next-table")
         expect(card).to_have_count(1)
         assert card.locator("h3").inner_text() == "Open Doors"
-        assert card.locator("p").first.inner_text().startswith(
-            f"Round 1 · table {table.number} · seat {mine.seat + 1}"
+        assert (
+            card.locator("p")
+            .first.inner_text()
+            .startswith(f"Round 1 · table {table.number} · seat {mine.seat + 1}")
         )
         assert card.locator("ul.seats").inner_text() == f"seat {other.seat + 1}: {other.player.name}"
     for page in (organizer, max_, nia):
