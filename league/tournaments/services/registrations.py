@@ -139,6 +139,8 @@ def registration_leave(*, tournament: Tournament, by: AbstractBaseUser, player_i
             raise NotFound(f"player {player_id} is not registered", field="player")
         started = tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
         queued = reg.status in (Registration.Status.WAITLISTED, Registration.Status.PENDING) and not started
+        if reg.status in NOT_PLAYED and not queued:
+            raise StateConflict(f"{reg.player} is {reg.get_status_display().lower()}, not playing")
         if reg.status != Registration.Status.ACTIVE and not queued:
             raise StateConflict(f"{reg.player} has already left ({reg.get_status_display().lower()})")
         if status == Registration.Status.WITHDRAWN and started:

@@ -265,5 +265,8 @@ def test_waitlisted_players_left_over_may_still_enter_late_by_hand(organizer, pe
     services.tournament_start(tournament=tournament, by=organizer)
     tournament.refresh_from_db()
     play_round(tournament)
+    with pytest.raises(StateConflict, match="^Cal is waitlisted, not playing$"):
+        services.registration_leave(tournament=tournament, by=organizer, player_id=people["Cal"].player.pk,
+                                    status="dropped")  # fmt: skip
     late = services.registration_add(tournament=tournament, by=organizer, player_id=people["Cal"].player.pk)
     assert (late.status, late.entered_round, late.seed) == ("active", 2, 3)
