@@ -135,7 +135,9 @@ def test_a_user_who_does_not_organize_never_sees_the_controls(live_server, page)
     assert page.locator("text=Enter the result").count() == 0
     response = page.goto(f"{base}/tournaments/{tournament.slug}/rounds/1/tables/1/result/")
     assert response.status == 403
-    assert page.inner_text("#forbidden") == "Only the tournament's organizers (and site staff) can do this."
+    assert page.inner_text("#forbidden") == (
+        "Only the tournament's organizers and scorekeepers (and site staff) can do this."
+    )
     answer = page.evaluate(
         """async (url) => {
             const token = document.cookie.split('; ').find(c => c.startsWith('csrftoken='));
