@@ -1,4 +1,5 @@
 from django.urls import path
+from django.views.generic import RedirectView
 
 from league.tournaments import views
 
@@ -7,14 +8,21 @@ app_name = "tournaments"
 urlpatterns = [
     path("", views.tournament_index, name="list"),
     path("new/", views.tournament_new, name="new"),
-    path("login/", views.OrganizerLoginView.as_view(), name="login"),
+    # The one log-in page is accounts'; this address (linked from earlier pages) forwards there with its ?next=.
+    path(
+        "login/",
+        RedirectView.as_view(pattern_name="accounts:login", query_string=True, permanent=True),
+        name="login",
+    ),
     path("<slug:slug>/", views.tournament_page, name="detail"),
     path("<slug:slug>/standings.csv", views.standings_csv, name="standings-csv"),
     path("<slug:slug>/results.csv", views.results_csv, name="results-csv"),
     path("<slug:slug>/players/<slug:player_slug>/", views.player_path, name="path"),
     path("<slug:slug>/rounds/<int:number>/", views.round_page, name="round"),
     path("<slug:slug>/rounds/<int:number>/find/", views.find_my_table, name="find"),
-    path("<slug:slug>/rounds/<int:number>/tables/<int:table_number>/result/", views.table_result, name="result"),
+    path(
+        "<slug:slug>/rounds/<int:number>/tables/<int:table_number>/result/", views.table_result, name="result"
+    ),
     path("<slug:slug>/rounds/<int:number>/tables/<int:table_number>/close/", views.table_close, name="close"),
     path("<slug:slug>/rounds/<int:number>/<str:action>/", views.round_action, name="round-action"),
     path("<slug:slug>/entry/<str:action>/", views.entry_action, name="entry"),

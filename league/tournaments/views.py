@@ -15,7 +15,6 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
-from django.contrib.auth.views import LoginView
 from django.contrib.auth.views import redirect_to_login as login_redirect
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -44,15 +43,6 @@ from league.tournaments.models import Registration, Round, RoundTime, Table, Tou
 TOURNAMENTS_PER_PAGE = 50
 
 
-class OrganizerLoginView(LoginView):
-    """Log in for organizers who are not site staff (the admin's login admits staff only)."""
-
-    template_name = "tournaments/login.html"
-
-    def get_default_redirect_url(self) -> str:
-        return reverse("tournaments:list")
-
-
 def _tournament(request: HttpRequest, slug: str) -> Tournament:
     tournament = selectors.visible_tournament(slug, request.user)
     if tournament is None:
@@ -64,7 +54,7 @@ def _require_organizer(request: HttpRequest, tournament: Tournament, *, scorer: 
     """A login redirect for anonymous visitors, a 403 page for users who do not organize (with `scorer`: who
     neither organize nor keep score); None when allowed."""
     if not request.user.is_authenticated:
-        return login_redirect(request.get_full_path(), reverse("tournaments:login"))
+        return login_redirect(request.get_full_path(), reverse("accounts:login"))
     allowed = (selectors.can_score if scorer else selectors.is_organizer)(request.user, tournament)
     if not allowed:
         error = NotOrganizer("only the tournament's organizers and scorekeepers (and site staff) can do this") if (

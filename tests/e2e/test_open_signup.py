@@ -21,7 +21,7 @@ def new_page(browser):
 
 
 def organizer_opens_the_tournament(page, base: str) -> str:
-    page.goto(f"{base}/tournaments/login/?next=/tournaments/new/")
+    page.goto(f"{base}/accounts/login/?next=/tournaments/new/")
     page.fill("#id_username", "organizer")
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit]")

@@ -14,7 +14,7 @@ PASSWORD = "pass-word-123"
 
 def log_in(page, base_url: str, username: str, next_path: str) -> None:
     page.set_default_timeout(60_000)  # a page of a loaded machine's live server can take seconds to answer
-    page.goto(f"{base_url}/tournaments/login/?next={next_path}")
+    page.goto(f"{base_url}/accounts/login/?next={next_path}")
     page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit]")

@@ -399,7 +399,7 @@ def test_junk_in_any_account_form_is_a_400_never_a_500(alice, junk):
     }  # fmt: skip
 
 
-@pytest.mark.parametrize("url", [LOGIN, "/admin/login/", "/tournaments/login/"])
+@pytest.mark.parametrize("url", [LOGIN, "/admin/login/"])
 def test_a_user_name_longer_than_axes_column_is_counted_like_any_other(db, url):
     """axes records user names in a 255-character column; a longer one (PostgreSQL refuses to cut it) is
     recorded cut, so the failure counts and the fifth locks, instead of a 500."""

@@ -11,7 +11,7 @@ from django.utils import timezone
 from league.core.throttling import client_address
 from tests.factories import StaffFactory, UserFactory
 
-ORGANIZER_LOGIN = "/tournaments/login/"
+ORGANIZER_LOGIN = "/accounts/login/"
 ADMIN_LOGIN = "/admin/login/"
 PASSWORD = "pass-word-123"
 
@@ -47,30 +47,30 @@ def test_the_defaults_lock_a_pair_after_5_failures_and_an_address_after_50_for_1
 
 
 def test_five_failures_lock_alice_from_that_address_only(users):
-    assert fail(5, "alice") == [200, 200, 200, 200, 429]
+    assert fail(5, "alice") == [400, 400, 400, 400, 429]
 
     assert_locked_out(log_in("alice", PASSWORD))
     elsewhere = log_in("alice", PASSWORD, address="5.6.7.8")
-    assert (elsewhere.status_code, elsewhere["Location"]) == (302, "/tournaments/")
+    assert (elsewhere.status_code, elsewhere["Location"]) == (302, "/me/")
     assert log_in("bob", PASSWORD).status_code == 302
 
 
 def test_a_failed_login_under_the_limit_shows_the_form_error(users):
     response = log_in("alice", "wrong-password")
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "Please enter a correct username and password" in response.content.decode()
 
 
 def test_a_successful_login_clears_the_pairs_failures(users):
-    assert fail(4, "alice") == [200] * 4
+    assert fail(4, "alice") == [400] * 4
     assert log_in("alice", PASSWORD).status_code == 302
-    assert fail(4, "alice") == [200] * 4
+    assert fail(4, "alice") == [400] * 4
     assert log_in("alice", PASSWORD).status_code == 302
 
 
 def test_an_address_trying_many_names_is_locked_for_every_name(settings, users):
     settings.LOGIN_ADDRESS_FAILURE_LIMIT = 8
-    assert fail(4, "carol") + fail(3, "dave") == [200] * 7
+    assert fail(4, "carol") + fail(3, "dave") == [400] * 7
     assert fail(1, "erin") == [429]
 
     assert_locked_out(log_in("alice", PASSWORD))
@@ -78,7 +78,7 @@ def test_an_address_trying_many_names_is_locked_for_every_name(settings, users):
 
 
 def test_the_lock_ends_after_the_cool_off(users, monkeypatch):
-    assert fail(5, "alice") == [200, 200, 200, 200, 429]
+    assert fail(5, "alice") == [400, 400, 400, 400, 429]
     later = timezone.now() + timedelta(minutes=16)
     monkeypatch.setattr("axes.handlers.proxy.now", lambda: later)
     assert log_in("alice", PASSWORD).status_code == 302
@@ -96,7 +96,7 @@ def test_the_admin_login_locks_the_same_way(db):
 def test_behind_a_trusted_proxy_the_forwarded_address_is_locked(settings, users):
     settings.TRUSTED_PROXY_COUNT = 1
     proxy = {"address": "10.0.0.1"}
-    assert fail(5, "alice", HTTP_X_FORWARDED_FOR="1.2.3.4", **proxy) == [200, 200, 200, 200, 429]
+    assert fail(5, "alice", HTTP_X_FORWARDED_FOR="1.2.3.4", **proxy) == [400, 400, 400, 400, 429]
 
     assert log_in("alice", PASSWORD, HTTP_X_FORWARDED_FOR="1.2.3.4", **proxy).status_code == 429
     assert log_in("alice", PASSWORD, HTTP_X_FORWARDED_FOR="5.6.7.8", **proxy).status_code == 302
@@ -104,7 +104,7 @@ def test_behind_a_trusted_proxy_the_forwarded_address_is_locked(settings, users)
 
 def test_without_a_trusted_proxy_a_forged_forwarded_address_changes_nothing(users):
     forged = [log_in("alice", "wrong-password", HTTP_X_FORWARDED_FOR=f"9.9.9.{n}").status_code for n in range(5)]
-    assert forged == [200, 200, 200, 200, 429]
+    assert forged == [400, 400, 400, 400, 429]
     assert log_in("alice", PASSWORD, HTTP_X_FORWARDED_FOR="5.6.7.8").status_code == 429
     assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"1.2.3.4"}
 

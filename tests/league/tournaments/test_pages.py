@@ -74,11 +74,13 @@ def test_public_pages_are_open_to_everyone_and_controls_only_to_organizers(clien
         ("post", "organizers/"),
     ],
 )
-def test_controls_send_anonymous_visitors_to_log_in_and_refuse_strangers(client, running, stranger, method, path):
+def test_controls_send_anonymous_visitors_to_log_in_and_refuse_strangers(
+    client, running, stranger, method, path
+):
     url = f"/tournaments/{running.slug}/{path}"
     response = getattr(client, method)(url)
     assert response.status_code == 302
-    assert response["Location"].startswith("/tournaments/login/?next=")
+    assert response["Location"].startswith("/accounts/login/?next=")
     client.force_login(stranger)
     response = getattr(client, method)(url)
     assert response.status_code == 403
@@ -142,10 +144,12 @@ def test_result_entry_goes_from_table_to_table_in_order(client, make_tournament,
     client.force_login(organizer)
     base = f"/tournaments/{tournament.slug}/rounds/1/tables"
     form = client.get(f"{base}/1/result/").content.decode()
-    assert 'autofocus' in form
+    assert "autofocus" in form
     places = {"expected_version": 0, "place_0": 1, "place_1": 2, "place_2": 3, "place_3": 4}
     assert client.post(f"{base}/1/result/", places)["Location"] == f"{base}/2/result/"
-    assert client.post(f"{base}/3/result/", places)["Location"] == f"{base}/2/result/", "back to the first waiting"
+    assert client.post(f"{base}/3/result/", places)["Location"] == f"{base}/2/result/", (
+        "back to the first waiting"
+    )
     assert client.post(f"{base}/2/result/", places)["Location"] == f"/tournaments/{tournament.slug}/rounds/1/"
     stale = client.post(f"{base}/1/result/", {**places, "place_0": 2, "place_1": 1, "reason": "swap"})
     assert stale.status_code == 409
@@ -256,7 +260,9 @@ def test_list_pages_take_the_same_number_of_queries_whatever_their_size(client, 
     assert count("/tournaments/") == before
 
 
-def test_organizers_seed_by_hand_and_mark_no_shows_from_the_page(client, make_tournament, play_round, organizer):
+def test_organizers_seed_by_hand_and_mark_no_shows_from_the_page(
+    client, make_tournament, play_round, organizer
+):
     tournament, players = make_tournament(4, start=False)
     client.force_login(organizer)
     base = f"/tournaments/{tournament.slug}"
@@ -267,7 +273,12 @@ def test_organizers_seed_by_hand_and_mark_no_shows_from_the_page(client, make_to
     assert incomplete.status_code == 400
     assert "list every registered player&#x27;s id once, top seed first" in incomplete.content.decode()
     assert client.post(f"{base}/seed/", {"method": "hand", "names": "dov\nCal\nBea\nAda"}).status_code == 302
-    assert dict(tournament.registrations.values_list("player__name", "seed")) == {"Dov": 1, "Cal": 2, "Bea": 3, "Ada": 4}
+    assert dict(tournament.registrations.values_list("player__name", "seed")) == {
+        "Dov": 1,
+        "Cal": 2,
+        "Bea": 3,
+        "Ada": 4,
+    }
     assert client.post(f"{base}/start/").status_code == 302
     assert client.post(f"{base}/leave/", {"player": players[0].pk, "status": "no_show"}).status_code == 302
     assert tournament.registrations.get(player=players[0]).status == "no_show"
@@ -286,10 +297,18 @@ def test_the_live_fragment_holds_the_standings_and_rounds(client, make_tournamen
 
 def test_organizers_who_are_not_staff_log_in_from_the_tournament_page(client, running, added_organizer):
     page = client.get(f"/tournaments/{running.slug}/").content.decode()
-    assert f'href="/tournaments/login/?next=/tournaments/{running.slug}/"' in page
-    answer = client.post("/tournaments/login/", {"username": "helper", "password": "pass-word-123"})
-    assert answer["Location"] == "/tournaments/"
+    assert f'href="/accounts/login/?next=/tournaments/{running.slug}/"' in page
+    answer = client.post(
+        "/accounts/login/",
+        {"username": "helper", "password": "pass-word-123", "next": f"/tournaments/{running.slug}/"},
+    )
+    assert answer["Location"] == f"/tournaments/{running.slug}/"
     assert 'id="controls"' in client.get(f"/tournaments/{running.slug}/").content.decode()
+
+
+def test_the_old_organizer_log_in_address_forwards_to_the_one_log_in_page(client):
+    response = client.get("/tournaments/login/?next=/tournaments/new/")
+    assert (response.status_code, response["Location"]) == (301, "/accounts/login/?next=/tournaments/new/")
 
 
 def test_leaving_a_player_who_is_not_registered_is_a_404_with_the_message(client, running, organizer):
@@ -301,7 +320,9 @@ def test_leaving_a_player_who_is_not_registered_is_a_404_with_the_message(client
 
 def test_a_stale_result_form_comes_back_naming_the_version_now_stored(client, make_tournament, organizer):
     tournament, _ = make_tournament(4)
-    services.round_publish(round_row=services.round_generate(tournament=tournament, by=organizer), by=organizer)
+    services.round_publish(
+        round_row=services.round_generate(tournament=tournament, by=organizer), by=organizer
+    )
     client.force_login(organizer)
     url = f"/tournaments/{tournament.slug}/rounds/1/tables/1/result/"
     places = {"expected_version": 0, "place_0": 1, "place_1": 2, "place_2": 3, "place_3": 4}
