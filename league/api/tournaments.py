@@ -19,7 +19,7 @@ from rest_framework.response import Response
 
 from league.api import filters
 from league.api.errors import ERROR
-from league.tournaments import clock, seam, selectors, services
+from league.tournaments import clock, seam, selectors, services, timers
 from league.tournaments.errors import NotOrganizer
 from league.tournaments.models import Registration, Round, RoundTime, Table, Tournament
 
@@ -248,6 +248,20 @@ class TournamentTableSerializer(serializers.Serializer):
     seats = TournamentSeatSerializer(many=True)
 
 
+class RoundTimerSerializer(serializers.Serializer):
+    state = serializers.ChoiceField(choices=["running", "paused", "over"])
+    duration_seconds = serializers.IntegerField(help_text="The timer's length, extensions included")
+    seconds_left = serializers.IntegerField(help_text="At the time of the answer")
+    ends_at = serializers.DateTimeField(allow_null=True, help_text="Running (or over): when it reaches zero")
+
+
+class TimerActionSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(choices=["start", "pause", "resume", "extend", "reset"])
+    minutes = serializers.IntegerField(
+        required=False, help_text="start: 1 to 600; extend: 1 to 120", **services.TIMER_MINUTES.limits
+    )
+
+
 class TournamentRoundSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="row.pk")
     number = serializers.IntegerField()
@@ -256,7 +270,14 @@ class TournamentRoundSerializer(serializers.Serializer):
     byes = serializers.ListField(child=serializers.IntegerField(), source="row.byes")
     advanced = serializers.ListField(child=serializers.IntegerField(), source="row.advanced")
     quality = serializers.DictField(source="row.quality")
+    timer = serializers.SerializerMethodField()
     tables = TournamentTableSerializer(many=True)
+
+    @extend_schema_field(RoundTimerSerializer(allow_null=True))
+    def get_timer(self, view) -> dict | None:
+        """The round timer (null without one)."""
+        timer = timers.timer_view(view.row)
+        return None if timer is None else RoundTimerSerializer(timer).data
 
 
 class SwapSerializer(serializers.Serializer):
@@ -282,6 +303,15 @@ class CloseSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["no_show", "forfeit"])
     absent = serializers.ListField(child=serializers.IntegerField(), min_length=1, max_length=7)
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
+TIMER_ACTIONS = {
+    "start": services.round_timer_start,
+    "pause": services.round_timer_pause,
+    "resume": services.round_timer_resume,
+    "extend": services.round_timer_extend,
+    "reset": services.round_timer_reset,
+}
 
 
 def _round_view(round_row: Round, user) -> object:
@@ -575,6 +605,20 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         """Complete a published round; 409 while a table waits for its result."""
         round_row = self.get_object()
         services.round_complete(round_row=round_row, by=request.user)
+        return self._done(round_row)
+
+    @extend_schema(request=TimerActionSerializer, responses={200: TournamentRoundSerializer, **STATE_CONFLICT},
+                   description="Organizers and site staff only.")  # fmt: skip
+    @action(detail=True, methods=["post"])
+    def timer(self, request, pk=None):
+        """Run the round timer of a published round: start (`minutes`), pause, resume, extend (`minutes`) or
+        reset (remove it)."""
+        data = TimerActionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        round_row = self.get_object()
+        action, minutes = data.validated_data["action"], data.validated_data.get("minutes")
+        timed = {"minutes": minutes} if action in ("start", "extend") else {}
+        TIMER_ACTIONS[action](round_row=round_row, by=request.user, **timed)
         return self._done(round_row)
 
     @extend_schema(request=SwapSerializer, responses={200: TournamentRoundSerializer, **STATE_CONFLICT})

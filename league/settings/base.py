@@ -145,6 +145,9 @@ PASSWORD_RESET_REQUESTS_PER_CLIENT_HOUR = 20
 SIGN_UPS_PER_CLIENT_HOUR = env.number("SIGN_UPS_PER_CLIENT_HOUR", 10, minimum=1)
 # A claim link (league.accounts) lets one person take over one player; it expires after this many days.
 CLAIM_LINK_DAYS = 7
+# Live tournament pages (a published round's page, the projector) fetch themselves again this often; the
+# embed every twice as long (league.tournaments.room).
+TOURNAMENT_LIVE_SECONDS = 15
 
 
 def check_secret(secret: str | None) -> str:

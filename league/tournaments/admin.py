@@ -100,7 +100,8 @@ class RoundAdmin(admin.ModelAdmin):
     list_display = ["tournament", "number", "status", "final", "published_at", "completed_at"]
     list_filter = ["status"]
     readonly_fields = ["tournament", "number", "status", "byes", "advanced", "final", "quality", "generated_at",
-                       "published_at", "completed_at"]  # fmt: skip
+                       "published_at", "completed_at", "timer_duration_seconds", "timer_ends_at",
+                       "timer_paused_remaining"]  # fmt: skip
     inlines = [TableInline]
     actions = ["publish", "complete"]
 

@@ -220,12 +220,25 @@ class Round(models.Model):
     generated_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
+    timer_duration_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The round timer's length, extensions included; empty: no timer."
+    )
+    timer_ends_at = models.DateTimeField(null=True, blank=True, help_text="While the timer runs: its zero.")
+    timer_paused_remaining = models.PositiveIntegerField(
+        null=True, blank=True, help_text="While the timer is paused: the seconds it has left."
+    )
 
     class Meta:
         ordering = ["tournament", "number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique_in_tournament"),
             models.CheckConstraint(condition=models.Q(number__gte=1), name="round_number_from_1"),
+            models.CheckConstraint(  # no timer, a running one (its zero) or a paused one (seconds left)
+                condition=models.Q(timer_duration_seconds=None, timer_ends_at=None, timer_paused_remaining=None)
+                | models.Q(timer_duration_seconds__gte=0, timer_ends_at__isnull=False, timer_paused_remaining=None)
+                | models.Q(timer_duration_seconds__gte=0, timer_ends_at=None, timer_paused_remaining__gte=0),
+                name="round_timer_runs_or_pauses",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -1,7 +1,7 @@
 from django.urls import path
 from django.views.generic import RedirectView
 
-from league.tournaments import views
+from league.tournaments import room, views
 
 app_name = "tournaments"
 
@@ -15,6 +15,8 @@ urlpatterns = [
         name="login",
     ),
     path("<slug:slug>/", views.tournament_page, name="detail"),
+    path("<slug:slug>/projector/", room.projector, name="projector"),
+    path("<slug:slug>/embed/", room.embed, name="embed"),
     path("<slug:slug>/standings.csv", views.standings_csv, name="standings-csv"),
     path("<slug:slug>/results.csv", views.results_csv, name="results-csv"),
     path("<slug:slug>/players/<slug:player_slug>/", views.player_path, name="path"),
@@ -24,6 +26,9 @@ urlpatterns = [
         "<slug:slug>/rounds/<int:number>/tables/<int:table_number>/result/", views.table_result, name="result"
     ),
     path("<slug:slug>/rounds/<int:number>/tables/<int:table_number>/close/", views.table_close, name="close"),
+    path("<slug:slug>/rounds/<int:number>/print/", room.round_print, name="print"),
+    path("<slug:slug>/rounds/<int:number>/slips/", room.round_slips, name="slips"),
+    path("<slug:slug>/rounds/<int:number>/timer/", room.round_timer, name="timer"),
     path("<slug:slug>/rounds/<int:number>/<str:action>/", views.round_action, name="round-action"),
     path("<slug:slug>/entry/<str:action>/", views.entry_action, name="entry"),
     path("<slug:slug>/settings/", views.settings_page, name="settings"),

@@ -124,6 +124,11 @@ def _round_url(tournament: Tournament, number: int) -> str:
 
 
 def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
+    if request.GET.get("embed") == "1":  # the embed has its own address: the one page other sites may frame
+        query = request.GET.copy()
+        del query["embed"]
+        url = reverse("tournaments:embed", args=[slug])
+        return redirect(f"{url}?{query.urlencode()}" if query else url)
     return _detail(request, _tournament(request, slug))
 
 

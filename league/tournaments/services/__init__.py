@@ -7,7 +7,7 @@ tournament table's result is a version of its match, corrections included, and r
 match's pool. Standings are never stored: they are computed from the results (`selectors`), so a correction
 of an earlier round updates standings and tie-breaks at once.
 
-The writes live in one module per part of a tournament (`lifecycle`, `registrations`, `rounds`, `tables`);
+The writes live in one module per part of a tournament (`lifecycle`, `registrations`, `rounds`, `tables`, `timer`);
 this package is their one entry point, so callers write `services.round_generate(...)` whichever module
 holds it.
 """
@@ -50,15 +50,26 @@ from league.tournaments.services.rounds import (
     round_swap,
 )
 from league.tournaments.services.tables import table_close, table_result
+from league.tournaments.services.timer import (
+    EXTEND_MINUTES,
+    TIMER_MINUTES,
+    round_timer_extend,
+    round_timer_pause,
+    round_timer_reset,
+    round_timer_resume,
+    round_timer_start,
+)
 
 __all__ = [
     "CAPACITY_BOUNDS",
+    "EXTEND_MINUTES",
     "ROLES",
     "SCHEDULE",
     "SEED_BOUNDS",
     "SETTING_BOUNDS",
     "SETTINGS",
     "SIGNUP_SETTINGS",
+    "TIMER_MINUTES",
     "organizer_add",
     "registration_add",
     "registration_check_in",
@@ -75,6 +86,11 @@ __all__ = [
     "round_move",
     "round_publish",
     "round_swap",
+    "round_timer_extend",
+    "round_timer_pause",
+    "round_timer_reset",
+    "round_timer_resume",
+    "round_timer_start",
     "signup_configure",
     "table_close",
     "table_result",

@@ -1,0 +1,43 @@
+"""Template tags of the room's pages: the round timer, shown wherever a round is (`{% round_timer round %}`)."""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django import template
+from django.conf import settings
+
+from league.tournaments import timers
+from league.tournaments.models import Round
+
+register = template.Library()
+
+
+def _zone_name(round_row: Round) -> str:
+    """The event's time zone where the tournament has one, else the site's."""
+    return getattr(round_row.tournament, "time_zone", "") or settings.TIME_ZONE
+
+
+@register.simple_tag
+def live_seconds() -> int:
+    """How often a live page fetches itself again (settings.TOURNAMENT_LIVE_SECONDS)."""
+    return settings.TOURNAMENT_LIVE_SECONDS
+
+
+@register.inclusion_tag("tournaments/room/_timer.html")
+def round_timer(round_row: Round, big: bool = False) -> dict:
+    """The round's timer: the time left, counting down in the browser (`tournaments/live.js`), and without
+    JavaScript the time it ends. An empty placeholder when the round has none, so that a page refreshing its
+    live parts shows a timer started meanwhile."""
+    view = timers.timer_view(round_row)
+    zone = _zone_name(round_row)
+    ends = ""
+    if view is not None and view.ends_at is not None:
+        ends = f"{view.ends_at.astimezone(zoneinfo.ZoneInfo(zone)):%H:%M} ({zone})"
+    return {"timer": view, "ends": ends, "big": big, "number": round_row.number}
+
+
+@register.simple_tag
+def round_timer_state(round_row: Round) -> timers.TimerView | None:
+    """The round's timer now (for the controls: which buttons apply), None without one."""
+    return timers.timer_view(round_row)
