@@ -393,7 +393,7 @@ def test_timer_controls_on_the_round_page(client, running, organizer, clock):
     client.force_login(organizer)
     url = f"/tournaments/{running.slug}/rounds/1/timer/"
     page = client.get(f"/tournaments/{running.slug}/rounds/1/").content.decode()
-    assert 'name="action" value="start">Start the timer</button>' in page
+    assert 'name="action" value="start" class="small">Start the timer</button>' in page
     assert '<div id="round-timer" data-live hidden></div>' in page
     response = client.post(url, {"action": "start", "minutes": "45"}, follow=True)
     page = response.content.decode()
@@ -401,12 +401,12 @@ def test_timer_controls_on_the_round_page(client, running, organizer, clock):
     assert "Timer started." in page
     assert text(element(page, "round-timer")) == "Time left 45:00 ends 12:45 (UTC)"
     assert 'data-state="running" data-seconds-left="2700"' in page
-    assert 'value="pause">Pause</button>' in page and 'value="extend">Extend the timer</button>' in page
+    assert 'value="pause" class="small">Pause</button>' in page and 'value="extend" class="small">Extend the timer</button>' in page
     clock.at = NOON + timedelta(minutes=5)
     client.post(url, {"action": "pause"})
     page = client.get(f"/tournaments/{running.slug}/rounds/1/").content.decode()
     assert text(element(page, "round-timer")) == "Paused 40:00 of 45:00"
-    assert 'value="resume">Resume</button>' in page
+    assert 'value="resume" class="small">Resume</button>' in page
     client.post(url, {"action": "extend", "minutes": "10"})
     client.post(url, {"action": "resume"})
     page = client.get(f"/tournaments/{running.slug}/rounds/1/").content.decode()
