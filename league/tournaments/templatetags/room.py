@@ -13,11 +13,6 @@ from league.tournaments.models import Round
 register = template.Library()
 
 
-def _zone_name(round_row: Round) -> str:
-    """The event's time zone where the tournament has one, else the site's."""
-    return getattr(round_row.tournament, "time_zone", "") or settings.TIME_ZONE
-
-
 @register.simple_tag
 def live_seconds() -> int:
     """How often a live page fetches itself again (settings.TOURNAMENT_LIVE_SECONDS)."""
@@ -30,7 +25,7 @@ def round_timer(round_row: Round, big: bool = False) -> dict:
     JavaScript the time it ends. An empty placeholder when the round has none, so that a page refreshing its
     live parts shows a timer started meanwhile."""
     view = timers.timer_view(round_row)
-    zone = _zone_name(round_row)
+    zone = round_row.tournament.time_zone
     ends = ""
     if view is not None and view.ends_at is not None:
         ends = f"{view.ends_at.astimezone(zoneinfo.ZoneInfo(zone)):%H:%M} ({zone})"

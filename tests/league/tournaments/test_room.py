@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from league.core.errors import UserError
 from league.tournaments import services, timers
 from league.tournaments.errors import NotOrganizer, StateConflict
-from league.tournaments.models import Round
+from league.tournaments.models import Round, Tournament
 from tests.factories import UserFactory
 
 NOON = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
@@ -374,7 +374,7 @@ def test_timer_runs_only_for_a_published_round(running, organizer, play_round):
     assert refused.value.message == "round 2 is a draft: the timer runs for a published round"
 
 
-def test_only_organizers_and_staff_run_the_timer(running, organizer, stranger):
+def test_only_organizers_and_staff_run_the_timer_not_scorekeepers(running, organizer, stranger):
     helper = UserFactory(username="helper")
     running.organizers.add(helper)
     round_row = first_round(running)
@@ -383,6 +383,10 @@ def test_only_organizers_and_staff_run_the_timer(running, organizer, stranger):
     services.round_timer_start(round_row=round_row, by=helper, minutes=30)
     with pytest.raises(NotOrganizer):
         services.round_timer_pause(round_row=round_row, by=stranger)
+    keeper = UserFactory(username="keeper")
+    services.role_add(tournament=running, by=organizer, username="keeper", role="scorekeeper")
+    with pytest.raises(NotOrganizer):
+        services.round_timer_pause(round_row=round_row, by=keeper)
     services.round_timer_pause(round_row=round_row, by=organizer)
 
 
@@ -438,7 +442,7 @@ def test_timer_errors_show_on_the_round_page(client, running, organizer, data, s
 def test_timer_controls_need_an_organizer(client, running, stranger):
     url = f"/tournaments/{running.slug}/rounds/1/timer/"
     response = client.post(url, {"action": "start", "minutes": "30"})
-    assert response.status_code == 302 and response["Location"].startswith("/tournaments/login/")
+    assert response.status_code == 302 and response["Location"] == f"/accounts/login/?next=/tournaments/{running.slug}/rounds/1/timer/"
     client.force_login(stranger)
     assert client.post(url, {"action": "start", "minutes": "30"}).status_code == 403
     assert client.get(url).status_code == 405
@@ -571,3 +575,10 @@ def test_the_tournament_page_offers_projector_and_embed_code_to_organizers(
         f'value=\'<iframe src="http://testserver/tournaments/{running.slug}/embed/" width="100%" height="600"'
         in page
     )
+
+
+def test_the_timer_ends_in_the_events_time_zone(client, running, organizer, clock):
+    Tournament.objects.filter(pk=running.pk).update(time_zone="Europe/Berlin")
+    services.round_timer_start(round_row=first_round(running), by=organizer, minutes=30)
+    page = client.get(f"/tournaments/{running.slug}/rounds/1/").content.decode()
+    assert text(element(page, "round-timer")) == "Time left 30:00 ends 13:30 (Europe/Berlin)"
