@@ -405,7 +405,10 @@ def test_timer_controls_on_the_round_page(client, running, organizer, clock):
     assert "Timer started." in page
     assert text(element(page, "round-timer")) == "Time left 45:00 ends 12:45 (UTC)"
     assert 'data-state="running" data-seconds-left="2700"' in page
-    assert 'value="pause" class="small">Pause</button>' in page and 'value="extend" class="small">Extend the timer</button>' in page
+    assert (
+        'value="pause" class="small">Pause</button>' in page
+        and 'value="extend" class="small">Extend the timer</button>' in page
+    )
     clock.at = NOON + timedelta(minutes=5)
     client.post(url, {"action": "pause"})
     page = client.get(f"/tournaments/{running.slug}/rounds/1/").content.decode()
@@ -442,7 +445,10 @@ def test_timer_errors_show_on_the_round_page(client, running, organizer, data, s
 def test_timer_controls_need_an_organizer(client, running, stranger):
     url = f"/tournaments/{running.slug}/rounds/1/timer/"
     response = client.post(url, {"action": "start", "minutes": "30"})
-    assert response.status_code == 302 and response["Location"] == f"/accounts/login/?next=/tournaments/{running.slug}/rounds/1/timer/"
+    assert (
+        response.status_code == 302
+        and response["Location"] == f"/accounts/login/?next=/tournaments/{running.slug}/rounds/1/timer/"
+    )
     client.force_login(stranger)
     assert client.post(url, {"action": "start", "minutes": "30"}).status_code == 403
     assert client.get(url).status_code == 405
