@@ -6,7 +6,7 @@ from django.contrib import admin, messages
 
 from league.core.errors import UserError
 from league.tournaments import services
-from league.tournaments.models import Registration, Round, Table, Tournament
+from league.tournaments.models import AuditEntry, Registration, Round, Table, Tournament
 
 
 class RegistrationInline(admin.TabularInline):
@@ -121,3 +121,22 @@ class RoundAdmin(admin.ModelAdmin):
     @admin.action(description="Complete (every table has a result)")
     def complete(self, request, queryset):
         _run(self, request, queryset, services.round_complete, "complete", key="round_row")
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """The audit log, read only: entries are written by the tournament services (`services.audit`)."""
+
+    list_display = ["at", "tournament", "actor", "action"]
+    list_filter = ["action"]
+    list_select_related = ["tournament", "actor"]
+    search_fields = ["tournament__name", "actor__username"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

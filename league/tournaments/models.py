@@ -279,3 +279,56 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} table {self.number}"
+
+
+class AuditEntry(models.Model):
+    """One organizer action on a tournament, for its log: who did what, when, with the details (player,
+    round, table, the settings' old and new values). Written by the tournament services through
+    `services.audit`, inside the transaction of the change it records; never changed afterwards."""
+
+    class Action(models.TextChoices):
+        TOURNAMENT_CREATED = "tournament.created", "Tournament created"
+        SETTINGS_CHANGED = "settings.changed", "Settings changed"
+        REGISTRATION_OPENED = "tournament.registration_opened", "Registration opened"
+        SEEDED = "tournament.seeded", "Players seeded"
+        STARTED = "tournament.started", "Tournament started"
+        FINISHED = "tournament.finished", "Tournament finished"
+        ORGANIZER_ADDED = "organizer.added", "Organizer added"
+        ORGANIZER_REMOVED = "organizer.removed", "Organizer removed"
+        SCOREKEEPER_ADDED = "scorekeeper.added", "Scorekeeper added"
+        SCOREKEEPER_REMOVED = "scorekeeper.removed", "Scorekeeper removed"
+        REGISTRATION_ADDED = "registration.added", "Player registered"
+        REGISTRATION_WITHDRAWN = "registration.withdrawn", "Player withdrawn"
+        REGISTRATION_DROPPED = "registration.dropped", "Player dropped"
+        REGISTRATION_NO_SHOW = "registration.no_show", "Player marked a no-show"
+        REGISTRATION_JOINED = "registration.joined", "Player joined"
+        REGISTRATION_LEFT = "registration.left", "Player left"
+        REGISTRATION_APPROVED = "registration.approved", "Entry approved"
+        REGISTRATION_DECLINED = "registration.declined", "Entry declined"
+        CHECKED_IN = "registration.checked_in", "Player checked in"
+        CHECK_IN_UNDONE = "registration.check_in_undone", "Check-in undone"
+        ROUND_GENERATED = "round.generated", "Round generated"
+        ROUND_DISCARDED = "round.discarded", "Draft discarded"
+        SEATS_SWAPPED = "seats.swapped", "Seats swapped"
+        SEAT_MOVED = "seats.moved", "Player moved"
+        ROUND_PUBLISHED = "round.published", "Round published"
+        ROUND_COMPLETED = "round.completed", "Round completed"
+        TABLE_CLOSED = "table.closed", "Table closed"
+        RESULT_RESET = "result.reset", "Result reset"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="Who did it; empty for the system (or a deleted account).",
+    )  # fmt: skip
+    action = models.CharField(max_length=40, choices=Action.choices)
+    details = models.JSONField(default=dict, blank=True, help_text="What was done, e.g. the player and round.")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name_plural = "audit entries"
+        indexes = [models.Index(fields=["tournament", "-at", "-id"], name="audit_newest_first")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.action} at {self.at:%Y-%m-%d %H:%M}"

@@ -1,7 +1,7 @@
 from django.urls import path
 from django.views.generic import RedirectView
 
-from league.tournaments import room, views
+from league.tournaments import log, room, views
 
 app_name = "tournaments"
 
@@ -17,6 +17,7 @@ urlpatterns = [
     path("<slug:slug>/", views.tournament_page, name="detail"),
     path("<slug:slug>/projector/", room.projector, name="projector"),
     path("<slug:slug>/embed/", room.embed, name="embed"),
+    path("<slug:slug>/log/", log.tournament_log, name="log"),
     path("<slug:slug>/standings.csv", views.standings_csv, name="standings-csv"),
     path("<slug:slug>/results.csv", views.results_csv, name="results-csv"),
     path("<slug:slug>/players/<slug:player_slug>/", views.player_path, name="path"),

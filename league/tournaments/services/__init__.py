@@ -12,6 +12,7 @@ this package is their one entry point, so callers write `services.round_generate
 holds it.
 """
 
+from league.tournaments.services.audit import audit
 from league.tournaments.services.lifecycle import (
     ROLES,
     SCHEDULE,
@@ -70,6 +71,7 @@ __all__ = [
     "SETTINGS",
     "SIGNUP_SETTINGS",
     "TIMER_MINUTES",
+    "audit",
     "organizer_add",
     "registration_add",
     "registration_check_in",

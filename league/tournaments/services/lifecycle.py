@@ -24,6 +24,7 @@ from league.tournaments import clock, seam
 from league.tournaments.errors import NotOrganizer, StateConflict
 from league.tournaments.models import Registration, Round, RoundTime, Tournament
 from league.tournaments.selectors import start_plan
+from league.tournaments.services.audit import Action, audit, diff
 from league.tournaments.services.common import check_organizer, last_round, tournament_locked
 
 NAME_MAX_LENGTH = 120
@@ -130,6 +131,8 @@ def tournament_create(*, created_by: AbstractBaseUser, **settings: Any) -> Tourn
     with transaction.atomic():
         tournament = Tournament.objects.create(slug=_free_slug(cleaned["name"]), created_by=created_by, **cleaned)
         tournament.organizers.add(created_by)
+        audit(tournament, created_by, Action.TOURNAMENT_CREATED, name=tournament.name, game=tournament.game_id,
+              format=tournament.format)  # fmt: skip
     return tournament
 
 
@@ -146,6 +149,8 @@ def tournament_update(*, tournament: Tournament, by: AbstractBaseUser, **changes
         current = {name: getattr(tournament, name) for name in SETTINGS}
         cleaned = check_settings({**current, **changes})
         fields = [name for name in SETTINGS if cleaned[name] != current[name]]
+        if fields:
+            audit(tournament, by, Action.SETTINGS_CHANGED, changes=diff(current, {f: cleaned[f] for f in fields}))
         for name in fields:
             setattr(tournament, name, cleaned[name])
         if "name" in fields:
@@ -184,12 +189,14 @@ def role_add(*, tournament: Tournament, by: AbstractBaseUser, username: Any, rol
             if not organizes:
                 tournament.scorekeepers.remove(user)
                 tournament.organizers.add(user)
+                audit(tournament, by, Action.ORGANIZER_ADDED, user=user.get_username())
         elif organizes:
             raise UserError(f"{name} organizes this tournament: organizers enter results too", field="username")
         elif tournament.scorekeepers.filter(pk=user.pk).exists():
             raise UserError(f"{name} keeps score here already", field="username", code=ErrorCode.DUPLICATE)
         else:
             tournament.scorekeepers.add(user)
+            audit(tournament, by, Action.SCOREKEEPER_ADDED, user=user.get_username())
     return user
 
 
@@ -207,6 +214,8 @@ def role_remove(*, tournament: Tournament, by: AbstractBaseUser, username: Any, 
         if role == "organizer" and tournament.organizers.count() == 1:
             raise StateConflict("a tournament keeps at least one organizer: add another one first")
         holders.remove(user)
+        removed = Action.ORGANIZER_REMOVED if role == "organizer" else Action.SCOREKEEPER_REMOVED
+        audit(tournament, by, removed, user=user.get_username())
 
 
 def tournament_schedule(*, tournament: Tournament, by: AbstractBaseUser, **changes: Any) -> Tournament:
@@ -252,6 +261,18 @@ def tournament_schedule(*, tournament: Tournament, by: AbstractBaseUser, **chang
             first = tournament.round_times.order_by("number").first()
             if first is not None and first.starts_at < starts:
                 raise UserError(f"round {first.number} would start before the tournament", field="starts_at")
+        before = {"time_zone": tournament.time_zone, "starts_at": tournament.starts_at,
+                  "checkin_opens_at": tournament.checkin_opens_at}  # fmt: skip
+        after = {"time_zone": zone, "starts_at": starts, "checkin_opens_at": opens}
+        if round_times is not None:
+            planned = dict(tournament.round_times.values_list("number", "starts_at"))
+            before["round_times"] = [planned.get(number) for number in range(1, max(planned, default=0) + 1)]
+            after["round_times"] = list(round_times)
+            while after["round_times"] and after["round_times"][-1] is None:
+                after["round_times"].pop()
+        changed = diff(before, after)
+        if changed:
+            audit(tournament, by, Action.SETTINGS_CHANGED, changes=changed)
         tournament.time_zone = zone
         tournament.starts_at = starts
         tournament.checkin_opens_at = opens
@@ -278,7 +299,9 @@ def _check_round_times(round_times: list, starts: Any) -> None:
         previous = (number, instant)
 
 
-def _move_status(tournament: Tournament, by: AbstractBaseUser, allowed: Sequence[str], target: str) -> Tournament:
+def _move_status(
+    tournament: Tournament, by: AbstractBaseUser, allowed: Sequence[str], target: str, action: str
+) -> Tournament:
     check_organizer(user=by, tournament=tournament)
     with transaction.atomic():
         tournament = tournament_locked(tournament)
@@ -289,11 +312,14 @@ def _move_status(tournament: Tournament, by: AbstractBaseUser, allowed: Sequence
             )  # fmt: skip
         tournament.status = target
         tournament.save(update_fields=["status"])
+        audit(tournament, by, action)
     return tournament
 
 
 def tournament_open_registration(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:
-    return _move_status(tournament, by, [Tournament.Status.DRAFT], Tournament.Status.REGISTRATION)
+    return _move_status(
+        tournament, by, [Tournament.Status.DRAFT], Tournament.Status.REGISTRATION, Action.REGISTRATION_OPENED
+    )
 
 
 def tournament_start(
@@ -340,6 +366,9 @@ def tournament_start(
         _fill_seeds(tournament)
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
+        audit(tournament, by, Action.STARTED, players=len(plan.starting),
+              no_shows=[reg.player.name for reg in plan.dropped],
+              moved_up=[reg.player.name for reg in plan.promoted])  # fmt: skip
     return tournament
 
 
@@ -366,6 +395,7 @@ def tournament_finish(*, tournament: Tournament, by: AbstractBaseUser) -> Tourna
             raise StateConflict(f"round {last.number} is not complete: complete or discard it first")
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
+        audit(tournament, by, Action.FINISHED, after_round=last.number if last else 0, early=True)
     return tournament
 
 
@@ -422,4 +452,5 @@ def tournament_seed(
         for seed, reg in enumerate(ordered, start=1):
             reg.seed = seed
         Registration.objects.bulk_update(ordered, ["seed"])
+        audit(tournament, by, Action.SEEDED, method=method, players=len(ordered))
     return ordered

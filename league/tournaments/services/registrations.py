@@ -26,6 +26,7 @@ from league.tournaments import clock
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import Registration, Round, Tournament
 from league.tournaments.selectors import WAITLIST_ORDER, check_in_state
+from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.common import (
     check_organizer,
     last_round,
@@ -38,6 +39,11 @@ CAPACITY_BOUNDS = Bounds(1, 100_000)
 SIGNUP_SETTINGS = ("self_signup", "capacity", "waitlist", "approval")
 ENTERED = (Registration.Status.ACTIVE, Registration.Status.WAITLISTED, Registration.Status.PENDING)
 NOT_PLAYED = (Registration.Status.WAITLISTED, Registration.Status.PENDING, Registration.Status.DECLINED)
+LEAVING = {  # the audit action of each way of leaving
+    Registration.Status.WITHDRAWN: Action.REGISTRATION_WITHDRAWN,
+    Registration.Status.DROPPED: Action.REGISTRATION_DROPPED,
+    Registration.Status.NO_SHOW: Action.REGISTRATION_NO_SHOW,
+}
 
 
 def _check_late_entry(tournament: Tournament) -> int:
@@ -117,10 +123,16 @@ def registration_add(
                     existing.status = Registration.Status.ACTIVE
                     existing.seed = seed
                     existing.save(update_fields=["status", "seed", "entered_round"])
-                    return existing
-                return Registration.objects.create(tournament=tournament, player=player, seed=seed, entered_round=entered)
+                    reg = existing
+                else:
+                    reg = Registration.objects.create(
+                        tournament=tournament, player=player, seed=seed, entered_round=entered
+                    )
         except IntegrityError:
             raise UserError(f"seed {seed} is taken", field="seed") from None
+        audit(tournament, by, Action.REGISTRATION_ADDED, player=player.name, player_id=player.pk, seed=seed,
+              entered_round=entered)  # fmt: skip
+        return reg
 
 
 def registration_leave(*, tournament: Tournament, by: AbstractBaseUser, player_id: Any, status: str) -> Registration:
@@ -162,15 +174,25 @@ def registration_leave(*, tournament: Tournament, by: AbstractBaseUser, player_i
         else:
             reg.left_after_round = last.number if last is not None else 0
         reg.save(update_fields=["status", "seed", "left_after_round", "checked_in_at"])
-        if had_place and status == Registration.Status.WITHDRAWN:
-            _fill_places(tournament)
+        moved = _fill_places(tournament) if had_place and status == Registration.Status.WITHDRAWN else []
+        audit(tournament, by, LEAVING[status], player=reg.player.name, player_id=reg.player_id,
+              after_round=reg.left_after_round, **_moved_up(moved))  # fmt: skip
     return reg
+
+
+def _moved_up(moved: list[Registration]) -> dict:
+    """The audit detail of the waitlisted players a freed place went to (none: no detail)."""
+    return {"moved_up": [reg.player.name for reg in moved]} if moved else {}
 
 
 def _fill_places(tournament: Tournament) -> list[Registration]:
     """Give free places under the cap to the first waitlisted players, in waitlist order (all of them without
     a cap). Call before the start, inside a transaction holding the tournament row lock."""
-    queue = tournament.registrations.filter(status=Registration.Status.WAITLISTED).order_by(*WAITLIST_ORDER)
+    queue = (
+        tournament.registrations.select_related("player")
+        .filter(status=Registration.Status.WAITLISTED)
+        .order_by(*WAITLIST_ORDER)
+    )
     if tournament.capacity is not None:
         active = tournament.registrations.filter(status=Registration.Status.ACTIVE).count()
         free = tournament.capacity - active
@@ -237,6 +259,7 @@ def registration_join(*, tournament: Tournament, by: AbstractBaseUser) -> Regist
         reg.queued_at = timezone.now()
         reg.checked_in_at = None
         reg.save()
+        audit(tournament, by, Action.REGISTRATION_JOINED, player=player.name, player_id=player.pk, status=status)
     return reg
 
 
@@ -256,8 +279,8 @@ def registration_withdraw(*, tournament: Tournament, by: AbstractBaseUser) -> Re
         reg.seed = None
         reg.checked_in_at = None
         reg.save(update_fields=["status", "seed", "checked_in_at"])
-        if had_place:
-            _fill_places(tournament)
+        moved = _fill_places(tournament) if had_place else []
+        audit(tournament, by, Action.REGISTRATION_LEFT, player=player.name, player_id=player.pk, **_moved_up(moved))
     return reg
 
 
@@ -293,6 +316,8 @@ def registration_decide(*, tournament: Tournament, by: AbstractBaseUser, player_
             raise StateConflict("the tournament is full: raise the cap or allow a waitlist to approve more")
         reg.queued_at = timezone.now()
         reg.save(update_fields=["status", "queued_at"])
+        decided = Action.REGISTRATION_APPROVED if approve else Action.REGISTRATION_DECLINED
+        audit(tournament, by, decided, player=reg.player.name, player_id=reg.player_id, status=reg.status)
     return reg
 
 
@@ -332,6 +357,8 @@ def registration_check_in(
         if (reg.checked_in_at is not None) != checked_in:
             reg.checked_in_at = timezone.now() if checked_in else None
             reg.save(update_fields=["checked_in_at"])
+            audit(tournament, by, Action.CHECKED_IN if checked_in else Action.CHECK_IN_UNDONE,
+                  player=reg.player.name, player_id=reg.player_id, desk=player_id is not None)  # fmt: skip
     return reg
 
 
@@ -356,9 +383,12 @@ def signup_configure(*, tournament: Tournament, by: AbstractBaseUser, **changes:
         if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
             raise StateConflict("sign-up settings are fixed once the tournament has started", field="status")
         fields = [name for name in SIGNUP_SETTINGS if name in changes and changes[name] != getattr(tournament, name)]
+        changed = {name: [getattr(tournament, name), changes[name]] for name in fields}
         for name in fields:
             setattr(tournament, name, changes[name])
         if fields:
             tournament.save(update_fields=fields)
-        _fill_places(tournament)
+        moved = _fill_places(tournament)
+        if changed:
+            audit(tournament, by, Action.SETTINGS_CHANGED, changes=changed, **_moved_up(moved))
     return tournament

@@ -13,10 +13,12 @@ from league.core.catalogue import game_spec
 from league.core.checks import is_int
 from league.core.errors import UserError
 from league.matches.models import Match
+from league.players.models import Player
 from league.results.services import match_create
 from league.tournaments import seam
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import Round, Table, Tournament
+from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.common import check_organizer, last_round, tournament_locked
 
 
@@ -50,6 +52,7 @@ def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:
             Table(round=round_row, number=index, label=table["label"], planned_seats=table["seats"])
             for index, table in enumerate(values["tables"], start=1)
         )
+        audit(tournament, by, Action.ROUND_GENERATED, round=number, tables=len(values["tables"]))
     return round_row
 
 
@@ -66,6 +69,7 @@ def round_discard(*, round_row: Round, by: AbstractBaseUser) -> None:
     """Delete a draft round (to regenerate it after registrations changed)."""
     with transaction.atomic():
         locked = _draft_round(round_row, by)
+        audit(locked.tournament, by, Action.ROUND_DISCARDED, round=locked.number)
         locked.delete()
 
 
@@ -109,9 +113,17 @@ def round_swap(
             if not is_int(seat) or not 1 <= seat <= len(table.planned_seats):
                 raise UserError(f"table {table.number} has seats 1 to {len(table.planned_seats)}", field="seat")
         a, b = first_seat - 1, second_seat - 1
+        names = _names([first.planned_seats[a], second.planned_seats[b]])
+        audit(locked.tournament, by, Action.SEATS_SWAPPED, round=locked.number,
+              first={"table": first.number, "seat": first_seat, "player": names[first.planned_seats[a]]},
+              second={"table": second.number, "seat": second_seat, "player": names[second.planned_seats[b]]})  # fmt: skip
         first.planned_seats[a], second.planned_seats[b] = second.planned_seats[b], first.planned_seats[a]
         _store_adjusted(locked, tables)
     return locked
+
+
+def _names(player_ids: list[int]) -> dict[int, str]:
+    return dict(Player.objects.filter(pk__in=player_ids).values_list("pk", "name"))
 
 
 def round_move(*, round_row: Round, by: AbstractBaseUser, player_id: Any, to_table: Any) -> Round:
@@ -142,6 +154,8 @@ def round_move(*, round_row: Round, by: AbstractBaseUser, player_id: Any, to_tab
             locked.byes = [pid for pid in locked.byes if pid != player_id]
         target.planned_seats.append(player_id)
         _store_adjusted(locked, tables)
+        audit(tournament, by, Action.SEAT_MOVED, round=locked.number, player=_names([player_id])[player_id],
+              player_id=player_id, from_table=source.number if source else None, to_table=target.number)  # fmt: skip
     return locked
 
 
@@ -165,6 +179,7 @@ def round_publish(*, round_row: Round, by: AbstractBaseUser) -> Round:
         locked.status = Round.Status.PUBLISHED
         locked.published_at = now
         locked.save(update_fields=["status", "published_at"])
+        audit(tournament, by, Action.ROUND_PUBLISHED, round=locked.number, tables=len(tables))
     return locked
 
 
@@ -189,7 +204,9 @@ def round_complete(*, round_row: Round, by: AbstractBaseUser) -> Round:
         locked.status = Round.Status.COMPLETE
         locked.completed_at = timezone.now()
         locked.save(update_fields=["status", "completed_at"])
+        audit(tournament, by, Action.ROUND_COMPLETED, round=locked.number)
         if seam.is_finished(seam.load_history(tournament), locked):
             tournament.status = Tournament.Status.FINISHED
             tournament.save(update_fields=["status"])
+            audit(tournament, by, Action.FINISHED, after_round=locked.number, early=False)
     return locked

@@ -11,9 +11,11 @@ from django.db import transaction
 
 from league.core.errors import UserError
 from league.matches.models import Match
+from league.players.models import Player
 from league.results.services import result_submit, result_void
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import Registration, Round, Table
+from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.common import check_organizer, check_scorer
 
 
@@ -87,4 +89,7 @@ def table_close(*, table: Table, by: AbstractBaseUser, absent: Any, kind: str, r
             Registration.objects.filter(
                 tournament=table.round.tournament, player_id__in=absent, status=Registration.Status.ACTIVE
             ).update(status=Registration.Status.NO_SHOW, left_after_round=table.round.number)
+        names = dict(Player.objects.filter(pk__in=absent).values_list("pk", "name"))
+        audit(table.round.tournament, by, Action.TABLE_CLOSED, round=table.round.number, table=table.number,
+              label=table.label, kind=kind, absent=[names[pid] for pid in absent])  # fmt: skip
     return table

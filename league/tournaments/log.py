@@ -1,0 +1,181 @@
+"""A tournament's log page: its organizers' actions (and the players' own sign-ups), newest first, with who
+and when, for its organizers and site staff only; never public (it names accounts). Entries are written by
+the services (`services.audit`); this module only reads and words them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from league.core.catalogue import game_name
+from league.tournaments import clock
+from league.tournaments import views as pages
+from league.tournaments.models import AuditEntry, Registration, Tournament
+
+ENTRIES_PER_PAGE = 50
+Action = AuditEntry.Action
+
+
+def _value(name: str, value: Any, zone: str) -> str:
+    """A setting's value as the log shows it."""
+    if value is None or value == [] or value == {}:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if name.endswith("_at") and isinstance(value, str):
+        return clock.show(datetime.fromisoformat(value), zone)
+    if name == "round_times" and isinstance(value, list):
+        return ", ".join(clock.show(datetime.fromisoformat(item), zone) if item else "–" for item in value)
+    if isinstance(value, dict | list):
+        return json.dumps(_whole(value), ensure_ascii=False, separators=(", ", ": "))
+    return str(value)
+
+
+def _whole(value: Any) -> Any:
+    """Floats that are whole numbers as ints (points 3.0 → 3), inside lists and objects too."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _whole(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_whole(item) for item in value]
+    return value
+
+
+def _changes(details: dict, zone: str) -> str:
+    return "; ".join(
+        f"{name.replace('_', ' ')} {_value(name, old, zone)} → {_value(name, new, zone)}"
+        for name, (old, new) in details.get("changes", {}).items()
+    )
+
+
+def _moved_up(details: dict) -> str:
+    moved = details.get("moved_up")
+    return f"; moved up from the waitlist: {', '.join(moved)}" if moved else ""
+
+
+def _status(details: dict) -> str:
+    return Registration.Status(details["status"]).label.lower() if details.get("status") else ""
+
+
+def _role(details: dict, verb: str, role: str) -> str:
+    return f"{verb} {details.get('user')} as {role}"
+
+
+def _started(details: dict, zone: str) -> str:
+    text = f"Started the tournament with {details.get('players')} players"
+    if details.get("no_shows"):
+        text += f"; no-shows: {', '.join(details['no_shows'])}"
+    if details.get("moved_up"):
+        text += f"; moved up from the waitlist: {', '.join(details['moved_up'])}"
+    return text
+
+
+def _finished(details: dict, zone: str) -> str:
+    if details.get("early"):
+        return f"Finished the tournament after round {details.get('after_round')}"
+    return f"The tournament finished with round {details.get('after_round')}"
+
+
+def _registered(details: dict, zone: str) -> str:
+    late = f", from round {details['entered_round']}" if details.get("entered_round", 1) > 1 else ""
+    seed = f" (seed {details['seed']}{late})" if details.get("seed") else (f" ({late[2:]})" if late else "")
+    return f"Registered {details.get('player')}{seed}"
+
+
+def _swapped(details: dict, zone: str) -> str:
+    first, second = details.get("first", {}), details.get("second", {})
+    return (
+        f"Round {details.get('round')} draft: swapped {first.get('player')} (table {first.get('table')}, seat "
+        f"{first.get('seat')}) and {second.get('player')} (table {second.get('table')}, seat {second.get('seat')})"
+    )
+
+
+def _moved(details: dict, zone: str) -> str:
+    origin = f"table {details['from_table']}" if details.get("from_table") else "a bye"
+    return f"Round {details.get('round')} draft: moved {details.get('player')} from {origin} to table {details.get('to_table')}"
+
+
+def _closed(details: dict, zone: str) -> str:
+    label = f" ({details['label']})" if details.get("label") else ""
+    kind = "no-show" if details.get("kind") == "no_show" else "forfeit"
+    return (
+        f"Closed round {details.get('round')}, table {details.get('table')}{label} as {kind}: "
+        f"{', '.join(details.get('absent', []))} absent"
+    )
+
+
+def _reset(details: dict, zone: str) -> str:
+    label = f" ({details['label']})" if details.get("label") else ""
+    return f"Reset the result of round {details.get('round')}, table {details.get('table')}{label}"
+
+
+WORDING: dict[str, Callable[[dict, str], str]] = {
+    Action.TOURNAMENT_CREATED: lambda d, z: (
+        f"Created {d.get('name')}: {game_name(d.get('game', ''))}, "
+        f"{Tournament.Format(d['format']).label if d.get('format') in Tournament.Format.values else d.get('format')}"
+    ),
+    Action.SETTINGS_CHANGED: lambda d, z: f"Changed settings: {_changes(d, z)}{_moved_up(d)}",
+    Action.REGISTRATION_OPENED: lambda d, z: "Opened registration",
+    Action.SEEDED: lambda d, z: f"Seeded {d.get('players')} players by {d.get('method')}",
+    Action.STARTED: _started,
+    Action.FINISHED: _finished,
+    Action.ORGANIZER_ADDED: lambda d, z: _role(d, "Added", "an organizer"),
+    Action.ORGANIZER_REMOVED: lambda d, z: _role(d, "Removed", "an organizer"),
+    Action.SCOREKEEPER_ADDED: lambda d, z: _role(d, "Added", "a scorekeeper"),
+    Action.SCOREKEEPER_REMOVED: lambda d, z: _role(d, "Removed", "a scorekeeper"),
+    Action.REGISTRATION_ADDED: _registered,
+    Action.REGISTRATION_WITHDRAWN: lambda d, z: f"Withdrew {d.get('player')}{_moved_up(d)}",
+    Action.REGISTRATION_DROPPED: lambda d, z: f"Dropped {d.get('player')} after round {d.get('after_round')}",
+    Action.REGISTRATION_NO_SHOW: lambda d, z: (
+        f"Marked {d.get('player')} a no-show after round {d.get('after_round')}"
+    ),
+    Action.REGISTRATION_JOINED: lambda d, z: f"{d.get('player')} joined ({_status(d)})",
+    Action.REGISTRATION_LEFT: lambda d, z: f"{d.get('player')} left{_moved_up(d)}",
+    Action.REGISTRATION_APPROVED: lambda d, z: f"Approved the entry of {d.get('player')} ({_status(d)})",
+    Action.REGISTRATION_DECLINED: lambda d, z: f"Declined the entry of {d.get('player')}",
+    Action.CHECKED_IN: lambda d, z: (
+        f"Checked {d.get('player')} in" if d.get("desk") else f"{d.get('player')} checked in"
+    ),
+    Action.CHECK_IN_UNDONE: lambda d, z: f"Undid the check-in of {d.get('player')}",
+    Action.ROUND_GENERATED: lambda d, z: (
+        f"Generated round {d.get('round')} as a draft ({d.get('tables')} tables)"
+    ),
+    Action.ROUND_DISCARDED: lambda d, z: f"Discarded the draft of round {d.get('round')}",
+    Action.SEATS_SWAPPED: _swapped,
+    Action.SEAT_MOVED: _moved,
+    Action.ROUND_PUBLISHED: lambda d, z: f"Published round {d.get('round')} ({d.get('tables')} tables)",
+    Action.ROUND_COMPLETED: lambda d, z: f"Completed round {d.get('round')}",
+    Action.TABLE_CLOSED: _closed,
+    Action.RESULT_RESET: _reset,
+}
+
+
+def describe(entry: AuditEntry, zone: str) -> str:
+    """What the entry records, in a sentence for the log page."""
+    wording = WORDING.get(entry.action)
+    return wording(entry.details, zone) if wording else entry.get_action_display()
+
+
+def tournament_log(request: HttpRequest, slug: str) -> HttpResponse:
+    """The log, 50 entries a page, newest first: when (the event's clock), who, what."""
+    tournament = pages._tournament(request, slug)
+    denied = pages._require_organizer(request, tournament)
+    if denied:
+        return denied
+    entries = tournament.audit_entries.select_related("actor").order_by("-at", "-id")
+    page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
+    rows = [
+        (clock.show(entry.at, tournament.time_zone), entry.actor.get_username() if entry.actor else "—",
+         entry.action, describe(entry, tournament.time_zone))
+        for entry in page
+    ]  # fmt: skip
+    return render(
+        request, "tournaments/room/log.html", {"tournament": tournament, "page": page, "rows": rows}
+    )
