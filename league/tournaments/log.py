@@ -5,6 +5,7 @@ the services (`services.audit`); this module only reads and words them."""
 from __future__ import annotations
 
 import json
+import zoneinfo
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -164,16 +165,17 @@ def describe(entry: AuditEntry, zone: str) -> str:
 
 
 def tournament_log(request: HttpRequest, slug: str) -> HttpResponse:
-    """The log, 50 entries a page, newest first: when (the event's clock), who, what."""
+    """The log, 50 entries a page, newest first: when (the event's local time), who, what."""
     tournament = pages._tournament(request, slug)
     denied = pages._require_organizer(request, tournament)
     if denied:
         return denied
     entries = tournament.audit_entries.select_related("actor").order_by("-at", "-id")
     page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
+    zone = zoneinfo.ZoneInfo(tournament.time_zone)
     rows = [
-        (clock.show(entry.at, tournament.time_zone), entry.actor.get_username() if entry.actor else "—",
-         entry.action, describe(entry, tournament.time_zone))
+        (entry.at.astimezone(zone), entry.actor.get_username() if entry.actor else "—", entry.action,
+         describe(entry, tournament.time_zone))
         for entry in page
     ]  # fmt: skip
     return render(
