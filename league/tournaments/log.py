@@ -50,9 +50,10 @@ def _whole(value: Any) -> Any:
 
 
 def _changes(details: dict, zone: str) -> str:
+    """The changed settings in name order (PostgreSQL's JSON keeps no key order)."""
     return "; ".join(
         f"{name.replace('_', ' ')} {_value(name, old, zone)} → {_value(name, new, zone)}"
-        for name, (old, new) in details.get("changes", {}).items()
+        for name, (old, new) in sorted(details.get("changes", {}).items())
     )
 
 

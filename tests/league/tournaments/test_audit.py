@@ -240,9 +240,9 @@ def test_the_log_words_settings_in_the_events_clock(client, organizer, db):
     client.force_login(organizer)
     rows = log_rows(client.get(f"/tournaments/{tournament.slug}/log/").content.decode())
     assert rows[:2] == [
-        ("settings.changed", "organizer", 'Changed settings: third place no → yes; points none → {"2": [3, 0]}'),
+        ("settings.changed", "organizer", 'Changed settings: points none → {"2": [3, 0]}; third place no → yes'),
         ("settings.changed", "organizer",
-         "Changed settings: time zone UTC → Europe/Berlin; starts at none → Sat 5 Dec 2099, 10:00 (Europe/Berlin)"),
+         "Changed settings: starts at none → Sat 5 Dec 2099, 10:00 (Europe/Berlin); time zone UTC → Europe/Berlin"),
     ]  # fmt: skip
 
 
