@@ -104,8 +104,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         if picture:
             print(picture)
 
+    details: dict[int, str] = {}
     record = play_match(
-        game.spec.id, args.players, bots, args.seed, options, on_event=None if args.json else narrate
+        game.spec.id,
+        args.players,
+        bots,
+        args.seed,
+        options,
+        on_event=None if args.json else narrate,
+        forfeit_details=details,
     )
     if args.json:
         print(canonical_json(record))
@@ -114,15 +121,20 @@ def cmd_play(args: argparse.Namespace) -> int:
     picture = final.render()
     if picture:
         print(picture)
-    print(summarize(record))
+    print(summarize(record, details))
     return 0
 
 
-def summarize(record: dict) -> str:
+def summarize(record: dict, details: dict[int, str] | None = None) -> str:
+    """The record in a few lines; `details` (by seat) says in words why a seat forfeited, where known."""
     lines = [f"{record['game']} v{record['version']}, seed {record['seed']}: {len(record['events'])} events, "
              f"ended {record['end']['reason']}"]
     for forfeit in record["end"]["forfeits"]:
-        lines.append(f"  seat {forfeit['seat']} forfeited at event {forfeit['event']}: {forfeit['reason']}")
+        detail = (details or {}).get(forfeit["seat"])
+        lines.append(
+            f"  seat {forfeit['seat']} forfeited at event {forfeit['event']}: {forfeit['reason']}"
+            + (f" ({detail})" if detail else "")
+        )
     outcome = record["outcome"]
     for seat, (place, score) in enumerate(zip(outcome["places"], outcome["scores"], strict=True)):
         lines.append(f"  place {place}: seat {seat} ({record['seats'][seat]['bot']}), score {score}")

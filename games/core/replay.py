@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from games import registry
 from games.core.errors import GameError, IllegalAction, ReplayError
-from games.core.record import END_REASONS, FORMAT_VERSION, apply_forfeits
+from games.core.record import END_REASONS, FORFEIT_REASONS, FORMAT_VERSION, apply_forfeits
 from games.core.state import Observation, State
 
 
@@ -63,7 +63,9 @@ def iter_steps(record: Any) -> Iterator[Step]:
     if not isinstance(record, dict):
         raise ReplayError("a match record is a JSON object")
     if _field(record, "format", int) != FORMAT_VERSION:
-        raise ReplayError(f"record format {record['format']} is not supported (this engine reads {FORMAT_VERSION})")
+        raise ReplayError(
+            f"record format {record['format']} is not supported (this engine reads {FORMAT_VERSION})"
+        )
     game_id = _field(record, "game", str)
     try:
         game = registry.get_game(game_id)
@@ -106,7 +108,9 @@ def iter_steps(record: Any) -> Iterator[Step]:
             else:
                 if state.is_chance():
                     raise IllegalAction("a chance event is due here, not a decision")
-                if not isinstance(payload, dict) or not all(isinstance(k, str) and k.isdigit() for k in payload):
+                if not isinstance(payload, dict) or not all(
+                    isinstance(k, str) and k.isdigit() for k in payload
+                ):
                     raise IllegalAction(f"malformed decision {payload!r}")
                 state.apply({int(seat): action for seat, action in payload.items()})
         except IllegalAction as exc:
@@ -137,7 +141,9 @@ def _check_forfeits(forfeits: Any, num_seats: int, num_events: int) -> set[int]:
             raise ReplayError(f"forfeit names a bad or repeated seat {seat!r}")
         if not isinstance(event, int) or not 0 <= event < max(num_events, 1):
             raise ReplayError(f"forfeit names a bad event {event!r}")
-        if not isinstance(entry.get("reason"), str):
-            raise ReplayError("each forfeit needs a reason")
+        if entry.get("reason") not in FORFEIT_REASONS:
+            raise ReplayError(
+                f"forfeit reason {entry.get('reason')!r} is not one of {', '.join(FORFEIT_REASONS)}"
+            )
         seen.add(seat)
     return seen

@@ -5,7 +5,10 @@ league's external programs), with the label the record gives the seat and its ow
 
 Forfeits (docs/engine.md): a bot that raises, returns an illegal action or overruns its move-time limit
 (measured when it returns; an in-process bot cannot be pre-empted) forfeits its seat. A seeded `random` bot
-plays on for that seat so the match finishes, and the record names the seat, the event and the reason. A
+plays on for that seat so the match finishes, and the record names the seat, the event and the reason's code
+(`games.core.record.FORFEIT_REASONS`); what happened in words (the exception, the time taken) goes to the
+caller's `forfeit_details`, never into the record. An exception with a `forfeit_reason` attribute (one of the
+codes) forfeits with that code, any other with `crashed`. A
 match that reaches the game's `max_events` ends there with the places the game's scoring gives at that point.
 """
 
@@ -20,7 +23,7 @@ from typing import Any
 from games import registry
 from games.core.bot import Bot, RandomBot
 from games.core.errors import OptionError
-from games.core.record import FORMAT_VERSION, apply_forfeits
+from games.core.record import FORFEIT_REASONS, FORMAT_VERSION, apply_forfeits
 from games.core.state import Game, State, is_legal_action
 
 BotChoice = str | tuple[str, Mapping[str, Any]]
@@ -103,13 +106,16 @@ def play_match(
     move_time_limit: float | None = None,
     on_event: Callable[[State, list], None] | None = None,
     timing: MoveTiming | None = None,
+    forfeit_details: dict[int, str] | None = None,
 ) -> dict:
     """Play one match and return its record (see games.core.record).
 
     `bots` gives each seat, seat 0 first: a registry bot's name, a (name, params) pair, or a `SeatPlayer`
     (a bot of its own, a label, a move-time limit). `move_time_limit` applies to every seat whose
     `SeatPlayer` sets none. `on_event(state, event)` is called after each event (the CLI's readable account
-    uses it). `timing`, if given, accumulates each seat's decisions and thinking time.
+    uses it). `timing`, if given, accumulates each seat's decisions and thinking time. `forfeit_details`, if
+    given, receives what made each forfeited seat forfeit, in words, by seat (e.g. `"raised RuntimeError:
+    ..."`, `"took 1.234s, over the 1s limit"`): text for people, kept out of the record.
     """
     game = registry.get_game(game_id)
     if len(bots) != num_players:
@@ -142,23 +148,28 @@ def play_match(
                 legal = state.legal_actions(seat)
                 bot = substitutes.get(seat) or players[seat]
                 observation = state.observation(seat) if bot.uses_observation else None
-                reason = None
+                reason = detail = None
                 started = time.perf_counter()
                 try:
                     action = bot.act(observation, legal)
                 except Exception as exc:  # any failure of a bot forfeits its seat, by design
-                    reason = f"raised {type(exc).__name__}: {exc}"[:300]
+                    reason = getattr(exc, "forfeit_reason", "crashed")
+                    if reason not in FORFEIT_REASONS:
+                        reason = "crashed"
+                    detail = f"raised {type(exc).__name__}: {exc}"
                 else:
                     elapsed = time.perf_counter() - started
                     if timing is not None:
                         timing.add(seat, elapsed)
                     limit = limits[seat]
                     if limit is not None and elapsed > limit:
-                        reason = f"took {elapsed:.3f}s, over the {limit:g}s limit"
+                        reason, detail = "timeout", f"took {elapsed:.3f}s, over the {limit:g}s limit"
                     elif not is_legal_action(action, legal):
-                        reason = f"illegal action {action!r}"[:300]
+                        reason, detail = "illegal_action", f"illegal action {action!r}"
                 if reason is not None:
                     forfeits.append({"seat": seat, "event": len(events), "reason": reason})
+                    if forfeit_details is not None:
+                        forfeit_details[seat] = detail[:300]
                     substitute = RandomBot(
                         game, seat, num_players, options, None, random.Random(bot_seed(seed, seat, "forfeit"))
                     )

@@ -45,16 +45,18 @@ def test_compressed_record_round_trips(toy):
 
 
 @pytest.mark.parametrize(
-    ("bot", "reason_start"),
-    [("raises", "raised RuntimeError: bot crashed"), ("illegal", "illegal action 'fold'")],
+    ("bot", "code", "detail"),
+    [
+        ("raises", "crashed", "raised RuntimeError: bot crashed"),
+        ("illegal", "illegal_action", "illegal action 'fold'"),
+    ],
 )
-def test_a_failing_bot_forfeits_its_seat_and_the_match_finishes(toy, bot, reason_start):
-    record = play_match(GAME, 3, ["keep_high", bot, "keep_high"], seed=5)
+def test_a_failing_bot_forfeits_its_seat_with_a_code_and_the_match_finishes(toy, bot, code, detail):
+    details = {}
+    record = play_match(GAME, 3, ["keep_high", bot, "keep_high"], seed=5, forfeit_details=details)
     assert record["end"]["reason"] == "forfeit"
-    [forfeit] = record["end"]["forfeits"]
-    assert forfeit["seat"] == 1
-    assert forfeit["reason"].startswith(reason_start)
-    assert forfeit["event"] == 2  # the deal, seat 0's turn, then seat 1's first decision
+    assert record["end"]["forfeits"] == [{"seat": 1, "event": 2, "reason": code}]  # the deal, seat 0, seat 1
+    assert details == {1: detail}
     assert record["outcome"]["places"][1] == 3
     replay(record)
 
@@ -62,11 +64,56 @@ def test_a_failing_bot_forfeits_its_seat_and_the_match_finishes(toy, bot, reason
 def test_overrunning_the_move_time_limit_forfeits(toy):
     # The limit binds every seat: keep_high must answer within it too, which a 1 ms limit did not always
     # allow on a loaded machine (a preemption or a page fault is enough).
-    record = play_match(GAME, 2, ["slow", "keep_high"], seed=1, move_time_limit=0.5)
+    details = {}
+    record = play_match(GAME, 2, ["slow", "keep_high"], seed=1, move_time_limit=0.5, forfeit_details=details)
     [forfeit] = record["end"]["forfeits"]
-    assert forfeit["seat"] == 0
-    assert "over the 0.5s limit" in forfeit["reason"]
+    assert (forfeit["seat"], forfeit["reason"]) == (0, "timeout")
+    assert details[0].startswith("took ") and details[0].endswith("s, over the 0.5s limit")
     assert record["outcome"]["places"] == [2, 1]
+
+
+def test_an_exception_may_name_its_forfeit_code_and_an_unknown_code_counts_as_a_crash(toy):
+    from games import registry
+    from tests.games.toy_game import KeepHighBot
+
+    class Overspent(Exception):
+        forfeit_reason = "limit_exceeded"
+
+    class Mumbled(Exception):
+        forfeit_reason = "said something odd"
+
+    class Spender(KeepHighBot):
+        name = "spender"
+
+        def act(self, observation, legal_actions):
+            raise Overspent("over the CPU limit")
+
+    class Mumbler(KeepHighBot):
+        name = "mumbler"
+
+        def act(self, observation, legal_actions):
+            raise Mumbled("hm")
+
+    registry.register(toy, (Spender, Mumbler))
+    details = {}
+    record = play_match(GAME, 3, ["spender", "mumbler", "random"], seed=3, forfeit_details=details)
+
+    assert [(f["seat"], f["reason"]) for f in record["end"]["forfeits"]] == [
+        (0, "limit_exceeded"),
+        (1, "crashed"),
+    ]
+    assert details == {0: "raised Overspent: over the CPU limit", 1: "raised Mumbled: hm"}
+    replay(record)
+
+
+def test_a_record_whose_forfeit_reason_is_not_a_code_does_not_replay(toy):
+    record = play_match(GAME, 3, ["keep_high", "illegal", "keep_high"], seed=5)
+    record["end"]["forfeits"][0]["reason"] = "illegal action 'fold'"
+
+    with pytest.raises(
+        ReplayError, match="forfeit reason \"illegal action 'fold'\" is not one of illegal_action"
+    ):
+        replay(record)
 
 
 def test_a_seats_own_move_time_limit_replaces_the_matchs(toy):
@@ -77,7 +124,7 @@ def test_a_seats_own_move_time_limit_replaces_the_matchs(toy):
 
     assert [(f["seat"], f["event"]) for f in own_limit["end"]["forfeits"]] == [(0, 1)]
     assert [(f["seat"], f["event"]) for f in exempt["end"]["forfeits"]] == [(1, 2)]
-    assert "over the 0.001s limit" in exempt["end"]["forfeits"][0]["reason"]
+    assert exempt["end"]["forfeits"][0]["reason"] == "timeout"
 
 
 def test_a_seat_made_by_its_own_maker_plays_under_its_label_with_the_seats_generator(toy):
@@ -239,5 +286,5 @@ def test_a_bot_returning_a_look_alike_value_forfeits(toy):
     registry.register(toy, (FloatBidder,))
     record = play_match(GAME, 2, ["float_bidder", "random"], seed=3)
     [forfeit] = record["end"]["forfeits"]
-    assert forfeit["seat"] == 0 and forfeit["reason"].startswith("illegal action ")
+    assert (forfeit["seat"], forfeit["reason"]) == (0, "illegal_action")
     replay(record)
