@@ -1,8 +1,8 @@
 """External-program bots: a command that speaks the bot protocol (docs/bot-protocol.md) over stdin/stdout.
 
 Pure Python: no Django. The league's worker hands the runner one seat per program through `ExternalSeats`:
-to the runner an `ExternalBot` is a plain `Bot`; `ExternalSeats` starts one process per seat and stops every
-one of them when the match ends.
+to the runner an `ExternalBot` is a plain `Bot`; `ExternalSeats` starts one process per seat, each in the
+sandbox (`league.bots.sandbox`) as a slot user of its own, and stops every one of them when the match ends.
 
 The protocol, one JSON value per line (the engine's canonical encoding):
 
@@ -12,132 +12,68 @@ The protocol, one JSON value per line (the engine's canonical encoding):
   bot → worker: `{"action": <one of legal_actions>}`
 - worker → bot, at the end: `{"type": "end", "outcome": {...}}`, then stdin closes.
 
-A bot that answers late (hard time-out: the process is killed), exits, answers something that is not JSON or
-not `{"action": ...}`, or answers an illegal action forfeits its seat; the runner records the reason.
+A bot that answers late (hard time-out: the sandbox is killed), exits, answers something that is not JSON or
+not `{"action": ...}`, or answers an illegal action forfeits its seat. The record holds only the reason's code
+(`ExternalBotError.forfeit_reason`, one of `games.core.record.FORFEIT_REASONS`); the words, and the last
+`OUTPUT_LIMIT` bytes the program wrote to its standard error, go to the seat's `ProgramLog`, which the league
+keeps for staff only: nothing a program prints is ever public.
 
-Protections, applied to every bot process (`detect_protections` says which are in force on this machine):
-
-- a per-move wall-clock limit, enforced by killing the process group;
-- `RLIMIT_CPU` (CPU seconds for the whole match) and `RLIMIT_AS` (address space) set in the child before
-  exec, plus `RLIMIT_FSIZE` so that the program cannot fill the disk;
-- an environment holding only `PATH`, `LANG` and `HOME` (a fresh empty folder, also the working directory):
-  none of the service's secrets (`SECRET_KEY`, `DATABASE_URL`, broker passwords) reach the program;
-- no network where the worker can create a network namespace (`unshare --net`): the program sees only a
-  loopback interface that is down.
+A sandbox that cannot be had (no bubblewrap, every slot user busy) raises `SandboxUnavailable` out of the
+match, before any seat plays: that is the worker's fault, not the bot's, so no seat forfeits for it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import random
-import resource
 import select
-import selectors
 import shutil
 import signal
 import subprocess
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from games.core.bot import Bot
 from games.core.encoding import canonical_bytes
 from games.core.runner import SeatPlayer
 from games.core.state import Action, Game, Observation
+from league.bots.sandbox import SAFE_PATH, ProgramLimits, Sandbox, SandboxRefused, kill_sandbox
+from league.core.json_input import parse_json
 
-SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
 MAX_ANSWER_BYTES = 1 << 20
-STDERR_TAIL = 200
-FILE_SIZE_LIMIT = 1 << 20
+OUTPUT_LIMIT = 8192  # bytes of a program's standard error kept for staff, per seat (its last ones)
 EXIT_GRACE_SECONDS = 0.5
+# bubblewrap exits with 128 + the signal that killed the program
+SIGNAL_EXIT = 128
+LIMIT_SIGNALS = {signal.SIGXCPU, signal.SIGXFSZ}
 
 
 class ExternalBotError(Exception):
-    """The program broke the protocol; the message says how (it becomes the seat's forfeit reason)."""
+    """The program broke the protocol or a limit. `forfeit_reason` is the record's code; the message says
+    what happened, in words (for the staff's log, never for the record)."""
+
+    def __init__(self, forfeit_reason: str, message: str):
+        super().__init__(message)
+        self.forfeit_reason = forfeit_reason
 
 
 @dataclass(frozen=True)
 class Limits:
     """What one bot process may use.
 
-    `move_seconds` is the wall-clock time allowed for each answer (the process is killed when it runs out);
-    `cpu_seconds` is the CPU time for the whole match; `memory_mb` caps the address space.
+    `move_seconds` is the wall-clock time allowed for each answer (the sandbox is killed when it runs out);
+    `cpu_seconds` is the CPU time per process for the whole match; `memory_mb` caps each process's address
+    space (the sandbox's processes are capped too: see `league.bots.sandbox`).
     """
 
     move_seconds: float = 1.0
     cpu_seconds: int = 60
     memory_mb: int = 512
     startup_seconds: float = 5.0
-
-
-@dataclass(frozen=True)
-class Protections:
-    """Which protections the worker applies to external programs (shown on the bot's page)."""
-
-    time_limit: bool
-    cpu_limit: bool
-    memory_limit: bool
-    clean_environment: bool
-    no_network: bool
-
-    def describe(self) -> list[tuple[str, bool]]:
-        return [
-            ("Per-move time limit (the process is killed when it runs out)", self.time_limit),
-            ("CPU-time limit for the whole match", self.cpu_limit),
-            ("Memory limit", self.memory_limit),
-            ("Environment without the service's secrets", self.clean_environment),
-            ("No network (a network namespace of its own)", self.no_network),
-        ]
-
-
-@cache
-def unshare_command() -> tuple[str, ...] | None:
-    """The prefix that runs a command without network, or None where this worker cannot create a namespace.
-
-    Tried once per process: `unshare --net` (as root) or `unshare --user --map-root-user --net` (where
-    unprivileged user namespaces are allowed).
-    """
-    unshare = shutil.which("unshare")
-    if unshare is None:
-        return None
-    for prefix in ((unshare, "--net"), (unshare, "--user", "--map-root-user", "--net")):
-        try:
-            done = subprocess.run([*prefix, "true"], capture_output=True, timeout=5, env={"PATH": SAFE_PATH})
-        except (OSError, subprocess.TimeoutExpired):
-            continue
-        if done.returncode == 0:
-            return prefix
-    return None
-
-
-def detect_protections() -> Protections:
-    """The protections this worker applies (every one but the network namespace is always in force)."""
-    return Protections(
-        time_limit=True,
-        cpu_limit=True,
-        memory_limit=True,
-        clean_environment=True,
-        no_network=unshare_command() is not None,
-    )
-
-
-def _limit_resources(limits: Limits):
-    """The child-side setup run between fork and exec: resource limits (inherited through unshare)."""
-    cpu = max(1, int(limits.cpu_seconds))
-    memory = int(limits.memory_mb) * 1024 * 1024
-
-    def apply() -> None:
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT, FILE_SIZE_LIMIT))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-
-    return apply
 
 
 def resolve_command(command: Sequence[str]) -> list[str]:
@@ -147,49 +83,70 @@ def resolve_command(command: Sequence[str]) -> list[str]:
     program runs in a fresh empty folder.
     """
     if not command or not all(isinstance(part, str) and part for part in command):
-        raise ExternalBotError("the command must be a program followed by its arguments")
+        raise ExternalBotError("crashed", "the command must be a program followed by its arguments")
     program = command[0]
     if "/" in program:
         if not os.path.isabs(program):
-            raise ExternalBotError(f"give the program as an absolute path, not {program!r}")
+            raise ExternalBotError("crashed", f"give the program as an absolute path, not {program!r}")
         found = program if os.access(program, os.X_OK) and os.path.isfile(program) else None
     else:
         found = shutil.which(program, path=SAFE_PATH)
     if found is None:
-        raise ExternalBotError(f"no executable program {program!r} on this machine")
+        raise ExternalBotError("crashed", f"no executable program {program!r} on this machine")
     return [found, *command[1:]]
 
 
 class ProgramProcess:
-    """One running bot program: line-delimited JSON in, one answer line out, with hard time-outs."""
+    """One running bot program in its sandbox: JSON lines in, one answer line out, with hard time-outs.
 
-    def __init__(self, command: Sequence[str], limits: Limits):
+    Holds its slot user from start to `close()`; raises SandboxUnavailable if it cannot get one.
+    """
+
+    def __init__(self, command: Sequence[str], limits: Limits, sandbox: Sandbox):
         command = resolve_command(command)
         self.limits = limits
-        self.home = tempfile.mkdtemp(prefix="pecking-bot-")
-        self.stderr_file = tempfile.TemporaryFile(dir=self.home)  # noqa: SIM115 - closed in close()
-        prefix = unshare_command() or ()
-        environment = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "HOME": self.home}
-        try:
-            self.process = subprocess.Popen(
-                [*prefix, *command],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=self.stderr_file,
-                cwd=self.home,
-                env=environment,
-                close_fds=True,
-                start_new_session=True,
-                preexec_fn=_limit_resources(limits),
-            )
-        except OSError as exc:
-            self._remove_home()
-            raise ExternalBotError(f"could not start {command[0]!r}: {exc.strerror or exc}") from None
+        self.output = bytearray()
+        self.output_bytes = 0
         self.buffer = b""
-        self.selector = selectors.DefaultSelector()
-        self.selector.register(self.process.stdout, selectors.EVENT_READ)
-        os.set_blocking(self.process.stdout.fileno(), False)
-        os.set_blocking(self.process.stdin.fileno(), False)
+        self.closed = False
+        self._stack = ExitStack()
+        try:
+            self.user = self._stack.enter_context(sandbox.slot())
+            self.process = sandbox.popen(
+                command, ProgramLimits(cpu_seconds=limits.cpu_seconds, memory_mb=limits.memory_mb), self.user
+            )
+        except SandboxRefused as exc:
+            self._stack.close()
+            raise ExternalBotError("crashed", str(exc)) from None
+        except BaseException:
+            self._stack.close()
+            raise
+        self._stack.callback(kill_sandbox, self.process)
+        self.stdout = self.process.stdout.fileno()
+        self.stderr = self.process.stderr.fileno()
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            os.set_blocking(stream.fileno(), False)
+        self.open_streams = {self.stdout, self.stderr}
+
+    def _drain(self, readable: Sequence[int]) -> bool:
+        """Read what is ready; returns False once stdout has closed."""
+        for descriptor in readable:
+            try:
+                chunk = os.read(descriptor, 65536)
+            except BlockingIOError:
+                continue
+            if descriptor == self.stderr:
+                if not chunk:
+                    self.open_streams.discard(self.stderr)
+                self.output_bytes += len(chunk)
+                self.output += chunk
+                del self.output[:-OUTPUT_LIMIT]
+                continue
+            if not chunk:
+                self.open_streams.discard(self.stdout)
+                return False
+            self.buffer += chunk
+        return True
 
     def send(self, message: Mapping[str, Any]) -> None:
         """Write one message line; a program that stops reading gets the move time to drain it, then is killed."""
@@ -198,86 +155,107 @@ class ProgramProcess:
         descriptor = self.process.stdin.fileno()
         while pending:
             left = deadline - time.monotonic()
-            if left <= 0 or not select.select([], [descriptor], [], left)[1]:
+            readable, writable, _ = select.select(list(self.open_streams), [descriptor], [], max(left, 0))
+            self._drain([fd for fd in readable if fd == self.stderr])
+            if writable:
+                try:
+                    written = os.write(descriptor, pending)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    raise self._exit_error("stopped reading its input") from None
+                pending = pending[written:]
+            elif time.monotonic() >= deadline:
                 self.kill()
                 raise ExternalBotError(
-                    f"did not read its input within {self.limits.move_seconds:g}s (killed)"
+                    "timeout", f"did not read its input within {self.limits.move_seconds:g}s (killed)"
                 )
-            try:
-                written = os.write(descriptor, pending)
-            except BlockingIOError:
-                continue
-            except OSError:
-                raise ExternalBotError(self._exit_description("stopped reading its input")) from None
-            pending = pending[written:]
 
     def read_line(self, seconds: float) -> bytes:
         """The next line the program writes, within `seconds`; kills the program when it runs out."""
         deadline = time.monotonic() + seconds
         while b"\n" not in self.buffer:
-            left = deadline - time.monotonic()
-            if left <= 0 or not self.selector.select(left):
-                if b"\n" in self.buffer:
-                    break
-                if time.monotonic() >= deadline:
-                    self.kill()
-                    raise ExternalBotError(f"no answer within {seconds:g}s (killed)")
-                continue
-            chunk = os.read(self.process.stdout.fileno(), 65536)
-            if not chunk:
-                raise ExternalBotError(self._exit_description("exited without answering"))
-            self.buffer += chunk
             if len(self.buffer) > MAX_ANSWER_BYTES:
                 self.kill()
-                raise ExternalBotError(f"answered more than {MAX_ANSWER_BYTES} bytes without a newline")
+                raise ExternalBotError(
+                    "limit_exceeded", f"answered more than {MAX_ANSWER_BYTES} bytes without a newline"
+                )
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self.kill()
+                raise ExternalBotError("timeout", f"no answer within {seconds:g}s (killed)")
+            readable, _, _ = select.select(list(self.open_streams), [], [], left)
+            if not self._drain(readable):
+                raise self._exit_error("exited without answering")
         line, _, self.buffer = self.buffer.partition(b"\n")
+        if len(line) > MAX_ANSWER_BYTES:
+            raise ExternalBotError("limit_exceeded", f"answered more than {MAX_ANSWER_BYTES} bytes in one line")
         return line
 
-    def _exit_description(self, what: str) -> str:
+    def _exit_error(self, what: str) -> ExternalBotError:
         try:
             code = self.process.wait(timeout=EXIT_GRACE_SECONDS)
         except subprocess.TimeoutExpired:
-            return what
-        if code < 0:
-            name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
-            status = f"killed by {name}"
+            return ExternalBotError("crashed", what)
+        reason = "crashed"
+        if code > SIGNAL_EXIT and code - SIGNAL_EXIT in signal.Signals._value2member_map_:
+            number = signal.Signals(code - SIGNAL_EXIT)
+            status = f"killed by {number.name}"
+            if number in LIMIT_SIGNALS:
+                reason = "limit_exceeded"
         else:
             status = f"exit status {code}"
-        tail = self.stderr_tail()
-        return f"{what} ({status}){': ' + tail if tail else ''}"
+        return ExternalBotError(reason, f"{what} ({status})")
 
-    def stderr_tail(self) -> str:
-        self.stderr_file.seek(0, os.SEEK_END)
-        size = self.stderr_file.tell()
-        self.stderr_file.seek(max(0, size - STDERR_TAIL))
-        return self.stderr_file.read().decode(errors="replace").strip().replace("\n", " | ")
+    def output_text(self) -> str:
+        """The last `OUTPUT_LIMIT` bytes the program wrote to its standard error (all of it once closed)."""
+        return self.output.decode(errors="replace")
 
     def kill(self) -> None:
-        if self.process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait()
+        kill_sandbox(self.process)
 
     def close(self) -> None:
-        """Close stdin, give the program a moment to exit, then kill its whole process group."""
+        """Close stdin, give the program a moment to exit, then kill its sandbox and free its slot."""
+        if self.closed:
+            return
+        self.closed = True
         with contextlib.suppress(OSError):
             self.process.stdin.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=EXIT_GRACE_SECONDS)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait()
-        self.selector.close()
-        self.process.stdout.close()
-        self.stderr_file.close()
-        self._remove_home()
+        try:
+            self._stack.close()  # kills the sandbox, then sweeps and frees the slot
+        finally:
+            # Every writer of the pipe is dead now: what is left of standard error ends at end-of-file.
+            with contextlib.suppress(OSError):
+                while self.stderr in self.open_streams:
+                    readable, _, _ = select.select([self.stderr], [], [], EXIT_GRACE_SECONDS)
+                    if not readable:
+                        break
+                    self._drain(readable)
+            self.open_streams.clear()
+            self.process.stdout.close()
+            self.process.stderr.close()
 
-    def _remove_home(self) -> None:
-        shutil.rmtree(self.home, ignore_errors=True)
+
+@dataclass
+class SeatLog:
+    """What staff may read of one program's match: why it forfeited, in words, and what it printed."""
+
+    seat: int
+    label: str
+    forfeit: str = ""
+    detail: str = ""
+    output: str = ""
+    output_bytes: int = 0
 
 
 class ExternalBot(Bot):
-    """A seat played by an external program (made through `ExternalSeats`, not by the registry)."""
+    """A seat played by an external program (made through `ExternalSeats`, not by the registry).
+
+    The program starts in its sandbox when the match starts (so that a worker without a free sandbox fails
+    the match before it begins, rather than a seat); it is told the start of the match on its first decision.
+    """
 
     name = "external"
     summary = "an external program speaking the bot protocol"
@@ -292,16 +270,24 @@ class ExternalBot(Bot):
         command: Sequence[str],
         limits: Limits,
         seed: str,
+        sandbox: Sandbox,
     ):
         super().__init__(game, seat, num_players, options, None, rng)
-        self.command = list(command)
         self.limits = limits
         self.seed = seed
-        self.program: ProgramProcess | None = None
+        self.started = False
         self.answered = False
+        self.error: ExternalBotError | None = None
+        self.program: ProgramProcess | None = None
+        try:
+            self.program = ProgramProcess(command, limits, sandbox)
+        except ExternalBotError as exc:
+            self.error = exc  # the seat forfeits on its first decision
 
-    def start(self) -> None:
-        self.program = ProgramProcess(self.command, self.limits)
+    def _start(self) -> None:
+        self.started = True
+        if self.error is not None:
+            raise self.error
         self.program.send(
             {
                 "type": "start",
@@ -315,30 +301,29 @@ class ExternalBot(Bot):
         )
 
     def act(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
-        if self.program is None:
-            self.start()
+        if not self.started:
+            self._start()
         # The first answer may also pay for the program's start (an interpreter loading its modules).
         seconds = self.limits.move_seconds + (0.0 if self.answered else self.limits.startup_seconds)
         self.program.send({"type": "act", "observation": observation, "legal_actions": legal_actions})
         line = self.program.read_line(seconds)
         self.answered = True
         try:
-            answer = json.loads(line)
+            answer = parse_json(line.decode())
         except (ValueError, UnicodeDecodeError):
-            raise ExternalBotError(f"answered something that is not JSON: {_excerpt(line)}") from None
+            raise ExternalBotError("protocol_error", f"answered something that is not JSON: {_excerpt(line)}") from None
         if not isinstance(answer, dict) or "action" not in answer:
-            raise ExternalBotError(f'answered {_excerpt(line)}, not {{"action": ...}}')
+            raise ExternalBotError("protocol_error", f'answered {_excerpt(line)}, not {{"action": ...}}')
         return answer["action"]
 
     def finish(self, outcome: Mapping[str, Any] | None) -> None:
         """Tell the program how the match ended (if it is still listening) and stop it."""
-        if self.program is None:
+        if self.program is None or self.program.closed:
             return
-        if outcome is not None and self.program.process.poll() is None:
+        if outcome is not None and self.started and self.program.process.poll() is None:
             with contextlib.suppress(ExternalBotError):
                 self.program.send({"type": "end", "outcome": dict(outcome)})
         self.program.close()
-        self.program = None
 
 
 def _excerpt(line: bytes) -> str:
@@ -349,12 +334,14 @@ def _excerpt(line: bytes) -> str:
 class ExternalSeats:
     """The external programs of one match: their seats for the runner, and the cleanup of every process.
 
-    Use as a context manager around `play_match`; `seat(...)` is the `SeatPlayer` of one program (its process
-    starts on its first decision), `finish(outcome)` tells every program the result and stops it.
+    Use as a context manager around `play_match`; `seat(...)` is the `SeatPlayer` of one program (its sandbox
+    starts with the match), `finish(outcome)` tells every program the result and stops it, and `logs(details)`
+    is then what staff may read of each program (`details`: the runner's `forfeit_details`).
     """
 
-    def __init__(self) -> None:
-        self.bots: list[ExternalBot] = []
+    def __init__(self, sandbox: Sandbox) -> None:
+        self.sandbox = sandbox
+        self.bots: list[tuple[str, ExternalBot]] = []
 
     def seat(self, *, label: str, command: Sequence[str], limits: Limits, seed: str) -> SeatPlayer:
         """The seat of one program, named `{"bot": "external", "params": {"definition": label}}` in the
@@ -364,16 +351,39 @@ class ExternalSeats:
         def make(
             game: Game, seat: int, num_players: int, options: Mapping[str, Any], rng: random.Random
         ) -> Bot:
-            bot = ExternalBot(game, seat, num_players, options, rng, command, limits, seed)
-            self.bots.append(bot)
+            bot = ExternalBot(game, seat, num_players, options, rng, command, limits, seed, self.sandbox)
+            self.bots.append((label, bot))
             return bot
 
         return SeatPlayer(ExternalBot.name, {"definition": label}, make=make)
 
     def finish(self, outcome: Mapping[str, Any] | None) -> None:
-        for bot in self.bots:
-            bot.finish(outcome)
-        self.bots = []
+        errors = []
+        for _, bot in self.bots:
+            try:
+                bot.finish(outcome)
+            except Exception as exc:  # stop every program even if one sandbox will not go away
+                errors.append(exc)
+        if errors:
+            raise errors[0]
+
+    def logs(self, forfeits: Sequence[Mapping[str, Any]], details: Mapping[int, str]) -> list[SeatLog]:
+        """Each program's log: its forfeit (code and words) if it forfeited, and what it printed."""
+        reasons = {forfeit["seat"]: forfeit["reason"] for forfeit in forfeits}
+        logs = []
+        for label, bot in self.bots:
+            program = bot.program
+            logs.append(
+                SeatLog(
+                    seat=bot.seat,
+                    label=label,
+                    forfeit=reasons.get(bot.seat, ""),
+                    detail=details.get(bot.seat, ""),
+                    output=program.output_text() if program is not None else "",
+                    output_bytes=program.output_bytes if program is not None else 0,
+                )
+            )
+        return logs
 
     def __enter__(self) -> ExternalSeats:
         return self

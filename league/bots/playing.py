@@ -1,8 +1,11 @@
 """Playing one league match from plain data: no database. The worker's seam between the league and `games/`.
 
 A seat is a `SeatBot`: a built-in strategy with parameters (the runner times it when it returns: a move over
-its time limit forfeits), or an external program (hard time-out, see `league.bots.external`), which the record
-names by its bot definition, since the program is not a bot of the registry.
+its time limit forfeits), or an external program (hard time-out, in the sandbox: see `league.bots.external`),
+which the record names by its bot definition, since the program is not a bot of the registry.
+
+The record holds forfeit codes only; what each forfeited seat did, in words, and what each program printed
+come back beside it in `LeagueMatch.logs`, for staff.
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.core.runner import SeatPlayer, bot_seed, play_match
-from league.bots.external import ExternalSeats, Limits
+from league.bots.external import ExternalSeats, Limits, SeatLog
+from league.bots.sandbox import Sandbox
 
 
 @dataclass(frozen=True)
@@ -30,11 +34,31 @@ class SeatBot:
         return bool(self.command)
 
 
+@dataclass(frozen=True)
+class LeagueMatch:
+    """A played match: its record (public) and its logs (for staff): one per forfeited seat or program."""
+
+    record: dict
+    logs: list[SeatLog]
+
+
 def play_league_match(
-    *, game_id: str, options: Mapping[str, Any], seed: int, seats: Sequence[SeatBot]
-) -> dict:
-    """Play one match and return its record; every external program started is stopped before returning."""
-    with ExternalSeats() as programs:
+    *,
+    game_id: str,
+    options: Mapping[str, Any],
+    seed: int,
+    seats: Sequence[SeatBot],
+    sandbox: Sandbox | None = None,
+) -> LeagueMatch:
+    """Play one match; every external program started is stopped before returning.
+
+    `sandbox` runs the external programs (required if a seat is one). Raises SandboxUnavailable, before any
+    seat plays, when a program's sandbox cannot be had.
+    """
+    if sandbox is None and any(seat.is_external for seat in seats):
+        raise ValueError("external programs play only in a sandbox")
+    details: dict[int, str] = {}
+    with ExternalSeats(sandbox) as programs:
         players = [
             programs.seat(
                 label=seat.label, command=seat.command, limits=seat.limits, seed=bot_seed(seed, index)
@@ -43,6 +67,14 @@ def play_league_match(
             else SeatPlayer(seat.strategy, dict(seat.params), move_time_limit=seat.limits.move_seconds)
             for index, seat in enumerate(seats)
         ]
-        record = play_match(game_id, len(seats), players, seed, options=options)
+        record = play_match(game_id, len(seats), players, seed, options=options, forfeit_details=details)
         programs.finish(record["outcome"])
-    return record
+        forfeits = record["end"]["forfeits"]
+        logs = {log.seat: log for log in programs.logs(forfeits, details)}
+    for forfeit in forfeits:
+        seat = forfeit["seat"]
+        if seat not in logs:  # a built-in bot that forfeited: its words, for staff too
+            logs[seat] = SeatLog(
+                seat=seat, label=seats[seat].label, forfeit=forfeit["reason"], detail=details.get(seat, "")
+            )
+    return LeagueMatch(record=record, logs=[logs[seat] for seat in sorted(logs)])

@@ -1,0 +1,333 @@
+"""The sandbox's proof: a program run in the sandbox exactly as a bot is, that tries each escape.
+
+Pure Python: no Django. `probe_sandbox(sandbox, targets)` writes the probe program into a folder of its own
+(shown to it read-only, as a bot's files are), starts it through `ExternalSeats`' own `ProgramProcess`, reads
+its report, and checks from outside what the program cannot see (that it was killed on time, that nothing of
+it survived). It returns which protections held (`PROTECTIONS`: name → proven) with a word on each that did
+not. A protection is proven only by an attempt that failed: any error of the probe itself proves nothing.
+
+The probe runs the worker's own Python interpreter only if that is a system one; otherwise `/usr/bin/python3`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from league.bots.external import ExternalBotError, Limits, ProgramProcess
+from league.bots.sandbox import Sandbox, SandboxUnavailable, processes_of
+
+# name → what the bot page says it means
+PROTECTIONS = {
+    "own_user": "Runs as a user of its own, unprivileged, with no capabilities",
+    "process_limit": "Cannot start more than a few processes (200 forks fail)",
+    "memory_limit": "Memory bounded: per process, and by the process cap for the whole bot",
+    "cpu_limit": "CPU-time limit (the system kills a process over it)",
+    "time_limit": "Per-move time limit (the sandbox is killed when it runs out)",
+    "clean_environment": "No secrets in its environment; the worker's processes are out of sight",
+    "no_service_files": "Cannot read the service's files (settings, passwords)",
+    "read_only_files": "Cannot write outside a small private /tmp",
+    "no_network": "No network at all (its own network namespace)",
+    "no_host_sockets": "Cannot reach the machine's unix sockets (PostgreSQL, Redis)",
+    "no_leftovers": "Nothing it starts outlives its match",
+}
+PROBE_LIMITS = Limits(move_seconds=30, cpu_seconds=1, memory_mb=96, startup_seconds=10)
+TIME_LIMIT_SECONDS = 0.3
+LEFTOVER_SECONDS = 2.0
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+# The program: reads its targets from its first input line, tries each escape, prints one JSON line (protection ->
+# [held, what it saw]), then waits to be killed. Every attempt that succeeds is a protection that failed.
+PROGRAM = r'''
+import errno, json, os, resource, signal, socket, sys, time
+targets = json.loads(sys.stdin.readline())["targets"]
+report = {}
+ALLOWED = {"PATH", "LANG", "HOME", "PWD"}
+def note(name, held, seen):
+    report[name] = [bool(held), str(seen)[:200]]
+
+sys.stderr.write("probe: starting\n")
+capabilities = {}
+with open("/proc/self/status") as status:
+    for line in status:
+        if line.startswith("Cap"):
+            key, value = line.split(":")
+            capabilities[key] = int(value, 16)
+uid = os.getuid()
+privileged = [key for key, value in capabilities.items() if value]
+try:
+    os.close(os.open("/dev/tty", os.O_RDWR))
+    terminal = True
+except OSError:
+    terminal = False
+note("own_user", uid == targets["uid"] and uid != 0 and os.geteuid() != 0 and not privileged and not terminal,
+     f"uid {uid}, capabilities in {privileged or 'none'}, {'a' if terminal else 'no'} terminal")
+
+children, failed = [], 0
+for _ in range(200):
+    try:
+        pid = os.fork()
+    except OSError:
+        failed += 1
+        continue
+    if pid == 0:
+        time.sleep(60)
+        os._exit(0)
+    children.append(pid)
+for pid in children:
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+note("process_limit", failed > 0 and len(children) < targets["max_processes"],
+     f"{len(children)} of 200 forks succeeded")
+forks = len(children)
+
+limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+try:
+    hog = bytearray(limit + (16 << 20))
+    held = False
+    del hog
+except MemoryError:
+    held = True
+note("memory_limit", held and report["process_limit"][0] and limit == targets["memory"],
+     f"{limit >> 20} MiB per process; one allocation past it {'failed' if held else 'succeeded'}; "
+     f"{forks + 1} processes at most, so {(forks + 1) * (limit >> 20)} MiB in all")
+
+pid = os.fork()
+if pid == 0:
+    while True:
+        pass
+started = time.monotonic()
+while time.monotonic() - started < 10:
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        break
+    time.sleep(0.05)
+else:
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    status = 0
+note("cpu_limit", os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL),
+     f"a spinning process was {'killed by ' + signal.Signals(os.WTERMSIG(status)).name if os.WIFSIGNALED(status) else 'not killed'}")
+
+seen = []
+for entry in os.listdir("/proc"):
+    if entry.isdigit():
+        try:
+            owner = os.stat(f"/proc/{entry}").st_uid
+            with open(f"/proc/{entry}/environ", "rb") as environ:
+                names = {item.split(b"=", 1)[0].decode() for item in environ.read().split(b"\0") if item}
+        except OSError:
+            continue
+        if owner != uid or names - ALLOWED:
+            seen.append(entry)
+visible = sorted(set(os.environ) - ALLOWED)
+note("clean_environment", not visible and not seen,
+     f"extra variables {visible or 'none'}; processes of others or with more in their environment: {seen or 'none'}")
+
+opened = []
+for path in targets["files"]:
+    try:
+        if os.path.isdir(path):
+            os.listdir(path)
+        else:
+            with open(path, "rb") as handle:
+                handle.read(1)
+        opened.append(path)
+    except OSError:
+        pass
+note("no_service_files", not opened, f"read {len(opened)} of {len(targets['files'])} of the service's paths")
+
+written = []
+for path in ["/probe", "/usr/probe", "/etc/probe", "/dev/shm/probe", "/proc/probe", targets["folder"] + "/probe",
+             *[folder + "/probe" for folder in targets["outside"]]]:
+    try:
+        with open(path, "wb") as handle:
+            handle.write(b"x")
+        written.append(path)
+    except OSError:
+        pass
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+stored, full = 0, False
+try:
+    for number in range(targets["tmpfs_mb"] + 4):
+        with open(f"/tmp/fill-{number}", "wb") as handle:
+            handle.write(b"x" * (1 << 20))
+        stored += 1
+except OSError as exc:
+    full = exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)
+note("read_only_files", not written and full and stored <= targets["tmpfs_mb"],
+     f"wrote {len(written)} files outside /tmp; /tmp took {stored} MiB")
+for number in range(stored + 1):
+    try:
+        os.unlink(f"/tmp/fill-{number}")
+    except OSError:
+        pass
+
+reached = []
+interfaces = [name for _, name in socket.if_nameindex()]
+for host, port in targets["tcp"]:
+    for family in (socket.AF_INET, socket.AF_INET6):
+        try:
+            with socket.socket(family, socket.SOCK_STREAM) as connection:
+                connection.settimeout(1)
+                connection.connect((host, port))
+            reached.append(f"{host}:{port}")
+        except OSError:
+            pass
+try:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+        udp.sendto(b"x", ("8.8.8.8", 53))
+    reached.append("udp 8.8.8.8:53")
+except OSError:
+    pass
+note("no_network", not reached and interfaces in ([], ["lo"]),
+     f"reached {reached or 'nothing'}; interfaces {interfaces}")
+
+reached = []
+for path in targets["unix"]:
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+            connection.settimeout(1)
+            connection.connect("\0" + path[1:] if path.startswith("@") else path)
+        reached.append(path)
+    except OSError:
+        pass
+note("no_host_sockets", not reached, f"reached {len(reached)} of {len(targets['unix'])} unix sockets")
+
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        time.sleep(3600)
+    os._exit(0)
+os.wait()
+sys.stderr.write("probe: done\n")
+sys.stdout.write(json.dumps(report) + "\n")
+sys.stdout.flush()
+time.sleep(3600)
+'''
+
+
+@dataclass(frozen=True)
+class ProbeTargets:
+    """What the probe tries to reach: the service's files (`files`: read), sockets of the machine (`tcp`:
+    (host, port); `unix`: paths, `@name` for abstract ones), folders it tries to write into (`outside`)."""
+
+    files: Sequence[str] = ()
+    tcp: Sequence[tuple[str, int]] = ()
+    unix: Sequence[str] = ()
+    outside: Sequence[str] = ()
+
+
+@dataclass
+class ProbeResult:
+    """Which protections held (`proven`, by name of `PROTECTIONS`) and a word on each (`detail`)."""
+
+    proven: dict[str, bool]
+    detail: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def isolated(self) -> bool:
+        return all(self.proven.get(name, False) for name in PROTECTIONS)
+
+
+def failed_probe(why: str) -> ProbeResult:
+    return ProbeResult(proven=dict.fromkeys(PROTECTIONS, False), detail=dict.fromkeys(PROTECTIONS, why))
+
+
+def host_unix_sockets(limit: int = 200) -> list[str]:
+    """The unix sockets listening on this machine (its network namespace), from /proc/net/unix."""
+    found = []
+    with contextlib.suppress(OSError), open("/proc/net/unix", encoding="utf-8", errors="replace") as table:
+        next(table, None)
+        for line in table:
+            fields = line.split()
+            if len(fields) >= 8 and fields[3] == "00010000":  # listening
+                found.append(fields[7])
+    return sorted(set(found))[:limit]
+
+
+def probe_python() -> str:
+    """A Python interpreter the sandbox shows: the worker's own if it is a system one, else the system's."""
+    own = os.path.realpath(sys.executable)
+    return own if own.startswith("/usr/") else SYSTEM_PYTHON
+
+
+def probe_sandbox(sandbox: Sandbox, targets: ProbeTargets) -> ProbeResult:
+    """Run the probe program in `sandbox` and check each protection (see the module docstring)."""
+    problems = sandbox.problems()
+    if problems:
+        return failed_probe("; ".join(problems))
+    folder = tempfile.mkdtemp(prefix="pecking-probe-")
+    try:
+        os.chmod(folder, 0o755)
+        script = os.path.join(folder, "probe.py")
+        with open(script, "w", encoding="utf-8") as handle:
+            handle.write(PROGRAM)
+        os.chmod(script, 0o644)
+        return _run(sandbox, targets, folder, script)
+    except SandboxUnavailable as exc:
+        return failed_probe(str(exc))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run(sandbox: Sandbox, targets: ProbeTargets, folder: str, script: str) -> ProbeResult:
+    config = sandbox.config
+    process = ProgramProcess([probe_python(), script], PROBE_LIMITS, sandbox)
+    try:
+        arguments = {
+            "files": list(targets.files),
+            "tcp": [list(pair) for pair in targets.tcp],
+            "unix": list(targets.unix),
+            "outside": list(targets.outside),
+            "folder": folder,
+            "uid": process.user.uid,
+            "max_processes": config.max_processes,
+            "memory": PROBE_LIMITS.memory_mb << 20,
+            "tmpfs_mb": config.tmpfs_mb,
+        }
+        try:
+            process.send({"type": "probe", "targets": arguments})
+            report = json.loads(process.read_line(PROBE_LIMITS.startup_seconds + 20))
+        except (ExternalBotError, ValueError) as exc:
+            return failed_probe(f"the probe program gave no report: {exc}; it printed {process.output_text()!r}")
+        proven = {name: bool(report.get(name, [False])[0]) for name in PROTECTIONS}
+        detail = {name: str(report.get(name, [False, "no report"])[1]) for name in PROTECTIONS}
+        try:
+            process.read_line(TIME_LIMIT_SECONDS)
+            proven["time_limit"], detail["time_limit"] = False, "answered when it should have been waiting"
+        except ExternalBotError as exc:
+            dead = process.process.poll() is not None
+            proven["time_limit"] = exc.forfeit_reason == "timeout" and dead
+            detail["time_limit"] = f"{exc}: {'gone' if dead else 'still running'}"
+        process.kill()
+        left = _leftovers(process.user.uid)
+        proven["no_leftovers"] = not left
+        detail["no_leftovers"] = f"{len(left)} of its processes left once its sandbox was killed"
+        return ProbeResult(proven=proven, detail=detail)
+    finally:
+        process.close()
+
+
+def _leftovers(uid: int) -> list[int]:
+    """The processes of `uid` still alive `LEFTOVER_SECONDS` after its sandbox was killed (zombies that are
+    ours reaped on the way): the sandbox's pid namespace should have taken every one with it."""
+    deadline = time.monotonic() + LEFTOVER_SECONDS
+    while True:
+        left = []
+        for pid, state, parent in processes_of(uid):
+            if state == "Z" and parent == os.getpid():
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, 0)
+            elif state != "Z":
+                left.append(pid)
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.01)

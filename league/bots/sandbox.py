@@ -1,0 +1,391 @@
+"""The sandbox every external program runs in: bubblewrap, a user of its own, resource limits.
+
+Pure Python: no Django (the worker builds the `SandboxConfig` from its settings, `league.bots.sandboxing`).
+Nothing here is assumed to work: `league.bots.probe` runs a program inside the sandbox that tries each escape,
+and a worker whose probe fails takes no external seats.
+
+A program runs as
+
+    bwrap --unshare-user --unshare-pid --unshare-net --unshare-ipc --unshare-uts --unshare-cgroup-try
+          --disable-userns --die-with-parent --new-session
+          --proc /proc --dev /dev (read-only) --ro-bind <each system path> --ro-bind <the bot's folders>
+          --tmpfs /tmp (tmpfs_mb) --remount-ro / --clearenv PATH LANG HOME=/tmp --chdir /tmp -- COMMAND
+
+started by the worker as a **slot user**: one dedicated unprivileged account per program running at once
+(`po-sandbox-0`, `po-sandbox-1`, ...), claimed with a lock file, so that `RLIMIT_NPROC` (which root ignores)
+caps the processes of the whole sandbox, bubblewrap's two included. The worker switches to the slot user
+(it needs root, or `CAP_SETUID` and `CAP_SETGID`), and bubblewrap then builds the namespaces unprivileged,
+in a user namespace of that user: nothing in the sandbox runs as root or holds a capability.
+
+What it sees of the machine: the system paths, read-only (by default `/usr` and the links `/bin`, `/lib`,
+... into it, and a few files of `/etc` the dynamic loader needs); the folder of each file the command names
+(and each folder it names) outside those, read-only: the bot's own files; a private `/tmp` of `tmpfs_mb`.
+Not the project tree, not `/run` (so no unix socket of PostgreSQL or Redis), not `/home`, not the worker's
+processes (its own pid namespace and `/proc`), no network (its own network namespace, loopback down).
+
+Limits, set before bubblewrap starts and inherited by every process in the sandbox: `RLIMIT_NPROC`
+(`max_processes`, counted per slot user), `RLIMIT_AS` (the bot's memory per process: the sandbox as a whole
+can hold at most `max_processes` times that), `RLIMIT_CPU` (the bot's CPU seconds per process),
+`RLIMIT_FSIZE` (files it writes: 1 MiB each), `RLIMIT_NOFILE`, no core dumps, no locked memory, no
+message queues.
+
+When the program ends or is stopped, the whole sandbox goes: killing bubblewrap's outer process kills its
+pid namespace (`--die-with-parent`), and the slot is then swept (every process of the slot user killed, and
+reaped: the worker is a child subreaper) before another program may use it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import fcntl
+import os
+import pwd
+import resource
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
+SANDBOX_HOME = "/tmp"
+# Paths the sandbox shows read-only where they exist (links are recreated as links): the system's programs
+# and libraries, and what the dynamic loader and the C library read from /etc. Nothing else of /etc.
+SYSTEM_PATHS = (
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/etc/alternatives",
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/localtime",
+)
+FILE_SIZE_LIMIT = 1 << 20
+SWEEP_SECONDS = 5.0
+KILL = "/usr/bin/kill"
+CAP_SETGID, CAP_SETUID = 6, 7
+PR_SET_CHILD_SUBREAPER = 36
+
+
+class SandboxUnavailable(Exception):
+    """The worker cannot run a program in the sandbox (no bubblewrap, no free slot user, ...): the match
+    is not played here, and no seat forfeits for it."""
+
+
+@dataclass(frozen=True)
+class SandboxConfig:
+    """Where bubblewrap is, which slot users there are, and the sandbox's own limits.
+
+    `users` are the slot users' names; `lock_dir` holds one lock file per slot (shared by every worker
+    process of the machine); `protected_paths` are never shown to a program (the project tree, the
+    service's data), even if a command names a file inside them.
+    """
+
+    bwrap: str = "/usr/bin/bwrap"
+    users: tuple[str, ...] = ()
+    lock_dir: str = "/tmp/pecking-order-sandbox"
+    max_processes: int = 8
+    tmpfs_mb: int = 16
+    open_files: int = 64
+    system_paths: tuple[str, ...] = SYSTEM_PATHS
+    protected_paths: tuple[str, ...] = ()
+    slot_wait_seconds: float = 60.0
+
+    @property
+    def tmpfs_bytes(self) -> int:
+        return self.tmpfs_mb << 20
+
+
+@dataclass(frozen=True)
+class SlotUser:
+    name: str
+    uid: int
+    gid: int
+
+
+@dataclass(frozen=True)
+class ProgramLimits:
+    """What one program may use: CPU seconds and address space per process (see the module docstring)."""
+
+    cpu_seconds: int
+    memory_mb: int
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _capabilities() -> int:
+    """This process's effective capabilities, as a bit mask."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("CapEff:"):
+                    return int(line.split()[1], 16)
+    except OSError:
+        pass
+    return 0
+
+
+@dataclass
+class Sandbox:
+    """Runs programs under `config`: builds the bubblewrap command, claims and sweeps slot users."""
+
+    config: SandboxConfig
+    _users: list[SlotUser] | None = field(default=None, repr=False)
+
+    def slot_users(self) -> list[SlotUser]:
+        """The configured slot users that exist here and are unprivileged (never root, never the worker)."""
+        if self._users is None:
+            users = []
+            for name in self.config.users:
+                try:
+                    entry = pwd.getpwnam(name)
+                except KeyError:
+                    continue
+                if entry.pw_uid != 0 and entry.pw_gid != 0 and entry.pw_uid != os.getuid():
+                    users.append(SlotUser(name, entry.pw_uid, entry.pw_gid))
+            self._users = users
+        return self._users
+
+    def problems(self) -> list[str]:
+        """Why this worker cannot start a sandbox at all (empty when it can try)."""
+        found = []
+        if not os.access(self.config.bwrap, os.X_OK):
+            found.append(f"bubblewrap ({self.config.bwrap}) is not installed (apt-get install bubblewrap)")
+        if not self.slot_users():
+            found.append(
+                "none of the slot users exists or is unprivileged: "
+                + (", ".join(self.config.users) or "none configured")
+                + " (create them with .ci/sandbox-users)"
+            )
+        needed = (1 << CAP_SETUID) | (1 << CAP_SETGID)
+        if os.geteuid() != 0 and _capabilities() & needed != needed:
+            found.append("the worker may not switch to the slot users (it needs root, or CAP_SETUID and CAP_SETGID)")
+        if not os.access(KILL, os.X_OK):
+            found.append(f"{KILL} (procps) is missing")
+        for protected in self.config.protected_paths:
+            for system in self.config.system_paths:
+                if _inside(os.path.realpath(protected), os.path.realpath(system)):
+                    found.append(f"the service's files are inside {system}, which the sandbox shows")
+        return found
+
+    # --- what the program sees -------------------------------------------------------------------------
+
+    def bot_folders(self, command: Sequence[str]) -> list[str]:
+        """The folders shown to the program, read-only: the folder of each file the command names and each
+        folder it names, outside the system paths. Raises SandboxRefused for one inside the service's files
+        or one holding them."""
+        systems = [os.path.realpath(path) for path in self.config.system_paths if os.path.lexists(path)]
+        protected = [os.path.realpath(path) for path in self.config.protected_paths]
+        folders: list[str] = []
+        for part in command:
+            if not part.startswith("/") or not os.path.exists(part):
+                continue
+            real = os.path.realpath(part)
+            folder = real if os.path.isdir(real) else os.path.dirname(real)
+            if any(_inside(real, system) for system in systems):
+                continue
+            for guarded in protected:
+                if _inside(folder, guarded) or _inside(guarded, folder):
+                    raise SandboxRefused(
+                        f"{part} is in a folder that holds or is part of the service's own files; "
+                        "put the bot in a folder of its own"
+                    )
+            if folder not in folders:
+                folders.append(folder)
+        return folders
+
+    def command(self, command: Sequence[str], folders: Sequence[str]) -> list[str]:
+        """The bubblewrap command line that runs `command` (already resolved) with `folders` shown."""
+        argv = [
+            self.config.bwrap,
+            "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+            "--unshare-cgroup-try", "--disable-userns",
+            "--die-with-parent", "--new-session",
+            "--proc", "/proc",
+            "--dev", "/dev",
+        ]  # fmt: skip
+        for path in self.config.system_paths:
+            if os.path.islink(path):
+                argv += ["--symlink", os.readlink(path), path]
+            elif os.path.exists(path):
+                argv += ["--ro-bind", path, path]
+        argv += ["--size", str(self.config.tmpfs_bytes), "--tmpfs", SANDBOX_HOME]
+        for folder in folders:
+            argv += ["--ro-bind", folder, folder]
+        argv += [
+            "--remount-ro", "/dev",
+            "--remount-ro", "/",
+            "--clearenv",
+            "--setenv", "PATH", SAFE_PATH,
+            "--setenv", "LANG", "C.UTF-8",
+            "--setenv", "HOME", SANDBOX_HOME,
+            "--chdir", SANDBOX_HOME,
+            "--", *command,
+        ]  # fmt: skip
+        return argv
+
+    def preexec(self, limits: ProgramLimits) -> Callable[[], None]:
+        """The child-side setup between fork and exec (after the switch to the slot user): the limits."""
+        cpu = max(1, int(limits.cpu_seconds))
+        memory = int(limits.memory_mb) << 20
+        processes = self.config.max_processes
+        files = self.config.open_files
+
+        def apply() -> None:
+            resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+            resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT, FILE_SIZE_LIMIT))
+            resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            resource.setrlimit(resource.RLIMIT_MEMLOCK, (0, 0))
+            resource.setrlimit(resource.RLIMIT_MSGQUEUE, (0, 0))
+
+        return apply
+
+    def popen(self, command: Sequence[str], limits: ProgramLimits, user: SlotUser) -> subprocess.Popen:
+        """Start `command` in the sandbox as `user`, its standard streams piped to the worker."""
+        folders = self.bot_folders(command)
+        _become_subreaper()
+        try:
+            return subprocess.Popen(
+                self.command(command, folders),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd="/",
+                env={"PATH": SAFE_PATH},
+                close_fds=True,
+                start_new_session=True,
+                user=user.uid,
+                group=user.gid,
+                extra_groups=[],
+                preexec_fn=self.preexec(limits),
+            )
+        except OSError as exc:
+            raise SandboxUnavailable(f"could not start bubblewrap: {exc.strerror or exc}") from None
+
+    # --- slots -------------------------------------------------------------------------------------------
+
+    def _lock_dir(self) -> str:
+        path = self.config.lock_dir
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(path, 0o700)
+        info = os.lstat(path)
+        if info.st_uid != os.geteuid() or info.st_mode & 0o022 or not os.path.isdir(path):
+            raise SandboxUnavailable(f"the slot lock folder {path} is not this worker's own")
+        return path
+
+    @contextlib.contextmanager
+    def slot(self) -> Iterator[SlotUser]:
+        """Claim a free slot user for one program (waiting up to `slot_wait_seconds`), swept before and
+        after: no process of it survives the program."""
+        users = self.slot_users()
+        if not users:
+            raise SandboxUnavailable("no slot user exists")
+        folder = self._lock_dir()
+        deadline = time.monotonic() + self.config.slot_wait_seconds
+        start = os.getpid() % len(users)  # processes of one machine start their search at different slots
+        while True:
+            for offset in range(len(users)):
+                user = users[(start + offset) % len(users)]
+                lock = os.open(os.path.join(folder, f"{user.name}.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    os.close(lock)
+                    continue
+                try:
+                    self.sweep(user)
+                    yield user
+                    return
+                finally:
+                    try:
+                        self.sweep(user)
+                    finally:
+                        os.close(lock)  # releases the lock
+            if time.monotonic() > deadline:
+                raise SandboxUnavailable(f"all {len(users)} slot users are busy: add slot users (SANDBOX_SLOTS)")
+            time.sleep(0.02)
+
+    def sweep(self, user: SlotUser) -> None:
+        """Kill every process of `user` and wait until none is left (reaping those that were ours)."""
+        deadline = time.monotonic() + SWEEP_SECONDS
+        killed_at = None
+        while True:
+            left = processes_of(user.uid)
+            if not left:
+                return
+            for pid, state, parent in left:
+                if parent == os.getpid() and state == "Z":
+                    with contextlib.suppress(ChildProcessError):
+                        os.waitpid(pid, 0)
+            alive = any(state != "Z" for _, state, _ in left)
+            if alive and (killed_at is None or time.monotonic() - killed_at > 0.1):
+                # kill(-1) as the slot user: the kernel signals every process of that user at once, so
+                # nothing forks its way out between a scan and a kill.
+                subprocess.run(
+                    [KILL, "-KILL", "-1"],
+                    user=user.uid,
+                    group=user.gid,
+                    extra_groups=[],
+                    env={"PATH": SAFE_PATH},
+                    cwd="/",
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    check=False,
+                )
+                killed_at = time.monotonic()
+            if time.monotonic() > deadline:
+                raise SandboxUnavailable(f"processes of {user.name} survive being killed: {len(left)} left")
+            time.sleep(0.002)
+
+
+class SandboxRefused(Exception):
+    """The program cannot run in the sandbox as registered (its files lie among the service's own)."""
+
+
+def processes_of(uid: int) -> list[tuple[int, str, int]]:
+    """(pid, state, parent pid) of every process whose owner is `uid`, zombies included."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            if entry.stat(follow_symlinks=False).st_uid != uid:
+                continue
+            with open(f"/proc/{entry.name}/stat", encoding="utf-8", errors="replace") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            continue
+        found.append((int(entry.name), fields[0], int(fields[1])))
+    return found
+
+
+_subreaper = False
+
+
+def _become_subreaper() -> None:
+    """Adopt the sandbox's orphans: bubblewrap's outer process exits before its pid 1, which would otherwise
+    go to the machine's init and count against the slot user's process limit until init reaps it."""
+    global _subreaper
+    if not _subreaper:
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        _subreaper = True
+
+
+def kill_sandbox(process: subprocess.Popen) -> None:
+    """Kill bubblewrap's outer process (and with it, its pid namespace) and wait for it."""
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
