@@ -1,7 +1,8 @@
 """Suite-wide test setup: deselect tests whose machinery this machine lacks, and say so.
 
-Tests that need PostgreSQL, a real Celery worker or headless Chromium carry the markers `postgres`, `worker`
-and `browser`. When the machine lacks what a marker needs, its tests are deselected (not skipped) and the
+Tests that need PostgreSQL, a real Celery worker, headless Chromium or the bot sandbox (bubblewrap and the
+slot users, run as root) carry the markers `postgres`, `worker`, `browser` and `sandbox`. When the machine
+lacks what a marker needs, its tests are deselected (not skipped) and the
 run ends with a line saying how many and how to run them. With PECKING_ORDER_REQUIRE_ALL_MARKERS=1 (CI)
 a missing capability is an error instead.
 """
@@ -17,11 +18,13 @@ from urllib.parse import urlparse
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
-CAPABILITY_MARKERS = ("postgres", "worker", "browser")
+CAPABILITY_MARKERS = ("postgres", "worker", "browser", "sandbox")
 HOW_TO_RUN = {
     "postgres": "run them with DATABASE_URL=postgres://postgres@127.0.0.1:5432/pecking_order (or bash .ci/run)",
     "worker": "start the broker named by CELERY_BROKER_URL (the default filesystem broker needs nothing)",
     "browser": "install Debian's chromium (apt-get install chromium) and the dev requirements (make install)",
+    "sandbox": "as root, run bash .ci/sandbox-users (installs bubblewrap, creates the slot users po-sandbox-0..15) "
+    "and run the tests as root",
 }
 
 
@@ -50,6 +53,11 @@ def missing_capabilities() -> dict[str, str]:
         missing["worker"] = f"the broker {settings.CELERY_BROKER_URL} does not answer"
     if not os.access(CHROMIUM, os.X_OK) or importlib.util.find_spec("playwright") is None:
         missing["browser"] = f"{CHROMIUM} or the playwright package is missing"
+    from league.bots.sandboxing import sandbox
+
+    problems = sandbox().problems()
+    if problems:
+        missing["sandbox"] = "; ".join(problems)
     # CI runs the slow browser tests once, in its PostgreSQL stage: its first stage defers them by name.
     for marker in filter(None, os.environ.get("PECKING_ORDER_DEFER_MARKERS", "").split(",")):
         if marker not in CAPABILITY_MARKERS:

@@ -120,7 +120,7 @@ class LeagueCreateSerializer(serializers.Serializer):
     )
     batch_size = serializers.IntegerField(default=50, **leagues.SETTING_BOUNDS["batch_size"].limits)
     commit_every = serializers.IntegerField(default=10, **leagues.SETTING_BOUNDS["commit_every"].limits)
-    lease_seconds = serializers.IntegerField(default=600, **leagues.SETTING_BOUNDS["lease_seconds"].limits)
+    lease_seconds = serializers.IntegerField(default=30, **leagues.SETTING_BOUNDS["lease_seconds"].limits)
     pace = serializers.CharField(default=BotLeague.Pace.FAST)
     interval_seconds = serializers.IntegerField(
         default=60, **leagues.SETTING_BOUNDS["interval_seconds"].limits

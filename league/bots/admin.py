@@ -2,7 +2,9 @@
 
 A bot's form validates with `check_bot` (only staff may register external programs); saving a bot that has
 taken a seat makes its next version instead of editing it. Leagues are created in the admin or on the site
-and started, paused or resumed with the list's actions; their rounds and fixtures are read-only.
+and started, paused or resumed with the list's actions; their rounds and fixtures are read-only. The
+programs' logs (why a seat forfeited, what its program printed: staff only) and the workers' sandbox probes
+are read-only too.
 """
 
 import json
@@ -11,7 +13,7 @@ from django import forms
 from django.contrib import admin, messages
 
 from league.bots import leagues, services
-from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry
+from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry, ProgramLog, WorkerProbe
 from league.core.catalogue import game_choices
 from league.core.errors import UserError
 from league.core.forms import add_user_error, json_object
@@ -192,3 +194,32 @@ class FixtureAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ProgramLog)
+class ProgramLogAdmin(ReadOnlyAdmin):
+    """What a seat's program printed and why it forfeited: for staff (never on a public page)."""
+
+    list_display = ("match", "seat", "bot", "forfeit", "output_bytes", "created_at")
+    list_filter = ("forfeit",)
+    list_select_related = ("bot",)
+    raw_id_fields = ("match", "bot")
+    readonly_fields = [field.name for field in ProgramLog._meta.fields]
+
+
+@admin.register(WorkerProbe)
+class WorkerProbeAdmin(ReadOnlyAdmin):
+    list_display = ("worker", "isolated", "checked_at", "seen_at")
+    list_filter = ("isolated",)
+    readonly_fields = [field.name for field in WorkerProbe._meta.fields]

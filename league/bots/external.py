@@ -189,7 +189,9 @@ class ProgramProcess:
                 raise self._exit_error("exited without answering")
         line, _, self.buffer = self.buffer.partition(b"\n")
         if len(line) > MAX_ANSWER_BYTES:
-            raise ExternalBotError("limit_exceeded", f"answered more than {MAX_ANSWER_BYTES} bytes in one line")
+            raise ExternalBotError(
+                "limit_exceeded", f"answered more than {MAX_ANSWER_BYTES} bytes in one line"
+            )
         return line
 
     def _exit_error(self, what: str) -> ExternalBotError:
@@ -311,7 +313,9 @@ class ExternalBot(Bot):
         try:
             answer = parse_json(line.decode())
         except (ValueError, UnicodeDecodeError):
-            raise ExternalBotError("protocol_error", f"answered something that is not JSON: {_excerpt(line)}") from None
+            raise ExternalBotError(
+                "protocol_error", f"answered something that is not JSON: {_excerpt(line)}"
+            ) from None
         if not isinstance(answer, dict) or "action" not in answer:
             raise ExternalBotError("protocol_error", f'answered {_excerpt(line)}, not {{"action": ...}}')
         return answer["action"]

@@ -53,7 +53,7 @@ SETTING_BOUNDS = {  # a league's numbers, within their columns (small ints up to
     "sittings_per_round": Bounds(1, 1000),
     "batch_size": Bounds(1, 1000),
     "commit_every": Bounds(1, 1000),
-    "lease_seconds": Bounds(1, 86400),
+    "lease_seconds": Bounds(2, 30),  # renewed every third of it while a batch plays
     "interval_seconds": Bounds(1, 86400 * 7),
 }
 PLAY_TASK = "league.bots.tasks.league_play_task"
@@ -73,7 +73,7 @@ def league_create(
     sittings_per_round: int = 4,
     batch_size: int = 50,
     commit_every: int = 10,
-    lease_seconds: int = 600,
+    lease_seconds: int = 30,
     pace: str = BotLeague.Pace.FAST,
     interval_seconds: int = 60,
     by: AbstractBaseUser | None,

@@ -111,7 +111,9 @@ class BotLeague(models.Model):
         default=10, help_text="Matches a worker stores per transaction."
     )
     lease_seconds = models.PositiveIntegerField(
-        default=600, help_text="How long a claim lasts before the reaper hands the matches to another worker."
+        default=30,
+        help_text="How long a claim lasts unless renewed (a third of it, while the batch plays) before the "
+        "reaper hands the matches to another worker; at most 30.",
     )
     pace = models.CharField(max_length=10, choices=Pace.choices, default=Pace.FAST)
     interval_seconds = models.PositiveIntegerField(
@@ -140,6 +142,9 @@ class BotLeague(models.Model):
             models.CheckConstraint(condition=models.Q(target_value__gte=1), name="league_target_positive"),
             models.CheckConstraint(condition=models.Q(batch_size__gte=1), name="league_batch_positive"),
             models.CheckConstraint(condition=models.Q(commit_every__gte=1), name="league_commit_positive"),
+            models.CheckConstraint(
+                condition=models.Q(lease_seconds__gte=2, lease_seconds__lte=30), name="league_lease_short"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -211,3 +216,49 @@ class Fixture(models.Model):
 
     def __str__(self) -> str:
         return f"{self.league} #{self.position}"
+
+
+class ProgramLog(models.Model):
+    """What staff may read of one seat of a bot match: why it forfeited, in words, and what its program
+    printed on its standard error (the last 8 KB). Never public: the match record holds only the codes."""
+
+    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="program_logs")
+    seat = models.PositiveSmallIntegerField()
+    bot = models.ForeignKey(BotDefinition, null=True, on_delete=models.SET_NULL, related_name="logs")
+    forfeit = models.CharField(
+        max_length=20, blank=True, help_text="The record's forfeit code, if it forfeited."
+    )
+    detail = models.TextField(blank=True, help_text="Why it forfeited, in words.")
+    output = models.TextField(blank=True, help_text="The last 8 KB the program wrote to its standard error.")
+    output_bytes = models.PositiveBigIntegerField(default=0, help_text="All it wrote there, in bytes.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="program_log_once_per_seat")]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} seat {self.seat + 1}"
+
+
+class WorkerProbe(models.Model):
+    """What one worker proved of its sandbox when it started (`league.bots.probe`): which protections held.
+
+    A worker whose probe did not prove every protection (`isolated`) takes no seat of an external program.
+    """
+
+    worker = models.CharField(
+        max_length=200, unique=True, help_text="The worker: Celery node name or host:pid."
+    )
+    hostname = models.CharField(max_length=200)
+    isolated = models.BooleanField(help_text="Every protection proven: it plays external programs.")
+    proven = models.JSONField(default=dict, help_text="Protection name → proven.")
+    detail = models.JSONField(default=dict, help_text="Protection name → what the probe saw.")
+    checked_at = models.DateTimeField()
+    seen_at = models.DateTimeField(help_text="When it last looked for work.")
+
+    class Meta:
+        ordering = ["-seen_at", "worker"]
+
+    def __str__(self) -> str:
+        return self.worker

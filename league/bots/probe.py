@@ -20,6 +20,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from league.bots.external import ExternalBotError, Limits, ProgramProcess
 from league.bots.sandbox import Sandbox, SandboxUnavailable, processes_of
@@ -45,7 +46,7 @@ SYSTEM_PYTHON = "/usr/bin/python3"
 
 # The program: reads its targets from its first input line, tries each escape, prints one JSON line (protection ->
 # [held, what it saw]), then waits to be killed. Every attempt that succeeds is a protection that failed.
-PROGRAM = r'''
+PROGRAM = r"""
 import errno, json, os, resource, signal, socket, sys, time
 targets = json.loads(sys.stdin.readline())["targets"]
 report = {}
@@ -211,7 +212,7 @@ sys.stderr.write("probe: done\n")
 sys.stdout.write(json.dumps(report) + "\n")
 sys.stdout.flush()
 time.sleep(3600)
-'''
+"""
 
 
 @dataclass(frozen=True)
@@ -227,10 +228,11 @@ class ProbeTargets:
 
 @dataclass
 class ProbeResult:
-    """Which protections held (`proven`, by name of `PROTECTIONS`) and a word on each (`detail`)."""
+    """Which protections held (`proven`, by name of `PROTECTIONS`), a word on each (`detail`), and when."""
 
     proven: dict[str, bool]
     detail: dict[str, str] = field(default_factory=dict)
+    checked_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     @property
     def isolated(self) -> bool:
@@ -297,7 +299,9 @@ def _run(sandbox: Sandbox, targets: ProbeTargets, folder: str, script: str) -> P
             process.send({"type": "probe", "targets": arguments})
             report = json.loads(process.read_line(PROBE_LIMITS.startup_seconds + 20))
         except (ExternalBotError, ValueError) as exc:
-            return failed_probe(f"the probe program gave no report: {exc}; it printed {process.output_text()!r}")
+            return failed_probe(
+                f"the probe program gave no report: {exc}; it printed {process.output_text()!r}"
+            )
         proven = {name: bool(report.get(name, [False])[0]) for name in PROTECTIONS}
         detail = {name: str(report.get(name, [False, "no report"])[1]) for name in PROTECTIONS}
         try:

@@ -167,7 +167,9 @@ class Sandbox:
             )
         needed = (1 << CAP_SETUID) | (1 << CAP_SETGID)
         if os.geteuid() != 0 and _capabilities() & needed != needed:
-            found.append("the worker may not switch to the slot users (it needs root, or CAP_SETUID and CAP_SETGID)")
+            found.append(
+                "the worker may not switch to the slot users (it needs root, or CAP_SETUID and CAP_SETGID)"
+            )
         if not os.access(KILL, os.X_OK):
             found.append(f"{KILL} (procps) is missing")
         for protected in self.config.protected_paths:
@@ -313,7 +315,9 @@ class Sandbox:
                     finally:
                         os.close(lock)  # releases the lock
             if time.monotonic() > deadline:
-                raise SandboxUnavailable(f"all {len(users)} slot users are busy: add slot users (SANDBOX_SLOTS)")
+                raise SandboxUnavailable(
+                    f"all {len(users)} slot users are busy: add slot users (SANDBOX_SLOTS)"
+                )
             time.sleep(0.02)
 
     def sweep(self, user: SlotUser) -> None:

@@ -1,4 +1,5 @@
-"""Writes for bot definitions: registering a bot and revising it (a bot that has played gets a new version).
+"""Writes for bot definitions: registering a bot and revising it (a bot that has played gets a new version);
+and what the workers proved of their sandbox (`worker_probe_record`).
 
 Leagues and their rounds are in `league.bots.leagues`; the workers' loop (claim, play, store, reap) in
 `league.bots.worker`.
@@ -13,11 +14,15 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
+from django.utils import timezone
 
 from games import registry
 from games.core.errors import OptionError, UnknownBot
 from league.bots.external import ExternalBotError, resolve_command
-from league.bots.models import BotDefinition
+from league.bots.models import BotDefinition, WorkerProbe
+from league.bots.probe import ProbeResult
+from league.bots.sandbox import SandboxRefused
+from league.bots.sandboxing import sandbox
 from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.errors import ErrorCode, Forbidden, UserError
@@ -27,8 +32,10 @@ from league.players.models import Player
 from league.players.services import player_create
 
 MOVE_SECONDS = Bounds(0.01, 600, whole=False)
-CPU_SECONDS = Bounds(1, 3600)
-MEMORY_MB = Bounds(64, 16384)
+# An external program's limits per process; its sandbox holds at most SANDBOX_MAX_PROCESSES of them, so the
+# whole bot is bounded by that many times memory_mb (docs/bot-protocol.md).
+CPU_SECONDS = Bounds(1, 300)
+MEMORY_MB = Bounds(64, 2048)
 
 
 @dataclass(frozen=True)
@@ -74,9 +81,11 @@ def check_bot(
         if not isinstance(command, list | tuple):
             raise UserError("the command is a program followed by its arguments", field="command")
         try:
-            resolve_command(list(command))
+            sandbox().bot_folders(resolve_command(list(command)))
         except ExternalBotError as exc:
             raise UserError(f"{exc} (it must exist on every worker)", field="command") from None
+        except SandboxRefused as exc:
+            raise UserError(str(exc), field="command") from None
         return BotPlan(spec.id, kind, "", {}, list(command), move_seconds, cpu_seconds, memory_mb)
     try:
         cls = registry.bot_class(strategy, spec.id)
@@ -176,3 +185,27 @@ def bot_revise(*, bot: BotDefinition, by: AbstractBaseUser | None, **changes: An
             created_by=by,
             **_plan_fields(plan),
         )
+
+
+def worker_probe_record(
+    *, worker: str, hostname: str, result: ProbeResult, seen: bool = False
+) -> WorkerProbe:
+    """Store what `worker` proved of its sandbox (`league.bots.probe`), replacing what it proved before.
+
+    With `seen`, only mark the worker as looking for work now (storing the result if it has no row yet).
+    """
+    now = timezone.now()
+    if seen and WorkerProbe.objects.filter(worker=worker).update(seen_at=now):
+        return WorkerProbe.objects.get(worker=worker)
+    probe, _ = WorkerProbe.objects.update_or_create(
+        worker=worker,
+        defaults={
+            "hostname": hostname,
+            "isolated": result.isolated,
+            "proven": dict(result.proven),
+            "detail": dict(result.detail),
+            "checked_at": result.checked_at,
+            "seen_at": now,
+        },
+    )
+    return probe

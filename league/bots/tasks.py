@@ -4,17 +4,22 @@ This module imports the services; they queue these tasks by their registered nam
 `league.bots.leagues`), so the services never import it.
 """
 
+import logging
 import os
 import socket
 
 from celery import shared_task
 from celery.signals import worker_init
-from django.db import OperationalError
+from django.db import DatabaseError, OperationalError, connections
 from django.db.backends.signals import connection_created
 
 from games import registry
+from league.bots import sandboxing
 from league.bots.leagues import league_tick
+from league.bots.services import worker_probe_record
 from league.bots.worker import league_work, leases_reap, relax_session_commits
+
+logger = logging.getLogger(__name__)
 
 
 def worker_name() -> str:
@@ -34,6 +39,24 @@ def relax_commits(**kwargs) -> None:
     connection_created.connect(relax_session_commits, dispatch_uid="relax_session_commits")
 
 
+@worker_init.connect
+def probe_sandbox(sender=None, **kwargs) -> None:
+    """Prove the sandbox before taking any work: the probe tries every escape (`league.bots.probe`); what it
+    proved goes into this worker's `WorkerProbe` row (the bot pages and /health/ show it), and the pool's
+    processes inherit the verdict. A worker that proved less takes no external program's seat."""
+    result = sandboxing.reprobe()
+    node = getattr(sender, "hostname", None) or worker_name()
+    failed = sorted(name for name, held in result.proven.items() if not held)
+    if failed:
+        logger.warning("%s: sandbox not proven (%s): no external program's seat here", node, ", ".join(failed))
+    try:
+        worker_probe_record(worker=node, hostname=socket.gethostname(), result=result)
+    except DatabaseError:
+        logger.warning("%s: could not store the sandbox probe", node, exc_info=True)
+    finally:
+        connections.close_all()  # the pool's processes open their own
+
+
 # A task claims no new batch after this long and hands on to a fresh task; a batch itself may be slow (search
 # bots), so the task's own time limit is generous and a stuck batch is left to the lease and the reaper.
 TASK_WORK_SECONDS = 60
@@ -41,15 +64,21 @@ TASK_TIME_LIMIT_SECONDS = 6 * 3600
 
 
 @shared_task(
+    bind=True,
     autoretry_for=(OperationalError,),
     retry_backoff=True,
     max_retries=5,
     time_limit=TASK_TIME_LIMIT_SECONDS,
     soft_time_limit=TASK_TIME_LIMIT_SECONDS - 60,
 )
-def league_play_task(league_id: int) -> int:
+def league_play_task(self, league_id: int) -> int:
     """Claim, play and store batches of a league's open matches for about a minute; matches stored."""
-    return league_work(league_id=league_id, worker=worker_name(), max_seconds=TASK_WORK_SECONDS)
+    return league_work(
+        league_id=league_id,
+        worker=worker_name(),
+        max_seconds=TASK_WORK_SECONDS,
+        node=self.request.hostname or None,
+    )
 
 
 @shared_task

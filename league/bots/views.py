@@ -12,7 +12,6 @@ from django.views.decorators.http import require_POST
 from games.core.errors import ReplayError
 from league.bots import selectors
 from league.bots.drawings import replay_frame
-from league.bots.external import detect_protections
 from league.bots.leagues import SETTING_BOUNDS, league_create, league_pause, league_start
 from league.bots.models import BotDefinition, BotLeague
 from league.core.bounds import ROW_IDS, whole_number
@@ -110,6 +109,7 @@ def _league_context(request: HttpRequest, league: BotLeague) -> dict:
         "recent": selectors.league_recent_matches(league),
         "chart": selectors.league_chart(league),
         "can_control": request.user.is_staff,
+        "sandbox_message": selectors.sandbox_status(league).message,
     }
 
 
@@ -161,7 +161,7 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "game_name": game_name(bot.game_id),
             "versions": selectors.bot_versions(bot),
             "leagues": selectors.bot_leagues(bot),
-            "protections": detect_protections().describe() if bot.is_external else None,
+            "sandbox": selectors.sandbox_status() if bot.is_external else None,
         },
     )
 

@@ -13,13 +13,22 @@ play. A match stored out of order (after the reaper) is re-applied in its place 
 final numbers never depend on the number of workers or on the order in which they finish. With nothing left
 to claim, the worker asks `league.bots.leagues.league_advance` for the next round.
 
-`leases_reap` (periodic) hands back fixtures whose lease expired (a killed worker) and queues work for every
-running league (a safety net for lost messages).
+A lease lasts the league's `lease_seconds` (at most 30) and is renewed every third of it while the batch
+plays (`LeaseRenewal`, a thread of its own), so a slow match never loses its lease and a killed worker's
+batch expires within 30 s. `leases_reap` (periodic, every 15 s) hands back fixtures whose lease expired and
+queues work for every running league (a safety net for lost messages): a dead worker's matches are played
+again within a minute, and counted once (see above).
+
+External programs play only on a worker whose sandbox was proven (`league.bots.sandboxing.verdict`: the probe
+tried every escape, and each failed). A worker that could not prove it does not claim the fixtures with an
+external program's seat: they wait for one that can, and the league page and /health/ say so.
 """
 
 from __future__ import annotations
 
 import logging
+import socket
+import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -27,14 +36,18 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from league.bots.external import Limits
+from league.bots import sandboxing
+from league.bots.external import Limits, SeatLog
 from league.bots.leagues import league_advance, queue_work
-from league.bots.models import BotLeague, Fixture, LeagueEntry
+from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry, ProgramLog
 from league.bots.playing import SeatBot, play_league_match
+from league.bots.sandbox import Sandbox, SandboxUnavailable
+from league.bots.selectors import external_seat
+from league.bots.services import worker_probe_record
 from league.core import bulk
 from league.matches.selectors import players_by_seat
 from league.matches.services import matches_hand_back, matches_set_running
@@ -75,20 +88,26 @@ class ClaimedFixture(NamedTuple):
     position: int
 
 
-def fixtures_claim(*, league: BotLeague, token: str, limit: int, least: int = 1) -> list[ClaimedFixture]:
+def fixtures_claim(
+    *, league: BotLeague, token: str, limit: int, least: int = 1, external: bool = True
+) -> list[ClaimedFixture]:
     """Lease open fixtures of a running league to `token`, in schedule order.
 
     Takes `limit` fixtures, but no more than half of those still unclaimed (and at least `least`), so that
-    the end of a round is shared between the workers instead of left to the last one to claim.
+    the end of a round is shared between the workers instead of left to the last one to claim. Without
+    `external` (a worker whose sandbox is not proven), fixtures with an external program's seat are left
+    for another worker.
     """
     now = timezone.now()
     with transaction.atomic():
         _relax_commit()
+        open_fixtures = Fixture.objects.select_for_update(skip_locked=True).filter(
+            league_id=league.pk, done=False, lease_token=""
+        )
+        if not external:
+            open_fixtures = open_fixtures.filter(~external_seat())
         available = list(
-            Fixture.objects.select_for_update(skip_locked=True)
-            .filter(league_id=league.pk, done=False, lease_token="")
-            .order_by("position")
-            .values_list("id", "match_id", "seed", "position")[: 2 * limit]
+            open_fixtures.order_by("position").values_list("id", "match_id", "seed", "position")[: 2 * limit]
         )
         claimed = [
             ClaimedFixture(*row) for row in available[: min(limit, max(least, -(-len(available) // 2)))]
@@ -104,12 +123,65 @@ def fixtures_claim(*, league: BotLeague, token: str, limit: int, least: int = 1)
     return claimed
 
 
+def fixtures_renew(*, token: str, seconds: int) -> int:
+    """Extend the lease of `token`'s open fixtures to `seconds` from now; how many it still holds."""
+    with transaction.atomic():
+        _relax_commit()
+        return Fixture.objects.filter(lease_token=token, done=False).update(
+            lease_expires_at=timezone.now() + timedelta(seconds=seconds)
+        )
+
+
+def fixtures_release(*, token: str) -> int:
+    """Hand back `token`'s open fixtures at once (the worker cannot play them); how many."""
+    with transaction.atomic():
+        _relax_commit()
+        held = list(Fixture.objects.filter(lease_token=token, done=False).values_list("id", "match_id"))
+        if held:
+            Fixture.objects.filter(pk__in=[row[0] for row in held]).update(
+                lease_token="", lease_expires_at=None
+            )
+            matches_hand_back(match_ids=[row[1] for row in held])
+    return len(held)
+
+
+class LeaseRenewal:
+    """While a batch plays, renew its lease every third of `seconds` (a thread with its own connection), so
+    that a lease can be short (a killed worker's batch comes back soon) whatever a match lasts."""
+
+    def __init__(self, *, token: str, seconds: int):
+        self.token = token
+        self.seconds = seconds
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._renew, name=f"lease {token}", daemon=True)
+
+    def _renew(self) -> None:
+        try:
+            while not self.stopped.wait(self.seconds / 3):
+                try:
+                    fixtures_renew(token=self.token, seconds=self.seconds)
+                except DatabaseError:
+                    logger.warning("could not renew the lease of %s", self.token, exc_info=True)
+        finally:
+            connection.close()  # this thread's own
+
+    def __enter__(self) -> LeaseRenewal:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stopped.set()
+        self.thread.join()
+
+
 @dataclass(frozen=True)
 class PlayedFixture:
     fixture_id: int
     match_id: int
     record: dict
     seconds: float
+    logs: Sequence[SeatLog] = ()
+    bot_ids: Sequence[int] = ()  # the bot definition of each seat
 
 
 def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture]) -> int:
@@ -134,6 +206,19 @@ def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture])
             return 0
         items = [by_fixture[fixture_id] for fixture_id in held]
         results_record_played(played=[PlayedMatch(item.match_id, pool_id, item.record) for item in items])
+        ProgramLog.objects.bulk_create(
+            ProgramLog(
+                match_id=item.match_id,
+                seat=log.seat,
+                bot_id=item.bot_ids[log.seat] if log.seat < len(item.bot_ids) else None,
+                forfeit=log.forfeit,
+                detail=_storable(log.detail),
+                output=_storable(log.output),
+                output_bytes=log.output_bytes,
+            )
+            for item in items
+            for log in item.logs
+        )
         bulk.update(
             Fixture,
             ("seconds",),
@@ -146,20 +231,46 @@ def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture])
     return len(items)
 
 
-def seat_bots(league: BotLeague) -> dict[int, SeatBot]:
-    """What plays for each of the league's players (by player id)."""
+def _storable(text: str) -> str:
+    """Text a database column takes: no NUL (PostgreSQL refuses it in text)."""
+    return text.replace("\x00", "\ufffd")
+
+
+def seat_bots(league: BotLeague) -> dict[int, tuple[int, SeatBot]]:
+    """What plays for each of the league's players (by player id): its bot definition's id and its seat."""
     seats = {}
     for entry in LeagueEntry.objects.filter(league=league).select_related("bot"):
         bot = entry.bot
         limits = Limits(move_seconds=bot.move_seconds, cpu_seconds=bot.cpu_seconds, memory_mb=bot.memory_mb)
-        seats[bot.player_id] = SeatBot(
-            label=bot.label,
-            strategy=bot.strategy,
-            params=dict(bot.params),
-            command=tuple(bot.command) if bot.is_external else (),
-            limits=limits,
+        seats[bot.player_id] = (
+            bot.pk,
+            SeatBot(
+                label=bot.label,
+                strategy=bot.strategy,
+                params=dict(bot.params),
+                command=tuple(bot.command) if bot.is_external else (),
+                limits=limits,
+            ),
         )
     return seats
+
+
+def proven_sandbox(*, league: BotLeague, worker: str) -> Sandbox | None:
+    """The sandbox this worker plays external programs in, or None if its probe did not prove it (or the
+    league has none). `worker`'s probe row is marked as looking for work now."""
+    if not LeagueEntry.objects.filter(league=league, bot__kind=BotDefinition.Kind.EXTERNAL).exists():
+        return None
+    result = sandboxing.verdict()
+    worker_probe_record(worker=worker, hostname=socket.gethostname(), result=result, seen=True)
+    if not result.isolated:
+        failed = sorted(name for name, held in result.proven.items() if not held)
+        logger.warning(
+            "league %s: this worker takes no external program's seat, its sandbox is not proven (%s)",
+            league.pk,
+            ", ".join(failed),
+        )
+        return None
+    return sandboxing.sandbox()
 
 
 def league_work(
@@ -168,16 +279,19 @@ def league_work(
     worker: str,
     on_stored: Callable[[int], None] | None = None,
     max_seconds: float | None = None,
+    node: str | None = None,
 ) -> int:
     """Claim, play and store batches of a running league until it has nothing open; returns matches stored.
 
     The body of `league_play_task`: safe to run twice or concurrently on many workers. `on_stored(total)`,
     if given, is called after each stored chunk (the shell command's progress bar). With `max_seconds`, no
     new batch is claimed after that long: the work is handed on to a new task (queued after the commit), so
-    that no task outlives the workers' time limits however long the league.
+    that no task outlives the workers' time limits however long the league. `node` names the worker in its
+    sandbox probe's row (a Celery node: all its pool processes share the probe); `worker` by default.
     """
     stored = 0
-    bots: dict[int, SeatBot] | None = None
+    bots: dict[int, tuple[int, SeatBot]] | None = None
+    sandbox: Sandbox | None = None
     started = rated_at = time.monotonic()
     while True:
         league = BotLeague.objects.filter(pk=league_id).first()
@@ -187,51 +301,87 @@ def league_work(
             with transaction.atomic():
                 queue_work(league_id, 1)
             return stored
+        if bots is None:
+            bots = seat_bots(league)
+            sandbox = proven_sandbox(league=league, worker=node or worker)
         token = f"{worker}:{uuid.uuid4().hex[:12]}"
         # The end of a round is shared out in ever smaller claims (half of what is left each time), so that
         # no worker waits long at the round's barrier for another to finish a large batch.
         fixtures = fixtures_claim(
-            league=league, token=token, limit=league.batch_size, least=max(1, league.commit_every // 10)
+            league=league,
+            token=token,
+            limit=league.batch_size,
+            least=max(1, league.commit_every // 10),
+            external=sandbox is not None,
         )
         if not fixtures:
             if league_advance(league_id=league_id):
                 continue
             return stored
-        if bots is None:
-            bots = seat_bots(league)
         seat_players = players_by_seat(match_ids=[fixture.match_id for fixture in fixtures])
-        for start in range(0, len(fixtures), league.commit_every):
-            chunk = []
-            for fixture_id, match_id, seed, _ in fixtures[start : start + league.commit_every]:
-                began = time.perf_counter()
-                record = play_league_match(
-                    game_id=league.game_id,
-                    options=league.options,
-                    seed=seed,
-                    seats=[bots[player_id] for player_id in seat_players[match_id]],
-                )
-                chunk.append(PlayedFixture(fixture_id, match_id, record, time.perf_counter() - began))
-            stored += fixtures_store(pool_id=league.rating_pool_id, token=token, played=chunk)
-            if on_stored is not None:
-                on_stored(stored)
-            if start + league.commit_every < len(fixtures):
-                later = [fixture.id for fixture in fixtures[start + league.commit_every :]]
-                with transaction.atomic():
-                    _relax_commit()
-                    Fixture.objects.filter(pk__in=later, lease_token=token).update(
-                        lease_expires_at=timezone.now() + timedelta(seconds=league.lease_seconds)
-                    )
+        try:
+            with LeaseRenewal(token=token, seconds=league.lease_seconds):
+                stored += _play_batch(league, token, fixtures, seat_players, bots, sandbox, stored, on_stored)
+        except SandboxUnavailable as exc:
+            handed_back = fixtures_release(token=token)
+            logger.error(
+                "league %s: handed back %d fixtures, no sandbox to be had: %s", league_id, handed_back, exc
+            )
+            return stored
         # Rate while the others play, strictly in schedule order: only once every earlier match is stored
         # (the worker storing the last of them rates ours too), so no batch is applied early and replayed.
         # An update costs several queries whatever its size, so a worker rates at most every
         # RATE_EVERY_SECONDS (the league page refreshes as often); the round's end rates the rest.
-        if time.monotonic() - rated_at >= RATE_EVERY_SECONDS and not Fixture.objects.filter(
-            league_id=league_id, done=False, position__lt=fixtures[0].position
-        ).exists():
+        if (
+            time.monotonic() - rated_at >= RATE_EVERY_SECONDS
+            and not Fixture.objects.filter(
+                league_id=league_id, done=False, position__lt=fixtures[0].position
+            ).exists()
+        ):
             with transaction.atomic():
                 _relax_commit()
                 pool_update(pool_id=league.rating_pool_id)
             rated_at = time.monotonic()
+
+
+def _play_batch(
+    league: BotLeague,
+    token: str,
+    fixtures: Sequence[ClaimedFixture],
+    seat_players: dict[int, list[int]],
+    bots: dict[int, tuple[int, SeatBot]],
+    sandbox: Sandbox | None,
+    stored_before: int,
+    on_stored: Callable[[int], None] | None,
+) -> int:
+    """Play and store a claimed batch, `commit_every` matches per transaction; how many were stored."""
+    stored = 0
+    for start in range(0, len(fixtures), league.commit_every):
+        chunk = []
+        for fixture_id, match_id, seed, _ in fixtures[start : start + league.commit_every]:
+            began = time.perf_counter()
+            seats = [bots[player_id] for player_id in seat_players[match_id]]
+            played = play_league_match(
+                game_id=league.game_id,
+                options=league.options,
+                seed=seed,
+                seats=[seat for _, seat in seats],
+                sandbox=sandbox,
+            )
+            chunk.append(
+                PlayedFixture(
+                    fixture_id,
+                    match_id,
+                    played.record,
+                    time.perf_counter() - began,
+                    logs=played.logs,
+                    bot_ids=[bot_id for bot_id, _ in seats],
+                )
+            )
+        stored += fixtures_store(pool_id=league.rating_pool_id, token=token, played=chunk)
+        if on_stored is not None:
+            on_stored(stored_before + stored)
+    return stored
 
 
 def leases_reap(*, now: datetime | None = None) -> int:
@@ -257,4 +407,3 @@ def leases_reap(*, now: datetime | None = None) -> int:
         ):
             queue_work(league_id, 1)
     return len(expired)
-

@@ -282,6 +282,16 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = TIME_ZONE
 
+# The sandbox of external bot programs (league.bots.sandbox; docs/bot-protocol.md, "Setting up a worker"):
+# bubblewrap, run as one of SANDBOX_SLOTS slot users (po-sandbox-0, ...: .ci/sandbox-users creates them).
+SANDBOX_BWRAP = env.text("SANDBOX_BWRAP", "/usr/bin/bwrap")
+SANDBOX_USERS = tuple(
+    f"{env.text('SANDBOX_USER_PREFIX', 'po-sandbox-')}{n}" for n in range(env.number("SANDBOX_SLOTS", 16, minimum=1))
+)
+SANDBOX_MAX_PROCESSES = env.number("SANDBOX_MAX_PROCESSES", 8, minimum=4)
+SANDBOX_TMPFS_MB = env.number("SANDBOX_TMPFS_MB", 16, minimum=1)
+SANDBOX_LOCK_DIR = env.text("SANDBOX_LOCK_DIR", "/tmp/pecking-order-sandbox")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -1,4 +1,7 @@
-"""Health checks: does the database answer, and does at least one Celery worker answer a ping?"""
+"""Health checks: does the database answer, and does at least one Celery worker answer a ping? And the sandbox:
+what each worker proved of it, and whether matches with an external program wait for a worker that proved it
+(shown, not counted in `ok`: a service whose workers cannot run external programs still serves everything
+else)."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from django.db import DatabaseError, connection
 from kombu import Connection
 from kombu.exceptions import KombuError
 
+from league.bots.selectors import SandboxStatus, sandbox_status
 from league.celery import app
 
 WORKER_PING_TIMEOUT = 1.0
@@ -18,6 +22,7 @@ class Health:
     database: bool
     database_error: str
     workers: list[str]
+    sandbox: SandboxStatus | None = None
 
     @property
     def ok(self) -> bool:
@@ -28,6 +33,7 @@ class Health:
             "ok": self.ok,
             "database": {"ok": self.database, "vendor": connection.vendor, "error": self.database_error},
             "workers": {"ok": bool(self.workers), "names": self.workers},
+            "sandbox": self.sandbox.as_dict() if self.sandbox is not None else None,
         }
 
 
@@ -60,4 +66,8 @@ def check_workers(timeout: float = WORKER_PING_TIMEOUT) -> list[str]:
 
 def health() -> Health:
     database, error = check_database()
-    return Health(database=database, database_error=error, workers=check_workers())
+    try:
+        sandbox = sandbox_status() if database else None
+    except DatabaseError:
+        sandbox = None
+    return Health(database=database, database_error=error, workers=check_workers(), sandbox=sandbox)

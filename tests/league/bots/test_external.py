@@ -1,118 +1,113 @@
-"""External-program bots with real subprocesses: answers, hangs, garbage, memory, CPU, environment."""
+"""External-program bots with real programs in the real sandbox: answers, hangs, garbage, memory, CPU,
+environment; forfeits carry codes, and what a program said goes to the staff's log only."""
 
 import json
-import sys
+import os
 from pathlib import Path
 
 import pytest
 
 from games.core.replay import replay
 from games.core.runner import play_match
-from league.bots.external import (
-    ExternalBotError,
-    ExternalSeats,
-    Limits,
-    ProgramProcess,
-    detect_protections,
-    resolve_command,
-)
+from league.bots.external import ExternalBotError, ExternalSeats, Limits, ProgramProcess, resolve_command
+from league.bots.sandbox import SYSTEM_PATHS
+from league.bots.sandboxing import sandbox as worker_sandbox
 
 PROGRAMS = Path(__file__).parent / "programs"
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "random_bot.py"
+PYTHON = "/usr/bin/python3"  # a system interpreter: the sandbox shows /usr, not the project's virtualenv
+
+pytestmark = pytest.mark.sandbox
 
 
 def program(name: str) -> list[str]:
-    return [sys.executable, str(PROGRAMS / f"{name}.py")]
+    return [PYTHON, str(PROGRAMS / f"{name}.py")]
 
 
-def play_against_random(command: list[str], limits: Limits, seed: int = 7) -> tuple[dict, ExternalSeats]:
+def play_against_random(command: list[str], limits: Limits, seed: int = 7):
     """Nacho Pile, two seats: the program in seat 0, the built-in random bot in seat 1."""
-    seats = ExternalSeats()
-    with seats:
+    details = {}
+    with ExternalSeats(worker_sandbox()) as seats:
         program_seat = seats.seat(label="Program", command=command, limits=limits, seed=f"bot:{seed}:0")
-        record = play_match("nacho_pile", 2, [program_seat, "random"], seed)
-        programs = [bot.program for bot in seats.bots]
+        record = play_match("nacho_pile", 2, [program_seat, "random"], seed, forfeit_details=details)
+        programs = [bot.program for _, bot in seats.bots]
         seats.finish(record["outcome"])
-    return record, programs
+        logs = seats.logs(record["end"]["forfeits"], details)
+    return record, programs, logs
 
 
 def test_a_program_that_answers_plays_a_whole_match_that_replays():
-    record, _ = play_against_random(program("first_legal"), Limits(move_seconds=5))
+    record, _, logs = play_against_random(program("first_legal"), Limits(move_seconds=5))
 
     assert record["end"] == {"reason": "normal", "forfeits": []}
     assert sorted(record["outcome"]["places"]) in ([1, 2], [1, 1])
     assert replay(record).is_terminal()
+    assert [(log.seat, log.label, log.forfeit, log.detail, log.output) for log in logs] == [
+        (0, "Program", "", "", "")
+    ]
 
 
 def test_the_example_bot_plays_the_same_match_twice():
-    first, _ = play_against_random(
-        program("first_legal")[:1] + [str(EXAMPLE)], Limits(move_seconds=5), seed=11
-    )
-    second, _ = play_against_random(
-        program("first_legal")[:1] + [str(EXAMPLE)], Limits(move_seconds=5), seed=11
-    )
+    first, _, _ = play_against_random([PYTHON, str(EXAMPLE)], Limits(move_seconds=5), seed=11)
+    second, _, _ = play_against_random([PYTHON, str(EXAMPLE)], Limits(move_seconds=5), seed=11)
 
     assert first["end"]["reason"] == "normal"
     assert first == second
 
 
-def test_a_program_that_hangs_is_killed_and_forfeits_its_seat():
-    record, programs = play_against_random(program("hangs"), Limits(move_seconds=0.5, startup_seconds=0.5))
+def test_a_program_that_hangs_is_killed_and_forfeits_its_seat_with_a_timeout():
+    record, programs, logs = play_against_random(
+        program("hangs"), Limits(move_seconds=0.5, startup_seconds=0.5)
+    )
 
     assert record["end"]["reason"] == "forfeit"
     assert record["end"]["forfeits"] == [
-        {
-            "seat": 0,
-            "event": record["end"]["forfeits"][0]["event"],
-            "reason": "raised ExternalBotError: no answer within 1s (killed)",
-        }
+        {"seat": 0, "event": record["end"]["forfeits"][0]["event"], "reason": "timeout"}
     ]
     assert record["outcome"]["places"] == [2, 1]
-    assert programs[0] is not None and programs[0].process.returncode == -9
+    assert programs[0].process.returncode == -9
+    assert logs[0].detail == "raised ExternalBotError: no answer within 1s (killed)"
     assert replay(record).is_terminal()
 
 
-def test_a_program_that_prints_garbage_forfeits_with_what_it_said():
-    record, _ = play_against_random(program("garbage"), Limits(move_seconds=5))
+def test_a_program_that_prints_garbage_forfeits_with_a_code_and_its_words_go_to_the_log():
+    record, _, logs = play_against_random(program("garbage"), Limits(move_seconds=5))
 
-    assert [f["reason"] for f in record["end"]["forfeits"]] == [
-        "raised ExternalBotError: answered something that is not JSON: 'I fold!'"
-    ]
+    assert [f["reason"] for f in record["end"]["forfeits"]] == ["protocol_error"]
+    assert "I fold" not in json.dumps(record)
+    assert logs[0].forfeit == "protocol_error"
+    assert logs[0].detail == "raised ExternalBotError: answered something that is not JSON: 'I fold!'"
     assert record["outcome"]["places"] == [2, 1]
 
 
-def test_a_program_over_its_memory_limit_dies_and_forfeits():
-    record, _ = play_against_random(program("memory_hog"), Limits(move_seconds=5, memory_mb=200))
+def test_a_program_over_its_memory_limit_dies_and_forfeits_and_its_traceback_is_logged():
+    record, _, logs = play_against_random(program("memory_hog"), Limits(move_seconds=5, memory_mb=200))
 
-    (forfeit,) = record["end"]["forfeits"]
-    assert forfeit["seat"] == 0
-    assert forfeit["reason"].startswith("raised ExternalBotError: exited without answering (exit status 1)")
-    assert "MemoryError" in forfeit["reason"]
+    assert [(f["seat"], f["reason"]) for f in record["end"]["forfeits"]] == [(0, "crashed")]
+    assert logs[0].detail == "raised ExternalBotError: exited without answering (exit status 1)"
+    assert logs[0].output.endswith("MemoryError\n")
 
 
-def test_a_program_over_its_cpu_time_is_killed_by_the_system():
-    record, _ = play_against_random(program("spins"), Limits(move_seconds=30, cpu_seconds=1))
+def test_a_program_over_its_cpu_time_is_killed_by_the_system_and_forfeits_over_a_limit():
+    record, _, logs = play_against_random(program("spins"), Limits(move_seconds=30, cpu_seconds=1))
 
-    assert [f["reason"] for f in record["end"]["forfeits"]] == [
-        "raised ExternalBotError: exited without answering (killed by SIGXCPU)"
-    ]
+    assert [f["reason"] for f in record["end"]["forfeits"]] == ["limit_exceeded"]
+    assert logs[0].detail == "raised ExternalBotError: exited without answering (killed by SIGXCPU)"
 
 
 def test_the_program_sees_no_secrets_and_no_network(monkeypatch):
     monkeypatch.setenv("SECRET_KEY", "do-not-leak")
     monkeypatch.setenv("DATABASE_URL", "postgres://postgres@127.0.0.1/league")
-    process = ProgramProcess(program("reports_environment"), Limits(move_seconds=5))
+    process = ProgramProcess(program("reports_environment"), Limits(move_seconds=5), worker_sandbox())
     try:
         process.send({"type": "act", "observation": {}, "legal_actions": ["stop"]})
         answer = json.loads(process.read_line(60))  # returns as soon as the program answers
-        report = json.loads(process.stderr_tail())
     finally:
         process.close()
+    report = json.loads(process.output_text())
 
     assert answer == {"action": "stop"}
-    assert report["variables"] == ["HOME", "LANG", "PATH"]
-    expected_network = "unreachable" if detect_protections().no_network else "reachable"
-    assert report["network"] == expected_network
+    assert report == {"variables": ["HOME", "LANG", "PATH", "PWD"], "network": "unreachable"}
 
 
 def test_commands_are_checked_before_anything_starts():
@@ -126,11 +121,24 @@ def test_commands_are_checked_before_anything_starts():
 
 
 def test_a_program_that_never_reads_its_input_is_killed_once_the_pipe_is_full():
-    process = ProgramProcess(program("deaf"), Limits(move_seconds=0.3))
+    process = ProgramProcess(program("deaf"), Limits(move_seconds=0.3), worker_sandbox())
     big = {"type": "act", "observation": {"padding": "x" * 300_000}, "legal_actions": ["stop"]}
     try:
-        with pytest.raises(ExternalBotError, match=r"did not read its input within 0.3s \(killed\)"):
+        with pytest.raises(ExternalBotError, match=r"did not read its input within 0.3s \(killed\)") as caught:
             process.send(big)
+        assert caught.value.forfeit_reason == "timeout"
         assert process.process.returncode == -9
     finally:
         process.close()
+
+
+def test_only_the_system_paths_and_the_bots_own_folder_are_shown():
+    folders = worker_sandbox().bot_folders([PYTHON, str(PROGRAMS / "first_legal.py"), "--depth", "/usr/share"])
+    command = worker_sandbox().command([PYTHON, "x"], folders)
+
+    assert folders == [str(PROGRAMS)]
+    shown = [command[i + 2] for i, part in enumerate(command) if part in ("--ro-bind", "--symlink")]
+    assert shown == [path for path in SYSTEM_PATHS if os.path.lexists(path)] + [str(PROGRAMS)]
+    assert command[command.index("--tmpfs") - 2 : command.index("--tmpfs") + 2] == [
+        "--size", str(16 << 20), "--tmpfs", "/tmp"
+    ]  # fmt: skip
