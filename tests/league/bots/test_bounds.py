@@ -9,6 +9,7 @@ from league.bots import services
 from league.bots.leagues import SETTING_BOUNDS
 from league.bots.models import BotDefinition, BotLeague
 from league.bots.views import LeagueForm
+from league.core.errors import UserError
 from tests.league.api_errors import field_error_body
 from tests.league.bots.conftest import league_page_form, make_bots
 
@@ -46,8 +47,8 @@ def api(staff):
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("cpu_seconds", 2**31, "Ensure this value is less than or equal to 3600."),
-        ("memory_mb", 10**30, "Ensure this value is less than or equal to 16384."),
+        ("cpu_seconds", 301, "Ensure this value is less than or equal to 300."),
+        ("memory_mb", 16384, "Ensure this value is less than or equal to 2048."),
         ("move_seconds", 1e308, "Ensure this value is less than or equal to 600."),
     ],
 )
@@ -64,7 +65,7 @@ def test_the_api_refuses_bot_numbers_beyond_the_bounds(api, field, value, messag
         ("table_size", 100_000, "Ensure this value is less than or equal to 16."),
         ("seed", 2**63, "Ensure this value is less than or equal to 9223372036854775807."),
         ("batch_size", 32768, "Ensure this value is less than or equal to 1000."),
-        ("lease_seconds", 2**31, "Ensure this value is less than or equal to 86400."),
+        ("lease_seconds", 600, "Ensure this value is less than or equal to 30."),
     ],
 )
 def test_the_api_and_the_page_refuse_league_numbers_beyond_the_bounds(
@@ -79,3 +80,20 @@ def test_the_api_and_the_page_refuse_league_numbers_beyond_the_bounds(
         form = league_page_form(bots, **{field: value})
         assert client.post("/bots/new/", form).context["form"].errors == {field: [message]}
     assert not BotLeague.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("memory_mb", 2049, "memory mb must be a whole number from 64 to 2048"),
+        ("memory_mb", 16384, "memory mb must be a whole number from 64 to 2048"),
+        ("cpu_seconds", 301, "cpu seconds must be a whole number from 1 to 300"),
+    ],
+)
+def test_registering_a_bot_refuses_memory_and_cpu_beyond_the_sandboxs_caps(staff, field, value, message):
+    with pytest.raises(UserError) as caught:
+        services.bot_register(
+            name="Hog", game_id="nacho_pile", kind="builtin", strategy="random", by=staff, **{field: value}
+        )
+    assert (caught.value.field, caught.value.message) == (field, message)
+    assert not BotDefinition.objects.exists()

@@ -124,7 +124,9 @@ def test_a_program_that_never_reads_its_input_is_killed_once_the_pipe_is_full():
     process = ProgramProcess(program("deaf"), Limits(move_seconds=0.3), worker_sandbox())
     big = {"type": "act", "observation": {"padding": "x" * 300_000}, "legal_actions": ["stop"]}
     try:
-        with pytest.raises(ExternalBotError, match=r"did not read its input within 0.3s \(killed\)") as caught:
+        with pytest.raises(
+            ExternalBotError, match=r"did not read its input within 0.3s \(killed\)"
+        ) as caught:
             process.send(big)
         assert caught.value.forfeit_reason == "timeout"
         assert process.process.returncode == -9
@@ -133,7 +135,9 @@ def test_a_program_that_never_reads_its_input_is_killed_once_the_pipe_is_full():
 
 
 def test_only_the_system_paths_and_the_bots_own_folder_are_shown():
-    folders = worker_sandbox().bot_folders([PYTHON, str(PROGRAMS / "first_legal.py"), "--depth", "/usr/share"])
+    folders = worker_sandbox().bot_folders(
+        [PYTHON, str(PROGRAMS / "first_legal.py"), "--depth", "/usr/share"]
+    )
     command = worker_sandbox().command([PYTHON, "x"], folders)
 
     assert folders == [str(PROGRAMS)]

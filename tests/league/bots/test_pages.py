@@ -1,6 +1,5 @@
 """Bot-league pages: league page, live part, controls, new-league form, bot page, replays of every game."""
 
-import sys
 from pathlib import Path
 from unittest import mock
 
@@ -13,7 +12,8 @@ from games.core.runner import play_match
 from league.bots.drawings import replay_frame
 from league.bots.leagues import league_start
 from league.bots.models import BotLeague, Fixture
-from league.bots.services import bot_register
+from league.bots.probe import PROTECTIONS, ProbeResult
+from league.bots.services import bot_register, worker_probe_record
 from league.bots.worker import league_work
 from league.matches.models import Match
 from tests.league.bots.conftest import league_page_form, make_bots, make_league
@@ -97,20 +97,77 @@ def test_the_new_league_form_refuses_a_bot_id_beyond_64_bits(client, staff, no_b
     assert not BotLeague.objects.exists()
 
 
-def test_an_external_bots_page_says_which_protections_are_in_force(client, staff):
-    bot = bot_register(
-        name="Program",
+def register_program(staff, name="Program"):
+    return bot_register(
+        name=name,
         game_id="nacho_pile",
         kind="external",
-        command=[sys.executable, str(PROGRAMS / "first_legal.py")],
+        command=["/usr/bin/python3", str(PROGRAMS / "first_legal.py")],
         by=staff,
     )
 
+
+def probe(*, failed=()):
+    return ProbeResult(
+        proven={name: name not in failed for name in PROTECTIONS},
+        detail={name: "reached 127.0.0.1:5432" if name in failed else "held" for name in PROTECTIONS},
+    )
+
+
+def test_an_external_bots_page_says_no_worker_has_proved_its_sandbox_yet(client, staff):
+    bot = register_program(staff)
+
     page = client.get(reverse("bots:bot", args=[bot.pk])).content.decode()
 
-    assert "Protections in force" in page
-    assert "Environment without the service&#x27;s secrets" in page
-    assert "CPU-time limit for the whole match" in page
+    assert "Protections the workers proved" in page
+    assert (
+        "No worker has probed its sandbox in the last day: this bot's matches wait until one proves it."
+        in page
+    )
+
+
+def test_an_external_bots_page_shows_what_each_worker_proved(client, staff):
+    bot = register_program(staff)
+    worker_probe_record(worker="celery@good", hostname="good", result=probe())
+    worker_probe_record(worker="celery@leaky", hostname="leaky", result=probe(failed=("no_network",)))
+
+    page = client.get(reverse("bots:bot", args=[bot.pk])).content.decode()
+
+    assert 'celery@good · <span class="ok">plays external programs</span>' in page
+    assert 'celery@leaky · <span class="bad">takes no external seat</span>' in page
+    assert page.count("✔ No network at all (its own network namespace)") == 1
+    assert (
+        '<li class="bad">✘ No network at all (its own network namespace) <span class="muted">'
+        "(reached 127.0.0.1:5432)</span></li>" in page
+    )
+    assert page.count("✔ Cannot read the service&#x27;s files (settings, passwords)") == 2
+
+
+def test_a_built_in_bots_page_lists_no_protections(client, staff):
+    (bot,) = make_bots(staff, (("Dice", "random", {}),))
+    assert (
+        "Protections the workers proved"
+        not in client.get(reverse("bots:bot", args=[bot.pk])).content.decode()
+    )
+
+
+def test_a_league_page_says_when_external_programs_wait_for_a_proven_worker(client, staff, no_broker):
+    program = register_program(staff)
+    bots = [*make_bots(staff, (("Dice", "random", {}), ("Plain", "random", {}))), program]
+    league = make_league(staff, bots, table_size=3, target_value=1, sittings_per_round=1)
+    league_start(league_id=league.pk)
+    worker_probe_record(worker="celery@leaky", hostname="leaky", result=probe(failed=("no_host_sockets",)))
+    message = (
+        "1 match with an external program waits for a worker that has proved its sandbox: none has in the last "
+        "10 minutes (see /health/ for what each worker proved)."
+    )
+
+    waiting = client.get(reverse("bots:league", args=[league.pk])).content.decode()
+    worker_probe_record(worker="celery@good", hostname="good", result=probe())
+    proven = client.get(reverse("bots:league", args=[league.pk])).content.decode()
+
+    assert message in waiting
+    assert message not in proven and "sandbox-waiting" not in proven
 
 
 def test_a_replay_steps_through_the_match(client, staff, no_broker):

@@ -1,13 +1,16 @@
 """One league match from plain data: the league's seats go straight to the runner, and the record comes out
-right the first time (an external program named by its definition, a slow built-in timed by the runner)."""
+right the first time (an external program named by its definition, a slow built-in timed by the runner);
+the record holds forfeit codes, the logs beside it the words."""
 
-import sys
 from pathlib import Path
+
+import pytest
 
 from games.core.replay import replay
 from games.core.runner import play_match
-from league.bots.external import Limits
+from league.bots.external import Limits, SeatLog
 from league.bots.playing import SeatBot, play_league_match
+from league.bots.sandboxing import sandbox
 
 PROGRAMS = Path(__file__).parent / "programs"
 
@@ -19,15 +22,48 @@ def test_built_in_seats_play_the_runners_match_byte_for_byte():
         SeatBot(label="Dice v2", strategy="random"),
     ]
 
-    record = play_league_match(game_id="nacho_pile", options={}, seed=31, seats=seats)
+    played = play_league_match(game_id="nacho_pile", options={}, seed=31, seats=seats)
 
-    assert record == play_match("nacho_pile", 3, [("heuristic", {"caution": 1.5}), "random", "random"], 31)
+    assert played.record == play_match(
+        "nacho_pile", 3, [("heuristic", {"caution": 1.5}), "random", "random"], 31
+    )
+    assert played.logs == []
 
 
+def test_a_built_in_bot_over_its_limit_forfeits_with_a_code_and_its_time_goes_to_the_log_only():
+    seats = [
+        SeatBot(
+            label="Sleepy v1", strategy="sleepy", params={"seconds": 0.05}, limits=Limits(move_seconds=0.01)
+        ),
+        SeatBot(label="Dice v1", strategy="random"),
+    ]
+
+    played = play_league_match(game_id="nacho_pile", options={}, seed=8, seats=seats)
+
+    (forfeit,) = played.record["end"]["forfeits"]
+    assert (forfeit["seat"], forfeit["reason"]) == (0, "timeout")
+    (log,) = played.logs
+    assert (log.seat, log.label, log.forfeit, log.output) == (0, "Sleepy v1", "timeout", "")
+    assert log.detail.startswith("took ") and log.detail.endswith("s, over the 0.01s limit")
+
+
+def test_an_external_program_plays_only_in_a_sandbox():
+    seats = [
+        SeatBot(label="Program", command=("/usr/bin/python3", "x.py")),
+        SeatBot(label="Dice", strategy="random"),
+    ]
+
+    with pytest.raises(ValueError, match="external programs play only in a sandbox"):
+        play_league_match(game_id="nacho_pile", options={}, seed=8, seats=seats)
+
+
+@pytest.mark.sandbox
 def test_a_program_is_named_by_its_definition_and_a_slow_built_in_forfeits_on_its_own_limit():
     seats = [
         SeatBot(
-            label="Program v2", command=(sys.executable, str(PROGRAMS / "first_legal.py")), limits=Limits(5)
+            label="Program v2",
+            command=("/usr/bin/python3", str(PROGRAMS / "first_legal.py")),
+            limits=Limits(5),
         ),
         SeatBot(
             label="Sleepy v1", strategy="sleepy", params={"seconds": 0.05}, limits=Limits(move_seconds=0.01)
@@ -35,15 +71,16 @@ def test_a_program_is_named_by_its_definition_and_a_slow_built_in_forfeits_on_it
         SeatBot(label="Dice v1", strategy="random"),
     ]
 
-    record = play_league_match(game_id="nacho_pile", options={}, seed=8, seats=seats)
+    played = play_league_match(game_id="nacho_pile", options={}, seed=8, seats=seats, sandbox=sandbox())
+    record = played.record
 
     assert record["seats"] == [
         {"bot": "external", "params": {"definition": "Program v2"}},
         {"bot": "sleepy", "params": {"seconds": 0.05}},
         {"bot": "random", "params": {}},
     ]
-    (forfeit,) = record["end"]["forfeits"]
-    assert forfeit["seat"] == 1
-    assert forfeit["reason"].startswith("took ") and forfeit["reason"].endswith("s, over the 0.01s limit")
+    assert [(f["seat"], f["reason"]) for f in record["end"]["forfeits"]] == [(1, "timeout")]
     assert record["outcome"]["places"][1] == 3
     assert replay(record).is_terminal()
+    assert [log.seat for log in played.logs] == [0, 1]
+    assert played.logs[0] == SeatLog(seat=0, label="Program v2")

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games.core.replay import replay
 from league.bots.leagues import PLAY_TASK, TICK_TASK, league_pause, league_start
-from league.bots.models import BotDefinition, BotLeague, Fixture
+from league.bots.models import BotDefinition, BotLeague, Fixture, ProgramLog
 from league.bots.services import bot_register, bot_revise
 from league.bots.tasks import league_play_task, league_tick_task
 from league.bots.worker import PlayedFixture, fixtures_claim, fixtures_store, league_work, leases_reap
@@ -118,12 +118,17 @@ def test_bots_that_raise_or_answer_illegal_moves_forfeit(staff):
     record = fixture.match.record_json()
     names = [seat.player.name for seat in fixture.match.seats.order_by("seat")]
     reasons = {names[f["seat"]]: f["reason"] for f in record["end"]["forfeits"]}
-    assert reasons == {
-        "Faller": "raised RuntimeError: the bot fell over",
-        "Cheater": "illegal action 'fly away'",
-    }
+    assert reasons == {"Faller": "crashed", "Cheater": "illegal_action"}
     places = dict(zip(names, record["outcome"]["places"], strict=True))
     assert places == {"Plain": 1, "Faller": 2, "Cheater": 2}
+    logs = {
+        log.bot.name: (log.seat, log.forfeit, log.detail, log.output)
+        for log in ProgramLog.objects.filter(match=fixture.match).select_related("bot")
+    }
+    assert logs == {
+        "Faller": (names.index("Faller"), "crashed", "raised RuntimeError: the bot fell over", ""),
+        "Cheater": (names.index("Cheater"), "illegal_action", "illegal action 'fly away'", ""),
+    }
 
 
 def test_only_staff_register_external_programs(staff, member):
@@ -201,12 +206,20 @@ def test_work_past_its_time_hands_on_to_a_new_task(staff):
 def test_work_is_queued_by_the_tasks_registered_names(staff, django_capture_on_commit_callbacks):
     league = make_league(staff, make_bots(staff), batch_size=1)
 
-    with mock.patch.object(league_play_task, "apply_async") as send, django_capture_on_commit_callbacks(execute=True):
+    with (
+        mock.patch.object(league_play_task, "apply_async") as send,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         league_start(league_id=league.pk)
         assert send.call_count == 0  # not before the commit
 
-    assert [call.args[0] for call in send.call_args_list] == [(league.pk,)] * 4  # a task per fixture of round 1
-    assert (app.tasks[PLAY_TASK].name, app.tasks[TICK_TASK].name) == (league_play_task.name, league_tick_task.name)
+    assert [call.args[0] for call in send.call_args_list] == [
+        (league.pk,)
+    ] * 4  # a task per fixture of round 1
+    assert (app.tasks[PLAY_TASK].name, app.tasks[TICK_TASK].name) == (
+        league_play_task.name,
+        league_tick_task.name,
+    )
 
 
 def test_the_pool_applies_the_league_in_schedule_order(staff):
