@@ -4,15 +4,18 @@ The same league (seed and bots) must end with bit-identical ratings whatever the
 and after a worker is killed with SIGKILL in the middle of a batch.
 """
 
-import sys
 from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.db.models import Count
+from django.utils import timezone
 
 from league.bots.leagues import league_start
-from league.bots.models import BotLeague, Fixture
+from league.bots.models import BotLeague, Fixture, ProgramLog
+from league.bots.sandbox import processes_of
+from league.bots.sandboxing import sandbox
 from league.bots.services import bot_register
 from league.bots.worker import leases_reap
 from league.ratings.models import Rating
@@ -22,6 +25,7 @@ from tests.league.bots.conftest import make_bots, make_league
 from tests.league.bots.workers import Worker, wait_until
 
 PROGRAMS = Path(__file__).parent / "programs"
+PYTHON = "/usr/bin/python3"
 pytestmark = [pytest.mark.postgres, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 SIX_BOTS = (
@@ -41,6 +45,10 @@ def running(name: str, processes: int):
         yield worker
     finally:
         worker.stop()
+
+
+def slot_processes() -> list:
+    return [process for user in sandbox().slot_users() for process in processes_of(user.uid)]
 
 
 def status(league) -> str:
@@ -136,13 +144,88 @@ def test_a_worker_killed_mid_batch_leaves_every_match_played_once_and_the_same_r
     assert records == records_reference
 
 
+@pytest.mark.sandbox
+def test_a_worker_killed_while_its_programs_play_hands_its_batch_back_within_the_lease_and_leaves_nothing(
+    staff,
+):
+    program = bot_register(
+        name="Program",
+        game_id="nacho_pile",
+        kind="external",
+        command=[PYTHON, str(PROGRAMS / "first_legal.py")],
+        move_seconds=5,
+        by=staff,
+    )
+    bots = [*make_bots(staff, SIX_BOTS[2:]), program]
+    settings = {
+        "target_value": 2,
+        "sittings_per_round": 3,
+        "batch_size": 5,
+        "commit_every": 1,
+        "lease_seconds": 3,
+    }
+    reference = make_league(staff, bots, name="Undisturbed", **settings)
+    ratings_reference, records_reference = play_to_the_end(reference, "reference", 1)
+    league = make_league(staff, bots, name="Disturbed", **settings)
+
+    doomed = Worker("doomed", 1)
+    try:
+        league_start(league_id=league.pk)
+
+        def programs_running_mid_batch() -> bool:
+            stored = Fixture.objects.filter(league=league, done=True).exists()
+            return (
+                stored
+                and bool(slot_processes())
+                and Fixture.objects.filter(league=league, done=False).exclude(lease_token="").exists()
+            )
+
+        wait_until(
+            programs_running_mid_batch, "the worker has stored part of a batch and a program is running"
+        )
+    finally:
+        doomed.kill()
+    killed_at = timezone.now()
+    leases = list(
+        Fixture.objects.filter(league=league, done=False)
+        .exclude(lease_token="")
+        .values_list("lease_expires_at", flat=True)
+    )
+    stored_before = Fixture.objects.filter(league=league, done=True).count()
+    # --die-with-parent: the sandboxes die with their worker, whatever their programs were doing.
+    wait_until(lambda: not slot_processes(), "the killed worker's sandboxes are gone")
+
+    with running("rescuer", 1):
+        polls = iter(range(10**6))
+
+        def reaped_and_finished() -> bool:
+            if next(polls) % 10 == 0:  # the periodic reaper, once a second
+                leases_reap()
+            return status(league) == "finished"
+
+        wait_until(reaped_and_finished, "the reaper hands the batch back and another worker finishes")
+
+    ratings, records = outcome(league)
+    assert leases and max(leases) <= killed_at + timedelta(seconds=league.lease_seconds)
+    assert 0 < stored_before < len(records)
+    per_match = (
+        ResultVersion.objects.filter(match__bot_fixture__league=league)
+        .values("match")
+        .annotate(n=Count("id"))
+    )
+    assert sorted(row["n"] for row in per_match) == [1] * len(records)
+    assert ratings == ratings_reference
+    assert records == records_reference
+
+
+@pytest.mark.sandbox
 def test_bots_that_raise_answer_illegally_or_hang_forfeit_and_the_league_goes_on(staff):
     bots = make_bots(staff, (("Faller", "raises", {}), ("Cheater", "illegal", {}), ("Plain", "random", {})))
     hanger = bot_register(
         name="Hanger",
         game_id="nacho_pile",
         kind="external",
-        command=[sys.executable, str(PROGRAMS / "hangs.py")],
+        command=[PYTHON, str(PROGRAMS / "hangs.py")],
         move_seconds=0.2,
         by=staff,
     )
@@ -158,14 +241,16 @@ def test_bots_that_raise_answer_illegally_or_hang_forfeit_and_the_league_goes_on
         record = fixture.match.record_json()
         names = [seat.player.name for seat in fixture.match.seats.order_by("seat")]
         reasons = {names[f["seat"]]: f["reason"] for f in record["end"]["forfeits"]}
-        assert reasons == {
-            "Faller": "raised RuntimeError: the bot fell over",
-            "Cheater": "illegal action 'fly away'",
-            "Hanger": "raised ExternalBotError: no answer within 5.2s (killed)",
-        }
+        assert reasons == {"Faller": "crashed", "Cheater": "illegal_action", "Hanger": "timeout"}
         assert dict(zip(names, record["outcome"]["places"], strict=True)) == {
             "Plain": 1,
             "Faller": 2,
             "Cheater": 2,
             "Hanger": 2,
+        }
+        details = dict(ProgramLog.objects.filter(match=fixture.match).values_list("bot__name", "detail"))
+        assert details == {
+            "Faller": "raised RuntimeError: the bot fell over",
+            "Cheater": "illegal action 'fly away'",
+            "Hanger": "raised ExternalBotError: no answer within 5.2s (killed)",
         }
