@@ -10,6 +10,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
+from league.bots.models import WorkerProbe
+from league.bots.probe import PROTECTIONS
 from league.ratings.models import PendingRatingUpdate, Rating
 from league.ratings.services import pool_differences
 from league.results.services import result_submit, result_void
@@ -84,3 +86,22 @@ def test_a_worker_replays_a_pool_at_once_after_a_correction_and_after_a_void(wor
     wait_until(rated, "the worker replays the pool without the void match")
     assert stored(pool) == expected((names, [4, 3, 2, 1]))
     assert pool_differences(pool) == []
+
+
+@pytest.mark.worker
+@pytest.mark.sandbox
+def test_a_worker_proves_its_sandbox_when_it_starts_and_health_shows_what_it_proved(worker):
+    wait_until(WorkerProbe.objects.exists, "the worker stores its sandbox probe")
+    probe = WorkerProbe.objects.get()
+
+    assert probe.worker.startswith(f"test-{os.getpid()}@")
+    assert probe.isolated
+    assert probe.proven == dict.fromkeys(PROTECTIONS, True)
+    assert probe.detail["process_limit"] == f"{settings.SANDBOX_MAX_PROCESSES - 3} of 200 forks succeeded"
+    sandbox = Client().get("/health/?format=json").json()["sandbox"]
+    assert (sandbox["ok"], sandbox["isolated_workers"], sandbox["waiting_matches"]) == (True, [probe.worker], 0)
+    assert [(row["worker"], row["isolated"], row["failed"]) for row in sandbox["workers"]] == [
+        (probe.worker, True, {})
+    ]
+    page = Client().get("/health/").content.decode()
+    assert f'<span class="ok">proved by {probe.worker}</span>' in page

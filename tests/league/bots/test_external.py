@@ -146,3 +146,12 @@ def test_only_the_system_paths_and_the_bots_own_folder_are_shown():
     assert command[command.index("--tmpfs") - 2 : command.index("--tmpfs") + 2] == [
         "--size", str(16 << 20), "--tmpfs", "/tmp"
     ]  # fmt: skip
+
+
+def test_an_answer_nested_too_deep_is_a_protocol_error_not_a_crash_of_the_worker():
+    record, _, logs = play_against_random(program("deep"), Limits(move_seconds=5))
+
+    assert [f["reason"] for f in record["end"]["forfeits"]] == ["protocol_error"]
+    assert logs[0].detail.startswith(
+        'raised ExternalBotError: answered something that is not JSON: \'{"action": [[[['
+    )
