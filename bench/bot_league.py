@@ -50,8 +50,8 @@ def play_one(args: tuple) -> int:
     from league.bots.playing import play_league_match
 
     game_id, options, seed, seats = args
-    record = play_league_match(game_id=game_id, options=options, seed=seed, seats=seats)
-    return len(record["events"])
+    played = play_league_match(game_id=game_id, options=options, seed=seed, seats=seats)
+    return len(played.record["events"])
 
 
 def engine_rate(jobs: list[tuple], processes: int) -> float:

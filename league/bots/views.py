@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -162,6 +163,7 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "versions": selectors.bot_versions(bot),
             "leagues": selectors.bot_leagues(bot),
             "sandbox": selectors.sandbox_status() if bot.is_external else None,
+            "max_processes": settings.SANDBOX_MAX_PROCESSES,
         },
     )
 
