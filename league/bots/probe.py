@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from league.bots.external import ExternalBotError, Limits, ProgramProcess
-from league.bots.sandbox import Sandbox, SandboxUnavailable, processes_of
+from league.bots.sandbox import Sandbox, SandboxUnavailable, delegated_memory_cgroup, processes_of
 
 # name → what the bot page says it means
 PROTECTIONS = {
@@ -311,6 +311,7 @@ def _run(sandbox: Sandbox, targets: ProbeTargets, folder: str, script: str) -> P
             dead = process.process.poll() is not None
             proven["time_limit"] = exc.forfeit_reason == "timeout" and dead
             detail["time_limit"] = f"{exc}: {'gone' if dead else 'still running'}"
+        detail["memory_limit"] += f"; for the whole bot: {delegated_memory_cgroup()}"
         process.kill()
         left = _leftovers(process.user.uid)
         proven["no_leftovers"] = not left

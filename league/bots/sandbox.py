@@ -374,17 +374,41 @@ def processes_of(uid: int) -> list[tuple[int, str, int]]:
     return found
 
 
-_subreaper = False
+_subreaper_of: int | None = None
 
 
 def _become_subreaper() -> None:
     """Adopt the sandbox's orphans: bubblewrap's outer process exits before its pid 1, which would otherwise
-    go to the machine's init and count against the slot user's process limit until init reaps it."""
-    global _subreaper
-    if not _subreaper:
+    go to the machine's init and count against the slot user's process limit until init reaps it. (A forked
+    child does not inherit the setting: each process sets it for itself.)"""
+    global _subreaper_of
+    if _subreaper_of != os.getpid():
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-        _subreaper = True
+        _subreaper_of = os.getpid()
+
+
+def delegated_memory_cgroup(proc: str = "/proc/self/cgroup", root: str = "/sys/fs/cgroup") -> str:
+    """What this machine offers to bound a sandbox's memory as a whole: a word on the cgroup v2 delegated to
+    this process with the memory controller, or on why there is none. The workers do not use one yet (the
+    bound is the process cap times the memory per process); they would only ever use their own subtree."""
+    try:
+        with open(proc, encoding="utf-8") as lines:
+            entries = [line.strip() for line in lines if line.strip()]
+    except OSError:
+        return "no cgroup information"
+    unified = [entry[3:] for entry in entries if entry.startswith("0::")]
+    if len(entries) != 1 or not unified:
+        return "no cgroup v2 of its own (a cgroup v1 or hybrid hierarchy)"
+    own = os.path.join(root, unified[0].lstrip("/"))
+    try:
+        with open(os.path.join(own, "cgroup.controllers"), encoding="utf-8") as controllers:
+            available = controllers.read().split()
+    except OSError:
+        return f"its cgroup {unified[0]} cannot be read"
+    if unified[0] == "/" or not os.access(own, os.W_OK) or "memory" not in available:
+        return f"its cgroup {unified[0]} is not delegated to it with the memory controller"
+    return f"its cgroup {unified[0]} is delegated with the memory controller (not used yet)"
 
 
 def kill_sandbox(process: subprocess.Popen) -> None:

@@ -3,7 +3,7 @@
 import pytest
 from django.conf import settings
 
-from league.bots.sandbox import Sandbox, SandboxConfig, SandboxRefused
+from league.bots.sandbox import Sandbox, SandboxConfig, SandboxRefused, delegated_memory_cgroup
 from league.bots.sandboxing import sandbox
 from league.bots.services import bot_register
 from league.core.errors import UserError
@@ -53,3 +53,27 @@ def test_registering_a_program_among_the_services_files_is_refused(db, staff):
             by=staff,
         )
     assert caught.value.field == "command"
+
+
+@pytest.mark.parametrize(
+    ("cgroup", "controllers", "said"),
+    [
+        ("8:pids:/\n0::/\n", None, "no cgroup v2 of its own (a cgroup v1 or hybrid hierarchy)"),
+        ("0::/\n", "cpu memory pids", "its cgroup / is not delegated to it with the memory controller"),
+        ("0::/worker\n", "cpu pids", "its cgroup /worker is not delegated to it with the memory controller"),
+        (
+            "0::/worker\n",
+            "cpu memory pids",
+            "its cgroup /worker is delegated with the memory controller (not used yet)",
+        ),
+    ],
+)
+def test_a_worker_says_whether_a_memory_cgroup_is_delegated_to_it(tmp_path, cgroup, controllers, said):
+    (tmp_path / "cgroup").write_text(cgroup)
+    root = tmp_path / "fs"
+    own = root / cgroup.strip().rsplit("::", 1)[-1].lstrip("/")
+    own.mkdir(parents=True, exist_ok=True)
+    if controllers is not None:
+        (own / "cgroup.controllers").write_text(controllers)
+
+    assert delegated_memory_cgroup(str(tmp_path / "cgroup"), str(root)) == said
