@@ -125,6 +125,15 @@ def league_live(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "bots/_league_live.html", _league_context(request, league))
 
 
+# A record's forfeit codes (games.core.record.FORFEIT_REASONS), as the replay page says them.
+FORFEIT_WORDS = {
+    "illegal_action": "an illegal action",
+    "timeout": "out of time",
+    "crashed": "the bot crashed",
+    "protocol_error": "an answer that broke the bot protocol",
+    "limit_exceeded": "over a limit (CPU time, file size or answer size)",
+}
+
 CONTROLS = {"start": league_start, "resume": league_start, "pause": league_pause}
 
 
@@ -190,6 +199,14 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         "total": total,
         "seats": seats,
         "record": record,
+        "forfeits": [
+            (
+                forfeit["seat"] + 1,
+                forfeit["event"] + 1,
+                FORFEIT_WORDS.get(forfeit["reason"], forfeit["reason"]),
+            )
+            for forfeit in record["end"]["forfeits"]
+        ],
         "game_name": game_name(match.game_id),
         "fixture": getattr(match, "bot_fixture", None),
     }

@@ -250,3 +250,19 @@ def test_a_control_of_a_missing_league_is_a_404(client, staff):
     client.force_login(staff)
     response = client.post(reverse("bots:league-control", args=[4040, "start"]))
     assert response.status_code == 404
+
+
+def test_a_replay_says_why_a_seat_forfeited_in_words_from_its_code(client, staff, no_broker):
+    bots = make_bots(staff, (("Faller", "raises", {}), ("Cheater", "illegal", {}), ("Plain", "random", {})))
+    league = played_league(staff, bots, target_value=1, sittings_per_round=1)
+    fixture = Fixture.objects.get(league=league)
+    record = fixture.match.record_json()
+    names = [seat.player.name for seat in fixture.match.seats.order_by("seat")]
+
+    page = client.get(reverse("bots:replay", args=[fixture.match_id])).content.decode()
+
+    words = {"Faller": "the bot crashed", "Cheater": "an illegal action"}
+    for forfeit in record["end"]["forfeits"]:
+        line = f"Seat {forfeit['seat'] + 1} forfeited at event {forfeit['event'] + 1}: {words[names[forfeit['seat']]]}"
+        assert f"<li>{line}</li>" in page
+    assert "fell over" not in page
