@@ -392,5 +392,9 @@ class ExternalSeats:
     def __enter__(self) -> ExternalSeats:
         return self
 
-    def __exit__(self, *exc_info: object) -> None:
-        self.finish(None)
+    def __exit__(self, exc_type: type[BaseException] | None, *exc_info: object) -> None:
+        try:
+            self.finish(None)
+        except Exception:
+            if exc_type is None:
+                raise  # else the error already on its way out is the one to report
