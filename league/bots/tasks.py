@@ -48,7 +48,9 @@ def probe_sandbox(sender=None, **kwargs) -> None:
     node = getattr(sender, "hostname", None) or worker_name()
     failed = sorted(name for name, held in result.proven.items() if not held)
     if failed:
-        logger.warning("%s: sandbox not proven (%s): no external program's seat here", node, ", ".join(failed))
+        logger.warning(
+            "%s: sandbox not proven (%s): no external program's seat here", node, ", ".join(failed)
+        )
     try:
         worker_probe_record(worker=node, hostname=socket.gethostname(), result=result)
     except DatabaseError:
