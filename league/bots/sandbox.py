@@ -31,7 +31,7 @@ message queues.
 
 When the program ends or is stopped, the whole sandbox goes: killing bubblewrap's outer process kills its
 pid namespace (`--die-with-parent`), and the slot is then swept (every process of the slot user killed, and
-reaped: the worker is a child subreaper) before another program may use it.
+reaped: the worker is a child subreaper while it runs sandboxes) before another program may use it.
 """
 
 from __future__ import annotations
@@ -256,7 +256,6 @@ class Sandbox:
     def popen(self, command: Sequence[str], limits: ProgramLimits, user: SlotUser) -> subprocess.Popen:
         """Start `command` in the sandbox as `user`, its standard streams piped to the worker."""
         folders = self.bot_folders(command)
-        _become_subreaper()
         try:
             return subprocess.Popen(
                 self.command(command, folders),
@@ -305,6 +304,7 @@ class Sandbox:
                 except BlockingIOError:
                     os.close(lock)
                     continue
+                _adopt_orphans()
                 try:
                     self.sweep(user)
                     yield user
@@ -314,6 +314,7 @@ class Sandbox:
                         self.sweep(user)
                     finally:
                         os.close(lock)  # releases the lock
+                        _stop_adopting({slot.uid for slot in users})
             if time.monotonic() > deadline:
                 raise SandboxUnavailable(
                     f"all {len(users)} slot users are busy: add slot users (SANDBOX_SLOTS)"
@@ -374,18 +375,39 @@ def processes_of(uid: int) -> list[tuple[int, str, int]]:
     return found
 
 
-_subreaper_of: int | None = None
+_adopting = {"pid": 0, "sandboxes": 0}
 
 
-def _become_subreaper() -> None:
-    """Adopt the sandbox's orphans: bubblewrap's outer process exits before its pid 1, which would otherwise
-    go to the machine's init and count against the slot user's process limit until init reaps it. (A forked
-    child does not inherit the setting: each process sets it for itself.)"""
-    global _subreaper_of
-    if _subreaper_of != os.getpid():
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-        _subreaper_of = os.getpid()
+def _set_subreaper(on: bool) -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0)
+
+
+def _adopt_orphans() -> None:
+    """While this process runs sandboxes, it adopts their orphans: bubblewrap's outer process exits before its
+    pid 1, which would otherwise go to the machine's init and count against the slot user's process limit
+    until init reaps it (here: seconds). A long-lived process that runs no sandbox stops adopting
+    (`_stop_adopting`), so that orphans of other descendants (a killed pool process's sandboxes) go to init,
+    which reaps them, rather than to a parent that never would. A forked child starts over."""
+    if _adopting["pid"] != os.getpid():
+        _adopting.update(pid=os.getpid(), sandboxes=0)
+    if _adopting["sandboxes"] == 0:
+        _set_subreaper(True)
+    _adopting["sandboxes"] += 1
+
+
+def _stop_adopting(uids: set[int]) -> None:
+    """The end of one sandbox: with none left running here, reap the slot users' zombies that are ours and
+    stop adopting orphans."""
+    _adopting["sandboxes"] -= 1
+    if _adopting["sandboxes"] > 0:
+        return
+    _set_subreaper(False)
+    for uid in uids:
+        for pid, state, parent in processes_of(uid):
+            if state == "Z" and parent == os.getpid():
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, 0)
 
 
 def delegated_memory_cgroup(proc: str = "/proc/self/cgroup", root: str = "/sys/fs/cgroup") -> str:
