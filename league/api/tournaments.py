@@ -212,6 +212,10 @@ class TournamentStandingSerializer(serializers.Serializer):
     head_to_head = serializers.IntegerField()
     played = serializers.IntegerField()
     byes = serializers.IntegerField()
+    group = serializers.CharField(
+        help_text="Elimination: the bracket's rule that placed the player (e.g. 'Champion', 'Final', "
+        "'Out in losers' round 3'); empty where the tie-breaks alone order the standings"
+    )
 
 
 class BracketSlotSerializer(serializers.Serializer):

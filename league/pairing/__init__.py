@@ -20,6 +20,13 @@ from league.pairing.elimination import (
     pod_elimination_round,
 )
 from league.pairing.generate import Format, RoundInputs, generate_round
+from league.pairing.placement import (
+    PlacementGroup,
+    bracket_placement,
+    cut_placement,
+    placed_standings,
+    pod_placement,
+)
 from league.pairing.quality import round_quality, schedule_balance
 from league.pairing.round_robin import circle_rounds, round_robin_round
 from league.pairing.scoring import (
@@ -54,6 +61,7 @@ __all__ = (
     "Entrant",
     "Format",
     "PairingError",
+    "PlacementGroup",
     "PlayedRound",
     "RoundDraft",
     "RoundInputs",
@@ -67,17 +75,21 @@ __all__ = (
     "TableResult",
     "TableSpec",
     "bracket_champion",
+    "bracket_placement",
     "bracket_round",
     "bracket_rounds",
     "circle_rounds",
     "compute_standings",
+    "cut_placement",
     "default_points",
     "double_elimination_bracket",
     "entrants_from_history",
     "generate_round",
     "place_points",
+    "placed_standings",
     "pod_elimination_plan",
     "pod_elimination_round",
+    "pod_placement",
     "round_quality",
     "round_robin_round",
     "schedule_balance",

@@ -40,7 +40,10 @@ from league.pairing.types import (
 
 
 @dataclass
-class _MatchState:
+class MatchState:
+    """How far a bracket match is settled: its players once known (None for an empty slot), whether it is
+    decided (played, a walkover, void, or a reset that was not needed), and its winner and loser."""
+
     players: tuple[PlayerId | None, PlayerId | None] | None = None
     decided: bool = False
     walkover: bool = False
@@ -61,11 +64,11 @@ def _resolve(
     by_seed: Mapping[int, PlayerId],
     results: Mapping[str, TableResult],
     rank: Mapping[PlayerId, tuple],
-) -> dict[str, _MatchState]:
+) -> dict[str, MatchState]:
     """Settle every match the given results allow, in playing order."""
-    states: dict[str, _MatchState] = {}
+    states: dict[str, MatchState] = {}
     for match in bracket.matches:
-        state = _MatchState()
+        state = MatchState()
         states[match.label] = state
         players: list[PlayerId | None] = []
         for source in match.sources:
@@ -102,10 +105,26 @@ def _resolve(
                 f"the result of {match.label} names {sorted(map(str, result.seats))}, "
                 f"but the match is {present[0]} v {present[1]}"
             )
-        ordered = sorted(present, key=lambda player: (result.places[player], rank[player]))
+        ordered = table_order(result, rank)
         state.decided = True
         state.winner, state.loser = ordered
     return states
+
+
+def table_order(result: TableResult, rank: Mapping[PlayerId, tuple]) -> list[PlayerId]:
+    """The players of an elimination table in the order they go through: by place, a tie by `rank`
+    (standing, then seed)."""
+    return sorted(result.seats, key=lambda player: (result.places[player], rank[player]))
+
+
+def bracket_states(
+    bracket: Bracket, entrants: Sequence[Entrant], results: Sequence[TableResult]
+) -> dict[str, MatchState]:
+    """Every match of the bracket, by label, settled as far as `results` allow."""
+    ordered = sorted(entrants, key=lambda entrant: entrant.seed)
+    by_seed = {position: entrant.id for position, entrant in enumerate(ordered, start=1)}
+    rank = {entrant.id: entrant.rank_key() for entrant in entrants}
+    return _resolve(bracket, by_seed, {result.label: result for result in results}, rank)
 
 
 def bracket_rounds(
@@ -175,10 +194,7 @@ def bracket_champion(
     bracket: Bracket, entrants: Sequence[Entrant], results: Sequence[TableResult]
 ) -> PlayerId | None:
     """The winner of the bracket, or None while it is still being played."""
-    rank = {entrant.id: entrant.rank_key() for entrant in entrants}
-    ordered = sorted(entrants, key=lambda entrant: entrant.seed)
-    by_seed = {position: entrant.id for position, entrant in enumerate(ordered, start=1)}
-    states = _resolve(bracket, by_seed, {result.label: result for result in results}, rank)
+    states = bracket_states(bracket, entrants, results)
     champion = None
     for label in bracket.deciding:
         state = states[label]
@@ -289,9 +305,7 @@ def pod_elimination_round(
                 raise PairingError(f"round {number} is not complete: no result for {table.label}")
             if set(result.seats) != set(table.seats):
                 raise PairingError(f"the result of {table.label} does not name the players of that table")
-            order = sorted(
-                table.seats, key=lambda player, places=result.places: (places[player], rank[player])
-            )
+            order = table_order(result, rank)
             survivors.extend(
                 (place, by_id[player].seed, player) for place, player in enumerate(order[:advance], 1)
             )

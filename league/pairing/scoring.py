@@ -80,7 +80,9 @@ def place_points(result: TableResult, scoring: Scoring) -> dict[PlayerId, float]
 
 @dataclass(frozen=True)
 class Standing:
-    """One line of the standings: rank 1 is the leader; every tie-break column the tournament can use."""
+    """One line of the standings: rank 1 is the leader; every tie-break column the tournament can use.
+    `group` names the rule of an elimination's placement that put the player there (`placement`); empty
+    when the tie-breaks alone order the standings."""
 
     id: PlayerId
     seed: int
@@ -91,6 +93,7 @@ class Standing:
     head_to_head: int
     played: int
     byes: int
+    group: str = ""
 
 
 @dataclass

@@ -28,6 +28,7 @@ from league.pairing import (
     Entrant,
     Format,
     PairingError,
+    PlacementGroup,
     PlayedRound,
     RoundDraft,
     RoundInputs,
@@ -38,11 +39,15 @@ from league.pairing import (
     TableResult,
     TableSpec,
     bracket_champion,
+    bracket_placement,
     compute_standings,
+    cut_placement,
     double_elimination_bracket,
     entrants_from_history,
     generate_round,
     place_points,
+    placed_standings,
+    pod_placement,
     round_quality,
     single_elimination_bracket,
     top_cut,
@@ -193,21 +198,80 @@ def _tiebreaks(tournament: Tournament) -> tuple[str, ...]:
 
 
 def standings(history: History, *, last_round: int | None = None) -> list[Standing]:
-    """Standings of every player who took part, ordered by the tournament's tie-breaks, then seed."""
+    """Standings of every player who took part, ordered by the tournament's tie-breaks, then seed; once an
+    elimination (or a stage sequence's top cut) has a published round, ordered by its placement (the
+    bracket), each line naming the rule of its group (`league.pairing.placement`)."""
     tournament = history.tournament
     seeds = history.seeds
     if not seeds:
         return []
     try:
-        return compute_standings(
+        ordered = compute_standings(
             seeds,
             history.played(last=last_round),
             scoring_of(tournament),
             _tiebreaks(tournament),
             bye_table_size=tournament.table_size,
         )
+        if last_round is None:
+            groups = _placement(history)
+            if groups is not None:
+                return placed_standings(ordered, groups)
+        return ordered
     except PairingError as exc:
         raise UserError(str(exc)) from None
+
+
+@dataclass
+class EliminationPart:
+    """The elimination of a tournament (or its top cut): its format, first round, entrants (a top cut
+    re-seeded 1..cut) and labelled results."""
+
+    elimination: str
+    first_round: int
+    entrants: list[Entrant]
+    results: list[TableResult]
+
+
+def elimination_part(history: History) -> EliminationPart | None:
+    """The elimination part of the tournament once its first round exists (a draft counts); else None."""
+    tournament = history.tournament
+    if tournament.format == Tournament.Format.STAGES:
+        plan = _stage_plan(tournament)
+        first_round, elimination = plan.first_rounds + 1, plan.elimination
+    elif tournament.is_elimination:
+        first_round, elimination = 1, tournament.format
+    else:
+        return None
+    if not any(row.number >= first_round for row in history.round_rows):
+        return None
+    entrants = list(_inputs(history, first_round).entrants)
+    if tournament.format == Tournament.Format.STAGES:
+        entrants = top_cut(entrants, plan.cut)
+    return EliminationPart(elimination, first_round, entrants, _bracket_results(history, first_round))
+
+
+def _placement(history: History) -> list[PlacementGroup] | None:
+    """The placement groups of an elimination with a published round, best first; None otherwise."""
+    part = elimination_part(history)
+    if part is None or part.first_round not in history.rounds:
+        return None
+    tournament = history.tournament
+    if tournament.table_size == 2:
+        groups = bracket_placement(_drawn(tournament, part), part.entrants, part.results)
+    else:
+        groups = pod_placement(part.entrants, tournament.advance, part.results)
+    if tournament.format == Tournament.Format.STAGES:
+        first_stage = standings(history, last_round=part.first_round - 1)
+        name = "Swiss" if tournament.first_stage == "swiss" else "round-robin"
+        groups = cut_placement(groups, first_stage, name)
+    return groups
+
+
+def _drawn(tournament: Tournament, part: EliminationPart) -> Any:
+    if part.elimination == Tournament.Format.DOUBLE_ELIMINATION:
+        return double_elimination_bracket(len(part.entrants), tournament.grand_final_reset)
+    return single_elimination_bracket(len(part.entrants), tournament.third_place)
 
 
 def _entrants(history: History, players: set[int], *, last_round: int | None = None) -> list[Entrant]:
@@ -365,25 +429,10 @@ class Bracket:
 
 def bracket_of(history: History) -> Bracket | None:
     """The drawn 2-seat bracket of an elimination tournament or a top cut, once its first round exists."""
-    tournament = history.tournament
-    if tournament.format == Tournament.Format.STAGES:
-        plan = _stage_plan(tournament)
-        first_round, elimination = plan.first_rounds + 1, plan.elimination
-    elif tournament.is_elimination:
-        first_round, elimination = 1, tournament.format
-    else:
+    part = elimination_part(history)
+    if part is None or history.tournament.table_size != 2:
         return None
-    if tournament.table_size != 2 or not any(row.number >= first_round for row in history.round_rows):
-        return None
-    inputs = _inputs(history, first_round)
-    entrants = list(inputs.entrants)
-    if tournament.format == Tournament.Format.STAGES:
-        entrants = top_cut(entrants, plan.cut)
-    if elimination == Tournament.Format.DOUBLE_ELIMINATION:
-        drawn = double_elimination_bracket(len(entrants), tournament.grand_final_reset)
-    else:
-        drawn = single_elimination_bracket(len(entrants), tournament.third_place)
-    return Bracket(drawn, entrants, _bracket_results(history, first_round), first_round)
+    return Bracket(_drawn(history.tournament, part), part.entrants, part.results, part.first_round)
 
 
 def table_points(tournament: Tournament, seats: Sequence[int], places: Mapping[int, int]) -> dict[int, float]:

@@ -209,10 +209,12 @@ class StandingRow:
     head_to_head: int
     played: int
     byes: int
+    group: str = ""
 
 
 def standings(history) -> list[StandingRow]:
-    """The standings: every player who took part, with every tie-break column, in the tournament's order."""
+    """The standings: every player who took part, with every tie-break column, in the tournament's order
+    (an elimination's by its bracket, each row naming the rule of its group)."""
     registrations = {reg.player_id: reg for reg in history.registrations}
     rows = []
     for standing in seam.standings(history):
@@ -231,6 +233,7 @@ def standings(history) -> list[StandingRow]:
                 head_to_head=standing.head_to_head,
                 played=standing.played,
                 byes=standing.byes,
+                group=standing.group,
             )
         )
     return rows

@@ -436,14 +436,14 @@ def _number(value: float) -> str:
 
 
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    """The standings with every tie-break column, one row per player."""
+    """The standings with every tie-break column, one row per player, and the bracket's group (elimination)."""
     tournament = _tournament(request, slug)
     response, writer = _csv(f"{tournament.slug}-standings.csv")
     writer.writerow(["rank", "player", "seed", "status", "points", "opponents_points", "wins", "head_to_head",
-                     "played", "byes"])  # fmt: skip
+                     "played", "byes", "group"])  # fmt: skip
     for row in selectors.standings(seam.load_history(tournament)):
-        writer.writerow([row.rank, row.name, row.seed, row.status, _number(row.points),
-                         _number(row.opponents_points), row.wins, row.head_to_head, row.played, row.byes])  # fmt: skip
+        writer.writerow([row.rank, row.name, row.seed, row.status, _number(row.points), _number(row.opponents_points),
+                         row.wins, row.head_to_head, row.played, row.byes, row.group])  # fmt: skip
     return response
 
 
