@@ -20,6 +20,7 @@ from league.tournaments.errors import StateConflict
 from league.tournaments.models import Round, Table, Tournament
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.common import check_organizer, last_round, tournament_locked
+from league.tournaments.services.tables import tables_forfeit_departed
 
 
 def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:
@@ -160,7 +161,8 @@ def round_move(*, round_row: Round, by: AbstractBaseUser, player_id: Any, to_tab
 
 
 def round_publish(*, round_row: Round, by: AbstractBaseUser) -> Round:
-    """Publish a draft: each table becomes a scheduled match of the league (rated as the tournament is)."""
+    """Publish a draft: each table becomes a scheduled match of the league (rated as the tournament is). A
+    table of a player who left a fixed field (round robin, elimination) closes at once as a forfeit."""
     with transaction.atomic():
         locked = _draft_round(round_row, by)
         tournament = locked.tournament
@@ -180,6 +182,7 @@ def round_publish(*, round_row: Round, by: AbstractBaseUser) -> Round:
         locked.published_at = now
         locked.save(update_fields=["status", "published_at"])
         audit(tournament, by, Action.ROUND_PUBLISHED, round=locked.number, tables=len(tables))
+        tables_forfeit_departed(tournament=tournament, tables=tables, by=by)
     return locked
 
 
