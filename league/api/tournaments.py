@@ -249,6 +249,10 @@ class TournamentTableSerializer(serializers.Serializer):
     match_status = serializers.CharField()
     result_version = serializers.IntegerField()
     closed_as = serializers.CharField()
+    advancing = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Elimination: who goes through, where the result's places left a tie at the cut",
+    )
     seats = TournamentSeatSerializer(many=True)
 
 
@@ -301,6 +305,10 @@ class TableResultSerializer(serializers.Serializer):
     places = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
     scores = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+    advancing = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**62), required=False, allow_null=True, default=None,
+        max_length=7, help_text="Elimination: the players who go through, required where the places tie at the cut",
+    )  # fmt: skip
 
 
 class CloseSerializer(serializers.Serializer):

@@ -13,17 +13,21 @@ from league.pairing.brackets import (
     standard_seed_order,
 )
 from league.pairing.elimination import (
+    OpenCut,
     bracket_champion,
     bracket_round,
     bracket_rounds,
+    open_cut,
     pod_elimination_plan,
     pod_elimination_round,
+    table_order,
 )
 from league.pairing.generate import Format, RoundInputs, generate_round
 from league.pairing.placement import (
     PlacementGroup,
     bracket_placement,
     cut_placement,
+    ordinal,
     placed_standings,
     pod_placement,
 )
@@ -60,6 +64,7 @@ __all__ = (
     "BracketMatch",
     "Entrant",
     "Format",
+    "OpenCut",
     "PairingError",
     "PlacementGroup",
     "PlayedRound",
@@ -87,6 +92,8 @@ __all__ = (
     "generate_round",
     "place_points",
     "placed_standings",
+    "open_cut",
+    "ordinal",
     "pod_elimination_plan",
     "pod_elimination_round",
     "pod_placement",
@@ -96,6 +103,7 @@ __all__ = (
     "single_elimination_bracket",
     "standard_seed_order",
     "swiss_round",
+    "table_order",
     "table_sizes",
     "top_cut",
 )

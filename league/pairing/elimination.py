@@ -112,9 +112,34 @@ def _resolve(
 
 
 def table_order(result: TableResult, rank: Mapping[PlayerId, tuple]) -> list[PlayerId]:
-    """The players of an elimination table in the order they go through: by place, a tie by `rank`
+    """The players of an elimination table in the order they go through: the decider's players first
+    (`result.advancing`), then by place; a tie left undecided (a table closed as a forfeit) by `rank`
     (standing, then seed)."""
-    return sorted(result.seats, key=lambda player: (result.places[player], rank[player]))
+    chosen = set(result.advancing)
+    return sorted(result.seats, key=lambda player: (player not in chosen, result.places[player], rank[player]))
+
+
+@dataclass(frozen=True)
+class OpenCut:
+    """A tie across the cut of an elimination table: `tied` share `place`; `needed` of them go through,
+    after `through` (who go through by their places)."""
+
+    place: int
+    tied: tuple[PlayerId, ...]
+    needed: int
+    through: tuple[PlayerId, ...]
+
+
+def open_cut(seats: Sequence[PlayerId], places: Mapping[PlayerId, int], advance: int) -> OpenCut | None:
+    """Whether the places of a table going `advance` through leave the cut undecided: the last player who
+    goes through by place ties with the first who does not. None when the places decide it."""
+    order = sorted(seats, key=lambda player: places[player])
+    if advance >= len(order) or places[order[advance - 1]] != places[order[advance]]:
+        return None
+    place = places[order[advance - 1]]
+    through = tuple(player for player in order if places[player] < place)
+    tied = tuple(player for player in order if places[player] == place)
+    return OpenCut(1 + len(through), tied, advance - len(through), through)
 
 
 def bracket_states(

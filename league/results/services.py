@@ -116,11 +116,13 @@ def result_submit(
     scores: Any = None,
     entered_by: AbstractBaseUser | None,
     reason: str = "",
+    advancing: Any = None,
 ) -> ResultVersion:
     """Add the next result version of a match and make it count.
 
     `expected_version` is the version being corrected (0 for the first result); a correction (version 2 on)
-    needs a reason. Raises VersionConflict when the match has moved on, UserError on bad input; nothing is
+    needs a reason. `advancing` (player ids of the match, each once) is stored with the version: the decider
+    of a tie at an elimination table, which the caller (a tournament) checks against its cut. Raises VersionConflict when the match has moved on, UserError on bad input; nothing is
     written in either case. A rated match of people queues its pool's update after the commit.
     """
     if not is_int(expected_version) or expected_version < 0:
@@ -136,8 +138,14 @@ def result_submit(
     if match.status == Match.Status.VOID:
         raise UserError("the match is void: it takes no result", field="status")
     spec = game_spec(match.game_id)
-    num_seats = match.seats.count()
-    places, scores = check_outcome(num_seats=num_seats, score_order=spec.score_order, places=places, scores=scores)
+    seated = list(match.seats.order_by("seat").values_list("player_id", flat=True))
+    places, scores = check_outcome(num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores)
+    if advancing is not None and (
+        not isinstance(advancing, list | tuple)
+        or not all(is_int(pid) and pid in seated for pid in advancing)
+        or len(set(advancing)) != len(advancing)
+    ):
+        raise UserError("advancing lists players of this match, each once", field="advancing")
 
     version_number = expected_version + 1
     with transaction.atomic():
@@ -153,6 +161,7 @@ def result_submit(
                     scores=scores,
                     entered_by=entered_by,
                     reason=reason,
+                    advancing=list(advancing) if advancing else None,
                 )
         except IntegrityError:
             latest = ResultVersion.objects.filter(match=match).order_by("-version").values_list("version", flat=True)

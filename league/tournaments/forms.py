@@ -179,3 +179,15 @@ class RoleForm(forms.Form):
         max_length=150, label="User name", widget=forms.TextInput(attrs={"style": "width: 12rem", "autocomplete": "off"})
     )
     role = forms.ChoiceField(choices=[(role, role.capitalize()) for role in ROLES], initial="organizer")
+
+
+class AdvancingForm(forms.Form):
+    """Who goes through from an elimination table, asked only where the places tie at the cut."""
+
+    advancing = forms.TypedMultipleChoiceField(
+        coerce=int, choices=(), required=False, widget=forms.CheckboxSelectMultiple, label="Goes through"
+    )
+
+    def __init__(self, *args, seats=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["advancing"].choices = [(seat.player_id, seat.player.name) for seat in seats]

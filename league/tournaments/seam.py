@@ -15,12 +15,14 @@ not dropped by then.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from django.db.models import F
 
 from games.core.spec import GameSpec
 from league.core.catalogue import game_spec
-from league.core.checks import is_number
+from league.core.checks import is_int, is_number
 from league.core.errors import ErrorCode, UserError
 from league.matches.models import Match, MatchSeat
 from league.pairing import (
@@ -45,15 +47,19 @@ from league.pairing import (
     double_elimination_bracket,
     entrants_from_history,
     generate_round,
+    open_cut,
+    ordinal,
     place_points,
     placed_standings,
     pod_placement,
     round_quality,
     single_elimination_bracket,
+    table_order,
     top_cut,
 )
 from league.pairing.round_robin import default_rounds
 from league.pairing.scoring import TIEBREAKS
+from league.results.models import ResultVersion
 from league.tournaments.models import Registration, Round, Tournament
 from league.tournaments.models import Table as TableRow
 
@@ -134,7 +140,8 @@ class History:
 
     `round_rows` are the rounds in order, `tables` their tables (by round id, in table order, with the
     match), `seats` the seats of every published table's match (by match id, in seat order), `rounds` each
-    published round as a `PlayedRound` (tables with a result only, with their labels, and the byes).
+    published round as a `PlayedRound` (tables with a result only, with their labels, and the byes),
+    `deciders` who goes through at elimination tables whose result left a tie at the cut (by match id).
     """
 
     tournament: Tournament
@@ -143,6 +150,7 @@ class History:
     tables: dict[int, list[TableRow]]
     seats: dict[int, list[SeatRow]]
     rounds: dict[int, PlayedRound]
+    deciders: dict[int, list[int]] = field(default_factory=dict)
 
     @property
     def seeds(self) -> dict[int, int]:
@@ -158,7 +166,8 @@ class History:
 
 
 def load_history(tournament: Tournament) -> History:
-    """Registrations (with players), rounds, tables with their matches, and seats, in four queries.
+    """Registrations (with players), rounds, tables with their matches, seats, and the deciders of ties at
+    elimination cuts (`ResultVersion.advancing` of the counting versions), in five queries.
 
     Seats are read as plain values: a tournament of a thousand players has thousands of them, and model
     instances (or a prefetch per match) would cost more than the pairing itself.
@@ -172,6 +181,13 @@ def load_history(tournament: Tournament) -> History:
     rows = MatchSeat.objects.filter(match__tournament_table__round__tournament=tournament).order_by("match_id", "seat")
     for match_id, seat, player_id, place, score in rows.values_list("match_id", "seat", "player_id", "place", "score"):
         seats.setdefault(match_id, []).append(SeatRow(seat, player_id, place, score))
+    deciders = dict(
+        ResultVersion.objects.filter(
+            match__tournament_table__round__tournament=tournament,
+            advancing__isnull=False,
+            version=F("match__result_version"),
+        ).values_list("match_id", "advancing")
+    )
     rounds: dict[int, PlayedRound] = {}
     for round_row in round_rows:
         if round_row.status == Round.Status.DRAFT:
@@ -187,10 +203,11 @@ def load_history(tournament: Tournament) -> History:
                     seats=tuple(seat.player_id for seat in seated),
                     places={seat.player_id: seat.place for seat in seated},
                     label=table.label,
+                    advancing=tuple(deciders.get(match.pk, ())),
                 )
             )
         rounds[round_row.number] = PlayedRound(tables=tuple(results), byes=tuple(round_row.byes))
-    return History(tournament, registrations, round_rows, tables, seats, rounds)
+    return History(tournament, registrations, round_rows, tables, seats, rounds, deciders)
 
 
 def _tiebreaks(tournament: Tournament) -> tuple[str, ...]:
@@ -435,6 +452,79 @@ def bracket_of(history: History) -> Bracket | None:
     return Bracket(_drawn(history.tournament, part), part.entrants, part.results, part.first_round)
 
 
+def table_cut(tournament: Tournament, round_number: int, label: str) -> int | None:
+    """How many go through from a table of round `round_number`: 1 at every 2-seat bracket match (the
+    final, a third-place match and a grand final decide a place the same way), the tournament's `advance`
+    at a multi-seat elimination table; None where nobody goes through (Swiss, round robin, the final table
+    of a multi-seat elimination, whose places stand as they are)."""
+    elimination = tournament.is_elimination or (
+        tournament.format == Tournament.Format.STAGES and round_number > (tournament.rounds or 0)
+    )
+    if not elimination:
+        return None
+    if tournament.table_size == 2:
+        return 1
+    return None if label == "Final" else tournament.advance
+
+
+def _names(players: Sequence[int], names: Mapping[int, str], last: str = "and") -> str:
+    words = [names[player] for player in players]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def check_advancing(
+    tournament: Tournament,
+    round_number: int,
+    label: str,
+    seats: Sequence[int],
+    places: Sequence[int],
+    advancing: Any,
+    names: Mapping[int, str],
+) -> list[int] | None:
+    """The decider to store with a result at this table (player ids who go through, in seat order), or None
+    where the places decide who goes through (or nobody does). A tie across the cut without a decider, or a
+    decider that contradicts the places, is refused with a message naming the players (`advancing`)."""
+    given = list(advancing) if isinstance(advancing, list | tuple) else advancing
+    if given is not None and (
+        not isinstance(given, list)
+        or not all(is_int(pid) and pid in seats for pid in given)
+        or len(set(given)) != len(given)
+    ):
+        raise UserError("advancing lists players of this table, each once", field="advancing")
+    cut = table_cut(tournament, round_number, label)
+    if cut is None:
+        if given:
+            raise UserError("nobody goes through from this table: leave advancing empty", field="advancing")
+        return None
+    by_player = dict(zip(seats, places, strict=True))
+    opened = open_cut(seats, by_player, cut)
+    if opened is None:
+        decided = sorted(seats, key=by_player.__getitem__)[:cut]
+        if given and set(given) != set(decided):
+            raise UserError(
+                f"the places already decide who goes through: {_names(decided, names)}", field="advancing"
+            )
+        return None
+    one = opened.needed == 1
+    if not given:
+        raise UserError(
+            f"{_names(opened.tied, names)} share {ordinal(opened.place)} place and only "
+            f"{'one' if one else opened.needed} of them go{'es' if one else ''} through: say who",
+            field="advancing",
+        )
+    chosen = set(given)
+    if len(chosen) != len(given) or len(chosen) != cut or not set(opened.through) <= chosen <= set(
+        opened.through + opened.tied
+    ):
+        ahead = f"{_names(opened.through, names)} by place, then " if opened.through else ""
+        raise UserError(
+            f"who goes through must follow the places: {ahead}{'one' if one else opened.needed} of "
+            f"{_names(opened.tied, names, 'or')}",
+            field="advancing",
+        )
+    return [player for player in seats if player in chosen]
+
+
 def table_points(tournament: Tournament, seats: Sequence[int], places: Mapping[int, int]) -> dict[int, float]:
     """The tournament points each player earns at one table (shared places share points)."""
     try:
@@ -470,7 +560,8 @@ class BracketMatchView:
 def bracket_matches(history: History, names: Mapping[int, str]) -> list[BracketMatchView] | None:
     """Every match of the 2-seat bracket in playing order with who plays it as far as results tell:
     seeds, walkovers (a bye), and winners and losers of decided matches; None without a bracket.
-    A drawn match is won by the better-ranked player, as in the pairing layer."""
+    A tie is decided by the result's decider, else (a table closed as a forfeit) by the better-ranked
+    player, as in the pairing layer."""
     drawn = bracket_of(history)
     if drawn is None:
         return None
@@ -507,8 +598,7 @@ def bracket_matches(history: History, names: Mapping[int, str]) -> list[BracketM
             winner[match.label] = present[0] if present else None
             loser[match.label] = None
         elif match.label in results and UNKNOWN not in players:
-            places = results[match.label].places
-            first, second = sorted(present, key=lambda player: (places[player], rank[player]))
+            first, second = table_order(results[match.label], rank)
             winner[match.label], loser[match.label] = first, second
         won = winner.get(match.label, UNKNOWN)
         views.append(

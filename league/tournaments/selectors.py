@@ -19,7 +19,7 @@ from django.utils import timezone
 from league.matches.models import Match
 from league.players.models import Player
 from league.tournaments import seam
-from league.tournaments.models import Registration, Round, Tournament
+from league.tournaments.models import Registration, Round, Table, Tournament
 
 BOX_WIDTH = 170
 ROW_HEIGHT = 22
@@ -261,6 +261,12 @@ class TableView:
     match_status: str
     result_version: int
     closed_as: str
+    advancing: list[int] = field(default_factory=list)
+
+    @property
+    def closed_label(self) -> str:
+        """"No-show" or "Forfeit" for a closed table; empty otherwise."""
+        return Table.Closed(self.closed_as).label if self.closed_as else ""
 
     @property
     def has_result(self) -> bool:
@@ -321,6 +327,7 @@ def rounds(history, *, include_drafts: bool) -> list[RoundView]:
                     match_status=match.status if match else "",
                     result_version=match.result_version if match else 0,
                     closed_as=table.closed_as,
+                    advancing=history.deciders.get(table.match_id, []) if match else [],
                 )
             )
         views.append(
@@ -386,7 +393,7 @@ def player_path(history, round_views: list[RoundView], player_id: int) -> list[P
                 continue
             note = ""
             if table.closed_as:
-                note = "absent" if mine.absent else f"table closed ({table.closed_as.replace('_', '-')})"
+                note = "absent" if mine.absent else f"table closed ({table.closed_label.lower()})"
             steps.append(
                 PathStep(
                     view.number, table.number, table.label, mine.seat + 1,

@@ -26,9 +26,11 @@ from league.core.catalogue import game_name, game_spec
 from league.core.errors import UserError
 from league.core.forms import add_user_error
 from league.results.entry import result_entry_form
+from league.results.selectors import counting_advancing
 from league.tournaments import clock, seam, selectors, services
 from league.tournaments.errors import NotOrganizer
 from league.tournaments.forms import (
+    AdvancingForm,
     CloseForm,
     MoveForm,
     RegisterForm,
@@ -351,12 +353,21 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
     table = _table(tournament, number, table_number)
     match = table.match
     seats = list(match.seats.select_related("player").order_by("seat"))
-    entry = result_entry_form(
-        request.POST or None,
-        match=match,
-        seats=seats,
-        submit=lambda **result: services.table_result(table=table, by=request.user, **result),
-    )
+    cut = seam.table_cut(tournament, number, table.label)
+    advancing_form = None
+    if cut is not None:
+        initial = {"advancing": counting_advancing(match)}
+        advancing_form = AdvancingForm(request.POST or None, seats=seats, initial=initial)
+
+    def submit(**result):
+        advancing = None
+        if advancing_form is not None and advancing_form.is_bound:
+            if not advancing_form.is_valid():
+                raise UserError("advancing lists players of this table", field="advancing")
+            advancing = advancing_form.cleaned_data["advancing"] or None
+        return services.table_result(table=table, by=request.user, advancing=advancing, **result)
+
+    entry = result_entry_form(request.POST or None, match=match, seats=seats, submit=submit)
     if entry.saved:
         messages.success(request, f"Table {table.number}: result saved.")
         waiting = list(
@@ -382,6 +393,8 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
         "next": tables[position + 1] if position + 1 < len(tables) else None,
         "close_form": CloseForm(seats=seats),
         "organizer": selectors.is_organizer(request.user, tournament),
+        "advancing_form": advancing_form,
+        "cut": cut,
     }
     return render(request, "tournaments/result.html", context, status=entry.status)
 

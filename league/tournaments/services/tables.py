@@ -10,10 +10,12 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from league.core.catalogue import game_spec
 from league.core.errors import UserError
 from league.matches.models import Match, MatchSeat
 from league.players.models import Player
-from league.results.services import result_submit, result_void
+from league.results.services import check_outcome, result_submit, result_void
+from league.tournaments import seam
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import Registration, Round, Table, Tournament
 from league.tournaments.services.audit import Action, audit
@@ -38,11 +40,25 @@ def table_result(
     places: Any = None,
     scores: Any = None,
     reason: str = "",
+    advancing: Any = None,
 ) -> Table:
     """Enter (or correct) a table's result through the league's result service. A correction of an earlier
     round is allowed: standings, tie-breaks and ratings follow; published pairings stay. Organizers and the
-    tournament's scorekeepers do this."""
+    tournament's scorekeepers do this.
+
+    At an elimination table whose places leave the cut undecided (a tie between the last player who would
+    go through and the first who would not), `advancing` names who goes through; it is stored with the
+    result version. Without it such a result is refused (`seam.check_advancing`)."""
     table = _published_table(table, by, check=check_scorer)
+    tournament = table.round.tournament
+    decider = None
+    if advancing or seam.table_cut(tournament, table.round.number, table.label) is not None:
+        seated = list(table.match.seats.order_by("seat").values_list("player_id", "player__name"))
+        spec = game_spec(tournament.game_id)
+        checked, _ = check_outcome(num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores)
+        ids = [pid for pid, _ in seated]
+        decider = seam.check_advancing(tournament, table.round.number, table.label, ids, checked, advancing,
+                                       dict(seated))  # fmt: skip
     with transaction.atomic():
         result_submit(
             match_id=table.match_id,
@@ -51,6 +67,7 @@ def table_result(
             scores=scores,
             entered_by=by,
             reason=reason,
+            advancing=decider,
         )
         if table.closed_as:
             table.closed_as = Table.Closed.NO
