@@ -22,6 +22,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from league.core.bounds import ROW_IDS
 from league.core.catalogue import game_name, game_spec
 from league.core.errors import UserError
 from league.core.forms import add_user_error
@@ -211,8 +212,47 @@ TOURNAMENT_ACTIONS: dict[str, Callable] = {
 }
 
 
+LEAVING = {
+    "withdrawn": ("Withdraw {name} from {tournament}?", "They lose their seed and can register again before the start.",
+                  "Yes, withdraw {name}"),
+    "dropped": ("Drop {name} from {tournament}?", "They are paired no more; their results stay. Their tables still "
+                "waiting for a result close as forfeits, and so does every later table of theirs in a fixed field "
+                "(round robin, elimination).", "Yes, drop {name}"),
+    "no_show": ("Mark {name} as a no-show in {tournament}?", "They are paired no more; their tables still waiting "
+                "for a result close as forfeits.", "Yes, mark {name} as a no-show"),
+}  # fmt: skip
+
+
+def _confirmation(request: HttpRequest, tournament: Tournament, action: str) -> HttpResponse | None:
+    """The confirmation step of an action that cannot be undone (finish, withdraw, drop, no-show): a page
+    asking to confirm, whose form posts the same fields with `confirm=yes`; None once confirmed, or when
+    the input is bad (the service then says what is wrong)."""
+    if action not in ("finish", "leave") or request.POST.get("confirm") == "yes":
+        return None
+    if action == "finish":
+        question = f"Finish {tournament.name} now?"
+        detail = "No more rounds can be generated and the standings become final."
+        button = "Yes, finish the tournament"
+    else:
+        wording = LEAVING.get(request.POST.get("status", ""))
+        reg = None
+        player = request.POST.get("player", "")
+        if wording is not None and player.isdigit() and ROW_IDS.contains(int(player)):
+            reg = tournament.registrations.select_related("player").filter(player_id=int(player)).first()
+        if reg is None:
+            return None
+        names = {"name": reg.player.name, "tournament": tournament.name}
+        question, detail, button = (text.format(**names) for text in wording)
+    fields = [(key, value) for key, value in request.POST.items() if key not in ("csrfmiddlewaretoken", "confirm")]
+    context = {"tournament": tournament, "question": question, "detail": detail, "button": button,
+               "fields": fields, "action": request.path}  # fmt: skip
+    return render(request, "tournaments/confirm.html", context)
+
+
 @require_POST
 def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
+    """An organizer's control on the tournament page. Finishing the tournament and a player leaving (withdraw,
+    drop, no-show) need `confirm=yes`; without it the answer is a page asking to confirm."""
     tournament = _tournament(request, slug)
     handler = TOURNAMENT_ACTIONS.get(action)
     if handler is None:
@@ -220,6 +260,9 @@ def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpRespo
     denied = _require_organizer(request, tournament)
     if denied:
         return denied
+    confirm = _confirmation(request, tournament, action)
+    if confirm is not None:
+        return confirm
     try:
         outcome = handler(request, tournament)
     except UserError as exc:
@@ -260,6 +303,9 @@ def _round_page(request, tournament, number, *, status=200, error="", swap_form=
         "next_waiting": next((table for table in view.tables if not table.has_result), None),
         "can_score": organizer or selectors.is_scorekeeper(request.user, tournament),
         "planned_start": planned.starts_at if planned else None,
+        "can_generate_next": tournament.status == Tournament.Status.RUNNING
+        and view.row.status == Round.Status.COMPLETE
+        and view.number == views[-1].number,
     }
     return render(request, "tournaments/round.html", context, status=status)
 
@@ -411,12 +457,12 @@ def table_close(request: HttpRequest, slug: str, number: int, table_number: int)
     try:
         if not form.is_valid():
             raise UserError("tick the absent players and choose no-show or forfeit")
-        services.table_close(
+        closed = services.table_close(
             table=table, by=request.user, absent=form.cleaned_data["absent"], kind=form.cleaned_data["kind"]
         )
     except UserError as exc:
         return _round_page(request, tournament, number, status=exc.status, error=exc.message)
-    messages.success(request, f"Table {table.number} closed as {Table.Closed(table.closed_as).label.lower()}.")
+    messages.success(request, f"Table {table.number} closed as {Table.Closed(closed.closed_as).label.lower()}.")
     return redirect(_round_url(tournament, number))
 
 

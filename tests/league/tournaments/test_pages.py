@@ -177,7 +177,7 @@ def test_bad_input_on_every_page_control_is_a_message_not_a_500(client, running,
         ("register/", {"names": "  "}, 400, "This field is required."),
         ("leave/", {"player": "abc"}, 400, "name the player by id"),
         ("organizers/", {"username": "ghost"}, 400, "no user called &#x27;ghost&#x27;"),
-        ("finish/", {}, 409, "round 2 is not complete: complete or discard it first"),
+        ("finish/", {"confirm": "yes"}, 409, "round 2 is not complete: complete or discard it first"),
         ("start/", {}, 409, "the tournament has already started"),
         ("seed/", {}, 409, "seeds are fixed once round 1 is generated"),
     ]  # fmt: skip
@@ -280,7 +280,7 @@ def test_organizers_seed_by_hand_and_mark_no_shows_from_the_page(
         "Ada": 4,
     }
     assert client.post(f"{base}/start/").status_code == 302
-    assert client.post(f"{base}/leave/", {"player": players[0].pk, "status": "no_show"}).status_code == 302
+    assert client.post(f"{base}/leave/", {"player": players[0].pk, "status": "no_show", "confirm": "yes"}).status_code == 302
     assert tournament.registrations.get(player=players[0]).status == "no_show"
 
 
@@ -313,7 +313,7 @@ def test_the_old_organizer_log_in_address_forwards_to_the_one_log_in_page(client
 
 def test_leaving_a_player_who_is_not_registered_is_a_404_with_the_message(client, running, organizer):
     client.force_login(organizer)
-    response = client.post(f"/tournaments/{running.slug}/leave/", {"player": 999, "status": "dropped"})
+    response = client.post(f"/tournaments/{running.slug}/leave/", {"player": 999, "status": "dropped", "confirm": "yes"})
     assert response.status_code == 404
     assert "player 999 is not registered" in response.content.decode()
 
