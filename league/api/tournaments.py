@@ -309,6 +309,10 @@ class TableResultSerializer(serializers.Serializer):
         child=serializers.IntegerField(min_value=1, max_value=2**62), required=False, allow_null=True, default=None,
         max_length=7, help_text="Elimination: the players who go through, required where the places tie at the cut",
     )  # fmt: skip
+    reset = serializers.BooleanField(
+        default=False, help_text="A bracket correction that changes who plays a later match: reset those matches "
+        "(voided, then opened again with the corrected players); without it such a correction answers 409",
+    )  # fmt: skip
 
 
 class CloseSerializer(serializers.Serializer):

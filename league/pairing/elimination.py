@@ -20,7 +20,7 @@ Multi-seat elimination re-seeds every round rather than following a fixed bracke
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from league.pairing.brackets import SEED, WINNER, Bracket
@@ -213,6 +213,88 @@ def _earliest_rounds(bracket: Bracket) -> dict[str, int]:
         feeders = [earliest[source.ref] for source in match.sources if source.kind != SEED]
         earliest[match.label] = 1 + max(feeders, default=0)
     return earliest
+
+
+@dataclass(frozen=True)
+class FlowPlan:
+    """The rounds of a 2-seat bracket played match by match: `rounds[i]` holds the labels of the matches
+    played in round i + 1, in bracket order (the bracket's columns: matches grouped by the round they are
+    due in, rounds with nothing to play skipped, as `bracket_rounds` numbers them); `walkovers[i]` the
+    walkover matches settled with that round. A grand-final reset (GF2) has a round, played only if needed."""
+
+    rounds: tuple[tuple[str, ...], ...]
+    walkovers: tuple[tuple[str, ...], ...]
+
+    def round_of(self, label: str) -> int:
+        """The round (from 1) of a played match."""
+        for number, labels in enumerate(self.rounds, start=1):
+            if label in labels:
+                return number
+        raise PairingError(f"{label} is not a match to play in this bracket")
+
+
+def flow_plan(bracket: Bracket) -> FlowPlan:
+    """Which matches are played and in which round. Whether a match is played, a walkover or void depends
+    only on where the byes sit (a bye's match sends nobody to the losers' bracket), so the plan is fixed
+    when the bracket is drawn."""
+    earliest = _earliest_rounds(bracket)
+    winner: dict[str, bool] = {}
+    loser: dict[str, bool] = {}
+    played: dict[int, list[str]] = {}
+    walkovers: list[tuple[int, str]] = []
+    for match in bracket.matches:
+        present = 0
+        for source in match.sources:
+            if source.kind == SEED:
+                present += source.ref <= bracket.players
+            else:
+                present += (winner if source.kind == WINNER else loser)[source.ref]
+        winner[match.label], loser[match.label] = present >= 1, present == 2
+        due = earliest["GF"] + 1 if match.reset else earliest[match.label]  # the reset follows GF's result
+        if present == 2:
+            played.setdefault(due, []).append(match.label)
+        elif present == 1:
+            walkovers.append((due, match.label))
+    waves = sorted(played)
+    settled: list[list[str]] = [[] for _ in waves]
+    for wave, label in walkovers:
+        index = next((number for number, due in enumerate(waves) if due >= wave), len(waves) - 1)
+        settled[index].append(label)
+    return FlowPlan(
+        rounds=tuple(tuple(played[wave]) for wave in waves), walkovers=tuple(tuple(labels) for labels in settled)
+    )
+
+
+def ready_matches(
+    bracket: Bracket, entrants: Sequence[Entrant], results: Sequence[TableResult], opened: Collection[str]
+) -> list[Table]:
+    """The matches that can be played now and have no table yet (`opened` lists those that have one): both
+    players known from the results (a semi-final is ready as soon as its two quarter-finals have results,
+    whatever the rest of the bracket), no result yet. Seats as in `bracket_round`; bracket order."""
+    states = bracket_states(bracket, entrants, results)
+    by_id = {entrant.id: entrant for entrant in entrants}
+    ordered = sorted(entrants, key=lambda entrant: entrant.seed)
+    rank_of = {entrant.id: position for position, entrant in enumerate(ordered)}
+    tables = []
+    for match in bracket.matches:
+        state = states[match.label]
+        if match.label in opened or state.decided or state.players is None or None in state.players:
+            continue
+        tables.append(Table(seats=assign_seats(list(state.players), by_id, rank_of), label=match.label))
+    return tables
+
+
+def bracket_feeds(bracket: Bracket) -> dict[str, tuple[str, ...]]:
+    """For every match, the matches its result feeds (its winner's and loser's next matches; GF feeds the
+    reset GF2, which is played or not by GF's winner)."""
+    feeds: dict[str, list[str]] = {match.label: [] for match in bracket.matches}
+    for match in bracket.matches:
+        for source in match.sources:
+            if source.kind != SEED:
+                feeds[source.ref].append(match.label)
+        if match.reset:
+            feeds["GF"].append(match.label)
+    return {label: tuple(dict.fromkeys(fed)) for label, fed in feeds.items()}
 
 
 def bracket_champion(

@@ -3,7 +3,7 @@
 - `result_submit`: an entry or a correction (a new version; the latest counts); `result_void`: a match that
   no longer counts; `results_record_played`: the system's results of played bot matches, in bulk;
 - `match_create`: a match of people, rated in its game's people pool (the pool is chosen here, above
-  ratings, so that `league.matches` needs neither).
+  ratings, so that `league.matches` needs neither); `matches_create`: many at once (a tournament round).
 
 Each validates, stores its version (a void has none), writes the outcome onto the match and its seats
 through the one outcome service of `league.matches` (`matches_set_outcomes`), then tells ratings through one
@@ -18,7 +18,7 @@ transactions queue the second writer behind the first, which then fails the vers
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -31,7 +31,15 @@ from league.core.catalogue import game_spec
 from league.core.checks import is_int
 from league.core.errors import NotFound, UserError, VersionConflict
 from league.matches.models import Match
-from league.matches.services import MatchOutcome, check_match, match_schedule, matches_set_outcomes
+from league.matches.services import (
+    MatchOutcome,
+    ScheduledMatch,
+    check_match,
+    check_seats_of_many,
+    match_schedule,
+    matches_schedule,
+    matches_set_outcomes,
+)
 from league.ratings.services import PoolChange, people_pool_for_game, pools_changed
 from league.results.models import ResultVersion
 
@@ -106,6 +114,46 @@ def match_create(
     with transaction.atomic():
         pool_id = people_pool_for_game(plan.spec.id).pk if plan.rated else None
         return match_schedule(plan=plan, rating_pool_id=pool_id, created_by=created_by)
+
+
+def matches_create(
+    *,
+    game_id: str,
+    options: Mapping[str, Any],
+    rated: bool,
+    tables: Sequence[Sequence[int]],
+    played_at: datetime,
+    created_by: AbstractBaseUser | None = None,
+) -> list[int]:
+    """Create the scheduled matches of people at many tables at once (a tournament round); their ids, in the
+    order of `tables`. The bulk form of `match_create`: the players and the options (for each table size) are
+    checked once, then one statement per table kind writes the matches and their seats
+    (`matches.services.matches_schedule`). The tables get times a microsecond apart from `played_at`, in
+    order, so their pool applies them in table order.
+    """
+    sizes = sorted({len(seats) for seats in tables})
+    plans = {
+        size: check_match(game_id=game_id, player_ids=seats, options=options, rated=rated, played_at=played_at)
+        for size, seats in ((size, next(seats for seats in tables if len(seats) == size)) for size in sizes)
+    }
+    everyone = [pid for seats in tables for pid in seats]
+    if len(set(everyone)) != len(everyone):
+        raise UserError("a player can take only one seat in a round", field="players")
+    check_seats_of_many(everyone, rated=rated)
+    pool_id = people_pool_for_game(game_id).pk if rated else None
+    ids: dict[int, int] = {}
+    for size, plan in plans.items():
+        indexes = [index for index, seats in enumerate(tables) if len(seats) == size]
+        created = matches_schedule(
+            game_id=plan.spec.id,
+            options=plan.options,
+            rating_pool_id=pool_id,
+            rated=rated,
+            created_by_id=created_by.pk if created_by is not None else None,
+            tables=[ScheduledMatch(played_at + timedelta(microseconds=index), tables[index]) for index in indexes],
+        )
+        ids.update(zip(indexes, created, strict=True))
+    return [ids[index] for index in range(len(tables))]
 
 
 def result_submit(

@@ -249,12 +249,17 @@ class Round(models.Model):
 
 
 class Table(models.Model):
-    """One table of a round, linked to the match played at it (from publication on)."""
+    """One table of a round, linked to the match played at it (from publication on).
+
+    A bracket match played match by match has one live table; a correction that changes who plays it resets
+    that table (its match is void, `closed_as` "reset", kept for the record) and the match opens again at a
+    new table of the same round."""
 
     class Closed(models.TextChoices):
         NO = "", "Played"
         NO_SHOW = "no_show", "No-show"
         FORFEIT = "forfeit", "Forfeit"
+        RESET = "reset", "Reset"
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(help_text="Table order in the round, from 1 (the top table).")

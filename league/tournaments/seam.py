@@ -41,17 +41,21 @@ from league.pairing import (
     TableResult,
     TableSpec,
     bracket_champion,
+    bracket_feeds,
     bracket_placement,
+    bracket_states,
     compute_standings,
     cut_placement,
     double_elimination_bracket,
     entrants_from_history,
+    flow_plan,
     generate_round,
     open_cut,
     ordinal,
     place_points,
     placed_standings,
     pod_placement,
+    ready_matches,
     round_quality,
     single_elimination_bracket,
     table_order,
@@ -450,6 +454,128 @@ def bracket_of(history: History) -> Bracket | None:
     if part is None or history.tournament.table_size != 2:
         return None
     return Bracket(_drawn(history.tournament, part), part.entrants, part.results, part.first_round)
+
+
+def flows(tournament: Tournament, round_number: int) -> bool:
+    """Whether round `round_number` belongs to a 2-seat bracket played match by match (single or double
+    elimination, or a stage sequence's 2-seat top cut): its matches open as soon as their players are known."""
+    if tournament.table_size != 2:
+        return False
+    if tournament.format == Tournament.Format.STAGES:
+        return round_number > (tournament.rounds or 0)
+    return tournament.is_elimination
+
+
+@dataclass(frozen=True)
+class ReadyMatch:
+    """A bracket match whose players are known and which has no table yet: its round (the bracket's column),
+    its position in that column (from 1), its label and its players in seat order."""
+
+    round_number: int
+    position: int
+    label: str
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class FlowRound:
+    """A round of a bracket played match by match: its matches, whether every one is decided, whether it
+    holds a deciding match, and who went through by walkover with it."""
+
+    number: int
+    labels: tuple[str, ...]
+    decided: bool
+    final: bool
+    advanced: tuple[int, ...]
+
+
+@dataclass
+class BracketFlow:
+    """Where a bracket played match by match stands: the matches ready to open, its rounds, whether the
+    champion is decided, and the live table of each match that has one (a reset table is not live)."""
+
+    ready: list[ReadyMatch]
+    rounds: list[FlowRound]
+    finished: bool
+    live: dict[str, TableRow]
+    feeds: dict[str, tuple[str, ...]]
+    drawn: Bracket
+
+
+def live_tables(history: History, first_round: int) -> dict[str, TableRow]:
+    """The table each bracket match is played at (the latest; a table reset by a correction is not live)."""
+    live: dict[str, TableRow] = {}
+    for round_row in history.round_rows:
+        if round_row.number < first_round:
+            continue
+        for table in history.tables[round_row.pk]:
+            if table.label and table.closed_as != TableRow.Closed.RESET:
+                live[table.label] = table
+    return live
+
+
+def bracket_flow(history: History) -> BracketFlow | None:
+    """The state of a 2-seat bracket played match by match, once its first round is published; else None."""
+    part = elimination_part(history)
+    if part is None or part.first_round not in history.rounds or not flows(history.tournament, part.first_round):
+        return None
+    drawn = bracket_of(history)
+    plan = flow_plan(drawn.bracket)
+    live = live_tables(history, part.first_round)
+    try:
+        ready = ready_matches(drawn.bracket, part.entrants, part.results, set(live))
+        states = bracket_states(drawn.bracket, part.entrants, part.results)
+    except PairingError as exc:
+        raise UserError(str(exc)) from None
+    offset = part.first_round - 1
+    opened = [
+        ReadyMatch(offset + plan.round_of(table.label), plan.rounds[plan.round_of(table.label) - 1].index(table.label) + 1,
+                   table.label, tuple(table.seats))
+        for table in ready
+    ]  # fmt: skip
+    rounds = [
+        FlowRound(
+            number=offset + index,
+            labels=labels,
+            decided=all(states[label].decided for label in labels),
+            final=any(label in drawn.bracket.deciding for label in labels),
+            advanced=tuple(
+                states[label].winner
+                for label in plan.walkovers[index - 1]
+                if states[label].decided and states[label].winner is not None
+            ),
+        )
+        for index, labels in enumerate(plan.rounds, start=1)
+    ]
+    finished = bracket_champion(drawn.bracket, drawn.entrants, drawn.results) is not None
+    return BracketFlow(opened, rounds, finished, live, bracket_feeds(drawn.bracket), drawn.bracket)
+
+
+def correction_resets(history: History, table: TableRow, places: Sequence[int], advancing: Sequence[int] | None) -> list[TableRow]:
+    """The live tables a correction at bracket table `table` would undo: when the new places (and decider)
+    change who won or lost, every later match its result feeds (directly or through other matches) that
+    already has a table, in round and table order. [] when the outcome stays."""
+    flow = bracket_flow(history)
+    if flow is None or flow.live.get(table.label) is None or flow.live[table.label].pk != table.pk:
+        return []
+    part = elimination_part(history)
+    seated = [seat.player_id for seat in history.seats.get(table.match_id, [])]
+    corrected = TableResult(seats=tuple(seated), places=dict(zip(seated, places, strict=True)), label=table.label,
+                            advancing=tuple(advancing or ()))  # fmt: skip
+    downstream: list[str] = []
+    waiting = list(flow.feeds[table.label])
+    while waiting:
+        label = waiting.pop(0)
+        if label not in downstream:
+            downstream.append(label)
+            waiting.extend(flow.feeds[label])
+    upstream = [result for result in part.results if result.label != table.label and result.label not in downstream]
+    before = bracket_states(flow.drawn, part.entrants, part.results)[table.label]
+    after = bracket_states(flow.drawn, part.entrants, [*upstream, corrected])[table.label]
+    if (before.winner, before.loser) == (after.winner, after.loser):
+        return []
+    undone = [flow.live[label] for label in downstream if label in flow.live]
+    return sorted(undone, key=lambda row: (row.round_id, row.number))
 
 
 def table_cut(tournament: Tournament, round_number: int, label: str) -> int | None:

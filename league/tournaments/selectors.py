@@ -356,6 +356,7 @@ def find_my_table(round_view: RoundView) -> list[FindRow]:
     rows = [
         FindRow(seat.name, seat.slug, table.number, table.label, seat.seat + 1)
         for table in round_view.tables
+        if table.closed_as != Table.Closed.RESET
         for seat in table.seats
     ]
     rows += [FindRow(name, "", None, "", None, "bye") for _, name in round_view.byes]
@@ -392,7 +393,9 @@ def player_path(history, round_views: list[RoundView], player_id: int) -> list[P
             if mine is None:
                 continue
             note = ""
-            if table.closed_as:
+            if table.closed_as == Table.Closed.RESET:
+                note = "reset by a correction: played again at a new table"
+            elif table.closed_as:
                 note = "absent" if mine.absent else f"table closed ({table.closed_label.lower()})"
             steps.append(
                 PathStep(
@@ -498,7 +501,7 @@ def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing
     by_label = {}
     for view in round_views:
         for table in view.tables:
-            if table.label:
+            if table.label and table.closed_as != Table.Closed.RESET:
                 links[table.label] = f"{round_url(view.number)}#table-{table.number}"
                 by_label[table.label] = table
     matches = seam.bracket_matches(history, names)

@@ -95,7 +95,12 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
     round_views = selectors.rounds(history, include_drafts=organizer)
     registrations = history.registrations
     queued = (Registration.Status.WAITLISTED, Registration.Status.PENDING, Registration.Status.DECLINED)
+    last = round_views[-1] if round_views else None
+    flowing = last is not None and last.row.status != Round.Status.DRAFT and seam.flows(tournament, last.number)
     context = {
+        "flowing": flowing,
+        "next_table": next(((view, table) for view in round_views for table in view.tables
+                            if table.match_id and not table.has_result), None) if flowing else None,  # fmt: skip
         "tournament": tournament,
         "game_name": game_name(tournament.game_id),
         "organizer": organizer,
@@ -303,9 +308,11 @@ def _round_page(request, tournament, number, *, status=200, error="", swap_form=
         "next_waiting": next((table for table in view.tables if not table.has_result), None),
         "can_score": organizer or selectors.is_scorekeeper(request.user, tournament),
         "planned_start": planned.starts_at if planned else None,
+        "flowing": seam.flows(tournament, number),
         "can_generate_next": tournament.status == Tournament.Status.RUNNING
         and view.row.status == Round.Status.COMPLETE
-        and view.number == views[-1].number,
+        and view.number == views[-1].number
+        and not seam.flows(tournament, number),
     }
     return render(request, "tournaments/round.html", context, status=status)
 
@@ -405,13 +412,21 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
         initial = {"advancing": counting_advancing(match)}
         advancing_form = AdvancingForm(request.POST or None, seats=seats, initial=initial)
 
+    reset_asked: list[str] = []
+
     def submit(**result):
         advancing = None
         if advancing_form is not None and advancing_form.is_bound:
             if not advancing_form.is_valid():
                 raise UserError("advancing lists players of this table", field="advancing")
             advancing = advancing_form.cleaned_data["advancing"] or None
-        return services.table_result(table=table, by=request.user, advancing=advancing, **result)
+        try:
+            return services.table_result(table=table, by=request.user, advancing=advancing,
+                                         reset=request.POST.get("reset") == "yes", **result)  # fmt: skip
+        except UserError as exc:
+            if exc.field == "reset":
+                reset_asked.append(exc.message)
+            raise
 
     entry = result_entry_form(request.POST or None, match=match, seats=seats, submit=submit)
     if entry.saved:
@@ -441,6 +456,7 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
         "organizer": selectors.is_organizer(request.user, tournament),
         "advancing_form": advancing_form,
         "cut": cut,
+        "reset_asked": bool(reset_asked),
     }
     return render(request, "tournaments/result.html", context, status=entry.status)
 

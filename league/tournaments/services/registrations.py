@@ -28,6 +28,7 @@ from league.tournaments.errors import StateConflict
 from league.tournaments.models import Registration, Round, Table, Tournament
 from league.tournaments.selectors import WAITLIST_ORDER, check_in_state
 from league.tournaments.services.audit import Action, audit
+from league.tournaments.services.brackets import bracket_sync
 from league.tournaments.services.common import (
     check_organizer,
     last_round,
@@ -184,7 +185,8 @@ def registration_leave(*, tournament: Tournament, by: AbstractBaseUser, player_i
             waiting = Table.objects.filter(
                 round__tournament=tournament, match__status=Match.Status.SCHEDULED, match__seats__player_id=reg.player_id
             )
-            tables_forfeit_departed(tournament=tournament, tables=list(waiting), by=by)
+            if tables_forfeit_departed(tournament=tournament, tables=list(waiting), by=by):
+                bracket_sync(tournament=tournament, by=by)
     return reg
 
 

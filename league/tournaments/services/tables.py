@@ -19,7 +19,8 @@ from league.tournaments import seam
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import Registration, Round, Table, Tournament
 from league.tournaments.services.audit import Action, audit
-from league.tournaments.services.common import check_organizer, check_scorer
+from league.tournaments.services.brackets import bracket_sync, tables_reset
+from league.tournaments.services.common import check_organizer, check_scorer, tournament_locked
 
 
 def _published_table(table: Table, by: AbstractBaseUser, *, check=check_organizer) -> Table:
@@ -41,17 +42,25 @@ def table_result(
     scores: Any = None,
     reason: str = "",
     advancing: Any = None,
+    reset: bool = False,
 ) -> Table:
     """Enter (or correct) a table's result through the league's result service. A correction of an earlier
-    round is allowed: standings, tie-breaks and ratings follow; published pairings stay. Organizers and the
-    tournament's scorekeepers do this.
+    round is allowed: standings, tie-breaks and ratings follow. Organizers and the tournament's scorekeepers
+    do this.
 
     At an elimination table whose places leave the cut undecided (a tie between the last player who would
     go through and the first who would not), `advancing` names who goes through; it is stored with the
-    result version. Without it such a result is refused (`seam.check_advancing`)."""
+    result version. Without it such a result is refused (`seam.check_advancing`).
+
+    In a bracket played match by match (`brackets`), the result opens the matches it makes ready. A
+    correction that changes who won, once the players of a later match come from it, is refused (409) unless
+    `reset` is true: then the later matches are reset first (`brackets.tables_reset`) and open again with
+    the corrected players. Elsewhere published pairings stay as they are."""
     table = _published_table(table, by, check=check_scorer)
+    _check_live(table)
     tournament = table.round.tournament
     decider = None
+    checked = None
     if advancing or seam.table_cut(tournament, table.round.number, table.label) is not None:
         seated = list(table.match.seats.order_by("seat").values_list("player_id", "player__name"))
         spec = game_spec(tournament.game_id)
@@ -59,7 +68,14 @@ def table_result(
         ids = [pid for pid, _ in seated]
         decider = seam.check_advancing(tournament, table.round.number, table.label, ids, checked, advancing,
                                        dict(seated))  # fmt: skip
+    flowing = seam.flows(tournament, table.round.number)
     with transaction.atomic():
+        if flowing:
+            tournament_locked(tournament)
+            undone = _later_matches(table, checked, decider)
+            if undone and not reset:
+                raise StateConflict(_reset_message(table.label, undone), field="reset")
+            tables_reset(tournament=tournament, tables=undone, by=by)
         result_submit(
             match_id=table.match_id,
             expected_version=expected_version,
@@ -73,27 +89,66 @@ def table_result(
             table.closed_as = Table.Closed.NO
             table.absent = []
             table.save(update_fields=["closed_as", "absent"])
+        if flowing:
+            bracket_sync(tournament=tournament, by=by)
     return table
+
+
+def _check_live(table: Table) -> None:
+    if table.closed_as == Table.Closed.RESET:
+        raise StateConflict(
+            f"table {table.number} of round {table.round.number} was reset by a correction: "
+            f"{table.label} is played at its new table"
+        )
+
+
+def _later_matches(table: Table, places: list[int] | None, advancing: list[int] | None) -> list[Table]:
+    """The live tables of later matches whose players a new result at `table` (`places`) would change."""
+    if places is None or not table.match.result_version:
+        return []
+    return seam.correction_resets(seam.load_history(table.round.tournament), table, places, advancing)
+
+
+def _reset_message(label: str, undone: Sequence[Table]) -> str:
+    labels = [later.label for later in undone]
+    named = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+    first = undone[0]
+    return (
+        f"the result of {label} already plays on in {first.label} (round {first.round.number}, table "
+        f"{first.number}): correcting who won resets {named} (voided, then played again with the right "
+        "players); confirm the reset to correct it"
+    )
 
 
 def table_close(*, table: Table, by: AbstractBaseUser, absent: Any, kind: str, reason: str = "") -> Table:
     """Close a table as a no-show or forfeit. Absent players share last place and present players share
     first; with nobody present the match is void and nobody scores. No-shows are paired no more."""
     table = _published_table(table, by)
+    _check_live(table)
     if kind not in (Table.Closed.NO_SHOW, Table.Closed.FORFEIT):
         raise UserError("close a table as no_show or forfeit", field="kind")
     seats = list(table.match.seats.order_by("seat").values_list("player_id", flat=True))
     if not isinstance(absent, list | tuple) or not absent or not all(pid in seats for pid in absent):
         raise UserError("name the absent players among the table's players", field="absent")
+    tournament = table.round.tournament
+    flowing = seam.flows(tournament, table.round.number)
     with transaction.atomic():
+        if flowing:
+            tournament_locked(tournament)
+            places = [len(seats) if pid in absent else 1 for pid in seats]
+            undone = _later_matches(table, places if len(set(absent)) < len(seats) else None, None)
+            if undone:
+                raise StateConflict(_reset_message(table.label, undone), field="reset")
         _close(table, seats, absent, kind, by, reason)
         if kind == Table.Closed.NO_SHOW:
             Registration.objects.filter(
-                tournament=table.round.tournament, player_id__in=absent, status=Registration.Status.ACTIVE
+                tournament=tournament, player_id__in=absent, status=Registration.Status.ACTIVE
             ).update(status=Registration.Status.NO_SHOW, left_after_round=table.round.number)
         names = dict(Player.objects.filter(pk__in=absent).values_list("pk", "name"))
-        audit(table.round.tournament, by, Action.TABLE_CLOSED, round=table.round.number, table=table.number,
+        audit(tournament, by, Action.TABLE_CLOSED, round=table.round.number, table=table.number,
               label=table.label, kind=kind, absent=[names[pid] for pid in absent])  # fmt: skip
+        if flowing:
+            bracket_sync(tournament=tournament, by=by)
     return table
 
 
