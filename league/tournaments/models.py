@@ -40,7 +40,9 @@ class Tournament(models.Model):
         FINISHED = "finished", "Finished"
 
     name = models.CharField(max_length=120)
-    slug = models.SlugField(max_length=130, unique=True, help_text="Derived from the name; used in page URLs.")
+    slug = models.SlugField(
+        max_length=130, unique=True, allow_unicode=True, help_text="Derived from the name; used in page URLs."
+    )
     game_id = models.CharField(max_length=40, db_index=True, help_text="A game id from the games registry.")
     options = models.JSONField(default=dict, blank=True, help_text="Validated variant options, defaults filled.")
     format = models.CharField(max_length=20, choices=Format.choices, default=Format.SWISS)

@@ -9,7 +9,6 @@ may not do something gets 403. A service's `UserError` is shown on the page it c
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable
 from urllib.parse import urlencode
 
@@ -25,6 +24,7 @@ from django.views.decorators.http import require_POST
 from league.core.bounds import ROW_IDS
 from league.core.catalogue import game_name, game_spec
 from league.core.errors import UserError
+from league.core.exports import SafeWriter, csv_download
 from league.core.forms import add_user_error
 from league.results.entry import result_entry_form
 from league.results.selectors import counting_advancing
@@ -500,10 +500,9 @@ def player_path(request: HttpRequest, slug: str, player_slug: str) -> HttpRespon
     return render(request, "tournaments/path.html", context)
 
 
-def _csv(filename: str) -> tuple[HttpResponse, csv.writer]:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response, csv.writer(response)
+def _csv(filename: str) -> tuple[HttpResponse, SafeWriter]:
+    """A CSV download (`league.core.exports`: UTF-8 with a BOM, formula-looking text cells prefixed with ')."""
+    return csv_download(filename)
 
 
 def _number(value: float) -> str:

@@ -22,7 +22,7 @@ from league.core.checks import is_int
 from league.core.errors import ErrorCode, Forbidden, NotFound, UserError
 from league.matches.models import Match
 from league.players.models import Player
-from league.players.services import clean_player_name, player_create
+from league.players.services import player_by_name, player_create
 from league.tournaments import clock
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import Registration, Round, Table, Tournament
@@ -98,7 +98,7 @@ def registration_add(
             if player is None:
                 raise UserError(f"no player with id {player_id}", field="player")
         elif isinstance(name, str) and name.strip():
-            player = Player.objects.filter(name__iexact=clean_player_name(name)).first()
+            player = player_by_name(name)
             if player is None:
                 player = player_create(name=name)
         else:

@@ -213,14 +213,15 @@ def test_csv_exports_have_every_tiebreak_column_and_every_seat(client, make_tour
     play_round(tournament)
     standings = client.get(f"/tournaments/{tournament.slug}/standings.csv")
     assert standings["Content-Type"] == "text/csv; charset=utf-8"
-    assert standings.content.decode().splitlines() == [
+    assert standings.content.startswith(b"\xef\xbb\xbf")  # a BOM: spreadsheets read the file as UTF-8
+    assert standings.content.decode("utf-8-sig").splitlines() == [
         "rank,player,seed,status,points,opponents_points,wins,head_to_head,played,byes,group",
         "1,Ada,1,Active,1,0,1,0,1,0,",
         "2,Bea,2,Active,1,0,1,0,1,0,",
         "3,Cal,3,Active,0,1,0,0,1,0,",
         "4,Dov,4,Active,0,1,0,0,1,0,",
     ]
-    results = client.get(f"/tournaments/{tournament.slug}/results.csv").content.decode().splitlines()
+    results = client.get(f"/tournaments/{tournament.slug}/results.csv").content.decode("utf-8-sig").splitlines()
     assert results == [
         "round,table,label,seat,player,place,score,points,closed_as",
         "1,1,,1,Ada,1,,1,",
