@@ -9,6 +9,7 @@ may not do something gets 403. A service's `UserError` is shown on the page it c
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from urllib.parse import urlencode
 
@@ -34,6 +35,7 @@ from league.tournaments.forms import (
     AdvancingForm,
     CloseForm,
     MoveForm,
+    ParticipantsForm,
     RegisterForm,
     RoleForm,
     ScheduleForm,
@@ -89,7 +91,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 
 
 def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, error: str = "",
-            register_form: RegisterForm | None = None) -> HttpResponse:  # fmt: skip
+            register_form: ParticipantsForm | None = None, batch=None, new_count: int = 0) -> HttpResponse:  # fmt: skip
     organizer = selectors.is_organizer(request.user, tournament)
     history = seam.load_history(tournament)
     round_views = selectors.rounds(history, include_drafts=organizer)
@@ -118,7 +120,10 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
         "entry": selectors.my_entry(tournament, request.user, registrations),
         "check_in_state": selectors.check_in_state(tournament),
         "round_times": list(tournament.round_times.all()),
-        "register_form": register_form or RegisterForm(),
+        "register_form": register_form or ParticipantsForm(),
+        "batch": batch,
+        "confirming": new_count > 0,
+        "new_count": new_count,
         "can_register": organizer and services.registration_open(tournament),
         "error": error,
         "table_rule": seam.table_spec(tournament),
@@ -148,10 +153,25 @@ def _names(data) -> list[str]:
 
 
 def _register(request, tournament):
-    names = _names(request.POST)
-    for name in names:
-        services.registration_add(tournament=tournament, by=request.user, name=name)
-    return f"Registered {len(names)} player{'s' if len(names) != 1 else ''}."
+    """A batch of players, all or nothing: bad lines come back each with its message; new names come back
+    marked new (with look-alike existing names) for a confirmation before anyone is created."""
+    form = ParticipantsForm(request.POST, request.FILES)
+    if not form.is_valid():
+        message = next(iter(form.errors.values()))[0]
+        return _detail(request, tournament, status=400, error=message, register_form=form)
+    try:
+        batch = services.registrations_add_batch(tournament=tournament, by=request.user, entries=form.cleaned_data["batch"],
+                                                 confirm_new=form.cleaned_data["confirm_new"])  # fmt: skip
+    except services.BatchRefused as refused:
+        return _detail(request, tournament, status=400, error=refused.message, register_form=form,
+                       batch=refused.lines)  # fmt: skip
+    if not batch.saved:
+        entries = json.dumps([{"name": line.name, "seed": line.seed, "line": line.line} for line in batch.lines])
+        confirm = ParticipantsForm(initial={"entries": entries, "confirm_new": True,
+                                            "names": "\n".join(line.name for line in batch.lines)})  # fmt: skip
+        return _detail(request, tournament, register_form=confirm, batch=batch.lines, new_count=len(batch.new))
+    count, new = len(batch.lines), len(batch.new)
+    return f"Registered {count} player{'s' if count != 1 else ''}" + (f" ({new} new)." if new else ".")
 
 
 def _leave(request, tournament):
@@ -272,8 +292,10 @@ def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpRespo
         outcome = handler(request, tournament)
     except UserError as exc:
         tournament.refresh_from_db()
-        form = RegisterForm(request.POST) if action == "register" else None
+        form = ParticipantsForm(request.POST) if action == "register" else None
         return _detail(request, tournament, status=exc.status, error=exc.message, register_form=form)
+    if isinstance(outcome, HttpResponse):  # a page of its own (a batch to fix or to confirm)
+        return outcome
     if isinstance(outcome, Round):
         messages.success(request, f"Round {outcome.number} generated as a draft: check it, then publish it.")
         return redirect(outcome)

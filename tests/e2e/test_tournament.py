@@ -62,7 +62,9 @@ def test_organizer_runs_a_four_seat_swiss_and_a_visitor_reads_the_final_standing
     page.get_by_role("button", name="Open registration").click()
     page.fill("#id_names", "\n".join(NAMES[:12]))
     page.get_by_role("button", name="Register", exact=True).click()
-    assert page.inner_text(".messages") == "Registered 12 players."
+    assert page.locator("#batch li.new").count() == 12  # shown as new before they are created
+    page.get_by_role("button", name="Yes, register all 12, creating the new players").click()
+    assert page.inner_text(".messages") == "Registered 12 players (12 new)."
     page.get_by_role("button", name="Start the tournament").click()
 
     for number in (1, 2, 3):

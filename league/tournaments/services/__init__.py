@@ -7,12 +7,19 @@ tournament table's result is a version of its match, corrections included, and r
 match's pool. Standings are never stored: they are computed from the results (`selectors`), so a correction
 of an earlier round updates standings and tie-breaks at once.
 
-The writes live in one module per part of a tournament (`lifecycle`, `registrations`, `rounds`, `tables`, `timer`);
+The writes live in one module per part of a tournament (`lifecycle`, `registrations` and `batch`, `rounds`,
+`tables`, `brackets`, `timer`);
 this package is their one entry point, so callers write `services.round_generate(...)` whichever module
 holds it.
 """
 
 from league.tournaments.services.audit import audit
+from league.tournaments.services.batch import (
+    BatchEntry,
+    BatchRefused,
+    BatchResult,
+    registrations_add_batch,
+)
 from league.tournaments.services.lifecycle import (
     ROLES,
     SCHEDULE,
@@ -62,6 +69,9 @@ from league.tournaments.services.timer import (
 )
 
 __all__ = [
+    "BatchEntry",
+    "BatchRefused",
+    "BatchResult",
     "CAPACITY_BOUNDS",
     "EXTEND_MINUTES",
     "ROLES",
@@ -80,6 +90,7 @@ __all__ = [
     "registration_leave",
     "registration_open",
     "registration_withdraw",
+    "registrations_add_batch",
     "role_add",
     "role_remove",
     "round_complete",
