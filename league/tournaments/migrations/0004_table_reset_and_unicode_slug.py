@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0002_registration_checkin_clock_roles'),
+        ('tournaments', '0003_round_timer_audit_log'),
     ]
 
     operations = [
