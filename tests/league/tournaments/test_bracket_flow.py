@@ -239,3 +239,22 @@ def test_the_api_and_the_page_offer_the_reset(client, make_tournament, organizer
         ("F", ["Bea", "Dov"], "reset"),
         ("F", ["Ada", "Bea"], ""),
     ]
+
+
+def test_resets_and_the_brackets_own_steps_are_logged(make_tournament, organizer):
+    tournament, _ = make_tournament(4, format="single_elimination", table_size=2, rated=False)
+    services.round_publish(
+        round_row=services.round_generate(tournament=tournament, by=organizer), by=organizer
+    )
+    since = tournament.audit_entries.count()
+    win(tournament, organizer, "R1-1", "Ada")
+    win(tournament, organizer, "R1-2", "Bea")
+    win(tournament, organizer, "F", "Ada")
+    win(tournament, organizer, "R1-1", "Dov", reason="Dov won on time", reset=True)
+    rows = tournament.audit_entries.select_related("actor").order_by("id")[since:]
+    assert [(row.actor.username if row.actor else None, row.action, row.details) for row in rows] == [
+        (None, "round.completed", {"round": 1}),
+        (None, "round.completed", {"round": 2}),
+        (None, "tournament.finished", {"after_round": 2, "early": False}),
+        ("organizer", "result.reset", {"round": 2, "table": 1, "label": "F"}),
+    ]

@@ -118,3 +118,17 @@ def test_dropping_through_the_api_closes_the_waiting_table(make_tournament, orga
         ("W1-2", "forfeit", "finished", [("Bea", 1), ("Cal", 2)]),
     ]
     assert Registration.objects.get(player=players_by_name["Cal"]).left_after_round == 1
+
+
+def test_a_forfeit_for_a_player_who_left_is_logged(make_tournament, organizer, players_by_name):
+    tournament, _ = make_tournament(4, format="single_elimination", table_size=2, rated=False)
+    first = services.round_generate(tournament=tournament, by=organizer)
+    services.round_publish(round_row=first, by=organizer)
+    services.registration_leave(
+        tournament=tournament, by=organizer, player_id=players_by_name["Dov"].pk, status="dropped"
+    )
+    latest = tournament.audit_entries.order_by("-id")[:2]
+    assert [(row.action, row.details) for row in reversed(latest)] == [
+        ("registration.dropped", {"player": "Dov", "player_id": players_by_name["Dov"].pk, "after_round": 1}),
+        ("table.closed", {"round": 1, "table": 1, "label": "R1-1", "kind": "forfeit", "absent": ["Dov"]}),
+    ]
