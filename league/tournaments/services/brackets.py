@@ -111,4 +111,11 @@ def tables_reset(*, tournament: Tournament, tables: Sequence[Table], by: Abstrac
             result_void(match_id=table.match_id)
         table.closed_as = Table.Closed.RESET
         table.save(update_fields=["closed_as"])
-        audit(tournament, by, Action.RESULT_RESET, round=table.round.number, table=table.number, label=table.label)
+        audit(
+            tournament,
+            by,
+            Action.RESULT_RESET,
+            round=table.round.number,
+            table=table.number,
+            label=table.label,
+        )
