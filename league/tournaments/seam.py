@@ -279,9 +279,9 @@ def _placement(history: History) -> list[PlacementGroup] | None:
         return None
     tournament = history.tournament
     if tournament.table_size == 2:
-        groups = bracket_placement(_drawn(tournament, part), part.entrants, part.results)
+        groups = bracket_placement(_drawn(tournament, part), part.entrants, part.results, part.first_round)
     else:
-        groups = pod_placement(part.entrants, tournament.advance, part.results)
+        groups = pod_placement(part.entrants, tournament.advance, part.results, part.first_round)
     if tournament.format == Tournament.Format.STAGES:
         first_stage = standings(history, last_round=part.first_round - 1)
         name = "Swiss" if tournament.first_stage == "swiss" else "round-robin"

@@ -137,3 +137,27 @@ def test_the_api_and_the_page_name_the_rule_of_each_group(client, make_tournamen
         assert f'scope="rowgroup">{rule}</th>' in page
     assert "Ordered by the bracket, group by group" in page
     assert "within a group by points, opponents&#x27; points, wins, head to head, then seed." in page
+
+
+def test_a_top_cut_names_the_tournaments_round_a_player_went_out_in(make_tournament, play_round):
+    """The cut's rounds carry the tournament's numbers (round 3 after a 2-round Swiss), as the round pages do,
+    not the elimination's own count ("round 1" would name a Swiss round)."""
+    tournament, _ = make_tournament(12, format="stages", rounds=2, cut_size=8, table_size=4, advance=2,
+                                    rated=False)  # fmt: skip
+    play_out(tournament, play_round, seed_order(tournament))
+    assert tournament.round_set.count() == 4
+    groups = [group for _, group in standings(tournament)]
+    assert list(dict.fromkeys(groups)) == [
+        "Final table, by place",
+        "Out in round 3, by place at the table",
+        "Did not make the cut: by the Swiss standings",
+    ]
+
+
+def test_a_two_seat_top_cut_names_the_tournaments_round_too(make_tournament, play_round):
+    tournament, _ = make_tournament(16, format="stages", rounds=1, cut_size=16, table_size=2, rated=False)
+    play_out(tournament, play_round, better_seed_wins(tournament))
+    groups = [group for _, group in standings(tournament)]
+    assert list(dict.fromkeys(groups)) == [
+        "Champion", "Final", "Out in the semi-finals (shared third)", "Out in the quarter-finals", "Out in round 2",
+    ]  # fmt: skip
