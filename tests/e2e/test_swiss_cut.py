@@ -22,12 +22,15 @@ Worked out by hand (seed - 1 = 16q + 4r + s, q, r, s in 0..3):
   seats q and r; e.g. the 12-player group on 4 points has 8 players from seats {0, 2} and 4 from seat 1
   twice: the fold's 1 + 1 + 2 split of the latter costs 2 extra seat uses, the least possible), so the
   fold stands: see ROUND_3 below, and the points after it in POINTS_AFTER_3.
-- Round 4 and the cut re-pair across score groups with rematches to avoid and seats to balance; an
-  optimiser's local search then picks among arrangements, which is too involved to follow by hand. For them
-  the test asserts what the rule decides whatever the pairing: every table places by seed; P01 wins every
-  table (12 Swiss points, first into the cut, champion); P02 loses only to P01 (second at worst, so always
-  through: the finalist); the final table places by seed; the bracket's groups come in the documented order;
-  P64, who dropped after round 3 on 0 points (everyone else has at least 1), is last.
+- Round 4 and the cut re-pair across score groups with rematches to avoid (in the cut, the Swiss meetings
+  count too) and seats to balance, and the optimiser's search picks among arrangements: too involved to follow
+  by hand, so the test reads those tables from the pages and asserts what the rule and the ranking rule of
+  docs/tournaments.md decide from them: P01 wins every table (12 Swiss points, first); the cut is the Swiss
+  top 16; the two best seeds of each cut table go through; the final standings are the final table by seed
+  (P01 champion, P02 second: P02 loses only to P01, so always goes through), then round 6's third places above
+  its fourth places, then round 5's (as sets: the tie-breaks order each, and they depend on round 4), then
+  everyone else in the Swiss order, P64 last: P64 dropped after round 3 on 0 points, and everyone else has at
+  least 1 by then.
 
 The correction: round 2, table 5 (P17, P21, P25, P29) is first entered the wrong way round, the round is
 completed, and then the organizer corrects it on the result page before generating round 3. Round 3's
