@@ -2,6 +2,7 @@
 and the match still finishes with a record that replays. And a canary the program prints reaches nothing an
 anonymous visitor can read: every public page and every API read of the schema is fetched and searched."""
 
+import contextlib
 import json
 import os
 import re
@@ -21,7 +22,7 @@ from league.bots.external import Limits
 from league.bots.leagues import league_start
 from league.bots.models import BotDefinition, Fixture, ProgramLog, WorkerProbe
 from league.bots.playing import SeatBot, play_league_match
-from league.bots.sandbox import processes_of
+from league.bots.sandbox import Sandbox, processes_of
 from league.bots.sandboxing import sandbox, sandbox_config
 from league.bots.services import bot_register
 from league.bots.worker import league_work
@@ -57,8 +58,26 @@ def play_hostile(seat: SeatBot) -> tuple[dict, dict]:
     return played.record, json.loads(reports[0])
 
 
-def slot_processes() -> list:
-    return [process for user in sandbox().slot_users() for process in processes_of(user.uid)]
+@pytest.fixture
+def used_slots(monkeypatch) -> list:
+    """The slot users this test's programs ran as (recorded as each slot is claimed). Other jobs on the
+    machine may run sandboxes of their own at the same time, as other slot users: only these are checked."""
+    used = []
+    claim = Sandbox.slot
+
+    @contextlib.contextmanager
+    def recording(self):
+        with claim(self) as user:
+            used.append(user)
+            yield user
+
+    monkeypatch.setattr(Sandbox, "slot", recording)
+    return used
+
+
+def slot_processes(used: list) -> list:
+    assert used, "no program ran in a sandbox"
+    return [process for user in used for process in processes_of(user.uid)]
 
 
 def test_it_cannot_read_the_services_files_nor_the_workers_environment():
@@ -126,12 +145,12 @@ def test_it_cannot_write_outside_its_private_tmp(tmp_path):
     assert not Path(own).exists()
 
 
-def test_a_daemon_it_leaves_is_gone_when_the_match_ends():
+def test_a_daemon_it_leaves_is_gone_when_the_match_ends(used_slots):
     record, report = play_hostile(hostile("daemon"))
 
     assert report == {"daemon": "started"}
     assert record["end"] == {"reason": "normal", "forfeits": []}
-    assert slot_processes() == []
+    assert slot_processes(used_slots) == []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
@@ -141,14 +160,14 @@ def test_a_daemon_it_leaves_is_gone_when_the_match_ends():
             assert b"hostile/daemon.py" not in command
 
 
-def test_two_hundred_forks_fail_under_the_process_cap():
+def test_two_hundred_forks_fail_under_the_process_cap(used_slots):
     record, report = play_hostile(hostile("fork_bomb"))
 
     cap = sandbox_config().max_processes
     # The cap counts every process of the slot user: bubblewrap's two, the program, its children.
     assert report == {"started": cap - 3, "refused": 200 - (cap - 3)}
     assert record["end"] == {"reason": "normal", "forfeits": []}
-    assert slot_processes() == []
+    assert slot_processes(used_slots) == []
 
 
 def test_memory_past_the_bound_across_several_children_is_refused():
