@@ -37,7 +37,9 @@ TIEBREAKS = (
 )  # fmt: skip
 DEFAULT_TIEBREAKS = ("points", "opponents_points", "wins", "head_to_head", "seed")
 REQUESTED_BYE_SCORES = ("win", "half", "zero")
-MATCH_WIN_FLOOR = 0.33  # a player's match-win percentage counts at least this much in their opponents' average
+MATCH_WIN_FLOOR = (
+    0.33  # a player's match-win percentage counts at least this much in their opponents' average
+)
 DECIMALS = 9
 
 
@@ -89,7 +91,9 @@ class Scoring:
     def requested_bye_points(self, score: str, table_size: int) -> float:
         """What a bye the player asked for scores: a win, half a win or zero (`REQUESTED_BYE_SCORES`)."""
         if score not in REQUESTED_BYE_SCORES:
-            raise PairingError(f"a requested bye scores one of {', '.join(REQUESTED_BYE_SCORES)}, not {score!r}")
+            raise PairingError(
+                f"a requested bye scores one of {', '.join(REQUESTED_BYE_SCORES)}, not {score!r}"
+            )
         return {"win": 1.0, "half": 0.5, "zero": 0.0}[score] * self.bye_points(table_size)
 
 
@@ -214,7 +218,9 @@ def _opponent_values(player: PlayerId, tally: _Tally, tallies: Mapping[PlayerId,
                 continue
             theirs = tallies[other]
             met.append(theirs.points)
-            match_wins.append(max(MATCH_WIN_FLOOR, theirs.won / theirs.winnable if theirs.winnable > 0 else 0.0))
+            match_wins.append(
+                max(MATCH_WIN_FLOOR, theirs.won / theirs.winnable if theirs.winnable > 0 else 0.0)
+            )
             if place < result.places[other]:
                 sonneborn_berger += theirs.points
             elif place == result.places[other]:
@@ -248,7 +254,11 @@ def compute_standings(
     tallies = _tally(seeds, rounds, scoring, bye_table_size)
     values = {}
     for player, tally in tallies.items():
-        line = {"points": tally.points, "cumulative": tally.cumulative, **_opponent_values(player, tally, tallies)}
+        line = {
+            "points": tally.points,
+            "cumulative": tally.cumulative,
+            **_opponent_values(player, tally, tallies),
+        }
         values[player] = {name: _tidy(value) for name, value in line.items()}
         values[player].update(wins=tally.wins, seed=-seeds[player])
     head_to_head = dict.fromkeys(tallies, 0)

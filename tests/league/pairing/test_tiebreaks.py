@@ -14,9 +14,15 @@ def table(places):
 # Example A (docs/tournaments.md): six players, three rounds at 2 seats.
 SIX = {"Ann": 1, "Bob": 2, "Cat": 3, "Dan": 4, "Eve": 5, "Fay": 6}
 SIX_ROUNDS = [
-    PlayedRound(tables=(table({"Ann": 1, "Dan": 2}), table({"Bob": 1, "Eve": 1}), table({"Cat": 1, "Fay": 2}))),
-    PlayedRound(tables=(table({"Cat": 1, "Ann": 2}), table({"Bob": 1, "Fay": 2}), table({"Dan": 1, "Eve": 2}))),
-    PlayedRound(tables=(table({"Bob": 1, "Cat": 2}), table({"Ann": 1, "Eve": 2}), table({"Fay": 1, "Dan": 2}))),
+    PlayedRound(
+        tables=(table({"Ann": 1, "Dan": 2}), table({"Bob": 1, "Eve": 1}), table({"Cat": 1, "Fay": 2}))
+    ),
+    PlayedRound(
+        tables=(table({"Cat": 1, "Ann": 2}), table({"Bob": 1, "Fay": 2}), table({"Dan": 1, "Eve": 2}))
+    ),
+    PlayedRound(
+        tables=(table({"Bob": 1, "Cat": 2}), table({"Ann": 1, "Eve": 2}), table({"Fay": 1, "Dan": 2}))
+    ),
 ]
 COLUMNS = ("points", "opponents_points", "opponents_points_average", "buchholz_cut1", "buchholz_median",
            "sonneborn_berger", "opponents_match_win_percentage", "cumulative")  # fmt: skip
@@ -79,8 +85,12 @@ def test_scaled_points_make_a_win_at_a_short_table_worth_a_win_at_a_full_one():
 
 
 def test_the_pods_example_scaled_with_the_average_of_opponents_points():
-    standings = compute_standings(SEVEN, SEVEN_ROUNDS, Scoring(scale_to=4), ["points", "opponents_points_average"])
-    assert [(line.id, line.points, line.opponents_points, line.opponents_points_average) for line in standings] == [
+    standings = compute_standings(
+        SEVEN, SEVEN_ROUNDS, Scoring(scale_to=4), ["points", "opponents_points_average"]
+    )
+    assert [
+        (line.id, line.points, line.opponents_points, line.opponents_points_average) for line in standings
+    ] == [
         ("E", 6.0, 13.5, 2.7),
         ("A", 5.0, 16.5, 2.75),
         ("C", 4.0, 8.5, 1.7),
@@ -102,12 +112,23 @@ def test_thirds_of_scaled_points_add_up_exactly_so_level_players_stay_level():
     # Tables of 5 preferred: a table of 4 scores 4, 8/3, 4/3, 0, and 4 + 8/3 + 4/3 is 7.999999999999999 in floats.
     seeds = {"v": 1, "p": 2, "a": 3, "b": 4, "c": 5, "d": 6, "e": 7, "f": 8, "g": 9}
     rounds = [
-        PlayedRound(tables=(table({"p": 1, "a": 2, "b": 3, "c": 4, "d": 5}), table({"v": 1, "e": 2, "f": 3, "g": 4}))),
-        PlayedRound(tables=(table({"p": 1, "b": 2, "c": 3, "d": 4, "a": 5}), table({"e": 1, "v": 2, "f": 3, "g": 4}))),
-        PlayedRound(tables=(table({"a": 1, "b": 2, "c": 3, "d": 4, "p": 5}), table({"e": 1, "f": 2, "v": 3, "g": 4}))),
+        PlayedRound(
+            tables=(table({"p": 1, "a": 2, "b": 3, "c": 4, "d": 5}), table({"v": 1, "e": 2, "f": 3, "g": 4}))
+        ),
+        PlayedRound(
+            tables=(table({"p": 1, "b": 2, "c": 3, "d": 4, "a": 5}), table({"e": 1, "v": 2, "f": 3, "g": 4}))
+        ),
+        PlayedRound(
+            tables=(table({"a": 1, "b": 2, "c": 3, "d": 4, "p": 5}), table({"e": 1, "f": 2, "v": 3, "g": 4}))
+        ),
     ]
     standings = compute_standings(seeds, rounds, Scoring(scale_to=5), ["points", "seed"])
-    assert [(line.id, line.points) for line in standings][:4] == [("e", 10.666666667), ("v", 8.0), ("p", 8.0), ("b", 8.0)]
+    assert [(line.id, line.points) for line in standings][:4] == [
+        ("e", 10.666666667),
+        ("v", 8.0),
+        ("p", 8.0),
+        ("b", 8.0),
+    ]
 
 
 @pytest.mark.parametrize(("score", "points", "wins"), [("win", 3.0, 1), ("half", 1.5, 0), ("zero", 0.0, 0)])
