@@ -7,12 +7,13 @@ tournament table's result is a version of its match, corrections included, and r
 match's pool. Standings are never stored: they are computed from the results (`selectors`), so a correction
 of an earlier round updates standings and tie-breaks at once.
 
-The writes live in one module per part of a tournament (`lifecycle`, `registrations`, `rounds`, `tables`, `timer`);
-this package is their one entry point, so callers write `services.round_generate(...)` whichever module
-holds it.
+The writes live in one module per part of a tournament (`lifecycle`, `registrations`, `byes`, `rounds`,
+`tables`, `timer`); this package is their one entry point, so callers write `services.round_generate(...)`
+whichever module holds it.
 """
 
 from league.tournaments.services.audit import audit
+from league.tournaments.services.byes import bye_cancel, bye_request
 from league.tournaments.services.lifecycle import (
     ROLES,
     SCHEDULE,
@@ -72,6 +73,8 @@ __all__ = [
     "SIGNUP_SETTINGS",
     "TIMER_MINUTES",
     "audit",
+    "bye_cancel",
+    "bye_request",
     "organizer_add",
     "registration_add",
     "registration_check_in",
