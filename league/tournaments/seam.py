@@ -419,6 +419,14 @@ def bye_points(tournament: Tournament) -> float:
     return scoring_of(tournament).bye_points(tournament.table_size)
 
 
+def requested_bye_points(tournament: Tournament, score: str) -> float:
+    """What a bye a player asked for scores ("win", "half" or "zero", as recorded on its round)."""
+    try:
+        return scoring_of(tournament).requested_bye_points(score, tournament.table_size)
+    except PairingError as exc:
+        raise UserError(str(exc)) from None
+
+
 UNKNOWN = object()
 
 

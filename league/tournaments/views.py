@@ -440,10 +440,11 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(request, slug)
     response, writer = _csv(f"{tournament.slug}-standings.csv")
     writer.writerow(["rank", "player", "seed", "status", "points", "opponents_points", "wins", "head_to_head",
-                     "played", "byes"])  # fmt: skip
+                     "played", "byes", *selectors.NEW_TIEBREAK_COLUMNS])  # fmt: skip
     for row in selectors.standings(seam.load_history(tournament)):
         writer.writerow([row.rank, row.name, row.seed, row.status, _number(row.points),
-                         _number(row.opponents_points), row.wins, row.head_to_head, row.played, row.byes])  # fmt: skip
+                         _number(row.opponents_points), row.wins, row.head_to_head, row.played, row.byes,
+                         *(_number(getattr(row, name)) for name in selectors.NEW_TIEBREAK_COLUMNS)])  # fmt: skip
     return response
 
 
@@ -463,6 +464,9 @@ def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
                 ])  # fmt: skip
         for _, name in view.byes:
             writer.writerow([view.number, "", "bye", "", name, "", "", _number(seam.bye_points(tournament)), ""])
+        for _, name, score in view.requested_byes:
+            points = _number(seam.requested_bye_points(tournament, score))
+            writer.writerow([view.number, "", "bye asked for", "", name, "", "", points, ""])
     return response
 
 

@@ -214,11 +214,12 @@ def test_csv_exports_have_every_tiebreak_column_and_every_seat(client, make_tour
     standings = client.get(f"/tournaments/{tournament.slug}/standings.csv")
     assert standings["Content-Type"] == "text/csv; charset=utf-8"
     assert standings.content.decode().splitlines() == [
-        "rank,player,seed,status,points,opponents_points,wins,head_to_head,played,byes",
-        "1,Ada,1,Active,1,0,1,0,1,0",
-        "2,Bea,2,Active,1,0,1,0,1,0",
-        "3,Cal,3,Active,0,1,0,0,1,0",
-        "4,Dov,4,Active,0,1,0,0,1,0",
+        "rank,player,seed,status,points,opponents_points,wins,head_to_head,played,byes,opponents_points_average,"
+        "buchholz_cut1,buchholz_median,sonneborn_berger,opponents_match_win_percentage,cumulative,requested_byes",
+        "1,Ada,1,Active,1,0,1,0,1,0,0,0,0,0,0.33,1,0",
+        "2,Bea,2,Active,1,0,1,0,1,0,0,0,0,0,0.33,1,0",
+        "3,Cal,3,Active,0,1,0,0,1,0,1,0,0,0,1,0,0",
+        "4,Dov,4,Active,0,1,0,0,1,0,1,0,0,0,1,0,0",
     ]
     results = client.get(f"/tournaments/{tournament.slug}/results.csv").content.decode().splitlines()
     assert results == [
