@@ -68,6 +68,7 @@ __all__ = (
     "quality_after_adjust",
     "scoring_of",
     "standings",
+    "table_sizes_of",
     "table_spec",
 )
 
@@ -83,6 +84,16 @@ def table_spec(tournament: Tournament, spec: GameSpec | None = None) -> TableSpe
     if tournament.leftovers == Tournament.Leftovers.LONG:
         return TableSpec(preferred=preferred, minimum=preferred, maximum=min(high, preferred + 1))
     return TableSpec(preferred=preferred, minimum=preferred, maximum=preferred)
+
+
+def table_sizes_of(tournament: Tournament) -> list[int]:
+    """Every table size the tournament's rule allows (`table_spec`), smallest first; [] when the settings do
+    not make a rule (a size outside the game's range: the settings check says so)."""
+    try:
+        rule = table_spec(tournament)
+    except PairingError:
+        return []
+    return list(range(rule.minimum, rule.maximum + 1))
 
 
 def check_points(points: Any) -> dict[str, list[float]]:

@@ -32,6 +32,7 @@ urlpatterns = [
     path("<slug:slug>/rounds/<int:number>/timer/", room.round_timer, name="timer"),
     path("<slug:slug>/rounds/<int:number>/<str:action>/", views.round_action, name="round-action"),
     path("<slug:slug>/entry/<str:action>/", views.entry_action, name="entry"),
+    path("<slug:slug>/byes/<str:action>/", views.bye_action, name="byes"),
     path("<slug:slug>/settings/", views.settings_page, name="settings"),
     path("<slug:slug>/settings/<str:part>/", views.settings_save, name="settings-save"),
     path("<slug:slug>/check-in/", views.check_in_page, name="check-in"),

@@ -160,6 +160,12 @@ def tournament_create(
     return tournament
 
 
+def check_settings_open(tournament: Tournament) -> None:
+    """Raise StateConflict (409) once the tournament has started: its settings are fixed from then on."""
+    if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        raise StateConflict("settings are fixed once the tournament has started", field="status")
+
+
 def tournament_update(*, tournament: Tournament, by: AbstractBaseUser, **changes: Any) -> Tournament:
     """Change settings while the tournament has not started (draft or registration)."""
     check_organizer(user=by, tournament=tournament)
@@ -168,8 +174,7 @@ def tournament_update(*, tournament: Tournament, by: AbstractBaseUser, **changes
         raise UserError(f"unknown setting {', '.join(unknown)}", field=unknown[0])
     with transaction.atomic():
         tournament = tournament_locked(tournament)
-        if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
-            raise StateConflict("settings are fixed once the tournament has started", field="status")
+        check_settings_open(tournament)
         current = {name: getattr(tournament, name) for name in SETTINGS}
         cleaned = check_settings({**current, **changes})
         fields = [name for name in SETTINGS if cleaned[name] != current[name]]
