@@ -102,10 +102,13 @@ class TournamentForm(forms.Form):
     advance = forms.IntegerField(
         initial=1, label="Advancing per table (tables of 3 or more)", **SETTING_BOUNDS["advance"].limits
     )
-    third_place = forms.BooleanField(required=False, label="Third-place match")
-    grand_final_reset = forms.BooleanField(required=False, initial=True, label="Grand final reset")
+    third_place = forms.BooleanField(required=False, label="Third-place match (single elimination)")
+    grand_final_reset = forms.BooleanField(
+        required=False, initial=True, label="Grand final reset (double elimination)"
+    )
     requested_bye_score = forms.ChoiceField(
-        choices=Tournament.ByeScore.choices, required=False, label="A bye a player asks for scores",
+        choices=Tournament.ByeScore.choices, required=False, initial=Tournament.ByeScore.ZERO,
+        label="A bye a player asks for scores",
         help_text="A bye the pairing gives (an odd player out) always scores as a win.",
     )  # fmt: skip
     scale_points = forms.BooleanField(
