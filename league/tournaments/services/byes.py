@@ -34,7 +34,9 @@ def _requester(tournament: Tournament, by: AbstractBaseUser | None, player_id: A
     if by is None or not by.is_authenticated:
         raise Forbidden("sign in to take part in a tournament")
     if not is_organizer(by, tournament):
-        raise Forbidden("only the player themselves or the tournament's organizers (and site staff) can do this")
+        raise Forbidden(
+            "only the player themselves or the tournament's organizers (and site staff) can do this"
+        )
     if not is_int(player_id):
         raise UserError("name the player by id", field="player")
     return player_id
@@ -48,13 +50,19 @@ def _check_round(tournament: Tournament, round_number: Any) -> int:
         raise UserError("give the round as a whole number from 1", field="round")
     if not seam.is_swiss_round(tournament, round_number):
         if tournament.format == Tournament.Format.STAGES and tournament.first_stage == "swiss":
-            raise UserError(f"byes on request are for the Swiss rounds 1 to {tournament.rounds}", field="round")
-        raise UserError("byes on request are for Swiss rounds: this format plays a fixed schedule", field="round")
+            raise UserError(
+                f"byes on request are for the Swiss rounds 1 to {tournament.rounds}", field="round"
+            )
+        raise UserError(
+            "byes on request are for Swiss rounds: this format plays a fixed schedule", field="round"
+        )
     if tournament.rounds is not None and round_number > tournament.rounds:
         raise UserError(f"the Swiss rounds run from 1 to {tournament.rounds}", field="round")
     last = last_round(tournament)
     if last is not None and round_number <= last.number:
-        raise StateConflict(f"round {round_number} is already generated: a bye is asked for before that", field="round")
+        raise StateConflict(
+            f"round {round_number} is already generated: a bye is asked for before that", field="round"
+        )
     return round_number
 
 
@@ -97,6 +105,8 @@ def bye_cancel(
     with transaction.atomic():
         tournament = tournament_locked(tournament)
         number = _check_round(tournament, round_number)
-        deleted, _ = ByeRequest.objects.filter(tournament=tournament, player_id=target, round_number=number).delete()
+        deleted, _ = ByeRequest.objects.filter(
+            tournament=tournament, player_id=target, round_number=number
+        ).delete()
         if not deleted:
             raise NotFound(f"no bye was asked for in round {number}", field="round")
