@@ -358,6 +358,8 @@ class AuditEntry(models.Model):
         REGISTRATION_DECLINED = "registration.declined", "Entry declined"
         CHECKED_IN = "registration.checked_in", "Player checked in"
         CHECK_IN_UNDONE = "registration.check_in_undone", "Check-in undone"
+        BYE_REQUESTED = "bye.requested", "Bye or sit-out asked for"
+        BYE_CANCELLED = "bye.cancelled", "Bye request taken back"
         ROUND_GENERATED = "round.generated", "Round generated"
         ROUND_DISCARDED = "round.discarded", "Draft discarded"
         SEATS_SWAPPED = "seats.swapped", "Seats swapped"

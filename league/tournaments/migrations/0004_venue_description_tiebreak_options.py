@@ -65,4 +65,9 @@ class Migration(migrations.Migration):
                 'constraints': [models.UniqueConstraint(fields=('tournament', 'player', 'round_number'), name='bye_request_once_per_round'), models.CheckConstraint(condition=models.Q(('round_number__gte', 1)), name='bye_request_round_from_1')],
             },
         ),
+        migrations.AlterField(
+            model_name='auditentry',
+            name='action',
+            field=models.CharField(choices=[('tournament.created', 'Tournament created'), ('settings.changed', 'Settings changed'), ('tournament.registration_opened', 'Registration opened'), ('tournament.seeded', 'Players seeded'), ('tournament.started', 'Tournament started'), ('tournament.finished', 'Tournament finished'), ('organizer.added', 'Organizer added'), ('organizer.removed', 'Organizer removed'), ('scorekeeper.added', 'Scorekeeper added'), ('scorekeeper.removed', 'Scorekeeper removed'), ('registration.added', 'Player registered'), ('registration.withdrawn', 'Player withdrawn'), ('registration.dropped', 'Player dropped'), ('registration.no_show', 'Player marked a no-show'), ('registration.joined', 'Player joined'), ('registration.left', 'Player left'), ('registration.approved', 'Entry approved'), ('registration.declined', 'Entry declined'), ('registration.checked_in', 'Player checked in'), ('registration.check_in_undone', 'Check-in undone'), ('bye.requested', 'Bye or sit-out asked for'), ('bye.cancelled', 'Bye request taken back'), ('round.generated', 'Round generated'), ('round.discarded', 'Draft discarded'), ('seats.swapped', 'Seats swapped'), ('seats.moved', 'Player moved'), ('round.published', 'Round published'), ('round.completed', 'Round completed'), ('table.closed', 'Table closed'), ('result.reset', 'Result reset')], max_length=40),
+        ),
     ]

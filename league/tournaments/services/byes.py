@@ -20,6 +20,7 @@ from league.tournaments import seam
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import ByeRequest, Registration, Tournament
 from league.tournaments.selectors import is_organizer, player_of
+from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.common import last_round, signed_in_player, tournament_locked
 
 
@@ -89,6 +90,8 @@ def bye_request(
         tournament = tournament_locked(tournament)
         number = _check_round(tournament, round_number)
         reg = _active_registration(tournament, target, own=player_id is None)
+        audit(tournament, by, Action.BYE_REQUESTED, player=reg.player.name, player_id=reg.player_id, round=number,
+              kind=kind)  # fmt: skip
         request, _ = ByeRequest.objects.update_or_create(
             tournament=tournament, player_id=reg.player_id, round_number=number,
             defaults={"kind": kind, "requested_by": by},
@@ -105,8 +108,11 @@ def bye_cancel(
     with transaction.atomic():
         tournament = tournament_locked(tournament)
         number = _check_round(tournament, round_number)
-        deleted, _ = ByeRequest.objects.filter(
-            tournament=tournament, player_id=target, round_number=number
-        ).delete()
-        if not deleted:
+        rows = ByeRequest.objects.select_related("player")
+        request = rows.filter(tournament=tournament, player_id=target, round_number=number).first()
+        if request is None:
             raise NotFound(f"no bye was asked for in round {number}", field="round")
+        audit(
+            tournament, by, Action.BYE_CANCELLED, player=request.player.name, player_id=target, round=number
+        )
+        request.delete()

@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 from league.core.errors import Forbidden, NotFound, UserError
 from league.tournaments import seam, selectors, services
 from league.tournaments.errors import StateConflict
+from league.tournaments.log import describe
 from league.tournaments.models import ByeRequest
 from tests.factories import StaffFactory, UserFactory
 from tests.factories.tournaments import better_seed_wins, table_seats, user_with_player
@@ -247,3 +248,21 @@ def test_the_round_page_and_the_exports_name_the_requested_byes(client, make_tou
     assert "1,,bye asked for,,Ada,,,0.5," in results
     find = client.get(f"/tournaments/{tournament.slug}/rounds/1/find/").content.decode()
     assert "bye (asked for)" in find
+
+
+def test_requests_and_take_backs_are_in_the_log(make_tournament, organizer, ada):
+    tournament, ids = swiss(make_tournament)
+    services.bye_request(tournament=tournament, by=ada, round_number=2)
+    services.bye_request(
+        tournament=tournament, by=organizer, round_number=3, kind="sit_out", player_id=ids["Cal"]
+    )
+    services.bye_cancel(tournament=tournament, by=ada, round_number=2)
+    with pytest.raises(NotFound):
+        services.bye_cancel(tournament=tournament, by=ada, round_number=2)
+    entries = tournament.audit_entries.filter(action__startswith="bye.").order_by("id")
+    assert [(entry.actor.username, describe(entry, tournament.time_zone)) for entry in entries] == [
+        ("ada", "Ada: a bye in round 2"),
+        ("organizer", "Cal: sits out in round 3"),
+        ("ada", "Ada: the request for round 2 taken back"),
+    ]
+    assert entries[1].details == {"player": "Cal", "player_id": ids["Cal"], "round": 3, "kind": "sit_out"}
