@@ -37,7 +37,7 @@ def load(matches: int, players: int, seed: int) -> int:
 
     rng = random.Random(seed)
     pool = people_pool_for_game("nacho_pile")
-    Player.objects.bulk_create(Player(name=f"Bench {i:05d}", slug=f"bench-{i:05d}") for i in range(players))
+    Player.objects.bulk_create(Player(name=f"Bench {i:05d}", name_key=f"bench {i:05d}", slug=f"bench-{i:05d}") for i in range(players))
     player_ids = list(Player.objects.values_list("id", flat=True))
     start = datetime(2020, 1, 1, tzinfo=UTC)
     batch = 5000

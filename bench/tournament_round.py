@@ -103,7 +103,7 @@ def measure(args: argparse.Namespace) -> None:
     from league.players.models import Player
 
     organizer = get_user_model().objects.create_superuser("bench", "bench@example.invalid", "bench-pass-123")
-    Player.objects.bulk_create(Player(name=f"Bench {i:05d}", slug=f"bench-{i:05d}") for i in range(args.players))
+    Player.objects.bulk_create(Player(name=f"Bench {i:05d}", name_key=f"bench {i:05d}", slug=f"bench-{i:05d}") for i in range(args.players))
     players = list(Player.objects.order_by("id"))
     rng = random.Random(args.seed)
     for label, seats in FORMATS.items():

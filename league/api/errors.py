@@ -132,8 +132,13 @@ def field_errors(detail, path: tuple[str, ...] = ()) -> list[dict]:
 
 
 def user_error_body(error: UserError) -> dict:
-    """A service error's body: its code and message, its field's entry, and the extra keys of `as_dict`."""
-    errors = [field_error(error.field, error.code, error.message)] if error.field else []
+    """A service error's body: its code and message, its field's entry (or, for an error with several
+    faults, such as a batch's bad lines, one entry per fault), and the extra keys of `as_dict`."""
+    faults = getattr(error, "faults", None)
+    if faults:
+        errors = [field_error(path, error.code, message) for path, message in faults]
+    else:
+        errors = [field_error(error.field, error.code, error.message)] if error.field else []
     extra = {key: value for key, value in error.as_dict().items() if key not in ("code", "detail", "field")}
     return error_body(error.code, error.message, errors, **extra)
 

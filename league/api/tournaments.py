@@ -205,6 +205,32 @@ class RegistrationWriteSerializer(serializers.Serializer):
     seed = serializers.IntegerField(required=False, allow_null=True, **services.SEED_BOUNDS.limits)
 
 
+class BatchEntrySerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200, trim_whitespace=False)
+    seed = serializers.IntegerField(required=False, allow_null=True, default=None, **services.SEED_BOUNDS.limits)
+
+
+class BatchWriteSerializer(serializers.Serializer):
+    entries = BatchEntrySerializer(many=True, max_length=2_000)
+    confirm_new = serializers.BooleanField(
+        default=False, help_text="Create the new players the batch names (without it a batch with new names saves nothing)"
+    )
+
+
+class BatchLineSerializer(serializers.Serializer):
+    line = serializers.IntegerField(help_text="The entry's position, from 1")
+    name = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True)
+    new = serializers.BooleanField(help_text="The name is nobody's yet: registering makes a new player")
+    suggestions = serializers.ListField(child=serializers.CharField(), help_text="Existing names that look like it")
+    player = serializers.IntegerField(source="player_id", allow_null=True, help_text="Once saved")
+
+
+class BatchResultSerializer(serializers.Serializer):
+    saved = serializers.BooleanField(help_text="False: new names wait for confirm_new; nothing was saved")
+    lines = BatchLineSerializer(many=True)
+
+
 class LeaveSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=["withdrawn", "dropped", "no_show"])
 
@@ -237,6 +263,10 @@ class TournamentStandingSerializer(serializers.Serializer):
     opponents_match_win_percentage = serializers.FloatField(help_text="A fraction: 0.5 is 50%")
     cumulative = serializers.FloatField()
     requested_byes = serializers.IntegerField(help_text="Byes the player asked for")
+    group = serializers.CharField(
+        help_text="Elimination: the bracket's rule that placed the player (e.g. 'Champion', 'Final', "
+        "'Out in losers' round 3'); empty where the tie-breaks alone order the standings"
+    )
 
 
 class BracketSlotSerializer(serializers.Serializer):
@@ -270,6 +300,10 @@ class TournamentTableSerializer(serializers.Serializer):
     match_status = serializers.CharField()
     result_version = serializers.IntegerField()
     closed_as = serializers.CharField()
+    advancing = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Elimination: who goes through, where the result's places left a tie at the cut",
+    )
     seats = TournamentSeatSerializer(many=True)
 
 
@@ -348,6 +382,14 @@ class TableResultSerializer(serializers.Serializer):
     places = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
     scores = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+    advancing = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**62), required=False, allow_null=True, default=None,
+        max_length=7, help_text="Elimination: the players who go through, required where the places tie at the cut",
+    )  # fmt: skip
+    reset = serializers.BooleanField(
+        default=False, help_text="A bracket correction that changes who plays a later match: reset those matches "
+        "(voided, then opened again with the corrected players); without it such a correction answers 409",
+    )  # fmt: skip
 
 
 class CloseSerializer(serializers.Serializer):
@@ -553,6 +595,22 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         """Standings with every tie-break column, in the tournament's tie-break order."""
         rows = selectors.standings(seam.load_history(self.get_object()))
         return Response(TournamentStandingSerializer(rows, many=True).data)
+
+    @extend_schema(request=BatchWriteSerializer, responses={201: BatchResultSerializer, 200: BatchResultSerializer,
+                                                            **STATE_CONFLICT},
+                   description="Register many players, all or nothing: every bad entry is named (`errors`: "
+                   "`entries.<index>`) and nothing is saved; a batch naming new players saves nothing and answers "
+                   "200 with the new names (and look-alike existing names) until `confirm_new` is true.")  # fmt: skip
+    @action(detail=True, methods=["post"], url_path="registrations/batch")
+    def registrations_batch(self, request, pk=None):
+        data = BatchWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entries = [services.BatchEntry(entry["name"], entry["seed"], index)
+                   for index, entry in enumerate(data.validated_data["entries"], start=1)]  # fmt: skip
+        batch = services.registrations_add_batch(tournament=self.get_object(), by=request.user, entries=entries,
+                                                 confirm_new=data.validated_data["confirm_new"])  # fmt: skip
+        code = status.HTTP_201_CREATED if batch.saved else status.HTTP_200_OK
+        return Response(BatchResultSerializer(batch).data, status=code)
 
     @extend_schema(methods=["GET"], responses=TournamentRegistrationSerializer(many=True))
     @extend_schema(methods=["POST"], request=RegistrationWriteSerializer,

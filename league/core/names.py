@@ -11,6 +11,10 @@ that does not show as itself:
   overrides U+202A-U+202E and isolates U+2066-U+2069, which can make a name read as another one), except
   the zero-width non-joiner U+200C and joiner U+200D, which Persian, Indic scripts and emoji sequences need;
 - lone surrogates (Cs), which are not characters at all.
+
+Names are unique ignoring case by their key (`name_key`): the name case-folded in Python (Unicode's full
+case folding: "Юлия" and "юлия", "Straße" and "STRASSE" share a key), stored in a column with a unique
+constraint, because the databases' own lower() differs (SQLite's folds ASCII alone).
 """
 
 from __future__ import annotations
@@ -49,3 +53,8 @@ def check_name(name: object, *, what: str, max_length: int, field: str = "name")
     if not any(character.isalnum() for character in cleaned):
         raise UserError("a name needs at least one letter or digit", field=field)
     return cleaned
+
+
+def name_key(name: str) -> str:
+    """The key under which a (checked) name is unique ignoring case: its full case folding, composed."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())

@@ -2,7 +2,8 @@
 
 - `match_schedule`: one match of people, validated by `check_match` (the people's pages and API reach it
   through `league.results.services.match_create`, which picks the game's rating pool);
-- `matches_schedule`, `matches_set_running`, `matches_hand_back`: a bot league's drawn round, its workers'
+- `matches_schedule`, `matches_set_running`, `matches_hand_back`: a bot league's drawn round (or a
+  tournament round's tables, through `league.results.services.matches_create`), its workers'
   claims and the reaper's hand-backs, set-based (`league.core.bulk`: one statement per table however many
   rows, which a worker storing hundreds of matches a second needs);
 - `matches_set_outcomes`: the counted outcome of matches (status, result version, record; each seat's
@@ -51,6 +52,20 @@ def check_seats(player_ids: Any) -> list[Player]:
     if inactive:
         raise UserError(f"inactive players cannot take a seat: {', '.join(inactive)}", field="players")
     return [found[pid] for pid in player_ids]
+
+
+def check_seats_of_many(player_ids: Sequence[int], *, rated: bool) -> None:
+    """The players of many tables (checked once, in one query): each must exist and be active, and a rated
+    match seats people only."""
+    found = {player.pk: player for player in Player.objects.filter(pk__in=set(player_ids)).only("pk", "name", "active", "kind")}
+    missing = sorted({pid for pid in player_ids if pid not in found})
+    if missing:
+        raise UserError(f"no player with id {', '.join(map(str, missing))}", field="players")
+    inactive = sorted({found[pid].name for pid in player_ids if not found[pid].active})
+    if inactive:
+        raise UserError(f"inactive players cannot take a seat: {', '.join(inactive)}", field="players")
+    if rated and any(found[pid].kind != Player.Kind.PERSON for pid in player_ids):
+        raise UserError("bots play rated matches only in bot leagues", field="players")
 
 
 @dataclass(frozen=True)
@@ -124,13 +139,22 @@ class ScheduledMatch(NamedTuple):
 
 
 def matches_schedule(
-    *, game_id: str, options: Mapping[str, Any], rating_pool_id: int, tables: Sequence[ScheduledMatch]
+    *,
+    game_id: str,
+    options: Mapping[str, Any],
+    rating_pool_id: int | None,
+    tables: Sequence[ScheduledMatch],
+    rated: bool = True,
+    created_by_id: int | None = None,
 ) -> list[int]:
-    """Insert the rated, scheduled matches of a drawn round and their seats; their ids, in the order of `tables`.
+    """Insert the scheduled matches of a drawn round and their seats; their ids, in the order of `tables`.
 
     Two statements whatever the number of tables. `options` are already validated by the game's spec (when
-    the league was created) and the tables' times are distinct: the pool applies matches by (played_at, id).
+    the league or tournament was created) and the tables' times are distinct: the pool applies matches by
+    (played_at, id). A rated round needs its pool, an unrated one none.
     """
+    if rated != (rating_pool_id is not None):
+        raise InvariantViolation("rated matches need their rating pool, and unrated ones have none")
     spec = game_spec(game_id)
     ids_by_time = dict(
         bulk.insert(
@@ -142,9 +166,10 @@ def matches_schedule(
             game_version=spec.version,
             options=options,
             status=Match.Status.SCHEDULED,
-            rated=True,
+            rated=rated,
             rating_pool_id=rating_pool_id,
             result_version=0,
+            created_by_id=created_by_id,
             created_at=timezone.now(),
         )
     )

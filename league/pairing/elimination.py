@@ -20,7 +20,7 @@ Multi-seat elimination re-seeds every round rather than following a fixed bracke
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from league.pairing.brackets import SEED, WINNER, Bracket
@@ -40,7 +40,10 @@ from league.pairing.types import (
 
 
 @dataclass
-class _MatchState:
+class MatchState:
+    """How far a bracket match is settled: its players once known (None for an empty slot), whether it is
+    decided (played, a walkover, void, or a reset that was not needed), and its winner and loser."""
+
     players: tuple[PlayerId | None, PlayerId | None] | None = None
     decided: bool = False
     walkover: bool = False
@@ -61,11 +64,11 @@ def _resolve(
     by_seed: Mapping[int, PlayerId],
     results: Mapping[str, TableResult],
     rank: Mapping[PlayerId, tuple],
-) -> dict[str, _MatchState]:
+) -> dict[str, MatchState]:
     """Settle every match the given results allow, in playing order."""
-    states: dict[str, _MatchState] = {}
+    states: dict[str, MatchState] = {}
     for match in bracket.matches:
-        state = _MatchState()
+        state = MatchState()
         states[match.label] = state
         players: list[PlayerId | None] = []
         for source in match.sources:
@@ -102,10 +105,51 @@ def _resolve(
                 f"the result of {match.label} names {sorted(map(str, result.seats))}, "
                 f"but the match is {present[0]} v {present[1]}"
             )
-        ordered = sorted(present, key=lambda player: (result.places[player], rank[player]))
+        ordered = table_order(result, rank)
         state.decided = True
         state.winner, state.loser = ordered
     return states
+
+
+def table_order(result: TableResult, rank: Mapping[PlayerId, tuple]) -> list[PlayerId]:
+    """The players of an elimination table in the order they go through: the decider's players first
+    (`result.advancing`), then by place; a tie left undecided (a table closed as a forfeit) by `rank`
+    (standing, then seed)."""
+    chosen = set(result.advancing)
+    return sorted(result.seats, key=lambda player: (player not in chosen, result.places[player], rank[player]))
+
+
+@dataclass(frozen=True)
+class OpenCut:
+    """A tie across the cut of an elimination table: `tied` share `place`; `needed` of them go through,
+    after `through` (who go through by their places)."""
+
+    place: int
+    tied: tuple[PlayerId, ...]
+    needed: int
+    through: tuple[PlayerId, ...]
+
+
+def open_cut(seats: Sequence[PlayerId], places: Mapping[PlayerId, int], advance: int) -> OpenCut | None:
+    """Whether the places of a table going `advance` through leave the cut undecided: the last player who
+    goes through by place ties with the first who does not. None when the places decide it."""
+    order = sorted(seats, key=lambda player: places[player])
+    if advance >= len(order) or places[order[advance - 1]] != places[order[advance]]:
+        return None
+    place = places[order[advance - 1]]
+    through = tuple(player for player in order if places[player] < place)
+    tied = tuple(player for player in order if places[player] == place)
+    return OpenCut(1 + len(through), tied, advance - len(through), through)
+
+
+def bracket_states(
+    bracket: Bracket, entrants: Sequence[Entrant], results: Sequence[TableResult]
+) -> dict[str, MatchState]:
+    """Every match of the bracket, by label, settled as far as `results` allow."""
+    ordered = sorted(entrants, key=lambda entrant: entrant.seed)
+    by_seed = {position: entrant.id for position, entrant in enumerate(ordered, start=1)}
+    rank = {entrant.id: entrant.rank_key() for entrant in entrants}
+    return _resolve(bracket, by_seed, {result.label: result for result in results}, rank)
 
 
 def bracket_rounds(
@@ -171,14 +215,93 @@ def _earliest_rounds(bracket: Bracket) -> dict[str, int]:
     return earliest
 
 
+@dataclass(frozen=True)
+class FlowPlan:
+    """The rounds of a 2-seat bracket played match by match: `rounds[i]` holds the labels of the matches
+    played in round i + 1, in bracket order (the bracket's columns: matches grouped by the round they are
+    due in, rounds with nothing to play skipped, as `bracket_rounds` numbers them); `walkovers[i]` the
+    walkover matches settled with that round. A grand-final reset (GF2) has a round, played only if needed."""
+
+    rounds: tuple[tuple[str, ...], ...]
+    walkovers: tuple[tuple[str, ...], ...]
+
+    def round_of(self, label: str) -> int:
+        """The round (from 1) of a played match."""
+        for number, labels in enumerate(self.rounds, start=1):
+            if label in labels:
+                return number
+        raise PairingError(f"{label} is not a match to play in this bracket")
+
+
+def flow_plan(bracket: Bracket) -> FlowPlan:
+    """Which matches are played and in which round. Whether a match is played, a walkover or void depends
+    only on where the byes sit (a bye's match sends nobody to the losers' bracket), so the plan is fixed
+    when the bracket is drawn."""
+    earliest = _earliest_rounds(bracket)
+    winner: dict[str, bool] = {}
+    loser: dict[str, bool] = {}
+    played: dict[int, list[str]] = {}
+    walkovers: list[tuple[int, str]] = []
+    for match in bracket.matches:
+        present = 0
+        for source in match.sources:
+            if source.kind == SEED:
+                present += source.ref <= bracket.players
+            else:
+                present += (winner if source.kind == WINNER else loser)[source.ref]
+        winner[match.label], loser[match.label] = present >= 1, present == 2
+        due = earliest["GF"] + 1 if match.reset else earliest[match.label]  # the reset follows GF's result
+        if present == 2:
+            played.setdefault(due, []).append(match.label)
+        elif present == 1:
+            walkovers.append((due, match.label))
+    waves = sorted(played)
+    settled: list[list[str]] = [[] for _ in waves]
+    for wave, label in walkovers:
+        index = next((number for number, due in enumerate(waves) if due >= wave), len(waves) - 1)
+        settled[index].append(label)
+    return FlowPlan(
+        rounds=tuple(tuple(played[wave]) for wave in waves), walkovers=tuple(tuple(labels) for labels in settled)
+    )
+
+
+def ready_matches(
+    bracket: Bracket, entrants: Sequence[Entrant], results: Sequence[TableResult], opened: Collection[str]
+) -> list[Table]:
+    """The matches that can be played now and have no table yet (`opened` lists those that have one): both
+    players known from the results (a semi-final is ready as soon as its two quarter-finals have results,
+    whatever the rest of the bracket), no result yet. Seats as in `bracket_round`; bracket order."""
+    states = bracket_states(bracket, entrants, results)
+    by_id = {entrant.id: entrant for entrant in entrants}
+    ordered = sorted(entrants, key=lambda entrant: entrant.seed)
+    rank_of = {entrant.id: position for position, entrant in enumerate(ordered)}
+    tables = []
+    for match in bracket.matches:
+        state = states[match.label]
+        if match.label in opened or state.decided or state.players is None or None in state.players:
+            continue
+        tables.append(Table(seats=assign_seats(list(state.players), by_id, rank_of), label=match.label))
+    return tables
+
+
+def bracket_feeds(bracket: Bracket) -> dict[str, tuple[str, ...]]:
+    """For every match, the matches its result feeds (its winner's and loser's next matches; GF feeds the
+    reset GF2, which is played or not by GF's winner)."""
+    feeds: dict[str, list[str]] = {match.label: [] for match in bracket.matches}
+    for match in bracket.matches:
+        for source in match.sources:
+            if source.kind != SEED:
+                feeds[source.ref].append(match.label)
+        if match.reset:
+            feeds["GF"].append(match.label)
+    return {label: tuple(dict.fromkeys(fed)) for label, fed in feeds.items()}
+
+
 def bracket_champion(
     bracket: Bracket, entrants: Sequence[Entrant], results: Sequence[TableResult]
 ) -> PlayerId | None:
     """The winner of the bracket, or None while it is still being played."""
-    rank = {entrant.id: entrant.rank_key() for entrant in entrants}
-    ordered = sorted(entrants, key=lambda entrant: entrant.seed)
-    by_seed = {position: entrant.id for position, entrant in enumerate(ordered, start=1)}
-    states = _resolve(bracket, by_seed, {result.label: result for result in results}, rank)
+    states = bracket_states(bracket, entrants, results)
     champion = None
     for label in bracket.deciding:
         state = states[label]
@@ -289,9 +412,7 @@ def pod_elimination_round(
                 raise PairingError(f"round {number} is not complete: no result for {table.label}")
             if set(result.seats) != set(table.seats):
                 raise PairingError(f"the result of {table.label} does not name the players of that table")
-            order = sorted(
-                table.seats, key=lambda player, places=result.places: (places[player], rank[player])
-            )
+            order = table_order(result, rank)
             survivors.extend(
                 (place, by_id[player].seed, player) for place, player in enumerate(order[:advance], 1)
             )

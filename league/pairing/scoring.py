@@ -129,8 +129,11 @@ def place_points(result: TableResult, scoring: Scoring) -> dict[PlayerId, float]
 class Standing:
     """One line of the standings: rank 1 is the leader; every tie-break column the tournament can use.
 
+
     `byes` counts the byes the pairing gave, `requested_byes` the byes the player asked for.
-    `opponents_match_win_percentage` is a fraction (0.5 is 50%)."""
+    `opponents_match_win_percentage` is a fraction (0.5 is 50%).
+    `group` names the rule of an elimination's placement that put the player there (`placement`); empty
+    when the tie-breaks alone order the standings."""
 
     id: PlayerId
     seed: int
@@ -148,6 +151,7 @@ class Standing:
     opponents_match_win_percentage: float = 0.0
     cumulative: float = 0.0
     requested_byes: int = 0
+    group: str = ""
 
 
 @dataclass

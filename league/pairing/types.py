@@ -141,12 +141,14 @@ class TableResult:
     """The result of one played table: `places` maps each seated player to a place, 1 best; ties share.
 
     Only the order of the numbers matters: {a: 1, b: 2, c: 2, d: 4} and {a: 1, b: 2, c: 2, d: 3} both mean
-    a first, b and c sharing second and third, d fourth.
+    a first, b and c sharing second and third, d fourth. `advancing` names who goes through at an
+    elimination table whose places leave the cut undecided (the decider of a tie); empty otherwise.
     """
 
     seats: tuple[PlayerId, ...]
     places: Mapping[PlayerId, int]
     label: str = ""
+    advancing: tuple[PlayerId, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -2,14 +2,14 @@
 
 from django.conf import settings
 from django.db import models
-from django.db.models.functions import Lower
 
 
 class Player(models.Model):
     """Someone (or some bot) who takes a seat at a match.
 
     A bot player is linked to its bot definition by the bot-league app, which adds that relation; people may
-    be linked to a user account so that they can log in. Names are unique regardless of case.
+    be linked to a user account so that they can log in. Names are unique regardless of case, by `name_key`
+(computed in Python: the databases' lower() functions fold case differently).
     """
 
     class Kind(models.TextChoices):
@@ -17,7 +17,15 @@ class Player(models.Model):
         BOT = "bot", "Bot"
 
     name = models.CharField(max_length=80, unique=True)
-    slug = models.SlugField(max_length=90, unique=True, help_text="Derived from the name; used in page URLs.")
+    name_key = models.CharField(
+        max_length=240,
+        unique=True,
+        editable=False,
+        help_text="The name case-folded (league.core.names.name_key): names are unique ignoring case, in any script.",
+    )
+    slug = models.SlugField(
+        max_length=90, unique=True, allow_unicode=True, help_text="Derived from the name; used in page URLs."
+    )
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.PERSON)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -32,7 +40,6 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name"]
-        constraints = [models.UniqueConstraint(Lower("name"), name="player_name_unique_ignoring_case")]
 
     def __str__(self) -> str:
         return self.name

@@ -6,7 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
 from league.core.errors import Conflict, ErrorCode, UserError
-from league.core.names import check_name
+from league.core.names import check_name, name_key
 from league.core.slugs import free_slug
 from league.players.models import Player
 
@@ -22,12 +22,18 @@ def clean_player_name(name: object) -> str:
 def check_player_name(name: object, *, exclude_id: int | None = None) -> str:
     """The cleaned name (`clean_player_name`), or a UserError if it is not a fit name or is taken."""
     cleaned = clean_player_name(name)
-    taken = Player.objects.filter(name__iexact=cleaned)
+    taken = Player.objects.filter(name_key=name_key(cleaned))
     if exclude_id is not None:
         taken = taken.exclude(pk=exclude_id)
     if taken.exists():
         raise UserError(f"there is already a player called {cleaned!r}", field="name", code=ErrorCode.DUPLICATE)
     return cleaned
+
+
+def player_by_name(name: object) -> Player | None:
+    """The player of this name, ignoring case in any script (`name_key`), or None; a UserError for a name
+    that is no fit name."""
+    return Player.objects.filter(name_key=name_key(clean_player_name(name))).first()
 
 
 def _free_slug(name: str, exclude_id: int | None) -> str:
@@ -48,7 +54,12 @@ def player_create(
     try:
         with transaction.atomic():
             return Player.objects.create(
-                name=cleaned, slug=_free_slug(cleaned, None), kind=kind, user=user, active=active
+                name=cleaned,
+                name_key=name_key(cleaned),
+                slug=_free_slug(cleaned, None),
+                kind=kind,
+                user=user,
+                active=active,
             )
     except IntegrityError:  # a concurrent create took the name between the check and the insert
         raise UserError(f"there is already a player called {cleaned!r}", field="name", code=ErrorCode.DUPLICATE) from None
@@ -61,8 +72,9 @@ def player_update(*, player: Player, name: str | None = None, active: bool | Non
         cleaned = check_player_name(name, exclude_id=player.pk)
         if cleaned != player.name:
             player.name = cleaned
+            player.name_key = name_key(cleaned)
             player.slug = _free_slug(cleaned, player.pk)
-            fields += ["name", "slug"]
+            fields += ["name", "name_key", "slug"]
     if active is not None:
         if not isinstance(active, bool):
             raise UserError("active must be true or false", field="active")
@@ -103,7 +115,7 @@ def former_player_name(player: Player) -> str:
     "former player N" with N the player's id (or the first free "former player N-k" should it be taken)."""
     base = f"former player {player.pk}"
     candidate, suffix = base, 1
-    while Player.objects.filter(name__iexact=candidate).exclude(pk=player.pk).exists():
+    while Player.objects.filter(name_key=name_key(candidate)).exclude(pk=player.pk).exists():
         suffix += 1
         candidate = f"{base}-{suffix}"
     return candidate

@@ -9,5 +9,5 @@ from league.ratings import views
 app_name = "players"
 urlpatterns = [
     path("", player_views.player_index, name="list"),
-    path("<slug:slug>/", views.player_detail, name="detail"),
+    path("<name_slug:slug>/", views.player_detail, name="detail"),
 ]

@@ -12,8 +12,7 @@ from league.core.errors import UserError
 from league.core.forms import json_object
 from league.matches.models import Match, MatchSeat
 from league.matches.services import check_match
-from league.players.models import Player
-from league.players.services import clean_player_name
+from league.players.services import player_by_name
 from league.results.models import ResultVersion
 from league.results.services import check_outcome, match_create, result_submit, result_void
 
@@ -48,7 +47,7 @@ class MatchAddForm(forms.ModelForm):
         ids, missing = [], []
         for name in names:
             try:
-                player = Player.objects.filter(name__iexact=clean_player_name(name)).first()
+                player = player_by_name(name)
             except UserError:  # not a name any player can have
                 player = None
             if player is None:

@@ -9,7 +9,9 @@ class ResultVersion(models.Model):
     """One version of a match's result; the highest version counts.
 
     `places` and `scores` are lists indexed by seat. `entered_by` is None for results entered by the system
-    (bot matches). The (match, version) uniqueness rule decides between concurrent submissions.
+    (bot matches). `advancing` is the decider of a tie at an elimination table's cut (who goes through),
+    which the tournament asks for. The (match, version) uniqueness rule decides between concurrent
+    submissions.
     """
 
     match = models.ForeignKey(
@@ -23,6 +25,13 @@ class ResultVersion(models.Model):
     )
     entered_at = models.DateTimeField(default=timezone.now)
     reason = models.TextField(blank=True, help_text="Why this version was entered (required for corrections).")
+    advancing = models.JSONField(
+        null=True,
+        blank=True,
+        default=None,
+        help_text="Player ids who go through, where the places leave an elimination table's cut undecided "
+        "(a tie at the cut); empty otherwise.",
+    )
 
     class Meta:
         ordering = ["match", "-version"]

@@ -21,3 +21,15 @@ def match_detail(pk: int) -> Match | None:
         )
         .first()
     )
+
+
+def counting_advancing(match: Match) -> list[int]:
+    """Who goes through by the decider of the counting result version (a tie at an elimination cut); []."""
+    if not match.result_version:
+        return []
+    advancing = (
+        ResultVersion.objects.filter(match=match, version=match.result_version)
+        .values_list("advancing", flat=True)
+        .first()
+    )
+    return list(advancing or [])

@@ -3,7 +3,7 @@
 - `result_submit`: an entry or a correction (a new version; the latest counts); `result_void`: a match that
   no longer counts; `results_record_played`: the system's results of played bot matches, in bulk;
 - `match_create`: a match of people, rated in its game's people pool (the pool is chosen here, above
-  ratings, so that `league.matches` needs neither).
+  ratings, so that `league.matches` needs neither); `matches_create`: many at once (a tournament round).
 
 Each validates, stores its version (a void has none), writes the outcome onto the match and its seats
 through the one outcome service of `league.matches` (`matches_set_outcomes`), then tells ratings through one
@@ -18,7 +18,7 @@ transactions queue the second writer behind the first, which then fails the vers
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -31,7 +31,15 @@ from league.core.catalogue import game_spec
 from league.core.checks import is_int
 from league.core.errors import NotFound, UserError, VersionConflict
 from league.matches.models import Match
-from league.matches.services import MatchOutcome, check_match, match_schedule, matches_set_outcomes
+from league.matches.services import (
+    MatchOutcome,
+    ScheduledMatch,
+    check_match,
+    check_seats_of_many,
+    match_schedule,
+    matches_schedule,
+    matches_set_outcomes,
+)
 from league.ratings.services import PoolChange, people_pool_for_game, pools_changed
 from league.results.models import ResultVersion
 
@@ -108,6 +116,46 @@ def match_create(
         return match_schedule(plan=plan, rating_pool_id=pool_id, created_by=created_by)
 
 
+def matches_create(
+    *,
+    game_id: str,
+    options: Mapping[str, Any],
+    rated: bool,
+    tables: Sequence[Sequence[int]],
+    played_at: datetime,
+    created_by: AbstractBaseUser | None = None,
+) -> list[int]:
+    """Create the scheduled matches of people at many tables at once (a tournament round); their ids, in the
+    order of `tables`. The bulk form of `match_create`: the players and the options (for each table size) are
+    checked once, then one statement per table kind writes the matches and their seats
+    (`matches.services.matches_schedule`). The tables get times a microsecond apart from `played_at`, in
+    order, so their pool applies them in table order.
+    """
+    sizes = sorted({len(seats) for seats in tables})
+    plans = {
+        size: check_match(game_id=game_id, player_ids=seats, options=options, rated=rated, played_at=played_at)
+        for size, seats in ((size, next(seats for seats in tables if len(seats) == size)) for size in sizes)
+    }
+    everyone = [pid for seats in tables for pid in seats]
+    if len(set(everyone)) != len(everyone):
+        raise UserError("a player can take only one seat in a round", field="players")
+    check_seats_of_many(everyone, rated=rated)
+    pool_id = people_pool_for_game(game_id).pk if rated else None
+    ids: dict[int, int] = {}
+    for size, plan in plans.items():
+        indexes = [index for index, seats in enumerate(tables) if len(seats) == size]
+        created = matches_schedule(
+            game_id=plan.spec.id,
+            options=plan.options,
+            rating_pool_id=pool_id,
+            rated=rated,
+            created_by_id=created_by.pk if created_by is not None else None,
+            tables=[ScheduledMatch(played_at + timedelta(microseconds=index), tables[index]) for index in indexes],
+        )
+        ids.update(zip(indexes, created, strict=True))
+    return [ids[index] for index in range(len(tables))]
+
+
 def result_submit(
     *,
     match_id: int,
@@ -116,11 +164,13 @@ def result_submit(
     scores: Any = None,
     entered_by: AbstractBaseUser | None,
     reason: str = "",
+    advancing: Any = None,
 ) -> ResultVersion:
     """Add the next result version of a match and make it count.
 
     `expected_version` is the version being corrected (0 for the first result); a correction (version 2 on)
-    needs a reason. Raises VersionConflict when the match has moved on, UserError on bad input; nothing is
+    needs a reason. `advancing` (player ids of the match, each once) is stored with the version: the decider
+    of a tie at an elimination table, which the caller (a tournament) checks against its cut. Raises VersionConflict when the match has moved on, UserError on bad input; nothing is
     written in either case. A rated match of people queues its pool's update after the commit.
     """
     if not is_int(expected_version) or expected_version < 0:
@@ -136,8 +186,14 @@ def result_submit(
     if match.status == Match.Status.VOID:
         raise UserError("the match is void: it takes no result", field="status")
     spec = game_spec(match.game_id)
-    num_seats = match.seats.count()
-    places, scores = check_outcome(num_seats=num_seats, score_order=spec.score_order, places=places, scores=scores)
+    seated = list(match.seats.order_by("seat").values_list("player_id", flat=True))
+    places, scores = check_outcome(num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores)
+    if advancing is not None and (
+        not isinstance(advancing, list | tuple)
+        or not all(is_int(pid) and pid in seated for pid in advancing)
+        or len(set(advancing)) != len(advancing)
+    ):
+        raise UserError("advancing lists players of this match, each once", field="advancing")
 
     version_number = expected_version + 1
     with transaction.atomic():
@@ -153,6 +209,7 @@ def result_submit(
                     scores=scores,
                     entered_by=entered_by,
                     reason=reason,
+                    advancing=list(advancing) if advancing else None,
                 )
         except IntegrityError:
             latest = ResultVersion.objects.filter(match=match).order_by("-version").values_list("version", flat=True)

@@ -1,6 +1,6 @@
 """The demo tournaments of `make run`: a 4-seat Swiss of the demo players in its last round, results still
-coming in, a single-elimination cup half played, so the standings, the tables and the bracket have
-something to show, and an open day open for sign-up with its check-in window open (a cap with places
+coming in, a single-elimination cup half played (its bracket opening each match as results come in), so
+the standings, the tables and the bracket have something to show, and an open day open for sign-up with its check-in window open (a cap with places
 left, a few players registered by hand, some checked in; it starts in two hours, on the Berlin clock).
 Seeded, unrated (the demo ratings stay those of `demo_data`), idempotent: each is made once, when missing."""
 
@@ -46,6 +46,15 @@ def _run(tournament: Tournament, admin: AbstractBaseUser, rng: random.Random, co
     _play(live, admin, rng, tables=live.tables.count() // 2)
 
 
+def _run_bracket(tournament: Tournament, admin: AbstractBaseUser, rng: random.Random) -> None:
+    """Round 1 played in full; the bracket opens round 2 by itself, and half of it is played."""
+    first = services.round_generate(tournament=tournament, by=admin)
+    services.round_publish(round_row=first, by=admin)
+    _play(first, admin, rng)
+    second = tournament.round_set.get(number=2)
+    _play(second, admin, rng, tables=second.tables.count() // 2)
+
+
 def load_tournament_demo(*, admin: AbstractBaseUser) -> list[Tournament]:
     """Create the demo tournaments that do not exist yet; returns those created."""
     players = list(Player.objects.filter(kind=Player.Kind.PERSON, active=True).order_by("name"))
@@ -72,7 +81,7 @@ def _live_demo(admin: AbstractBaseUser, players: list[Player]) -> list[Tournamen
             services.registration_add(tournament=tournament, by=admin, player_id=player.pk)
         services.tournament_start(tournament=tournament, by=admin)
     _run(swiss, admin, rng, complete_rounds=2)
-    _run(cup, admin, rng, complete_rounds=1)
+    _run_bracket(cup, admin, rng)
     return [swiss, cup]
 
 

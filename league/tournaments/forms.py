@@ -1,5 +1,8 @@
 """Forms of the tournament pages. They only parse input; every rule is checked by the services."""
 
+import csv
+import io
+import json
 import re
 
 from django import forms
@@ -10,7 +13,7 @@ from league.core.catalogue import game_choices, game_spec, game_specs
 from league.core.errors import UserError
 from league.tournaments import clock, seam, services
 from league.tournaments.models import Tournament, default_time_zone
-from league.tournaments.services import CAPACITY_BOUNDS, ROLES, SETTING_BOUNDS
+from league.tournaments.services import CAPACITY_BOUNDS, ROLES, SETTING_BOUNDS, BatchEntry
 
 FORMATS = dict(Tournament.Format.choices)
 FORMAT_FIELDS = {  # the settings that only some formats use; the others ignore them (and their errors)
@@ -312,6 +315,74 @@ class RegisterForm(forms.Form):
         return names
 
 
+MAX_BATCH_JSON = 400_000
+MAX_CSV_BYTES = 1_000_000
+
+
+class ParticipantsForm(forms.Form):
+    """A batch of players to register: names typed one per line, or a CSV file of participants (a name and,
+    optionally, a seed per row; a first row "name, seed" is a header). After a first look that found new
+    names, the batch comes back as `entries` (JSON) with `confirm_new`. The service checks every line."""
+
+    names = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="One player per line; a name nobody has yet makes a new player (you confirm it first).",
+    )
+    participants = forms.FileField(
+        required=False, label="Or a CSV of participants", help_text="One row per player: name, and optionally a seed."
+    )
+    entries = forms.CharField(required=False, widget=forms.HiddenInput, max_length=MAX_BATCH_JSON)
+    confirm_new = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if self.errors:
+            return data
+        if data.get("entries"):
+            data["batch"] = _entries_from_json(data["entries"])
+        elif data.get("participants"):
+            data["batch"] = _entries_from_csv(data["participants"])
+        else:
+            lines = (data.get("names") or "").splitlines()
+            data["batch"] = [BatchEntry(line.strip(), None, number) for number, line in enumerate(lines, 1) if line.strip()]
+        if not data["batch"]:
+            raise forms.ValidationError("name at least one player")
+        return data
+
+
+def _entries_from_json(text: str) -> list[BatchEntry]:
+    try:
+        rows = json.loads(text)
+        return [BatchEntry(str(row["name"]), row.get("seed"), int(row["line"])) for row in rows]
+    except (ValueError, TypeError, KeyError):
+        raise forms.ValidationError("the batch came back damaged: type the names again") from None
+
+
+def _entries_from_csv(upload) -> list[BatchEntry]:
+    """Rows of (name[, seed]); a first row whose first cell is "name" is a header. Bad seeds are errors of
+    their line, told by the service (the seed stays as typed)."""
+    if upload.size > MAX_CSV_BYTES:
+        raise forms.ValidationError(f"the CSV file is larger than {MAX_CSV_BYTES // 1_000_000} MB")
+    try:
+        text = upload.read().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise forms.ValidationError("the CSV file is not UTF-8 text") from None
+    entries = []
+    for number, row in enumerate(csv.reader(io.StringIO(text)), 1):
+        cells = [cell.strip() for cell in row]
+        if not any(cells):
+            continue
+        if number == 1 and cells[0].casefold() == "name":
+            continue
+        seed_text = cells[1] if len(cells) > 1 else ""
+        seed: int | str | None = None
+        if seed_text:
+            seed = int(seed_text) if seed_text.isdigit() else seed_text
+        entries.append(BatchEntry(cells[0], seed, number))
+    return entries
+
+
 class SwapForm(forms.Form):
     first_table = forms.IntegerField(min_value=1)
     first_seat = forms.IntegerField(min_value=1)
@@ -397,3 +468,15 @@ class RoleForm(forms.Form):
         max_length=150, label="User name", widget=forms.TextInput(attrs={"style": "width: 12rem", "autocomplete": "off"})
     )
     role = forms.ChoiceField(choices=[(role, role.capitalize()) for role in ROLES], initial="organizer")
+
+
+class AdvancingForm(forms.Form):
+    """Who goes through from an elimination table, asked only where the places tie at the cut."""
+
+    advancing = forms.TypedMultipleChoiceField(
+        coerce=int, choices=(), required=False, widget=forms.CheckboxSelectMultiple, label="Goes through"
+    )
+
+    def __init__(self, *args, seats=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["advancing"].choices = [(seat.player_id, seat.player.name) for seat in seats]

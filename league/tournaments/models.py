@@ -45,7 +45,9 @@ class Tournament(models.Model):
         ZERO = "zero", "Nothing"
 
     name = models.CharField(max_length=120)
-    slug = models.SlugField(max_length=130, unique=True, help_text="Derived from the name; used in page URLs.")
+    slug = models.SlugField(
+        max_length=130, unique=True, allow_unicode=True, help_text="Derived from the name; used in page URLs."
+    )
     game_id = models.CharField(max_length=40, db_index=True, help_text="A game id from the games registry.")
     options = models.JSONField(default=dict, blank=True, help_text="Validated variant options, defaults filled.")
     format = models.CharField(max_length=20, choices=Format.choices, default=Format.SWISS)
@@ -300,12 +302,17 @@ class Round(models.Model):
 
 
 class Table(models.Model):
-    """One table of a round, linked to the match played at it (from publication on)."""
+    """One table of a round, linked to the match played at it (from publication on).
+
+    A bracket match played match by match has one live table; a correction that changes who plays it resets
+    that table (its match is void, `closed_as` "reset", kept for the record) and the match opens again at a
+    new table of the same round."""
 
     class Closed(models.TextChoices):
         NO = "", "Played"
         NO_SHOW = "no_show", "No-show"
         FORFEIT = "forfeit", "Forfeit"
+        RESET = "reset", "Reset"
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(help_text="Table order in the round, from 1 (the top table).")

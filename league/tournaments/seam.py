@@ -15,12 +15,14 @@ not dropped by then.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from django.db.models import F
 
 from games.core.spec import GameSpec
 from league.core.catalogue import game_spec
-from league.core.checks import is_number
+from league.core.checks import is_int, is_number
 from league.core.errors import ErrorCode, UserError
 from league.matches.models import Match, MatchSeat
 from league.pairing import (
@@ -28,6 +30,7 @@ from league.pairing import (
     Entrant,
     Format,
     PairingError,
+    PlacementGroup,
     PlayedRound,
     RoundDraft,
     RoundInputs,
@@ -38,17 +41,29 @@ from league.pairing import (
     TableResult,
     TableSpec,
     bracket_champion,
+    bracket_feeds,
+    bracket_placement,
+    bracket_states,
     compute_standings,
+    cut_placement,
     double_elimination_bracket,
     entrants_from_history,
+    flow_plan,
     generate_round,
+    open_cut,
+    ordinal,
     place_points,
+    placed_standings,
+    pod_placement,
+    ready_matches,
     round_quality,
     single_elimination_bracket,
+    table_order,
     top_cut,
 )
 from league.pairing.round_robin import default_rounds
 from league.pairing.scoring import TIEBREAKS
+from league.results.models import ResultVersion
 from league.tournaments.models import Registration, Round, Tournament
 from league.tournaments.models import Table as TableRow
 
@@ -145,7 +160,8 @@ class History:
 
     `round_rows` are the rounds in order, `tables` their tables (by round id, in table order, with the
     match), `seats` the seats of every published table's match (by match id, in seat order), `rounds` each
-    published round as a `PlayedRound` (tables with a result only, with their labels, and the byes).
+    published round as a `PlayedRound` (tables with a result only, with their labels, and the byes),
+    `deciders` who goes through at elimination tables whose result left a tie at the cut (by match id).
     """
 
     tournament: Tournament
@@ -154,6 +170,7 @@ class History:
     tables: dict[int, list[TableRow]]
     seats: dict[int, list[SeatRow]]
     rounds: dict[int, PlayedRound]
+    deciders: dict[int, list[int]] = field(default_factory=dict)
 
     @property
     def seeds(self) -> dict[int, int]:
@@ -169,7 +186,8 @@ class History:
 
 
 def load_history(tournament: Tournament) -> History:
-    """Registrations (with players), rounds, tables with their matches, and seats, in four queries.
+    """Registrations (with players), rounds, tables with their matches, seats, and the deciders of ties at
+    elimination cuts (`ResultVersion.advancing` of the counting versions), in five queries.
 
     Seats are read as plain values: a tournament of a thousand players has thousands of them, and model
     instances (or a prefetch per match) would cost more than the pairing itself.
@@ -183,6 +201,13 @@ def load_history(tournament: Tournament) -> History:
     rows = MatchSeat.objects.filter(match__tournament_table__round__tournament=tournament).order_by("match_id", "seat")
     for match_id, seat, player_id, place, score in rows.values_list("match_id", "seat", "player_id", "place", "score"):
         seats.setdefault(match_id, []).append(SeatRow(seat, player_id, place, score))
+    deciders = dict(
+        ResultVersion.objects.filter(
+            match__tournament_table__round__tournament=tournament,
+            advancing__isnull=False,
+            version=F("match__result_version"),
+        ).values_list("match_id", "advancing")
+    )
     rounds: dict[int, PlayedRound] = {}
     for round_row in round_rows:
         if round_row.status == Round.Status.DRAFT:
@@ -198,11 +223,12 @@ def load_history(tournament: Tournament) -> History:
                     seats=tuple(seat.player_id for seat in seated),
                     places={seat.player_id: seat.place for seat in seated},
                     label=table.label,
+                    advancing=tuple(deciders.get(match.pk, ())),
                 )
             )
         requested = tuple((player, score) for player, score in round_row.requested_byes)
         rounds[round_row.number] = PlayedRound(tables=tuple(results), byes=tuple(round_row.byes), requested_byes=requested)
-    return History(tournament, registrations, round_rows, tables, seats, rounds)
+    return History(tournament, registrations, round_rows, tables, seats, rounds, deciders)
 
 
 def _tiebreaks(tournament: Tournament) -> tuple[str, ...]:
@@ -210,21 +236,80 @@ def _tiebreaks(tournament: Tournament) -> tuple[str, ...]:
 
 
 def standings(history: History, *, last_round: int | None = None) -> list[Standing]:
-    """Standings of every player who took part, ordered by the tournament's tie-breaks, then seed."""
+    """Standings of every player who took part, ordered by the tournament's tie-breaks, then seed; once an
+    elimination (or a stage sequence's top cut) has a published round, ordered by its placement (the
+    bracket), each line naming the rule of its group (`league.pairing.placement`)."""
     tournament = history.tournament
     seeds = history.seeds
     if not seeds:
         return []
     try:
-        return compute_standings(
+        ordered = compute_standings(
             seeds,
             history.played(last=last_round),
             scoring_of(tournament),
             _tiebreaks(tournament),
             bye_table_size=tournament.table_size,
         )
+        if last_round is None:
+            groups = _placement(history)
+            if groups is not None:
+                return placed_standings(ordered, groups)
+        return ordered
     except PairingError as exc:
         raise UserError(str(exc)) from None
+
+
+@dataclass
+class EliminationPart:
+    """The elimination of a tournament (or its top cut): its format, first round, entrants (a top cut
+    re-seeded 1..cut) and labelled results."""
+
+    elimination: str
+    first_round: int
+    entrants: list[Entrant]
+    results: list[TableResult]
+
+
+def elimination_part(history: History) -> EliminationPart | None:
+    """The elimination part of the tournament once its first round exists (a draft counts); else None."""
+    tournament = history.tournament
+    if tournament.format == Tournament.Format.STAGES:
+        plan = _stage_plan(tournament)
+        first_round, elimination = plan.first_rounds + 1, plan.elimination
+    elif tournament.is_elimination:
+        first_round, elimination = 1, tournament.format
+    else:
+        return None
+    if not any(row.number >= first_round for row in history.round_rows):
+        return None
+    entrants = list(_inputs(history, first_round).entrants)
+    if tournament.format == Tournament.Format.STAGES:
+        entrants = top_cut(entrants, plan.cut)
+    return EliminationPart(elimination, first_round, entrants, _bracket_results(history, first_round))
+
+
+def _placement(history: History) -> list[PlacementGroup] | None:
+    """The placement groups of an elimination with a published round, best first; None otherwise."""
+    part = elimination_part(history)
+    if part is None or part.first_round not in history.rounds:
+        return None
+    tournament = history.tournament
+    if tournament.table_size == 2:
+        groups = bracket_placement(_drawn(tournament, part), part.entrants, part.results)
+    else:
+        groups = pod_placement(part.entrants, tournament.advance, part.results)
+    if tournament.format == Tournament.Format.STAGES:
+        first_stage = standings(history, last_round=part.first_round - 1)
+        name = "Swiss" if tournament.first_stage == "swiss" else "round-robin"
+        groups = cut_placement(groups, first_stage, name)
+    return groups
+
+
+def _drawn(tournament: Tournament, part: EliminationPart) -> Any:
+    if part.elimination == Tournament.Format.DOUBLE_ELIMINATION:
+        return double_elimination_bracket(len(part.entrants), tournament.grand_final_reset)
+    return single_elimination_bracket(len(part.entrants), tournament.third_place)
 
 
 def _entrants(history: History, players: set[int], *, last_round: int | None = None) -> list[Entrant]:
@@ -397,25 +482,205 @@ class Bracket:
 
 def bracket_of(history: History) -> Bracket | None:
     """The drawn 2-seat bracket of an elimination tournament or a top cut, once its first round exists."""
-    tournament = history.tournament
-    if tournament.format == Tournament.Format.STAGES:
-        plan = _stage_plan(tournament)
-        first_round, elimination = plan.first_rounds + 1, plan.elimination
-    elif tournament.is_elimination:
-        first_round, elimination = 1, tournament.format
-    else:
+    part = elimination_part(history)
+    if part is None or history.tournament.table_size != 2:
         return None
-    if tournament.table_size != 2 or not any(row.number >= first_round for row in history.round_rows):
-        return None
-    inputs = _inputs(history, first_round)
-    entrants = list(inputs.entrants)
+    return Bracket(_drawn(history.tournament, part), part.entrants, part.results, part.first_round)
+
+
+def flows(tournament: Tournament, round_number: int) -> bool:
+    """Whether round `round_number` belongs to a 2-seat bracket played match by match (single or double
+    elimination, or a stage sequence's 2-seat top cut): its matches open as soon as their players are known."""
+    if tournament.table_size != 2:
+        return False
     if tournament.format == Tournament.Format.STAGES:
-        entrants = top_cut(entrants, plan.cut)
-    if elimination == Tournament.Format.DOUBLE_ELIMINATION:
-        drawn = double_elimination_bracket(len(entrants), tournament.grand_final_reset)
-    else:
-        drawn = single_elimination_bracket(len(entrants), tournament.third_place)
-    return Bracket(drawn, entrants, _bracket_results(history, first_round), first_round)
+        return round_number > (tournament.rounds or 0)
+    return tournament.is_elimination
+
+
+@dataclass(frozen=True)
+class ReadyMatch:
+    """A bracket match whose players are known and which has no table yet: its round (the bracket's column),
+    its position in that column (from 1), its label and its players in seat order."""
+
+    round_number: int
+    position: int
+    label: str
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class FlowRound:
+    """A round of a bracket played match by match: its matches, whether every one is decided, whether it
+    holds a deciding match, and who went through by walkover with it."""
+
+    number: int
+    labels: tuple[str, ...]
+    decided: bool
+    final: bool
+    advanced: tuple[int, ...]
+
+
+@dataclass
+class BracketFlow:
+    """Where a bracket played match by match stands: the matches ready to open, its rounds, whether the
+    champion is decided, and the live table of each match that has one (a reset table is not live)."""
+
+    ready: list[ReadyMatch]
+    rounds: list[FlowRound]
+    finished: bool
+    live: dict[str, TableRow]
+    feeds: dict[str, tuple[str, ...]]
+    drawn: Bracket
+
+
+def live_tables(history: History, first_round: int) -> dict[str, TableRow]:
+    """The table each bracket match is played at (the latest; a table reset by a correction is not live)."""
+    live: dict[str, TableRow] = {}
+    for round_row in history.round_rows:
+        if round_row.number < first_round:
+            continue
+        for table in history.tables[round_row.pk]:
+            if table.label and table.closed_as != TableRow.Closed.RESET:
+                live[table.label] = table
+    return live
+
+
+def bracket_flow(history: History) -> BracketFlow | None:
+    """The state of a 2-seat bracket played match by match, once its first round is published; else None."""
+    part = elimination_part(history)
+    if part is None or part.first_round not in history.rounds or not flows(history.tournament, part.first_round):
+        return None
+    drawn = bracket_of(history)
+    plan = flow_plan(drawn.bracket)
+    live = live_tables(history, part.first_round)
+    try:
+        ready = ready_matches(drawn.bracket, part.entrants, part.results, set(live))
+        states = bracket_states(drawn.bracket, part.entrants, part.results)
+    except PairingError as exc:
+        raise UserError(str(exc)) from None
+    offset = part.first_round - 1
+    opened = [
+        ReadyMatch(offset + plan.round_of(table.label), plan.rounds[plan.round_of(table.label) - 1].index(table.label) + 1,
+                   table.label, tuple(table.seats))
+        for table in ready
+    ]  # fmt: skip
+    rounds = [
+        FlowRound(
+            number=offset + index,
+            labels=labels,
+            decided=all(states[label].decided for label in labels),
+            final=any(label in drawn.bracket.deciding for label in labels),
+            advanced=tuple(
+                states[label].winner
+                for label in plan.walkovers[index - 1]
+                if states[label].decided and states[label].winner is not None
+            ),
+        )
+        for index, labels in enumerate(plan.rounds, start=1)
+    ]
+    finished = bracket_champion(drawn.bracket, drawn.entrants, drawn.results) is not None
+    return BracketFlow(opened, rounds, finished, live, bracket_feeds(drawn.bracket), drawn.bracket)
+
+
+def correction_resets(history: History, table: TableRow, places: Sequence[int], advancing: Sequence[int] | None) -> list[TableRow]:
+    """The live tables a correction at bracket table `table` would undo: when the new places (and decider)
+    change who won or lost, every later match its result feeds (directly or through other matches) that
+    already has a table, in round and table order. [] when the outcome stays."""
+    flow = bracket_flow(history)
+    if flow is None or flow.live.get(table.label) is None or flow.live[table.label].pk != table.pk:
+        return []
+    part = elimination_part(history)
+    seated = [seat.player_id for seat in history.seats.get(table.match_id, [])]
+    corrected = TableResult(seats=tuple(seated), places=dict(zip(seated, places, strict=True)), label=table.label,
+                            advancing=tuple(advancing or ()))  # fmt: skip
+    downstream: list[str] = []
+    waiting = list(flow.feeds[table.label])
+    while waiting:
+        label = waiting.pop(0)
+        if label not in downstream:
+            downstream.append(label)
+            waiting.extend(flow.feeds[label])
+    upstream = [result for result in part.results if result.label != table.label and result.label not in downstream]
+    before = bracket_states(flow.drawn, part.entrants, part.results)[table.label]
+    after = bracket_states(flow.drawn, part.entrants, [*upstream, corrected])[table.label]
+    if (before.winner, before.loser) == (after.winner, after.loser):
+        return []
+    undone = [flow.live[label] for label in downstream if label in flow.live]
+    return sorted(undone, key=lambda row: (row.round_id, row.number))
+
+
+def table_cut(tournament: Tournament, round_number: int, label: str) -> int | None:
+    """How many go through from a table of round `round_number`: 1 at every 2-seat bracket match (the
+    final, a third-place match and a grand final decide a place the same way), the tournament's `advance`
+    at a multi-seat elimination table; None where nobody goes through (Swiss, round robin, the final table
+    of a multi-seat elimination, whose places stand as they are)."""
+    elimination = tournament.is_elimination or (
+        tournament.format == Tournament.Format.STAGES and round_number > (tournament.rounds or 0)
+    )
+    if not elimination:
+        return None
+    if tournament.table_size == 2:
+        return 1
+    return None if label == "Final" else tournament.advance
+
+
+def _names(players: Sequence[int], names: Mapping[int, str], last: str = "and") -> str:
+    words = [names[player] for player in players]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def check_advancing(
+    tournament: Tournament,
+    round_number: int,
+    label: str,
+    seats: Sequence[int],
+    places: Sequence[int],
+    advancing: Any,
+    names: Mapping[int, str],
+) -> list[int] | None:
+    """The decider to store with a result at this table (player ids who go through, in seat order), or None
+    where the places decide who goes through (or nobody does). A tie across the cut without a decider, or a
+    decider that contradicts the places, is refused with a message naming the players (`advancing`)."""
+    given = list(advancing) if isinstance(advancing, list | tuple) else advancing
+    if given is not None and (
+        not isinstance(given, list)
+        or not all(is_int(pid) and pid in seats for pid in given)
+        or len(set(given)) != len(given)
+    ):
+        raise UserError("advancing lists players of this table, each once", field="advancing")
+    cut = table_cut(tournament, round_number, label)
+    if cut is None:
+        if given:
+            raise UserError("nobody goes through from this table: leave advancing empty", field="advancing")
+        return None
+    by_player = dict(zip(seats, places, strict=True))
+    opened = open_cut(seats, by_player, cut)
+    if opened is None:
+        decided = sorted(seats, key=by_player.__getitem__)[:cut]
+        if given and set(given) != set(decided):
+            raise UserError(
+                f"the places already decide who goes through: {_names(decided, names)}", field="advancing"
+            )
+        return None
+    one = opened.needed == 1
+    if not given:
+        raise UserError(
+            f"{_names(opened.tied, names)} share {ordinal(opened.place)} place and only "
+            f"{'one' if one else opened.needed} of them go{'es' if one else ''} through: say who",
+            field="advancing",
+        )
+    chosen = set(given)
+    if len(chosen) != len(given) or len(chosen) != cut or not set(opened.through) <= chosen <= set(
+        opened.through + opened.tied
+    ):
+        ahead = f"{_names(opened.through, names)} by place, then " if opened.through else ""
+        raise UserError(
+            f"who goes through must follow the places: {ahead}{'one' if one else opened.needed} of "
+            f"{_names(opened.tied, names, 'or')}",
+            field="advancing",
+        )
+    return [player for player in seats if player in chosen]
 
 
 def table_points(tournament: Tournament, seats: Sequence[int], places: Mapping[int, int]) -> dict[int, float]:
@@ -461,7 +726,8 @@ class BracketMatchView:
 def bracket_matches(history: History, names: Mapping[int, str]) -> list[BracketMatchView] | None:
     """Every match of the 2-seat bracket in playing order with who plays it as far as results tell:
     seeds, walkovers (a bye), and winners and losers of decided matches; None without a bracket.
-    A drawn match is won by the better-ranked player, as in the pairing layer."""
+    A tie is decided by the result's decider, else (a table closed as a forfeit) by the better-ranked
+    player, as in the pairing layer."""
     drawn = bracket_of(history)
     if drawn is None:
         return None
@@ -498,8 +764,7 @@ def bracket_matches(history: History, names: Mapping[int, str]) -> list[BracketM
             winner[match.label] = present[0] if present else None
             loser[match.label] = None
         elif match.label in results and UNKNOWN not in players:
-            places = results[match.label].places
-            first, second = sorted(present, key=lambda player: (places[player], rank[player]))
+            first, second = table_order(results[match.label], rank)
             winner[match.label], loser[match.label] = first, second
         won = winner.get(match.label, UNKNOWN)
         views.append(

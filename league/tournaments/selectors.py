@@ -19,7 +19,7 @@ from django.utils import timezone
 from league.matches.models import Match
 from league.players.models import Player
 from league.tournaments import seam
-from league.tournaments.models import ByeRequest, Registration, Round, Tournament
+from league.tournaments.models import ByeRequest, Registration, Round, Table, Tournament
 
 BOX_WIDTH = 170
 ROW_HEIGHT = 22
@@ -227,6 +227,7 @@ class StandingRow:
     opponents_match_win_percentage: float = 0.0
     cumulative: float = 0.0
     requested_byes: int = 0
+    group: str = ""
 
 
 NEW_TIEBREAK_COLUMNS = (
@@ -236,7 +237,8 @@ NEW_TIEBREAK_COLUMNS = (
 
 
 def standings(history) -> list[StandingRow]:
-    """The standings: every player who took part, with every tie-break column, in the tournament's order."""
+    """The standings: every player who took part, with every tie-break column, in the tournament's order
+    (an elimination's by its bracket, each row naming the rule of its group)."""
     registrations = {reg.player_id: reg for reg in history.registrations}
     rows = []
     for standing in seam.standings(history):
@@ -256,6 +258,7 @@ def standings(history) -> list[StandingRow]:
                 played=standing.played,
                 byes=standing.byes,
                 **{name: getattr(standing, name) for name in NEW_TIEBREAK_COLUMNS},
+                group=standing.group,
             )
         )
     return rows
@@ -283,6 +286,12 @@ class TableView:
     match_status: str
     result_version: int
     closed_as: str
+    advancing: list[int] = field(default_factory=list)
+
+    @property
+    def closed_label(self) -> str:
+        """"No-show" or "Forfeit" for a closed table; empty otherwise."""
+        return Table.Closed(self.closed_as).label if self.closed_as else ""
 
     @property
     def has_result(self) -> bool:
@@ -345,6 +354,7 @@ def rounds(history, *, include_drafts: bool) -> list[RoundView]:
                     match_status=match.status if match else "",
                     result_version=match.result_version if match else 0,
                     closed_as=table.closed_as,
+                    advancing=history.deciders.get(table.match_id, []) if match else [],
                 )
             )
         views.append(
@@ -375,6 +385,7 @@ def find_my_table(round_view: RoundView) -> list[FindRow]:
     rows = [
         FindRow(seat.name, seat.slug, table.number, table.label, seat.seat + 1)
         for table in round_view.tables
+        if table.closed_as != Table.Closed.RESET
         for seat in table.seats
     ]
     rows += [FindRow(name, "", None, "", None, "bye") for _, name in round_view.byes]
@@ -421,8 +432,10 @@ def player_path(history, round_views: list[RoundView], player_id: int) -> list[P
             if mine is None:
                 continue
             note = ""
-            if table.closed_as:
-                note = "absent" if mine.absent else f"table closed ({table.closed_as.replace('_', '-')})"
+            if table.closed_as == Table.Closed.RESET:
+                note = "reset by a correction: played again at a new table"
+            elif table.closed_as:
+                note = "absent" if mine.absent else f"table closed ({table.closed_label.lower()})"
             steps.append(
                 PathStep(
                     view.number, table.number, table.label, mine.seat + 1,
@@ -527,7 +540,7 @@ def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing
     by_label = {}
     for view in round_views:
         for table in view.tables:
-            if table.label:
+            if table.label and table.closed_as != Table.Closed.RESET:
                 links[table.label] = f"{round_url(view.number)}#table-{table.number}"
                 by_label[table.label] = table
     matches = seam.bracket_matches(history, names)

@@ -9,7 +9,7 @@ may not do something gets 403. A service's `UserError` is shown on the page it c
 
 from __future__ import annotations
 
-import csv
+import json
 from collections.abc import Callable
 from urllib.parse import urlencode
 
@@ -22,15 +22,20 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from league.core.bounds import ROW_IDS
 from league.core.catalogue import game_name, game_spec, game_specs
 from league.core.errors import UserError
+from league.core.exports import SafeWriter, csv_download
 from league.core.forms import add_user_error
 from league.results.entry import result_entry_form
+from league.results.selectors import counting_advancing
 from league.tournaments import clock, seam, selectors, services
 from league.tournaments.errors import NotOrganizer
 from league.tournaments.forms import (
+    AdvancingForm,
     CloseForm,
     MoveForm,
+    ParticipantsForm,
     RegisterForm,
     RoleForm,
     ScheduleForm,
@@ -102,13 +107,18 @@ def _game_ranges() -> list[dict]:
 
 
 def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, error: str = "",
-            register_form: RegisterForm | None = None) -> HttpResponse:  # fmt: skip
+            register_form: ParticipantsForm | None = None, batch=None, new_count: int = 0) -> HttpResponse:  # fmt: skip
     organizer = selectors.is_organizer(request.user, tournament)
     history = seam.load_history(tournament)
     round_views = selectors.rounds(history, include_drafts=organizer)
     registrations = history.registrations
     queued = (Registration.Status.WAITLISTED, Registration.Status.PENDING, Registration.Status.DECLINED)
+    last = round_views[-1] if round_views else None
+    flowing = last is not None and last.row.status != Round.Status.DRAFT and seam.flows(tournament, last.number)
     context = {
+        "flowing": flowing,
+        "next_table": next(((view, table) for view in round_views for table in view.tables
+                            if table.match_id and not table.has_result), None) if flowing else None,  # fmt: skip
         "tournament": tournament,
         "game_name": game_name(tournament.game_id),
         "organizer": organizer,
@@ -126,7 +136,10 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
         "entry": selectors.my_entry(tournament, request.user, registrations),
         "check_in_state": selectors.check_in_state(tournament),
         "round_times": list(tournament.round_times.all()),
-        "register_form": register_form or RegisterForm(),
+        "register_form": register_form or ParticipantsForm(),
+        "batch": batch,
+        "confirming": new_count > 0,
+        "new_count": new_count,
         "can_register": organizer and services.registration_open(tournament),
         "error": error,
         "table_rule": seam.table_spec(tournament),
@@ -179,10 +192,25 @@ def _names(data) -> list[str]:
 
 
 def _register(request, tournament):
-    names = _names(request.POST)
-    for name in names:
-        services.registration_add(tournament=tournament, by=request.user, name=name)
-    return f"Registered {len(names)} player{'s' if len(names) != 1 else ''}."
+    """A batch of players, all or nothing: bad lines come back each with its message; new names come back
+    marked new (with look-alike existing names) for a confirmation before anyone is created."""
+    form = ParticipantsForm(request.POST, request.FILES)
+    if not form.is_valid():
+        message = next(iter(form.errors.values()))[0]
+        return _detail(request, tournament, status=400, error=message, register_form=form)
+    try:
+        batch = services.registrations_add_batch(tournament=tournament, by=request.user, entries=form.cleaned_data["batch"],
+                                                 confirm_new=form.cleaned_data["confirm_new"])  # fmt: skip
+    except services.BatchRefused as refused:
+        return _detail(request, tournament, status=400, error=refused.message, register_form=form,
+                       batch=refused.lines)  # fmt: skip
+    if not batch.saved:
+        entries = json.dumps([{"name": line.name, "seed": line.seed, "line": line.line} for line in batch.lines])
+        confirm = ParticipantsForm(initial={"entries": entries, "confirm_new": True,
+                                            "names": "\n".join(line.name for line in batch.lines)})  # fmt: skip
+        return _detail(request, tournament, register_form=confirm, batch=batch.lines, new_count=len(batch.new))
+    count, new = len(batch.lines), len(batch.new)
+    return f"Registered {count} player{'s' if count != 1 else ''}" + (f" ({new} new)." if new else ".")
 
 
 def _leave(request, tournament):
@@ -248,8 +276,47 @@ TOURNAMENT_ACTIONS: dict[str, Callable] = {
 }
 
 
+LEAVING = {
+    "withdrawn": ("Withdraw {name} from {tournament}?", "They lose their seed and can register again before the start.",
+                  "Yes, withdraw {name}"),
+    "dropped": ("Drop {name} from {tournament}?", "They are paired no more; their results stay. Their tables still "
+                "waiting for a result close as forfeits, and so does every later table of theirs in a fixed field "
+                "(round robin, elimination).", "Yes, drop {name}"),
+    "no_show": ("Mark {name} as a no-show in {tournament}?", "They are paired no more; their tables still waiting "
+                "for a result close as forfeits.", "Yes, mark {name} as a no-show"),
+}  # fmt: skip
+
+
+def _confirmation(request: HttpRequest, tournament: Tournament, action: str) -> HttpResponse | None:
+    """The confirmation step of an action that cannot be undone (finish, withdraw, drop, no-show): a page
+    asking to confirm, whose form posts the same fields with `confirm=yes`; None once confirmed, or when
+    the input is bad (the service then says what is wrong)."""
+    if action not in ("finish", "leave") or request.POST.get("confirm") == "yes":
+        return None
+    if action == "finish":
+        question = f"Finish {tournament.name} now?"
+        detail = "No more rounds can be generated and the standings become final."
+        button = "Yes, finish the tournament"
+    else:
+        wording = LEAVING.get(request.POST.get("status", ""))
+        reg = None
+        player = request.POST.get("player", "")
+        if wording is not None and player.isdigit() and ROW_IDS.contains(int(player)):
+            reg = tournament.registrations.select_related("player").filter(player_id=int(player)).first()
+        if reg is None:
+            return None
+        names = {"name": reg.player.name, "tournament": tournament.name}
+        question, detail, button = (text.format(**names) for text in wording)
+    fields = [(key, value) for key, value in request.POST.items() if key not in ("csrfmiddlewaretoken", "confirm")]
+    context = {"tournament": tournament, "question": question, "detail": detail, "button": button,
+               "fields": fields, "action": request.path}  # fmt: skip
+    return render(request, "tournaments/confirm.html", context)
+
+
 @require_POST
 def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
+    """An organizer's control on the tournament page. Finishing the tournament and a player leaving (withdraw,
+    drop, no-show) need `confirm=yes`; without it the answer is a page asking to confirm."""
     tournament = _tournament(request, slug)
     handler = TOURNAMENT_ACTIONS.get(action)
     if handler is None:
@@ -257,12 +324,17 @@ def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpRespo
     denied = _require_organizer(request, tournament)
     if denied:
         return denied
+    confirm = _confirmation(request, tournament, action)
+    if confirm is not None:
+        return confirm
     try:
         outcome = handler(request, tournament)
     except UserError as exc:
         tournament.refresh_from_db()
-        form = RegisterForm(request.POST) if action == "register" else None
+        form = ParticipantsForm(request.POST) if action == "register" else None
         return _detail(request, tournament, status=exc.status, error=exc.message, register_form=form)
+    if isinstance(outcome, HttpResponse):  # a page of its own (a batch to fix or to confirm)
+        return outcome
     if isinstance(outcome, Round):
         messages.success(request, f"Round {outcome.number} generated as a draft: check it, then publish it.")
         return redirect(outcome)
@@ -297,6 +369,11 @@ def _round_page(request, tournament, number, *, status=200, error="", swap_form=
         "next_waiting": next((table for table in view.tables if not table.has_result), None),
         "can_score": organizer or selectors.is_scorekeeper(request.user, tournament),
         "planned_start": planned.starts_at if planned else None,
+        "flowing": seam.flows(tournament, number),
+        "can_generate_next": tournament.status == Tournament.Status.RUNNING
+        and view.row.status == Round.Status.COMPLETE
+        and view.number == views[-1].number
+        and not seam.flows(tournament, number),
     }
     return render(request, "tournaments/round.html", context, status=status)
 
@@ -390,12 +467,29 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
     table = _table(tournament, number, table_number)
     match = table.match
     seats = list(match.seats.select_related("player").order_by("seat"))
-    entry = result_entry_form(
-        request.POST or None,
-        match=match,
-        seats=seats,
-        submit=lambda **result: services.table_result(table=table, by=request.user, **result),
-    )
+    cut = seam.table_cut(tournament, number, table.label)
+    advancing_form = None
+    if cut is not None:
+        initial = {"advancing": counting_advancing(match)}
+        advancing_form = AdvancingForm(request.POST or None, seats=seats, initial=initial)
+
+    reset_asked: list[str] = []
+
+    def submit(**result):
+        advancing = None
+        if advancing_form is not None and advancing_form.is_bound:
+            if not advancing_form.is_valid():
+                raise UserError("advancing lists players of this table", field="advancing")
+            advancing = advancing_form.cleaned_data["advancing"] or None
+        try:
+            return services.table_result(table=table, by=request.user, advancing=advancing,
+                                         reset=request.POST.get("reset") == "yes", **result)  # fmt: skip
+        except UserError as exc:
+            if exc.field == "reset":
+                reset_asked.append(exc.message)
+            raise
+
+    entry = result_entry_form(request.POST or None, match=match, seats=seats, submit=submit)
     if entry.saved:
         messages.success(request, f"Table {table.number}: result saved.")
         waiting = list(
@@ -421,6 +515,9 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
         "next": tables[position + 1] if position + 1 < len(tables) else None,
         "close_form": CloseForm(seats=seats),
         "organizer": selectors.is_organizer(request.user, tournament),
+        "advancing_form": advancing_form,
+        "cut": cut,
+        "reset_asked": bool(reset_asked),
     }
     return render(request, "tournaments/result.html", context, status=entry.status)
 
@@ -437,12 +534,12 @@ def table_close(request: HttpRequest, slug: str, number: int, table_number: int)
     try:
         if not form.is_valid():
             raise UserError("tick the absent players and choose no-show or forfeit")
-        services.table_close(
+        closed = services.table_close(
             table=table, by=request.user, absent=form.cleaned_data["absent"], kind=form.cleaned_data["kind"]
         )
     except UserError as exc:
         return _round_page(request, tournament, number, status=exc.status, error=exc.message)
-    messages.success(request, f"Table {table.number} closed as {Table.Closed(table.closed_as).label.lower()}.")
+    messages.success(request, f"Table {table.number} closed as {Table.Closed(closed.closed_as).label.lower()}.")
     return redirect(_round_url(tournament, number))
 
 
@@ -464,10 +561,9 @@ def player_path(request: HttpRequest, slug: str, player_slug: str) -> HttpRespon
     return render(request, "tournaments/path.html", context)
 
 
-def _csv(filename: str) -> tuple[HttpResponse, csv.writer]:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response, csv.writer(response)
+def _csv(filename: str) -> tuple[HttpResponse, SafeWriter]:
+    """A CSV download (`league.core.exports`: UTF-8 with a BOM, formula-looking text cells prefixed with ')."""
+    return csv_download(filename)
 
 
 def _number(value: float) -> str:
@@ -475,15 +571,15 @@ def _number(value: float) -> str:
 
 
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    """The standings with every tie-break column, one row per player."""
+    """The standings with every tie-break column, one row per player, and the bracket's group (elimination)."""
     tournament = _tournament(request, slug)
     response, writer = _csv(f"{tournament.slug}-standings.csv")
     writer.writerow(["rank", "player", "seed", "status", "points", "opponents_points", "wins", "head_to_head",
-                     "played", "byes", *selectors.NEW_TIEBREAK_COLUMNS])  # fmt: skip
+                     "played", "byes", *selectors.NEW_TIEBREAK_COLUMNS, "group"])  # fmt: skip
     for row in selectors.standings(seam.load_history(tournament)):
         writer.writerow([row.rank, row.name, row.seed, row.status, _number(row.points),
                          _number(row.opponents_points), row.wins, row.head_to_head, row.played, row.byes,
-                         *(_number(getattr(row, name)) for name in selectors.NEW_TIEBREAK_COLUMNS)])  # fmt: skip
+                         *(_number(getattr(row, name)) for name in selectors.NEW_TIEBREAK_COLUMNS), row.group])  # fmt: skip
     return response
 
 

@@ -48,7 +48,8 @@ def organizer_opens_the_tournament(page, base: str) -> str:
     page.get_by_role("button", name="Open registration").click()
     page.fill("#id_names", "Ada\nBea\nCal")
     page.get_by_role("button", name="Register", exact=True).click()
-    assert page.inner_text(".messages") == "Registered 3 players."
+    page.get_by_role("button", name="Yes, register all 3, creating the new players").click()  # all three are new
+    assert page.inner_text(".messages") == "Registered 3 players (3 new)."
     assert page.inner_text("#starts-at") == "Sat 5 Dec 2099, 10:00 (Europe/Berlin)"
     return url
 

@@ -62,14 +62,20 @@ def test_organizer_runs_a_four_seat_swiss_and_a_visitor_reads_the_final_standing
     page.get_by_role("button", name="Open registration").click()
     page.fill("#id_names", "\n".join(NAMES[:12]))
     page.get_by_role("button", name="Register", exact=True).click()
-    assert page.inner_text(".messages") == "Registered 12 players."
+    assert page.locator("#batch li.new").count() == 12  # shown as new before they are created
+    page.get_by_role("button", name="Yes, register all 12, creating the new players").click()
+    assert page.inner_text(".messages") == "Registered 12 players (12 new)."
     page.get_by_role("button", name="Start the tournament").click()
 
     for number in (1, 2, 3):
         enter_round_by_seat_order(page, number)
         page.goto(f"{base}/tournaments/autumn-pods/")
     assert page.inner_text("#status") == "Finished"
-    assert list(Round.objects.values_list("number", "status")) == [(1, "complete"), (2, "complete"), (3, "complete")]
+    assert list(Round.objects.values_list("number", "status")) == [
+        (1, "complete"),
+        (2, "complete"),
+        (3, "complete"),
+    ]
 
     page.context.clear_cookies()
     page.goto(f"{base}/tournaments/autumn-pods/")
@@ -99,9 +105,24 @@ def test_a_single_elimination_bracket_is_played_out(live_server, page):
     tournament, _ = make_tournament(organizer, 5, format="single_elimination", table_size=2, name="Cup")
     base = live_server.url
     log_in(page, base, "organizer", f"/tournaments/{tournament.slug}/")
-    for number in (1, 2, 3):
-        enter_round_by_seat_order(page, number)
+    page.get_by_role("button", name="Generate round 1").click()
+    page.get_by_role("button", name="Publish round 1").click()
+    # Bea and Cal both had byes: their semi-final R2-2 opens at once, while Dov v Eli (R1-2) is still played
+    page.goto(f"{base}/tournaments/{tournament.slug}/rounds/2/")
+    assert page.locator("#tables .table-card h3").all_inner_texts() == ["Table 2\nR2-2\nplaying"]
+    visited = []
+    page.goto(f"{base}/tournaments/{tournament.slug}/")
+    while page.get_by_role("link", name="Enter results").count():
+        page.get_by_role("link", name="Enter results").click()
+        while "/result/" in page.url:
+            visited.append(page.inner_text("h1"))
+            page.fill("#id_place_0", "1")
+            page.fill("#id_place_1", "2")
+            with page.expect_navigation():
+                page.press("#id_place_1", "Enter")
         page.goto(f"{base}/tournaments/{tournament.slug}/")
+    assert visited == ["Round 1, table 1 (R1-2)", "Round 2, table 1 (R2-1)", "Round 2, table 2 (R2-2)",
+                       "Round 3, table 1 (F)"]  # fmt: skip
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     boxes = page.locator(".bracket g.match")
@@ -149,3 +170,68 @@ def test_a_user_who_does_not_organize_never_sees_the_controls(live_server, page)
     assert answer[0] == 403
     assert "Only the tournament&#x27;s organizers" in answer[1]
     assert Round.objects.get().status == Round.Status.PUBLISHED
+
+
+def enter_seat_order(page) -> str:
+    """On a result page: seat 1 first, seat 2 second; save with Enter. The label of the match entered."""
+    label = page.inner_text("h1").split("(")[-1].rstrip(")")
+    page.fill("#id_place_0", "1")
+    page.fill("#id_place_1", "2")
+    with page.expect_navigation():
+        page.press("#id_place_1", "Enter")
+    return label
+
+
+def table_state(tournament, label):
+    from league.tournaments.models import Table
+
+    table = Table.objects.filter(round__tournament=tournament, label=label).select_related("match").get()
+    return table.match.status
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_sixteen_player_double_elimination_is_played_match_by_match(live_server, page):
+    organizer = StaffFactory(username="organizer")
+    tournament, _ = make_tournament(organizer, 16, format="double_elimination", table_size=2, name="Double Cup",
+                                    rated=False)  # fmt: skip
+    base = f"{live_server.url}/tournaments/{tournament.slug}"
+    log_in(page, live_server.url, "organizer", f"/tournaments/{tournament.slug}/")
+    page.get_by_role("button", name="Generate round 1").click()
+    page.get_by_role("button", name="Publish round 1").click()
+    page.get_by_role("link", name="Enter results (table 1)").click()
+    while "/result/" in page.url:  # round 1, table after table; the better seed sits in seat 1 and wins
+        enter_seat_order(page)
+    # winners' quarter-finals W2-1 and W2-2, then their semi-final W3-1 while W2-3 and W2-4 are still to play
+    for table in (1, 2):
+        page.goto(f"{base}/rounds/2/tables/{table}/result/")
+        enter_seat_order(page)
+    page.goto(f"{base}/rounds/3/")
+    semi = page.locator("#tables .table-card", has_text="W3-1")
+    assert semi.locator(".badge").inner_text() == "playing"
+    semi.get_by_role("link", name="Enter the result").click()
+    assert enter_seat_order(page) == "W3-1"
+    assert (table_state(tournament, "W2-3"), table_state(tournament, "W2-4")) == ("scheduled", "scheduled")
+    assert table_state(tournament, "W3-1") == "finished"
+    played = []
+    page.goto(f"{base}/")
+    while page.get_by_role("link", name="Enter results").count():
+        page.get_by_role("link", name="Enter results").click()
+        while "/result/" in page.url:
+            played.append(enter_seat_order(page))
+        page.goto(f"{base}/")
+    assert len(played) == 30 - 8 - 3  # 15 + 14 matches and the grand final, no reset
+    assert page.inner_text("#status") == "Finished"
+    groups = page.locator("#standings tr.group th").all_inner_texts()
+    assert groups == ["Champion", "Final"] + [
+        f"Out in losers' round {number}" for number in (6, 5, 4, 3, 2, 1)
+    ]
+    names = [row.split("\t")[1] for row in page.locator("#standings tbody tr:not(.group)").all_inner_texts()]
+    assert names[:4] == ["Ada", "Bea", "Cal", "Dov"]
+    assert sorted(names[4:6]) == ["Eli", "Fay"] and sorted(names[6:8]) == ["Gus", "Hal"]
+    assert sorted(names[8:12]) == ["Ivy", "Jon", "Kai", "Lea"] and sorted(names[12:]) == [
+        "Max",
+        "Noa",
+        "Oli",
+        "Pia",
+    ]

@@ -4,9 +4,10 @@ from datetime import UTC, datetime, timedelta
 
 import factory
 from django.contrib.auth import get_user_model
-from django.utils.text import slugify
 from factory.django import DjangoModelFactory
 
+from league.core.names import name_key
+from league.core.slugs import slug_of
 from league.matches.models import Match
 from league.players.models import Player
 from league.results.services import match_create
@@ -31,7 +32,8 @@ class PlayerFactory(DjangoModelFactory):
         model = Player
 
     name = factory.Sequence(lambda n: f"Player {n:03d}")
-    slug = factory.LazyAttribute(lambda player: slugify(player.name))
+    name_key = factory.LazyAttribute(lambda player: name_key(player.name))
+    slug = factory.LazyAttribute(lambda player: slug_of(player.name))
 
 
 class MatchFactory(factory.Factory):

@@ -1,8 +1,9 @@
 """Helpers that build tournaments and play rounds through the tournament services (so they are valid)."""
 
+from league.matches.models import Match
 from league.players.models import Player
-from league.tournaments import services
-from league.tournaments.models import Registration, Round, Tournament
+from league.tournaments import seam, services
+from league.tournaments.models import Registration, Round, Table, Tournament
 from tests.factories import PlayerFactory, UserFactory
 
 NAMES = ("Ada", "Bea", "Cal", "Dov", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kai", "Lea", "Max", "Noa", "Oli", "Pia")
@@ -40,10 +41,22 @@ def table_seats(round_row: Round) -> list[list[int]]:
 
 def play_round(tournament: Tournament, organizer, places=None, *, complete: bool = True) -> Round:
     """Generate, publish and fill the next round. `places(table_index, seats)` gives a table's places in seat
-    order; by default the seat order is the finishing order."""
-    round_row = services.round_generate(tournament=tournament, by=organizer)
-    services.round_publish(round_row=round_row, by=organizer)
-    for index, table in enumerate(round_row.tables.order_by("number").select_related("match")):
+    order; by default the seat order is the finishing order.
+
+    Once a 2-seat bracket has started its matches open by themselves: the next round is then the earliest
+    round with tables waiting, and its waiting tables are filled (the round completes by itself)."""
+    last = tournament.round_set.order_by("-number").first()
+    if last is not None and last.status != Round.Status.DRAFT and seam.flows(tournament, last.number):
+        waiting = Table.objects.filter(round__tournament=tournament, match__status=Match.Status.SCHEDULED)
+        round_row = waiting.order_by("round__number").first().round
+        tables = waiting.filter(round=round_row).order_by("number").select_related("match")
+        complete = False
+    else:
+        round_row = services.round_generate(tournament=tournament, by=organizer)
+        services.round_publish(round_row=round_row, by=organizer)
+        tables = round_row.tables.order_by("number").select_related("match")
+        complete = complete and not seam.flows(tournament, round_row.number)
+    for index, table in enumerate(tables):
         seats = list(table.match.seats.order_by("seat").values_list("player_id", flat=True))
         chosen = places(index, seats) if places else list(range(1, len(seats) + 1))
         services.table_result(table=table, by=organizer, expected_version=0, places=chosen)

@@ -7,12 +7,18 @@ tournament table's result is a version of its match, corrections included, and r
 match's pool. Standings are never stored: they are computed from the results (`selectors`), so a correction
 of an earlier round updates standings and tie-breaks at once.
 
-The writes live in one module per part of a tournament (`lifecycle`, `registrations`, `byes`, `rounds`,
-`tables`, `timer`); this package is their one entry point, so callers write `services.round_generate(...)`
-whichever module holds it.
+The writes live in one module per part of a tournament (`lifecycle`, `registrations` and `batch`, `byes`,
+`rounds`, `tables`, `brackets`, `timer`); this package is their one entry point, so callers write
+`services.round_generate(...)` whichever module holds it.
 """
 
 from league.tournaments.services.audit import audit
+from league.tournaments.services.batch import (
+    BatchEntry,
+    BatchRefused,
+    BatchResult,
+    registrations_add_batch,
+)
 from league.tournaments.services.byes import bye_cancel, bye_request
 from league.tournaments.services.lifecycle import (
     ROLES,
@@ -64,6 +70,9 @@ from league.tournaments.services.timer import (
 )
 
 __all__ = [
+    "BatchEntry",
+    "BatchRefused",
+    "BatchResult",
     "CAPACITY_BOUNDS",
     "EXTEND_MINUTES",
     "ROLES",
@@ -85,6 +94,7 @@ __all__ = [
     "registration_leave",
     "registration_open",
     "registration_withdraw",
+    "registrations_add_batch",
     "role_add",
     "role_remove",
     "round_complete",

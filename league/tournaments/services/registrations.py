@@ -20,19 +20,22 @@ from django.utils import timezone
 from league.core.bounds import ROW_IDS, Bounds
 from league.core.checks import is_int
 from league.core.errors import ErrorCode, Forbidden, NotFound, UserError
+from league.matches.models import Match
 from league.players.models import Player
-from league.players.services import clean_player_name, player_create
+from league.players.services import player_by_name, player_create
 from league.tournaments import clock
 from league.tournaments.errors import StateConflict
-from league.tournaments.models import Registration, Round, Tournament
+from league.tournaments.models import Registration, Round, Table, Tournament
 from league.tournaments.selectors import WAITLIST_ORDER, check_in_state
 from league.tournaments.services.audit import Action, audit
+from league.tournaments.services.brackets import bracket_sync
 from league.tournaments.services.common import (
     check_organizer,
     last_round,
     signed_in_player,
     tournament_locked,
 )
+from league.tournaments.services.tables import tables_forfeit_departed
 
 SEED_BOUNDS = Bounds(1, 100_000)
 CAPACITY_BOUNDS = Bounds(1, 100_000)
@@ -95,7 +98,7 @@ def registration_add(
             if player is None:
                 raise UserError(f"no player with id {player_id}", field="player")
         elif isinstance(name, str) and name.strip():
-            player = Player.objects.filter(name__iexact=clean_player_name(name)).first()
+            player = player_by_name(name)
             if player is None:
                 player = player_create(name=name)
         else:
@@ -137,8 +140,9 @@ def registration_add(
 
 def registration_leave(*, tournament: Tournament, by: AbstractBaseUser, player_id: Any, status: str) -> Registration:
     """A player leaves: `withdrawn` before the start, `dropped` or `no_show` while the tournament runs (they
-    are paired no more; results already played stay). Before the start an organizer may also take a
-    waitlisted or pending player off; a place freed goes to the first waitlisted player."""
+    are paired no more; results already played stay; their published tables still waiting close as
+    forfeits). Before the start an organizer may also take a waitlisted or pending player off; a place
+    freed goes to the first waitlisted player."""
     check_organizer(user=by, tournament=tournament)
     if status not in (Registration.Status.WITHDRAWN, Registration.Status.DROPPED, Registration.Status.NO_SHOW):
         raise UserError("status is one of withdrawn, dropped, no_show", field="status")
@@ -177,6 +181,12 @@ def registration_leave(*, tournament: Tournament, by: AbstractBaseUser, player_i
         moved = _fill_places(tournament) if had_place and status == Registration.Status.WITHDRAWN else []
         audit(tournament, by, LEAVING[status], player=reg.player.name, player_id=reg.player_id,
               after_round=reg.left_after_round, **_moved_up(moved))  # fmt: skip
+        if status != Registration.Status.WITHDRAWN:
+            waiting = Table.objects.filter(
+                round__tournament=tournament, match__status=Match.Status.SCHEDULED, match__seats__player_id=reg.player_id
+            )
+            if tables_forfeit_departed(tournament=tournament, tables=list(waiting), by=by):
+                bracket_sync(tournament=tournament, by=by)
     return reg
 
 

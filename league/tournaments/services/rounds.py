@@ -9,24 +9,27 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from league.core import bulk
 from league.core.catalogue import game_spec
 from league.core.checks import is_int
 from league.core.errors import UserError
 from league.matches.models import Match
 from league.players.models import Player
-from league.results.services import match_create
+from league.results.services import matches_create
 from league.tournaments import seam
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import ByeRequest, Registration, Round, Table, Tournament
 from league.tournaments.services.audit import Action, audit
+from league.tournaments.services.brackets import bracket_sync
 from league.tournaments.services.common import check_organizer, last_round, tournament_locked
+from league.tournaments.services.tables import tables_forfeit_departed
 
 
 def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:
     """Generate the next round as a draft. 409 while the last round is not complete or the tournament is not
-    running; 400 when the format cannot pair the field (the pairing layer's message). In a Swiss round the
-    players who asked for a bye or to sit out are left out, and the round records them (a bye with the
-    score the tournament gives one)."""
+    running, and once a 2-seat bracket has started (its matches open by themselves); 400 when the format
+    cannot pair the field (the pairing layer's message). In a Swiss round the players who asked for a bye or
+    to sit out are left out, and the round records them (a bye with the score the tournament gives one)."""
     check_organizer(user=by, tournament=tournament)
     with transaction.atomic():
         tournament = tournament_locked(tournament)
@@ -34,6 +37,11 @@ def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:
             what = "finished" if tournament.status == Tournament.Status.FINISHED else "not started yet"
             raise StateConflict(f"the tournament is {what}: rounds are generated while it runs", field="status")
         last = last_round(tournament)
+        if last is not None and last.status != Round.Status.DRAFT and seam.flows(tournament, last.number):
+            raise StateConflict(
+                "the bracket opens each match as soon as its players are known: enter the results and the next "
+                "matches follow"
+            )
         if last is not None and last.status != Round.Status.COMPLETE:
             raise StateConflict(f"round {last.number} is not complete yet: the next round waits for every result")
         number = 1 if last is None else last.number + 1
@@ -180,26 +188,32 @@ def round_move(*, round_row: Round, by: AbstractBaseUser, player_id: Any, to_tab
 
 
 def round_publish(*, round_row: Round, by: AbstractBaseUser) -> Round:
-    """Publish a draft: each table becomes a scheduled match of the league (rated as the tournament is)."""
+    """Publish a draft: each table becomes a scheduled match of the league (rated as the tournament is), in
+    bulk. A table of a player who left a fixed field (round robin, elimination) closes at once as a forfeit.
+    Publishing the first round of a 2-seat bracket starts its match-by-match flow (`brackets`)."""
     with transaction.atomic():
         locked = _draft_round(round_row, by)
         tournament = locked.tournament
         now = timezone.now()
         tables = list(locked.tables.order_by("number"))
-        for table in tables:
-            table.match = match_create(
-                game_id=tournament.game_id,
-                player_ids=table.planned_seats,
-                options=tournament.options,
-                rated=tournament.rated,
-                played_at=now,
-                created_by=by,
-            )
-        Table.objects.bulk_update(tables, ["match"])
+        match_ids = matches_create(
+            game_id=tournament.game_id,
+            options=tournament.options,
+            rated=tournament.rated,
+            tables=[table.planned_seats for table in tables],
+            played_at=now,
+            created_by=by,
+        )
+        for table, match_id in zip(tables, match_ids, strict=True):
+            table.match_id = match_id
+        bulk.update(Table, ("match_id",), [(table.pk, table.match_id) for table in tables])
         locked.status = Round.Status.PUBLISHED
         locked.published_at = now
         locked.save(update_fields=["status", "published_at"])
         audit(tournament, by, Action.ROUND_PUBLISHED, round=locked.number, tables=len(tables))
+        tables_forfeit_departed(tournament=tournament, tables=tables, by=by)
+        if seam.flows(tournament, locked.number):
+            bracket_sync(tournament=tournament, by=by)
     return locked
 
 
@@ -214,6 +228,9 @@ def round_complete(*, round_row: Round, by: AbstractBaseUser) -> Round:
             raise StateConflict(f"round {locked.number} is a draft: publish it first")
         if locked.status == Round.Status.COMPLETE:
             raise StateConflict(f"round {locked.number} is already complete")
+        if seam.flows(tournament, locked.number):
+            raise StateConflict(f"round {locked.number} is a bracket round: it completes by itself once every "
+                                "match of its column has a result")  # fmt: skip
         waiting = [
             str(number)
             for number, status in locked.tables.order_by("number").values_list("number", "match__status")

@@ -64,8 +64,9 @@ TIEBREAK_NAMES = {
 
 @register.filter
 def tiebreak_names(names: list[str]) -> str:
-    """The tie-break order in words: "points, opponents' points, wins"."""
-    return ", ".join(TIEBREAK_NAMES.get(name, name) for name in names)
+    """The tie-break order in words, seed last and once: "points, opponents' points, wins, then seed"."""
+    words = [TIEBREAK_NAMES.get(name, name) for name in names if name != "seed"]
+    return ", ".join([*words, "then seed"]) if words else "seed"
 
 
 @register.filter

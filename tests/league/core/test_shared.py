@@ -70,7 +70,9 @@ def test_a_free_slug_skips_taken_and_reserved_ones_and_ignores_the_row_itself(db
     assert free_slug("Ann", rows=rows, length=80) == "ann-3"
     assert free_slug("Ann", rows=rows, length=80, exclude_id=ann.pk) == "ann"
     assert free_slug("New", rows=rows, length=80, reserved={"new"}) == "new-2"
-    assert free_slug("Élodie Ünal-Smith", rows=rows, length=6) == "elodie"
+    assert free_slug("Élodie Ünal-Smith", rows=rows, length=9) == "élodie-ün"
+    assert free_slug("Юлия", rows=rows, length=80) == "юлия"
+    assert free_slug("!!!", rows=rows, length=80, fallback="player") == "player"
 
 
 def test_json_typed_into_a_field_is_an_object_or_a_clear_message():

@@ -7,6 +7,7 @@ import pytest
 
 from league.pairing import (
     Entrant,
+    OpenCut,
     PairingError,
     RoundInputs,
     StagePlan,
@@ -15,6 +16,7 @@ from league.pairing import (
     bracket_champion,
     double_elimination_bracket,
     generate_round,
+    open_cut,
     single_elimination_bracket,
 )
 from tests.league.pairing.support import field, pairs, seed_number
@@ -265,3 +267,17 @@ def test_multi_seat_elimination_gives_its_byes_to_the_top_seeds():
         ["p4", "p5", "p8", "p9"],
     ]
     assert draft.quality.byes == 2
+
+
+def test_a_decider_settles_a_drawn_match_and_a_tie_at_the_cut():
+    entrants = [Entrant(id="a", seed=1), Entrant(id="b", seed=2)]
+    draw = TableResult(seats=("a", "b"), places={"a": 1, "b": 1}, label="F", advancing=("b",))
+    assert bracket_champion(single_elimination_bracket(2), entrants, [draw]) == "b"
+    assert open_cut(("a", "b"), {"a": 1, "b": 1}, 1) == OpenCut(place=1, tied=("a", "b"), needed=1, through=())
+    assert open_cut(("a", "b"), {"a": 1, "b": 2}, 1) is None
+    places = {"p1": 1, "p4": 2, "p5": 2, "p8": 4}
+    assert open_cut(("p1", "p4", "p5", "p8"), places, 2) == OpenCut(2, ("p4", "p5"), 1, ("p1",))
+    assert open_cut(("p1", "p4", "p5", "p8"), places, 3) is None
+    assert open_cut(("p1", "p4", "p5", "p8"), {"p1": 1, "p4": 1, "p5": 1, "p8": 1}, 2) == OpenCut(
+        1, ("p1", "p4", "p5", "p8"), 2, ()
+    )

@@ -2,6 +2,7 @@
 
 import pytest
 
+from league.players.models import Player
 from league.ratings.models import RatingPool
 from league.ratings.services import pool_update
 from tests.factories import StaffFactory, UserFactory
@@ -43,3 +44,18 @@ def rate():
             pool_update(pool_id=pool.pk)
 
     return rate
+
+
+class PlayersByName:
+    """Players looked up by name when asked (the tournament helpers create them): `players["Ada"]`."""
+
+    def __getitem__(self, name):
+        return Player.objects.get(name=name)
+
+    def name_of(self, player_id):
+        return Player.objects.get(pk=player_id).name
+
+
+@pytest.fixture
+def players_by_name(db):
+    return PlayersByName()

@@ -161,10 +161,10 @@ def test_bad_input_on_every_page_control_is_a_message_not_a_500(client, running,
         ("rounds/1/complete/", {}, 409, "round 1 is already complete"),
         ("rounds/1/publish/", {}, 409, "round 1 is complete: only drafts change"),
         ("rounds/1/tables/1/close/", {"kind": "late"}, 400, "tick the absent players"),
-        ("register/", {"names": "  "}, 400, "This field is required."),
+        ("register/", {"names": "  "}, 400, "name at least one player"),
         ("leave/", {"player": "abc"}, 400, "name the player by id"),
         ("organizers/", {"username": "ghost"}, 400, "no user called &#x27;ghost&#x27;"),
-        ("finish/", {}, 409, "round 2 is not complete: complete or discard it first"),
+        ("finish/", {"confirm": "yes"}, 409, "round 2 is not complete: complete or discard it first"),
         ("start/", {}, 409, "the tournament has already started"),
         ("seed/", {}, 409, "seeds are fixed once round 1 is generated"),
     ]  # fmt: skip
@@ -200,15 +200,17 @@ def test_csv_exports_have_every_tiebreak_column_and_every_seat(client, make_tour
     play_round(tournament)
     standings = client.get(f"/tournaments/{tournament.slug}/standings.csv")
     assert standings["Content-Type"] == "text/csv; charset=utf-8"
-    assert standings.content.decode().splitlines() == [
+    assert standings.content.startswith(b"\xef\xbb\xbf")  # a BOM: spreadsheets read the file as UTF-8
+    assert standings.content.decode("utf-8-sig").splitlines() == [
         "rank,player,seed,status,points,opponents_points,wins,head_to_head,played,byes,opponents_points_average,"
-        "buchholz_cut1,buchholz_median,sonneborn_berger,opponents_match_win_percentage,cumulative,requested_byes",
-        "1,Ada,1,Active,1,0,1,0,1,0,0,0,0,0,0.33,1,0",
-        "2,Bea,2,Active,1,0,1,0,1,0,0,0,0,0,0.33,1,0",
-        "3,Cal,3,Active,0,1,0,0,1,0,1,0,0,0,1,0,0",
-        "4,Dov,4,Active,0,1,0,0,1,0,1,0,0,0,1,0,0",
+        "buchholz_cut1,buchholz_median,sonneborn_berger,opponents_match_win_percentage,cumulative,requested_byes,"
+        "group",
+        "1,Ada,1,Active,1,0,1,0,1,0,0,0,0,0,0.33,1,0,",
+        "2,Bea,2,Active,1,0,1,0,1,0,0,0,0,0,0.33,1,0,",
+        "3,Cal,3,Active,0,1,0,0,1,0,1,0,0,0,1,0,0,",
+        "4,Dov,4,Active,0,1,0,0,1,0,1,0,0,0,1,0,0,",
     ]
-    results = client.get(f"/tournaments/{tournament.slug}/results.csv").content.decode().splitlines()
+    results = client.get(f"/tournaments/{tournament.slug}/results.csv").content.decode("utf-8-sig").splitlines()
     assert results == [
         "round,table,label,seat,player,place,score,points,closed_as",
         "1,1,,1,Ada,1,,1,",
@@ -268,7 +270,7 @@ def test_organizers_seed_by_hand_and_mark_no_shows_from_the_page(
         "Ada": 4,
     }
     assert client.post(f"{base}/start/").status_code == 302
-    assert client.post(f"{base}/leave/", {"player": players[0].pk, "status": "no_show"}).status_code == 302
+    assert client.post(f"{base}/leave/", {"player": players[0].pk, "status": "no_show", "confirm": "yes"}).status_code == 302
     assert tournament.registrations.get(player=players[0]).status == "no_show"
 
 
@@ -301,7 +303,7 @@ def test_the_old_organizer_log_in_address_forwards_to_the_one_log_in_page(client
 
 def test_leaving_a_player_who_is_not_registered_is_a_404_with_the_message(client, running, organizer):
     client.force_login(organizer)
-    response = client.post(f"/tournaments/{running.slug}/leave/", {"player": 999, "status": "dropped"})
+    response = client.post(f"/tournaments/{running.slug}/leave/", {"player": 999, "status": "dropped", "confirm": "yes"})
     assert response.status_code == 404
     assert "player 999 is not registered" in response.content.decode()
 

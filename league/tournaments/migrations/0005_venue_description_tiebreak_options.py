@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('players', '0001_initial'),
-        ('tournaments', '0003_round_timer_audit_log'),
+        ('tournaments', '0004_table_reset_and_unicode_slug'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,121 @@
+"""2-seat brackets played match by match (single and double elimination, a stage sequence's 2-seat top cut).
+
+After the bracket's first round is published, nobody generates rounds: every result (an entry, a correction,
+a table closed, a player leaving) opens the matches whose players are now known, at once and in their round
+(the bracket's column), so a semi-final starts while the other quarter-final is still being played. Rounds
+complete by themselves when every match of their column is decided, and the tournament finishes when the
+champion is known (or runs again when a correction reopens the final).
+
+A correction that changes who won a match whose players already play on is refused unless the organizer
+resets the later matches: each later table's match is voided (its result versions stay, the match no longer
+counts, and a rated one is replayed out of its pool), the table is marked reset, and the match opens again
+at a new table with the players the corrected result gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Max
+from django.utils import timezone
+
+from league.matches.models import Match
+from league.results.services import matches_create, result_void
+from league.tournaments import seam
+from league.tournaments.models import Round, Table, Tournament
+from league.tournaments.services.audit import Action, audit
+from league.tournaments.services.common import tournament_locked
+
+
+def bracket_sync(*, tournament: Tournament, by: AbstractBaseUser | None) -> list[Table]:
+    """Open every bracket match that is ready, update the rounds' and the tournament's status; the tables
+    opened. Does nothing for other formats. Call inside a transaction (it takes the tournament row lock)."""
+    tournament = tournament_locked(tournament)
+    history = seam.load_history(tournament)
+    flow = seam.bracket_flow(history)
+    if flow is None:
+        return []
+    rows = {row.number: row for row in history.round_rows}
+    now = timezone.now()
+    opened: list[Table] = []
+    for number in sorted({ready.round_number for ready in flow.ready}):
+        round_row = rows.get(number)
+        if round_row is None:
+            round_row = Round.objects.create(tournament=tournament, number=number, status=Round.Status.PUBLISHED,
+                                             published_at=now)  # fmt: skip
+            rows[number] = round_row
+        taken = set(round_row.tables.values_list("number", flat=True))
+        top = round_row.tables.aggregate(top=Max("number"))["top"] or 0
+        for ready in (ready for ready in flow.ready if ready.round_number == number):
+            table_number = ready.position if ready.position not in taken else max(top, *taken) + 1
+            taken.add(table_number)
+            opened.append(
+                Table(
+                    round=round_row, number=table_number, label=ready.label, planned_seats=list(ready.seats)
+                )
+            )
+    if opened:
+        match_ids = matches_create(
+            game_id=tournament.game_id,
+            options=tournament.options,
+            rated=tournament.rated,
+            tables=[table.planned_seats for table in opened],
+            played_at=now,
+            created_by=by,
+        )
+        for table, match_id in zip(opened, match_ids, strict=True):
+            table.match_id = match_id
+        Table.objects.bulk_create(opened)
+    _update_rounds(tournament, flow, rows, opened)
+    if flow.finished and tournament.status == Tournament.Status.RUNNING:
+        tournament.status = Tournament.Status.FINISHED
+        tournament.save(update_fields=["status"])
+        audit(tournament, None, Action.FINISHED, after_round=max(rows), early=False)
+    elif not flow.finished and tournament.status == Tournament.Status.FINISHED:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    return opened
+
+
+def _update_rounds(
+    tournament: Tournament, flow: seam.BracketFlow, rows: dict[int, Round], opened: list[Table]
+) -> None:
+    """Each bracket round complete exactly when every match of its column is decided; walkovers listed."""
+    now = timezone.now()
+    for plan in flow.rounds:
+        round_row = rows.get(plan.number)
+        if round_row is None or round_row.status == Round.Status.DRAFT:
+            continue
+        complete = plan.decided and not any(table.round_id == round_row.pk for table in opened)
+        status = Round.Status.COMPLETE if complete else Round.Status.PUBLISHED
+        changed = {"final": plan.final, "advanced": list(plan.advanced), "status": status}
+        if status == Round.Status.COMPLETE and round_row.status != status:
+            changed["completed_at"] = now
+            audit(tournament, None, Action.ROUND_COMPLETED, round=round_row.number)
+        if status == Round.Status.PUBLISHED:
+            changed["completed_at"] = None
+            changed["published_at"] = round_row.published_at or now
+        if any(getattr(round_row, name) != value for name, value in changed.items()):
+            for name, value in changed.items():
+                setattr(round_row, name, value)
+            round_row.save(update_fields=list(changed))
+
+
+def tables_reset(*, tournament: Tournament, tables: Sequence[Table], by: AbstractBaseUser) -> None:
+    """Reset bracket tables (`by` confirmed it): each match is voided (its versions stay; a rated one that
+    counted is replayed out of its pool), the table marked reset, and the reset logged (`result.reset`).
+    Call inside a transaction holding the tournament row lock."""
+    for table in tables:
+        if Match.objects.filter(pk=table.match_id).exclude(status=Match.Status.VOID).exists():
+            result_void(match_id=table.match_id)
+        table.closed_as = Table.Closed.RESET
+        table.save(update_fields=["closed_as"])
+        audit(
+            tournament,
+            by,
+            Action.RESULT_RESET,
+            round=table.round.number,
+            table=table.number,
+            label=table.label,
+        )
