@@ -58,18 +58,21 @@ def _single(rule: str, player: PlayerId | None) -> list[PlacementGroup]:
     return [PlacementGroup(rule, ((player, 0),))] if player is not None else []
 
 
-def _round_name(round_number: int, final_round: int, third_place: bool) -> str:
+def _round_name(round_number: int, final_round: int, third_place: bool, offset: int = 0) -> str:
     if round_number == final_round - 1:
         return "Out in the semi-finals" + ("" if third_place else " (shared third)")
     if round_number == final_round - 2:
         return "Out in the quarter-finals"
-    return f"Out in round {round_number}"
+    return f"Out in round {round_number + offset}"
 
 
 def bracket_placement(
-    bracket: Bracket, entrants: Sequence[Entrant], results: Sequence[TableResult]
+    bracket: Bracket, entrants: Sequence[Entrant], results: Sequence[TableResult], first_round: int = 1
 ) -> list[PlacementGroup]:
-    """The placement of a 2-seat single- or double-elimination bracket, as far as `results` go."""
+    """The placement of a 2-seat single- or double-elimination bracket, as far as `results` go.
+
+    `first_round` is the tournament's number of the bracket's first round (a top cut after a first stage
+    starts later): "Out in round N" names the tournament's round, as the round pages do."""
     states = bracket_states(bracket, entrants, results)
     champion = finalist = None
     if all(states[label].decided for label in bracket.deciding):
@@ -103,7 +106,9 @@ def bracket_placement(
     groups += third
     for (kind, number), players in sorted(exits.items(), key=lambda item: -item[0][1]):
         rule = (
-            f"Out in losers' round {number}" if kind == "L" else _round_name(number, final_round, has_third)
+            f"Out in losers' round {number}"
+            if kind == "L"
+            else _round_name(number, final_round, has_third, first_round - 1)
         )
         groups.append(PlacementGroup(rule, tuple((player, 0) for player in players)))
     return groups
@@ -118,9 +123,13 @@ def _places(result: TableResult) -> dict[PlayerId, int]:
 
 
 def pod_placement(
-    entrants: Sequence[Entrant], advance: int, results: Sequence[TableResult]
+    entrants: Sequence[Entrant], advance: int, results: Sequence[TableResult], first_round: int = 1
 ) -> list[PlacementGroup]:
-    """The placement of a multi-seat elimination (tables labelled R<round>-T<table>, the final "Final")."""
+    """The placement of a multi-seat elimination (tables labelled R<round>-T<table>, the final "Final").
+
+    Labels count the elimination's own rounds; the groups name the tournament's round, `first_round` being
+    the tournament's number of the elimination's first round (a top cut after a first stage starts later).
+    """
     rank = {entrant.id: entrant.rank_key() for entrant in entrants}
     final: PlacementGroup | None = None
     knocked_out: dict[int, list[tuple[PlayerId, int]]] = {}
@@ -144,7 +153,9 @@ def pod_placement(
         groups.append(PlacementGroup(STILL_IN, tuple((player, 0) for player in still_in)))
     for number in sorted(knocked_out, reverse=True):
         groups.append(
-            PlacementGroup(f"Out in round {number}, by place at the table", tuple(knocked_out[number]))
+            PlacementGroup(
+                f"Out in round {number + first_round - 1}, by place at the table", tuple(knocked_out[number])
+            )
         )
     return groups
 

@@ -8,8 +8,8 @@ the app imports `league.pairing`, so the rules of pairing, scoring and tie-break
 Fields: Swiss pairs the players active before each round (a late entry starts with zero points). Round
 robin and elimination play a fixed field, the players registered when round 1 was generated; a player who
 drops from a fixed field keeps their place in the schedule, and their tables are closed as forfeits. The
-top cut of a stage sequence is taken from the standings after the first stage, among the players who had
-not dropped by then.
+top cut of a stage sequence is taken from the standings after the first stage, among the players still in
+when it is drawn: one who left during or after the first stage's last round gives their place to the next.
 """
 
 from __future__ import annotations
@@ -296,9 +296,9 @@ def _placement(history: History) -> list[PlacementGroup] | None:
         return None
     tournament = history.tournament
     if tournament.table_size == 2:
-        groups = bracket_placement(_drawn(tournament, part), part.entrants, part.results)
+        groups = bracket_placement(_drawn(tournament, part), part.entrants, part.results, part.first_round)
     else:
-        groups = pod_placement(part.entrants, tournament.advance, part.results)
+        groups = pod_placement(part.entrants, tournament.advance, part.results, part.first_round)
     if tournament.format == Tournament.Format.STAGES:
         first_stage = standings(history, last_round=part.first_round - 1)
         name = "Swiss" if tournament.first_stage == "swiss" else "round-robin"
@@ -342,7 +342,7 @@ def _cut_field(history: History, first_rounds: int) -> set[int]:
         reg.player_id
         for reg in history.registrations
         if reg.player_id in history.seeds
-        and (reg.status == Registration.Status.ACTIVE or (reg.left_after_round or 0) >= first_rounds)
+        and (reg.status == Registration.Status.ACTIVE or (reg.left_after_round or 0) > first_rounds)
     }
 
 

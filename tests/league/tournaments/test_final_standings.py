@@ -6,9 +6,9 @@ import random
 import pytest
 from rest_framework.test import APIClient
 
-from league.tournaments import seam, selectors
+from league.tournaments import seam, selectors, services
 from league.tournaments.models import Registration, Tournament
-from tests.factories.tournaments import better_seed_wins
+from tests.factories.tournaments import better_seed_wins, table_seats
 
 
 def standings(tournament):
@@ -137,3 +137,60 @@ def test_the_api_and_the_page_name_the_rule_of_each_group(client, make_tournamen
         assert f'scope="rowgroup">{rule}</th>' in page
     assert "Ordered by the bracket, group by group" in page
     assert "within a group by points, opponents&#x27; points, wins, head to head, then seed." in page
+
+
+def test_a_top_cut_names_the_tournaments_round_a_player_went_out_in(make_tournament, play_round):
+    """The cut's rounds carry the tournament's numbers (round 3 after a 2-round Swiss), as the round pages do,
+    not the elimination's own count ("round 1" would name a Swiss round)."""
+    tournament, _ = make_tournament(12, format="stages", rounds=2, cut_size=8, table_size=4, advance=2,
+                                    rated=False)  # fmt: skip
+    play_out(tournament, play_round, seed_order(tournament))
+    assert tournament.round_set.count() == 4
+    groups = [group for _, group in standings(tournament)]
+    assert list(dict.fromkeys(groups)) == [
+        "Final table, by place",
+        "Out in round 3, by place at the table",
+        "Did not make the cut: by the Swiss standings",
+    ]
+
+
+def test_a_two_seat_top_cut_names_the_tournaments_round_too(make_tournament, play_round):
+    tournament, _ = make_tournament(16, format="stages", rounds=1, cut_size=16, table_size=2, rated=False)
+    play_out(tournament, play_round, better_seed_wins(tournament))
+    groups = [group for _, group in standings(tournament)]
+    assert list(dict.fromkeys(groups)) == [
+        "Champion", "Final", "Out in the semi-finals (shared third)", "Out in the quarter-finals", "Out in round 2",
+    ]  # fmt: skip
+
+
+def _cut_players(tournament, round_row):
+    names = dict(Registration.objects.filter(tournament=tournament).values_list("player_id", "player__name"))
+    return sorted(names[pid] for seats in table_seats(round_row) for pid in seats)
+
+
+@pytest.mark.parametrize("during_last_round", [False, True])
+def test_a_player_who_drops_before_the_cut_is_drawn_gives_their_place_to_the_next(
+    make_tournament, play_round, organizer, during_last_round
+):
+    """Ada leads the Swiss (seat 1 wins every table) but leaves before the top cut is drawn, after the last
+    Swiss round or during it: the cut takes the next eight, Ada is no cut table's forfeit."""
+    tournament, players = make_tournament(12, format="stages", table_size=4, rounds=2, cut_size=8, advance=2,
+                                          rated=False)  # fmt: skip
+    play_round(tournament, seed_order(tournament))
+    ada = players[0]
+    if during_last_round:  # round 2 is played but for Ada's table, which closes as a forfeit when she leaves
+        last = services.round_generate(tournament=tournament, by=organizer)
+        services.round_publish(round_row=last, by=organizer)
+        for table in last.tables.exclude(match__seats__player=ada):
+            services.table_result(table=table, by=organizer, expected_version=0, places=[1, 2, 3, 4])
+    else:
+        last = play_round(tournament, seed_order(tournament))
+    swiss = [name for name, _ in standings(tournament)]
+    services.registration_leave(tournament=tournament, by=organizer, player_id=ada.pk, status="dropped")
+    if during_last_round:
+        services.round_complete(round_row=last, by=organizer)
+    top = [name for name, _ in standings(tournament) if name != "Ada"][:8]
+    cut = play_round(tournament, seed_order(tournament))
+    assert "Ada" not in _cut_players(tournament, cut)
+    assert _cut_players(tournament, cut) == sorted(top)
+    assert swiss[0] == "Ada" or during_last_round
