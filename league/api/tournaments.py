@@ -21,7 +21,7 @@ from league.api import filters
 from league.api.errors import ERROR
 from league.tournaments import clock, seam, selectors, services, timers
 from league.tournaments.errors import NotOrganizer
-from league.tournaments.models import Registration, Round, RoundTime, Table, Tournament
+from league.tournaments.models import ByeRequest, Registration, Round, RoundTime, Table, Tournament
 
 # A tournament's writes answer 409 when its state refuses them (e.g. a round before the last is complete);
 # the errors every write answers are added by league.api.schema.
@@ -48,7 +48,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "first_stage", "cut_size", "cut_format", "advance", "third_place", "grand_final_reset", "points",
             "tiebreaks", "rated", "status", "player_count", "created_at", "time_zone", "starts_at",
             "checkin_opens_at", "check_in", "round_times", "self_signup", "capacity", "waitlist", "approval",
-            "places_left",
+            "places_left", "scale_points", "requested_bye_score", "venue", "description",
         ]  # fmt: skip
         read_only_fields = fields
 
@@ -96,8 +96,26 @@ class TournamentWriteSerializer(serializers.Serializer):
     third_place = serializers.BooleanField(default=False)
     grand_final_reset = serializers.BooleanField(default=True)
     points = serializers.DictField(required=False, default=dict)
-    tiebreaks = serializers.ListField(child=serializers.CharField(max_length=30), required=False, max_length=5)
+    tiebreaks = serializers.ListField(
+        child=serializers.CharField(max_length=40), required=False, max_length=len(seam.TIEBREAKS),
+        help_text=f"In order, from: {', '.join(seam.TIEBREAKS)}",
+    )  # fmt: skip
     rated = serializers.BooleanField(default=True)
+    scale_points = serializers.BooleanField(
+        required=False, help_text="Scale other table sizes' points to a win at the preferred size (default: on at "
+        "tables above 2 seats)",
+    )  # fmt: skip
+    requested_bye_score = serializers.ChoiceField(
+        choices=Tournament.ByeScore.choices, required=False, help_text="Swiss: what a bye a player asks for scores"
+    )
+    venue = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    description = serializers.CharField(required=False, allow_blank=True, max_length=4000)
+
+
+class TournamentCreateSerializer(TournamentWriteSerializer):
+    time_zone = serializers.CharField(required=False, max_length=64, help_text="An IANA name; default: the site's")
+    starts_at = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40,
+                                      help_text="ISO 8601; without an offset a local time of the event's zone")  # fmt: skip
 
 
 class TournamentRegistrationSerializer(serializers.Serializer):
@@ -237,7 +255,14 @@ class TournamentStandingSerializer(serializers.Serializer):
     wins = serializers.IntegerField()
     head_to_head = serializers.IntegerField()
     played = serializers.IntegerField()
-    byes = serializers.IntegerField()
+    byes = serializers.IntegerField(help_text="Byes the pairing gave")
+    opponents_points_average = serializers.FloatField()
+    buchholz_cut1 = serializers.FloatField()
+    buchholz_median = serializers.FloatField()
+    sonneborn_berger = serializers.FloatField()
+    opponents_match_win_percentage = serializers.FloatField(help_text="A fraction: 0.5 is 50%")
+    cumulative = serializers.FloatField()
+    requested_byes = serializers.IntegerField(help_text="Byes the player asked for")
     group = serializers.CharField(
         help_text="Elimination: the bracket's rule that placed the player (e.g. 'Champion', 'Final', "
         "'Out in losers' round 3'); empty where the tie-breaks alone order the standings"
@@ -303,6 +328,12 @@ class TournamentRoundSerializer(serializers.Serializer):
     final = serializers.BooleanField(source="row.final")
     byes = serializers.ListField(child=serializers.IntegerField(), source="row.byes")
     advanced = serializers.ListField(child=serializers.IntegerField(), source="row.advanced")
+    requested_byes = serializers.ListField(
+        child=serializers.ListField(child=serializers.JSONField()), source="row.requested_byes",
+        help_text='Byes players asked for: [player id, "win" | "half" | "zero"]',
+    )  # fmt: skip
+    sat_out = serializers.ListField(child=serializers.IntegerField(), source="row.sat_out",
+                                    help_text="Players who asked to sit the round out")  # fmt: skip
     quality = serializers.DictField(source="row.quality")
     timer = serializers.SerializerMethodField()
     tables = TournamentTableSerializer(many=True)
@@ -312,6 +343,26 @@ class TournamentRoundSerializer(serializers.Serializer):
         """The round timer (null without one)."""
         timer = timers.timer_view(view.row)
         return None if timer is None else RoundTimerSerializer(timer).data
+
+
+class ByeRequestSerializer(serializers.Serializer):
+    round = serializers.IntegerField(source="round_number")
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    kind = serializers.ChoiceField(choices=ByeRequest.Kind.choices, help_text="bye (scored as the tournament says) "
+                                   "or sit_out (unscored)")  # fmt: skip
+
+
+class ByeRequestWriteSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=1, max_value=services.SETTING_BOUNDS["rounds"].high)
+    kind = serializers.ChoiceField(choices=ByeRequest.Kind.choices, default=ByeRequest.Kind.BYE)
+    player = serializers.IntegerField(required=False, min_value=1, max_value=2**62,
+                                      help_text="Organizers: any registered player; omitted: your own")  # fmt: skip
+
+
+class ByeCancelSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=1, max_value=services.SETTING_BOUNDS["rounds"].high)
+    player = serializers.IntegerField(required=False, min_value=1, max_value=2**62)
 
 
 class SwapSerializer(serializers.Serializer):
@@ -376,9 +427,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
             Prefetch("round_times", queryset=RoundTime.objects.order_by("number"))
         )
 
-    @extend_schema(request=TournamentWriteSerializer, responses={201: TournamentSerializer})
+    @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentSerializer})
     def create(self, request):
-        data = TournamentWriteSerializer(data=request.data)
+        data = TournamentCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = services.tournament_create(created_by=request.user, **data.validated_data)
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
@@ -620,6 +671,34 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         views = selectors.rounds(seam.load_history(tournament),
                                  include_drafts=selectors.is_organizer(request.user, tournament))  # fmt: skip
         return Response(TournamentRoundSerializer(views, many=True).data)
+
+    @extend_schema(methods=["GET"], responses=ByeRequestSerializer(many=True))
+    @extend_schema(methods=["POST"], request=ByeRequestWriteSerializer,
+                   responses={201: ByeRequestSerializer, **STATE_CONFLICT},
+                   description="Ask to miss a Swiss round not generated yet: a bye or a sit-out; your own player, "
+                   "or (organizers) any registered player. Asking again changes the kind.")  # fmt: skip
+    @extend_schema(methods=["DELETE"], request=ByeCancelSerializer, responses={204: None, **STATE_CONFLICT},
+                   description="Take a request back before its round is generated (round and player in the body "
+                   "or the query string).")  # fmt: skip
+    @action(detail=True, methods=["get", "post", "delete"], url_path="bye-requests", pagination_class=None)
+    def bye_requests(self, request, pk=None):
+        """Requests for byes and sit-outs in rounds still to be generated, by round then seed."""
+        tournament = self.get_object()
+        if request.method == "GET":
+            rows = selectors.open_bye_requests(tournament)
+            return Response(ByeRequestSerializer(rows, many=True).data)
+        if request.method == "DELETE":
+            data = ByeCancelSerializer(data=request.data or request.query_params)
+            data.is_valid(raise_exception=True)
+            services.bye_cancel(tournament=tournament, by=request.user, round_number=data.validated_data["round"],
+                                player_id=data.validated_data.get("player"))  # fmt: skip
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        data = ByeRequestWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        row = services.bye_request(tournament=tournament, by=request.user, round_number=values["round"],
+                                   kind=values["kind"], player_id=values.get("player"))  # fmt: skip
+        return Response(ByeRequestSerializer(row).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={201: TournamentRoundSerializer, **STATE_CONFLICT},
                    description="Generate the next round as a draft; 409 while the last round is not complete.")  # fmt: skip

@@ -40,6 +40,8 @@ from league.pairing.quality import round_quality, schedule_balance
 from league.pairing.round_robin import circle_rounds, round_robin_round
 from league.pairing.scoring import (
     DEFAULT_TIEBREAKS,
+    REQUESTED_BYE_SCORES,
+    TIEBREAKS,
     Scoring,
     Standing,
     compute_standings,
@@ -65,6 +67,8 @@ from league.pairing.types import (
 
 __all__ = (
     "DEFAULT_TIEBREAKS",
+    "REQUESTED_BYE_SCORES",
+    "TIEBREAKS",
     "Bracket",
     "BracketMatch",
     "Entrant",

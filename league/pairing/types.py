@@ -153,7 +153,10 @@ class TableResult:
 
 @dataclass(frozen=True)
 class PlayedRound:
-    """A completed round: its table results and the players who had a (Swiss or round-robin) bye."""
+    """A completed round: its table results, the players who had a (Swiss or round-robin) bye, and the
+    players who had asked for a bye, each with how it scores ("win", "half" or "zero"; see
+    `scoring.REQUESTED_BYE_SCORES`). A player who sat the round out unscored is in none of them."""
 
     tables: tuple[TableResult, ...]
     byes: tuple[PlayerId, ...] = field(default=())
+    requested_byes: tuple[tuple[PlayerId, str], ...] = field(default=())

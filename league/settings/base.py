@@ -247,7 +247,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {"ErrorCode": "league.api.errors.ERROR_CODES"},
+    "ENUM_NAME_OVERRIDES": {
+        "ErrorCode": "league.api.errors.ERROR_CODES",
+        "ByeRequestKindEnum": "league.tournaments.models.ByeRequest.Kind",
+    },
 }
 
 

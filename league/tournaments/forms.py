@@ -3,27 +3,90 @@
 import csv
 import io
 import json
+import re
 
 from django import forms
 
-from league.core.catalogue import game_choices
-from league.core.forms import json_object
-from league.tournaments import clock
-from league.tournaments.models import Tournament
+from games.core.errors import OptionError
+from games.core.spec import Option
+from league.core.catalogue import game_choices, game_spec, game_specs
+from league.core.errors import UserError
+from league.tournaments import clock, seam, services
+from league.tournaments.models import Tournament, default_time_zone
 from league.tournaments.services import CAPACITY_BOUNDS, ROLES, SETTING_BOUNDS, BatchEntry
 
-TIEBREAK_HELP = "In order, comma-separated, from: points, opponents_points, wins, head_to_head, seed."
+FORMATS = dict(Tournament.Format.choices)
+FORMAT_FIELDS = {  # the settings that only some formats use; the others ignore them (and their errors)
+    "rounds": ("swiss", "round_robin", "stages"),
+    "first_stage": ("stages",),
+    "cut_size": ("stages",),
+    "cut_format": ("stages",),
+    "advance": ("single_elimination", "stages"),
+    "third_place": ("single_elimination", "stages"),
+    "grand_final_reset": ("double_elimination", "stages"),
+    "requested_bye_score": ("swiss", "stages"),
+}
+IGNORED_VALUE = {  # what an irrelevant format setting is saved as
+    "rounds": None, "first_stage": "swiss", "cut_size": None, "cut_format": "single_elimination", "advance": 1,
+    "third_place": False, "grand_final_reset": True, "requested_bye_score": Tournament.ByeScore.ZERO,
+}  # fmt: skip
+TIEBREAK_LABELS = {
+    "points": "Points",
+    "opponents_points": "Opponents' points (sum)",
+    "opponents_points_average": "Opponents' points per opponent (fair with mixed table sizes)",
+    "buchholz_cut1": "Buchholz cut 1 (without the weakest opponent)",
+    "buchholz_median": "Median Buchholz (without the weakest and the strongest)",
+    "sonneborn_berger": "Sonneborn–Berger (2 seats)",
+    "opponents_match_win_percentage": "Opponents' match-win % (33% floor, card games)",
+    "cumulative": "Cumulative (running totals summed)",
+    "wins": "Wins",
+    "head_to_head": "Head to head",
+    "seed": "Seed",
+}
+TIEBREAK_PICKS = 6  # selects shown (more when a tournament uses more)
+TABLE_SIZES = range(2, 8)  # the points editor's rows: every table size a game can have
+POINTS_NUMBER = re.compile(r"-?[0-9]{1,6}(?:\.[0-9]{1,3})?")
+
+
+def _ordinal(number: int) -> str:
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number if number < 20 else number % 10, 'th')}"
+
+
+def _formats_text(formats: tuple[str, ...]) -> str:
+    """"Swiss, round robin and stages": the formats a field applies to, for the page without JavaScript."""
+    names = [FORMATS[name].split(":")[0].lower() if index else FORMATS[name].split(":")[0] for index, name in
+             enumerate(formats)]  # fmt: skip
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _shown(value: float) -> str:
+    return f"{value:g}"
+
+
+class LocalTimeInput(forms.DateTimeInput):
+    input_type = "datetime-local"
 
 
 class TournamentForm(forms.Form):
+    """A tournament's settings, from typed inputs only: a checkbox, number or choice per variant option of
+    each game (the chosen game's are read), points per place per table size, tie-breaks as an ordered list
+    of choices. Settings of other formats than the chosen one are ignored, errors included. With
+    `with_schedule` (the create page) also the event's date, start time and time zone."""
+
     name = forms.CharField(max_length=120)
     game_id = forms.ChoiceField(label="Game", choices=())
-    options = forms.CharField(
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        help_text='Variant options as JSON, e.g. {"allow_two_players": true}; empty for the defaults.',
-    )
     format = forms.ChoiceField(choices=Tournament.Format.choices, initial=Tournament.Format.SWISS)
+    start_date = forms.DateField(required=False, label="Date", widget=forms.DateInput(attrs={"type": "date"}))
+    start_time = forms.TimeField(required=False, label="Start time", widget=forms.TimeInput(attrs={"type": "time"}))
+    time_zone = forms.CharField(
+        max_length=64, required=False, label="Time zone", help_text="An IANA name, e.g. Europe/Berlin.",
+        widget=forms.TextInput(attrs={"list": "zones", "autocomplete": "off", "spellcheck": "false"}),
+    )  # fmt: skip
+    venue = forms.CharField(max_length=200, required=False, help_text="Where the event takes place.")
+    description = forms.CharField(
+        max_length=4000, required=False, widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Shown on the tournament's page: rules, prizes, what to bring.",
+    )  # fmt: skip
     table_size = forms.IntegerField(initial=4, label="Seats per table", **SETTING_BOUNDS["table_size"].limits)
     leftovers = forms.ChoiceField(choices=Tournament.Leftovers.choices, label="Players who do not fill a table")
     rounds = forms.IntegerField(
@@ -31,53 +94,211 @@ class TournamentForm(forms.Form):
         help_text="Swiss: rounds to play. Round robin: empty for one full cycle. Stages: rounds of the first stage.",
     )  # fmt: skip
     first_stage = forms.ChoiceField(
-        choices=[("swiss", "Swiss"), ("round_robin", "Round robin")], required=False, label="Stages: first stage"
+        choices=[("swiss", "Swiss"), ("round_robin", "Round robin")], required=False, label="First stage"
     )
-    cut_size = forms.IntegerField(
-        required=False, label="Stages: players in the top cut", **SETTING_BOUNDS["cut_size"].limits
-    )
+    cut_size = forms.IntegerField(required=False, label="Players in the top cut", **SETTING_BOUNDS["cut_size"].limits)
     cut_format = forms.ChoiceField(
         choices=[("single_elimination", "Single elimination"), ("double_elimination", "Double elimination")],
         required=False,
-        label="Stages: top cut format",
+        label="Top cut format",
     )
     advance = forms.IntegerField(
-        initial=1, label="Multi-seat elimination: advancing per table", **SETTING_BOUNDS["advance"].limits
+        initial=1, label="Advancing per table (tables of 3 or more)", **SETTING_BOUNDS["advance"].limits
     )
-    third_place = forms.BooleanField(required=False, label="Single elimination: third-place match")
-    grand_final_reset = forms.BooleanField(required=False, initial=True, label="Double elimination: grand final reset")
-    points = forms.CharField(
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        help_text='Points per place by table size as JSON, e.g. {"4": [4, 2, 1, 0]}; empty: k − place at a table of k.',
+    third_place = forms.BooleanField(required=False, label="Third-place match (single elimination)")
+    grand_final_reset = forms.BooleanField(
+        required=False, initial=True, label="Grand final reset (double elimination)"
     )
-    tiebreaks = forms.CharField(
-        required=False,
-        label="Tie-breaks",
-        initial="points, opponents_points, wins, head_to_head, seed",
-        help_text=TIEBREAK_HELP,
-        widget=forms.TextInput(attrs={"style": "width: 100%"}),
-    )
+    requested_bye_score = forms.ChoiceField(
+        choices=Tournament.ByeScore.choices, required=False, initial=Tournament.ByeScore.ZERO,
+        label="A bye a player asks for scores",
+        help_text="A bye the pairing gives (an odd player out) always scores as a win.",
+    )  # fmt: skip
+    scale_points = forms.BooleanField(
+        required=False, initial=True, label="Scale points to the table size",
+        help_text="Winning a short table (3 among tables of 4) earns what winning a full table earns: a table's "
+        "points are multiplied by first place at the preferred size over first place at its size.",
+    )  # fmt: skip
     rated = forms.BooleanField(required=False, initial=True, help_text="Rated tournaments count in the game's ratings.")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, with_schedule: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["game_id"].choices = game_choices()
+        self.with_schedule = with_schedule
+        if with_schedule:
+            self.fields["time_zone"].initial = default_time_zone()
+        else:
+            for name in ("start_date", "start_time", "time_zone"):
+                del self.fields[name]
+        self.option_fields: dict[str, list[tuple[Option, str]]] = {}
+        for spec in game_specs():
+            self.option_fields[spec.id] = []
+            for option in spec.options:
+                name = f"option__{spec.id}__{option.name}"
+                self.fields[name] = _option_field(option)
+                self.option_fields[spec.id].append((option, name))
+        for size in TABLE_SIZES:
+            for place in range(1, size + 1):
+                self.fields[f"points__{size}__{place}"] = forms.CharField(
+                    required=False, max_length=12, initial=_shown(size - place), label=_ordinal(place),
+                    widget=forms.NumberInput(attrs={"step": "any", "class": "points-input"}),
+                )  # fmt: skip
+        picks = max(TIEBREAK_PICKS, len((self.initial or {}).get("tiebreaks") or ()) + 1)
+        self.tiebreak_names = [f"tiebreak_{number}" for number in range(1, min(picks, len(seam.TIEBREAKS)) + 1)]
+        defaults = list(seam.DEFAULT_TIEBREAKS)
+        choices = [("", "—"), *((key, TIEBREAK_LABELS[key]) for key in seam.TIEBREAKS)]
+        for index, name in enumerate(self.tiebreak_names):
+            self.fields[name] = forms.ChoiceField(
+                required=False, choices=choices, label=_ordinal(index + 1),
+                initial=defaults[index] if index < len(defaults) else "",
+            )  # fmt: skip
 
-    def clean_options(self) -> dict:
-        return json_object(self.cleaned_data["options"], what="options")
+    @classmethod
+    def of(cls, tournament: Tournament, data=None) -> "TournamentForm":
+        """The settings form of an existing tournament (the schedule has its own form)."""
+        initial = {name: getattr(tournament, name) for name in services.SETTINGS if name in cls.base_fields}
+        initial["tiebreaks"] = list(tournament.tiebreaks or seam.DEFAULT_TIEBREAKS)
+        form = cls(data, with_schedule=False, initial=initial)
+        for index, name in enumerate(form.tiebreak_names):
+            form.initial[name] = initial["tiebreaks"][index] if index < len(initial["tiebreaks"]) else ""
+        for option, name in form.option_fields.get(tournament.game_id, []):
+            if option.name in tournament.options:
+                form.initial[name] = tournament.options[option.name]
+        for size, points in (tournament.points or {}).items():
+            for place, value in enumerate(points, start=1):
+                form.initial[f"points__{size}__{place}"] = _shown(value)
+        return form
 
-    def clean_points(self) -> dict:
-        return json_object(self.cleaned_data["points"], what="points")
+    def clean(self) -> dict:
+        data = super().clean()
+        fmt = data.get("format")
+        for name, formats in FORMAT_FIELDS.items():
+            if fmt not in formats:
+                self._errors.pop(name, None)
+                data[name] = IGNORED_VALUE[name]
+        game = data.get("game_id")
+        for spec_id, fields in self.option_fields.items():
+            for _, name in fields:
+                if spec_id != game:
+                    self._errors.pop(name, None)
+        data["options"] = self._options(game)
+        data["tiebreaks"] = self._tiebreaks()
+        if self.with_schedule:
+            if data.get("start_date") and not data.get("start_time"):
+                self.add_error("start_time", "give the start time too")
+            if data.get("start_time") and not data.get("start_date"):
+                self.add_error("start_date", "give the date too")
+        if "table_size" in data and game:
+            data["points"] = self._points(game, data)
+        return data
 
-    def clean_tiebreaks(self) -> list[str]:
-        return [name.strip() for name in self.cleaned_data["tiebreaks"].split(",") if name.strip()]
+    def _options(self, game: str | None) -> dict:
+        """The chosen game's options, each checked by the engine's own validation."""
+        values = {}
+        for option, name in self.option_fields.get(game, []):
+            raw = self.cleaned_data.get(name)
+            if option.kind != "bool" and raw in (None, ""):
+                continue
+            try:
+                values[option.name] = option.validate(raw)
+            except OptionError as exc:
+                self.add_error(name, str(exc))
+        return values
+
+    def _tiebreaks(self) -> list[str]:
+        chosen = []
+        for name in self.tiebreak_names:
+            key = self.cleaned_data.get(name)
+            if not key:
+                continue
+            if key in chosen:
+                self.add_error(name, f"{TIEBREAK_LABELS[key]} is already chosen above: each tie-break once")
+            chosen.append(key)
+        return chosen
+
+    def _points(self, game: str, data: dict) -> dict[str, list[float]]:
+        """Points per place of the sizes the tournament's tables can have; only those that differ from the
+        default k - place are stored."""
+        try:
+            options = game_spec(game).validate_options(data["options"])
+        except (OptionError, UserError):
+            return {}
+        points = {}
+        planned = Tournament(game_id=game, options=options, table_size=data["table_size"],
+                             leftovers=data.get("leftovers") or Tournament.Leftovers.SHORT)  # fmt: skip
+        for size in seam.table_sizes_of(planned):
+            values = []
+            for place in range(1, size + 1):
+                name = f"points__{size}__{place}"
+                raw = (self.cleaned_data.get(name) or "").strip()
+                if raw == "":
+                    values.append(float(size - place))
+                elif POINTS_NUMBER.fullmatch(raw):
+                    values.append(float(raw))
+                else:
+                    self.add_error(name, "a number, e.g. 3 or 1.5")
+            if len(values) == size and values != [float(size - place) for place in range(1, size + 1)]:
+                points[str(size)] = values
+        return points
 
     def settings(self) -> dict:
-        data = dict(self.cleaned_data)
+        """The cleaned settings as the services take them."""
+        data = {name: self.cleaned_data[name] for name in services.SETTINGS if name in self.cleaned_data}
         data["first_stage"] = data["first_stage"] or "swiss"
         data["cut_format"] = data["cut_format"] or "single_elimination"
+        data["requested_bye_score"] = data["requested_bye_score"] or Tournament.ByeScore.ZERO
+        if self.with_schedule:
+            date, time = self.cleaned_data.get("start_date"), self.cleaned_data.get("start_time")
+            data["time_zone"] = self.cleaned_data.get("time_zone") or None
+            data["starts_at"] = f"{date:%Y-%m-%d}T{time:%H:%M}" if date and time else None
         return data
+
+    # What the template lays out.
+    def format_rows(self) -> list[dict]:
+        """The format settings with the formats each applies to (a data attribute for the script, words for
+        the page without it)."""
+        return [
+            {"field": self[name], "formats": " ".join(formats), "for": _formats_text(formats)}
+            for name, formats in FORMAT_FIELDS.items()
+        ]
+
+    def option_sets(self) -> list[dict]:
+        return [
+            {"game": spec.id, "name": spec.name, "fields": [self[name] for _, name in self.option_fields[spec.id]]}
+            for spec in game_specs()
+        ]
+
+    def points_rows(self) -> list[dict]:
+        return [
+            {"size": size, "fields": [self[f"points__{size}__{place}"] for place in range(1, size + 1)]}
+            for size in TABLE_SIZES
+        ]
+
+    def tiebreak_fields(self) -> list:
+        return [self[name] for name in self.tiebreak_names]
+
+    def disable(self) -> None:
+        """Show the settings read-only (after the start)."""
+        for field in self.fields.values():
+            field.disabled = True
+
+
+def _option_field(option: Option) -> forms.Field:
+    """A form field for one variant option: a checkbox, a number with its bounds, a choice, or text. Values
+    stay as typed; the engine validates the chosen game's (`Option.validate`)."""
+    label = option.name.replace("_", " ").capitalize()
+    if option.kind == "bool":
+        return forms.BooleanField(required=False, initial=option.default, label=label, help_text=option.help)
+    if option.kind in ("int", "float"):
+        attrs = {"step": "1" if option.kind == "int" else "any"}
+        attrs.update({key: f"{value:g}" for key, value in (("min", option.min), ("max", option.max)) if value is not None})
+        return forms.CharField(required=False, initial=option.default, label=label, help_text=option.help,
+                               max_length=30, widget=forms.NumberInput(attrs=attrs))  # fmt: skip
+    if option.kind == "choice":
+        choices = [(str(choice), str(choice).replace("_", " ")) for choice in option.choices]
+        return forms.CharField(required=False, initial=str(option.default), label=label, help_text=option.help,
+                               max_length=60, widget=forms.Select(choices=choices))  # fmt: skip
+    return forms.CharField(required=False, initial=option.default, label=label, help_text=option.help, max_length=200)
 
 
 class RegisterForm(forms.Form):
@@ -201,10 +422,6 @@ class SignupForm(forms.Form):
     @classmethod
     def of(cls, tournament: Tournament) -> "SignupForm":
         return cls(initial={name: getattr(tournament, name) for name in cls.base_fields})
-
-
-class LocalTimeInput(forms.DateTimeInput):
-    input_type = "datetime-local"
 
 
 class ScheduleForm(forms.Form):

@@ -146,6 +146,10 @@ WORDING: dict[str, Callable[[dict, str], str]] = {
         f"Checked {d.get('player')} in" if d.get("desk") else f"{d.get('player')} checked in"
     ),
     Action.CHECK_IN_UNDONE: lambda d, z: f"Undid the check-in of {d.get('player')}",
+    Action.BYE_REQUESTED: lambda d, z: (
+        f"{d.get('player')}: {'a bye' if d.get('kind') == 'bye' else 'sits out'} in round {d.get('round')}"
+    ),
+    Action.BYE_CANCELLED: lambda d, z: f"{d.get('player')}: the request for round {d.get('round')} taken back",
     Action.ROUND_GENERATED: lambda d, z: (
         f"Generated round {d.get('round')} as a draft ({d.get('tables')} tables)"
     ),

@@ -39,6 +39,11 @@ class Tournament(models.Model):
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
 
+    class ByeScore(models.TextChoices):
+        WIN = "win", "A win"
+        HALF = "half", "Half a win"
+        ZERO = "zero", "Nothing"
+
     name = models.CharField(max_length=120)
     slug = models.SlugField(
         max_length=130, unique=True, allow_unicode=True, help_text="Derived from the name; used in page URLs."
@@ -77,6 +82,19 @@ class Tournament(models.Model):
         help_text='Points per place by table size, e.g. {"4": [3, 2, 1, 0]}; missing sizes use k - place.',
     )
     tiebreaks = models.JSONField(default=list, help_text="Ordered tie-breaks after points; seed settles the rest.")
+    scale_points = models.BooleanField(
+        default=False,
+        help_text="Points of tables of other sizes are scaled so that a win anywhere is worth a win at the "
+        "preferred size (new pod tournaments: on).",
+    )
+    requested_bye_score = models.CharField(
+        max_length=4,
+        choices=ByeScore.choices,
+        default=ByeScore.ZERO,
+        help_text="Swiss: what a bye a player asked for scores (a bye the pairing gives always scores as a win).",
+    )
+    venue = models.CharField(max_length=200, blank=True, help_text="Where the event takes place.")
+    description = models.TextField(max_length=4000, blank=True, help_text="Shown on the tournament's page.")
     rated = models.BooleanField(default=True, help_text="Rated tournaments feed the game's people pool.")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.DRAFT, db_index=True)
     organizers = models.ManyToManyField(
@@ -204,6 +222,35 @@ class Registration(models.Model):
         return f"{self.player_id} in {self.tournament_id}"
 
 
+class ByeRequest(models.Model):
+    """A player's request to miss one future Swiss round: a bye (scored as the tournament's
+    `requested_bye_score` says) or a sit-out (unscored; the player simply comes back the round after).
+    Generating the round reads the requests for it and records them on the round."""
+
+    class Kind(models.TextChoices):
+        BYE = "bye", "Bye"
+        SIT_OUT = "sit_out", "Sit out"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="bye_requests")
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="bye_requests")
+    round_number = models.PositiveSmallIntegerField(help_text="The round the player misses, from 1.")
+    kind = models.CharField(max_length=7, choices=Kind.choices, default=Kind.BYE)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "round_number", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player", "round_number"], name="bye_request_once_per_round"),
+            models.CheckConstraint(condition=models.Q(round_number__gte=1), name="bye_request_round_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.kind} in {self.tournament_id} round {self.round_number}"
+
+
 class Round(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
@@ -214,6 +261,10 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField(help_text="From 1, counted over the whole tournament.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     byes = models.JSONField(default=list, blank=True, help_text="Player ids with a bye (scores as a win).")
+    requested_byes = models.JSONField(
+        default=list, blank=True, help_text='Byes players asked for, as [player id, score], score "win", "half" or "zero".'
+    )
+    sat_out = models.JSONField(default=list, blank=True, help_text="Player ids who asked to sit the round out.")
     advanced = models.JSONField(
         default=list, blank=True, help_text="Elimination: player ids who go through without playing."
     )
@@ -314,6 +365,8 @@ class AuditEntry(models.Model):
         REGISTRATION_DECLINED = "registration.declined", "Entry declined"
         CHECKED_IN = "registration.checked_in", "Player checked in"
         CHECK_IN_UNDONE = "registration.check_in_undone", "Check-in undone"
+        BYE_REQUESTED = "bye.requested", "Bye or sit-out asked for"
+        BYE_CANCELLED = "bye.cancelled", "Bye request taken back"
         ROUND_GENERATED = "round.generated", "Round generated"
         ROUND_DISCARDED = "round.discarded", "Draft discarded"
         SEATS_SWAPPED = "seats.swapped", "Seats swapped"

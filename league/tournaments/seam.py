@@ -77,11 +77,13 @@ __all__ = (
     "draft_values",
     "generate",
     "is_finished",
+    "is_swiss_round",
     "load_history",
     "planned_rounds",
     "quality_after_adjust",
     "scoring_of",
     "standings",
+    "table_sizes_of",
     "table_spec",
 )
 
@@ -97,6 +99,16 @@ def table_spec(tournament: Tournament, spec: GameSpec | None = None) -> TableSpe
     if tournament.leftovers == Tournament.Leftovers.LONG:
         return TableSpec(preferred=preferred, minimum=preferred, maximum=min(high, preferred + 1))
     return TableSpec(preferred=preferred, minimum=preferred, maximum=preferred)
+
+
+def table_sizes_of(tournament: Tournament) -> list[int]:
+    """Every table size the tournament's rule allows (`table_spec`), smallest first; [] when the settings do
+    not make a rule (a size outside the game's range: the settings check says so)."""
+    try:
+        rule = table_spec(tournament)
+    except PairingError:
+        return []
+    return list(range(rule.minimum, rule.maximum + 1))
 
 
 def check_points(points: Any) -> dict[str, list[float]]:
@@ -125,7 +137,11 @@ def check_points(points: Any) -> dict[str, list[float]]:
 
 
 def scoring_of(tournament: Tournament) -> Scoring:
-    return Scoring({int(size): tuple(values) for size, values in (tournament.points or {}).items()})
+    """The tournament's points per place; scaled to its preferred table size when `scale_points` is on."""
+    return Scoring(
+        {int(size): tuple(values) for size, values in (tournament.points or {}).items()},
+        scale_to=tournament.table_size if tournament.scale_points else None,
+    )
 
 
 @dataclass(frozen=True)
@@ -210,7 +226,8 @@ def load_history(tournament: Tournament) -> History:
                     advancing=tuple(deciders.get(match.pk, ())),
                 )
             )
-        rounds[round_row.number] = PlayedRound(tables=tuple(results), byes=tuple(round_row.byes))
+        requested = tuple((player, score) for player, score in round_row.requested_byes)
+        rounds[round_row.number] = PlayedRound(tables=tuple(results), byes=tuple(round_row.byes), requested_byes=requested)
     return History(tournament, registrations, round_rows, tables, seats, rounds, deciders)
 
 
@@ -341,7 +358,21 @@ def _stage_plan(tournament: Tournament) -> StagePlan:
         raise UserError(str(exc), field="format") from None
 
 
-def _inputs(history: History, number: int) -> RoundInputs:
+def is_swiss_round(tournament: Tournament, number: int) -> bool:
+    """Whether round `number` is paired Swiss (a Swiss tournament, or a stage sequence's Swiss stage): the
+    rounds players may ask to miss."""
+    if tournament.format == Tournament.Format.SWISS:
+        return True
+    return (
+        tournament.format == Tournament.Format.STAGES
+        and tournament.first_stage == "swiss"
+        and number <= (tournament.rounds or 0)
+    )
+
+
+def _inputs(history: History, number: int, resting: frozenset[int] = frozenset()) -> RoundInputs:
+    """What the pairing needs for round `number`; `resting` players (who asked to miss a Swiss round) are
+    left out of it."""
     tournament = history.tournament
     spec = table_spec(tournament)
     common = {
@@ -353,7 +384,7 @@ def _inputs(history: History, number: int) -> RoundInputs:
     }
     fmt = tournament.format
     if fmt == Tournament.Format.SWISS:
-        return RoundInputs(entrants=_entrants(history, _active(history)), **common)
+        return RoundInputs(entrants=_entrants(history, _active(history) - resting), **common)
     if fmt == Tournament.Format.ROUND_ROBIN:
         return RoundInputs(entrants=_entrants(history, _fixed_field(history)), rounds=tournament.rounds, **common)
     if fmt in (Tournament.Format.SINGLE_ELIMINATION, Tournament.Format.DOUBLE_ELIMINATION):
@@ -362,17 +393,18 @@ def _inputs(history: History, number: int) -> RoundInputs:
         return RoundInputs(entrants=_entrants(history, _fixed_field(history), last_round=0), results=results, **common)
     plan = _stage_plan(tournament)
     if number <= plan.first_rounds:
-        players = _active(history) if plan.first == "swiss" else _fixed_field(history)
+        players = _active(history) - resting if plan.first == "swiss" else _fixed_field(history)
         return RoundInputs(entrants=_entrants(history, players), rounds=plan.first_rounds, stage=plan, **common)
     entrants = _entrants(history, _cut_field(history, plan.first_rounds), last_round=plan.first_rounds)
     results = [result for played in history.played(first=plan.first_rounds + 1) for result in played.tables]
     return RoundInputs(entrants=entrants, results=results, stage=plan, **common)
 
 
-def generate(history: History, number: int) -> RoundDraft:
-    """Round `number` of the tournament from its history; a PairingError becomes a UserError (400)."""
+def generate(history: History, number: int, resting: frozenset[int] = frozenset()) -> RoundDraft:
+    """Round `number` of the tournament from its history, without the `resting` players (Swiss rounds only);
+    a PairingError becomes a UserError (400)."""
     try:
-        return generate_round(Format(history.tournament.format), _inputs(history, number))
+        return generate_round(Format(history.tournament.format), _inputs(history, number, resting))
     except PairingError as exc:
         raise UserError(str(exc), code=ErrorCode.PAIRING) from None
 
@@ -661,6 +693,14 @@ def table_points(tournament: Tournament, seats: Sequence[int], places: Mapping[i
 
 def bye_points(tournament: Tournament) -> float:
     return scoring_of(tournament).bye_points(tournament.table_size)
+
+
+def requested_bye_points(tournament: Tournament, score: str) -> float:
+    """What a bye a player asked for scores ("win", "half" or "zero", as recorded on its round)."""
+    try:
+        return scoring_of(tournament).requested_bye_points(score, tournament.table_size)
+    except PairingError as exc:
+        raise UserError(str(exc)) from None
 
 
 UNKNOWN = object()

@@ -19,7 +19,7 @@ from django.utils import timezone
 from league.matches.models import Match
 from league.players.models import Player
 from league.tournaments import seam
-from league.tournaments.models import Registration, Round, Table, Tournament
+from league.tournaments.models import ByeRequest, Registration, Round, Table, Tournament
 
 BOX_WIDTH = 170
 ROW_HEIGHT = 22
@@ -195,6 +195,17 @@ def visible_tournament(slug: str, user: AbstractBaseUser | None) -> Tournament |
     return tournament
 
 
+def open_bye_requests(tournament: Tournament, player_id: int | None = None) -> list[ByeRequest]:
+    """Requests to miss a round not generated yet (with their players), by round, then seed; one player's
+    with `player_id`."""
+    generated = tournament.round_set.order_by("-number").values_list("number", flat=True).first() or 0
+    rows = tournament.bye_requests.select_related("player").filter(round_number__gt=generated)
+    if player_id is not None:
+        rows = rows.filter(player_id=player_id)
+    seeds = dict(tournament.registrations.values_list("player_id", "seed"))
+    return sorted(rows, key=lambda row: (row.round_number, seeds.get(row.player_id) or 0, row.player.name))
+
+
 @dataclass
 class StandingRow:
     rank: int
@@ -209,7 +220,20 @@ class StandingRow:
     head_to_head: int
     played: int
     byes: int
+    opponents_points_average: float = 0.0
+    buchholz_cut1: float = 0.0
+    buchholz_median: float = 0.0
+    sonneborn_berger: float = 0.0
+    opponents_match_win_percentage: float = 0.0
+    cumulative: float = 0.0
+    requested_byes: int = 0
     group: str = ""
+
+
+NEW_TIEBREAK_COLUMNS = (
+    "opponents_points_average", "buchholz_cut1", "buchholz_median", "sonneborn_berger",
+    "opponents_match_win_percentage", "cumulative", "requested_byes",
+)  # fmt: skip
 
 
 def standings(history) -> list[StandingRow]:
@@ -233,6 +257,7 @@ def standings(history) -> list[StandingRow]:
                 head_to_head=standing.head_to_head,
                 played=standing.played,
                 byes=standing.byes,
+                **{name: getattr(standing, name) for name in NEW_TIEBREAK_COLUMNS},
                 group=standing.group,
             )
         )
@@ -279,6 +304,8 @@ class RoundView:
     tables: list[TableView]
     byes: list[tuple[int, str]] = field(default_factory=list)
     advanced: list[tuple[int, str]] = field(default_factory=list)
+    requested_byes: list[tuple[int, str, str]] = field(default_factory=list)  # (player id, name, score)
+    sat_out: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def number(self) -> int:
@@ -336,6 +363,8 @@ def rounds(history, *, include_drafts: bool) -> list[RoundView]:
                 tables=tables,
                 byes=[(pid, players[pid].name) for pid in round_row.byes],
                 advanced=[(pid, players[pid].name) for pid in round_row.advanced],
+                requested_byes=[(pid, players[pid].name, score) for pid, score in round_row.requested_byes],
+                sat_out=[(pid, players[pid].name) for pid in round_row.sat_out],
             )
         )
     return views
@@ -361,6 +390,8 @@ def find_my_table(round_view: RoundView) -> list[FindRow]:
     ]
     rows += [FindRow(name, "", None, "", None, "bye") for _, name in round_view.byes]
     rows += [FindRow(name, "", None, "", None, "goes through") for _, name in round_view.advanced]
+    rows += [FindRow(name, "", None, "", None, "bye (asked for)") for _, name, _ in round_view.requested_byes]
+    rows += [FindRow(name, "", None, "", None, "sits out") for _, name in round_view.sat_out]
     return sorted(rows, key=lambda row: (row.name.casefold(), row.name))
 
 
@@ -387,6 +418,14 @@ def player_path(history, round_views: list[RoundView], player_id: int) -> list[P
             continue
         if player_id in view.row.advanced:
             steps.append(PathStep(view.number, None, "", None, [], None, None, "goes through without playing"))
+            continue
+        asked = next((score for pid, _, score in view.requested_byes if pid == player_id), None)
+        if asked is not None:
+            points = seam.requested_bye_points(history.tournament, asked)
+            steps.append(PathStep(view.number, None, "", None, [], None, points, "bye (asked for)"))
+            continue
+        if player_id in view.row.sat_out:
+            steps.append(PathStep(view.number, None, "", None, [], None, None, "sat out"))
             continue
         for table in view.tables:
             mine = next((seat for seat in table.seats if seat.player_id == player_id), None)

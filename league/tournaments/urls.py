@@ -32,6 +32,7 @@ urlpatterns = [
     path("<name_slug:slug>/rounds/<int:number>/timer/", room.round_timer, name="timer"),
     path("<name_slug:slug>/rounds/<int:number>/<str:action>/", views.round_action, name="round-action"),
     path("<name_slug:slug>/entry/<str:action>/", views.entry_action, name="entry"),
+    path("<name_slug:slug>/byes/<str:action>/", views.bye_action, name="byes"),
     path("<name_slug:slug>/settings/", views.settings_page, name="settings"),
     path("<name_slug:slug>/settings/<str:part>/", views.settings_save, name="settings-save"),
     path("<name_slug:slug>/check-in/", views.check_in_page, name="check-in"),

@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from league.core.bounds import ROW_IDS
-from league.core.catalogue import game_name, game_spec
+from league.core.catalogue import game_name, game_spec, game_specs
 from league.core.errors import UserError
 from league.core.exports import SafeWriter, csv_download
 from league.core.forms import add_user_error
@@ -78,16 +78,32 @@ def tournament_index(request: HttpRequest) -> HttpResponse:
 
 @staff_member_required
 def tournament_new(request: HttpRequest) -> HttpResponse:
+    """The create form: typed inputs for every setting (see `TournamentForm`), the event's date and start."""
     form = TournamentForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            tournament = services.tournament_create(created_by=request.user, **form.settings())
-        except UserError as exc:
-            add_user_error(form, exc)
-        else:
-            messages.success(request, f"{tournament.name} created: open registration when you are ready.")
-            return redirect(tournament)
-    return render(request, "tournaments/new.html", {"form": form}, status=400 if form.errors else 200)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                tournament = services.tournament_create(created_by=request.user, **form.settings())
+            except UserError as exc:
+                add_user_error(form, exc)
+                status = exc.status
+            else:
+                messages.success(request, f"{tournament.name} created: open registration when you are ready.")
+                return redirect(tournament)
+    context = {"form": form, "zones": sorted(clock.zone_names()), "games": _game_ranges()}
+    return render(request, "tournaments/new.html", context, status=status)
+
+
+def _game_ranges() -> list[dict]:
+    """Each game's player range (with its default options), for the form's script that shows the points
+    rows a table size can use."""
+    ranges = []
+    for spec in game_specs():
+        low, high = spec.players_allowed(spec.validate_options({}))
+        ranges.append({"id": spec.id, "min": low, "max": high})
+    return ranges
 
 
 def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, error: str = "",
@@ -127,9 +143,32 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
         "can_register": organizer and services.registration_open(tournament),
         "error": error,
         "table_rule": seam.table_spec(tournament),
+        **_bye_context(tournament, organizer, history, request.user),
     }
     template = "tournaments/_live.html" if request.GET.get("fragment") == "live" else "tournaments/detail.html"
     return render(request, template, context, status=status)
+
+
+def _bye_context(tournament: Tournament, organizer: bool, history, user) -> dict:
+    """Byes and breaks on the tournament's page: the Swiss rounds still open for requests, the requests
+    (every one for organizers, their own for a registered player) and who an organizer can ask for."""
+    if tournament.status == Tournament.Status.FINISHED or not seam.is_swiss_round(tournament, 1):
+        return {"bye_rounds": []}
+    generated = history.round_rows[-1].number if history.round_rows else 0
+    last = tournament.rounds or 0
+    rounds = [number for number in range(generated + 1, last + 1) if seam.is_swiss_round(tournament, number)]
+    player = selectors.player_of(user)
+    own = next((reg for reg in history.registrations if player and reg.player_id == player.pk
+                and reg.status == Registration.Status.ACTIVE), None)  # fmt: skip
+    if not rounds or not (organizer or own):
+        return {"bye_rounds": []}
+    return {
+        "bye_rounds": rounds,
+        "bye_requests": selectors.open_bye_requests(tournament, None if organizer else own.player_id),
+        "bye_players": [reg for reg in history.registrations if reg.status == Registration.Status.ACTIVE]
+        if organizer else [],
+        "bye_own": own,
+    }
 
 
 def _round_url(tournament: Tournament, number: int) -> str:
@@ -536,10 +575,11 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(request, slug)
     response, writer = _csv(f"{tournament.slug}-standings.csv")
     writer.writerow(["rank", "player", "seed", "status", "points", "opponents_points", "wins", "head_to_head",
-                     "played", "byes", "group"])  # fmt: skip
+                     "played", "byes", *selectors.NEW_TIEBREAK_COLUMNS, "group"])  # fmt: skip
     for row in selectors.standings(seam.load_history(tournament)):
-        writer.writerow([row.rank, row.name, row.seed, row.status, _number(row.points), _number(row.opponents_points),
-                         row.wins, row.head_to_head, row.played, row.byes, row.group])  # fmt: skip
+        writer.writerow([row.rank, row.name, row.seed, row.status, _number(row.points),
+                         _number(row.opponents_points), row.wins, row.head_to_head, row.played, row.byes,
+                         *(_number(getattr(row, name)) for name in selectors.NEW_TIEBREAK_COLUMNS), row.group])  # fmt: skip
     return response
 
 
@@ -559,6 +599,9 @@ def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
                 ])  # fmt: skip
         for _, name in view.byes:
             writer.writerow([view.number, "", "bye", "", name, "", "", _number(seam.bye_points(tournament)), ""])
+        for _, name, score in view.requested_byes:
+            points = _number(seam.requested_bye_points(tournament, score))
+            writer.writerow([view.number, "", "bye asked for", "", name, "", "", points, ""])
     return response
 
 
@@ -597,22 +640,63 @@ def entry_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     return redirect(tournament)
 
 
-def _settings_page(request, tournament, *, status=200, error="", signup_form=None, schedule_form=None):
+BYE_DONE = {
+    "bye": "{name} has a bye in round {round}.",
+    "sit_out": "{name} sits out round {round}.",
+}
+
+
+@require_POST
+def bye_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
+    """Ask for a bye or a sit-out in a future Swiss round (`request`), or take it back (`cancel`): the
+    signed-in player for themselves, an organizer for anyone (`player`). The service checks who may."""
+    tournament = _tournament(request, slug)
+    if action not in ("request", "cancel"):
+        raise Http404("no such action")
+    if not request.user.is_authenticated:
+        return login_redirect(tournament.get_absolute_url(), reverse("accounts:login"))
+    data = request.POST
+    player_id = _int(data, "player") if data.get("player") else None
+    try:
+        number = _int(data, "round")
+        if action == "request":
+            row = services.bye_request(tournament=tournament, by=request.user, round_number=number,
+                                       kind=data.get("kind", "bye"), player_id=player_id)  # fmt: skip
+            done = BYE_DONE[row.kind].format(name=row.player.name, round=number)
+        else:
+            services.bye_cancel(tournament=tournament, by=request.user, round_number=number, player_id=player_id)
+            done = f"The request for round {number} is taken back."
+    except UserError as exc:
+        tournament.refresh_from_db()
+        return _detail(request, tournament, status=exc.status, error=exc.message)
+    messages.success(request, done)
+    return redirect(tournament)
+
+
+def _settings_page(request, tournament, *, status=200, error="", signup_form=None, schedule_form=None,
+                   settings_form=None):  # fmt: skip
     round_times = list(tournament.round_times.all())
+    started = tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
+    settings_form = settings_form or TournamentForm.of(tournament)
+    if started:
+        settings_form.disable()
     context = {
         "tournament": tournament,
+        "form": settings_form,
+        "games": _game_ranges(),
         "signup_form": signup_form or SignupForm.of(tournament),
         "schedule_form": schedule_form or ScheduleForm.of(tournament, round_times),
         "zones": sorted(clock.zone_names()),
         "round_times": round_times,
-        "started": tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION),
+        "started": started,
         "error": error,
     }
     return render(request, "tournaments/settings.html", context, status=status)
 
 
 def settings_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """Sign-up (cap, waitlist, approval) and the event's clock (zone, start, check-in, round times)."""
+    """The tournament's settings (as on the create form; read-only once it has started), sign-up (cap,
+    waitlist, approval) and the event's clock (zone, start, check-in, round times)."""
     tournament = _tournament(request, slug)
     denied = _require_organizer(request, tournament)
     if denied:
@@ -620,14 +704,36 @@ def settings_page(request: HttpRequest, slug: str) -> HttpResponse:
     return _settings_page(request, tournament)
 
 
+def _settings_save(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The tournament's settings: refused once it has started (whatever the form holds), else checked by
+    the form, then by the service."""
+    form = TournamentForm.of(tournament, request.POST)
+    try:
+        services.check_settings_open(tournament)
+        if not form.is_valid():
+            return _settings_page(request, tournament, status=400, settings_form=form)
+        tournament = services.tournament_update(tournament=tournament, by=request.user, **form.settings())
+    except UserError as exc:
+        on_field = exc.field in form.fields
+        if on_field:
+            add_user_error(form, exc)
+        tournament.refresh_from_db()
+        return _settings_page(request, tournament, status=exc.status, error="" if on_field else exc.message,
+                              settings_form=form)  # fmt: skip
+    messages.success(request, "Settings saved.")
+    return redirect("tournaments:settings", slug=tournament.slug)
+
+
 @require_POST
 def settings_save(request: HttpRequest, slug: str, part: str) -> HttpResponse:
     tournament = _tournament(request, slug)
-    if part not in ("signup", "schedule"):
+    if part not in ("tournament", "signup", "schedule"):
         raise Http404("no such settings")
     denied = _require_organizer(request, tournament)
     if denied:
         return denied
+    if part == "tournament":
+        return _settings_save(request, tournament)
     form = (SignupForm if part == "signup" else ScheduleForm)(request.POST)
     forms = {"signup_form" if part == "signup" else "schedule_form": form}
     if not form.is_valid():

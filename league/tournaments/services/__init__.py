@@ -7,10 +7,9 @@ tournament table's result is a version of its match, corrections included, and r
 match's pool. Standings are never stored: they are computed from the results (`selectors`), so a correction
 of an earlier round updates standings and tie-breaks at once.
 
-The writes live in one module per part of a tournament (`lifecycle`, `registrations` and `batch`, `rounds`,
-`tables`, `brackets`, `timer`);
-this package is their one entry point, so callers write `services.round_generate(...)` whichever module
-holds it.
+The writes live in one module per part of a tournament (`lifecycle`, `registrations` and `batch`, `byes`,
+`rounds`, `tables`, `brackets`, `timer`); this package is their one entry point, so callers write
+`services.round_generate(...)` whichever module holds it.
 """
 
 from league.tournaments.services.audit import audit
@@ -20,11 +19,13 @@ from league.tournaments.services.batch import (
     BatchResult,
     registrations_add_batch,
 )
+from league.tournaments.services.byes import bye_cancel, bye_request
 from league.tournaments.services.lifecycle import (
     ROLES,
     SCHEDULE,
     SETTING_BOUNDS,
     SETTINGS,
+    check_settings_open,
     organizer_add,
     role_add,
     role_remove,
@@ -82,6 +83,9 @@ __all__ = [
     "SIGNUP_SETTINGS",
     "TIMER_MINUTES",
     "audit",
+    "bye_cancel",
+    "bye_request",
+    "check_settings_open",
     "organizer_add",
     "registration_add",
     "registration_check_in",

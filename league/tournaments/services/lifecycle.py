@@ -22,7 +22,7 @@ from league.core.slugs import free_slug
 from league.ratings.models import Rating
 from league.tournaments import clock, seam
 from league.tournaments.errors import NotOrganizer, StateConflict
-from league.tournaments.models import Registration, Round, RoundTime, Tournament
+from league.tournaments.models import Registration, Round, RoundTime, Tournament, default_time_zone
 from league.tournaments.selectors import start_plan
 from league.tournaments.services.audit import Action, audit, diff
 from league.tournaments.services.common import check_organizer, last_round, tournament_locked
@@ -41,7 +41,9 @@ CUT_FORMATS = ("single_elimination", "double_elimination")
 SETTINGS = (
     "name", "game_id", "options", "format", "table_size", "leftovers", "rounds", "first_stage", "cut_size",
     "cut_format", "advance", "third_place", "grand_final_reset", "points", "tiebreaks", "rated",
+    "scale_points", "requested_bye_score", "venue", "description",
 )  # fmt: skip
+TEXT_LIMITS = {"venue": 200, "description": 4000}  # characters, as the columns store
 SCHEDULE = ("time_zone", "starts_at", "checkin_opens_at", "round_times")
 ROLES = ("organizer", "scorekeeper")
 
@@ -75,7 +77,7 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
     rounds = cleaned.get("rounds")
     if rounds is not None:
         SETTING_BOUNDS["rounds"].check(rounds, "rounds")
-    for flag in ("third_place", "grand_final_reset", "rated"):
+    for flag in ("third_place", "grand_final_reset", "rated", "scale_points"):
         if flag in cleaned and not isinstance(cleaned[flag], bool):
             raise UserError(f"{flag} must be true or false", field=flag)
     advance = SETTING_BOUNDS["advance"].check(cleaned.get("advance", 1), "advance")
@@ -110,6 +112,17 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
     if len(set(tiebreaks)) != len(tiebreaks):
         raise UserError("each tie-break is listed once", field="tiebreaks")
     cleaned["tiebreaks"] = list(tiebreaks)
+    bye_score = cleaned.get("requested_bye_score", Tournament.ByeScore.ZERO)
+    if bye_score not in Tournament.ByeScore.values:
+        raise UserError(f"a requested bye scores one of {', '.join(Tournament.ByeScore.values)}",
+                        field="requested_bye_score")  # fmt: skip
+    for name, limit in TEXT_LIMITS.items():
+        text = cleaned.get(name) or ""
+        if not isinstance(text, str):
+            raise UserError(f"{name} is text", field=name)
+        if len(text.strip()) > limit:
+            raise UserError(f"the {name} is at most {limit} characters", field=name)
+        cleaned[name] = text.strip()
     return cleaned
 
 
@@ -120,20 +133,37 @@ def _free_slug(name: str, exclude_id: int | None = None) -> str:
     )  # fmt: skip
 
 
-def tournament_create(*, created_by: AbstractBaseUser, **settings: Any) -> Tournament:
-    """Create a draft tournament; its creator becomes its first organizer. Only site staff create them."""
+def tournament_create(
+    *, created_by: AbstractBaseUser, time_zone: Any = None, starts_at: Any = None, **settings: Any
+) -> Tournament:
+    """Create a draft tournament; its creator becomes its first organizer. Only site staff create them.
+
+    Without `scale_points`, points are scaled at pod tables (a table size above 2) and not at 2 seats.
+    `time_zone` (default: the site's) and `starts_at` (a local time of that zone, or an instant) set the
+    event's clock at once, as `tournament_schedule` would."""
     if created_by is None or not created_by.is_authenticated or not created_by.is_staff:
         raise NotOrganizer("only site staff create tournaments")
     unknown = sorted(set(settings) - set(SETTINGS))
     if unknown:
         raise UserError(f"unknown setting {', '.join(unknown)}", field=unknown[0])
     cleaned = check_settings(settings)
+    if "scale_points" not in settings:
+        cleaned["scale_points"] = cleaned.get("table_size", 2) > 2
+    zone = clock.check_zone(time_zone) if time_zone not in (None, "") else default_time_zone()
+    start = clock.to_instant(starts_at, zone, field="starts_at")
     with transaction.atomic():
-        tournament = Tournament.objects.create(slug=_free_slug(cleaned["name"]), created_by=created_by, **cleaned)
+        tournament = Tournament.objects.create(slug=_free_slug(cleaned["name"]), created_by=created_by,
+                                               time_zone=zone, starts_at=start, **cleaned)  # fmt: skip
         tournament.organizers.add(created_by)
         audit(tournament, created_by, Action.TOURNAMENT_CREATED, name=tournament.name, game=tournament.game_id,
               format=tournament.format)  # fmt: skip
     return tournament
+
+
+def check_settings_open(tournament: Tournament) -> None:
+    """Raise StateConflict (409) once the tournament has started: its settings are fixed from then on."""
+    if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        raise StateConflict("settings are fixed once the tournament has started", field="status")
 
 
 def tournament_update(*, tournament: Tournament, by: AbstractBaseUser, **changes: Any) -> Tournament:
@@ -144,8 +174,7 @@ def tournament_update(*, tournament: Tournament, by: AbstractBaseUser, **changes
         raise UserError(f"unknown setting {', '.join(unknown)}", field=unknown[0])
     with transaction.atomic():
         tournament = tournament_locked(tournament)
-        if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
-            raise StateConflict("settings are fixed once the tournament has started", field="status")
+        check_settings_open(tournament)
         current = {name: getattr(tournament, name) for name in SETTINGS}
         cleaned = check_settings({**current, **changes})
         fields = [name for name in SETTINGS if cleaned[name] != current[name]]

@@ -18,7 +18,7 @@ from league.players.models import Player
 from league.results.services import matches_create
 from league.tournaments import seam
 from league.tournaments.errors import StateConflict
-from league.tournaments.models import Round, Table, Tournament
+from league.tournaments.models import ByeRequest, Registration, Round, Table, Tournament
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.brackets import bracket_sync
 from league.tournaments.services.common import check_organizer, last_round, tournament_locked
@@ -28,7 +28,8 @@ from league.tournaments.services.tables import tables_forfeit_departed
 def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:
     """Generate the next round as a draft. 409 while the last round is not complete or the tournament is not
     running, and once a 2-seat bracket has started (its matches open by themselves); 400 when the format
-    cannot pair the field (the pairing layer's message)."""
+    cannot pair the field (the pairing layer's message). In a Swiss round the players who asked for a bye or
+    to sit out are left out, and the round records them (a bye with the score the tournament gives one)."""
     check_organizer(user=by, tournament=tournament)
     with transaction.atomic():
         tournament = tournament_locked(tournament)
@@ -48,11 +49,15 @@ def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:
         planned = seam.planned_rounds(history)
         if planned is not None and number > planned and tournament.format != Tournament.Format.STAGES:
             raise StateConflict(f"all {planned} rounds are played: finish the tournament")
-        values = seam.draft_values(seam.generate(history, number))
+        requests = _requests_for(history, number)
+        values = seam.draft_values(seam.generate(history, number, frozenset(requests)))
+        score = tournament.requested_bye_score
         round_row = Round.objects.create(
             tournament=tournament,
             number=number,
             byes=values["byes"],
+            requested_byes=[[pid, score] for pid, kind in requests.items() if kind == ByeRequest.Kind.BYE],
+            sat_out=[pid for pid, kind in requests.items() if kind == ByeRequest.Kind.SIT_OUT],
             advanced=values["advanced"],
             final=values["final"],
             quality=values["quality"],
@@ -63,6 +68,20 @@ def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:
         )
         audit(tournament, by, Action.ROUND_GENERATED, round=number, tables=len(values["tables"]))
     return round_row
+
+
+def _requests_for(history: seam.History, number: int) -> dict[int, str]:
+    """The active players who asked to miss Swiss round `number`, in seed order, with the kind asked for
+    (requests for a round that is not paired Swiss are not used)."""
+    tournament = history.tournament
+    if not seam.is_swiss_round(tournament, number):
+        return {}
+    asked = dict(tournament.bye_requests.filter(round_number=number).values_list("player_id", "kind"))
+    return {
+        reg.player_id: asked[reg.player_id]
+        for reg in history.registrations
+        if reg.player_id in asked and reg.status == Registration.Status.ACTIVE
+    }
 
 
 def _draft_round(round_row: Round, by: AbstractBaseUser) -> Round:

@@ -8,9 +8,16 @@ register = template.Library()
 
 COLUMN_TITLES = {
     "opponents_points": ("Opp. pts", "Opponents' points: the total points of everyone met"),
+    "opponents_points_average": ("Opp. avg", "Opponents' points per opponent met"),
+    "buchholz_cut1": ("Bch −1", "Buchholz cut 1: opponents' points without the lowest opponent"),
+    "buchholz_median": ("Bch med", "Median Buchholz: opponents' points without the lowest and the highest"),
+    "sonneborn_berger": ("SB", "Sonneborn–Berger: points of opponents finished ahead of, half for a shared place"),
+    "opponents_match_win_percentage": ("OMW%", "Opponents' match-win percentage, each at least 33%"),
+    "cumulative": ("Cumul.", "The running total after each round, summed"),
     "wins": ("Wins", "Tables won alone, plus byes"),
     "head_to_head": ("H2H", "Head to head among the players tied so far"),
 }
+PERCENT_COLUMNS = ("opponents_match_win_percentage",)
 
 
 @register.filter
@@ -25,6 +32,8 @@ def points(value: float | None) -> str:
 def column(row: object, name: str):
     """The value of tie-break column `name` of a standings row."""
     value = getattr(row, name)
+    if name in PERCENT_COLUMNS:
+        return f"{value * 100:.1f}%"
     return points(value) if isinstance(value, float) else value
 
 
@@ -41,6 +50,12 @@ def column_help(name: str) -> str:
 TIEBREAK_NAMES = {
     "points": "points",
     "opponents_points": "opponents' points",
+    "opponents_points_average": "opponents' points per opponent",
+    "buchholz_cut1": "Buchholz cut 1",
+    "buchholz_median": "median Buchholz",
+    "sonneborn_berger": "Sonneborn–Berger",
+    "opponents_match_win_percentage": "opponents' match-win percentage",
+    "cumulative": "cumulative score",
     "wins": "wins",
     "head_to_head": "head to head",
     "seed": "seed",
