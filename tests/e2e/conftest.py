@@ -11,8 +11,10 @@ CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-backg
 @pytest.fixture(scope="module")
 def browser():
     """Chromium for one module's tests; closed afterwards so that its threads do not outlive the module."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # A loaded machine's live server can take seconds to answer: expect() retries for up to a minute (not 5 s).
+    expect.set_options(timeout=60_000)
     # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are still synchronous.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
@@ -25,5 +27,7 @@ def browser():
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 390, "height": 844})
-    yield context.new_page()
+    page = context.new_page()
+    page.set_default_timeout(60_000)  # actions and waits, on a loaded machine's live server
+    yield page
     context.close()

@@ -1,6 +1,7 @@
 """An organizer enters a result at the table on a phone-sized screen; a visitor reads the leaderboard."""
 
 import pytest
+from playwright.sync_api import expect
 
 from league.ratings.services import pool_update
 from league.results.models import ResultVersion
@@ -23,10 +24,14 @@ def test_organizer_enters_a_result_on_a_phone_and_visitors_see_it(live_server, p
         page.fill(f"#id_place_{seat}", str(place))
     page.click("text=Save result")
 
-    assert page.url == f"{live_server.url}/matches/{match.pk}/"
+    expect(page).to_have_url(f"{live_server.url}/matches/{match.pk}/")
     assert page.inner_text(".messages") == "Result saved."
     rows = page.locator("table").first.locator("tbody tr").all_inner_texts()
-    assert [row.split("\t") for row in rows] == [["1", "Ann", "2", "–"], ["2", "Bob", "1", "–"], ["3", "Cat", "3", "–"]]
+    assert [row.split("\t") for row in rows] == [
+        ["1", "Ann", "2", "–"],
+        ["2", "Bob", "1", "–"],
+        ["3", "Cat", "3", "–"],
+    ]
     assert list(ResultVersion.objects.values_list("version", "places")) == [(1, [2, 1, 3])]
 
     pool_update(pool_id=match.rating_pool_id)

@@ -32,7 +32,7 @@ def organizer_opens_the_tournament(page, base: str) -> str:
     page.fill("#id_rounds", "2")
     page.get_by_role("button", name="Create tournament").click()
     url = f"{base}/tournaments/open-doors/"
-    assert page.url == url
+    expect(page).to_have_url(url)
     page.get_by_role("link", name="Sign-up and schedule").click()
     page.check("#id_self_signup")
     page.fill("#id_capacity", "4")
@@ -48,7 +48,9 @@ def organizer_opens_the_tournament(page, base: str) -> str:
     page.get_by_role("button", name="Open registration").click()
     page.fill("#id_names", "Ada\nBea\nCal")
     page.get_by_role("button", name="Register", exact=True).click()
-    page.get_by_role("button", name="Yes, register all 3, creating the new players").click()  # all three are new
+    page.get_by_role(
+        "button", name="Yes, register all 3, creating the new players"
+    ).click()  # all three are new
     assert page.inner_text(".messages") == "Registered 3 players (3 new)."
     assert page.inner_text("#starts-at") == "Sat 5 Dec 2099, 10:00 (Europe/Berlin)"
     return url
@@ -62,7 +64,7 @@ def newcomer_signs_up_and_joins(page, base: str, url: str, username: str, name: 
     page.fill("#id_password1", NEWCOMER_PASSWORD)
     page.fill("#id_password2", NEWCOMER_PASSWORD)
     page.get_by_role("button", name="Sign up").click()
-    assert page.url == f"{base}/me/"
+    expect(page).to_have_url(f"{base}/me/")
     page.fill("#id_name", name)
     page.get_by_role("button", name="Create my player").click()
     assert page.inner_text("#my-player") == f"You play as {name}."

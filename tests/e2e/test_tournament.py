@@ -3,6 +3,7 @@ pages alone and a visitor reads the final standings; a single-elimination bracke
 does not organize the tournament never sees its controls."""
 
 import pytest
+from playwright.sync_api import expect
 
 from league.tournaments import services
 from league.tournaments.models import Round, Tournament
@@ -58,11 +59,11 @@ def test_organizer_runs_a_four_seat_swiss_and_a_visitor_reads_the_final_standing
     page.fill("#id_table_size", "4")
     page.fill("#id_rounds", "3")
     page.get_by_role("button", name="Create tournament").click()
-    assert page.url == f"{base}/tournaments/autumn-pods/"
+    expect(page).to_have_url(f"{base}/tournaments/autumn-pods/")
     page.get_by_role("button", name="Open registration").click()
     page.fill("#id_names", "\n".join(NAMES[:12]))
     page.get_by_role("button", name="Register", exact=True).click()
-    assert page.locator("#batch li.new").count() == 12  # shown as new before they are created
+    expect(page.locator("#batch li.new")).to_have_count(12)  # shown as new before they are created
     page.get_by_role("button", name="Yes, register all 12, creating the new players").click()
     assert page.inner_text(".messages") == "Registered 12 players (12 new)."
     page.get_by_role("button", name="Start the tournament").click()
@@ -147,7 +148,7 @@ def test_a_user_who_does_not_organize_never_sees_the_controls(live_server, page)
     services.round_publish(round_row=round_row, by=organizer)
     base = live_server.url
     log_in(page, base, "visitor", f"/tournaments/{tournament.slug}/")
-    assert page.url == f"{base}/tournaments/{tournament.slug}/"
+    expect(page).to_have_url(f"{base}/tournaments/{tournament.slug}/")
     assert page.locator("#controls").count() == 0
     assert page.locator("text=Register players").count() == 0
     page.goto(f"{base}/tournaments/{tournament.slug}/rounds/1/")

@@ -139,10 +139,12 @@ def test_it_cannot_write_outside_its_private_tmp(tmp_path):
 
     own = str(HOSTILE / "written-by-a-bot.py")
     assert record["end"] == {"reason": "normal", "forfeits": []}
-    assert {path: report[path] for path in [*outside, own]} == dict.fromkeys([*outside, own], "OSError")
+    # Inside the sandbox /tmp is its own small tmpfs: where the project itself lives under /tmp (a clone in
+    # /tmp, as CI may make), the program may create those paths there, in its tmpfs, never on the host.
+    expected = {path: "written" if path.startswith("/tmp/") else "OSError" for path in outside}
+    assert {path: report[path] for path in [*outside, own]} == {**expected, own: "OSError"}
     assert report["/tmp/scratch.txt"] == "written"
-    assert not (settings.BASE_DIR / "league" / "bots" / "planted.py").exists()
-    assert not Path(own).exists()
+    assert [path for path in [*outside, own] if Path(path).exists()] == []
 
 
 def test_a_daemon_it_leaves_is_gone_when_the_match_ends(used_slots):
