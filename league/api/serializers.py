@@ -68,7 +68,7 @@ class ResultVersionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = ResultVersion
-        fields = ["version", "places", "scores", "entered_by", "entered_at", "reason"]
+        fields = ["version", "void", "places", "scores", "entered_by", "entered_at", "reason"]
         read_only_fields = fields
 
     def get_entered_by(self, version: ResultVersion) -> str | None:

@@ -213,7 +213,7 @@ class MatchAdmin(admin.ModelAdmin):
     def void_matches(self, request, queryset):
         for match in queryset:
             try:
-                result_void(match_id=match.pk)
+                result_void(match_id=match.pk, entered_by=request.user, reason="voided in the admin")
             except UserError as exc:
                 messages.warning(request, f"Match {match.pk}: {exc.message}")
 

@@ -9,7 +9,8 @@ class ResultVersion(models.Model):
     """One version of a match's result; the highest version counts.
 
     `places` and `scores` are lists indexed by seat. `entered_by` is None for results entered by the system
-    (bot matches). `advancing` is the decider of a tie at an elimination table's cut (who goes through),
+    (bot matches). A `void` version records that the match was voided (it no longer counts; its places are
+    empty, the seats keep their last places for the record). `advancing` is the decider of a tie at an elimination table's cut (who goes through),
     which the tournament asks for. The (match, version) uniqueness rule decides between concurrent
     submissions.
     """
@@ -25,6 +26,9 @@ class ResultVersion(models.Model):
     )
     entered_at = models.DateTimeField(default=timezone.now)
     reason = models.TextField(blank=True, help_text="Why this version was entered (required for corrections).")
+    void = models.BooleanField(
+        default=False, help_text="This version voids the match: it no longer counts (its places are empty)."
+    )
     advancing = models.JSONField(
         null=True,
         blank=True,

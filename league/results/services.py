@@ -1,11 +1,11 @@
 """Writes for results: every outcome decision of the league, and the only code that writes `ResultVersion`.
 
 - `result_submit`: an entry or a correction (a new version; the latest counts); `result_void`: a match that
-  no longer counts; `results_record_played`: the system's results of played bot matches, in bulk;
+  no longer counts (a void version); `results_record_played`: the system's results of played bot matches, in bulk;
 - `match_create`: a match of people, rated in its game's people pool (the pool is chosen here, above
   ratings, so that `league.matches` needs neither); `matches_create`: many at once (a tournament round).
 
-Each validates, stores its version (a void has none), writes the outcome onto the match and its seats
+Each validates, stores its version (a void's has no places), writes the outcome onto the match and its seats
 through the one outcome service of `league.matches` (`matches_set_outcomes`), then tells ratings through one
 call (`pools_changed`), which marks the pool and, for a people's pool, queues its update after the commit.
 
@@ -46,6 +46,7 @@ from league.results.models import ResultVersion
 REASON_MAX_LENGTH = 500
 SCORE_LIMIT = 1_000_000
 SYSTEM_RESULT_REASON = "played by the bot league"
+VOID_REASON = "voided"
 RESULT_COLUMNS = ("match_id", "places", "scores")
 
 
@@ -222,19 +223,33 @@ def result_submit(
     return version
 
 
-def result_void(*, match_id: int) -> Match:
+def result_void(*, match_id: int, entered_by: AbstractBaseUser | None = None, reason: str = "") -> Match:
     """Void a match: it no longer counts, and a rated one that counted is replayed out of its pool (a people's
-    pool at once, after the commit). Its seats keep their last places, for the record."""
+    pool at once, after the commit). The void is a new result version (`void`, no places; never a deletion of
+    the versions before it), entered by `entered_by` with `reason` ("voided" without one). Its seats keep
+    their last places, for the record."""
+    if not isinstance(reason, str) or len(reason) > REASON_MAX_LENGTH:
+        raise UserError(f"the reason is text of at most {REASON_MAX_LENGTH} characters", field="reason")
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        match = Match.objects.select_for_update().filter(pk=match_id).first() if is_int(match_id) else None
         if match is None:
             raise NotFound(f"no match with id {match_id}")
         if match.status == Match.Status.VOID:
             raise UserError("the match is already void", field="status")
         counted = match.rated and match.status == Match.Status.FINISHED
-        outcome = MatchOutcome(match.pk, match.result_version, places=None)
+        version_number = match.result_version + 1
+        ResultVersion.objects.create(
+            match=match,
+            version=version_number,
+            places=[],
+            void=True,
+            entered_by=entered_by,
+            reason=reason.strip() or VOID_REASON,
+        )
+        outcome = MatchOutcome(match.pk, version_number, places=None)
         matches_set_outcomes(status=Match.Status.VOID, outcomes=[outcome])
         match.status = Match.Status.VOID
+        match.result_version = version_number
         if counted:
             pools_changed(changes=[PoolChange(match.rating_pool_id, match.pk)])
     return match

@@ -7,8 +7,8 @@ complete by themselves when every match of their column is decided, and the tour
 champion is known (or runs again when a correction reopens the final).
 
 A correction that changes who won a match whose players already play on is refused unless the organizer
-resets the later matches: each later table's match is voided (its result versions stay, the match no longer
-counts, and a rated one is replayed out of its pool), the table is marked reset, and the match opens again
+resets the later matches: each later table's match is voided by a new result version (the versions before it
+stay, the match no longer counts, and a rated one is replayed out of its pool), the table is marked reset, and the match opens again
 at a new table with the players the corrected result gives.
 """
 
@@ -102,13 +102,19 @@ def _update_rounds(
             round_row.save(update_fields=list(changed))
 
 
-def tables_reset(*, tournament: Tournament, tables: Sequence[Table], by: AbstractBaseUser) -> None:
-    """Reset bracket tables (`by` confirmed it): each match is voided (its versions stay; a rated one that
-    counted is replayed out of its pool), the table marked reset, and the reset logged (`result.reset`).
-    Call inside a transaction holding the tournament row lock."""
+def tables_reset(*, tournament: Tournament, tables: Sequence[Table], by: AbstractBaseUser, cause: str) -> None:
+    """Reset bracket tables (`by` confirmed it) because the result of the match labelled `cause` is
+    corrected: each match is voided by a new result version (entered by `by`, reason "reset: <label> is
+    played again after a correction of <cause>"; the versions before it stay; a rated one that counted is
+    replayed out of its pool), the table marked reset, and the reset logged (`result.reset`). Call inside a
+    transaction holding the tournament row lock."""
     for table in tables:
         if Match.objects.filter(pk=table.match_id).exclude(status=Match.Status.VOID).exists():
-            result_void(match_id=table.match_id)
+            result_void(
+                match_id=table.match_id,
+                entered_by=by,
+                reason=f"reset: {table.label} is played again after a correction of {cause}",
+            )
         table.closed_as = Table.Closed.RESET
         table.save(update_fields=["closed_as"])
         audit(

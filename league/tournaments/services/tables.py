@@ -75,7 +75,7 @@ def table_result(
             undone = _later_matches(table, checked, decider)
             if undone and not reset:
                 raise StateConflict(_reset_message(table.label, undone), field="reset")
-            tables_reset(tournament=tournament, tables=undone, by=by)
+            tables_reset(tournament=tournament, tables=undone, by=by, cause=table.label)
         result_submit(
             match_id=table.match_id,
             expected_version=expected_version,
@@ -158,7 +158,8 @@ def _close(table: Table, seats: list[int], absent: Any, kind: str, by: AbstractB
     absent = sorted(set(absent), key=seats.index)
     match = Match.objects.select_for_update().get(pk=table.match_id)
     if len(absent) == len(seats):
-        result_void(match_id=match.pk)
+        label = Table.Closed(kind).label.lower()
+        result_void(match_id=match.pk, entered_by=by, reason=reason or f"closed as {label}: nobody was present")
     else:
         places = [len(seats) - len(absent) + 1 if pid in absent else 1 for pid in seats]
         label = Table.Closed(kind).label.lower()

@@ -110,3 +110,30 @@ def test_a_result_or_a_void_of_a_missing_match_is_not_found(staff, db):
     with pytest.raises(NotFound, match="no match with id 4040") as void:
         result_void(match_id=4040)
     assert (result.value.status, void.value.status) == (404, 404)
+
+
+def test_a_void_is_a_new_version_and_keeps_the_ones_before(match_of, staff, submit):
+    match = match_of()
+    submit(match, [1, 2, 3, 4])
+    voided = result_void(match_id=match.pk, entered_by=staff, reason="  wrong players seated ")
+
+    assert (voided.status, voided.result_version) == (Match.Status.VOID, 2)
+    versions = ResultVersion.objects.filter(match=match).order_by("version")
+    assert list(versions.values_list("version", "void", "places", "entered_by", "reason")) == [
+        (1, False, [1, 2, 3, 4], staff.pk, ""),
+        (2, True, [], staff.pk, "wrong players seated"),
+    ]
+    match.refresh_from_db()
+    assert (match.status, match.result_version) == (Match.Status.VOID, 2)
+    assert [place for _, place, _ in seats_of(match)] == [1, 2, 3, 4]  # the last places, for the record
+    with pytest.raises(UserError, match="^the match is already void$"):
+        result_void(match_id=match.pk)
+    assert versions.count() == 2
+
+
+def test_a_void_without_a_reason_or_a_result_says_voided(match_of):
+    match = match_of()
+    result_void(match_id=match.pk)
+    assert list(ResultVersion.objects.filter(match=match).values_list("version", "void", "entered_by", "reason")) == [
+        (1, True, None, "voided")
+    ]

@@ -156,7 +156,15 @@ def test_a_correction_that_changes_who_plays_on_needs_a_reset(make_tournament, o
     ]
     old_final = Table.objects.get(pk=final.pk)
     assert old_final.match.status == Match.Status.VOID
-    assert ResultVersion.objects.filter(match=old_final.match).count() == 1  # kept, never deleted
+    assert old_final.match.result_version == 2
+    assert list(
+        ResultVersion.objects.filter(match=old_final.match)
+        .order_by("version")
+        .values_list("version", "void", "places", "entered_by__username", "reason")
+    ) == [
+        (1, False, [1, 2], "organizer", ""),  # kept, never deleted
+        (2, True, [], "organizer", "reset: F is played again after a correction of R1-1"),
+    ]
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING
     rate()
@@ -228,6 +236,18 @@ def test_the_api_and_the_page_offer_the_reset(client, make_tournament, organizer
         in content
     )
     assert client.post(url, {**form, "reset": "yes"}).status_code == 302
+    old_final = Table.objects.get(round__tournament=tournament, label="F", closed_as=Table.Closed.RESET)
+    history = api.get(f"/api/matches/{old_final.match_id}/results/").json()
+    assert [{key: row[key] for key in ("version", "void", "places", "entered_by", "reason")} for row in history] == [
+        {"version": 1, "void": True, "places": [], "entered_by": "organizer",
+         "reason": "reset: F is played again after a correction of R1-1"},
+    ]  # fmt: skip
+    staff_page = client.get(f"/matches/{old_final.match_id}/").content.decode()
+    assert (
+        '<tr><td class="num">1 <span class="badge finished">counts</span></td><td colspan="2"><span class="badge '
+        'void">void</span> no longer counts</td>' in staff_page
+    )
+    assert "reset: F is played again after a correction of R1-1" in staff_page
     assert [row[3:] for row in board(tournament)][2:] == [
         ("F", ["Ada", "Bea"], "reset"),
         ("F", ["Bea", "Dov"], ""),
