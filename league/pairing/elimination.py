@@ -2,7 +2,9 @@
 (top k advance).
 
 2-seat brackets:
-- A match with one player is a walkover (that player advances without playing); with none it is void.
+- A match with one player is a walkover (that player advances without playing); with none it is void. A
+  match whose players were both absent (a `void` result) sends nobody on: the match it feeds is a walkover
+  for the other feeder's winner (void too when that side has nobody either), and both players are out.
 - A round is every match whose players are known and that has no result yet; walkovers are settled at once.
   A drawn 2-seat elimination match is decided like a tie at a cut: better standing, then better seed.
 
@@ -42,13 +44,15 @@ from league.pairing.types import (
 @dataclass
 class MatchState:
     """How far a bracket match is settled: its players once known (None for an empty slot), whether it is
-    decided (played, a walkover, void, or a reset that was not needed), and its winner and loser."""
+    decided (played, a walkover, void, or a reset that was not needed), its winner and loser, and the players
+    who were both absent at a void match (`absent`: out, nobody goes through)."""
 
     players: tuple[PlayerId | None, PlayerId | None] | None = None
     decided: bool = False
     walkover: bool = False
     winner: PlayerId | None = None
     loser: PlayerId | None = None
+    absent: tuple[PlayerId, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -105,6 +109,10 @@ def _resolve(
                 f"the result of {match.label} names {sorted(map(str, result.seats))}, "
                 f"but the match is {present[0]} v {present[1]}"
             )
+        if result.void:
+            state.decided = True
+            state.absent = tuple(present)
+            continue
         ordered = table_order(result, rank)
         state.decided = True
         state.winner, state.loser = ordered

@@ -7,7 +7,9 @@ same key are ordered by the tournament's tie-breaks (their position in `compute_
 - 2-seat brackets (`bracket_placement`): the champion; the finalist (the loser of the last grand final
   played); the third-place match, winner above loser (without one, the semi-final losers share third and
   the tie-breaks order them); then everyone else by the round they went out in, later first: the round of
-  their only defeat in single elimination, of their losers'-bracket defeat in double elimination.
+  their only defeat in single elimination, of their losers'-bracket defeat in double elimination. Both
+  players of a match where both were absent go out in that match's round (in double elimination, a
+  winners' match: below the losers'-round group of the same number).
 - Multi-seat elimination (`pod_placement`): the final table by place, then the players knocked out of
   earlier tables, by round (later first) and by place at their table.
 - Stage sequences (`cut_placement`): the top cut's placement above everyone who did not make the cut, who
@@ -58,6 +60,12 @@ def _single(rule: str, player: PlayerId | None) -> list[PlacementGroup]:
     return [PlacementGroup(rule, ((player, 0),))] if player is not None else []
 
 
+def final_round_of(bracket: Bracket) -> int:
+    """One after the last numbered round of a bracket (R<n>, W<n> or L<n>): where its final stands."""
+    numbers = [LABEL.match(match.label) for match in bracket.matches]
+    return 1 + max((int(found.group(2)) for found in numbers if found), default=0)
+
+
 def _round_name(round_number: int, final_round: int, third_place: bool, offset: int = 0) -> str:
     if round_number == final_round - 1:
         return "Out in the semi-finals" + ("" if third_place else " (shared third)")
@@ -87,6 +95,14 @@ def bracket_placement(
     exits: dict[tuple[str, int], list[PlayerId]] = {}
     for match in bracket.matches:
         state = states[match.label]
+        if state.absent:
+            found = LABEL.match(match.label)
+            if found is None:  # the final, a third-place or a grand final: just below its own places
+                kind, number = f"A{match.label}", final_round_of(bracket)
+            else:
+                kind, number = ("WA" if match.label in fed_by_losers else found.group(1)), int(found.group(2))
+            exits.setdefault((kind, number), []).extend(state.absent)
+            continue
         if match.label in bracket.deciding or not state.decided or state.loser is None:
             continue
         if match.label == "3P":
@@ -104,12 +120,17 @@ def bracket_placement(
     if still_in:
         groups.append(PlacementGroup(STILL_IN, tuple((player, 0) for player in still_in)))
     groups += third
-    for (kind, number), players in sorted(exits.items(), key=lambda item: -item[0][1]):
-        rule = (
-            f"Out in losers' round {number}"
-            if kind == "L"
-            else _round_name(number, final_round, has_third, first_round - 1)
-        )
+    for (kind, number), players in sorted(
+        exits.items(), key=lambda item: (-item[0][1], item[0][0] == "WA", not item[0][0].startswith("A"))
+    ):
+        if kind.startswith("A"):
+            rule = f"Absent at {kind[1:]}"
+        elif kind == "WA":
+            rule = f"Out in winners' round {number}, both absent"
+        elif kind == "L":
+            rule = f"Out in losers' round {number}"
+        else:
+            rule = _round_name(number, final_round, has_third, first_round - 1)
         groups.append(PlacementGroup(rule, tuple((player, 0) for player in players)))
     return groups
 

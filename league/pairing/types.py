@@ -142,13 +142,15 @@ class TableResult:
 
     Only the order of the numbers matters: {a: 1, b: 2, c: 2, d: 4} and {a: 1, b: 2, c: 2, d: 3} both mean
     a first, b and c sharing second and third, d fourth. `advancing` names who goes through at an
-    elimination table whose places leave the cut undecided (the decider of a tie); empty otherwise.
+    elimination table whose places leave the cut undecided (the decider of a tie); empty otherwise. A `void`
+    result is a bracket match where every player was absent (places empty): nobody goes through.
     """
 
     seats: tuple[PlayerId, ...]
     places: Mapping[PlayerId, int]
     label: str = ""
     advancing: tuple[PlayerId, ...] = ()
+    void: bool = False
 
 
 @dataclass(frozen=True)

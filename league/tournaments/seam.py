@@ -161,7 +161,9 @@ class History:
     `round_rows` are the rounds in order, `tables` their tables (by round id, in table order, with the
     match), `seats` the seats of every published table's match (by match id, in seat order), `rounds` each
     published round as a `PlayedRound` (tables with a result only, with their labels, and the byes),
-    `deciders` who goes through at elimination tables whose result left a tie at the cut (by match id).
+    `deciders` who goes through at elimination tables whose result left a tie at the cut (by match id),
+    `voided` the bracket matches closed with both players absent (void results, by round number: nobody
+    goes through; only 2-seat brackets played match by match read them).
     """
 
     tournament: Tournament
@@ -171,6 +173,7 @@ class History:
     seats: dict[int, list[SeatRow]]
     rounds: dict[int, PlayedRound]
     deciders: dict[int, list[int]] = field(default_factory=dict)
+    voided: dict[int, list[TableResult]] = field(default_factory=dict)
 
     @property
     def seeds(self) -> dict[int, int]:
@@ -209,12 +212,24 @@ def load_history(tournament: Tournament) -> History:
         ).values_list("match_id", "advancing")
     )
     rounds: dict[int, PlayedRound] = {}
+    voided: dict[int, list[TableResult]] = {}
     for round_row in round_rows:
         if round_row.status == Round.Status.DRAFT:
             continue
         results = []
         for table in tables[round_row.pk]:
             match = table.match
+            if (
+                match is not None
+                and match.status == Match.Status.VOID
+                and table.closed_as in (TableRow.Closed.NO_SHOW, TableRow.Closed.FORFEIT)
+                and table.label
+                and flows(tournament, round_row.number)
+            ):
+                seated = tuple(seat.player_id for seat in seats.get(match.pk, []))
+                voided.setdefault(round_row.number, []).append(
+                    TableResult(seats=seated, places={}, label=table.label, void=True)
+                )
             if match is None or match.status != Match.Status.FINISHED:
                 continue
             seated = seats.get(match.pk, [])
@@ -228,7 +243,7 @@ def load_history(tournament: Tournament) -> History:
             )
         requested = tuple((player, score) for player, score in round_row.requested_byes)
         rounds[round_row.number] = PlayedRound(tables=tuple(results), byes=tuple(round_row.byes), requested_byes=requested)
-    return History(tournament, registrations, round_rows, tables, seats, rounds, deciders)
+    return History(tournament, registrations, round_rows, tables, seats, rounds, deciders, voided)
 
 
 def _tiebreaks(tournament: Tournament) -> tuple[str, ...]:
@@ -452,7 +467,10 @@ def planned_rounds(history: History) -> int | None:
 
 
 def _bracket_results(history: History, first: int) -> list[TableResult]:
-    return [result for played in history.played(first=first) for result in played.tables]
+    """The labelled results of the elimination from round `first`, with its void matches (both absent)."""
+    played = [result for played in history.played(first=first) for result in played.tables]
+    voided = [result for number, results in sorted(history.voided.items()) if number >= first for result in results]
+    return played + voided
 
 
 def is_finished(history: History, completed: Round) -> bool:
@@ -573,13 +591,13 @@ def bracket_flow(history: History) -> BracketFlow | None:
             final=any(label in drawn.bracket.deciding for label in labels),
             advanced=tuple(
                 states[label].winner
-                for label in plan.walkovers[index - 1]
-                if states[label].decided and states[label].winner is not None
+                for label in (*plan.walkovers[index - 1], *labels)
+                if states[label].decided and states[label].walkover and states[label].winner is not None
             ),
         )
         for index, labels in enumerate(plan.rounds, start=1)
     ]
-    finished = bracket_champion(drawn.bracket, drawn.entrants, drawn.results) is not None
+    finished = all(states[label].decided for label in drawn.bracket.deciding)
     return BracketFlow(opened, rounds, finished, live, bracket_feeds(drawn.bracket), drawn.bracket)
 
 

@@ -26,17 +26,42 @@ from league.tournaments import seam
 from league.tournaments.models import Round, Table, Tournament
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.common import tournament_locked
+from league.tournaments.services.forfeits import tables_forfeit_departed
 
 
 def bracket_sync(*, tournament: Tournament, by: AbstractBaseUser | None) -> list[Table]:
     """Open every bracket match that is ready, update the rounds' and the tournament's status; the tables
-    opened. Does nothing for other formats. Call inside a transaction (it takes the tournament row lock)."""
+    opened. A match opened for a player who already left the tournament closes as a forfeit at once
+    (`forfeits.tables_forfeit_departed`; with both players gone it is void and the match it feeds is a
+    walkover), and the matches that makes ready open in turn. Does nothing for other formats. Call inside a
+    transaction (it takes the tournament row lock)."""
     tournament = tournament_locked(tournament)
-    history = seam.load_history(tournament)
-    flow = seam.bracket_flow(history)
-    if flow is None:
-        return []
-    rows = {row.number: row for row in history.round_rows}
+    opened: list[Table] = []
+    while True:
+        history = seam.load_history(tournament)
+        flow = seam.bracket_flow(history)
+        if flow is None:
+            return []
+        rows = {row.number: row for row in history.round_rows}
+        batch = _open(tournament, flow, rows, by)
+        opened += batch
+        if not batch or not tables_forfeit_departed(tournament=tournament, tables=batch, by=by):
+            break
+    _update_rounds(tournament, flow, rows, batch)  # the tables of the last batch wait for results
+    if flow.finished and tournament.status == Tournament.Status.RUNNING:
+        tournament.status = Tournament.Status.FINISHED
+        tournament.save(update_fields=["status"])
+        audit(tournament, None, Action.FINISHED, after_round=max(rows), early=False)
+    elif not flow.finished and tournament.status == Tournament.Status.FINISHED:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    return opened
+
+
+def _open(
+    tournament: Tournament, flow: seam.BracketFlow, rows: dict[int, Round], by: AbstractBaseUser | None
+) -> list[Table]:
+    """Open the ready matches of `flow` at new tables of their rounds (a round created when it has none yet)."""
     now = timezone.now()
     opened: list[Table] = []
     for number in sorted({ready.round_number for ready in flow.ready}):
@@ -67,14 +92,6 @@ def bracket_sync(*, tournament: Tournament, by: AbstractBaseUser | None) -> list
         for table, match_id in zip(opened, match_ids, strict=True):
             table.match_id = match_id
         Table.objects.bulk_create(opened)
-    _update_rounds(tournament, flow, rows, opened)
-    if flow.finished and tournament.status == Tournament.Status.RUNNING:
-        tournament.status = Tournament.Status.FINISHED
-        tournament.save(update_fields=["status"])
-        audit(tournament, None, Action.FINISHED, after_round=max(rows), early=False)
-    elif not flow.finished and tournament.status == Tournament.Status.FINISHED:
-        tournament.status = Tournament.Status.RUNNING
-        tournament.save(update_fields=["status"])
     return opened
 
 

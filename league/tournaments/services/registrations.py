@@ -35,7 +35,7 @@ from league.tournaments.services.common import (
     signed_in_player,
     tournament_locked,
 )
-from league.tournaments.services.tables import tables_forfeit_departed
+from league.tournaments.services.forfeits import tables_forfeit_departed
 
 SEED_BOUNDS = Bounds(1, 100_000)
 CAPACITY_BOUNDS = Bounds(1, 100_000)

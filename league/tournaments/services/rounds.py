@@ -22,7 +22,7 @@ from league.tournaments.models import ByeRequest, Registration, Round, Table, To
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.brackets import bracket_sync
 from league.tournaments.services.common import check_organizer, last_round, tournament_locked
-from league.tournaments.services.tables import tables_forfeit_departed
+from league.tournaments.services.forfeits import tables_forfeit_departed
 
 
 def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:

@@ -12,15 +12,15 @@ from django.db import transaction
 
 from league.core.catalogue import game_spec
 from league.core.errors import UserError
-from league.matches.models import Match, MatchSeat
 from league.players.models import Player
-from league.results.services import check_outcome, result_submit, result_void
+from league.results.services import check_outcome, result_submit
 from league.tournaments import seam
 from league.tournaments.errors import StateConflict
-from league.tournaments.models import Registration, Round, Table, Tournament
+from league.tournaments.models import Registration, Round, Table
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.brackets import bracket_sync, tables_reset
 from league.tournaments.services.common import check_organizer, check_scorer, tournament_locked
+from league.tournaments.services.forfeits import close_table
 
 
 def _published_table(table: Table, by: AbstractBaseUser, *, check=check_organizer) -> Table:
@@ -139,7 +139,7 @@ def table_close(*, table: Table, by: AbstractBaseUser, absent: Any, kind: str, r
             undone = _later_matches(table, places if len(set(absent)) < len(seats) else None, None)
             if undone:
                 raise StateConflict(_reset_message(table.label, undone), field="reset")
-        _close(table, seats, absent, kind, by, reason)
+        close_table(table, seats, absent, kind, by, reason)
         if kind == Table.Closed.NO_SHOW:
             Registration.objects.filter(
                 tournament=tournament, player_id__in=absent, status=Registration.Status.ACTIVE
@@ -150,69 +150,3 @@ def table_close(*, table: Table, by: AbstractBaseUser, absent: Any, kind: str, r
         if flowing:
             bracket_sync(tournament=tournament, by=by)
     return table
-
-
-def _close(table: Table, seats: list[int], absent: Any, kind: str, by: AbstractBaseUser, reason: str) -> None:
-    """Close `table` (published; its match locked here) with `absent` players placed last; inside a
-    transaction."""
-    absent = sorted(set(absent), key=seats.index)
-    match = Match.objects.select_for_update().get(pk=table.match_id)
-    if len(absent) == len(seats):
-        label = Table.Closed(kind).label.lower()
-        result_void(match_id=match.pk, entered_by=by, reason=reason or f"closed as {label}: nobody was present")
-    else:
-        places = [len(seats) - len(absent) + 1 if pid in absent else 1 for pid in seats]
-        label = Table.Closed(kind).label.lower()
-        result_submit(
-            match_id=match.pk,
-            expected_version=match.result_version,
-            places=places,
-            entered_by=by,
-            reason=reason or (f"closed as {label}" if match.result_version else ""),
-        )
-    table.closed_as = kind
-    table.absent = absent
-    table.save(update_fields=["closed_as", "absent"])
-
-
-DEPARTED = (Registration.Status.DROPPED, Registration.Status.NO_SHOW)
-
-
-def tables_forfeit_departed(
-    *, tournament: Tournament, tables: Sequence[Table], by: AbstractBaseUser
-) -> list[Table]:
-    """Close as forfeits the published tables still waiting for a result at which a player who left the
-    tournament (dropped, or a no-show) sits: the players who left share last place, the others first (with
-    nobody left to play, the match is void). Returns the tables closed.
-
-    A fixed field (round robin, elimination, a top cut) keeps a player who left in its schedule, so their
-    later tables are published and closed at once; a table already out when they leave closes then. Call
-    inside a transaction holding the tournament row lock.
-    """
-    waiting = [table for table in tables if table.match_id is not None and not table.closed_as]
-    if not waiting:
-        return []
-    seats: dict[int, list[int]] = {}
-    for match_id, player_id in (
-        MatchSeat.objects.filter(match_id__in=[table.match_id for table in waiting], match__status=Match.Status.SCHEDULED)
-        .order_by("match_id", "seat")
-        .values_list("match_id", "player_id")
-    ):  # fmt: skip
-        seats.setdefault(match_id, []).append(player_id)
-    players = {pid for table_seats in seats.values() for pid in table_seats}
-    left = dict(
-        Registration.objects.filter(tournament=tournament, player_id__in=players, status__in=DEPARTED)
-        .values_list("player_id", "player__name")
-    )  # fmt: skip
-    closed = []
-    for table in waiting:
-        absent = [pid for pid in seats.get(table.match_id, []) if pid in left]
-        if absent:
-            names = ", ".join(left[pid] for pid in absent)
-            _close(
-                table, seats[table.match_id], absent, Table.Closed.FORFEIT, by, f"{names} left the tournament"
-            )
-            audit(tournament, by, Action.TABLE_CLOSED, round=table.round.number, table=table.number,
-                  label=table.label, kind=Table.Closed.FORFEIT, absent=[left[pid] for pid in absent])  # fmt: skip
-            closed.append(table)
-    return closed
