@@ -628,6 +628,34 @@ def correction_resets(history: History, table: TableRow, places: Sequence[int], 
     return sorted(undone, key=lambda row: (row.round_id, row.number))
 
 
+def pod_correction_round(
+    history: History, table: TableRow, places: Sequence[int], advancing: Sequence[int] | None
+) -> Round | None:
+    """At a multi-seat elimination table (not the final table), the later round that a correction changing
+    who goes through would contradict: the first round after the table's that exists (a draft counts), when
+    the new places (and decider) send other players through than the counting result. None otherwise (a
+    2-seat bracket has its own rule: `correction_resets`)."""
+    tournament = history.tournament
+    number = table.round.number
+    cut = table_cut(tournament, number, table.label)
+    if tournament.table_size == 2 or cut is None or not table.match_id:
+        return None
+    later = next((row for row in history.round_rows if row.number > number), None)
+    played = history.rounds.get(number)
+    current = next((result for result in (played.tables if played else ()) if result.label == table.label), None)
+    part = elimination_part(history)
+    if later is None or current is None or part is None:
+        return None
+    seeds = history.seeds
+    rank = {entrant.id: entrant.rank_key() for entrant in part.entrants}
+    rank.update({pid: (0, 0, seeds.get(pid, 0)) for pid in current.seats if pid not in rank})
+    corrected = TableResult(seats=current.seats, places=dict(zip(current.seats, places, strict=True)),
+                            label=table.label, advancing=tuple(advancing or ()))  # fmt: skip
+    before = set(table_order(current, rank)[:cut])
+    after = set(table_order(corrected, rank)[:cut])
+    return later if before != after else None
+
+
 def table_cut(tournament: Tournament, round_number: int, label: str) -> int | None:
     """How many go through from a table of round `round_number`: 1 at every 2-seat bracket match (the
     final, a third-place match and a grand final decide a place the same way), the tournament's `advance`

@@ -16,7 +16,7 @@ from league.players.models import Player
 from league.results.services import check_outcome, result_submit
 from league.tournaments import seam
 from league.tournaments.errors import StateConflict
-from league.tournaments.models import Registration, Round, Table
+from league.tournaments.models import Registration, Round, Table, Tournament
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.brackets import bracket_sync, tables_reset
 from league.tournaments.services.common import check_organizer, check_scorer, tournament_locked
@@ -76,6 +76,8 @@ def table_result(
             if undone and not reset:
                 raise StateConflict(_reset_message(table.label, undone), field="reset")
             tables_reset(tournament=tournament, tables=undone, by=by, cause=table.label)
+        elif checked is not None and table.match.result_version:
+            _check_later_round(tournament, table, checked, decider)
         result_submit(
             match_id=table.match_id,
             expected_version=expected_version,
@@ -109,6 +111,28 @@ def _later_matches(table: Table, places: list[int] | None, advancing: list[int] 
     return seam.correction_resets(seam.load_history(table.round.tournament), table, places, advancing)
 
 
+def _check_later_round(tournament: Tournament, table: Table, places: list[int], decider: list[int] | None) -> None:
+    """Refuse a correction at a multi-seat elimination table that changes who goes through once a later
+    round exists (`seam.pod_correction_round`): that round was seated from the result being corrected. A
+    draft can be discarded first; a published round stays, so such a correction is refused for good."""
+    tournament_locked(tournament)
+    later = seam.pod_correction_round(seam.load_history(tournament), table, places, decider)
+    if later is None:
+        return
+    head = f"the result of {table.label} already sent players to round {later.number}"
+    if later.status == Round.Status.DRAFT:
+        raise StateConflict(
+            f"{head} (a draft): correcting who goes through changes that round; discard the draft of round "
+            f"{later.number} first, then correct the result",
+            field="places",
+        )
+    raise StateConflict(
+        f"{head}, which is published: a correction that changes who goes through cannot be made once the next "
+        "round is published (a correction that keeps who goes through can)",
+        field="places",
+    )
+
+
 def _reset_message(label: str, undone: Sequence[Table]) -> str:
     labels = [later.label for later in undone]
     named = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
@@ -139,6 +163,9 @@ def table_close(*, table: Table, by: AbstractBaseUser, absent: Any, kind: str, r
             undone = _later_matches(table, places if len(set(absent)) < len(seats) else None, None)
             if undone:
                 raise StateConflict(_reset_message(table.label, undone), field="reset")
+        elif table.match.result_version and len(set(absent)) < len(seats):
+            places = [len(seats) - len(set(absent)) + 1 if pid in absent else 1 for pid in seats]
+            _check_later_round(tournament, table, places, None)
         close_table(table, seats, absent, kind, by, reason)
         if kind == Table.Closed.NO_SHOW:
             Registration.objects.filter(
