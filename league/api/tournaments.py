@@ -396,6 +396,10 @@ class CloseSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["no_show", "forfeit"])
     absent = serializers.ListField(child=serializers.IntegerField(), min_length=1, max_length=7)
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+    advancing = serializers.ListField(
+        child=serializers.IntegerField(), required=False, allow_null=True, default=None, max_length=8,
+        help_text="Who goes through when the players present tie at an elimination table's cut.",
+    )  # fmt: skip
 
 
 TIMER_ACTIONS = {

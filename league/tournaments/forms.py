@@ -402,10 +402,15 @@ class MoveForm(forms.Form):
 class CloseForm(forms.Form):
     kind = forms.ChoiceField(choices=[("no_show", "No-show"), ("forfeit", "Forfeit")])
     absent = forms.TypedMultipleChoiceField(coerce=int, choices=(), widget=forms.CheckboxSelectMultiple)
+    advancing = forms.TypedMultipleChoiceField(
+        coerce=int, choices=(), required=False, widget=forms.CheckboxSelectMultiple, label="Goes through"
+    )
 
     def __init__(self, *args, seats=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["absent"].choices = [(seat.player_id, seat.player.name) for seat in seats]
+        self.fields["advancing"].choices = self.fields["absent"].choices
+        self.fields["advancing"].widget.attrs["id"] = "close-advancing"
 
 
 class SignupForm(forms.Form):

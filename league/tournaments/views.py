@@ -535,7 +535,11 @@ def table_close(request: HttpRequest, slug: str, number: int, table_number: int)
         if not form.is_valid():
             raise UserError("tick the absent players and choose no-show or forfeit")
         closed = services.table_close(
-            table=table, by=request.user, absent=form.cleaned_data["absent"], kind=form.cleaned_data["kind"]
+            table=table,
+            by=request.user,
+            absent=form.cleaned_data["absent"],
+            kind=form.cleaned_data["kind"],
+            advancing=form.cleaned_data["advancing"] or None,
         )
     except UserError as exc:
         return _round_page(request, tournament, number, status=exc.status, error=exc.message)

@@ -17,10 +17,16 @@ from league.tournaments.services.audit import Action, audit
 
 
 def close_table(
-    table: Table, seats: list[int], absent: Any, kind: str, by: AbstractBaseUser, reason: str
+    table: Table,
+    seats: list[int],
+    absent: Any,
+    kind: str,
+    by: AbstractBaseUser,
+    reason: str,
+    advancing: list[int] | None = None,
 ) -> None:
-    """Close `table` (published; its match locked here) with `absent` players placed last; inside a
-    transaction."""
+    """Close `table` (published; its match locked here) with `absent` players placed last, `advancing` the
+    decider of a tie at the cut among the players present (checked by the caller); inside a transaction."""
     absent = sorted(set(absent), key=seats.index)
     match = Match.objects.select_for_update().get(pk=table.match_id)
     if len(absent) == len(seats):
@@ -37,6 +43,7 @@ def close_table(
             places=places,
             entered_by=by,
             reason=reason or (f"closed as {label}" if match.result_version else ""),
+            advancing=advancing,
         )
     table.closed_as = kind
     table.absent = absent
@@ -56,6 +63,10 @@ def tables_forfeit_departed(
     A fixed field (round robin, elimination, a top cut) keeps a player who left in its schedule, so their
     later tables are published and closed at once; a table already out when they leave closes then. Call
     inside a transaction holding the tournament row lock.
+
+    Nobody is asked here, so where the players still present outnumber the places that go through (a tie at
+    an elimination cut), the cut is decided as a drawn elimination table always was: by standing, then seed
+    (`pairing.elimination.table_order`). The organizer can correct the table's result with a decider.
     """
     waiting = [table for table in tables if table.match_id is not None and not table.closed_as]
     if not waiting:

@@ -144,9 +144,15 @@ def _reset_message(label: str, undone: Sequence[Table]) -> str:
     )
 
 
-def table_close(*, table: Table, by: AbstractBaseUser, absent: Any, kind: str, reason: str = "") -> Table:
+def table_close(
+    *, table: Table, by: AbstractBaseUser, absent: Any, kind: str, reason: str = "", advancing: Any = None
+) -> Table:
     """Close a table as a no-show or forfeit. Absent players share last place and present players share
-    first; with nobody present the match is void and nobody scores. No-shows are paired no more."""
+    first; with nobody present the match is void and nobody scores. No-shows are paired no more.
+
+    At an elimination table where more players are present than go through (they share first place: a tie
+    at the cut), `advancing` names who goes through, as for a result (`seam.check_advancing`); without it
+    the close is refused. A 2-seat match has one player present at most, so it never needs one."""
     table = _published_table(table, by)
     _check_live(table)
     if kind not in (Table.Closed.NO_SHOW, Table.Closed.FORFEIT):
@@ -155,6 +161,14 @@ def table_close(*, table: Table, by: AbstractBaseUser, absent: Any, kind: str, r
     if not isinstance(absent, list | tuple) or not absent or not all(pid in seats for pid in absent):
         raise UserError("name the absent players among the table's players", field="absent")
     tournament = table.round.tournament
+    decider = None
+    if len(set(absent)) < len(seats):
+        names = dict(table.match.seats.values_list("player_id", "player__name"))
+        present_places = [len(seats) - len(set(absent)) + 1 if pid in absent else 1 for pid in seats]
+        decider = seam.check_advancing(tournament, table.round.number, table.label, seats, present_places,
+                                       advancing, names)  # fmt: skip
+    elif advancing:
+        raise UserError("nobody is present at this table: nobody goes through", field="advancing")
     flowing = seam.flows(tournament, table.round.number)
     with transaction.atomic():
         if flowing:
@@ -165,8 +179,8 @@ def table_close(*, table: Table, by: AbstractBaseUser, absent: Any, kind: str, r
                 raise StateConflict(_reset_message(table.label, undone), field="reset")
         elif table.match.result_version and len(set(absent)) < len(seats):
             places = [len(seats) - len(set(absent)) + 1 if pid in absent else 1 for pid in seats]
-            _check_later_round(tournament, table, places, None)
-        close_table(table, seats, absent, kind, by, reason)
+            _check_later_round(tournament, table, places, decider)
+        close_table(table, seats, absent, kind, by, reason, decider)
         if kind == Table.Closed.NO_SHOW:
             Registration.objects.filter(
                 tournament=tournament, player_id__in=absent, status=Registration.Status.ACTIVE

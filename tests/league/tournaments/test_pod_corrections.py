@@ -78,3 +78,74 @@ def test_the_page_and_the_api_show_the_refusal(client, pods, organizer):
     assert page.status_code == 409
     assert DRAFT in page.content.decode()
     assert ResultVersion.objects.filter(match=table.match_id).count() == 1
+
+
+@pytest.fixture
+def pods_published(make_tournament, organizer):
+    """8 players at 4-seat tables, top 2 through: round 1 published."""
+    tournament, _ = make_tournament(8, format="single_elimination", table_size=4, advance=2, rated=False)
+    first = services.round_generate(tournament=tournament, by=organizer)
+    services.round_publish(round_row=first, by=organizer)
+    table = first.tables.get(number=1)
+    names = dict(tournament.registrations.values_list("player_id", "player__name"))
+    return tournament, table, {names[pid]: pid for pid in table.planned_seats}
+
+
+def test_a_forfeit_at_an_elimination_cut_with_the_players_present_tied_needs_a_decider(
+    pods_published, organizer
+):
+    tournament, table, ids = pods_published
+    assert sorted(ids) == ["Ada", "Dov", "Eli", "Hal"]
+    tied = "Ada, Dov and Eli share 1st place and only 2 of them go through: say who"
+    with pytest.raises(UserError) as refused:
+        services.table_close(table=table, by=organizer, absent=[ids["Hal"]], kind="forfeit")
+    assert (refused.value.message, refused.value.field, refused.value.status) == (tied, "advancing", 400)
+    assert not ResultVersion.objects.filter(match=table.match_id).exists()
+    with pytest.raises(UserError, match="^nobody is present at this table: nobody goes through$"):
+        services.table_close(
+            table=table, by=organizer, absent=list(ids.values()), kind="forfeit", advancing=[ids["Ada"]]
+        )
+    services.table_close(
+        table=table, by=organizer, absent=[ids["Hal"]], kind="forfeit", advancing=[ids["Eli"], ids["Dov"]]
+    )
+    version = ResultVersion.objects.get(match=table.match_id)
+    assert sorted(version.advancing) == sorted([ids["Dov"], ids["Eli"]])
+    other = tournament.round_set.get(number=1).tables.get(number=2)
+    services.table_result(table=other, by=organizer, expected_version=0, places=[1, 2, 3, 4])
+    services.round_complete(round_row=tournament.round_set.get(number=1), by=organizer)
+    final = services.round_generate(tournament=tournament, by=organizer)
+    finalists = set(final.tables.get().planned_seats)
+    assert {ids["Dov"], ids["Eli"]} <= finalists and ids["Ada"] not in finalists
+
+
+def test_two_present_of_four_with_two_going_through_need_no_decider(pods_published, organizer):
+    tournament, table, ids = pods_published
+    services.table_close(table=table, by=organizer, absent=[ids["Hal"], ids["Eli"]], kind="no_show")
+    assert ResultVersion.objects.get(match=table.match_id).advancing is None
+
+
+def test_the_close_form_and_the_api_ask_who_goes_through(client, pods_published, organizer):
+    tournament, table, ids = pods_published
+    tied = "Ada, Dov and Eli share 1st place and only 2 of them go through: say who"
+    api = APIClient()
+    api.force_authenticate(organizer)
+    url = f"/api/tournament-tables/{table.pk}/close/"
+    refused = api.post(url, {"kind": "forfeit", "absent": [ids["Hal"]]}, format="json")
+    assert refused.status_code == 400
+    assert refused.json() == {"code": "invalid", "detail": tied, "field": "advancing",
+                              "errors": [{"field": "advancing", "code": "invalid", "detail": tied}]}  # fmt: skip
+    client.force_login(organizer)
+    page = client.get(f"/tournaments/{tournament.slug}/rounds/1/tables/1/result/").content.decode()
+    assert "Only when more players are present than go through: tick who goes through." in page
+    assert 'name="advancing" value="%d" id="close-advancing_' % ids["Ada"] in page
+    close = f"/tournaments/{tournament.slug}/rounds/1/tables/1/close/"
+    answer = client.post(close, {"kind": "forfeit", "absent": [ids["Hal"]]})
+    assert answer.status_code == 400
+    assert tied in answer.content.decode()
+    done = client.post(
+        close, {"kind": "forfeit", "absent": [ids["Hal"]], "advancing": [ids["Ada"], ids["Eli"]]}
+    )
+    assert done.status_code == 302
+    assert sorted(ResultVersion.objects.get(match=table.match_id).advancing) == sorted(
+        [ids["Ada"], ids["Eli"]]
+    )
