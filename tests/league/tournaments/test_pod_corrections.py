@@ -137,7 +137,7 @@ def test_the_close_form_and_the_api_ask_who_goes_through(client, pods_published,
     client.force_login(organizer)
     page = client.get(f"/tournaments/{tournament.slug}/rounds/1/tables/1/result/").content.decode()
     assert "Only when more players are present than go through: tick who goes through." in page
-    assert 'name="advancing" value="%d" id="close-advancing_' % ids["Ada"] in page
+    assert f'name="advancing" value="{ids["Ada"]}" id="close-advancing_' in page
     close = f"/tournaments/{tournament.slug}/rounds/1/tables/1/close/"
     answer = client.post(close, {"kind": "forfeit", "absent": [ids["Hal"]]})
     assert answer.status_code == 400
