@@ -103,6 +103,9 @@ def bracket_placement(
                 kind, number = ("WA" if match.label in fed_by_losers else found.group(1)), int(found.group(2))
             exits.setdefault((kind, number), []).extend(state.absent)
             continue
+        if match.label == "3P" and state.decided and state.loser is None and state.winner is not None:
+            third = [PlacementGroup(THIRD_PLACE, ((state.winner, 0),))]  # a walkover: nobody to beat
+            continue
         if match.label in bracket.deciding or not state.decided or state.loser is None:
             continue
         if match.label == "3P":

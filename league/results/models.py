@@ -27,7 +27,8 @@ class ResultVersion(models.Model):
     entered_at = models.DateTimeField(default=timezone.now)
     reason = models.TextField(blank=True, help_text="Why this version was entered (required for corrections).")
     void = models.BooleanField(
-        default=False, help_text="This version voids the match: it no longer counts (its places are empty)."
+        default=False,
+        db_default=False, help_text="This version voids the match: it no longer counts (its places are empty)."
     )
     advancing = models.JSONField(
         null=True,

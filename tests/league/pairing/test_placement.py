@@ -184,3 +184,25 @@ def test_a_top_cut_ranks_above_everyone_who_did_not_make_it():
         ("Final", ("c1",)),
         ("Did not make the cut: by the Swiss standings", ("x",)),
     ]
+
+
+def test_a_void_match_sends_nobody_on_and_places_both_players_by_its_round():
+    bracket = single_elimination_bracket(8, third_place=True)
+
+    def won(label, winner, loser):
+        return TableResult(seats=(winner, loser), places={winner: 1, loser: 2}, label=label)
+
+    results = [
+        TableResult(seats=("p1", "p8"), places={}, label="R1-1", void=True),
+        won("R1-2", "p4", "p5"),
+        won("R1-3", "p2", "p7"),
+        won("R1-4", "p3", "p6"),
+        won("R2-2", "p2", "p3"),  # R2-1 is a walkover for p4: nobody to lose it, so no third-place match
+        TableResult(seats=("p2", "p4"), places={}, label="F", void=True),
+    ]
+    groups = bracket_placement(bracket, field(8), results)
+    assert [(group.rule, sorted(group.players)) for group in groups] == [
+        ("Third-place match", ["p3"]),  # a walkover: R2-1 had no loser
+        ("Absent at F", ["p2", "p4"]),
+        ("Out in the quarter-finals", ["p1", "p5", "p6", "p7", "p8"]),
+    ]
