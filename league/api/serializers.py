@@ -9,6 +9,9 @@ from league.results.models import ResultVersion
 
 
 class PlayerSerializer(serializers.ModelSerializer):
+    # Slugs keep letters of any script ("lucía", "李雷"): no ASCII-only pattern in the schema.
+    slug = serializers.CharField(read_only=True, help_text="Derived from the name; used in page URLs.")
+
     class Meta:
         model = Player
         fields = ["id", "name", "slug", "kind", "active", "created_at"]
@@ -78,8 +81,12 @@ class ResultVersionSerializer(serializers.ModelSerializer):
 
 class ResultSubmitSerializer(serializers.Serializer):
     expected_version = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
-    places = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
-    scores = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+    places = serializers.ListField(
+        child=serializers.IntegerField(), required=False, allow_null=True, default=None
+    )
+    scores = serializers.ListField(
+        child=serializers.IntegerField(), required=False, allow_null=True, default=None
+    )
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
 
 
@@ -99,5 +106,14 @@ class RatingHistorySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = RatingHistory
-        fields = ["pool", "match", "played_at", "player", "mu_before", "sigma_before", "mu_after", "sigma_after"]
+        fields = [
+            "pool",
+            "match",
+            "played_at",
+            "player",
+            "mu_before",
+            "sigma_before",
+            "mu_after",
+            "sigma_after",
+        ]
         read_only_fields = fields

@@ -10,7 +10,6 @@ generating a round before the last is complete) and 400 to bad input, each with 
 
 from django.db.models import Prefetch
 from django.http import Http404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -34,7 +33,8 @@ class RoundTimeSerializer(serializers.Serializer):
 
 
 class TournamentSerializer(serializers.ModelSerializer):
-    player_count = serializers.IntegerField(read_only=True, required=False)
+    slug = serializers.CharField(read_only=True, help_text="Derived from the name; used in page URLs.")
+    player_count = serializers.SerializerMethodField()
     starts_at = serializers.SerializerMethodField()
     checkin_opens_at = serializers.SerializerMethodField()
     round_times = serializers.SerializerMethodField()
@@ -52,13 +52,20 @@ class TournamentSerializer(serializers.ModelSerializer):
         ]  # fmt: skip
         read_only_fields = fields
 
-    @extend_schema_field(OpenApiTypes.DATETIME)
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_starts_at(self, tournament: Tournament) -> str | None:
         return clock.local_iso(tournament.starts_at, tournament.time_zone)
 
-    @extend_schema_field(OpenApiTypes.DATETIME)
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_checkin_opens_at(self, tournament: Tournament) -> str | None:
         return clock.local_iso(tournament.checkin_opens_at, tournament.time_zone)
+
+    @extend_schema_field(serializers.IntegerField(help_text="Active players"))
+    def get_player_count(self, tournament: Tournament) -> int:
+        counted = getattr(tournament, "player_count", None)  # annotated by the list and detail queries
+        if counted is None:
+            counted = tournament.registrations.filter(status=Registration.Status.ACTIVE).count()
+        return counted
 
     @extend_schema_field(RoundTimeSerializer(many=True))
     def get_round_times(self, tournament: Tournament) -> list[dict]:
@@ -67,7 +74,9 @@ class TournamentSerializer(serializers.ModelSerializer):
             for row in tournament.round_times.all()
         ]
 
-    @extend_schema_field(serializers.IntegerField(allow_null=True, help_text="Free places under the cap; null: no cap"))
+    @extend_schema_field(
+        serializers.IntegerField(allow_null=True, help_text="Free places under the cap; null: no cap")
+    )
     def get_places_left(self, tournament: Tournament) -> int | None:
         if tournament.capacity is None:
             return None
@@ -106,14 +115,18 @@ class TournamentWriteSerializer(serializers.Serializer):
         "tables above 2 seats)",
     )  # fmt: skip
     requested_bye_score = serializers.ChoiceField(
-        choices=Tournament.ByeScore.choices, required=False, help_text="Swiss: what a bye a player asks for scores"
+        choices=Tournament.ByeScore.choices,
+        required=False,
+        help_text="Swiss: what a bye a player asks for scores",
     )
     venue = serializers.CharField(required=False, allow_blank=True, max_length=200)
     description = serializers.CharField(required=False, allow_blank=True, max_length=4000)
 
 
 class TournamentCreateSerializer(TournamentWriteSerializer):
-    time_zone = serializers.CharField(required=False, max_length=64, help_text="An IANA name; default: the site's")
+    time_zone = serializers.CharField(
+        required=False, max_length=64, help_text="An IANA name; default: the site's"
+    )
     starts_at = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40,
                                       help_text="ISO 8601; without an offset a local time of the event's zone")  # fmt: skip
 
@@ -160,8 +173,12 @@ class SignupSerializer(serializers.Serializer):
 
 class ScheduleSerializer(serializers.Serializer):
     _time = "ISO 8601; without an offset a local time of the event's zone; null or empty to clear"
-    time_zone = serializers.CharField(required=False, max_length=64, help_text="An IANA name, e.g. Europe/Berlin")
-    starts_at = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40, help_text=_time)
+    time_zone = serializers.CharField(
+        required=False, max_length=64, help_text="An IANA name, e.g. Europe/Berlin"
+    )
+    starts_at = serializers.CharField(
+        required=False, allow_null=True, allow_blank=True, max_length=40, help_text=_time
+    )
     checkin_opens_at = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40,
                                              help_text=f"Before the start; null: no check-in. {_time}")  # fmt: skip
     round_times = serializers.ListField(
@@ -189,7 +206,9 @@ class StartSerializer(serializers.Serializer):
 class StartPreviewSerializer(serializers.Serializer):
     check_in = serializers.BooleanField()
     dropped = TournamentRegistrationSerializer(many=True, help_text="Registered, not checked in: no-shows")
-    promoted = TournamentRegistrationSerializer(many=True, help_text="Checked-in waitlisted, in order, up to the cap")
+    promoted = TournamentRegistrationSerializer(
+        many=True, help_text="Checked-in waitlisted, in order, up to the cap"
+    )
     staying = TournamentRegistrationSerializer(many=True, help_text="Waitlisted players who stay waiting")
     starting = serializers.IntegerField(source="starting_count", help_text="How many players will play")
 
@@ -201,19 +220,24 @@ class RoleSerializer(serializers.Serializer):
 
 class RegistrationWriteSerializer(serializers.Serializer):
     player = serializers.IntegerField(required=False, min_value=1, max_value=2**62, help_text="A player's id")
-    name = serializers.CharField(required=False, max_length=200, help_text="Or a name (a new one makes a player)")
+    name = serializers.CharField(
+        required=False, max_length=200, help_text="Or a name (a new one makes a player)"
+    )
     seed = serializers.IntegerField(required=False, allow_null=True, **services.SEED_BOUNDS.limits)
 
 
 class BatchEntrySerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, trim_whitespace=False)
-    seed = serializers.IntegerField(required=False, allow_null=True, default=None, **services.SEED_BOUNDS.limits)
+    seed = serializers.IntegerField(
+        required=False, allow_null=True, default=None, **services.SEED_BOUNDS.limits
+    )
 
 
 class BatchWriteSerializer(serializers.Serializer):
     entries = BatchEntrySerializer(many=True, max_length=2_000)
     confirm_new = serializers.BooleanField(
-        default=False, help_text="Create the new players the batch names (without it a batch with new names saves nothing)"
+        default=False,
+        help_text="Create the new players the batch names (without it a batch with new names saves nothing)",
     )
 
 
@@ -222,7 +246,9 @@ class BatchLineSerializer(serializers.Serializer):
     name = serializers.CharField()
     seed = serializers.IntegerField(allow_null=True)
     new = serializers.BooleanField(help_text="The name is nobody's yet: registering makes a new player")
-    suggestions = serializers.ListField(child=serializers.CharField(), help_text="Existing names that look like it")
+    suggestions = serializers.ListField(
+        child=serializers.CharField(), help_text="Existing names that look like it"
+    )
     player = serializers.IntegerField(source="player_id", allow_null=True, help_text="Once saved")
 
 
@@ -379,8 +405,12 @@ class MoveSerializer(serializers.Serializer):
 
 class TableResultSerializer(serializers.Serializer):
     expected_version = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
-    places = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
-    scores = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+    places = serializers.ListField(
+        child=serializers.IntegerField(), required=False, allow_null=True, default=None
+    )
+    scores = serializers.ListField(
+        child=serializers.IntegerField(), required=False, allow_null=True, default=None
+    )
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
     advancing = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=2**62), required=False, allow_null=True, default=None,
@@ -416,7 +446,9 @@ def _round_view(round_row: Round, user) -> object:
     if round_row.status == Round.Status.DRAFT and not organizer:
         raise Http404("no such round")
     history = seam.load_history(round_row.tournament)
-    return next(view for view in selectors.rounds(history, include_drafts=True) if view.row.pk == round_row.pk)
+    return next(
+        view for view in selectors.rounds(history, include_drafts=True) if view.row.pk == round_row.pk
+    )
 
 
 class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -443,7 +475,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     def partial_update(self, request, pk=None):
         data = TournamentWriteSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        tournament = services.tournament_update(tournament=self.get_object(), by=request.user, **data.validated_data)
+        tournament = services.tournament_update(
+            tournament=self.get_object(), by=request.user, **data.validated_data
+        )
         return Response(TournamentSerializer(tournament).data)
 
     def _transition(self, request, service):
@@ -464,7 +498,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         up); with `dropped` and `promoted` as the preview gave them, a plan that changed since answers 409."""
         data = StartSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        tournament = services.tournament_start(tournament=self.get_object(), by=request.user, **data.validated_data)
+        tournament = services.tournament_start(
+            tournament=self.get_object(), by=request.user, **data.validated_data
+        )
         return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(responses={200: StartPreviewSerializer, 403: ERROR})
@@ -487,7 +523,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         """How players sign up (organizers, before the start): self sign-up, cap, waitlist, approval."""
         data = SignupSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        tournament = services.signup_configure(tournament=self.get_object(), by=request.user, **data.validated_data)
+        tournament = services.signup_configure(
+            tournament=self.get_object(), by=request.user, **data.validated_data
+        )
         return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(request=ScheduleSerializer, responses={200: TournamentSerializer, **STATE_CONFLICT})
@@ -496,7 +534,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         """The event's clock (organizers): time zone, start, check-in opening, round times."""
         data = ScheduleSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        tournament = services.tournament_schedule(tournament=self.get_object(), by=request.user, **data.validated_data)
+        tournament = services.tournament_schedule(
+            tournament=self.get_object(), by=request.user, **data.validated_data
+        )
         return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(request=None, responses={201: TournamentRegistrationSerializer, **STATE_CONFLICT})
@@ -513,13 +553,17 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         reg = services.registration_withdraw(tournament=self.get_object(), by=request.user)
         return Response(_registration_data(reg))
 
-    @extend_schema(request=CheckInSerializer, responses={200: TournamentRegistrationSerializer, **STATE_CONFLICT})
+    @extend_schema(
+        request=CheckInSerializer, responses={200: TournamentRegistrationSerializer, **STATE_CONFLICT}
+    )
     @action(detail=True, methods=["post"], url_path="check-in")
     def check_in(self, request, pk=None):
         """The signed-in user's player checks in (or undoes it) while the check-in window is open."""
         data = CheckInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        reg = services.registration_check_in(tournament=self.get_object(), by=request.user, **data.validated_data)
+        reg = services.registration_check_in(
+            tournament=self.get_object(), by=request.user, **data.validated_data
+        )
         return Response(_registration_data(reg))
 
     @extend_schema(responses={200: TournamentRegistrationSerializer})
@@ -528,12 +572,18 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         """The signed-in user's own entry (404 when their player has none)."""
         tournament = self.get_object()
         player = selectors.player_of(request.user)
-        reg = tournament.registrations.select_related("player").filter(player=player).first() if player else None
+        reg = (
+            tournament.registrations.select_related("player").filter(player=player).first()
+            if player
+            else None
+        )
         if reg is None:
             raise Http404("you are not registered in this tournament")
         return Response(_registration_data(reg))
 
-    @extend_schema(request=CheckInSerializer, responses={200: TournamentRegistrationSerializer, **STATE_CONFLICT})
+    @extend_schema(
+        request=CheckInSerializer, responses={200: TournamentRegistrationSerializer, **STATE_CONFLICT}
+    )
     @action(detail=True, methods=["post"], url_path=r"registrations/(?P<player_id>[0-9]+)/check-in")
     def registration_check_in(self, request, pk=None, player_id=None):
         """An organizer checks a registered or waitlisted player in (or undoes it), any time before the start."""
@@ -543,7 +593,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
                                              **data.validated_data)  # fmt: skip
         return Response(_registration_data(reg))
 
-    @extend_schema(request=DecisionSerializer, responses={200: TournamentRegistrationSerializer, **STATE_CONFLICT})
+    @extend_schema(
+        request=DecisionSerializer, responses={200: TournamentRegistrationSerializer, **STATE_CONFLICT}
+    )
     @action(detail=True, methods=["post"], url_path=r"registrations/(?P<player_id>[0-9]+)/decision")
     def registration_decision(self, request, pk=None, player_id=None):
         """An organizer approves (a place, or the waitlist when full) or declines a pending entry."""
@@ -572,7 +624,11 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         return Response(body, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={204: None, **STATE_CONFLICT})
-    @action(detail=True, methods=["delete"], url_path=r"roles/(?P<role>organizer|scorekeeper)/(?P<username>[\w.@+-]+)")
+    @action(
+        detail=True,
+        methods=["delete"],
+        url_path=r"roles/(?P<role>organizer|scorekeeper)/(?P<username>[\w.@+-]+)",
+    )
     def role(self, request, pk=None, role=None, username=None):
         """Take a role away; a tournament keeps at least one organizer."""
         services.role_remove(tournament=self.get_object(), by=request.user, username=username, role=role)
@@ -645,17 +701,24 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         data = LeaveSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         registration = services.registration_leave(
-            tournament=self.get_object(), by=request.user, player_id=int(player_id), status=data.validated_data["status"]
+            tournament=self.get_object(),
+            by=request.user,
+            player_id=int(player_id),
+            status=data.validated_data["status"],
         )
         return Response(_registration_data(registration))
 
-    @extend_schema(request=SeedSerializer, responses={200: TournamentRegistrationSerializer(many=True), **STATE_CONFLICT})
+    @extend_schema(
+        request=SeedSerializer, responses={200: TournamentRegistrationSerializer(many=True), **STATE_CONFLICT}
+    )
     @action(detail=True, methods=["post"])
     def seed(self, request, pk=None):
         """Seed every active player by rating, or by hand (`order`: player ids, top seed first)."""
         data = SeedSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        ordered = services.tournament_seed(tournament=self.get_object(), by=request.user, **data.validated_data)
+        ordered = services.tournament_seed(
+            tournament=self.get_object(), by=request.user, **data.validated_data
+        )
         return Response(TournamentRegistrationSerializer(ordered, many=True).data)
 
     @extend_schema(responses=BracketMatchSerializer(many=True))
@@ -709,7 +772,10 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     @action(detail=True, methods=["post"], url_path="rounds/generate")
     def generate(self, request, pk=None):
         round_row = services.round_generate(tournament=self.get_object(), by=request.user)
-        return Response(TournamentRoundSerializer(_round_view(round_row, request.user)).data, status=status.HTTP_201_CREATED)
+        return Response(
+            TournamentRoundSerializer(_round_view(round_row, request.user)).data,
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):

@@ -13,7 +13,12 @@ from tests.factories import MatchFactory, PlayerFactory
 
 def test_games_come_from_the_registry(api, db):
     games = api.get("/api/games/").json()
-    assert [g["id"] for g in games] == ["nacho_pile", "nobody_but_us_chickens", "chicken_foot", "chickie_nuggs"]
+    assert [g["id"] for g in games] == [
+        "nacho_pile",
+        "nobody_but_us_chickens",
+        "chicken_foot",
+        "chickie_nuggs",
+    ]
     assert games[2]["score_order"] == "low"
 
 
@@ -26,10 +31,15 @@ def test_anyone_reads_players_matches_results_and_ratings(api, match_of, submit)
     matches = api.get("/api/matches/?game=nacho_pile&status=finished").json()
     assert matches["count"] == 1
     assert [(s["player"]["name"], s["place"]) for s in matches["results"][0]["seats"]] == [
-        ("Ann", 1), ("Bob", 1), ("Cat", 3), ("Dan", 4)
+        ("Ann", 1),
+        ("Bob", 1),
+        ("Cat", 3),
+        ("Dan", 4),
     ]
     versions = api.get(f"/api/matches/{match.pk}/results/").json()
-    assert [(v["version"], v["places"], v["entered_by"]) for v in versions] == [(1, [1, 1, 3, 4], "organizer")]
+    assert [(v["version"], v["places"], v["entered_by"]) for v in versions] == [
+        (1, [1, 1, 3, 4], "organizer")
+    ]
     ratings = api.get("/api/ratings/?game=nacho_pile").json()["results"]
     assert [r["player"]["name"] for r in ratings][:2] in (["Ann", "Bob"], ["Bob", "Ann"])
     assert ratings[0]["uncertainty"] == pytest.approx(3 * ratings[0]["sigma"])
@@ -59,13 +69,19 @@ def test_organizer_creates_players_and_matches_and_enters_results(organizer_api,
     renamed = organizer_api.patch(f"/api/players/{created.json()['id']}/", {"name": "Evelyn"}, format="json")
     assert renamed.json()["name"] == "Evelyn"
 
-    body = {"game": "chicken_foot", "players": [players[1].pk, players[0].pk], "options": {"set": "double_six"}}
+    body = {
+        "game": "chicken_foot",
+        "players": [players[1].pk, players[0].pk],
+        "options": {"set": "double_six"},
+    }
     match = organizer_api.post("/api/matches/", body, format="json")
     assert match.status_code == 201
     match_id = match.json()["id"]
     assert match.json()["options"]["set"] == "double_six"
 
-    first = organizer_api.post(f"/api/matches/{match_id}/results/", {"expected_version": 0, "scores": [7, 2]}, format="json")
+    first = organizer_api.post(
+        f"/api/matches/{match_id}/results/", {"expected_version": 0, "scores": [7, 2]}, format="json"
+    )
     assert first.status_code == 201
     assert (first.json()["version"], first.json()["places"]) == (1, [2, 1])
 
@@ -120,7 +136,10 @@ def test_bad_input_on_every_write_endpoint_is_a_400_naming_the_field(
 
     assert response.status_code == 400
     error = response.json()
-    assert (error["code"] in ("invalid", "required", "unknown_game", "duplicate"), error["field"]) == (True, field)
+    assert (error["code"] in ("invalid", "required", "unknown_game", "duplicate"), error["field"]) == (
+        True,
+        field,
+    )
     assert [entry["field"] for entry in error["errors"]] == [field]
     if message is not None:
         assert message in error["detail"]
@@ -134,7 +153,10 @@ def test_malformed_json_is_a_400(organizer_api, db):
 
 
 def test_unknown_match_is_404(organizer_api, db):
-    assert organizer_api.post("/api/matches/404/results/", {"expected_version": 0}, format="json").status_code == 404
+    assert (
+        organizer_api.post("/api/matches/404/results/", {"expected_version": 0}, format="json").status_code
+        == 404
+    )
 
 
 def test_a_match_id_that_is_not_a_number_is_404_for_its_results(api, organizer_api, db):
@@ -176,8 +198,14 @@ def test_a_missing_object_is_a_404_with_the_error_body(api, organizer_api, match
         api.get("/api/players/999999/"),
         organizer_api.patch("/api/players/999999/", {"active": False}, format="json"),
     ]
-    assert [(response.status_code, response.json()["code"]) for response in lookups] == [(404, "not_found")] * 4
-    assert lookups[0].json() == {"code": "not_found", "detail": "No Match matches the given query.", "errors": []}
+    assert [(response.status_code, response.json()["code"]) for response in lookups] == [
+        (404, "not_found")
+    ] * 4
+    assert lookups[0].json() == {
+        "code": "not_found",
+        "detail": "No Match matches the given query.",
+        "errors": [],
+    }
 
 
 def test_a_refused_write_says_forbidden_like_every_403(member_api, db):
@@ -193,6 +221,27 @@ def test_the_schema_documents_one_error_body_whose_codes_are_the_enum(client, db
     assert components["Error"]["properties"]["code"]["allOf"] == [{"$ref": "#/components/schemas/ErrorCode"}]
     assert components["ErrorCode"]["enum"] == [code.value for code in ErrorCode]
     assert "TournamentError" not in components and "BotError" not in components
-    assert sorted(components["VersionConflict"]["required"]) == ["code", "current_version", "detail", "errors"]
+    assert sorted(components["VersionConflict"]["required"]) == [
+        "code",
+        "current_version",
+        "detail",
+        "errors",
+    ]
     result = schema["paths"]["/api/matches/{id}/results/"]["post"]["responses"]
     assert sorted(result) == ["201", "400", "401", "403", "404", "409", "413", "415", "429"]
+
+
+def test_the_schema_admits_what_the_api_answers_for_unicode_slugs_and_unset_times(db, client):
+    """Schemathesis found these: slugs keep letters of any script (no ASCII pattern), a tournament without a
+    start time or check-in answers null for them, and every answer of a tournament carries its player count."""
+    components = client.get("/api/schema/", {"format": "json"}).json()["components"]["schemas"]
+    assert components["Player"]["properties"]["slug"] == {
+        "type": "string", "readOnly": True, "description": "Derived from the name; used in page URLs."
+    }  # fmt: skip
+    tournament = components["Tournament"]["properties"]
+    assert "pattern" not in tournament["slug"]
+    assert (tournament["starts_at"].get("nullable"), tournament["checkin_opens_at"].get("nullable")) == (
+        True,
+        True,
+    )
+    assert "player_count" in components["Tournament"]["required"]
