@@ -46,6 +46,10 @@ from league.tournaments.forms import (
 from league.tournaments.models import Registration, Round, RoundTime, Table, Tournament
 
 TOURNAMENTS_PER_PAGE = 50
+# The tournament page shows the standings and the players this many rows at a time (`?standings=N`,
+# `?players=N`): a 10,000-player event is not one page of 20,000 rows.
+STANDINGS_PER_PAGE = 100
+PLAYERS_PER_PAGE = 100
 
 
 def _tournament(request: HttpRequest, slug: str) -> Tournament:
@@ -98,6 +102,7 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
     registrations = history.registrations
     queued = (Registration.Status.WAITLISTED, Registration.Status.PENDING, Registration.Status.DECLINED)
     last = round_views[-1] if round_views else None
+    listed = [reg for reg in registrations if reg.status not in queued]
     flowing = last is not None and last.row.status != Round.Status.DRAFT and seam.flows(tournament, last.number)
     context = {
         "flowing": flowing,
@@ -106,13 +111,14 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
         "tournament": tournament,
         "game_name": game_name(tournament.game_id),
         "organizer": organizer,
-        "standings": selectors.standings(history),
+        "standings": Paginator(selectors.standings(history), STANDINGS_PER_PAGE).get_page(request.GET.get("standings")),
         "tiebreak_columns": [name for name in tournament.tiebreaks if name not in ("points", "seed")],
         "rounds": round_views,
         "last_round": round_views[-1] if round_views else None,
         "planned_rounds": seam.planned_rounds(history),
         "drawings": selectors.bracket(history, round_views, round_url=lambda n: _round_url(tournament, n)),
-        "registrations": [reg for reg in registrations if reg.status not in queued],
+        "registrations": listed,
+        "players_page": Paginator(listed, PLAYERS_PER_PAGE).get_page(request.GET.get("players")),
         "waitlist": selectors.waitlist(registrations),
         "pending": [reg for reg in registrations if reg.status == Registration.Status.PENDING],
         "declined": [reg for reg in registrations if reg.status == Registration.Status.DECLINED] if organizer else [],
