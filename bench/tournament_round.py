@@ -43,9 +43,9 @@ FORMATS = {"swiss": ("2-seat Swiss", 2), "pods": ("4-seat pods", 4)}
 COLUMNS = ("generate", "pair", "publish", "results", "per result", "standings", "t-page", "r-page")
 
 
-def timed(action) -> tuple[float, object]:
+def timed(action, **arguments) -> tuple[float, object]:
     start = time.perf_counter()
-    value = action()
+    value = action(**arguments)
     return time.perf_counter() - start, value
 
 
@@ -62,7 +62,7 @@ def page_time(client, urls: list[str]) -> tuple[float, int]:
     total, queries = 0.0, 0
     for url in urls:
         with CaptureQueriesContext(connection) as captured:
-            seconds, response = timed(lambda url=url: client.get(url, HTTP_HOST="localhost"))
+            seconds, response = timed(client.get, path=url, HTTP_HOST="localhost")
         if response.status_code != 200:
             raise SystemExit(f"{url} answered {response.status_code}")
         total += seconds
@@ -78,7 +78,7 @@ def enter_results(tables, organizer, rng: random.Random) -> list[float]:
         places = list(range(1, len(table.planned_seats) + 1))
         rng.shuffle(places)
         calls.append(
-            timed(lambda: services.table_result(table=table, by=organizer, expected_version=0, places=places))[0]
+            timed(services.table_result, table=table, by=organizer, expected_version=0, places=places)[0]
         )
     return calls
 
@@ -93,7 +93,8 @@ def run(key: str, players: list, organizer, rounds: int, rng: random.Random) -> 
     tournament = services.tournament_create(created_by=organizer, name=f"Bench {label}", game_id="nacho_pile",
                                             format="swiss", table_size=seats, rounds=rounds, rated=False)  # fmt: skip
     Registration.objects.bulk_create(
-        Registration(tournament=tournament, player=player, seed=seed) for seed, player in enumerate(players, 1)
+        Registration(tournament=tournament, player=player, seed=seed)
+        for seed, player in enumerate(players, 1)
     )
     services.tournament_start(tournament=tournament, by=organizer)
     client = Client()
@@ -103,10 +104,10 @@ def run(key: str, players: list, organizer, rounds: int, rng: random.Random) -> 
     lines: list[dict[str, float]] = []
     for number in range(1, rounds + 1):
         row: dict[str, float] = {}
-        row["generate"], round_row = timed(lambda: services.round_generate(tournament=tournament, by=organizer))
+        row["generate"], round_row = timed(services.round_generate, tournament=tournament, by=organizer)
         history = seam.load_history(Tournament.objects.get(pk=tournament.pk))
-        row["pair"] = timed(lambda: seam.generate(history, number))[0]
-        row["publish"] = timed(lambda: services.round_publish(round_row=round_row, by=organizer))[0]
+        row["pair"] = timed(seam.generate, history=history, number=number)[0]
+        row["publish"] = timed(services.round_publish, round_row=round_row, by=organizer)[0]
         tables = list(round_row.tables.order_by("number"))
         calls = enter_results(tables, organizer, rng)
         row["results"], row["per result"] = sum(calls), statistics.median(calls)
@@ -144,7 +145,8 @@ def double_elimination(players: list, organizer, rng: random.Random) -> dict[str
                                             game_id="nacho_pile", format="double_elimination", table_size=2,
                                             rated=False)  # fmt: skip
     Registration.objects.bulk_create(
-        Registration(tournament=tournament, player=player, seed=seed) for seed, player in enumerate(players, 1)
+        Registration(tournament=tournament, player=player, seed=seed)
+        for seed, player in enumerate(players, 1)
     )
     services.tournament_start(tournament=tournament, by=organizer)
     round_row = services.round_generate(tournament=tournament, by=organizer)
@@ -159,7 +161,7 @@ def double_elimination(players: list, organizer, rng: random.Random) -> dict[str
         places = [1, 2]
         rng.shuffle(places)
         calls.append(
-            timed(lambda: services.table_result(table=table, by=organizer, expected_version=0, places=places))[0]
+            timed(services.table_result, table=table, by=organizer, expected_version=0, places=places)[0]
         )
     tournament.refresh_from_db()
     print(f"\nDouble elimination, {len(players)} players, match by match ({len(calls)} results, "
@@ -194,7 +196,8 @@ def measure(args: argparse.Namespace) -> None:
     organizer = get_user_model().objects.create_superuser("bench", "bench@example.invalid", "bench-pass-123")
     count = max(args.players, args.de_players)
     Player.objects.bulk_create(
-        Player(name=f"Bench {i:05d}", name_key=name_key(f"Bench {i:05d}"), slug=f"bench-{i:05d}") for i in range(count)
+        Player(name=f"Bench {i:05d}", name_key=name_key(f"Bench {i:05d}"), slug=f"bench-{i:05d}")
+        for i in range(count)
     )
     players = list(Player.objects.order_by("id"))
     rng = random.Random(args.seed)
