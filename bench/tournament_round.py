@@ -23,6 +23,28 @@ one by one, which stores the result and opens the matches it makes ready; printe
 seconds of one such call (result stored and next match ready), and the number of results.
 
 Figures only: nothing is asserted about time. The last line is `RESULT key=value ...` (bench/alternate.py).
+
+Figures (PostgreSQL, 10,000 players, 2 shared cores under a load average of 4-6, so single figures vary by
+up to 2x; `DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/tournament_round.py
+--players 10000 [--rounds 2]`), seconds:
+
+    before (code of ea9f8a9, this bench; stopped after 2 Swiss rounds)
+    2-seat Swiss  generate  pair   publish  per result  standings  t-page  r-page
+      round 1     12.551    7.087  0.932    0.024       17.481     34.351  7.415
+      round 2     18.262   36.535  2.143    0.032        5.762     10.755  5.468
+
+    after (572d1ec..239b7d8: one-pass tie ordering, publish without IN lists, draft tables through
+    core.bulk, standings/players/tables 100 a page, a round page loading only its page of tables)
+    2-seat Swiss  round 1      5.588    1.746  2.714    0.026        2.221      4.987  0.283
+                  round 2      2.322    0.755  0.953    0.022        2.773      5.725  0.175
+    4-seat pods   round 1      1.392    0.751  0.365    0.022        1.505      3.638  0.602
+                  round 2      2.046    1.044  0.940    0.015        0.789      2.905  1.031
+    double elimination, 256 players, 510 results: median 114.5 ms, p95 453.4 ms a result
+
+Not yet at the targets: the tournament page (load_history of every table and registration, then the full
+standings, on every request and again for its live fragment: a cache of the computed standings per
+tournament state is the next lever), generating (load_history's model instances), and the double
+elimination's next match (bracket_sync reloads the whole history after each result).
 """
 
 from __future__ import annotations
