@@ -541,7 +541,7 @@ def bracket_flow(history: History) -> BracketFlow | None:
     part = elimination_part(history)
     if part is None or part.first_round not in history.rounds or not flows(history.tournament, part.first_round):
         return None
-    drawn = bracket_of(history)
+    drawn = Bracket(_drawn(history.tournament, part), part.entrants, part.results, part.first_round)  # bracket_of
     plan = flow_plan(drawn.bracket)
     live = live_tables(history, part.first_round)
     try:
