@@ -1,14 +1,52 @@
-"""Benchmark: a round of a 1,000-player tournament through the tournament services (ORM seam included).
+"""Benchmark: every round of a large tournament through the tournament services and pages (ORM seam included).
 
-Run:  .venv/bin/python bench/tournament_round.py [--players 1000] [--repeats 3] [--seed 2026]
+Run:  .venv/bin/python bench/tournament_round.py [--players 10000] [--rounds 5] [--seed 2026] [--de-players 256]
       (DATABASE_URL=postgres://... to measure PostgreSQL, in a database the bench creates on that server and drops
       at its end; the default is a SQLite file in a temporary folder, removed at the end: bench/scratch.py)
 
-For 2-seat Swiss and 4-seat pods: rounds 1-4 are generated, published and filled through the services with
-seeded random places, then round 5 is generated `--repeats` times (discarding the draft in between). Prints
-the median seconds of generating round 5 (loading the history, pairing, saving the draft), of publishing
-it (one league match per table), of the standings selector and of the tournament page, and the queries of
-the page. The pure pairing alone is timed by bench/pairing_round5.py.
+For 2-seat Swiss and 4-seat pods, every round (1 to `--rounds`) is generated, published and filled through the
+services with seeded random places, then completed. Each round prints one line of seconds:
+
+- `generate`: `round_generate` (loading the history, pairing, saving the draft); `pair`: the pairing alone
+  on the loaded history (`seam.generate`, the pure layer with the entrants built from the history);
+- `publish`: `round_publish` (one league match per table);
+- `results`: every table's result through `table_result` (the service the result page uses), the total;
+  `per result`: the median of one call;
+- `standings`: the standings selector on a freshly loaded history;
+- `t-page`: the tournament page as a visitor sees it plus every fragment it loads (its live standings
+  fragment, `?fragment=live`), the sum; `r-page`: the round's page plus its live refresh (live.js fetches
+  the page again), the sum; with the queries of each in brackets.
+
+Then the medians over the rounds. Then a double elimination of `--de-players` (2-seat, played match by match):
+after round 1 is published, each result is entered through `table_result` at the first table still waiting,
+one by one, which stores the result and opens the matches it makes ready; printed are the median and p95
+seconds of one such call (result stored and next match ready), and the number of results.
+
+Figures only: nothing is asserted about time. The last line is `RESULT key=value ...` (bench/alternate.py).
+
+Figures (PostgreSQL, 10,000 players, 2 shared cores under a load average of 4-6, so single figures vary by
+up to 2x; `DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/tournament_round.py
+--players 10000 [--rounds 2]`), seconds:
+
+    before (code of ea9f8a9, this bench; stopped after 2 Swiss rounds)
+    2-seat Swiss  generate  pair   publish  per result  standings  t-page  r-page
+      round 1     12.551    7.087  0.932    0.024       17.481     34.351  7.415
+      round 2     18.262   36.535  2.143    0.032        5.762     10.755  5.468
+
+    after (572d1ec..239b7d8: one-pass tie ordering, publish without IN lists, draft tables through
+    core.bulk, standings/players/tables 100 a page, a round page loading only its page of tables)
+    2-seat Swiss  round 1      5.588    1.746  2.714    0.026        2.221      4.987  0.283
+                  round 2      2.322    0.755  0.953    0.022        2.773      5.725  0.175
+    4-seat pods   round 1      1.392    0.751  0.365    0.022        1.505      3.638  0.602
+                  round 2      2.046    1.044  0.940    0.015        0.789      2.905  1.031
+    double elimination, 256 players, 510 results: median 114.5 ms, p95 453.4 ms a result; after the
+    bracket flow computes its elimination part once (`--formats de`, beside a test run): median 53.2 ms,
+    p95 214.1 ms
+
+Not yet at the targets: the tournament page (load_history of every table and registration, then the full
+standings, on every request and again for its live fragment: a cache of the computed standings per
+tournament state is the next lever), generating (load_history's model instances), and the double
+elimination's p95 (bracket_sync reloads the whole history after each result).
 """
 
 from __future__ import annotations
@@ -25,72 +63,148 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.scratch import bench_database, setup_django  # noqa: E402
 
-FORMATS = {"2-seat Swiss": 2, "4-seat pods": 4}
+FORMATS = {"swiss": ("2-seat Swiss", 2), "pods": ("4-seat pods", 4)}
+COLUMNS = ("generate", "pair", "publish", "results", "per result", "standings", "t-page", "r-page")
 
 
-def timed(action) -> tuple[float, object]:
+def timed(action, **arguments) -> tuple[float, object]:
     start = time.perf_counter()
-    value = action()
+    value = action(**arguments)
     return time.perf_counter() - start, value
 
 
-def run(label: str, seats: int, players: list, organizer, repeats: int, rng: random.Random) -> None:
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def page_time(client, urls: list[str]) -> tuple[float, int]:
+    """Seconds and queries of getting every url in turn (a page and the fragments it loads)."""
     from django.db import connection
-    from django.test import Client
     from django.test.utils import CaptureQueriesContext
+
+    total, queries = 0.0, 0
+    for url in urls:
+        with CaptureQueriesContext(connection) as captured:
+            seconds, response = timed(client.get, path=url, HTTP_HOST="localhost")
+        if response.status_code != 200:
+            raise SystemExit(f"{url} answered {response.status_code}")
+        total += seconds
+        queries += len(captured)
+    return total, queries
+
+
+def enter_results(tables, organizer, rng: random.Random) -> list[float]:
+    from league.tournaments import services
+
+    calls = []
+    for table in tables:
+        places = list(range(1, len(table.planned_seats) + 1))
+        rng.shuffle(places)
+        calls.append(
+            timed(services.table_result, table=table, by=organizer, expected_version=0, places=places)[0]
+        )
+    return calls
+
+
+def run(key: str, players: list, organizer, rounds: int, rng: random.Random) -> dict[str, float]:
+    from django.test import Client
 
     from league.tournaments import seam, selectors, services
     from league.tournaments.models import Registration, Tournament
 
+    label, seats = FORMATS[key]
     tournament = services.tournament_create(created_by=organizer, name=f"Bench {label}", game_id="nacho_pile",
-                                            format="swiss", table_size=seats, rounds=6, rated=False)  # fmt: skip
+                                            format="swiss", table_size=seats, rounds=rounds, rated=False)  # fmt: skip
     Registration.objects.bulk_create(
-        Registration(tournament=tournament, player=player, seed=seed) for seed, player in enumerate(players, 1)
+        Registration(tournament=tournament, player=player, seed=seed)
+        for seed, player in enumerate(players, 1)
     )
     services.tournament_start(tournament=tournament, by=organizer)
-    for number in range(1, 5):
-        round_row = services.round_generate(tournament=tournament, by=organizer)
-        services.round_publish(round_row=round_row, by=organizer)
-        for table in round_row.tables.select_related("match"):
-            places = list(range(1, len(table.planned_seats) + 1))
-            rng.shuffle(places)
-            services.table_result(table=table, by=organizer, expected_version=0, places=places)
-        services.round_complete(round_row=round_row, by=organizer)
-        print(f"{label}: round {number} played ({round_row.tables.count()} tables)", flush=True)
-    generate, publish = [], []
-    for _ in range(repeats):
-        seconds, round_row = timed(lambda: services.round_generate(tournament=tournament, by=organizer))
-        generate.append(seconds)
-        services.round_discard(round_row=round_row, by=organizer)
-    round_row = services.round_generate(tournament=tournament, by=organizer)
-    quality = round_row.quality
-    publish.append(timed(lambda: services.round_publish(round_row=round_row, by=organizer))[0])
-    standings = [timed(lambda: selectors.standings(seam.load_history(tournament)))[0] for _ in range(repeats)]
     client = Client()
     url = Tournament.objects.get(pk=tournament.pk).get_absolute_url()
-    page = []
-    for _ in range(repeats):
-        with CaptureQueriesContext(connection) as queries:
-            seconds, response = timed(lambda: client.get(url, HTTP_HOST="localhost"))
-            assert response.status_code == 200, response.status_code
-            page.append(seconds)
-    print(f"{label}, round 5 of {len(players)} players:")
-    print(f"  generate (load, pair, save draft): median {statistics.median(generate):.3f} s over {repeats}")
-    print(f"  publish ({round_row.tables.count()} matches): {publish[0]:.3f} s")
-    print(f"  standings selector: median {statistics.median(standings):.3f} s")
-    print(f"  tournament page: median {statistics.median(page):.3f} s, {len(queries)} queries")
-    print(f"  quality: repeat pairs {quality['repeat_pairs']}, max score spread {quality['max_score_spread']:g}, "
-          f"seat excess {quality['seat_excess']}, byes {quality['byes']}")  # fmt: skip
+    print(f"\n{label}, {len(players)} players, seconds per round (queries in brackets):")
+    print(f"{'round':>5} {'tables':>6} " + " ".join(f"{name:>10}" for name in COLUMNS), flush=True)
+    lines: list[dict[str, float]] = []
+    for number in range(1, rounds + 1):
+        row: dict[str, float] = {}
+        row["generate"], round_row = timed(services.round_generate, tournament=tournament, by=organizer)
+        history = seam.load_history(Tournament.objects.get(pk=tournament.pk))
+        row["pair"] = timed(seam.generate, history=history, number=number)[0]
+        row["publish"] = timed(services.round_publish, round_row=round_row, by=organizer)[0]
+        tables = list(round_row.tables.order_by("number"))
+        calls = enter_results(tables, organizer, rng)
+        row["results"], row["per result"] = sum(calls), statistics.median(calls)
+        services.round_complete(round_row=round_row, by=organizer)
+        row["standings"] = timed(lambda: selectors.standings(seam.load_history(tournament)))[0]
+        row["t-page"], t_queries = page_time(client, [url, f"{url}?fragment=live"])
+        round_url = round_row.get_absolute_url()
+        row["r-page"], r_queries = page_time(client, [round_url, round_url])
+        lines.append(row)
+        cells = [f"{row[name]:>10.3f}" for name in COLUMNS]
+        cells[-2] = f"{row['t-page']:.3f} ({t_queries})".rjust(10)
+        cells[-1] = f"{row['r-page']:.3f} ({r_queries})".rjust(10)
+        print(f"{number:>5} {len(tables):>6} " + " ".join(cells), flush=True)
+    medians = {name: statistics.median(line[name] for line in lines) for name in COLUMNS}
+    worst = {name: max(line[name] for line in lines) for name in COLUMNS}
+    print(f"{'med':>5} {'':>6} " + " ".join(f"{medians[name]:>10.3f}" for name in COLUMNS))
+    print(f"{'max':>5} {'':>6} " + " ".join(f"{worst[name]:>10.3f}" for name in COLUMNS))
+    quality = round_row.quality
+    print(f"  last round's quality: repeat pairs {quality['repeat_pairs']}, max score spread "
+          f"{quality['max_score_spread']:g}, seat excess {quality['seat_excess']}, byes {quality['byes']}")  # fmt: skip
+    figures = {}
+    for name in ("generate", "pair", "publish", "results", "standings", "t-page", "r-page"):
+        short = name.replace("-", "")
+        figures[f"{key}_{short}_max"] = worst[name]
+        figures[f"{key}_{short}_med"] = medians[name]
+    return figures
+
+
+def double_elimination(players: list, organizer, rng: random.Random) -> dict[str, float]:
+    from league.matches.models import Match
+    from league.tournaments import services
+    from league.tournaments.models import Registration, Table
+
+    tournament = services.tournament_create(created_by=organizer, name="Bench double elimination",
+                                            game_id="nacho_pile", format="double_elimination", table_size=2,
+                                            rated=False)  # fmt: skip
+    Registration.objects.bulk_create(
+        Registration(tournament=tournament, player=player, seed=seed)
+        for seed, player in enumerate(players, 1)
+    )
+    services.tournament_start(tournament=tournament, by=organizer)
+    round_row = services.round_generate(tournament=tournament, by=organizer)
+    services.round_publish(round_row=round_row, by=organizer)
+    waiting = (
+        Table.objects.filter(round__tournament=tournament, match__status=Match.Status.SCHEDULED)
+        .exclude(closed_as=Table.Closed.RESET)
+        .order_by("round__number", "number")
+    )
+    calls = []
+    while (table := waiting.first()) is not None:
+        places = [1, 2]
+        rng.shuffle(places)
+        calls.append(
+            timed(services.table_result, table=table, by=organizer, expected_version=0, places=places)[0]
+        )
+    tournament.refresh_from_db()
+    print(f"\nDouble elimination, {len(players)} players, match by match ({len(calls)} results, "
+          f"tournament {tournament.status}):")  # fmt: skip
+    print(f"  one result stored and the next match ready: median {statistics.median(calls) * 1000:.1f} ms, "
+          f"p95 {p95(calls) * 1000:.1f} ms, max {max(calls) * 1000:.1f} ms")  # fmt: skip
+    return {"de_result_med": statistics.median(calls), "de_result_p95": p95(calls)}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--de-players", type=int, default=256)
+    parser.add_argument("--formats", default="swiss,pods,de", help="which parts to run, comma-separated")
     args = parser.parse_args()
-    if args.players < 8 or args.repeats < 1:
-        parser.error("--players at least 8 and --repeats at least 1")
+    if args.players < 8 or args.rounds < 1 or args.de_players < 4:
+        parser.error("--players at least 8, --rounds at least 1, --de-players at least 4")
     with bench_database(os.environ.get("DATABASE_URL")) as database_url:
         setup_django(database_url)
         measure(args)
@@ -100,14 +214,25 @@ def main() -> int:
 def measure(args: argparse.Namespace) -> None:
     from django.contrib.auth import get_user_model
 
+    from league.core.names import name_key
     from league.players.models import Player
 
     organizer = get_user_model().objects.create_superuser("bench", "bench@example.invalid", "bench-pass-123")
-    Player.objects.bulk_create(Player(name=f"Bench {i:05d}", name_key=f"bench {i:05d}", slug=f"bench-{i:05d}") for i in range(args.players))
+    count = max(args.players, args.de_players)
+    Player.objects.bulk_create(
+        Player(name=f"Bench {i:05d}", name_key=name_key(f"Bench {i:05d}"), slug=f"bench-{i:05d}")
+        for i in range(count)
+    )
     players = list(Player.objects.order_by("id"))
     rng = random.Random(args.seed)
-    for label, seats in FORMATS.items():
-        run(label, seats, players, organizer, args.repeats, rng)
+    parts = args.formats.split(",")
+    figures: dict[str, float] = {}
+    for key in FORMATS:
+        if key in parts:
+            figures.update(run(key, players[: args.players], organizer, args.rounds, rng))
+    if "de" in parts:
+        figures.update(double_elimination(players[: args.de_players], organizer, rng))
+    print("RESULT " + " ".join(f"{key}={value:.4f}" for key, value in figures.items()))
 
 
 if __name__ == "__main__":

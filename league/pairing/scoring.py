@@ -301,10 +301,12 @@ def _order(group, criteria, values, tallies, head_to_head, seeds) -> list:
         key = scores.__getitem__
     else:
         key = lambda player: values[player][criterion]  # noqa: E731
+    tied: dict = {}  # each value's players in group order, in one pass (a scan per value is quadratic)
+    for player in group:
+        tied.setdefault(key(player), []).append(player)
     ordered: list = []
-    for value in sorted({key(player) for player in group}, reverse=True):
-        tied = [player for player in group if key(player) == value]
-        ordered.extend(_order(tied, rest, values, tallies, head_to_head, seeds))
+    for value in sorted(tied, reverse=True):
+        ordered.extend(_order(tied[value], rest, values, tallies, head_to_head, seeds))
     return ordered
 
 

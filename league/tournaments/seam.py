@@ -79,6 +79,7 @@ __all__ = (
     "is_finished",
     "is_swiss_round",
     "load_history",
+    "load_round_part",
     "planned_rounds",
     "quality_after_adjust",
     "scoring_of",
@@ -195,22 +196,43 @@ def load_history(tournament: Tournament) -> History:
     Seats are read as plain values: a tournament of a thousand players has thousands of them, and model
     instances (or a prefetch per match) would cost more than the pairing itself.
     """
-    registrations = list(tournament.registrations.select_related("player").order_by("seed", "id"))
+    return _load(tournament, {"round__tournament": tournament})
+
+
+def load_round_part(tournament: Tournament, number: int, tables: tuple[int, int] | None = None) -> History:
+    """A partial history for the page of one round: every round row, but only the tables of round `number`
+    (with table numbers from `tables[0]` to `tables[1]` when given) with their matches, seats and deciders,
+    and only the registrations of the players at those tables and of every round's byes and walkovers.
+
+    Its `rounds` and anything computed from them (standings, pairing) are not the tournament's: it serves
+    to show that round (a 10,000-player round is shown a page of tables at a time), nothing else."""
+    where: dict[str, Any] = {"round__tournament": tournament, "round__number": number}
+    if tables is not None:
+        where["number__range"] = tables
+    return _load(tournament, where, partial=True)
+
+
+def _load(tournament: Tournament, where: dict[str, Any], *, partial: bool = False) -> History:
     round_rows = list(tournament.round_set.order_by("number"))
     tables: dict[int, list[TableRow]] = {row.pk: [] for row in round_rows}
-    for table in TableRow.objects.filter(round__tournament=tournament).select_related("match").order_by("round_id", "number"):
+    for table in TableRow.objects.filter(**where).select_related("match").order_by("round_id", "number"):
         tables[table.round_id].append(table)
+    through = {f"match__tournament_table__{key}": value for key, value in where.items()}
     seats: dict[int, list[SeatRow]] = {}
-    rows = MatchSeat.objects.filter(match__tournament_table__round__tournament=tournament).order_by("match_id", "seat")
+    rows = MatchSeat.objects.filter(**through).order_by("match_id", "seat")
     for match_id, seat, player_id, place, score in rows.values_list("match_id", "seat", "player_id", "place", "score"):
         seats.setdefault(match_id, []).append(SeatRow(seat, player_id, place, score))
+    registrations = tournament.registrations.select_related("player").order_by("seed", "id")
+    if partial:
+        players = {pid for row in round_rows for pid in (*row.byes, *row.advanced)}
+        players.update(pid for listed in tables.values() for table in listed for pid in table.planned_seats)
+        players.update(seat.player_id for listed in seats.values() for seat in listed)
+        registrations = registrations.filter(player_id__in=players)
+    registrations = list(registrations)
     deciders = dict(
-        ResultVersion.objects.filter(
-            match__tournament_table__round__tournament=tournament,
-            advancing__isnull=False,
-            version=F("match__result_version"),
-        ).values_list("match_id", "advancing")
-    )
+        ResultVersion.objects.filter(**through, advancing__isnull=False, version=F("match__result_version"))
+        .values_list("match_id", "advancing")
+    )  # fmt: skip
     rounds: dict[int, PlayedRound] = {}
     voided: dict[int, list[TableResult]] = {}
     for round_row in round_rows:
@@ -569,7 +591,7 @@ def bracket_flow(history: History) -> BracketFlow | None:
     part = elimination_part(history)
     if part is None or part.first_round not in history.rounds or not flows(history.tournament, part.first_round):
         return None
-    drawn = bracket_of(history)
+    drawn = Bracket(_drawn(history.tournament, part), part.entrants, part.results, part.first_round)  # bracket_of
     plan = flow_plan(drawn.bracket)
     live = live_tables(history, part.first_round)
     try:

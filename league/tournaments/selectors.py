@@ -316,6 +316,31 @@ class RoundView:
         return sum(1 for table in self.tables if not table.has_result)
 
 
+TABLES_PER_PAGE = 100  # a published round's page shows tables 1-100, 101-200, ... (`?page=2` ...)
+
+
+def page_number(value) -> int:
+    """The page asked for (`?page=`), 1 when missing or not a positive whole number."""
+    return int(value) if isinstance(value, str) and value.isdigit() and 0 < int(value) < 100_000 else 1
+
+
+def table_page(number: int) -> int:
+    """The page of a round that shows table `number` (pages go by table number, so a link finds its table
+    whatever tables a bracket opened first)."""
+    return max(1, (number - 1) // TABLES_PER_PAGE + 1)
+
+
+def table_range(page: int) -> tuple[int, int]:
+    """The first and last table number shown on page `page` of a round."""
+    return (page - 1) * TABLES_PER_PAGE + 1, page * TABLES_PER_PAGE
+
+
+def table_link(round_url: str, number: int) -> str:
+    """The address of table `number` on its round's page (with the page when it is not the first)."""
+    page = table_page(number)
+    return f"{round_url}{f'?page={page}' if page > 1 else ''}#table-{number}"
+
+
 def rounds(history, *, include_drafts: bool) -> list[RoundView]:
     """Every round (drafts only when asked) with its tables in table order, seats, places and points."""
     tournament = history.tournament
@@ -541,7 +566,7 @@ def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing
     for view in round_views:
         for table in view.tables:
             if table.label and table.closed_as != Table.Closed.RESET:
-                links[table.label] = f"{round_url(view.number)}#table-{table.number}"
+                links[table.label] = table_link(round_url(view.number), table.number)
                 by_label[table.label] = table
     matches = seam.bracket_matches(history, names)
     if matches is not None:

@@ -17,6 +17,7 @@ from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.views import redirect_to_login as login_redirect
 from django.core.paginator import Paginator
+from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -27,6 +28,7 @@ from league.core.catalogue import game_name, game_spec, game_specs
 from league.core.errors import UserError
 from league.core.exports import SafeWriter, csv_download
 from league.core.forms import add_user_error
+from league.matches.models import Match
 from league.results.entry import result_entry_form
 from league.results.selectors import counting_advancing
 from league.tournaments import clock, seam, selectors, services
@@ -46,6 +48,10 @@ from league.tournaments.forms import (
 from league.tournaments.models import Registration, Round, RoundTime, Table, Tournament
 
 TOURNAMENTS_PER_PAGE = 50
+# The tournament page shows the standings and the players this many rows at a time (`?standings=N`,
+# `?players=N`): a 10,000-player event is not one page of 20,000 rows.
+STANDINGS_PER_PAGE = 100
+PLAYERS_PER_PAGE = 100
 
 
 def _tournament(request: HttpRequest, slug: str) -> Tournament:
@@ -114,6 +120,7 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
     registrations = history.registrations
     queued = (Registration.Status.WAITLISTED, Registration.Status.PENDING, Registration.Status.DECLINED)
     last = round_views[-1] if round_views else None
+    listed = [reg for reg in registrations if reg.status not in queued]
     flowing = last is not None and last.row.status != Round.Status.DRAFT and seam.flows(tournament, last.number)
     context = {
         "flowing": flowing,
@@ -122,13 +129,14 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
         "tournament": tournament,
         "game_name": game_name(tournament.game_id),
         "organizer": organizer,
-        "standings": selectors.standings(history),
+        "standings": Paginator(selectors.standings(history), STANDINGS_PER_PAGE).get_page(request.GET.get("standings")),
         "tiebreak_columns": [name for name in tournament.tiebreaks if name not in ("points", "seed")],
         "rounds": round_views,
         "last_round": round_views[-1] if round_views else None,
         "planned_rounds": seam.planned_rounds(history),
         "drawings": selectors.bracket(history, round_views, round_url=lambda n: _round_url(tournament, n)),
-        "registrations": [reg for reg in registrations if reg.status not in queued],
+        "registrations": listed,
+        "players_page": Paginator(listed, PLAYERS_PER_PAGE).get_page(request.GET.get("players")),
         "waitlist": selectors.waitlist(registrations),
         "pending": [reg for reg in registrations if reg.status == Registration.Status.PENDING],
         "declined": [reg for reg in registrations if reg.status == Registration.Status.DECLINED] if organizer else [],
@@ -342,8 +350,10 @@ def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpRespo
     return redirect(tournament)
 
 
-def _round(tournament: Tournament, number: int, organizer: bool) -> tuple:
-    history = seam.load_history(tournament)
+def _round(tournament: Tournament, number: int, organizer: bool, tables: tuple[int, int] | None = None) -> tuple:
+    """The round's history (only that round's tables, within table numbers `tables` when given:
+    `seam.load_round_part`), every round's view and this round's; 404 for a round not shown."""
+    history = seam.load_round_part(tournament, number, tables)
     views = selectors.rounds(history, include_drafts=organizer)
     view = next((view for view in views if view.number == number), None)
     if view is None:
@@ -354,9 +364,23 @@ def _round(tournament: Tournament, number: int, organizer: bool) -> tuple:
 def _round_page(request, tournament, number, *, status=200, error="", swap_form=None):
     organizer = selectors.is_organizer(request.user, tournament)
     planned = RoundTime.objects.filter(tournament=tournament, number=number).first()
-    history, views, view = _round(tournament, number, organizer)
+    round_row = tournament.round_set.filter(number=number).first()
+    # A draft shows every table (the organizer moves any player to any table); a published round a page of
+    # tables by number (`selectors.table_page`), the first table still waiting found by one query.
+    draft = round_row is not None and round_row.status == Round.Status.DRAFT
+    page = selectors.page_number(request.GET.get("page"))
+    history, views, view = _round(tournament, number, organizer, None if draft else selectors.table_range(page))
+    top = (round_row.tables.aggregate(top=Max("number"))["top"] or 0) if round_row is not None else 0
+    pages = 1 if draft else selectors.table_page(top)
+    if draft:
+        next_waiting = next((table for table in view.tables if not table.has_result), None)
+    else:
+        done = (Match.Status.FINISHED, Match.Status.VOID)
+        next_waiting = round_row.tables.filter(match__isnull=False).exclude(match__status__in=done).order_by("number").first()
     players = [(seat.player_id, seat.name) for table in view.tables for seat in table.seats] + view.byes
+    first, last = selectors.table_range(page)
     context = {
+        "table_pages": {"number": page, "count": pages, "first": first, "last": min(top, last), "top": top} if pages > 1 else None,
         "tournament": tournament,
         "game_name": game_name(tournament.game_id),
         "organizer": organizer,
@@ -366,7 +390,7 @@ def _round_page(request, tournament, number, *, status=200, error="", swap_form=
         "error": error,
         "swap_form": swap_form or SwapForm(),
         "move_form": MoveForm(players=sorted(players, key=lambda item: item[1].casefold())),
-        "next_waiting": next((table for table in view.tables if not table.has_result), None),
+        "next_waiting": next_waiting,
         "can_score": organizer or selectors.is_scorekeeper(request.user, tournament),
         "planned_start": planned.starts_at if planned else None,
         "flowing": seam.flows(tournament, number),

@@ -71,18 +71,26 @@ def tables_forfeit_departed(
     waiting = [table for table in tables if table.match_id is not None and not table.closed_as]
     if not waiting:
         return []
+    # Who left first (few, usually nobody), then the seats of only their waiting tables: a round of
+    # thousands of tables is never listed in a query.
+    left = dict(
+        Registration.objects.filter(tournament=tournament, status__in=DEPARTED).values_list("player_id", "player__name")
+    )  # fmt: skip
+    if not left:
+        return []
+    waiting_ids = {table.match_id for table in waiting}
+    touched = {
+        match_id
+        for match_id in MatchSeat.objects.filter(
+            player_id__in=left, match__status=Match.Status.SCHEDULED, match__tournament_table__round__tournament=tournament
+        ).values_list("match_id", flat=True)
+        if match_id in waiting_ids
+    }  # fmt: skip
     seats: dict[int, list[int]] = {}
     for match_id, player_id in (
-        MatchSeat.objects.filter(match_id__in=[table.match_id for table in waiting], match__status=Match.Status.SCHEDULED)
-        .order_by("match_id", "seat")
-        .values_list("match_id", "player_id")
+        MatchSeat.objects.filter(match_id__in=touched).order_by("match_id", "seat").values_list("match_id", "player_id")
     ):  # fmt: skip
         seats.setdefault(match_id, []).append(player_id)
-    players = {pid for table_seats in seats.values() for pid in table_seats}
-    left = dict(
-        Registration.objects.filter(tournament=tournament, player_id__in=players, status__in=DEPARTED)
-        .values_list("player_id", "player__name")
-    )  # fmt: skip
     closed = []
     for table in waiting:
         absent = [pid for pid in seats.get(table.match_id, []) if pid in left]

@@ -62,9 +62,13 @@ def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:
             final=values["final"],
             quality=values["quality"],
         )
-        Table.objects.bulk_create(
-            Table(round=round_row, number=index, label=table["label"], planned_seats=table["seats"])
-            for index, table in enumerate(values["tables"], start=1)
+        bulk.insert(
+            Table,
+            ("number", "label", "planned_seats"),
+            [(index, table["label"], table["seats"]) for index, table in enumerate(values["tables"], start=1)],
+            round_id=round_row.pk,
+            closed_as=Table.Closed.NO,
+            absent=[],
         )
         audit(tournament, by, Action.ROUND_GENERATED, round=number, tables=len(values["tables"]))
     return round_row

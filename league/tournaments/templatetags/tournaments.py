@@ -79,3 +79,11 @@ def event_time(instant, zone_name: str) -> str:
 def get_item(mapping: dict, key):
     """mapping[key] in a template (None when missing)."""
     return mapping.get(key)
+
+
+@register.filter
+def table_link(round_url: str, number: int) -> str:
+    """The address of table `number` on its round's page (`selectors.table_link`: the page it is on)."""
+    from league.tournaments.selectors import table_link as link
+
+    return link(round_url, number)
