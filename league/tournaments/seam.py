@@ -202,7 +202,8 @@ def load_history(tournament: Tournament) -> History:
 def load_round_part(tournament: Tournament, number: int, tables: tuple[int, int] | None = None) -> History:
     """A partial history for the page of one round: every round row, but only the tables of round `number`
     (with table numbers from `tables[0]` to `tables[1]` when given) with their matches, seats and deciders,
-    and only the registrations of the players at those tables and of every round's byes and walkovers.
+    and only the registrations of the players at those tables and of every round's byes, walkovers,
+    requested byes and sit-outs.
 
     Its `rounds` and anything computed from them (standings, pairing) are not the tournament's: it serves
     to show that round (a 10,000-player round is shown a page of tables at a time), nothing else."""
@@ -224,7 +225,8 @@ def _load(tournament: Tournament, where: dict[str, Any], *, partial: bool = Fals
         seats.setdefault(match_id, []).append(SeatRow(seat, player_id, place, score))
     registrations = tournament.registrations.select_related("player").order_by("seed", "id")
     if partial:
-        players = {pid for row in round_rows for pid in (*row.byes, *row.advanced)}
+        players = {pid for row in round_rows for pid in (*row.byes, *row.advanced, *row.sat_out)}
+        players.update(pid for row in round_rows for pid, _ in row.requested_byes)
         players.update(pid for listed in tables.values() for table in listed for pid in table.planned_seats)
         players.update(seat.player_id for listed in seats.values() for seat in listed)
         registrations = registrations.filter(player_id__in=players)
