@@ -711,7 +711,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     @extend_schema(
         request=SeedSerializer, responses={200: TournamentRegistrationSerializer(many=True), **STATE_CONFLICT}
     )
-    @action(detail=True, methods=["post"])
+    @action(detail=True, methods=["post"], pagination_class=None)
     def seed(self, request, pk=None):
         """Seed every active player by rating, or by hand (`order`: player ids, top seed first)."""
         data = SeedSerializer(data=request.data)

@@ -245,3 +245,15 @@ def test_the_schema_admits_what_the_api_answers_for_unicode_slugs_and_unset_time
         True,
     )
     assert "player_count" in components["Tournament"]["required"]
+
+
+def test_seeding_answers_the_plain_list_its_schema_describes(db, client):
+    """Schemathesis found the schema describing a page (count, results) where seeding answers a list."""
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    answer = schema["paths"]["/api/tournaments/{id}/seed/"]["post"]["responses"]["200"]["content"][
+        "application/json"
+    ]
+    assert answer["schema"] == {
+        "type": "array",
+        "items": {"$ref": "#/components/schemas/TournamentRegistration"},
+    }
