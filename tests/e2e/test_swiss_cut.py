@@ -32,6 +32,13 @@ Worked out by hand (seed - 1 = 16q + 4r + s, q, r, s in 0..3):
   everyone else in the Swiss order, P64 last: P64 dropped after round 3 on 0 points, and everyone else has at
   least 1 by then.
 
+The requested bye: after round 3, the organizer asks for a bye in round 4 for P63 (1 point, second last) from
+the page's "Byes and breaks" panel; the tournament scores a requested bye as half a win, i.e. half of first
+place at the preferred size of 4: 1.5. Round 4 then seats 62 players (P64 dropped, P63 away): tables of 4 with
+the short leftovers rule (the default) make 14 tables of 4 and 2 of 3 (62 = 14 x 4 + 2 x 3), P63 is listed
+under "Bye asked for" on round 4's page, and P63 ends the Swiss on 1 + 1.5 = 2.5. Scaled points are on (the
+default for pod tables), so a table of 3 scores 3, 1.5, 0: P01 still has 12 after winning wherever it sits.
+
 The correction: round 2, table 5 (P17, P21, P25, P29) is first entered the wrong way round, the round is
 completed, and then the organizer corrects it on the result page before generating round 3. Round 3's
 pairings and the points after it are the rule's, which they would not be if the first entry still counted.
@@ -126,6 +133,7 @@ def test_a_64_player_swiss_and_a_top_16_cut_at_4_seat_tables_follow_the_seeds(li
     tournament = services.tournament_create(
         created_by=organizer, name="Big Pods", game_id="nacho_pile", format="stages", first_stage="swiss",
         rounds=4, cut_size=16, cut_format="single_elimination", table_size=4, advance=2, rated=False,
+        requested_bye_score="half",
     )  # fmt: skip
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     page = context.new_page()
@@ -171,11 +179,30 @@ def test_a_64_player_swiss_and_a_top_16_cut_at_4_seat_tables_follow_the_seeds(li
     page.locator("#confirm button").click()
     assert Registration.objects.get(player__name="P64").status == Registration.Status.DROPPED
 
+    # P63 (1 point) asks for a bye in round 4; the organizer asks for them from the panel
+    tournament.refresh_from_db()
+    assert tournament.scale_points is True
+    assert tournament.leftovers == Tournament.Leftovers.SHORT
+    page.goto(f"{base}/")
+    form = page.locator("#bye-form")
+    form.locator("select[name=player]").select_option(label="P63")
+    form.locator("select[name=round]").select_option("4")
+    form.locator("select[name=kind]").select_option("bye")
+    form.get_by_role("button", name="Ask").click()
+    assert page.inner_text(".messages") == "P63 has a bye in round 4."
+    assert page.locator("#bye-requests li").all_inner_texts() == ["Round 4: P63 · bye Take back"]
+
     round_4 = play_round(page, base, 4)
-    assert sorted(len(names) for names in round_4) == [3] + [4] * 15  # 63 players
-    assert "P64" not in {name for names in round_4 for name in names}
+    # 62 players: 14 tables of 4 and 2 of 3 (short leftovers)
+    assert sorted(len(names) for names in round_4) == [3] * 2 + [4] * 14
+    assert len(players(round_4)) == 62
+    assert {"P63", "P64"}.isdisjoint(players(round_4))
+    page.goto(f"{base}/rounds/4/")
+    assert page.inner_text("#requested-byes") == "Bye asked for (scores half a win): P63"
     page.goto(f"{base}/")
     swiss = [row[1] for row in standings_rows(page)]
+    points = {row[1]: row[2] for row in standings_rows(page)}
+    assert points["P63"] == "2.5"  # 1 after round 3, plus half a win (1.5)
     assert standings_rows(page)[0][1:3] == ["P01", "12"]  # four wins
     assert swiss[-1] == "P64 (dropped)"
 
