@@ -16,6 +16,7 @@ from league.accounts.models import ClaimLink
 from league.core.catalogue import game_name
 from league.matches.models import Match, MatchSeat
 from league.players.models import Player
+from league.players.selectors import player_of
 from league.ratings.models import RatingPool
 from league.ratings.selectors import player_ratings
 from league.tournaments.models import Registration, Round, Table, Tournament
@@ -33,13 +34,6 @@ def claim_link_for_token(token: str) -> ClaimLink | None:
     if not isinstance(token, str) or not token or len(token) > 200:
         return None
     return ClaimLink.objects.select_related("player").filter(token_hash=token_digest(token)).first()
-
-
-def player_of(user: AbstractBaseUser | None) -> Player | None:
-    """The user's own player, if they have one."""
-    if user is None or not user.is_authenticated:
-        return None
-    return Player.objects.filter(user=user).first()
 
 
 def can_issue_claim_link(user: AbstractBaseUser | None, player: Player) -> bool:

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from league.matches.models import Match
 from league.players.models import Player
+from league.players.selectors import player_of
 from league.tournaments import seam
 from league.tournaments.models import ByeRequest, Registration, Round, Table, Tournament
 
@@ -48,16 +48,6 @@ def is_scorekeeper(user: AbstractBaseUser | None, tournament: Tournament) -> boo
 def can_score(user: AbstractBaseUser | None, tournament: Tournament) -> bool:
     """Whether the user enters and corrects the tournament's results: its organizers, staff, scorekeepers."""
     return is_organizer(user, tournament) or is_scorekeeper(user, tournament)
-
-
-def player_of(user: AbstractBaseUser | None) -> Player | None:
-    """The person-player a signed-in user owns, or None (anonymous, or no player yet)."""
-    if user is None or not user.is_authenticated:
-        return None
-    try:
-        return user.player
-    except (ObjectDoesNotExist, AttributeError):
-        return None
 
 
 @dataclass(frozen=True)
