@@ -1,0 +1,48 @@
+"""What happens in the league that someone may want to hear about, as Django signals sent after commit.
+
+The apps where these things happen (tournaments, results, bots) sit below the app that tells people about
+them (`league.notifications`: the inbox, email and outbound webhooks), so they cannot call it. Instead they
+call `emit(signal, **payload)` at the moment it happens, inside their transaction; the signal is sent once
+that transaction commits (never for a rolled-back one), and receivers must not raise: a receiver that fails
+is logged and the others still run (`send_robust`), so hearing about an action never breaks the action.
+
+Every payload is keyword arguments of plain ids (and a few plain values), not model instances, so a
+receiver reads the rows afresh and can hand the ids on to a Celery task as they are.
+
+| signal | sent when | payload |
+| --- | --- | --- |
+| `table_ready` | tables get their players: a round is published, or a bracket match's players are known | `tournament_id`, `table_ids` |
+| `result_recorded` | a result version is stored at a tournament table (organizer entry or confirmed report) | `tournament_id`, `table_id`, `version_id` |
+| `report_awaiting_confirmation` | a player reports a table's result and others must confirm it | `tournament_id`, `table_id`, `report_id`, `user_ids` (who must confirm) |
+| `result_disputed` | a seated player disputes a report or a stored result | `tournament_id`, `table_id`, `dispute_id` |
+| `tournament_finished` | a tournament's status becomes finished | `tournament_id` |
+| `league_round_rated` | every match of a bot-league round is played and rated | `league_id`, `round_number` |
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.dispatch import Signal
+
+log = logging.getLogger(__name__)
+
+table_ready = Signal()
+result_recorded = Signal()
+report_awaiting_confirmation = Signal()
+result_disputed = Signal()
+tournament_finished = Signal()
+league_round_rated = Signal()
+
+
+def emit(signal: Signal, **payload: Any) -> None:
+    """Send `signal` with `payload` once the current transaction commits (at once outside one)."""
+
+    def send() -> None:
+        for receiver, outcome in signal.send_robust(sender=None, **payload):
+            if isinstance(outcome, Exception):
+                log.error("receiver %r of an event failed", receiver, exc_info=outcome)
+
+    transaction.on_commit(send)
