@@ -43,7 +43,13 @@ from league.core.names import check_name
 from league.matches.models import Match, MatchSeat
 from league.matches.services import ScheduledMatch, matches_schedule
 from league.ratings.models import PendingRatingUpdate, Rating, RatingPool
-from league.ratings.services import pool_create, pool_update
+from league.ratings.services import (
+    PredictedTable,
+    calibration_queue,
+    pool_create,
+    pool_update,
+    predictions_store,
+)
 
 MAX_QUEUED_TASKS = 16
 SETTING_BOUNDS = {  # a league's numbers, within their columns (small ints up to 32767, ints up to 2**31 - 1)
@@ -254,6 +260,7 @@ def _draw_round(
         league.status = BotLeague.Status.FINISHED
         league.finished_at = timezone.now()
         league.save(update_fields=["status", "finished_at"])
+        calibration_queue(pool_id=league.rating_pool_id)
         if league.schedule_id:
             PeriodicTask.objects.filter(pk=league.schedule_id).update(enabled=False)
         return None
@@ -282,10 +289,21 @@ def _draw_round(
         options=league.options,
         rating_pool_id=league.rating_pool_id,
         tables=[
-            ScheduledMatch(drawn_at + timedelta(microseconds=table.index), [players[bot] for bot in table.seats])
+            ScheduledMatch(
+                drawn_at + timedelta(microseconds=table.index), [players[bot] for bot in table.seats]
+            )
             for table in tables
         ],
     )
+    # Each table's pre-match chances from the ratings at the draw; the calibration of the rounds rated so far.
+    predictions_store(
+        pool_id=league.rating_pool_id,
+        tables=[
+            PredictedTable(m, [players[bot] for bot in t.seats]) for m, t in zip(ids, tables, strict=True)
+        ],
+    )
+    if number > 1:
+        calibration_queue(pool_id=league.rating_pool_id)
     start = Fixture.objects.filter(league=league).aggregate(p=Max("position"))["p"]
     start = 0 if start is None else start + 1
     bulk.insert(

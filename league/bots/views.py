@@ -20,6 +20,7 @@ from league.core.catalogue import game_choices, game_name
 from league.core.errors import NotFound, UserError
 from league.core.forms import add_user_error
 from league.matches.models import Match
+from league.ratings.selectors import predictions_by_seat
 
 
 def league_list(request: HttpRequest) -> HttpResponse:
@@ -102,12 +103,14 @@ def league_new(request: HttpRequest) -> HttpResponse:
 
 
 def _league_context(request: HttpRequest, league: BotLeague) -> dict:
+    recent = list(selectors.league_recent_matches(league))
     return {
+        "forecasts": predictions_by_seat([fixture.match_id for fixture in recent]),
         "league": league,
         "game_name": game_name(league.game_id),
         "standings": selectors.league_standings(league),
         "progress": selectors.league_progress(league),
-        "recent": selectors.league_recent_matches(league),
+        "recent": recent,
         "chart": selectors.league_chart(league),
         "can_control": request.user.is_staff,
         "sandbox_message": selectors.sandbox_status(league).message,

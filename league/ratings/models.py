@@ -6,7 +6,7 @@ parameters are stored with the pool, so a pool's numbers can always be recompute
 
 from django.db import models
 
-from league.ratings import maths
+from league.ratings import forecast, maths
 
 
 class RatingPool(models.Model):
@@ -57,7 +57,9 @@ class Rating(models.Model):
 
     class Meta:
         ordering = ["pool", "-conservative", "player_id"]
-        constraints = [models.UniqueConstraint(fields=["pool", "player"], name="one_rating_per_player_per_pool")]
+        constraints = [
+            models.UniqueConstraint(fields=["pool", "player"], name="one_rating_per_player_per_pool")
+        ]
         indexes = [models.Index(fields=["pool", "-conservative", "player"], name="rating_leaderboard")]
 
     def __str__(self) -> str:
@@ -87,7 +89,9 @@ class RatingHistory(models.Model):
     class Meta:
         verbose_name_plural = "rating history"
         constraints = [
-            models.UniqueConstraint(fields=["pool", "match", "player"], name="one_history_row_per_match_player"),
+            models.UniqueConstraint(
+                fields=["pool", "match", "player"], name="one_history_row_per_match_player"
+            ),
         ]
         indexes = [models.Index(fields=["player", "pool"], name="history_by_player")]
 
@@ -114,3 +118,51 @@ class PendingRatingUpdate(models.Model):
 
     def __str__(self) -> str:
         return f"pool {self.pool_id}: match {self.match_id}"
+
+
+class Prediction(models.Model):
+    """A seat's chances before its match, from its pool's ratings at the time the table was published, the
+    round drawn or the match recorded (`league.ratings.forecast`). Written once, in bulk, never changed:
+    calibration compares these numbers with what then happened."""
+
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="predictions", db_index=False)
+    match = models.ForeignKey(
+        "matches.Match", on_delete=models.CASCADE, related_name="predictions", db_index=False
+    )
+    seat = models.PositiveSmallIntegerField(help_text="0-based, as the match's seats.")
+    seats = models.PositiveSmallIntegerField(help_text="The number of seats at the table.")
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="+", db_index=False)
+    mu = models.FloatField(help_text="The player's μ in the pool when predicted.")
+    sigma = models.FloatField(help_text="The player's σ in the pool when predicted.")
+    p_first = models.FloatField(help_text="Probability of finishing first.")
+    expected_place = models.FloatField(
+        help_text="1 + the sum of the chances that each opponent finishes ahead."
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_prediction_per_seat")]
+        indexes = [models.Index(fields=["pool", "match"], name="prediction_by_pool")]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} seat {self.seat}: {self.p_first:.3f}"
+
+    @property
+    def long_shot(self) -> bool:
+        """A win from here would be an upset: P(first) under a third of 1/n."""
+        return forecast.is_upset(self.p_first, self.seats)
+
+
+class PoolCalibration(models.Model):
+    """A pool's calibration, computed after its ratings update (`calibration_refresh`), so its page reads
+    one row. `summary` holds the reliability bins, scores and biggest upsets; `stale` says a refresh is
+    queued."""
+
+    pool = models.OneToOneField(RatingPool, on_delete=models.CASCADE, related_name="calibration")
+    summary = models.JSONField(default=dict)
+    stale = models.BooleanField(default=True)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"calibration of pool {self.pool_id}"

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from django.db.models import F, QuerySet, Window
+from django.db.models import Exists, F, OuterRef, QuerySet, Window
 from django.db.models.functions import Rank
 
+from league.matches.models import Match, MatchSeat
 from league.players.models import Player
-from league.ratings.models import Rating, RatingHistory, RatingPool
+from league.ratings.models import PoolCalibration, Prediction, Rating, RatingHistory, RatingPool
 
 LEADERBOARD_SORTS = {
     "rating": ("-conservative", "player__name"),
@@ -48,3 +49,31 @@ def player_history(player: Player) -> QuerySet[RatingHistory]:
         .select_related("pool", "match")
         .order_by("pool_id", "match__played_at", "match_id")
     )
+
+
+def predictions_by_seat(match_ids) -> dict[tuple[int, int], Prediction]:
+    """The stored predictions of these matches by (match id, seat); one query per 2,000 matches."""
+    ids = sorted({match_id for match_id in match_ids if match_id is not None})
+    found: dict[tuple[int, int], Prediction] = {}
+    for offset in range(0, len(ids), 2000):
+        for row in Prediction.objects.filter(match_id__in=ids[offset : offset + 2000]):
+            found[(row.match_id, row.seat)] = row
+    return found
+
+
+def pool_calibration(pool: RatingPool) -> PoolCalibration | None:
+    return PoolCalibration.objects.filter(pool=pool).first()
+
+
+def player_upsets(player: Player, *, limit: int = 10) -> list[Prediction]:
+    """The player's wins that were upsets (P(first) under a third of 1/n), least likely first."""
+    won = MatchSeat.objects.filter(match_id=OuterRef("match_id"), seat=OuterRef("seat"), place=1)
+    rows = (
+        Prediction.objects.filter(
+            player=player, match__status=Match.Status.FINISHED, p_first__lt=1 / 3 / F("seats")
+        )
+        .filter(Exists(won))
+        .select_related("match", "pool")
+        .order_by("p_first", "match_id")
+    )
+    return list(rows[:limit])

@@ -23,10 +23,12 @@ from typing import NamedTuple
 
 from celery import signature
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Subquery
+from django.utils import timezone
 
 from league.core import bulk
 from league.core.catalogue import game_spec
+from league.matches.models import Match, MatchSeat
 from league.matches.selectors import (
     POOL_ORDER,
     PoolKey,
@@ -35,11 +37,19 @@ from league.matches.selectors import (
     pool_matches,
     rated_matches_for_pool,
 )
-from league.ratings import maths
-from league.ratings.models import PendingRatingUpdate, Rating, RatingHistory, RatingPool
+from league.ratings import forecast, maths
+from league.ratings.models import (
+    PendingRatingUpdate,
+    PoolCalibration,
+    Prediction,
+    Rating,
+    RatingHistory,
+    RatingPool,
+)
 
 BATCH = 2000
 POOL_UPDATE_TASK = "league.ratings.tasks.pool_update_task"
+CALIBRATION_TASK = "league.ratings.tasks.calibration_refresh_task"
 
 
 def pool_create(*, name: str, kind: str, game_id: str) -> RatingPool:
@@ -294,6 +304,8 @@ def pool_update(*, pool_id: int) -> int:
         earliest = first_in_pool_order(match_ids=[match_id for _, match_id in pending])
         applied = pool_replay_from(pool, earliest)
         PendingRatingUpdate.objects.filter(pk__in=[marker for marker, _ in pending]).delete()
+        if pool.kind == RatingPool.Kind.PEOPLE:  # a bot league's is queued when its round is rated
+            calibration_queue(pool_id=pool.pk)
         return applied
 
 
@@ -303,6 +315,7 @@ def pool_rebuild(*, pool_id: int) -> int:
         pool = RatingPool.objects.select_for_update(no_key=True).get(pk=pool_id)
         applied = pool_replay_from(pool, None)
         PendingRatingUpdate.objects.filter(pool=pool).delete()
+        calibration_queue(pool_id=pool.pk)
         return applied
 
 
@@ -327,3 +340,144 @@ def pool_differences(pool: RatingPool) -> list[Difference]:
         for pid in sorted(set(computed) | set(stored))
         if stored.get(pid) != computed.get(pid)
     ]
+
+
+# Predictions -----------------------------------------------------------------------------------------------
+
+
+class PredictedTable(NamedTuple):
+    """A match about to be played: its id and its players by seat (seat 0 first)."""
+
+    match_id: int
+    player_ids: Sequence[int]
+
+
+def predictions_store(*, pool_id: int, tables: Sequence[PredictedTable]) -> int:
+    """Store each seat's P(first) and expected place from the pool's current ratings, in bulk; returns the
+    number of seats written. Called when a tournament round is published or a bracket match opens, when a
+    bot league draws a round, and when a casual match is created. Tables that already have a prediction
+    keep it: a prediction is never changed. Players without a rating get the model's initial belief."""
+    if not tables:
+        return 0
+    pool = RatingPool.objects.get(pk=pool_id)
+    model = pool.model
+    initial = model.initial()
+    beta = float(model.params.get("beta", maths.default_params()["beta"]))
+    match_ids = [table.match_id for table in tables]
+    done: set[int] = set()
+    for offset in range(0, len(match_ids), BATCH):
+        done.update(
+            Prediction.objects.filter(match_id__in=match_ids[offset : offset + BATCH])
+            .values_list("match_id", flat=True)
+            .distinct()
+        )
+    players = sorted({pid for table in tables if table.match_id not in done for pid in table.player_ids})
+    skills: dict[int, tuple[float, float]] = {}
+    for offset in range(0, len(players), BATCH):
+        rows = Rating.objects.filter(pool_id=pool_id, player_id__in=players[offset : offset + BATCH])
+        skills.update((pid, (mu, sigma)) for pid, mu, sigma in rows.values_list("player_id", "mu", "sigma"))
+    now = timezone.now()
+    cached: dict[tuple[tuple[float, float], ...], list[forecast.SeatForecast]] = {}
+    rows: list[tuple] = []
+    for table in tables:
+        if table.match_id in done:
+            continue
+        seated = [skills.get(pid, (initial.mu, initial.sigma)) for pid in table.player_ids]
+        key = tuple(seated)
+        if key not in cached:  # a bot league's round repeats the same tables many times
+            cached[key] = forecast.forecast(seated, beta)
+        for seat, (pid, (mu, sigma), chance) in enumerate(
+            zip(table.player_ids, seated, cached[key], strict=True)
+        ):
+            rows.append(
+                (table.match_id, seat, len(seated), pid, mu, sigma, chance.p_first, chance.expected_place)
+            )
+    bulk.insert(Prediction, PREDICTION_COLUMNS, rows, pool_id=pool_id, created_at=now)
+    return len(rows)
+
+
+PREDICTION_COLUMNS = ("match_id", "seat", "seats", "player_id", "mu", "sigma", "p_first", "expected_place")
+
+
+def prediction_for_match(*, match_id: int) -> int:
+    """A rated match without a prediction gets one now, from the current ratings (a casual match entered
+    with its result at once: the ratings before its result applies); returns the seats written. Call in the
+    transaction that records the result, before its pool update."""
+    match = Match.objects.filter(pk=match_id, rated=True).values("rating_pool_id").first()
+    if match is None or Prediction.objects.filter(match_id=match_id).exists():
+        return 0
+    seats = list(
+        MatchSeat.objects.filter(match_id=match_id).order_by("seat").values_list("player_id", flat=True)
+    )
+    if len(seats) < 2:
+        return 0
+    return predictions_store(pool_id=match["rating_pool_id"], tables=[PredictedTable(match_id, seats)])
+
+
+# Calibration -----------------------------------------------------------------------------------------------
+
+UPSETS_LISTED = 10
+
+
+def calibration_queue(*, pool_id: int) -> None:
+    """Mark the pool's calibration stale and queue its refresh after the commit, unless one is queued."""
+    marked = PoolCalibration.objects.filter(pool_id=pool_id, stale=False).update(stale=True)
+    created = False
+    if not marked:
+        _, created = PoolCalibration.objects.get_or_create(pool_id=pool_id)
+    if marked or created:
+        transaction.on_commit(lambda: signature(CALIBRATION_TASK, args=(pool_id,)).delay())
+
+
+def pool_forecast_seats(pool_id: int) -> list[forecast.ForecastSeat]:
+    """Every predicted seat of the pool's finished matches, with its place (one query)."""
+    place = MatchSeat.objects.filter(match_id=OuterRef("match_id"), seat=OuterRef("seat")).values("place")[:1]
+    rows = (
+        Prediction.objects.filter(
+            pool_id=pool_id, match__status=Match.Status.FINISHED, match__rating_pool_id=pool_id
+        )
+        .annotate(place=Subquery(place))
+        .values_list("match_id", "seat", "seats", "p_first", "place", "player_id")
+    )
+    return [
+        forecast.ForecastSeat(match_id, seat, seats, p_first, place)
+        for match_id, seat, seats, p_first, place, _ in rows
+        if place is not None
+    ]
+
+
+def calibration_compute(pool_id: int) -> dict:
+    """The pool's calibration summary as stored (plain JSON): bins, scores, baselines, biggest upsets."""
+    seats = pool_forecast_seats(pool_id)
+    result = forecast.calibrate(seats)
+    if result is None:
+        return {"matches": 0}
+    upsets = sorted(
+        (s for s in seats if s.place == 1 and forecast.is_upset(s.p_first, s.seats)),
+        key=lambda s: (s.p_first, s.match_id, s.seat),
+    )[:UPSETS_LISTED]
+    return {
+        "matches": result.matches,
+        "seats": result.seats,
+        "bins": [vars(row) for row in result.bins],
+        "model": vars(result.model),
+        "uniform": vars(result.uniform),
+        "seat_share": vars(result.seat_share),
+        "favourite_won": result.favourite_won,
+        "upsets": [
+            {"match": s.match_id, "seat": s.seat, "seats": s.seats, "p_first": s.p_first} for s in upsets
+        ],
+    }
+
+
+def calibration_refresh(*, pool_id: int) -> dict:
+    """Recompute and store the pool's calibration (idempotent: the task may run twice)."""
+    PoolCalibration.objects.filter(pool_id=pool_id).update(stale=False)
+    summary = calibration_compute(pool_id)
+    # `stale` is left alone: an update that marked it during the computation has queued the next refresh.
+    PoolCalibration.objects.update_or_create(
+        pool_id=pool_id,
+        defaults={"summary": summary, "computed_at": timezone.now()},
+        create_defaults={"summary": summary, "computed_at": timezone.now(), "stale": False},
+    )
+    return summary

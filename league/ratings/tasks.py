@@ -4,7 +4,7 @@ from celery import shared_task
 from django.db import OperationalError
 
 from league.ratings.models import PendingRatingUpdate
-from league.ratings.services import pool_update
+from league.ratings.services import calibration_refresh, pool_update
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
@@ -20,3 +20,9 @@ def sweep_pending_ratings() -> int:
     for pool_id in pool_ids:
         pool_update_task.delay(pool_id)
     return len(pool_ids)
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def calibration_refresh_task(pool_id: int) -> int:
+    """Recompute a pool's calibration; returns the number of matches it covers."""
+    return calibration_refresh(pool_id=pool_id)["matches"]

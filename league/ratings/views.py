@@ -10,13 +10,16 @@ from games.registry import get_spec
 from league.core.catalogue import game_name
 from league.matches.selectors import player_seats
 from league.players.models import Player
-from league.ratings.charts import Series, history_chart
+from league.ratings.charts import Series, history_chart, reliability_chart
+from league.ratings.models import Prediction, RatingPool
 from league.ratings.selectors import (
     LEADERBOARD_SORTS,
     leaderboard,
     people_pool,
     player_history,
     player_ratings,
+    player_upsets,
+    pool_calibration,
 )
 
 LEADERBOARD_PAGE_SIZE = 50
@@ -34,8 +37,12 @@ def game_leaderboard(request: HttpRequest, game_id: str) -> HttpResponse:
     pool = people_pool(game_id)
     page = None
     if pool is not None:
-        page = Paginator(leaderboard(pool, sort=sort), LEADERBOARD_PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "ratings/leaderboard.html", {"spec": spec, "pool": pool, "page": page, "sort": sort})
+        page = Paginator(leaderboard(pool, sort=sort), LEADERBOARD_PAGE_SIZE).get_page(
+            request.GET.get("page")
+        )
+    return render(
+        request, "ratings/leaderboard.html", {"spec": spec, "pool": pool, "page": page, "sort": sort}
+    )
 
 
 def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -45,9 +52,45 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
     for row in player_history(player).only("pool_id", "mu_after", "sigma_after", "match__played_at"):
         by_pool.setdefault(row.pool_id, []).append(row.conservative_after)
     chart = history_chart([Series(game_name(r.pool.game_id), by_pool.get(r.pool_id, [])) for r in ratings])
+    upsets = player_upsets(player)
     page = Paginator(player_seats(player), RESULTS_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "players/detail.html",
-        {"player": player, "ratings": ratings, "chart": chart, "page": page},
+        {
+            "player": player,
+            "ratings": ratings,
+            "chart": chart,
+            "page": page,
+            "upsets": upsets,
+            "upset_matches": {row.match_id for row in upsets},
+        },
+    )
+
+
+def pool_calibration_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """How well a pool's pre-match chances predicted what happened: reliability, scores, biggest upsets."""
+    pool = get_object_or_404(RatingPool, pk=pk)
+    calibration = pool_calibration(pool)
+    summary = calibration.summary if calibration is not None else {}
+    upsets = summary.get("upsets", [])
+    seats = {
+        (row.match_id, row.seat): row
+        for row in Prediction.objects.filter(match_id__in=[u["match"] for u in upsets]).select_related(
+            "player"
+        )
+    }
+    rows = [seats[(u["match"], u["seat"])] for u in upsets if (u["match"], u["seat"]) in seats]
+    return render(
+        request,
+        "ratings/calibration.html",
+        {
+            "pool": pool,
+            "calibration": calibration,
+            "summary": summary,
+            "chart": reliability_chart(summary.get("bins", [])),
+            "worse_than_uniform": bool(summary.get("matches"))
+            and summary["model"]["log_loss"] > summary["uniform"]["log_loss"],
+            "upsets": rows,
+        },
     )
