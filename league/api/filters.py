@@ -28,7 +28,7 @@ from league.core.catalogue import game_choices
 from league.core.errors import UserError
 from league.matches.models import Match
 from league.players.models import Player
-from league.ratings.models import Rating, RatingHistory, RatingPool
+from league.ratings.models import Prediction, Rating, RatingHistory, RatingPool
 from league.tournaments.models import Tournament
 
 BOOLEAN_WORDS = {"true": True, "1": True, "false": False, "0": False}
@@ -203,6 +203,21 @@ class RatingHistoryFilter(FilterSet):
     class Meta:
         model = RatingHistory
         fields = ["pool", "game", "player", "match"]
+
+
+class PredictionFilter(FilterSet):
+    class Meta:
+        model = Prediction
+        fields = ["match", "pool", "player"]
+
+
+class RatingPoolFilter(FilterSet):
+    game = GameFilter(field_name="game_id")
+    kind = ChoiceFilter(field_name="kind", choices=RatingPool.Kind.choices)
+
+    class Meta:
+        model = RatingPool
+        fields = ["game", "kind"]
 
 
 class BotFilter(FilterSet):

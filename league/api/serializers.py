@@ -4,7 +4,7 @@ from rest_framework import serializers
 
 from league.matches.models import Match, MatchSeat
 from league.players.models import Player
-from league.ratings.models import Rating, RatingHistory
+from league.ratings.models import Prediction, Rating, RatingHistory, RatingPool
 from league.results.models import ResultVersion
 
 
@@ -117,3 +117,46 @@ class RatingHistorySerializer(serializers.ModelSerializer):
             "sigma_after",
         ]
         read_only_fields = fields
+
+
+class PredictionSerializer(serializers.ModelSerializer):
+    upset = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Prediction
+        fields = [
+            "match",
+            "pool",
+            "seat",
+            "seats",
+            "player",
+            "mu",
+            "sigma",
+            "p_first",
+            "expected_place",
+            "created_at",
+            "upset",
+        ]
+        read_only_fields = fields
+
+    def get_upset(self, prediction: Prediction) -> bool:
+        """True when a win from this seat is an upset: P(first) under a third of 1/seats."""
+        return prediction.long_shot
+
+
+class RatingPoolSerializer(serializers.ModelSerializer):
+    calibration = serializers.SerializerMethodField()
+
+    class Meta:
+        model = RatingPool
+        fields = ["id", "name", "kind", "game_id", "model_name", "model_params", "calibration"]
+        read_only_fields = fields
+
+    def get_calibration(self, pool: RatingPool) -> dict | None:
+        """The pool's calibration as its page shows it (null before the first): `matches`, `seats`, `bins`
+        (low, high, count, mean_predicted, observed, ci_low, ci_high), `model`, `uniform` and `seat_share`
+        (brier, log_loss), `favourite_won`, `upsets` (match, seat, seats, p_first), `computed_at`, `stale`."""
+        calibration = getattr(pool, "calibration", None)
+        if calibration is None:
+            return None
+        return {**calibration.summary, "computed_at": calibration.computed_at, "stale": calibration.stale}

@@ -16,7 +16,9 @@ from league.api.serializers import (
     PlayerCreateSerializer,
     PlayerSerializer,
     PlayerUpdateSerializer,
+    PredictionSerializer,
     RatingHistorySerializer,
+    RatingPoolSerializer,
     RatingSerializer,
     ResultSubmitSerializer,
     ResultVersionSerializer,
@@ -25,7 +27,7 @@ from league.core.catalogue import game_specs
 from league.matches.models import Match, MatchSeat
 from league.players.models import Player
 from league.players.services import player_create, player_update
-from league.ratings.models import Rating, RatingHistory
+from league.ratings.models import Prediction, Rating, RatingHistory, RatingPool
 from league.results.services import match_create, result_submit
 
 
@@ -119,6 +121,24 @@ class RatingViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     serializer_class = RatingSerializer
     filterset_class = filters.RatingFilter
     ordering_fields = ["conservative", "mu", "sigma", "matches"]
+
+
+class PredictionViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    """Each seat's chances before its match (P(first), expected place), stored when the table was set and
+    never changed; filter by match, pool or player."""
+
+    queryset = Prediction.objects.order_by("match_id", "seat")
+    serializer_class = PredictionSerializer
+    filterset_class = filters.PredictionFilter
+    ordering_fields = ["p_first", "expected_place", "created_at"]
+
+
+class RatingPoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Rating pools with their calibration: how well their stored chances predicted the results."""
+
+    queryset = RatingPool.objects.select_related("calibration").order_by("id")
+    serializer_class = RatingPoolSerializer
+    filterset_class = filters.RatingPoolFilter
 
 
 class RatingHistoryViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):

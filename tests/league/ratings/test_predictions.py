@@ -132,3 +132,18 @@ def test_the_pool_page_says_when_predictions_do_worse_than_uniform(client, playe
 
 def test_calibration_page_of_an_unknown_pool_is_404(client, db):
     assert client.get("/games/pools/999/calibration/").status_code == 404
+
+
+def test_the_api_lists_predictions_and_pool_calibration(client, players, submit):
+    match = match_create(game_id="nacho_pile", player_ids=[p.pk for p in players[:2]])
+    body = client.get(f"/api/predictions/?match={match.pk}").json()
+    assert [(row["seat"], row["p_first"], row["expected_place"], row["upset"]) for row in body["results"]] == [
+        (0, 0.5, 1.5, False),
+        (1, 0.5, 1.5, False),
+    ]
+    submit(match, [2, 1])
+    calibration_refresh(pool_id=match.rating_pool_id)
+    pool = client.get(f"/api/rating-pools/{match.rating_pool_id}/").json()
+    assert (pool["calibration"]["matches"], pool["calibration"]["model"]["log_loss"]) == (1, math.log(2))
+    assert client.get("/api/predictions/?match=abc").status_code == 400
+    assert client.get("/api/rating-pools/999/").status_code == 404
