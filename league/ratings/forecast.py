@@ -24,6 +24,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from league.ratings import maths
+
 TAIL = 10.0  # the grid reaches 10 of the widest spreads beyond the extreme means
 STEPS_PER_SPREAD = 3  # grid step: a third of the narrowest spread
 SQRT2 = math.sqrt(2.0)
@@ -239,3 +241,24 @@ def calibrate(seats: Sequence[ForecastSeat], bins: int = BINS) -> Calibration | 
 def is_upset(p_first: float, seats: int) -> bool:
     """A win is an upset when the winner's P(first) was under a third of 1/n."""
     return p_first < (1 / seats) / 3
+
+
+# Tuning --------------------------------------------------------------------------------------------------
+
+
+def replay_log_loss(model, matches) -> tuple[float, int]:
+    """Replay `matches` in order with `model` (a `maths.RatingModel`), predicting each before applying it:
+    the mean log loss of the winners' P(first) (tied winners share the outcome), and the matches counted."""
+    beta = float(model.params.get("beta", maths.default_params()["beta"]))
+    initial = model.initial()
+    standings: dict[int, maths.Skill] = {}
+    total, count = 0.0, 0
+    for match in matches:
+        skills = [standings.get(pid, initial) for pid in match.player_ids]
+        chances = forecast([(s.mu, s.sigma) for s in skills], beta)
+        winners = [i for i, place in enumerate(match.places) if place == 1]
+        total -= sum(math.log(max(chances[i].p_first, EPSILON)) for i in winners) / len(winners)
+        count += 1
+        for pid, skill in zip(match.player_ids, maths.rate(model, skills, match.places), strict=True):
+            standings[pid] = skill
+    return (total / count if count else float("nan")), count
