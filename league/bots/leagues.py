@@ -274,6 +274,7 @@ def _draw_round(
         sittings=sittings,
         league_seed=league.seed,
         round_number=number,
+        strategy=league.matchmaking,
     )
     # The pool applies matches by (played_at, id): each match gets the draw time plus its index in
     # microseconds, after every earlier match of the league, so the order is the schedule's whatever the

@@ -15,6 +15,10 @@ priority order:
 4. **Every seat used evenly.** Within a table, bots are given seats by an exact assignment that minimises the
    sum, over the table's bots, of how often each has already sat in the seat it gets (then the squares of
    those counts, then the generator's order): each bot's seat counts stay as even as the schedule allows.
+   With the `informative` strategy (a league setting) the tables are instead built to learn the rating
+   order fast: the bot with the widest σ not yet seated (ties: the generator) opens a table and the bots
+   whose μ are closest to its own fill it. Close μ make the outcome most uncertain, so each result moves the
+   beliefs most, and the least-known bots are placed first (`bench/matchmaking_info.py` measures it).
 5. **Seeds.** Each match's seed is derived from (league seed, round, index in the round) by SHA-256, so it is
    the same on every machine and never depends on which worker plays it.
 """
@@ -67,6 +71,7 @@ def draw_round(
     sittings: int,
     league_seed: int,
     round_number: int,
+    strategy: str = "similar",
 ) -> list[Table]:
     """The tables of one round, in schedule order (sitting by sitting, table by table).
 
@@ -86,10 +91,15 @@ def draw_round(
     for sitting in range(sittings):
         tiebreak = {bot_id: rng.random() for bot_id in by_id}
         playing = sorted(by_id, key=lambda bot_id: (tallies[bot_id].matches, tiebreak[bot_id]))[:per_sitting]
-        belief = {bot_id: by_id[bot_id].mu + rng.gauss(0.0, 1.0) * by_id[bot_id].sigma for bot_id in playing}
-        ordered = sorted(playing, key=lambda bot_id: (-belief[bot_id], bot_id))
-        for start in range(0, per_sitting, table_size):
-            group = ordered[start : start + table_size]
+        if strategy == INFORMATIVE:
+            groups = _informative_groups(playing, by_id, table_size, rng)
+        else:
+            belief = {
+                bot_id: by_id[bot_id].mu + rng.gauss(0.0, 1.0) * by_id[bot_id].sigma for bot_id in playing
+            }
+            ordered = sorted(playing, key=lambda bot_id: (-belief[bot_id], bot_id))
+            groups = [ordered[start : start + table_size] for start in range(0, per_sitting, table_size)]
+        for group in groups:
             seats = assign_seats(group, {bot_id: tallies[bot_id].seat_counts for bot_id in group}, rng)
             index = len(tables)
             tables.append(Table(index, sitting, seats, match_seed(league_seed, round_number, index)))
@@ -97,6 +107,28 @@ def draw_round(
                 tallies[bot_id].matches += 1
                 tallies[bot_id].seat_counts[seat] += 1
     return tables
+
+
+SIMILAR = "similar"
+INFORMATIVE = "informative"
+STRATEGIES = (SIMILAR, INFORMATIVE)
+
+
+def _informative_groups(
+    playing: Sequence[int], by_id: Mapping[int, BotStanding], table_size: int, rng: random.Random
+) -> list[list[int]]:
+    """Tables that teach the most: the widest σ still unseated opens a table, the closest μ fill it."""
+    priority = {bot_id: rng.random() for bot_id in playing}
+    left = set(playing)
+    groups = []
+    while len(left) >= table_size:
+        opener = max(left, key=lambda b: (by_id[b].sigma, priority[b], -b))
+        left.discard(opener)
+        mu = by_id[opener].mu
+        rest = sorted(left, key=lambda b: (abs(by_id[b].mu - mu), priority[b], b))[: table_size - 1]
+        left.difference_update(rest)
+        groups.append([opener, *rest])
+    return groups
 
 
 def _padded(counts: Sequence[int], size: int) -> list[int]:

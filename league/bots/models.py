@@ -115,6 +115,16 @@ class BotLeague(models.Model):
         help_text="How long a claim lasts unless renewed (a third of it, while the batch plays) before the "
         "reaper hands the matches to another worker; at most 30.",
     )
+    class Matchmaking(models.TextChoices):
+        SIMILAR = "similar", "Similar ratings (a draw from each belief)"
+        INFORMATIVE = "informative", "Most informative (widest σ first, closest μ together)"
+
+    matchmaking = models.CharField(
+        max_length=12,
+        choices=Matchmaking.choices,
+        default=Matchmaking.SIMILAR,
+        help_text="How each round's tables are drawn (league.bots.matchmaking).",
+    )
     pace = models.CharField(max_length=10, choices=Pace.choices, default=Pace.FAST)
     interval_seconds = models.PositiveIntegerField(
         default=60, help_text="Scheduled pace: seconds between rounds."
