@@ -58,7 +58,8 @@ def simulate(strategy: str, seed: int, players: int, rounds: int) -> list[tuple[
             tables = [order[i : i + TABLE] for i in range(0, players, TABLE)]
         else:
             standings = [
-                matchmaking.BotStanding(b, skills[b].mu, skills[b].sigma, matches[b], ()) for b in range(players)
+                matchmaking.BotStanding(b, skills[b].mu, skills[b].sigma, matches[b], ())
+                for b in range(players)
             ]
             drawn = matchmaking.draw_round(
                 standings=standings, table_size=TABLE, sittings=1, league_seed=seed, round_number=number,
@@ -115,7 +116,9 @@ def main() -> None:
     for strategy, runs in curves.items():
         settle = [settles(curve, args.rounds) for curve in runs]
         accuracy = [curve[19][1] for curve in runs]
-        reach = [reaches(curve, target) or args.rounds for curve, target in zip(runs, random_at_20, strict=True)]
+        reach = [
+            reaches(curve, target) or args.rounds for curve, target in zip(runs, random_at_20, strict=True)
+        ]
         print(
             f"{strategy:<28} {statistics.median(settle):>8.1f} ({min(settle)}–{max(settle)})"
             f"{'':>3} {statistics.median(accuracy):>8.3f}{'':>8} {statistics.median(reach):>8.1f} ({min(reach)}–{max(reach)})"

@@ -115,6 +115,7 @@ class BotLeague(models.Model):
         help_text="How long a claim lasts unless renewed (a third of it, while the batch plays) before the "
         "reaper hands the matches to another worker; at most 30.",
     )
+
     class Matchmaking(models.TextChoices):
         SIMILAR = "similar", "Similar ratings (a draw from each belief)"
         INFORMATIVE = "informative", "Most informative (widest σ first, closest μ together)"

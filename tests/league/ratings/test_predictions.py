@@ -14,7 +14,9 @@ pytestmark = pytest.mark.django_db
 
 
 def chances(match):
-    return list(Prediction.objects.filter(match=match).order_by("seat").values_list("p_first", "expected_place"))
+    return list(
+        Prediction.objects.filter(match=match).order_by("seat").values_list("p_first", "expected_place")
+    )
 
 
 def test_a_casual_match_of_new_players_is_predicted_even_when_created(players):
@@ -66,7 +68,10 @@ def test_a_result_entered_for_a_match_without_prediction_predicts_it_first(match
 
 
 def seats(match_id, p_firsts, places):
-    return [ForecastSeat(match_id, seat, len(p_firsts), p, place) for seat, (p, place) in enumerate(zip(p_firsts, places))]
+    return [
+        ForecastSeat(match_id, seat, len(p_firsts), p, place)
+        for seat, (p, place) in enumerate(zip(p_firsts, places, strict=True))
+    ]
 
 
 SMALL = [
@@ -137,7 +142,9 @@ def test_calibration_page_of_an_unknown_pool_is_404(client, db):
 def test_the_api_lists_predictions_and_pool_calibration(client, players, submit):
     match = match_create(game_id="nacho_pile", player_ids=[p.pk for p in players[:2]])
     body = client.get(f"/api/predictions/?match={match.pk}").json()
-    assert [(row["seat"], row["p_first"], row["expected_place"], row["upset"]) for row in body["results"]] == [
+    assert [
+        (row["seat"], row["p_first"], row["expected_place"], row["upset"]) for row in body["results"]
+    ] == [
         (0, 0.5, 1.5, False),
         (1, 0.5, 1.5, False),
     ]

@@ -47,7 +47,11 @@ def test_tune_write_stores_the_best_and_rebuilds(players, submit):
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(["no_such_game"], "no_such_game"), (["nacho_pile"], "no people pool"), (["nacho_pile", "--pool", "99"], "no pool 99")],
+    [
+        (["no_such_game"], "no_such_game"),
+        (["nacho_pile"], "no people pool"),
+        (["nacho_pile", "--pool", "99"], "no pool 99"),
+    ],
 )
 def test_tune_bad_input_exits_2(db, args, message):
     with pytest.raises(CommandError, match=message) as caught:

@@ -246,7 +246,10 @@ def test_a_published_round_page_refreshes_its_tables_and_a_complete_one_does_not
     page = client.get(f"/tournaments/{running.slug}/rounds/1/").content.decode()
     # A table of 3 among tables of 4: its points scaled to a full table's (3, 1.5, 0).
     # each seat shows its chance of first, stored at publication (even: nobody has a rating yet)
-    assert text(element(page, "table-2")) == "Table 2 done Bea 33% 1st · 3 pt Eli 33% 2nd · 1.5 pt Hal 33% 3rd · 0 pt"
+    assert (
+        text(element(page, "table-2"))
+        == "Table 2 done Bea 33% 1st · 3 pt Eli 33% 2nd · 1.5 pt Hal 33% 3rd · 0 pt"
+    )
     services.round_complete(round_row=round_one, by=organizer)
     page = client.get(f"/tournaments/{running.slug}/rounds/1/").content.decode()
     assert '<div class="tables" id="tables" data-live>' in page
