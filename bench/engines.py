@@ -65,10 +65,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
-    print(
-        f"python {sys.version.split()[0]}, {os.cpu_count()} cores; {args.players} random bots, "
-        f"{args.games} games x {args.repeats} repeats, medians\n"
-    )
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; {args.players} random bots, "
+          f"{args.games} games x {args.repeats} repeats, medians\n")
     head = f"{'game':<24} {'games/s':>9} {'target':>7} {'ratio':>6} {'decisions/s':>12} {'clones/s':>11} {'ratio':>6}"
     head += f" {'search it/s':>12}"
     print(head)
@@ -77,11 +75,9 @@ def main() -> None:
         target = TARGETS.get(game_id)
         ratio = f"{report['games_per_s'] / target:.2f}" if target else "-"
         iterations = search_rate(game_id, args.players, args.repeats)
-        print(
-            f"{game_id:<24} {report['games_per_s']:>9,.0f} {target or '-':>7} {ratio:>6} "
-            f"{report['decisions_per_s']:>12,.0f} {report['clones_per_s']:>11,.0f} "
-            f"{report['clones_per_s'] / CLONE_TARGET:>6.1f} {iterations:>12,.0f}"
-        )
+        print(f"{game_id:<24} {report['games_per_s']:>9,.0f} {target or '-':>7} {ratio:>6} "
+              f"{report['decisions_per_s']:>12,.0f} {report['clones_per_s']:>11,.0f} "
+              f"{report['clones_per_s'] / CLONE_TARGET:>6.1f} {iterations:>12,.0f}")
 
 
 if __name__ == "__main__":
