@@ -17,9 +17,7 @@ from tests.factories import tournaments as helpers
 from tests.league.api_errors import body_error, field_error_body
 
 DEEP = '{"name": ' + "[" * 1000 + "1" + "]" * 1000 + "}"
-TOO_DEEP = body_error(
-    f"JSON parse error - arrays and objects are nested deeper than {MAX_DEPTH} levels", "parse_error"
-)
+TOO_DEEP = body_error(f"JSON parse error - arrays and objects are nested deeper than {MAX_DEPTH} levels", "parse_error")
 
 
 def client_for(user) -> APIClient:
@@ -107,8 +105,5 @@ def test_a_body_at_the_bound_parses_and_brackets_in_strings_do_not_count(staff, 
 def test_a_body_no_column_could_store_is_a_400(staff, db, body, problem):
     for url in "/api/players/", "/api/matches/":
         response = client_for(staff).post(url, body, content_type="application/json")
-        assert (response.status_code, response.json()) == (
-            400,
-            body_error(f"JSON parse error - {problem}", "parse_error"),
-        )
+        assert (response.status_code, response.json()) == (400, body_error(f"JSON parse error - {problem}", "parse_error"))
     assert not Player.objects.exists()
