@@ -6,13 +6,22 @@ Each function runs a fixed number of queries, whatever the number of bots or mat
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from django.db.models import Avg, Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry, WorkerProbe
+from league.bots.models import (
+    BotDefinition,
+    BotLeague,
+    Challenge,
+    ChallengeMatch,
+    Fixture,
+    LadderEvent,
+    LeagueEntry,
+    WorkerProbe,
+)
 from league.bots.probe import PROTECTIONS
 from league.matches.models import MatchSeat
 from league.ratings import maths
@@ -27,13 +36,17 @@ SANDBOX_SEEN = timedelta(minutes=10)
 PROBES_LISTED = timedelta(days=1)
 
 
-def leagues_list() -> QuerySet[BotLeague]:
-    """Every league, newest first, with its number of bots and of matches drawn and played."""
-    return BotLeague.objects.annotate(
-        bot_count=Count("entries", distinct=True),
-        drawn=Count("fixtures", distinct=True),
-        played=Count("fixtures", filter=Q(fixtures__done=True), distinct=True),
-    ).order_by("-created_at", "-id")
+def leagues_list(kind: str = BotLeague.Kind.LEAGUE) -> QuerySet[BotLeague]:
+    """Every league (or ladder), newest first, with its number of bots and of matches drawn and played."""
+    return (
+        BotLeague.objects.filter(kind=kind)
+        .annotate(
+            bot_count=Count("entries", distinct=True),
+            drawn=Count("fixtures", distinct=True),
+            played=Count("fixtures", filter=Q(fixtures__done=True), distinct=True),
+        )
+        .order_by("-created_at", "-id")
+    )
 
 
 def bots_list() -> QuerySet[BotDefinition]:
@@ -91,6 +104,105 @@ def league_standings(league: BotLeague) -> list[StandingRow]:
             )
         )
     return rows
+
+
+@dataclass(frozen=True)
+class LadderStandings:
+    """A ladder's current entries ranked by rating, and the versions that left (retired or withdrawn) with
+    the event that took each out; `entered` is each bot's entry event."""
+
+    current: list[StandingRow]
+    retired: list[StandingRow]
+    left: dict[int, LadderEvent]
+    entered: dict[int, LadderEvent]
+
+
+def _reranked(rows: list[StandingRow]) -> list[StandingRow]:
+    ranked: list[StandingRow] = []
+    for position, row in enumerate(rows, start=1):
+        tied = ranked and row.conservative is not None and row.conservative == ranked[-1].conservative
+        ranked.append(replace(row, rank=ranked[-1].rank if tied else position))
+    return ranked
+
+
+def ladder_standings(ladder: BotLeague) -> LadderStandings:
+    """The ladder's standings (as a league's: conservative rating, matches, mean place, share of wins), split
+    into the bots in it now and those that left; retired versions by name and version."""
+    rows = league_standings(ladder)
+    events = list(LadderEvent.objects.filter(league=ladder).order_by("seq"))
+    inside: set[int] = set()
+    left: dict[int, LadderEvent] = {}
+    entered: dict[int, LadderEvent] = {}
+    for event in events:
+        if event.action == LadderEvent.Action.ENTER:
+            inside.add(event.bot_id)
+            entered[event.bot_id] = event
+        else:
+            inside.discard(event.bot_id)
+            left[event.bot_id] = event
+    current = _reranked([row for row in rows if row.bot.pk in inside])
+    retired = sorted(
+        (row for row in rows if row.bot.pk not in inside), key=lambda row: (row.bot.name, row.bot.version)
+    )
+    return LadderStandings(current, retired, left, entered)
+
+
+@dataclass(frozen=True)
+class ChallengeLine:
+    """One bot of a challenge: its matches played, wins (first place, shared or not), share and mean place."""
+
+    bot: BotDefinition
+    played: int
+    wins: int
+    win_share: float | None
+    mean_place: float | None
+
+
+def challenge_summary(challenge: Challenge) -> list[ChallengeLine]:
+    """The challenger's bot, then its opponents (by id), with what they made of the matches played."""
+    bots = [challenge.bot, *challenge.opponents.order_by("pk")]
+    rows = {
+        row["player_id"]: row
+        for row in MatchSeat.objects.filter(
+            match__challenge_match__challenge=challenge, match__challenge_match__done=True
+        )
+        .values("player_id")
+        .annotate(mean=Avg("place"), wins=Count("id", filter=Q(place=1)), n=Count("id"))
+    }
+    lines = []
+    for bot in bots:
+        row = rows.get(bot.player_id)
+        played = row["n"] if row else 0
+        lines.append(
+            ChallengeLine(
+                bot=bot,
+                played=played,
+                wins=row["wins"] if row else 0,
+                win_share=row["wins"] / played if played else None,
+                mean_place=row["mean"] if row else None,
+            )
+        )
+    return lines
+
+
+def challenge_games(challenge: Challenge) -> QuerySet[ChallengeMatch]:
+    """The challenge's matches in order, with their seats and players."""
+    return (
+        ChallengeMatch.objects.filter(challenge=challenge)
+        .select_related("match")
+        .prefetch_related("match__seats__player")
+        .order_by("index")
+    )
+
+
+def challenges_of(user) -> QuerySet[Challenge]:
+    """A user's challenges, newest first, with their matches played."""
+    return (
+        Challenge.objects.filter(challenger=user)
+        .select_related("bot")
+        .annotate(played=Count("games", filter=Q(games__done=True)))
+        .order_by("-created_at", "-id")
+    )
 
 
 @dataclass(frozen=True)

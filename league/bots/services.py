@@ -19,6 +19,7 @@ from django.utils import timezone
 from games import registry
 from games.core.errors import OptionError, UnknownBot
 from league.bots.external import ExternalBotError, resolve_command
+from league.bots.ladders import ladders_follow_new_version
 from league.bots.models import BotDefinition, WorkerProbe
 from league.bots.probe import ProbeResult
 from league.bots.sandbox import SandboxRefused
@@ -176,7 +177,7 @@ def bot_revise(*, bot: BotDefinition, by: AbstractBaseUser | None, **changes: An
         ]
         version = latest + 1
         player = player_create(name=f"{bot.name} v{version}", kind=Player.Kind.BOT)
-        return BotDefinition.objects.create(
+        revised = BotDefinition.objects.create(
             name=bot.name,
             version=version,
             player=player,
@@ -185,6 +186,8 @@ def bot_revise(*, bot: BotDefinition, by: AbstractBaseUser | None, **changes: An
             created_by=by,
             **_plan_fields(plan),
         )
+        ladders_follow_new_version(bot=revised)  # it replaces its predecessor in the ladders
+        return revised
 
 
 def worker_probe_record(

@@ -111,7 +111,9 @@ def match_create(
     Options are validated and completed by the game's spec, which also checks the number of seats. A rated
     match of people counts in the game's people pool (created on first use).
     """
-    plan = check_match(game_id=game_id, player_ids=player_ids, options=options, rated=rated, played_at=played_at)
+    plan = check_match(
+        game_id=game_id, player_ids=player_ids, options=options, rated=rated, played_at=played_at
+    )
     with transaction.atomic():
         pool_id = people_pool_for_game(plan.spec.id).pk if plan.rated else None
         return match_schedule(plan=plan, rating_pool_id=pool_id, created_by=created_by)
@@ -134,7 +136,9 @@ def matches_create(
     """
     sizes = sorted({len(seats) for seats in tables})
     plans = {
-        size: check_match(game_id=game_id, player_ids=seats, options=options, rated=rated, played_at=played_at)
+        size: check_match(
+            game_id=game_id, player_ids=seats, options=options, rated=rated, played_at=played_at
+        )
         for size, seats in ((size, next(seats for seats in tables if len(seats) == size)) for size in sizes)
     }
     everyone = [pid for seats in tables for pid in seats]
@@ -151,7 +155,9 @@ def matches_create(
             rating_pool_id=pool_id,
             rated=rated,
             created_by_id=created_by.pk if created_by is not None else None,
-            tables=[ScheduledMatch(played_at + timedelta(microseconds=index), tables[index]) for index in indexes],
+            tables=[
+                ScheduledMatch(played_at + timedelta(microseconds=index), tables[index]) for index in indexes
+            ],
         )
         ids.update(zip(indexes, created, strict=True))
     return [ids[index] for index in range(len(tables))]
@@ -175,7 +181,9 @@ def result_submit(
     written in either case. A rated match of people queues its pool's update after the commit.
     """
     if not is_int(expected_version) or expected_version < 0:
-        raise UserError("expected_version must be a whole number, 0 for the first result", field="expected_version")
+        raise UserError(
+            "expected_version must be a whole number, 0 for the first result", field="expected_version"
+        )
     if not isinstance(reason, str) or len(reason) > REASON_MAX_LENGTH:
         raise UserError(f"the reason is text of at most {REASON_MAX_LENGTH} characters", field="reason")
     reason = reason.strip()
@@ -188,7 +196,9 @@ def result_submit(
         raise UserError("the match is void: it takes no result", field="status")
     spec = game_spec(match.game_id)
     seated = list(match.seats.order_by("seat").values_list("player_id", flat=True))
-    places, scores = check_outcome(num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores)
+    places, scores = check_outcome(
+        num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores
+    )
     if advancing is not None and (
         not isinstance(advancing, list | tuple)
         or not all(is_int(pid) and pid in seated for pid in advancing)
@@ -213,7 +223,11 @@ def result_submit(
                     advancing=list(advancing) if advancing else None,
                 )
         except IntegrityError:
-            latest = ResultVersion.objects.filter(match=match).order_by("-version").values_list("version", flat=True)
+            latest = (
+                ResultVersion.objects.filter(match=match)
+                .order_by("-version")
+                .values_list("version", flat=True)
+            )
             raise VersionConflict(latest.first() or 0, expected_version) from None
         # The insert above won version `version_number` (the unique rule), so the match is ours to move on.
         outcome = MatchOutcome(match.pk, version_number, places, scores)
@@ -259,7 +273,7 @@ class PlayedMatch(NamedTuple):
     """A bot match played to its end: its pool and its match record (whose outcome counts)."""
 
     match_id: int
-    rating_pool_id: int
+    rating_pool_id: int | None  # None: an unrated match (a challenge's), which marks no pool
     record: Mapping[str, Any]
 
 
@@ -277,13 +291,23 @@ def results_record_played(*, played: Sequence[PlayedMatch]) -> None:
     earliest: dict[int, int] = {}
     for item in played:
         outcome = item.record["outcome"]
-        places, _ = check_outcome(num_seats=len(item.record["seats"]), score_order=None, places=outcome["places"])
+        places, _ = check_outcome(
+            num_seats=len(item.record["seats"]), score_order=None, places=outcome["places"]
+        )
         scores = outcome.get("scores")
         versions.append((item.match_id, places, scores))
         outcomes.append(MatchOutcome(item.match_id, 1, places, scores, item.record))
-        earliest[item.rating_pool_id] = min(item.match_id, earliest.get(item.rating_pool_id, item.match_id))
+        if item.rating_pool_id is not None:
+            earliest[item.rating_pool_id] = min(
+                item.match_id, earliest.get(item.rating_pool_id, item.match_id)
+            )
     bulk.insert(
-        ResultVersion, RESULT_COLUMNS, versions, version=1, reason=SYSTEM_RESULT_REASON, entered_at=timezone.now()
+        ResultVersion,
+        RESULT_COLUMNS,
+        versions,
+        version=1,
+        reason=SYSTEM_RESULT_REASON,
+        entered_at=timezone.now(),
     )
     matches_set_outcomes(status=Match.Status.FINISHED, outcomes=outcomes)
     pools_changed(changes=[PoolChange(pool_id, match_id) for pool_id, match_id in earliest.items()])

@@ -135,7 +135,9 @@ EMAIL_HOST_PASSWORD = env.text("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env.flag("EMAIL_USE_TLS", True)
 EMAIL_TIMEOUT = 20
 EMAIL_BACKEND = (
-    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
 )
 DEFAULT_FROM_EMAIL = env.text("DEFAULT_FROM_EMAIL", "Pecking Order <no-reply@localhost>")
 # Password-reset mails: at most this many per hour to one address, to one account and from one client
@@ -216,7 +218,10 @@ REST_FRAMEWORK = {
         "league.api.throttling.ThrottledTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_THROTTLE_CLASSES": ["league.api.throttling.AnonymousThrottle", "league.api.throttling.UserThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "league.api.throttling.AnonymousThrottle",
+        "league.api.throttling.UserThrottle",
+    ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.rate("API_RATE_ANONYMOUS", "600/minute"),
         "user": env.rate("API_RATE_USER", "1200/minute"),
@@ -270,7 +275,9 @@ def broker_settings(url: str, root: Path = VAR_DIR / "broker") -> tuple[str, dic
     return url, {}
 
 
-CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = broker_settings(env.text("CELERY_BROKER_URL", "filesystem://localhost/"))
+CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = broker_settings(
+    env.text("CELERY_BROKER_URL", "filesystem://localhost/")
+)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -289,7 +296,8 @@ CELERY_TIMEZONE = TIME_ZONE
 # bubblewrap, run as one of SANDBOX_SLOTS slot users (po-sandbox-0, ...: .ci/sandbox-users creates them).
 SANDBOX_BWRAP = env.text("SANDBOX_BWRAP", "/usr/bin/bwrap")
 SANDBOX_USERS = tuple(
-    f"{env.text('SANDBOX_USER_PREFIX', 'po-sandbox-')}{n}" for n in range(env.number("SANDBOX_SLOTS", 16, minimum=1))
+    f"{env.text('SANDBOX_USER_PREFIX', 'po-sandbox-')}{n}"
+    for n in range(env.number("SANDBOX_SLOTS", 16, minimum=1))
 )
 SANDBOX_MAX_PROCESSES = env.number("SANDBOX_MAX_PROCESSES", 8, minimum=4)
 SANDBOX_TMPFS_MB = env.number("SANDBOX_TMPFS_MB", 16, minimum=1)
