@@ -1,7 +1,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from league.api import accounts, bots, tournaments, views
+from league.api import accounts, bots, ladders, tournaments, views
 
 router = DefaultRouter()
 router.register("players", views.PlayerViewSet, basename="player")
@@ -10,6 +10,8 @@ router.register("ratings", views.RatingViewSet, basename="rating")
 router.register("rating-history", views.RatingHistoryViewSet, basename="rating-history")
 router.register("bots", bots.BotViewSet, basename="bot")
 router.register("bot-leagues", bots.LeagueViewSet, basename="bot-league")
+router.register("ladders", ladders.LadderViewSet, basename="ladder")
+router.register("challenges", ladders.ChallengeViewSet, basename="challenge")
 router.register("tournaments", tournaments.TournamentViewSet, basename="tournament")
 router.register("tournament-rounds", tournaments.RoundViewSet, basename="tournament-round")
 router.register("tournament-tables", tournaments.TableViewSet, basename="tournament-table")

@@ -255,6 +255,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "ErrorCode": "league.api.errors.ERROR_CODES",
         "ByeRequestKindEnum": "league.tournaments.models.ByeRequest.Kind",
+        "ChallengeStatusEnum": "league.bots.models.Challenge.Status",
+        "LeagueStatusEnum": "league.bots.models.BotLeague.Status",
     },
 }
 
