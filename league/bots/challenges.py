@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from celery import signature
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -93,7 +94,7 @@ def challenge_create(
         raise UserError(f"{spec.name}: {exc}", field="opponents") from None
     with transaction.atomic():
         # The cap is checked under the user's lock, so two requests at once cannot both pass it.
-        type(by).objects.select_for_update().filter(pk=by.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=by.pk).first()
         open_count = Challenge.objects.filter(challenger=by, status=Challenge.Status.QUEUED).count()
         if open_count >= OPEN_PER_USER:
             raise UserError(
