@@ -324,6 +324,8 @@ class ChallengeForm(forms.Form):
         if not user.is_staff:
             mine = mine.filter(created_by=user)
         self.fields["bot"].queryset = mine
+        if not self.is_bound and len(mine[:2]) == 1:
+            self.initial.setdefault("bot", mine[0].pk)  # their only bot: chosen already
         self.fields["bot"].label_from_instance = lambda bot: f"{bot.label} · {game_name(bot.game_id)}"
         self.fields["opponents"].queryset = BotDefinition.objects.filter(next_versions__isnull=True).order_by(
             "game_id", "name"

@@ -22,7 +22,8 @@ def test_a_challenge_of_twenty_matches_is_played_by_a_worker_and_shown_to_its_au
     try:
         challenge = challenge_create(bot_id=mine.pk, opponent_ids=[bots[1].pk], matches=20, seed=3, by=member)
         wait_until(
-            lambda: Challenge.objects.filter(pk=challenge.pk, status="finished").exists(), "the challenge is played"
+            lambda: Challenge.objects.filter(pk=challenge.pk, status="finished").exists(),
+            "the challenge is played",
         )
     finally:
         worker.stop()
