@@ -71,7 +71,7 @@ def test_the_ladder_page_ranks_current_entries_and_lists_retired_versions_apart(
 def test_the_challenge_form_queues_a_challenge_and_its_page_shows_the_results(member, authored):
     mine, bots = authored
     form = page(member).get("/bots/challenges/new/").content.decode()
-    assert f'value="{mine.pk}" data-game="nacho_pile"' in form
+    assert f'<option value="{mine.pk}" selected data-game="nacho_pile">Mine · Nacho Pile</option>' in form
     assert (
         f'value="{bots[0].pk}"' not in form.split('name="opponents"')[0]
     )  # not the member's to challenge with
