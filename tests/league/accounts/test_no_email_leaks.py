@@ -19,9 +19,11 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from league.accounts import services as account_services
+from league.bots.challenges import challenge_create
+from league.bots.ladders import ladder_create, ladder_enter
 from league.bots.leagues import league_create, league_start
 from league.bots.services import bot_register
-from league.bots.worker import league_work
+from league.bots.worker import challenge_work, league_work
 from league.tournaments import services as tournament_services
 from league.tournaments.models import Tournament
 from tests.factories import MatchFactory
@@ -60,7 +62,14 @@ def world(staff, orga, alice, submit):
         league_start(league_id=league.pk)
         league_work(league_id=league.pk, worker="test")
     league_match = league.fixtures.exclude(match=None).first().match_id
+    ladder = ladder_create(name="Mail Ladder", game_id="nacho_pile", table_size=3, by=staff)
+    for bot in bots:
+        ladder_enter(ladder_id=ladder.pk, bot_id=bot.pk, by=orga)  # orga's own bots
+    challenge = challenge_create(bot_id=bots[0].pk, opponent_ids=[bots[1].pk], matches=2, seed=1, by=orga)
+    challenge_work(worker="test")
     return {
+        "ladders": {"id": ladder.pk},
+        "challenges": {"id": challenge.pk},
         "bot-leagues": {"id": league.pk, "match_id": league_match},
         "bots": {"id": bots[0].pk},
         "matches": {"id": match.pk},
@@ -117,9 +126,19 @@ def test_no_api_response_holds_another_users_email(world, who, bob):
     # ... except what only organizers read (the start preview, the roles) and the caller's own entry
     organizers_only = ("/api/tournaments/{id}/start-preview/", "/api/tournaments/{id}/roles/")
     assert {path: status for path, status in gets.items() if status != 200} == (
-        {"/api/me/": 401, **dict.fromkeys(organizers_only, 401), "/api/tournaments/{id}/entry/": 401}
+        {
+            "/api/me/": 401,
+            **dict.fromkeys(organizers_only, 401),
+            "/api/tournaments/{id}/entry/": 401,
+            "/api/challenges/": 401,
+            "/api/challenges/{id}/": 401,
+        }
         if who == "anonymous"
-        else {**dict.fromkeys(organizers_only, 403), "/api/tournaments/{id}/entry/": 404}
+        else {
+            **dict.fromkeys(organizers_only, 403),
+            "/api/tournaments/{id}/entry/": 404,
+            "/api/challenges/{id}/": 403,  # orga's: theirs and staff's to see
+        }
     )
     assert len(seen) >= 45
 
