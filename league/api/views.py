@@ -86,9 +86,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             played_at=values["played_at"],
             created_by=request.user,
         )
-        return Response(
-            MatchSerializer(self.get_queryset().get(pk=match.pk)).data, status=status.HTTP_201_CREATED
-        )
+        return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(methods=["GET"], responses=ResultVersionSerializer(many=True))
     @extend_schema(
@@ -113,9 +111,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 class RatingViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     """Ratings per pool, best conservative rating (mu − 3σ) first."""
 
-    queryset = Rating.objects.select_related("player", "pool").order_by(
-        "pool_id", "-conservative", "player__name"
-    )
+    queryset = Rating.objects.select_related("player", "pool").order_by("pool_id", "-conservative", "player__name")
     serializer_class = RatingSerializer
     filterset_class = filters.RatingFilter
     ordering_fields = ["conservative", "mu", "sigma", "matches"]
@@ -124,8 +120,6 @@ class RatingViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 class RatingHistoryViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     """A history row per player per rated match, in each pool's order."""
 
-    queryset = RatingHistory.objects.select_related("match").order_by(
-        "pool_id", "match__played_at", "match_id"
-    )
+    queryset = RatingHistory.objects.select_related("match").order_by("pool_id", "match__played_at", "match_id")
     serializer_class = RatingHistorySerializer
     filterset_class = filters.RatingHistoryFilter

@@ -25,12 +25,8 @@ class Match(models.Model):
         VOID = "void", "Void"
 
     game_id = models.CharField(max_length=40, help_text="A game id from the games registry.")
-    game_version = models.PositiveIntegerField(
-        help_text="The game's rules version when the match was created."
-    )
-    options = models.JSONField(
-        default=dict, blank=True, help_text="Validated variant options, defaults filled."
-    )
+    game_version = models.PositiveIntegerField(help_text="The game's rules version when the match was created.")
+    options = models.JSONField(default=dict, blank=True, help_text="Validated variant options, defaults filled.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
     rated = models.BooleanField(default=True)
     rating_pool = models.ForeignKey(
@@ -42,17 +38,10 @@ class Match(models.Model):
         db_index=False,  # match_pool_order leads with it
         help_text="The pool a rated match counts in (the game's people pool, or a bot league's pool).",
     )
-    played_at = models.DateTimeField(
-        default=timezone.now, help_text="Defines the order of the people's pools."
-    )
-    result_version = models.PositiveIntegerField(
-        default=0, help_text="The latest result version; 0 = no result."
-    )
+    played_at = models.DateTimeField(default=timezone.now, help_text="Defines the order of the people's pools.")
+    result_version = models.PositiveIntegerField(default=0, help_text="The latest result version; 0 = no result.")
     record = models.BinaryField(
-        null=True,
-        blank=True,
-        editable=False,
-        help_text="The zlib-compressed JSON match record of a bot match.",
+        null=True, blank=True, editable=False, help_text="The zlib-compressed JSON match record of a bot match."
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -98,12 +87,8 @@ class MatchSeat(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", db_index=False)
     seat = models.PositiveSmallIntegerField(help_text="0-based; seat 0 starts.")
-    player = models.ForeignKey(
-        "players.Player", on_delete=models.PROTECT, related_name="seats", db_index=False
-    )
-    place = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="1 = first; tied players share it."
-    )
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="seats", db_index=False)
+    place = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1 = first; tied players share it.")
     score = models.IntegerField(null=True, blank=True)
 
     class Meta:

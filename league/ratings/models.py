@@ -57,9 +57,7 @@ class Rating(models.Model):
 
     class Meta:
         ordering = ["pool", "-conservative", "player_id"]
-        constraints = [
-            models.UniqueConstraint(fields=["pool", "player"], name="one_rating_per_player_per_pool")
-        ]
+        constraints = [models.UniqueConstraint(fields=["pool", "player"], name="one_rating_per_player_per_pool")]
         indexes = [models.Index(fields=["pool", "-conservative", "player"], name="rating_leaderboard")]
 
     def __str__(self) -> str:
@@ -89,9 +87,7 @@ class RatingHistory(models.Model):
     class Meta:
         verbose_name_plural = "rating history"
         constraints = [
-            models.UniqueConstraint(
-                fields=["pool", "match", "player"], name="one_history_row_per_match_player"
-            ),
+            models.UniqueConstraint(fields=["pool", "match", "player"], name="one_history_row_per_match_player"),
         ]
         indexes = [models.Index(fields=["player", "pool"], name="history_by_player")]
 

@@ -34,12 +34,8 @@ def game_leaderboard(request: HttpRequest, game_id: str) -> HttpResponse:
     pool = people_pool(game_id)
     page = None
     if pool is not None:
-        page = Paginator(leaderboard(pool, sort=sort), LEADERBOARD_PAGE_SIZE).get_page(
-            request.GET.get("page")
-        )
-    return render(
-        request, "ratings/leaderboard.html", {"spec": spec, "pool": pool, "page": page, "sort": sort}
-    )
+        page = Paginator(leaderboard(pool, sort=sort), LEADERBOARD_PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "ratings/leaderboard.html", {"spec": spec, "pool": pool, "page": page, "sort": sort})
 
 
 def player_detail(request: HttpRequest, slug: str) -> HttpResponse:

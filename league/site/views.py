@@ -32,9 +32,7 @@ def health_page(request: HttpRequest) -> HttpResponse:
     """Health as HTML, or JSON with `?format=json` or `Accept: application/json`; 503 when not healthy."""
     report = health()
     status = 200 if report.ok else 503
-    wants_json = request.GET.get("format") == "json" or "application/json" in request.headers.get(
-        "Accept", ""
-    )
+    wants_json = request.GET.get("format") == "json" or "application/json" in request.headers.get("Accept", "")
     if wants_json:
         return JsonResponse(report.as_dict(), status=status)
     return render(request, "site/health.html", {"health": report.as_dict()}, status=status)

@@ -253,9 +253,7 @@ def test_sampled_states_agree_with_the_observation_and_play_to_the_end(game):
                 assert sample.observation(seat) == observation
                 assert sample.is_chance() == state.is_chance() and sample.deciders() == state.deciders()
                 agreed += 1
-                if any(
-                    sample.observation(o) != state.observation(o) for o in range(num_players) if o != seat
-                ):
+                if any(sample.observation(o) != state.observation(o) for o in range(num_players) if o != seat):
                     differed += 1
                 for _ in range(10_000):
                     if sample.is_terminal():

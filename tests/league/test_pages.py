@@ -28,7 +28,7 @@ def test_leaderboard_ranks_by_conservative_rating_with_uncertainty(client, leagu
     rows = [(r.rank, r.player.name, r.matches) for r in page.context["page"]]
     assert rows == [(1, "Bob", 2), (2, "Cat", 2), (3, "Ann", 2), (4, "Dan", 1)]
     html = page.content.decode()
-    assert '<th class="num">±</th>' in html
+    assert "<th class=\"num\">±</th>" in html
     top = page.context["page"][0]
     assert f"{top.conservative:.2f}" in html and f"{3 * top.sigma:.2f}" in html
 
@@ -98,13 +98,7 @@ def test_organizer_creates_a_match_and_enters_its_result(client, staff, players)
     client.force_login(staff)
     response = client.post(
         "/matches/new/",
-        {
-            "game": "chicken_foot",
-            "seat_0": players[2].pk,
-            "seat_1": players[0].pk,
-            "options": "",
-            "rated": "on",
-        },
+        {"game": "chicken_foot", "seat_0": players[2].pk, "seat_1": players[0].pk, "options": "", "rated": "on"},
     )
     match = Match.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/matches/{match.pk}/result/"
@@ -133,9 +127,7 @@ def test_new_match_options_nested_1000_deep_are_a_400_not_a_recursion_error(clie
 
 def test_new_match_form_shows_errors_without_writing(client, staff, players):
     client.force_login(staff)
-    response = client.post(
-        "/matches/new/", {"game": "chickie_nuggs", "seat_0": players[0].pk, "options": "{"}
-    )
+    response = client.post("/matches/new/", {"game": "chickie_nuggs", "seat_0": players[0].pk, "options": "{"})
     assert response.status_code == 400
     assert "not valid JSON" in response.content.decode()
     response = client.post(
@@ -154,16 +146,12 @@ def test_result_form_refuses_bad_input_and_reports_a_conflict(client, staff, lea
     response = client.post(url, {"expected_version": 1, "place_0": 1, "place_1": 2, "reason": "fix"})
     assert response.status_code == 400
     assert "enter a place for every seat, or none" in response.content.decode()
-    response = client.post(
-        url, {"expected_version": 1, "place_0": 1, "place_1": 2, "place_2": 9, "reason": "fix"}
-    )
+    response = client.post(url, {"expected_version": 1, "place_0": 1, "place_1": 2, "place_2": 9, "reason": "fix"})
     assert response.status_code == 400
     response = client.post(url, {"expected_version": "x", "place_0": 1, "place_1": 2, "place_2": 3})
     assert response.status_code == 400
 
-    response = client.post(
-        url, {"expected_version": 0, "place_0": 1, "place_1": 2, "place_2": 3, "reason": "late"}
-    )
+    response = client.post(url, {"expected_version": 0, "place_0": 1, "place_1": 2, "place_2": 3, "reason": "late"})
     assert response.status_code == 409
     page = response.content.decode()
     assert "the result is at version 1, not 0" in page

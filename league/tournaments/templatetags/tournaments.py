@@ -11,10 +11,7 @@ COLUMN_TITLES = {
     "opponents_points_average": ("Opp. avg", "Opponents' points per opponent met"),
     "buchholz_cut1": ("Bch −1", "Buchholz cut 1: opponents' points without the lowest opponent"),
     "buchholz_median": ("Bch med", "Median Buchholz: opponents' points without the lowest and the highest"),
-    "sonneborn_berger": (
-        "SB",
-        "Sonneborn–Berger: points of opponents finished ahead of, half for a shared place",
-    ),
+    "sonneborn_berger": ("SB", "Sonneborn–Berger: points of opponents finished ahead of, half for a shared place"),
     "opponents_match_win_percentage": ("OMW%", "Opponents' match-win percentage, each at least 33%"),
     "cumulative": ("Cumul.", "The running total after each round, summed"),
     "wins": ("Wins", "Tables won alone, plus byes"),

@@ -23,10 +23,9 @@ class NeverStops(Bot):
 
 def test_a_table_that_never_stops_ends_at_the_turn_cap_and_the_record_says_so():
     never_stops = SeatPlayer(
-        "never_stops",
-        make=lambda game, seat, num_players, options, rng: NeverStops(
+        "never_stops", make=lambda game, seat, num_players, options, rng: NeverStops(
             game, seat, num_players, options, None, rng
-        ),
+        )
     )
     record = play_match("nacho_pile", 3, [never_stops] * 3, seed=2)
     assert record["end"] == {"reason": "turn_cap", "forfeits": []}
