@@ -19,21 +19,16 @@ class ResultVersion(models.Model):
         "matches.Match", on_delete=models.CASCADE, related_name="result_versions", db_index=False
     )  # result_version_unique leads with it
     version = models.PositiveIntegerField()
-    places = models.JSONField(
-        help_text="Place per seat, 1 = first, ties share a place (competition ranking)."
-    )
+    places = models.JSONField(help_text="Place per seat, 1 = first, ties share a place (competition ranking).")
     scores = models.JSONField(null=True, blank=True, help_text="Score per seat, if entered.")
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     entered_at = models.DateTimeField(default=timezone.now)
-    reason = models.TextField(
-        blank=True, help_text="Why this version was entered (required for corrections)."
-    )
+    reason = models.TextField(blank=True, help_text="Why this version was entered (required for corrections).")
     void = models.BooleanField(
         default=False,
-        db_default=False,
-        help_text="This version voids the match: it no longer counts (its places are empty).",
+        db_default=False, help_text="This version voids the match: it no longer counts (its places are empty)."
     )
     advancing = models.JSONField(
         null=True,

@@ -60,16 +60,12 @@ def roles(tournament: Tournament) -> list[Role]:
     """The tournament's organizers, then its scorekeepers, each by user name."""
     organizers = tournament.organizers.order_by("username").values_list("username", flat=True)
     scorekeepers = tournament.scorekeepers.order_by("username").values_list("username", flat=True)
-    return [Role(name, "organizer") for name in organizers] + [
-        Role(name, "scorekeeper") for name in scorekeepers
-    ]
+    return [Role(name, "organizer") for name in organizers] + [Role(name, "scorekeeper") for name in scorekeepers]
 
 
 WAITLIST_ORDER = ("queued_at", "id")
 # Statuses listed for everyone on a tournament's page and in the API; declined entries only for organizers.
-PUBLIC_STATUSES = tuple(
-    status for status in Registration.Status.values if status != Registration.Status.DECLINED
-)
+PUBLIC_STATUSES = tuple(status for status in Registration.Status.values if status != Registration.Status.DECLINED)
 
 
 def waitlist(registrations: list[Registration]) -> list[Registration]:
@@ -87,7 +83,7 @@ def places_left(tournament: Tournament, registrations: list[Registration]) -> in
 
 
 def check_in_state(tournament: Tournament, now: datetime | None = None) -> str:
-    """ "off" (no check-in), "not_yet" (the window opens later), "open", or "closed" (the tournament started)."""
+    """"off" (no check-in), "not_yet" (the window opens later), "open", or "closed" (the tournament started)."""
     if not tournament.check_in:
         return "off"
     if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
@@ -109,19 +105,13 @@ class MyEntry:
     can_check_in: bool
 
 
-def my_entry(
-    tournament: Tournament, user: AbstractBaseUser | None, registrations: list[Registration]
-) -> MyEntry:
+def my_entry(tournament: Tournament, user: AbstractBaseUser | None, registrations: list[Registration]) -> MyEntry:
     """What the user may do with their own entry now (the services check the same rules on each write)."""
     player = player_of(user)
     reg = next((reg for reg in registrations if player is not None and reg.player_id == player.pk), None)
     before_start = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
     status = reg.status if reg is not None else None
-    entered = status in (
-        Registration.Status.ACTIVE,
-        Registration.Status.WAITLISTED,
-        Registration.Status.PENDING,
-    )
+    entered = status in (Registration.Status.ACTIVE, Registration.Status.WAITLISTED, Registration.Status.PENDING)
     position = None
     if status == Registration.Status.WAITLISTED:
         position = 1 + [item.pk for item in waitlist(registrations)].index(reg.pk)
@@ -290,7 +280,7 @@ class TableView:
 
     @property
     def closed_label(self) -> str:
-        """ "No-show" or "Forfeit" for a closed table; empty otherwise."""
+        """"No-show" or "Forfeit" for a closed table; empty otherwise."""
         return Table.Closed(self.closed_as).label if self.closed_as else ""
 
     @property
@@ -365,9 +355,7 @@ def rounds(history, *, include_drafts: bool) -> list[RoundView]:
                 ]  # fmt: skip
                 if match.status == Match.Status.FINISHED:
                     earned = seam.table_points(
-                        tournament,
-                        [seat.player_id for seat in seats],
-                        {seat.player_id: seat.place for seat in seats},
+                        tournament, [seat.player_id for seat in seats], {seat.player_id: seat.place for seat in seats}
                     )
                     for seat in seats:
                         seat.points = earned[seat.player_id]
@@ -441,14 +429,10 @@ def player_path(history, round_views: list[RoundView], player_id: int) -> list[P
         if view.row.status == Round.Status.DRAFT:
             continue
         if player_id in view.row.byes:
-            steps.append(
-                PathStep(view.number, None, "", None, [], None, seam.bye_points(history.tournament), "bye")
-            )
+            steps.append(PathStep(view.number, None, "", None, [], None, seam.bye_points(history.tournament), "bye"))
             continue
         if player_id in view.row.advanced:
-            steps.append(
-                PathStep(view.number, None, "", None, [], None, None, "goes through without playing")
-            )
+            steps.append(PathStep(view.number, None, "", None, [], None, None, "goes through without playing"))
             continue
         asked = next((score for pid, _, score in view.requested_byes if pid == player_id), None)
         if asked is not None:
@@ -469,14 +453,9 @@ def player_path(history, round_views: list[RoundView], player_id: int) -> list[P
                 note = "absent" if mine.absent else f"table closed ({table.closed_label.lower()})"
             steps.append(
                 PathStep(
-                    view.number,
-                    table.number,
-                    table.label,
-                    mine.seat + 1,
+                    view.number, table.number, table.label, mine.seat + 1,
                     [seat.name for seat in table.seats if seat.player_id != player_id],
-                    mine.place,
-                    mine.points,
-                    note,
+                    mine.place, mine.points, note,
                 )  # fmt: skip
             )
     return steps
@@ -547,19 +526,9 @@ def _lay_out(title: str, columns: list[tuple[str, list[dict]]], links: dict[str,
             height = item["rows"] * ROW_HEIGHT + HEADER
             y = round(HEADER + TOP_GAP + position * slot + (slot - height - BOX_GAP) / 2)
             lines = tuple(
-                (text, won, y + HEADER + (row + 1) * ROW_HEIGHT - 7)
-                for row, (text, won) in enumerate(item["lines"])
+                (text, won, y + HEADER + (row + 1) * ROW_HEIGHT - 7) for row, (text, won) in enumerate(item["lines"])
             )
-            box = Box(
-                x,
-                y,
-                BOX_WIDTH,
-                height,
-                item["title"],
-                lines,
-                links.get(item["key"], ""),
-                item.get("muted", False),
-            )
+            box = Box(x, y, BOX_WIDTH, height, item["title"], lines, links.get(item["key"], ""), item.get("muted", False))
             boxes.append(box)
             where[item["key"]] = box
             for feeder in item.get("feeders", ()):

@@ -24,15 +24,9 @@ urlpatterns = [
     path("<name_slug:slug>/rounds/<int:number>/", views.round_page, name="round"),
     path("<name_slug:slug>/rounds/<int:number>/find/", views.find_my_table, name="find"),
     path(
-        "<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/result/",
-        views.table_result,
-        name="result",
+        "<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/result/", views.table_result, name="result"
     ),
-    path(
-        "<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/close/",
-        views.table_close,
-        name="close",
-    ),
+    path("<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/close/", views.table_close, name="close"),
     path("<name_slug:slug>/rounds/<int:number>/print/", room.round_print, name="print"),
     path("<name_slug:slug>/rounds/<int:number>/slips/", room.round_slips, name="slips"),
     path("<name_slug:slug>/rounds/<int:number>/timer/", room.round_timer, name="timer"),

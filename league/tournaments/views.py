@@ -61,9 +61,7 @@ def _tournament(request: HttpRequest, slug: str) -> Tournament:
     return tournament
 
 
-def _require_organizer(
-    request: HttpRequest, tournament: Tournament, *, scorer: bool = False
-) -> HttpResponse | None:
+def _require_organizer(request: HttpRequest, tournament: Tournament, *, scorer: bool = False) -> HttpResponse | None:
     """A login redirect for anonymous visitors, a 403 page for users who do not organize (with `scorer`: who
     neither organize nor keep score); None when allowed."""
     if not request.user.is_authenticated:
@@ -78,9 +76,7 @@ def _require_organizer(
 
 
 def tournament_index(request: HttpRequest) -> HttpResponse:
-    page = Paginator(selectors.tournament_list(user=request.user), TOURNAMENTS_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
+    page = Paginator(selectors.tournament_list(user=request.user), TOURNAMENTS_PER_PAGE).get_page(request.GET.get("page"))
     for tournament in page:
         tournament.game_name = game_name(tournament.game_id)
     return render(request, "tournaments/list.html", {"page": page})
@@ -125,28 +121,15 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
     queued = (Registration.Status.WAITLISTED, Registration.Status.PENDING, Registration.Status.DECLINED)
     last = round_views[-1] if round_views else None
     listed = [reg for reg in registrations if reg.status not in queued]
-    flowing = (
-        last is not None and last.row.status != Round.Status.DRAFT and seam.flows(tournament, last.number)
-    )
+    flowing = last is not None and last.row.status != Round.Status.DRAFT and seam.flows(tournament, last.number)
     context = {
         "flowing": flowing,
-        "next_table": next(
-            (
-                (view, table)
-                for view in round_views
-                for table in view.tables
-                if table.match_id and not table.has_result
-            ),
-            None,
-        )
-        if flowing
-        else None,  # fmt: skip
+        "next_table": next(((view, table) for view in round_views for table in view.tables
+                            if table.match_id and not table.has_result), None) if flowing else None,  # fmt: skip
         "tournament": tournament,
         "game_name": game_name(tournament.game_id),
         "organizer": organizer,
-        "standings": Paginator(selectors.standings(history), STANDINGS_PER_PAGE).get_page(
-            request.GET.get("standings")
-        ),
+        "standings": Paginator(selectors.standings(history), STANDINGS_PER_PAGE).get_page(request.GET.get("standings")),
         "tiebreak_columns": [name for name in tournament.tiebreaks if name not in ("points", "seed")],
         "rounds": round_views,
         "last_round": round_views[-1] if round_views else None,
@@ -156,9 +139,7 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
         "players_page": Paginator(listed, PLAYERS_PER_PAGE).get_page(request.GET.get("players")),
         "waitlist": selectors.waitlist(registrations),
         "pending": [reg for reg in registrations if reg.status == Registration.Status.PENDING],
-        "declined": [reg for reg in registrations if reg.status == Registration.Status.DECLINED]
-        if organizer
-        else [],
+        "declined": [reg for reg in registrations if reg.status == Registration.Status.DECLINED] if organizer else [],
         "places_left": selectors.places_left(tournament, registrations),
         "entry": selectors.my_entry(tournament, request.user, registrations),
         "check_in_state": selectors.check_in_state(tournament),
@@ -172,9 +153,7 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
         "table_rule": seam.table_spec(tournament),
         **_bye_context(tournament, organizer, history, request.user),
     }
-    template = (
-        "tournaments/_live.html" if request.GET.get("fragment") == "live" else "tournaments/detail.html"
-    )
+    template = "tournaments/_live.html" if request.GET.get("fragment") == "live" else "tournaments/detail.html"
     return render(request, template, context, status=status)
 
 
@@ -195,8 +174,7 @@ def _bye_context(tournament: Tournament, organizer: bool, history, user) -> dict
         "bye_rounds": rounds,
         "bye_requests": selectors.open_bye_requests(tournament, None if organizer else own.player_id),
         "bye_players": [reg for reg in history.registrations if reg.status == Registration.Status.ACTIVE]
-        if organizer
-        else [],
+        if organizer else [],
         "bye_own": own,
     }
 
@@ -235,14 +213,10 @@ def _register(request, tournament):
         return _detail(request, tournament, status=400, error=refused.message, register_form=form,
                        batch=refused.lines)  # fmt: skip
     if not batch.saved:
-        entries = json.dumps(
-            [{"name": line.name, "seed": line.seed, "line": line.line} for line in batch.lines]
-        )
+        entries = json.dumps([{"name": line.name, "seed": line.seed, "line": line.line} for line in batch.lines])
         confirm = ParticipantsForm(initial={"entries": entries, "confirm_new": True,
                                             "names": "\n".join(line.name for line in batch.lines)})  # fmt: skip
-        return _detail(
-            request, tournament, register_form=confirm, batch=batch.lines, new_count=len(batch.new)
-        )
+        return _detail(request, tournament, register_form=confirm, batch=batch.lines, new_count=len(batch.new))
     count, new = len(batch.lines), len(batch.new)
     return f"Registered {count} player{'s' if count != 1 else ''}" + (f" ({new} new)." if new else ".")
 
@@ -253,9 +227,7 @@ def _leave(request, tournament):
         player_id = int(request.POST.get("player", ""))
     except ValueError:
         raise UserError("name the player by id", field="player") from None
-    reg = services.registration_leave(
-        tournament=tournament, by=request.user, player_id=player_id, status=status
-    )
+    reg = services.registration_leave(tournament=tournament, by=request.user, player_id=player_id, status=status)
     return f"{reg.player.name}: {reg.get_status_display().lower()}."
 
 
@@ -343,9 +315,7 @@ def _confirmation(request: HttpRequest, tournament: Tournament, action: str) -> 
             return None
         names = {"name": reg.player.name, "tournament": tournament.name}
         question, detail, button = (text.format(**names) for text in wording)
-    fields = [
-        (key, value) for key, value in request.POST.items() if key not in ("csrfmiddlewaretoken", "confirm")
-    ]
+    fields = [(key, value) for key, value in request.POST.items() if key not in ("csrfmiddlewaretoken", "confirm")]
     context = {"tournament": tournament, "question": question, "detail": detail, "button": button,
                "fields": fields, "action": request.path}  # fmt: skip
     return render(request, "tournaments/confirm.html", context)
@@ -380,9 +350,7 @@ def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpRespo
     return redirect(tournament)
 
 
-def _round(
-    tournament: Tournament, number: int, organizer: bool, tables: tuple[int, int] | None = None
-) -> tuple:
+def _round(tournament: Tournament, number: int, organizer: bool, tables: tuple[int, int] | None = None) -> tuple:
     """The round's history (only that round's tables, within table numbers `tables` when given:
     `seam.load_round_part`), every round's view and this round's; 404 for a round not shown."""
     history = seam.load_round_part(tournament, number, tables)
@@ -401,27 +369,18 @@ def _round_page(request, tournament, number, *, status=200, error="", swap_form=
     # tables by number (`selectors.table_page`), the first table still waiting found by one query.
     draft = round_row is not None and round_row.status == Round.Status.DRAFT
     page = selectors.page_number(request.GET.get("page"))
-    history, views, view = _round(
-        tournament, number, organizer, None if draft else selectors.table_range(page)
-    )
+    history, views, view = _round(tournament, number, organizer, None if draft else selectors.table_range(page))
     top = (round_row.tables.aggregate(top=Max("number"))["top"] or 0) if round_row is not None else 0
     pages = 1 if draft else selectors.table_page(top)
     if draft:
         next_waiting = next((table for table in view.tables if not table.has_result), None)
     else:
         done = (Match.Status.FINISHED, Match.Status.VOID)
-        next_waiting = (
-            round_row.tables.filter(match__isnull=False)
-            .exclude(match__status__in=done)
-            .order_by("number")
-            .first()
-        )
+        next_waiting = round_row.tables.filter(match__isnull=False).exclude(match__status__in=done).order_by("number").first()
     players = [(seat.player_id, seat.name) for table in view.tables for seat in table.seats] + view.byes
     first, last = selectors.table_range(page)
     context = {
-        "table_pages": {"number": page, "count": pages, "first": first, "last": min(top, last), "top": top}
-        if pages > 1
-        else None,
+        "table_pages": {"number": page, "count": pages, "first": first, "last": min(top, last), "top": top} if pages > 1 else None,
         "tournament": tournament,
         "game_name": game_name(tournament.game_id),
         "organizer": organizer,
@@ -506,9 +465,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         else:
             raise Http404("no such action")
     except UserError as exc:
-        return _round_page(
-            request, tournament, number, status=exc.status, error=exc.message, swap_form=swap_form
-        )
+        return _round_page(request, tournament, number, status=exc.status, error=exc.message, swap_form=swap_form)
     messages.success(request, message)
     return redirect(_round_url(tournament, number))
 
@@ -565,9 +522,7 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
             .order_by("number")
             .values_list("number", flat=True)
         )
-        following = next(
-            (number for number in waiting if number > table.number), waiting[0] if waiting else None
-        )
+        following = next((number for number in waiting if number > table.number), waiting[0] if waiting else None)
         if following is not None:
             return redirect("tournaments:result", slug=slug, number=number, table_number=following)
         return redirect(_round_url(tournament, number))
@@ -612,9 +567,7 @@ def table_close(request: HttpRequest, slug: str, number: int, table_number: int)
         )
     except UserError as exc:
         return _round_page(request, tournament, number, status=exc.status, error=exc.message)
-    messages.success(
-        request, f"Table {table.number} closed as {Table.Closed(closed.closed_as).label.lower()}."
-    )
+    messages.success(request, f"Table {table.number} closed as {Table.Closed(closed.closed_as).label.lower()}.")
     return redirect(_round_url(tournament, number))
 
 
@@ -673,9 +626,7 @@ def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
                     _number(seat.points) if seat.points is not None else "", table.closed_as,
                 ])  # fmt: skip
         for _, name in view.byes:
-            writer.writerow(
-                [view.number, "", "bye", "", name, "", "", _number(seam.bye_points(tournament)), ""]
-            )
+            writer.writerow([view.number, "", "bye", "", name, "", "", _number(seam.bye_points(tournament)), ""])
         for _, name, score in view.requested_byes:
             points = _number(seam.requested_bye_points(tournament, score))
             writer.writerow([view.number, "", "bye asked for", "", name, "", "", points, ""])
@@ -741,9 +692,7 @@ def bye_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
                                        kind=data.get("kind", "bye"), player_id=player_id)  # fmt: skip
             done = BYE_DONE[row.kind].format(name=row.player.name, round=number)
         else:
-            services.bye_cancel(
-                tournament=tournament, by=request.user, round_number=number, player_id=player_id
-            )
+            services.bye_cancel(tournament=tournament, by=request.user, round_number=number, player_id=player_id)
             done = f"The request for round {number} is taken back."
     except UserError as exc:
         tournament.refresh_from_db()

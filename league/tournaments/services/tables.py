@@ -64,9 +64,7 @@ def table_result(
     if advancing or seam.table_cut(tournament, table.round.number, table.label) is not None:
         seated = list(table.match.seats.order_by("seat").values_list("player_id", "player__name"))
         spec = game_spec(tournament.game_id)
-        checked, _ = check_outcome(
-            num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores
-        )
+        checked, _ = check_outcome(num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores)
         ids = [pid for pid, _ in seated]
         decider = seam.check_advancing(tournament, table.round.number, table.label, ids, checked, advancing,
                                        dict(seated))  # fmt: skip
@@ -113,9 +111,7 @@ def _later_matches(table: Table, places: list[int] | None, advancing: list[int] 
     return seam.correction_resets(seam.load_history(table.round.tournament), table, places, advancing)
 
 
-def _check_later_round(
-    tournament: Tournament, table: Table, places: list[int], decider: list[int] | None
-) -> None:
+def _check_later_round(tournament: Tournament, table: Table, places: list[int], decider: list[int] | None) -> None:
     """Refuse a correction at a multi-seat elimination table that changes who goes through once a later
     round exists (`seam.pod_correction_round`): that round was seated from the result being corrected. A
     draft can be discarded first; a published round stays, so such a correction is refused for good."""

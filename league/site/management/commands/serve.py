@@ -35,28 +35,14 @@ class Command(BaseCommand):
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
             if probe.connect_ex((host, port)) == 0:
                 raise CommandError(
-                    f"something already listens on {host}:{port}; stop it or set PORT=<another port>",
-                    returncode=2,
+                    f"something already listens on {host}:{port}; stop it or set PORT=<another port>", returncode=2
                 )
         python = sys.executable
         manage = str(settings.BASE_DIR / "manage.py")
         beat_schedule = str(settings.VAR_DIR / "celerybeat-schedule")
         commands = {
             "web": [python, manage, "runserver", f"{host}:{port}", "--noreload"],
-            "worker": [
-                python,
-                "-m",
-                "celery",
-                "-A",
-                "league",
-                "worker",
-                "--pool",
-                "solo",
-                "-l",
-                "info",
-                "-n",
-                "worker@%h",
-            ],
+            "worker": [python, "-m", "celery", "-A", "league", "worker", "--pool", "solo", "-l", "info", "-n", "worker@%h"],
             "beat": [python, "-m", "celery", "-A", "league", "beat", "-l", "info", "-s", beat_schedule],
         }
         processes: dict[str, subprocess.Popen] = {}
@@ -73,9 +59,7 @@ class Command(BaseCommand):
                 processes[name] = subprocess.Popen(command, cwd=settings.BASE_DIR)
             url = f"http://{host}:{port}/"
             if self._wait_for(url, processes, lambda: stopping):
-                self.stdout.write(
-                    self.style.SUCCESS(f"\nPecking Order is running at {url}  (Ctrl-C stops everything)")
-                )
+                self.stdout.write(self.style.SUCCESS(f"\nPecking Order is running at {url}  (Ctrl-C stops everything)"))
                 self.stdout.write(f"Admin: {url}admin/   API docs: {url}api/docs/   Health: {url}health/\n")
             while not stopping:
                 dead = [name for name, process in processes.items() if process.poll() is not None]
