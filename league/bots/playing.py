@@ -28,6 +28,8 @@ class SeatBot:
     params: Mapping[str, Any] = field(default_factory=dict)
     command: tuple[str, ...] = ()
     limits: Limits = Limits()
+    program_dir: str | None = None  # an uploaded program's unpacked files (league.bots.program_cache)
+    program_error: str = ""  # why they could not be had: the seat forfeits
 
     @property
     def is_external(self) -> bool:
@@ -61,7 +63,12 @@ def play_league_match(
     with ExternalSeats(sandbox) as programs:
         players = [
             programs.seat(
-                label=seat.label, command=seat.command, limits=seat.limits, seed=bot_seed(seed, index)
+                label=seat.label,
+                command=seat.command,
+                limits=seat.limits,
+                seed=bot_seed(seed, index),
+                program_dir=seat.program_dir,
+                program_error=seat.program_error,
             )
             if seat.is_external
             else SeatPlayer(seat.strategy, dict(seat.params), move_time_limit=seat.limits.move_seconds)

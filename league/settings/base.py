@@ -295,6 +295,19 @@ SANDBOX_MAX_PROCESSES = env.number("SANDBOX_MAX_PROCESSES", 8, minimum=4)
 SANDBOX_TMPFS_MB = env.number("SANDBOX_TMPFS_MB", 16, minimum=1)
 SANDBOX_LOCK_DIR = env.text("SANDBOX_LOCK_DIR", "/tmp/pecking-order-sandbox")
 
+# Uploaded bot programs (league.bots.uploads, league.bots.archives; docs/bot-leagues.md, "Uploading a bot").
+BOT_UPLOAD_MAX_BYTES = env.number("BOT_UPLOAD_MAX_BYTES", 1 << 20, minimum=1024)  # the upload, compressed
+BOT_UPLOAD_MAX_EXTRACTED_BYTES = env.number("BOT_UPLOAD_MAX_EXTRACTED_BYTES", 8 << 20, minimum=1024)
+BOT_UPLOAD_MAX_ENTRIES = env.number("BOT_UPLOAD_MAX_ENTRIES", 200, minimum=2)
+BOT_UPLOAD_MAX_ENTRY_BYTES = env.number("BOT_UPLOAD_MAX_ENTRY_BYTES", 2 << 20, minimum=1024)
+BOT_UPLOAD_MAX_RATIO = env.number("BOT_UPLOAD_MAX_RATIO", 100, minimum=2)  # uncompressed : compressed
+BOT_UPLOAD_QUOTA_VERSIONS = env.number("BOT_UPLOAD_QUOTA_VERSIONS", 100, minimum=1)  # per user, all bots
+BOT_UPLOAD_QUOTA_BYTES = env.number("BOT_UPLOAD_QUOTA_BYTES", 20 << 20, minimum=1024)  # per user, distinct uploads
+# Each worker's cache of uploaded programs by hash (league.bots.program_cache): every folder from / to it
+# must be searchable by the slot users (mode 0755 or o+x), who read the one program a seat plays.
+BOT_PROGRAM_CACHE_DIR = env.text("BOT_PROGRAM_CACHE_DIR", str(VAR_DIR / "programs"))
+BOT_LOG_MATCHES = env.number("BOT_LOG_MATCHES", 200, minimum=1)  # program logs kept per bot version
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

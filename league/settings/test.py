@@ -36,6 +36,7 @@ CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = broker_settings(CELERY_BROK
 CELERY_TASK_DEFAULT_QUEUE = f"tests-{TEST_RUN_DIR.name}"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(TEST_RUN_DIR / "test.sqlite3")}
+BOT_PROGRAM_CACHE_DIR = str(TEST_RUN_DIR / "programs")
 # Static files are served from the app folders, without collectstatic.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
