@@ -282,9 +282,7 @@ def _draw_round(
         options=league.options,
         rating_pool_id=league.rating_pool_id,
         tables=[
-            ScheduledMatch(
-                drawn_at + timedelta(microseconds=table.index), [players[bot] for bot in table.seats]
-            )
+            ScheduledMatch(drawn_at + timedelta(microseconds=table.index), [players[bot] for bot in table.seats])
             for table in tables
         ],
     )
