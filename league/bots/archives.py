@@ -112,8 +112,11 @@ def _shown(name: str) -> str:
 
 def clean_name(name: str) -> str:
     """An entry's path inside the program, normalised (no `./`, no trailing `/`), or ProgramRefused."""
-    if any(0xDC80 <= ord(char) <= 0xDCFF for char in name):
-        raise ProgramRefused(f"the entry name {_shown(name)} is not UTF-8: name files in UTF-8")
+    if any(0xDC80 <= ord(char) <= 0xDCFF for char in name):  # tarfile's surrogateescape of a byte
+        raw = name.encode("utf-8", "surrogateescape")
+        raise ProgramRefused(
+            f"the entry name '{raw.decode('utf-8', 'backslashreplace')}' is not UTF-8: name files in UTF-8"
+        )
     if any(ord(char) < 32 or ord(char) == 127 for char in name):
         raise ProgramRefused(f"the entry name {_shown(name)} holds a control character")
     if "\\" in name:
@@ -179,10 +182,12 @@ class _Tree:
 def _zip_name(info: zipfile.ZipInfo) -> str:
     name = info.filename
     if not info.flag_bits & 0x800:  # not flagged UTF-8: zipfile decoded the raw bytes as cp437
+        raw = name.encode("cp437")
         try:
-            name = name.encode("cp437").decode("utf-8")
+            name = raw.decode("utf-8")
         except UnicodeError:
-            raise ProgramRefused(f"the entry name {_shown(name)} is not UTF-8: name files in UTF-8") from None
+            shown = raw.decode("utf-8", "backslashreplace")
+            raise ProgramRefused(f"the entry name '{shown}' is not UTF-8: name files in UTF-8") from None
     return name
 
 
@@ -269,7 +274,7 @@ def _decompressed(data: bytes, limits: ArchiveLimits) -> bytes:
     """The tar stream inside a gzip, bzip2 or xz layer (or `data` itself), read no further than a tar of
     the allowed size can be."""
     if data[:2] == b"\x1f\x8b":
-        opener = gzip.GzipFile
+        opener = lambda raw: gzip.GzipFile(fileobj=raw)  # noqa: E731
     elif data[:3] == b"BZh":
         opener = bz2.BZ2File
     elif data[:6] == b"\xfd7zXZ\x00":

@@ -112,6 +112,17 @@ def league_create(
     wrong_game = [bot.label for bot in bots if bot.game_id != spec.id]
     if wrong_game:
         raise UserError(f"these bots play another game: {', '.join(wrong_game)}", field="bots")
+    superseded = set(
+        BotDefinition.objects.filter(previous__in=[bot.pk for bot in bots if bot.is_uploaded]).values_list(
+            "previous_id", flat=True
+        )
+    )
+    replaced = [bot.label for bot in bots if bot.pk in superseded]
+    if replaced:  # an upload's new version replaces the old for new entries; the old keeps its history
+        raise UserError(
+            f"these uploaded bots have a newer version, enter that one: {', '.join(sorted(replaced))}",
+            field="bots",
+        )
     with transaction.atomic():
         pool = pool_create(name=f"Bot league: {name}", kind=RatingPool.Kind.BOT_LEAGUE, game_id=spec.id)
         league = BotLeague.objects.create(

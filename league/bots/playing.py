@@ -28,8 +28,13 @@ class SeatBot:
     params: Mapping[str, Any] = field(default_factory=dict)
     command: tuple[str, ...] = ()
     limits: Limits = Limits()
-    program_dir: str | None = None  # an uploaded program's unpacked files (league.bots.program_cache)
-    program_error: str = ""  # why they could not be had: the seat forfeits
+    # An uploaded program: its hash and files ([path, size, sha256] each), which `league.bots.programs.
+    # seats_ready` turns into the folder its sandbox shows (`program_dir`), or why it could not be had
+    # (`program_error`: the seat forfeits).
+    program_sha256: str = ""
+    program_files: tuple = ()
+    program_dir: str | None = None
+    program_error: str = ""
 
     @property
     def is_external(self) -> bool:

@@ -41,13 +41,15 @@ from django.db.models import F
 from django.utils import timezone
 
 from league.bots import sandboxing
+from league.bots.archives import program_command
 from league.bots.external import Limits, SeatLog
 from league.bots.leagues import league_advance, queue_work
 from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry, ProgramLog
 from league.bots.playing import SeatBot, play_league_match
+from league.bots.programs import seats_ready
 from league.bots.sandbox import Sandbox, SandboxUnavailable
 from league.bots.selectors import external_seat
-from league.bots.services import worker_probe_record
+from league.bots.services import program_logs_add, worker_probe_record
 from league.core import bulk
 from league.matches.selectors import players_by_seat
 from league.matches.services import matches_hand_back, matches_set_running
@@ -206,18 +208,20 @@ def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture])
             return 0
         items = [by_fixture[fixture_id] for fixture_id in held]
         results_record_played(played=[PlayedMatch(item.match_id, pool_id, item.record) for item in items])
-        ProgramLog.objects.bulk_create(
-            ProgramLog(
-                match_id=item.match_id,
-                seat=log.seat,
-                bot_id=item.bot_ids[log.seat] if log.seat < len(item.bot_ids) else None,
-                forfeit=log.forfeit,
-                detail=_storable(log.detail),
-                output=_storable(log.output),
-                output_bytes=log.output_bytes,
-            )
-            for item in items
-            for log in item.logs
+        program_logs_add(
+            logs=[
+                ProgramLog(
+                    match_id=item.match_id,
+                    seat=log.seat,
+                    bot_id=item.bot_ids[log.seat] if log.seat < len(item.bot_ids) else None,
+                    forfeit=log.forfeit,
+                    detail=log.detail,
+                    output=log.output,
+                    output_bytes=log.output_bytes,
+                )
+                for item in items
+                for log in item.logs
+            ]
         )
         bulk.update(
             Fixture,
@@ -231,28 +235,37 @@ def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture])
     return len(items)
 
 
-def _storable(text: str) -> str:
-    """Text a database column takes: no NUL (PostgreSQL refuses it in text)."""
-    return text.replace("\x00", "\ufffd")
-
-
 def seat_bots(league: BotLeague) -> dict[int, tuple[int, SeatBot]]:
     """What plays for each of the league's players (by player id): its bot definition's id and its seat."""
     seats = {}
-    for entry in LeagueEntry.objects.filter(league=league).select_related("bot"):
-        bot = entry.bot
-        limits = Limits(move_seconds=bot.move_seconds, cpu_seconds=bot.cpu_seconds, memory_mb=bot.memory_mb)
-        seats[bot.player_id] = (
-            bot.pk,
-            SeatBot(
-                label=bot.label,
-                strategy=bot.strategy,
-                params=dict(bot.params),
-                command=tuple(bot.command) if bot.is_external else (),
-                limits=limits,
-            ),
-        )
+    entries = (
+        LeagueEntry.objects.filter(league=league)
+        .select_related("bot__program")
+        .defer("bot__program__content")
+    )
+    for entry in entries:
+        seats[entry.bot.player_id] = (entry.bot.pk, seat_bot(entry.bot))
     return seats
+
+
+def seat_bot(bot: BotDefinition) -> SeatBot:
+    """What plays a seat of `bot`: its strategy, or its program's command and limits (an uploaded program's
+    files are put in place per match by `league.bots.programs.seats_ready`)."""
+    limits = Limits(move_seconds=bot.move_seconds, cpu_seconds=bot.cpu_seconds, memory_mb=bot.memory_mb)
+    program = bot.program if bot.is_uploaded else None
+    if program is not None:
+        command = tuple(program_command(program.entry))
+    else:
+        command = tuple(bot.command) if bot.is_external else ()
+    return SeatBot(
+        label=bot.label,
+        strategy=bot.strategy,
+        params=dict(bot.params),
+        command=command,
+        limits=limits,
+        program_sha256=program.sha256 if program is not None else "",
+        program_files=tuple(tuple(item) for item in program.files) if program is not None else (),
+    )
 
 
 def proven_sandbox(*, league: BotLeague, worker: str) -> Sandbox | None:
@@ -365,7 +378,7 @@ def _play_batch(
                 game_id=league.game_id,
                 options=league.options,
                 seed=seed,
-                seats=[seat for _, seat in seats],
+                seats=seats_ready([seat for _, seat in seats]),
                 sandbox=sandbox,
             )
             chunk.append(
