@@ -57,7 +57,11 @@ def read_upload(upload: IO[bytes] | None, *, field: str = "file") -> bytes:
 
 
 def _size(number: int) -> str:
-    return f"{number >> 20} MiB" if number % (1 << 20) == 0 else f"{number >> 10} KiB"
+    if number and number % (1 << 20) == 0:
+        return f"{number >> 20} MiB"
+    if number and number % (1 << 10) == 0:
+        return f"{number >> 10} KiB"
+    return f"{number} bytes"
 
 
 def upload_usage(user: AbstractBaseUser) -> tuple[int, int]:
