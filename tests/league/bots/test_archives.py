@@ -252,3 +252,16 @@ def test_unpack_writes_the_checked_files_read_only_for_others(tmp_path):
     assert tree_matches(str(folder), checked.files)
     (folder / "extra.py").write_bytes(b"")
     assert not tree_matches(str(folder), checked.files)
+
+
+def test_the_packaged_example_packs_into_an_upload_that_passes(tmp_path):
+    folder = os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples", "packaged_bot")
+    archive = tmp_path / "packaged_bot.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for name in ("bot.toml", "main.py", "strategy.py"):
+            tar.add(os.path.join(folder, name), arcname=name)
+    checked = check_program(archive.read_bytes(), ArchiveLimits())
+    assert (checked.entry, [file.path for file in checked.files]) == (
+        "main.py",
+        ["bot.toml", "main.py", "strategy.py"],
+    )
