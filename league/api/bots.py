@@ -10,6 +10,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from league.api import filters
+from league.api.errors import ERROR
 from league.bots import leagues, selectors, services, uploads
 from league.bots.models import BotDefinition, BotLeague, Fixture, Program, ProgramLog
 from league.core.errors import ErrorCode, NotFound
@@ -100,7 +101,7 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
 
     @extend_schema(
         request={"multipart/form-data": BotUploadSerializer},
-        responses={201: BotSerializer},
+        responses={201: BotSerializer, 409: ERROR},
         description="Upload a program (multipart): version 1 of a new bot, or the next version of one of your "
         "uploaded bots (by its name). Any signed-in user; refusals name the field and say why.",
     )
@@ -126,7 +127,7 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
         page = self.paginate_queryset(bots)
         return self.get_paginated_response(BotSerializer(page, many=True).data)
 
-    @extend_schema(responses=ProgramLogSerializer(many=True), filters=False)
+    @extend_schema(responses={200: ProgramLogSerializer(many=True), 403: ERROR}, filters=False)
     @action(detail=True, methods=["get"], permission_classes=[IsAuthenticated], filterset_class=None)
     def logs(self, request, pk=None):
         """A bot version's program logs, newest match first: what it printed on standard error (the last 8 KB
