@@ -6,48 +6,94 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('bots', '0004_sandbox_logs_probes_short_leases'),
-        ('matches', '0004_forfeit_reason_codes'),
-        ('players', '0002_player_name_key'),
+        ("bots", "0004_sandbox_logs_probes_short_leases"),
+        ("matches", "0004_forfeit_reason_codes"),
+        ("players", "0002_player_name_key"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Program',
+            name="Program",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('sha256', models.CharField(help_text='SHA-256 of the uploaded bytes, in hex.', max_length=64, unique=True)),
-                ('size', models.PositiveIntegerField(help_text="The upload's size in bytes.")),
-                ('format', models.CharField(choices=[('python', 'One Python file'), ('zip', 'Zip archive'), ('tar', 'Tar archive')], max_length=10)),
-                ('entry', models.CharField(help_text='The entry point: a Python file of the program.', max_length=1024)),
-                ('manifest', models.JSONField(default=dict, help_text='The manifest, checked and normalised.')),
-                ('files', models.JSONField(default=list, help_text='Each file: [path, size, SHA-256].')),
-                ('extracted_bytes', models.PositiveBigIntegerField(help_text='All its files, unpacked, in bytes.')),
-                ('content', models.BinaryField(help_text='The uploaded bytes.')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "sha256",
+                    models.CharField(
+                        help_text="SHA-256 of the uploaded bytes, in hex.", max_length=64, unique=True
+                    ),
+                ),
+                ("size", models.PositiveIntegerField(help_text="The upload's size in bytes.")),
+                (
+                    "format",
+                    models.CharField(
+                        choices=[
+                            ("python", "One Python file"),
+                            ("zip", "Zip archive"),
+                            ("tar", "Tar archive"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "entry",
+                    models.CharField(
+                        help_text="The entry point: a Python file of the program.", max_length=1024
+                    ),
+                ),
+                (
+                    "manifest",
+                    models.JSONField(default=dict, help_text="The manifest, checked and normalised."),
+                ),
+                ("files", models.JSONField(default=list, help_text="Each file: [path, size, SHA-256].")),
+                (
+                    "extracted_bytes",
+                    models.PositiveBigIntegerField(help_text="All its files, unpacked, in bytes."),
+                ),
+                ("content", models.BinaryField(help_text="The uploaded bytes.")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.AddIndex(
-            model_name='programlog',
-            index=models.Index(fields=['bot', '-match'], name='program_log_bot_newest'),
+            model_name="programlog",
+            index=models.Index(fields=["bot", "-match"], name="program_log_bot_newest"),
         ),
         migrations.AddConstraint(
-            model_name='program',
-            constraint=models.CheckConstraint(condition=models.Q(('sha256__regex', '^[0-9a-f]{64}$')), name='program_sha256_hex'),
+            model_name="program",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("sha256__regex", "^[0-9a-f]{64}$")), name="program_sha256_hex"
+            ),
         ),
         migrations.AddField(
-            model_name='botdefinition',
-            name='program',
-            field=models.ForeignKey(blank=True, help_text="An uploaded program's files (its command is derived from the entry point).", null=True, on_delete=django.db.models.deletion.PROTECT, related_name='versions', to='bots.program'),
+            model_name="botdefinition",
+            name="program",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="An uploaded program's files (its command is derived from the entry point).",
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="versions",
+                to="bots.program",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='botdefinition',
-            constraint=models.CheckConstraint(condition=models.Q(('program__isnull', True), models.Q(('command', []), ('kind', 'external')), _connector='OR'), name='bot_program_is_external_without_command'),
+            model_name="botdefinition",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("program__isnull", True),
+                    models.Q(("command", []), ("kind", "external")),
+                    _connector="OR",
+                ),
+                name="bot_program_is_external_without_command",
+            ),
         ),
     ]

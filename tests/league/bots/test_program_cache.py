@@ -2,6 +2,7 @@
 added file, a link or a damaged cached upload is detected, thrown away and fetched again."""
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -49,14 +50,14 @@ def test_a_tampered_cached_folder_is_detected_and_unpacked_again(cache, tamper):
         with open(helper, "wb") as handle:
             handle.write(b"import os; os.system('evil')\n")
     elif tamper == "add":
-        open(os.path.join(folder, "sitecustomize.py"), "w").close()
+        Path(folder, "sitecustomize.py").touch()
     elif tamper == "remove":
         os.unlink(helper)
     else:
         os.unlink(helper)
         os.symlink("/etc/passwd", helper)
     assert cache.folder(CHECKED.sha256, FILES, store) == folder
-    assert open(helper, "rb").read() == HELPER and not os.path.islink(helper)
+    assert Path(helper).read_bytes() == HELPER and not os.path.islink(helper)
     assert sorted(os.listdir(folder)) == ["bot.toml", "helper.py", "main.py"]
     assert store.fetches == 1  # unpacked again from the cached upload, whose hash still matches
 
@@ -71,7 +72,7 @@ def test_a_tampered_cached_upload_is_fetched_again(cache):
     os.unlink(os.path.join(folder, "main.py"))
     assert cache.folder(CHECKED.sha256, FILES, store) == folder
     assert store.fetches == 2
-    assert open(blob, "rb").read() == DATA
+    assert Path(blob).read_bytes() == DATA
 
 
 def test_bytes_that_do_not_match_their_hash_are_refused(cache):
