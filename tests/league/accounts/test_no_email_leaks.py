@@ -109,13 +109,15 @@ def test_no_api_response_holds_another_users_email(world, who, bob):
         assert response.status_code < 500, (method, url, text)
     gets = {path: status for (method, path), status in seen.items() if method == "get"}
     # every read found its object: the world holds one of each
-    # ... except what only organizers read (the start preview, the roles) and the caller's own entry
+    # ... except what only organizers read (the start preview, the roles), the caller's own entry and bots, and
+    # what only a bot's author reads (its logs)
     organizers_only = ("/api/tournaments/{id}/start-preview/", "/api/tournaments/{id}/roles/")
     assert {path: status for path, status in gets.items() if status != 200} == (
-        {"/api/me/": 401, **dict.fromkeys(organizers_only, 401), "/api/tournaments/{id}/entry/": 401}
+        {"/api/me/": 401, **dict.fromkeys(organizers_only, 401), "/api/tournaments/{id}/entry/": 401,
+         "/api/bots/mine/": 401, "/api/bots/{id}/logs/": 401}
         if who == "anonymous"
-        else {**dict.fromkeys(organizers_only, 403), "/api/tournaments/{id}/entry/": 404}
-    )
+        else {**dict.fromkeys(organizers_only, 403), "/api/tournaments/{id}/entry/": 404, "/api/bots/{id}/logs/": 403}
+    )  # fmt: skip
     assert len(seen) >= 45
 
 
