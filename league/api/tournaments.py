@@ -48,7 +48,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             "first_stage", "cut_size", "cut_format", "advance", "third_place", "grand_final_reset", "points",
             "tiebreaks", "rated", "status", "player_count", "created_at", "time_zone", "starts_at",
             "checkin_opens_at", "check_in", "round_times", "self_signup", "capacity", "waitlist", "approval",
-            "places_left", "scale_points", "requested_bye_score", "venue", "description",
+            "places_left", "scale_points", "requested_bye_score", "result_reporting", "two_seat_confirmation",
+            "dispute_window_minutes", "venue", "description",
         ]  # fmt: skip
         read_only_fields = fields
 
@@ -119,6 +120,19 @@ class TournamentWriteSerializer(serializers.Serializer):
         required=False,
         help_text="Swiss: what a bye a player asks for scores",
     )
+    result_reporting = serializers.ChoiceField(
+        choices=Tournament.Reporting.choices, required=False,
+        help_text="organizer (default): organizers enter results; self_report: a seated player reports, the others "
+        "at the table confirm",
+    )  # fmt: skip
+    two_seat_confirmation = serializers.ChoiceField(
+        choices=Tournament.TwoSeatConfirmation.choices, required=False,
+        help_text="Self-report at tables of 2: opponent (default) confirms, or organizer enters the result",
+    )  # fmt: skip
+    dispute_window_minutes = serializers.IntegerField(
+        required=False, help_text="Self-report: minutes after a stored result during which a player may dispute it "
+        "(default 15)", **services.SETTING_BOUNDS["dispute_window_minutes"].limits,
+    )  # fmt: skip
     venue = serializers.CharField(required=False, allow_blank=True, max_length=200)
     description = serializers.CharField(required=False, allow_blank=True, max_length=4000)
 
