@@ -139,3 +139,14 @@ def test_the_settings_form_sets_self_report(organizer):
     assert (refused.value.message, refused.value.field) == (
         "dispute window minutes must be a whole number from 0 to 1440", "dispute_window_minutes"
     )
+
+
+def test_the_match_page_attributes_a_confirmed_version_to_its_reporter_and_confirmers(table):
+    _, table_row, users, names, base = table
+    report = services.table_report(table=table_row, by=users["Bea"], expected_version=0, places=[1, 2, 3])
+    for name in names:
+        if name != "Bea":
+            services.table_confirm(table=table_row, by=users[name], report_id=report.pk)
+    others = [name for name in names if name != "Bea"]
+    page = text(Client().get(f"/matches/{table_row.match_id}/"))
+    assert f"reported by Bea, confirmed by {others[0]}, {others[1]}" in page
