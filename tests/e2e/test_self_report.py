@@ -30,7 +30,9 @@ def test_one_player_reports_the_other_confirms_and_the_organizer_sees_it_without
 ):
     settings.TOURNAMENT_LIVE_SECONDS = 1
     organizer = StaffFactory(username="organizer")
-    tournament, players = make_tournament(organizer, 2, table_size=2, rounds=1, result_reporting="self_report")
+    tournament, players = make_tournament(
+        organizer, 2, table_size=2, rounds=1, result_reporting="self_report"
+    )
     users = {}
     for player in players:
         users[player.name] = UserFactory(username=player.name.lower())
@@ -48,7 +50,8 @@ def test_one_player_reports_the_other_confirms_and_the_organizer_sees_it_without
         page.evaluate("window.notReloaded = true")
     assert round_page.inner_text("#table-1 h3").split() == ["Table", "1", "playing"]
     assert [row.split("\t")[:3] for row in standings_page.inner_text("#standings tbody").splitlines()] == [
-        ["1", "Ada", "0"], ["2", "Bea", "0"]
+        ["1", "Ada", "0"],
+        ["2", "Bea", "0"],
     ]
 
     ada = signed_in_context(browser, live_server, users["Ada"]).new_page()
@@ -60,7 +63,9 @@ def test_one_player_reports_the_other_confirms_and_the_organizer_sees_it_without
     ada.click("#report")
     assert ada.inner_text("#waiting") == "Waiting for Bea to confirm."
     round_page.wait_for_selector("#open-report-1")
-    assert round_page.inner_text("#open-report-1") == "Table 1: Ada reported 1st Ada, 2nd Bea; waiting for Bea."
+    assert (
+        round_page.inner_text("#open-report-1") == "Table 1: Ada reported 1st Ada, 2nd Bea; waiting for Bea."
+    )
 
     bea = signed_in_context(browser, live_server, users["Bea"]).new_page()
     bea.goto(f"{live_server.url}/me/")
@@ -71,13 +76,15 @@ def test_one_player_reports_the_other_confirms_and_the_organizer_sees_it_without
 
     round_page.wait_for_function("document.querySelector('#table-1 .badge').textContent === 'done'")
     assert sorted(text.split() for text in round_page.locator("#table-1 li").all_inner_texts()) == [
-        ["Ada", "1st", "·", "1", "pt"], ["Bea", "2nd", "·", "0", "pt"]
+        ["Ada", "1st", "·", "1", "pt"],
+        ["Bea", "2nd", "·", "0", "pt"],
     ]
     standings_page.wait_for_function(
         "document.querySelector('#standings tbody tr td:nth-child(3)').textContent.trim() === '1'"
     )
     assert [row.split("\t")[:3] for row in standings_page.inner_text("#standings tbody").splitlines()] == [
-        ["1", "Ada", "1"], ["2", "Bea", "0"]
+        ["1", "Ada", "1"],
+        ["2", "Bea", "0"],
     ]
     for page in (round_page, standings_page):
         assert page.evaluate("window.notReloaded") is True

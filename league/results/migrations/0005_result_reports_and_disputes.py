@@ -7,82 +7,235 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('matches', '0004_forfeit_reason_codes'),
-        ('players', '0002_player_name_key'),
-        ('results', '0004_resultversion_void'),
+        ("matches", "0004_forfeit_reason_codes"),
+        ("players", "0002_player_name_key"),
+        ("results", "0004_resultversion_void"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ResultReport',
+            name="ResultReport",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('expected_version', models.PositiveIntegerField()),
-                ('places', models.JSONField(help_text='Place per seat, as reported (competition ranking).')),
-                ('scores', models.JSONField(blank=True, help_text='Score per seat, if reported.', null=True)),
-                ('advancing', models.JSONField(blank=True, default=None, help_text="The reporter's decider of a tie at the cut.", null=True)),
-                ('awaiting', models.JSONField(default=list, help_text='Player ids who must confirm, fixed when reported.')),
-                ('status', models.CharField(choices=[('open', 'Waiting for confirmation'), ('stored', 'Confirmed and stored'), ('disputed', 'Disputed'), ('superseded', "Overtaken by an organizer's entry")], default='open', max_length=10)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('closed_at', models.DateTimeField(blank=True, null=True)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='reports', to='matches.match')),
-                ('reported_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('reporter', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='players.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("expected_version", models.PositiveIntegerField()),
+                ("places", models.JSONField(help_text="Place per seat, as reported (competition ranking).")),
+                ("scores", models.JSONField(blank=True, help_text="Score per seat, if reported.", null=True)),
+                (
+                    "advancing",
+                    models.JSONField(
+                        blank=True,
+                        default=None,
+                        help_text="The reporter's decider of a tie at the cut.",
+                        null=True,
+                    ),
+                ),
+                (
+                    "awaiting",
+                    models.JSONField(
+                        default=list, help_text="Player ids who must confirm, fixed when reported."
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "Waiting for confirmation"),
+                            ("stored", "Confirmed and stored"),
+                            ("disputed", "Disputed"),
+                            ("superseded", "Overtaken by an organizer's entry"),
+                        ],
+                        default="open",
+                        max_length=10,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("closed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="reports",
+                        to="matches.match",
+                    ),
+                ),
+                (
+                    "reported_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "reporter",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="players.player"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match', '-created_at', '-id'],
+                "ordering": ["match", "-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='ResultDispute',
+            name="ResultDispute",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('places', models.JSONField(blank=True, help_text="The disputing player's claim: place per seat.", null=True)),
-                ('scores', models.JSONField(blank=True, help_text="The claim's score per seat, if given.", null=True)),
-                ('note', models.TextField(blank=True, help_text='What the disputing player says happened.')),
-                ('status', models.CharField(choices=[('open', 'Open'), ('settled', 'Settled by an organizer')], default='open', max_length=8)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='disputes', to='matches.match')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='players.player')),
-                ('settled_by', models.ForeignKey(blank=True, help_text="The organizer's version that settled it.", null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='results.resultversion')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('report', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='disputes', to='results.resultreport')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "places",
+                    models.JSONField(
+                        blank=True, help_text="The disputing player's claim: place per seat.", null=True
+                    ),
+                ),
+                (
+                    "scores",
+                    models.JSONField(
+                        blank=True, help_text="The claim's score per seat, if given.", null=True
+                    ),
+                ),
+                ("note", models.TextField(blank=True, help_text="What the disputing player says happened.")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("open", "Open"), ("settled", "Settled by an organizer")],
+                        default="open",
+                        max_length=8,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="disputes",
+                        to="matches.match",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="players.player"
+                    ),
+                ),
+                (
+                    "settled_by",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="The organizer's version that settled it.",
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="results.resultversion",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "report",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="disputes",
+                        to="results.resultreport",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match', '-created_at', '-id'],
+                "ordering": ["match", "-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='ReportConfirmation',
+            name="ReportConfirmation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='players.player')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('report', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='confirmations', to='results.resultreport')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="players.player"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "report",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="confirmations",
+                        to="results.resultreport",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['report', 'at', 'id'],
+                "ordering": ["report", "at", "id"],
             },
         ),
         migrations.AddField(
-            model_name='resultversion',
-            name='report',
-            field=models.OneToOneField(blank=True, help_text="The players' report this version stores: its reporter and confirmers are the version's attribution (`entered_by` is the reporter's account); empty for an organizer's entry.", null=True, on_delete=django.db.models.deletion.PROTECT, related_name='stored_version', to='results.resultreport'),
+            model_name="resultversion",
+            name="report",
+            field=models.OneToOneField(
+                blank=True,
+                help_text="The players' report this version stores: its reporter and confirmers are the version's attribution (`entered_by` is the reporter's account); empty for an organizer's entry.",
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="stored_version",
+                to="results.resultreport",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='resultreport',
-            constraint=models.UniqueConstraint(condition=models.Q(('status', 'open')), fields=('match',), name='result_report_one_open_per_match'),
+            model_name="resultreport",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status", "open")),
+                fields=("match",),
+                name="result_report_one_open_per_match",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='resultdispute',
-            constraint=models.UniqueConstraint(condition=models.Q(('status', 'open')), fields=('match',), name='result_dispute_one_open_per_match'),
+            model_name="resultdispute",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status", "open")),
+                fields=("match",),
+                name="result_dispute_one_open_per_match",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='reportconfirmation',
-            constraint=models.UniqueConstraint(fields=('report', 'player'), name='report_confirmation_once_per_player'),
+            model_name="reportconfirmation",
+            constraint=models.UniqueConstraint(
+                fields=("report", "player"), name="report_confirmation_once_per_player"
+            ),
         ),
     ]

@@ -4,30 +4,85 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0005_venue_description_tiebreak_options'),
+        ("tournaments", "0005_venue_description_tiebreak_options"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='dispute_window_minutes',
-            field=models.PositiveSmallIntegerField(default=15, help_text='Self-report: how long after a confirmed result is stored a player may dispute it.'),
+            model_name="tournament",
+            name="dispute_window_minutes",
+            field=models.PositiveSmallIntegerField(
+                default=15,
+                help_text="Self-report: how long after a confirmed result is stored a player may dispute it.",
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='result_reporting',
-            field=models.CharField(choices=[('organizer', 'Organizers enter results'), ('self_report', 'Players report, the others at the table confirm')], default='organizer', help_text='Who enters results: the organizers only, or the players (a report the others confirm).', max_length=12),
+            model_name="tournament",
+            name="result_reporting",
+            field=models.CharField(
+                choices=[
+                    ("organizer", "Organizers enter results"),
+                    ("self_report", "Players report, the others at the table confirm"),
+                ],
+                default="organizer",
+                help_text="Who enters results: the organizers only, or the players (a report the others confirm).",
+                max_length=12,
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='two_seat_confirmation',
-            field=models.CharField(choices=[('opponent', 'The opponent confirms'), ('organizer', 'An organizer enters the result')], default='opponent', help_text='Self-report at tables of 2: the opponent confirms, or an organizer enters the result.', max_length=10),
+            model_name="tournament",
+            name="two_seat_confirmation",
+            field=models.CharField(
+                choices=[
+                    ("opponent", "The opponent confirms"),
+                    ("organizer", "An organizer enters the result"),
+                ],
+                default="opponent",
+                help_text="Self-report at tables of 2: the opponent confirms, or an organizer enters the result.",
+                max_length=10,
+            ),
         ),
         migrations.AlterField(
-            model_name='auditentry',
-            name='action',
-            field=models.CharField(choices=[('tournament.created', 'Tournament created'), ('settings.changed', 'Settings changed'), ('tournament.registration_opened', 'Registration opened'), ('tournament.seeded', 'Players seeded'), ('tournament.started', 'Tournament started'), ('tournament.finished', 'Tournament finished'), ('organizer.added', 'Organizer added'), ('organizer.removed', 'Organizer removed'), ('scorekeeper.added', 'Scorekeeper added'), ('scorekeeper.removed', 'Scorekeeper removed'), ('registration.added', 'Player registered'), ('registration.withdrawn', 'Player withdrawn'), ('registration.dropped', 'Player dropped'), ('registration.no_show', 'Player marked a no-show'), ('registration.joined', 'Player joined'), ('registration.left', 'Player left'), ('registration.approved', 'Entry approved'), ('registration.declined', 'Entry declined'), ('registration.checked_in', 'Player checked in'), ('registration.check_in_undone', 'Check-in undone'), ('bye.requested', 'Bye or sit-out asked for'), ('bye.cancelled', 'Bye request taken back'), ('round.generated', 'Round generated'), ('round.discarded', 'Draft discarded'), ('seats.swapped', 'Seats swapped'), ('seats.moved', 'Player moved'), ('round.published', 'Round published'), ('round.completed', 'Round completed'), ('table.closed', 'Table closed'), ('result.reset', 'Result reset'), ('result.reported', 'Result reported by a player'), ('result.confirmed', 'Reported result confirmed and stored'), ('result.disputed', 'Result disputed')], max_length=40),
+            model_name="auditentry",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("tournament.created", "Tournament created"),
+                    ("settings.changed", "Settings changed"),
+                    ("tournament.registration_opened", "Registration opened"),
+                    ("tournament.seeded", "Players seeded"),
+                    ("tournament.started", "Tournament started"),
+                    ("tournament.finished", "Tournament finished"),
+                    ("organizer.added", "Organizer added"),
+                    ("organizer.removed", "Organizer removed"),
+                    ("scorekeeper.added", "Scorekeeper added"),
+                    ("scorekeeper.removed", "Scorekeeper removed"),
+                    ("registration.added", "Player registered"),
+                    ("registration.withdrawn", "Player withdrawn"),
+                    ("registration.dropped", "Player dropped"),
+                    ("registration.no_show", "Player marked a no-show"),
+                    ("registration.joined", "Player joined"),
+                    ("registration.left", "Player left"),
+                    ("registration.approved", "Entry approved"),
+                    ("registration.declined", "Entry declined"),
+                    ("registration.checked_in", "Player checked in"),
+                    ("registration.check_in_undone", "Check-in undone"),
+                    ("bye.requested", "Bye or sit-out asked for"),
+                    ("bye.cancelled", "Bye request taken back"),
+                    ("round.generated", "Round generated"),
+                    ("round.discarded", "Draft discarded"),
+                    ("seats.swapped", "Seats swapped"),
+                    ("seats.moved", "Player moved"),
+                    ("round.published", "Round published"),
+                    ("round.completed", "Round completed"),
+                    ("table.closed", "Table closed"),
+                    ("result.reset", "Result reset"),
+                    ("result.reported", "Result reported by a player"),
+                    ("result.confirmed", "Reported result confirmed and stored"),
+                    ("result.disputed", "Result disputed"),
+                ],
+                max_length=40,
+            ),
         ),
     ]

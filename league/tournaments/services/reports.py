@@ -93,7 +93,9 @@ def table_report(
     users = dict(Player.objects.filter(pk__in=awaiting).values_list("pk", "user_id"))
     without = [pid for pid in awaiting if users.get(pid) is None]
     if without:
-        names = ", ".join(Player.objects.filter(pk__in=without).order_by("name").values_list("name", flat=True))
+        names = ", ".join(
+            Player.objects.filter(pk__in=without).order_by("name").values_list("name", flat=True)
+        )
         raise StateConflict(f"{names} cannot confirm (no account): ask an organizer to enter this result")
     if not awaiting:
         raise StateConflict("nobody else at this table is still playing to confirm: ask an organizer")
@@ -103,7 +105,9 @@ def table_report(
             match_id=table.match_id, expected_version=expected_version, reporter_id=player.pk, reported_by=by,
             places=places, scores=scores, advancing=decider, awaiting=awaiting,
         )  # fmt: skip
-        audit(tournament, by, Action.RESULT_REPORTED, player=player.name, places=report.places, **_where(table))
+        audit(
+            tournament, by, Action.RESULT_REPORTED, player=player.name, places=report.places, **_where(table)
+        )
         emit(report_awaiting_confirmation, tournament_id=tournament.pk, table_id=table.pk, report_id=report.pk,
              user_ids=[users[pid] for pid in awaiting])  # fmt: skip
     return report
@@ -123,7 +127,9 @@ def table_confirm(*, table: Table, by: AbstractBaseUser | None, report_id: Any) 
             table_record(table=table, by=report.reported_by, expected_version=report.expected_version,
                          places=report.places, scores=report.scores, advancing=report.advancing,
                          report_id=report.pk)  # fmt: skip
-            names = dict(Player.objects.filter(pk__in=[report.reporter_id, *report.awaiting]).values_list("pk", "name"))
+            names = dict(
+                Player.objects.filter(pk__in=[report.reporter_id, *report.awaiting]).values_list("pk", "name")
+            )
             audit(tournament, by, Action.RESULT_CONFIRMED, reporter=names[report.reporter_id],
                   confirmed_by=[names[pid] for pid in report.awaiting], **_where(table))  # fmt: skip
             version = report.stored_version
@@ -150,7 +156,9 @@ def table_dispute(
     tournament = table.round.tournament
     with transaction.atomic():
         if report_id is None:
-            latest = ResultReport.objects.filter(match_id=table.match_id).order_by("-created_at", "-id").first()
+            latest = (
+                ResultReport.objects.filter(match_id=table.match_id).order_by("-created_at", "-id").first()
+            )
             if latest is None:
                 raise StateConflict("nobody reported this table's result: there is nothing to dispute")
             report_id = latest.pk
@@ -159,6 +167,8 @@ def table_dispute(
             report=report, player_id=player.pk, user=by, window=timedelta(minutes=tournament.dispute_window_minutes),
             places=places, scores=scores, note=note,
         )  # fmt: skip
-        audit(tournament, by, Action.RESULT_DISPUTED, player=player.name, places=dispute.places, **_where(table))
+        audit(
+            tournament, by, Action.RESULT_DISPUTED, player=player.name, places=dispute.places, **_where(table)
+        )
         emit(result_disputed, tournament_id=tournament.pk, table_id=table.pk, dispute_id=dispute.pk)
     return dispute

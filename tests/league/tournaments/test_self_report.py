@@ -57,7 +57,11 @@ def refused(call, **kwargs) -> tuple[int, str]:
 def events(django_capture_on_commit_callbacks):
     """Every domain event sent, as (name, payload), in order."""
     sent = []
-    signals = {"awaiting": report_awaiting_confirmation, "recorded": result_recorded, "disputed": result_disputed}
+    signals = {
+        "awaiting": report_awaiting_confirmation,
+        "recorded": result_recorded,
+        "disputed": result_disputed,
+    }
 
     def receiver_for(name):
         def receive(sender, **payload):
@@ -93,19 +97,27 @@ def test_a_four_seat_report_confirmed_by_the_other_three_is_stored_once_and_attr
     with django_capture_on_commit_callbacks(execute=True):
         stored = services.table_confirm(table=table, by=users[others[2]], report_id=report.pk)
     assert stored.status == ResultReport.Status.STORED
-    versions = list(ResultVersion.objects.filter(match=table.match_id).values_list("version", "places", "entered_by"))
+    versions = list(
+        ResultVersion.objects.filter(match=table.match_id).values_list("version", "places", "entered_by")
+    )
     assert versions == [(1, places, users["Ada"].pk)]
     version = ResultVersion.objects.get(match=table.match_id)
     assert version.report_id == report.pk
     assert sorted(row.player.name for row in version.report.confirmations.all()) == sorted(others)
     assert events[-1] == (
         "recorded",
-        {"signal": result_recorded, "tournament_id": tournament.pk, "table_id": table.pk, "version_id": version.pk},
+        {
+            "signal": result_recorded,
+            "tournament_id": tournament.pk,
+            "table_id": table.pk,
+            "version_id": version.pk,
+        },
     )
     assert [name for name, _ in events] == ["awaiting", "recorded"]
     assert Match.objects.get(pk=table.match_id).status == Match.Status.FINISHED
     assert refused(services.table_confirm, table=table, by=users[others[0]], report_id=report.pk) == (
-        409, "this report is confirmed and stored already"
+        409,
+        "this report is confirmed and stored already",
     )
     assert ResultVersion.objects.filter(match=table.match_id).count() == 1
     actions = list(tournament.audit_entries.order_by("at", "id").values_list("action", flat=True))
@@ -121,7 +133,8 @@ def test_at_a_four_seat_table_one_confirmation_is_not_enough(table_of_four):
     assert not ResultVersion.objects.filter(match=table.match_id).exists()
     assert Match.objects.get(pk=table.match_id).status == Match.Status.SCHEDULED
     assert refused(services.table_confirm, table=table, by=users[confirmer], report_id=report.pk) == (
-        409, "you confirmed this report already"
+        409,
+        "you confirmed this report already",
     )
 
 
@@ -146,29 +159,43 @@ def test_a_dispute_within_the_window_flags_the_table_until_an_organizer_settles_
     assert (dispute.report_id, dispute.places, dispute.status) == (report.pk, [4, 3, 2, 1], "open")
     assert events[-1] == (
         "disputed",
-        {"signal": result_disputed, "tournament_id": tournament.pk, "table_id": table.pk, "dispute_id": dispute.pk},
+        {
+            "signal": result_disputed,
+            "tournament_id": tournament.pk,
+            "table_id": table.pk,
+            "dispute_id": dispute.pk,
+        },
     )
     # the stored result still counts until an organizer decides; a second dispute waits for that too
     assert Match.objects.get(pk=table.match_id).result_version == 1
     assert refused(services.table_dispute, table=table, by=users["Ada"], note="no") == (
-        409, "this table is disputed already: an organizer settles it"
+        409,
+        "this table is disputed already: an organizer settles it",
     )
-    services.table_result(table=table, by=organizer, expected_version=1, places=[2, 1, 3, 4], reason="dispute")
+    services.table_result(
+        table=table, by=organizer, expected_version=1, places=[2, 1, 3, 4], reason="dispute"
+    )
     dispute.refresh_from_db()
     settling = ResultVersion.objects.get(match=table.match_id, version=2)
     assert (dispute.status, dispute.settled_by_id, settling.entered_by_id, settling.report_id) == (
-        "settled", settling.pk, organizer.pk, None
+        "settled",
+        settling.pk,
+        organizer.pk,
+        None,
     )
     # the organizer's version stands: the players' report can no longer be disputed
     assert refused(services.table_dispute, table=table, by=users[disputer], note="still wrong") == (
-        409, "an organizer entered a newer result of this table: it stands"
+        409,
+        "an organizer entered a newer result of this table: it stands",
     )
 
 
 def test_a_dispute_after_the_window_is_refused(table_of_four):
     _, table, users, seats = table_of_four
     store(table, users, seats)
-    ResultVersion.objects.filter(match=table.match_id).update(entered_at=timezone.now() - timedelta(minutes=16))
+    ResultVersion.objects.filter(match=table.match_id).update(
+        entered_at=timezone.now() - timedelta(minutes=16)
+    )
     status, message = refused(services.table_dispute, table=table, by=users["Bea"], places=[2, 1, 3, 4])
     assert status == 409
     assert message.startswith("the dispute window closed at ")
@@ -183,11 +210,12 @@ def test_a_dispute_of_an_open_report_sends_it_to_the_organizers(table_of_four, o
     report.refresh_from_db()
     assert report.status == ResultReport.Status.DISPUTED
     assert refused(services.table_confirm, table=table, by=users["Bea"], report_id=report.pk) == (
-        409, "this report is disputed: an organizer settles it by entering the result"
+        409,
+        "this report is disputed: an organizer settles it by entering the result",
     )
-    assert refused(services.table_report, table=table, by=users["Bea"], expected_version=0, places=[1, 2, 3, 4]) == (
-        409, "this table is disputed: an organizer settles it by entering the result"
-    )
+    assert refused(
+        services.table_report, table=table, by=users["Bea"], expected_version=0, places=[1, 2, 3, 4]
+    ) == (409, "this table is disputed: an organizer settles it by entering the result")
     services.table_result(table=table, by=organizer, expected_version=0, places=[1, 2, 3, 4])
     assert ResultDispute.objects.get().status == ResultDispute.Status.SETTLED
 
@@ -210,11 +238,14 @@ def test_a_confirmation_after_an_organizer_entry_is_409(table_of_four, organizer
     report = services.table_report(table=table, by=users["Ada"], expected_version=0, places=[1, 2, 3, 4])
     services.table_result(table=table, by=organizer, expected_version=0, places=[4, 3, 2, 1])
     assert refused(services.table_confirm, table=table, by=users["Bea"], report_id=report.pk) == (
-        409, "an organizer entered this table's result meanwhile: the report no longer counts"
+        409,
+        "an organizer entered this table's result meanwhile: the report no longer counts",
     )
     report.refresh_from_db()
     assert report.status == ResultReport.Status.SUPERSEDED
-    assert list(ResultVersion.objects.filter(match=table.match_id).values_list("places", flat=True)) == [[4, 3, 2, 1]]
+    assert list(ResultVersion.objects.filter(match=table.match_id).values_list("places", flat=True)) == [
+        [4, 3, 2, 1]
+    ]
 
 
 def test_a_report_after_an_organizer_entry_is_409(table_of_four, organizer):
@@ -227,28 +258,30 @@ def test_a_report_after_an_organizer_entry_is_409(table_of_four, organizer):
         "the result is at version 1, not 0: someone entered a result meanwhile; review it and submit again with "
         "expected_version 1",
     )
-    assert refused(services.table_report, table=table, by=users["Ada"], expected_version=1, places=[1, 2, 3, 4]) == (
-        409, "the result of this table is stored already (version 1): dispute it, or ask an organizer"
-    )
+    assert refused(
+        services.table_report, table=table, by=users["Ada"], expected_version=1, places=[1, 2, 3, 4]
+    ) == (409, "the result of this table is stored already (version 1): dispute it, or ask an organizer")
 
 
 def test_who_may_not_report_confirm_or_dispute(table_of_four, organizer, make_tournament):
     tournament, table, users, seats = table_of_four
     stranger = UserFactory(username="stranger")
     seated_only = (403, "only the players seated at this table report, confirm or dispute its result")
-    assert refused(services.table_report, table=table, by=stranger, expected_version=0, places=[1, 2, 3, 4]) == (
-        seated_only
-    )
+    assert refused(
+        services.table_report, table=table, by=stranger, expected_version=0, places=[1, 2, 3, 4]
+    ) == (seated_only)
     assert refused(services.table_report, table=table, by=None, expected_version=0, places=[1, 2, 3, 4]) == (
-        403, "sign in to report or confirm your table's result"
+        403,
+        "sign in to report or confirm your table's result",
     )
     # an organizer who is not seated reports nothing either (they enter results)
-    assert refused(services.table_report, table=table, by=organizer, expected_version=0, places=[1, 2, 3, 4]) == (
-        seated_only
-    )
+    assert refused(
+        services.table_report, table=table, by=organizer, expected_version=0, places=[1, 2, 3, 4]
+    ) == (seated_only)
     report = services.table_report(table=table, by=users["Ada"], expected_version=0, places=[1, 2, 3, 4])
     assert refused(services.table_confirm, table=table, by=users["Ada"], report_id=report.pk) == (
-        403, "you made this report: the others at the table confirm it"
+        403,
+        "you made this report: the others at the table confirm it",
     )
     assert refused(services.table_confirm, table=table, by=stranger, report_id=report.pk) == seated_only
     # a dropped player neither confirms nor disputes
@@ -268,12 +301,16 @@ def test_a_report_id_of_another_tournaments_table_is_404(table_of_four, organize
     services.round_publish(round_row=round_row, by=organizer)
     other_table = round_row.tables.get()
     # Ada plays in both: her report of the other tournament's table cannot be confirmed at this one
-    report = services.table_report(table=other_table, by=users["Ada"], expected_version=0, places=[1, 2, 3, 4])
+    report = services.table_report(
+        table=other_table, by=users["Ada"], expected_version=0, places=[1, 2, 3, 4]
+    )
     assert refused(services.table_confirm, table=table, by=users["Bea"], report_id=report.pk) == (
-        404, f"no report {report.pk} of this table"
+        404,
+        f"no report {report.pk} of this table",
     )
     assert refused(services.table_confirm, table=table, by=users["Bea"], report_id="1; DROP TABLE") == (
-        404, "no report 1; DROP TABLE of this table"
+        404,
+        "no report 1; DROP TABLE of this table",
     )
     # the other tournament's report is untouched
     assert ResultReport.objects.get(pk=report.pk).confirmations.count() == 0
@@ -286,22 +323,23 @@ def test_a_self_report_in_an_organizer_only_tournament_is_refused(organizer):
     round_row = services.round_generate(tournament=tournament, by=organizer)
     services.round_publish(round_row=round_row, by=organizer)
     table = round_row.tables.get()
-    assert refused(services.table_report, table=table, by=users["Ada"], expected_version=0, places=[1, 2, 3, 4]) == (
-        403, "in this tournament the organizers enter the results: players do not report them"
-    )
+    assert refused(
+        services.table_report, table=table, by=users["Ada"], expected_version=0, places=[1, 2, 3, 4]
+    ) == (403, "in this tournament the organizers enter the results: players do not report them")
     assert not ResultReport.objects.exists()
 
 
 def test_bad_places_are_400_and_store_nothing(table_of_four):
     _, table, users, _ = table_of_four
-    assert refused(services.table_report, table=table, by=users["Ada"], expected_version=0, places=[1, 2]) == (
-        400, "give one place per seat (4 seats)"
-    )
-    assert refused(services.table_report, table=table, by=users["Ada"], expected_version="0", places=[1, 2, 3, 4]) == (
-        400, "expected_version must be a whole number, 0 for the first result"
-    )
+    assert refused(
+        services.table_report, table=table, by=users["Ada"], expected_version=0, places=[1, 2]
+    ) == (400, "give one place per seat (4 seats)")
+    assert refused(
+        services.table_report, table=table, by=users["Ada"], expected_version="0", places=[1, 2, 3, 4]
+    ) == (400, "expected_version must be a whole number, 0 for the first result")
     assert refused(services.table_dispute, table=table, by=users["Ada"], note="x") == (
-        409, "nobody reported this table's result: there is nothing to dispute"
+        409,
+        "nobody reported this table's result: there is nothing to dispute",
     )
     assert not ResultReport.objects.exists()
 
@@ -321,11 +359,13 @@ def cup(organizer):
 def test_a_tie_at_an_elimination_table_asks_the_reporter_for_the_decider(cup, players_by_name):
     tournament, first, users = cup
     table = first.tables.get(number=1)  # Ada v Dov
-    assert refused(services.table_report, table=table, by=users["Ada"], expected_version=0, places=[1, 1]) == (
-        400, "Ada and Dov share 1st place and only one of them goes through: say who"
-    )
+    assert refused(
+        services.table_report, table=table, by=users["Ada"], expected_version=0, places=[1, 1]
+    ) == (400, "Ada and Dov share 1st place and only one of them goes through: say who")
     dov = players_by_name["Dov"].pk
-    report = services.table_report(table=table, by=users["Ada"], expected_version=0, places=[1, 1], advancing=[dov])
+    report = services.table_report(
+        table=table, by=users["Ada"], expected_version=0, places=[1, 1], advancing=[dov]
+    )
     assert report.advancing == [dov]
     services.table_confirm(table=table, by=users["Dov"], report_id=report.pk)
     assert list(ResultVersion.objects.filter(match=table.match_id).values_list("places", "advancing")) == [
@@ -336,7 +376,9 @@ def test_a_tie_at_an_elimination_table_asks_the_reporter_for_the_decider(cup, pl
     report = services.table_report(table=other, by=users["Cal"], expected_version=0, places=[2, 1])
     services.table_confirm(table=other, by=users["Bea"], report_id=report.pk)
     final = tournament.round_set.get(number=2)
-    assert [sorted(seats) for seats in helpers.table_seats(final)] == [sorted([players_by_name["Cal"].pk, dov])]
+    assert [sorted(seats) for seats in helpers.table_seats(final)] == [
+        sorted([players_by_name["Cal"].pk, dov])
+    ]
 
 
 def test_at_two_seats_the_opponents_confirmation_stores_it_unless_organizers_enter_them(cup, organizer):
@@ -372,7 +414,9 @@ def test_two_players_reporting_the_same_table_at_once_one_wins_one_gets_409():
     def report(index: int, name: str, places: list[int]) -> None:
         try:
             barrier.wait(timeout=10)
-            outcomes[index] = services.table_report(table=table, by=users[name], expected_version=0, places=places)
+            outcomes[index] = services.table_report(
+                table=table, by=users[name], expected_version=0, places=places
+            )
         except UserError as error:
             outcomes[index] = error
         finally:

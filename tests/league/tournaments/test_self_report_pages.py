@@ -54,7 +54,9 @@ def test_report_confirm_and_the_state_on_the_table_page(table, organizer):
     ada = signed_in(users["Ada"])
     page = text(ada.get(base))
     assert "Report the result" in page and "No result yet." in page
-    response = post(ada, base + "report/", {"expected_version": 0, **places_data(names, ["Cal", "Ada", "Bea"])})
+    response = post(
+        ada, base + "report/", {"expected_version": 0, **places_data(names, ["Cal", "Ada", "Bea"])}
+    )
     assert (response.status_code, response["Location"]) == (302, base)
     page = text(ada.get(base))
     assert "Ada reported: 1st Cal, 2nd Ada, 3rd Bea." in page
@@ -85,24 +87,37 @@ def test_a_dispute_shows_both_claims_on_the_organizers_round_page(table, organiz
     assert response.status_code == 302
     page = text(signed_in(organizer).get(f"/tournaments/{tournament.slug}/rounds/1/"))
     assert "Disputed tables" in page
-    assert ("Table 1 disputed Ada reported 1st Ada, 2nd Bea, 3rd Cal Bea claims 1st Bea, 2nd Ada, 3rd Cal "
-            "my last pile was not counted Enter the result to settle it") in page
+    assert (
+        "Table 1 disputed Ada reported 1st Ada, 2nd Bea, 3rd Cal Bea claims 1st Bea, 2nd Ada, 3rd Cal "
+        "my last pile was not counted Enter the result to settle it"
+    ) in page
     # the players' round page has no such panel
-    assert "Disputed tables" not in text(signed_in(users["Cal"]).get(f"/tournaments/{tournament.slug}/rounds/1/"))
+    assert "Disputed tables" not in text(
+        signed_in(users["Cal"]).get(f"/tournaments/{tournament.slug}/rounds/1/")
+    )
 
 
 def test_the_organizers_round_page_lists_open_reports(table, organizer):
     tournament, _, users, names, base = table
-    post(signed_in(users["Cal"]), base + "report/", {"expected_version": 0, **places_data(names, ["Cal", "Bea", "Ada"])})
+    post(
+        signed_in(users["Cal"]),
+        base + "report/",
+        {"expected_version": 0, **places_data(names, ["Cal", "Bea", "Ada"])},
+    )
     page = text(signed_in(organizer).get(f"/tournaments/{tournament.slug}/rounds/1/"))
-    assert "Waiting for confirmation Table 1 : Cal reported 1st Cal, 2nd Bea, 3rd Ada; waiting for Ada and Bea." in page
+    assert (
+        "Waiting for confirmation Table 1 : Cal reported 1st Cal, 2nd Bea, 3rd Ada; waiting for Ada and Bea."
+        in page
+    )
 
 
 def test_anonymous_posts_go_to_the_login_and_strangers_get_403(table, stranger):
     tournament, _, users, names, base = table
     response = Client().post(base + "report/", {"expected_version": 0, **places_data(names, names)})
     assert (response.status_code, response["Location"]) == (302, f"/accounts/login/?next={base}")
-    response = post(signed_in(stranger), base + "report/", {"expected_version": 0, **places_data(names, names)})
+    response = post(
+        signed_in(stranger), base + "report/", {"expected_version": 0, **places_data(names, names)}
+    )
     assert response.status_code == 403
     assert "only the players seated at this table report, confirm or dispute its result" in text(response)
     assert not ResultReport.objects.exists()
@@ -111,9 +126,14 @@ def test_anonymous_posts_go_to_the_login_and_strangers_get_403(table, stranger):
 def test_a_second_report_on_the_page_is_409_with_the_message(table):
     _, _, users, names, base = table
     post(signed_in(users["Ada"]), base + "report/", {"expected_version": 0, **places_data(names, names)})
-    response = post(signed_in(users["Bea"]), base + "report/", {"expected_version": 0, **places_data(names, names)})
+    response = post(
+        signed_in(users["Bea"]), base + "report/", {"expected_version": 0, **places_data(names, names)}
+    )
     assert response.status_code == 409
-    assert "a report of this table is already waiting for confirmation: confirm or dispute it instead" in text(response)
+    assert (
+        "a report of this table is already waiting for confirmation: confirm or dispute it instead"
+        in text(response)
+    )
 
 
 def test_bad_places_on_the_page_are_400(table):
@@ -131,13 +151,16 @@ def test_the_settings_form_sets_self_report(organizer):
     services.tournament_update(tournament=tournament, by=organizer, result_reporting="self_report",
                                dispute_window_minutes=30)  # fmt: skip
     tournament.refresh_from_db()
-    assert (tournament.result_reporting, tournament.dispute_window_minutes, tournament.two_seat_confirmation) == (
-        Tournament.Reporting.SELF_REPORT, 30, "opponent"
-    )
+    assert (
+        tournament.result_reporting,
+        tournament.dispute_window_minutes,
+        tournament.two_seat_confirmation,
+    ) == (Tournament.Reporting.SELF_REPORT, 30, "opponent")
     with pytest.raises(UserError) as refused:
         services.tournament_update(tournament=tournament, by=organizer, dispute_window_minutes=5000)
     assert (refused.value.message, refused.value.field) == (
-        "dispute window minutes must be a whole number from 0 to 1440", "dispute_window_minutes"
+        "dispute window minutes must be a whole number from 0 to 1440",
+        "dispute_window_minutes",
     )
 
 
