@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from league.core import events
 from league.core.catalogue import game_spec
 from league.core.errors import UserError
 from league.players.models import Player
@@ -78,7 +79,7 @@ def table_result(
             tables_reset(tournament=tournament, tables=undone, by=by, cause=table.label)
         elif checked is not None and table.match.result_version:
             _check_later_round(tournament, table, checked, decider)
-        result_submit(
+        version = result_submit(
             match_id=table.match_id,
             expected_version=expected_version,
             places=places,
@@ -87,6 +88,7 @@ def table_result(
             reason=reason,
             advancing=decider,
         )
+        events.emit(events.result_recorded, tournament_id=tournament.pk, table_id=table.pk, version_id=version.pk)
         if table.closed_as:
             table.closed_as = Table.Closed.NO
             table.absent = []
