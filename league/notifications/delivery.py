@@ -112,7 +112,9 @@ def _plain(address: IPAddress) -> IPAddress:
 
 
 def allowed_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
-    return [ipaddress.ip_network(net, strict=False) for net in getattr(settings, "WEBHOOK_ALLOWED_ADDRESSES", ())]
+    return [
+        ipaddress.ip_network(net, strict=False) for net in getattr(settings, "WEBHOOK_ALLOWED_ADDRESSES", ())
+    ]
 
 
 def refusal(address: IPAddress) -> str | None:
@@ -202,7 +204,9 @@ def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float = TIM
         response = connection.getresponse()
         attempt.status_code = response.status
         if 300 <= response.status < 400:
-            attempt.error = f"redirect to {response.getheader('Location', '(no location)')[:200]} not followed"
+            attempt.error = (
+                f"redirect to {response.getheader('Location', '(no location)')[:200]} not followed"
+            )
         read, attempt.truncated = _read_capped(response, connection, started + 2 * timeout)
         attempt.response_bytes = len(read)
         attempt.excerpt = read[:EXCERPT_CHARS].decode("utf-8", "replace")
@@ -224,7 +228,11 @@ def _read_capped(response: http.client.HTTPResponse, connection, deadline: float
             return b"".join(chunks)[:MAX_RESPONSE_BYTES], True
         if connection.sock is not None:
             connection.sock.settimeout(min(left, connection.timeout))
-        chunk = response.read1(min(16 * 1024, MAX_RESPONSE_BYTES + 1 - size)) if size <= MAX_RESPONSE_BYTES else b""
+        chunk = (
+            response.read1(min(16 * 1024, MAX_RESPONSE_BYTES + 1 - size))
+            if size <= MAX_RESPONSE_BYTES
+            else b""
+        )
         if not chunk:
             return b"".join(chunks), False
         chunks.append(chunk)

@@ -46,7 +46,9 @@ class Notification(models.Model):
 class MailPreference(models.Model):
     """Which notifications a user also gets by mail (all kinds unless they opt out); no row = all."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mail_preference")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mail_preference"
+    )
     email_enabled = models.BooleanField(default=True, help_text="Off: no notification mail at all.")
     muted_kinds = models.JSONField(default=list, blank=True, help_text="Kinds never mailed.")
 
@@ -62,7 +64,12 @@ class Event(models.TextChoices):
     LEAGUE_ROUND_RATED = "league.round_rated", "league.round_rated: a bot-league round is played and rated"
 
 
-TOURNAMENT_EVENTS = [Event.TABLE_READY, Event.RESULT_RECORDED, Event.RESULT_DISPUTED, Event.TOURNAMENT_FINISHED]
+TOURNAMENT_EVENTS = [
+    Event.TABLE_READY,
+    Event.RESULT_RECORDED,
+    Event.RESULT_DISPUTED,
+    Event.TOURNAMENT_FINISHED,
+]
 LEAGUE_EVENTS = [Event.LEAGUE_ROUND_RATED]
 
 
@@ -75,7 +82,9 @@ class Webhook(models.Model):
         "bots.BotLeague", null=True, blank=True, on_delete=models.CASCADE, related_name="webhooks"
     )
     url = models.CharField(max_length=500)
-    secret = models.CharField(max_length=80, help_text="Signs every delivery (HMAC-SHA256); the owner sees it.")
+    secret = models.CharField(
+        max_length=80, help_text="Signs every delivery (HMAC-SHA256); the owner sees it."
+    )
     events = models.JSONField(help_text="The event types sent to it.")
     created_at = models.DateTimeField(default=timezone.now)
 

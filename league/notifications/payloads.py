@@ -34,7 +34,9 @@ def _tables(table_ids: list[int]) -> list[Table]:
 
 def _seats(match_ids: list[int]) -> dict[int, list[MatchSeat]]:
     seats: dict[int, list[MatchSeat]] = {}
-    for seat in MatchSeat.objects.filter(match_id__in=match_ids).select_related("player").order_by("match", "seat"):
+    for seat in (
+        MatchSeat.objects.filter(match_id__in=match_ids).select_related("player").order_by("match", "seat")
+    ):
         seats.setdefault(seat.match_id, []).append(seat)
     return seats
 
@@ -101,7 +103,11 @@ def result_disputed(*, tournament_id: int, table_id: int, dispute_id: int) -> di
         return None
     table = tables[0]
     seats = _seats([table.match_id]).get(table.match_id, []) if table.match_id else []
-    return {"tournament": tournament_data(tournament), "table": table_data(table, seats), "dispute": dispute_id}
+    return {
+        "tournament": tournament_data(tournament),
+        "table": table_data(table, seats),
+        "dispute": dispute_id,
+    }
 
 
 def tournament_finished(*, tournament_id: int) -> dict[str, Any] | None:

@@ -36,8 +36,15 @@ def _store(kind: str, rows: Iterable[tuple[int, str, str, str, Tournament, Table
     """Store the rows not stored yet (user id, key, text, link, tournament, table); the ids of this cause's
     notifications whose mail is due (not sent yet, the user wants it and has an address)."""
     new = [
-        Notification(user_id=user_id, kind=kind, key=key, text=text[:300], link=link, tournament=tournament,
-                     table=table)  # fmt: skip
+        Notification(
+            user_id=user_id,
+            kind=kind,
+            key=key,
+            text=text[:300],
+            link=link,
+            tournament=tournament,
+            table=table,
+        )  # fmt: skip
         for user_id, key, text, link, tournament, table in rows
     ]
     if not new:
@@ -46,7 +53,7 @@ def _store(kind: str, rows: Iterable[tuple[int, str, str, str, Tournament, Table
     keys = Q()
     for row in new:
         keys |= Q(user_id=row.user_id, key=row.key)
-    due = Notification.objects.filter(keys, emailed_at__isnull=True).select_related("user")
+    due = Notification.objects.filter(keys, emailed_at__isnull=True).select_related("user").order_by("pk")
     return [note.pk for note in due if wants_mail(note.user, note.kind)]
 
 
@@ -57,7 +64,9 @@ def _tournament(tournament_id: int) -> Tournament | None:
 def _users_at(match_ids: list[int]) -> dict[int, list[int]]:
     """Match id → the user ids of its seated players who have an account."""
     users: dict[int, list[int]] = {}
-    seats = MatchSeat.objects.filter(match_id__in=match_ids, player__user__isnull=False).order_by("match", "seat")
+    seats = MatchSeat.objects.filter(match_id__in=match_ids, player__user__isnull=False).order_by(
+        "match", "seat"
+    )
     for match_id, user_id in seats.values_list("match_id", "player__user_id"):
         users.setdefault(match_id, []).append(user_id)
     return users
@@ -74,8 +83,14 @@ def notify_table_ready(*, tournament_id: int, table_ids: list[int]) -> list[int]
     return _store(
         Kind.TABLE_READY,
         (
-            (user_id, f"table_ready:{table.pk}", f"Your table is ready in {tournament.name}: {_table_name(table)}.",
-             _round_link(tournament, table), tournament, table)  # fmt: skip
+            (
+                user_id,
+                f"table_ready:{table.pk}",
+                f"Your table is ready in {tournament.name}: {_table_name(table)}.",
+                _round_link(tournament, table),
+                tournament,
+                table,
+            )  # fmt: skip
             for table in tables
             for user_id in users.get(table.match_id, [])
         ),
@@ -85,16 +100,23 @@ def notify_table_ready(*, tournament_id: int, table_ids: list[int]) -> list[int]
 def notify_confirm(*, tournament_id: int, table_id: int, report_id: int, user_ids: list[int]) -> list[int]:
     """'A result waits for your confirmation' to each user named by the report."""
     tournament = _tournament(tournament_id)
-    table = Table.objects.filter(pk=table_id, round__tournament_id=tournament_id).select_related("round").first()
+    table = (
+        Table.objects.filter(pk=table_id, round__tournament_id=tournament_id).select_related("round").first()
+    )
     if tournament is None or table is None:
         return []
     known = get_user_model().objects.filter(pk__in=list(user_ids)[:MAX_IDS]).values_list("pk", flat=True)
     return _store(
         Kind.CONFIRM,
         (
-            (user_id, f"confirm:{report_id}",
-             f"A result waits for your confirmation in {tournament.name}: {_table_name(table)}.",
-             _round_link(tournament, table), tournament, table)  # fmt: skip
+            (
+                user_id,
+                f"confirm:{report_id}",
+                f"A result waits for your confirmation in {tournament.name}: {_table_name(table)}.",
+                _round_link(tournament, table),
+                tournament,
+                table,
+            )  # fmt: skip
             for user_id in known
         ),
     )
@@ -111,15 +133,22 @@ def organizer_ids(tournament: Tournament) -> list[int]:
 def notify_disputed(*, tournament_id: int, table_id: int, dispute_id: int) -> list[int]:
     """'A table is disputed' to the tournament's organizers."""
     tournament = _tournament(tournament_id)
-    table = Table.objects.filter(pk=table_id, round__tournament_id=tournament_id).select_related("round").first()
+    table = (
+        Table.objects.filter(pk=table_id, round__tournament_id=tournament_id).select_related("round").first()
+    )
     if tournament is None or table is None:
         return []
     return _store(
         Kind.DISPUTED,
         (
-            (user_id, f"dispute:{dispute_id}",
-             f"A result is disputed in {tournament.name}: {_table_name(table)}. Settle it with an organizer entry.",
-             _round_link(tournament, table), tournament, table)  # fmt: skip
+            (
+                user_id,
+                f"dispute:{dispute_id}",
+                f"A result is disputed in {tournament.name}: {_table_name(table)}. Settle it with an organizer entry.",
+                _round_link(tournament, table),
+                tournament,
+                table,
+            )  # fmt: skip
             for user_id in organizer_ids(tournament)
         ),
     )
@@ -137,8 +166,14 @@ def notify_finished(*, tournament_id: int) -> list[int]:
     return _store(
         Kind.FINISHED,
         (
-            (user_id, f"finished:{tournament.pk}", f"{tournament.name} is finished: see the final standings.",
-             link, tournament, None)  # fmt: skip
+            (
+                user_id,
+                f"finished:{tournament.pk}",
+                f"{tournament.name} is finished: see the final standings.",
+                link,
+                tournament,
+                None,
+            )  # fmt: skip
             for user_id in users
         ),
     )

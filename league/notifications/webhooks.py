@@ -71,9 +71,15 @@ def webhook_create(
     delivery.check_url(url)
     chosen = _check_events(events, TOURNAMENT_EVENTS if tournament is not None else LEAGUE_EVENTS)
     with transaction.atomic():
-        scope = Webhook.objects.filter(tournament=tournament) if tournament else Webhook.objects.filter(league=league)
+        scope = (
+            Webhook.objects.filter(tournament=tournament)
+            if tournament
+            else Webhook.objects.filter(league=league)
+        )
         if scope.count() >= MAX_WEBHOOKS_PER_SCOPE:
-            raise UserError(f"at most {MAX_WEBHOOKS_PER_SCOPE} webhooks per tournament or league", field="url")
+            raise UserError(
+                f"at most {MAX_WEBHOOKS_PER_SCOPE} webhooks per tournament or league", field="url"
+            )
         return Webhook.objects.create(
             owner=by,
             tournament=tournament,
@@ -116,7 +122,12 @@ def deliveries_create(*, event: str, key: str, data: dict[str, Any], tournament_
         if existing is None:
             delivery_id = uuid.uuid4()
             body = json.dumps(
-                {"event": event, "delivery": str(delivery_id), "created_at": timezone.now().isoformat(), "data": data},
+                {
+                    "event": event,
+                    "delivery": str(delivery_id),
+                    "created_at": timezone.now().isoformat(),
+                    "data": data,
+                },
                 cls=DjangoJSONEncoder,
                 separators=(",", ":"),
                 sort_keys=True,
@@ -175,4 +186,3 @@ def delivery_attempt(*, delivery_pk: int, final: bool) -> str:
         return Delivery.Status.PENDING
     Delivery.objects.filter(pk=item.pk).update(status=status, finished_at=timezone.now())
     return status
-
