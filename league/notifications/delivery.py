@@ -121,7 +121,7 @@ def refusal(address: IPAddress) -> str | None:
     """Why `address` may not be called, or None if it may."""
     if any(address in net for net in allowed_networks()):
         return None
-    for candidate in {address, _plain(address)}:
+    for candidate in dict.fromkeys((_plain(address), address)):  # the embedded IPv4 address first
         if candidate in METADATA_ADDRESSES:
             return "a cloud metadata address"
         for flag, what in (
