@@ -3,6 +3,7 @@ tournament of people with accounts and email addresses, and a real HTTP server t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -87,10 +88,8 @@ class Receiver:
                     self.send_header(name, value)
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
-                try:
+                with contextlib.suppress(OSError):  # the sender stopped reading (the response cap)
                     self.wfile.write(payload)
-                except OSError:
-                    pass  # the sender stopped reading (the response cap)
 
             def log_message(self, *args):
                 pass

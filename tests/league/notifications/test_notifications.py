@@ -59,10 +59,13 @@ def test_a_published_round_is_stored_and_mailed_only_after_its_commit(
 
 
 def test_a_rolled_back_action_stores_and_mails_nothing(eager, cup, orga, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        with pytest.raises(RuntimeError), transaction.atomic():
-            publish(cup, orga)
-            raise RuntimeError("the organizer's request failed after publishing")
+    with (
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
+        publish(cup, orga)
+        raise RuntimeError("the organizer's request failed after publishing")
     assert callbacks == []
     assert (Round.objects.filter(tournament=cup).count(), Notification.objects.count(), len(mail.outbox)) == (
         0,

@@ -276,10 +276,9 @@ def test_a_non_organizer_cannot_register_for_a_tournament_nor_a_non_staff_for_a_
     )
     from league.bots.models import BotLeague
 
-    with mock.patch.object(BotLeague, "pk", 1):
-        with pytest.raises(Forbidden) as refused:
-            webhooks.webhook_create(by=people[0], url="https://example.com/", events=["league.round_rated"],
-                                    league=BotLeague(name="L"))  # fmt: skip
+    with mock.patch.object(BotLeague, "pk", 1), pytest.raises(Forbidden) as refused:
+        webhooks.webhook_create(by=people[0], url="https://example.com/", events=["league.round_rated"],
+                                league=BotLeague(name="L"))  # fmt: skip
     assert refused.value.message == "only site staff can register a bot league's webhooks"
     assert not Webhook.objects.exists()
 
