@@ -14,11 +14,16 @@ from unittest import mock
 import pytest
 from django.test import Client
 
+from league.bots.leagues import league_start
+from league.bots.models import BotLeague
+from league.bots.worker import league_work
 from league.core.errors import Forbidden, NotFound, UserError
+from league.matches.models import MatchSeat
 from league.notifications import delivery, webhooks
 from league.notifications.models import Attempt, Delivery, Webhook
 from league.tournaments import services as tournament_services
-from tests.factories import UserFactory
+from tests.factories import StaffFactory, UserFactory
+from tests.league.bots.conftest import make_bots, make_league
 
 TOURNAMENT_EVENTS = ["table.ready", "result.recorded", "result.disputed", "tournament.finished"]
 
@@ -93,8 +98,6 @@ def test_deliveries_are_signed_and_a_real_receiver_verifies_them(
 
 
 def _seated(table):
-    from league.matches.models import MatchSeat
-
     players = (
         MatchSeat.objects.filter(match_id=table.match_id)
         .order_by("seat")
@@ -274,8 +277,6 @@ def test_a_non_organizer_cannot_register_for_a_tournament_nor_a_non_staff_for_a_
     assert (
         refused.value.message == "only the tournament's organizers (and site staff) can register its webhooks"
     )
-    from league.bots.models import BotLeague
-
     with mock.patch.object(BotLeague, "pk", 1), pytest.raises(Forbidden) as refused:
         webhooks.webhook_create(by=people[0], url="https://example.com/", events=["league.round_rated"],
                                 league=BotLeague(name="L"))  # fmt: skip
@@ -336,3 +337,25 @@ def test_a_delivery_body_is_json_with_its_event_and_id(
     body = receiver.received[0]["body"]
     assert json.loads(body)["event"] == "table.ready"
     assert set(json.loads(body)) == {"event", "delivery", "created_at", "data"}
+
+
+def test_a_bot_league_sends_each_round_once_it_is_played_and_rated(
+    db, eager, allow_loopback, receiver, django_capture_on_commit_callbacks
+):
+    staff = StaffFactory(username="staffer")
+    league = make_league(staff, make_bots(staff))
+    webhook = webhooks.webhook_create(
+        by=staff, url=receiver.url, events=["league.round_rated"], league=league
+    )
+    with mock.patch("league.bots.leagues.queue_work"), django_capture_on_commit_callbacks(execute=True):
+        league_start(league_id=league.pk)
+        league_work(league_id=league.pk, worker="test")
+    bodies = receiver.bodies()
+    assert [(body["event"], body["data"]["round"]) for body in bodies] == [
+        ("league.round_rated", n) for n in (1, 2, 3)
+    ]
+    last = bodies[-1]["data"]
+    assert last["league"] == {"id": league.pk, "name": league.name, "game": league.game_id, "status": "finished",
+                              "url": f"/bots/{league.pk}/"}  # fmt: skip
+    assert sorted(row["matches"] for row in last["standings"]) == [6] * 6  # its last round finished it
+    assert Delivery.objects.filter(webhook=webhook, status="delivered").count() == 3
