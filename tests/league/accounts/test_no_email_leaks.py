@@ -70,12 +70,7 @@ def world(staff, orga, alice, submit):
         "bots": {"id": bots[0].pk},
         "matches": {"id": match.pk},
         "players": {"id": entrants[0].pk},
-        "tournaments": {
-            "id": tournament.pk,
-            "player_id": entrants[0].pk,
-            "role": "organizer",
-            "username": "orga",
-        },
+        "tournaments": {"id": tournament.pk, "player_id": entrants[0].pk, "role": "organizer", "username": "orga"},
         "tournament-rounds": {"id": first.pk},
         "tournament-tables": {"id": first.tables.first().pk},
     }
