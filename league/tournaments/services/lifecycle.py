@@ -13,6 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from games.core.errors import OptionError
+from league.core import events
 from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.checks import is_int
@@ -437,6 +438,7 @@ def tournament_finish(*, tournament: Tournament, by: AbstractBaseUser) -> Tourna
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
         audit(tournament, by, Action.FINISHED, after_round=last.number if last else 0, early=True)
+        events.emit(events.tournament_finished, tournament_id=tournament.pk)
     return tournament
 
 

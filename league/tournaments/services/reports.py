@@ -26,7 +26,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from league.core.errors import Forbidden
-from league.core.events import emit, report_awaiting_confirmation, result_disputed, result_recorded
+from league.core.events import emit, report_awaiting_confirmation, result_disputed
 from league.players.models import Player
 from league.results.models import ResultDispute, ResultReport
 from league.results.services import dispute_open, report_confirm, report_locked, report_open
@@ -132,8 +132,6 @@ def table_confirm(*, table: Table, by: AbstractBaseUser | None, report_id: Any) 
             )
             audit(tournament, by, Action.RESULT_CONFIRMED, reporter=names[report.reporter_id],
                   confirmed_by=[names[pid] for pid in report.awaiting], **_where(table))  # fmt: skip
-            version = report.stored_version
-            emit(result_recorded, tournament_id=tournament.pk, table_id=table.pk, version_id=version.pk)
         report.refresh_from_db()
     return report
 

@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from league.core import events
 from league.core.catalogue import game_spec
 from league.core.errors import UserError
 from league.players.models import Player
@@ -106,7 +107,7 @@ def table_record(
             tables_reset(tournament=tournament, tables=undone, by=by, cause=table.label)
         elif checked is not None and table.match.result_version:
             _check_later_round(tournament, table, checked, decider)
-        result_submit(
+        version = result_submit(
             match_id=table.match_id,
             expected_version=expected_version,
             places=places,
@@ -116,6 +117,7 @@ def table_record(
             advancing=decider,
             report_id=report_id,
         )
+        events.emit(events.result_recorded, tournament_id=tournament.pk, table_id=table.pk, version_id=version.pk)
         if table.closed_as:
             table.closed_as = Table.Closed.NO
             table.absent = []
