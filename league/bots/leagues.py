@@ -35,7 +35,7 @@ from django_celery_beat.models import IntervalSchedule, PeriodicTask
 from games.core.errors import OptionError
 from league.bots import matchmaking
 from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry, LeagueRound
-from league.core import bulk
+from league.core import bulk, events
 from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.errors import ErrorCode, NotFound, UserError
@@ -345,6 +345,10 @@ def league_advance(*, league_id: int, scheduled_tick: bool = False) -> bool:
             and not _target_reached(league, standings)
         ):
             return False
+        if league.current_round:
+            # Every fixture of the current round is stored and rated (checked above, under the lock); the
+            # round is left behind just below (the next one drawn, or the league finished), so once.
+            events.emit(events.league_round_rated, league_id=league.pk, round_number=league.current_round)
         drawn = _draw_round(league, standings)
         if drawn is not None:
             tables = Fixture.objects.filter(round=drawn).count()

@@ -8,6 +8,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.checks.security.base import SECRET_KEY_MIN_LENGTH, SECRET_KEY_MIN_UNIQUE_CHARACTERS
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 from league.settings import env
 
@@ -45,6 +46,7 @@ INSTALLED_APPS = [
     "league.ratings",
     "league.bots",
     "league.tournaments",
+    "league.notifications",
     "league.accounts",
     "league.api",
     "league.site",
@@ -79,6 +81,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "league.core.context_processors.games",
+                "league.notifications.context_processors.unread",
             ],
         },
     },
@@ -145,6 +148,11 @@ PASSWORD_RESET_REQUESTS_PER_CLIENT_HOUR = 20
 SIGN_UPS_PER_CLIENT_HOUR = env.number("SIGN_UPS_PER_CLIENT_HOUR", 10, minimum=1)
 # A claim link (league.accounts) lets one person take over one player; it expires after this many days.
 CLAIM_LINK_DAYS = 7
+# The address of the site in mails (notifications link back to it).
+SITE_URL = env.text("SITE_URL", "http://localhost:8000")
+# Outbound webhooks (league.notifications.delivery) never call loopback, private, link-local or metadata
+# addresses; these networks are let through anyway. Empty outside tests: never set it in production.
+WEBHOOK_ALLOWED_ADDRESSES: tuple[str, ...] = ()
 # Live tournament pages (a published round's page, the projector) fetch themselves again this often; the
 # embed every twice as long (league.tournaments.room).
 TOURNAMENT_LIVE_SECONDS = 15
@@ -271,6 +279,20 @@ def broker_settings(url: str, root: Path = VAR_DIR / "broker") -> tuple[str, dic
 
 
 CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = broker_settings(env.text("CELERY_BROKER_URL", "filesystem://localhost/"))
+
+
+def celery_queues(default: str, notifications: str) -> tuple[tuple[Queue, ...], dict[str, dict[str, str]]]:
+    """The queues a worker consumes by default (both) and the routes that send notifications' and webhooks'
+    tasks to their own queue, so a slow mail server or receiver never holds up bot leagues or ratings."""
+    queues = (Queue(default, routing_key=default), Queue(notifications, routing_key=notifications))
+    return queues, {"league.notifications.tasks.*": {"queue": notifications, "routing_key": notifications}}
+
+
+# A worker started without -Q consumes both queues (`make run`'s does); a deployment may run workers of its
+# own for the notifications queue (`celery -A league worker -Q notifications`).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+NOTIFICATIONS_QUEUE = "notifications"
+CELERY_TASK_QUEUES, CELERY_TASK_ROUTES = celery_queues(CELERY_TASK_DEFAULT_QUEUE, NOTIFICATIONS_QUEUE)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

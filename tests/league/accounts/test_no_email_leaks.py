@@ -22,6 +22,7 @@ from league.accounts import services as account_services
 from league.bots.leagues import league_create, league_start
 from league.bots.services import bot_register
 from league.bots.worker import league_work
+from league.notifications.webhooks import webhook_create
 from league.tournaments import services as tournament_services
 from league.tournaments.models import Tournament
 from tests.factories import MatchFactory
@@ -60,7 +61,11 @@ def world(staff, orga, alice, submit):
         league_start(league_id=league.pk)
         league_work(league_id=league.pk, worker="test")
     league_match = league.fixtures.exclude(match=None).first().match_id
+    webhook = webhook_create(
+        by=orga, url="https://example.com/in", events=["table.ready"], tournament=tournament
+    )
     return {
+        "webhooks": {"id": webhook.pk},
         "bot-leagues": {"id": league.pk, "match_id": league_match},
         "bots": {"id": bots[0].pk},
         "matches": {"id": match.pk},
@@ -112,11 +117,15 @@ def test_no_api_response_holds_another_users_email(world, who, bob):
     # ... except what only organizers read (the start preview, the roles), the caller's own entry and bots, and
     # what only a bot's author reads (its logs)
     organizers_only = ("/api/tournaments/{id}/start-preview/", "/api/tournaments/{id}/roles/")
+    # ... and what only its owner reads (orga's webhook and its deliveries: a 404 to anyone else)
+    owners_only = ("/api/webhooks/{id}/", "/api/webhooks/{id}/deliveries/")
+    mine = ("/api/notifications/", "/api/webhooks/")
     assert {path: status for path, status in gets.items() if status != 200} == (
         {"/api/me/": 401, **dict.fromkeys(organizers_only, 401), "/api/tournaments/{id}/entry/": 401,
-         "/api/bots/mine/": 401, "/api/bots/{id}/logs/": 401}
+         **dict.fromkeys(owners_only + mine, 401), "/api/bots/mine/": 401, "/api/bots/{id}/logs/": 401}
         if who == "anonymous"
-        else {**dict.fromkeys(organizers_only, 403), "/api/tournaments/{id}/entry/": 404, "/api/bots/{id}/logs/": 403}
+        else {**dict.fromkeys(organizers_only, 403), "/api/tournaments/{id}/entry/": 404,
+              **dict.fromkeys(owners_only, 404), "/api/bots/{id}/logs/": 403}
     )  # fmt: skip
     assert len(seen) >= 45
 
