@@ -1,7 +1,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from league.api import accounts, bots, ladders, tournaments, views
+from league.api import accounts, bots, ladders, notifications, tournaments, views
 
 router = DefaultRouter()
 router.register("players", views.PlayerViewSet, basename="player")
@@ -22,5 +22,10 @@ urlpatterns = [
     path("me/player/", accounts.MyPlayerView.as_view(), name="api-me-player"),
     path("claims/", accounts.ClaimIssueView.as_view(), name="api-claims"),
     path("claims/redeem/", accounts.ClaimRedeemView.as_view(), name="api-claims-redeem"),
+    path("notifications/", notifications.NotificationList.as_view(), name="api-notifications"),
+    path("notifications/read/", notifications.NotificationRead.as_view(), name="api-notifications-read"),
+    path("webhooks/", notifications.WebhookList.as_view(), name="api-webhooks"),
+    path("webhooks/<int:pk>/", notifications.WebhookDetail.as_view(), name="api-webhook"),
+    path("webhooks/<int:pk>/deliveries/", notifications.WebhookDeliveries.as_view(), name="api-webhook-deliveries"),
     path("", include(router.urls)),
 ]

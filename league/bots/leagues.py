@@ -35,7 +35,7 @@ from django_celery_beat.models import IntervalSchedule, PeriodicTask
 from games.core.errors import OptionError
 from league.bots import matchmaking
 from league.bots.models import BotDefinition, BotLeague, Fixture, LadderEvent, LeagueEntry, LeagueRound
-from league.core import bulk
+from league.core import bulk, events
 from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.errors import ErrorCode, NotFound, UserError
@@ -112,6 +112,17 @@ def league_create(
     wrong_game = [bot.label for bot in bots if bot.game_id != spec.id]
     if wrong_game:
         raise UserError(f"these bots play another game: {', '.join(wrong_game)}", field="bots")
+    superseded = set(
+        BotDefinition.objects.filter(previous__in=[bot.pk for bot in bots if bot.is_uploaded]).values_list(
+            "previous_id", flat=True
+        )
+    )
+    replaced = [bot.label for bot in bots if bot.pk in superseded]
+    if replaced:  # an upload's new version replaces the old for new entries; the old keeps its history
+        raise UserError(
+            f"these uploaded bots have a newer version, enter that one: {', '.join(sorted(replaced))}",
+            field="bots",
+        )
     with transaction.atomic():
         pool = pool_create(name=f"Bot league: {name}", kind=RatingPool.Kind.BOT_LEAGUE, game_id=spec.id)
         league = BotLeague.objects.create(
@@ -406,6 +417,10 @@ def league_advance(*, league_id: int, scheduled_tick: bool = False) -> bool:
             and not _target_reached(league, standings)
         ):
             return False
+        if league.current_round:
+            # Every fixture of the current round is stored and rated (checked above, under the lock); the
+            # round is left behind just below (the next one drawn, or the league finished), so once.
+            events.emit(events.league_round_rated, league_id=league.pk, round_number=league.current_round)
         drawn = _draw_round(league, standings)
         if drawn is not None:
             tables = Fixture.objects.filter(round=drawn).count()

@@ -22,6 +22,38 @@ from django.db import models
 from django.urls import reverse
 
 
+class Program(models.Model):
+    """An uploaded program's bytes, stored once by their SHA-256 (two versions uploading the same bytes share
+    one row), with what its check found (`league.bots.archives`): its format, entry point, manifest and files.
+    Immutable: the workers fetch it by hash into their cache (`league.bots.program_cache`)."""
+
+    class Format(models.TextChoices):
+        PYTHON = "python", "One Python file"
+        ZIP = "zip", "Zip archive"
+        TAR = "tar", "Tar archive"
+
+    sha256 = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the uploaded bytes, in hex.")
+    size = models.PositiveIntegerField(help_text="The upload's size in bytes.")
+    format = models.CharField(max_length=10, choices=Format.choices)
+    entry = models.CharField(max_length=1024, help_text="The entry point: a Python file of the program.")
+    manifest = models.JSONField(default=dict, help_text="The manifest, checked and normalised.")
+    files = models.JSONField(default=list, help_text="Each file: [path, size, SHA-256].")
+    extracted_bytes = models.PositiveBigIntegerField(help_text="All its files, unpacked, in bytes.")
+    content = models.BinaryField(help_text="The uploaded bytes.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(sha256__regex=r"^[0-9a-f]{64}$"), name="program_sha256_hex"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.sha256[:12]
+
+
 class BotDefinition(models.Model):
     class Kind(models.TextChoices):
         BUILTIN = "builtin", "Built-in strategy"
@@ -47,6 +79,14 @@ class BotDefinition(models.Model):
     memory_mb = models.PositiveIntegerField(
         default=512, help_text="External programs: memory (address space)."
     )
+    program = models.ForeignKey(
+        Program,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="versions",
+        help_text="An uploaded program's files (its command is derived from the entry point).",
+    )
     description = models.TextField(blank=True)
     player = models.OneToOneField("players.Player", on_delete=models.PROTECT, related_name="bot_definition")
     previous = models.ForeignKey(
@@ -67,6 +107,10 @@ class BotDefinition(models.Model):
                 name="bot_strategy_iff_builtin",
             ),
             models.CheckConstraint(condition=models.Q(move_seconds__gt=0), name="bot_move_seconds_positive"),
+            models.CheckConstraint(
+                condition=models.Q(program__isnull=True) | models.Q(kind="external", command=[]),
+                name="bot_program_is_external_without_command",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -82,6 +126,10 @@ class BotDefinition(models.Model):
     @property
     def is_external(self) -> bool:
         return self.kind == self.Kind.EXTERNAL
+
+    @property
+    def is_uploaded(self) -> bool:
+        return self.program_id is not None
 
 
 class BotLeague(models.Model):
@@ -382,8 +430,9 @@ def check_single_owner(match_id: int | None, *, allowed: str) -> None:
 
 
 class ProgramLog(models.Model):
-    """What staff may read of one seat of a bot match: why it forfeited, in words, and what its program
-    printed on its standard error (the last 8 KB). Never public: the match record holds only the codes."""
+    """What the bot's author and staff may read of one seat of a bot match: why it forfeited, in words, and
+    what its program printed on its standard error (the last 8 KB). Never public: the match record holds only
+    the codes. Kept for the last BOT_LOG_MATCHES matches of each bot version (`program_logs_add` prunes)."""
 
     match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="program_logs")
     seat = models.PositiveSmallIntegerField()
@@ -399,6 +448,7 @@ class ProgramLog(models.Model):
     class Meta:
         ordering = ["match", "seat"]
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="program_log_once_per_seat")]
+        indexes = [models.Index(fields=["bot", "-match"], name="program_log_bot_newest")]
 
     def __str__(self) -> str:
         return f"match {self.match_id} seat {self.seat + 1}"

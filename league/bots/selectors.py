@@ -20,6 +20,7 @@ from league.bots.models import (
     Fixture,
     LadderEvent,
     LeagueEntry,
+    ProgramLog,
     WorkerProbe,
 )
 from league.bots.probe import PROTECTIONS
@@ -368,3 +369,84 @@ def sandbox_status(league: BotLeague | None = None) -> SandboxStatus:
         for probe in probes
     ]
     return SandboxStatus(probes=rows, isolated=isolated, waiting=waiting)
+
+
+# --- uploaded bots and their logs (league.bots.uploads) ------------------------------------------------------
+
+ERROR_REASONS = ("crashed", "protocol_error", "illegal_action", "limit_exceeded")
+
+
+@dataclass(frozen=True)
+class ForfeitRates:
+    """Over the matches whose logs are kept (the last BOT_LOG_MATCHES of an external program; a built-in
+    bot's logs are its forfeits only, so its rates are over its played matches): errors and time-outs."""
+
+    matches: int
+    errors: int
+    timeouts: int
+
+    @property
+    def error_rate(self) -> float | None:
+        return self.errors / self.matches if self.matches else None
+
+    @property
+    def timeout_rate(self) -> float | None:
+        return self.timeouts / self.matches if self.matches else None
+
+
+def bot_forfeit_rates(bot: BotDefinition) -> ForfeitRates:
+    """How often this version's seat forfeited for an error (crashed, broke the protocol, played an illegal
+    action, went over a limit) or ran out of time (two queries)."""
+    counts = ProgramLog.objects.filter(bot=bot).aggregate(
+        logged=Count("id"),
+        errors=Count("id", filter=Q(forfeit__in=ERROR_REASONS)),
+        timeouts=Count("id", filter=Q(forfeit="timeout")),
+    )
+    matches = counts["logged"]
+    if not bot.is_external:
+        matches = MatchSeat.objects.filter(player_id=bot.player_id, place__isnull=False).count()
+    return ForfeitRates(matches=matches, errors=counts["errors"], timeouts=counts["timeouts"])
+
+
+def bot_matches(bot: BotDefinition, limit: int = 50) -> list[MatchSeat]:
+    """This version's last `limit` seats, newest first, with their matches."""
+    return list(
+        MatchSeat.objects.filter(player_id=bot.player_id)
+        .select_related("match")
+        .order_by("-match__played_at", "-match_id")[:limit]
+    )
+
+
+def bot_logs(bot: BotDefinition) -> QuerySet[ProgramLog]:
+    """This version's logs, newest match first (for its author and staff only: `uploads.can_read_logs`)."""
+    return ProgramLog.objects.filter(bot=bot).select_related("match").order_by("-match_id", "-id")
+
+
+@dataclass
+class MyBot:
+    """One of a user's bots: its name and game, its versions newest first."""
+
+    name: str
+    game_id: str
+    versions: list[BotDefinition]
+    game_name: str = ""
+
+    @property
+    def latest(self) -> BotDefinition:
+        return self.versions[0]
+
+
+def my_bots(user) -> list[MyBot]:
+    """The bots `user` registered or uploaded, each with its versions (newest first), its program and its
+    number of matches (two queries)."""
+    rows = list(
+        BotDefinition.objects.filter(created_by=user)
+        .select_related("program")
+        .defer("program__content")
+        .annotate(match_count=Count("player__seats", distinct=True))
+        .order_by("game_id", "name", "-version")
+    )
+    groups: dict[tuple[str, str], MyBot] = {}
+    for bot in rows:
+        groups.setdefault((bot.game_id, bot.name), MyBot(bot.name, bot.game_id, [])).versions.append(bot)
+    return list(groups.values())

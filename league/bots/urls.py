@@ -17,6 +17,9 @@ urlpatterns = [
     path("<int:pk>/live/", views.league_live, name="league-live"),
     path("<int:pk>/<str:action>/", views.league_control, name="league-control"),
     path("bots/", views.bot_list, name="bots"),
+    path("bots/upload/", views.bot_upload, name="upload"),
+    path("bots/mine/", views.my_bots, name="mine"),
     path("bots/<int:pk>/", views.bot_detail, name="bot"),
+    path("bots/<int:pk>/logs/", views.bot_logs, name="bot-logs"),
     path("matches/<int:pk>/replay/", views.match_replay, name="replay"),
 ]

@@ -9,12 +9,13 @@ from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from games.core.errors import ReplayError
-from league.bots import challenges, selectors
+from league.bots import challenges, selectors, uploads
 from league.bots.drawings import replay_frame
 from league.bots.ladders import ladder_enter, ladder_leave
 from league.bots.leagues import SETTING_BOUNDS, league_create, league_pause, league_start
@@ -168,17 +169,110 @@ def bot_list(request: HttpRequest) -> HttpResponse:
 
 
 def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    bot = get_object_or_404(BotDefinition.objects.select_related("player", "previous"), pk=pk)
+    bot = get_object_or_404(
+        BotDefinition.objects.select_related("player", "previous", "program").defer("program__content"), pk=pk
+    )
+    versions = list(selectors.bot_versions(bot))
     return render(
         request,
         "bots/bot.html",
         {
             "bot": bot,
             "game_name": game_name(bot.game_id),
-            "versions": selectors.bot_versions(bot),
+            "versions": versions,
+            "newer": next((version for version in versions if version.version > bot.version), None),
             "leagues": selectors.bot_leagues(bot),
             "sandbox": selectors.sandbox_status() if bot.is_external else None,
             "max_processes": settings.SANDBOX_MAX_PROCESSES,
+            "rates": selectors.bot_forfeit_rates(bot),
+            "matches": selectors.bot_matches(bot),
+            "can_read_logs": uploads.can_read_logs(request.user, bot),
+        },
+    )
+
+
+class UploadForm(forms.Form):
+    game = forms.ChoiceField(choices=game_choices)
+    name = forms.CharField(
+        max_length=200,
+        strip=False,
+        help_text="A new name makes version 1 of a new bot; the name of one of your uploaded bots, its next version.",
+    )
+    file = forms.FileField(
+        label="Program",
+        allow_empty_file=True,
+        help_text="One Python file, or a zip or tar(.gz) archive with bot.toml or manifest.json naming its entry "
+        "point (docs/bot-leagues.md). Python 3's standard library only.",
+        widget=forms.ClearableFileInput(attrs={"accept": ".py,.zip,.tar,.tgz,.gz,.bz2,.xz"}),
+    )
+    description = forms.CharField(required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 3}))
+
+
+@login_required
+def bot_upload(request: HttpRequest) -> HttpResponse:
+    form = UploadForm(
+        request.POST or None, request.FILES or None, initial={"game": request.GET.get("game", "")}
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            bot = uploads.bot_upload(
+                by=request.user,
+                game_id=data["game"],
+                name=data["name"],
+                data=uploads.read_upload(data["file"]),
+                description=data["description"],
+            )
+        except UserError as exc:
+            add_user_error(form, exc)
+        else:
+            messages.success(request, f"Uploaded {bot.label}: it plays in the leagues it enters.")
+            return redirect(bot)
+    versions, stored = uploads.upload_usage(request.user)
+    return render(
+        request,
+        "bots/upload.html",
+        {
+            "form": form,
+            "used_versions": versions,
+            "used_bytes": stored,
+            "quota_versions": settings.BOT_UPLOAD_QUOTA_VERSIONS,
+            "quota_bytes": settings.BOT_UPLOAD_QUOTA_BYTES,
+            "max_bytes": settings.BOT_UPLOAD_MAX_BYTES,
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+def my_bots(request: HttpRequest) -> HttpResponse:
+    bots = selectors.my_bots(request.user)
+    for bot in bots:
+        bot.game_name = game_name(bot.game_id)
+    return render(request, "bots/mine.html", {"bots": bots})
+
+
+LOGS_PER_PAGE = 20
+
+
+@login_required
+def bot_logs(request: HttpRequest, pk: int) -> HttpResponse:
+    """A bot version's program logs: what it printed on standard error and why it forfeited, match by match.
+    Its author's and staff's only."""
+    bot = get_object_or_404(BotDefinition, pk=pk)
+    if not uploads.can_read_logs(request.user, bot):
+        raise PermissionDenied("only the bot's author and staff read its logs")
+    page = Paginator(selectors.bot_logs(bot), LOGS_PER_PAGE).get_page(request.GET.get("page"))
+    for log in page:
+        log.forfeit_words = FORFEIT_WORDS.get(log.forfeit, log.forfeit)
+    return render(
+        request,
+        "bots/logs.html",
+        {
+            "bot": bot,
+            "page": page,
+            "rates": selectors.bot_forfeit_rates(bot),
+            "kept": settings.BOT_LOG_MATCHES,
         },
     )
 

@@ -41,6 +41,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from league.bots import sandboxing
+from league.bots.archives import program_command
 from league.bots.challenges import queue_challenge_work
 from league.bots.external import Limits, SeatLog
 from league.bots.leagues import league_advance, queue_work
@@ -54,9 +55,10 @@ from league.bots.models import (
     ProgramLog,
 )
 from league.bots.playing import SeatBot, play_league_match
+from league.bots.programs import seats_ready
 from league.bots.sandbox import Sandbox, SandboxUnavailable
 from league.bots.selectors import external_seat
-from league.bots.services import worker_probe_record
+from league.bots.services import program_logs_add, worker_probe_record
 from league.core import bulk
 from league.matches.selectors import players_by_seat
 from league.matches.services import matches_hand_back, matches_set_running
@@ -225,18 +227,20 @@ def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture])
             return 0
         items = [by_fixture[fixture_id] for fixture_id in held]
         results_record_played(played=[PlayedMatch(item.match_id, pool_id, item.record) for item in items])
-        ProgramLog.objects.bulk_create(
-            ProgramLog(
-                match_id=item.match_id,
-                seat=log.seat,
-                bot_id=item.bot_ids[log.seat] if log.seat < len(item.bot_ids) else None,
-                forfeit=log.forfeit,
-                detail=_storable(log.detail),
-                output=_storable(log.output),
-                output_bytes=log.output_bytes,
-            )
-            for item in items
-            for log in item.logs
+        program_logs_add(
+            logs=[
+                ProgramLog(
+                    match_id=item.match_id,
+                    seat=log.seat,
+                    bot_id=item.bot_ids[log.seat] if log.seat < len(item.bot_ids) else None,
+                    forfeit=log.forfeit,
+                    detail=log.detail,
+                    output=log.output,
+                    output_bytes=log.output_bytes,
+                )
+                for item in items
+                for log in item.logs
+            ]
         )
         bulk.update(
             Fixture,
@@ -250,31 +254,38 @@ def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture])
     return len(items)
 
 
-def _storable(text: str) -> str:
-    """Text a database column takes: no NUL (PostgreSQL refuses it in text)."""
-    return text.replace("\x00", "\ufffd")
-
-
 def seat_bots(league: BotLeague) -> dict[int, tuple[int, SeatBot]]:
     """What plays for each of the league's players (by player id): its bot definition's id and its seat."""
-    return _seat_bots(BotDefinition.objects.filter(entries__league=league))
+    return _seat_bots(
+        BotDefinition.objects.filter(entries__league=league).select_related("program").defer("program__content")
+    )
 
 
 def _seat_bots(bots) -> dict[int, tuple[int, SeatBot]]:
     seats = {}
     for bot in bots:
-        limits = Limits(move_seconds=bot.move_seconds, cpu_seconds=bot.cpu_seconds, memory_mb=bot.memory_mb)
-        seats[bot.player_id] = (
-            bot.pk,
-            SeatBot(
-                label=bot.label,
-                strategy=bot.strategy,
-                params=dict(bot.params),
-                command=tuple(bot.command) if bot.is_external else (),
-                limits=limits,
-            ),
-        )
+        seats[bot.player_id] = (bot.pk, seat_bot(bot))
     return seats
+
+
+def seat_bot(bot: BotDefinition) -> SeatBot:
+    """What plays a seat of `bot`: its strategy, or its program's command and limits (an uploaded program's
+    files are put in place per match by `league.bots.programs.seats_ready`)."""
+    limits = Limits(move_seconds=bot.move_seconds, cpu_seconds=bot.cpu_seconds, memory_mb=bot.memory_mb)
+    program = bot.program if bot.is_uploaded else None
+    if program is not None:
+        command = tuple(program_command(program.entry))
+    else:
+        command = tuple(bot.command) if bot.is_external else ()
+    return SeatBot(
+        label=bot.label,
+        strategy=bot.strategy,
+        params=dict(bot.params),
+        command=command,
+        limits=limits,
+        program_sha256=program.sha256 if program is not None else "",
+        program_files=tuple(tuple(item) for item in program.files) if program is not None else (),
+    )
 
 
 def proven_sandbox(*, league: BotLeague, worker: str) -> Sandbox | None:
@@ -387,7 +398,7 @@ def _play_batch(
                 game_id=league.game_id,
                 options=league.options,
                 seed=seed,
-                seats=[seat for _, seat in seats],
+                seats=seats_ready([seat for _, seat in seats]),
                 sandbox=sandbox,
             )
             chunk.append(
@@ -523,18 +534,20 @@ def challenge_games_store(*, token: str, played: Sequence[PlayedFixture]) -> int
             return 0
         items = [by_game[game_id] for game_id, _ in held]
         results_record_played(played=[PlayedMatch(item.match_id, None, item.record) for item in items])
-        ProgramLog.objects.bulk_create(
-            ProgramLog(
-                match_id=item.match_id,
-                seat=log.seat,
-                bot_id=item.bot_ids[log.seat] if log.seat < len(item.bot_ids) else None,
-                forfeit=log.forfeit,
-                detail=_storable(log.detail),
-                output=_storable(log.output),
-                output_bytes=log.output_bytes,
-            )
-            for item in items
-            for log in item.logs
+        program_logs_add(
+            logs=[
+                ProgramLog(
+                    match_id=item.match_id,
+                    seat=log.seat,
+                    bot_id=item.bot_ids[log.seat] if log.seat < len(item.bot_ids) else None,
+                    forfeit=log.forfeit,
+                    detail=log.detail,
+                    output=log.output,
+                    output_bytes=log.output_bytes,
+                )
+                for item in items
+                for log in item.logs
+            ]
         )
         bulk.update(
             ChallengeMatch,
@@ -588,6 +601,8 @@ def challenge_work(*, worker: str, max_seconds: float | None = None, node: str |
         seat_players = players_by_seat(match_ids=list(players))
         bots = _seat_bots(
             BotDefinition.objects.filter(player_id__in={pid for ids in seat_players.values() for pid in ids})
+            .select_related("program")
+            .defer("program__content")
         )
         try:
             with LeaseRenewal(token=token, seconds=CHALLENGE_LEASE_SECONDS):
@@ -600,7 +615,7 @@ def challenge_work(*, worker: str, max_seconds: float | None = None, node: str |
                             game_id=game.game_id,
                             options=game.options,
                             seed=game.seed,
-                            seats=[seat for _, seat in seats],
+                            seats=seats_ready([seat for _, seat in seats]),
                             sandbox=sandbox,
                         )
                         chunk.append(

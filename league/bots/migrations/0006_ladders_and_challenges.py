@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('bots', '0004_sandbox_logs_probes_short_leases'),
+        ('bots', '0005_uploaded_programs'),
         ('matches', '0004_forfeit_reason_codes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
