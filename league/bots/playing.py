@@ -28,6 +28,13 @@ class SeatBot:
     params: Mapping[str, Any] = field(default_factory=dict)
     command: tuple[str, ...] = ()
     limits: Limits = Limits()
+    # An uploaded program: its hash and files ([path, size, sha256] each), which `league.bots.programs.
+    # seats_ready` turns into the folder its sandbox shows (`program_dir`), or why it could not be had
+    # (`program_error`: the seat forfeits).
+    program_sha256: str = ""
+    program_files: tuple = ()
+    program_dir: str | None = None
+    program_error: str = ""
 
     @property
     def is_external(self) -> bool:
@@ -61,7 +68,12 @@ def play_league_match(
     with ExternalSeats(sandbox) as programs:
         players = [
             programs.seat(
-                label=seat.label, command=seat.command, limits=seat.limits, seed=bot_seed(seed, index)
+                label=seat.label,
+                command=seat.command,
+                limits=seat.limits,
+                seed=bot_seed(seed, index),
+                program_dir=seat.program_dir,
+                program_error=seat.program_error,
             )
             if seat.is_external
             else SeatPlayer(seat.strategy, dict(seat.params), move_time_limit=seat.limits.move_seconds)

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('bots', '0004_sandbox_logs_probes_short_leases'),
+        ('bots', '0006_ladders_and_challenges'),
     ]
 
     operations = [
