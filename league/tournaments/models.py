@@ -392,3 +392,22 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}: {self.action} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class StandingsSnapshot(models.Model):
+    """A tournament's computed standings as of one state of everything they are computed from, so that its
+    pages need not recompute them on every request (`league.tournaments.snapshots`).
+
+    `key` fingerprints that state (the tournament's settings, its rounds, its registrations' statuses and
+    seeds, its tables and the result versions of their matches): a page whose fingerprint differs computes
+    the standings afresh and replaces the snapshot. Names are not stored (a renamed player shows at once)."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="standings_snapshot"
+    )
+    key = models.CharField(max_length=64)
+    rows = models.JSONField(help_text="The standings in order, each row the fields of pairing's Standing.")
+    computed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Standings of {self.tournament_id} ({self.key[:8]})"

@@ -78,7 +78,9 @@ __all__ = (
     "generate",
     "is_finished",
     "is_swiss_round",
+    "has_bracket",
     "load_history",
+    "load_outline",
     "load_round_part",
     "planned_rounds",
     "quality_after_adjust",
@@ -197,6 +199,25 @@ def load_history(tournament: Tournament) -> History:
     instances (or a prefetch per match) would cost more than the pairing itself.
     """
     return _load(tournament, {"round__tournament": tournament})
+
+
+def load_outline(tournament: Tournament) -> History:
+    """The registrations (with players) and round rows alone, in two queries: no tables, seats or results.
+    It serves what reads only those (`planned_rounds`, the byes panel); standings and pairing need
+    `load_history`."""
+    round_rows = list(tournament.round_set.order_by("number"))
+    registrations = list(tournament.registrations.select_related("player").order_by("seed", "id"))
+    return History(tournament, registrations, round_rows, {}, {}, {})
+
+
+def has_bracket(tournament: Tournament) -> bool:
+    """Whether the tournament draws a bracket: an elimination, or a stage sequence once its top cut has a
+    round (a draft counts)."""
+    if tournament.is_elimination:
+        return True
+    return tournament.format == Tournament.Format.STAGES and tournament.round_set.filter(
+        number__gt=tournament.rounds or 0
+    ).exists()
 
 
 def load_round_part(tournament: Tournament, number: int, tables: tuple[int, int] | None = None) -> History:

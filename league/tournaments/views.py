@@ -31,7 +31,7 @@ from league.core.forms import add_user_error
 from league.matches.models import Match
 from league.results.entry import result_entry_form
 from league.results.selectors import counting_advancing
-from league.tournaments import clock, seam, selectors, services
+from league.tournaments import clock, seam, selectors, services, snapshots
 from league.tournaments.errors import NotOrganizer
 from league.tournaments.forms import (
     AdvancingForm,
@@ -115,8 +115,11 @@ def _game_ranges() -> list[dict]:
 def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, error: str = "",
             register_form: ParticipantsForm | None = None, batch=None, new_count: int = 0) -> HttpResponse:  # fmt: skip
     organizer = selectors.is_organizer(request.user, tournament)
-    history = seam.load_history(tournament)
-    round_views = selectors.rounds(history, include_drafts=organizer)
+    # The whole history only where the page draws a bracket; the standings come from their snapshot
+    # (`snapshots`), the rounds as counts (`selectors.round_summaries`).
+    full = seam.has_bracket(tournament)
+    history = seam.load_history(tournament) if full else seam.load_outline(tournament)
+    round_views = selectors.round_summaries(tournament, include_drafts=organizer)
     registrations = history.registrations
     queued = (Registration.Status.WAITLISTED, Registration.Status.PENDING, Registration.Status.DECLINED)
     last = round_views[-1] if round_views else None
@@ -124,17 +127,18 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
     flowing = last is not None and last.row.status != Round.Status.DRAFT and seam.flows(tournament, last.number)
     context = {
         "flowing": flowing,
-        "next_table": next(((view, table) for view in round_views for table in view.tables
-                            if table.match_id and not table.has_result), None) if flowing else None,  # fmt: skip
+        "next_table": selectors.next_bracket_table(tournament) if flowing else None,
         "tournament": tournament,
         "game_name": game_name(tournament.game_id),
         "organizer": organizer,
-        "standings": Paginator(selectors.standings(history), STANDINGS_PER_PAGE).get_page(request.GET.get("standings")),
+        "standings": Paginator(snapshots.standings_list(tournament, history if full else None),
+                               STANDINGS_PER_PAGE).get_page(request.GET.get("standings")),
         "tiebreak_columns": [name for name in tournament.tiebreaks if name not in ("points", "seed")],
         "rounds": round_views,
         "last_round": round_views[-1] if round_views else None,
         "planned_rounds": seam.planned_rounds(history),
-        "drawings": selectors.bracket(history, round_views, round_url=lambda n: _round_url(tournament, n)),
+        "drawings": selectors.bracket(history, selectors.rounds(history, include_drafts=organizer),
+                                      round_url=lambda n: _round_url(tournament, n)) if full else [],
         "registrations": listed,
         "players_page": Paginator(listed, PLAYERS_PER_PAGE).get_page(request.GET.get("players")),
         "waitlist": selectors.waitlist(registrations),
