@@ -582,7 +582,9 @@ def player_path(request: HttpRequest, slug: str, player_slug: str) -> HttpRespon
     if reg is None or reg.status == Registration.Status.WITHDRAWN:
         raise Http404("this player is not in the tournament")
     views = selectors.rounds(history, include_drafts=False)
-    standing = next((row for row in selectors.standings(history) if row.player_id == reg.player_id), None)
+    ordered = snapshots.standings(tournament, history)
+    standing = next((selectors.standing_rows([row], {reg.player_id: reg})[0] for row in ordered
+                     if row.id == reg.player_id), None)  # fmt: skip
     context = {
         "tournament": tournament,
         "player": reg.player,
@@ -608,7 +610,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     response, writer = _csv(f"{tournament.slug}-standings.csv")
     writer.writerow(["rank", "player", "seed", "status", "points", "opponents_points", "wins", "head_to_head",
                      "played", "byes", *selectors.NEW_TIEBREAK_COLUMNS, "group"])  # fmt: skip
-    for row in selectors.standings(seam.load_history(tournament)):
+    for row in snapshots.standings_list(tournament):
         writer.writerow([row.rank, row.name, row.seed, row.status, _number(row.points),
                          _number(row.opponents_points), row.wins, row.head_to_head, row.played, row.byes,
                          *(_number(getattr(row, name)) for name in selectors.NEW_TIEBREAK_COLUMNS), row.group])  # fmt: skip
