@@ -79,6 +79,7 @@ __all__ = (
     "is_finished",
     "is_swiss_round",
     "has_bracket",
+    "load_facts",
     "load_history",
     "load_outline",
     "load_round_part",
@@ -201,6 +202,50 @@ def load_history(tournament: Tournament) -> History:
     return _load(tournament, {"round__tournament": tournament})
 
 
+@dataclass(frozen=True)
+class MatchFacts:
+    """What a lean history knows of a table's match."""
+
+    pk: int
+    status: str
+    result_version: int
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """A table as a lean history holds it: the fields the pairing, standings and bracket flow read."""
+
+    pk: int
+    round_id: int
+    number: int
+    label: str
+    closed_as: str
+    planned_seats: list[int]
+    absent: list[int]
+    match_id: int | None
+    match: MatchFacts | None
+
+
+@dataclass(frozen=True)
+class RegistrationFacts:
+    """A registration as a lean history holds it (no player row: names are not needed to pair or rank)."""
+
+    pk: int
+    player_id: int
+    seed: int | None
+    status: str
+    entered_round: int
+    left_after_round: int | None
+
+
+def load_facts(tournament: Tournament) -> History:
+    """The history of `load_history` read as plain values: its tables are `TableFacts`, its registrations
+    `RegistrationFacts` (without the players). Everything computed from a history (pairing, standings,
+    the bracket flow) reads it the same; it serves the services and the standings snapshot, which need no
+    model instances of a 10,000-player event's tens of thousands of tables. Nothing from it is saved."""
+    return _load(tournament, {"round__tournament": tournament}, lean=True)
+
+
 def load_outline(tournament: Tournament) -> History:
     """The registrations (with players) and round rows alone, in two queries: no tables, seats or results.
     It serves what reads only those (`planned_rounds`, the byes panel); standings and pairing need
@@ -234,11 +279,24 @@ def load_round_part(tournament: Tournament, number: int, tables: tuple[int, int]
     return _load(tournament, where, partial=True)
 
 
-def _load(tournament: Tournament, where: dict[str, Any], *, partial: bool = False) -> History:
+TABLE_FACTS = ("id", "round_id", "number", "label", "closed_as", "planned_seats", "absent", "match_id",
+               "match__status", "match__result_version")  # fmt: skip
+REGISTRATION_FACTS = ("id", "player_id", "seed", "status", "entered_round", "left_after_round")
+
+
+def _load(tournament: Tournament, where: dict[str, Any], *, partial: bool = False, lean: bool = False) -> History:
     round_rows = list(tournament.round_set.order_by("number"))
     tables: dict[int, list[TableRow]] = {row.pk: [] for row in round_rows}
-    for table in TableRow.objects.filter(**where).select_related("match").order_by("round_id", "number"):
-        tables[table.round_id].append(table)
+    found = TableRow.objects.filter(**where).order_by("round_id", "number")
+    if lean:
+        for pk, round_id, number, label, closed, seats, absent, match_id, status, version in found.values_list(
+            *TABLE_FACTS
+        ):
+            match = MatchFacts(match_id, status, version) if match_id is not None else None
+            tables[round_id].append(TableFacts(pk, round_id, number, label, closed, seats, absent, match_id, match))
+    else:
+        for table in found.select_related("match"):
+            tables[table.round_id].append(table)
     through = {f"match__tournament_table__{key}": value for key, value in where.items()}
     seats: dict[int, list[SeatRow]] = {}
     rows = MatchSeat.objects.filter(**through).order_by("match_id", "seat")
@@ -251,7 +309,10 @@ def _load(tournament: Tournament, where: dict[str, Any], *, partial: bool = Fals
         players.update(pid for listed in tables.values() for table in listed for pid in table.planned_seats)
         players.update(seat.player_id for listed in seats.values() for seat in listed)
         registrations = registrations.filter(player_id__in=players)
-    registrations = list(registrations)
+    if lean:
+        registrations = [RegistrationFacts(*row) for row in registrations.values_list(*REGISTRATION_FACTS)]
+    else:
+        registrations = list(registrations)
     deciders = dict(
         ResultVersion.objects.filter(**through, advancing__isnull=False, version=F("match__result_version"))
         .values_list("match_id", "advancing")

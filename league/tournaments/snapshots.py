@@ -68,7 +68,7 @@ def standings(tournament: Tournament, history: seam.History | None = None) -> li
     stored = StandingsSnapshot.objects.filter(tournament=tournament).values_list("key", "rows").first()
     if stored is not None and stored[0] == key:
         return [Standing(*row) for row in stored[1]]
-    computed = seam.standings(history if history is not None else seam.load_history(tournament))
+    computed = seam.standings(history if history is not None else seam.load_facts(tournament))
     if fingerprint(tournament) == key:
         rows = [[getattr(standing, name) for name in FIELDS] for standing in computed]
         try:

@@ -45,7 +45,7 @@ def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:
         if last is not None and last.status != Round.Status.COMPLETE:
             raise StateConflict(f"round {last.number} is not complete yet: the next round waits for every result")
         number = 1 if last is None else last.number + 1
-        history = seam.load_history(tournament)
+        history = seam.load_facts(tournament)
         planned = seam.planned_rounds(history)
         if planned is not None and number > planned and tournament.format != Tournament.Format.STAGES:
             raise StateConflict(f"all {planned} rounds are played: finish the tournament")
@@ -122,7 +122,7 @@ def _check_adjustable(round_row: Round, tournament: Tournament, *, between_table
 
 def _store_adjusted(round_row: Round, tables: list[Table]) -> None:
     Table.objects.bulk_update(tables, ["planned_seats"])
-    history = seam.load_history(round_row.tournament)
+    history = seam.load_facts(round_row.tournament)
     ordered = sorted(tables, key=lambda table: table.number)
     round_row.quality = seam.quality_after_adjust(
         history, round_row.number, [table.planned_seats for table in ordered], list(round_row.byes)
@@ -246,7 +246,7 @@ def round_complete(*, round_row: Round, by: AbstractBaseUser) -> Round:
         locked.completed_at = timezone.now()
         locked.save(update_fields=["status", "completed_at"])
         audit(tournament, by, Action.ROUND_COMPLETED, round=locked.number)
-        if seam.is_finished(seam.load_history(tournament), locked):
+        if seam.is_finished(seam.load_facts(tournament), locked):
             tournament.status = Tournament.Status.FINISHED
             tournament.save(update_fields=["status"])
             audit(tournament, by, Action.FINISHED, after_round=locked.number, early=False)
