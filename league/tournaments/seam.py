@@ -15,7 +15,7 @@ when it is drawn: one who left during or after the first stage's last round give
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from django.db.models import F
@@ -27,6 +27,7 @@ from league.core.errors import ErrorCode, UserError
 from league.matches.models import Match, MatchSeat
 from league.pairing import (
     DEFAULT_TIEBREAKS,
+    MISSED_CUT,
     Entrant,
     Format,
     PairingError,
@@ -375,7 +376,7 @@ def standings(history: History, *, last_round: int | None = None) -> list[Standi
         if last_round is None:
             groups = _placement(history)
             if groups is not None:
-                return placed_standings(ordered, groups)
+                return _first_stage_figures(history, placed_standings(ordered, groups))
         return ordered
     except PairingError as exc:
         raise UserError(str(exc)) from None
@@ -408,6 +409,23 @@ def elimination_part(history: History) -> EliminationPart | None:
     if tournament.format == Tournament.Format.STAGES:
         entrants = top_cut(entrants, plan.cut)
     return EliminationPart(elimination, first_round, entrants, _bracket_results(history, first_round))
+
+
+def _first_stage_figures(history: History, placed: list[Standing]) -> list[Standing]:
+    """After a stage sequence's top cut, the players who did not make the cut show their first stage's
+    figures (points and every tie-break as the first stage ended, which ordered them), not figures that
+    count their opponents' cut matches; their rank and group stay the placement's."""
+    tournament = history.tournament
+    if tournament.format != Tournament.Format.STAGES:
+        return placed
+    missed = {row.id for row in placed if row.group.startswith(MISSED_CUT)}
+    if not missed:
+        return placed
+    first = {row.id: row for row in standings(history, last_round=tournament.rounds or 0)}
+    return [
+        replace(first[row.id], rank=row.rank, group=row.group) if row.id in missed and row.id in first else row
+        for row in placed
+    ]
 
 
 def _placement(history: History) -> list[PlacementGroup] | None:
