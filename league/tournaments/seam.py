@@ -214,15 +214,14 @@ class MatchFacts:
 
 @dataclass(frozen=True)
 class TableFacts:
-    """A table as a lean history holds it: the fields the pairing, standings and bracket flow read."""
+    """A table as a lean history holds it: the fields the pairing, standings and bracket flow read (not its
+    planned seats or absent players: the seats are the match's)."""
 
     pk: int
     round_id: int
     number: int
     label: str
     closed_as: str
-    planned_seats: list[int]
-    absent: list[int]
     match_id: int | None
     match: MatchFacts | None
 
@@ -280,8 +279,8 @@ def load_round_part(tournament: Tournament, number: int, tables: tuple[int, int]
     return _load(tournament, where, partial=True)
 
 
-TABLE_FACTS = ("id", "round_id", "number", "label", "closed_as", "planned_seats", "absent", "match_id",
-               "match__status", "match__result_version")  # fmt: skip
+TABLE_FACTS = ("id", "round_id", "number", "label", "closed_as", "match_id", "match__status",
+               "match__result_version")  # fmt: skip
 REGISTRATION_FACTS = ("id", "player_id", "seed", "status", "entered_round", "left_after_round")
 
 
@@ -290,11 +289,9 @@ def _load(tournament: Tournament, where: dict[str, Any], *, partial: bool = Fals
     tables: dict[int, list[TableRow]] = {row.pk: [] for row in round_rows}
     found = TableRow.objects.filter(**where).order_by("round_id", "number")
     if lean:
-        for pk, round_id, number, label, closed, seats, absent, match_id, status, version in found.values_list(
-            *TABLE_FACTS
-        ):
+        for pk, round_id, number, label, closed, match_id, status, version in found.values_list(*TABLE_FACTS):
             match = MatchFacts(match_id, status, version) if match_id is not None else None
-            tables[round_id].append(TableFacts(pk, round_id, number, label, closed, seats, absent, match_id, match))
+            tables[round_id].append(TableFacts(pk, round_id, number, label, closed, match_id, match))
     else:
         for table in found.select_related("match"):
             tables[table.round_id].append(table)
@@ -451,15 +448,24 @@ def _drawn(tournament: Tournament, part: EliminationPart) -> Any:
     return single_elimination_bracket(len(part.entrants), tournament.third_place)
 
 
+_SEEDED: dict[tuple, list[Entrant]] = {}  # entrants before any round, by seeds and rules (`_entrants`)
+SEEDED_KEPT = 16
+
+
 def _entrants(history: History, players: set[int], *, last_round: int | None = None) -> list[Entrant]:
     tournament = history.tournament
-    everyone = entrants_from_history(
-        history.seeds,
-        history.played(last=last_round),
-        scoring_of(tournament),
-        _tiebreaks(tournament),
-        bye_table_size=tournament.table_size,
-    )
+    played = history.played(last=last_round)
+    arguments = (history.seeds, played, scoring_of(tournament), _tiebreaks(tournament))
+    if played:
+        everyone = entrants_from_history(*arguments, bye_table_size=tournament.table_size)
+    else:  # an elimination re-reads its field before round 1 after every result: the same answer each time
+        key = (tuple(history.seeds.items()), repr(arguments[2]), arguments[3], tournament.table_size)
+        everyone = _SEEDED.get(key)
+        if everyone is None:
+            everyone = entrants_from_history(*arguments, bye_table_size=tournament.table_size)
+            if len(_SEEDED) >= SEEDED_KEPT:
+                _SEEDED.pop(next(iter(_SEEDED)))
+            _SEEDED[key] = everyone
     return [entrant for entrant in everyone if entrant.id in players]
 
 
@@ -697,8 +703,8 @@ def bracket_flow(history: History) -> BracketFlow | None:
     plan = flow_plan(drawn.bracket)
     live = live_tables(history, part.first_round)
     try:
-        ready = ready_matches(drawn.bracket, part.entrants, part.results, set(live))
         states = bracket_states(drawn.bracket, part.entrants, part.results)
+        ready = ready_matches(drawn.bracket, part.entrants, part.results, set(live), states)
     except PairingError as exc:
         raise UserError(str(exc)) from None
     offset = part.first_round - 1
