@@ -400,14 +400,33 @@ class StandingsSnapshot(models.Model):
 
     `key` fingerprints that state (the tournament's settings, its rounds, its registrations' statuses and
     seeds, its tables and the result versions of their matches): a page whose fingerprint differs computes
-    the standings afresh and replaces the snapshot. Names are not stored (a renamed player shows at once)."""
+    the standings afresh and replaces the snapshot. The rows are stored in chunks (`StandingsChunk`), so
+    that a page of them reads one chunk; names are not stored (a renamed player shows at once)."""
 
     tournament = models.OneToOneField(
         Tournament, on_delete=models.CASCADE, primary_key=True, related_name="standings_snapshot"
     )
     key = models.CharField(max_length=64)
-    rows = models.JSONField(help_text="The standings in order, each row the fields of pairing's Standing.")
+    count = models.PositiveIntegerField(help_text="How many rows the standings have.")
     computed_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
         return f"Standings of {self.tournament_id} ({self.key[:8]})"
+
+
+class StandingsChunk(models.Model):
+    """Rows `index * size` onwards of a standings snapshot (`size`: `snapshots.CHUNK`), each row the fields
+    of pairing's Standing; stored under the snapshot's key."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=64)
+    index = models.PositiveIntegerField()
+    rows = models.JSONField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "key", "index"], name="standings_chunk_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Standings of {self.tournament_id} ({self.key[:8]}), chunk {self.index}"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import F
 
@@ -203,8 +203,7 @@ def load_history(tournament: Tournament) -> History:
     return _load(tournament, {"round__tournament": tournament})
 
 
-@dataclass(frozen=True)
-class MatchFacts:
+class MatchFacts(NamedTuple):
     """What a lean history knows of a table's match."""
 
     pk: int
@@ -212,8 +211,7 @@ class MatchFacts:
     result_version: int
 
 
-@dataclass(frozen=True)
-class TableFacts:
+class TableFacts(NamedTuple):
     """A table as a lean history holds it: the fields the pairing, standings and bracket flow read (not its
     planned seats or absent players: the seats are the match's)."""
 
@@ -226,8 +224,7 @@ class TableFacts:
     match: MatchFacts | None
 
 
-@dataclass(frozen=True)
-class RegistrationFacts:
+class RegistrationFacts(NamedTuple):
     """A registration as a lean history holds it (no player row: names are not needed to pair or rank)."""
 
     pk: int
@@ -246,13 +243,15 @@ def load_facts(tournament: Tournament) -> History:
     return _load(tournament, {"round__tournament": tournament}, lean=True)
 
 
-def load_outline(tournament: Tournament) -> History:
-    """The registrations (with players) and round rows alone, in two queries: no tables, seats or results.
-    It serves what reads only those (`planned_rounds`, the byes panel); standings and pairing need
-    `load_history`."""
+def load_outline(tournament: Tournament, *, registrations: bool = True) -> History:
+    """The registrations (as `RegistrationFacts`: statuses and seeds, no players) and round rows alone, in
+    two queries: no tables, seats or results. It serves what reads only those (`planned_rounds`, the byes
+    panel, counts of players); standings and pairing need `load_history` or `load_facts`."""
     round_rows = list(tournament.round_set.order_by("number"))
-    registrations = list(tournament.registrations.select_related("player").order_by("seed", "id"))
-    return History(tournament, registrations, round_rows, {}, {}, {})
+    if not registrations:  # the round rows alone
+        return History(tournament, [], round_rows, {}, {}, {})
+    rows = tournament.registrations.order_by("seed", "id").values_list(*REGISTRATION_FACTS)
+    return History(tournament, list(map(RegistrationFacts._make, rows)), round_rows, {}, {}, {})
 
 
 def has_bracket(tournament: Tournament) -> bool:
@@ -308,7 +307,7 @@ def _load(tournament: Tournament, where: dict[str, Any], *, partial: bool = Fals
         players.update(seat.player_id for listed in seats.values() for seat in listed)
         registrations = registrations.filter(player_id__in=players)
     if lean:
-        registrations = [RegistrationFacts(*row) for row in registrations.values_list(*REGISTRATION_FACTS)]
+        registrations = list(map(RegistrationFacts._make, registrations.values_list(*REGISTRATION_FACTS)))
     else:
         registrations = list(registrations)
     deciders = dict(

@@ -7,10 +7,12 @@ them back.
 
 The state is fingerprinted (`fingerprint`) from everything the standings are computed from, read afresh on
 each request, so no write has to remember to clear anything: the tournament's settings, its rounds (status,
-byes, requested byes, sit-outs, walkovers), its registrations (player, status, seed, round entered, round
-left), and its tables with their matches (how many, the newest, how many closed, and the sum of the
-matches' result versions: every result, correction, void, no-show, forfeit and bracket reset adds a
-version). A result entered on the match's own page, an admin edit or a drop changes it just the same.
+byes, requested byes, sit-outs, walkovers), its registrations (per status: how many, and sums of their
+player ids alone and times their seed, round entered and round left, so that any player's change of
+status, seed or rounds changes a sum), and its tables with their matches (how many, the newest, how many
+closed, and the sum of the matches' result versions: every result, correction, void, no-show, forfeit and
+bracket reset adds a version). A result entered on the match's own page, an admin edit or a drop changes
+it just the same. Four aggregate queries, whatever the size of the tournament.
 
 Names are not stored: rows are turned into `selectors.StandingRow`s with the players' current names for the
 rows a page shows (`StandingsList`).
@@ -23,28 +25,37 @@ from collections.abc import Sequence
 from dataclasses import fields
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Count, F, Max, Q, Sum
 
 from league.pairing import Standing
 from league.tournaments import seam, selectors
-from league.tournaments.models import Registration, StandingsSnapshot, Table, Tournament
+from league.tournaments.models import Registration, StandingsChunk, StandingsSnapshot, Table, Tournament
 
+CHUNK = 100  # rows per stored chunk: a page of standings (views.STANDINGS_PER_PAGE) reads one
 PAGE_LOOKUP = 500  # rows up to which names are read for those players only (else for everyone)
 FIELDS = tuple(item.name for item in fields(Standing))
 
 
 def fingerprint(tournament: Tournament) -> str:
     """A digest of every input of the tournament's standings, as stored now (four queries)."""
-    settings = [(item.attname, getattr(tournament, item.attname)) for item in Tournament._meta.concrete_fields]
+    settings = [
+        (item.attname, getattr(tournament, item.attname)) for item in Tournament._meta.concrete_fields
+    ]
     rounds = list(
         tournament.round_set.order_by("number").values_list(
             "id", "number", "status", "byes", "requested_byes", "sat_out", "advanced", "final"
         )
     )
-    registrations = list(
-        tournament.registrations.order_by("id").values_list(
-            "player_id", "status", "seed", "entered_round", "left_after_round"
+    registrations = sorted(
+        tournament.registrations.values("status")
+        .annotate(
+            count=Count("id"),
+            players=Sum("player_id"),
+            seeds=Sum(F("seed") * F("player_id")),
+            entered=Sum(F("entered_round") * F("player_id")),
+            left=Sum(F("left_after_round") * F("player_id")),
         )
+        .values_list("status", "count", "players", "seeds", "entered", "left")
     )
     tables = Table.objects.filter(round__tournament=tournament).aggregate(
         count=Count("id"),
@@ -62,49 +73,86 @@ def fingerprint(tournament: Tournament) -> str:
 
 def standings(tournament: Tournament, history: seam.History | None = None) -> list[Standing]:
     """The tournament's standings (`seam.standings`), from its snapshot when the fingerprint still matches;
-    otherwise computed (from `history` when given, else loaded) and stored. A state that changes while they
-    are computed is not stored (the next request computes again)."""
+    otherwise computed (from `history` when given, else loaded) and stored."""
+    return standings_list(tournament, history).standings(0, None)
+
+
+def standings_list(tournament: Tournament, history: seam.History | None = None) -> StandingsList:
+    """The standings as a `StandingsList` (what pages paginate): the snapshot's when its key is the
+    tournament's fingerprint now (one query; the rows are read when asked for), else computed and stored.
+    A state that changes while they are computed is not stored (the next request computes again)."""
     key = fingerprint(tournament)
-    stored = StandingsSnapshot.objects.filter(tournament=tournament).values_list("key", "rows").first()
-    if stored is not None and stored[0] == key:
-        return [Standing(*row) for row in stored[1]]
+    count = (
+        StandingsSnapshot.objects.filter(tournament=tournament, key=key)
+        .values_list("count", flat=True)
+        .first()
+    )
+    if count is not None:
+        return StandingsList(tournament, key, count)
     computed = seam.standings(history if history is not None else seam.load_facts(tournament))
     if fingerprint(tournament) == key:
-        rows = [[getattr(standing, name) for name in FIELDS] for standing in computed]
-        try:
-            with transaction.atomic():
-                StandingsSnapshot.objects.update_or_create(tournament=tournament, defaults={"key": key, "rows": rows})
-        except IntegrityError:  # another request stored the same state first
-            pass
-    return computed
+        _store(tournament, key, [[getattr(standing, name) for name in FIELDS] for standing in computed])
+    return StandingsList(tournament, key, len(computed), computed)
+
+
+def _store(tournament: Tournament, key: str, rows: list[list]) -> None:
+    chunks = [
+        StandingsChunk(tournament=tournament, key=key, index=index, rows=rows[start : start + CHUNK])
+        for index, start in enumerate(range(0, len(rows), CHUNK))
+    ]
+    try:
+        with transaction.atomic():
+            StandingsChunk.objects.filter(tournament=tournament).exclude(key=key).delete()
+            StandingsChunk.objects.bulk_create(chunks)
+            StandingsSnapshot.objects.update_or_create(
+                tournament=tournament, defaults={"key": key, "count": len(rows)}
+            )
+    except IntegrityError:  # another request stored the same state first
+        pass
 
 
 class StandingsList(Sequence):
-    """The standings as `selectors.StandingRow`s, built only for the rows asked for (a page of them reads
-    the names and statuses of those players alone); `len` is the number of rows."""
+    """The standings as `selectors.StandingRow`s, built only for the rows asked for: a slice reads the
+    snapshot's chunks that hold it and the names and statuses of those players alone; `len` is the number of
+    rows. Should the snapshot be replaced while it is read (another state stored), they are computed."""
 
-    def __init__(self, tournament: Tournament, ordered: list[Standing]):
+    def __init__(self, tournament: Tournament, key: str, count: int, computed: list[Standing] | None = None):
         self.tournament = tournament
-        self.ordered = ordered
+        self.key = key
+        self.count_of_rows = count
+        self.computed = computed
 
     def __len__(self) -> int:
-        return len(self.ordered)
+        return self.count_of_rows
 
     def __getitem__(self, index):
         if isinstance(index, slice):
-            return self._rows(self.ordered[index])
-        return self._rows([self.ordered[index]])[0]
+            start, stop, step = index.indices(self.count_of_rows)
+            chosen = self.standings(start, stop)[::step] if step != 1 else self.standings(start, stop)
+            return self._rows(chosen)
+        if not -self.count_of_rows <= index < self.count_of_rows:
+            raise IndexError(index)
+        index %= self.count_of_rows
+        return self._rows(self.standings(index, index + 1))[0]
 
     def __iter__(self):
-        return iter(self._rows(self.ordered))
+        return iter(self._rows(self.standings(0, None)))
+
+    def standings(self, start: int, stop: int | None) -> list[Standing]:
+        """Rows `start` to `stop` (None: to the end) as pairing's Standings."""
+        stop = self.count_of_rows if stop is None else min(stop, self.count_of_rows)
+        if self.computed is None and start < stop:
+            chunks = StandingsChunk.objects.filter(tournament=self.tournament, key=self.key,
+                                                   index__range=(start // CHUNK, (stop - 1) // CHUNK))  # fmt: skip
+            rows = [row for chunk in chunks.order_by("index").values_list("rows", flat=True) for row in chunk]
+            first = (start // CHUNK) * CHUNK
+            if len(rows) == min(self.count_of_rows, ((stop - 1) // CHUNK + 1) * CHUNK) - first:
+                return [Standing(*row) for row in rows[start - first : stop - first]]
+            self.computed = seam.standings(seam.load_facts(self.tournament))  # replaced meanwhile
+        return (self.computed or [])[start:stop]
 
     def _rows(self, chosen: list[Standing]) -> list[selectors.StandingRow]:
         registrations = Registration.objects.filter(tournament=self.tournament).select_related("player")
         if len(chosen) <= PAGE_LOOKUP:
             registrations = registrations.filter(player_id__in=[standing.id for standing in chosen])
         return selectors.standing_rows(chosen, {reg.player_id: reg for reg in registrations})
-
-
-def standings_list(tournament: Tournament, history: seam.History | None = None) -> StandingsList:
-    """The standings of `standings` as a `StandingsList` (what pages paginate)."""
-    return StandingsList(tournament, standings(tournament, history))

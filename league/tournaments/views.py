@@ -116,36 +116,50 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
             register_form: ParticipantsForm | None = None, batch=None, new_count: int = 0) -> HttpResponse:  # fmt: skip
     organizer = selectors.is_organizer(request.user, tournament)
     # The whole history only where the page draws a bracket; the standings come from their snapshot
-    # (`snapshots`), the rounds as counts (`selectors.round_summaries`).
+    # (`snapshots`), the rounds as counts (`selectors.round_summaries`), the players a page at a time.
     full = seam.has_bracket(tournament)
-    history = seam.load_history(tournament) if full else seam.load_outline(tournament)
+    fragment = request.GET.get("fragment") == "live"
+    history = None
+    if full:
+        history = seam.load_history(tournament)
+    elif not fragment:  # registrations' statuses only where the number of rounds depends on the field
+        history = seam.load_outline(tournament, registrations=tournament.format == Tournament.Format.ROUND_ROBIN)
     round_views = selectors.round_summaries(tournament, include_drafts=organizer)
-    registrations = history.registrations
-    queued = (Registration.Status.WAITLISTED, Registration.Status.PENDING, Registration.Status.DECLINED)
     last = round_views[-1] if round_views else None
-    listed = [reg for reg in registrations if reg.status not in queued]
     flowing = last is not None and last.row.status != Round.Status.DRAFT and seam.flows(tournament, last.number)
     context = {
         "flowing": flowing,
-        "next_table": selectors.next_bracket_table(tournament) if flowing else None,
         "tournament": tournament,
-        "game_name": game_name(tournament.game_id),
         "organizer": organizer,
         "standings": Paginator(snapshots.standings_list(tournament, history if full else None),
                                STANDINGS_PER_PAGE).get_page(request.GET.get("standings")),
         "tiebreak_columns": [name for name in tournament.tiebreaks if name not in ("points", "seed")],
         "rounds": round_views,
-        "last_round": round_views[-1] if round_views else None,
-        "planned_rounds": seam.planned_rounds(history),
         "drawings": selectors.bracket(history, selectors.rounds(history, include_drafts=organizer),
                                       round_url=lambda n: _round_url(tournament, n)) if full else [],
-        "registrations": listed,
+    }
+    if fragment:  # what live refreshes: standings, bracket and rounds
+        return render(request, "tournaments/_live.html", context, status=status)
+    queued = (Registration.Status.WAITLISTED, Registration.Status.PENDING, Registration.Status.DECLINED)
+    rows = tournament.registrations.select_related("player").order_by("seed", "id")
+    listed = rows.exclude(status__in=queued)
+    waiting = selectors.waitlist(list(rows.filter(status=Registration.Status.WAITLISTED)))
+    player = selectors.player_of(request.user)
+    own = rows.filter(player=player).first() if player is not None else None
+    context.update({
+        "next_table": selectors.next_bracket_table(tournament) if flowing else None,
+        "game_name": game_name(tournament.game_id),
+        "last_round": last,
+        "planned_rounds": seam.planned_rounds(history),
+        "registrations": listed,  # read only by an organizer's form before the start
         "players_page": Paginator(listed, PLAYERS_PER_PAGE).get_page(request.GET.get("players")),
-        "waitlist": selectors.waitlist(registrations),
-        "pending": [reg for reg in registrations if reg.status == Registration.Status.PENDING],
-        "declined": [reg for reg in registrations if reg.status == Registration.Status.DECLINED] if organizer else [],
-        "places_left": selectors.places_left(tournament, registrations),
-        "entry": selectors.my_entry(tournament, request.user, registrations),
+        "waitlist": waiting,
+        "pending": list(rows.filter(status=Registration.Status.PENDING)),
+        "declined": list(rows.filter(status=Registration.Status.DECLINED)) if organizer else [],
+        "places_left": None if tournament.capacity is None else max(
+            0, tournament.capacity - rows.filter(status=Registration.Status.ACTIVE).count()),
+        "entry": selectors.my_entry(tournament, request.user,
+                                    [*([own] if own is not None and own not in waiting else []), *waiting]),
         "check_in_state": selectors.check_in_state(tournament),
         "round_times": list(tournament.round_times.all()),
         "register_form": register_form or ParticipantsForm(),
@@ -155,13 +169,12 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
         "can_register": organizer and services.registration_open(tournament),
         "error": error,
         "table_rule": seam.table_spec(tournament),
-        **_bye_context(tournament, organizer, history, request.user),
-    }
-    template = "tournaments/_live.html" if request.GET.get("fragment") == "live" else "tournaments/detail.html"
-    return render(request, template, context, status=status)
+        **_bye_context(tournament, organizer, history, own),
+    })  # fmt: skip
+    return render(request, "tournaments/detail.html", context, status=status)
 
 
-def _bye_context(tournament: Tournament, organizer: bool, history, user) -> dict:
+def _bye_context(tournament: Tournament, organizer: bool, history, own: Registration | None) -> dict:
     """Byes and breaks on the tournament's page: the Swiss rounds still open for requests, the requests
     (every one for organizers, their own for a registered player) and who an organizer can ask for."""
     if tournament.status == Tournament.Status.FINISHED or not seam.is_swiss_round(tournament, 1):
@@ -169,16 +182,14 @@ def _bye_context(tournament: Tournament, organizer: bool, history, user) -> dict
     generated = history.round_rows[-1].number if history.round_rows else 0
     last = tournament.rounds or 0
     rounds = [number for number in range(generated + 1, last + 1) if seam.is_swiss_round(tournament, number)]
-    player = selectors.player_of(user)
-    own = next((reg for reg in history.registrations if player and reg.player_id == player.pk
-                and reg.status == Registration.Status.ACTIVE), None)  # fmt: skip
+    own = own if own is not None and own.status == Registration.Status.ACTIVE else None
     if not rounds or not (organizer or own):
         return {"bye_rounds": []}
+    active = tournament.registrations.select_related("player").filter(status=Registration.Status.ACTIVE)
     return {
         "bye_rounds": rounds,
         "bye_requests": selectors.open_bye_requests(tournament, None if organizer else own.player_id),
-        "bye_players": [reg for reg in history.registrations if reg.status == Registration.Status.ACTIVE]
-        if organizer else [],
+        "bye_players": active.order_by("seed", "id") if organizer else [],
         "bye_own": own,
     }
 

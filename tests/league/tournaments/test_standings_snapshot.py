@@ -8,8 +8,8 @@ import pytest
 
 from league.players.models import Player
 from league.results.services import result_submit
-from league.tournaments import seam, services
-from league.tournaments.models import StandingsSnapshot
+from league.tournaments import seam, services, snapshots, views
+from league.tournaments.models import StandingsChunk, StandingsSnapshot
 from tests.factories.tournaments import table_seats
 
 
@@ -60,7 +60,8 @@ def test_a_second_look_reads_the_snapshot_and_the_fragment_shows_the_same(client
     assert shown(client, tournament, fragment=True) == AFTER_ROUND_1
     assert shown(client, tournament) == AFTER_ROUND_1
     assert computations == [tournament.pk]
-    assert len(StandingsSnapshot.objects.get(tournament=tournament).rows) == 4
+    assert StandingsSnapshot.objects.get(tournament=tournament).count == 4
+    assert [len(rows) for rows in StandingsChunk.objects.order_by("index").values_list("rows", flat=True)] == [4]
 
 
 def test_a_correction_changes_the_standings_shown(client, swiss, organizer, computations):
@@ -131,5 +132,18 @@ def test_a_stale_snapshot_is_never_shown(client, swiss):
     """A snapshot whose fingerprint is not the tournament's state is recomputed, whatever it holds."""
     tournament, _ = swiss
     assert shown(client, tournament) == AFTER_ROUND_1
-    StandingsSnapshot.objects.filter(tournament=tournament).update(key="0" * 40, rows=[])
+    StandingsSnapshot.objects.filter(tournament=tournament).update(key="0" * 40, count=0)
     assert shown(client, tournament) == AFTER_ROUND_1
+    StandingsChunk.objects.filter(tournament=tournament).delete()  # rows gone under a matching key: computed
+    assert shown(client, tournament) == AFTER_ROUND_1
+
+
+def test_pages_of_standings_read_the_chunks_that_hold_them(client, swiss, monkeypatch, computations):
+    tournament, _ = swiss
+    monkeypatch.setattr(snapshots, "CHUNK", 3)
+    monkeypatch.setattr(views, "STANDINGS_PER_PAGE", 3)
+    assert shown(client, tournament) == AFTER_ROUND_1[:3]
+    assert [len(rows) for rows in StandingsChunk.objects.order_by("index").values_list("rows", flat=True)] == [3, 1]
+    html = client.get(f"/tournaments/{tournament.slug}/?standings=2").content.decode()
+    assert "Places 4–4 of 4" in html and ">Dov</a>" in html and ">Ada</a>" not in html
+    assert computations == [tournament.pk]
