@@ -15,7 +15,7 @@ when it is drawn: one who left during or after the first stage's last round give
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, NamedTuple
 
 from django.db.models import F
@@ -149,9 +149,9 @@ def scoring_of(tournament: Tournament) -> Scoring:
     )
 
 
-@dataclass(frozen=True)
-class SeatRow:
-    """One seat of a published table's match: who sits there and the outcome of the latest result."""
+class SeatRow(NamedTuple):
+    """One seat of a published table's match: who sits there and the outcome of the latest result (a
+    tuple: a 10,000-player event loads tens of thousands)."""
 
     seat: int
     player_id: int
@@ -247,7 +247,7 @@ def load_outline(tournament: Tournament, *, registrations: bool = True) -> Histo
     """The registrations (as `RegistrationFacts`: statuses and seeds, no players) and round rows alone, in
     two queries: no tables, seats or results. It serves what reads only those (`planned_rounds`, the byes
     panel, counts of players); standings and pairing need `load_history` or `load_facts`."""
-    round_rows = list(tournament.round_set.order_by("number"))
+    round_rows = list(tournament.round_set.order_by("number").defer(*ROUND_REPORT))
     if not registrations:  # the round rows alone
         return History(tournament, [], round_rows, {}, {}, {})
     rows = tournament.registrations.order_by("seed", "id").values_list(*REGISTRATION_FACTS)
@@ -280,11 +280,12 @@ def load_round_part(tournament: Tournament, number: int, tables: tuple[int, int]
 
 TABLE_FACTS = ("id", "round_id", "number", "label", "closed_as", "match_id", "match__status",
                "match__result_version")  # fmt: skip
+ROUND_REPORT = ("quality",)  # a round's quality report (hundreds of kB at 10,000 players): read where shown
 REGISTRATION_FACTS = ("id", "player_id", "seed", "status", "entered_round", "left_after_round")
 
 
 def _load(tournament: Tournament, where: dict[str, Any], *, partial: bool = False, lean: bool = False) -> History:
-    round_rows = list(tournament.round_set.order_by("number"))
+    round_rows = list(tournament.round_set.order_by("number").defer(*(ROUND_REPORT if lean or partial else ())))
     tables: dict[int, list[TableRow]] = {row.pk: [] for row in round_rows}
     found = TableRow.objects.filter(**where).order_by("round_id", "number")
     if lean:
@@ -554,7 +555,17 @@ def generate(history: History, number: int, resting: frozenset[int] = frozenset(
 
 
 def quality_dict(quality: Any) -> dict:
-    return asdict(quality)
+    """The quality report as plain values (its per-table lines as dicts; `asdict` deep-copies every value
+    of a report of thousands of tables, this reads each once)."""
+    report = {name.name: getattr(quality, name.name) for name in fields(quality)}
+    report["per_table"] = tuple(
+        {"repeat_pairs": line.repeat_pairs, "score_spread": line.score_spread, "seat_excess": line.seat_excess}
+        for line in quality.per_table
+    )
+    report["cost"] = tuple(quality.cost)
+    if quality.schedule_balance is not None:
+        report["schedule_balance"] = asdict(quality.schedule_balance)
+    return report
 
 
 def draft_values(draft: RoundDraft) -> dict:

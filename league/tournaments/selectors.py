@@ -339,7 +339,7 @@ def round_summaries(tournament: Tournament, *, include_drafts: bool) -> list[Rou
         .annotate(tables=Count("id"), done=Count("id", filter=Q(match__status__in=done)))
     }
     summaries = []
-    for row in tournament.round_set.order_by("number"):
+    for row in tournament.round_set.order_by("number").defer(*seam.ROUND_REPORT):
         if row.status == Round.Status.DRAFT and not include_drafts:
             continue
         count = counts.get(row.pk, {"tables": 0, "done": 0})

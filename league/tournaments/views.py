@@ -401,7 +401,7 @@ def _round_page(request, tournament, number, *, status=200, error="", swap_form=
         "organizer": organizer,
         "round": view,
         "rounds": views,
-        "quality": view.row.quality,
+        "quality": round_row.quality if round_row is not None else view.row.quality,
         "error": error,
         "swap_form": swap_form or SwapForm(),
         "move_form": MoveForm(players=sorted(players, key=lambda item: item[1].casefold())),
