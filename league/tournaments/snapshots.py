@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import fields
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Max, Q, Sum
 
+from league.core.errors import UserError
 from league.pairing import Standing
 from league.tournaments import seam, selectors
 from league.tournaments.models import Registration, StandingsChunk, StandingsSnapshot, Table, Tournament
@@ -93,6 +95,17 @@ def standings_list(tournament: Tournament, history: seam.History | None = None) 
     if fingerprint(tournament) == key:
         _store(tournament, key, [[getattr(standing, name) for name in FIELDS] for standing in computed])
     return StandingsList(tournament, key, len(computed), computed)
+
+
+def warm(tournament_id: int) -> None:
+    """Compute and store the standings of the tournament's state now, unless already stored: run after the
+    commit of a write that changes many players' standings at once (a round published or completed), so
+    that the crowd looking at the page next reads them instead of each computing them."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return
+    with suppress(UserError):  # the page shows the message
+        standings_list(tournament)
 
 
 def _store(tournament: Tournament, key: str, rows: list[list]) -> None:

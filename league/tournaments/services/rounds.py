@@ -3,6 +3,7 @@ publish it (each table becomes a scheduled match), complete it once every table 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -16,13 +17,13 @@ from league.core.errors import UserError
 from league.matches.models import Match
 from league.players.models import Player
 from league.results.services import matches_create
-from league.tournaments import seam
+from league.tournaments import seam, snapshots
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import ByeRequest, Registration, Round, Table, Tournament
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.brackets import bracket_sync
 from league.tournaments.services.common import check_organizer, last_round, tournament_locked
-from league.tournaments.services.forfeits import tables_forfeit_departed
+from league.tournaments.services.forfeits import DEPARTED, tables_forfeit_departed
 
 
 def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:
@@ -199,25 +200,26 @@ def round_publish(*, round_row: Round, by: AbstractBaseUser) -> Round:
         locked = _draft_round(round_row, by)
         tournament = locked.tournament
         now = timezone.now()
-        tables = list(locked.tables.order_by("number"))
+        rows = list(locked.tables.order_by("number").values_list("pk", "planned_seats"))  # values: 1000s of tables
         match_ids = matches_create(
             game_id=tournament.game_id,
             options=tournament.options,
             rated=tournament.rated,
-            tables=[table.planned_seats for table in tables],
+            tables=[seats for _, seats in rows],
             played_at=now,
             created_by=by,
         )
-        for table, match_id in zip(tables, match_ids, strict=True):
-            table.match_id = match_id
-        bulk.update(Table, ("match_id",), [(table.pk, table.match_id) for table in tables])
+        bulk.update(Table, ("match_id",), [(pk, match_id) for (pk, _), match_id in zip(rows, match_ids, strict=True)])
         locked.status = Round.Status.PUBLISHED
         locked.published_at = now
         locked.save(update_fields=["status", "published_at"])
-        audit(tournament, by, Action.ROUND_PUBLISHED, round=locked.number, tables=len(tables))
-        tables_forfeit_departed(tournament=tournament, tables=tables, by=by)
+        audit(tournament, by, Action.ROUND_PUBLISHED, round=locked.number, tables=len(rows))
+        if tournament.registrations.filter(status__in=DEPARTED).exists():  # (rarely) tables to close at once
+            tables = list(locked.tables.order_by("number").select_related("round"))
+            tables_forfeit_departed(tournament=tournament, tables=tables, by=by)
         if seam.flows(tournament, locked.number):
             bracket_sync(tournament=tournament, by=by)
+        transaction.on_commit(partial(snapshots.warm, tournament.pk))
     return locked
 
 
@@ -250,4 +252,5 @@ def round_complete(*, round_row: Round, by: AbstractBaseUser) -> Round:
             tournament.status = Tournament.Status.FINISHED
             tournament.save(update_fields=["status"])
             audit(tournament, by, Action.FINISHED, after_round=locked.number, early=False)
+        transaction.on_commit(partial(snapshots.warm, tournament.pk))
     return locked
