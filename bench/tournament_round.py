@@ -12,10 +12,14 @@ services with seeded random places, then completed. Each round prints one line o
 - `publish`: `round_publish` (one league match per table);
 - `results`: every table's result through `table_result` (the service the result page uses), the total;
   `per result`: the median of one call;
-- `standings`: the standings selector on a freshly loaded history;
+- `t-cold`: the tournament page and its fragment right after the round's last result, before the round is
+  completed: the first look at a new state, which computes the standings and stores their snapshot
+  (`league.tournaments.snapshots`);
+- `complete`: `round_complete`, which stores the standings snapshot of the completed round after its commit;
+- `standings`: the standings selector on a freshly loaded history (no snapshot);
 - `t-page`: the tournament page as a visitor sees it plus every fragment it loads (its live standings
-  fragment, `?fragment=live`), the sum; `r-page`: the round's page plus its live refresh (live.js fetches
-  the page again), the sum; with the queries of each in brackets.
+  fragment, `?fragment=live`), the sum, after the round is completed; `r-page`: the round's page plus its
+  live refresh (live.js fetches the page again), the sum; with the queries of each in brackets.
 
 Then the medians over the rounds. Then a double elimination of `--de-players` (2-seat, played match by match):
 after round 1 is published, each result is entered through `table_result` at the first table still waiting,
@@ -64,7 +68,8 @@ sys.path.insert(0, str(ROOT))
 from bench.scratch import bench_database, setup_django  # noqa: E402
 
 FORMATS = {"swiss": ("2-seat Swiss", 2), "pods": ("4-seat pods", 4)}
-COLUMNS = ("generate", "pair", "publish", "results", "per result", "standings", "t-page", "r-page")
+COLUMNS = ("generate", "pair", "publish", "results", "per result", "t-cold", "complete", "standings", "t-page",
+           "r-page")  # fmt: skip
 
 
 def timed(action, **arguments) -> tuple[float, object]:
@@ -135,7 +140,8 @@ def run(key: str, players: list, organizer, rounds: int, rng: random.Random) -> 
         tables = list(round_row.tables.order_by("number"))
         calls = enter_results(tables, organizer, rng)
         row["results"], row["per result"] = sum(calls), statistics.median(calls)
-        services.round_complete(round_row=round_row, by=organizer)
+        row["t-cold"], _ = page_time(client, [url, f"{url}?fragment=live"])  # the first look after a result
+        row["complete"] = timed(services.round_complete, round_row=round_row, by=organizer)[0]
         row["standings"] = timed(lambda: selectors.standings(seam.load_history(tournament)))[0]
         row["t-page"], t_queries = page_time(client, [url, f"{url}?fragment=live"])
         round_url = round_row.get_absolute_url()
@@ -153,7 +159,17 @@ def run(key: str, players: list, organizer, rounds: int, rng: random.Random) -> 
     print(f"  last round's quality: repeat pairs {quality['repeat_pairs']}, max score spread "
           f"{quality['max_score_spread']:g}, seat excess {quality['seat_excess']}, byes {quality['byes']}")  # fmt: skip
     figures = {}
-    for name in ("generate", "pair", "publish", "results", "standings", "t-page", "r-page"):
+    for name in (
+        "generate",
+        "pair",
+        "publish",
+        "results",
+        "t-cold",
+        "complete",
+        "standings",
+        "t-page",
+        "r-page",
+    ):
         short = name.replace("-", "")
         figures[f"{key}_{short}_max"] = worst[name]
         figures[f"{key}_{short}_med"] = medians[name]

@@ -209,7 +209,14 @@ def test_players_who_missed_the_cut_show_their_swiss_figures(make_tournament, pl
     swiss = figures()
     play_out(tournament, play_round, better_seed_wins(tournament, upset=True))
     final = figures()
-    assert {name: final[name] for name in ("Eli", "Fay", "Gus", "Hal")} == {
-        name: swiss[name] for name in ("Eli", "Fay", "Gus", "Hal")
-    } == {"Eli": (1.0, 6.0, 1, 3), "Fay": (1.0, 4.0, 1, 3), "Gus": (1.0, 3.0, 1, 3), "Hal": (0.0, 4.0, 0, 3)}
+    assert (
+        {name: final[name] for name in ("Eli", "Fay", "Gus", "Hal")}
+        == {name: swiss[name] for name in ("Eli", "Fay", "Gus", "Hal")}
+        == {
+            "Eli": (1.0, 6.0, 1, 3),
+            "Fay": (1.0, 4.0, 1, 3),
+            "Gus": (1.0, 3.0, 1, 3),
+            "Hal": (0.0, 4.0, 0, 3),
+        }
+    )
     assert final["Dov"] != swiss["Dov"]  # the cut's players count their cut matches

@@ -15,7 +15,9 @@ from tests.factories.tournaments import table_seats
 
 def shown(client, tournament, fragment=False):
     """The standings on the tournament's page: (rank, name with its note, points, tables played) per row."""
-    html = client.get(f"/tournaments/{tournament.slug}/{'?fragment=live' if fragment else ''}").content.decode()
+    html = client.get(
+        f"/tournaments/{tournament.slug}/{'?fragment=live' if fragment else ''}"
+    ).content.decode()
     body = html.split('<table class="standings" id="standings">')[1].split("</table>")[0]
     rows = []
     for row in body.split("<tbody>")[1].split("<tr>")[1:]:
@@ -51,7 +53,12 @@ def swiss(make_tournament, play_round):
     return tournament, first
 
 
-AFTER_ROUND_1 = [("1", "Ada", "1", "1"), ("2", "Bea", "1", "1"), ("3", "Cal", "0", "1"), ("4", "Dov", "0", "1")]
+AFTER_ROUND_1 = [
+    ("1", "Ada", "1", "1"),
+    ("2", "Bea", "1", "1"),
+    ("3", "Cal", "0", "1"),
+    ("4", "Dov", "0", "1"),
+]
 
 
 def test_a_second_look_reads_the_snapshot_and_the_fragment_shows_the_same(client, swiss, computations):
@@ -61,14 +68,18 @@ def test_a_second_look_reads_the_snapshot_and_the_fragment_shows_the_same(client
     assert shown(client, tournament) == AFTER_ROUND_1
     assert computations == [tournament.pk]
     assert StandingsSnapshot.objects.get(tournament=tournament).count == 4
-    assert [len(rows) for rows in StandingsChunk.objects.order_by("index").values_list("rows", flat=True)] == [4]
+    assert [
+        len(rows) for rows in StandingsChunk.objects.order_by("index").values_list("rows", flat=True)
+    ] == [4]
 
 
 def test_a_correction_changes_the_standings_shown(client, swiss, organizer, computations):
     tournament, first = swiss
     assert shown(client, tournament) == AFTER_ROUND_1
     table = first.tables.get(number=1)
-    services.table_result(table=table, by=organizer, expected_version=1, places=[2, 1], reason="seats swapped")
+    services.table_result(
+        table=table, by=organizer, expected_version=1, places=[2, 1], reason="seats swapped"
+    )
     assert shown(client, tournament) == [
         ("1", "Bea", "1", "1"), ("2", "Cal", "1", "1"), ("3", "Ada", "0", "1"), ("4", "Dov", "0", "1"),
     ]  # fmt: skip
@@ -87,7 +98,9 @@ def test_a_drop_shows_at_once(client, swiss, organizer, players_by_name):
 
 def test_a_void_table_no_longer_counts(client, make_tournament, play_round, organizer):
     tournament, _ = make_tournament(4, table_size=2, rounds=3, rated=False)
-    services.round_publish(round_row=services.round_generate(tournament=tournament, by=organizer), by=organizer)
+    services.round_publish(
+        round_row=services.round_generate(tournament=tournament, by=organizer), by=organizer
+    )
     first = tournament.round_set.get()
     services.table_result(table=first.tables.get(number=2), by=organizer, expected_version=0, places=[1, 2])
     assert shown(client, tournament) == [  # Dov's opponent has a point: he ranks above the two still waiting
@@ -120,7 +133,9 @@ def test_a_result_entered_on_the_matchs_own_page_shows_too(client, swiss, organi
     ]  # fmt: skip
 
 
-def test_a_renamed_player_shows_the_new_name_without_recomputing(client, swiss, players_by_name, computations):
+def test_a_renamed_player_shows_the_new_name_without_recomputing(
+    client, swiss, players_by_name, computations
+):
     tournament, _ = swiss
     assert shown(client, tournament) == AFTER_ROUND_1
     Player.objects.filter(pk=players_by_name["Cal"].pk).update(name="Calla")
@@ -143,7 +158,9 @@ def test_pages_of_standings_read_the_chunks_that_hold_them(client, swiss, monkey
     monkeypatch.setattr(snapshots, "CHUNK", 3)
     monkeypatch.setattr(views, "STANDINGS_PER_PAGE", 3)
     assert shown(client, tournament) == AFTER_ROUND_1[:3]
-    assert [len(rows) for rows in StandingsChunk.objects.order_by("index").values_list("rows", flat=True)] == [3, 1]
+    assert [
+        len(rows) for rows in StandingsChunk.objects.order_by("index").values_list("rows", flat=True)
+    ] == [3, 1]
     html = client.get(f"/tournaments/{tournament.slug}/?standings=2").content.decode()
     assert "Places 4–4 of 4" in html and ">Dov</a>" in html and ">Ada</a>" not in html
     assert computations == [tournament.pk]
