@@ -291,8 +291,8 @@ def _try_swap(model: CostModel, tables: list[list[int]], costs: list[int], here:
             change = in_here + in_there - out_here - out_there
             if seating and -model.score_weight // 2 < change < model.score_weight // 2:
                 # the higher terms are even, so the seat term decides (the seed term cannot outweigh it)
-                if change >= 0 and seated_here == seated_there == 0:
-                    continue
+                if change >= seated_here + seated_there:
+                    continue  # the seat terms cannot fall below 0: this swap cannot lower the cost
                 # `seating_excess` of each table after the swap, from the members' seat-use rows
                 new_here = [*rows_here[:index_here], *rows_here[index_here + 1 :], extra[mover_there][size_here]]
                 new_there = [*rows_there[:index_there], *rows_there[index_there + 1 :], extra[mover_here][size_there]]

@@ -99,7 +99,7 @@ def standings_list(tournament: Tournament, history: seam.History | None = None) 
 
 def warm(tournament_id: int) -> None:
     """Compute and store the standings of the tournament's state now, unless already stored: run after the
-    commit of a write that changes many players' standings at once (a round published or completed), so
+    commit of a write that changes many players' standings at once (a round completed), so
     that the crowd looking at the page next reads them instead of each computing them."""
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:

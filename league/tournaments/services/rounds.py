@@ -219,7 +219,6 @@ def round_publish(*, round_row: Round, by: AbstractBaseUser) -> Round:
             tables_forfeit_departed(tournament=tournament, tables=tables, by=by)
         if seam.flows(tournament, locked.number):
             bracket_sync(tournament=tournament, by=by)
-        transaction.on_commit(partial(snapshots.warm, tournament.pk))
     return locked
 
 
