@@ -97,9 +97,8 @@ class CostModel:
         seat_bound = max(pair_count, count) * 2 * (rounds + 1) + 1
         self.within: dict[tuple[int, ...], list[int]] = {}  # `within` by table members, in their order
         # extra_uses[p][k][seat]: how many more times p sat in seat than in their least-used seat of k seats
-        self.extra_uses = [
-            {size: _extra(usage[:size]) for size in set(sizes)} for usage in problem.seat_usage or ()
-        ]
+        distinct = sorted(set(sizes))  # once, not once per player (thousands of tables)
+        self.extra_uses = [{size: _extra(usage[:size]) for size in distinct} for usage in problem.seat_usage or ()]
         spread = (max(self.units, default=0) - min(self.units, default=0)) ** 2
         score_bound = pair_count * spread * common + 1
         short_bound = len(self.units) * (max(self.above_lowest, default=0)) + 1
@@ -276,6 +275,9 @@ def _try_swap(model: CostModel, tables: list[list[int]], costs: list[int], here:
         extra, weight = model.extra_uses, model.seat_weight
         rows_here = [extra[member][size_here] for member in members_here]
         rows_there = [extra[member][size_there] for member in members_there]
+        # each table's rows without one member, the member replaced by the one coming in
+        without_here = [rows_here[:index] + rows_here[index + 1 :] for index in range(size_here)]
+        without_there = [rows_there[:index] + rows_there[index + 1 :] for index in range(size_there)]
     for index_here, mover_here in enumerate(members_here):
         for index_there, mover_there in enumerate(members_there):
             out_here = within_here[index_here]
@@ -294,8 +296,8 @@ def _try_swap(model: CostModel, tables: list[list[int]], costs: list[int], here:
                 if change >= seated_here + seated_there:
                     continue  # the seat terms cannot fall below 0: this swap cannot lower the cost
                 # `seating_excess` of each table after the swap, from the members' seat-use rows
-                new_here = [*rows_here[:index_here], *rows_here[index_here + 1 :], extra[mover_there][size_here]]
-                new_there = [*rows_there[:index_there], *rows_there[index_there + 1 :], extra[mover_here][size_there]]
+                new_here = [*without_here[index_here], extra[mover_there][size_here]]
+                new_there = [*without_there[index_there], extra[mover_here][size_there]]
                 in_here += _fewest_extra_uses_of(tuple(sorted(new_here))) * weight - seated_here
                 in_there += _fewest_extra_uses_of(tuple(sorted(new_there))) * weight - seated_there
                 change = in_here + in_there - out_here - out_there
