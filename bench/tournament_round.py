@@ -47,10 +47,19 @@ up to 2x; `DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/py
     bracket flow computes its elimination part once (`--formats de`, beside a test run): median 53.2 ms,
     p95 214.1 ms
 
-Not yet at the targets: the tournament page (load_history of every table and registration, then the full
-standings, on every request and again for its live fragment: a cache of the computed standings per
-tournament state is the next lever), generating (load_history's model instances), and the double
-elimination's p95 (bracket_sync reloads the whole history after each result).
+The targets' levers (issue 13), measured the same way on this branch (`scale`), seconds; load average
+1.5-4 during these runs (a full test suite ran beside the pods run), so figures vary by up to 2x:
+
+    after (standings snapshot per tournament state, lean histories, pods seat search once per seat-use rows,
+    cached brackets; `--rounds 2 --formats swiss`, `--rounds 4 --formats pods`, `--formats de`)
+    2-seat Swiss  generate  pair   publish  per result  t-cold  complete  standings  t-page      r-page
+      round 1     0.975     0.503  0.652    0.020       0.609   0.722     0.890      0.127 (24)  0.115 (20)
+      round 2     0.659     0.334  0.593    0.023       0.889   0.983     1.204      0.138 (24)  0.123 (20)
+    4-seat pods: see docs/tournaments.md (Speed) for the rounds 1-4 figures of the last run
+    double elimination, 256 players, 511 results: median 23.8 ms, p95 33.6 ms, max 84.9 ms a result
+
+`t-page` is the page after a round is completed (its standings stored when it completed: `complete`);
+`t-cold` the first look after a result, which computes the standings (about a second at 10,000 players).
 """
 
 from __future__ import annotations
