@@ -98,7 +98,9 @@ class CostModel:
         self.within: dict[tuple[int, ...], list[int]] = {}  # `within` by table members, in their order
         # extra_uses[p][k][seat]: how many more times p sat in seat than in their least-used seat of k seats
         distinct = sorted(set(sizes))  # once, not once per player (thousands of tables)
-        self.extra_uses = [{size: _extra(usage[:size]) for size in distinct} for usage in problem.seat_usage or ()]
+        self.extra_uses = [
+            {size: _extra(usage[:size]) for size in distinct} for usage in problem.seat_usage or ()
+        ]
         spread = (max(self.units, default=0) - min(self.units, default=0)) ** 2
         score_bound = pair_count * spread * common + 1
         short_bound = len(self.units) * (max(self.above_lowest, default=0)) + 1

@@ -5,32 +5,56 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0005_venue_description_tiebreak_options'),
+        ("tournaments", "0005_venue_description_tiebreak_options"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='StandingsSnapshot',
+            name="StandingsSnapshot",
             fields=[
-                ('tournament', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='standings_snapshot', serialize=False, to='tournaments.tournament')),
-                ('key', models.CharField(max_length=64)),
-                ('count', models.PositiveIntegerField(help_text='How many rows the standings have.')),
-                ('computed_at', models.DateTimeField(auto_now=True)),
+                (
+                    "tournament",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="standings_snapshot",
+                        serialize=False,
+                        to="tournaments.tournament",
+                    ),
+                ),
+                ("key", models.CharField(max_length=64)),
+                ("count", models.PositiveIntegerField(help_text="How many rows the standings have.")),
+                ("computed_at", models.DateTimeField(auto_now=True)),
             ],
         ),
         migrations.CreateModel(
-            name='StandingsChunk',
+            name="StandingsChunk",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=64)),
-                ('index', models.PositiveIntegerField()),
-                ('rows', models.JSONField()),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.CharField(max_length=64)),
+                ("index", models.PositiveIntegerField()),
+                ("rows", models.JSONField()),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('tournament', 'key', 'index'), name='standings_chunk_unique')],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("tournament", "key", "index"), name="standings_chunk_unique"
+                    )
+                ],
             },
         ),
     ]
