@@ -51,11 +51,16 @@ The targets' levers (issue 13), measured the same way on this branch (`scale`), 
 1.5-4 during these runs (a full test suite ran beside the pods run), so figures vary by up to 2x:
 
     after (standings snapshot per tournament state, lean histories, pods seat search once per seat-use rows,
-    cached brackets; `--rounds 2 --formats swiss`, `--rounds 4 --formats pods`, `--formats de`)
+    cached brackets; `--rounds 4 --formats swiss`, `--rounds 4 --formats pods`, `--formats de`)
     2-seat Swiss  generate  pair   publish  per result  t-cold  complete  standings  t-page      r-page
-      round 1     0.975     0.503  0.652    0.020       0.609   0.722     0.890      0.127 (24)  0.115 (20)
-      round 2     0.659     0.334  0.593    0.023       0.889   0.983     1.204      0.138 (24)  0.123 (20)
-    4-seat pods: see docs/tournaments.md (Speed) for the rounds 1-4 figures of the last run
+      round 1     0.482     0.305  0.554    0.013       0.550   0.662     0.732      0.117 (24)  0.103 (20)
+      round 2     0.742     0.441  0.361    0.011       0.794   0.781     1.097      0.115 (24)  0.085 (20)
+      round 3     0.862     0.331  0.494    0.011       0.858   1.119     1.414      0.138 (24)  0.084 (20)
+      round 4     1.600     1.320  0.371    0.011       1.310   1.159     1.958      0.163 (24)  0.091 (20)
+    4-seat pods   round 1     0.512     0.166  0.443    0.012       0.567   0.541     0.791      0.085 (24)  0.104 (20)
+                  round 2     0.573     0.488  0.233    0.010       0.714   0.741     1.010      0.135 (24)  0.110 (20)
+                  round 3     1.719     1.461  0.242    0.008       0.866   0.807     1.108      0.112 (24)  0.103 (20)
+                  round 4     1.867     1.421  0.241    0.008       0.920   1.300     1.361      0.119 (24)  0.105 (20)
     double elimination, 256 players, 511 results: median 23.8 ms, p95 33.6 ms, max 84.9 ms a result
 
 `t-page` is the page after a round is completed (its standings stored when it completed: `complete`);
