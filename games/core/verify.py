@@ -93,11 +93,13 @@ class Verdict:
         return self.status == VERIFIED
 
     def summary(self) -> str:
-        """One line: "verified", "rejected: event 12 (seat 1): ...", or "not verifiable: why"."""
+        """One line: "verified", "rejected: event 12: seat 1 (heuristic): ...", or "not verifiable: why".
+        Events are numbered from 0, as in the record (its forfeits' `event`)."""
         if self.status == VERIFIED:
             return "verified"
         if self.status == REJECTED:
-            return f"rejected: {self.reason}"
+            where = f"event {self.event}: " if self.event is not None else ""
+            return f"rejected: {where}{self.reason}"
         return f"not verifiable: {self.reason}"
 
     def to_json(self) -> dict[str, Any]:
@@ -126,7 +128,9 @@ def _check_shape(record: Any) -> None:
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise BadRecord(f"not a match record: its {name!r} has the wrong type")
     if record["format"] != FORMAT_VERSION:
-        raise BadRecord(f"record format {record['format']} is not supported (this engine reads {FORMAT_VERSION})")
+        raise BadRecord(
+            f"record format {record['format']} is not supported (this engine reads {FORMAT_VERSION})"
+        )
     if not all(isinstance(seat, dict) for seat in record["seats"]):
         raise BadRecord("not a match record: each seat is a JSON object")
     try:
@@ -148,7 +152,9 @@ def _seat_name(entry: dict) -> str:
     return str(entry.get("bot", "?"))
 
 
-def _remaker(game, seat: int, entry: dict, num_players: int, options: dict, seed: int) -> tuple[Bot | None, str]:
+def _remaker(
+    game, seat: int, entry: dict, num_players: int, options: dict, seed: int
+) -> tuple[Bot | None, str]:
     """The seat's bot built as the runner built it, or None and why it cannot be re-made."""
     if "external" in entry:
         external = entry["external"]
@@ -196,8 +202,7 @@ def verify(record: Any) -> Verdict:
     try:
         replay(record)
     except ReplayError as exc:
-        where = f"event {exc.event}: " if exc.event is not None else ""
-        return Verdict(REJECTED, f"{where}illegal: {exc}", event=exc.event)
+        return Verdict(REJECTED, f"illegal: {exc}", event=exc.event)
 
     seats = record["seats"]
     num_players = len(seats)
@@ -207,7 +212,9 @@ def verify(record: Any) -> Verdict:
     bots: list[Bot | None] = []
     not_remade: list[dict[str, Any]] = []
     for seat, entry in enumerate(seats):
-        bot, why = _remaker(game, seat, entry, num_players, options, seed) if versioned else (None, NO_VERSIONS)
+        bot, why = (
+            _remaker(game, seat, entry, num_players, options, seed) if versioned else (None, NO_VERSIONS)
+        )
         bots.append(bot)
         if bot is None:
             not_remade.append({"seat": seat, "why": why})
@@ -217,12 +224,10 @@ def verify(record: Any) -> Verdict:
         _remake(game, record, bots if versioned else [None] * num_players, forfeit_at, notes)
     except _Mismatch as bad:
         who = "chance" if bad.seat is None else f"seat {bad.seat} ({_seat_name(seats[bad.seat])})"
-        what = bad.what or (
-            f"re-made {_short(bad.expected)}, recorded {_short(bad.recorded)}"
-        )
+        what = bad.what or (f"re-made {_short(bad.expected)}, recorded {_short(bad.recorded)}")
         return Verdict(
             REJECTED,
-            f"event {bad.event}, {who}: {what}",
+            f"{who}: {what}",
             event=bad.event,
             seat=bad.seat,
             expected=bad.expected,
@@ -231,11 +236,15 @@ def verify(record: Any) -> Verdict:
             notes=notes,
         )
     if not versioned:
-        return Verdict(NOT_VERIFIABLE, NO_VERSIONS, not_remade=not_remade, notes=["chance outcomes re-drawn: they match"])
+        return Verdict(
+            NOT_VERIFIABLE, NO_VERSIONS, not_remade=not_remade, notes=["chance outcomes re-drawn: they match"]
+        )
     return Verdict(VERIFIED, not_remade=not_remade, notes=notes)
 
 
-def _remake(game, record: dict, bots: list[Bot | None], forfeit_at: dict[int, tuple[int, str]], notes: list[str]) -> None:
+def _remake(
+    game, record: dict, bots: list[Bot | None], forfeit_at: dict[int, tuple[int, str]], notes: list[str]
+) -> None:
     """Play the record again beside its events (already known legal); raise _Mismatch at the first value
     that differs."""
     num_players = len(record["seats"])
@@ -270,8 +279,11 @@ def _remake(game, record: dict, bots: list[Bot | None], forfeit_at: dict[int, tu
                 expected = bot.act(observation, legal)
             except Exception as exc:  # a re-made bot that fails where the record has it play
                 raise _Mismatch(
-                    index, seat, None, recorded, f"the bot raised {type(exc).__name__} where the record has it play"
-                    f" {_short(recorded)}"
+                    index,
+                    seat,
+                    None,
+                    recorded,
+                    f"the bot raised {type(exc).__name__} where the record has it play {_short(recorded)}",
                 ) from None
             if canonical_json(expected) != canonical_json(recorded):
                 raise _Mismatch(index, seat, expected, recorded)
@@ -291,7 +303,15 @@ def _forfeit_again(state, seat: int, bot: Bot, reason: str, index: int, notes: l
         notes.append(f"seat {seat}'s time-out at event {index} is wall time: taken as recorded")
         return
     if happened != reason:
-        did = {"ok": "plays a legal action", "crashed": "raises", "illegal_action": "answers an illegal action"}
+        did = {
+            "ok": "plays a legal action",
+            "crashed": "raises",
+            "illegal_action": "answers an illegal action",
+        }
         raise _Mismatch(
-            index, seat, happened, reason, f"the record says the bot forfeited ({reason}); re-made, it {did[happened]}"
+            index,
+            seat,
+            happened,
+            reason,
+            f"the record says the bot forfeited ({reason}); re-made, it {did[happened]}",
         )

@@ -347,9 +347,17 @@ class ExternalSeats:
         self.sandbox = sandbox
         self.bots: list[tuple[str, ExternalBot]] = []
 
-    def seat(self, *, label: str, command: Sequence[str], limits: Limits, seed: str) -> SeatPlayer:
-        """The seat of one program, named `{"bot": "external", "params": {"definition": label}}` in the
-        record; `seed` is the seat's seed the program is told (`games.core.runner.bot_seed`). The program
+    def seat(
+        self,
+        *,
+        label: str,
+        command: Sequence[str],
+        limits: Limits,
+        seed: str,
+        external: Mapping[str, Any] | None = None,
+    ) -> SeatPlayer:
+        """The seat of one program, named `{"bot": "external", "params": {"definition": label}, "external":
+        external}` in the record (`external`: the league's bot definition and version); `seed` is the seat's seed the program is told (`games.core.runner.bot_seed`). The program
         keeps its own hard time-out, so the runner's move-time check does not apply to it."""
 
         def make(
@@ -359,7 +367,7 @@ class ExternalSeats:
             self.bots.append((label, bot))
             return bot
 
-        return SeatPlayer(ExternalBot.name, {"definition": label}, make=make)
+        return SeatPlayer(ExternalBot.name, {"definition": label}, make=make, external=external)
 
     def finish(self, outcome: Mapping[str, Any] | None) -> None:
         errors = []

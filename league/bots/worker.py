@@ -250,6 +250,8 @@ def seat_bots(league: BotLeague) -> dict[int, tuple[int, SeatBot]]:
                 params=dict(bot.params),
                 command=tuple(bot.command) if bot.is_external else (),
                 limits=limits,
+                definition=bot.name,
+                version=bot.version,
             ),
         )
     return seats

@@ -27,9 +27,20 @@ GAMES = ("chickie_nuggs", "chicken_foot", "nacho_pile", "nobody_but_us_chickens"
 # Seat line-ups of built-in bots per game (cycled over the records); search on a small iteration budget.
 LINEUPS = {
     "chickie_nuggs": [["heuristic", "random", "heuristic"], ["random", "heuristic"], ["heuristic"] * 4],
-    "chicken_foot": [["greedy", "heuristic", "random"], ["heuristic", "greedy"], ["random", "heuristic", "greedy", "heuristic"]],
-    "nacho_pile": [["heuristic", "random", "heuristic"], ["random", "heuristic"], ["heuristic", "random", "random", "heuristic"]],
-    "nobody_but_us_chickens": [["heuristic", "random", "heuristic"], ["random", "heuristic", "random", "heuristic"]],
+    "chicken_foot": [
+        ["greedy", "heuristic", "random"],
+        ["heuristic", "greedy"],
+        ["random", "heuristic", "greedy", "heuristic"],
+    ],
+    "nacho_pile": [
+        ["heuristic", "random", "heuristic"],
+        ["random", "heuristic"],
+        ["heuristic", "random", "random", "heuristic"],
+    ],
+    "nobody_but_us_chickens": [
+        ["heuristic", "random", "heuristic"],
+        ["random", "heuristic", "random", "heuristic"],
+    ],
 }
 SEARCH = ("search", {"iterations": 8})
 
@@ -103,7 +114,7 @@ def check_all_rejected(record: dict, limit: int) -> tuple[int, int]:
         else:
             by_value += 1  # legal, so only the re-made value catches it: at that very event and seat
             assert (verdict.event, verdict.seat) == (index, seat), verdict.summary()
-            assert verdict.reason.startswith(f"event {index}, ")
+            assert verdict.summary().startswith(f"rejected: event {index}: ")
     return by_value, by_legality
 
 
@@ -111,7 +122,9 @@ def check_all_rejected(record: dict, limit: int) -> tuple[int, int]:
 def test_every_single_change_is_rejected(game_id):
     totals = [0, 0]
     for number in range(3):
-        by_value, by_legality = check_all_rejected(record_of(game_id, number, with_search=number == 0), limit=1)
+        by_value, by_legality = check_all_rejected(
+            record_of(game_id, number, with_search=number == 0), limit=1
+        )
         totals[0] += by_value
         totals[1] += by_legality
     # Changes that stay legal exist in every game: they are what plain replay missed.
@@ -134,16 +147,25 @@ def test_untouched_records_are_verified(game_id):
         assert (verdict.status, verdict.not_remade, verdict.summary()) == (VERIFIED, [], "verified")
 
 
+def test_every_golden_record_is_verified():
+    from tests.games.golden.goldens import GOLDENS
+
+    for golden in GOLDENS:
+        assert verify(json.loads(golden.path.read_text())).summary() == "verified", golden.name
+
+
 def test_a_changed_chance_outcome_is_named():
     record = record_of("nacho_pile", 1)
-    index, changed = next((i, changed) for i, seat, changed in mutations(record, limit=1) if seat is None and legal(changed))
+    index, changed = next(
+        (i, changed) for i, seat, changed in mutations(record, limit=1) if seat is None and legal(changed)
+    )
     verdict = verify(changed)
     assert verdict.status == REJECTED
     assert (verdict.event, verdict.seat) == (index, None)
     assert verdict.expected == record["events"][index][1]
     assert verdict.recorded == changed["events"][index][1]
-    assert verdict.reason == (
-        f"event {index}, chance: re-made {json.dumps(verdict.expected)}, recorded {json.dumps(verdict.recorded)}"
+    assert verdict.summary() == (
+        f"rejected: event {index}: chance: re-made {json.dumps(verdict.expected)}, recorded {json.dumps(verdict.recorded)}"
     )
 
 
@@ -155,7 +177,7 @@ def test_an_illegal_change_is_caught_by_the_legality_check():
     verdict = verify(record)
     assert verdict.status == REJECTED
     assert verdict.event == index
-    assert verdict.reason.startswith(f"event {index}: illegal: ")
+    assert verdict.summary().startswith(f"rejected: event {index}: illegal: ")
 
 
 def test_a_changed_outcome_is_rejected():
@@ -179,7 +201,9 @@ def test_an_old_record_with_a_changed_chance_outcome_is_still_rejected():
     record = record_of("nacho_pile", 0)
     for entry in record["seats"]:
         del entry["version"]
-    changed = next(changed for _, seat, changed in mutations(record, limit=1) if seat is None and legal(changed))
+    changed = next(
+        changed for _, seat, changed in mutations(record, limit=1) if seat is None and legal(changed)
+    )
     assert verify(changed).status == REJECTED
 
 
@@ -214,11 +238,15 @@ def test_an_external_seat_is_listed_as_not_remade_and_checked_for_legality_only(
     assert verdict.not_remade == [{"seat": 1, "why": "external program Program v2"}]
     # Another legal decision of the external seat passes where it is made (legality only); the re-made seats'
     # answers to it differ later. Another decision of seat 0 is rejected where it is made.
-    external = [(i, changed) for i, seat, changed in mutations(record, limit=1) if seat == 1 and legal(changed)]
+    external = [
+        (i, changed) for i, seat, changed in mutations(record, limit=1) if seat == 1 and legal(changed)
+    ]
     assert [index for index, _ in external] == [25]
     verdict = verify(external[0][1])
     assert (verdict.status, verdict.event, verdict.seat) == (REJECTED, 33, 0)
-    index, changed = next((i, changed) for i, seat, changed in mutations(record, limit=1) if seat == 0 and legal(changed))
+    index, changed = next(
+        (i, changed) for i, seat, changed in mutations(record, limit=1) if seat == 0 and legal(changed)
+    )
     verdict = verify(changed)
     assert (verdict.status, verdict.event, verdict.seat) == (REJECTED, index, 0)
 
@@ -258,7 +286,10 @@ def test_forfeits_are_remade(toy):
     record["outcome"]["places"] = [2, 1]
     verdict = verify(record)
     assert verdict.status == REJECTED
-    assert verdict.reason.startswith(f"event {index}, seat 0 (keep_high): the record says the bot forfeited (crashed)")
+    assert verdict.summary() == (
+        f"rejected: event {index}: seat 0 (keep_high): the record says the bot forfeited (crashed); re-made, it"
+        " plays a legal action"
+    )
 
 
 @pytest.mark.parametrize(
@@ -279,7 +310,10 @@ def test_another_game_version_is_not_verifiable():
     record = record_of("nacho_pile", 0)
     record["version"] = 99
     verdict = verify(record)
-    assert verdict.summary() == "not verifiable: the record is of Nacho Pile version 99; this engine plays version 1"
+    assert (
+        verdict.summary()
+        == "not verifiable: the record is of Nacho Pile version 99; this engine plays version 1"
+    )
 
 
 def test_every_registry_bot_sets_its_version_in_its_own_class_body():
