@@ -320,3 +320,68 @@ def test_every_registry_bot_sets_its_version_in_its_own_class_body():
     for game_id in GAMES:
         for cls in registry.bots_for(game_id).values():
             assert isinstance(cls.__dict__.get("version"), int), cls
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    from games.cli import main
+
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_the_command_line_exit_codes(capsys, tmp_path):
+    record = record_of("nacho_pile", 0)
+    path = tmp_path / "record.json"
+
+    path.write_text(json.dumps(record))
+    status, out, err = run_cli(capsys, "replay", "--strict", str(path))
+    assert (status, err) == (0, "")
+    assert out.startswith("verified\nnacho_pile v1, seed 1000: ")
+
+    index, seat, changed = next(m for m in mutations(record, limit=1) if m[1] is not None and legal(m[2]))
+    path.write_text(json.dumps(changed))
+    status, out, err = run_cli(capsys, "replay", "--strict", str(path))
+    assert (status, out) == (1, "")
+    assert err.startswith(f"rejected: event {index}: seat {seat} (")
+    # Plain replay (legality only) still accepts it: the change is a legal one.
+    assert run_cli(capsys, "replay", str(path))[0] == 0
+
+    old = copy.deepcopy(record)
+    for entry in old["seats"]:
+        del entry["version"]
+    path.write_text(json.dumps(old))
+    status, out, err = run_cli(capsys, "replay", "--strict", str(path))
+    assert status == 3
+    assert out.startswith(
+        "not verifiable: no bot versions recorded\n  seat 0 not re-made (no bot versions recorded)"
+    )
+
+    path.write_text("[1, 2]")
+    assert run_cli(capsys, "replay", "--strict", str(path)) == (
+        2, "", "python -m games: error: not a match record: a record is a JSON object\n"
+    )  # fmt: skip
+    path.write_text("{not json")
+    status, _, err = run_cli(capsys, "replay", "--strict", str(path))
+    assert status == 2 and err.startswith(f"python -m games: error: {path} is not JSON: ")
+    status, _, err = run_cli(capsys, "replay", "--strict", str(tmp_path / "missing.json"))
+    assert (status, err) == (
+        2,
+        f"python -m games: error: cannot read {tmp_path / 'missing.json'}: No such file or directory\n",
+    )
+    path.write_text(json.dumps({**record, "game": "chess"}))
+    status, _, err = run_cli(capsys, "replay", "--strict", str(path))
+    assert status == 2 and err.startswith("python -m games: error: unknown game 'chess'")
+
+
+def test_the_command_line_lists_seats_not_remade(capsys, tmp_path):
+    record = play_match("nacho_pile", 2, [("search", {"iterations": 3, "time_limit": 5}), "random"], seed=2)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    status, out, _ = run_cli(capsys, "replay", "--strict", str(path))
+    assert status == 0
+    assert out.splitlines()[:2] == [
+        "verified",
+        "  seat 0 not re-made (time-limited search (5 s a decision): its choices depend on wall time): its decisions"
+        " checked for legality only",
+    ]
