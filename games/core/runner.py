@@ -57,7 +57,11 @@ class SeatPlayer:
         """The seat's entry in the record: name, params, and its bot's version (or what it is, if external)."""
         if self.make is not None:
             return {"bot": self.name, "params": self.params, "external": dict(self.external or {})}
-        return {"bot": self.name, "params": self.params, "version": registry.bot_class(self.name, game_id).version}
+        return {
+            "bot": self.name,
+            "params": self.params,
+            "version": registry.bot_class(self.name, game_id).version,
+        }
 
 
 @dataclass

@@ -75,7 +75,8 @@ class Verdict:
 
     `status` is `verified`, `rejected` or `not_verifiable`; `reason` says why in words for the last two.
     For a rejected value, `event` (0-based index in the record's events), `seat` (None for chance),
-    `expected` and `recorded` name it. `not_remade` holds `{"seat": n, "why": "..."}` for each seat whose
+    `expected` and `recorded` name it, and `detail` is the reason without the event and seat (for a page
+    that numbers them its own way). `not_remade` holds `{"seat": n, "why": "..."}` for each seat whose
     decisions were checked for legality only; `notes` what was taken as recorded (a time-out forfeit).
     """
 
@@ -85,6 +86,7 @@ class Verdict:
     seat: int | None = None
     expected: Any = None
     recorded: Any = None
+    detail: str = ""
     not_remade: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -108,6 +110,7 @@ class Verdict:
             "reason": self.reason,
             "event": self.event,
             "seat": self.seat,
+            "detail": self.detail,
             "not_remade": self.not_remade,
             "notes": self.notes,
         }
@@ -202,7 +205,7 @@ def verify(record: Any) -> Verdict:
     try:
         replay(record)
     except ReplayError as exc:
-        return Verdict(REJECTED, f"illegal: {exc}", event=exc.event)
+        return Verdict(REJECTED, f"illegal: {exc}", event=exc.event, detail=f"illegal: {exc}")
 
     seats = record["seats"]
     num_players = len(seats)
@@ -232,6 +235,7 @@ def verify(record: Any) -> Verdict:
             seat=bad.seat,
             expected=bad.expected,
             recorded=bad.recorded,
+            detail=what,
             not_remade=not_remade,
             notes=notes,
         )

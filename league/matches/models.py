@@ -119,6 +119,8 @@ class Verification(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices)
     reason = models.TextField(blank=True, help_text="Why it was rejected or is not verifiable, in words.")
     event = models.PositiveIntegerField(null=True, blank=True, help_text="0-based index of the rejected event.")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0-based seat of a rejected decision.")
+    detail = models.TextField(blank=True, help_text="The reason without the event and seat (pages number them).")
     not_remade = models.JSONField(default=list, blank=True, help_text="Seats checked for legality only.")
     notes = models.JSONField(default=list, blank=True, help_text="What was taken as recorded (a time-out).")
     checked_at = models.DateTimeField(default=timezone.now)
@@ -131,5 +133,17 @@ class Verification(models.Model):
         if self.status == self.Status.VERIFIED:
             return "verified"
         if self.status == self.Status.REJECTED:
-            return f"rejected: {self.reason}"
+            where = f"event {self.event}: " if self.event is not None else ""
+            return f"rejected: {where}{self.reason}"
         return f"not verifiable: {self.reason}"
+
+    def page_text(self) -> str:
+        """The verdict as a page says it: events and seats numbered from 1, as the pages number them."""
+        if self.status != self.Status.REJECTED:
+            return self.summary()
+        where = f"event {self.event + 1}" if self.event is not None else "the record's end"
+        if self.seat is not None:
+            where += f", seat {self.seat + 1}"
+        elif self.detail and not self.detail.startswith("illegal"):
+            where += ", chance outcome"
+        return f"rejected: {where}: {self.detail or self.reason}"

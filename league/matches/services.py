@@ -289,6 +289,8 @@ def matches_verify(*, match_ids: Sequence[int]) -> int:
                 status=verdict.status,
                 reason=verdict.reason,
                 event=verdict.event,
+                seat=verdict.seat,
+                detail=verdict.detail,
                 not_remade=verdict.not_remade,
                 notes=verdict.notes,
             )
@@ -297,7 +299,7 @@ def matches_verify(*, match_ids: Sequence[int]) -> int:
         verdicts,
         update_conflicts=True,
         unique_fields=["match"],
-        update_fields=["status", "reason", "event", "not_remade", "notes", "checked_at"],
+        update_fields=["status", "reason", "event", "seat", "detail", "not_remade", "notes", "checked_at"],
     )
     return len(verdicts)
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from games.core.replay import replay
-from games.core.verify import verify
 from games.core.runner import play_match
+from games.core.verify import verify
 from league.bots.external import Limits, SeatLog
 from league.bots.playing import SeatBot, play_league_match
 from league.bots.sandboxing import sandbox
