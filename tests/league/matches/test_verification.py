@@ -78,7 +78,10 @@ def test_the_replay_and_match_pages_say_verified(client, staff, no_broker):
     for url in (replay_url, f"/matches/{match_id}/"):
         page = client.get(url).content.decode()
         assert '<section class="verification verified"' in page
-        assert "<strong>✓ Verified</strong>: every chance outcome was drawn again from the match's seed and" in page
+        assert (
+            "<strong>✓ Verified</strong>: every chance outcome was drawn again from the match's seed and"
+            in page
+        )
         assert "not re-made" not in page
 
 
@@ -99,12 +102,17 @@ def test_a_tampered_record_is_rejected_naming_the_event_on_the_page_and_in_the_a
     label = changed["seats"][seat]["bot"]
     text = f"Rejected: event {index + 1}, seat {seat + 1}: re-made {remade}, recorded {recorded}"
     assert text.replace('"', "&quot;") in page
-    assert f'href="{reverse("bots:replay", args=[match.pk])}?step={index}">the table just before it</a>' in page
+    assert (
+        f'href="{reverse("bots:replay", args=[match.pk])}?step={index}">the table just before it</a>' in page
+    )
 
     body = client.get(f"/api/matches/{match.pk}/").json()
     assert body["verification"]["status"] == "rejected"
     assert (body["verification"]["event"], body["verification"]["seat"]) == (index, seat)
-    assert body["verification"]["summary"] == f"rejected: event {index}: seat {seat} ({label}): re-made {remade}, recorded {recorded}"
+    assert (
+        body["verification"]["summary"]
+        == f"rejected: event {index}: seat {seat} ({label}): re-made {remade}, recorded {recorded}"
+    )
 
 
 def test_an_old_record_without_bot_versions_is_not_verifiable(client, staff, no_broker):
