@@ -34,6 +34,13 @@ class SeatBot:
     limits: Limits = Limits()
     definition: str = ""
     version: int | None = None
+    # An uploaded program: its hash and files ([path, size, sha256] each), which `league.bots.programs.
+    # seats_ready` turns into the folder its sandbox shows (`program_dir`), or why it could not be had
+    # (`program_error`: the seat forfeits).
+    program_sha256: str = ""
+    program_files: tuple = ()
+    program_dir: str | None = None
+    program_error: str = ""
 
     @property
     def is_external(self) -> bool:
@@ -72,6 +79,8 @@ def play_league_match(
                 limits=seat.limits,
                 seed=bot_seed(seed, index),
                 external={"definition": seat.definition or seat.label, "version": seat.version},
+                program_dir=seat.program_dir,
+                program_error=seat.program_error,
             )
             if seat.is_external
             else SeatPlayer(seat.strategy, dict(seat.params), move_time_limit=seat.limits.move_seconds)

@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from league.core import bulk
+from league.core import bulk, events
 from league.core.catalogue import game_spec
 from league.core.checks import is_int
 from league.core.errors import UserError
@@ -215,7 +215,9 @@ def round_publish(*, round_row: Round, by: AbstractBaseUser) -> Round:
         locked.published_at = now
         locked.save(update_fields=["status", "published_at"])
         audit(tournament, by, Action.ROUND_PUBLISHED, round=locked.number, tables=len(tables))
-        tables_forfeit_departed(tournament=tournament, tables=tables, by=by)
+        closed = {table.pk for table in tables_forfeit_departed(tournament=tournament, tables=tables, by=by)}
+        events.emit(events.table_ready, tournament_id=tournament.pk,
+                    table_ids=[table.pk for table in tables if table.pk not in closed])  # fmt: skip
         if seam.flows(tournament, locked.number):
             bracket_sync(tournament=tournament, by=by)
     return locked
@@ -250,4 +252,5 @@ def round_complete(*, round_row: Round, by: AbstractBaseUser) -> Round:
             tournament.status = Tournament.Status.FINISHED
             tournament.save(update_fields=["status"])
             audit(tournament, by, Action.FINISHED, after_round=locked.number, early=False)
+            events.emit(events.tournament_finished, tournament_id=tournament.pk)
     return locked
