@@ -169,7 +169,7 @@ def run(args: argparse.Namespace, database_url: str, broker_url: str) -> None:
             ):
                 players.setdefault(match_id, []).append(player_id)
             jobs = [
-                (league.game_id, league.options, seed, [seats[p] for p in players[match_id]])
+                (league.game_id, league.options, seed, [seats[p][1] for p in players[match_id]])
                 for match_id, seed in Fixture.objects.filter(league=league)
                 .order_by("position")
                 .values_list("match_id", "seed")

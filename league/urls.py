@@ -17,6 +17,7 @@ urlpatterns = [
     path("", site_views.home, name="home"),
     path("health/", site_views.health_page, name="health"),
     path("", include("league.accounts.urls")),
+    path("", include("league.notifications.urls")),
     path("players/", include("league.ratings.player_urls")),
     path("matches/", include("league.results.urls")),
     path("games/", include("league.ratings.urls")),

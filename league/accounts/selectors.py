@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch
+from django.urls import reverse
 
 from league.accounts.models import ClaimLink
 from league.core.catalogue import game_name
@@ -73,6 +74,8 @@ class NextTable:
     others: list[SeatMate]
     match_id: int
     round_url: str
+    table_url: str  # the table's own page (self-report: report, confirm, dispute)
+    self_report: bool
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,8 @@ def next_tables(player: Player) -> list[NextTable]:
                 ],
                 match_id=table.match_id,
                 round_url=table.round.get_absolute_url(),
+                table_url=reverse("tournaments:table", args=[tournament.slug, table.round.number, table.number]),
+                self_report=tournament.result_reporting == Tournament.Reporting.SELF_REPORT,
             )
         )
     return found

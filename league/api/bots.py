@@ -5,25 +5,58 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from league.api import filters
-from league.bots import leagues, selectors, services
-from league.bots.models import BotDefinition, BotLeague, Fixture
+from league.api.errors import ERROR
+from league.bots import leagues, selectors, services, uploads
+from league.bots.models import BotDefinition, BotLeague, Fixture, Program, ProgramLog
 from league.core.errors import ErrorCode, NotFound
 from league.matches.models import MatchSeat
+
+
+class ProgramSerializer(serializers.ModelSerializer):
+    files = serializers.ListField(
+        child=serializers.ListField(child=serializers.JSONField()),
+        help_text="Each file: [path, size, sha256].",
+    )
+
+    class Meta:
+        model = Program
+        fields = ["sha256", "size", "format", "entry", "manifest", "files", "extracted_bytes", "created_at"]
+        read_only_fields = fields
 
 
 class BotSerializer(serializers.ModelSerializer):
     player = serializers.PrimaryKeyRelatedField(read_only=True)
     label = serializers.CharField(read_only=True)
+    program = ProgramSerializer(read_only=True, allow_null=True, help_text="An uploaded program (else null).")
 
     class Meta:
         model = BotDefinition
         fields = [
             "id", "name", "version", "label", "game_id", "kind", "strategy", "params", "command", "move_seconds",
-            "cpu_seconds", "memory_mb", "description", "player", "previous", "created_at",
+            "cpu_seconds", "memory_mb", "description", "player", "previous", "program", "created_at",
         ]  # fmt: skip
+        read_only_fields = fields
+
+
+class BotUploadSerializer(serializers.Serializer):
+    game = serializers.CharField(max_length=40)
+    name = serializers.CharField(max_length=200, trim_whitespace=False)
+    file = serializers.FileField(
+        allow_empty_file=True,
+        help_text="One Python file, or a zip or tar archive with bot.toml or manifest.json (docs/bot-leagues.md).",
+    )
+    description = serializers.CharField(default="", allow_blank=True, max_length=5000)
+
+
+class ProgramLogSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ProgramLog
+        fields = ["match", "seat", "forfeit", "detail", "output", "output_bytes", "created_at"]
         read_only_fields = fields
 
 
@@ -58,9 +91,52 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
     """Bots (one row per version). Staff register them; only staff may register external programs. A change
     to a bot that has taken a seat makes its next version."""
 
-    queryset = BotDefinition.objects.order_by("game_id", "name", "-version")
+    queryset = (
+        BotDefinition.objects.select_related("program")
+        .defer("program__content")
+        .order_by("game_id", "name", "-version")
+    )
     serializer_class = BotSerializer
     filterset_class = filters.BotFilter
+
+    @extend_schema(
+        request={"multipart/form-data": BotUploadSerializer},
+        responses={201: BotSerializer, 409: ERROR},
+        description="Upload a program (multipart): version 1 of a new bot, or the next version of one of your "
+        "uploaded bots (by its name). Any signed-in user; refusals name the field and say why.",
+    )
+    @action(detail=False, methods=["post"], permission_classes=[IsAuthenticated])
+    def upload(self, request):
+        data = BotUploadSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        bot = uploads.bot_upload(
+            by=request.user,
+            game_id=values["game"],
+            name=values["name"],
+            data=uploads.read_upload(values["file"]),
+            description=values["description"],
+        )
+        return Response(BotSerializer(bot).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=BotSerializer(many=True), filters=False)
+    @action(detail=False, methods=["get"], permission_classes=[IsAuthenticated], filterset_class=None)
+    def mine(self, request):
+        """Your bots, every version, newest version first within each bot."""
+        bots = self.get_queryset().filter(created_by=request.user)
+        page = self.paginate_queryset(bots)
+        return self.get_paginated_response(BotSerializer(page, many=True).data)
+
+    @extend_schema(responses={200: ProgramLogSerializer(many=True), 403: ERROR}, filters=False)
+    @action(detail=True, methods=["get"], permission_classes=[IsAuthenticated], filterset_class=None)
+    def logs(self, request, pk=None):
+        """A bot version's program logs, newest match first: what it printed on standard error (the last 8 KB
+        per match) and why it forfeited. Its author and staff only."""
+        bot = self.get_object()
+        if not uploads.can_read_logs(request.user, bot):
+            raise PermissionDenied("only the bot's author and staff read its logs")
+        page = self.paginate_queryset(selectors.bot_logs(bot))
+        return self.get_paginated_response(ProgramLogSerializer(page, many=True).data)
 
     @extend_schema(request=BotWriteSerializer, responses={201: BotSerializer})
     def create(self, request):

@@ -10,7 +10,8 @@ lists every fault of the request's input, each with its `field` (a dotted path; 
 as a whole), `code` and `detail`; `code`, `detail` and `field` at the top are those of the first, so a client
 that shows one message shows that. An error that is no input's fault (a missing object, a refused permission,
 a state that does not allow the request) has no `field` and an empty `errors`.
-A version conflict adds `current_version`, the result version now stored.
+A version conflict adds `current_version`, the result version now stored; a second report of a table adds
+`open_report`, the report already waiting for confirmation.
 
 The sources: a service's `UserError` (its status: 400, 403, 404, 409); DRF's own errors — validation (nested
 serializer errors flattened to dotted field paths, list indexes included: `players.1`), authentication (401),
@@ -84,6 +85,10 @@ ERROR = inline_serializer(
         **_ERROR_FIELDS,
         "current_version": serializers.IntegerField(
             required=False, help_text="With version_conflict: the result version now stored"
+        ),
+        "open_report": serializers.DictField(
+            required=False,
+            help_text="A report of a table that has one open already: the open report (as the table's reports list it)",
         ),
     },
 )

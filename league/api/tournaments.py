@@ -18,6 +18,8 @@ from rest_framework.response import Response
 
 from league.api import filters
 from league.api.errors import ERROR
+from league.results.models import ResultDispute, ResultReport
+from league.results.services import report_describe
 from league.tournaments import clock, seam, selectors, services, snapshots, timers
 from league.tournaments.errors import NotOrganizer
 from league.tournaments.models import ByeRequest, Registration, Round, RoundTime, Table, Tournament
@@ -48,7 +50,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             "first_stage", "cut_size", "cut_format", "advance", "third_place", "grand_final_reset", "points",
             "tiebreaks", "rated", "status", "player_count", "created_at", "time_zone", "starts_at",
             "checkin_opens_at", "check_in", "round_times", "self_signup", "capacity", "waitlist", "approval",
-            "places_left", "scale_points", "requested_bye_score", "venue", "description",
+            "places_left", "scale_points", "requested_bye_score", "result_reporting", "two_seat_confirmation",
+            "dispute_window_minutes", "venue", "description",
         ]  # fmt: skip
         read_only_fields = fields
 
@@ -119,6 +122,19 @@ class TournamentWriteSerializer(serializers.Serializer):
         required=False,
         help_text="Swiss: what a bye a player asks for scores",
     )
+    result_reporting = serializers.ChoiceField(
+        choices=Tournament.Reporting.choices, required=False,
+        help_text="organizer (default): organizers enter results; self_report: a seated player reports, the others "
+        "at the table confirm",
+    )  # fmt: skip
+    two_seat_confirmation = serializers.ChoiceField(
+        choices=Tournament.TwoSeatConfirmation.choices, required=False,
+        help_text="Self-report at tables of 2: opponent (default) confirms, or organizer enters the result",
+    )  # fmt: skip
+    dispute_window_minutes = serializers.IntegerField(
+        required=False, help_text="Self-report: minutes after a stored result during which a player may dispute it "
+        "(default 15)", **services.SETTING_BOUNDS["dispute_window_minutes"].limits,
+    )  # fmt: skip
     venue = serializers.CharField(required=False, allow_blank=True, max_length=200)
     description = serializers.CharField(required=False, allow_blank=True, max_length=4000)
 
@@ -420,6 +436,71 @@ class TableResultSerializer(serializers.Serializer):
         default=False, help_text="A bracket correction that changes who plays a later match: reset those matches "
         "(voided, then opened again with the corrected players); without it such a correction answers 409",
     )  # fmt: skip
+
+
+def _per_seat(help_text: str) -> serializers.ListField:
+    """A list of whole numbers, one per seat (at most 7 seats), optional."""
+    return serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None,
+                                 max_length=7, help_text=help_text)  # fmt: skip
+
+
+_REPORT_ID = {"min_value": 1, "max_value": 2**62}
+
+
+class ReportWriteSerializer(serializers.Serializer):
+    expected_version = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, help_text="The table's result_version: 0 (players report a first result)"
+    )
+    places = _per_seat("Place per seat (seat order), 1 = first")
+    scores = _per_seat("Score per seat, optional")
+    advancing = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**62), required=False, allow_null=True, default=None,
+        max_length=7, help_text="Elimination: the players who go through, required where the places tie at the cut",
+    )  # fmt: skip
+
+
+class ConfirmSerializer(serializers.Serializer):
+    report = serializers.IntegerField(help_text="The open report's id", **_REPORT_ID)
+
+
+class DisputeWriteSerializer(serializers.Serializer):
+    report = serializers.IntegerField(
+        required=False, allow_null=True, default=None, help_text="The report disputed; default: the table's latest",
+        **_REPORT_ID,
+    )  # fmt: skip
+    places = _per_seat("The places you claim, per seat (optional with a note)")
+    scores = _per_seat("The scores you claim, per seat, optional")
+    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
+class ReportSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    match = serializers.IntegerField()
+    expected_version = serializers.IntegerField()
+    reporter = serializers.IntegerField(help_text="The reporting player's id")
+    places = serializers.ListField(child=serializers.IntegerField())
+    scores = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    advancing = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    awaiting = serializers.ListField(child=serializers.IntegerField(), help_text="Players yet to confirm")
+    confirmed = serializers.ListField(child=serializers.IntegerField(), help_text="Players who confirmed")
+    status = serializers.ChoiceField(choices=["open", "stored", "disputed", "superseded"])
+    created_at = serializers.DateTimeField()
+
+
+class DisputeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    report = serializers.IntegerField(source="report_id")
+    player = serializers.IntegerField(source="player_id", help_text="The disputing player's id")
+    places = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    scores = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    note = serializers.CharField()
+    status = serializers.ChoiceField(choices=["open", "settled"])
+    created_at = serializers.DateTimeField()
+
+
+class TableReportsSerializer(serializers.Serializer):
+    open_reports = ReportSerializer(many=True, help_text="At most one: the report waiting for confirmation")
+    open_disputes = DisputeSerializer(many=True, help_text="At most one: the dispute an organizer settles")
 
 
 class CloseSerializer(serializers.Serializer):
@@ -875,6 +956,55 @@ class TableViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         table = self.get_object()
         services.table_result(table=table, by=request.user, **data.validated_data)
         return Response(TournamentTableSerializer(self._view(table)).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: TableReportsSerializer})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def reports(self, request, pk=None):
+        """The table's open report (waiting for its players' confirmation) and open dispute, if any."""
+        table = self.get_object()
+        self._view(table)  # a draft's table only for its organizers
+        reports = ResultReport.objects.filter(match_id=table.match_id, status=ResultReport.Status.OPEN)
+        disputes = ResultDispute.objects.filter(match_id=table.match_id, status=ResultDispute.Status.OPEN)
+        body = {"open_reports": [report_describe(report) for report in reports.prefetch_related("confirmations")],
+                "open_disputes": DisputeSerializer(disputes, many=True).data}  # fmt: skip
+        return Response(body)
+
+    @extend_schema(request=ReportWriteSerializer, responses={201: ReportSerializer, **STATE_CONFLICT},
+                   description="A seated player reports the table's result (self-report tournaments); it is stored "
+                   "once every other seated player confirms (at 2 seats: the opponent). 409 while a report is open "
+                   "(the body's open_report is that report), once a result is stored, or while the table is "
+                   "disputed; 403 for anyone not seated and still playing at the table.")  # fmt: skip
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def report(self, request, pk=None):
+        data = ReportWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        report = services.table_report(table=self.get_object(), by=request.user, **data.validated_data)
+        return Response(report_describe(report), status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=ConfirmSerializer, responses={200: ReportSerializer, **STATE_CONFLICT},
+                   description="A player the report awaits confirms it; the last confirmation stores it (status "
+                   "stored). 409 once an organizer entered the result, or for a report no longer open.")  # fmt: skip
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def confirm(self, request, pk=None):
+        data = ConfirmSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        report = services.table_confirm(table=self.get_object(), by=request.user, report_id=data.validated_data["report"])
+        return Response(report_describe(report))
+
+    @extend_schema(request=DisputeWriteSerializer, responses={201: DisputeSerializer, **STATE_CONFLICT},
+                   description="A seated player disputes the open report, or the stored one within the tournament's "
+                   "dispute window, with the places they claim and/or a note; an organizer's entry settles it. "
+                   "409 after the window or when the table is disputed already.")  # fmt: skip
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def dispute(self, request, pk=None):
+        data = DisputeWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        dispute = services.table_dispute(
+            table=self.get_object(), by=request.user, report_id=data.validated_data["report"],
+            places=data.validated_data["places"], scores=data.validated_data["scores"],
+            note=data.validated_data["note"],
+        )  # fmt: skip
+        return Response(DisputeSerializer(dispute).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=CloseSerializer, responses={200: TournamentTableSerializer, **STATE_CONFLICT})
     @action(detail=True, methods=["post"])

@@ -1,7 +1,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from league.api import accounts, bots, tournaments, views
+from league.api import accounts, bots, ladders, notifications, tournaments, views
 
 router = DefaultRouter()
 router.register("players", views.PlayerViewSet, basename="player")
@@ -10,6 +10,8 @@ router.register("ratings", views.RatingViewSet, basename="rating")
 router.register("rating-history", views.RatingHistoryViewSet, basename="rating-history")
 router.register("bots", bots.BotViewSet, basename="bot")
 router.register("bot-leagues", bots.LeagueViewSet, basename="bot-league")
+router.register("ladders", ladders.LadderViewSet, basename="ladder")
+router.register("challenges", ladders.ChallengeViewSet, basename="challenge")
 router.register("tournaments", tournaments.TournamentViewSet, basename="tournament")
 router.register("tournament-rounds", tournaments.RoundViewSet, basename="tournament-round")
 router.register("tournament-tables", tournaments.TableViewSet, basename="tournament-table")
@@ -20,5 +22,10 @@ urlpatterns = [
     path("me/player/", accounts.MyPlayerView.as_view(), name="api-me-player"),
     path("claims/", accounts.ClaimIssueView.as_view(), name="api-claims"),
     path("claims/redeem/", accounts.ClaimRedeemView.as_view(), name="api-claims-redeem"),
+    path("notifications/", notifications.NotificationList.as_view(), name="api-notifications"),
+    path("notifications/read/", notifications.NotificationRead.as_view(), name="api-notifications-read"),
+    path("webhooks/", notifications.WebhookList.as_view(), name="api-webhooks"),
+    path("webhooks/<int:pk>/", notifications.WebhookDetail.as_view(), name="api-webhook"),
+    path("webhooks/<int:pk>/deliveries/", notifications.WebhookDeliveries.as_view(), name="api-webhook-deliveries"),
     path("", include(router.urls)),
 ]

@@ -13,7 +13,16 @@ from django import forms
 from django.contrib import admin, messages
 
 from league.bots import leagues, services
-from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry, ProgramLog, WorkerProbe
+from league.bots.models import (
+    BotDefinition,
+    BotLeague,
+    Challenge,
+    Fixture,
+    LadderEvent,
+    LeagueEntry,
+    ProgramLog,
+    WorkerProbe,
+)
 from league.core.catalogue import game_choices
 from league.core.errors import UserError
 from league.core.forms import add_user_error, json_object
@@ -146,8 +155,17 @@ class LeagueEntryInline(admin.TabularInline):
 
 @admin.register(BotLeague)
 class BotLeagueAdmin(admin.ModelAdmin):
-    list_display = ("name", "game_id", "status", "current_round", "target_kind", "target_value", "created_at")
-    list_filter = ("status", "game_id")
+    list_display = (
+        "name",
+        "kind",
+        "game_id",
+        "status",
+        "current_round",
+        "target_kind",
+        "target_value",
+        "created_at",
+    )
+    list_filter = ("kind", "status", "game_id")
     search_fields = ("name",)
     inlines = [LeagueEntryInline]
     actions = ["start_leagues", "pause_leagues"]
@@ -223,3 +241,23 @@ class WorkerProbeAdmin(ReadOnlyAdmin):
     list_display = ("worker", "isolated", "checked_at", "seen_at")
     list_filter = ("isolated",)
     readonly_fields = [field.name for field in WorkerProbe._meta.fields]
+
+
+@admin.register(LadderEvent)
+class LadderEventAdmin(ReadOnlyAdmin):
+    """A ladder's entry log: append-only (with the seed, it decides the ladder's schedule)."""
+
+    list_display = ("league", "seq", "position", "action", "bot", "reason", "at")
+    list_filter = ("action",)
+    list_select_related = ("league", "bot")
+    readonly_fields = [field.name for field in LadderEvent._meta.fields]
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(ReadOnlyAdmin):
+    """Authors' challenges (unrated matches): written only by `league.bots.challenges`."""
+
+    list_display = ("id", "challenger", "bot", "game_id", "match_count", "status", "created_at")
+    list_filter = ("status", "game_id")
+    list_select_related = ("challenger", "bot")
+    readonly_fields = [field.name for field in Challenge._meta.fields]

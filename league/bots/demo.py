@@ -2,12 +2,15 @@
 
 Each league seats the game's built-in bots (the random bot, every heuristic, and a small search bot) and
 draws a round every few seconds (django-celery-beat), so the standings and the convergence chart move for a
-few minutes after the start. Idempotent: a game whose demo league exists is skipped.
+few minutes after the start. Beside them, one ladder (Nacho Pile's bots) that never ends: the beat draws a
+round every few seconds for as long as the workers run. Idempotent: a game whose demo league exists, and
+the ladder if it exists, are skipped.
 """
 
 from __future__ import annotations
 
 from games import registry
+from league.bots.ladders import ladder_create, ladder_enter
 from league.bots.leagues import league_create, league_start
 from league.bots.models import BotDefinition, BotLeague
 from league.bots.services import bot_register
@@ -16,6 +19,8 @@ DEMO_ROUNDS = 40
 DEMO_INTERVAL_SECONDS = 5
 DEMO_SEED = 2024
 SEARCH_ITERATIONS = 25
+DEMO_LADDER = "Demo ladder: Nacho Pile"
+DEMO_LADDER_GAME = "nacho_pile"
 
 
 def demo_bots(game_id: str) -> list[tuple[str, str, dict]]:
@@ -28,24 +33,47 @@ def demo_bots(game_id: str) -> list[tuple[str, str, dict]]:
     return bots
 
 
+def _demo_bot(game_id: str, game_name: str, label: str, strategy: str, params: dict) -> BotDefinition:
+    bot_name = f"{game_name} {label}"
+    bot = BotDefinition.objects.filter(game_id=game_id, name=bot_name).order_by("-version").first()
+    return bot or bot_register(
+        name=bot_name, game_id=game_id, kind="builtin", strategy=strategy, params=params, by=None
+    )
+
+
+def load_demo_ladder() -> BotLeague | None:
+    """Create and start the demo ladder (the demo bots of Nacho Pile, tables of 3, a round every few
+    seconds, forever) unless it exists; the ladder started, or None."""
+    if BotLeague.objects.filter(name=DEMO_LADDER).exists() or DEMO_LADDER_GAME not in registry.game_ids():
+        return None
+    spec = registry.get_spec(DEMO_LADDER_GAME)
+    ladder = ladder_create(
+        name=DEMO_LADDER,
+        game_id=spec.id,
+        table_size=3,
+        seed=DEMO_SEED,
+        sittings_per_round=1,
+        newcomer_matches=10,
+        pace=BotLeague.Pace.SCHEDULED,
+        interval_seconds=DEMO_INTERVAL_SECONDS,
+        by=None,
+    )
+    for label, strategy, params in demo_bots(spec.id):
+        bot = _demo_bot(spec.id, spec.name, label, strategy, params)
+        ladder_enter(ladder_id=ladder.pk, bot_id=bot.pk, by=None)
+    return league_start(league_id=ladder.pk)
+
+
 def load_bot_demo() -> list[BotLeague]:
-    """Create and start the demo league of every registered game that has none; returns the leagues started."""
+    """Create and start the demo league of every registered game that has none, and the demo ladder; returns
+    the leagues (and ladder) started."""
     started = []
     for game_id in registry.game_ids():
         spec = registry.get_spec(game_id)
         name = f"Demo: {spec.name}"
         if BotLeague.objects.filter(name=name).exists():
             continue
-        bots = []
-        for label, strategy, params in demo_bots(game_id):
-            bot_name = f"{spec.name} {label}"
-            bot = BotDefinition.objects.filter(game_id=game_id, name=bot_name).order_by("-version").first()
-            bots.append(
-                bot
-                or bot_register(
-                    name=bot_name, game_id=game_id, kind="builtin", strategy=strategy, params=params, by=None
-                )
-            )
+        bots = [_demo_bot(game_id, spec.name, *bot) for bot in demo_bots(game_id)]
         low, high = spec.players_allowed(spec.validate_options({}))
         league = league_create(
             name=name,
@@ -61,4 +89,7 @@ def load_bot_demo() -> list[BotLeague]:
             by=None,
         )
         started.append(league_start(league_id=league.pk))
+    ladder = load_demo_ladder()
+    if ladder is not None:
+        started.append(ladder)
     return started

@@ -16,7 +16,7 @@ A bot that answers late (hard time-out: the sandbox is killed), exits, answers s
 not `{"action": ...}`, or answers an illegal action forfeits its seat. The record holds only the reason's code
 (`ExternalBotError.forfeit_reason`, one of `games.core.record.FORFEIT_REASONS`); the words, and the last
 `OUTPUT_LIMIT` bytes the program wrote to its standard error, go to the seat's `ProgramLog`, which the league
-keeps for staff only: nothing a program prints is ever public.
+shows only to the bot's author and staff: nothing a program prints is ever public.
 
 A sandbox that cannot be had (no bubblewrap, every slot user busy) raises `SandboxUnavailable` out of the
 match, before any seat plays: that is the worker's fault, not the bot's, so no seat forfeits for it.
@@ -45,7 +45,7 @@ from league.bots.sandbox import SAFE_PATH, ProgramLimits, Sandbox, SandboxRefuse
 from league.core.json_input import parse_json
 
 MAX_ANSWER_BYTES = 1 << 20
-OUTPUT_LIMIT = 8192  # bytes of a program's standard error kept for staff, per seat (its last ones)
+OUTPUT_LIMIT = 8192  # bytes of a program's standard error kept for its author, per seat (its last ones)
 EXIT_GRACE_SECONDS = 0.5
 # bubblewrap exits with 128 + the signal that killed the program
 SIGNAL_EXIT = 128
@@ -102,7 +102,9 @@ class ProgramProcess:
     Holds its slot user from start to `close()`; raises SandboxUnavailable if it cannot get one.
     """
 
-    def __init__(self, command: Sequence[str], limits: Limits, sandbox: Sandbox):
+    def __init__(
+        self, command: Sequence[str], limits: Limits, sandbox: Sandbox, program_dir: str | None = None
+    ):
         command = resolve_command(command)
         self.limits = limits
         self.output = bytearray()
@@ -113,7 +115,10 @@ class ProgramProcess:
         try:
             self.user = self._stack.enter_context(sandbox.slot())
             self.process = sandbox.popen(
-                command, ProgramLimits(cpu_seconds=limits.cpu_seconds, memory_mb=limits.memory_mb), self.user
+                command,
+                ProgramLimits(cpu_seconds=limits.cpu_seconds, memory_mb=limits.memory_mb),
+                self.user,
+                program_dir=program_dir,
             )
         except SandboxRefused as exc:
             self._stack.close()
@@ -273,6 +278,8 @@ class ExternalBot(Bot):
         limits: Limits,
         seed: str,
         sandbox: Sandbox,
+        program_dir: str | None = None,
+        program_error: str = "",
     ):
         super().__init__(game, seat, num_players, options, None, rng)
         self.limits = limits
@@ -281,8 +288,11 @@ class ExternalBot(Bot):
         self.answered = False
         self.error: ExternalBotError | None = None
         self.program: ProgramProcess | None = None
+        if program_error:
+            self.error = ExternalBotError("crashed", program_error)
+            return
         try:
-            self.program = ProgramProcess(command, limits, sandbox)
+            self.program = ProgramProcess(command, limits, sandbox, program_dir)
         except ExternalBotError as exc:
             self.error = exc  # the seat forfeits on its first decision
 
@@ -347,19 +357,34 @@ class ExternalSeats:
         self.sandbox = sandbox
         self.bots: list[tuple[str, ExternalBot]] = []
 
-    def seat(self, *, label: str, command: Sequence[str], limits: Limits, seed: str) -> SeatPlayer:
-        """The seat of one program, named `{"bot": "external", "params": {"definition": label}}` in the
-        record; `seed` is the seat's seed the program is told (`games.core.runner.bot_seed`). The program
-        keeps its own hard time-out, so the runner's move-time check does not apply to it."""
+    def seat(
+        self,
+        *,
+        label: str,
+        command: Sequence[str],
+        limits: Limits,
+        seed: str,
+        external: Mapping[str, Any] | None = None,
+        program_dir: str | None = None,
+        program_error: str = "",
+    ) -> SeatPlayer:
+        """The seat of one program, named `{"bot": "external", "params": {"definition": label}, "external":
+        external}` in the record (`external`: the league's bot definition and version); `seed` is the seat's
+        seed the program is told (`games.core.runner.bot_seed`). The program keeps its own hard time-out, so
+        the runner's move-time check does not apply to it. An uploaded program's files are in `program_dir`;
+        `program_error` says why they could not be had (the seat forfeits, `crashed`)."""
 
         def make(
             game: Game, seat: int, num_players: int, options: Mapping[str, Any], rng: random.Random
         ) -> Bot:
-            bot = ExternalBot(game, seat, num_players, options, rng, command, limits, seed, self.sandbox)
+            bot = ExternalBot(
+                game, seat, num_players, options, rng, command, limits, seed, self.sandbox,
+                program_dir=program_dir, program_error=program_error,
+            )  # fmt: skip
             self.bots.append((label, bot))
             return bot
 
-        return SeatPlayer(ExternalBot.name, {"definition": label}, make=make)
+        return SeatPlayer(ExternalBot.name, {"definition": label}, make=make, external=external)
 
     def finish(self, outcome: Mapping[str, Any] | None) -> None:
         errors = []

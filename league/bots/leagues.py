@@ -34,8 +34,8 @@ from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
 from games.core.errors import OptionError
 from league.bots import matchmaking
-from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry, LeagueRound
-from league.core import bulk
+from league.bots.models import BotDefinition, BotLeague, Fixture, LadderEvent, LeagueEntry, LeagueRound
+from league.core import bulk, events
 from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.errors import ErrorCode, NotFound, UserError
@@ -112,6 +112,17 @@ def league_create(
     wrong_game = [bot.label for bot in bots if bot.game_id != spec.id]
     if wrong_game:
         raise UserError(f"these bots play another game: {', '.join(wrong_game)}", field="bots")
+    superseded = set(
+        BotDefinition.objects.filter(previous__in=[bot.pk for bot in bots if bot.is_uploaded]).values_list(
+            "previous_id", flat=True
+        )
+    )
+    replaced = [bot.label for bot in bots if bot.pk in superseded]
+    if replaced:  # an upload's new version replaces the old for new entries; the old keeps its history
+        raise UserError(
+            f"these uploaded bots have a newer version, enter that one: {', '.join(sorted(replaced))}",
+            field="bots",
+        )
     with transaction.atomic():
         pool = pool_create(name=f"Bot league: {name}", kind=RatingPool.Kind.BOT_LEAGUE, game_id=spec.id)
         league = BotLeague.objects.create(
@@ -237,7 +248,52 @@ def league_standings_input(league: BotLeague) -> list[matchmaking.BotStanding]:
     return standings
 
 
+def ladder_log(league: BotLeague) -> list[matchmaking.LadderEvent]:
+    """A ladder's entry log, in order, as matchmaking reads it."""
+    return [
+        matchmaking.LadderEvent(position, action, bot_id)
+        for position, action, bot_id in LadderEvent.objects.filter(league=league)
+        .order_by("seq")
+        .values_list("position", "action", "bot_id")
+    ]
+
+
+def next_position(league: BotLeague) -> int:
+    """The schedule position of the league's next fixture (its number of fixtures drawn)."""
+    last = Fixture.objects.filter(league=league).aggregate(p=Max("position"))["p"]
+    return 0 if last is None else last + 1
+
+
+def ladder_standings_input(league: BotLeague, position: int) -> list[matchmaking.BotStanding]:
+    """The ladder's members at `position`, with their matches and seat counts in it (drawn, not played:
+    a ladder's draw never waits on, or reads, a result)."""
+    members = matchmaking.ladder_members(ladder_log(league), position)
+    players = dict(
+        LeagueEntry.objects.filter(league=league, bot_id__in=members).values_list("bot__player_id", "bot_id")
+    )
+    seats: dict[int, list[int]] = {}
+    counts = (
+        MatchSeat.objects.filter(match__bot_fixture__league=league, player_id__in=players)
+        .values_list("player_id", "seat")
+        .annotate(n=Count("id"))
+    )
+    for player_id, seat, n in counts:
+        seats.setdefault(players[player_id], [0] * league.table_size)[seat] = n
+    return [
+        matchmaking.BotStanding(
+            bot_id=bot_id,
+            mu=0.0,
+            sigma=0.0,
+            matches=sum(seats.get(bot_id, ())),
+            seat_counts=tuple(seats.get(bot_id, [0] * league.table_size)),
+        )
+        for bot_id in members
+    ]
+
+
 def _target_reached(league: BotLeague, standings: Sequence[matchmaking.BotStanding]) -> bool:
+    if league.is_ladder:
+        return False  # a ladder never ends
     if league.target_kind == BotLeague.Target.ROUNDS:
         return league.current_round >= league.target_value
     return min(s.matches for s in standings) >= league.target_value
@@ -248,6 +304,8 @@ def _draw_round(
 ) -> LeagueRound | None:
     """Draw and store the next round, or finish the league at its target. Call holding the league row lock,
     with the league's standings if they were just read."""
+    if league.is_ladder:
+        return _draw_ladder_round(league)
     if standings is None:
         standings = league_standings_input(league)
     if league.current_round and _target_reached(league, standings):
@@ -268,6 +326,30 @@ def _draw_round(
         league_seed=league.seed,
         round_number=number,
     )
+    return _store_round(league, number, tables)
+
+
+def _draw_ladder_round(league: BotLeague) -> LeagueRound | None:
+    """Draw a ladder's next round from its seed and its entry log up to the next position, or nothing while
+    its members do not fill a table (it waits for an entry). Call holding the ladder's row lock."""
+    position = next_position(league)
+    standings = ladder_standings_input(league, position)
+    if len(standings) < league.table_size:
+        return None
+    number = league.current_round + 1
+    tables = matchmaking.draw_ladder_round(
+        standings=standings,
+        table_size=league.table_size,
+        sittings=league.sittings_per_round,
+        newcomer_matches=league.newcomer_matches,
+        ladder_seed=league.seed,
+        round_number=number,
+    )
+    return _store_round(league, number, tables)
+
+
+def _store_round(league: BotLeague, number: int, tables: Sequence[matchmaking.Table]) -> LeagueRound:
+    """Store round `number`'s tables: its matches and seats (through `matches`), the round, its fixtures."""
     # The pool applies matches by (played_at, id): each match gets the draw time plus its index in
     # microseconds, after every earlier match of the league, so the order is the schedule's whatever the
     # ids or the clock do.
@@ -282,12 +364,13 @@ def _draw_round(
         options=league.options,
         rating_pool_id=league.rating_pool_id,
         tables=[
-            ScheduledMatch(drawn_at + timedelta(microseconds=table.index), [players[bot] for bot in table.seats])
+            ScheduledMatch(
+                drawn_at + timedelta(microseconds=table.index), [players[bot] for bot in table.seats]
+            )
             for table in tables
         ],
     )
-    start = Fixture.objects.filter(league=league).aggregate(p=Max("position"))["p"]
-    start = 0 if start is None else start + 1
+    start = next_position(league)
     bulk.insert(
         Fixture,
         ("position", "match_id", "seed"),
@@ -334,6 +417,10 @@ def league_advance(*, league_id: int, scheduled_tick: bool = False) -> bool:
             and not _target_reached(league, standings)
         ):
             return False
+        if league.current_round:
+            # Every fixture of the current round is stored and rated (checked above, under the lock); the
+            # round is left behind just below (the next one drawn, or the league finished), so once.
+            events.emit(events.league_round_rated, league_id=league.pk, round_number=league.current_round)
         drawn = _draw_round(league, standings)
         if drawn is not None:
             tables = Fixture.objects.filter(round=drawn).count()

@@ -130,3 +130,162 @@ def assign_seats(
             if following not in best or candidate[0] < best[following][0]:
                 best[following] = candidate
     return best[(1 << size) - 1][1]
+
+
+# Ladders ------------------------------------------------------------------------------------------------------
+#
+# A ladder's schedule is a pure function of its seed and its entry log: it never reads a rating or a result,
+# so it replays from (seed, log) alone (`ladder_schedule`), and a late or lost result never changes a draw.
+# Per sitting, in priority order:
+#
+# 1. **Newcomers first.** A bot with fewer than `newcomer_matches` matches drawn in the ladder plays before
+#    any other (fewest first, ties by the round's generator): a new version gets its matches quickly.
+# 2. **Everyone in turn.** The others play in order of how few sittings of this round they have played,
+#    ties by the generator, so a bot left out of one sitting plays the next.
+# 3. **Mixed tables.** The players of a sitting are shuffled by the generator and cut into tables; seats go
+#    by the same exact assignment as a league's (each bot where it has sat least).
+# 4. **Seeds** are a league's: SHA-256 of (ladder seed, round, index in the round).
+
+
+@dataclass(frozen=True)
+class LadderEvent:
+    """One line of a ladder's entry log: `bot_id` enters or leaves at schedule `position`."""
+
+    position: int
+    action: str  # "enter" or "leave"
+    bot_id: int
+
+
+@dataclass(frozen=True)
+class LadderRound:
+    """One drawn round of a ladder: its number, the position of its first match, and its tables."""
+
+    number: int
+    start: int
+    tables: tuple[Table, ...]
+
+
+def ladder_members(events: Sequence[LadderEvent], position: int) -> list[int]:
+    """The bots in the ladder for the round drawn at `position`: the log's events up to it, in order."""
+    members: dict[int, None] = {}
+    for event in events:
+        if event.position > position:
+            continue
+        if event.action == "enter":
+            members[event.bot_id] = None
+        else:
+            members.pop(event.bot_id, None)
+    return sorted(members)
+
+
+def draw_ladder_round(
+    *,
+    standings: Sequence[BotStanding],
+    table_size: int,
+    sittings: int,
+    newcomer_matches: int,
+    ladder_seed: int,
+    round_number: int,
+) -> list[Table]:
+    """The tables of one ladder round from its members' matches and seat counts (their mu and sigma are not
+    read). Raises ValueError when there are fewer bots than seats at one table."""
+    if table_size < 2:
+        raise ValueError("a table needs at least two seats")
+    if len(standings) < table_size:
+        raise ValueError(f"{len(standings)} bots cannot fill a table of {table_size}")
+    if sittings < 1:
+        raise ValueError("a round needs at least one sitting")
+    rng = random.Random(f"bot-ladder-round:{ladder_seed}:{round_number}")
+    ids = sorted(standing.bot_id for standing in standings)
+    by_id = {standing.bot_id: standing for standing in standings}
+    tallies = {
+        bot_id: _Tally(by_id[bot_id].matches, _padded(by_id[bot_id].seat_counts, table_size))
+        for bot_id in ids
+    }
+    this_round = dict.fromkeys(ids, 0)
+    tables: list[Table] = []
+    per_sitting = len(ids) // table_size * table_size
+    for sitting in range(sittings):
+        tiebreak = {bot_id: rng.random() for bot_id in ids}
+
+        priority = {
+            bot_id: (0, tallies[bot_id].matches, tiebreak[bot_id])
+            if tallies[bot_id].matches < newcomer_matches
+            else (1, this_round[bot_id], tiebreak[bot_id])
+            for bot_id in ids
+        }
+        playing = sorted(ids, key=priority.__getitem__)[:per_sitting]
+        rng.shuffle(playing)
+        for start in range(0, per_sitting, table_size):
+            group = playing[start : start + table_size]
+            seats = assign_seats(group, {bot_id: tallies[bot_id].seat_counts for bot_id in group}, rng)
+            index = len(tables)
+            tables.append(Table(index, sitting, seats, match_seed(ladder_seed, round_number, index)))
+            for seat, bot_id in enumerate(seats):
+                tallies[bot_id].matches += 1
+                tallies[bot_id].seat_counts[seat] += 1
+                this_round[bot_id] += 1
+    return tables
+
+
+def ladder_schedule(
+    *,
+    events: Sequence[LadderEvent],
+    table_size: int,
+    sittings: int,
+    newcomer_matches: int,
+    ladder_seed: int,
+    rounds: int,
+) -> list[LadderRound]:
+    """A ladder's first `rounds` rounds, from its seed and its entry log alone (events in log order).
+
+    A round is drawn only when its members fill a table: a position at which they do not draws nothing
+    (the ladder waits there for an entry), so the log's later events must lie beyond the last round drawn.
+    """
+    tallies: dict[int, _Tally] = {}
+    drawn: list[LadderRound] = []
+    position = 0
+    for number in range(1, rounds + 1):
+        members = ladder_members(events, position)
+        if len(members) < table_size:
+            break
+        standings = [
+            BotStanding(
+                bot_id=bot_id,
+                mu=0.0,
+                sigma=0.0,
+                matches=tallies[bot_id].matches if bot_id in tallies else 0,
+                seat_counts=tuple(tallies[bot_id].seat_counts) if bot_id in tallies else (),
+            )
+            for bot_id in members
+        ]
+        tables = draw_ladder_round(
+            standings=standings,
+            table_size=table_size,
+            sittings=sittings,
+            newcomer_matches=newcomer_matches,
+            ladder_seed=ladder_seed,
+            round_number=number,
+        )
+        drawn.append(LadderRound(number, position, tuple(tables)))
+        for table in tables:
+            for seat, bot_id in enumerate(table.seats):
+                tally = tallies.setdefault(bot_id, _Tally(0, [0] * table_size))
+                tally.matches += 1
+                tally.seat_counts[seat] += 1
+        position += len(tables)
+    return drawn
+
+
+def challenge_seats(bot_id: int, opponent_ids: Sequence[int], index: int) -> tuple[int, ...]:
+    """The seats of a challenge's match `index`: the bot, then its opponents (by id), turned by one a match,
+    so every seat order of the turn is used evenly."""
+    players = [bot_id, *sorted(opponent_ids)]
+    shift = index % len(players)
+    return tuple(players[shift:] + players[:shift])
+
+
+def challenge_seed(challenge_seed_value: int, index: int) -> int:
+    """The seed of a challenge's match: 63 bits of SHA-256 over (challenge seed, index)."""
+    digest = hashlib.sha256(f"bot-challenge:{challenge_seed_value}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1

@@ -7,11 +7,51 @@ has taken a seat is never edited again: a change makes the next version.
 A league's fixtures are its schedule: `position` orders them across rounds, and the matches are created in
 that order with the round's draw time as `played_at`, so the league's rating pool (which applies matches by
 played_at, then id) applies them in schedule order whichever worker finishes first.
+
+A ladder is a league that never ends (`BotLeague.kind` "ladder"): its entries change over time, and its
+`LadderEvent`s (who entered or left, at which schedule position) with its seed decide its whole schedule.
+
+A challenge is the third owner of matches, beside tournament tables and league fixtures: an author's bot
+against chosen bots for a number of unrated matches (`Challenge`, `ChallengeMatch`). A match belongs to at
+most one owner (`match_owners` is checked whenever a fixture or a challenge match is saved one by one; the
+set-based writers only link matches they have just created).
 """
 
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+
+
+class Program(models.Model):
+    """An uploaded program's bytes, stored once by their SHA-256 (two versions uploading the same bytes share
+    one row), with what its check found (`league.bots.archives`): its format, entry point, manifest and files.
+    Immutable: the workers fetch it by hash into their cache (`league.bots.program_cache`)."""
+
+    class Format(models.TextChoices):
+        PYTHON = "python", "One Python file"
+        ZIP = "zip", "Zip archive"
+        TAR = "tar", "Tar archive"
+
+    sha256 = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the uploaded bytes, in hex.")
+    size = models.PositiveIntegerField(help_text="The upload's size in bytes.")
+    format = models.CharField(max_length=10, choices=Format.choices)
+    entry = models.CharField(max_length=1024, help_text="The entry point: a Python file of the program.")
+    manifest = models.JSONField(default=dict, help_text="The manifest, checked and normalised.")
+    files = models.JSONField(default=list, help_text="Each file: [path, size, SHA-256].")
+    extracted_bytes = models.PositiveBigIntegerField(help_text="All its files, unpacked, in bytes.")
+    content = models.BinaryField(help_text="The uploaded bytes.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(sha256__regex=r"^[0-9a-f]{64}$"), name="program_sha256_hex"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.sha256[:12]
 
 
 class BotDefinition(models.Model):
@@ -39,6 +79,14 @@ class BotDefinition(models.Model):
     memory_mb = models.PositiveIntegerField(
         default=512, help_text="External programs: memory (address space)."
     )
+    program = models.ForeignKey(
+        Program,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="versions",
+        help_text="An uploaded program's files (its command is derived from the entry point).",
+    )
     description = models.TextField(blank=True)
     player = models.OneToOneField("players.Player", on_delete=models.PROTECT, related_name="bot_definition")
     previous = models.ForeignKey(
@@ -59,6 +107,10 @@ class BotDefinition(models.Model):
                 name="bot_strategy_iff_builtin",
             ),
             models.CheckConstraint(condition=models.Q(move_seconds__gt=0), name="bot_move_seconds_positive"),
+            models.CheckConstraint(
+                condition=models.Q(program__isnull=True) | models.Q(kind="external", command=[]),
+                name="bot_program_is_external_without_command",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -75,8 +127,16 @@ class BotDefinition(models.Model):
     def is_external(self) -> bool:
         return self.kind == self.Kind.EXTERNAL
 
+    @property
+    def is_uploaded(self) -> bool:
+        return self.program_id is not None
+
 
 class BotLeague(models.Model):
+    class Kind(models.TextChoices):
+        LEAGUE = "league", "League"
+        LADDER = "ladder", "Ladder"
+
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
         RUNNING = "running", "Running"
@@ -92,6 +152,12 @@ class BotLeague(models.Model):
         SCHEDULED = "scheduled", "One round per interval (django-celery-beat)"
 
     name = models.CharField(max_length=120, unique=True)
+    kind = models.CharField(
+        max_length=10,
+        choices=Kind.choices,
+        default=Kind.LEAGUE,
+        help_text="A league plays to its target; a ladder never ends, and bots enter and leave it.",
+    )
     game_id = models.CharField(max_length=40, db_index=True)
     options = models.JSONField(
         default=dict, blank=True, help_text="Validated variant options, defaults filled."
@@ -114,6 +180,10 @@ class BotLeague(models.Model):
         default=30,
         help_text="How long a claim lasts unless renewed (a third of it, while the batch plays) before the "
         "reaper hands the matches to another worker; at most 30.",
+    )
+    newcomer_matches = models.PositiveSmallIntegerField(
+        default=20,
+        help_text="Ladders: a bot that entered is drawn first until it has this many matches in the ladder.",
     )
     pace = models.CharField(max_length=10, choices=Pace.choices, default=Pace.FAST)
     interval_seconds = models.PositiveIntegerField(
@@ -151,10 +221,18 @@ class BotLeague(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
+        if self.kind == self.Kind.LADDER:
+            return reverse("bots:ladder", kwargs={"pk": self.pk})
         return reverse("bots:league", kwargs={"pk": self.pk})
+
+    @property
+    def is_ladder(self) -> bool:
+        return self.kind == self.Kind.LADDER
 
 
 class LeagueEntry(models.Model):
+    """A bot of a league, or a bot that ever entered a ladder (whether it is still in it: its `LadderEvent`s)."""
+
     league = models.ForeignKey(BotLeague, on_delete=models.CASCADE, related_name="entries")
     bot = models.ForeignKey(BotDefinition, on_delete=models.PROTECT, related_name="entries")
 
@@ -217,10 +295,144 @@ class Fixture(models.Model):
     def __str__(self) -> str:
         return f"{self.league} #{self.position}"
 
+    def save(self, *args, **kwargs):
+        check_single_owner(self.match_id, allowed="fixture")
+        super().save(*args, **kwargs)
+
+
+class LadderEvent(models.Model):
+    """One line of a ladder's entry log: a bot entered or left, taking effect at a schedule position.
+
+    `position` is the position of the first fixture drawn after the event (the next round's start): the round
+    drawn at position p seats the bots whose events up to p (by position, then `seq`) leave them in. With the
+    ladder's seed, the log decides the whole schedule (`league.bots.matchmaking.ladder_schedule`).
+    """
+
+    class Action(models.TextChoices):
+        ENTER = "enter", "Entered"
+        LEAVE = "leave", "Left"
+
+    league = models.ForeignKey(BotLeague, on_delete=models.CASCADE, related_name="ladder_events")
+    seq = models.PositiveIntegerField(help_text="Order in the ladder's log.")
+    position = models.PositiveIntegerField(help_text="The schedule position at which it takes effect.")
+    action = models.CharField(max_length=5, choices=Action.choices)
+    bot = models.ForeignKey(BotDefinition, on_delete=models.PROTECT, related_name="ladder_events")
+    reason = models.CharField(max_length=120, blank=True, help_text="Why, in words (e.g. replaced by v3).")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league", "seq"]
+        constraints = [models.UniqueConstraint(fields=["league", "seq"], name="ladder_event_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.bot} {self.action} {self.league} at #{self.position}"
+
+
+class Challenge(models.Model):
+    """An author's bot against chosen bots for a number of unrated matches, played behind ladder work.
+
+    Every match seats the bot and its opponents; seat order turns by one each match, and each match's seed
+    is derived from the challenge's seed, so a challenge replays. Visible to its challenger and staff.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        FINISHED = "finished", "Finished"
+
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    bot = models.ForeignKey(BotDefinition, on_delete=models.PROTECT, related_name="challenges")
+    opponents = models.ManyToManyField(BotDefinition, related_name="challenged_in")
+    game_id = models.CharField(max_length=40)
+    options = models.JSONField(default=dict, blank=True)
+    match_count = models.PositiveSmallIntegerField(help_text="Matches to play.")
+    seed = models.BigIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(match_count__gte=1), name="challenge_matches_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Challenge {self.pk}: {self.bot}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("bots:challenge", kwargs={"pk": self.pk})
+
+
+class ChallengeMatch(models.Model):
+    """One match of a challenge, with the lease of the worker playing it (as a league's `Fixture`)."""
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="games", db_index=False)
+    index = models.PositiveSmallIntegerField()
+    match = models.OneToOneField("matches.Match", on_delete=models.PROTECT, related_name="challenge_match")
+    seed = models.BigIntegerField()
+    done = models.BooleanField(default=False)
+    lease_token = models.CharField(max_length=80, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    played_by = models.CharField(max_length=80, blank=True)
+    seconds = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["challenge", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "index"], name="challenge_match_index_unique"),
+            models.CheckConstraint(
+                condition=models.Q(done=False) | models.Q(lease_token="", lease_expires_at__isnull=True),
+                name="challenge_done_has_no_lease",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["challenge", "index"], condition=models.Q(done=False), name="challenge_open"
+            ),
+            models.Index(
+                fields=["lease_expires_at"], condition=models.Q(done=False), name="challenge_leases"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.challenge} #{self.index}"
+
+    def save(self, *args, **kwargs):
+        check_single_owner(self.match_id, allowed="challenge")
+        super().save(*args, **kwargs)
+
+
+def match_owners(match_id: int) -> list[str]:
+    """What owns a match: "table" (a tournament table), "fixture" (a league's), "challenge"; at most one."""
+    from league.matches.models import Match  # the bots app sits above matches; models load lazily
+
+    match = Match.objects.filter(pk=match_id)
+    owners = []
+    if match.filter(bot_fixture__isnull=False).exists():
+        owners.append("fixture")
+    if match.filter(challenge_match__isnull=False).exists():
+        owners.append("challenge")
+    if match.filter(tournament_table__isnull=False).exists():
+        owners.append("table")
+    return owners
+
+
+def check_single_owner(match_id: int | None, *, allowed: str) -> None:
+    """Refuse to link a match that another owner (or another row of the same kind) holds already."""
+    from league.core.errors import InvariantViolation
+
+    if match_id is None:
+        return
+    owners = match_owners(match_id)
+    if owners and owners != [allowed]:
+        raise InvariantViolation(f"match {match_id} belongs to a {' and a '.join(owners)} already")
+
 
 class ProgramLog(models.Model):
-    """What staff may read of one seat of a bot match: why it forfeited, in words, and what its program
-    printed on its standard error (the last 8 KB). Never public: the match record holds only the codes."""
+    """What the bot's author and staff may read of one seat of a bot match: why it forfeited, in words, and
+    what its program printed on its standard error (the last 8 KB). Never public: the match record holds only
+    the codes. Kept for the last BOT_LOG_MATCHES matches of each bot version (`program_logs_add` prunes)."""
 
     match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="program_logs")
     seat = models.PositiveSmallIntegerField()
@@ -236,6 +448,7 @@ class ProgramLog(models.Model):
     class Meta:
         ordering = ["match", "seat"]
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="program_log_once_per_seat")]
+        indexes = [models.Index(fields=["bot", "-match"], name="program_log_bot_newest")]
 
     def __str__(self) -> str:
         return f"match {self.match_id} seat {self.seat + 1}"

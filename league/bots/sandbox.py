@@ -19,7 +19,9 @@ in a user namespace of that user: nothing in the sandbox runs as root or holds a
 
 What it sees of the machine: the system paths, read-only (by default `/usr` and the links `/bin`, `/lib`,
 ... into it, and a few files of `/etc` the dynamic loader needs); the folder of each file the command names
-(and each folder it names) outside those, read-only: the bot's own files; a private `/tmp` of `tmpfs_mb`.
+(and each folder it names) outside those, read-only: the bot's own files; for an uploaded program, its one
+unpacked folder of the workers' cache at `/bot` (read-only, its working folder), and nothing else of the
+cache; a private `/tmp` of `tmpfs_mb`.
 Not the project tree, not `/run` (so no unix socket of PostgreSQL or Redis), not `/home`, not the worker's
 processes (its own pid namespace and `/proc`), no network (its own network namespace, loopback down).
 
@@ -49,6 +51,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
+PROGRAM_MOUNT = "/bot"  # where an uploaded program's own files are shown (league.bots.archives)
 SANDBOX_HOME = "/tmp"
 # Paths the sandbox shows read-only where they exist (links are recreated as links): the system's programs
 # and libraries, and what the dynamic loader and the C library read from /etc. Nothing else of /etc.
@@ -204,8 +207,22 @@ class Sandbox:
                 folders.append(folder)
         return folders
 
-    def command(self, command: Sequence[str], folders: Sequence[str]) -> list[str]:
-        """The bubblewrap command line that runs `command` (already resolved) with `folders` shown."""
+    def program_folder(self, folder: str) -> str:
+        """An uploaded program's own folder (in the workers' cache, `league.bots.program_cache`), to be shown
+        at `PROGRAM_MOUNT` alone: refused if it holds any of the service's files."""
+        real = os.path.realpath(folder)
+        if not os.path.isdir(real):
+            raise SandboxRefused(f"the program's folder {folder} does not exist")
+        for guarded in self.config.protected_paths:
+            if _inside(os.path.realpath(guarded), real):
+                raise SandboxRefused(f"the program's folder {folder} holds the service's own files")
+        return real
+
+    def command(
+        self, command: Sequence[str], folders: Sequence[str], program_dir: str | None = None
+    ) -> list[str]:
+        """The bubblewrap command line that runs `command` (already resolved) with `folders` shown, and an
+        uploaded program's folder (`program_dir`) at `PROGRAM_MOUNT`, read-only, as its working folder."""
         argv = [
             self.config.bwrap,
             "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
@@ -222,6 +239,8 @@ class Sandbox:
         argv += ["--size", str(self.config.tmpfs_bytes), "--tmpfs", SANDBOX_HOME]
         for folder in folders:
             argv += ["--ro-bind", folder, folder]
+        if program_dir is not None:
+            argv += ["--ro-bind", program_dir, PROGRAM_MOUNT]
         argv += [
             "--remount-ro", "/dev",
             "--remount-ro", "/",
@@ -229,7 +248,7 @@ class Sandbox:
             "--setenv", "PATH", SAFE_PATH,
             "--setenv", "LANG", "C.UTF-8",
             "--setenv", "HOME", SANDBOX_HOME,
-            "--chdir", SANDBOX_HOME,
+            "--chdir", SANDBOX_HOME if program_dir is None else PROGRAM_MOUNT,
             "--", *command,
         ]  # fmt: skip
         return argv
@@ -253,12 +272,17 @@ class Sandbox:
 
         return apply
 
-    def popen(self, command: Sequence[str], limits: ProgramLimits, user: SlotUser) -> subprocess.Popen:
-        """Start `command` in the sandbox as `user`, its standard streams piped to the worker."""
+    def popen(
+        self, command: Sequence[str], limits: ProgramLimits, user: SlotUser, program_dir: str | None = None
+    ) -> subprocess.Popen:
+        """Start `command` in the sandbox as `user`, its standard streams piped to the worker; an uploaded
+        program's folder (`program_dir`) is shown at `PROGRAM_MOUNT`."""
         folders = self.bot_folders(command)
+        if program_dir is not None:
+            program_dir = self.program_folder(program_dir)
         try:
             return subprocess.Popen(
-                self.command(command, folders),
+                self.command(command, folders, program_dir),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,

@@ -6,13 +6,23 @@ Each function runs a fixed number of queries, whatever the number of bots or mat
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from django.db.models import Avg, Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry, WorkerProbe
+from league.bots.models import (
+    BotDefinition,
+    BotLeague,
+    Challenge,
+    ChallengeMatch,
+    Fixture,
+    LadderEvent,
+    LeagueEntry,
+    ProgramLog,
+    WorkerProbe,
+)
 from league.bots.probe import PROTECTIONS
 from league.matches.models import MatchSeat
 from league.ratings import maths
@@ -27,13 +37,17 @@ SANDBOX_SEEN = timedelta(minutes=10)
 PROBES_LISTED = timedelta(days=1)
 
 
-def leagues_list() -> QuerySet[BotLeague]:
-    """Every league, newest first, with its number of bots and of matches drawn and played."""
-    return BotLeague.objects.annotate(
-        bot_count=Count("entries", distinct=True),
-        drawn=Count("fixtures", distinct=True),
-        played=Count("fixtures", filter=Q(fixtures__done=True), distinct=True),
-    ).order_by("-created_at", "-id")
+def leagues_list(kind: str = BotLeague.Kind.LEAGUE) -> QuerySet[BotLeague]:
+    """Every league (or ladder), newest first, with its number of bots and of matches drawn and played."""
+    return (
+        BotLeague.objects.filter(kind=kind)
+        .annotate(
+            bot_count=Count("entries", distinct=True),
+            drawn=Count("fixtures", distinct=True),
+            played=Count("fixtures", filter=Q(fixtures__done=True), distinct=True),
+        )
+        .order_by("-created_at", "-id")
+    )
 
 
 def bots_list() -> QuerySet[BotDefinition]:
@@ -91,6 +105,105 @@ def league_standings(league: BotLeague) -> list[StandingRow]:
             )
         )
     return rows
+
+
+@dataclass(frozen=True)
+class LadderStandings:
+    """A ladder's current entries ranked by rating, and the versions that left (retired or withdrawn) with
+    the event that took each out; `entered` is each bot's entry event."""
+
+    current: list[StandingRow]
+    retired: list[StandingRow]
+    left: dict[int, LadderEvent]
+    entered: dict[int, LadderEvent]
+
+
+def _reranked(rows: list[StandingRow]) -> list[StandingRow]:
+    ranked: list[StandingRow] = []
+    for position, row in enumerate(rows, start=1):
+        tied = ranked and row.conservative is not None and row.conservative == ranked[-1].conservative
+        ranked.append(replace(row, rank=ranked[-1].rank if tied else position))
+    return ranked
+
+
+def ladder_standings(ladder: BotLeague) -> LadderStandings:
+    """The ladder's standings (as a league's: conservative rating, matches, mean place, share of wins), split
+    into the bots in it now and those that left; retired versions by name and version."""
+    rows = league_standings(ladder)
+    events = list(LadderEvent.objects.filter(league=ladder).order_by("seq"))
+    inside: set[int] = set()
+    left: dict[int, LadderEvent] = {}
+    entered: dict[int, LadderEvent] = {}
+    for event in events:
+        if event.action == LadderEvent.Action.ENTER:
+            inside.add(event.bot_id)
+            entered[event.bot_id] = event
+        else:
+            inside.discard(event.bot_id)
+            left[event.bot_id] = event
+    current = _reranked([row for row in rows if row.bot.pk in inside])
+    retired = sorted(
+        (row for row in rows if row.bot.pk not in inside), key=lambda row: (row.bot.name, row.bot.version)
+    )
+    return LadderStandings(current, retired, left, entered)
+
+
+@dataclass(frozen=True)
+class ChallengeLine:
+    """One bot of a challenge: its matches played, wins (first place, shared or not), share and mean place."""
+
+    bot: BotDefinition
+    played: int
+    wins: int
+    win_share: float | None
+    mean_place: float | None
+
+
+def challenge_summary(challenge: Challenge) -> list[ChallengeLine]:
+    """The challenger's bot, then its opponents (by id), with what they made of the matches played."""
+    bots = [challenge.bot, *challenge.opponents.order_by("pk")]
+    rows = {
+        row["player_id"]: row
+        for row in MatchSeat.objects.filter(
+            match__challenge_match__challenge=challenge, match__challenge_match__done=True
+        )
+        .values("player_id")
+        .annotate(mean=Avg("place"), wins=Count("id", filter=Q(place=1)), n=Count("id"))
+    }
+    lines = []
+    for bot in bots:
+        row = rows.get(bot.player_id)
+        played = row["n"] if row else 0
+        lines.append(
+            ChallengeLine(
+                bot=bot,
+                played=played,
+                wins=row["wins"] if row else 0,
+                win_share=row["wins"] / played if played else None,
+                mean_place=row["mean"] if row else None,
+            )
+        )
+    return lines
+
+
+def challenge_games(challenge: Challenge) -> QuerySet[ChallengeMatch]:
+    """The challenge's matches in order, with their seats and players."""
+    return (
+        ChallengeMatch.objects.filter(challenge=challenge)
+        .select_related("match")
+        .prefetch_related("match__seats__player")
+        .order_by("index")
+    )
+
+
+def challenges_of(user) -> QuerySet[Challenge]:
+    """A user's challenges, newest first, with their matches played."""
+    return (
+        Challenge.objects.filter(challenger=user)
+        .select_related("bot")
+        .annotate(played=Count("games", filter=Q(games__done=True)))
+        .order_by("-created_at", "-id")
+    )
 
 
 @dataclass(frozen=True)
@@ -256,3 +369,84 @@ def sandbox_status(league: BotLeague | None = None) -> SandboxStatus:
         for probe in probes
     ]
     return SandboxStatus(probes=rows, isolated=isolated, waiting=waiting)
+
+
+# --- uploaded bots and their logs (league.bots.uploads) ------------------------------------------------------
+
+ERROR_REASONS = ("crashed", "protocol_error", "illegal_action", "limit_exceeded")
+
+
+@dataclass(frozen=True)
+class ForfeitRates:
+    """Over the matches whose logs are kept (the last BOT_LOG_MATCHES of an external program; a built-in
+    bot's logs are its forfeits only, so its rates are over its played matches): errors and time-outs."""
+
+    matches: int
+    errors: int
+    timeouts: int
+
+    @property
+    def error_rate(self) -> float | None:
+        return self.errors / self.matches if self.matches else None
+
+    @property
+    def timeout_rate(self) -> float | None:
+        return self.timeouts / self.matches if self.matches else None
+
+
+def bot_forfeit_rates(bot: BotDefinition) -> ForfeitRates:
+    """How often this version's seat forfeited for an error (crashed, broke the protocol, played an illegal
+    action, went over a limit) or ran out of time (two queries)."""
+    counts = ProgramLog.objects.filter(bot=bot).aggregate(
+        logged=Count("id"),
+        errors=Count("id", filter=Q(forfeit__in=ERROR_REASONS)),
+        timeouts=Count("id", filter=Q(forfeit="timeout")),
+    )
+    matches = counts["logged"]
+    if not bot.is_external:
+        matches = MatchSeat.objects.filter(player_id=bot.player_id, place__isnull=False).count()
+    return ForfeitRates(matches=matches, errors=counts["errors"], timeouts=counts["timeouts"])
+
+
+def bot_matches(bot: BotDefinition, limit: int = 50) -> list[MatchSeat]:
+    """This version's last `limit` seats, newest first, with their matches."""
+    return list(
+        MatchSeat.objects.filter(player_id=bot.player_id)
+        .select_related("match")
+        .order_by("-match__played_at", "-match_id")[:limit]
+    )
+
+
+def bot_logs(bot: BotDefinition) -> QuerySet[ProgramLog]:
+    """This version's logs, newest match first (for its author and staff only: `uploads.can_read_logs`)."""
+    return ProgramLog.objects.filter(bot=bot).select_related("match").order_by("-match_id", "-id")
+
+
+@dataclass
+class MyBot:
+    """One of a user's bots: its name and game, its versions newest first."""
+
+    name: str
+    game_id: str
+    versions: list[BotDefinition]
+    game_name: str = ""
+
+    @property
+    def latest(self) -> BotDefinition:
+        return self.versions[0]
+
+
+def my_bots(user) -> list[MyBot]:
+    """The bots `user` registered or uploaded, each with its versions (newest first), its program and its
+    number of matches (two queries)."""
+    rows = list(
+        BotDefinition.objects.filter(created_by=user)
+        .select_related("program")
+        .defer("program__content")
+        .annotate(match_count=Count("player__seats", distinct=True))
+        .order_by("game_id", "name", "-version")
+    )
+    groups: dict[tuple[str, str], MyBot] = {}
+    for bot in rows:
+        groups.setdefault((bot.game_id, bot.name), MyBot(bot.name, bot.game_id, [])).versions.append(bot)
+    return list(groups.values())

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
@@ -19,13 +20,14 @@ from django.utils import timezone
 from games import registry
 from games.core.errors import OptionError, UnknownBot
 from league.bots.external import ExternalBotError, resolve_command
-from league.bots.models import BotDefinition, WorkerProbe
+from league.bots.ladders import ladders_follow_new_version
+from league.bots.models import BotDefinition, ProgramLog, WorkerProbe
 from league.bots.probe import ProbeResult
 from league.bots.sandbox import SandboxRefused
 from league.bots.sandboxing import sandbox
 from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
-from league.core.errors import ErrorCode, Forbidden, UserError
+from league.core.errors import Conflict, ErrorCode, Forbidden, UserError
 from league.core.names import check_name
 from league.matches.models import MatchSeat
 from league.players.models import Player
@@ -148,7 +150,10 @@ def bot_revise(*, bot: BotDefinition, by: AbstractBaseUser | None, **changes: An
     """Change a bot: in place while it has never taken a seat, else as a new version (a new player).
 
     `changes` are fields of `check_bot` (kind, strategy, params, command, limits) and `description`.
+    An uploaded program changes only by an upload of its next version (`league.bots.uploads`).
     """
+    if bot.is_uploaded:
+        raise Conflict("an uploaded bot changes only by uploading its next version", field="changes")
     description = changes.pop("description", bot.description)
     current = {
         "game_id": bot.game_id,
@@ -176,7 +181,7 @@ def bot_revise(*, bot: BotDefinition, by: AbstractBaseUser | None, **changes: An
         ]
         version = latest + 1
         player = player_create(name=f"{bot.name} v{version}", kind=Player.Kind.BOT)
-        return BotDefinition.objects.create(
+        revised = BotDefinition.objects.create(
             name=bot.name,
             version=version,
             player=player,
@@ -185,6 +190,30 @@ def bot_revise(*, bot: BotDefinition, by: AbstractBaseUser | None, **changes: An
             created_by=by,
             **_plan_fields(plan),
         )
+        ladders_follow_new_version(bot=revised)  # it replaces its predecessor in the ladders
+        return revised
+
+
+def _storable(text: str) -> str:
+    """Text a database column takes: no NUL (PostgreSQL refuses it in text)."""
+    return text.replace("\x00", "\ufffd")
+
+
+def program_logs_add(*, logs: Sequence[ProgramLog]) -> None:
+    """Store the seats' logs of played matches (unsaved rows), then keep only each bot version's logs of its
+    last BOT_LOG_MATCHES matches (by match id): what authors read (`docs/bot-leagues.md`, "Logs")."""
+    if not logs:
+        return
+    for log in logs:
+        log.detail = _storable(log.detail)
+        log.output = _storable(log.output)
+    ProgramLog.objects.bulk_create(logs)
+    keep = settings.BOT_LOG_MATCHES
+    for bot_id in sorted({log.bot_id for log in logs if log.bot_id is not None}):
+        kept = ProgramLog.objects.filter(bot_id=bot_id).order_by("-match_id", "-id")
+        old = list(kept.values_list("id", flat=True)[keep:])
+        if old:
+            ProgramLog.objects.filter(pk__in=old).delete()
 
 
 def worker_probe_record(

@@ -17,7 +17,7 @@ from games import registry
 from league.bots import sandboxing
 from league.bots.leagues import league_tick
 from league.bots.services import worker_probe_record
-from league.bots.worker import league_work, leases_reap, relax_session_commits
+from league.bots.worker import challenge_work, league_work, leases_reap, relax_session_commits
 
 logger = logging.getLogger(__name__)
 
@@ -93,3 +93,19 @@ def reap_leases_task() -> int:
 def league_tick_task(league_id: int) -> bool:
     """A scheduled league's periodic step: draw its next round if the last one is done and rated."""
     return league_tick(league_id=league_id)
+
+
+@shared_task(
+    bind=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+    time_limit=TASK_TIME_LIMIT_SECONDS,
+    soft_time_limit=TASK_TIME_LIMIT_SECONDS - 60,
+)
+def challenge_play_task(self) -> int:
+    """Play open work for about a minute: league and ladder fixtures first, then challenge matches; the
+    challenge matches stored."""
+    return challenge_work(
+        worker=worker_name(), max_seconds=TASK_WORK_SECONDS, node=self.request.hostname or None
+    )

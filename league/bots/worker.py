@@ -41,13 +41,24 @@ from django.db.models import F
 from django.utils import timezone
 
 from league.bots import sandboxing
+from league.bots.archives import program_command
+from league.bots.challenges import queue_challenge_work
 from league.bots.external import Limits, SeatLog
 from league.bots.leagues import league_advance, queue_work
-from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry, ProgramLog
+from league.bots.models import (
+    BotDefinition,
+    BotLeague,
+    Challenge,
+    ChallengeMatch,
+    Fixture,
+    LeagueEntry,
+    ProgramLog,
+)
 from league.bots.playing import SeatBot, play_league_match
+from league.bots.programs import seats_ready
 from league.bots.sandbox import Sandbox, SandboxUnavailable
 from league.bots.selectors import external_seat
-from league.bots.services import worker_probe_record
+from league.bots.services import program_logs_add, worker_probe_record
 from league.core import bulk
 from league.matches.selectors import players_by_seat
 from league.matches.services import matches_hand_back, matches_set_running
@@ -127,8 +138,10 @@ def fixtures_renew(*, token: str, seconds: int) -> int:
     """Extend the lease of `token`'s open fixtures to `seconds` from now; how many it still holds."""
     with transaction.atomic():
         _relax_commit()
-        return Fixture.objects.filter(lease_token=token, done=False).update(
-            lease_expires_at=timezone.now() + timedelta(seconds=seconds)
+        expires = timezone.now() + timedelta(seconds=seconds)
+        held = Fixture.objects.filter(lease_token=token, done=False).update(lease_expires_at=expires)
+        return held or ChallengeMatch.objects.filter(lease_token=token, done=False).update(
+            lease_expires_at=expires
         )
 
 
@@ -142,7 +155,15 @@ def fixtures_release(*, token: str) -> int:
                 lease_token="", lease_expires_at=None
             )
             matches_hand_back(match_ids=[row[1] for row in held])
-    return len(held)
+        games = list(
+            ChallengeMatch.objects.filter(lease_token=token, done=False).values_list("id", "match_id")
+        )
+        if games:
+            ChallengeMatch.objects.filter(pk__in=[row[0] for row in games]).update(
+                lease_token="", lease_expires_at=None
+            )
+            matches_hand_back(match_ids=[row[1] for row in games])
+    return len(held) + len(games)
 
 
 class LeaseRenewal:
@@ -206,18 +227,20 @@ def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture])
             return 0
         items = [by_fixture[fixture_id] for fixture_id in held]
         results_record_played(played=[PlayedMatch(item.match_id, pool_id, item.record) for item in items])
-        ProgramLog.objects.bulk_create(
-            ProgramLog(
-                match_id=item.match_id,
-                seat=log.seat,
-                bot_id=item.bot_ids[log.seat] if log.seat < len(item.bot_ids) else None,
-                forfeit=log.forfeit,
-                detail=_storable(log.detail),
-                output=_storable(log.output),
-                output_bytes=log.output_bytes,
-            )
-            for item in items
-            for log in item.logs
+        program_logs_add(
+            logs=[
+                ProgramLog(
+                    match_id=item.match_id,
+                    seat=log.seat,
+                    bot_id=item.bot_ids[log.seat] if log.seat < len(item.bot_ids) else None,
+                    forfeit=log.forfeit,
+                    detail=log.detail,
+                    output=log.output,
+                    output_bytes=log.output_bytes,
+                )
+                for item in items
+                for log in item.logs
+            ]
         )
         bulk.update(
             Fixture,
@@ -231,28 +254,40 @@ def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture])
     return len(items)
 
 
-def _storable(text: str) -> str:
-    """Text a database column takes: no NUL (PostgreSQL refuses it in text)."""
-    return text.replace("\x00", "\ufffd")
-
-
 def seat_bots(league: BotLeague) -> dict[int, tuple[int, SeatBot]]:
     """What plays for each of the league's players (by player id): its bot definition's id and its seat."""
+    return _seat_bots(
+        BotDefinition.objects.filter(entries__league=league).select_related("program").defer("program__content")
+    )
+
+
+def _seat_bots(bots) -> dict[int, tuple[int, SeatBot]]:
     seats = {}
-    for entry in LeagueEntry.objects.filter(league=league).select_related("bot"):
-        bot = entry.bot
-        limits = Limits(move_seconds=bot.move_seconds, cpu_seconds=bot.cpu_seconds, memory_mb=bot.memory_mb)
-        seats[bot.player_id] = (
-            bot.pk,
-            SeatBot(
-                label=bot.label,
-                strategy=bot.strategy,
-                params=dict(bot.params),
-                command=tuple(bot.command) if bot.is_external else (),
-                limits=limits,
-            ),
-        )
+    for bot in bots:
+        seats[bot.player_id] = (bot.pk, seat_bot(bot))
     return seats
+
+
+def seat_bot(bot: BotDefinition) -> SeatBot:
+    """What plays a seat of `bot`: its strategy, or its program's command and limits (an uploaded program's
+    files are put in place per match by `league.bots.programs.seats_ready`)."""
+    limits = Limits(move_seconds=bot.move_seconds, cpu_seconds=bot.cpu_seconds, memory_mb=bot.memory_mb)
+    program = bot.program if bot.is_uploaded else None
+    if program is not None:
+        command = tuple(program_command(program.entry))
+    else:
+        command = tuple(bot.command) if bot.is_external else ()
+    return SeatBot(
+        label=bot.label,
+        strategy=bot.strategy,
+        params=dict(bot.params),
+        command=command,
+        limits=limits,
+        program_sha256=program.sha256 if program is not None else "",
+        program_files=tuple(tuple(item) for item in program.files) if program is not None else (),
+        definition=bot.name,
+        version=bot.version,
+    )
 
 
 def proven_sandbox(*, league: BotLeague, worker: str) -> Sandbox | None:
@@ -301,7 +336,9 @@ def league_work(
             with transaction.atomic():
                 queue_work(league_id, 1)
             return stored
-        if bots is None:
+        if bots is None or league.kind == BotLeague.Kind.LADDER:
+            # A ladder's entries change while it runs (a bot enters, a new version replaces an old one): its
+            # seats are read afresh for every batch, a league's once.
             bots = seat_bots(league)
             sandbox = proven_sandbox(league=league, worker=node or worker)
         token = f"{worker}:{uuid.uuid4().hex[:12]}"
@@ -365,7 +402,7 @@ def _play_batch(
                 game_id=league.game_id,
                 options=league.options,
                 seed=seed,
-                seats=[seat for _, seat in seats],
+                seats=seats_ready([seat for _, seat in seats]),
                 sandbox=sandbox,
             )
             chunk.append(
@@ -390,20 +427,213 @@ def leases_reap(*, now: datetime | None = None) -> int:
     Returns how many fixtures were handed back. Their matches are played again from the same seeds.
     """
     now = now or timezone.now()
+    handed_back = 0
     with transaction.atomic():
-        expired = list(
-            Fixture.objects.select_for_update(skip_locked=True)
-            .filter(done=False, lease_expires_at__lt=now)
-            .values_list("id", "match_id")
-        )
-        if expired:
-            Fixture.objects.filter(pk__in=[f[0] for f in expired]).update(
-                lease_token="", lease_expires_at=None
+        for model, what in ((Fixture, "fixtures"), (ChallengeMatch, "challenge matches")):
+            expired = list(
+                model.objects.select_for_update(skip_locked=True)
+                .filter(done=False, lease_expires_at__lt=now)
+                .values_list("id", "match_id")
             )
-            matches_hand_back(match_ids=[f[1] for f in expired])
-            logger.warning("handed back %d fixtures whose lease expired", len(expired))
+            if expired:
+                model.objects.filter(pk__in=[f[0] for f in expired]).update(
+                    lease_token="", lease_expires_at=None
+                )
+                matches_hand_back(match_ids=[f[1] for f in expired])
+                logger.warning("handed back %d %s whose lease expired", len(expired), what)
+            handed_back += len(expired)
         for league_id in BotLeague.objects.filter(status=BotLeague.Status.RUNNING).values_list(
             "id", flat=True
         ):
             queue_work(league_id, 1)
-    return len(expired)
+        if ChallengeMatch.objects.filter(done=False, lease_token="").exists():
+            queue_challenge_work(1)
+    return handed_back
+
+
+# Challenges -------------------------------------------------------------------------------------------------
+#
+# A challenge's matches are played behind every league and ladder fixture: `work_claim` hands a worker the
+# league work first, and claims challenge matches only when no running league or ladder has an open,
+# unclaimed fixture this worker can play. Challenge matches are unrated: storing them marks no pool.
+
+CHALLENGE_BATCH = 10
+CHALLENGE_COMMIT_EVERY = 5
+CHALLENGE_LEASE_SECONDS = 30
+
+
+class ClaimedGame(NamedTuple):
+    id: int
+    match_id: int
+    seed: int
+    game_id: str
+    options: dict
+
+
+class WorkClaim(NamedTuple):
+    """What a worker should play next: a league's fixtures (`league_id`: run `league_work` on it), or the
+    challenge matches it has just leased (`games`), or nothing."""
+
+    league_id: int | None
+    games: list[ClaimedGame]
+
+
+def open_league(*, external: bool = True) -> int | None:
+    """A running league or ladder with an open, unclaimed fixture this worker can play (the lowest id)."""
+    open_fixtures = Fixture.objects.filter(
+        done=False, lease_token="", league__status=BotLeague.Status.RUNNING
+    )
+    if not external:
+        open_fixtures = open_fixtures.filter(~external_seat())
+    return open_fixtures.order_by("league_id").values_list("league_id", flat=True).first()
+
+
+def work_claim(
+    *, token: str, limit: int = CHALLENGE_BATCH, external: bool = True, leagues: bool = True
+) -> WorkClaim:
+    """League and ladder work first; else lease up to `limit` open challenge matches to `token`, oldest
+    challenge first, in match order. Without `external`, matches with an external program's seat stay."""
+    if leagues:
+        league_id = open_league(external=external)
+        if league_id is not None:
+            return WorkClaim(league_id, [])
+    with transaction.atomic():
+        _relax_commit()
+        open_games = ChallengeMatch.objects.select_for_update(skip_locked=True, of=("self",)).filter(
+            done=False, lease_token=""
+        )
+        if not external:
+            open_games = open_games.filter(~external_seat())
+        claimed = [
+            ClaimedGame(*row)
+            for row in open_games.order_by("challenge_id", "index").values_list(
+                "id", "match_id", "seed", "challenge__game_id", "challenge__options"
+            )[:limit]
+        ]
+        if claimed:
+            ChallengeMatch.objects.filter(pk__in=[game.id for game in claimed]).update(
+                lease_token=token,
+                lease_expires_at=timezone.now() + timedelta(seconds=CHALLENGE_LEASE_SECONDS),
+                attempts=F("attempts") + 1,
+            )
+            matches_set_running(match_ids=[game.match_id for game in claimed])
+    return WorkClaim(None, claimed)
+
+
+def challenge_games_store(*, token: str, played: Sequence[PlayedFixture]) -> int:
+    """Store played challenge matches whose lease `token` still holds (unrated: no pool is marked), and
+    finish the challenges that have nothing left to play. One transaction; how many were stored."""
+    if not played:
+        return 0
+    by_game = {item.fixture_id: item for item in played}
+    with transaction.atomic():
+        _relax_commit()
+        held = list(
+            ChallengeMatch.objects.select_for_update()
+            .filter(pk__in=by_game, lease_token=token, done=False)
+            .order_by("challenge_id", "index")
+            .values_list("id", "challenge_id")
+        )
+        if not held:
+            return 0
+        items = [by_game[game_id] for game_id, _ in held]
+        results_record_played(played=[PlayedMatch(item.match_id, None, item.record) for item in items])
+        program_logs_add(
+            logs=[
+                ProgramLog(
+                    match_id=item.match_id,
+                    seat=log.seat,
+                    bot_id=item.bot_ids[log.seat] if log.seat < len(item.bot_ids) else None,
+                    forfeit=log.forfeit,
+                    detail=log.detail,
+                    output=log.output,
+                    output_bytes=log.output_bytes,
+                )
+                for item in items
+                for log in item.logs
+            ]
+        )
+        bulk.update(
+            ChallengeMatch,
+            ("seconds",),
+            [(item.fixture_id, item.seconds) for item in items],
+            done=True,
+            lease_token="",
+            lease_expires_at=None,
+            played_by=token,
+        )
+        Challenge.objects.filter(
+            pk__in={challenge_id for _, challenge_id in held}, status=Challenge.Status.QUEUED
+        ).exclude(games__done=False).update(status=Challenge.Status.FINISHED, finished_at=timezone.now())
+    return len(items)
+
+
+def _challenge_sandbox(worker: str) -> Sandbox | None:
+    """The sandbox for challenges' external seats, if this worker proved it (as for a league)."""
+    if not ChallengeMatch.objects.filter(done=False).filter(external_seat()).exists():
+        return None
+    result = sandboxing.verdict()
+    worker_probe_record(worker=worker, hostname=socket.gethostname(), result=result, seen=True)
+    return sandboxing.sandbox() if result.isolated else None
+
+
+def challenge_work(*, worker: str, max_seconds: float | None = None, node: str | None = None) -> int:
+    """Play open work until none is left: every league's and ladder's fixtures first (through `league_work`),
+    then challenge matches in batches; returns the challenge matches stored. The body of
+    `challenge_play_task`; safe to run twice or concurrently. With `max_seconds`, hands on to a new task."""
+    stored = 0
+    started = time.monotonic()
+    sandbox = _challenge_sandbox(node or worker)
+    leagues_first = True
+    while True:
+        elapsed = time.monotonic() - started
+        if max_seconds is not None and elapsed > max_seconds:
+            with transaction.atomic():
+                queue_challenge_work(1)
+            return stored
+        token = f"{worker}:{uuid.uuid4().hex[:12]}"
+        claim = work_claim(token=token, external=sandbox is not None, leagues=leagues_first)
+        if claim.league_id is not None:
+            left = None if max_seconds is None else max(1.0, max_seconds - elapsed)
+            played = league_work(league_id=claim.league_id, worker=worker, max_seconds=left, node=node)
+            leagues_first = played > 0  # nothing to claim after all (others hold it): challenges meanwhile
+            continue
+        leagues_first = True
+        if not claim.games:
+            return stored
+        players = {game.match_id: game for game in claim.games}
+        seat_players = players_by_seat(match_ids=list(players))
+        bots = _seat_bots(
+            BotDefinition.objects.filter(player_id__in={pid for ids in seat_players.values() for pid in ids})
+            .select_related("program")
+            .defer("program__content")
+        )
+        try:
+            with LeaseRenewal(token=token, seconds=CHALLENGE_LEASE_SECONDS):
+                for start in range(0, len(claim.games), CHALLENGE_COMMIT_EVERY):
+                    chunk = []
+                    for game in claim.games[start : start + CHALLENGE_COMMIT_EVERY]:
+                        began = time.perf_counter()
+                        seats = [bots[player_id] for player_id in seat_players[game.match_id]]
+                        result = play_league_match(
+                            game_id=game.game_id,
+                            options=game.options,
+                            seed=game.seed,
+                            seats=seats_ready([seat for _, seat in seats]),
+                            sandbox=sandbox,
+                        )
+                        chunk.append(
+                            PlayedFixture(
+                                game.id,
+                                game.match_id,
+                                result.record,
+                                time.perf_counter() - began,
+                                logs=result.logs,
+                                bot_ids=[bot_id for bot_id, _ in seats],
+                            )
+                        )
+                    stored += challenge_games_store(token=token, played=chunk)
+        except SandboxUnavailable as exc:
+            fixtures_release(token=token)
+            logger.error("challenges: handed back a batch, no sandbox to be had: %s", exc)
+            return stored

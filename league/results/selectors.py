@@ -16,7 +16,9 @@ def match_detail(pk: int) -> Match | None:
         .prefetch_related(
             Prefetch(
                 "result_versions",
-                queryset=ResultVersion.objects.select_related("entered_by").order_by("-version"),
+                queryset=ResultVersion.objects.select_related("entered_by", "report__reporter")
+                .prefetch_related("report__confirmations__player")
+                .order_by("-version"),
             )
         )
         .first()

@@ -2,6 +2,8 @@
 
 - `result_submit`: an entry or a correction (a new version; the latest counts); `result_void`: a match that
   no longer counts (a void version); `results_record_played`: the system's results of played bot matches, in bulk;
+- `report_open`, `report_confirm`, `dispute_open`: players' reports of a result, their confirmations and
+  disputes (the tournament decides who may, and stores a fully confirmed report through `result_submit`);
 - `match_create`: a match of people, rated in its game's people pool (the pool is chosen here, above
   ratings, so that `league.matches` needs neither); `matches_create`: many at once (a tournament round).
 
@@ -29,7 +31,7 @@ from games.core.state import places_from_keys
 from league.core import bulk
 from league.core.catalogue import game_spec
 from league.core.checks import is_int
-from league.core.errors import NotFound, UserError, VersionConflict
+from league.core.errors import Conflict, Forbidden, NotFound, UserError, VersionConflict
 from league.matches.models import Match
 from league.matches.services import (
     MatchOutcome,
@@ -41,13 +43,14 @@ from league.matches.services import (
     matches_set_outcomes,
 )
 from league.ratings.services import PoolChange, people_pool_for_game, pools_changed
-from league.results.models import ResultVersion
+from league.results.models import ReportConfirmation, ResultDispute, ResultReport, ResultVersion
 
 REASON_MAX_LENGTH = 500
 SCORE_LIMIT = 1_000_000
 SYSTEM_RESULT_REASON = "played by the bot league"
 VOID_REASON = "voided"
 RESULT_COLUMNS = ("match_id", "places", "scores")
+NOTE_MAX_LENGTH = 500
 
 
 def competition_places(keys: Sequence[float]) -> list[int]:
@@ -111,7 +114,9 @@ def match_create(
     Options are validated and completed by the game's spec, which also checks the number of seats. A rated
     match of people counts in the game's people pool (created on first use).
     """
-    plan = check_match(game_id=game_id, player_ids=player_ids, options=options, rated=rated, played_at=played_at)
+    plan = check_match(
+        game_id=game_id, player_ids=player_ids, options=options, rated=rated, played_at=played_at
+    )
     with transaction.atomic():
         pool_id = people_pool_for_game(plan.spec.id).pk if plan.rated else None
         return match_schedule(plan=plan, rating_pool_id=pool_id, created_by=created_by)
@@ -134,7 +139,9 @@ def matches_create(
     """
     sizes = sorted({len(seats) for seats in tables})
     plans = {
-        size: check_match(game_id=game_id, player_ids=seats, options=options, rated=rated, played_at=played_at)
+        size: check_match(
+            game_id=game_id, player_ids=seats, options=options, rated=rated, played_at=played_at
+        )
         for size, seats in ((size, next(seats for seats in tables if len(seats) == size)) for size in sizes)
     }
     everyone = [pid for seats in tables for pid in seats]
@@ -151,7 +158,9 @@ def matches_create(
             rating_pool_id=pool_id,
             rated=rated,
             created_by_id=created_by.pk if created_by is not None else None,
-            tables=[ScheduledMatch(played_at + timedelta(microseconds=index), tables[index]) for index in indexes],
+            tables=[
+                ScheduledMatch(played_at + timedelta(microseconds=index), tables[index]) for index in indexes
+            ],
         )
         ids.update(zip(indexes, created, strict=True))
     return [ids[index] for index in range(len(tables))]
@@ -166,8 +175,13 @@ def result_submit(
     entered_by: AbstractBaseUser | None,
     reason: str = "",
     advancing: Any = None,
+    report_id: int | None = None,
 ) -> ResultVersion:
     """Add the next result version of a match and make it count.
+
+    `report_id` names the players' report this version stores (a report confirmed by everyone it awaited;
+    the version is attributed to it). Any other open report of the match is superseded by the new version,
+    and an entry that stores no report (an organizer's) settles the match's open dispute.
 
     `expected_version` is the version being corrected (0 for the first result); a correction (version 2 on)
     needs a reason. `advancing` (player ids of the match, each once) is stored with the version: the decider
@@ -175,7 +189,9 @@ def result_submit(
     written in either case. A rated match of people queues its pool's update after the commit.
     """
     if not is_int(expected_version) or expected_version < 0:
-        raise UserError("expected_version must be a whole number, 0 for the first result", field="expected_version")
+        raise UserError(
+            "expected_version must be a whole number, 0 for the first result", field="expected_version"
+        )
     if not isinstance(reason, str) or len(reason) > REASON_MAX_LENGTH:
         raise UserError(f"the reason is text of at most {REASON_MAX_LENGTH} characters", field="reason")
     reason = reason.strip()
@@ -188,7 +204,9 @@ def result_submit(
         raise UserError("the match is void: it takes no result", field="status")
     spec = game_spec(match.game_id)
     seated = list(match.seats.order_by("seat").values_list("player_id", flat=True))
-    places, scores = check_outcome(num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores)
+    places, scores = check_outcome(
+        num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores
+    )
     if advancing is not None and (
         not isinstance(advancing, list | tuple)
         or not all(is_int(pid) and pid in seated for pid in advancing)
@@ -211,16 +229,229 @@ def result_submit(
                     entered_by=entered_by,
                     reason=reason,
                     advancing=list(advancing) if advancing else None,
+                    report_id=report_id,
                 )
         except IntegrityError:
-            latest = ResultVersion.objects.filter(match=match).order_by("-version").values_list("version", flat=True)
+            latest = (
+                ResultVersion.objects.filter(match=match)
+                .order_by("-version")
+                .values_list("version", flat=True)
+            )
             raise VersionConflict(latest.first() or 0, expected_version) from None
         # The insert above won version `version_number` (the unique rule), so the match is ours to move on.
         outcome = MatchOutcome(match.pk, version_number, places, scores)
         matches_set_outcomes(status=Match.Status.FINISHED, outcomes=[outcome])
         if match.rated:
             pools_changed(changes=[PoolChange(match.rating_pool_id, match.pk)])
+        _reports_closed(match.pk, version, stored_report_id=report_id)
     return version
+
+
+def _reports_closed(match_id: int, version: ResultVersion, *, stored_report_id: int | None) -> None:
+    """After `version` is stored: its report marked stored, other open reports superseded, and (for an
+    entry that stores no report) the open dispute settled by it."""
+    now = timezone.now()
+    if stored_report_id is not None:
+        ResultReport.objects.filter(pk=stored_report_id).update(status=ResultReport.Status.STORED, closed_at=now)
+    ResultReport.objects.filter(match_id=match_id, status=ResultReport.Status.OPEN).exclude(
+        pk=stored_report_id
+    ).update(status=ResultReport.Status.SUPERSEDED, closed_at=now)
+    if stored_report_id is None:
+        ResultDispute.objects.filter(match_id=match_id, status=ResultDispute.Status.OPEN).update(
+            status=ResultDispute.Status.SETTLED, settled_by=version
+        )
+
+
+class ReportConflict(Conflict):
+    """A report of a table that has an open one already (409); the body carries the open report."""
+
+    def __init__(self, open_report: ResultReport):
+        super().__init__(
+            "a report of this table is already waiting for confirmation: confirm or dispute it instead"
+        )
+        self.open_report = report_describe(open_report)
+
+    def as_dict(self) -> dict:
+        return {**super().as_dict(), "open_report": self.open_report}
+
+
+def report_describe(report: ResultReport) -> dict[str, Any]:
+    """A report as plain values (the API's answer and the body of a ReportConflict)."""
+    confirmed = [row.player_id for row in report.confirmations.order_by("at", "id")]
+    return {
+        "id": report.pk,
+        "match": report.match_id,
+        "expected_version": report.expected_version,
+        "reporter": report.reporter_id,
+        "places": report.places,
+        "scores": report.scores,
+        "advancing": report.advancing,
+        "awaiting": [pid for pid in report.awaiting if pid not in confirmed],
+        "confirmed": confirmed,
+        "status": report.status,
+        "created_at": report.created_at.isoformat(),
+    }
+
+
+def report_open(
+    *,
+    match_id: int,
+    expected_version: Any,
+    reporter_id: int,
+    reported_by: AbstractBaseUser | None,
+    places: Any = None,
+    scores: Any = None,
+    advancing: list[int] | None = None,
+    awaiting: Sequence[int],
+) -> ResultReport:
+    """Open a player's report of a match's result, pinned to `expected_version` (the match's current
+    version: 0, since players report only a result not yet stored), awaiting confirmation by `awaiting`.
+
+    Refused (409) when a result is stored already (dispute it instead), when the version moved on
+    (VersionConflict), when the match is disputed, or when a report is open already (ReportConflict,
+    carrying it): the partial unique rule on open reports decides between two players reporting at once.
+    The caller (a tournament) has checked who reports, who confirms and the decider."""
+    if not is_int(expected_version) or expected_version < 0:
+        raise UserError("expected_version must be a whole number, 0 for the first result", field="expected_version")
+    match = Match.objects.filter(pk=match_id).first() if is_int(match_id) else None
+    if match is None:
+        raise NotFound(f"no match with id {match_id}")
+    if match.status == Match.Status.VOID:
+        raise Conflict("the match is void: it takes no result")
+    spec = game_spec(match.game_id)
+    seated = list(match.seats.order_by("seat").values_list("player_id", flat=True))
+    places, scores = check_outcome(num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores)
+    with transaction.atomic():
+        current = Match.objects.filter(pk=match.pk).values_list("result_version", flat=True).get()
+        if current and current == expected_version:
+            raise Conflict(
+                f"the result of this table is stored already (version {current}): dispute it, or ask an organizer"
+            )
+        if current != expected_version:
+            raise VersionConflict(current, expected_version)
+        if ResultDispute.objects.filter(match=match, status=ResultDispute.Status.OPEN).exists():
+            raise Conflict("this table is disputed: an organizer settles it by entering the result")
+        existing = ResultReport.objects.filter(match=match, status=ResultReport.Status.OPEN).first()
+        if existing is not None:
+            raise ReportConflict(existing)
+        try:
+            with transaction.atomic():
+                return ResultReport.objects.create(
+                    match=match,
+                    expected_version=expected_version,
+                    reporter_id=reporter_id,
+                    reported_by=reported_by,
+                    places=places,
+                    scores=scores,
+                    advancing=list(advancing) if advancing else None,
+                    awaiting=list(awaiting),
+                )
+        except IntegrityError:
+            existing = ResultReport.objects.filter(match=match, status=ResultReport.Status.OPEN).first()
+            if existing is None:  # it was stored or disputed meanwhile
+                raise Conflict("another player reported this table meanwhile: reload it") from None
+            raise ReportConflict(existing) from None
+
+
+def report_locked(report_id: Any, match_id: int) -> ResultReport:
+    """The report `report_id` of match `match_id`, its row locked (call inside a transaction); 404 for a
+    report of another match."""
+    report = (
+        ResultReport.objects.select_for_update().filter(pk=report_id, match_id=match_id).first()
+        if is_int(report_id)
+        else None
+    )
+    if report is None:
+        raise NotFound(f"no report {report_id} of this table")
+    return report
+
+
+def _check_open(report: ResultReport) -> None:
+    if report.status == ResultReport.Status.SUPERSEDED or (
+        report.status == ResultReport.Status.OPEN
+        and Match.objects.filter(pk=report.match_id).values_list("result_version", flat=True).get()
+        != report.expected_version
+    ):
+        raise Conflict("an organizer entered this table's result meanwhile: the report no longer counts")
+    if report.status == ResultReport.Status.STORED:
+        raise Conflict("this report is confirmed and stored already")
+    if report.status == ResultReport.Status.DISPUTED:
+        raise Conflict("this report is disputed: an organizer settles it by entering the result")
+
+
+def report_confirm(*, report: ResultReport, player_id: int, user: AbstractBaseUser | None) -> list[int]:
+    """Record `player_id`'s confirmation of an open report (`report_locked`); who is still awaited.
+
+    409 when the report is no longer open (an organizer's entry overtook it: confirming it then would
+    store a stale result), 403 for a player it does not await (its reporter included), 409 twice."""
+    _check_open(report)
+    if player_id == report.reporter_id:
+        raise Forbidden("you made this report: the others at the table confirm it")
+    if player_id not in report.awaiting:
+        raise Forbidden("this report does not wait for your confirmation")
+    try:
+        with transaction.atomic():
+            ReportConfirmation.objects.create(report=report, player_id=player_id, user=user)
+    except IntegrityError:
+        raise Conflict("you confirmed this report already") from None
+    confirmed = set(report.confirmations.values_list("player_id", flat=True))
+    return [pid for pid in report.awaiting if pid not in confirmed]
+
+
+def dispute_open(
+    *,
+    report: ResultReport,
+    player_id: int,
+    user: AbstractBaseUser | None,
+    window: timedelta,
+    places: Any = None,
+    scores: Any = None,
+    note: Any = "",
+) -> ResultDispute:
+    """A seated player disputes a report (`report_locked`): an open one (it no longer waits: the table goes
+    to the organizers) or a stored one whose version still counts, within `window` of its storing. The
+    dispute carries the player's claim (places and scores, optional) and a note; one of the two is needed.
+    409 once the window closed, for a report overtaken by an organizer's entry, or when the table is
+    disputed already."""
+    if not isinstance(note, str) or len(note) > NOTE_MAX_LENGTH:
+        raise UserError(f"the note is text of at most {NOTE_MAX_LENGTH} characters", field="note")
+    note = note.strip()
+    if places is not None or scores is not None:
+        match = Match.objects.get(pk=report.match_id)
+        places, scores = check_outcome(
+            num_seats=len(report.places), score_order=game_spec(match.game_id).score_order, places=places,
+            scores=scores,
+        )  # fmt: skip
+    elif not note:
+        raise UserError("give the places you claim, or say what happened", field="places")
+    if report.status == ResultReport.Status.STORED:
+        stored = ResultVersion.objects.filter(report=report).first()
+        current = Match.objects.filter(pk=report.match_id).values_list("result_version", flat=True).get()
+        if stored is None or stored.version != current:
+            raise Conflict("an organizer entered a newer result of this table: it stands")
+        closes = stored.entered_at + window
+        if timezone.now() > closes:
+            raise Conflict(
+                f"the dispute window closed at {closes:%H:%M} UTC ({int(window.total_seconds() // 60)} minutes "
+                "after the result was stored): ask an organizer to correct it"
+            )
+    else:
+        _check_open(report)
+        if player_id == report.reporter_id:
+            raise Forbidden("you made this report: wait for the others, or ask an organizer to enter the result")
+    try:
+        with transaction.atomic():
+            dispute = ResultDispute.objects.create(
+                match_id=report.match_id, report=report, player_id=player_id, user=user, places=places,
+                scores=scores, note=note,
+            )  # fmt: skip
+    except IntegrityError:
+        raise Conflict("this table is disputed already: an organizer settles it") from None
+    if report.status == ResultReport.Status.OPEN:
+        report.status = ResultReport.Status.DISPUTED
+        report.closed_at = timezone.now()
+        report.save(update_fields=["status", "closed_at"])
+    return dispute
 
 
 def result_void(*, match_id: int, entered_by: AbstractBaseUser | None = None, reason: str = "") -> Match:
@@ -248,6 +479,9 @@ def result_void(*, match_id: int, entered_by: AbstractBaseUser | None = None, re
         )
         outcome = MatchOutcome(match.pk, version_number, places=None)
         matches_set_outcomes(status=Match.Status.VOID, outcomes=[outcome])
+        ResultReport.objects.filter(match=match, status=ResultReport.Status.OPEN).update(
+            status=ResultReport.Status.SUPERSEDED, closed_at=timezone.now()
+        )
         match.status = Match.Status.VOID
         match.result_version = version_number
         if counted:
@@ -259,7 +493,7 @@ class PlayedMatch(NamedTuple):
     """A bot match played to its end: its pool and its match record (whose outcome counts)."""
 
     match_id: int
-    rating_pool_id: int
+    rating_pool_id: int | None  # None: an unrated match (a challenge's), which marks no pool
     record: Mapping[str, Any]
 
 
@@ -277,13 +511,23 @@ def results_record_played(*, played: Sequence[PlayedMatch]) -> None:
     earliest: dict[int, int] = {}
     for item in played:
         outcome = item.record["outcome"]
-        places, _ = check_outcome(num_seats=len(item.record["seats"]), score_order=None, places=outcome["places"])
+        places, _ = check_outcome(
+            num_seats=len(item.record["seats"]), score_order=None, places=outcome["places"]
+        )
         scores = outcome.get("scores")
         versions.append((item.match_id, places, scores))
         outcomes.append(MatchOutcome(item.match_id, 1, places, scores, item.record))
-        earliest[item.rating_pool_id] = min(item.match_id, earliest.get(item.rating_pool_id, item.match_id))
+        if item.rating_pool_id is not None:
+            earliest[item.rating_pool_id] = min(
+                item.match_id, earliest.get(item.rating_pool_id, item.match_id)
+            )
     bulk.insert(
-        ResultVersion, RESULT_COLUMNS, versions, version=1, reason=SYSTEM_RESULT_REASON, entered_at=timezone.now()
+        ResultVersion,
+        RESULT_COLUMNS,
+        versions,
+        version=1,
+        reason=SYSTEM_RESULT_REASON,
+        entered_at=timezone.now(),
     )
     matches_set_outcomes(status=Match.Status.FINISHED, outcomes=outcomes)
     pools_changed(changes=[PoolChange(pool_id, match_id) for pool_id, match_id in earliest.items()])

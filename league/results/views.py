@@ -12,6 +12,7 @@ from league.core.errors import UserError
 from league.core.forms import add_user_error
 from league.matches.forms import MatchForm
 from league.matches.models import Match
+from league.matches.selectors import verification_of
 from league.results.entry import result_entry_form
 from league.results.selectors import match_detail
 from league.results.services import match_create, result_submit
@@ -26,7 +27,12 @@ def _match_or_404(pk: int) -> Match:
 
 def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     match = _match_or_404(pk)
-    return render(request, "matches/detail.html", {"match": match, "game_name": game_name(match.game_id)})
+    context = {
+        "match": match,
+        "game_name": game_name(match.game_id),
+        "verification": verification_of(match) if match.record is not None else None,
+    }
+    return render(request, "matches/detail.html", context)
 
 
 @staff_member_required

@@ -8,6 +8,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.checks.security.base import SECRET_KEY_MIN_LENGTH, SECRET_KEY_MIN_UNIQUE_CHARACTERS
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 from league.settings import env
 
@@ -45,6 +46,7 @@ INSTALLED_APPS = [
     "league.ratings",
     "league.bots",
     "league.tournaments",
+    "league.notifications",
     "league.accounts",
     "league.api",
     "league.site",
@@ -79,6 +81,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "league.core.context_processors.games",
+                "league.notifications.context_processors.unread",
             ],
         },
     },
@@ -135,7 +138,9 @@ EMAIL_HOST_PASSWORD = env.text("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env.flag("EMAIL_USE_TLS", True)
 EMAIL_TIMEOUT = 20
 EMAIL_BACKEND = (
-    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
 )
 DEFAULT_FROM_EMAIL = env.text("DEFAULT_FROM_EMAIL", "Pecking Order <no-reply@localhost>")
 # Password-reset mails: at most this many per hour to one address, to one account and from one client
@@ -145,6 +150,11 @@ PASSWORD_RESET_REQUESTS_PER_CLIENT_HOUR = 20
 SIGN_UPS_PER_CLIENT_HOUR = env.number("SIGN_UPS_PER_CLIENT_HOUR", 10, minimum=1)
 # A claim link (league.accounts) lets one person take over one player; it expires after this many days.
 CLAIM_LINK_DAYS = 7
+# The address of the site in mails (notifications link back to it).
+SITE_URL = env.text("SITE_URL", "http://localhost:8000")
+# Outbound webhooks (league.notifications.delivery) never call loopback, private, link-local or metadata
+# addresses; these networks are let through anyway. Empty outside tests: never set it in production.
+WEBHOOK_ALLOWED_ADDRESSES: tuple[str, ...] = ()
 # Live tournament pages (a published round's page, the projector) fetch themselves again this often; the
 # embed every twice as long (league.tournaments.room).
 TOURNAMENT_LIVE_SECONDS = 15
@@ -216,7 +226,10 @@ REST_FRAMEWORK = {
         "league.api.throttling.ThrottledTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_THROTTLE_CLASSES": ["league.api.throttling.AnonymousThrottle", "league.api.throttling.UserThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "league.api.throttling.AnonymousThrottle",
+        "league.api.throttling.UserThrottle",
+    ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.rate("API_RATE_ANONYMOUS", "600/minute"),
         "user": env.rate("API_RATE_USER", "1200/minute"),
@@ -250,6 +263,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "ErrorCode": "league.api.errors.ERROR_CODES",
         "ByeRequestKindEnum": "league.tournaments.models.ByeRequest.Kind",
+        "ChallengeStatusEnum": "league.bots.models.Challenge.Status",
+        "LeagueStatusEnum": "league.bots.models.BotLeague.Status",
     },
 }
 
@@ -271,6 +286,20 @@ def broker_settings(url: str, root: Path = VAR_DIR / "broker") -> tuple[str, dic
 
 
 CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = broker_settings(env.text("CELERY_BROKER_URL", "filesystem://localhost/"))
+
+
+def celery_queues(default: str, notifications: str) -> tuple[tuple[Queue, ...], dict[str, dict[str, str]]]:
+    """The queues a worker consumes by default (both) and the routes that send notifications' and webhooks'
+    tasks to their own queue, so a slow mail server or receiver never holds up bot leagues or ratings."""
+    queues = (Queue(default, routing_key=default), Queue(notifications, routing_key=notifications))
+    return queues, {"league.notifications.tasks.*": {"queue": notifications, "routing_key": notifications}}
+
+
+# A worker started without -Q consumes both queues (`make run`'s does); a deployment may run workers of its
+# own for the notifications queue (`celery -A league worker -Q notifications`).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+NOTIFICATIONS_QUEUE = "notifications"
+CELERY_TASK_QUEUES, CELERY_TASK_ROUTES = celery_queues(CELERY_TASK_DEFAULT_QUEUE, NOTIFICATIONS_QUEUE)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -289,11 +318,25 @@ CELERY_TIMEZONE = TIME_ZONE
 # bubblewrap, run as one of SANDBOX_SLOTS slot users (po-sandbox-0, ...: .ci/sandbox-users creates them).
 SANDBOX_BWRAP = env.text("SANDBOX_BWRAP", "/usr/bin/bwrap")
 SANDBOX_USERS = tuple(
-    f"{env.text('SANDBOX_USER_PREFIX', 'po-sandbox-')}{n}" for n in range(env.number("SANDBOX_SLOTS", 16, minimum=1))
+    f"{env.text('SANDBOX_USER_PREFIX', 'po-sandbox-')}{n}"
+    for n in range(env.number("SANDBOX_SLOTS", 16, minimum=1))
 )
 SANDBOX_MAX_PROCESSES = env.number("SANDBOX_MAX_PROCESSES", 8, minimum=4)
 SANDBOX_TMPFS_MB = env.number("SANDBOX_TMPFS_MB", 16, minimum=1)
 SANDBOX_LOCK_DIR = env.text("SANDBOX_LOCK_DIR", "/tmp/pecking-order-sandbox")
+
+# Uploaded bot programs (league.bots.uploads, league.bots.archives; docs/bot-leagues.md, "Uploading a bot").
+BOT_UPLOAD_MAX_BYTES = env.number("BOT_UPLOAD_MAX_BYTES", 1 << 20, minimum=1024)  # the upload, compressed
+BOT_UPLOAD_MAX_EXTRACTED_BYTES = env.number("BOT_UPLOAD_MAX_EXTRACTED_BYTES", 8 << 20, minimum=1024)
+BOT_UPLOAD_MAX_ENTRIES = env.number("BOT_UPLOAD_MAX_ENTRIES", 200, minimum=2)
+BOT_UPLOAD_MAX_ENTRY_BYTES = env.number("BOT_UPLOAD_MAX_ENTRY_BYTES", 2 << 20, minimum=1024)
+BOT_UPLOAD_MAX_RATIO = env.number("BOT_UPLOAD_MAX_RATIO", 100, minimum=2)  # uncompressed : compressed
+BOT_UPLOAD_QUOTA_VERSIONS = env.number("BOT_UPLOAD_QUOTA_VERSIONS", 100, minimum=1)  # per user, all bots
+BOT_UPLOAD_QUOTA_BYTES = env.number("BOT_UPLOAD_QUOTA_BYTES", 20 << 20, minimum=1024)  # per user, distinct uploads
+# Each worker's cache of uploaded programs by hash (league.bots.program_cache): every folder from / to it
+# must be searchable by the slot users (mode 0755 or o+x), who read the one program a seat plays.
+BOT_PROGRAM_CACHE_DIR = env.text("BOT_PROGRAM_CACHE_DIR", str(VAR_DIR / "programs"))
+BOT_LOG_MATCHES = env.number("BOT_LOG_MATCHES", 200, minimum=1)  # program logs kept per bot version
 
 LOGGING = {
     "version": 1,

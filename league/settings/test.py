@@ -17,6 +17,7 @@ from league.settings.base import (
     VAR_DIR,
     broker_settings,
     cache_from_url,
+    celery_queues,
 )
 
 TEST_RUN_DIR = Path(env.text("PECKING_ORDER_TEST_RUN_DIR") or VAR_DIR / "test-runs" / str(os.getpid()))
@@ -34,8 +35,11 @@ STORAGES = {
 CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = broker_settings(CELERY_BROKER_URL, TEST_RUN_DIR / "broker")
 # A queue of this run's own, so that runs sharing a Redis broker never take each other's tasks.
 CELERY_TASK_DEFAULT_QUEUE = f"tests-{TEST_RUN_DIR.name}"
+NOTIFICATIONS_QUEUE = f"tests-{TEST_RUN_DIR.name}-notifications"
+CELERY_TASK_QUEUES, CELERY_TASK_ROUTES = celery_queues(CELERY_TASK_DEFAULT_QUEUE, NOTIFICATIONS_QUEUE)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(TEST_RUN_DIR / "test.sqlite3")}
+BOT_PROGRAM_CACHE_DIR = str(TEST_RUN_DIR / "programs")
 # Static files are served from the app folders, without collectstatic.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True

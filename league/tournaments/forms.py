@@ -120,6 +120,20 @@ class TournamentForm(forms.Form):
         "points are multiplied by first place at the preferred size over first place at its size.",
     )  # fmt: skip
     rated = forms.BooleanField(required=False, initial=True, help_text="Rated tournaments count in the game's ratings.")
+    result_reporting = forms.ChoiceField(
+        choices=Tournament.Reporting.choices, initial=Tournament.Reporting.ORGANIZER, label="Results", required=False,
+        help_text="With self-report a seated player reports the table's result and every other player at the "
+        "table confirms it before it counts; organizers can always enter or correct a result.",
+    )  # fmt: skip
+    two_seat_confirmation = forms.ChoiceField(
+        choices=Tournament.TwoSeatConfirmation.choices, initial=Tournament.TwoSeatConfirmation.OPPONENT,
+        label="Self-report at tables of 2", required=False,
+    )  # fmt: skip
+    dispute_window_minutes = forms.IntegerField(
+        initial=15, label="Dispute window (minutes)", required=False, **SETTING_BOUNDS["dispute_window_minutes"].limits,
+        help_text="Self-report: how long after a confirmed result is stored a player at the table may still "
+        "dispute it (0: not at all).",
+    )  # fmt: skip
 
     def __init__(self, *args, with_schedule: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
@@ -247,6 +261,10 @@ class TournamentForm(forms.Form):
         data["first_stage"] = data["first_stage"] or "swiss"
         data["cut_format"] = data["cut_format"] or "single_elimination"
         data["requested_bye_score"] = data["requested_bye_score"] or Tournament.ByeScore.ZERO
+        data["result_reporting"] = data["result_reporting"] or Tournament.Reporting.ORGANIZER
+        data["two_seat_confirmation"] = data["two_seat_confirmation"] or Tournament.TwoSeatConfirmation.OPPONENT
+        if data["dispute_window_minutes"] is None:
+            data["dispute_window_minutes"] = 15
         if self.with_schedule:
             date, time = self.cleaned_data.get("start_date"), self.cleaned_data.get("start_time")
             data["time_zone"] = self.cleaned_data.get("time_zone") or None
@@ -485,3 +503,14 @@ class AdvancingForm(forms.Form):
     def __init__(self, *args, seats=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["advancing"].choices = [(seat.player_id, seat.player.name) for seat in seats]
+
+
+class DisputeForm(forms.Form):
+    """A dispute's note and the report it disputes; the places claimed come from a `ResultForm` (prefix
+    "claim")."""
+
+    report = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=1)
+    note = forms.CharField(
+        required=False, max_length=500, label="What happened",
+        widget=forms.Textarea(attrs={"rows": 2, "placeholder": "e.g. Cal's last pile was counted twice"}),
+    )  # fmt: skip

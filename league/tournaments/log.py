@@ -118,6 +118,11 @@ def _reset(details: dict, zone: str) -> str:
     return f"Reset the result of round {details.get('round')}, table {details.get('table')}{label}"
 
 
+def _table_of(details: dict) -> str:
+    label = f" ({details['label']})" if details.get("label") else ""
+    return f"round {details.get('round')}, table {details.get('table')}{label}"
+
+
 WORDING: dict[str, Callable[[dict, str], str]] = {
     Action.TOURNAMENT_CREATED: lambda d, z: (
         f"Created {d.get('name')}: {game_name(d.get('game', ''))}, "
@@ -160,6 +165,12 @@ WORDING: dict[str, Callable[[dict, str], str]] = {
     Action.ROUND_COMPLETED: lambda d, z: f"Completed round {d.get('round')}",
     Action.TABLE_CLOSED: _closed,
     Action.RESULT_RESET: _reset,
+    Action.RESULT_REPORTED: lambda d, z: f"{d.get('player')} reported the result of {_table_of(d)}",
+    Action.RESULT_CONFIRMED: lambda d, z: (
+        f"Stored the result of {_table_of(d)} reported by {d.get('reporter')}, confirmed by "
+        f"{', '.join(d.get('confirmed_by', []))}"
+    ),
+    Action.RESULT_DISPUTED: lambda d, z: f"{d.get('player')} disputed the result of {_table_of(d)}",
 }
 
 

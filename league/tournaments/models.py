@@ -39,6 +39,14 @@ class Tournament(models.Model):
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
 
+    class Reporting(models.TextChoices):
+        ORGANIZER = "organizer", "Organizers enter results"
+        SELF_REPORT = "self_report", "Players report, the others at the table confirm"
+
+    class TwoSeatConfirmation(models.TextChoices):
+        OPPONENT = "opponent", "The opponent confirms"
+        ORGANIZER = "organizer", "An organizer enters the result"
+
     class ByeScore(models.TextChoices):
         WIN = "win", "A win"
         HALF = "half", "Half a win"
@@ -92,6 +100,17 @@ class Tournament(models.Model):
         choices=ByeScore.choices,
         default=ByeScore.ZERO,
         help_text="Swiss: what a bye a player asked for scores (a bye the pairing gives always scores as a win).",
+    )
+    result_reporting = models.CharField(
+        max_length=12, choices=Reporting.choices, default=Reporting.ORGANIZER,
+        help_text="Who enters results: the organizers only, or the players (a report the others confirm).",
+    )  # fmt: skip
+    two_seat_confirmation = models.CharField(
+        max_length=10, choices=TwoSeatConfirmation.choices, default=TwoSeatConfirmation.OPPONENT,
+        help_text="Self-report at tables of 2: the opponent confirms, or an organizer enters the result.",
+    )  # fmt: skip
+    dispute_window_minutes = models.PositiveSmallIntegerField(
+        default=15, help_text="Self-report: how long after a confirmed result is stored a player may dispute it."
     )
     venue = models.CharField(max_length=200, blank=True, help_text="Where the event takes place.")
     description = models.TextField(max_length=4000, blank=True, help_text="Shown on the tournament's page.")
@@ -375,6 +394,9 @@ class AuditEntry(models.Model):
         ROUND_COMPLETED = "round.completed", "Round completed"
         TABLE_CLOSED = "table.closed", "Table closed"
         RESULT_RESET = "result.reset", "Result reset"
+        RESULT_REPORTED = "result.reported", "Result reported by a player"
+        RESULT_CONFIRMED = "result.confirmed", "Reported result confirmed and stored"
+        RESULT_DISPUTED = "result.disputed", "Result disputed"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

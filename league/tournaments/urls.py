@@ -27,6 +27,12 @@ urlpatterns = [
         "<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/result/", views.table_result, name="result"
     ),
     path("<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/close/", views.table_close, name="close"),
+    path("<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/", views.table_page, name="table"),
+    path(
+        "<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/<str:action>/",
+        views.table_report_action,
+        name="report",
+    ),
     path("<name_slug:slug>/rounds/<int:number>/print/", room.round_print, name="print"),
     path("<name_slug:slug>/rounds/<int:number>/slips/", room.round_slips, name="slips"),
     path("<name_slug:slug>/rounds/<int:number>/timer/", room.round_timer, name="timer"),

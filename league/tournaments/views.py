@@ -30,12 +30,14 @@ from league.core.exports import SafeWriter, csv_download
 from league.core.forms import add_user_error
 from league.matches.models import Match
 from league.results.entry import result_entry_form
+from league.results.forms import ResultForm
 from league.results.selectors import counting_advancing
 from league.tournaments import clock, seam, selectors, services, snapshots
 from league.tournaments.errors import NotOrganizer
 from league.tournaments.forms import (
     AdvancingForm,
     CloseForm,
+    DisputeForm,
     MoveForm,
     ParticipantsForm,
     RegisterForm,
@@ -409,6 +411,9 @@ def _round_page(request, tournament, number, *, status=200, error="", swap_form=
         "can_score": organizer or selectors.is_scorekeeper(request.user, tournament),
         "planned_start": planned.starts_at if planned else None,
         "flowing": seam.flows(tournament, number),
+        "reports": selectors.round_reports(view.tables) if not draft else None,
+        "self_report": tournament.result_reporting == Tournament.Reporting.SELF_REPORT,
+        "my_player_id": getattr(selectors.player_of(request.user), "pk", None),
         "can_generate_next": tournament.status == Tournament.Status.RUNNING
         and view.row.status == Round.Status.COMPLETE
         and view.number == views[-1].number
@@ -584,6 +589,104 @@ def table_close(request: HttpRequest, slug: str, number: int, table_number: int)
         return _round_page(request, tournament, number, status=exc.status, error=exc.message)
     messages.success(request, f"Table {table.number} closed as {Table.Closed(closed.closed_as).label.lower()}.")
     return redirect(_round_url(tournament, number))
+
+
+def _seat_views(tournament: Tournament, table: Table) -> list:
+    _, _, view = _round(tournament, table.round.number, False, (table.number, table.number))
+    return next(item for item in view.tables if item.id == table.pk).seats
+
+
+def _table_page(request, tournament, table, *, status=200, error="", report_form=None, claim_form=None,
+                dispute_form=None, advancing_form=None):  # fmt: skip
+    """A table's page: its seats and result, and for its players the self-report controls (report, confirm,
+    dispute) with the state of the report."""
+    seats = list(table.match.seats.select_related("player").order_by("seat"))
+    seat_views = _seat_views(tournament, table)
+    reporting = selectors.table_reporting(table, request.user, seat_views)
+    cut = seam.table_cut(tournament, table.round.number, table.label)
+    if advancing_form is None and cut is not None:
+        advancing_form = AdvancingForm(seats=seats)
+    open_id = reporting.open.id if reporting.open else (reporting.stored.id if reporting.stored else None)
+    context = {
+        "tournament": tournament,
+        "table": table,
+        "match": table.match,
+        "seats": seat_views,
+        "reporting": reporting,
+        "report_form": report_form or ResultForm(seats=seats, initial={"expected_version": table.match.result_version}),
+        "claim_form": claim_form or ResultForm(seats=seats, prefix="claim", initial={"expected_version": 0}),
+        "dispute_form": dispute_form or DisputeForm(initial={"report": open_id}),
+        "advancing_form": advancing_form,
+        "cut": cut,
+        "error": error,
+        "can_score": selectors.can_score(request.user, tournament),
+        "self_report": tournament.result_reporting == Tournament.Reporting.SELF_REPORT,
+    }
+    return render(request, "tournaments/table.html", context, status=status)
+
+
+def table_page(request: HttpRequest, slug: str, number: int, table_number: int) -> HttpResponse:
+    tournament = _tournament(request, slug)
+    return _table_page(request, tournament, _table(tournament, number, table_number))
+
+
+REPORT_DONE = {
+    "report": "Result reported: it counts once the others at the table confirm it.",
+    "confirm": "Confirmed.",
+    "dispute": "Dispute sent: the organizers settle it.",
+    "stored": "Confirmed: everyone agreed, the result is stored.",
+}
+
+
+@require_POST
+def table_report_action(request: HttpRequest, slug: str, number: int, table_number: int, action: str) -> HttpResponse:
+    """A player's report, confirmation or dispute of their table's result (plain forms; the services check
+    who may)."""
+    if action not in ("report", "confirm", "dispute"):
+        raise Http404("no such action")
+    tournament = _tournament(request, slug)
+    table = _table(tournament, number, table_number)
+    if not request.user.is_authenticated:
+        return login_redirect(reverse("tournaments:table", args=[slug, number, table_number]), reverse("accounts:login"))
+    seats = list(table.match.seats.select_related("player").order_by("seat"))
+    forms_used: dict = {}
+    try:
+        if action == "report":
+            form = forms_used["report_form"] = ResultForm(request.POST, seats=seats)
+            advancing = None
+            if seam.table_cut(tournament, number, table.label) is not None:
+                chosen = forms_used["advancing_form"] = AdvancingForm(request.POST, seats=seats)
+                if not chosen.is_valid():
+                    raise UserError("advancing lists players of this table", field="advancing")
+                advancing = chosen.cleaned_data["advancing"] or None
+            if not form.is_valid():
+                raise UserError(_first_error(form))
+            services.table_report(table=table, by=request.user, expected_version=form.cleaned_data["expected_version"],
+                                           places=form.cleaned_data["places"], scores=form.cleaned_data["scores"],
+                                           advancing=advancing)  # fmt: skip
+        elif action == "confirm":
+            report = services.table_confirm(table=table, by=request.user, report_id=_int(request.POST, "report"))
+            if report.status == "stored":
+                action = "stored"
+        else:
+            claim = forms_used["claim_form"] = ResultForm(request.POST, seats=seats, prefix="claim")
+            note = forms_used["dispute_form"] = DisputeForm(request.POST)
+            if not claim.is_valid():
+                raise UserError(_first_error(claim))
+            if not note.is_valid():
+                raise UserError(_first_error(note))
+            services.table_dispute(table=table, by=request.user, report_id=note.cleaned_data["report"],
+                                   places=claim.cleaned_data["places"], scores=claim.cleaned_data["scores"],
+                                   note=note.cleaned_data["note"])  # fmt: skip
+    except UserError as exc:
+        return _table_page(request, tournament, table, status=exc.status, error=exc.message, **forms_used)
+    messages.success(request, REPORT_DONE[action])
+    return redirect("tournaments:table", slug=slug, number=number, table_number=table_number)
+
+
+def _first_error(form) -> str:
+    errors = form.errors.get("__all__") or next(iter(form.errors.values()), ["check the form"])
+    return str(errors[0])
 
 
 def player_path(request: HttpRequest, slug: str, player_slug: str) -> HttpResponse:

@@ -16,12 +16,13 @@ from league.ratings.models import PendingRatingUpdate, Rating
 from league.ratings.services import pool_differences
 from league.results.services import result_submit, result_void
 from tests.factories import MatchFactory, PlayerFactory, StaffFactory
-from tests.league.bots.workers import database_url, wait_until
+from tests.league.bots.workers import database_url, purge_queues, wait_until
 from tests.league.ratings.test_pools import expected, stored
 
 
 @pytest.fixture
 def worker(transactional_db):
+    purge_queues()
     environment = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "league.settings.test",

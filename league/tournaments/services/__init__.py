@@ -8,7 +8,7 @@ match's pool. Standings are never stored: they are computed from the results (`s
 of an earlier round updates standings and tie-breaks at once.
 
 The writes live in one module per part of a tournament (`lifecycle`, `registrations` and `batch`, `byes`,
-`rounds`, `tables`, `brackets`, `timer`); this package is their one entry point, so callers write
+`rounds`, `tables`, `reports`, `brackets`, `timer`); this package is their one entry point, so callers write
 `services.round_generate(...)` whichever module holds it.
 """
 
@@ -50,6 +50,7 @@ from league.tournaments.services.registrations import (
     registration_withdraw,
     signup_configure,
 )
+from league.tournaments.services.reports import table_confirm, table_dispute, table_report
 from league.tournaments.services.rounds import (
     round_complete,
     round_discard,
@@ -110,6 +111,9 @@ __all__ = [
     "round_timer_start",
     "signup_configure",
     "table_close",
+    "table_confirm",
+    "table_dispute",
+    "table_report",
     "table_result",
     "tournament_create",
     "tournament_finish",

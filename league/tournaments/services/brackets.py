@@ -20,6 +20,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Max
 from django.utils import timezone
 
+from league.core import events
 from league.matches.models import Match
 from league.results.services import matches_create, result_void
 from league.tournaments import seam
@@ -48,10 +49,14 @@ def bracket_sync(*, tournament: Tournament, by: AbstractBaseUser | None) -> list
         if not batch or not tables_forfeit_departed(tournament=tournament, tables=batch, by=by):
             break
     _update_rounds(tournament, flow, rows, batch)  # the tables of the last batch wait for results
+    ready = [table.pk for table in opened if not table.closed_as]
+    if ready:
+        events.emit(events.table_ready, tournament_id=tournament.pk, table_ids=ready)
     if flow.finished and tournament.status == Tournament.Status.RUNNING:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
         audit(tournament, None, Action.FINISHED, after_round=max(rows), early=False)
+        events.emit(events.tournament_finished, tournament_id=tournament.pk)
     elif not flow.finished and tournament.status == Tournament.Status.FINISHED:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])

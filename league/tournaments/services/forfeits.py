@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
+from league.core import events
 from league.matches.models import Match, MatchSeat
 from league.results.services import result_submit, result_void
 from league.tournaments.models import Registration, Table, Tournament
@@ -37,13 +38,16 @@ def close_table(
     else:
         places = [len(seats) - len(absent) + 1 if pid in absent else 1 for pid in seats]
         label = Table.Closed(kind).label.lower()
-        result_submit(
+        version = result_submit(
             match_id=match.pk,
             expected_version=match.result_version,
             places=places,
             entered_by=by,
             reason=reason or (f"closed as {label}" if match.result_version else ""),
             advancing=advancing,
+        )
+        events.emit(
+            events.result_recorded, tournament_id=table.round.tournament_id, table_id=table.pk, version_id=version.pk
         )
     table.closed_as = kind
     table.absent = absent

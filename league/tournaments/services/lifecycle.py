@@ -13,6 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from games.core.errors import OptionError
+from league.core import events
 from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.checks import is_int
@@ -35,13 +36,15 @@ SETTING_BOUNDS = {  # the whole-number settings; the page form and the API seria
     "rounds": Bounds(1, 60),
     "cut_size": Bounds(2, 1024),
     "advance": Bounds(1, 6),  # fewer than a table of 7 seats
+    "dispute_window_minutes": Bounds(0, 1440),  # up to a day
 }
 FIRST_STAGES = ("swiss", "round_robin")
 CUT_FORMATS = ("single_elimination", "double_elimination")
 SETTINGS = (
     "name", "game_id", "options", "format", "table_size", "leftovers", "rounds", "first_stage", "cut_size",
     "cut_format", "advance", "third_place", "grand_final_reset", "points", "tiebreaks", "rated",
-    "scale_points", "requested_bye_score", "venue", "description",
+    "scale_points", "requested_bye_score", "result_reporting", "two_seat_confirmation", "dispute_window_minutes",
+    "venue", "description",
 )  # fmt: skip
 TEXT_LIMITS = {"venue": 200, "description": 4000}  # characters, as the columns store
 SCHEDULE = ("time_zone", "starts_at", "checkin_opens_at", "round_times")
@@ -116,6 +119,16 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
     if bye_score not in Tournament.ByeScore.values:
         raise UserError(f"a requested bye scores one of {', '.join(Tournament.ByeScore.values)}",
                         field="requested_bye_score")  # fmt: skip
+    reporting = cleaned.setdefault("result_reporting", Tournament.Reporting.ORGANIZER)
+    if reporting not in Tournament.Reporting.values:
+        raise UserError(f"result_reporting is one of {', '.join(Tournament.Reporting.values)}", field="result_reporting")
+    two_seats = cleaned.setdefault("two_seat_confirmation", Tournament.TwoSeatConfirmation.OPPONENT)
+    if two_seats not in Tournament.TwoSeatConfirmation.values:
+        raise UserError(f"two_seat_confirmation is one of {', '.join(Tournament.TwoSeatConfirmation.values)}",
+                        field="two_seat_confirmation")  # fmt: skip
+    cleaned["dispute_window_minutes"] = SETTING_BOUNDS["dispute_window_minutes"].check(
+        cleaned.get("dispute_window_minutes", 15), "dispute_window_minutes"
+    )
     for name, limit in TEXT_LIMITS.items():
         text = cleaned.get(name) or ""
         if not isinstance(text, str):
@@ -425,6 +438,7 @@ def tournament_finish(*, tournament: Tournament, by: AbstractBaseUser) -> Tourna
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
         audit(tournament, by, Action.FINISHED, after_round=last.number if last else 0, early=True)
+        events.emit(events.tournament_finished, tournament_id=tournament.pk)
     return tournament
 
 

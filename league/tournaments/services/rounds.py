@@ -10,7 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from league.core import bulk
+from league.core import bulk, events
 from league.core.catalogue import game_spec
 from league.core.checks import is_int
 from league.core.errors import UserError
@@ -214,9 +214,12 @@ def round_publish(*, round_row: Round, by: AbstractBaseUser) -> Round:
         locked.published_at = now
         locked.save(update_fields=["status", "published_at"])
         audit(tournament, by, Action.ROUND_PUBLISHED, round=locked.number, tables=len(rows))
+        closed: set[int] = set()
         if tournament.registrations.filter(status__in=DEPARTED).exists():  # (rarely) tables to close at once
             tables = list(locked.tables.order_by("number").select_related("round"))
-            tables_forfeit_departed(tournament=tournament, tables=tables, by=by)
+            closed = {table.pk for table in tables_forfeit_departed(tournament=tournament, tables=tables, by=by)}
+        events.emit(events.table_ready, tournament_id=tournament.pk,
+                    table_ids=[pk for pk, _ in rows if pk not in closed])  # fmt: skip
         if seam.flows(tournament, locked.number):
             bracket_sync(tournament=tournament, by=by)
     return locked
@@ -251,5 +254,6 @@ def round_complete(*, round_row: Round, by: AbstractBaseUser) -> Round:
             tournament.status = Tournament.Status.FINISHED
             tournament.save(update_fields=["status"])
             audit(tournament, by, Action.FINISHED, after_round=locked.number, early=False)
+            events.emit(events.tournament_finished, tournament_id=tournament.pk)
         transaction.on_commit(partial(snapshots.warm, tournament.pk))
     return locked

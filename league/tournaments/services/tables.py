@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from league.core import events
 from league.core.catalogue import game_spec
 from league.core.errors import UserError
 from league.players.models import Player
@@ -57,17 +58,45 @@ def table_result(
     `reset` is true: then the later matches are reset first (`brackets.tables_reset`) and open again with
     the corrected players. Elsewhere published pairings stay as they are."""
     table = _published_table(table, by, check=check_scorer)
+    return table_record(table=table, by=by, expected_version=expected_version, places=places, scores=scores,
+                        reason=reason, advancing=advancing, reset=reset)  # fmt: skip
+
+
+def check_decider(table: Table, places: Any, scores: Any, advancing: Any) -> tuple[list[int] | None, list[int] | None]:
+    """(places checked, decider) of a result at `table`: at an elimination table whose places leave the cut
+    undecided, `advancing` must say who goes through (`seam.check_advancing`, 400 otherwise); (None, None)
+    where no cut applies and no decider is given."""
+    tournament = table.round.tournament
+    if not advancing and seam.table_cut(tournament, table.round.number, table.label) is None:
+        return None, None
+    seated = list(table.match.seats.order_by("seat").values_list("player_id", "player__name"))
+    spec = game_spec(tournament.game_id)
+    checked, _ = check_outcome(num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores)
+    ids = [pid for pid, _ in seated]
+    decider = seam.check_advancing(tournament, table.round.number, table.label, ids, checked, advancing, dict(seated))
+    return checked, decider
+
+
+def table_record(
+    *,
+    table: Table,
+    by: AbstractBaseUser | None,
+    expected_version: Any,
+    places: Any = None,
+    scores: Any = None,
+    reason: str = "",
+    advancing: Any = None,
+    reset: bool = False,
+    report_id: int | None = None,
+) -> Table:
+    """Store a result at a published `table` (read afresh, the caller checked who may): the one code path
+    of an organizer's entry (`table_result`) and of a players' report confirmed by everyone it awaited
+    (`reports.table_confirm`, with `report_id`, entered by the reporter). Checks the decider, resets or
+    refuses what a correction changes, stores the version, reopens a closed table and, in a bracket played
+    match by match, opens the matches the result makes ready."""
     _check_live(table)
     tournament = table.round.tournament
-    decider = None
-    checked = None
-    if advancing or seam.table_cut(tournament, table.round.number, table.label) is not None:
-        seated = list(table.match.seats.order_by("seat").values_list("player_id", "player__name"))
-        spec = game_spec(tournament.game_id)
-        checked, _ = check_outcome(num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores)
-        ids = [pid for pid, _ in seated]
-        decider = seam.check_advancing(tournament, table.round.number, table.label, ids, checked, advancing,
-                                       dict(seated))  # fmt: skip
+    checked, decider = check_decider(table, places, scores, advancing)
     flowing = seam.flows(tournament, table.round.number)
     with transaction.atomic():
         if flowing:
@@ -78,7 +107,7 @@ def table_result(
             tables_reset(tournament=tournament, tables=undone, by=by, cause=table.label)
         elif checked is not None and table.match.result_version:
             _check_later_round(tournament, table, checked, decider)
-        result_submit(
+        version = result_submit(
             match_id=table.match_id,
             expected_version=expected_version,
             places=places,
@@ -86,7 +115,9 @@ def table_result(
             entered_by=by,
             reason=reason,
             advancing=decider,
+            report_id=report_id,
         )
+        events.emit(events.result_recorded, tournament_id=tournament.pk, table_id=table.pk, version_id=version.pk)
         if table.closed_as:
             table.closed_as = Table.Closed.NO
             table.absent = []

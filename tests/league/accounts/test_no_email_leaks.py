@@ -19,9 +19,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from league.accounts import services as account_services
+from league.bots.challenges import challenge_create
+from league.bots.ladders import ladder_create, ladder_enter
 from league.bots.leagues import league_create, league_start
 from league.bots.services import bot_register
-from league.bots.worker import league_work
+from league.bots.worker import challenge_work, league_work
+from league.notifications.webhooks import webhook_create
 from league.tournaments import services as tournament_services
 from league.tournaments.models import Tournament
 from tests.factories import MatchFactory
@@ -60,12 +63,28 @@ def world(staff, orga, alice, submit):
         league_start(league_id=league.pk)
         league_work(league_id=league.pk, worker="test")
     league_match = league.fixtures.exclude(match=None).first().match_id
+    ladder = ladder_create(name="Mail Ladder", game_id="nacho_pile", table_size=3, by=staff)
+    for bot in bots:
+        ladder_enter(ladder_id=ladder.pk, bot_id=bot.pk, by=orga)  # orga's own bots
+    challenge = challenge_create(bot_id=bots[0].pk, opponent_ids=[bots[1].pk], matches=2, seed=1, by=orga)
+    challenge_work(worker="test")
+    webhook = webhook_create(
+        by=orga, url="https://example.com/in", events=["table.ready"], tournament=tournament
+    )
     return {
+        "ladders": {"id": ladder.pk},
+        "challenges": {"id": challenge.pk},
+        "webhooks": {"id": webhook.pk},
         "bot-leagues": {"id": league.pk, "match_id": league_match},
         "bots": {"id": bots[0].pk},
         "matches": {"id": match.pk},
         "players": {"id": entrants[0].pk},
-        "tournaments": {"id": tournament.pk, "player_id": entrants[0].pk, "role": "organizer", "username": "orga"},
+        "tournaments": {
+            "id": tournament.pk,
+            "player_id": entrants[0].pk,
+            "role": "organizer",
+            "username": "orga",
+        },
         "tournament-rounds": {"id": first.pk},
         "tournament-tables": {"id": first.tables.first().pk},
     }
@@ -109,13 +128,21 @@ def test_no_api_response_holds_another_users_email(world, who, bob):
         assert response.status_code < 500, (method, url, text)
     gets = {path: status for (method, path), status in seen.items() if method == "get"}
     # every read found its object: the world holds one of each
-    # ... except what only organizers read (the start preview, the roles) and the caller's own entry
+    # ... except what only organizers read (the start preview, the roles), the caller's own entry and bots, and
+    # what only a bot's author reads (its logs)
     organizers_only = ("/api/tournaments/{id}/start-preview/", "/api/tournaments/{id}/roles/")
+    # ... and what only its owner reads (orga's webhook and its deliveries: a 404 to anyone else)
+    owners_only = ("/api/webhooks/{id}/", "/api/webhooks/{id}/deliveries/")
+    mine = ("/api/notifications/", "/api/webhooks/")
     assert {path: status for path, status in gets.items() if status != 200} == (
-        {"/api/me/": 401, **dict.fromkeys(organizers_only, 401), "/api/tournaments/{id}/entry/": 401}
+        {"/api/me/": 401, **dict.fromkeys(organizers_only, 401), "/api/tournaments/{id}/entry/": 401,
+         **dict.fromkeys(owners_only + mine, 401), "/api/bots/mine/": 401, "/api/bots/{id}/logs/": 401,
+         "/api/challenges/": 401, "/api/challenges/{id}/": 401}
         if who == "anonymous"
-        else {**dict.fromkeys(organizers_only, 403), "/api/tournaments/{id}/entry/": 404}
-    )
+        else {**dict.fromkeys(organizers_only, 403), "/api/tournaments/{id}/entry/": 404,
+              **dict.fromkeys(owners_only, 404), "/api/bots/{id}/logs/": 403,
+              "/api/challenges/{id}/": 403}  # orga's challenge: theirs and staff's to see
+    )  # fmt: skip
     assert len(seen) >= 45
 
 

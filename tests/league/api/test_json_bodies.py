@@ -7,6 +7,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from league.bots.ladders import ladder_create
 from league.bots.leagues import league_create
 from league.bots.services import bot_register
 from league.core.json_input import MAX_DEPTH
@@ -17,7 +18,9 @@ from tests.factories import tournaments as helpers
 from tests.league.api_errors import body_error, field_error_body
 
 DEEP = '{"name": ' + "[" * 1000 + "1" + "]" * 1000 + "}"
-TOO_DEEP = body_error(f"JSON parse error - arrays and objects are nested deeper than {MAX_DEPTH} levels", "parse_error")
+TOO_DEEP = body_error(
+    f"JSON parse error - arrays and objects are nested deeper than {MAX_DEPTH} levels", "parse_error"
+)
 
 
 def client_for(user) -> APIClient:
@@ -40,6 +43,8 @@ def world(staff, players):
     round_row = tournament_services.round_generate(tournament=tournament, by=staff)
     return {
         "bot-leagues": league.pk,
+        "ladders": ladder_create(name="Open ladder", game_id="nacho_pile", table_size=2, by=staff).pk,
+        "challenges": None,  # /api/challenges/: no id in the path
         "bots": bots[0].pk,
         "matches": MatchFactory(players=players).pk,
         "players": players[0].pk,
@@ -49,6 +54,8 @@ def world(staff, players):
         "player_id": entrants[0].pk,
         "me": None,  # /api/me/player/: no id in the path
         "claims": None,  # /api/claims/ and /api/claims/redeem/
+        "notifications": None,  # /api/notifications/read/
+        "webhooks": None,  # /api/webhooks/
     }
 
 
@@ -65,7 +72,7 @@ def writes_with_a_body(client) -> list[tuple[str, str]]:
 def test_every_api_write_refuses_a_body_nested_1000_deep(staff, world):
     api = client_for(staff)
     writes = writes_with_a_body(api)
-    assert len(writes) == 30
+    assert len(writes) == 40
     for method, path in writes:
         url = path.replace("{id}", str(world[path.split("/")[2]])).replace(
             "{player_id}", str(world["player_id"])
@@ -105,5 +112,8 @@ def test_a_body_at_the_bound_parses_and_brackets_in_strings_do_not_count(staff, 
 def test_a_body_no_column_could_store_is_a_400(staff, db, body, problem):
     for url in "/api/players/", "/api/matches/":
         response = client_for(staff).post(url, body, content_type="application/json")
-        assert (response.status_code, response.json()) == (400, body_error(f"JSON parse error - {problem}", "parse_error"))
+        assert (response.status_code, response.json()) == (
+            400,
+            body_error(f"JSON parse error - {problem}", "parse_error"),
+        )
     assert not Player.objects.exists()

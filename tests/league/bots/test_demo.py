@@ -18,7 +18,10 @@ def test_every_registered_game_gets_a_running_demo_league_once():
         second = load_bot_demo()
 
     games = registry.game_ids()
-    assert sorted(league.game_id for league in first) == sorted(games)
+    assert sorted(league.game_id for league in first if not league.is_ladder) == sorted(games)
+    assert [(league.name, league.status, league.pace) for league in first if league.is_ladder] == [
+        ("Demo ladder: Nacho Pile", "running", "scheduled")
+    ]
     assert second == []
     leagues = BotLeague.objects.all()
     assert {league.status for league in leagues} == {"running"}

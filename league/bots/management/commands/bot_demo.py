@@ -1,4 +1,4 @@
-"""`manage.py bot_demo`: create and start a demo bot league per registered game (once)."""
+"""`manage.py bot_demo`: create and start a demo bot league per registered game, and a demo ladder (once)."""
 
 from django.core.management.base import BaseCommand
 
@@ -6,7 +6,7 @@ from league.bots.demo import DEMO_INTERVAL_SECONDS, load_bot_demo
 
 
 class Command(BaseCommand):
-    help = "Create and start the demo bot leagues (one per registered game) if they are missing."
+    help = "Create and start the demo bot leagues (one per registered game) and ladder if they are missing."
 
     def handle(self, *args, **options):
         leagues = load_bot_demo()

@@ -2,7 +2,8 @@
 
 Ctrl-C (or SIGTERM) stops all three and waits for them, so nothing is left running. If one of them dies,
 the others are stopped too and the command exits non-zero. One worker process (`--pool solo`), as the
-embedded SQLite default wants a single writer per process.
+embedded SQLite default wants a single writer per process; it consumes the default queue and the
+notifications queue (mail and webhooks).
 """
 
 from __future__ import annotations
@@ -40,9 +41,12 @@ class Command(BaseCommand):
         python = sys.executable
         manage = str(settings.BASE_DIR / "manage.py")
         beat_schedule = str(settings.VAR_DIR / "celerybeat-schedule")
+        # The worker takes the default queue and the notifications queue (mail and webhooks).
+        queues = f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.NOTIFICATIONS_QUEUE}"
         commands = {
             "web": [python, manage, "runserver", f"{host}:{port}", "--noreload"],
-            "worker": [python, "-m", "celery", "-A", "league", "worker", "--pool", "solo", "-l", "info", "-n", "worker@%h"],
+            "worker": [python, "-m", "celery", "-A", "league", "worker", "--pool", "solo", "-l", "info", "-n", "worker@%h",
+                       "-Q", queues],
             "beat": [python, "-m", "celery", "-A", "league", "beat", "-l", "info", "-s", beat_schedule],
         }
         processes: dict[str, subprocess.Popen] = {}

@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0005_venue_description_tiebreak_options"),
+        ("tournaments", "0006_result_reporting_settings"),
     ]
 
     operations = [

@@ -1,0 +1,199 @@
+"""Writes for ladders: leagues that never end, whose bots enter and leave over time.
+
+A ladder is a `BotLeague` of kind "ladder": one game and table size, a seed, a rating pool, and an entry log
+(`LadderEvent`: who entered or left, at which schedule position). Its rounds are drawn by the league machinery
+(`league.bots.leagues._draw_ladder_round`) from the seed and the log alone, so the whole schedule replays
+(`league.bots.matchmaking.ladder_schedule`); it is played by the same workers, rated through its pool.
+
+- `ladder_create` (staff): a ladder in draft, with its own pool; `league_start` starts it.
+- `ladder_enter` (the bot's owner or staff): the bot enters at the next round's position. An earlier version
+  of the same bot still in the ladder leaves at that same position: the new version is a new player at the
+  initial rating, drawn first until it has `newcomer_matches` matches; the old one's history stays.
+- `ladder_leave` (the bot's owner or staff): the bot leaves at the next round's position.
+- `ladders_follow_new_version`: a new version of a bot (a revision, an upload) takes its predecessor's place
+  in every ladder the predecessor is in.
+
+Fixtures drawn before an event are played as drawn: a bot that left still plays those.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Max
+
+from games.core.errors import OptionError
+from league.bots.leagues import SETTING_BOUNDS, _locked_league, ladder_log, next_position, queue_work
+from league.bots.matchmaking import ladder_members
+from league.bots.models import BotDefinition, BotLeague, LadderEvent, LeagueEntry
+from league.core.bounds import Bounds
+from league.core.catalogue import game_spec
+from league.core.errors import ErrorCode, Forbidden, NotFound, UserError
+from league.core.names import check_name
+from league.ratings.models import RatingPool
+from league.ratings.services import pool_create
+
+NEWCOMER_MATCHES = Bounds(0, 1000)
+
+
+def ladder_create(
+    *,
+    name: str,
+    game_id: str,
+    table_size: int,
+    seed: int = 1,
+    options: Mapping[str, Any] | None = None,
+    sittings_per_round: int = 2,
+    newcomer_matches: int = 20,
+    batch_size: int = 50,
+    commit_every: int = 10,
+    pace: str = BotLeague.Pace.FAST,
+    interval_seconds: int = 60,
+    by: AbstractBaseUser | None,
+) -> BotLeague:
+    """Create a ladder in draft (no bots yet: they enter with `ladder_enter`), with its own rating pool."""
+    if by is not None and not by.is_staff:
+        raise Forbidden("only staff create ladders")
+    name = check_name(name, what="a ladder", max_length=BotLeague._meta.get_field("name").max_length)
+    if BotLeague.objects.filter(name__iexact=name).exists():
+        raise UserError(f"there is already a league called {name!r}", field="name", code=ErrorCode.DUPLICATE)
+    spec = game_spec(game_id, field="game")
+    numbers = {
+        "table_size": table_size, "seed": seed, "sittings_per_round": sittings_per_round,
+        "batch_size": batch_size, "commit_every": commit_every, "interval_seconds": interval_seconds,
+    }  # fmt: skip
+    for field, value in numbers.items():
+        SETTING_BOUNDS[field].check(value, field)
+    NEWCOMER_MATCHES.check(newcomer_matches, "newcomer_matches")
+    if pace not in BotLeague.Pace.values:
+        raise UserError(f"pace must be one of {', '.join(BotLeague.Pace.values)}", field="pace")
+    if options is not None and not isinstance(options, Mapping):
+        raise UserError("options must be an object of option names and values", field="options")
+    try:
+        valid_options = spec.validate_options(options or {}, num_players=table_size)
+    except OptionError as exc:
+        raise UserError(str(exc), field="table_size" if "players" in str(exc) else "options") from None
+    with transaction.atomic():
+        pool = pool_create(name=f"Bot ladder: {name}", kind=RatingPool.Kind.BOT_LEAGUE, game_id=spec.id)
+        return BotLeague.objects.create(
+            name=name,
+            kind=BotLeague.Kind.LADDER,
+            game_id=spec.id,
+            options=valid_options,
+            table_size=table_size,
+            seed=seed,
+            target_kind=BotLeague.Target.ROUNDS,
+            target_value=1,  # unused: a ladder never ends
+            sittings_per_round=sittings_per_round,
+            newcomer_matches=newcomer_matches,
+            batch_size=batch_size,
+            commit_every=commit_every,
+            pace=pace,
+            interval_seconds=interval_seconds,
+            rating_pool=pool,
+            created_by=by,
+        )
+
+
+def _locked_ladder(ladder_id: int) -> BotLeague:
+    ladder = _locked_league(ladder_id)
+    if not ladder.is_ladder:
+        raise NotFound(f"no ladder with id {ladder_id}")
+    return ladder
+
+
+def _may_act_for(bot: BotDefinition, by: AbstractBaseUser | None) -> None:
+    if by is None:
+        return  # the system (a new version taking its predecessor's place, the demo)
+    if not by.is_authenticated:
+        raise Forbidden("sign in to enter a bot in a ladder")
+    if not by.is_staff and bot.created_by_id != by.pk:
+        raise Forbidden(f"only the owner of {bot.label} (or staff) may enter or withdraw it")
+
+
+def retired(bot: BotDefinition) -> bool:
+    """Whether a newer version of this bot exists (it has retired: it enters nothing new)."""
+    return BotDefinition.objects.filter(previous=bot).exists()
+
+
+def _version_chain(bot: BotDefinition) -> set[int]:
+    """The ids of every version of `bot`'s line (its game and name)."""
+    return set(BotDefinition.objects.filter(game_id=bot.game_id, name=bot.name).values_list("pk", flat=True))
+
+
+def _log(ladder: BotLeague, position: int, action: str, bot_id: int, reason: str = "") -> None:
+    seq = LadderEvent.objects.filter(league=ladder).aggregate(s=Max("seq"))["s"]
+    LadderEvent.objects.create(
+        league=ladder,
+        seq=0 if seq is None else seq + 1,
+        position=position,
+        action=action,
+        bot_id=bot_id,
+        reason=reason,
+    )
+
+
+def ladder_enter(*, ladder_id: int, bot_id: int, by: AbstractBaseUser | None) -> LadderEvent:
+    """Enter a bot in a ladder at the next round's position; an earlier version of it there retires."""
+    bot = BotDefinition.objects.filter(pk=bot_id).first() if isinstance(bot_id, int) else None
+    if bot is None:
+        raise UserError("no bot with this id", field="bot")
+    _may_act_for(bot, by)
+    with transaction.atomic():
+        ladder = _locked_ladder(ladder_id)
+        if ladder.status == BotLeague.Status.FINISHED:
+            raise UserError("this ladder is closed", field="status")
+        if bot.game_id != ladder.game_id:
+            raise UserError(f"{bot.label} plays another game than this ladder", field="bot")
+        if retired(bot):
+            raise UserError(f"{bot.label} has a newer version: enter that one", field="bot")
+        if LeagueEntry.objects.filter(league=ladder, bot=bot).exists():
+            raise UserError(
+                f"{bot.label} has entered this ladder already (a bot that left comes back as a new version)",
+                field="bot",
+                code=ErrorCode.DUPLICATE,
+            )
+        position = next_position(ladder)
+        members = set(ladder_members(ladder_log(ladder), position))
+        for older in sorted(members & (_version_chain(bot) - {bot.pk})):
+            _log(ladder, position, LadderEvent.Action.LEAVE, older, f"replaced by {bot.label}")
+        LeagueEntry.objects.create(league=ladder, bot=bot)
+        _log(ladder, position, LadderEvent.Action.ENTER, bot.pk)
+        if ladder.status == BotLeague.Status.RUNNING:
+            queue_work(ladder.pk, 1)  # a ladder waiting for members draws its round now
+        return LadderEvent.objects.filter(league=ladder).order_by("-seq").first()
+
+
+def ladder_leave(*, ladder_id: int, bot_id: int, by: AbstractBaseUser | None) -> LadderEvent:
+    """Withdraw a bot from a ladder at the next round's position (its history stays)."""
+    bot = BotDefinition.objects.filter(pk=bot_id).first() if isinstance(bot_id, int) else None
+    if bot is None:
+        raise NotFound("no bot with this id")
+    _may_act_for(bot, by)
+    with transaction.atomic():
+        ladder = _locked_ladder(ladder_id)
+        position = next_position(ladder)
+        if bot.pk not in ladder_members(ladder_log(ladder), position):
+            raise UserError(f"{bot.label} is not in this ladder", field="bot")
+        _log(ladder, position, LadderEvent.Action.LEAVE, bot.pk, "withdrawn")
+        return LadderEvent.objects.filter(league=ladder).order_by("-seq").first()
+
+
+def ladders_follow_new_version(*, bot: BotDefinition) -> list[int]:
+    """Enter a new version of a bot in every ladder its predecessor is in (which it replaces there); the
+    ladders' ids. Call after the new version is stored (e.g. at the end of a revision or an upload)."""
+    if bot.previous_id is None:
+        return []
+    entered = []
+    ladder_ids = LeagueEntry.objects.filter(
+        bot_id=bot.previous_id, league__kind=BotLeague.Kind.LADDER
+    ).values_list("league_id", flat=True)
+    for ladder_id in sorted(ladder_ids):
+        ladder = BotLeague.objects.get(pk=ladder_id)
+        if bot.previous_id in ladder_members(ladder_log(ladder), next_position(ladder)):
+            ladder_enter(ladder_id=ladder_id, bot_id=bot.pk, by=None)
+            entered.append(ladder_id)
+    return entered

@@ -1,0 +1,109 @@
+"""Each worker's cache of uploaded programs, by SHA-256: the upload's bytes and its unpacked files.
+
+Pure Python: no Django (the worker passes the folder from its settings and a `fetch` that reads the bytes
+from the database). Layout under the cache's root:
+
+    blobs/<sha256>     the upload's bytes, as stored (checked against the hash whenever it is read)
+    <sha256>/          its files, unpacked (checked file by file against the program's list whenever used)
+
+Everything is written under a temporary name and renamed into place, so a reader never sees half a program;
+whatever fails a check (a file changed, added, removed, a link put in) is thrown away and fetched again.
+Only the one folder of the program a seat plays is shown to its sandbox (`league.bots.sandbox`), read-only.
+The root and the folders in it are 0755 and the files 0644: the slot users read them, nobody but the
+worker writes them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from league.bots.archives import ArchiveLimits, ProgramRefused, sha256, tree_matches, unpack_program
+
+
+class ProgramUnavailable(Exception):
+    """The program's bytes cannot be had or do not match their hash: the seat cannot play (its fault lies with
+    the stored program, not the worker)."""
+
+
+@dataclass
+class ProgramCache:
+    root: str
+    limits: ArchiveLimits
+
+    def _prepare(self) -> None:
+        for folder in (self.root, os.path.join(self.root, "blobs")):
+            os.makedirs(folder, mode=0o755, exist_ok=True)
+            os.chmod(folder, 0o755)
+
+    def _temporary(self, name: str) -> str:
+        return os.path.join(self.root, f".tmp-{name}-{uuid.uuid4().hex}")
+
+    def _discard(self, path: str) -> None:
+        """Move `path` aside atomically, then delete it."""
+        if not os.path.lexists(path):
+            return
+        trash = self._temporary("trash")
+        try:
+            os.rename(path, trash)
+        except FileNotFoundError:
+            return  # another process discarded it first
+        if os.path.isdir(trash) and not os.path.islink(trash):
+            shutil.rmtree(trash, ignore_errors=True)
+        else:
+            os.unlink(trash)
+
+    def blob(self, digest: str, fetch: Callable[[], bytes]) -> bytes:
+        """The program's bytes: from the cache if they match `digest`, else fetched (and checked) and cached."""
+        path = os.path.join(self.root, "blobs", digest)
+        with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+            with open(path, "rb") as handle:
+                data = handle.read(self.limits.upload_bytes + 1)
+            if sha256(data) == digest:
+                return data
+            self._discard(path)
+        data = fetch()
+        if sha256(data) != digest:
+            raise ProgramUnavailable(f"the stored program does not match its hash {digest[:12]}")
+        temporary = self._temporary(digest)
+        with open(temporary, "xb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+        return data
+
+    def folder(self, digest: str, files: Sequence, fetch: Callable[[], bytes]) -> str:
+        """The folder holding the program's files, exactly `files` (path, size, SHA-256 each): the cached
+        one if it matches, else unpacked anew from its bytes (`blob`). Raises ProgramUnavailable."""
+        if len(digest) != 64 or not all(char in "0123456789abcdef" for char in digest):
+            raise ProgramUnavailable(f"{digest!r} is not a SHA-256")
+        self._prepare()
+        final = os.path.join(self.root, digest)
+        if os.path.isdir(final) and not os.path.islink(final) and tree_matches(final, files):
+            return final
+        self._discard(final)
+        data = self.blob(digest, fetch)
+        temporary = self._temporary(digest)
+        os.mkdir(temporary, 0o755)
+        try:
+            checked = unpack_program(data, temporary, self.limits)
+            if not tree_matches(temporary, files) or checked.sha256 != digest:
+                raise ProgramUnavailable("the program's files do not match its stored list")
+            try:
+                os.rename(temporary, final)
+            except OSError:
+                # Another process put it in place meanwhile: use theirs if it is whole.
+                if not (os.path.isdir(final) and tree_matches(final, files)):
+                    raise
+        except ProgramRefused as exc:
+            raise ProgramUnavailable(f"the program cannot be unpacked: {exc}") from None
+        finally:
+            if os.path.lexists(temporary):
+                shutil.rmtree(temporary, ignore_errors=True)
+        return final

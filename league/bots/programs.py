@@ -1,0 +1,54 @@
+"""The worker's side of uploaded programs: each seat's files fetched by hash from the database into this
+worker's cache (`league.bots.program_cache`, under BOT_PROGRAM_CACHE_DIR), checked on every use.
+
+`seats_ready` turns the seats of one match into seats that can play: an uploaded program's seat gets the
+folder its sandbox shows at /bot, or, if its stored program cannot be unpacked, the reason (it forfeits,
+`crashed`, and its author reads why in its log). A cache the worker cannot write is the worker's fault: it
+raises SandboxUnavailable, and the match is handed back for another worker.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from django.conf import settings
+
+from league.bots.models import Program
+from league.bots.playing import SeatBot
+from league.bots.program_cache import ProgramCache, ProgramUnavailable
+from league.bots.sandbox import SandboxUnavailable
+from league.bots.uploads import upload_limits
+
+
+def program_cache() -> ProgramCache:
+    return ProgramCache(root=str(settings.BOT_PROGRAM_CACHE_DIR), limits=upload_limits())
+
+
+def fetch_program(digest: str) -> bytes:
+    """The stored bytes of the program with this SHA-256."""
+    content = Program.objects.filter(sha256=digest).values_list("content", flat=True).first()
+    if content is None:
+        raise ProgramUnavailable(f"no stored program {digest[:12]}")
+    return bytes(content)
+
+
+def seat_ready(seat: SeatBot, cache: ProgramCache | None = None) -> SeatBot:
+    if not seat.program_sha256:
+        return seat
+    cache = cache or program_cache()
+    try:
+        folder = cache.folder(
+            seat.program_sha256, seat.program_files, lambda: fetch_program(seat.program_sha256)
+        )
+    except ProgramUnavailable as exc:
+        return dataclasses.replace(seat, program_error=f"its program could not be had: {exc}")
+    except OSError as exc:
+        raise SandboxUnavailable(f"the program cache {cache.root} cannot be written: {exc}") from None
+    return dataclasses.replace(seat, program_dir=folder)
+
+
+def seats_ready(seats: Sequence[SeatBot]) -> list[SeatBot]:
+    """The seats with each uploaded program's files in place (see the module docstring)."""
+    cache = program_cache()
+    return [seat_ready(seat, cache) for seat in seats]

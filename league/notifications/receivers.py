@@ -1,0 +1,51 @@
+"""Receivers of the domain events (`league.core.events`), connected when the app is ready. They run after
+the action's commit and only queue tasks (ids in), on the notifications queue; the tasks store the
+notifications and the webhook deliveries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.dispatch import receiver
+
+from league.core import events
+from league.notifications.models import Event
+from league.notifications.tasks import notify_task, webhooks_event_task
+
+NOTIFIED = {
+    events.table_ready: "table_ready",
+    events.report_awaiting_confirmation: "report_awaiting_confirmation",
+    events.result_disputed: "result_disputed",
+    events.tournament_finished: "tournament_finished",
+}
+HOOKED = {
+    events.table_ready: Event.TABLE_READY,
+    events.result_recorded: Event.RESULT_RECORDED,
+    events.result_disputed: Event.RESULT_DISPUTED,
+    events.tournament_finished: Event.TOURNAMENT_FINISHED,
+    events.league_round_rated: Event.LEAGUE_ROUND_RATED,
+}
+PAYLOADS = {
+    "table_ready": ("tournament_id", "table_ids"),
+    "report_awaiting_confirmation": ("tournament_id", "table_id", "report_id", "user_ids"),
+    "result_disputed": ("tournament_id", "table_id", "dispute_id"),
+    "tournament_finished": ("tournament_id",),
+    Event.RESULT_RECORDED: ("tournament_id", "table_id", "version_id"),
+    Event.LEAGUE_ROUND_RATED: ("league_id", "round_number"),
+}
+
+
+def _plain(names: tuple[str, ...], payload: dict[str, Any]) -> dict[str, Any]:
+    return {name: payload[name] for name in names}
+
+
+@receiver(list(set(NOTIFIED) | set(HOOKED)), dispatch_uid="league.notifications.receivers.heard")
+def heard(signal, sender=None, **payload: Any) -> None:
+    """Queue the notifications and the webhook deliveries of one event."""
+    if signal in NOTIFIED:
+        name = NOTIFIED[signal]
+        notify_task.delay(name, _plain(PAYLOADS[name], payload))
+    if signal in HOOKED:
+        event = HOOKED[signal]
+        names = PAYLOADS.get(event) or PAYLOADS[NOTIFIED[signal]]
+        webhooks_event_task.delay(str(event), _plain(names, payload))

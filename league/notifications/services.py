@@ -1,0 +1,243 @@
+"""Writes of notifications: store one per user and cause (run by the tasks after the action committed), mail
+one, mark them read, set a user's mail preference. See `league.notifications.models`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.mail import send_mail
+from django.db import transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from league.core.errors import UserError
+from league.matches.models import MatchSeat
+from league.notifications.models import Kind, MailPreference, Notification
+from league.tournaments.models import Registration, Table, Tournament
+
+MAX_IDS = 500
+PLAYED = (Registration.Status.ACTIVE, Registration.Status.DROPPED, Registration.Status.NO_SHOW)
+
+
+def _table_name(table: Table) -> str:
+    return f"round {table.round.number}, table {table.number}" + (f" ({table.label})" if table.label else "")
+
+
+def _round_link(tournament: Tournament, table: Table) -> str:
+    return reverse("tournaments:round", args=[tournament.slug, table.round.number])
+
+
+def _store(kind: str, rows: Iterable[tuple[int, str, str, str, Tournament, Table | None]]) -> list[int]:
+    """Store the rows not stored yet (user id, key, text, link, tournament, table); the ids of this cause's
+    notifications whose mail is due (not sent yet, the user wants it and has an address)."""
+    new = [
+        Notification(
+            user_id=user_id,
+            kind=kind,
+            key=key,
+            text=text[:300],
+            link=link,
+            tournament=tournament,
+            table=table,
+        )  # fmt: skip
+        for user_id, key, text, link, tournament, table in rows
+    ]
+    if not new:
+        return []
+    Notification.objects.bulk_create(new, ignore_conflicts=True)
+    keys = Q()
+    for row in new:
+        keys |= Q(user_id=row.user_id, key=row.key)
+    due = Notification.objects.filter(keys, emailed_at__isnull=True).select_related("user").order_by("pk")
+    return [note.pk for note in due if wants_mail(note.user, note.kind)]
+
+
+def _tournament(tournament_id: int) -> Tournament | None:
+    return Tournament.objects.filter(pk=tournament_id).first()
+
+
+def _users_at(match_ids: list[int]) -> dict[int, list[int]]:
+    """Match id → the user ids of its seated players who have an account."""
+    users: dict[int, list[int]] = {}
+    seats = MatchSeat.objects.filter(match_id__in=match_ids, player__user__isnull=False).order_by(
+        "match", "seat"
+    )
+    for match_id, user_id in seats.values_list("match_id", "player__user_id"):
+        users.setdefault(match_id, []).append(user_id)
+    return users
+
+
+def notify_table_ready(*, tournament_id: int, table_ids: list[int]) -> list[int]:
+    """'Your table is ready' to each seated player with an account; ids of the notifications to mail."""
+    tournament = _tournament(tournament_id)
+    if tournament is None:
+        return []
+    tables = list(Table.objects.filter(pk__in=table_ids, round__tournament=tournament, match__isnull=False)
+                  .select_related("round"))  # fmt: skip
+    users = _users_at([table.match_id for table in tables])
+    return _store(
+        Kind.TABLE_READY,
+        (
+            (
+                user_id,
+                f"table_ready:{table.pk}",
+                f"Your table is ready in {tournament.name}: {_table_name(table)}.",
+                _round_link(tournament, table),
+                tournament,
+                table,
+            )  # fmt: skip
+            for table in tables
+            for user_id in users.get(table.match_id, [])
+        ),
+    )
+
+
+def notify_confirm(*, tournament_id: int, table_id: int, report_id: int, user_ids: list[int]) -> list[int]:
+    """'A result waits for your confirmation' to each user named by the report."""
+    tournament = _tournament(tournament_id)
+    table = (
+        Table.objects.filter(pk=table_id, round__tournament_id=tournament_id).select_related("round").first()
+    )
+    if tournament is None or table is None:
+        return []
+    known = get_user_model().objects.filter(pk__in=list(user_ids)[:MAX_IDS]).values_list("pk", flat=True)
+    return _store(
+        Kind.CONFIRM,
+        (
+            (
+                user_id,
+                f"confirm:{report_id}",
+                f"A result waits for your confirmation in {tournament.name}: {_table_name(table)}.",
+                _round_link(tournament, table),
+                tournament,
+                table,
+            )  # fmt: skip
+            for user_id in known
+        ),
+    )
+
+
+def organizer_ids(tournament: Tournament) -> list[int]:
+    """The users who organize `tournament` (its creator and the organizers added), not site staff at large."""
+    ids = set(tournament.organizers.values_list("pk", flat=True))
+    if tournament.created_by_id:
+        ids.add(tournament.created_by_id)
+    return sorted(ids)
+
+
+def notify_disputed(*, tournament_id: int, table_id: int, dispute_id: int) -> list[int]:
+    """'A table is disputed' to the tournament's organizers."""
+    tournament = _tournament(tournament_id)
+    table = (
+        Table.objects.filter(pk=table_id, round__tournament_id=tournament_id).select_related("round").first()
+    )
+    if tournament is None or table is None:
+        return []
+    return _store(
+        Kind.DISPUTED,
+        (
+            (
+                user_id,
+                f"dispute:{dispute_id}",
+                f"A result is disputed in {tournament.name}: {_table_name(table)}. Settle it with an organizer entry.",
+                _round_link(tournament, table),
+                tournament,
+                table,
+            )  # fmt: skip
+            for user_id in organizer_ids(tournament)
+        ),
+    )
+
+
+def notify_finished(*, tournament_id: int) -> list[int]:
+    """'The tournament finished' to its players who have an account (withdrawn and waitlisted ones excluded)."""
+    tournament = _tournament(tournament_id)
+    if tournament is None:
+        return []
+    users = Registration.objects.filter(
+        tournament=tournament, status__in=PLAYED, player__user__isnull=False
+    ).values_list("player__user_id", flat=True)
+    link = reverse("tournaments:detail", args=[tournament.slug])
+    return _store(
+        Kind.FINISHED,
+        (
+            (
+                user_id,
+                f"finished:{tournament.pk}",
+                f"{tournament.name} is finished: see the final standings.",
+                link,
+                tournament,
+                None,
+            )  # fmt: skip
+            for user_id in users
+        ),
+    )
+
+
+def preference_of(user: AbstractBaseUser) -> MailPreference:
+    """The user's mail preference (unsaved default when they never set one: every kind is mailed)."""
+    return MailPreference.objects.filter(user=user).first() or MailPreference(user=user)
+
+
+def wants_mail(user: AbstractBaseUser, kind: str) -> bool:
+    if not user.is_active or not user.email:
+        return False
+    preference = preference_of(user)
+    return preference.email_enabled and kind not in preference.muted_kinds
+
+
+def notification_mail(*, notification_id: int) -> bool:
+    """Mail one notification unless it was mailed already or its user opted out; True if sent. A failing
+    mail server raises (the task retries it)."""
+    note = Notification.objects.filter(pk=notification_id).select_related("user").first()
+    if note is None or note.emailed_at is not None or not wants_mail(note.user, note.kind):
+        return False
+    base = getattr(settings, "SITE_URL", "").rstrip("/")
+    body = (
+        f"{note.text}\n\n{base}{note.link}\n\n"
+        f"You get this mail because you have an account at Pecking Order. Choose which notifications are "
+        f"mailed to you on {base}{reverse('notifications:inbox')}"
+    )
+    send_mail(
+        subject=f"Pecking Order: {note.text[:120]}",
+        message=body,
+        from_email=None,
+        recipient_list=[note.user.email],
+    )
+    Notification.objects.filter(pk=note.pk).update(emailed_at=timezone.now())
+    return True
+
+
+def _check_ids(ids: Any) -> list[int]:
+    if not isinstance(ids, list | tuple) or len(ids) > MAX_IDS:
+        raise UserError(f"give the notification ids as a list of at most {MAX_IDS}", field="ids")
+    if not all(isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**62 for value in ids):
+        raise UserError("notification ids are positive whole numbers", field="ids")
+    return list(ids)
+
+
+def notifications_mark_read(*, user: AbstractBaseUser, ids: Any = None, every: bool = False) -> int:
+    """Mark the user's own notifications read (the ids given, or every unread one); how many changed.
+    Ids of other users' notifications are ignored (they are not the user's to mark)."""
+    if not user.is_authenticated:
+        raise UserError("sign in to read your notifications")
+    mine = Notification.objects.filter(user=user, read_at__isnull=True)
+    if not every:
+        mine = mine.filter(pk__in=_check_ids(ids))
+    with transaction.atomic():
+        return mine.update(read_at=timezone.now())
+
+
+def mail_preference_set(*, user: AbstractBaseUser, email_enabled: bool, muted_kinds: Any) -> MailPreference:
+    if not isinstance(muted_kinds, list | tuple) or not all(kind in Kind.values for kind in muted_kinds):
+        raise UserError(f"muted kinds are among {', '.join(Kind.values)}", field="muted_kinds")
+    preference, _ = MailPreference.objects.update_or_create(
+        user=user,
+        defaults={"email_enabled": bool(email_enabled), "muted_kinds": sorted(set(muted_kinds))},
+    )
+    return preference

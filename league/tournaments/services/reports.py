@@ -1,0 +1,172 @@
+"""Players report their own table's result, the others at the table confirm or dispute it (a tournament's
+`result_reporting` is "self_report"); the organizers stay the referees of last resort.
+
+- `table_report`: a seated, active player signed in as themselves reports places (and scores) for their
+  table before any result is stored; at an elimination table whose places leave the cut undecided they say
+  who goes through (the same rule and message as an organizer's entry). The report is pinned to the match's
+  version and awaits every other seated active player (at 2 seats: the opponent, unless the tournament
+  leaves 2-seat tables to its organizers).
+- `table_confirm`: an awaited player confirms; the last confirmation stores the report through the same
+  code path as an organizer's entry (`tables.table_record`: the decider, bracket flow), attributed to the
+  reporter (`entered_by`) and the confirmers (the version's `report`).
+- `table_dispute`: a seated player disputes the open report, or the stored one within the tournament's
+  dispute window; the table is flagged to the organizers with both claims until an organizer's entry (a new
+  version, `table_result`) settles it.
+
+Events (league.core.events, sent after commit): `report_awaiting_confirmation` on a report,
+`result_recorded` when a confirmed report is stored, `result_disputed` on a dispute.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from league.core.errors import Forbidden
+from league.core.events import emit, report_awaiting_confirmation, result_disputed
+from league.players.models import Player
+from league.results.models import ResultDispute, ResultReport
+from league.results.services import dispute_open, report_confirm, report_locked, report_open
+from league.tournaments.errors import StateConflict
+from league.tournaments.models import Registration, Round, Table, Tournament
+from league.tournaments.services.audit import Action, audit
+from league.tournaments.services.tables import _check_live, check_decider, table_record
+
+
+def _table(table: Table) -> Table:
+    """The table read afresh, published, live."""
+    table = Table.objects.select_related("round__tournament", "match").get(pk=table.pk)
+    if table.round.status == Round.Status.DRAFT or table.match_id is None:
+        raise StateConflict(f"round {table.round.number} is a draft: its tables take no result yet")
+    _check_live(table)
+    return table
+
+
+def _seated_player(table: Table, user: AbstractBaseUser | None) -> tuple[Player, list[int], set[int]]:
+    """The signed-in user's player, seated and active at `table`; (player, seat order, active players).
+    403 otherwise (anonymous, no player, not seated here, dropped), and 403 where the tournament takes
+    results from its organizers only."""
+    tournament = table.round.tournament
+    if user is None or not user.is_authenticated:
+        raise Forbidden("sign in to report or confirm your table's result")
+    if tournament.result_reporting != Tournament.Reporting.SELF_REPORT:
+        raise Forbidden("in this tournament the organizers enter the results: players do not report them")
+    player = Player.objects.filter(user=user).first()
+    seats = list(table.match.seats.order_by("seat").values_list("player_id", flat=True))
+    if player is None or player.pk not in seats:
+        raise Forbidden("only the players seated at this table report, confirm or dispute its result")
+    active = set(
+        Registration.objects.filter(
+            tournament=tournament, player_id__in=seats, status=Registration.Status.ACTIVE
+        ).values_list("player_id", flat=True)
+    )
+    if player.pk not in active:
+        raise Forbidden("you are no longer playing in this tournament: an organizer enters this result")
+    return player, seats, active
+
+
+def _where(table: Table) -> dict[str, Any]:
+    return {"round": table.round.number, "table": table.number, "label": table.label}
+
+
+def table_report(
+    *,
+    table: Table,
+    by: AbstractBaseUser | None,
+    expected_version: Any,
+    places: Any = None,
+    scores: Any = None,
+    advancing: Any = None,
+) -> ResultReport:
+    """Report the result of `table` as one of its players (see the module). 403 for anyone else, 400 for
+    bad places or a missing decider, 409 when a report is open already (the body carries it), when a result
+    is stored already (or an organizer's entry moved the version on), or when the table is disputed."""
+    table = _table(table)
+    player, seats, active = _seated_player(table, by)
+    tournament = table.round.tournament
+    if len(seats) == 2 and tournament.two_seat_confirmation == Tournament.TwoSeatConfirmation.ORGANIZER:
+        raise Forbidden("at tables of 2 in this tournament an organizer enters the result")
+    awaiting = [pid for pid in seats if pid != player.pk and pid in active]
+    users = dict(Player.objects.filter(pk__in=awaiting).values_list("pk", "user_id"))
+    without = [pid for pid in awaiting if users.get(pid) is None]
+    if without:
+        names = ", ".join(
+            Player.objects.filter(pk__in=without).order_by("name").values_list("name", flat=True)
+        )
+        raise StateConflict(f"{names} cannot confirm (no account): ask an organizer to enter this result")
+    if not awaiting:
+        raise StateConflict("nobody else at this table is still playing to confirm: ask an organizer")
+    _, decider = check_decider(table, places, scores, advancing)
+    with transaction.atomic():
+        report = report_open(
+            match_id=table.match_id, expected_version=expected_version, reporter_id=player.pk, reported_by=by,
+            places=places, scores=scores, advancing=decider, awaiting=awaiting,
+        )  # fmt: skip
+        audit(
+            tournament, by, Action.RESULT_REPORTED, player=player.name, places=report.places, **_where(table)
+        )
+        emit(report_awaiting_confirmation, tournament_id=tournament.pk, table_id=table.pk, report_id=report.pk,
+             user_ids=[users[pid] for pid in awaiting])  # fmt: skip
+    return report
+
+
+def table_confirm(*, table: Table, by: AbstractBaseUser | None, report_id: Any) -> ResultReport:
+    """Confirm the open report `report_id` of `table` as a player it awaits; the last confirmation stores it
+    (see the module). 403 for the reporter and players not awaited, 404 for a report of another table, 409
+    once an organizer entered the result (or the report is stored or disputed)."""
+    table = _table(table)
+    player, _, _ = _seated_player(table, by)
+    tournament = table.round.tournament
+    with transaction.atomic():
+        report = report_locked(report_id, table.match_id)
+        remaining = report_confirm(report=report, player_id=player.pk, user=by)
+        if not remaining:
+            table_record(table=table, by=report.reported_by, expected_version=report.expected_version,
+                         places=report.places, scores=report.scores, advancing=report.advancing,
+                         report_id=report.pk)  # fmt: skip
+            names = dict(
+                Player.objects.filter(pk__in=[report.reporter_id, *report.awaiting]).values_list("pk", "name")
+            )
+            audit(tournament, by, Action.RESULT_CONFIRMED, reporter=names[report.reporter_id],
+                  confirmed_by=[names[pid] for pid in report.awaiting], **_where(table))  # fmt: skip
+        report.refresh_from_db()
+    return report
+
+
+def table_dispute(
+    *,
+    table: Table,
+    by: AbstractBaseUser | None,
+    report_id: Any = None,
+    places: Any = None,
+    scores: Any = None,
+    note: Any = "",
+) -> ResultDispute:
+    """Dispute `table`'s open report, or its stored report within the dispute window, as a seated player,
+    with the places you claim and/or a note (see the module). `report_id` defaults to the table's latest
+    report. 403 for anyone else, 409 after the window, after an organizer's newer entry, or when the table is
+    disputed already."""
+    table = _table(table)
+    player, _, _ = _seated_player(table, by)
+    tournament = table.round.tournament
+    with transaction.atomic():
+        if report_id is None:
+            latest = (
+                ResultReport.objects.filter(match_id=table.match_id).order_by("-created_at", "-id").first()
+            )
+            if latest is None:
+                raise StateConflict("nobody reported this table's result: there is nothing to dispute")
+            report_id = latest.pk
+        report = report_locked(report_id, table.match_id)
+        dispute = dispute_open(
+            report=report, player_id=player.pk, user=by, window=timedelta(minutes=tournament.dispute_window_minutes),
+            places=places, scores=scores, note=note,
+        )  # fmt: skip
+        audit(
+            tournament, by, Action.RESULT_DISPUTED, player=player.name, places=dispute.places, **_where(table)
+        )
+        emit(result_disputed, tournament_id=tournament.pk, table_id=table.pk, dispute_id=dispute.pk)
+    return dispute
