@@ -12,10 +12,14 @@ services with seeded random places, then completed. Each round prints one line o
 - `publish`: `round_publish` (one league match per table);
 - `results`: every table's result through `table_result` (the service the result page uses), the total;
   `per result`: the median of one call;
-- `standings`: the standings selector on a freshly loaded history;
+- `t-cold`: the tournament page and its fragment right after the round's last result, before the round is
+  completed: the first look at a new state, which computes the standings and stores their snapshot
+  (`league.tournaments.snapshots`);
+- `complete`: `round_complete`, which stores the standings snapshot of the completed round after its commit;
+- `standings`: the standings selector on a freshly loaded history (no snapshot);
 - `t-page`: the tournament page as a visitor sees it plus every fragment it loads (its live standings
-  fragment, `?fragment=live`), the sum; `r-page`: the round's page plus its live refresh (live.js fetches
-  the page again), the sum; with the queries of each in brackets.
+  fragment, `?fragment=live`), the sum, after the round is completed; `r-page`: the round's page plus its
+  live refresh (live.js fetches the page again), the sum; with the queries of each in brackets.
 
 Then the medians over the rounds. Then a double elimination of `--de-players` (2-seat, played match by match):
 after round 1 is published, each result is entered through `table_result` at the first table still waiting,
@@ -43,10 +47,24 @@ up to 2x; `DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/py
     bracket flow computes its elimination part once (`--formats de`, beside a test run): median 53.2 ms,
     p95 214.1 ms
 
-Not yet at the targets: the tournament page (load_history of every table and registration, then the full
-standings, on every request and again for its live fragment: a cache of the computed standings per
-tournament state is the next lever), generating (load_history's model instances), and the double
-elimination's p95 (bracket_sync reloads the whole history after each result).
+The targets' levers (issue 13), measured the same way on this branch (`scale`), seconds; load average
+1.5-4 during these runs (a full test suite ran beside the pods run), so figures vary by up to 2x:
+
+    after (standings snapshot per tournament state, lean histories, pods seat search once per seat-use rows,
+    cached brackets; `--rounds 4 --formats swiss`, `--rounds 4 --formats pods`, `--formats de`)
+    2-seat Swiss  generate  pair   publish  per result  t-cold  complete  standings  t-page      r-page
+      round 1     0.482     0.305  0.554    0.013       0.550   0.662     0.732      0.117 (24)  0.103 (20)
+      round 2     0.742     0.441  0.361    0.011       0.794   0.781     1.097      0.115 (24)  0.085 (20)
+      round 3     0.862     0.331  0.494    0.011       0.858   1.119     1.414      0.138 (24)  0.084 (20)
+      round 4     1.600     1.320  0.371    0.011       1.310   1.159     1.958      0.163 (24)  0.091 (20)
+    4-seat pods   round 1     0.512     0.166  0.443    0.012       0.567   0.541     0.791      0.085 (24)  0.104 (20)
+                  round 2     0.573     0.488  0.233    0.010       0.714   0.741     1.010      0.135 (24)  0.110 (20)
+                  round 3     1.719     1.461  0.242    0.008       0.866   0.807     1.108      0.112 (24)  0.103 (20)
+                  round 4     1.867     1.421  0.241    0.008       0.920   1.300     1.361      0.119 (24)  0.105 (20)
+    double elimination, 256 players, 511 results: median 23.8 ms, p95 33.6 ms, max 84.9 ms a result
+
+`t-page` is the page after a round is completed (its standings stored when it completed: `complete`);
+`t-cold` the first look after a result, which computes the standings (about a second at 10,000 players).
 """
 
 from __future__ import annotations
@@ -64,7 +82,8 @@ sys.path.insert(0, str(ROOT))
 from bench.scratch import bench_database, setup_django  # noqa: E402
 
 FORMATS = {"swiss": ("2-seat Swiss", 2), "pods": ("4-seat pods", 4)}
-COLUMNS = ("generate", "pair", "publish", "results", "per result", "standings", "t-page", "r-page")
+COLUMNS = ("generate", "pair", "publish", "results", "per result", "t-cold", "complete", "standings", "t-page",
+           "r-page")  # fmt: skip
 
 
 def timed(action, **arguments) -> tuple[float, object]:
@@ -135,7 +154,8 @@ def run(key: str, players: list, organizer, rounds: int, rng: random.Random) -> 
         tables = list(round_row.tables.order_by("number"))
         calls = enter_results(tables, organizer, rng)
         row["results"], row["per result"] = sum(calls), statistics.median(calls)
-        services.round_complete(round_row=round_row, by=organizer)
+        row["t-cold"], _ = page_time(client, [url, f"{url}?fragment=live"])  # the first look after a result
+        row["complete"] = timed(services.round_complete, round_row=round_row, by=organizer)[0]
         row["standings"] = timed(lambda: selectors.standings(seam.load_history(tournament)))[0]
         row["t-page"], t_queries = page_time(client, [url, f"{url}?fragment=live"])
         round_url = round_row.get_absolute_url()
@@ -153,7 +173,17 @@ def run(key: str, players: list, organizer, rounds: int, rng: random.Random) -> 
     print(f"  last round's quality: repeat pairs {quality['repeat_pairs']}, max score spread "
           f"{quality['max_score_spread']:g}, seat excess {quality['seat_excess']}, byes {quality['byes']}")  # fmt: skip
     figures = {}
-    for name in ("generate", "pair", "publish", "results", "standings", "t-page", "r-page"):
+    for name in (
+        "generate",
+        "pair",
+        "publish",
+        "results",
+        "t-cold",
+        "complete",
+        "standings",
+        "t-page",
+        "r-page",
+    ):
         short = name.replace("-", "")
         figures[f"{key}_{short}_max"] = worst[name]
         figures[f"{key}_{short}_med"] = medians[name]

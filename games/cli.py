@@ -1,6 +1,8 @@
 """`python -m games`: list games and bots, play a match, replay a record, benchmark an engine, run an arena.
 
 Bad arguments print a clear message and exit with status 2; a record that does not replay exits 1.
+`replay --strict` exits 0 for a verified record, 1 for a rejected one (naming the event), 2 for a file that is
+not a record, and 3 for a record that cannot be verified (no bot versions recorded, another game version).
 """
 
 from __future__ import annotations
@@ -141,20 +143,43 @@ def summarize(record: dict, details: dict[int, str] | None = None) -> str:
     return "\n".join(lines)
 
 
+EXIT_NOT_VERIFIABLE = 3
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
         with open(args.file, encoding="utf-8") as handle:
             record = json.load(handle)
     except OSError as exc:
         raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise UsageError(f"{args.file} is not JSON: {exc}") from None
+    if args.strict:
+        return strict_replay(record)
     try:
         replay(record)
     except ReplayError as exc:
         print(f"replay failed: {exc}", file=sys.stderr)
         return 1
     print("replay ok")
+    print(summarize(record))
+    return 0
+
+
+def strict_replay(record: Any) -> int:
+    from games.core.verify import REJECTED, VERIFIED, verify
+
+    verdict = verify(record)  # BadRecord (a GameError): exit 2 with its message
+    if verdict.status == REJECTED:
+        print(verdict.summary(), file=sys.stderr)
+        return 1
+    print(verdict.summary())
+    for entry in verdict.not_remade:
+        print(f"  seat {entry['seat']} not re-made ({entry['why']}): its decisions checked for legality only")
+    for note in verdict.notes:
+        print(f"  {note}")
+    if verdict.status != VERIFIED:
+        return EXIT_NOT_VERIFIABLE
     print(summarize(record))
     return 0
 
@@ -218,8 +243,14 @@ def build_parser() -> Parser:
     p.add_argument("--json", action="store_true", help="print the match record instead of an account")
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("replay", help="verify a match record and print its outcome")
+    p = sub.add_parser("replay", help="check a match record's legality (or, with --strict, every value) and print its outcome")
     p.add_argument("file")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="also re-draw every chance outcome from the seed and re-make the built-in bots' decisions: exit 0"
+        " verified, 1 rejected, 2 not a record, 3 not verifiable",
+    )
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("bench", help="games, decisions and clones per second with random bots")

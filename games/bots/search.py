@@ -62,6 +62,7 @@ class Node:
 
 class SearchBot(Bot):
     name = "search"
+    version = 1  # bump when its choices change (games.core.bot.Bot.version)
     summary = "information-set Monte Carlo tree search over the game's sampler"
     params = (
         Option("iterations", "int", 300, "search iterations per decision", min=1, max=1_000_000),
@@ -90,6 +91,15 @@ class SearchBot(Bot):
         Option("time_limit", "float", 0.0, "seconds per decision at most (0: no limit; makes play machine-dependent)",
                min=0.0, max=600.0),
     )
+
+    @classmethod
+    def not_remakeable(cls, params):
+        """A time-limited search stops when the clock says so: its choices depend on the machine's speed and
+        load, so they cannot be re-made. On an iteration budget alone (`time_limit` 0, the default) every
+        choice is a function of the seed and is re-made."""
+        if params.get("time_limit"):
+            return f"time-limited search ({params['time_limit']:g} s a decision): its choices depend on wall time"
+        return None
 
     def __init__(self, game, seat, num_players, options, params, rng):
         super().__init__(game, seat, num_players, options, params, rng)

@@ -49,6 +49,7 @@ def _decode(t: SetTables, legal: list[Action]) -> list[tuple[int, int]]:
 
 class GreedyBot(Bot):
     name = "greedy"
+    version = 1  # bump when its choices change (games.core.bot.Bot.version)
     summary = "plays its heaviest bone; a double only when its chickie can still be filled"
     games = ("chicken_foot",)
 
@@ -80,6 +81,7 @@ BLOCK_WEIGHT = 0.5  # per point we expect to score less than the best opponent w
 
 class HeuristicBot(Bot):
     name = "heuristic"
+    version = 1  # bump when its choices change (games.core.bot.Bot.version)
     summary = "sheds points while keeping ends the opponents are known or likely to lack, and plays chickies to block"
     games = ("chicken_foot",)
 

@@ -68,6 +68,7 @@ def expected_nuggets(observation: Observation, seat: int, unseen: list[int]) -> 
 
 class HeuristicBot(Bot):
     name = "heuristic"
+    version = 1  # bump when its choices change (games.core.bot.Bot.version)
     summary = (
         "places its best nugget, burns the leader's best nugget, aims Gimme Nuggs and Steal at the hand most "
         "likely to hold nuggets and keeps Dropped Nugget for defence"

@@ -21,9 +21,17 @@ class Bot(ABC):
     Subclasses set `name`, `summary`, `params` (typed options) and `games` (the game ids the bot plays; None
     for every game), and implement `act`. `uses_observation = False` lets the runner skip building an
     observation the bot would ignore (the random bot).
+
+    `version` is the version of the bot's behaviour, written into every record it plays in: bump it whenever
+    the bot would choose differently from the same observation, legal actions and generator (a new rule, a
+    retuned constant, another way of drawing from its generator). Strict verification
+    (`games.core.verify`) re-makes a seat's decisions only with the version the record names, so a bot whose
+    behaviour changed without a bump would make its old records look tampered with. Every bot of the
+    registry sets it in its own class body (tests/games/test_verify.py checks).
     """
 
     name: ClassVar[str]
+    version: ClassVar[int] = 1
     summary: ClassVar[str] = ""
     params: ClassVar[tuple[Option, ...]] = ()
     games: ClassVar[tuple[str, ...] | None] = None
@@ -53,10 +61,20 @@ class Bot(ABC):
     def describe(cls) -> dict[str, Any]:
         return {
             "name": cls.name,
+            "version": cls.version,
             "summary": cls.summary,
             "games": list(cls.games) if cls.games is not None else None,
             "params": [p.describe() for p in cls.params],
         }
+
+    @classmethod
+    def not_remakeable(cls, params: Mapping[str, Any]) -> str | None:
+        """Why this bot's decisions with these (validated) params cannot be re-made from its seed, or None.
+
+        A bot whose choices depend on anything but its observation, legal actions and generator (the wall
+        clock, say) returns the reason in words; strict verification then checks its decisions for legality
+        only."""
+        return None
 
     @abstractmethod
     def act(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
@@ -67,6 +85,7 @@ class RandomBot(Bot):
     """Uniform over the legal actions, from its own seeded generator."""
 
     name = "random"
+    version = 1
     summary = "picks uniformly at random among the legal actions"
     uses_observation = False
 

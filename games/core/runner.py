@@ -40,12 +40,28 @@ class SeatPlayer:
     external program, say): `name` and `params` are then only the seat's label, never looked up. The bot is
     given the seat's own generator, seeded from `bot_seed(seed, seat)`. `move_time_limit` (seconds, measured
     when the bot returns) replaces the match's `move_time_limit` for this seat.
+
+    The record's seat entry also says which version of the bot played: a registry bot's entry carries its
+    class's `version`; a seat built by `make` carries `"external": external` (what its owner says the bot is,
+    e.g. the league's `{"definition": "alpha", "version": 3}`; `{}` when nothing is given), which tells strict
+    verification that the seat's decisions cannot be re-made here.
     """
 
     name: str
     params: dict[str, Any] = field(default_factory=dict)
     make: BotMaker | None = None
     move_time_limit: float | None = None
+    external: Mapping[str, Any] | None = None
+
+    def entry(self, game_id: str) -> dict[str, Any]:
+        """The seat's entry in the record: name, params, and its bot's version (or what it is, if external)."""
+        if self.make is not None:
+            return {"bot": self.name, "params": self.params, "external": dict(self.external or {})}
+        return {
+            "bot": self.name,
+            "params": self.params,
+            "version": registry.bot_class(self.name, game_id).version,
+        }
 
 
 @dataclass
@@ -191,7 +207,7 @@ def play_match(
         "version": game.spec.version,
         "options": options,
         "seed": seed,
-        "seats": [{"bot": player.name, "params": player.params} for player in seats],
+        "seats": [player.entry(game.spec.id) for player in seats],
         "events": events,
         "outcome": outcome.to_json(),
         "end": {"reason": reason, "forfeits": forfeits},

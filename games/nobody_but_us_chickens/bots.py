@@ -94,6 +94,7 @@ class HeuristicBot(Bot):
     """Values each card by short playouts of the rest of the night; picks by a softmax of the values."""
 
     name = "heuristic"
+    version = 1  # bump when its choices change (games.core.bot.Bot.version)
     summary = (
         "plays by coop value and cards seen: scores each card by playouts of the rest of the night from the "
         "known hands, picks by a softmax of the scores (randomized, so it cannot be read); takes the best Chicken"

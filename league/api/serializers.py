@@ -1,8 +1,9 @@
 """API shapes: output serializers per resource, and input serializers per write endpoint."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from league.matches.models import Match, MatchSeat
+from league.matches.models import Match, MatchSeat, Verification
 from league.players.models import Player
 from league.ratings.models import Prediction, Rating, RatingHistory, RatingPool
 from league.results.models import ResultVersion
@@ -36,8 +37,40 @@ class SeatSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class NotRemadeSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(help_text="0-based seat.")
+    why = serializers.CharField(help_text="Why its decisions were checked for legality only.")
+
+
+class VerificationSerializer(serializers.ModelSerializer):
+    """The strict verification of a bot match's record (docs/engine.md): events and seats numbered from 0."""
+
+    summary = serializers.CharField(
+        read_only=True, help_text='"verified", "rejected: event N: ..." or "not verifiable: why".'
+    )
+    not_remade = NotRemadeSerializer(many=True, read_only=True)
+    notes = serializers.ListField(child=serializers.CharField(), read_only=True)
+
+    class Meta:
+        model = Verification
+        fields = ["status", "summary", "reason", "event", "seat", "not_remade", "notes", "checked_at"]
+        read_only_fields = fields
+
+
 class MatchSerializer(serializers.ModelSerializer):
     seats = SeatSerializer(many=True, read_only=True)
+    verification = serializers.SerializerMethodField(
+        help_text="The strict verification of the match's record; null for a match without one, or while it is"
+        " pending."
+    )
+
+    @extend_schema_field(VerificationSerializer(allow_null=True))
+    def get_verification(self, match: Match) -> dict | None:
+        try:
+            verification = match.verification
+        except Verification.DoesNotExist:
+            return None
+        return VerificationSerializer(verification).data
 
     class Meta:
         model = Match
@@ -52,6 +85,7 @@ class MatchSerializer(serializers.ModelSerializer):
             "played_at",
             "result_version",
             "seats",
+            "verification",
         ]
         read_only_fields = fields
 

@@ -20,7 +20,7 @@ from league.api import filters
 from league.api.errors import ERROR
 from league.results.models import ResultDispute, ResultReport
 from league.results.services import report_describe
-from league.tournaments import clock, seam, selectors, services, timers
+from league.tournaments import clock, seam, selectors, services, snapshots, timers
 from league.tournaments.errors import NotOrganizer
 from league.tournaments.models import ByeRequest, Registration, Round, RoundTime, Table, Tournament
 
@@ -734,7 +734,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     @action(detail=True, methods=["get"], pagination_class=None)
     def standings(self, request, pk=None):
         """Standings with every tie-break column, in the tournament's tie-break order."""
-        rows = selectors.standings(seam.load_history(self.get_object()))
+        rows = list(snapshots.standings_list(self.get_object()))
         return Response(TournamentStandingSerializer(rows, many=True).data)
 
     @extend_schema(request=BatchWriteSerializer, responses={201: BatchResultSerializer, 200: BatchResultSerializer,

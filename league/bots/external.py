@@ -364,14 +364,15 @@ class ExternalSeats:
         command: Sequence[str],
         limits: Limits,
         seed: str,
+        external: Mapping[str, Any] | None = None,
         program_dir: str | None = None,
         program_error: str = "",
     ) -> SeatPlayer:
-        """The seat of one program, named `{"bot": "external", "params": {"definition": label}}` in the
-        record; `seed` is the seat's seed the program is told (`games.core.runner.bot_seed`). The program
-        keeps its own hard time-out, so the runner's move-time check does not apply to it. An uploaded
-        program's files are in `program_dir`; `program_error` says why they could not be had (the seat
-        forfeits, `crashed`)."""
+        """The seat of one program, named `{"bot": "external", "params": {"definition": label}, "external":
+        external}` in the record (`external`: the league's bot definition and version); `seed` is the seat's
+        seed the program is told (`games.core.runner.bot_seed`). The program keeps its own hard time-out, so
+        the runner's move-time check does not apply to it. An uploaded program's files are in `program_dir`;
+        `program_error` says why they could not be had (the seat forfeits, `crashed`)."""
 
         def make(
             game: Game, seat: int, num_players: int, options: Mapping[str, Any], rng: random.Random
@@ -383,7 +384,7 @@ class ExternalSeats:
             self.bots.append((label, bot))
             return bot
 
-        return SeatPlayer(ExternalBot.name, {"definition": label}, make=make)
+        return SeatPlayer(ExternalBot.name, {"definition": label}, make=make, external=external)
 
     def finish(self, outcome: Mapping[str, Any] | None) -> None:
         errors = []

@@ -2,7 +2,10 @@
 
 A seat is a `SeatBot`: a built-in strategy with parameters (the runner times it when it returns: a move over
 its time limit forfeits), or an external program (hard time-out, in the sandbox: see `league.bots.external`),
-which the record names by its bot definition, since the program is not a bot of the registry.
+which the record names by its bot definition, since the program is not a bot of the registry: its seat entry
+says `"external": {"definition": <the definition's name>, "version": <its version>}`, so that strict
+verification (`games.core.verify`) lists the seat as not re-made. A built-in seat's entry carries its strategy's
+own version (the runner writes it).
 
 The record holds forfeit codes only; what each forfeited seat did, in words, and what each program printed
 come back beside it in `LeagueMatch.logs`, for staff.
@@ -21,13 +24,16 @@ from league.bots.sandbox import Sandbox
 
 @dataclass(frozen=True)
 class SeatBot:
-    """What plays one seat: `strategy` and `params` for a built-in bot, `command` and `limits` for a program."""
+    """What plays one seat: `strategy` and `params` for a built-in bot, `command` and `limits` for a program;
+    `definition` and `version` name the league's bot definition (written into a program's seat entry)."""
 
     label: str
     strategy: str = ""
     params: Mapping[str, Any] = field(default_factory=dict)
     command: tuple[str, ...] = ()
     limits: Limits = Limits()
+    definition: str = ""
+    version: int | None = None
     # An uploaded program: its hash and files ([path, size, sha256] each), which `league.bots.programs.
     # seats_ready` turns into the folder its sandbox shows (`program_dir`), or why it could not be had
     # (`program_error`: the seat forfeits).
@@ -72,6 +78,7 @@ def play_league_match(
                 command=seat.command,
                 limits=seat.limits,
                 seed=bot_seed(seed, index),
+                external={"definition": seat.definition or seat.label, "version": seat.version},
                 program_dir=seat.program_dir,
                 program_error=seat.program_error,
             )

@@ -25,6 +25,7 @@ from league.core.catalogue import game_choices, game_name
 from league.core.errors import NotFound, UserError
 from league.core.forms import add_user_error
 from league.matches.models import Match
+from league.matches.selectors import verification_of
 from league.ratings.selectors import predictions_by_seat
 
 
@@ -317,6 +318,7 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         ],
         "game_name": game_name(match.game_id),
         "fixture": getattr(match, "bot_fixture", None),
+        "verification": verification_of(match),
         "challenge_game": game,
     }
     template = "bots/_frame.html" if request.GET.get("fragment") else "bots/replay.html"

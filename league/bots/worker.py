@@ -285,6 +285,8 @@ def seat_bot(bot: BotDefinition) -> SeatBot:
         limits=limits,
         program_sha256=program.sha256 if program is not None else "",
         program_files=tuple(tuple(item) for item in program.files) if program is not None else (),
+        definition=bot.name,
+        version=bot.version,
     )
 
 
@@ -334,7 +336,9 @@ def league_work(
             with transaction.atomic():
                 queue_work(league_id, 1)
             return stored
-        if bots is None:
+        if bots is None or league.kind == BotLeague.Kind.LADDER:
+            # A ladder's entries change while it runs (a bot enters, a new version replaces an old one): its
+            # seats are read afresh for every batch, a league's once.
             bots = seat_bots(league)
             sandbox = proven_sandbox(league=league, worker=node or worker)
         token = f"{worker}:{uuid.uuid4().hex[:12]}"

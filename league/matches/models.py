@@ -101,3 +101,49 @@ class MatchSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id} seat {self.seat}: {self.player_id}"
+
+
+class Verification(models.Model):
+    """The strict verification of a bot match's record (`games.core.verify`), run once per stored match by
+    `league.matches.tasks.verify_matches_task`: verified, rejected (the first changed or illegal event), or not
+    verifiable (why: a record written before bot versions were recorded, another version of the game).
+    `not_remade` lists the seats checked for legality only: `{"seat": n, "why": "..."}` (external programs,
+    time-limited search, other bot versions)."""
+
+    class Status(models.TextChoices):
+        VERIFIED = "verified", "Verified"
+        REJECTED = "rejected", "Rejected"
+        NOT_VERIFIABLE = "not_verifiable", "Not verifiable"
+
+    match = models.OneToOneField(Match, primary_key=True, on_delete=models.CASCADE, related_name="verification")
+    status = models.CharField(max_length=16, choices=Status.choices)
+    reason = models.TextField(blank=True, help_text="Why it was rejected or is not verifiable, in words.")
+    event = models.PositiveIntegerField(null=True, blank=True, help_text="0-based index of the rejected event.")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0-based seat of a rejected decision.")
+    detail = models.TextField(blank=True, help_text="The reason without the event and seat (pages number them).")
+    not_remade = models.JSONField(default=list, blank=True, help_text="Seats checked for legality only.")
+    notes = models.JSONField(default=list, blank=True, help_text="What was taken as recorded (a time-out).")
+    checked_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"Match {self.match_id}: {self.summary()}"
+
+    def summary(self) -> str:
+        """"verified", "rejected: event 12, seat 1 (...): ..." or "not verifiable: why"."""
+        if self.status == self.Status.VERIFIED:
+            return "verified"
+        if self.status == self.Status.REJECTED:
+            where = f"event {self.event}: " if self.event is not None else ""
+            return f"rejected: {where}{self.reason}"
+        return f"not verifiable: {self.reason}"
+
+    def page_text(self) -> str:
+        """The verdict as a page says it: events and seats numbered from 1, as the pages number them."""
+        if self.status != self.Status.REJECTED:
+            return self.summary()
+        where = f"event {self.event + 1}" if self.event is not None else "the record's end"
+        if self.seat is not None:
+            where += f", seat {self.seat + 1}"
+        elif self.detail and not self.detail.startswith("illegal"):
+            where += ", chance outcome"
+        return f"rejected: {where}: {self.detail or self.reason}"

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from django.db.models import Prefetch, Q, QuerySet
 
-from league.matches.models import Match, MatchSeat
+from league.matches.models import Match, MatchSeat, Verification
 from league.players.models import Player
 
 
@@ -40,6 +40,11 @@ def player_seats(player: Player) -> QuerySet[MatchSeat]:
         .order_by("-match__played_at", "-match_id")
     )
 
+
+
+def verification_of(match: Match) -> Verification | None:
+    """The strict verification of a match's record, or None while it is pending (or for a match without one)."""
+    return Verification.objects.filter(match_id=match.pk).first()
 
 
 def players_by_seat(*, match_ids: Sequence[int]) -> dict[int, list[int]]:

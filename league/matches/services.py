@@ -7,30 +7,43 @@
   claims and the reaper's hand-backs, set-based (`league.core.bulk`: one statement per table however many
   rows, which a worker storing hundreds of matches a second needs);
 - `matches_set_outcomes`: the counted outcome of matches (status, result version, record; each seat's
-  place and score), for `league.results`, which decides every outcome and stores its versions.
+  place and score), for `league.results`, which decides every outcome and stores its versions; matches stored
+  with a record are queued for strict verification after the commit;
+- `matches_verify`: the strict verification of stored records (`games.core.verify`), one `Verification` row
+  per match, for `league.matches.tasks.verify_matches_task` (once per stored match) and its sweep.
 
 A match's rating pool is chosen by its caller: this app imports neither results nor ratings.
 """
 
 from __future__ import annotations
 
+import logging
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from celery import signature
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
 from games.core.errors import OptionError
+from games.core.record import decompress
 from games.core.spec import GameSpec
+from games.core.verify import BadRecord, verify
 from league.core import bulk
 from league.core.catalogue import game_spec
 from league.core.checks import is_int
 from league.core.errors import InvariantViolation, UserError
-from league.matches.models import Match, MatchSeat
+from league.matches.models import Match, MatchSeat, Verification
 from league.players.models import Player
+
+logger = logging.getLogger(__name__)
+
+# Queued by name (the tasks module imports this one); see league.matches.tasks.
+VERIFY_TASK = "league.matches.tasks.verify_matches_task"
 
 MIN_SEATS = 2
 MAX_SEATS = 7
@@ -58,21 +71,23 @@ def check_seats_of_many(player_ids: Sequence[int], *, rated: bool) -> None:
     """The players of many tables (checked once, in one query): each must exist and be active, and a rated
     match seats people only."""
     wanted = set(player_ids)
-    players = Player.objects.only("pk", "name", "active", "kind")
+    players = Player.objects.all()
     if wanted and max(wanted) - min(wanted) < 2 * len(wanted):
         # A dense field (a tournament's thousands of players) is read by its id range: one small statement,
         # where an IN list of thousands of ids costs more to send than to answer.
         players = players.filter(pk__gte=min(wanted), pk__lte=max(wanted))
     else:
         players = players.filter(pk__in=wanted)
-    found = {player.pk: player for player in players if player.pk in wanted}
+    # Plain values: model instances of 10,000 players would cost more than the check.
+    found = {pk: (name, active, kind) for pk, name, active, kind in players.values_list("pk", "name", "active", "kind")
+             if pk in wanted}  # fmt: skip
     missing = sorted({pid for pid in player_ids if pid not in found})
     if missing:
         raise UserError(f"no player with id {', '.join(map(str, missing))}", field="players")
-    inactive = sorted({found[pid].name for pid in player_ids if not found[pid].active})
+    inactive = sorted({found[pid][0] for pid in player_ids if not found[pid][1]})
     if inactive:
         raise UserError(f"inactive players cannot take a seat: {', '.join(inactive)}", field="players")
-    if rated and any(found[pid].kind != Player.Kind.PERSON for pid in player_ids):
+    if rated and any(found[pid][2] != Player.Kind.PERSON for pid in player_ids):
         raise UserError("bots play rated matches only in bot leagues", field="players")
 
 
@@ -232,6 +247,7 @@ def matches_set_outcomes(*, status: str, outcomes: Sequence[MatchOutcome]) -> No
             for outcome in outcomes
         ]
         bulk.update(Match, ("result_version", "record"), rows, status=status)
+        _queue_verification([outcome.match_id for outcome in outcomes])
     else:
         rows = [(outcome.match_id, outcome.result_version) for outcome in outcomes]
         bulk.update(Match, ("result_version",), rows, status=status)
@@ -242,3 +258,56 @@ def matches_set_outcomes(*, status: str, outcomes: Sequence[MatchOutcome]) -> No
         for seat, place in enumerate(outcome.places)
     ]
     bulk.update(MatchSeat, ("place", "score"), seats, key=("match_id", "seat"))
+
+
+def _queue_verification(match_ids: list[int]) -> None:
+    """Verify these matches' records in a task once the transaction that stores them commits."""
+    transaction.on_commit(lambda: signature(VERIFY_TASK, args=(sorted(match_ids),)).delay())
+
+
+def matches_verify(*, match_ids: Sequence[int]) -> int:
+    """Strictly verify the stored records of these matches (those without a record are skipped) and store each
+    verdict, replacing an earlier one; how many were stored. Idempotent: a task may run it twice."""
+    verdicts = []
+    rows = Match.objects.filter(pk__in=list(match_ids), record__isnull=False).values_list("pk", "record")
+    for match_id, blob in rows.iterator():
+        try:
+            verdict = verify(decompress(blob))
+        except (BadRecord, zlib.error, ValueError) as exc:  # not a readable record: nothing to re-make
+            verdicts.append(
+                Verification(
+                    match_id=match_id,
+                    status=Verification.Status.NOT_VERIFIABLE,
+                    reason=f"the stored record is not readable: {exc}",
+                )
+            )
+            continue
+        except Exception:  # an engine's bug must not stop the other matches' verdicts
+            logger.exception("strict verification of match %s failed", match_id)
+            continue
+        verdicts.append(
+            Verification(
+                match_id=match_id,
+                status=verdict.status,
+                reason=verdict.reason,
+                event=verdict.event,
+                seat=verdict.seat,
+                detail=verdict.detail,
+                not_remade=verdict.not_remade,
+                notes=verdict.notes,
+            )
+        )
+    Verification.objects.bulk_create(
+        verdicts,
+        update_conflicts=True,
+        unique_fields=["match"],
+        update_fields=["status", "reason", "event", "seat", "detail", "not_remade", "notes", "checked_at"],
+    )
+    return len(verdicts)
+
+
+def matches_unverified(*, limit: int = 1000) -> list[int]:
+    """Ids of matches with a record and no verdict yet (a lost task's, or matches stored before verification
+    existed), oldest first."""
+    unverified = Match.objects.filter(record__isnull=False, verification__isnull=True).order_by("id")
+    return list(unverified.values_list("id", flat=True)[:limit])

@@ -29,6 +29,7 @@ from league.pairing.elimination import (
 )
 from league.pairing.generate import Format, RoundInputs, generate_round
 from league.pairing.placement import (
+    MISSED_CUT,
     PlacementGroup,
     bracket_placement,
     cut_placement,
@@ -98,6 +99,7 @@ __all__ = (
     "circle_rounds",
     "compute_standings",
     "cut_placement",
+    "MISSED_CUT",
     "default_points",
     "double_elimination_bracket",
     "entrants_from_history",

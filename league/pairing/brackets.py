@@ -56,6 +56,13 @@ class Bracket:
     size: int
     deciding: tuple[str, ...]
 
+    def __hash__(self) -> int:  # hashed once: the plans and feeds of a drawn bracket are cached by it
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((self.matches, self.players, self.size, self.deciding))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
 
 def standard_seed_order(size: int) -> list[int]:
     """Seeds in bracket slot order for a bracket of `size` slots (a power of two): 1, 16, 8, 9, ... for 16."""
@@ -106,6 +113,7 @@ def _winners_rounds(size: int, prefix: str) -> list[list[BracketMatch]]:
     return rounds
 
 
+@lru_cache(maxsize=64)  # a drawn bracket is frozen: the same one serves every result of an event
 def single_elimination_bracket(players: int, third_place: bool = False) -> Bracket:
     """Draw a single-elimination bracket for `players` seeds, with an optional third-place match."""
     size = bracket_size(players)
@@ -187,6 +195,7 @@ def _meeting_risk(first: list[float], second: list[float]) -> float:
     return risk
 
 
+@lru_cache(maxsize=64)
 def double_elimination_bracket(players: int, reset: bool = True) -> Bracket:
     """Draw a double-elimination bracket: winners' and losers' brackets, grand final, optional reset."""
     if players > DOUBLE_ELIMINATION_PLAYERS:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from league.pairing.brackets import SEED, WINNER, Bracket
 from league.pairing.quality import round_quality
@@ -241,6 +242,7 @@ class FlowPlan:
         raise PairingError(f"{label} is not a match to play in this bracket")
 
 
+@lru_cache(maxsize=64)  # fixed when the bracket is drawn (a frozen Bracket)
 def flow_plan(bracket: Bracket) -> FlowPlan:
     """Which matches are played and in which round. Whether a match is played, a walkover or void depends
     only on where the byes sit (a bye's match sends nobody to the losers' bracket), so the plan is fixed
@@ -274,12 +276,18 @@ def flow_plan(bracket: Bracket) -> FlowPlan:
 
 
 def ready_matches(
-    bracket: Bracket, entrants: Sequence[Entrant], results: Sequence[TableResult], opened: Collection[str]
+    bracket: Bracket,
+    entrants: Sequence[Entrant],
+    results: Sequence[TableResult],
+    opened: Collection[str],
+    states: Mapping[str, MatchState] | None = None,
 ) -> list[Table]:
     """The matches that can be played now and have no table yet (`opened` lists those that have one): both
     players known from the results (a semi-final is ready as soon as its two quarter-finals have results,
-    whatever the rest of the bracket), no result yet. Seats as in `bracket_round`; bracket order."""
-    states = bracket_states(bracket, entrants, results)
+    whatever the rest of the bracket), no result yet. Seats as in `bracket_round`; bracket order. `states`:
+    `bracket_states` of the same bracket, entrants and results, when the caller has them already."""
+    if states is None:
+        states = bracket_states(bracket, entrants, results)
     by_id = {entrant.id: entrant for entrant in entrants}
     ordered = sorted(entrants, key=lambda entrant: entrant.seed)
     rank_of = {entrant.id: position for position, entrant in enumerate(ordered)}
@@ -295,6 +303,11 @@ def ready_matches(
 def bracket_feeds(bracket: Bracket) -> dict[str, tuple[str, ...]]:
     """For every match, the matches its result feeds (its winner's and loser's next matches; GF feeds the
     reset GF2, which is played or not by GF's winner)."""
+    return dict(_feeds(bracket))
+
+
+@lru_cache(maxsize=64)
+def _feeds(bracket: Bracket) -> tuple[tuple[str, tuple[str, ...]], ...]:
     feeds: dict[str, list[str]] = {match.label: [] for match in bracket.matches}
     for match in bracket.matches:
         for source in match.sources:
@@ -302,7 +315,7 @@ def bracket_feeds(bracket: Bracket) -> dict[str, tuple[str, ...]]:
                 feeds[source.ref].append(match.label)
         if match.reset:
             feeds["GF"].append(match.label)
-    return {label: tuple(dict.fromkeys(fed)) for label, fed in feeds.items()}
+    return tuple((label, tuple(dict.fromkeys(fed))) for label, fed in feeds.items())
 
 
 def bracket_champion(

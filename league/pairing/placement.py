@@ -184,6 +184,9 @@ def pod_placement(
     return groups
 
 
+MISSED_CUT = "Did not make the cut"  # the rule of the group after a top cut's placement begins so
+
+
 def cut_placement(
     cut: Sequence[PlacementGroup], first_stage: Sequence[Standing], first_stage_name: str
 ) -> list[PlacementGroup]:
@@ -192,7 +195,7 @@ def cut_placement(
     missed = tuple((standing.id, standing.rank) for standing in first_stage if standing.id not in in_cut)
     groups = list(cut)
     if missed:
-        groups.append(PlacementGroup(f"Did not make the cut: by the {first_stage_name} standings", missed))
+        groups.append(PlacementGroup(f"{MISSED_CUT}: by the {first_stage_name} standings", missed))
     return groups
 
 

@@ -44,6 +44,8 @@ DECIMALS = 9
 
 
 def _tidy(value: float) -> float:
+    if value == int(value):  # most figures are whole: no rounding needed (and round() is slow at 10,000s)
+        return float(value) + 0.0
     return round(value, DECIMALS) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
@@ -178,19 +180,28 @@ def _tally(
         return tallies[player]
 
     bye = scoring.bye_points(bye_table_size)
+    points_by_size: dict[int, tuple[float, ...]] = {}
     for played_round in rounds:
         for result in played_round.tables:
             for player in result.seats:
                 tally_of(player, "result names")
             order = finishing_order(result)
-            best = scoring.points(len(result.seats))[0]
-            for player, points in place_points(result, scoring).items():
-                tally = tallies[player]
-                tally.points += points
-                tally.won += points
-                tally.winnable += best
-                tally.played += 1
-                tally.tables.append(result)
+            size = len(result.seats)
+            if size not in points_by_size:
+                points_by_size[size] = scoring.points(size)
+            table_points = points_by_size[size]
+            best = table_points[0]
+            position = 0
+            for group in order:  # as `place_points`: tied players share the average of their places' points
+                share = sum(table_points[position : position + len(group)]) / len(group)
+                position += len(group)
+                for player in group:
+                    tally = tallies[player]
+                    tally.points += share
+                    tally.won += share
+                    tally.winnable += best
+                    tally.played += 1
+                    tally.tables.append(result)
             if len(order[0]) == 1:
                 tallies[order[0][0]].wins += 1
         for player in played_round.byes:

@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
 from math import lcm
 
@@ -94,10 +95,11 @@ class CostModel:
         if problem.seat_usage is not None:
             rounds = max((sum(usage) for usage in problem.seat_usage), default=0)
         seat_bound = max(pair_count, count) * 2 * (rounds + 1) + 1
-        self.seating: dict[tuple[int, ...], int] = {}
+        self.within: dict[tuple[int, ...], list[int]] = {}  # `within` by table members, in their order
         # extra_uses[p][k][seat]: how many more times p sat in seat than in their least-used seat of k seats
+        distinct = sorted(set(sizes))  # once, not once per player (thousands of tables)
         self.extra_uses = [
-            {size: _extra(usage[:size]) for size in set(sizes)} for usage in problem.seat_usage or ()
+            {size: _extra(usage[:size]) for size in distinct} for usage in problem.seat_usage or ()
         ]
         spread = (max(self.units, default=0) - min(self.units, default=0)) ** 2
         score_bound = pair_count * spread * common + 1
@@ -141,16 +143,25 @@ class CostModel:
         return min(first_starts, second_starts)
 
     def seating_excess(self, members: Sequence[int]) -> int:
-        """The packed seat term of a table of more than 2 seats: extra seat uses over its best seating."""
+        """The packed seat term of a table of more than 2 seats: extra seat uses over its best seating
+        (computed once per set of the members' seat-use rows: `_fewest_extra_uses_of`)."""
         if self.problem.seat_usage is None:
             return 0
-        key = tuple(sorted(members))
-        known = self.seating.get(key)
+        size = len(members)
+        extra_uses = self.extra_uses
+        return _fewest_extra_uses_of(tuple(sorted([extra_uses[member][size] for member in members]))) * (
+            self.seat_weight
+        )
+
+    def within_costs(self, members: Sequence[int]) -> list[int]:
+        """For each member of a table, the summed pair cost with the others (kept per table: a table is
+        tried against many neighbours before it changes)."""
+        key = tuple(members)
+        known = self.within.get(key)
         if known is None:
-            known = (
-                _fewest_extra_uses([self.extra_uses[member][len(key)] for member in key]) * self.seat_weight
-            )
-            self.seating[key] = known
+            size, pair = len(key), self.pair
+            known = [sum(pair(first, second, size) for second in key if second != first) for first in key]
+            self.within[key] = known
         return known
 
     def table(self, members: Sequence[int]) -> int:
@@ -177,7 +188,15 @@ def _extra(usage: Sequence[int]) -> tuple[int, ...]:
 
 
 def _fewest_extra_uses(extra: Sequence[Sequence[int]]) -> int:
-    """Assignment of players (rows) to seats (columns) with the smallest total, by a DP over subsets."""
+    """Assignment of players (rows) to seats (columns) with the smallest total. The answer does not depend
+    on the order of the rows, and a field has few distinct rows (seat uses beyond the least-used seat are
+    small numbers), so it is computed once per set of rows: a 10,000-player round asks it ~500,000 times."""
+    return _fewest_extra_uses_of(tuple(sorted(map(tuple, extra))))
+
+
+@lru_cache(maxsize=1 << 16)
+def _fewest_extra_uses_of(extra: tuple[tuple[int, ...], ...]) -> int:
+    """`_fewest_extra_uses` of sorted rows, by a DP over subsets."""
     size = len(extra)
     if all(row[seat] == 0 for seat, row in enumerate(extra)):
         return 0
@@ -247,20 +266,20 @@ def _try_swap(model: CostModel, tables: list[list[int]], costs: list[int], here:
         if size_here == size_there
         else [[pair(first, second, size_there) for second in members_there] for first in members_here]
     )
-    within_here = [
-        sum(pair(first, second, size_here) for second in members_here if second != first)
-        for first in members_here
-    ]
-    within_there = [
-        sum(pair(first, second, size_there) for second in members_there if second != first)
-        for first in members_there
-    ]
+    within_here = model.within_costs(members_here)
+    within_there = model.within_costs(members_there)
     column_here = [sum(row[index] for row in across_here) for index in range(size_there)]
     row_there = [sum(row) for row in across_there]
     seating = model.problem.seat_usage is not None
     if seating:
         seated_here = model.seating_excess(members_here)
         seated_there = model.seating_excess(members_there)
+        extra, weight = model.extra_uses, model.seat_weight
+        rows_here = [extra[member][size_here] for member in members_here]
+        rows_there = [extra[member][size_there] for member in members_there]
+        # each table's rows without one member, the member replaced by the one coming in
+        without_here = [rows_here[:index] + rows_here[index + 1 :] for index in range(size_here)]
+        without_there = [rows_there[:index] + rows_there[index + 1 :] for index in range(size_there)]
     for index_here, mover_here in enumerate(members_here):
         for index_there, mover_there in enumerate(members_there):
             out_here = within_here[index_here]
@@ -276,12 +295,13 @@ def _try_swap(model: CostModel, tables: list[list[int]], costs: list[int], here:
             change = in_here + in_there - out_here - out_there
             if seating and -model.score_weight // 2 < change < model.score_weight // 2:
                 # the higher terms are even, so the seat term decides (the seed term cannot outweigh it)
-                if change >= 0 and seated_here == seated_there == 0:
-                    continue
-                stay_here = [player for player in members_here if player != mover_here]
-                stay_there = [player for player in members_there if player != mover_there]
-                in_here += model.seating_excess([*stay_here, mover_there]) - seated_here
-                in_there += model.seating_excess([*stay_there, mover_here]) - seated_there
+                if change >= seated_here + seated_there:
+                    continue  # the seat terms cannot fall below 0: this swap cannot lower the cost
+                # `seating_excess` of each table after the swap, from the members' seat-use rows
+                new_here = [*without_here[index_here], extra[mover_there][size_here]]
+                new_there = [*without_there[index_there], extra[mover_here][size_there]]
+                in_here += _fewest_extra_uses_of(tuple(sorted(new_here))) * weight - seated_here
+                in_there += _fewest_extra_uses_of(tuple(sorted(new_there))) * weight - seated_there
                 change = in_here + in_there - out_here - out_there
             if change < 0:
                 members_here[index_here] = mover_there

@@ -12,6 +12,7 @@ from league.core.errors import UserError
 from league.core.forms import add_user_error
 from league.matches.forms import MatchForm
 from league.matches.models import Match
+from league.matches.selectors import verification_of
 from league.ratings.selectors import predictions_by_seat
 from league.results.entry import result_entry_form
 from league.results.selectors import match_detail
@@ -31,6 +32,7 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
         "match": match,
         "game_name": game_name(match.game_id),
         "forecasts": predictions_by_seat([match.pk]),
+        "verification": verification_of(match) if match.record is not None else None,
     }
     return render(request, "matches/detail.html", context)
 

@@ -414,3 +414,41 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}: {self.action} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class StandingsSnapshot(models.Model):
+    """A tournament's computed standings as of one state of everything they are computed from, so that its
+    pages need not recompute them on every request (`league.tournaments.snapshots`).
+
+    `key` fingerprints that state (the tournament's settings, its rounds, its registrations' statuses and
+    seeds, its tables and the result versions of their matches): a page whose fingerprint differs computes
+    the standings afresh and replaces the snapshot. The rows are stored in chunks (`StandingsChunk`), so
+    that a page of them reads one chunk; names are not stored (a renamed player shows at once)."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="standings_snapshot"
+    )
+    key = models.CharField(max_length=64)
+    count = models.PositiveIntegerField(help_text="How many rows the standings have.")
+    computed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Standings of {self.tournament_id} ({self.key[:8]})"
+
+
+class StandingsChunk(models.Model):
+    """Rows `index * size` onwards of a standings snapshot (`size`: `snapshots.CHUNK`), each row the fields
+    of pairing's Standing; stored under the snapshot's key."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=64)
+    index = models.PositiveIntegerField()
+    rows = models.JSONField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "key", "index"], name="standings_chunk_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Standings of {self.tournament_id} ({self.key[:8]}), chunk {self.index}"

@@ -30,7 +30,7 @@ from django.views.decorators.http import require_POST
 from league.core.bounds import whole_number
 from league.core.catalogue import game_name, game_spec
 from league.core.errors import UserError
-from league.tournaments import seam, selectors, services
+from league.tournaments import seam, selectors, services, snapshots
 from league.tournaments import views as pages
 from league.tournaments.models import Round, Tournament
 
@@ -100,7 +100,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     round_views = selectors.rounds(history, include_drafts=False)
     top = whole_number(request.GET.get("top", ""))
     top = PROJECTOR_TOP if top is None or not 1 <= top <= PROJECTOR_MAX_TOP else top
-    standings = selectors.standings(history)
+    standings = snapshots.standings_list(tournament, history)
     current = _current_round(round_views)
     context = {
         "tournament": tournament,
@@ -131,7 +131,7 @@ def embed(request: HttpRequest, slug: str) -> HttpResponse:
         "game_name": game_name(tournament.game_id),
         "show_standings": show != "bracket",
         "show_bracket": show != "standings",
-        "standings": selectors.standings(history),
+        "standings": snapshots.standings_list(tournament, history),
         "tiebreak_columns": [name for name in tournament.tiebreaks if name not in ("points", "seed")],
         "drawings": selectors.bracket(
             history, round_views, round_url=lambda n: reverse("tournaments:round", args=[tournament.slug, n])

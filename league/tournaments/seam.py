@@ -15,8 +15,8 @@ when it is drawn: one who left during or after the first stage's last round give
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any, NamedTuple
 
 from django.db.models import F
 
@@ -27,6 +27,7 @@ from league.core.errors import ErrorCode, UserError
 from league.matches.models import Match, MatchSeat
 from league.pairing import (
     DEFAULT_TIEBREAKS,
+    MISSED_CUT,
     Entrant,
     Format,
     PairingError,
@@ -78,7 +79,10 @@ __all__ = (
     "generate",
     "is_finished",
     "is_swiss_round",
+    "has_bracket",
+    "load_facts",
     "load_history",
+    "load_outline",
     "load_round_part",
     "planned_rounds",
     "quality_after_adjust",
@@ -145,9 +149,9 @@ def scoring_of(tournament: Tournament) -> Scoring:
     )
 
 
-@dataclass(frozen=True)
-class SeatRow:
-    """One seat of a published table's match: who sits there and the outcome of the latest result."""
+class SeatRow(NamedTuple):
+    """One seat of a published table's match: who sits there and the outcome of the latest result (a
+    tuple: a 10,000-player event loads tens of thousands)."""
 
     seat: int
     player_id: int
@@ -199,6 +203,67 @@ def load_history(tournament: Tournament) -> History:
     return _load(tournament, {"round__tournament": tournament})
 
 
+class MatchFacts(NamedTuple):
+    """What a lean history knows of a table's match."""
+
+    pk: int
+    status: str
+    result_version: int
+
+
+class TableFacts(NamedTuple):
+    """A table as a lean history holds it: the fields the pairing, standings and bracket flow read (not its
+    planned seats or absent players: the seats are the match's)."""
+
+    pk: int
+    round_id: int
+    number: int
+    label: str
+    closed_as: str
+    match_id: int | None
+    match: MatchFacts | None
+
+
+class RegistrationFacts(NamedTuple):
+    """A registration as a lean history holds it (no player row: names are not needed to pair or rank)."""
+
+    pk: int
+    player_id: int
+    seed: int | None
+    status: str
+    entered_round: int
+    left_after_round: int | None
+
+
+def load_facts(tournament: Tournament) -> History:
+    """The history of `load_history` read as plain values: its tables are `TableFacts`, its registrations
+    `RegistrationFacts` (without the players). Everything computed from a history (pairing, standings,
+    the bracket flow) reads it the same; it serves the services and the standings snapshot, which need no
+    model instances of a 10,000-player event's tens of thousands of tables. Nothing from it is saved."""
+    return _load(tournament, {"round__tournament": tournament}, lean=True)
+
+
+def load_outline(tournament: Tournament, *, registrations: bool = True) -> History:
+    """The registrations (as `RegistrationFacts`: statuses and seeds, no players) and round rows alone, in
+    two queries: no tables, seats or results. It serves what reads only those (`planned_rounds`, the byes
+    panel, counts of players); standings and pairing need `load_history` or `load_facts`."""
+    round_rows = list(tournament.round_set.order_by("number").defer(*ROUND_REPORT))
+    if not registrations:  # the round rows alone
+        return History(tournament, [], round_rows, {}, {}, {})
+    rows = tournament.registrations.order_by("seed", "id").values_list(*REGISTRATION_FACTS)
+    return History(tournament, list(map(RegistrationFacts._make, rows)), round_rows, {}, {}, {})
+
+
+def has_bracket(tournament: Tournament) -> bool:
+    """Whether the tournament draws a bracket: an elimination, or a stage sequence once its top cut has a
+    round (a draft counts)."""
+    if tournament.is_elimination:
+        return True
+    return tournament.format == Tournament.Format.STAGES and tournament.round_set.filter(
+        number__gt=tournament.rounds or 0
+    ).exists()
+
+
 def load_round_part(tournament: Tournament, number: int, tables: tuple[int, int] | None = None) -> History:
     """A partial history for the page of one round: every round row, but only the tables of round `number`
     (with table numbers from `tables[0]` to `tables[1]` when given) with their matches, seats and deciders,
@@ -213,11 +278,23 @@ def load_round_part(tournament: Tournament, number: int, tables: tuple[int, int]
     return _load(tournament, where, partial=True)
 
 
-def _load(tournament: Tournament, where: dict[str, Any], *, partial: bool = False) -> History:
-    round_rows = list(tournament.round_set.order_by("number"))
+TABLE_FACTS = ("id", "round_id", "number", "label", "closed_as", "match_id", "match__status",
+               "match__result_version")  # fmt: skip
+ROUND_REPORT = ("quality",)  # a round's quality report (hundreds of kB at 10,000 players): read where shown
+REGISTRATION_FACTS = ("id", "player_id", "seed", "status", "entered_round", "left_after_round")
+
+
+def _load(tournament: Tournament, where: dict[str, Any], *, partial: bool = False, lean: bool = False) -> History:
+    round_rows = list(tournament.round_set.order_by("number").defer(*(ROUND_REPORT if lean or partial else ())))
     tables: dict[int, list[TableRow]] = {row.pk: [] for row in round_rows}
-    for table in TableRow.objects.filter(**where).select_related("match").order_by("round_id", "number"):
-        tables[table.round_id].append(table)
+    found = TableRow.objects.filter(**where).order_by("round_id", "number")
+    if lean:
+        for pk, round_id, number, label, closed, match_id, status, version in found.values_list(*TABLE_FACTS):
+            match = MatchFacts(match_id, status, version) if match_id is not None else None
+            tables[round_id].append(TableFacts(pk, round_id, number, label, closed, match_id, match))
+    else:
+        for table in found.select_related("match"):
+            tables[table.round_id].append(table)
     through = {f"match__tournament_table__{key}": value for key, value in where.items()}
     seats: dict[int, list[SeatRow]] = {}
     rows = MatchSeat.objects.filter(**through).order_by("match_id", "seat")
@@ -230,7 +307,10 @@ def _load(tournament: Tournament, where: dict[str, Any], *, partial: bool = Fals
         players.update(pid for listed in tables.values() for table in listed for pid in table.planned_seats)
         players.update(seat.player_id for listed in seats.values() for seat in listed)
         registrations = registrations.filter(player_id__in=players)
-    registrations = list(registrations)
+    if lean:
+        registrations = list(map(RegistrationFacts._make, registrations.values_list(*REGISTRATION_FACTS)))
+    else:
+        registrations = list(registrations)
     deciders = dict(
         ResultVersion.objects.filter(**through, advancing__isnull=False, version=F("match__result_version"))
         .values_list("match_id", "advancing")
@@ -293,7 +373,7 @@ def standings(history: History, *, last_round: int | None = None) -> list[Standi
         if last_round is None:
             groups = _placement(history)
             if groups is not None:
-                return placed_standings(ordered, groups)
+                return _first_stage_figures(history, placed_standings(ordered, groups))
         return ordered
     except PairingError as exc:
         raise UserError(str(exc)) from None
@@ -328,6 +408,23 @@ def elimination_part(history: History) -> EliminationPart | None:
     return EliminationPart(elimination, first_round, entrants, _bracket_results(history, first_round))
 
 
+def _first_stage_figures(history: History, placed: list[Standing]) -> list[Standing]:
+    """After a stage sequence's top cut, the players who did not make the cut show their first stage's
+    figures (points and every tie-break as the first stage ended, which ordered them), not figures that
+    count their opponents' cut matches; their rank and group stay the placement's."""
+    tournament = history.tournament
+    if tournament.format != Tournament.Format.STAGES:
+        return placed
+    missed = {row.id for row in placed if row.group.startswith(MISSED_CUT)}
+    if not missed:
+        return placed
+    first = {row.id: row for row in standings(history, last_round=tournament.rounds or 0)}
+    return [
+        replace(first[row.id], rank=row.rank, group=row.group) if row.id in missed and row.id in first else row
+        for row in placed
+    ]
+
+
 def _placement(history: History) -> list[PlacementGroup] | None:
     """The placement groups of an elimination with a published round, best first; None otherwise."""
     part = elimination_part(history)
@@ -351,15 +448,24 @@ def _drawn(tournament: Tournament, part: EliminationPart) -> Any:
     return single_elimination_bracket(len(part.entrants), tournament.third_place)
 
 
+_SEEDED: dict[tuple, list[Entrant]] = {}  # entrants before any round, by seeds and rules (`_entrants`)
+SEEDED_KEPT = 16
+
+
 def _entrants(history: History, players: set[int], *, last_round: int | None = None) -> list[Entrant]:
     tournament = history.tournament
-    everyone = entrants_from_history(
-        history.seeds,
-        history.played(last=last_round),
-        scoring_of(tournament),
-        _tiebreaks(tournament),
-        bye_table_size=tournament.table_size,
-    )
+    played = history.played(last=last_round)
+    arguments = (history.seeds, played, scoring_of(tournament), _tiebreaks(tournament))
+    if played:
+        everyone = entrants_from_history(*arguments, bye_table_size=tournament.table_size)
+    else:  # an elimination re-reads its field before round 1 after every result: the same answer each time
+        key = (tuple(history.seeds.items()), repr(arguments[2]), arguments[3], tournament.table_size)
+        everyone = _SEEDED.get(key)
+        if everyone is None:
+            everyone = entrants_from_history(*arguments, bye_table_size=tournament.table_size)
+            if len(_SEEDED) >= SEEDED_KEPT:
+                _SEEDED.pop(next(iter(_SEEDED)))
+            _SEEDED[key] = everyone
     return [entrant for entrant in everyone if entrant.id in players]
 
 
@@ -449,7 +555,17 @@ def generate(history: History, number: int, resting: frozenset[int] = frozenset(
 
 
 def quality_dict(quality: Any) -> dict:
-    return asdict(quality)
+    """The quality report as plain values (its per-table lines as dicts; `asdict` deep-copies every value
+    of a report of thousands of tables, this reads each once)."""
+    report = {name.name: getattr(quality, name.name) for name in fields(quality)}
+    report["per_table"] = tuple(
+        {"repeat_pairs": line.repeat_pairs, "score_spread": line.score_spread, "seat_excess": line.seat_excess}
+        for line in quality.per_table
+    )
+    report["cost"] = tuple(quality.cost)
+    if quality.schedule_balance is not None:
+        report["schedule_balance"] = asdict(quality.schedule_balance)
+    return report
 
 
 def draft_values(draft: RoundDraft) -> dict:
@@ -597,8 +713,8 @@ def bracket_flow(history: History) -> BracketFlow | None:
     plan = flow_plan(drawn.bracket)
     live = live_tables(history, part.first_round)
     try:
-        ready = ready_matches(drawn.bracket, part.entrants, part.results, set(live))
         states = bracket_states(drawn.bracket, part.entrants, part.results)
+        ready = ready_matches(drawn.bracket, part.entrants, part.results, set(live), states)
     except PairingError as exc:
         raise UserError(str(exc)) from None
     offset = part.first_round - 1

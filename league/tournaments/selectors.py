@@ -230,9 +230,14 @@ NEW_TIEBREAK_COLUMNS = (
 def standings(history) -> list[StandingRow]:
     """The standings: every player who took part, with every tie-break column, in the tournament's order
     (an elimination's by its bracket, each row naming the rule of its group)."""
-    registrations = {reg.player_id: reg for reg in history.registrations}
+    return standing_rows(seam.standings(history), {reg.player_id: reg for reg in history.registrations})
+
+
+def standing_rows(ordered, registrations) -> list[StandingRow]:
+    """`ordered` (pairing's standings) as rows with each player's name, page and status; `registrations`
+    (with their players) by player id."""
     rows = []
-    for standing in seam.standings(history):
+    for standing in ordered:
         reg = registrations[standing.id]
         rows.append(
             StandingRow(
@@ -305,6 +310,55 @@ class RoundView:
     @property
     def waiting(self) -> int:
         return sum(1 for table in self.tables if not table.has_result)
+
+    @property
+    def table_count(self) -> int:
+        return len(self.tables)
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """A round as the tournament's page lists it: the row, how many tables, how many still wait."""
+
+    row: Round
+    table_count: int
+    waiting: int
+
+    @property
+    def number(self) -> int:
+        return self.row.number
+
+
+def round_summaries(tournament: Tournament, *, include_drafts: bool) -> list[RoundSummary]:
+    """Every round (drafts only when asked) with its number of tables and of tables without a result (a
+    finished or void match), counted by the database: two queries whatever the size of the rounds."""
+    done = (Match.Status.FINISHED, Match.Status.VOID)
+    counts = {
+        row["round_id"]: row
+        for row in Table.objects.filter(round__tournament=tournament)
+        .values("round_id")
+        .annotate(tables=Count("id"), done=Count("id", filter=Q(match__status__in=done)))
+    }
+    summaries = []
+    for row in tournament.round_set.order_by("number").defer(*seam.ROUND_REPORT):
+        if row.status == Round.Status.DRAFT and not include_drafts:
+            continue
+        count = counts.get(row.pk, {"tables": 0, "done": 0})
+        summaries.append(RoundSummary(row, count["tables"], count["tables"] - count["done"]))
+    return summaries
+
+
+def next_bracket_table(tournament: Tournament) -> tuple[Round, Table] | None:
+    """The first published table still waiting for its result (by round, then table): (its round, it)."""
+    done = (Match.Status.FINISHED, Match.Status.VOID)
+    table = (
+        Table.objects.filter(round__tournament=tournament, match__isnull=False)
+        .exclude(match__status__in=done)
+        .select_related("round")
+        .order_by("round__number", "number")
+        .first()
+    )
+    return (table.round, table) if table is not None else None
 
 
 TABLES_PER_PAGE = 100  # a published round's page shows tables 1-100, 101-200, ... (`?page=2` ...)

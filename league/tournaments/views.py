@@ -33,7 +33,7 @@ from league.ratings.selectors import predictions_by_seat
 from league.results.entry import result_entry_form
 from league.results.forms import ResultForm
 from league.results.selectors import counting_advancing
-from league.tournaments import clock, seam, selectors, services
+from league.tournaments import clock, seam, selectors, services, snapshots
 from league.tournaments.errors import NotOrganizer
 from league.tournaments.forms import (
     AdvancingForm,
@@ -64,9 +64,7 @@ def _tournament(request: HttpRequest, slug: str) -> Tournament:
     return tournament
 
 
-def _require_organizer(
-    request: HttpRequest, tournament: Tournament, *, scorer: bool = False
-) -> HttpResponse | None:
+def _require_organizer(request: HttpRequest, tournament: Tournament, *, scorer: bool = False) -> HttpResponse | None:
     """A login redirect for anonymous visitors, a 403 page for users who do not organize (with `scorer`: who
     neither organize nor keep score); None when allowed."""
     if not request.user.is_authenticated:
@@ -81,9 +79,7 @@ def _require_organizer(
 
 
 def tournament_index(request: HttpRequest) -> HttpResponse:
-    page = Paginator(selectors.tournament_list(user=request.user), TOURNAMENTS_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
+    page = Paginator(selectors.tournament_list(user=request.user), TOURNAMENTS_PER_PAGE).get_page(request.GET.get("page"))
     for tournament in page:
         tournament.game_name = game_name(tournament.game_id)
     return render(request, "tournaments/list.html", {"page": page})
@@ -122,48 +118,51 @@ def _game_ranges() -> list[dict]:
 def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, error: str = "",
             register_form: ParticipantsForm | None = None, batch=None, new_count: int = 0) -> HttpResponse:  # fmt: skip
     organizer = selectors.is_organizer(request.user, tournament)
-    history = seam.load_history(tournament)
-    round_views = selectors.rounds(history, include_drafts=organizer)
-    registrations = history.registrations
-    queued = (Registration.Status.WAITLISTED, Registration.Status.PENDING, Registration.Status.DECLINED)
+    # The whole history only where the page draws a bracket; the standings come from their snapshot
+    # (`snapshots`), the rounds as counts (`selectors.round_summaries`), the players a page at a time.
+    full = seam.has_bracket(tournament)
+    fragment = request.GET.get("fragment") == "live"
+    history = None
+    if full:
+        history = seam.load_history(tournament)
+    elif not fragment:  # registrations' statuses only where the number of rounds depends on the field
+        history = seam.load_outline(tournament, registrations=tournament.format == Tournament.Format.ROUND_ROBIN)
+    round_views = selectors.round_summaries(tournament, include_drafts=organizer)
     last = round_views[-1] if round_views else None
-    listed = [reg for reg in registrations if reg.status not in queued]
-    flowing = (
-        last is not None and last.row.status != Round.Status.DRAFT and seam.flows(tournament, last.number)
-    )
+    flowing = last is not None and last.row.status != Round.Status.DRAFT and seam.flows(tournament, last.number)
     context = {
         "flowing": flowing,
-        "next_table": next(
-            (
-                (view, table)
-                for view in round_views
-                for table in view.tables
-                if table.match_id and not table.has_result
-            ),
-            None,
-        )
-        if flowing
-        else None,  # fmt: skip
         "tournament": tournament,
-        "game_name": game_name(tournament.game_id),
         "organizer": organizer,
-        "standings": Paginator(selectors.standings(history), STANDINGS_PER_PAGE).get_page(
-            request.GET.get("standings")
-        ),
+        "standings": Paginator(snapshots.standings_list(tournament, history if full else None),
+                               STANDINGS_PER_PAGE).get_page(request.GET.get("standings")),
         "tiebreak_columns": [name for name in tournament.tiebreaks if name not in ("points", "seed")],
         "rounds": round_views,
-        "last_round": round_views[-1] if round_views else None,
+        "drawings": selectors.bracket(history, selectors.rounds(history, include_drafts=organizer),
+                                      round_url=lambda n: _round_url(tournament, n)) if full else [],
+    }
+    if fragment:  # what live refreshes: standings, bracket and rounds
+        return render(request, "tournaments/_live.html", context, status=status)
+    queued = (Registration.Status.WAITLISTED, Registration.Status.PENDING, Registration.Status.DECLINED)
+    rows = tournament.registrations.select_related("player").order_by("seed", "id")
+    listed = rows.exclude(status__in=queued)
+    waiting = selectors.waitlist(list(rows.filter(status=Registration.Status.WAITLISTED)))
+    player = selectors.player_of(request.user)
+    own = rows.filter(player=player).first() if player is not None else None
+    context.update({
+        "next_table": selectors.next_bracket_table(tournament) if flowing else None,
+        "game_name": game_name(tournament.game_id),
+        "last_round": last,
         "planned_rounds": seam.planned_rounds(history),
-        "drawings": selectors.bracket(history, round_views, round_url=lambda n: _round_url(tournament, n)),
-        "registrations": listed,
+        "registrations": listed,  # read only by an organizer's form before the start
         "players_page": Paginator(listed, PLAYERS_PER_PAGE).get_page(request.GET.get("players")),
-        "waitlist": selectors.waitlist(registrations),
-        "pending": [reg for reg in registrations if reg.status == Registration.Status.PENDING],
-        "declined": [reg for reg in registrations if reg.status == Registration.Status.DECLINED]
-        if organizer
-        else [],
-        "places_left": selectors.places_left(tournament, registrations),
-        "entry": selectors.my_entry(tournament, request.user, registrations),
+        "waitlist": waiting,
+        "pending": list(rows.filter(status=Registration.Status.PENDING)),
+        "declined": list(rows.filter(status=Registration.Status.DECLINED)) if organizer else [],
+        "places_left": None if tournament.capacity is None else max(
+            0, tournament.capacity - rows.filter(status=Registration.Status.ACTIVE).count()),
+        "entry": selectors.my_entry(tournament, request.user,
+                                    [*([own] if own is not None and own not in waiting else []), *waiting]),
         "check_in_state": selectors.check_in_state(tournament),
         "round_times": list(tournament.round_times.all()),
         "register_form": register_form or ParticipantsForm(),
@@ -173,15 +172,12 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
         "can_register": organizer and services.registration_open(tournament),
         "error": error,
         "table_rule": seam.table_spec(tournament),
-        **_bye_context(tournament, organizer, history, request.user),
-    }
-    template = (
-        "tournaments/_live.html" if request.GET.get("fragment") == "live" else "tournaments/detail.html"
-    )
-    return render(request, template, context, status=status)
+        **_bye_context(tournament, organizer, history, own),
+    })  # fmt: skip
+    return render(request, "tournaments/detail.html", context, status=status)
 
 
-def _bye_context(tournament: Tournament, organizer: bool, history, user) -> dict:
+def _bye_context(tournament: Tournament, organizer: bool, history, own: Registration | None) -> dict:
     """Byes and breaks on the tournament's page: the Swiss rounds still open for requests, the requests
     (every one for organizers, their own for a registered player) and who an organizer can ask for."""
     if tournament.status == Tournament.Status.FINISHED or not seam.is_swiss_round(tournament, 1):
@@ -189,17 +185,14 @@ def _bye_context(tournament: Tournament, organizer: bool, history, user) -> dict
     generated = history.round_rows[-1].number if history.round_rows else 0
     last = tournament.rounds or 0
     rounds = [number for number in range(generated + 1, last + 1) if seam.is_swiss_round(tournament, number)]
-    player = selectors.player_of(user)
-    own = next((reg for reg in history.registrations if player and reg.player_id == player.pk
-                and reg.status == Registration.Status.ACTIVE), None)  # fmt: skip
+    own = own if own is not None and own.status == Registration.Status.ACTIVE else None
     if not rounds or not (organizer or own):
         return {"bye_rounds": []}
+    active = tournament.registrations.select_related("player").filter(status=Registration.Status.ACTIVE)
     return {
         "bye_rounds": rounds,
         "bye_requests": selectors.open_bye_requests(tournament, None if organizer else own.player_id),
-        "bye_players": [reg for reg in history.registrations if reg.status == Registration.Status.ACTIVE]
-        if organizer
-        else [],
+        "bye_players": active.order_by("seed", "id") if organizer else [],
         "bye_own": own,
     }
 
@@ -238,14 +231,10 @@ def _register(request, tournament):
         return _detail(request, tournament, status=400, error=refused.message, register_form=form,
                        batch=refused.lines)  # fmt: skip
     if not batch.saved:
-        entries = json.dumps(
-            [{"name": line.name, "seed": line.seed, "line": line.line} for line in batch.lines]
-        )
+        entries = json.dumps([{"name": line.name, "seed": line.seed, "line": line.line} for line in batch.lines])
         confirm = ParticipantsForm(initial={"entries": entries, "confirm_new": True,
                                             "names": "\n".join(line.name for line in batch.lines)})  # fmt: skip
-        return _detail(
-            request, tournament, register_form=confirm, batch=batch.lines, new_count=len(batch.new)
-        )
+        return _detail(request, tournament, register_form=confirm, batch=batch.lines, new_count=len(batch.new))
     count, new = len(batch.lines), len(batch.new)
     return f"Registered {count} player{'s' if count != 1 else ''}" + (f" ({new} new)." if new else ".")
 
@@ -256,9 +245,7 @@ def _leave(request, tournament):
         player_id = int(request.POST.get("player", ""))
     except ValueError:
         raise UserError("name the player by id", field="player") from None
-    reg = services.registration_leave(
-        tournament=tournament, by=request.user, player_id=player_id, status=status
-    )
+    reg = services.registration_leave(tournament=tournament, by=request.user, player_id=player_id, status=status)
     return f"{reg.player.name}: {reg.get_status_display().lower()}."
 
 
@@ -346,9 +333,7 @@ def _confirmation(request: HttpRequest, tournament: Tournament, action: str) -> 
             return None
         names = {"name": reg.player.name, "tournament": tournament.name}
         question, detail, button = (text.format(**names) for text in wording)
-    fields = [
-        (key, value) for key, value in request.POST.items() if key not in ("csrfmiddlewaretoken", "confirm")
-    ]
+    fields = [(key, value) for key, value in request.POST.items() if key not in ("csrfmiddlewaretoken", "confirm")]
     context = {"tournament": tournament, "question": question, "detail": detail, "button": button,
                "fields": fields, "action": request.path}  # fmt: skip
     return render(request, "tournaments/confirm.html", context)
@@ -383,9 +368,7 @@ def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpRespo
     return redirect(tournament)
 
 
-def _round(
-    tournament: Tournament, number: int, organizer: bool, tables: tuple[int, int] | None = None
-) -> tuple:
+def _round(tournament: Tournament, number: int, organizer: bool, tables: tuple[int, int] | None = None) -> tuple:
     """The round's history (only that round's tables, within table numbers `tables` when given:
     `seam.load_round_part`), every round's view and this round's; 404 for a round not shown."""
     history = seam.load_round_part(tournament, number, tables)
@@ -415,34 +398,25 @@ def _round_page(request, tournament, number, *, status=200, error="", swap_form=
     # tables by number (`selectors.table_page`), the first table still waiting found by one query.
     draft = round_row is not None and round_row.status == Round.Status.DRAFT
     page = selectors.page_number(request.GET.get("page"))
-    history, views, view = _round(
-        tournament, number, organizer, None if draft else selectors.table_range(page)
-    )
+    history, views, view = _round(tournament, number, organizer, None if draft else selectors.table_range(page))
     top = (round_row.tables.aggregate(top=Max("number"))["top"] or 0) if round_row is not None else 0
     pages = 1 if draft else selectors.table_page(top)
     if draft:
         next_waiting = next((table for table in view.tables if not table.has_result), None)
     else:
         done = (Match.Status.FINISHED, Match.Status.VOID)
-        next_waiting = (
-            round_row.tables.filter(match__isnull=False)
-            .exclude(match__status__in=done)
-            .order_by("number")
-            .first()
-        )
+        next_waiting = round_row.tables.filter(match__isnull=False).exclude(match__status__in=done).order_by("number").first()
     players = [(seat.player_id, seat.name) for table in view.tables for seat in table.seats] + view.byes
     _attach_forecasts(view)
     first, last = selectors.table_range(page)
     context = {
-        "table_pages": {"number": page, "count": pages, "first": first, "last": min(top, last), "top": top}
-        if pages > 1
-        else None,
+        "table_pages": {"number": page, "count": pages, "first": first, "last": min(top, last), "top": top} if pages > 1 else None,
         "tournament": tournament,
         "game_name": game_name(tournament.game_id),
         "organizer": organizer,
         "round": view,
         "rounds": views,
-        "quality": view.row.quality,
+        "quality": round_row.quality if round_row is not None else view.row.quality,
         "error": error,
         "swap_form": swap_form or SwapForm(),
         "move_form": MoveForm(players=sorted(players, key=lambda item: item[1].casefold())),
@@ -524,9 +498,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         else:
             raise Http404("no such action")
     except UserError as exc:
-        return _round_page(
-            request, tournament, number, status=exc.status, error=exc.message, swap_form=swap_form
-        )
+        return _round_page(request, tournament, number, status=exc.status, error=exc.message, swap_form=swap_form)
     messages.success(request, message)
     return redirect(_round_url(tournament, number))
 
@@ -583,9 +555,7 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
             .order_by("number")
             .values_list("number", flat=True)
         )
-        following = next(
-            (number for number in waiting if number > table.number), waiting[0] if waiting else None
-        )
+        following = next((number for number in waiting if number > table.number), waiting[0] if waiting else None)
         if following is not None:
             return redirect("tournaments:result", slug=slug, number=number, table_number=following)
         return redirect(_round_url(tournament, number))
@@ -630,9 +600,7 @@ def table_close(request: HttpRequest, slug: str, number: int, table_number: int)
         )
     except UserError as exc:
         return _round_page(request, tournament, number, status=exc.status, error=exc.message)
-    messages.success(
-        request, f"Table {table.number} closed as {Table.Closed(closed.closed_as).label.lower()}."
-    )
+    messages.success(request, f"Table {table.number} closed as {Table.Closed(closed.closed_as).label.lower()}.")
     return redirect(_round_url(tournament, number))
 
 
@@ -741,7 +709,9 @@ def player_path(request: HttpRequest, slug: str, player_slug: str) -> HttpRespon
     if reg is None or reg.status == Registration.Status.WITHDRAWN:
         raise Http404("this player is not in the tournament")
     views = selectors.rounds(history, include_drafts=False)
-    standing = next((row for row in selectors.standings(history) if row.player_id == reg.player_id), None)
+    ordered = snapshots.standings(tournament, history)
+    standing = next((selectors.standing_rows([row], {reg.player_id: reg})[0] for row in ordered
+                     if row.id == reg.player_id), None)  # fmt: skip
     context = {
         "tournament": tournament,
         "player": reg.player,
@@ -767,7 +737,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     response, writer = _csv(f"{tournament.slug}-standings.csv")
     writer.writerow(["rank", "player", "seed", "status", "points", "opponents_points", "wins", "head_to_head",
                      "played", "byes", *selectors.NEW_TIEBREAK_COLUMNS, "group"])  # fmt: skip
-    for row in selectors.standings(seam.load_history(tournament)):
+    for row in snapshots.standings_list(tournament):
         writer.writerow([row.rank, row.name, row.seed, row.status, _number(row.points),
                          _number(row.opponents_points), row.wins, row.head_to_head, row.played, row.byes,
                          *(_number(getattr(row, name)) for name in selectors.NEW_TIEBREAK_COLUMNS), row.group])  # fmt: skip
@@ -789,9 +759,7 @@ def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
                     _number(seat.points) if seat.points is not None else "", table.closed_as,
                 ])  # fmt: skip
         for _, name in view.byes:
-            writer.writerow(
-                [view.number, "", "bye", "", name, "", "", _number(seam.bye_points(tournament)), ""]
-            )
+            writer.writerow([view.number, "", "bye", "", name, "", "", _number(seam.bye_points(tournament)), ""])
         for _, name, score in view.requested_byes:
             points = _number(seam.requested_bye_points(tournament, score))
             writer.writerow([view.number, "", "bye asked for", "", name, "", "", points, ""])
@@ -857,9 +825,7 @@ def bye_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
                                        kind=data.get("kind", "bye"), player_id=player_id)  # fmt: skip
             done = BYE_DONE[row.kind].format(name=row.player.name, round=number)
         else:
-            services.bye_cancel(
-                tournament=tournament, by=request.user, round_number=number, player_id=player_id
-            )
+            services.bye_cancel(tournament=tournament, by=request.user, round_number=number, player_id=player_id)
             done = f"The request for round {number} is taken back."
     except UserError as exc:
         tournament.refresh_from_db()

@@ -39,7 +39,7 @@ def bracket_sync(*, tournament: Tournament, by: AbstractBaseUser | None) -> list
     tournament = tournament_locked(tournament)
     opened: list[Table] = []
     while True:
-        history = seam.load_history(tournament)
+        history = seam.load_facts(tournament)
         flow = seam.bracket_flow(history)
         if flow is None:
             return []

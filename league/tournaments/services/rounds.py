@@ -3,6 +3,7 @@ publish it (each table becomes a scheduled match), complete it once every table 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -16,13 +17,13 @@ from league.core.errors import UserError
 from league.matches.models import Match
 from league.players.models import Player
 from league.results.services import matches_create
-from league.tournaments import seam
+from league.tournaments import seam, snapshots
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import ByeRequest, Registration, Round, Table, Tournament
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.brackets import bracket_sync
 from league.tournaments.services.common import check_organizer, last_round, tournament_locked
-from league.tournaments.services.forfeits import tables_forfeit_departed
+from league.tournaments.services.forfeits import DEPARTED, tables_forfeit_departed
 
 
 def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:
@@ -45,7 +46,7 @@ def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:
         if last is not None and last.status != Round.Status.COMPLETE:
             raise StateConflict(f"round {last.number} is not complete yet: the next round waits for every result")
         number = 1 if last is None else last.number + 1
-        history = seam.load_history(tournament)
+        history = seam.load_facts(tournament)
         planned = seam.planned_rounds(history)
         if planned is not None and number > planned and tournament.format != Tournament.Format.STAGES:
             raise StateConflict(f"all {planned} rounds are played: finish the tournament")
@@ -122,7 +123,7 @@ def _check_adjustable(round_row: Round, tournament: Tournament, *, between_table
 
 def _store_adjusted(round_row: Round, tables: list[Table]) -> None:
     Table.objects.bulk_update(tables, ["planned_seats"])
-    history = seam.load_history(round_row.tournament)
+    history = seam.load_facts(round_row.tournament)
     ordered = sorted(tables, key=lambda table: table.number)
     round_row.quality = seam.quality_after_adjust(
         history, round_row.number, [table.planned_seats for table in ordered], list(round_row.byes)
@@ -199,25 +200,26 @@ def round_publish(*, round_row: Round, by: AbstractBaseUser) -> Round:
         locked = _draft_round(round_row, by)
         tournament = locked.tournament
         now = timezone.now()
-        tables = list(locked.tables.order_by("number"))
+        rows = list(locked.tables.order_by("number").values_list("pk", "planned_seats"))  # values: 1000s of tables
         match_ids = matches_create(
             game_id=tournament.game_id,
             options=tournament.options,
             rated=tournament.rated,
-            tables=[table.planned_seats for table in tables],
+            tables=[seats for _, seats in rows],
             played_at=now,
             created_by=by,
         )
-        for table, match_id in zip(tables, match_ids, strict=True):
-            table.match_id = match_id
-        bulk.update(Table, ("match_id",), [(table.pk, table.match_id) for table in tables])
+        bulk.update(Table, ("match_id",), [(pk, match_id) for (pk, _), match_id in zip(rows, match_ids, strict=True)])
         locked.status = Round.Status.PUBLISHED
         locked.published_at = now
         locked.save(update_fields=["status", "published_at"])
-        audit(tournament, by, Action.ROUND_PUBLISHED, round=locked.number, tables=len(tables))
-        closed = {table.pk for table in tables_forfeit_departed(tournament=tournament, tables=tables, by=by)}
+        audit(tournament, by, Action.ROUND_PUBLISHED, round=locked.number, tables=len(rows))
+        closed: set[int] = set()
+        if tournament.registrations.filter(status__in=DEPARTED).exists():  # (rarely) tables to close at once
+            tables = list(locked.tables.order_by("number").select_related("round"))
+            closed = {table.pk for table in tables_forfeit_departed(tournament=tournament, tables=tables, by=by)}
         events.emit(events.table_ready, tournament_id=tournament.pk,
-                    table_ids=[table.pk for table in tables if table.pk not in closed])  # fmt: skip
+                    table_ids=[pk for pk, _ in rows if pk not in closed])  # fmt: skip
         if seam.flows(tournament, locked.number):
             bracket_sync(tournament=tournament, by=by)
     return locked
@@ -248,9 +250,10 @@ def round_complete(*, round_row: Round, by: AbstractBaseUser) -> Round:
         locked.completed_at = timezone.now()
         locked.save(update_fields=["status", "completed_at"])
         audit(tournament, by, Action.ROUND_COMPLETED, round=locked.number)
-        if seam.is_finished(seam.load_history(tournament), locked):
+        if seam.is_finished(seam.load_facts(tournament), locked):
             tournament.status = Tournament.Status.FINISHED
             tournament.save(update_fields=["status"])
             audit(tournament, by, Action.FINISHED, after_round=locked.number, early=False)
             events.emit(events.tournament_finished, tournament_id=tournament.pk)
+        transaction.on_commit(partial(snapshots.warm, tournament.pk))
     return locked

@@ -19,9 +19,9 @@ def test_a_match_record_holds_everything_needed_to_replay_it(toy):
     assert record["options"] == {"max_card": 6}
     assert record["seed"] == 7
     assert record["seats"] == [
-        {"bot": "keep_high", "params": {"threshold": 4}},
-        {"bot": "random", "params": {}},
-        {"bot": "keep_high", "params": {"threshold": 5}},
+        {"bot": "keep_high", "params": {"threshold": 4}, "version": 1},
+        {"bot": "random", "params": {}, "version": 1},
+        {"bot": "keep_high", "params": {"threshold": 5}, "version": 1},
     ]
     assert record["events"][0][0] == "c" and len(record["events"][0][1]) == 3
     assert record["events"][-1][0] == "m" and sorted(record["events"][-1][1]) == ["0", "1", "2"]
@@ -139,7 +139,7 @@ def test_a_seat_made_by_its_own_maker_plays_under_its_label_with_the_seats_gener
     reference = play_match(GAME, 3, ["keep_high", "random", "random"], seed=9)
 
     assert made == [(GAME, 1, 3, {"max_card": 6})]
-    assert record["seats"][1] == {"bot": "outside", "params": {"definition": "Program"}}
+    assert record["seats"][1] == {"bot": "outside", "params": {"definition": "Program"}, "external": {}}
     assert {**record, "seats": reference["seats"]} == reference
     assert replay(record).outcome().to_json() == record["outcome"]
 

@@ -8,6 +8,7 @@ import pytest
 
 from games.core.replay import replay
 from games.core.runner import play_match
+from games.core.verify import verify
 from league.bots.external import Limits, SeatLog
 from league.bots.playing import SeatBot, play_league_match
 from league.bots.sandboxing import sandbox
@@ -64,6 +65,8 @@ def test_a_program_is_named_by_its_definition_and_a_slow_built_in_forfeits_on_it
             label="Program v2",
             command=("/usr/bin/python3", str(PROGRAMS / "first_legal.py")),
             limits=Limits(5),
+            definition="Program",
+            version=2,
         ),
         SeatBot(
             label="Sleepy v1", strategy="sleepy", params={"seconds": 0.05}, limits=Limits(move_seconds=0.01)
@@ -75,9 +78,19 @@ def test_a_program_is_named_by_its_definition_and_a_slow_built_in_forfeits_on_it
     record = played.record
 
     assert record["seats"] == [
-        {"bot": "external", "params": {"definition": "Program v2"}},
-        {"bot": "sleepy", "params": {"seconds": 0.05}},
-        {"bot": "random", "params": {}},
+        {
+            "bot": "external",
+            "params": {"definition": "Program v2"},
+            "external": {"definition": "Program", "version": 2},
+        },
+        {"bot": "sleepy", "params": {"seconds": 0.05}, "version": 1},
+        {"bot": "random", "params": {}, "version": 1},
+    ]
+    verdict = verify(record)  # the program's seat cannot be re-made; the others are, forfeit and all
+    assert verdict.summary() == "verified"
+    assert verdict.not_remade == [{"seat": 0, "why": "external program Program v2"}]
+    assert verdict.notes == [
+        f"seat 1's time-out at event {record['end']['forfeits'][0]['event']} is wall time: taken as recorded"
     ]
     assert [(f["seat"], f["reason"]) for f in record["end"]["forfeits"]] == [(1, "timeout")]
     assert record["outcome"]["places"][1] == 3

@@ -68,6 +68,10 @@ def test_an_upload_plays_league_matches_and_its_author_reads_its_stderr(member, 
         record = fixture.match.record_json()
         assert record["end"] == {"reason": "normal", "forfeits": []}
         assert replay(record).is_terminal()
+        # the record names the uploaded seat's bot definition and version (strict verification lists it)
+        assert [seat.get("external") for seat in record["seats"] if seat["bot"] == "external"] == [
+            {"definition": "Tarred", "version": 1}
+        ]
     logs = list(ProgramLog.objects.filter(bot=uploaded).order_by("match_id"))
     assert [log.match_id for log in logs] == sorted(fixture.match_id for fixture in fixtures)
     assert all(log.output.startswith("main starting\nchoosing among ") for log in logs)

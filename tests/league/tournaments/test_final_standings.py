@@ -194,3 +194,29 @@ def test_a_player_who_drops_before_the_cut_is_drawn_gives_their_place_to_the_nex
     assert "Ada" not in _cut_players(tournament, cut)
     assert _cut_players(tournament, cut) == sorted(top)
     assert swiss[0] == "Ada" or during_last_round
+
+
+def test_players_who_missed_the_cut_show_their_swiss_figures(make_tournament, play_round):
+    """Their opponents' points do not count the cut's matches (the Swiss standings ordered them)."""
+    tournament, _ = make_tournament(8, format="stages", table_size=2, rounds=3, cut_size=4, rated=False)
+    for _ in range(3):
+        play_round(tournament, seed_order(tournament))
+
+    def figures():
+        rows = selectors.standings(seam.load_history(tournament))
+        return {row.name: (row.points, row.opponents_points, row.wins, row.played) for row in rows}
+
+    swiss = figures()
+    play_out(tournament, play_round, better_seed_wins(tournament, upset=True))
+    final = figures()
+    assert (
+        {name: final[name] for name in ("Eli", "Fay", "Gus", "Hal")}
+        == {name: swiss[name] for name in ("Eli", "Fay", "Gus", "Hal")}
+        == {
+            "Eli": (1.0, 6.0, 1, 3),
+            "Fay": (1.0, 4.0, 1, 3),
+            "Gus": (1.0, 3.0, 1, 3),
+            "Hal": (0.0, 4.0, 0, 3),
+        }
+    )
+    assert final["Dov"] != swiss["Dov"]  # the cut's players count their cut matches

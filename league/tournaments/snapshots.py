@@ -1,0 +1,171 @@
+"""Standings computed once per state of a tournament, not on every request.
+
+A 10,000-player tournament's standings take seconds to compute (its whole history, then every tie-break),
+and its page, live fragment, projector, embed and CSV all show them. `standings` computes them once for a
+state of the tournament and keeps them in a `StandingsSnapshot`; the next request in the same state reads
+them back.
+
+The state is fingerprinted (`fingerprint`) from everything the standings are computed from, read afresh on
+each request, so no write has to remember to clear anything: the tournament's settings, its rounds (status,
+byes, requested byes, sit-outs, walkovers), its registrations (per status: how many, and sums of their
+player ids alone and times their seed, round entered and round left, so that any player's change of
+status, seed or rounds changes a sum), and its tables with their matches (how many, the newest, how many
+closed, and the sum of the matches' result versions: every result, correction, void, no-show, forfeit and
+bracket reset adds a version). A result entered on the match's own page, an admin edit or a drop changes
+it just the same. Four aggregate queries, whatever the size of the tournament.
+
+Names are not stored: rows are turned into `selectors.StandingRow`s with the players' current names for the
+rows a page shows (`StandingsList`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from contextlib import suppress
+from dataclasses import fields
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, F, Max, Q, Sum
+
+from league.core.errors import UserError
+from league.pairing import Standing
+from league.tournaments import seam, selectors
+from league.tournaments.models import Registration, StandingsChunk, StandingsSnapshot, Table, Tournament
+
+CHUNK = 100  # rows per stored chunk: a page of standings (views.STANDINGS_PER_PAGE) reads one
+PAGE_LOOKUP = 500  # rows up to which names are read for those players only (else for everyone)
+FIELDS = tuple(item.name for item in fields(Standing))
+
+
+def fingerprint(tournament: Tournament) -> str:
+    """A digest of every input of the tournament's standings, as stored now (four queries)."""
+    settings = [
+        (item.attname, getattr(tournament, item.attname)) for item in Tournament._meta.concrete_fields
+    ]
+    rounds = list(
+        tournament.round_set.order_by("number").values_list(
+            "id", "number", "status", "byes", "requested_byes", "sat_out", "advanced", "final"
+        )
+    )
+    registrations = sorted(
+        tournament.registrations.values("status")
+        .annotate(
+            count=Count("id"),
+            players=Sum("player_id"),
+            seeds=Sum(F("seed") * F("player_id")),
+            entered=Sum(F("entered_round") * F("player_id")),
+            left=Sum(F("left_after_round") * F("player_id")),
+        )
+        .values_list("status", "count", "players", "seeds", "entered", "left")
+    )
+    tables = Table.objects.filter(round__tournament=tournament).aggregate(
+        count=Count("id"),
+        newest=Max("id"),
+        matches=Count("match"),
+        closed=Count("id", filter=~Q(closed_as=Table.Closed.NO)),
+        versions=Sum("match__result_version"),
+    )
+    digest = hashlib.blake2b(digest_size=20)
+    for part in (settings, rounds, registrations, sorted(tables.items())):
+        digest.update(repr(part).encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def standings(tournament: Tournament, history: seam.History | None = None) -> list[Standing]:
+    """The tournament's standings (`seam.standings`), from its snapshot when the fingerprint still matches;
+    otherwise computed (from `history` when given, else loaded) and stored."""
+    return standings_list(tournament, history).standings(0, None)
+
+
+def standings_list(tournament: Tournament, history: seam.History | None = None) -> StandingsList:
+    """The standings as a `StandingsList` (what pages paginate): the snapshot's when its key is the
+    tournament's fingerprint now (one query; the rows are read when asked for), else computed and stored.
+    A state that changes while they are computed is not stored (the next request computes again)."""
+    key = fingerprint(tournament)
+    count = (
+        StandingsSnapshot.objects.filter(tournament=tournament, key=key)
+        .values_list("count", flat=True)
+        .first()
+    )
+    if count is not None:
+        return StandingsList(tournament, key, count)
+    computed = seam.standings(history if history is not None else seam.load_facts(tournament))
+    if fingerprint(tournament) == key:
+        _store(tournament, key, [[getattr(standing, name) for name in FIELDS] for standing in computed])
+    return StandingsList(tournament, key, len(computed), computed)
+
+
+def warm(tournament_id: int) -> None:
+    """Compute and store the standings of the tournament's state now, unless already stored: run after the
+    commit of a write that changes many players' standings at once (a round completed), so
+    that the crowd looking at the page next reads them instead of each computing them."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return
+    with suppress(UserError):  # the page shows the message
+        standings_list(tournament)
+
+
+def _store(tournament: Tournament, key: str, rows: list[list]) -> None:
+    chunks = [
+        StandingsChunk(tournament=tournament, key=key, index=index, rows=rows[start : start + CHUNK])
+        for index, start in enumerate(range(0, len(rows), CHUNK))
+    ]
+    try:
+        with transaction.atomic():
+            StandingsChunk.objects.filter(tournament=tournament).exclude(key=key).delete()
+            StandingsChunk.objects.bulk_create(chunks)
+            StandingsSnapshot.objects.update_or_create(
+                tournament=tournament, defaults={"key": key, "count": len(rows)}
+            )
+    except IntegrityError:  # another request stored the same state first
+        pass
+
+
+class StandingsList(Sequence):
+    """The standings as `selectors.StandingRow`s, built only for the rows asked for: a slice reads the
+    snapshot's chunks that hold it and the names and statuses of those players alone; `len` is the number of
+    rows. Should the snapshot be replaced while it is read (another state stored), they are computed."""
+
+    def __init__(self, tournament: Tournament, key: str, count: int, computed: list[Standing] | None = None):
+        self.tournament = tournament
+        self.key = key
+        self.count_of_rows = count
+        self.computed = computed
+
+    def __len__(self) -> int:
+        return self.count_of_rows
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self.count_of_rows)
+            chosen = self.standings(start, stop)[::step] if step != 1 else self.standings(start, stop)
+            return self._rows(chosen)
+        if not -self.count_of_rows <= index < self.count_of_rows:
+            raise IndexError(index)
+        index %= self.count_of_rows
+        return self._rows(self.standings(index, index + 1))[0]
+
+    def __iter__(self):
+        return iter(self._rows(self.standings(0, None)))
+
+    def standings(self, start: int, stop: int | None) -> list[Standing]:
+        """Rows `start` to `stop` (None: to the end) as pairing's Standings."""
+        stop = self.count_of_rows if stop is None else min(stop, self.count_of_rows)
+        if self.computed is None and start < stop:
+            chunks = StandingsChunk.objects.filter(tournament=self.tournament, key=self.key,
+                                                   index__range=(start // CHUNK, (stop - 1) // CHUNK))  # fmt: skip
+            rows = [row for chunk in chunks.order_by("index").values_list("rows", flat=True) for row in chunk]
+            first = (start // CHUNK) * CHUNK
+            if len(rows) == min(self.count_of_rows, ((stop - 1) // CHUNK + 1) * CHUNK) - first:
+                return [Standing(*row) for row in rows[start - first : stop - first]]
+            self.computed = seam.standings(seam.load_facts(self.tournament))  # replaced meanwhile
+        return (self.computed or [])[start:stop]
+
+    def _rows(self, chosen: list[Standing]) -> list[selectors.StandingRow]:
+        registrations = Registration.objects.filter(tournament=self.tournament).select_related("player")
+        if len(chosen) <= PAGE_LOOKUP:
+            registrations = registrations.filter(player_id__in=[standing.id for standing in chosen])
+        return selectors.standing_rows(chosen, {reg.player_id: reg for reg in registrations})
