@@ -158,6 +158,10 @@ WEBHOOK_ALLOWED_ADDRESSES: tuple[str, ...] = ()
 # Live tournament pages (a published round's page, the projector) fetch themselves again this often; the
 # embed every twice as long (league.tournaments.room).
 TOURNAMENT_LIVE_SECONDS = 15
+# Standings of events this large (rows) are refreshed in the background while the pages that show them keep
+# showing a snapshot at most this many seconds old, "as of" its time (league.tournaments.snapshots).
+STANDINGS_BACKGROUND_ROWS = env.number("STANDINGS_BACKGROUND_ROWS", 2000)
+STANDINGS_STALE_SECONDS = env.number("STANDINGS_STALE_SECONDS", 30)
 
 
 def check_secret(secret: str | None) -> str:

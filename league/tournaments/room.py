@@ -100,7 +100,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     round_views = selectors.rounds(history, include_drafts=False)
     top = whole_number(request.GET.get("top", ""))
     top = PROJECTOR_TOP if top is None or not 1 <= top <= PROJECTOR_MAX_TOP else top
-    standings = snapshots.standings_list(tournament, history)
+    standings = snapshots.standings_list(tournament, history, allow_stale=True)
     current = _current_round(round_views)
     context = {
         "tournament": tournament,
@@ -108,6 +108,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
         "round": current,
         "show": _choice(request, "show", PROJECTOR_SHOWS),
         "standings": standings[:top],
+        "stale_seconds": standings.stale_seconds,
         "more": max(0, len(standings) - top),
         "live_seconds": settings.TOURNAMENT_LIVE_SECONDS
         if tournament.status != Tournament.Status.FINISHED
@@ -131,7 +132,7 @@ def embed(request: HttpRequest, slug: str) -> HttpResponse:
         "game_name": game_name(tournament.game_id),
         "show_standings": show != "bracket",
         "show_bracket": show != "standings",
-        "standings": snapshots.standings_list(tournament, history),
+        "standings": snapshots.standings_list(tournament, history, allow_stale=True),
         "tiebreak_columns": [name for name in tournament.tiebreaks if name not in ("points", "seed")],
         "drawings": selectors.bracket(
             history, round_views, round_url=lambda n: reverse("tournaments:round", args=[tournament.slug, n])

@@ -16,6 +16,14 @@ it just the same. Four aggregate queries, whatever the size of the tournament.
 
 Names are not stored: rows are turned into `selectors.StandingRow`s with the players' current names for the
 rows a page shows (`StandingsList`).
+
+Large events are refreshed in the background. Computing a 10,000-player field's standings takes about a
+second, and while a round is played nearly every look comes after a new result. So the pages that only
+show standings (the tournament page and its live fragment, the projector, the embed; `allow_stale=True`)
+keep showing a snapshot of at least `STANDINGS_BACKGROUND_ROWS` rows that is at most
+`STANDINGS_STALE_SECONDS` old, saying "as of" when, and queue one refresh (`tasks.standings_refresh_task`,
+once per state). An older snapshot, or no worker to refresh it, falls back to
+computing in the request. The CSV, the API and everything that decides anything read exact standings.
 """
 
 from __future__ import annotations
@@ -24,9 +32,13 @@ import hashlib
 from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import fields
+from datetime import datetime, timedelta
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Max, Q, Sum
+from django.utils import timezone
 
 from league.core.errors import UserError
 from league.pairing import Standing
@@ -79,22 +91,46 @@ def standings(tournament: Tournament, history: seam.History | None = None) -> li
     return standings_list(tournament, history).standings(0, None)
 
 
-def standings_list(tournament: Tournament, history: seam.History | None = None) -> StandingsList:
+def standings_list(
+    tournament: Tournament, history: seam.History | None = None, *, allow_stale: bool = False
+) -> StandingsList:
     """The standings as a `StandingsList` (what pages paginate): the snapshot's when its key is the
     tournament's fingerprint now (one query; the rows are read when asked for), else computed and stored.
-    A state that changes while they are computed is not stored (the next request computes again)."""
+    A state that changes while they are computed is not stored (the next request computes again).
+    With `allow_stale`, a large event's recent snapshot of an earlier state is shown meanwhile and a refresh
+    queued (the module's docstring); its `as_of` says when it was computed."""
     key = fingerprint(tournament)
-    count = (
-        StandingsSnapshot.objects.filter(tournament=tournament, key=key)
-        .values_list("count", flat=True)
+    stored = (
+        StandingsSnapshot.objects.filter(tournament=tournament)
+        .values_list("key", "count", "computed_at")
         .first()
     )
-    if count is not None:
-        return StandingsList(tournament, key, count)
+    if stored is not None and stored[0] == key:
+        return StandingsList(tournament, key, stored[1])
+    if allow_stale and stored is not None and _may_serve_stale(stored[1], stored[2]):
+        refresh_soon(tournament.pk, key)
+        return StandingsList(tournament, stored[0], stored[1], as_of=stored[2])
     computed = seam.standings(history if history is not None else seam.load_facts(tournament))
     if fingerprint(tournament) == key:
         _store(tournament, key, [[getattr(standing, name) for name in FIELDS] for standing in computed])
     return StandingsList(tournament, key, len(computed), computed)
+
+
+def _may_serve_stale(count: int, computed_at: datetime) -> bool:
+    return count >= settings.STANDINGS_BACKGROUND_ROWS and timezone.now() - computed_at < timedelta(
+        seconds=settings.STANDINGS_STALE_SECONDS
+    )
+
+
+def refresh_soon(tournament_id: int, key: str) -> bool:
+    """Queue one background refresh of the tournament's snapshot (after the commit), unless one was queued
+    for the same state (`key`) already; whether it queued one."""
+    if not cache.add(f"standings-refresh:{tournament_id}:{key}", 1, timeout=settings.STANDINGS_STALE_SECONDS):
+        return False
+    from league.tournaments.tasks import standings_refresh_task
+
+    transaction.on_commit(lambda: standings_refresh_task.delay(tournament_id))
+    return True
 
 
 def warm(tournament_id: int) -> None:
@@ -129,14 +165,27 @@ class StandingsList(Sequence):
     snapshot's chunks that hold it and the names and statuses of those players alone; `len` is the number of
     rows. Should the snapshot be replaced while it is read (another state stored), they are computed."""
 
-    def __init__(self, tournament: Tournament, key: str, count: int, computed: list[Standing] | None = None):
+    def __init__(
+        self,
+        tournament: Tournament,
+        key: str,
+        count: int,
+        computed: list[Standing] | None = None,
+        as_of: datetime | None = None,
+    ):
         self.tournament = tournament
         self.key = key
         self.count_of_rows = count
         self.computed = computed
+        self.as_of = as_of  # set when these are an earlier state's standings, being refreshed
 
     def __len__(self) -> int:
         return self.count_of_rows
+
+    @property
+    def stale_seconds(self) -> int | None:
+        """How many seconds ago these earlier standings were computed (None: they are the current ones)."""
+        return None if self.as_of is None else max(0, int((timezone.now() - self.as_of).total_seconds()))
 
     def __getitem__(self, index):
         if isinstance(index, slice):

@@ -3,8 +3,10 @@ change a visitor would see in them (a result, a correction, a drop, a void, a ne
 the match's own page, a settings change) shows at once; nothing else recomputes them."""
 
 import re
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from league.players.models import Player
 from league.results.services import result_submit
@@ -164,3 +166,70 @@ def test_pages_of_standings_read_the_chunks_that_hold_them(client, swiss, monkey
     html = client.get(f"/tournaments/{tournament.slug}/?standings=2").content.decode()
     assert "Places 4–4 of 4" in html and ">Dov</a>" in html and ">Ada</a>" not in html
     assert computations == [tournament.pk]
+
+
+@pytest.fixture
+def queued(monkeypatch):
+    """The tournaments whose standings refresh was queued (the task is not run: no worker here)."""
+    from league.tournaments import tasks
+
+    calls = []
+    monkeypatch.setattr(tasks.standings_refresh_task, "delay", calls.append)
+    return calls
+
+
+def test_a_large_events_pages_show_the_earlier_standings_as_of_their_time_while_a_refresh_runs(
+    client, swiss, organizer, computations, queued, settings, django_capture_on_commit_callbacks
+):
+    """At STANDINGS_BACKGROUND_ROWS rows or more, a correction does not make the next look compute: the page
+    shows the snapshot of before, says so, and queues one refresh for that state; once it ran, the new
+    standings show. The CSV and the API stay exact throughout."""
+    settings.STANDINGS_BACKGROUND_ROWS = 4
+    tournament, first = swiss
+    assert shown(client, tournament) == AFTER_ROUND_1
+    services.table_result(
+        table=first.tables.get(number=1), by=organizer, expected_version=1, places=[2, 1], reason="seats swapped"
+    )
+    corrected = [("1", "Bea", "1", "1"), ("2", "Cal", "1", "1"), ("3", "Ada", "0", "1"), ("4", "Dov", "0", "1")]
+    for fragment in (False, True, False):
+        with django_capture_on_commit_callbacks(execute=True):
+            assert shown(client, tournament, fragment=fragment) == AFTER_ROUND_1
+    html = client.get(f"/tournaments/{tournament.slug}/").content.decode()
+    assert 'id="standings-as-of">As of 0 seconds ago: the latest results are being counted' in html
+    assert queued == [tournament.pk]  # one refresh for the new state, however many looks
+    assert computations == [tournament.pk]
+    csv = client.get(f"/tournaments/{tournament.slug}/standings.csv").content.decode()
+    assert csv.splitlines()[1].split(",")[1] == "Bea"
+
+    from league.tournaments.tasks import standings_refresh_task
+
+    standings_refresh_task(tournament.pk)  # what the worker does
+    assert shown(client, tournament) == corrected
+    assert "standings-as-of" not in client.get(f"/tournaments/{tournament.slug}/").content.decode()
+
+
+def test_a_large_events_snapshot_older_than_the_limit_is_computed_in_the_request(
+    client, swiss, organizer, computations, queued, settings
+):
+    """No worker refreshed it (or it is simply old): past STANDINGS_STALE_SECONDS the page computes."""
+    settings.STANDINGS_BACKGROUND_ROWS = 4
+    tournament, first = swiss
+    assert shown(client, tournament) == AFTER_ROUND_1
+    StandingsSnapshot.objects.filter(tournament=tournament).update(
+        computed_at=timezone.now() - timedelta(seconds=settings.STANDINGS_STALE_SECONDS)
+    )
+    services.table_result(
+        table=first.tables.get(number=1), by=organizer, expected_version=1, places=[2, 1], reason="seats swapped"
+    )
+    assert shown(client, tournament)[0] == ("1", "Bea", "1", "1")
+    assert queued == [] and len(computations) == 2
+
+
+def test_a_small_event_is_never_shown_earlier_standings(client, swiss, organizer, computations, queued):
+    tournament, first = swiss  # 4 rows, far below the default STANDINGS_BACKGROUND_ROWS
+    assert shown(client, tournament) == AFTER_ROUND_1
+    services.table_result(
+        table=first.tables.get(number=1), by=organizer, expected_version=1, places=[2, 1], reason="seats swapped"
+    )
+    assert shown(client, tournament)[0] == ("1", "Bea", "1", "1")
+    assert queued == []
