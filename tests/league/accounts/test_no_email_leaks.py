@@ -78,6 +78,7 @@ def world(staff, orga, alice, submit):
         "bot-leagues": {"id": league.pk, "match_id": league_match},
         "bots": {"id": bots[0].pk},
         "matches": {"id": match.pk},
+        "rating-pools": {"id": league.rating_pool_id},
         "players": {"id": entrants[0].pk},
         "tournaments": {
             "id": tournament.pk,
