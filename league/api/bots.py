@@ -1,6 +1,5 @@
 """REST endpoints for bots and bot leagues: thin adapters over `league.bots` services and selectors."""
 
-from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
@@ -14,7 +13,6 @@ from league.api.errors import ERROR
 from league.bots import leagues, selectors, services, uploads
 from league.bots.models import BotDefinition, BotLeague, Fixture, Program, ProgramLog
 from league.core.errors import ErrorCode, NotFound
-from league.matches.models import MatchSeat
 
 
 class ProgramSerializer(serializers.ModelSerializer):
@@ -282,15 +280,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @action(detail=True, methods=["get"])
     def matches(self, request, pk=None):
         """The league's schedule: every match drawn so far, in schedule order, with seats and places."""
-        fixtures = (
-            Fixture.objects.filter(league=self.get_object())
-            .select_related("round", "match")
-            .prefetch_related(
-                Prefetch("match__seats", queryset=MatchSeat.objects.select_related("player").order_by("seat"))
-            )
-            .order_by("position")
-        )
-        page = self.paginate_queryset(fixtures)
+        page = self.paginate_queryset(selectors.league_schedule(self.get_object()))
         return self.get_paginated_response(LeagueMatchSerializer(page, many=True).data)
 
     @extend_schema(

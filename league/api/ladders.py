@@ -7,7 +7,6 @@ and the bots' selectors.
   bot of theirs, and reads its matches and results; another user's challenge is 403.
 """
 
-from django.db.models import Prefetch
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -18,9 +17,8 @@ from league.api.bots import LeagueMatchSerializer, StandingSerializer
 from league.api.errors import ERROR
 from league.bots import challenges, ladders, selectors
 from league.bots.leagues import SETTING_BOUNDS
-from league.bots.models import BotLeague, Challenge, ChallengeMatch, Fixture, LadderEvent
+from league.bots.models import BotLeague, Challenge, ChallengeMatch, LadderEvent
 from league.core.errors import Forbidden
-from league.matches.models import MatchSeat
 
 
 class SignedInWritesOthersRead(BasePermission):
@@ -139,15 +137,7 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @action(detail=True, methods=["get"])
     def matches(self, request, pk=None):
         """The ladder's schedule so far, in order, with seats and places."""
-        fixtures = (
-            Fixture.objects.filter(league=self.get_object())
-            .select_related("round", "match")
-            .prefetch_related(
-                Prefetch("match__seats", queryset=MatchSeat.objects.select_related("player").order_by("seat"))
-            )
-            .order_by("position")
-        )
-        page = self.paginate_queryset(fixtures)
+        page = self.paginate_queryset(selectors.league_schedule(self.get_object()))
         return self.get_paginated_response(LeagueMatchSerializer(page, many=True).data)
 
 

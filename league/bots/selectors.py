@@ -450,3 +450,17 @@ def my_bots(user) -> list[MyBot]:
     for bot in rows:
         groups.setdefault((bot.game_id, bot.name), MyBot(bot.name, bot.game_id, [])).versions.append(bot)
     return list(groups.values())
+
+
+def league_schedule(league: BotLeague) -> QuerySet[Fixture]:
+    """A league's (or ladder's) fixtures in schedule order, with their rounds, matches and seated players."""
+    from django.db.models import Prefetch
+
+    return (
+        Fixture.objects.filter(league=league)
+        .select_related("round", "match")
+        .prefetch_related(
+            Prefetch("match__seats", queryset=MatchSeat.objects.select_related("player").order_by("seat"))
+        )
+        .order_by("position")
+    )

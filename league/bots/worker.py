@@ -205,6 +205,23 @@ class PlayedFixture:
     bot_ids: Sequence[int] = ()  # the bot definition of each seat
 
 
+def _program_logs(items: Sequence[PlayedFixture]) -> list[ProgramLog]:
+    """The unsaved log rows of the played matches' external seats (`services.program_logs_add` stores them)."""
+    return [
+        ProgramLog(
+            match_id=item.match_id,
+            seat=log.seat,
+            bot_id=item.bot_ids[log.seat] if log.seat < len(item.bot_ids) else None,
+            forfeit=log.forfeit,
+            detail=log.detail,
+            output=log.output,
+            output_bytes=log.output_bytes,
+        )
+        for item in items
+        for log in item.logs
+    ]
+
+
 def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture]) -> int:
     """Store played matches whose lease `token` still holds: their system results (record, result version 1,
     seats' places, through `league.results`) and the fixtures done.
@@ -227,21 +244,7 @@ def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture])
             return 0
         items = [by_fixture[fixture_id] for fixture_id in held]
         results_record_played(played=[PlayedMatch(item.match_id, pool_id, item.record) for item in items])
-        program_logs_add(
-            logs=[
-                ProgramLog(
-                    match_id=item.match_id,
-                    seat=log.seat,
-                    bot_id=item.bot_ids[log.seat] if log.seat < len(item.bot_ids) else None,
-                    forfeit=log.forfeit,
-                    detail=log.detail,
-                    output=log.output,
-                    output_bytes=log.output_bytes,
-                )
-                for item in items
-                for log in item.logs
-            ]
-        )
+        program_logs_add(logs=_program_logs(items))
         bulk.update(
             Fixture,
             ("seconds",),
@@ -538,21 +541,7 @@ def challenge_games_store(*, token: str, played: Sequence[PlayedFixture]) -> int
             return 0
         items = [by_game[game_id] for game_id, _ in held]
         results_record_played(played=[PlayedMatch(item.match_id, None, item.record) for item in items])
-        program_logs_add(
-            logs=[
-                ProgramLog(
-                    match_id=item.match_id,
-                    seat=log.seat,
-                    bot_id=item.bot_ids[log.seat] if log.seat < len(item.bot_ids) else None,
-                    forfeit=log.forfeit,
-                    detail=log.detail,
-                    output=log.output,
-                    output_bytes=log.output_bytes,
-                )
-                for item in items
-                for log in item.logs
-            ]
-        )
+        program_logs_add(logs=_program_logs(items))
         bulk.update(
             ChallengeMatch,
             ("seconds",),
