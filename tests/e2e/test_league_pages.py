@@ -28,9 +28,9 @@ def test_organizer_enters_a_result_on_a_phone_and_visitors_see_it(live_server, p
     assert page.inner_text(".messages") == "Result saved."
     rows = page.locator("table").first.locator("tbody tr").all_inner_texts()
     assert [row.split("\t") for row in rows] == [
-        ["1", "Ann", "2", "–"],
-        ["2", "Bob", "1", "–"],
-        ["3", "Cat", "3", "–"],
+        ["1", "Ann", "33%", "2.00", "2", "–"],  # seat, player, chance of first, expected place, place, score
+        ["2", "Bob", "33%", "2.00", "1", "–"],
+        ["3", "Cat", "33%", "2.00", "3", "–"],
     ]
     assert list(ResultVersion.objects.values_list("version", "places")) == [(1, [2, 1, 3])]
 

@@ -105,7 +105,8 @@ def test_a_round_page_and_the_projector_show_new_results_and_timer_changes_witho
     services.table_result(table=table, by=organizer, expected_version=0, places=[1, 2, 3])
     page.wait_for_function("document.querySelector('#table-2 .badge').textContent === 'done'")
     # A table of 3 among tables of 4: first place scaled to a full table's 3 points.
-    assert page.inner_text("#table-2 li >> nth=0").split() == ["Bea", "1st", "·", "3", "pt"]
+    # (33%: three new players' equal chances of finishing first, shown since the round was published)
+    assert page.inner_text("#table-2 li >> nth=0").split() == ["Bea", "33%", "1st", "·", "3", "pt"]
     services.round_timer_start(round_row=round_row, by=organizer, minutes=50)
     page.wait_for_selector("#round-timer[data-state=running]")
     page.wait_for_function("document.querySelector('#round-timer .timer-clock').textContent < '50:00'")
