@@ -81,12 +81,26 @@ class DeliverySerializer(serializers.Serializer):
     attempts = AttemptSerializer(many=True)
 
 
+def page_of(item: type[serializers.Serializer], name: str) -> type[serializers.Serializer]:
+    """The schema of a page of `item`s as PageNumberPagination answers (count, next, previous, results)."""
+    return type(
+        name,
+        (serializers.Serializer,),
+        {
+            "count": serializers.IntegerField(),
+            "next": serializers.URLField(allow_null=True),
+            "previous": serializers.URLField(allow_null=True),
+            "results": item(many=True),
+        },
+    )
+
+
 class NotificationList(APIView):
     """My notifications, newest first (paged)."""
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=NotificationSerializer(many=True))
+    @extend_schema(operation_id="notifications_list", responses=page_of(NotificationSerializer, "PaginatedNotificationList"))
     def get(self, request):
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(selectors.inbox(request.user), request, view=self)
@@ -115,7 +129,7 @@ class WebhookList(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=WebhookSerializer(many=True))
+    @extend_schema(operation_id="webhooks_list", responses=page_of(WebhookSerializer, "PaginatedWebhookList"))
     def get(self, request):
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(selectors.webhooks_of(request.user), request, view=self)
@@ -163,7 +177,9 @@ class WebhookDeliveries(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=DeliverySerializer(many=True))
+    @extend_schema(
+        operation_id="webhooks_deliveries_list", responses=page_of(DeliverySerializer, "PaginatedDeliveryList")
+    )
     def get(self, request, pk: int):
         webhook = webhooks.owned_webhook(by=request.user, webhook_id=pk)
         queryset = selectors.deliveries_of(webhook)
