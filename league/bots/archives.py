@@ -34,6 +34,9 @@ from dataclasses import dataclass
 
 from league.bots.sandbox import PROGRAM_MOUNT
 
+# The compression methods entries may use (Python's zipfile reads these, and no others).
+ZIP_METHODS = frozenset({zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA})
+
 MANIFESTS = ("bot.toml", "manifest.json")
 MANIFEST_KEYS = {"entry", "runtime", "description"}
 RUNTIMES = ("python3",)
@@ -235,6 +238,11 @@ def _read_zip(data: bytes, limits: ArchiveLimits) -> dict[str, bytes]:
                 )
             if info.flag_bits & 0x1:
                 raise ProgramRefused(f"the entry {_shown(name)} is encrypted")
+            if info.compress_type not in ZIP_METHODS:
+                raise ProgramRefused(
+                    f"the entry {_shown(name)} is compressed with method {info.compress_type}: only stored, "
+                    "deflate, bzip2 and lzma entries are read"
+                )
             tree.file(path, info.file_size)
             if info.file_size > RATIO_FLOOR and info.file_size > limits.ratio * max(info.compress_size, 1):
                 raise ProgramRefused(
@@ -261,7 +269,7 @@ def _read_zip_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str, 
                 got += chunk
                 if len(got) > cap:
                     raise ProgramRefused(f"{_shown(path)} holds more bytes than the archive declares")
-    except (zipfile.BadZipFile, EOFError, zlib.error, lzma.LZMAError, OSError, NotImplementedError) as exc:
+    except (zipfile.BadZipFile, EOFError, zlib.error, lzma.LZMAError, OSError) as exc:
         raise ProgramRefused(
             f"{_shown(path)} is damaged (its size or checksum does not match what the archive declares: {exc})"
         ) from None

@@ -265,3 +265,25 @@ def test_the_packaged_example_packs_into_an_upload_that_passes(tmp_path):
         "main.py",
         ["bot.toml", "main.py", "strategy.py"],
     )
+
+
+def _patched_zip(*, method: int | None = None, flags: int | None = None) -> bytes:
+    """A one-entry zip whose headers (local and central) claim another compression method or flag bits."""
+    data = bytearray(crafted.zip_bytes({"bot.py": crafted.BOT}, method=zipfile.ZIP_STORED))
+    for signature, method_at, flags_at in ((b"PK\x03\x04", 8, 6), (b"PK\x01\x02", 10, 8)):
+        start = data.index(signature)
+        if method is not None:
+            data[start + method_at : start + method_at + 2] = method.to_bytes(2, "little")
+        if flags is not None:
+            data[start + flags_at : start + flags_at + 2] = flags.to_bytes(2, "little")
+    return bytes(data)
+
+
+def test_a_zip_entry_of_an_unknown_compression_method_is_refused_by_name():
+    assert refused(_patched_zip(method=99)) == (
+        "the entry 'bot.py' is compressed with method 99: only stored, deflate, bzip2 and lzma entries are read"
+    )
+
+
+def test_an_encrypted_zip_entry_is_refused():
+    assert refused(_patched_zip(flags=0x1)) == "the entry 'bot.py' is encrypted"
