@@ -295,6 +295,9 @@ def _remake(
 
 
 def _forfeit_again(state, seat: int, bot: Bot, reason: str, index: int, notes: list[str]) -> None:
+    if reason == "timeout":
+        notes.append(f"seat {seat}'s time-out at event {index} is wall time: taken as recorded")
+        return
     legal = state.legal_actions(seat)
     observation = state.observation(seat) if bot.uses_observation else None
     try:
@@ -303,9 +306,6 @@ def _forfeit_again(state, seat: int, bot: Bot, reason: str, index: int, notes: l
         happened = "crashed"
     else:
         happened = "ok" if is_legal_action(action, legal) else "illegal_action"
-    if reason == "timeout":
-        notes.append(f"seat {seat}'s time-out at event {index} is wall time: taken as recorded")
-        return
     if happened != reason:
         did = {
             "ok": "plays a legal action",
