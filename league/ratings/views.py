@@ -11,6 +11,7 @@ from games.registry import get_spec
 from league.core.catalogue import game_name
 from league.matches.selectors import player_seats
 from league.players.models import Player
+from league.ratings import maths
 from league.ratings.charts import Series, history_chart, reliability_chart
 from league.ratings.models import Prediction, RatingPool
 from league.ratings.selectors import (
@@ -69,9 +70,10 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def _history_by_rating(player: Player, ratings: list) -> list[tuple]:
     """Each rating with its history rows' (conservative rating, played at), one query for all pools."""
     by_pool: dict[int, list[tuple[float, object]]] = {}
-    for row in player_history(player).only("pool_id", "mu_after", "sigma_after", "match__played_at"):
-        played_at = timezone.localtime(row.match.played_at) if row.match.played_at else None
-        by_pool.setdefault(row.pool_id, []).append((row.conservative_after, played_at))
+    rows = player_history(player).values_list("pool_id", "mu_after", "sigma_after", "match__played_at")
+    for pool_id, mu, sigma, played_at in rows:
+        when = timezone.localtime(played_at) if played_at else None
+        by_pool.setdefault(pool_id, []).append((maths.conservative(mu, sigma), when))
     return [(rating, by_pool.get(rating.pool_id, [])) for rating in ratings]
 
 
