@@ -270,7 +270,7 @@ def league_chart(league: BotLeague) -> Chart | None:
     series = [
         Series(names.get(player_id, str(player_id)), points, dates[player_id]) for player_id, points in values.items()
     ]
-    return history_chart(series)
+    return history_chart(series, by_time=False)
 
 
 def bot_leagues(bot: BotDefinition) -> QuerySet[BotLeague]:

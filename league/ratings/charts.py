@@ -34,6 +34,11 @@ class Point:
     title: str  # "<label>: <value> on <date>", the point's tooltip and its row in the data table
 
     @property
+    def tip(self) -> str:
+        """The label shown on hover or tap: the value and date (the line's colour says whose)."""
+        return f"{self.value:.1f}" + (f" · {self.when:%Y-%m-%d %H:%M}" if self.when is not None else "")
+
+    @property
     def tip_anchor(self) -> str:
         """The tooltip's side: left of the point on the right half, so it stays inside the box."""
         return "end" if self.x > WIDTH / 2 else "start"
@@ -107,6 +112,8 @@ def _rating_label(value: float, step: float) -> str:
 
 def date_label(when: datetime, span: timedelta) -> str:
     """A date on the axis: the time of day within a day, the day within a year, else the month."""
+    if span < timedelta(hours=1):
+        return when.strftime("%H:%M:%S")
     if span <= timedelta(days=1):
         return when.strftime("%H:%M")
     if span <= timedelta(days=300):
@@ -118,11 +125,13 @@ def point_title(label: str, value: float, when: datetime | None) -> str:
     return f"{label}: {value:.1f}" + (f" on {when:%Y-%m-%d %H:%M}" if when is not None else "")
 
 
-def history_chart(series: Sequence[Series]) -> Chart | None:
+def history_chart(series: Sequence[Series], *, by_time: bool = True) -> Chart | None:
     """Scale each series (conservative rating after each match) into a shared box; None when empty.
 
-    With dates, the x axis is time (date ticks below); without, the matches are spread evenly. Each line keeps
-    at most MAX_POINTS points, each with its tooltip (`Point.title`).
+    With dates and `by_time`, the x axis is time (date ticks below). Otherwise the matches are spread evenly,
+    the n-th match of every line above the same x, and the ticks give the dates of the longest line's matches
+    there (a bot league plays hundreds of matches within minutes, many stored at the same second). Each line
+    keeps at most MAX_POINTS points, each with its tooltip (`Point.title`).
     """
     series = [s for s in series if s.values]
     if not series:
@@ -136,7 +145,7 @@ def history_chart(series: Sequence[Series]) -> Chart | None:
     dated = all(len(s.dates) == len(s.values) for s in series)
     dates = [when for s in series for when in s.dates] if dated else []
     start, end = (min(dates), max(dates)) if dates else (None, None)
-    timed = start is not None and end > start
+    timed = by_time and start is not None and end > start
     longest = max(len(s.values) for s in series)
     inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
@@ -173,6 +182,13 @@ def history_chart(series: Sequence[Series]) -> Chart | None:
         x_ticks = [
             (date_label(start + span * k / 4, span), round(LEFT + inner_w * k / 4, 1)) for k in range(5)
         ]
+    elif start is not None and end > start:
+        span, dated_line = end - start, max(series, key=lambda s: len(s.values)).dates
+        for k in range(5):
+            index = round((longest - 1) * k / 4)
+            label = date_label(dated_line[index], span)
+            if not x_ticks or x_ticks[-1][0] != label:
+                x_ticks.append((label, x(index, None)))
     elif start is not None:
         x_ticks = [(f"{start:%Y-%m-%d}", round(LEFT + inner_w / 2, 1))]
     return Chart(width=WIDTH, height=HEIGHT, lines=lines, y_ticks=y_ticks, x_ticks=x_ticks, baseline=HEIGHT - BOTTOM)

@@ -58,7 +58,7 @@ def history_chart(chart: Chart, chart_id: str, label: str) -> SafeString:
             title = escape(dot.title)
             out.append(
                 f'<g class="pt"><title>{title}</title><circle cx="{dot.x}" cy="{dot.y}" r="3"/>'
-                f'<text class="tip" x="{dot.x}" y="{dot.tip_y}" text-anchor="{dot.tip_anchor}">{title}</text></g>'
+                f'<text class="tip" x="{dot.x}" y="{dot.tip_y}" text-anchor="{dot.tip_anchor}">{escape(dot.tip)}</text></g>'
             )
             when = f"{dot.when:%Y-%m-%d %H:%M}" if dot.when is not None else "–"
             rows.append(f'<tr><td>{line_label}</td><td>{when}</td><td class="num">{dot.value:.1f}</td></tr>')

@@ -51,7 +51,7 @@ def test_the_player_page_draws_dated_axes_point_titles_legend_and_a_table(client
     page = client.get("/players/ann/").content.decode()
 
     today = league[0].played_at
-    assert re.search(r'<text class="x-tick"[^>]*>\d\d:\d\d</text>', page)  # three matches within a minute
+    assert re.search(r'<text class="x-tick"[^>]*>\d\d:\d\d:\d\d</text>', page)  # matches within seconds
     assert '<text class="y-tick"' in page
     titles = re.findall(r"<g class=\"pt\"><title>([^<]+)</title>", page)
     assert len(titles) == 3 and all(f" on {today:%Y-%m-%d} " in title for title in titles)
@@ -88,3 +88,14 @@ def test_the_league_chart_has_a_line_and_titled_points_per_bot(client, staff):
         assert f"{name} (now " in legend
         assert re.search(rf"<title>{name}: -?\d+\.\d on \d{{4}}-\d\d-\d\d \d\d:\d\d</title>", page)
     assert page.count("<polyline") == 6 and '<text class="x-tick"' in page
+
+
+def test_a_chart_by_match_spreads_matches_evenly_and_labels_distinct_times_of_the_longest_line():
+    same_second = [DAY] * 6 + [DAY + timedelta(seconds=30)] * 6
+    chart = history_chart(
+        [Series("A", list(range(12)), same_second), Series("B", list(range(6)), same_second[:6])], by_time=False
+    )
+
+    assert chart.x_ticks == [("12:00:00", 46), ("12:00:30", 341.6)]
+    assert [dot.x for dot in chart.lines[1].dots] == [46, 94.9, 143.7, 192.5, 241.4, 290.2]
+    assert chart.lines[0].dots[-1].tip == "11.0 · 2026-03-01 12:00"
