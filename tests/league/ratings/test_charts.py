@@ -97,5 +97,5 @@ def test_a_chart_by_match_spreads_matches_evenly_and_labels_distinct_times_of_th
     )
 
     assert chart.x_ticks == [("12:00:00", 46), ("12:00:30", 341.6)]
-    assert [dot.x for dot in chart.lines[1].dots] == [46, 94.9, 143.7, 192.5, 241.4, 290.2]
+    assert [dot.x for dot in chart.lines[1].dots] == [46, 95.3, 144.5, 193.8, 243.1, 292.4]
     assert chart.lines[0].dots[-1].tip == "11.0 · 2026-03-01 12:00"
