@@ -81,7 +81,7 @@ def test_list_page_query_counts(client, league, django_assert_num_queries):
     expected = {
         "/": 6,
         "/games/nacho_pile/": 3,
-        "/players/": 2,
+        "/players/": 3,
         "/matches/": 3,
         "/players/ann/": 7,
     }  # the player page: + its upsets
