@@ -128,7 +128,8 @@ def point_title(label: str, value: float, when: datetime | None) -> str:
 def history_chart(series: Sequence[Series], *, by_time: bool = True) -> Chart | None:
     """Scale each series (conservative rating after each match) into a shared box; None when empty.
 
-    With dates and `by_time`, the x axis is time (date ticks below). Otherwise the matches are spread evenly,
+    With dates and `by_time`, the x axis is time (date ticks below), unless many matches share a timestamp
+    (over a fifth of them). Otherwise the matches are spread evenly,
     the n-th match of every line above the same x, and the ticks give the dates of the longest line's matches
     there (a bot league plays hundreds of matches within minutes, many stored at the same second). Each line
     keeps at most MAX_POINTS points, each with its tooltip (`Point.title`).
@@ -145,7 +146,8 @@ def history_chart(series: Sequence[Series], *, by_time: bool = True) -> Chart | 
     dated = all(len(s.dates) == len(s.values) for s in series)
     dates = [when for s in series for when in s.dates] if dated else []
     start, end = (min(dates), max(dates)) if dates else (None, None)
-    timed = by_time and start is not None and end > start
+    # Time on the x axis only when the matches are spread in time: a bot league's are stored many to a second.
+    timed = by_time and start is not None and end > start and len(set(dates)) >= 0.8 * len(dates)
     longest = max(len(s.values) for s in series)
     inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
@@ -179,9 +181,10 @@ def history_chart(series: Sequence[Series], *, by_time: bool = True) -> Chart | 
     x_ticks = []
     if timed:
         span = end - start
-        x_ticks = [
-            (date_label(start + span * k / 4, span), round(LEFT + inner_w * k / 4, 1)) for k in range(5)
-        ]
+        for k in range(5):
+            label = date_label(start + span * k / 4, span)
+            if not x_ticks or x_ticks[-1][0] != label:
+                x_ticks.append((label, round(LEFT + inner_w * k / 4, 1)))
     elif start is not None and end > start:
         span, dated_line = end - start, max(series, key=lambda s: len(s.values)).dates
         for k in range(5):

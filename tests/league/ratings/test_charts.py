@@ -99,3 +99,10 @@ def test_a_chart_by_match_spreads_matches_evenly_and_labels_distinct_times_of_th
     assert chart.x_ticks == [("12:00:00", 46), ("12:00:30", 341.6)]
     assert [dot.x for dot in chart.lines[1].dots] == [46, 95.3, 144.5, 193.8, 243.1, 292.4]
     assert chart.lines[0].dots[-1].tip == "11.0 · 2026-03-01 12:00"
+
+
+def test_a_chart_by_time_of_matches_stored_at_the_same_second_spreads_them_by_match():
+    chart = history_chart([Series("Bot league: Spring", [1, 2, 3, 4], [DAY, DAY, DAY, DAY + timedelta(seconds=1)])])
+
+    assert [dot.x for dot in chart.lines[0].dots] == [46, 226.7, 407.3, 588]
+    assert chart.x_ticks == [("12:00:00", 46), ("12:00:01", 588)]
