@@ -15,6 +15,21 @@ bulk (the bench owns its scratch database); tournaments go through the tournamen
 bulk, as bench/tournament_round.py does), bot leagues through the league services and an in-process worker.
 
 Figures only: nothing is asserted about time. The last line is `RESULT key=value ...` (bench/alternate.py).
+`--slowest N` also prints the N slowest queries of each page type over 50 ms.
+
+Figures (PostgreSQL, `--repeat 15`, full site: 1,000 players, 200 tournaments (3 of 500 players), 20 bot
+leagues, 101,548 matches; building took about 5 minutes; 2 cores shared with four other helpers, load average
+4.5-7, so single figures vary by up to 2x and the small-site column is the noisier), ms (queries):
+
+    page          before (chart in templates)    after (chart tag, player history as values, players list)
+    players            236.3 (2)                      56.1 (3)
+    player             145.2 (7)                     113.4 (7)
+    bot player         130.2 (7)                      68.7 (7)
+    league             489.2 (30)                    174.2 (30)   page + its live part
+    tournament         210.7 (24)                    112.4 (24)   500 players, page + ?fragment=live
+    round              286.3 (26)                    141.4 (26)   125 tables, page + its refresh
+    bracket            105.7 (46)                     89.9 (46)
+    every other page type under 65 ms; no query count grows between the small and the full site.
 """
 
 from __future__ import annotations
@@ -268,7 +283,10 @@ class Site:
         return pages
 
 
-def measure(urls: list[str], repeat: int) -> tuple[float, int]:
+SLOWEST: dict[str, list[tuple[float, str]]] = {}  # page type: its slowest queries in the last turn (--slowest)
+
+
+def measure(urls: list[str], repeat: int, name: str = "") -> tuple[float, int]:
     """Median milliseconds of rendering every url in turn, and the queries of one such turn."""
     from django.db import connection
     from django.test import Client
@@ -285,6 +303,7 @@ def measure(urls: list[str], repeat: int) -> tuple[float, int]:
                     raise SystemExit(f"{url} answered {response.status_code}")
         times.append(time.perf_counter() - start)
         counts.add(len(captured))
+    SLOWEST[name] = sorted(((float(q["time"]) * 1000, q["sql"]) for q in captured.captured_queries), reverse=True)
     return statistics.median(times[1:]) * 1000, max(counts)
 
 
@@ -293,6 +312,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--scale", type=float, default=1.0, help="the full site's size, as a share of FULL")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--slowest", type=int, default=0, help="print each slow page's N slowest queries")
     args = parser.parse_args()
     full = {key: max(1, round(value * args.scale)) for key, value in FULL.items()}
     full["big_size"] = min(full["big_size"], full["players"])
@@ -311,7 +331,7 @@ def main() -> int:
         print("the rest of the site:", flush=True)
         site.grow(rest)
         pages = site.pages()
-        after = {name: measure(urls, args.repeat) for name, urls in pages.items()}
+        after = {name: measure(urls, args.repeat, name) for name, urls in pages.items()}
         print(f"\nsmall site: {small['players']} players, {small['tournaments']} tournaments, "
               f"{small['leagues']} bot leagues, {site_counts(small)}; full site: {len(site.players)} players, "
               f"{site.tournaments} tournaments ({full['big']} of {full['big_size']} players), "
@@ -324,6 +344,11 @@ def main() -> int:
             if mark:
                 grows.append(name)
             print(f"{name:<12} {small_ms:>9.1f} {ms:>9.1f} {count:>8} {small_count:>8}  {' + '.join(pages[name])}{mark}")
+        for name, (ms, _) in after.items():
+            if args.slowest and ms > 50:
+                print(f"{name}: its {args.slowest} slowest queries (ms)")
+                for query_ms, sql in SLOWEST[name][: args.slowest]:
+                    print(f"  {query_ms:7.1f}  {sql[:300]}")
         slowest = max(after, key=lambda name: after[name][0])
         print(f"RESULT slowest={slowest.replace(' ', '_')} slowest_ms={after[slowest][0]:.1f} "
               f"over_100ms={sum(1 for ms, _ in after.values() if ms > 100)} growing={len(grows)}")  # fmt: skip
