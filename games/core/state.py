@@ -67,6 +67,9 @@ def is_legal_action(action: Action, legal: list[Action]) -> bool:
     kind = type(action)
     if kind is str:
         return action in legal
+    for candidate in legal:  # the very object of the legal list (what most bots return): legal as it stands
+        if candidate is action:
+            return True
     if action not in legal:
         return False
     if kind is int:
