@@ -160,14 +160,30 @@ def play_match(
 
     events: list[list] = []
     forfeits: list[dict[str, Any]] = []
-    substitutes: dict[int, Bot] = {}
     rng = state.rng
     cap = game.max_events
     capped = False
     clock = time.perf_counter
     append = events.append
     is_terminal, is_chance, deciders = state.is_terminal, state.is_chance, state.deciders
-    legal_actions, sample_chance = state.legal_actions, state.sample_chance
+    legal_actions, sample_chance, apply_chance = state.legal_actions, state.sample_chance, state._apply_chance
+    apply = state._apply
+    # The bot playing each seat now (a forfeited seat's substitute replaces its bot) and what it is asked.
+    acts = [bot.act for bot in players]
+    observes = [bot.uses_observation for bot in players]
+
+    def forfeit(seat: int, reason: str, detail: str, observation: Any, legal: list) -> Any:
+        """Record the seat's forfeit, hand the seat to its seeded random substitute, and return its action."""
+        forfeits.append({"seat": seat, "event": len(events), "reason": reason})
+        if forfeit_details is not None:
+            forfeit_details[seat] = detail[:300]
+        substitute = RandomBot(
+            game, seat, num_players, options, None, random.Random(bot_seed(seed, seat, "forfeit"))
+        )
+        acts[seat] = substitute.act
+        observes[seat] = substitute.uses_observation
+        return substitute.act(observation, legal)
+
     while not is_terminal():
         if len(events) >= cap:
             capped = True
@@ -176,24 +192,22 @@ def play_match(
             chance = sample_chance(rng)
             # The outcome comes from the state's own sampler, so it is possible by contract: replay and strict
             # verification check every recorded outcome with `apply_chance`.
-            state._apply_chance(chance)
+            apply_chance(chance)
             event = ["c", chance]
         else:
             actions = {}
             for seat in deciders():
                 legal = legal_actions(seat)
-                bot = (substitutes.get(seat) or players[seat]) if substitutes else players[seat]
-                observation = state.observation(seat) if bot.uses_observation else None
-                reason = detail = None
+                observation = state.observation(seat) if observes[seat] else None
                 if timed[seat]:
                     started = clock()
                 try:
-                    action = bot.act(observation, legal)
+                    action = acts[seat](observation, legal)
                 except Exception as exc:  # any failure of a bot forfeits its seat, by design
                     reason = getattr(exc, "forfeit_reason", "crashed")
                     if reason not in FORFEIT_REASONS:
                         reason = "crashed"
-                    detail = f"raised {type(exc).__name__}: {exc}"
+                    action = forfeit(seat, reason, f"raised {type(exc).__name__}: {exc}", observation, legal)
                 else:
                     if timed[seat]:
                         elapsed = clock() - started
@@ -201,20 +215,14 @@ def play_match(
                             timing.add(seat, elapsed)
                         limit = limits[seat]
                         if limit is not None and elapsed > limit:
-                            reason, detail = "timeout", f"took {elapsed:.3f}s, over the {limit:g}s limit"
-                    if reason is None and not is_legal_action(action, legal):
-                        reason, detail = "illegal_action", f"illegal action {action!r}"
-                if reason is not None:
-                    forfeits.append({"seat": seat, "event": len(events), "reason": reason})
-                    if forfeit_details is not None:
-                        forfeit_details[seat] = detail[:300]
-                    substitute = RandomBot(
-                        game, seat, num_players, options, None, random.Random(bot_seed(seed, seat, "forfeit"))
-                    )
-                    substitutes[seat] = substitute
-                    action = substitute.act(observation, legal)
+                            detail = f"took {elapsed:.3f}s, over the {limit:g}s limit"
+                            action = forfeit(seat, "timeout", detail, observation, legal)
+                            actions[seat] = action
+                            continue
+                    if not is_legal_action(action, legal):
+                        action = forfeit(seat, "illegal_action", f"illegal action {action!r}", observation, legal)
                 actions[seat] = action
-            state._apply(actions)  # every action was checked against its legal list above
+            apply(actions)  # every action was checked against its legal list above
             if len(actions) == 1:
                 event = ["m", {seat_keys[seat]: action}]
             else:
