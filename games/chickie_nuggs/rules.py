@@ -174,6 +174,9 @@ PHASE_NAMES = (
 PHASE_BY_NAME = {name: phase for phase, name in enumerate(PHASE_NAMES)}
 CHANCE_PHASES = frozenset((DEAL, SHUFFLE_IN, GIMME_PICK, STEAL_PICK, RANCH_SHUFFLE))
 
+# What an event taught the seats about the hands, as kept in a state's journal until an observation needs it.
+LEARN_DEAL, LEARN_LOSE, LEARN_DRAW, LEARN_FACE_DOWN, LEARN_TRANSFER, LEARN_RESTRICT, LEARN_TAKE = range(7)
+
 # Actions are strings ("verb" or "verb:argument[:argument]"); ACTION_PARTS parses every possible one.
 FREEZER = "freezer"
 SKIP = "skip"
@@ -353,6 +356,7 @@ class ChickieNuggsState(State):
         "peek",
         "tags",
         "tags_shared",
+        "journal",
         "log",
         "_legal",
     )
@@ -390,6 +394,10 @@ class ChickieNuggsState(State):
         ]
         # Clones share `tags` until one of them writes (copy on write): see `_own_tags`.
         self.tags_shared = False
+        # What the seats learned since `tags` was last brought up to date, newest first, as a linked list
+        # (entry, previous) that clones share: see `_knowledge`. Only observations read the knowledge, so a
+        # game or a rollout that asks for none never spends a thing on it.
+        self.journal: tuple | None = None
         # The event log as a linked list (entry, previous) so that clones share it: see `_log`.
         self.log: tuple | None = None
         self._legal: list | None = None
@@ -704,9 +712,7 @@ class ChickieNuggsState(State):
                 self.hands[seat][pile.pop()] += 1
         for seat in range(n):
             self.hand_sizes[seat] = HAND_SIZE
-            for other in range(n):
-                if other != seat:
-                    self._own_tags()[other][seat] = {HAND_MASK: HAND_SIZE}
+        self.journal = ((LEARN_DEAL,), self.journal)
         pile.extend([FLYING] * DECK_COUNTS[FLYING])
         self._log("dealt", -1, {"cards": HAND_SIZE})
         self.phase = SHUFFLE_IN
@@ -726,6 +732,72 @@ class ChickieNuggsState(State):
             self.tags_shared = False
         return self.tags
 
+    def _knowledge(self) -> list[list[dict[int, int] | None]]:
+        """The knowledge table (`tags`) brought up to date with the journal, oldest entry first.
+
+        Each entry is what one event taught the seats, applied exactly as it would have been at the event:
+        nothing but this reads or writes `tags` in between (the rules never look at what seats know)."""
+        node = self.journal
+        if node is None:
+            return self.tags
+        entries = []
+        while node is not None:
+            entry, node = node
+            entries.append(entry)
+        self.journal = None
+        tags = self._own_tags()
+        n = self.num_players
+        for entry in reversed(entries):
+            what = entry[0]
+            if what == LEARN_LOSE:  # a card of a known kind left `seat`'s hand face up
+                _, seat, bit = entry
+                for o in OPPONENTS[n][seat]:
+                    seen = tags[o][seat]
+                    if len(seen) == 1:  # the common case, inlined: one kind of entry, which must hold this card
+                        for mask, count in seen.items():
+                            if count == 1:
+                                del seen[mask]
+                            else:
+                                seen[mask] = count - 1
+                            break
+                    else:
+                        _remove_tag(seen, bit)
+            elif what == LEARN_DRAW:  # `seat` drew a card of `kind`; the seats in `seers` knew it was on top
+                _, seat, kind, seers = entry
+                for o in OPPONENTS[n][seat]:
+                    seen = tags[o][seat]
+                    mask = 1 << kind if seers >> o & 1 else HAND_MASK
+                    seen[mask] = seen.get(mask, 0) + 1
+            elif what == LEARN_FACE_DOWN:  # `seat` placed a nugget of `kind` face down: what each seat knows
+                _, seat, kind, masks = entry
+                for o in range(n):
+                    masks[o] = 1 << kind if o == seat else _remove_tag(tags[o][seat], NUGGET_MASK)
+            elif what == LEARN_TRANSFER:
+                _, giver, taker, bit, seen_as = entry
+                for o in range(n):
+                    if o == giver:
+                        _add_tag(tags[o][taker], bit)
+                    elif o == taker:
+                        _remove_tag(tags[o][giver], bit)
+                    else:
+                        _add_tag(tags[o][taker], _remove_tag(tags[o][giver], seen_as))
+            elif what == LEARN_RESTRICT:  # `observer` (every other seat, if -1) knows `seat` holds only `keep`
+                _, observer, seat, keep = entry
+                for o in range(n) if observer < 0 else (observer,):
+                    if o != seat:
+                        _restrict_tags(tags[o][seat], keep)
+            elif what == LEARN_TAKE:  # `chooser` took a tray nugget of `kind` (`masks` None when face up)
+                _, chooser, kind, masks = entry
+                for o in range(n):
+                    if o != chooser:
+                        _add_tag(tags[o][chooser], 1 << kind if masks is None else masks[o])
+            else:  # LEARN_DEAL: every seat holds a full hand of cards it alone knows
+                for o in range(n):
+                    for p in range(n):
+                        if o != p:
+                            tags[o][p] = {HAND_MASK: HAND_SIZE}
+        return tags
+
     def _start_turn(self, seat: int) -> None:
         self.phase = TURN
         self.turn = seat
@@ -744,19 +816,7 @@ class ChickieNuggsState(State):
         """`seat` shows a card of `kind` from its hand as it leaves (played, placed face up)."""
         self.hands[seat][kind] -= 1
         self.hand_sizes[seat] -= 1
-        bit = 1 << kind
-        tags_by_observer = self._own_tags()
-        for o in OPPONENTS[self.num_players][seat]:
-            tags = tags_by_observer[o][seat]
-            if len(tags) == 1:  # the common case, inlined: one kind of entry, which must hold this card
-                for mask, count in tags.items():
-                    if count == 1:
-                        del tags[mask]
-                    else:
-                        tags[mask] = count - 1
-                    break
-            else:
-                _remove_tag(tags, bit)
+        self.journal = ((LEARN_LOSE, seat, 1 << kind), self.journal)
 
     def _play_card(self, seat: int, kind: int, detail: dict | None) -> None:
         self._lose_public(seat, kind)
@@ -766,10 +826,10 @@ class ChickieNuggsState(State):
     def _place_face_down(self, seat: int, kind: int) -> None:
         self.hands[seat][kind] -= 1
         self.hand_sizes[seat] -= 1
+        # Per seat, the kinds it knows the nugget could be: filled in when the journal is applied.
         masks = [0] * self.num_players
-        for o in range(self.num_players):
-            masks[o] = 1 << kind if o == seat else _remove_tag(self._own_tags()[o][seat], NUGGET_MASK)
-        self.tray_nuggets[seat].append((kind, tuple(masks)))
+        self.journal = ((LEARN_FACE_DOWN, seat, kind, masks), self.journal)
+        self.tray_nuggets[seat].append((kind, masks))
         self._log("place_face_down", seat, None, (seat,), {"card": CARD_NAMES[kind]})
 
     def _remove_from_tray(self, owner: int, slot: int, how: str) -> None:
@@ -783,20 +843,10 @@ class ChickieNuggsState(State):
         self.hand_sizes[giver] -= 1
         self.hands[taker][kind] += 1
         self.hand_sizes[taker] += 1
-        bit = 1 << kind
-        tags = self._own_tags()
-        for o in range(self.num_players):
-            if o == giver:
-                _add_tag(tags[o][taker], bit)
-            elif o == taker:
-                _remove_tag(tags[o][giver], bit)
-            else:
-                _add_tag(tags[o][taker], _remove_tag(tags[o][giver], seen_as))
+        self.journal = ((LEARN_TRANSFER, giver, taker, 1 << kind, seen_as), self.journal)
 
     def _public_no_nuggets(self, seat: int) -> None:
-        for o in range(self.num_players):
-            if o != seat:
-                _restrict_tags(self._own_tags()[o][seat], HAND_MASK & ~NUGGET_MASK)
+        self.journal = ((LEARN_RESTRICT, -1, seat, HAND_MASK & ~NUGGET_MASK), self.journal)
 
     def _give_highest(self) -> None:
         attacker, target = self.turn, self.target
@@ -804,7 +854,7 @@ class ChickieNuggsState(State):
         for kind in (NUGGET4, NUGGET3, NUGGET2, NUGGET1):
             if hand[kind]:
                 self._transfer(target, attacker, kind, NUGGET_MASK)
-                _restrict_tags(self._own_tags()[attacker][target], NOT_ABOVE[kind])
+                self.journal = ((LEARN_RESTRICT, attacker, target, NOT_ABOVE[kind]), self.journal)
                 self._log(
                     "gave_highest", target, {"to": attacker}, (attacker, target), {"card": CARD_NAMES[kind]}
                 )
@@ -818,10 +868,7 @@ class ChickieNuggsState(State):
         kind, masks = self.tray_nuggets[drawer].pop(slot)
         self.hands[chooser][kind] += 1
         self.hand_sizes[chooser] += 1
-        tags = self._own_tags()
-        for o in range(self.num_players):
-            if o != chooser:
-                _add_tag(tags[o][chooser], 1 << kind if masks is None else masks[o])
+        self.journal = ((LEARN_TAKE, chooser, kind, masks), self.journal)
         if masks is None:
             self._log("took", chooser, {"from": drawer, "slot": slot, "card": CARD_NAMES[kind]})
         else:
@@ -876,11 +923,7 @@ class ChickieNuggsState(State):
                 continue
             self.hands[seat][kind] += 1
             self.hand_sizes[seat] += 1
-            tags_by_observer = self._own_tags()
-            for o in OPPONENTS[n][seat]:
-                tags = tags_by_observer[o][seat]
-                mask = 1 << kind if seers >> o & 1 else HAND_MASK
-                tags[mask] = tags.get(mask, 0) + 1
+            self.journal = ((LEARN_DRAW, seat, kind, seers), self.journal)
             self._log("draw", seat, None, ONLY_SEAT[seat], CARD_EVENT[kind])
         if not pile:
             self.phase = OVER
@@ -939,6 +982,7 @@ class ChickieNuggsState(State):
 
     def observation(self, seat: int) -> Observation:
         n = self.num_players
+        self._knowledge()  # brings the face-down nuggets' masks up to date too
         revealed = self.phase == OVER  # the trays are turned up for the scoring
         trays = []
         for owner in range(n):
@@ -951,9 +995,10 @@ class ChickieNuggsState(State):
                 else:
                     nuggets.append({"face_down": [k + 1 for k in NUGGET_KINDS if masks[seat] >> k & 1]})
             trays.append({"nuggets": nuggets, "sauces": [CARD_NAMES[k] for k in self.tray_sauces[owner]]})
+        known = self._knowledge()
         knowledge: list = []
         for other in range(n):
-            tags = self.tags[seat][other]
+            tags = known[seat][other]
             if tags is None:
                 knowledge.append(None)
             else:
@@ -1018,6 +1063,7 @@ class ChickieNuggsState(State):
         new.peek = self.peek[:]
         new.tags = self.tags
         new.tags_shared = self.tags_shared = True
+        new.journal = self.journal
         new.log = self.log
         new._legal = self._legal
         return new

@@ -108,6 +108,7 @@ def make_bots(
 def normalize_seats(bots: Sequence[BotChoice | SeatPlayer], game_id: str) -> list[SeatPlayer]:
     """Turn names or (name, params) pairs into SeatPlayers, the params of registry bots validated."""
     seats = []
+    table = registry.bots_for(game_id)
     for choice in bots:
         if isinstance(choice, SeatPlayer):
             player = replace(choice, params=dict(choice.params))
@@ -117,7 +118,8 @@ def normalize_seats(bots: Sequence[BotChoice | SeatPlayer], game_id: str) -> lis
             name, params = choice
             player = SeatPlayer(name, dict(params or {}))
         if player.make is None:
-            player.params = registry.bot_class(player.name, game_id).validate_params(player.params)
+            cls = table.get(player.name) or registry.bot_class(player.name, game_id)  # the latter raises
+            player.params = cls.validate_params(player.params)
         seats.append(player)
     return seats
 
