@@ -509,34 +509,45 @@ class ChickieNuggsState(State):
         seat = self.turn
         hand = self.hands[seat]
         n = self.num_players
-        nuggets_free = len(self.tray_nuggets[seat]) < NUGGET_SLOTS
+        tray = self.tray_nuggets[seat]
+        nuggets_free = len(tray) < NUGGET_SLOTS
         holds_nugget = hand[NUGGET1] or hand[NUGGET2] or hand[NUGGET3] or hand[NUGGET4]
         actions: list = []
+        append = actions.append
         if self.plays < MAX_PLAYS:
             opponents = OPPONENTS[n][seat]
             if hand[BUFFALO]:
-                actions += GIMME_TARGETS[n][seat]
+                actions.extend(GIMME_TARGETS[n][seat])
             if hand[RANCH]:
-                actions.append(FREEZER)
+                append(FREEZER)
             if hand[SWEET_SOUR]:
                 sizes = self.hand_sizes
-                actions += [STEAL_AT[t] for t in opponents if sizes[t]]
-            if hand[BBQ]:
-                actions.append(SKIP)
-            if hand[HONEY_MUSTARD] and self.tray_nuggets[seat]:
-                actions.extend(_slot_options(self.tray_nuggets[seat], DISCARD_SLOT))
-            if hand[BURNT]:
                 for t in opponents:
-                    if self.tray_nuggets[t]:
-                        actions.extend(_slot_options(self.tray_nuggets[t], BURN_AT[t]))
+                    if sizes[t]:
+                        append(STEAL_AT[t])
+            if hand[BBQ]:
+                append(SKIP)
+            if hand[HONEY_MUSTARD] and tray:
+                actions.extend(_slot_options(tray, DISCARD_SLOT))
+            if hand[BURNT]:
+                trays = self.tray_nuggets
+                for t in opponents:
+                    if trays[t]:
+                        actions.extend(_slot_options(trays[t], BURN_AT[t]))
             if hand[INCOGNUGGO] and holds_nugget and nuggets_free:
-                actions.extend(INCOGNUGGO_PLACE[k] for k in NUGGET_KINDS if hand[k])
+                for k in NUGGET_KINDS:
+                    if hand[k]:
+                        append(INCOGNUGGO_PLACE[k])
         if nuggets_free and holds_nugget:
-            actions += [PLACE[k] for k in NUGGET_KINDS if hand[k]]
+            for k in NUGGET_KINDS:
+                if hand[k]:
+                    append(PLACE[k])
         else:
-            actions.append(PASS)
+            append(PASS)
         if len(self.tray_sauces[seat]) < SAUCE_SLOTS:
-            actions += [PLACE[k] for k in SAUCE_KINDS if hand[k]]
+            for k in SAUCE_KINDS:
+                if hand[k]:
+                    append(PLACE[k])
         return actions
 
     def _apply(self, actions: Mapping[int, Action]) -> None:
