@@ -550,6 +550,26 @@ class ChickieNuggsState(State):
                     append(PLACE[k])
         return actions
 
+    def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
+        """`State.playout` in one loop: the same draws from `rng`, the same state at the end (Chickie Nuggs has
+        no break, one decider at a time, and plays out uniformly at random)."""
+        if max_events:
+            return super().playout(rng, max_events, to_break)
+        draw = rng.random
+        steps = 0
+        while True:
+            phase = self.phase
+            if phase == OVER:
+                return steps
+            if phase in CHANCE_PHASES:
+                self._apply_chance(self.sample_chance(rng))
+            else:
+                (seat,) = self.deciders()
+                legal = self.legal_actions(seat)
+                action = legal[0] if len(legal) == 1 else legal[int(draw() * len(legal))]
+                self._apply({seat: action})
+            steps += 1
+
     def _apply(self, actions: Mapping[int, Action]) -> None:
         self._legal = None
         phase = self.phase

@@ -381,6 +381,31 @@ class NachoPileState(State):
         else:
             self.phase = PHASE_DRAW_OR_STOP
 
+    def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
+        """`State.playout` in one loop: the same draws from `rng`, the same state at the end (Nacho Pile has no
+        break and plays out uniformly at random)."""
+        if max_events:
+            return super().playout(rng, max_events, to_break)
+        draw = rng.random
+        steps = 0
+        while True:
+            phase = self.phase
+            if phase == PHASE_CHANCE:
+                chips = self.chips
+                self._apply_chance(CHIP_LABELS[chips[int(draw() * len(chips))]])
+            elif phase == PHASE_DRAW_OR_STOP:
+                if int(draw() * 2):  # the legal list is ["draw", "stop"]
+                    self._stop()
+                else:
+                    self.phase = PHASE_CHANCE
+            elif phase == PHASE_OVER:
+                return steps
+            else:
+                legal = self.legal_actions(self.current)
+                action = legal[0] if len(legal) == 1 else legal[int(draw() * len(legal))]
+                self._apply({self.current: action})
+            steps += 1
+
     def apply(self, actions: Mapping[int, Any]) -> None:
         """As `State.apply`, and also refuse look-alikes of legal actions (`3.0` or `true` for `3`)."""
         for seat, action in actions.items():
