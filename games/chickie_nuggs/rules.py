@@ -82,6 +82,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from operator import mul
 from typing import Any
 
 from games.chickie_nuggs.spec import SAUCE_OPTIONS, SPEC
@@ -611,12 +612,14 @@ class ChickieNuggsState(State):
         verb = action[0]
         if verb == "place":
             kind = CARD_BY_NAME[action[1]]
-            self._lose_public(seat, kind)
+            self.hands[seat][kind] -= 1  # `_lose_public`, inlined on the commonest action
+            self.hand_sizes[seat] -= 1
+            self.journal = ((LEARN_LOSE, seat, 1 << kind), self.journal)
             if kind < BUFFALO:
                 self.tray_nuggets[seat].append((kind, None))
             else:
                 self.tray_sauces[seat].append(kind)
-            self._log("place", seat, {"card": action[1]})
+            self.log = (("place", seat, CARD_EVENT[kind], (), None), self.log)
             self._begin_draw()
         elif verb == "pass":
             self._log("no_placement", seat, None)
@@ -836,12 +839,17 @@ class ChickieNuggsState(State):
         self._log("turn", seat, None)
 
     def _end_turn(self) -> None:
-        following = (self.turn + 1) % self.num_players
+        following = self.turn + 1
+        if following == self.num_players:
+            following = 0
         if self.skip_next:
             self.skip_next = False
             self._log("skipped", following, None)
             following = (following + 1) % self.num_players
-        self._start_turn(following)
+        self.phase = TURN  # `_start_turn(following)`, inlined
+        self.turn = following
+        self.plays = 0
+        self.log = (("turn", following, None, (), None), self.log)
 
     def _lose_public(self, seat: int, kind: int) -> None:
         """`seat` shows a card of `kind` from its hand as it leaves (played, placed face up)."""
@@ -925,9 +933,21 @@ class ChickieNuggsState(State):
     def _begin_draw(self) -> None:
         if self.hand_sizes[self.turn] <= 2 and len(self.pile) >= 2:
             self.phase = DRAW_CHOICE
-        else:
-            self.draws_left = 1
-            self._draw_step()
+            return
+        pile = self.pile
+        if pile[-1] != FLYING and len(pile) > 1 and not any(self.peek):
+            # The commonest draw, `_draw_step` inlined: one card nobody saw coming, the pile not emptied.
+            kind = pile.pop()
+            seat = self.turn
+            self.hands[seat][kind] += 1
+            self.hand_sizes[seat] += 1
+            self.journal = ((LEARN_DRAW, seat, kind, 0), self.journal)
+            self.log = (("draw", seat, None, ONLY_SEAT[seat], CARD_EVENT[kind]), self.log)
+            self.draws_left = 0
+            self._end_turn()
+            return
+        self.draws_left = 1
+        self._draw_step()
 
     def _draw_step(self) -> None:
         """Draw the remaining cards of this turn's draw, stopping for Flying Nuggets choices; then end the turn."""
@@ -980,7 +1000,7 @@ class ChickieNuggsState(State):
                 (
                     self.tray_points(seat),
                     len(self.tray_nuggets[seat]) + len(self.tray_sauces[seat]),
-                    sum(points[k] * hand[k] for k in range(KINDS)),
+                    sum(map(mul, points, hand)),
                 )
             )
         return keys

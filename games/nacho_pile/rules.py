@@ -325,6 +325,16 @@ class NachoPileState(State):
                     actions.append([name, seat, value + 1])
         return actions
 
+    def _has_target(self, code: int) -> bool:
+        """Whether `_targets(code)` would be non-empty, without building the actions."""
+        front = self.front
+        mine = self.current * FRONT_STRIDE
+        if code == SCORE:
+            return any(front[mine + value] or front[mine + 7 + value] for value in self._drawn_values())
+        if code == STEAL:
+            return any(any(front[base : base + FRONT_STRIDE]) for base in OTHER_FRONTS[self.num_players][self.current])
+        return any(front)
+
     def _drawn_values(self) -> tuple[int, ...]:
         """Value indexes drawn this turn (the Wild's included), ascending."""
         mask = self.drawn_mask & ALL_NUMBERS_MASK
@@ -471,7 +481,7 @@ class NachoPileState(State):
         Resolving a Special never gives another one a target it lacked, so this needs doing once per step.
         """
         for code in self.pending[:]:
-            if not self._targets(code):
+            if not self._has_target(code):
                 self._special_done(code)
         if self.pending:
             self.phase = PHASE_SPECIAL
