@@ -78,6 +78,15 @@ class MoveTiming:
         self.seconds[seat] = self.seconds.get(seat, 0.0) + elapsed
 
 
+def crash(exc: Exception) -> tuple[str, str]:
+    """The forfeit reason of a bot that raised `exc` (its `forfeit_reason` if it is a known code, else
+    `crashed`), and what happened in words."""
+    reason = getattr(exc, "forfeit_reason", "crashed")
+    if reason not in FORFEIT_REASONS:
+        reason = "crashed"
+    return reason, f"raised {type(exc).__name__}: {exc}"
+
+
 def bot_seed(seed: int, seat: int, purpose: str = "bot") -> str:
     """The seed of a seat's own generator: derived from the match seed, the same on every machine."""
     return f"{purpose}:{seed}:{seat}"
@@ -206,10 +215,7 @@ def play_match(
                 try:
                     action = acts[seat](observation, legal)
                 except Exception as exc:  # any failure of a bot forfeits its seat, by design
-                    reason = getattr(exc, "forfeit_reason", "crashed")
-                    if reason not in FORFEIT_REASONS:
-                        reason = "crashed"
-                    action = forfeit(seat, reason, f"raised {type(exc).__name__}: {exc}", observation, legal)
+                    action = forfeit(seat, *crash(exc), observation, legal)
                 else:
                     if timed[seat]:
                         elapsed = clock() - started
@@ -221,7 +227,7 @@ def play_match(
                             action = forfeit(seat, "timeout", detail, observation, legal)
                             actions[seat] = action
                             continue
-                    if not is_legal_action(action, legal):
+                    if not ((type(action) is str and action in legal) or is_legal_action(action, legal)):
                         action = forfeit(seat, "illegal_action", f"illegal action {action!r}", observation, legal)
                 actions[seat] = action
             apply(actions)  # every action was checked against its legal list above
