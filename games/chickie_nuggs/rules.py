@@ -1097,12 +1097,12 @@ class ChickieNuggsState(State):
         new.options = self.options
         new.rng = None
         new.points = self.points
-        new.hands = [hand[:] for hand in self.hands]
+        new.hands = list(map(list.copy, self.hands))
         new.hand_sizes = self.hand_sizes[:]
         new.pile = self.pile[:]
         new.discard = self.discard[:]
-        new.tray_nuggets = [tray[:] for tray in self.tray_nuggets]
-        new.tray_sauces = [tray[:] for tray in self.tray_sauces]
+        new.tray_nuggets = list(map(list.copy, self.tray_nuggets))
+        new.tray_sauces = list(map(list.copy, self.tray_sauces))
         new.phase = self.phase
         new.turn = self.turn
         new.plays = self.plays

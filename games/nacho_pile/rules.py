@@ -713,7 +713,11 @@ class NachoPileState(State):
 
 def _chips_of(bag: Sequence[int]) -> list[int]:
     """The chips of a bag (counts by code) one by one, in code order."""
-    return [code for code, count in enumerate(bag) for _ in range(count)]
+    chips: list[int] = []
+    for code, count in enumerate(bag):
+        if count:
+            chips.extend([code] * count)
+    return chips
 
 
 def _is_plain(action: Any) -> bool:
