@@ -260,9 +260,11 @@ def sample_state(observation: Observation, rng: random.Random) -> ChickieNuggsSt
 
     own = dict_to_counts(observation["hand"])
     for kind, count in enumerate(own):
-        account(kind, count)
+        if count:
+            account(kind, count)
     for kind, count in enumerate(dict_to_counts(observation["discard"])):
-        account(kind, count)
+        if count:
+            account(kind, count)
     slot_masks: list[int] = []
     slot_places: list[tuple[str, int]] = []
     face_down_masks: list[tuple[int, int]] = []  # (owner, mask seen by this seat), in tray order
@@ -298,22 +300,19 @@ def sample_state(observation: Observation, rng: random.Random) -> ChickieNuggsSt
             slot_places.extend([("hand", other)] * entry["count"])
         hand_tags.append(tags)
     hidden_pile = observation["pile_size"] - len(top)
-    slot_masks.extend([ALL_MASK] * hidden_pile)
-    slot_places.extend([("pile", -1)] * hidden_pile)
+    slot_masks.extend([ALL_MASK] * hidden_pile)  # the pile's unseen cards, after every slot of `slot_places`
 
     kinds = assign(slot_masks, unseen, rng)
 
     hands = [[0] * KINDS for _ in range(n)]
     hands[seat] = own
     face_down_kinds: dict[int, list[int]] = {owner: [] for owner in range(n)}
-    pile: list[int] = []
-    for (where, owner), kind in zip(slot_places, kinds, strict=True):
+    for (where, owner), kind in zip(slot_places, kinds, strict=False):
         if where == "hand":
             hands[owner][kind] += 1
-        elif where == "tray":
-            face_down_kinds[owner].append(kind)
         else:
-            pile.append(kind)
+            face_down_kinds[owner].append(kind)
+    pile = kinds[len(slot_places) :]
     pile.extend(reversed(top))
     state.hands = hands
     state.hand_sizes = [sum(hand) for hand in hands]
