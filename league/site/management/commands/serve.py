@@ -4,6 +4,10 @@ Ctrl-C (or SIGTERM) stops all three and waits for them, so nothing is left runni
 the others are stopped too and the command exits non-zero. One worker process (`--pool solo`), as the
 embedded SQLite default wants a single writer per process; it consumes the default queue and the
 notifications queue (mail and webhooks).
+
+Quiet by default: the worker and beat log warnings and errors only (no start-up banner), the web server no
+access log; `--verbose` (`make run VERBOSE=1`) shows everything. Once the web answers and the worker answers a
+ping, it prints the URLs and the demo logins last (`serve_banner`), where they stay on screen.
 """
 
 from __future__ import annotations
@@ -19,8 +23,44 @@ import urllib.request
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from league.site.demo import (
+    ADMIN_USERNAME,
+    DEMO_PLAYER_USERNAME,
+    admin_password_file,
+    demo_player_password_file,
+)
+from league.site.health import check_workers
+
 STOP_GRACE_SECONDS = 10
 STARTUP_WAIT_SECONDS = 60
+
+
+def _password(path) -> str | None:
+    try:
+        return path.read_text().strip() or None
+    except OSError:
+        return None
+
+
+def serve_banner(
+    *, url: str, admin_password: str | None, demo_password: str | None, worker_ready: bool, verbose: bool
+) -> str:
+    """What `serve` prints once everything runs: where to go, how to log in, how to stop, how to see more."""
+    rule = "=" * 72
+    lines = [rule, f"Pecking Order is running at {url}  (Ctrl-C stops everything)", ""]
+    if admin_password:
+        lines.append(f"  Admin:       user '{ADMIN_USERNAME}', password '{admin_password}'  {url}admin/")
+    else:
+        lines.append("  Admin:       no demo admin yet (make demo creates one)")
+    if demo_password:
+        lines.append(f"  Demo player: user '{DEMO_PLAYER_USERNAME}', password '{demo_password}'  {url}accounts/login/")
+    lines += ["", f"  API docs: {url}api/docs/   Health: {url}health/"]
+    if not worker_ready:
+        lines.append("  The worker has not answered yet: bot matches and ratings wait for it (see /health/).")
+    if not verbose:
+        lines.append("  Quiet logs (warnings only); make run VERBOSE=1 (serve --verbose) shows every request and task.")
+    lines.append(rule)
+    return "\n".join(lines)
 
 
 class Command(BaseCommand):
@@ -29,8 +69,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+        parser.add_argument(
+            "--verbose", action="store_true", help="Show the access log and the worker's and beat's info logs."
+        )
 
-    def handle(self, *args, host: str, port: int, **options):
+    def handle(self, *args, host: str, port: int, verbose: bool = False, **options):
         if not 1 <= port <= 65535:
             raise CommandError(f"--port must be between 1 and 65535, not {port}", returncode=2)
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
@@ -43,12 +86,14 @@ class Command(BaseCommand):
         beat_schedule = str(settings.VAR_DIR / "celerybeat-schedule")
         # The worker takes the default queue and the notifications queue (mail and webhooks).
         queues = f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.NOTIFICATIONS_QUEUE}"
+        level = "info" if verbose else "warning"
+        celery = [python, "-m", "celery", "-A", "league"] + ([] if verbose else ["--quiet"])
         commands = {
             "web": [python, manage, "runserver", f"{host}:{port}", "--noreload"],
-            "worker": [python, "-m", "celery", "-A", "league", "worker", "--pool", "solo", "-l", "info", "-n", "worker@%h",
-                       "-Q", queues],
-            "beat": [python, "-m", "celery", "-A", "league", "beat", "-l", "info", "-s", beat_schedule],
+            "worker": [*celery, "worker", "--pool", "solo", "-l", level, "-n", "worker@%h", "-Q", queues],
+            "beat": [*celery, "beat", "-l", level, "-s", beat_schedule],
         }
+        environment = {**os.environ, "LOG_LEVEL": level.upper()}
         processes: dict[str, subprocess.Popen] = {}
         stopping = False
 
@@ -60,11 +105,18 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, request_stop)
         try:
             for name, command in commands.items():
-                processes[name] = subprocess.Popen(command, cwd=settings.BASE_DIR)
+                processes[name] = subprocess.Popen(command, cwd=settings.BASE_DIR, env=environment)
             url = f"http://{host}:{port}/"
             if self._wait_for(url, processes, lambda: stopping):
-                self.stdout.write(self.style.SUCCESS(f"\nPecking Order is running at {url}  (Ctrl-C stops everything)"))
-                self.stdout.write(f"Admin: {url}admin/   API docs: {url}api/docs/   Health: {url}health/\n")
+                worker_ready = self._wait_for_worker(processes, lambda: stopping)
+                banner = serve_banner(
+                    url=url,
+                    admin_password=_password(admin_password_file()),
+                    demo_password=_password(demo_player_password_file()),
+                    worker_ready=worker_ready,
+                    verbose=verbose,
+                )
+                self.stdout.write(self.style.SUCCESS("\n" + banner + "\n"))
             while not stopping:
                 dead = [name for name, process in processes.items() if process.poll() is not None]
                 if dead:
@@ -84,6 +136,18 @@ class Command(BaseCommand):
                     return True
             except OSError:
                 time.sleep(0.3)
+        return False
+
+    def _wait_for_worker(self, processes: dict, stopping) -> bool:
+        """Whether the worker answered a ping before the start-up deadline (beat, which answers none, has
+        started by then if its process still runs)."""
+        deadline = time.monotonic() + STARTUP_WAIT_SECONDS
+        while time.monotonic() < deadline and not stopping():
+            if any(process.poll() is not None for process in processes.values()):
+                return False
+            if check_workers():
+                return True
+            time.sleep(0.3)
         return False
 
     def _stop_all(self, processes: dict[str, subprocess.Popen]) -> None:
