@@ -6,8 +6,9 @@ embedded SQLite default wants a single writer per process; it consumes the defau
 notifications queue (mail and webhooks).
 
 Quiet by default: the worker and beat log warnings and errors only (no start-up banner), the web server no
-access log; `--verbose` (`make run VERBOSE=1`) shows everything. Once the web answers and the worker answers a
-ping, it prints the URLs and the demo logins last (`serve_banner`), where they stay on screen.
+access log; `--verbose` (`make run VERBOSE=1`) shows everything. Their output passes through this command; once the
+web answers, the worker answers a ping and all three have been silent for a moment, it prints the URLs and the
+demo logins (`serve_banner`) last, where they stay on screen.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 
@@ -33,6 +35,41 @@ from league.site.health import check_workers
 
 STOP_GRACE_SECONDS = 10
 STARTUP_WAIT_SECONDS = 60
+# The banner waits until the three have been silent this long (the worker's first tasks, such as the demo's
+# notification mails on the console, print first), at most SETTLE_WAIT_SECONDS.
+QUIET_SECONDS = 2.0
+SETTLE_WAIT_SECONDS = 30
+
+
+class OutputRelay:
+    """Copies each process's output to ours line by line and remembers when the last line came."""
+
+    def __init__(self) -> None:
+        self.last_line_at = time.monotonic()
+        self._lock = threading.Lock()
+
+    def follow(self, process: subprocess.Popen) -> None:
+        threading.Thread(target=self._copy, args=(process.stdout,), daemon=True).start()
+
+    def _copy(self, pipe) -> None:
+        for line in iter(pipe.readline, b""):
+            with self._lock:
+                sys.stdout.buffer.write(line)
+                sys.stdout.buffer.flush()
+                self.last_line_at = time.monotonic()
+
+    def say(self, text: str) -> None:
+        """Print `text` whole, between two lines of the processes' output."""
+        with self._lock:
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
+
+    def wait_for_quiet(self, stopping) -> None:
+        deadline = time.monotonic() + SETTLE_WAIT_SECONDS
+        while time.monotonic() < deadline and not stopping():
+            if time.monotonic() - self.last_line_at >= QUIET_SECONDS:
+                return
+            time.sleep(0.2)
 
 
 def _password(path) -> str | None:
@@ -93,7 +130,8 @@ class Command(BaseCommand):
             "worker": [*celery, "worker", "--pool", "solo", "-l", level, "-n", "worker@%h", "-Q", queues],
             "beat": [*celery, "beat", "-l", level, "-s", beat_schedule],
         }
-        environment = {**os.environ, "LOG_LEVEL": level.upper()}
+        environment = {**os.environ, "LOG_LEVEL": level.upper(), "PYTHONUNBUFFERED": "1"}
+        relay = OutputRelay()
         processes: dict[str, subprocess.Popen] = {}
         stopping = False
 
@@ -105,10 +143,14 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, request_stop)
         try:
             for name, command in commands.items():
-                processes[name] = subprocess.Popen(command, cwd=settings.BASE_DIR, env=environment)
+                processes[name] = subprocess.Popen(
+                    command, cwd=settings.BASE_DIR, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+                )
+                relay.follow(processes[name])
             url = f"http://{host}:{port}/"
             if self._wait_for(url, processes, lambda: stopping):
                 worker_ready = self._wait_for_worker(processes, lambda: stopping)
+                relay.wait_for_quiet(lambda: stopping)
                 banner = serve_banner(
                     url=url,
                     admin_password=_password(admin_password_file()),
@@ -116,7 +158,7 @@ class Command(BaseCommand):
                     worker_ready=worker_ready,
                     verbose=verbose,
                 )
-                self.stdout.write(self.style.SUCCESS("\n" + banner + "\n"))
+                relay.say(self.style.SUCCESS("\n" + banner + "\n"))
             while not stopping:
                 dead = [name for name, process in processes.items() if process.poll() is not None]
                 if dead:
