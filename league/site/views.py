@@ -1,8 +1,9 @@
 """The home page and the health page."""
 
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 
 from league.core.catalogue import game_specs
 from league.matches.models import Match
@@ -58,6 +59,12 @@ def home(request: HttpRequest) -> HttpResponse:
     live, upcoming = home_tournaments()
     context = {"games": home_leaders(), "recent": home_results(), "live": live, "upcoming": upcoming}
     return render(request, "site/home.html", context)
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, which browsers ask for by themselves: the SVG icon base.html links (resolved per request, as
+    the static files' manifest may not exist yet when the URL map is imported)."""
+    return HttpResponsePermanentRedirect(static("league/favicon.svg"))
 
 
 def health_page(request: HttpRequest) -> HttpResponse:
