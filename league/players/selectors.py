@@ -8,9 +8,12 @@ from django.db.models import Count, QuerySet
 from league.players.models import Player
 
 
-def player_list(*, search: str = "") -> QuerySet[Player]:
-    """Players by name (their seat counts: `with_seat_counts`, once a page is cut)."""
+def player_list(*, search: str = "", kind: str | None = None) -> QuerySet[Player]:
+    """Players by name, only people or only bots given a `kind` (their seat counts: `with_seat_counts`, once a
+    page is cut)."""
     players = Player.objects.all()
+    if kind:
+        players = players.filter(kind=kind)
     if search:
         players = players.filter(name__icontains=search)
     return players.order_by("name")
