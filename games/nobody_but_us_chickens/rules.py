@@ -59,6 +59,7 @@ rebuilds the one state the observation describes (its generator has nothing to d
 
 from __future__ import annotations
 
+import marshal
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -88,6 +89,43 @@ SHORT_SET = (2, 1, 1, 1, 1, 0, 1)
 PICK, TAKE, OVER = "pick", "take", "over"
 PLAYOUT_TAKE_ORDER = {"take_prize": 0, "take_plump": 1, "take_healthy": 2, "take_sickly": 3}
 
+# Inside a state a hand is one int, its count of each kind a base-4 digit (kind 0 lowest): playing a card
+# subtracts CARD_UNIT[card]. What a hand code means is looked up in tables filled as codes turn up.
+CARD_UNIT = tuple(4**kind for kind in range(7))
+
+
+def hand_code(counts: Sequence[int]) -> int:
+    """The int of a hand given as counts by kind."""
+    return sum(count * CARD_UNIT[kind] for kind, count in enumerate(counts))
+
+
+def hand_counts(code: int) -> list[int]:
+    """The counts by kind of a hand code."""
+    return [code >> (2 * kind) & 3 for kind in range(7)]
+
+
+class _HandTable(dict):
+    """code -> the legal picks of that hand (card names in kind order)."""
+
+    def __missing__(self, code: int) -> list[str]:
+        value = self[code] = [name for name, count in zip(CARD_NAMES, hand_counts(code), strict=True) if count]
+        return value
+
+
+class _HandNames(dict):
+    """code -> the hand as sorted card names, repeats included."""
+
+    def __missing__(self, code: int) -> list[str]:
+        value = self[code] = cards_to_names(hand_counts(code))
+        return value
+
+
+PICKS_OF = _HandTable()
+NAMES_OF = _HandNames()
+LAST_CARD = {CARD_UNIT[kind]: kind for kind in range(7)}  # a hand of one card -> its kind
+# The legal takes by which kinds the coop holds (bit k: some Chicken of kind k).
+TAKES_OF = tuple([TAKE_ACTIONS[k] for k in range(4) if present >> k & 1] for present in range(16))
+
 
 def cards_to_names(counts: Sequence[int]) -> list[str]:
     """Card counts by kind (index order of CARD_NAMES) as a sorted list of card names, repeats included."""
@@ -116,7 +154,8 @@ def chicken_points(claimed: Sequence[int]) -> int:
 class NobodyButUsChickensState(State):
     """A position of Nobody but Us Chickens.
 
-    Internally cards are kind indices (HEALTHY .. DOG); hands, the coop and tonight's claims are counts by kind.
+    Internally cards are kind indices (HEALTHY .. DOG); the coop and tonight's claims are counts by kind, and
+    each hand one int of base-4 counts by kind (`hand_code`).
     `phase` is "pick" (every seat picks a card), "take" (the seat `taker()` chooses a Chicken) or "over".
     Takers still to come: `takers_once` take one Chicken each in order (Foxes' first trip, then Rats), then
     `takers_repeating` take one each in turn until the coop is empty (Foxes, or Dogs). The public log holds,
@@ -125,12 +164,21 @@ class NobodyButUsChickensState(State):
     """
 
     game: NobodyButUsChickensGame
+    __slots__ = (
+        "num_players", "options", "rng", "full_hand", "full_code", "hours", "nights", "all_seats", "clockwise",
+        "counter_clockwise", "lone_dog_powerless", "healthy_coop", "night", "hour", "fox_king", "phase", "hands",
+        "coop", "claimed", "night_scores", "totals", "revealed", "takers_once", "takers_repeating", "log",
+        "narrate_from",
+    )  # fmt: skip
 
     def __init__(self, num_players: int, options: Mapping[str, Any], rng: random.Random | None):
         self.num_players = num_players
         self.options = dict(options)
         self.rng = rng
         self.full_hand = SHORT_SET if options["short_summer_nights"] else FULL_SET
+        self.full_code = hand_code(self.full_hand)
+        self.lone_dog_powerless = options["lone_dog_powerless"]
+        self.healthy_coop = options["healthy_coop"]
         self.hours = sum(self.full_hand)
         self.nights = num_players
         self.all_seats = tuple(range(num_players))
@@ -145,7 +193,7 @@ class NobodyButUsChickensState(State):
         self.hour = 0
         self.fox_king = 0
         self.phase = PICK
-        self.hands = [list(self.full_hand) for _ in range(num_players)]
+        self.hands = [self.full_code] * num_players  # hand codes (see CARD_UNIT)
         self.coop = [0, 0, 0, 0]
         self.claimed = [[0, 0, 0, 0] for _ in range(num_players)]
         self.night_scores: list[tuple[int, ...]] = []
@@ -188,12 +236,15 @@ class NobodyButUsChickensState(State):
         if hands is not None:
             if len(hands) != num_players:
                 raise OptionError(f"expected {num_players} hands, got {len(hands)}")
-            state.hands = [names_to_counts(hand, 7) for hand in hands]
-        for seat, hand in enumerate(state.hands):
+            counts = [names_to_counts(hand, 7) for hand in hands]
+        else:
+            counts = [list(state.full_hand) for _ in range(num_players)]
+        for seat, hand in enumerate(counts):
             if sum(hand) != state.hours - hour or any(
                 have > full for have, full in zip(hand, state.full_hand, strict=True)
             ):
                 raise OptionError(f"seat {seat}'s hand {cards_to_names(hand)} cannot be held at hour {hour}")
+        state.hands = [hand_code(hand) for hand in counts]
         state.coop = names_to_counts(coop, 4)
         if claimed is not None:
             state.claimed = [names_to_counts(pile, 4) for pile in claimed]
@@ -232,15 +283,16 @@ class NobodyButUsChickensState(State):
     def legal_actions(self, seat: int) -> list[Action]:
         phase = self.phase
         if phase == PICK and seat in self.all_seats:
-            return [name for name, count in zip(CARD_NAMES, self.hands[seat], strict=True) if count]
+            return PICKS_OF[self.hands[seat]][:]
         if phase == TAKE and seat == self.taker():
-            return [name for name, count in zip(TAKE_ACTIONS, self.coop, strict=True) if count]
+            coop = self.coop
+            return TAKES_OF[(coop[0] > 0) | (coop[1] > 0) << 1 | (coop[2] > 0) << 2 | (coop[3] > 0) << 3][:]
         raise IllegalAction(f"seat {seat} is not to decide now")
 
     def _apply(self, actions: Mapping[int, Action]) -> None:
         if self.phase == PICK:
             self.narrate_from = len(self.log)
-            self._reveal([CARD_INDEX[actions[seat]] for seat in self.all_seats])
+            self._reveal(list(map(CARD_INDEX.__getitem__, map(actions.__getitem__, self.all_seats))))
         else:
             self.narrate_from = len(self.log) - 1
             self._take(TAKE_INDEX[actions[self.taker()]])
@@ -271,8 +323,9 @@ class NobodyButUsChickensState(State):
         hands, coop = self.hands, self.coop
         predators = False
         dogs = 0
+        unit = CARD_UNIT
         for seat, card in enumerate(cards):
-            hands[seat][card] -= 1
+            hands[seat] -= unit[card]
             if card < FOX:
                 coop[card] += 1
             elif card == DOG:
@@ -285,7 +338,7 @@ class NobodyButUsChickensState(State):
         if not predators:
             self._end_hour()
             return
-        if dogs and not (dogs == 1 and self.options["lone_dog_powerless"]):
+        if dogs and not (dogs == 1 and self.lone_dog_powerless):
             # Counter-clockwise from the Top Dog (seat FK-1).
             self.takers_repeating = [
                 seat for seat in self.counter_clockwise[self.fox_king] if cards[seat] == DOG
@@ -325,18 +378,18 @@ class NobodyButUsChickensState(State):
     def _run_takes(self) -> None:
         """Apply every forced take; stop at a real choice (phase "take") or end the hour."""
         coop = self.coop
-        while True:
-            present = [kind for kind in CHICKENS if coop[kind]]
-            once, repeating = self.takers_once, self.takers_repeating
-            if not present or not (once or repeating):
+        once, repeating = self.takers_once, self.takers_repeating  # changed in place by _take
+        while once or repeating:
+            kinds = (coop[0] > 0) + (coop[1] > 0) + (coop[2] > 0) + (coop[3] > 0)
+            if not kinds:
                 break
             if len(repeating) == 1 and all(seat == repeating[0] for seat in once):
                 self._sweep(repeating[0])
                 break
-            if len(present) > 1:
+            if kinds > 1:
                 self.phase = TAKE
                 return
-            self._take(present[0])
+            self._take(0 if coop[0] else 1 if coop[1] else 2 if coop[2] else 3)
         self.takers_once = []
         self.takers_repeating = []
         self._end_hour()
@@ -354,11 +407,11 @@ class NobodyButUsChickensState(State):
 
     def _play_forced_cards(self) -> None:
         """The last hour of a night: every hand holds one card, which is played without a decision."""
-        self._reveal([hand.index(1) for hand in self.hands])
+        self._reveal(list(map(LAST_CARD.__getitem__, self.hands)))
 
     def _dawn(self) -> None:
         """Score the night, give every card back, pass the markers left; the game ends after the last night."""
-        healthy_coop = self.options["healthy_coop"]
+        healthy_coop = self.healthy_coop
         night_scores = []
         for seat, pile in enumerate(self.claimed):
             points = chicken_points(pile)
@@ -371,7 +424,7 @@ class NobodyButUsChickensState(State):
         self.hour = 0
         self.coop = [0, 0, 0, 0]
         self.claimed = [[0, 0, 0, 0] for _ in self.all_seats]
-        self.hands = [list(self.full_hand) for _ in self.all_seats]
+        self.hands = [self.full_code] * self.num_players
         self.fox_king = (self.fox_king + 1) % self.num_players
         if self.night == self.nights:
             self.phase = OVER
@@ -389,8 +442,8 @@ class NobodyButUsChickensState(State):
             "hours": self.hours,
             "fox_king": self.fox_king,
             "top_dog": self.top_dog,
-            "hand": cards_to_names(self.hands[seat]),
-            "hands": [cards_to_names(hand) for hand in self.hands],
+            "hand": NAMES_OF[self.hands[seat]][:],
+            "hands": [NAMES_OF[hand][:] for hand in self.hands],
             "coop": cards_to_names(self.coop),
             "revealed": None if self.revealed is None else [CARD_NAMES[card] for card in self.revealed],
             "taker": self.taker() if self.phase == TAKE else None,
@@ -416,6 +469,9 @@ class NobodyButUsChickensState(State):
         other.options = self.options
         other.rng = None
         other.full_hand = self.full_hand
+        other.full_code = self.full_code
+        other.lone_dog_powerless = self.lone_dog_powerless
+        other.healthy_coop = self.healthy_coop
         other.hours = self.hours
         other.nights = self.nights
         other.all_seats = self.all_seats
@@ -425,7 +481,7 @@ class NobodyButUsChickensState(State):
         other.hour = self.hour
         other.fox_king = self.fox_king
         other.phase = self.phase
-        other.hands = [hand[:] for hand in self.hands]
+        other.hands = self.hands[:]
         other.coop = self.coop[:]
         other.claimed = [pile[:] for pile in self.claimed]
         other.night_scores = self.night_scores[:]
@@ -457,7 +513,7 @@ class NobodyButUsChickensState(State):
         for seat in self.all_seats:
             played = f"; played {CARD_NAMES[self.revealed[seat]]}" if self.revealed is not None else ""
             lines.append(
-                f"seat {seat}: total {self.totals[seat]}; hand {' '.join(cards_to_names(self.hands[seat])) or '-'}"
+                f"seat {seat}: total {self.totals[seat]}; hand {' '.join(NAMES_OF[self.hands[seat]]) or '-'}"
                 f"; claimed tonight {' '.join(cards_to_names(self.claimed[seat])) or '-'}{played}"
             )
         if self.phase == TAKE:
@@ -515,13 +571,27 @@ class NobodyButUsChickensGame(Game):
         return NobodyButUsChickensState(num_players, options, rng)
 
     def sample_state(self, observation: Observation, rng: random.Random) -> NobodyButUsChickensState:
-        """The state the observation describes: every card in it is public, so nothing is drawn."""
+        """The state the observation describes: every card in it is public, so nothing is drawn.
+
+        A search asks for it once per iteration from one observation: the state rebuilt from an observation is
+        kept (with a private copy of that observation) and cloned for the next call with an equal one."""
+        global _recent
+        recent = _recent
+        for seen, state in recent:
+            if seen == observation:
+                return state.clone()
+        state = self._rebuild(observation)
+        _recent = [(marshal.loads(marshal.dumps(observation)), state), *recent[: RECENT - 1]]
+        return state.clone()
+
+    @staticmethod
+    def _rebuild(observation: Observation) -> NobodyButUsChickensState:
         state = NobodyButUsChickensState(observation["num_players"], observation["options"], None)
         state.phase = observation["phase"]
         state.night = observation["night"]
         state.hour = observation["hour"]
         state.fox_king = observation["fox_king"]
-        state.hands = [names_to_counts(hand, 7) for hand in observation["hands"]]
+        state.hands = [hand_code(names_to_counts(hand, 7)) for hand in observation["hands"]]
         state.coop = names_to_counts(observation["coop"], 4)
         revealed = observation["revealed"]
         state.revealed = None if revealed is None else tuple(CARD_INDEX[card] for card in revealed)
@@ -542,6 +612,9 @@ class NobodyButUsChickensGame(Game):
         state.narrate_from = len(state.log)
         return state
 
+
+RECENT = 4  # states kept for the observations seen last
+_recent: list[tuple[Observation, NobodyButUsChickensState]] = []
 
 GAME = NobodyButUsChickensGame()
 NobodyButUsChickensState.game = GAME
