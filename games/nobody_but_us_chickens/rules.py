@@ -146,6 +146,16 @@ def names_to_counts(names: Sequence[str], size: int) -> list[int]:
     return counts
 
 
+_RESOLUTIONS: dict[tuple[int, bool], dict] = {}
+MAX_RESOLUTIONS = 20_000  # per table: the common hours (a 6-player game could show a few hundred thousand)
+
+
+def _resolutions_for(num_players: int, lone_dog_powerless: bool) -> dict:
+    """The table of hour resolutions shared by every state of one player count and Dog rule (filled as
+    (cards revealed, Fox King) pairs turn up; see `NobodyButUsChickensState._resolution`)."""
+    return _RESOLUTIONS.setdefault((num_players, bool(lone_dog_powerless)), {})
+
+
 def chicken_points(claimed: Sequence[int]) -> int:
     """Points of claimed Chickens given as counts by kind."""
     return claimed[HEALTHY] + 2 * claimed[PLUMP] + 4 * claimed[PRIZE] - claimed[SICKLY]
@@ -166,7 +176,7 @@ class NobodyButUsChickensState(State):
     game: NobodyButUsChickensGame
     __slots__ = (
         "num_players", "options", "rng", "full_hand", "full_code", "hours", "nights", "all_seats", "clockwise",
-        "counter_clockwise", "lone_dog_powerless", "healthy_coop", "night", "hour", "fox_king", "phase", "hands",
+        "counter_clockwise", "lone_dog_powerless", "healthy_coop", "resolutions", "night", "hour", "fox_king", "phase", "hands",
         "coop", "claimed", "night_scores", "totals", "revealed", "takers_once", "takers_repeating", "log",
         "narrate_from",
     )  # fmt: skip
@@ -179,6 +189,7 @@ class NobodyButUsChickensState(State):
         self.full_code = hand_code(self.full_hand)
         self.lone_dog_powerless = options["lone_dog_powerless"]
         self.healthy_coop = options["healthy_coop"]
+        self.resolutions = _resolutions_for(num_players, self.lone_dog_powerless)
         self.hours = sum(self.full_hand)
         self.nights = num_players
         self.all_seats = tuple(range(num_players))
@@ -320,35 +331,43 @@ class NobodyButUsChickensState(State):
     # ----------------------------------------------------------------- the hour
     def _reveal(self, cards: Sequence[int]) -> None:
         """Every seat plays `cards[seat]`; Chickens join the coop, then the hour resolves."""
-        hands, coop = self.hands, self.coop
-        predators = False
-        dogs = 0
-        unit = CARD_UNIT
-        for seat, card in enumerate(cards):
-            hands[seat] -= unit[card]
-            if card < FOX:
-                coop[card] += 1
-            elif card == DOG:
-                dogs += 1
-            else:
-                predators = True
         revealed = tuple(cards)
+        key = (revealed, self.fox_king)
+        resolution = self.resolutions.get(key)
+        if resolution is None:
+            resolution = self._resolution(revealed)
+            if len(self.resolutions) < MAX_RESOLUTIONS:
+                self.resolutions[key] = resolution
+        chickens, takers_once, takers_repeating = resolution
+        hands = self.hands
+        unit = CARD_UNIT
+        for seat, card in enumerate(revealed):
+            hands[seat] -= unit[card]
+        coop = self.coop
+        for kind in chickens:
+            coop[kind] += 1
         self.revealed = revealed
         self.log.append((self.night, self.hour, revealed, ()))
-        if not predators:
+        if takers_repeating is None:
             self._end_hour()
             return
+        self.takers_once = takers_once[:]
+        self.takers_repeating = takers_repeating[:]
+        self._run_takes()
+
+    def _resolution(self, cards: tuple[int, ...]) -> tuple[tuple[int, ...], list[int], list[int] | None]:
+        """What cards revealed with this Fox King do: the Chickens that join the coop, and the takers (each of
+        the first list once, then the second in turn), or None for the second when no predator came."""
+        chickens = tuple(card for card in cards if card < FOX)
+        dogs = cards.count(DOG)
+        if FOX not in cards and RAT not in cards:
+            return chickens, [], None
         if dogs and not (dogs == 1 and self.lone_dog_powerless):
             # Counter-clockwise from the Top Dog (seat FK-1).
-            self.takers_repeating = [
-                seat for seat in self.counter_clockwise[self.fox_king] if cards[seat] == DOG
-            ]
-        else:
-            clockwise = self.clockwise[self.fox_king]
-            foxes = [seat for seat in clockwise if cards[seat] == FOX]
-            self.takers_once = foxes + [seat for seat in clockwise if cards[seat] == RAT]
-            self.takers_repeating = foxes
-        self._run_takes()
+            return chickens, [], [seat for seat in self.counter_clockwise[self.fox_king] if cards[seat] == DOG]
+        clockwise = self.clockwise[self.fox_king]
+        foxes = [seat for seat in clockwise if cards[seat] == FOX]
+        return chickens, foxes + [seat for seat in clockwise if cards[seat] == RAT], foxes
 
     def _take(self, chicken: int) -> None:
         """The current taker claims one `chicken` from the coop."""
@@ -472,6 +491,7 @@ class NobodyButUsChickensState(State):
         other.full_code = self.full_code
         other.lone_dog_powerless = self.lone_dog_powerless
         other.healthy_coop = self.healthy_coop
+        other.resolutions = self.resolutions
         other.hours = self.hours
         other.nights = self.nights
         other.all_seats = self.all_seats
