@@ -146,50 +146,19 @@ def names_to_counts(names: Sequence[str], size: int) -> list[int]:
     return counts
 
 
-_RESOLUTIONS: dict[tuple[int, bool], dict] = {}
 MAX_RESOLUTIONS = 20_000  # per table: the common hours (a 6-player game could show a few hundred thousand)
 
 
-def _resolutions_for(num_players: int, lone_dog_powerless: bool) -> dict:
-    """The table of hour resolutions shared by every state of one player count and Dog rule (filled as
-    (cards revealed, Fox King) pairs turn up; see `NobodyButUsChickensState._resolution`)."""
-    return _RESOLUTIONS.setdefault((num_players, bool(lone_dog_powerless)), {})
+class _Setup:
+    """What every state of one player count and variant shares (read-only, but for the `resolutions` table,
+    filled as (cards revealed, Fox King) pairs turn up; see `NobodyButUsChickensState._resolution`)."""
 
-
-def chicken_points(claimed: Sequence[int]) -> int:
-    """Points of claimed Chickens given as counts by kind."""
-    return claimed[HEALTHY] + 2 * claimed[PLUMP] + 4 * claimed[PRIZE] - claimed[SICKLY]
-
-
-class NobodyButUsChickensState(State):
-    """A position of Nobody but Us Chickens.
-
-    Internally cards are kind indices (HEALTHY .. DOG); the coop and tonight's claims are counts by kind, and
-    each hand one int of base-4 counts by kind (`hand_code`).
-    `phase` is "pick" (every seat picks a card), "take" (the seat `taker()` chooses a Chicken) or "over".
-    Takers still to come: `takers_once` take one Chicken each in order (Foxes' first trip, then Rats), then
-    `takers_repeating` take one each in turn until the coop is empty (Foxes, or Dogs). The public log holds,
-    per hour, (night, hour, cards revealed by seat, takes as (seat, chicken) pairs).
-    Build hand-made positions with `NobodyButUsChickensState.position`.
-    """
-
-    game: NobodyButUsChickensGame
-    __slots__ = (
-        "num_players", "options", "rng", "full_hand", "full_code", "hours", "nights", "all_seats", "clockwise",
-        "counter_clockwise", "lone_dog_powerless", "healthy_coop", "resolutions", "night", "hour", "fox_king", "phase", "hands",
-        "coop", "claimed", "night_scores", "totals", "revealed", "takers_once", "takers_repeating", "log",
-        "narrate_from",
-    )  # fmt: skip
-
-    def __init__(self, num_players: int, options: Mapping[str, Any], rng: random.Random | None):
-        self.num_players = num_players
-        self.options = dict(options)
-        self.rng = rng
+    def __init__(self, num_players: int, options: Mapping[str, Any]):
         self.full_hand = SHORT_SET if options["short_summer_nights"] else FULL_SET
         self.full_code = hand_code(self.full_hand)
-        self.lone_dog_powerless = options["lone_dog_powerless"]
-        self.healthy_coop = options["healthy_coop"]
-        self.resolutions = _resolutions_for(num_players, self.lone_dog_powerless)
+        self.lone_dog_powerless = bool(options["lone_dog_powerless"])
+        self.healthy_coop = bool(options["healthy_coop"])
+        self.resolutions: dict = {}
         self.hours = sum(self.full_hand)
         self.nights = num_players
         self.all_seats = tuple(range(num_players))
@@ -200,13 +169,60 @@ class NobodyButUsChickensState(State):
         self.counter_clockwise = tuple(
             tuple((king - 1 - step) % num_players for step in self.all_seats) for king in self.all_seats
         )
+
+
+_SETUPS: dict[tuple, _Setup] = {}
+
+
+def _setup_for(num_players: int, options: Mapping[str, Any]) -> _Setup:
+    key = (num_players, bool(options["short_summer_nights"]), bool(options["lone_dog_powerless"]),
+           bool(options["healthy_coop"]))
+    setup = _SETUPS.get(key)
+    if setup is None:
+        setup = _SETUPS[key] = _Setup(num_players, options)
+    return setup
+
+
+def chicken_points(claimed: Sequence[int]) -> int:
+    """Points of claimed Chickens given as counts by kind."""
+    return claimed[HEALTHY] + 2 * claimed[PLUMP] + 4 * claimed[PRIZE] - claimed[SICKLY]
+
+
+class NobodyButUsChickensState(State):
+    """A position of Nobody but Us Chickens.
+
+    Internally cards are kind indices (HEALTHY .. DOG); the coop is counts by kind, tonight's claims one flat
+    list (seat s's count of kind k at 4 * s + k), and
+    each hand one int of base-4 counts by kind (`hand_code`).
+    `phase` is "pick" (every seat picks a card), "take" (the seat `taker()` chooses a Chicken) or "over".
+    Takers still to come: `takers_once` take one Chicken each in order (Foxes' first trip, then Rats), then
+    `takers_repeating` take one each in turn until the coop is empty (Foxes, or Dogs). The public log holds,
+    per hour, (night, hour, cards revealed by seat, takes as (seat, chicken) pairs).
+    Build hand-made positions with `NobodyButUsChickensState.position`.
+    """
+
+    game: NobodyButUsChickensGame
+    __slots__ = (
+        "num_players", "options", "rng", "setup", "hours", "all_seats", "resolutions", "night", "hour", "fox_king", "phase", "hands",
+        "coop", "claimed", "night_scores", "totals", "revealed", "takers_once", "takers_repeating", "log",
+        "narrate_from",
+    )  # fmt: skip
+
+    def __init__(self, num_players: int, options: Mapping[str, Any], rng: random.Random | None):
+        self.num_players = num_players
+        self.options = dict(options)
+        self.rng = rng
+        self.setup = setup = _setup_for(num_players, options)
+        self.hours = setup.hours
+        self.all_seats = setup.all_seats
+        self.resolutions = setup.resolutions
         self.night = 0
         self.hour = 0
         self.fox_king = 0
         self.phase = PICK
         self.hands = [self.full_code] * num_players  # hand codes (see CARD_UNIT)
         self.coop = [0, 0, 0, 0]
-        self.claimed = [[0, 0, 0, 0] for _ in range(num_players)]
+        self.claimed = [0] * (4 * num_players)  # seat s's claims of kind k at 4 * s + k
         self.night_scores: list[tuple[int, ...]] = []
         self.totals = [0] * num_players
         self.revealed: tuple[int, ...] | None = None
@@ -258,7 +274,7 @@ class NobodyButUsChickensState(State):
         state.hands = [hand_code(hand) for hand in counts]
         state.coop = names_to_counts(coop, 4)
         if claimed is not None:
-            state.claimed = [names_to_counts(pile, 4) for pile in claimed]
+            state.claimed = [count for pile in claimed for count in names_to_counts(pile, 4)]
         if night_scores is None:
             night_scores = [(0,) * num_players for _ in range(night)]
         if len(night_scores) != night or any(len(scores) != num_players for scores in night_scores):
@@ -286,6 +302,15 @@ class NobodyButUsChickensState(State):
     def taker(self) -> int:
         """The seat to take the next Chicken (during the take phase)."""
         return self.takers_once[0] if self.takers_once else self.takers_repeating[0]
+
+    # What every state of one player count and variant shares (see _Setup).
+    full_hand = property(lambda self: self.setup.full_hand)
+    full_code = property(lambda self: self.setup.full_code)
+    nights = property(lambda self: self.setup.nights)
+    clockwise = property(lambda self: self.setup.clockwise)
+    counter_clockwise = property(lambda self: self.setup.counter_clockwise)
+    lone_dog_powerless = property(lambda self: self.setup.lone_dog_powerless)
+    healthy_coop = property(lambda self: self.setup.healthy_coop)
 
     @property
     def top_dog(self) -> int:
@@ -322,7 +347,8 @@ class NobodyButUsChickensState(State):
         """Totals of finished nights plus the Chickens claimed so far tonight (no bonus before dawn)."""
         if self.phase == OVER:
             return list(self.totals)
-        return [total + chicken_points(pile) for total, pile in zip(self.totals, self.claimed, strict=True)]
+        claimed = self.claimed
+        return [total + chicken_points(claimed[4 * seat : 4 * seat + 4]) for seat, total in enumerate(self.totals)]
 
     def outcome(self) -> Outcome:
         scores = self.scores()
@@ -378,18 +404,18 @@ class NobodyButUsChickensState(State):
             seat = repeating.pop(0)
             repeating.append(seat)
         self.coop[chicken] -= 1
-        self.claimed[seat][chicken] += 1
+        self.claimed[4 * seat + chicken] += 1
         night, hour, revealed, takes = self.log[-1]
         self.log[-1] = (night, hour, revealed, (*takes, (seat, chicken)))
 
     def _sweep(self, seat: int) -> None:
         """The one taker left takes every Chicken in the coop, one at a time, in kind order."""
-        coop, pile = self.coop, self.claimed[seat]
+        coop, claimed = self.coop, self.claimed
         swept: list[tuple[int, int]] = []
         for kind in CHICKENS:
             if coop[kind]:
                 swept.extend([(seat, kind)] * coop[kind])
-                pile[kind] += coop[kind]
+                claimed[4 * seat + kind] += coop[kind]
                 coop[kind] = 0
         night, hour, revealed, takes = self.log[-1]
         self.log[-1] = (night, hour, revealed, (*takes, *swept))
@@ -432,7 +458,9 @@ class NobodyButUsChickensState(State):
         """Score the night, give every card back, pass the markers left; the game ends after the last night."""
         healthy_coop = self.healthy_coop
         night_scores = []
-        for seat, pile in enumerate(self.claimed):
+        claimed = self.claimed
+        for seat in self.all_seats:
+            pile = claimed[4 * seat : 4 * seat + 4]
             points = chicken_points(pile)
             if healthy_coop and not pile[SICKLY] and (pile[HEALTHY] or pile[PLUMP] or pile[PRIZE]):
                 points += 1
@@ -442,7 +470,7 @@ class NobodyButUsChickensState(State):
         self.night += 1
         self.hour = 0
         self.coop = [0, 0, 0, 0]
-        self.claimed = [[0, 0, 0, 0] for _ in self.all_seats]
+        self.claimed = [0] * (4 * self.num_players)
         self.hands = [self.full_code] * self.num_players
         self.fox_king = (self.fox_king + 1) % self.num_players
         if self.night == self.nights:
@@ -468,7 +496,7 @@ class NobodyButUsChickensState(State):
             "taker": self.taker() if self.phase == TAKE else None,
             "takers_once": list(self.takers_once),
             "takers_repeating": list(self.takers_repeating),
-            "claimed": [cards_to_names(pile) for pile in self.claimed],
+            "claimed": [cards_to_names(self.claimed[4 * seat : 4 * seat + 4]) for seat in self.all_seats],
             "night_scores": [list(scores) for scores in self.night_scores],
             "totals": list(self.totals),
             "log": [
@@ -487,23 +515,17 @@ class NobodyButUsChickensState(State):
         other.num_players = self.num_players
         other.options = self.options
         other.rng = None
-        other.full_hand = self.full_hand
-        other.full_code = self.full_code
-        other.lone_dog_powerless = self.lone_dog_powerless
-        other.healthy_coop = self.healthy_coop
-        other.resolutions = self.resolutions
+        other.setup = self.setup
         other.hours = self.hours
-        other.nights = self.nights
         other.all_seats = self.all_seats
-        other.clockwise = self.clockwise
-        other.counter_clockwise = self.counter_clockwise
+        other.resolutions = self.resolutions
         other.night = self.night
         other.hour = self.hour
         other.fox_king = self.fox_king
         other.phase = self.phase
         other.hands = self.hands[:]
         other.coop = self.coop[:]
-        other.claimed = [pile[:] for pile in self.claimed]
+        other.claimed = self.claimed[:]
         other.night_scores = self.night_scores[:]
         other.totals = self.totals[:]
         other.revealed = self.revealed
@@ -534,7 +556,7 @@ class NobodyButUsChickensState(State):
             played = f"; played {CARD_NAMES[self.revealed[seat]]}" if self.revealed is not None else ""
             lines.append(
                 f"seat {seat}: total {self.totals[seat]}; hand {' '.join(NAMES_OF[self.hands[seat]]) or '-'}"
-                f"; claimed tonight {' '.join(cards_to_names(self.claimed[seat])) or '-'}{played}"
+                f"; claimed tonight {' '.join(cards_to_names(self.claimed[4 * seat : 4 * seat + 4])) or '-'}{played}"
             )
         if self.phase == TAKE:
             lines.append(f"seat {self.taker()} chooses a Chicken to take")
@@ -617,7 +639,7 @@ class NobodyButUsChickensGame(Game):
         state.revealed = None if revealed is None else tuple(CARD_INDEX[card] for card in revealed)
         state.takers_once = list(observation["takers_once"])
         state.takers_repeating = list(observation["takers_repeating"])
-        state.claimed = [names_to_counts(pile, 4) for pile in observation["claimed"]]
+        state.claimed = [count for pile in observation["claimed"] for count in names_to_counts(pile, 4)]
         state.night_scores = [tuple(scores) for scores in observation["night_scores"]]
         state.totals = list(observation["totals"])
         state.log = [
