@@ -526,7 +526,7 @@ class ChickenFootState(State):
         """What the bones in `seat`'s hand count: their pips, the double blank counting its ruled value."""
         t = self.t
         hand = self.hands[seat]
-        points = sum(t.pips[bone] for bone in t.bones_of(hand))
+        points = sum(map(t.pips.__getitem__, t.bones_of(hand)))
         if hand & 1:
             points += self.double_blank_value
         return points
@@ -682,7 +682,9 @@ class ChickenFootState(State):
         if self.phase != TURN and self.phase != LEAD:
             return self.outcome()
         scores = [score + self.hand_points(seat) for seat, score in enumerate(self.scores)]
-        return Outcome(places=places_from_keys(scores, higher_is_better=False), scores=tuple(scores))
+        # places_from_keys(scores, higher_is_better=False): one more than the number of lower totals.
+        ordered = sorted(scores)
+        return Outcome(places=tuple([ordered.index(score) + 1 for score in scores]), scores=tuple(scores))
 
     def playout_action(self, seat: int, legal: list[Any], rng: random.Random) -> Any:
         """Search rollouts: the heaviest bone (the greedy bot's rule without its chickie check), ties at random."""

@@ -65,7 +65,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core.errors import IllegalAction, OptionError
-from games.core.state import Action, Game, Observation, Outcome, State, places_from_keys
+from games.core.state import Action, Game, Observation, Outcome, State
 from games.nobody_but_us_chickens.spec import SPEC
 
 HEALTHY, PLUMP, PRIZE, SICKLY, FOX, RAT, DOG = range(7)
@@ -347,12 +347,16 @@ class NobodyButUsChickensState(State):
         """Totals of finished nights plus the Chickens claimed so far tonight (no bonus before dawn)."""
         if self.phase == OVER:
             return list(self.totals)
-        claimed = self.claimed
-        return [total + chicken_points(claimed[4 * seat : 4 * seat + 4]) for seat, total in enumerate(self.totals)]
+        c = self.claimed
+        return [total + c[4 * seat] + 2 * c[4 * seat + 1] + 4 * c[4 * seat + 2] - c[4 * seat + 3]
+                for seat, total in enumerate(self.totals)]
 
     def outcome(self) -> Outcome:
         scores = self.scores()
-        return Outcome(places=places_from_keys(scores), scores=tuple(float(score) for score in scores))
+        # places_from_keys(scores), highest first: one more than the number of higher scores.
+        ordered = sorted(scores, reverse=True)
+        places = tuple([ordered.index(score) + 1 for score in scores])
+        return Outcome(places=places, scores=tuple([float(score) for score in scores]))
 
     # ----------------------------------------------------------------- the hour
     def _reveal(self, cards: Sequence[int]) -> None:
