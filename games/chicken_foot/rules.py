@@ -122,7 +122,7 @@ class ChickenFootState(State):
         "num_players", "options", "rng", "t", "hand_size", "arms", "round_end", "lead_policy",
         "double_blank_value", "rounds_total", "phase", "turn", "hands", "counts", "yard", "scores", "led",
         "led_order", "lead", "opener", "open_ends", "c_bone", "c_num", "c_left", "layout", "history",
-        "rounds", "passes", "drew", "legal", "mark",
+        "rounds", "passes", "drew", "legal", "mark", "points",
     )  # fmt: skip
 
     def __init__(self, num_players: int, options: Mapping[str, Any], rng: random.Random | None = None):
@@ -135,6 +135,7 @@ class ChickenFootState(State):
         self.round_end = ROUND_END_RULES.index(options["round_end"])
         self.lead_policy = LEAD_POLICIES.index(options["lead_policy"])
         self.double_blank_value = options["double_blank_value"]
+        self.points = self.t.play_points(self.double_blank_value)  # action text -> what its bone counts
         self.rounds_total = self.t.top + 1
         self.phase = DEAL
         self.turn = -1
@@ -613,6 +614,7 @@ class ChickenFootState(State):
         other.round_end = self.round_end
         other.lead_policy = self.lead_policy
         other.double_blank_value = self.double_blank_value
+        other.points = self.points
         other.rounds_total = self.rounds_total
         other.phase = self.phase
         other.turn = self.turn
@@ -688,7 +690,7 @@ class ChickenFootState(State):
 
     def playout_action(self, seat: int, legal: list[Any], rng: random.Random) -> Any:
         """Search rollouts: the heaviest bone (the greedy bot's rule without its chickie check), ties at random."""
-        values = list(map(self.t.play_points(self.double_blank_value).__getitem__, legal))
+        values = list(map(self.points.__getitem__, legal))
         top = max(values)
         if values.count(top) == 1:
             rng.random()  # the tie-break's draw, made even without a tie

@@ -413,9 +413,9 @@ def _shuffler(rng: random.Random):
     getrandbits = rng.getrandbits
 
     def shuffle(x: list) -> None:
-        for i in range(len(x) - 1, 0, -1):
-            n = i + 1
-            k = BITS[n]
+        size = len(x)
+        steps = STEPS[size] if size < len(STEPS) else _steps(size)
+        for i, n, k in steps:  # position i swaps with a uniform draw below n = i + 1, of k = n.bit_length() bits
             j = getrandbits(k)
             while j >= n:
                 j = getrandbits(k)
@@ -424,7 +424,11 @@ def _shuffler(rng: random.Random):
     return shuffle
 
 
-BITS = [n.bit_length() for n in range(1024)]
+def _steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+
+
+STEPS = [_steps(size) for size in range(128)]  # longer lists (none in the sets played) are worked out per call
 
 
 def _check_exact() -> bool:
