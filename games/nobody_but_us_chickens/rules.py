@@ -328,7 +328,7 @@ class NobodyButUsChickensState(State):
     def _apply(self, actions: Mapping[int, Action]) -> None:
         if self.phase == PICK:
             self.narrate_from = len(self.log)
-            self._reveal(list(map(CARD_INDEX.__getitem__, map(actions.__getitem__, self.all_seats))))
+            self._reveal(tuple(map(CARD_INDEX.__getitem__, map(actions.__getitem__, self.all_seats))))
         else:
             self.narrate_from = len(self.log) - 1
             self._take(TAKE_INDEX[actions[self.taker()]])
@@ -456,7 +456,7 @@ class NobodyButUsChickensState(State):
 
     def _play_forced_cards(self) -> None:
         """The last hour of a night: every hand holds one card, which is played without a decision."""
-        self._reveal(list(map(LAST_CARD.__getitem__, self.hands)))
+        self._reveal(tuple(map(LAST_CARD.__getitem__, self.hands)))
 
     def _dawn(self) -> None:
         """Score the night, give every card back, pass the markers left; the game ends after the last night."""
