@@ -6,9 +6,11 @@ from django.db.models import Count, QuerySet
 from league.players.models import Player
 
 
-def player_list(*, search: str = "") -> QuerySet[Player]:
-    """Players by name, with the number of seats each has taken."""
+def player_list(*, search: str = "", kind: str | None = None) -> QuerySet[Player]:
+    """Players by name, with the number of seats each has taken; only people or only bots given a `kind`."""
     players = Player.objects.annotate(seat_count=Count("seats"))
+    if kind:
+        players = players.filter(kind=kind)
     if search:
         players = players.filter(name__icontains=search)
     return players.order_by("name")
