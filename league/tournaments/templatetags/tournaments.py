@@ -87,3 +87,76 @@ def table_link(round_url: str, number: int) -> str:
     from league.tournaments.selectors import table_link as link
 
     return link(round_url, number)
+
+
+def _path_prefix(tournament_slug: str) -> str:
+    """The address of a player's path through the tournament, without the player's slug (one `reverse` per page
+    instead of one per row)."""
+    from django.urls import reverse
+
+    return reverse("tournaments:path", args=[tournament_slug, "x"])[: -len("x/")]
+
+
+@register.simple_tag
+def standings_rows(standings, tiebreak_columns, tournament) -> str:
+    """The body rows of the standings table, written in Python: a page of 100 rows through the template engine
+    cost most of the tournament page's time. Each row: rank, name (a link to the player's path, the status
+    when not active), points, each tie-break column, tables played, seed; a group's heading row where an
+    elimination's placement starts a new group."""
+    from urllib.parse import quote
+
+    from django.utils.html import escape
+    from django.utils.safestring import mark_safe
+
+    prefix = _path_prefix(tournament.slug)
+    columns = list(tiebreak_columns)
+    span = len(columns) + 5
+    parts, last_group = [], None
+    for row in standings:
+        if row.group and row.group != last_group:
+            parts.append(f'\n<tr class="group"><th colspan="{span}" scope="rowgroup">{escape(row.group)}</th></tr>')
+            last_group = row.group
+        status = "" if row.status == "Active" else f' <span class="muted">({escape(row.status.lower())})</span>'
+        cells = "".join(f'<td class="num">{escape(column(row, name))}</td>' for name in columns)
+        href = escape(prefix + quote(row.slug, safe="!$&'()*+,;=~:@") + "/")
+        parts.append(
+            f'\n<tr><td class="num">{escape(row.rank)}</td><td class="name"><a href="{href}">{escape(row.name)}</a>'
+            f'{status}</td>\n<td class="num">{points(row.points)}</td>{cells}<td class="num">{escape(row.played)}</td>'
+            f'<td class="num wide-only">{escape(row.seed)}</td></tr>\n'
+        )
+    return mark_safe("".join(parts))
+
+
+ORDINAL_ENDINGS = {1: "st", 2: "nd", 3: "rd"}
+
+
+@register.simple_tag
+def table_seats(table) -> str:
+    """The seats of a table on a round's page as list items, written in Python (a page of 100 tables has hundreds
+    of seats): the name, the stored chance of finishing first (with "upset" for a long shot who won), the
+    place and points once played, and "goes through" for a player the result advances."""
+    from django.template.defaultfilters import floatformat
+    from django.utils.html import escape
+    from django.utils.safestring import mark_safe
+
+    from league.ratings.templatetags.forecasts import chance
+
+    advancing = table.advancing or ()
+    parts = []
+    for seat in table.seats:
+        parts.append('<li class="absent">' if getattr(seat, "absent", False) else "<li>")
+        parts.append(escape(seat.name))
+        forecast = getattr(seat, "forecast", None)
+        if forecast:
+            expected = floatformat(forecast.expected_place, 2)
+            parts.append(f' <span class="chance" title="chance of finishing first; expected place {escape(expected)}">'
+                         f"{escape(chance(forecast.p_first))}</span>")  # fmt: skip
+            if seat.place == 1 and forecast.long_shot:
+                parts.append(' <span class="badge upset">upset</span>')
+        if seat.place:
+            ending = ORDINAL_ENDINGS.get(seat.place, "th")
+            parts.append(f'<span class="place">{escape(seat.place)}{ending} · {escape(points(seat.points))} pt</span>')
+        if seat.player_id in advancing:
+            parts.append(' <span class="muted">· goes through</span>')
+        parts.append("</li>")
+    return mark_safe("".join(parts))
