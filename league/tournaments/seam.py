@@ -235,6 +235,28 @@ class RegistrationFacts(NamedTuple):
     left_after_round: int | None
 
 
+class PlayerFacts(NamedTuple):
+    """The player of a partial history's registration: what a round's page shows of them."""
+
+    pk: int
+    name: str
+    slug: str
+
+
+class ShownRegistration(NamedTuple):
+    """A registration as a partial history (`load_round_part`) holds it: its facts and the player's name and
+    slug, read as values (a page of 100 tables seats hundreds of players: model instances cost more than the
+    queries)."""
+
+    pk: int
+    player_id: int
+    seed: int | None
+    status: str
+    entered_round: int
+    left_after_round: int | None
+    player: PlayerFacts
+
+
 def load_facts(tournament: Tournament) -> History:
     """The history of `load_history` read as plain values: its tables are `TableFacts`, its registrations
     `RegistrationFacts` (without the players). Everything computed from a history (pairing, standings,
@@ -267,8 +289,8 @@ def has_bracket(tournament: Tournament) -> bool:
 def load_round_part(tournament: Tournament, number: int, tables: tuple[int, int] | None = None) -> History:
     """A partial history for the page of one round: every round row, but only the tables of round `number`
     (with table numbers from `tables[0]` to `tables[1]` when given) with their matches, seats and deciders,
-    and only the registrations of the players at those tables and of every round's byes, walkovers,
-    requested byes and sit-outs.
+    and only the registrations (as `ShownRegistration`s: facts, name and slug) of the players at those tables
+    and of every round's byes, walkovers, requested byes and sit-outs.
 
     Its `rounds` and anything computed from them (standings, pairing) are not the tournament's: it serves
     to show that round (a 10,000-player round is shown a page of tables at a time), nothing else."""
@@ -309,6 +331,9 @@ def _load(tournament: Tournament, where: dict[str, Any], *, partial: bool = Fals
         registrations = registrations.filter(player_id__in=players)
     if lean:
         registrations = list(map(RegistrationFacts._make, registrations.values_list(*REGISTRATION_FACTS)))
+    elif partial:
+        rows = registrations.values_list(*REGISTRATION_FACTS, "player__name", "player__slug")
+        registrations = [ShownRegistration(*row[:-2], PlayerFacts(row[1], *row[-2:])) for row in rows]
     else:
         registrations = list(registrations)
     deciders = dict(
