@@ -28,6 +28,7 @@ from league.matches.models import MatchSeat
 from league.ratings import maths
 from league.ratings.charts import Chart, Series, history_chart
 from league.ratings.models import Rating, RatingHistory
+from league.ratings.selectors import history_points
 from league.results.models import ResultVersion
 
 RATE_WINDOW_SECONDS = 30
@@ -259,11 +260,8 @@ def league_chart(league: BotLeague) -> Chart | None:
     names = dict(LeagueEntry.objects.filter(league=league).values_list("bot__player_id", "bot__name"))
     values: dict[int, list[float]] = {player_id: [] for player_id in names}
     dates: dict[int, list] = {player_id: [] for player_id in names}
-    rows = (
-        RatingHistory.objects.filter(pool_id=league.rating_pool_id)
-        .order_by("match__played_at", "match_id")
-        .values_list("player_id", "mu_after", "sigma_after", "match__played_at")
-    )
+    rows = history_points(RatingHistory.objects.filter(pool_id=league.rating_pool_id), "player_id", "mu_after",
+                          "sigma_after")  # fmt: skip
     for player_id, mu, sigma, played_at in rows.iterator(chunk_size=5000):
         values.setdefault(player_id, []).append(maths.conservative(mu, sigma))
         dates.setdefault(player_id, []).append(timezone.localtime(played_at) if played_at else league.created_at)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Exists, F, OuterRef, QuerySet, Window
+from django.db.models import Exists, F, OuterRef, QuerySet, Subquery, Window
 from django.db.models.functions import Rank
 
 from league.matches.models import Match, MatchSeat
@@ -49,6 +49,15 @@ def player_history(player: Player) -> QuerySet[RatingHistory]:
         .select_related("pool", "match")
         .order_by("pool_id", "match__played_at", "match_id")
     )
+
+
+def history_points(rows: QuerySet[RatingHistory], *fields: str) -> QuerySet:
+    """`rows` as values `(*fields, played_at)` in the order of their matches (played at, then match id).
+
+    The match's time is read by a subquery per row, not a join: with a join PostgreSQL hashes the whole match
+    table (100,000 rows and more) to find the few hundred matches of one player's or one league's history."""
+    played = Subquery(Match.objects.filter(pk=OuterRef("match_id")).order_by().values("played_at")[:1])
+    return rows.annotate(played_at=played).order_by("played_at", "match_id").values_list(*fields, "played_at")
 
 
 def predictions_by_seat(match_ids) -> dict[tuple[int, int], Prediction]:

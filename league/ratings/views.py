@@ -13,12 +13,12 @@ from league.matches.selectors import player_seats
 from league.players.models import Player
 from league.ratings import maths
 from league.ratings.charts import Series, history_chart, reliability_chart
-from league.ratings.models import Prediction, RatingPool
+from league.ratings.models import Prediction, RatingHistory, RatingPool
 from league.ratings.selectors import (
     LEADERBOARD_SORTS,
+    history_points,
     leaderboard,
     people_pool,
-    player_history,
     player_ratings,
     player_upsets,
     pool_calibration,
@@ -70,7 +70,8 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def _history_by_rating(player: Player, ratings: list) -> list[tuple]:
     """Each rating with its history rows' (conservative rating, played at), one query for all pools."""
     by_pool: dict[int, list[tuple[float, object]]] = {}
-    rows = player_history(player).values_list("pool_id", "mu_after", "sigma_after", "match__played_at")
+    rows = history_points(RatingHistory.objects.filter(player=player).order_by(), "pool_id", "mu_after", "sigma_after")
+    rows = sorted(rows, key=lambda row: row[0])  # each pool's rows in their matches' order
     for pool_id, mu, sigma, played_at in rows:
         when = timezone.localtime(played_at) if played_at else None
         by_pool.setdefault(pool_id, []).append((maths.conservative(mu, sigma), when))

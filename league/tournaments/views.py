@@ -390,6 +390,12 @@ def _attach_forecasts(view) -> None:
             seat.forecast = by_match.get(table.match_id, {}).get(seat.player_id)
 
 
+def _move_form(view) -> MoveForm:
+    """The draft's "move a player" form: every seated player and every bye, by name."""
+    players = [(seat.player_id, seat.name) for table in view.tables for seat in table.seats] + view.byes
+    return MoveForm(players=sorted(players, key=lambda item: item[1].casefold()))
+
+
 def _round_page(request, tournament, number, *, status=200, error="", swap_form=None):
     organizer = selectors.is_organizer(request.user, tournament)
     planned = RoundTime.objects.filter(tournament=tournament, number=number).first()
@@ -406,7 +412,6 @@ def _round_page(request, tournament, number, *, status=200, error="", swap_form=
     else:
         done = (Match.Status.FINISHED, Match.Status.VOID)
         next_waiting = round_row.tables.filter(match__isnull=False).exclude(match__status__in=done).order_by("number").first()
-    players = [(seat.player_id, seat.name) for table in view.tables for seat in table.seats] + view.byes
     _attach_forecasts(view)
     first, last = selectors.table_range(page)
     context = {
@@ -419,7 +424,7 @@ def _round_page(request, tournament, number, *, status=200, error="", swap_form=
         "quality": round_row.quality if round_row is not None else view.row.quality,
         "error": error,
         "swap_form": swap_form or SwapForm(),
-        "move_form": MoveForm(players=sorted(players, key=lambda item: item[1].casefold())),
+        "move_form": _move_form(view) if organizer and draft else None,  # shown to organizers on a draft
         "next_waiting": next_waiting,
         "can_score": organizer or selectors.is_scorekeeper(request.user, tournament),
         "planned_start": planned.starts_at if planned else None,

@@ -160,3 +160,52 @@ def table_seats(table) -> str:
             parts.append(' <span class="muted">· goes through</span>')
         parts.append("</li>")
     return mark_safe("".join(parts))
+
+
+@register.simple_tag(takes_context=True)
+def table_cards(context) -> str:
+    """The table cards of a round's page (`round.tables`), written in Python: each table's number, label and
+    state badge (void, done, disputed, reported, playing), its seats (`table_seats`), and the links to report
+    (a seated player, under self-report) or to enter the result (a scorekeeper)."""
+    from django.urls import reverse
+    from django.utils.html import escape
+    from django.utils.safestring import mark_safe
+
+    tournament, view, reports = context["tournament"], context["round"], context.get("reports")
+    disputed = reports.disputed_tables if reports else set()
+    reported = reports.open if reports else {}
+    my_player_id = context.get("my_player_id") if context.get("self_report") else None
+    can_score = context.get("can_score")
+    parts = []
+    for table in view.tables:
+        number = table.number
+        label = f' <span class="muted">{escape(table.label)}</span>' if table.label else ""
+        if table.closed_as:
+            badge = f'<span class="badge void">{escape(table.closed_label)}</span>'
+        elif table.match_status == "finished":
+            badge = '<span class="badge finished">done</span>'
+        elif number in disputed:
+            badge = '<span class="badge disputed">disputed</span>'
+        elif number in reported:
+            badge = '<span class="badge scheduled">reported</span>'
+        elif table.match_id:
+            badge = '<span class="badge scheduled">playing</span>'
+        else:
+            badge = ""
+        if number in disputed and table.match_status == "finished":
+            badge += ' <span class="badge disputed">disputed</span>'
+        parts.append(f'\n<section class="table-card" id="table-{number}">\n<h3>Table {number}{label}\n{badge}</h3>\n'
+                     f'<ol start="1">{table_seats(table)}</ol>\n')  # fmt: skip
+        if my_player_id and table.match_id:
+            for seat in table.seats:
+                if seat.player_id == my_player_id:
+                    url = reverse("tournaments:table", args=[tournament.slug, view.number, number])
+                    parts.append(f'<p style="margin:.3rem 0 0"><a class="my-table" href="{escape(url)}">Your table: '
+                                 "report, confirm or dispute the result</a></p>")  # fmt: skip
+        parts.append("\n")
+        if can_score and table.match_id:
+            url = reverse("tournaments:result", args=[tournament.slug, view.number, number])
+            words = "Correct the result" if table.result_version else "Enter the result"
+            parts.append(f'<p style="margin:.3rem 0 0"><a href="{escape(url)}">{words}</a></p>')
+        parts.append("\n</section>\n")
+    return mark_safe("".join(parts))
