@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
-from django.db.models import Avg, Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Avg, Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from league.bots.models import (
@@ -53,6 +53,11 @@ def leagues_list(kind: str = BotLeague.Kind.LEAGUE) -> QuerySet[BotLeague]:
 def bots_list() -> QuerySet[BotDefinition]:
     return BotDefinition.objects.select_related("player").order_by("game_id", "name", "-version")
 
+
+def _seats_in_order() -> Prefetch:
+    """A match's seats with their players, in seat order: an explicit order (MatchSeat's default orders by the
+    match, a join that PostgreSQL answered by hashing the whole match table)."""
+    return Prefetch("match__seats", queryset=MatchSeat.objects.select_related("player").order_by("seat"))
 
 @dataclass(frozen=True)
 class StandingRow:
@@ -191,7 +196,7 @@ def challenge_games(challenge: Challenge) -> QuerySet[ChallengeMatch]:
     return (
         ChallengeMatch.objects.filter(challenge=challenge)
         .select_related("match")
-        .prefetch_related("match__seats__player")
+        .prefetch_related(_seats_in_order())
         .order_by("index")
     )
 
@@ -250,7 +255,7 @@ def league_recent_matches(league: BotLeague, limit: int = 10) -> list[Fixture]:
     return list(
         Fixture.objects.filter(league=league, done=True)
         .select_related("match")
-        .prefetch_related("match__seats__player")
+        .prefetch_related(_seats_in_order())
         .order_by("-position")[:limit]
     )
 
