@@ -235,6 +235,20 @@ class RegistrationFacts(NamedTuple):
     left_after_round: int | None
 
 
+class ShownTable(NamedTuple):
+    """A table as a partial history (`load_round_part`) holds it: what a round's page shows, read as values."""
+
+    pk: int
+    round_id: int
+    number: int
+    label: str
+    closed_as: str
+    match_id: int | None
+    match: MatchFacts | None
+    planned_seats: list[int]
+    absent: list[int]
+
+
 class PlayerFacts(NamedTuple):
     """The player of a partial history's registration: what a round's page shows of them."""
 
@@ -290,7 +304,7 @@ def load_round_part(tournament: Tournament, number: int, tables: tuple[int, int]
     """A partial history for the page of one round: every round row, but only the tables of round `number`
     (with table numbers from `tables[0]` to `tables[1]` when given) with their matches, seats and deciders,
     and only the registrations (as `ShownRegistration`s: facts, name and slug) of the players at those tables
-    and of every round's byes, walkovers, requested byes and sit-outs.
+    and of every round's byes, walkovers, requested byes and sit-outs; its tables are `ShownTable`s.
 
     Its `rounds` and anything computed from them (standings, pairing) are not the tournament's: it serves
     to show that round (a 10,000-player round is shown a page of tables at a time), nothing else."""
@@ -314,6 +328,12 @@ def _load(tournament: Tournament, where: dict[str, Any], *, partial: bool = Fals
         for pk, round_id, number, label, closed, match_id, status, version in found.values_list(*TABLE_FACTS):
             match = MatchFacts(match_id, status, version) if match_id is not None else None
             tables[round_id].append(TableFacts(pk, round_id, number, label, closed, match_id, match))
+    elif partial:
+        for pk, round_id, number, label, closed, match_id, status, version, planned, absent in found.values_list(
+            *TABLE_FACTS, "planned_seats", "absent"
+        ):
+            match = MatchFacts(match_id, status, version) if match_id is not None else None
+            tables[round_id].append(ShownTable(pk, round_id, number, label, closed, match_id, match, planned, absent))
     else:
         for table in found.select_related("match"):
             tables[table.round_id].append(table)
