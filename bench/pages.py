@@ -19,17 +19,24 @@ Figures only: nothing is asserted about time. The last line is `RESULT key=value
 
 Figures (PostgreSQL, `--repeat 15`, full site: 1,000 players, 200 tournaments (3 of 500 players), 20 bot
 leagues, 101,548 matches; building took about 5 minutes; 2 cores shared with four other helpers, load average
-4.5-7, so single figures vary by up to 2x and the small-site column is the noisier), ms (queries):
+2-8, so single figures vary by up to 2x and the small-site column is the noisier), ms (queries):
 
-    page          before (chart in templates)    after (chart tag, player history as values, players list)
-    players            236.3 (2)                      56.1 (3)
-    player             145.2 (7)                     113.4 (7)
-    bot player         130.2 (7)                      68.7 (7)
-    league             489.2 (30)                    174.2 (30)   page + its live part
-    tournament         210.7 (24)                    112.4 (24)   500 players, page + ?fragment=live
-    round              286.3 (26)                    141.4 (26)   125 tables, page + its refresh
-    bracket            105.7 (46)                     89.9 (46)
-    every other page type under 65 ms; no query count grows between the small and the full site.
+    page          first        chart tag, history    row tags, values,    the same, the
+                               as values             subqueries (a)       database analyzed (b)
+    players       236.3 (2)     56.1 (3)              28.0 (3)             33.2 (3)
+    player        145.2 (7)    113.4 (7)              52.6 (7)             42.2 (7)
+    bot player    130.2 (7)     68.7 (7)              43.3 (8)             29.9 (8)
+    league        489.2 (30)   174.2 (30)             96.0 (28)            76.9 (28)   page + its live part
+    tournament    210.7 (24)   112.4 (24)             42.7 (24)            42.6 (24)   500 players, page + ?fragment=live
+    round         286.3 (26)   141.4 (26)             47.7 (26)            58.0 (26)   125 tables, page + its refresh
+    bracket       105.7 (46)    89.9 (46)             43.2 (46)            43.7 (46)
+    every other page type under 45 ms; no query count grows between the small and the full site.
+
+(a) the standings rows, a round's table cards and their seats written by Python template tags (the same HTML),
+a round page's partial history read as values, rating histories read with the match's time by a subquery
+(not a join that hashed the whole match table), recent matches' seats prefetched in seat order with their
+players. (b) the bench now ANALYZEs after building each part (`analyze`): before, its fresh tables had no
+planner statistics and a few ten-row lookups ran as parallel scans (about 10 ms each on the league page).
 """
 
 from __future__ import annotations
