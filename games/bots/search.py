@@ -49,9 +49,9 @@ MAX_CHANCE_KEY = 40  # chance outcomes whose encoding is longer (shuffles, deals
 # a game not listed plays the generic defaults of `SearchBot.params`.
 TUNED: dict[str, dict[str, Any]] = {
     "nacho_pile": {"iterations": 300, "rollout": "heuristic", "rollout_depth": 15, "opponents": "rollout"},
-    "nobody_but_us_chickens": {"iterations": 300, "sharpen": 3.0},
-    "chicken_foot": {"iterations": 400, "determinizations": 40, "rollout_depth": 20},
-    "chickie_nuggs": {"iterations": 150, "determinizations": 20},
+    "nobody_but_us_chickens": {"iterations": 500, "sharpen": 3.0},
+    "chicken_foot": {"iterations": 400, "determinizations": 40, "rollout_depth": 20, "prior": "heuristic"},
+    "chickie_nuggs": {"iterations": 300, "determinizations": 20},
 }
 
 
