@@ -48,7 +48,9 @@ MAX_CHANCE_KEY = 40  # chance outcomes whose encoding is longer (shuffles, deals
 # of `SearchBot.for_game`, whose parameters default to these; an explicit parameter still overrides them, and
 # a game not listed plays the generic defaults of `SearchBot.params`.
 TUNED: dict[str, dict[str, Any]] = {
-    "nacho_pile": {"iterations": 300, "rollout": "heuristic", "rollout_depth": 15, "opponents": "rollout"},
+    "nacho_pile": {
+        "iterations": 300, "rollout": "heuristic", "rollout_depth": 15, "opponents": "rollout", "prior": "heuristic"
+    },
     "nobody_but_us_chickens": {"iterations": 500, "sharpen": 3.0},
     "chicken_foot": {"iterations": 400, "determinizations": 40, "rollout_depth": 20, "prior": "heuristic"},
     "chickie_nuggs": {"iterations": 300, "determinizations": 20},
