@@ -52,7 +52,7 @@ TUNED: dict[str, dict[str, Any]] = {
         "iterations": 300, "rollout": "heuristic", "rollout_depth": 15, "opponents": "rollout", "prior": "heuristic"
     },
     "nobody_but_us_chickens": {"iterations": 500, "sharpen": 3.0},
-    "chicken_foot": {"iterations": 400, "determinizations": 40, "rollout_depth": 20, "prior": "heuristic"},
+    "chicken_foot": {"iterations": 600, "determinizations": 40, "rollout_depth": 20, "prior": "heuristic"},
     "chickie_nuggs": {"iterations": 300, "determinizations": 20},
 }
 
