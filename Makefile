@@ -1,5 +1,6 @@
 # Pecking Order: `make run` starts everything on the embedded defaults, `make test` runs the tests.
 # Needs only Python 3.11+ and make; the virtualenv and dependencies are created on first use.
+# `make run VERBOSE=1` shows the access log and the worker's and beat's info logs (quiet by default).
 
 PYTHON ?= $(shell for candidate in python3.13 python3.12 python3.11 python3; do \
 	if command -v $$candidate >/dev/null 2>&1 && $$candidate -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; \
@@ -27,7 +28,7 @@ demo: migrate
 	$(BIN)/python manage.py bot_demo
 
 run: demo
-	$(BIN)/python manage.py serve
+	$(BIN)/python manage.py serve $(if $(filter-out 0,$(VERBOSE)),--verbose)
 
 test: install
 	$(BIN)/python -m pytest

@@ -1,7 +1,9 @@
 """URL map: pages, the admin, the REST API with its schema and docs, and the health check.
 
-A URL that matches nothing, or a bug, answers with Django's error pages, except under /api/: the API's error
-body there (league.api.errors; with DEBUG off, as Django uses these handlers only then).
+A URL that matches nothing, or a bug, answers with the site's error pages (templates/404.html, 403.html and a
+500.html that needs no context), except under /api/: the API's error body there (league.api.errors; with DEBUG
+off, as Django uses these handlers only then). /favicon.ico, which browsers ask for on their own, redirects to
+the SVG icon that base.html links (league.site.views.favicon).
 """
 
 from django.contrib import admin
@@ -16,6 +18,7 @@ handler500 = "league.api.errors.server_error"
 urlpatterns = [
     path("", site_views.home, name="home"),
     path("health/", site_views.health_page, name="health"),
+    path("favicon.ico", site_views.favicon),
     path("", include("league.accounts.urls")),
     path("", include("league.notifications.urls")),
     path("players/", include("league.ratings.player_urls")),

@@ -122,7 +122,7 @@ class ChickenFootState(State):
         "num_players", "options", "rng", "t", "hand_size", "arms", "round_end", "lead_policy",
         "double_blank_value", "rounds_total", "phase", "turn", "hands", "counts", "yard", "scores", "led",
         "led_order", "lead", "opener", "open_ends", "c_bone", "c_num", "c_left", "layout", "history",
-        "rounds", "passes", "drew", "legal", "mark",
+        "rounds", "passes", "drew", "legal", "mark", "points",
     )  # fmt: skip
 
     def __init__(self, num_players: int, options: Mapping[str, Any], rng: random.Random | None = None):
@@ -135,6 +135,7 @@ class ChickenFootState(State):
         self.round_end = ROUND_END_RULES.index(options["round_end"])
         self.lead_policy = LEAD_POLICIES.index(options["lead_policy"])
         self.double_blank_value = options["double_blank_value"]
+        self.points = self.t.play_points(self.double_blank_value)  # action text -> what its bone counts
         self.rounds_total = self.t.top + 1
         self.phase = DEAL
         self.turn = -1
@@ -281,7 +282,16 @@ class ChickenFootState(State):
             dealt = rng.sample(range(t.count), size * self.num_players)
             names = t.names
             return [[names[b] for b in sorted(dealt[i * size:(i + 1) * size])] for i in range(self.num_players)]
-        return t.names[self.yard[rng.randrange(len(self.yard))]]
+        yard = self.yard
+        if type(rng) is not random.Random:
+            return t.names[yard[rng.randrange(len(yard))]]
+        # rng.randrange(n) without its argument checks: the same draws (Random._randbelow_with_getrandbits).
+        n = len(yard)
+        k = n.bit_length()
+        r = rng.getrandbits(k)
+        while r >= n:
+            r = rng.getrandbits(k)
+        return t.names[yard[r]]
 
     def chance_is_possible(self, outcome: Any) -> bool:
         id_of = self.t.id_of
@@ -447,22 +457,24 @@ class ChickenFootState(State):
     def _plays_fitting(self, hand: int) -> list[str]:
         """Every play ("bone@onto") of the bones in mask `hand`, in the legal-list order."""
         number_mask = self.t.number_mask
-        action_name = self.t.action_name
+        onto_row = self.t.onto_row
         out = []
         if self.c_left:
             fits = hand & number_mask[self.c_num]
-            onto = self.c_bone
+            row = onto_row[self.c_bone]
             while fits:
                 low = fits & -fits
-                out.append(action_name[low.bit_length() - 1][onto])
+                out.append(row[low.bit_length() - 1])
                 fits ^= low
             return out
         for onto, number in self.open_ends:
             fits = hand & number_mask[number]
-            while fits:
-                low = fits & -fits
-                out.append(action_name[low.bit_length() - 1][onto])
-                fits ^= low
+            if fits:
+                row = onto_row[onto]
+                while fits:
+                    low = fits & -fits
+                    out.append(row[low.bit_length() - 1])
+                    fits ^= low
         return out
 
     def _next_turn(self, seat: int) -> None:
@@ -515,7 +527,7 @@ class ChickenFootState(State):
         """What the bones in `seat`'s hand count: their pips, the double blank counting its ruled value."""
         t = self.t
         hand = self.hands[seat]
-        points = sum(t.pips[bone] for bone in t.bones_of(hand))
+        points = sum(map(t.pips.__getitem__, t.bones_of(hand)))
         if hand & 1:
             points += self.double_blank_value
         return points
@@ -602,6 +614,7 @@ class ChickenFootState(State):
         other.round_end = self.round_end
         other.lead_policy = self.lead_policy
         other.double_blank_value = self.double_blank_value
+        other.points = self.points
         other.rounds_total = self.rounds_total
         other.phase = self.phase
         other.turn = self.turn
@@ -671,22 +684,18 @@ class ChickenFootState(State):
         if self.phase != TURN and self.phase != LEAD:
             return self.outcome()
         scores = [score + self.hand_points(seat) for seat, score in enumerate(self.scores)]
-        return Outcome(places=places_from_keys(scores, higher_is_better=False), scores=tuple(scores))
+        # places_from_keys(scores, higher_is_better=False): one more than the number of lower totals.
+        ordered = sorted(scores)
+        return Outcome(places=tuple([ordered.index(score) + 1 for score in scores]), scores=tuple(scores))
 
     def playout_action(self, seat: int, legal: list[Any], rng: random.Random) -> Any:
         """Search rollouts: the heaviest bone (the greedy bot's rule without its chickie check), ties at random."""
-        t = self.t
-        pips = t.pips
-        blank = self.double_blank_value
-        best: list[Any] = []
-        best_points = -1
-        for action in legal:
-            bone = t.action_pair[action][0]
-            points = pips[bone] + (blank if bone == 0 else 0)
-            if points > best_points:
-                best, best_points = [action], points
-            elif points == best_points:
-                best.append(action)
+        values = list(map(self.points.__getitem__, legal))
+        top = max(values)
+        if values.count(top) == 1:
+            rng.random()  # the tie-break's draw, made even without a tie
+            return legal[values.index(top)]
+        best = [action for action, value in zip(legal, values, strict=True) if value == top]
         return best[int(rng.random() * len(best))]
 
     def at_break(self) -> bool:

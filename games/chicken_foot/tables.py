@@ -40,6 +40,19 @@ class SetTables:
         self.action_pair = {
             text: (bone, onto) for bone, row in enumerate(self.action_name) for onto, text in enumerate(row)
         }
+        # The same texts by the bone played on: `onto_row[onto][bone]`.
+        self.onto_row = [[self.action_name[bone][onto] for bone in range(self.count)] for onto in range(self.count)]
+        self._play_points: dict[int, dict[str, int]] = {}
+
+    def play_points(self, blank_value: int) -> dict[str, int]:
+        """What the bone of each action text counts in a hand (the double blank counting `blank_value`)."""
+        points = self._play_points.get(blank_value)
+        if points is None:
+            points = {
+                text: self.pips[bone] + (blank_value if bone == 0 else 0) for text, (bone, _) in self.action_pair.items()
+            }
+            self._play_points[blank_value] = points
+        return points
 
     def bones_of(self, mask: int) -> list[int]:
         """The bone ids in a mask, ascending."""

@@ -82,6 +82,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from operator import mul
 from typing import Any
 
 from games.chickie_nuggs.spec import SAUCE_OPTIONS, SPEC
@@ -173,6 +174,9 @@ PHASE_NAMES = (
 )
 PHASE_BY_NAME = {name: phase for phase, name in enumerate(PHASE_NAMES)}
 CHANCE_PHASES = frozenset((DEAL, SHUFFLE_IN, GIMME_PICK, STEAL_PICK, RANCH_SHUFFLE))
+
+# What an event taught the seats about the hands, as kept in a state's journal until an observation needs it.
+LEARN_DEAL, LEARN_LOSE, LEARN_DRAW, LEARN_FACE_DOWN, LEARN_TRANSFER, LEARN_RESTRICT, LEARN_TAKE = range(7)
 
 # Actions are strings ("verb" or "verb:argument[:argument]"); ACTION_PARTS parses every possible one.
 FREEZER = "freezer"
@@ -353,6 +357,7 @@ class ChickieNuggsState(State):
         "peek",
         "tags",
         "tags_shared",
+        "journal",
         "log",
         "_legal",
     )
@@ -390,6 +395,10 @@ class ChickieNuggsState(State):
         ]
         # Clones share `tags` until one of them writes (copy on write): see `_own_tags`.
         self.tags_shared = False
+        # What the seats learned since `tags` was last brought up to date, newest first, as a linked list
+        # (entry, previous) that clones share: see `_knowledge`. Only observations read the knowledge, so a
+        # game or a rollout that asks for none never spends a thing on it.
+        self.journal: tuple | None = None
         # The event log as a linked list (entry, previous) so that clones share it: see `_log`.
         self.log: tuple | None = None
         self._legal: list | None = None
@@ -501,35 +510,66 @@ class ChickieNuggsState(State):
         seat = self.turn
         hand = self.hands[seat]
         n = self.num_players
-        nuggets_free = len(self.tray_nuggets[seat]) < NUGGET_SLOTS
+        tray = self.tray_nuggets[seat]
+        nuggets_free = len(tray) < NUGGET_SLOTS
         holds_nugget = hand[NUGGET1] or hand[NUGGET2] or hand[NUGGET3] or hand[NUGGET4]
         actions: list = []
+        append = actions.append
         if self.plays < MAX_PLAYS:
             opponents = OPPONENTS[n][seat]
             if hand[BUFFALO]:
-                actions += GIMME_TARGETS[n][seat]
+                actions.extend(GIMME_TARGETS[n][seat])
             if hand[RANCH]:
-                actions.append(FREEZER)
+                append(FREEZER)
             if hand[SWEET_SOUR]:
                 sizes = self.hand_sizes
-                actions += [STEAL_AT[t] for t in opponents if sizes[t]]
-            if hand[BBQ]:
-                actions.append(SKIP)
-            if hand[HONEY_MUSTARD] and self.tray_nuggets[seat]:
-                actions.extend(_slot_options(self.tray_nuggets[seat], DISCARD_SLOT))
-            if hand[BURNT]:
                 for t in opponents:
-                    if self.tray_nuggets[t]:
-                        actions.extend(_slot_options(self.tray_nuggets[t], BURN_AT[t]))
+                    if sizes[t]:
+                        append(STEAL_AT[t])
+            if hand[BBQ]:
+                append(SKIP)
+            if hand[HONEY_MUSTARD] and tray:
+                actions.extend(_slot_options(tray, DISCARD_SLOT))
+            if hand[BURNT]:
+                trays = self.tray_nuggets
+                for t in opponents:
+                    if trays[t]:
+                        actions.extend(_slot_options(trays[t], BURN_AT[t]))
             if hand[INCOGNUGGO] and holds_nugget and nuggets_free:
-                actions.extend(INCOGNUGGO_PLACE[k] for k in NUGGET_KINDS if hand[k])
+                for k in NUGGET_KINDS:
+                    if hand[k]:
+                        append(INCOGNUGGO_PLACE[k])
         if nuggets_free and holds_nugget:
-            actions += [PLACE[k] for k in NUGGET_KINDS if hand[k]]
+            for k in NUGGET_KINDS:
+                if hand[k]:
+                    append(PLACE[k])
         else:
-            actions.append(PASS)
+            append(PASS)
         if len(self.tray_sauces[seat]) < SAUCE_SLOTS:
-            actions += [PLACE[k] for k in SAUCE_KINDS if hand[k]]
+            for k in SAUCE_KINDS:
+                if hand[k]:
+                    append(PLACE[k])
         return actions
+
+    def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
+        """`State.playout` in one loop: the same draws from `rng`, the same state at the end (Chickie Nuggs has
+        no break, one decider at a time, and plays out uniformly at random)."""
+        if max_events:
+            return super().playout(rng, max_events, to_break)
+        draw = rng.random
+        steps = 0
+        while True:
+            phase = self.phase
+            if phase == OVER:
+                return steps
+            if phase in CHANCE_PHASES:
+                self._apply_chance(self.sample_chance(rng))
+            else:
+                (seat,) = self.deciders()
+                legal = self.legal_actions(seat)
+                action = legal[0] if len(legal) == 1 else legal[int(draw() * len(legal))]
+                self._apply({seat: action})
+            steps += 1
 
     def _apply(self, actions: Mapping[int, Action]) -> None:
         self._legal = None
@@ -572,12 +612,14 @@ class ChickieNuggsState(State):
         verb = action[0]
         if verb == "place":
             kind = CARD_BY_NAME[action[1]]
-            self._lose_public(seat, kind)
+            self.hands[seat][kind] -= 1  # `_lose_public`, inlined on the commonest action
+            self.hand_sizes[seat] -= 1
+            self.journal = ((LEARN_LOSE, seat, 1 << kind), self.journal)
             if kind < BUFFALO:
                 self.tray_nuggets[seat].append((kind, None))
             else:
                 self.tray_sauces[seat].append(kind)
-            self._log("place", seat, {"card": action[1]})
+            self.log = (("place", seat, CARD_EVENT[kind], (), None), self.log)
             self._begin_draw()
         elif verb == "pass":
             self._log("no_placement", seat, None)
@@ -704,9 +746,7 @@ class ChickieNuggsState(State):
                 self.hands[seat][pile.pop()] += 1
         for seat in range(n):
             self.hand_sizes[seat] = HAND_SIZE
-            for other in range(n):
-                if other != seat:
-                    self._own_tags()[other][seat] = {HAND_MASK: HAND_SIZE}
+        self.journal = ((LEARN_DEAL,), self.journal)
         pile.extend([FLYING] * DECK_COUNTS[FLYING])
         self._log("dealt", -1, {"cards": HAND_SIZE})
         self.phase = SHUFFLE_IN
@@ -726,6 +766,72 @@ class ChickieNuggsState(State):
             self.tags_shared = False
         return self.tags
 
+    def _knowledge(self) -> list[list[dict[int, int] | None]]:
+        """The knowledge table (`tags`) brought up to date with the journal, oldest entry first.
+
+        Each entry is what one event taught the seats, applied exactly as it would have been at the event:
+        nothing but this reads or writes `tags` in between (the rules never look at what seats know)."""
+        node = self.journal
+        if node is None:
+            return self.tags
+        entries = []
+        while node is not None:
+            entry, node = node
+            entries.append(entry)
+        self.journal = None
+        tags = self._own_tags()
+        n = self.num_players
+        for entry in reversed(entries):
+            what = entry[0]
+            if what == LEARN_LOSE:  # a card of a known kind left `seat`'s hand face up
+                _, seat, bit = entry
+                for o in OPPONENTS[n][seat]:
+                    seen = tags[o][seat]
+                    if len(seen) == 1:  # the common case, inlined: one kind of entry, which must hold this card
+                        for mask, count in seen.items():
+                            if count == 1:
+                                del seen[mask]
+                            else:
+                                seen[mask] = count - 1
+                            break
+                    else:
+                        _remove_tag(seen, bit)
+            elif what == LEARN_DRAW:  # `seat` drew a card of `kind`; the seats in `seers` knew it was on top
+                _, seat, kind, seers = entry
+                for o in OPPONENTS[n][seat]:
+                    seen = tags[o][seat]
+                    mask = 1 << kind if seers >> o & 1 else HAND_MASK
+                    seen[mask] = seen.get(mask, 0) + 1
+            elif what == LEARN_FACE_DOWN:  # `seat` placed a nugget of `kind` face down: what each seat knows
+                _, seat, kind, masks = entry
+                for o in range(n):
+                    masks[o] = 1 << kind if o == seat else _remove_tag(tags[o][seat], NUGGET_MASK)
+            elif what == LEARN_TRANSFER:
+                _, giver, taker, bit, seen_as = entry
+                for o in range(n):
+                    if o == giver:
+                        _add_tag(tags[o][taker], bit)
+                    elif o == taker:
+                        _remove_tag(tags[o][giver], bit)
+                    else:
+                        _add_tag(tags[o][taker], _remove_tag(tags[o][giver], seen_as))
+            elif what == LEARN_RESTRICT:  # `observer` (every other seat, if -1) knows `seat` holds only `keep`
+                _, observer, seat, keep = entry
+                for o in range(n) if observer < 0 else (observer,):
+                    if o != seat:
+                        _restrict_tags(tags[o][seat], keep)
+            elif what == LEARN_TAKE:  # `chooser` took a tray nugget of `kind` (`masks` None when face up)
+                _, chooser, kind, masks = entry
+                for o in range(n):
+                    if o != chooser:
+                        _add_tag(tags[o][chooser], 1 << kind if masks is None else masks[o])
+            else:  # LEARN_DEAL: every seat holds a full hand of cards it alone knows
+                for o in range(n):
+                    for p in range(n):
+                        if o != p:
+                            tags[o][p] = {HAND_MASK: HAND_SIZE}
+        return tags
+
     def _start_turn(self, seat: int) -> None:
         self.phase = TURN
         self.turn = seat
@@ -733,30 +839,23 @@ class ChickieNuggsState(State):
         self._log("turn", seat, None)
 
     def _end_turn(self) -> None:
-        following = (self.turn + 1) % self.num_players
+        following = self.turn + 1
+        if following == self.num_players:
+            following = 0
         if self.skip_next:
             self.skip_next = False
             self._log("skipped", following, None)
             following = (following + 1) % self.num_players
-        self._start_turn(following)
+        self.phase = TURN  # `_start_turn(following)`, inlined
+        self.turn = following
+        self.plays = 0
+        self.log = (("turn", following, None, (), None), self.log)
 
     def _lose_public(self, seat: int, kind: int) -> None:
         """`seat` shows a card of `kind` from its hand as it leaves (played, placed face up)."""
         self.hands[seat][kind] -= 1
         self.hand_sizes[seat] -= 1
-        bit = 1 << kind
-        tags_by_observer = self._own_tags()
-        for o in OPPONENTS[self.num_players][seat]:
-            tags = tags_by_observer[o][seat]
-            if len(tags) == 1:  # the common case, inlined: one kind of entry, which must hold this card
-                for mask, count in tags.items():
-                    if count == 1:
-                        del tags[mask]
-                    else:
-                        tags[mask] = count - 1
-                    break
-            else:
-                _remove_tag(tags, bit)
+        self.journal = ((LEARN_LOSE, seat, 1 << kind), self.journal)
 
     def _play_card(self, seat: int, kind: int, detail: dict | None) -> None:
         self._lose_public(seat, kind)
@@ -766,10 +865,10 @@ class ChickieNuggsState(State):
     def _place_face_down(self, seat: int, kind: int) -> None:
         self.hands[seat][kind] -= 1
         self.hand_sizes[seat] -= 1
+        # Per seat, the kinds it knows the nugget could be: filled in when the journal is applied.
         masks = [0] * self.num_players
-        for o in range(self.num_players):
-            masks[o] = 1 << kind if o == seat else _remove_tag(self._own_tags()[o][seat], NUGGET_MASK)
-        self.tray_nuggets[seat].append((kind, tuple(masks)))
+        self.journal = ((LEARN_FACE_DOWN, seat, kind, masks), self.journal)
+        self.tray_nuggets[seat].append((kind, masks))
         self._log("place_face_down", seat, None, (seat,), {"card": CARD_NAMES[kind]})
 
     def _remove_from_tray(self, owner: int, slot: int, how: str) -> None:
@@ -783,20 +882,10 @@ class ChickieNuggsState(State):
         self.hand_sizes[giver] -= 1
         self.hands[taker][kind] += 1
         self.hand_sizes[taker] += 1
-        bit = 1 << kind
-        tags = self._own_tags()
-        for o in range(self.num_players):
-            if o == giver:
-                _add_tag(tags[o][taker], bit)
-            elif o == taker:
-                _remove_tag(tags[o][giver], bit)
-            else:
-                _add_tag(tags[o][taker], _remove_tag(tags[o][giver], seen_as))
+        self.journal = ((LEARN_TRANSFER, giver, taker, 1 << kind, seen_as), self.journal)
 
     def _public_no_nuggets(self, seat: int) -> None:
-        for o in range(self.num_players):
-            if o != seat:
-                _restrict_tags(self._own_tags()[o][seat], HAND_MASK & ~NUGGET_MASK)
+        self.journal = ((LEARN_RESTRICT, -1, seat, HAND_MASK & ~NUGGET_MASK), self.journal)
 
     def _give_highest(self) -> None:
         attacker, target = self.turn, self.target
@@ -804,7 +893,7 @@ class ChickieNuggsState(State):
         for kind in (NUGGET4, NUGGET3, NUGGET2, NUGGET1):
             if hand[kind]:
                 self._transfer(target, attacker, kind, NUGGET_MASK)
-                _restrict_tags(self._own_tags()[attacker][target], NOT_ABOVE[kind])
+                self.journal = ((LEARN_RESTRICT, attacker, target, NOT_ABOVE[kind]), self.journal)
                 self._log(
                     "gave_highest", target, {"to": attacker}, (attacker, target), {"card": CARD_NAMES[kind]}
                 )
@@ -818,10 +907,7 @@ class ChickieNuggsState(State):
         kind, masks = self.tray_nuggets[drawer].pop(slot)
         self.hands[chooser][kind] += 1
         self.hand_sizes[chooser] += 1
-        tags = self._own_tags()
-        for o in range(self.num_players):
-            if o != chooser:
-                _add_tag(tags[o][chooser], 1 << kind if masks is None else masks[o])
+        self.journal = ((LEARN_TAKE, chooser, kind, masks), self.journal)
         if masks is None:
             self._log("took", chooser, {"from": drawer, "slot": slot, "card": CARD_NAMES[kind]})
         else:
@@ -847,9 +933,21 @@ class ChickieNuggsState(State):
     def _begin_draw(self) -> None:
         if self.hand_sizes[self.turn] <= 2 and len(self.pile) >= 2:
             self.phase = DRAW_CHOICE
-        else:
-            self.draws_left = 1
-            self._draw_step()
+            return
+        pile = self.pile
+        if pile[-1] != FLYING and len(pile) > 1 and not any(self.peek):
+            # The commonest draw, `_draw_step` inlined: one card nobody saw coming, the pile not emptied.
+            kind = pile.pop()
+            seat = self.turn
+            self.hands[seat][kind] += 1
+            self.hand_sizes[seat] += 1
+            self.journal = ((LEARN_DRAW, seat, kind, 0), self.journal)
+            self.log = (("draw", seat, None, ONLY_SEAT[seat], CARD_EVENT[kind]), self.log)
+            self.draws_left = 0
+            self._end_turn()
+            return
+        self.draws_left = 1
+        self._draw_step()
 
     def _draw_step(self) -> None:
         """Draw the remaining cards of this turn's draw, stopping for Flying Nuggets choices; then end the turn."""
@@ -876,11 +974,7 @@ class ChickieNuggsState(State):
                 continue
             self.hands[seat][kind] += 1
             self.hand_sizes[seat] += 1
-            tags_by_observer = self._own_tags()
-            for o in OPPONENTS[n][seat]:
-                tags = tags_by_observer[o][seat]
-                mask = 1 << kind if seers >> o & 1 else HAND_MASK
-                tags[mask] = tags.get(mask, 0) + 1
+            self.journal = ((LEARN_DRAW, seat, kind, seers), self.journal)
             self._log("draw", seat, None, ONLY_SEAT[seat], CARD_EVENT[kind])
         if not pile:
             self.phase = OVER
@@ -906,7 +1000,7 @@ class ChickieNuggsState(State):
                 (
                     self.tray_points(seat),
                     len(self.tray_nuggets[seat]) + len(self.tray_sauces[seat]),
-                    sum(points[k] * hand[k] for k in range(KINDS)),
+                    sum(map(mul, points, hand)),
                 )
             )
         return keys
@@ -939,6 +1033,7 @@ class ChickieNuggsState(State):
 
     def observation(self, seat: int) -> Observation:
         n = self.num_players
+        self._knowledge()  # brings the face-down nuggets' masks up to date too
         revealed = self.phase == OVER  # the trays are turned up for the scoring
         trays = []
         for owner in range(n):
@@ -951,9 +1046,10 @@ class ChickieNuggsState(State):
                 else:
                     nuggets.append({"face_down": [k + 1 for k in NUGGET_KINDS if masks[seat] >> k & 1]})
             trays.append({"nuggets": nuggets, "sauces": [CARD_NAMES[k] for k in self.tray_sauces[owner]]})
+        known = self._knowledge()
         knowledge: list = []
         for other in range(n):
-            tags = self.tags[seat][other]
+            tags = known[seat][other]
             if tags is None:
                 knowledge.append(None)
             else:
@@ -1001,12 +1097,12 @@ class ChickieNuggsState(State):
         new.options = self.options
         new.rng = None
         new.points = self.points
-        new.hands = [hand[:] for hand in self.hands]
+        new.hands = list(map(list.copy, self.hands))
         new.hand_sizes = self.hand_sizes[:]
         new.pile = self.pile[:]
         new.discard = self.discard[:]
-        new.tray_nuggets = [tray[:] for tray in self.tray_nuggets]
-        new.tray_sauces = [tray[:] for tray in self.tray_sauces]
+        new.tray_nuggets = list(map(list.copy, self.tray_nuggets))
+        new.tray_sauces = list(map(list.copy, self.tray_sauces))
         new.phase = self.phase
         new.turn = self.turn
         new.plays = self.plays
@@ -1018,6 +1114,7 @@ class ChickieNuggsState(State):
         new.peek = self.peek[:]
         new.tags = self.tags
         new.tags_shared = self.tags_shared = True
+        new.journal = self.journal
         new.log = self.log
         new._legal = self._legal
         return new

@@ -28,7 +28,6 @@ from games.chickie_nuggs.rules import (
     PHASE_BY_NAME,
     SPEC,
     ChickieNuggsState,
-    copy_event,
     dict_to_counts,
     names_mask,
 )
@@ -42,8 +41,61 @@ class InconsistentObservation(GameError):
     """The observation cannot come from any Chickie Nuggs position."""
 
 
+_KINDS_OF_MASK: dict[int, tuple[int, ...]] = {}
+
+
+def kinds_of(mask: int) -> tuple[int, ...]:
+    """The kinds a knowledge mask allows, ascending (remembered: a game meets few distinct masks)."""
+    kinds = _KINDS_OF_MASK.get(mask)
+    if kinds is None:
+        kinds = _KINDS_OF_MASK[mask] = tuple(k for k in range(KINDS) if mask >> k & 1)
+    return kinds
+
+
 def _supply_of(mask: int, supply: list[int]) -> int:
-    return sum(supply[k] for k in range(KINDS) if mask >> k & 1)
+    return sum(map(supply.__getitem__, kinds_of(mask)))
+
+
+def randbelow(rng: random.Random, n: int) -> int:
+    """`rng.randrange(n)` for n > 0, the same number from the same generator, with the calls inlined."""
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def shuffle(rng: random.Random, cards: list) -> None:
+    """`rng.shuffle(cards)`: the same order from the same generator, with the calls inlined."""
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+_VALIDATED: dict[tuple, dict] = {}
+
+
+def validated_options(options: dict, num_players: int) -> dict:
+    """`SPEC.validate_options(options, num_players)`, remembered for the option values seen before."""
+    try:
+        key = (num_players, *((name, type(value), value) for name, value in options.items()))
+        known = _VALIDATED.get(key)
+    except TypeError:  # a value that cannot be a key: validate it (and refuse it) as usual
+        return SPEC.validate_options(options, num_players)
+    if known is None:
+        known = _VALIDATED[key] = SPEC.validate_options(options, num_players)
+    return dict(known)
 
 
 def flow_feasible(groups: list[tuple[int, int]], supply: list[int]) -> bool:
@@ -138,7 +190,8 @@ def assign(slot_masks: list[int], supply: list[int], rng: random.Random) -> list
     if not feasible(demand, supply):
         raise InconsistentObservation("no deal of the unseen cards fits what the observation shows")
     kinds: list[int] = [-1] * len(slot_masks)
-    order = sorted(range(len(slot_masks)), key=lambda i: slot_masks[i].bit_count())
+    widths = [mask.bit_count() for mask in slot_masks]
+    order = sorted(range(len(slot_masks)), key=widths.__getitem__)
     any_held_card: list[int] = []  # slots of a hand card known to be nothing in particular
     open_slots: list[int] = []  # pile slots: any card at all
     for index in order:
@@ -150,10 +203,10 @@ def assign(slot_masks: list[int], supply: list[int], rng: random.Random) -> list
             open_slots.append(index)
             continue
         demand[mask] -= 1
-        candidates = [k for k in range(KINDS) if mask >> k & 1 and supply[k]]
+        candidates = [k for k in kinds_of(mask) if supply[k]]
         while True:
-            total = sum(supply[k] for k in candidates)
-            pick = rng.randrange(total)
+            total = sum(map(supply.__getitem__, candidates))
+            pick = randbelow(rng, total)
             for kind in candidates:
                 pick -= supply[kind]
                 if pick < 0:
@@ -167,11 +220,11 @@ def assign(slot_masks: list[int], supply: list[int], rng: random.Random) -> list
     # Only "any held card" and "any card" slots are left, and the checks above leave enough cards other than
     # Flying Nuggets for the former: a uniform draw of them from those cards, then the rest into the pile.
     held = [k for k in range(KINDS) if k != FLYING for _ in range(supply[k])]
-    rng.shuffle(held)
+    shuffle(rng, held)
     for index, kind in zip(any_held_card, held, strict=False):
         kinds[index] = kind
     rest = held[len(any_held_card) :] + [FLYING] * supply[FLYING]
-    rng.shuffle(rest)
+    shuffle(rng, rest)
     for index, kind in zip(open_slots, rest, strict=True):
         kinds[index] = kind
     return kinds
@@ -181,10 +234,12 @@ def sample_state(observation: Observation, rng: random.Random) -> ChickieNuggsSt
     """A complete state consistent with `observation` (see the module docstring)."""
     seat = observation["seat"]
     n = observation["num_players"]
-    options = SPEC.validate_options(observation["options"], n)
+    options = validated_options(observation["options"], n)
     state = ChickieNuggsState(n, options, None)
-    copied = [copy_event(event) for event in observation["log"]]
-    state.log = ((None, -1, copied, (), None), None) if copied else None
+    # The observation's log as it stands: the state copies each entry when it makes an observation, so a
+    # sampled state never hands out the caller's dicts (a caller does not change an observation it sampled).
+    logged = tuple(observation["log"])
+    state.log = ((None, -1, logged, (), None), None) if logged else None
     state.phase = PHASE_BY_NAME[observation["phase"]]
     state.turn = observation["turn"]
     state.plays = observation["plays_made"]
@@ -205,9 +260,11 @@ def sample_state(observation: Observation, rng: random.Random) -> ChickieNuggsSt
 
     own = dict_to_counts(observation["hand"])
     for kind, count in enumerate(own):
-        account(kind, count)
+        if count:
+            account(kind, count)
     for kind, count in enumerate(dict_to_counts(observation["discard"])):
-        account(kind, count)
+        if count:
+            account(kind, count)
     slot_masks: list[int] = []
     slot_places: list[tuple[str, int]] = []
     face_down_masks: list[tuple[int, int]] = []  # (owner, mask seen by this seat), in tray order
@@ -243,22 +300,19 @@ def sample_state(observation: Observation, rng: random.Random) -> ChickieNuggsSt
             slot_places.extend([("hand", other)] * entry["count"])
         hand_tags.append(tags)
     hidden_pile = observation["pile_size"] - len(top)
-    slot_masks.extend([ALL_MASK] * hidden_pile)
-    slot_places.extend([("pile", -1)] * hidden_pile)
+    slot_masks.extend([ALL_MASK] * hidden_pile)  # the pile's unseen cards, after every slot of `slot_places`
 
     kinds = assign(slot_masks, unseen, rng)
 
     hands = [[0] * KINDS for _ in range(n)]
     hands[seat] = own
     face_down_kinds: dict[int, list[int]] = {owner: [] for owner in range(n)}
-    pile: list[int] = []
-    for (where, owner), kind in zip(slot_places, kinds, strict=True):
+    for (where, owner), kind in zip(slot_places, kinds, strict=False):
         if where == "hand":
             hands[owner][kind] += 1
-        elif where == "tray":
-            face_down_kinds[owner].append(kind)
         else:
-            pile.append(kind)
+            face_down_kinds[owner].append(kind)
+    pile = kinds[len(slot_places) :]
     pile.extend(reversed(top))
     state.hands = hands
     state.hand_sizes = [sum(hand) for hand in hands]

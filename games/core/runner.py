@@ -53,14 +53,16 @@ class SeatPlayer:
     move_time_limit: float | None = None
     external: Mapping[str, Any] | None = None
 
-    def entry(self, game_id: str) -> dict[str, Any]:
-        """The seat's entry in the record: name, params, and its bot's version (or what it is, if external)."""
+    def entry(self, game_id: str, cls: type[Bot] | None = None) -> dict[str, Any]:
+        """The seat's entry in the record: name, params, and its bot's version (or what it is, if external).
+
+        `cls` is the registry's class of the seat's bot when the caller has already looked it up."""
         if self.make is not None:
             return {"bot": self.name, "params": self.params, "external": dict(self.external or {})}
         return {
             "bot": self.name,
             "params": self.params,
-            "version": registry.bot_class(self.name, game_id).version,
+            "version": (cls or registry.bot_class(self.name, game_id)).version,
         }
 
 
@@ -76,22 +78,38 @@ class MoveTiming:
         self.seconds[seat] = self.seconds.get(seat, 0.0) + elapsed
 
 
+def crash(exc: Exception) -> tuple[str, str]:
+    """The forfeit reason of a bot that raised `exc` (its `forfeit_reason` if it is a known code, else
+    `crashed`), and what happened in words."""
+    reason = getattr(exc, "forfeit_reason", "crashed")
+    if reason not in FORFEIT_REASONS:
+        reason = "crashed"
+    return reason, f"raised {type(exc).__name__}: {exc}"
+
+
 def bot_seed(seed: int, seat: int, purpose: str = "bot") -> str:
     """The seed of a seat's own generator: derived from the match seed, the same on every machine."""
     return f"{purpose}:{seed}:{seat}"
 
 
 def make_bots(
-    game: Game, num_players: int, options: Mapping[str, Any], seats: Sequence[SeatPlayer], seed: int
+    game: Game,
+    num_players: int,
+    options: Mapping[str, Any],
+    seats: Sequence[SeatPlayer],
+    seed: int,
+    classes: Sequence[type[Bot] | None] | None = None,
 ) -> list[Bot]:
-    """Each seat's bot, from its `make` or the registry, with the seat's own generator."""
+    """Each seat's bot, from its `make` or the registry, with the seat's own generator.
+
+    `classes`, if given, holds each registry seat's bot class, already looked up (None for a `make` seat)."""
     bots = []
     for seat, player in enumerate(seats):
         rng = random.Random(bot_seed(seed, seat))
         if player.make is not None:
             bots.append(player.make(game, seat, num_players, options, rng))
         else:
-            cls = registry.bot_class(player.name, game.spec.id)
+            cls = classes[seat] if classes is not None else registry.bot_class(player.name, game.spec.id)
             bots.append(cls(game, seat, num_players, options, player.params, rng))
     return bots
 
@@ -99,6 +117,7 @@ def make_bots(
 def normalize_seats(bots: Sequence[BotChoice | SeatPlayer], game_id: str) -> list[SeatPlayer]:
     """Turn names or (name, params) pairs into SeatPlayers, the params of registry bots validated."""
     seats = []
+    table = registry.bots_for(game_id)
     for choice in bots:
         if isinstance(choice, SeatPlayer):
             player = replace(choice, params=dict(choice.params))
@@ -108,7 +127,8 @@ def normalize_seats(bots: Sequence[BotChoice | SeatPlayer], game_id: str) -> lis
             name, params = choice
             player = SeatPlayer(name, dict(params or {}))
         if player.make is None:
-            player.params = registry.bot_class(player.name, game_id).validate_params(player.params)
+            cls = table.get(player.name) or registry.bot_class(player.name, game_id)  # the latter raises
+            player.params = cls.validate_params(player.params)
         seats.append(player)
     return seats
 
@@ -141,60 +161,81 @@ def play_match(
     seats = normalize_seats(bots, game_id)
     options = game.spec.validate_options(options, num_players)
     state = game.new_state(num_players, options, random.Random(seed))
-    players = make_bots(game, num_players, options, seats, seed)
+    table = registry.bots_for(game_id)
+    classes = [None if seat.make is not None else table[seat.name] for seat in seats]
+    players = make_bots(game, num_players, options, seats, seed, classes)
     limits = [move_time_limit if seat.move_time_limit is None else seat.move_time_limit for seat in seats]
+    # The clock is read only for a seat with a limit, or when the caller asked for timings.
+    timed = [timing is not None or limit is not None for limit in limits]
+    seat_keys = [str(seat) for seat in range(num_players)]
 
     events: list[list] = []
     forfeits: list[dict[str, Any]] = []
-    substitutes: dict[int, Bot] = {}
     rng = state.rng
     cap = game.max_events
     capped = False
-    while not state.is_terminal():
+    clock = time.perf_counter
+    append = events.append
+    is_terminal, is_chance, deciders = state.is_terminal, state.is_chance, state.deciders
+    legal_actions, sample_chance, apply_chance = state.legal_actions, state.sample_chance, state._apply_chance
+    apply = state._apply
+    # The bot playing each seat now (a forfeited seat's substitute replaces its bot) and what it is asked.
+    acts = [bot.act for bot in players]
+    observes = [bot.uses_observation for bot in players]
+
+    def forfeit(seat: int, reason: str, detail: str, observation: Any, legal: list) -> Any:
+        """Record the seat's forfeit, hand the seat to its seeded random substitute, and return its action."""
+        forfeits.append({"seat": seat, "event": len(events), "reason": reason})
+        if forfeit_details is not None:
+            forfeit_details[seat] = detail[:300]
+        substitute = RandomBot(
+            game, seat, num_players, options, None, random.Random(bot_seed(seed, seat, "forfeit"))
+        )
+        acts[seat] = substitute.act
+        observes[seat] = substitute.uses_observation
+        return substitute.act(observation, legal)
+
+    while not is_terminal():
         if len(events) >= cap:
             capped = True
             break
-        if state.is_chance():
-            chance = state.sample_chance(rng)
-            state.apply_chance(chance)
+        if is_chance():
+            chance = sample_chance(rng)
+            # The outcome comes from the state's own sampler, so it is possible by contract: replay and strict
+            # verification check every recorded outcome with `apply_chance`.
+            apply_chance(chance)
             event = ["c", chance]
         else:
             actions = {}
-            for seat in state.deciders():
-                legal = state.legal_actions(seat)
-                bot = substitutes.get(seat) or players[seat]
-                observation = state.observation(seat) if bot.uses_observation else None
-                reason = detail = None
-                started = time.perf_counter()
+            for seat in deciders():
+                legal = legal_actions(seat)
+                observation = state.observation(seat) if observes[seat] else None
+                if timed[seat]:
+                    started = clock()
                 try:
-                    action = bot.act(observation, legal)
+                    action = acts[seat](observation, legal)
                 except Exception as exc:  # any failure of a bot forfeits its seat, by design
-                    reason = getattr(exc, "forfeit_reason", "crashed")
-                    if reason not in FORFEIT_REASONS:
-                        reason = "crashed"
-                    detail = f"raised {type(exc).__name__}: {exc}"
+                    action = forfeit(seat, *crash(exc), observation, legal)
                 else:
-                    elapsed = time.perf_counter() - started
-                    if timing is not None:
-                        timing.add(seat, elapsed)
-                    limit = limits[seat]
-                    if limit is not None and elapsed > limit:
-                        reason, detail = "timeout", f"took {elapsed:.3f}s, over the {limit:g}s limit"
-                    elif not is_legal_action(action, legal):
-                        reason, detail = "illegal_action", f"illegal action {action!r}"
-                if reason is not None:
-                    forfeits.append({"seat": seat, "event": len(events), "reason": reason})
-                    if forfeit_details is not None:
-                        forfeit_details[seat] = detail[:300]
-                    substitute = RandomBot(
-                        game, seat, num_players, options, None, random.Random(bot_seed(seed, seat, "forfeit"))
-                    )
-                    substitutes[seat] = substitute
-                    action = substitute.act(observation, legal)
+                    if timed[seat]:
+                        elapsed = clock() - started
+                        if timing is not None:
+                            timing.add(seat, elapsed)
+                        limit = limits[seat]
+                        if limit is not None and elapsed > limit:
+                            detail = f"took {elapsed:.3f}s, over the {limit:g}s limit"
+                            action = forfeit(seat, "timeout", detail, observation, legal)
+                            actions[seat] = action
+                            continue
+                    if not ((type(action) is str and action in legal) or is_legal_action(action, legal)):
+                        action = forfeit(seat, "illegal_action", f"illegal action {action!r}", observation, legal)
                 actions[seat] = action
-            state._apply(actions)  # every action was checked against its legal list above
-            event = ["m", {str(seat): action for seat, action in actions.items()}]
-        events.append(event)
+            apply(actions)  # every action was checked against its legal list above
+            if len(actions) == 1:
+                event = ["m", {seat_keys[seat]: action}]
+            else:
+                event = ["m", {seat_keys[seat]: action for seat, action in actions.items()}]
+        append(event)
         if on_event is not None:
             on_event(state, event)
 
@@ -207,7 +248,7 @@ def play_match(
         "version": game.spec.version,
         "options": options,
         "seed": seed,
-        "seats": [player.entry(game.spec.id) for player in seats],
+        "seats": [player.entry(game.spec.id, cls) for player, cls in zip(seats, classes, strict=True)],
         "events": events,
         "outcome": outcome.to_json(),
         "end": {"reason": reason, "forfeits": forfeits},

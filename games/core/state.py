@@ -67,6 +67,9 @@ def is_legal_action(action: Action, legal: list[Action]) -> bool:
     kind = type(action)
     if kind is str:
         return action in legal
+    for candidate in legal:  # the very object of the legal list (what most bots return): legal as it stands
+        if candidate is action:
+            return True
     if action not in legal:
         return False
     if kind is int:
@@ -170,6 +173,30 @@ class State(ABC):
 
         It is called on states a search bot dealt itself, so it may read the whole state it is given."""
         return legal[int(rng.random() * len(legal))]
+
+    def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
+        """Play on in place as a search bot's rollout does, and return the number of events applied.
+
+        Each decision takes the single legal action of a seat that has one and asks `playout_action(seat,
+        legal, rng)` otherwise; each chance event applies `sample_chance(rng)`. It stops at the end, after
+        `max_events` events (0: no limit), or with `to_break` at the first `at_break()` after at least one
+        event. Engines may override it with a faster loop that draws the same numbers from `rng` and reaches
+        the same state (tests/games/test_conformance.py compares them); it is called on states a search bot
+        dealt itself, like `playout_action`."""
+        steps = 0
+        while not self.is_terminal() and (max_events == 0 or steps < max_events):
+            if to_break and steps and self.at_break():
+                break
+            if self.is_chance():
+                self._apply_chance(self.sample_chance(rng))
+            else:
+                actions = {}
+                for seat in self.deciders():
+                    legal = self.legal_actions(seat)
+                    actions[seat] = legal[0] if len(legal) == 1 else self.playout_action(seat, legal, rng)
+                self._apply(actions)
+            steps += 1
+        return steps
 
     def evaluation(self) -> Outcome:
         """The outcome a search bot scores a position by when it stops looking ahead: `outcome()` unless the

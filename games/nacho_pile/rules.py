@@ -69,6 +69,7 @@ Build a position for a test or an analysis with `NachoPileState.position(...)`.
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections.abc import Mapping, Sequence
 from operator import add
 from typing import Any
@@ -93,16 +94,44 @@ ALL_NUMBERS_MASK = (1 << 7) - 1
 SPECIALS_MASK = (1 << STEAL) | (1 << SCORE) | (1 << REMOVE)
 SPECIAL_CODES = (STEAL, SCORE, REMOVE)
 VALUES_OF_MASK = tuple(tuple(value for value in range(7) if mask >> value & 1) for mask in range(1 << 7))
+# The code of every chance outcome's label (a legal outcome only: 1 and True look alike to a dict).
+CODE_OF_LABEL: dict[Any, int] = {label: code for code, label in enumerate(CHIP_LABELS)}
+
+
+def _bust_table(identical_specials: bool) -> tuple[int, ...]:
+    """Per mask of the chips drawn this turn, the mask of the chip codes whose draw busts the turn now."""
+    table = []
+    for mask in range(1 << CHIP_KINDS):
+        busting = 0
+        for code in range(CHIP_KINDS):
+            if mask >> code & 1:
+                busts = True
+            elif code < WILD:
+                busts = bool(mask >> WILD & 1) and (mask | 1 << code) & ALL_NUMBERS_MASK == ALL_NUMBERS_MASK
+            elif code == WILD:
+                busts = mask & ALL_NUMBERS_MASK == ALL_NUMBERS_MASK
+            else:
+                busts = identical_specials and mask & SPECIALS_MASK != 0
+            busting |= busts << code
+        table.append(busting)
+    return tuple(table)
+
+
+# BUSTS[specials_all_identical][drawn mask] >> code & 1: whether drawing `code` now busts.
+BUSTS = (_bust_table(False), _bust_table(True))
 
 # Per seat, a front and a plate are flat runs of a list: 7 counts of number chips by value, then 7 counts of
 # Wilds by assigned value; a plate then holds the Steal, Score and Remove chips.
 FRONT_STRIDE = 14
 PLATE_STRIDE = 17
 EMPTY_FRONT = (0,) * FRONT_STRIDE
+# OTHER_FRONTS[num_players][seat]: where the fronts of the other seats start, in seat order.
+OTHER_FRONTS = tuple(
+    tuple(tuple(other * FRONT_STRIDE for other in range(n) if other != seat) for seat in range(n)) for n in range(7)
+)
 
 PHASE_CHANCE, PHASE_DRAW_OR_STOP, PHASE_WILD, PHASE_SPECIAL, PHASE_OVER = range(5)
 PHASE_NAMES = ("draw", "draw_or_stop", "wild", "special", "over")
-_DRAW_OR_STOP = ("draw", "stop")
 
 
 def chip_code(label: Any) -> int | None:
@@ -124,7 +153,8 @@ class NachoPileState(State):
         "_identical_specials",
         "_optional_specials",
         "bag",
-        "bag_total",
+        "chips",
+        "_busts_after",
         "front",
         "plate",
         "out_of_game",
@@ -144,8 +174,10 @@ class NachoPileState(State):
         self.rng = rng
         self._identical_specials = bool(options["specials_all_identical"])
         self._optional_specials = bool(options["optional_specials"])
+        self._busts_after = BUSTS[self._identical_specials]
         self.bag = list(CHIPS_PER_KIND)
-        self.bag_total = sum(CHIPS_PER_KIND)
+        # The bag's chips one by one, by code: a draw is the chip at a uniform index (see `sample_chance`).
+        self.chips = _chips_of(self.bag)
         self.front = [0] * (FRONT_STRIDE * num_players)
         self.plate = [0] * (PLATE_STRIDE * num_players)
         self.out_of_game = [0] * CHIP_KINDS
@@ -233,8 +265,8 @@ class NachoPileState(State):
             ]
         if any(count < 0 for count in state.bag) or any(count < 0 for count in state.out_of_game):
             raise OptionError("the position uses more chips of some kind than the game has")
-        state.bag_total = sum(state.bag)
-        if state.bag_total < 2:
+        state.chips = _chips_of(state.bag)
+        if len(state.chips) < 2:
             raise OptionError("a game in progress has at least two chips in the bag")
         state.phase = PHASE_DRAW_OR_STOP if state.drawn else PHASE_CHANCE
         return state
@@ -254,10 +286,10 @@ class NachoPileState(State):
 
     def legal_actions(self, seat: int) -> list[Any]:
         phase = self.phase
+        if phase == PHASE_DRAW_OR_STOP and seat == self.current:
+            return ["draw", "stop"]
         if seat != self.current or phase in (PHASE_CHANCE, PHASE_OVER):
             return []
-        if phase == PHASE_DRAW_OR_STOP:
-            return list(_DRAW_OR_STOP)
         if phase == PHASE_WILD:
             mask = self.drawn_mask
             return [value + 1 for value in range(7) if not mask >> value & 1]
@@ -293,6 +325,16 @@ class NachoPileState(State):
                     actions.append([name, seat, value + 1])
         return actions
 
+    def _has_target(self, code: int) -> bool:
+        """Whether `_targets(code)` would be non-empty, without building the actions."""
+        front = self.front
+        mine = self.current * FRONT_STRIDE
+        if code == SCORE:
+            return any(front[mine + value] or front[mine + 7 + value] for value in self._drawn_values())
+        if code == STEAL:
+            return any(any(front[base : base + FRONT_STRIDE]) for base in OTHER_FRONTS[self.num_players][self.current])
+        return any(front)
+
     def _drawn_values(self) -> tuple[int, ...]:
         """Value indexes drawn this turn (the Wild's included), ascending."""
         mask = self.drawn_mask & ALL_NUMBERS_MASK
@@ -301,14 +343,10 @@ class NachoPileState(State):
         return VALUES_OF_MASK[mask]
 
     def sample_chance(self, rng: random.Random) -> Any:
-        # random() rather than randrange(): a third of the cost, and r * n < n for every float r < 1.
-        pick = int(rng.random() * self.bag_total)
-        bag = self.bag
-        for code in range(CHIP_KINDS):
-            pick -= bag[code]
-            if pick < 0:
-                return CHIP_LABELS[code]
-        raise AssertionError("the bag total disagrees with its counts")
+        # random() rather than randrange(): a third of the cost, and r * n < n for every float r < 1. The chips
+        # are in code order, so the pick is the same as counting through the bag's counts kind by kind.
+        chips = self.chips
+        return CHIP_LABELS[chips[int(rng.random() * len(chips))]]
 
     def chance_is_possible(self, outcome: Any) -> bool:
         code = chip_code(outcome)
@@ -316,14 +354,7 @@ class NachoPileState(State):
 
     def _busts(self, code: int) -> bool:
         """Whether drawing `code` now busts the turn."""
-        mask = self.drawn_mask
-        if mask >> code & 1:
-            return True
-        if code < WILD:
-            return mask >> WILD & 1 and (mask | 1 << code) & ALL_NUMBERS_MASK == ALL_NUMBERS_MASK
-        if code == WILD:
-            return mask & ALL_NUMBERS_MASK == ALL_NUMBERS_MASK
-        return self._identical_specials and mask & SPECIALS_MASK != 0
+        return bool(self._busts_after[self.drawn_mask] >> code & 1)
 
     def apply_chance(self, outcome: Any) -> None:
         """As `State.apply_chance` (check, then draw), with the checks done once on the hot path."""
@@ -332,33 +363,58 @@ class NachoPileState(State):
         code = chip_code(outcome)
         if code is None or not self.bag[code]:
             raise IllegalAction(f"chance outcome {outcome!r} is impossible now")
-        self._draw(code)
+        self._apply_chance(outcome)
 
     def _apply_chance(self, outcome: Any) -> None:
-        self._draw(chip_code(outcome))
-
-    def _draw(self, code: int) -> None:
-        """The chip `code` comes out of the bag: bust, the end, or a decision to draw again or stop."""
-        bag = self.bag
-        bag[code] -= 1
-        self.bag_total -= 1
-        if self._busts(code):
-            bag[code] += 1
+        """The chip drawn comes out of the bag: bust, the end, or a decision to draw again or stop."""
+        code = CODE_OF_LABEL[outcome]
+        mask = self.drawn_mask
+        if self._busts_after[mask] >> code & 1:
+            # The drawn chip never left the bag; this turn's others go back.
+            chips = self.chips
+            bag = self.bag
             for drawn in self.drawn:
                 bag[drawn] += 1
-            self.bag_total += 1 + len(self.drawn)
+                insort(chips, drawn)
             self._next_turn()
             return
+        self.bag[code] -= 1
+        chips = self.chips
+        chips.remove(code)
         self.drawn.append(code)
-        self.drawn_mask |= 1 << code
-        if self.bag_total == 1:
-            last = bag.index(1)
-            bag[last] = 0
-            self.bag_total = 0
+        self.drawn_mask = mask | 1 << code
+        if len(chips) == 1:
+            last = chips.pop()
+            self.bag[last] = 0
             self.last_chip = last
             self._stop()
         else:
             self.phase = PHASE_DRAW_OR_STOP
+
+    def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
+        """`State.playout` in one loop: the same draws from `rng`, the same state at the end (Nacho Pile has no
+        break and plays out uniformly at random)."""
+        if max_events:
+            return super().playout(rng, max_events, to_break)
+        draw = rng.random
+        steps = 0
+        while True:
+            phase = self.phase
+            if phase == PHASE_CHANCE:
+                chips = self.chips
+                self._apply_chance(CHIP_LABELS[chips[int(draw() * len(chips))]])
+            elif phase == PHASE_DRAW_OR_STOP:
+                if int(draw() * 2):  # the legal list is ["draw", "stop"]
+                    self._stop()
+                else:
+                    self.phase = PHASE_CHANCE
+            elif phase == PHASE_OVER:
+                return steps
+            else:
+                legal = self.legal_actions(self.current)
+                action = legal[0] if len(legal) == 1 else legal[int(draw() * len(legal))]
+                self._apply({self.current: action})
+            steps += 1
 
     def apply(self, actions: Mapping[int, Any]) -> None:
         """As `State.apply`, and also refuse look-alikes of legal actions (`3.0` or `true` for `3`)."""
@@ -401,20 +457,21 @@ class NachoPileState(State):
             front[mine + 7 + self.wild_value] += 1
             values_mask |= 1 << self.wild_value
         values = VALUES_OF_MASK[values_mask]
-        for base in range(0, len(front), FRONT_STRIDE):
-            if base == mine:
-                continue
+        for base in OTHER_FRONTS[self.num_players][self.current]:
             for value in values:
-                numbers = front[base + value]
-                wilds = front[base + 7 + value]
+                at = base + value
+                numbers = front[at]
+                wilds = front[at + 7]
                 if numbers or wilds:
                     front[mine + value] += numbers
                     front[mine + 7 + value] += wilds
-                    front[base + value] = 0
-                    front[base + 7 + value] = 0
+                    front[at] = 0
+                    front[at + 7] = 0
         if mask & SPECIALS_MASK:
             self.pending = [code for code in SPECIAL_CODES if mask >> code & 1]
             self._next_special()
+        elif self.last_chip < 0:
+            self._next_turn()
         else:
             self._end_turn()
 
@@ -424,7 +481,7 @@ class NachoPileState(State):
         Resolving a Special never gives another one a target it lacked, so this needs doing once per step.
         """
         for code in self.pending[:]:
-            if not self._targets(code):
+            if not self._has_target(code):
                 self._special_done(code)
         if self.pending:
             self.phase = PHASE_SPECIAL
@@ -466,7 +523,11 @@ class NachoPileState(State):
             destination[value] += numbers
             destination[WILD] += wilds
             if self.last_chip < 0:
-                self.bag_total += numbers + wilds
+                chips = self.chips
+                for _ in range(numbers):
+                    insort(chips, value)
+                for _ in range(wilds):
+                    insort(chips, WILD)
             front[base + value] = 0
             front[base + 7 + value] = 0
             code = REMOVE
@@ -581,8 +642,9 @@ class NachoPileState(State):
         other.rng = None
         other._identical_specials = self._identical_specials
         other._optional_specials = self._optional_specials
+        other._busts_after = self._busts_after
         other.bag = self.bag[:]
-        other.bag_total = self.bag_total
+        other.chips = self.chips[:]
         other.front = self.front[:]
         other.plate = self.plate[:]
         other.out_of_game = self.out_of_game[:]
@@ -635,7 +697,7 @@ class NachoPileState(State):
             drawn = " ".join(_chip_text(code, self.wild_value) for code in self.drawn) or "nothing yet"
             lines.append(f"Turn {self.turn + 1}: seat {self.current} has drawn {drawn}.")
         bag = " ".join(f"{CHIP_KEYS[code]}x{count}" for code, count in enumerate(self.bag) if count)
-        lines.append(f"Bag ({self.bag_total}): {bag or 'empty'}")
+        lines.append(f"Bag ({len(self.chips)}): {bag or 'empty'}")
         for seat in range(self.num_players):
             piles = []
             base = seat * FRONT_STRIDE
@@ -647,6 +709,15 @@ class NachoPileState(State):
             marker = ">" if seat == self.current and self.phase != PHASE_OVER else " "
             lines.append(f"{marker} seat {seat}: plate {total:2d}  front {' '.join(piles) or '-'}")
         return "\n".join(lines)
+
+
+def _chips_of(bag: Sequence[int]) -> list[int]:
+    """The chips of a bag (counts by code) one by one, in code order."""
+    chips: list[int] = []
+    for code, count in enumerate(bag):
+        if count:
+            chips.extend([code] * count)
+    return chips
 
 
 def _is_plain(action: Any) -> bool:
@@ -694,7 +765,7 @@ class NachoPileGame(Game):
         state.wild_value = wild_value - 1 if wild_value is not None else -1
         state.pending = [_CODE_OF_NAME[name] for name in observation["pending_specials"]]
         state.bag = [observation["bag"][key] for key in CHIP_KEYS]
-        state.bag_total = sum(state.bag)
+        state.chips = _chips_of(state.bag)
         state.out_of_game = [observation["out_of_game"][key] for key in CHIP_KEYS]
         for seat, (front, plate) in enumerate(zip(observation["fronts"], observation["plates"], strict=True)):
             state.front[seat * FRONT_STRIDE : (seat + 1) * FRONT_STRIDE] = front["numbers"] + front["wilds"]

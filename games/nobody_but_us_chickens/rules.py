@@ -59,12 +59,13 @@ rebuilds the one state the observation describes (its generator has nothing to d
 
 from __future__ import annotations
 
+import marshal
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core.errors import IllegalAction, OptionError
-from games.core.state import Action, Game, Observation, Outcome, State, places_from_keys
+from games.core.state import Action, Game, Observation, Outcome, State
 from games.nobody_but_us_chickens.spec import SPEC
 
 HEALTHY, PLUMP, PRIZE, SICKLY, FOX, RAT, DOG = range(7)
@@ -88,6 +89,43 @@ SHORT_SET = (2, 1, 1, 1, 1, 0, 1)
 PICK, TAKE, OVER = "pick", "take", "over"
 PLAYOUT_TAKE_ORDER = {"take_prize": 0, "take_plump": 1, "take_healthy": 2, "take_sickly": 3}
 
+# Inside a state a hand is one int, its count of each kind a base-4 digit (kind 0 lowest): playing a card
+# subtracts CARD_UNIT[card]. What a hand code means is looked up in tables filled as codes turn up.
+CARD_UNIT = tuple(4**kind for kind in range(7))
+
+
+def hand_code(counts: Sequence[int]) -> int:
+    """The int of a hand given as counts by kind."""
+    return sum(count * CARD_UNIT[kind] for kind, count in enumerate(counts))
+
+
+def hand_counts(code: int) -> list[int]:
+    """The counts by kind of a hand code."""
+    return [code >> (2 * kind) & 3 for kind in range(7)]
+
+
+class _HandTable(dict):
+    """code -> the legal picks of that hand (card names in kind order)."""
+
+    def __missing__(self, code: int) -> list[str]:
+        value = self[code] = [name for name, count in zip(CARD_NAMES, hand_counts(code), strict=True) if count]
+        return value
+
+
+class _HandNames(dict):
+    """code -> the hand as sorted card names, repeats included."""
+
+    def __missing__(self, code: int) -> list[str]:
+        value = self[code] = cards_to_names(hand_counts(code))
+        return value
+
+
+PICKS_OF = _HandTable()
+NAMES_OF = _HandNames()
+LAST_CARD = {CARD_UNIT[kind]: kind for kind in range(7)}  # a hand of one card -> its kind
+# The legal takes by which kinds the coop holds (bit k: some Chicken of kind k).
+TAKES_OF = tuple([TAKE_ACTIONS[k] for k in range(4) if present >> k & 1] for present in range(16))
+
 
 def cards_to_names(counts: Sequence[int]) -> list[str]:
     """Card counts by kind (index order of CARD_NAMES) as a sorted list of card names, repeats included."""
@@ -108,29 +146,19 @@ def names_to_counts(names: Sequence[str], size: int) -> list[int]:
     return counts
 
 
-def chicken_points(claimed: Sequence[int]) -> int:
-    """Points of claimed Chickens given as counts by kind."""
-    return claimed[HEALTHY] + 2 * claimed[PLUMP] + 4 * claimed[PRIZE] - claimed[SICKLY]
+MAX_RESOLUTIONS = 20_000  # per table: the common hours (a 6-player game could show a few hundred thousand)
 
 
-class NobodyButUsChickensState(State):
-    """A position of Nobody but Us Chickens.
+class _Setup:
+    """What every state of one player count and variant shares (read-only, but for the `resolutions` table,
+    filled as (cards revealed, Fox King) pairs turn up; see `NobodyButUsChickensState._resolution`)."""
 
-    Internally cards are kind indices (HEALTHY .. DOG); hands, the coop and tonight's claims are counts by kind.
-    `phase` is "pick" (every seat picks a card), "take" (the seat `taker()` chooses a Chicken) or "over".
-    Takers still to come: `takers_once` take one Chicken each in order (Foxes' first trip, then Rats), then
-    `takers_repeating` take one each in turn until the coop is empty (Foxes, or Dogs). The public log holds,
-    per hour, (night, hour, cards revealed by seat, takes as (seat, chicken) pairs).
-    Build hand-made positions with `NobodyButUsChickensState.position`.
-    """
-
-    game: NobodyButUsChickensGame
-
-    def __init__(self, num_players: int, options: Mapping[str, Any], rng: random.Random | None):
-        self.num_players = num_players
-        self.options = dict(options)
-        self.rng = rng
+    def __init__(self, num_players: int, options: Mapping[str, Any]):
         self.full_hand = SHORT_SET if options["short_summer_nights"] else FULL_SET
+        self.full_code = hand_code(self.full_hand)
+        self.lone_dog_powerless = bool(options["lone_dog_powerless"])
+        self.healthy_coop = bool(options["healthy_coop"])
+        self.resolutions: dict = {}
         self.hours = sum(self.full_hand)
         self.nights = num_players
         self.all_seats = tuple(range(num_players))
@@ -141,13 +169,60 @@ class NobodyButUsChickensState(State):
         self.counter_clockwise = tuple(
             tuple((king - 1 - step) % num_players for step in self.all_seats) for king in self.all_seats
         )
+
+
+_SETUPS: dict[tuple, _Setup] = {}
+
+
+def _setup_for(num_players: int, options: Mapping[str, Any]) -> _Setup:
+    key = (num_players, bool(options["short_summer_nights"]), bool(options["lone_dog_powerless"]),
+           bool(options["healthy_coop"]))
+    setup = _SETUPS.get(key)
+    if setup is None:
+        setup = _SETUPS[key] = _Setup(num_players, options)
+    return setup
+
+
+def chicken_points(claimed: Sequence[int]) -> int:
+    """Points of claimed Chickens given as counts by kind."""
+    return claimed[HEALTHY] + 2 * claimed[PLUMP] + 4 * claimed[PRIZE] - claimed[SICKLY]
+
+
+class NobodyButUsChickensState(State):
+    """A position of Nobody but Us Chickens.
+
+    Internally cards are kind indices (HEALTHY .. DOG); the coop is counts by kind, tonight's claims one flat
+    list (seat s's count of kind k at 4 * s + k), and
+    each hand one int of base-4 counts by kind (`hand_code`).
+    `phase` is "pick" (every seat picks a card), "take" (the seat `taker()` chooses a Chicken) or "over".
+    Takers still to come: `takers_once` take one Chicken each in order (Foxes' first trip, then Rats), then
+    `takers_repeating` take one each in turn until the coop is empty (Foxes, or Dogs). The public log holds,
+    per hour, (night, hour, cards revealed by seat, takes as (seat, chicken) pairs).
+    Build hand-made positions with `NobodyButUsChickensState.position`.
+    """
+
+    game: NobodyButUsChickensGame
+    __slots__ = (
+        "num_players", "options", "rng", "setup", "hours", "all_seats", "resolutions", "night", "hour", "fox_king", "phase", "hands",
+        "coop", "claimed", "night_scores", "totals", "revealed", "takers_once", "takers_repeating", "log",
+        "narrate_from",
+    )  # fmt: skip
+
+    def __init__(self, num_players: int, options: Mapping[str, Any], rng: random.Random | None):
+        self.num_players = num_players
+        self.options = dict(options)
+        self.rng = rng
+        self.setup = setup = _setup_for(num_players, options)
+        self.hours = setup.hours
+        self.all_seats = setup.all_seats
+        self.resolutions = setup.resolutions
         self.night = 0
         self.hour = 0
         self.fox_king = 0
         self.phase = PICK
-        self.hands = [list(self.full_hand) for _ in range(num_players)]
+        self.hands = [self.full_code] * num_players  # hand codes (see CARD_UNIT)
         self.coop = [0, 0, 0, 0]
-        self.claimed = [[0, 0, 0, 0] for _ in range(num_players)]
+        self.claimed = [0] * (4 * num_players)  # seat s's claims of kind k at 4 * s + k
         self.night_scores: list[tuple[int, ...]] = []
         self.totals = [0] * num_players
         self.revealed: tuple[int, ...] | None = None
@@ -188,15 +263,18 @@ class NobodyButUsChickensState(State):
         if hands is not None:
             if len(hands) != num_players:
                 raise OptionError(f"expected {num_players} hands, got {len(hands)}")
-            state.hands = [names_to_counts(hand, 7) for hand in hands]
-        for seat, hand in enumerate(state.hands):
+            counts = [names_to_counts(hand, 7) for hand in hands]
+        else:
+            counts = [list(state.full_hand) for _ in range(num_players)]
+        for seat, hand in enumerate(counts):
             if sum(hand) != state.hours - hour or any(
                 have > full for have, full in zip(hand, state.full_hand, strict=True)
             ):
                 raise OptionError(f"seat {seat}'s hand {cards_to_names(hand)} cannot be held at hour {hour}")
+        state.hands = [hand_code(hand) for hand in counts]
         state.coop = names_to_counts(coop, 4)
         if claimed is not None:
-            state.claimed = [names_to_counts(pile, 4) for pile in claimed]
+            state.claimed = [count for pile in claimed for count in names_to_counts(pile, 4)]
         if night_scores is None:
             night_scores = [(0,) * num_players for _ in range(night)]
         if len(night_scores) != night or any(len(scores) != num_players for scores in night_scores):
@@ -225,6 +303,15 @@ class NobodyButUsChickensState(State):
         """The seat to take the next Chicken (during the take phase)."""
         return self.takers_once[0] if self.takers_once else self.takers_repeating[0]
 
+    # What every state of one player count and variant shares (see _Setup).
+    full_hand = property(lambda self: self.setup.full_hand)
+    full_code = property(lambda self: self.setup.full_code)
+    nights = property(lambda self: self.setup.nights)
+    clockwise = property(lambda self: self.setup.clockwise)
+    counter_clockwise = property(lambda self: self.setup.counter_clockwise)
+    lone_dog_powerless = property(lambda self: self.setup.lone_dog_powerless)
+    healthy_coop = property(lambda self: self.setup.healthy_coop)
+
     @property
     def top_dog(self) -> int:
         return (self.fox_king - 1) % self.num_players
@@ -232,15 +319,16 @@ class NobodyButUsChickensState(State):
     def legal_actions(self, seat: int) -> list[Action]:
         phase = self.phase
         if phase == PICK and seat in self.all_seats:
-            return [name for name, count in zip(CARD_NAMES, self.hands[seat], strict=True) if count]
+            return PICKS_OF[self.hands[seat]][:]
         if phase == TAKE and seat == self.taker():
-            return [name for name, count in zip(TAKE_ACTIONS, self.coop, strict=True) if count]
+            coop = self.coop
+            return TAKES_OF[(coop[0] > 0) | (coop[1] > 0) << 1 | (coop[2] > 0) << 2 | (coop[3] > 0) << 3][:]
         raise IllegalAction(f"seat {seat} is not to decide now")
 
     def _apply(self, actions: Mapping[int, Action]) -> None:
         if self.phase == PICK:
             self.narrate_from = len(self.log)
-            self._reveal([CARD_INDEX[actions[seat]] for seat in self.all_seats])
+            self._reveal(tuple(map(CARD_INDEX.__getitem__, map(actions.__getitem__, self.all_seats))))
         else:
             self.narrate_from = len(self.log) - 1
             self._take(TAKE_INDEX[actions[self.taker()]])
@@ -259,43 +347,57 @@ class NobodyButUsChickensState(State):
         """Totals of finished nights plus the Chickens claimed so far tonight (no bonus before dawn)."""
         if self.phase == OVER:
             return list(self.totals)
-        return [total + chicken_points(pile) for total, pile in zip(self.totals, self.claimed, strict=True)]
+        c = self.claimed
+        return [total + c[4 * seat] + 2 * c[4 * seat + 1] + 4 * c[4 * seat + 2] - c[4 * seat + 3]
+                for seat, total in enumerate(self.totals)]
 
     def outcome(self) -> Outcome:
         scores = self.scores()
-        return Outcome(places=places_from_keys(scores), scores=tuple(float(score) for score in scores))
+        # places_from_keys(scores), highest first: one more than the number of higher scores.
+        ordered = sorted(scores, reverse=True)
+        places = tuple([ordered.index(score) + 1 for score in scores])
+        return Outcome(places=places, scores=tuple([float(score) for score in scores]))
 
     # ----------------------------------------------------------------- the hour
     def _reveal(self, cards: Sequence[int]) -> None:
         """Every seat plays `cards[seat]`; Chickens join the coop, then the hour resolves."""
-        hands, coop = self.hands, self.coop
-        predators = False
-        dogs = 0
-        for seat, card in enumerate(cards):
-            hands[seat][card] -= 1
-            if card < FOX:
-                coop[card] += 1
-            elif card == DOG:
-                dogs += 1
-            else:
-                predators = True
         revealed = tuple(cards)
+        key = (revealed, self.fox_king)
+        resolution = self.resolutions.get(key)
+        if resolution is None:
+            resolution = self._resolution(revealed)
+            if len(self.resolutions) < MAX_RESOLUTIONS:
+                self.resolutions[key] = resolution
+        chickens, takers_once, takers_repeating = resolution
+        hands = self.hands
+        unit = CARD_UNIT
+        for seat, card in enumerate(revealed):
+            hands[seat] -= unit[card]
+        coop = self.coop
+        for kind in chickens:
+            coop[kind] += 1
         self.revealed = revealed
         self.log.append((self.night, self.hour, revealed, ()))
-        if not predators:
+        if takers_repeating is None:
             self._end_hour()
             return
-        if dogs and not (dogs == 1 and self.options["lone_dog_powerless"]):
-            # Counter-clockwise from the Top Dog (seat FK-1).
-            self.takers_repeating = [
-                seat for seat in self.counter_clockwise[self.fox_king] if cards[seat] == DOG
-            ]
-        else:
-            clockwise = self.clockwise[self.fox_king]
-            foxes = [seat for seat in clockwise if cards[seat] == FOX]
-            self.takers_once = foxes + [seat for seat in clockwise if cards[seat] == RAT]
-            self.takers_repeating = foxes
+        self.takers_once = takers_once[:]
+        self.takers_repeating = takers_repeating[:]
         self._run_takes()
+
+    def _resolution(self, cards: tuple[int, ...]) -> tuple[tuple[int, ...], list[int], list[int] | None]:
+        """What cards revealed with this Fox King do: the Chickens that join the coop, and the takers (each of
+        the first list once, then the second in turn), or None for the second when no predator came."""
+        chickens = tuple(card for card in cards if card < FOX)
+        dogs = cards.count(DOG)
+        if FOX not in cards and RAT not in cards:
+            return chickens, [], None
+        if dogs and not (dogs == 1 and self.lone_dog_powerless):
+            # Counter-clockwise from the Top Dog (seat FK-1).
+            return chickens, [], [seat for seat in self.counter_clockwise[self.fox_king] if cards[seat] == DOG]
+        clockwise = self.clockwise[self.fox_king]
+        foxes = [seat for seat in clockwise if cards[seat] == FOX]
+        return chickens, foxes + [seat for seat in clockwise if cards[seat] == RAT], foxes
 
     def _take(self, chicken: int) -> None:
         """The current taker claims one `chicken` from the coop."""
@@ -306,18 +408,18 @@ class NobodyButUsChickensState(State):
             seat = repeating.pop(0)
             repeating.append(seat)
         self.coop[chicken] -= 1
-        self.claimed[seat][chicken] += 1
+        self.claimed[4 * seat + chicken] += 1
         night, hour, revealed, takes = self.log[-1]
         self.log[-1] = (night, hour, revealed, (*takes, (seat, chicken)))
 
     def _sweep(self, seat: int) -> None:
         """The one taker left takes every Chicken in the coop, one at a time, in kind order."""
-        coop, pile = self.coop, self.claimed[seat]
+        coop, claimed = self.coop, self.claimed
         swept: list[tuple[int, int]] = []
         for kind in CHICKENS:
             if coop[kind]:
                 swept.extend([(seat, kind)] * coop[kind])
-                pile[kind] += coop[kind]
+                claimed[4 * seat + kind] += coop[kind]
                 coop[kind] = 0
         night, hour, revealed, takes = self.log[-1]
         self.log[-1] = (night, hour, revealed, (*takes, *swept))
@@ -325,18 +427,18 @@ class NobodyButUsChickensState(State):
     def _run_takes(self) -> None:
         """Apply every forced take; stop at a real choice (phase "take") or end the hour."""
         coop = self.coop
-        while True:
-            present = [kind for kind in CHICKENS if coop[kind]]
-            once, repeating = self.takers_once, self.takers_repeating
-            if not present or not (once or repeating):
+        once, repeating = self.takers_once, self.takers_repeating  # changed in place by _take
+        while once or repeating:
+            kinds = (coop[0] > 0) + (coop[1] > 0) + (coop[2] > 0) + (coop[3] > 0)
+            if not kinds:
                 break
             if len(repeating) == 1 and all(seat == repeating[0] for seat in once):
                 self._sweep(repeating[0])
                 break
-            if len(present) > 1:
+            if kinds > 1:
                 self.phase = TAKE
                 return
-            self._take(present[0])
+            self._take(0 if coop[0] else 1 if coop[1] else 2 if coop[2] else 3)
         self.takers_once = []
         self.takers_repeating = []
         self._end_hour()
@@ -354,13 +456,15 @@ class NobodyButUsChickensState(State):
 
     def _play_forced_cards(self) -> None:
         """The last hour of a night: every hand holds one card, which is played without a decision."""
-        self._reveal([hand.index(1) for hand in self.hands])
+        self._reveal(tuple(map(LAST_CARD.__getitem__, self.hands)))
 
     def _dawn(self) -> None:
         """Score the night, give every card back, pass the markers left; the game ends after the last night."""
-        healthy_coop = self.options["healthy_coop"]
+        healthy_coop = self.healthy_coop
         night_scores = []
-        for seat, pile in enumerate(self.claimed):
+        claimed = self.claimed
+        for seat in self.all_seats:
+            pile = claimed[4 * seat : 4 * seat + 4]
             points = chicken_points(pile)
             if healthy_coop and not pile[SICKLY] and (pile[HEALTHY] or pile[PLUMP] or pile[PRIZE]):
                 points += 1
@@ -370,8 +474,8 @@ class NobodyButUsChickensState(State):
         self.night += 1
         self.hour = 0
         self.coop = [0, 0, 0, 0]
-        self.claimed = [[0, 0, 0, 0] for _ in self.all_seats]
-        self.hands = [list(self.full_hand) for _ in self.all_seats]
+        self.claimed = [0] * (4 * self.num_players)
+        self.hands = [self.full_code] * self.num_players
         self.fox_king = (self.fox_king + 1) % self.num_players
         if self.night == self.nights:
             self.phase = OVER
@@ -389,14 +493,14 @@ class NobodyButUsChickensState(State):
             "hours": self.hours,
             "fox_king": self.fox_king,
             "top_dog": self.top_dog,
-            "hand": cards_to_names(self.hands[seat]),
-            "hands": [cards_to_names(hand) for hand in self.hands],
+            "hand": NAMES_OF[self.hands[seat]][:],
+            "hands": [NAMES_OF[hand][:] for hand in self.hands],
             "coop": cards_to_names(self.coop),
             "revealed": None if self.revealed is None else [CARD_NAMES[card] for card in self.revealed],
             "taker": self.taker() if self.phase == TAKE else None,
             "takers_once": list(self.takers_once),
             "takers_repeating": list(self.takers_repeating),
-            "claimed": [cards_to_names(pile) for pile in self.claimed],
+            "claimed": [cards_to_names(self.claimed[4 * seat : 4 * seat + 4]) for seat in self.all_seats],
             "night_scores": [list(scores) for scores in self.night_scores],
             "totals": list(self.totals),
             "log": [
@@ -415,19 +519,17 @@ class NobodyButUsChickensState(State):
         other.num_players = self.num_players
         other.options = self.options
         other.rng = None
-        other.full_hand = self.full_hand
+        other.setup = self.setup
         other.hours = self.hours
-        other.nights = self.nights
         other.all_seats = self.all_seats
-        other.clockwise = self.clockwise
-        other.counter_clockwise = self.counter_clockwise
+        other.resolutions = self.resolutions
         other.night = self.night
         other.hour = self.hour
         other.fox_king = self.fox_king
         other.phase = self.phase
-        other.hands = [hand[:] for hand in self.hands]
+        other.hands = self.hands[:]
         other.coop = self.coop[:]
-        other.claimed = [pile[:] for pile in self.claimed]
+        other.claimed = self.claimed[:]
         other.night_scores = self.night_scores[:]
         other.totals = self.totals[:]
         other.revealed = self.revealed
@@ -457,8 +559,8 @@ class NobodyButUsChickensState(State):
         for seat in self.all_seats:
             played = f"; played {CARD_NAMES[self.revealed[seat]]}" if self.revealed is not None else ""
             lines.append(
-                f"seat {seat}: total {self.totals[seat]}; hand {' '.join(cards_to_names(self.hands[seat])) or '-'}"
-                f"; claimed tonight {' '.join(cards_to_names(self.claimed[seat])) or '-'}{played}"
+                f"seat {seat}: total {self.totals[seat]}; hand {' '.join(NAMES_OF[self.hands[seat]]) or '-'}"
+                f"; claimed tonight {' '.join(cards_to_names(self.claimed[4 * seat : 4 * seat + 4])) or '-'}{played}"
             )
         if self.phase == TAKE:
             lines.append(f"seat {self.taker()} chooses a Chicken to take")
@@ -515,19 +617,33 @@ class NobodyButUsChickensGame(Game):
         return NobodyButUsChickensState(num_players, options, rng)
 
     def sample_state(self, observation: Observation, rng: random.Random) -> NobodyButUsChickensState:
-        """The state the observation describes: every card in it is public, so nothing is drawn."""
+        """The state the observation describes: every card in it is public, so nothing is drawn.
+
+        A search asks for it once per iteration from one observation: the state rebuilt from an observation is
+        kept (with a private copy of that observation) and cloned for the next call with an equal one."""
+        global _recent
+        recent = _recent
+        for seen, state in recent:
+            if seen == observation:
+                return state.clone()
+        state = self._rebuild(observation)
+        _recent = [(marshal.loads(marshal.dumps(observation)), state), *recent[: RECENT - 1]]
+        return state.clone()
+
+    @staticmethod
+    def _rebuild(observation: Observation) -> NobodyButUsChickensState:
         state = NobodyButUsChickensState(observation["num_players"], observation["options"], None)
         state.phase = observation["phase"]
         state.night = observation["night"]
         state.hour = observation["hour"]
         state.fox_king = observation["fox_king"]
-        state.hands = [names_to_counts(hand, 7) for hand in observation["hands"]]
+        state.hands = [hand_code(names_to_counts(hand, 7)) for hand in observation["hands"]]
         state.coop = names_to_counts(observation["coop"], 4)
         revealed = observation["revealed"]
         state.revealed = None if revealed is None else tuple(CARD_INDEX[card] for card in revealed)
         state.takers_once = list(observation["takers_once"])
         state.takers_repeating = list(observation["takers_repeating"])
-        state.claimed = [names_to_counts(pile, 4) for pile in observation["claimed"]]
+        state.claimed = [count for pile in observation["claimed"] for count in names_to_counts(pile, 4)]
         state.night_scores = [tuple(scores) for scores in observation["night_scores"]]
         state.totals = list(observation["totals"])
         state.log = [
@@ -542,6 +658,9 @@ class NobodyButUsChickensGame(Game):
         state.narrate_from = len(state.log)
         return state
 
+
+RECENT = 4  # states kept for the observations seen last
+_recent: list[tuple[Observation, NobodyButUsChickensState]] = []
 
 GAME = NobodyButUsChickensGame()
 NobodyButUsChickensState.game = GAME

@@ -31,7 +31,6 @@ from league.ratings.models import Rating, RatingHistory
 from league.results.models import ResultVersion
 
 RATE_WINDOW_SECONDS = 30
-CHART_POINTS = 120
 # A worker counts as present if it looked for work this recently; probes are listed for a day.
 SANDBOX_SEEN = timedelta(minutes=10)
 PROBES_LISTED = timedelta(days=1)
@@ -256,24 +255,22 @@ def league_recent_matches(league: BotLeague, limit: int = 10) -> list[Fixture]:
 
 
 def league_chart(league: BotLeague) -> Chart | None:
-    """Each bot's conservative rating after each of its matches, thinned to at most CHART_POINTS points."""
+    """Each bot's conservative rating after each of its matches, with the match's time (thinned by the chart)."""
     names = dict(LeagueEntry.objects.filter(league=league).values_list("bot__player_id", "bot__name"))
     values: dict[int, list[float]] = {player_id: [] for player_id in names}
+    dates: dict[int, list] = {player_id: [] for player_id in names}
     rows = (
         RatingHistory.objects.filter(pool_id=league.rating_pool_id)
         .order_by("match__played_at", "match_id")
-        .values_list("player_id", "mu_after", "sigma_after")
+        .values_list("player_id", "mu_after", "sigma_after", "match__played_at")
     )
-    for player_id, mu, sigma in rows.iterator(chunk_size=5000):
+    for player_id, mu, sigma, played_at in rows.iterator(chunk_size=5000):
         values.setdefault(player_id, []).append(maths.conservative(mu, sigma))
-    series = []
-    for player_id, points in values.items():
-        step = max(1, -(-len(points) // CHART_POINTS))
-        thinned = points[::step]
-        if points and thinned[-1] != points[-1]:
-            thinned.append(points[-1])
-        series.append(Series(names.get(player_id, str(player_id)), thinned))
-    return history_chart(series)
+        dates.setdefault(player_id, []).append(timezone.localtime(played_at) if played_at else league.created_at)
+    series = [
+        Series(names.get(player_id, str(player_id)), points, dates[player_id]) for player_id, points in values.items()
+    ]
+    return history_chart(series, by_time=False)
 
 
 def bot_leagues(bot: BotDefinition) -> QuerySet[BotLeague]:

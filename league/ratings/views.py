@@ -4,12 +4,14 @@ rating-history chart, and their results)."""
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 
 from games.core.errors import UnknownGame
 from games.registry import get_spec
 from league.core.catalogue import game_name
 from league.matches.selectors import player_seats
 from league.players.models import Player
+from league.ratings import maths
 from league.ratings.charts import Series, history_chart, reliability_chart
 from league.ratings.models import Prediction, RatingPool
 from league.ratings.selectors import (
@@ -48,10 +50,7 @@ def game_leaderboard(request: HttpRequest, game_id: str) -> HttpResponse:
 def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
     player = get_object_or_404(Player, slug=slug)
     ratings = list(player_ratings(player))
-    by_pool: dict[int, list[float]] = {}
-    for row in player_history(player).only("pool_id", "mu_after", "sigma_after", "match__played_at"):
-        by_pool.setdefault(row.pool_id, []).append(row.conservative_after)
-    chart = history_chart([Series(game_name(r.pool.game_id), by_pool.get(r.pool_id, [])) for r in ratings])
+    chart = history_chart([_history_series(r.pool, rows) for r, rows in _history_by_rating(player, ratings)])
     upsets = player_upsets(player)
     page = Paginator(player_seats(player), RESULTS_PER_PAGE).get_page(request.GET.get("page"))
     return render(
@@ -66,6 +65,23 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "upset_matches": {row.match_id for row in upsets},
         },
     )
+
+
+def _history_by_rating(player: Player, ratings: list) -> list[tuple]:
+    """Each rating with its history rows' (conservative rating, played at), one query for all pools."""
+    by_pool: dict[int, list[tuple[float, object]]] = {}
+    rows = player_history(player).values_list("pool_id", "mu_after", "sigma_after", "match__played_at")
+    for pool_id, mu, sigma, played_at in rows:
+        when = timezone.localtime(played_at) if played_at else None
+        by_pool.setdefault(pool_id, []).append((maths.conservative(mu, sigma), when))
+    return [(rating, by_pool.get(rating.pool_id, [])) for rating in ratings]
+
+
+def _history_series(pool: RatingPool, rows: list[tuple]) -> Series:
+    """A line named for what it rates: the game for its people's pool, else the pool (a bot league's)."""
+    label = game_name(pool.game_id) if pool.kind == RatingPool.Kind.PEOPLE else pool.name
+    dates = [when for _, when in rows]
+    return Series(label, [value for value, _ in rows], dates if None not in dates else ())
 
 
 def pool_calibration_page(request: HttpRequest, pk: int) -> HttpResponse:

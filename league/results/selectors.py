@@ -10,9 +10,15 @@ from league.results.models import ResultVersion
 
 
 def match_detail(pk: int) -> Match | None:
-    """One match with its seats and every result version (newest first)."""
+    """One match with its seats and every result version (newest first), and what it was played for: its
+    tournament table (with round and tournament), bot-league fixture or challenge, through the reverse
+    relations those apps declare (named, not imported: they stand above this app)."""
     return (
-        with_seats(Match.objects.filter(pk=pk))
+        with_seats(
+            Match.objects.filter(pk=pk).select_related(
+                "tournament_table__round__tournament", "bot_fixture__league", "challenge_match__challenge"
+            )
+        )
         .prefetch_related(
             Prefetch(
                 "result_versions",

@@ -345,6 +345,15 @@ BOT_LOG_MATCHES = env.number("BOT_LOG_MATCHES", 200, minimum=1)  # program logs 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "server": {"()": "django.utils.log.ServerFormatter", "format": "[{server_time}] {message}", "style": "{"}
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "server": {"class": "logging.StreamHandler", "formatter": "server"},
+    },
     "root": {"handlers": ["console"], "level": env.text("LOG_LEVEL", "INFO")},
+    # runserver's access log (Django's own format) follows LOG_LEVEL too: `manage.py serve` sets WARNING
+    # unless --verbose.
+    "loggers": {"django.server": {"handlers": ["server"], "level": env.text("LOG_LEVEL", "INFO"), "propagate": False}},
 }

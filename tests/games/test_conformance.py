@@ -281,3 +281,21 @@ def test_observations_do_not_depend_on_what_the_seat_cannot_see(game):
         first = game.sample_state(copy.deepcopy(observation), rng)
         second = game.sample_state(copy.deepcopy(observation), rng)
         assert first.observation(0) == second.observation(0) == observation
+
+
+def test_an_engine_s_playout_draws_the_same_numbers_and_reaches_the_same_state_as_the_generic_one(game):
+    """`State.playout` is what a search bot's rollout does; an engine's faster loop must match it exactly."""
+    from games.core.state import State
+
+    num_players = player_counts(game)[-1]
+    compared = 0
+    for state in spread_positions(game, num_players, seed=41, count=12, every=13):
+        for max_events, to_break in ((0, True), (0, False), (7, True), (1, False)):
+            fast, generic = state.clone(), state.clone()
+            fast_rng, generic_rng = random.Random(compared), random.Random(compared)
+            steps = fast.playout(fast_rng, max_events, to_break)
+            assert steps == State.playout(generic, generic_rng, max_events, to_break)
+            assert snapshot(fast) == snapshot(generic)
+            assert fast_rng.getstate() == generic_rng.getstate()
+            compared += 1
+    assert compared >= 24

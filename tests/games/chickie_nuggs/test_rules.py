@@ -550,3 +550,39 @@ def test_observations_hide_other_hands_and_the_pile_order():
         "trays",
         "turn",
     ]
+
+
+# ----- knowledge kept until an observation asks for it -------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_observations_are_the_same_whether_asked_at_every_event_or_only_now_and_then(seed):
+    """What the seats learn is journalled and applied when an observation needs it: asking at every event, every
+    seventh, or on clones taken along the way gives the same observations (face-down nuggets' values included)."""
+    import random
+
+    num_players = 2 + seed % 3
+    watched = GAME.start(num_players, None, seed)
+    lazy = GAME.start(num_players, None, seed)
+    rng = random.Random(seed)
+    clones = []
+    for step in range(10_000):
+        if watched.is_terminal():
+            break
+        if watched.is_chance():
+            outcome = watched.sample_chance(rng)
+            watched.apply_chance(outcome)
+            lazy.apply_chance(outcome)
+        else:
+            actions = {s: rng.choice(watched.legal_actions(s)) for s in watched.deciders()}
+            watched.apply(actions)
+            lazy.apply(actions)
+        seen = [watched.observation(s) for s in range(num_players)]
+        if step % 7 == 0:
+            assert [lazy.observation(s) for s in range(num_players)] == seen
+        if step % 11 == 0:
+            clones.append((lazy.clone(), seen))
+    assert watched.is_terminal()
+    assert [lazy.observation(s) for s in range(num_players)] == seen
+    for clone, seen_then in clones:
+        assert [clone.observation(s) for s in range(num_players)] == seen_then

@@ -370,3 +370,27 @@ def test_before_the_end_the_outcome_counts_chips_in_total_on_plates_and_in_front
 def test_impossible_positions_are_refused(kwargs, message):
     with pytest.raises(OptionError, match=message):
         NachoPileState.position(3, **kwargs)
+
+
+def test_a_special_has_a_target_exactly_when_it_has_target_actions():
+    """The quick test for "this Special has a target" agrees with the list of its actions, all along random
+    games, for every Special and every player count."""
+    import random
+
+    from games.nacho_pile import GAME
+    from games.nacho_pile.rules import SPECIAL_CODES
+
+    checked = 0
+    for seed in range(30):
+        num_players = 2 + seed % 5
+        state = GAME.start(num_players, None, seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if not state.is_chance():
+                for code in SPECIAL_CODES:
+                    assert state._has_target(code) == bool(state._targets(code))
+                    checked += 1
+                state.apply({s: rng.choice(state.legal_actions(s)) for s in state.deciders()})
+            else:
+                state.apply_chance(state.sample_chance(rng))
+    assert checked > 1000

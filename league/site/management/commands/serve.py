@@ -4,6 +4,11 @@ Ctrl-C (or SIGTERM) stops all three and waits for them, so nothing is left runni
 the others are stopped too and the command exits non-zero. One worker process (`--pool solo`), as the
 embedded SQLite default wants a single writer per process; it consumes the default queue and the
 notifications queue (mail and webhooks).
+
+Quiet by default: the worker and beat log warnings and errors only (no start-up banner), the web server no
+access log; `--verbose` (`make run VERBOSE=1`) shows everything. Their output passes through this command; once the
+web answers, the worker answers a ping and all three have been silent for a moment, it prints the URLs and the
+demo logins (`serve_banner`) last, where they stay on screen.
 """
 
 from __future__ import annotations
@@ -13,14 +18,86 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from league.site.demo import (
+    ADMIN_USERNAME,
+    DEMO_PLAYER_USERNAME,
+    admin_password_file,
+    demo_player_password_file,
+)
+from league.site.health import check_workers
+
 STOP_GRACE_SECONDS = 10
 STARTUP_WAIT_SECONDS = 60
+# The banner waits until the three have been silent this long (the worker's first tasks, such as the demo's
+# notification mails on the console, print first), at most SETTLE_WAIT_SECONDS.
+QUIET_SECONDS = 2.0
+SETTLE_WAIT_SECONDS = 30
+
+
+class OutputRelay:
+    """Copies each process's output to ours line by line and remembers when the last line came."""
+
+    def __init__(self) -> None:
+        self.last_line_at = time.monotonic()
+        self._lock = threading.Lock()
+
+    def follow(self, process: subprocess.Popen) -> None:
+        threading.Thread(target=self._copy, args=(process.stdout,), daemon=True).start()
+
+    def _copy(self, pipe) -> None:
+        for line in iter(pipe.readline, b""):
+            with self._lock:
+                sys.stdout.buffer.write(line)
+                sys.stdout.buffer.flush()
+                self.last_line_at = time.monotonic()
+
+    def say(self, text: str) -> None:
+        """Print `text` whole, between two lines of the processes' output."""
+        with self._lock:
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
+
+    def wait_for_quiet(self, stopping) -> None:
+        deadline = time.monotonic() + SETTLE_WAIT_SECONDS
+        while time.monotonic() < deadline and not stopping():
+            if time.monotonic() - self.last_line_at >= QUIET_SECONDS:
+                return
+            time.sleep(0.2)
+
+
+def _password(path) -> str | None:
+    try:
+        return path.read_text().strip() or None
+    except OSError:
+        return None
+
+
+def serve_banner(
+    *, url: str, admin_password: str | None, demo_password: str | None, worker_ready: bool, verbose: bool
+) -> str:
+    """What `serve` prints once everything runs: where to go, how to log in, how to stop, how to see more."""
+    rule = "=" * 72
+    lines = [rule, f"Pecking Order is running at {url}  (Ctrl-C stops everything)", ""]
+    if admin_password:
+        lines.append(f"  Admin:       user '{ADMIN_USERNAME}', password '{admin_password}'  {url}admin/")
+    else:
+        lines.append("  Admin:       no demo admin yet (make demo creates one)")
+    if demo_password:
+        lines.append(f"  Demo player: user '{DEMO_PLAYER_USERNAME}', password '{demo_password}'  {url}accounts/login/")
+    lines += ["", f"  API docs: {url}api/docs/   Health: {url}health/"]
+    if not worker_ready:
+        lines.append("  The worker has not answered yet: bot matches and ratings wait for it (see /health/).")
+    if not verbose:
+        lines.append("  Quiet logs (warnings only); make run VERBOSE=1 (serve --verbose) shows every request and task.")
+    lines.append(rule)
+    return "\n".join(lines)
 
 
 class Command(BaseCommand):
@@ -29,8 +106,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+        parser.add_argument(
+            "--verbose", action="store_true", help="Show the access log and the worker's and beat's info logs."
+        )
 
-    def handle(self, *args, host: str, port: int, **options):
+    def handle(self, *args, host: str, port: int, verbose: bool = False, **options):
         if not 1 <= port <= 65535:
             raise CommandError(f"--port must be between 1 and 65535, not {port}", returncode=2)
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
@@ -43,12 +123,15 @@ class Command(BaseCommand):
         beat_schedule = str(settings.VAR_DIR / "celerybeat-schedule")
         # The worker takes the default queue and the notifications queue (mail and webhooks).
         queues = f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.NOTIFICATIONS_QUEUE}"
+        level = "info" if verbose else "warning"
+        celery = [python, "-m", "celery", "-A", "league"] + ([] if verbose else ["--quiet"])
         commands = {
             "web": [python, manage, "runserver", f"{host}:{port}", "--noreload"],
-            "worker": [python, "-m", "celery", "-A", "league", "worker", "--pool", "solo", "-l", "info", "-n", "worker@%h",
-                       "-Q", queues],
-            "beat": [python, "-m", "celery", "-A", "league", "beat", "-l", "info", "-s", beat_schedule],
+            "worker": [*celery, "worker", "--pool", "solo", "-l", level, "-n", "worker@%h", "-Q", queues],
+            "beat": [*celery, "beat", "-l", level, "-s", beat_schedule],
         }
+        environment = {**os.environ, "LOG_LEVEL": level.upper(), "PYTHONUNBUFFERED": "1"}
+        relay = OutputRelay()
         processes: dict[str, subprocess.Popen] = {}
         stopping = False
 
@@ -60,11 +143,22 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, request_stop)
         try:
             for name, command in commands.items():
-                processes[name] = subprocess.Popen(command, cwd=settings.BASE_DIR)
+                processes[name] = subprocess.Popen(
+                    command, cwd=settings.BASE_DIR, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+                )
+                relay.follow(processes[name])
             url = f"http://{host}:{port}/"
             if self._wait_for(url, processes, lambda: stopping):
-                self.stdout.write(self.style.SUCCESS(f"\nPecking Order is running at {url}  (Ctrl-C stops everything)"))
-                self.stdout.write(f"Admin: {url}admin/   API docs: {url}api/docs/   Health: {url}health/\n")
+                worker_ready = self._wait_for_worker(processes, lambda: stopping)
+                relay.wait_for_quiet(lambda: stopping)
+                banner = serve_banner(
+                    url=url,
+                    admin_password=_password(admin_password_file()),
+                    demo_password=_password(demo_player_password_file()),
+                    worker_ready=worker_ready,
+                    verbose=verbose,
+                )
+                relay.say(self.style.SUCCESS("\n" + banner + "\n"))
             while not stopping:
                 dead = [name for name, process in processes.items() if process.poll() is not None]
                 if dead:
@@ -84,6 +178,18 @@ class Command(BaseCommand):
                     return True
             except OSError:
                 time.sleep(0.3)
+        return False
+
+    def _wait_for_worker(self, processes: dict, stopping) -> bool:
+        """Whether the worker answered a ping before the start-up deadline (beat, which answers none, has
+        started by then if its process still runs)."""
+        deadline = time.monotonic() + STARTUP_WAIT_SECONDS
+        while time.monotonic() < deadline and not stopping():
+            if any(process.poll() is not None for process in processes.values()):
+                return False
+            if check_workers():
+                return True
+            time.sleep(0.3)
         return False
 
     def _stop_all(self, processes: dict[str, subprocess.Popen]) -> None:
