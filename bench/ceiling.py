@@ -51,8 +51,8 @@ class SeeingGame:
         return getattr(self._game, name)
 
 
-class CeilingBot(SearchBot):
-    """The search bot, searching the true state (kept out of the registry: a measuring stick only)."""
+class Seeing:
+    """Mixed into a search bot: it searches the true state (kept out of the registry: a measuring stick only)."""
 
     name = CEILING
     summary = "search that sees every hidden card (bench/ceiling.py only)"
@@ -63,6 +63,11 @@ class CeilingBot(SearchBot):
             return self.act(state.observation(self.seat), legal)
         finally:
             self.game = self.game._game
+
+
+def ceiling_class(game_id: str) -> type:
+    """The ceiling bot of a game: the search bot with that game's tuned defaults, seeing the true state."""
+    return type("CeilingBot", (Seeing, SearchBot.for_game(game_id)), {"__module__": __name__})
 
 
 def parse_params(text: str) -> dict[str, str]:
@@ -86,7 +91,7 @@ def play_one(args: tuple) -> tuple[list[int], list[float], dict[int, int], dict[
     for seat in range(players):
         rng = random.Random(bot_seed(seed, seat))
         if seat == ceiling_seat:
-            bots.append(CeilingBot(game, seat, players, options, params, rng))
+            bots.append(ceiling_class(game_id)(game, seat, players, options, params, rng))
         else:
             bots.append(registry.bot_class(opponent, game_id)(game, seat, players, options, None, rng))
     decisions: dict[int, int] = {}
@@ -115,7 +120,7 @@ def ceiling_series(game_id: str, players: int, games: int, seed: int, params: di
                    opponent: str = "heuristic", jobs: int = 1) -> SeriesResult:
     """The ceiling bot in seat g mod N of match g, the opponent elsewhere; aggregated like an arena series."""
     registry.bot_class(opponent, game_id)  # an unknown opponent is refused before anything is played
-    CeilingBot.validate_params(params)
+    ceiling_class(game_id).validate_params(params)
     tasks = [(game_id, players, g % players, opponent, params, series_seed(seed, g)) for g in range(games)]
     result = SeriesResult(game_id, players, games, seed)
     lines = {CEILING: BotLine(CEILING), opponent: BotLine(opponent)}

@@ -44,7 +44,8 @@ def _load() -> tuple[dict[str, Game], dict[str, dict[str, type[Bot]]]]:
             continue
         game: Game = module.GAME
         games[game.spec.id] = game
-        table = {bot.name: bot for bot in GENERIC_BOTS}
+        # A generic bot may offer each game its own variant (the search bot's tuned defaults: `for_game`).
+        table = {bot.name: bot.for_game(game.spec.id) if hasattr(bot, "for_game") else bot for bot in GENERIC_BOTS}
         for bot in module.BOTS:
             if bot.name in table:
                 raise RuntimeError(f"bot name {bot.name!r} registered twice for {game.spec.id}")

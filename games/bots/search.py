@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 from typing import Any
 
 from games.core.bot import Bot
@@ -40,13 +41,36 @@ Entry = list[float]
 # What a regret-matching selection needs for its update: the entries offered, their probabilities, the pick.
 Regret = tuple[list[Entry], list[float], int]
 
-PLACE_WEIGHT = 0.25
-MAX_CHANCE_KEY = 40  # chance outcomes whose encoding is longer (shuffles, deals) are not branched on  # part of the reward from the place; the rest is the share of the win
+PLACE_WEIGHT = 0.25  # part of the reward from the place; the rest is the share of the win
+MAX_CHANCE_KEY = 40  # chance outcomes whose encoding is longer (shuffles, deals) are not branched on
+
+# The tuned defaults per game (bench/tune_search.py, docs/bots.md): `registry` offers each game the search bot
+# of `SearchBot.for_game`, whose parameters default to these; an explicit parameter still overrides them, and
+# a game not listed plays the generic defaults of `SearchBot.params`.
+TUNED: dict[str, dict[str, Any]] = {
+    "nacho_pile": {
+        "iterations": 300, "rollout": "heuristic", "rollout_depth": 15, "opponents": "rollout", "prior": "heuristic"
+    },
+    "nobody_but_us_chickens": {"iterations": 500, "sharpen": 3.0},
+    "chicken_foot": {"iterations": 600, "determinizations": 40, "rollout_depth": 20, "prior": "heuristic"},
+    "chickie_nuggs": {"iterations": 300, "determinizations": 20},
+}
+
+
+def _frozen(value: Any) -> Any:
+    if type(value) is list:
+        return tuple(_frozen(v) for v in value)
+    if type(value) is dict:
+        return ("{}",) + tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    if type(value) is bool:  # JSON tells true from 1; Python's equality does not
+        return ("bool", value)
+    return value
 
 
 def action_key(action: Action) -> Any:
-    """A hashable key for an action, equal for equal JSON values."""
-    return action if type(action) in (str, int) else canonical_json(action)
+    """A hashable key for an action, equal for equal JSON values (a list becomes a tuple, a dict a tuple of
+    its sorted items after a marker), cheaper than canonical JSON."""
+    return action if type(action) in (str, int) else _frozen(action)
 
 
 class Node:
@@ -62,7 +86,7 @@ class Node:
 
 class SearchBot(Bot):
     name = "search"
-    version = 1  # bump when its choices change (games.core.bot.Bot.version)
+    version = 2  # bump when its choices change (games.core.bot.Bot.version); 2: tuned defaults per game, prior
     summary = "information-set Monte Carlo tree search over the game's sampler"
     params = (
         Option("iterations", "int", 300, "search iterations per decision", min=1, max=1_000_000),
@@ -88,9 +112,23 @@ class SearchBot(Bot):
         Option("sharpen", "float", 1.0,
                "the choice at a simultaneous step is drawn with probability proportional to the average strategy"
                " raised to this power: 1 plays the mix as found, more leans to its strongest parts", min=0.0, max=20.0),
+        Option("prior", "str", "none",
+               "a bot of the game whose choice at the root gets a progressive bias (prior_weight / (visits + 1))"
+               " and is tried first, or none"),
+        Option("prior_weight", "float", 1.0, "weight of the prior's progressive bias, in reward units",
+               min=0.0, max=100.0),
         Option("time_limit", "float", 0.0, "seconds per decision at most (0: no limit; makes play machine-dependent)",
                min=0.0, max=600.0),
     )
+
+    @classmethod
+    def for_game(cls, game_id: str) -> type[SearchBot]:
+        """The search bot the registry offers for `game_id`: the same bot (name, version, behaviour) with the
+        game's tuned defaults (`TUNED`) as its parameters' defaults."""
+        tuned = TUNED.get(game_id)
+        if not tuned:
+            return cls
+        return _tuned_class(cls, game_id, tuple(sorted(tuned.items())))
 
     @classmethod
     def not_remakeable(cls, params):
@@ -115,10 +153,22 @@ class SearchBot(Bot):
             self.rollout_bots = [
                 bots[rollout](game, s, num_players, options, None, rng) for s in range(num_players)
             ]
+        prior = self.config["prior"]
+        self._prior_key: Any = None
+        self.prior_bot: Bot | None = None
+        if prior != "none":
+            bots = registry.bots_for(game.spec.id)
+            if prior not in bots or prior == self.name:
+                allowed = ", ".join(n for n in bots if n != self.name)
+                raise OptionError(f"parameter prior: {prior!r} is not a bot of {game.spec.id} (allowed: {allowed})")
+            self.prior_bot = bots[prior](game, seat, num_players, options, None, rng)
 
     def act(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
         if len(legal_actions) == 1:
             return legal_actions[0]
+        self._prior_key = None
+        if self.prior_bot is not None and self.config["prior_weight"] > 0:
+            self._prior_key = action_key(self.prior_bot.act(observation, legal_actions))
         root = self.search(observation)
         table = root.stats.get(self.seat, {})
         legal_keys = {action_key(a): a for a in legal_actions}
@@ -180,7 +230,7 @@ class SearchBot(Bot):
                 state._apply_chance(outcome)
                 if not branch_chance:
                     continue
-                key = action_key(outcome)
+                key = outcome if type(outcome) in (str, int) else canonical_json(outcome)
                 if type(key) is str and len(key) > MAX_CHANCE_KEY:
                     continue  # a shuffle or a deal: too many outcomes to branch on
                 child = node.children.get(("chance", key))
@@ -204,7 +254,8 @@ class SearchBot(Bot):
                     continue
                 table = node.stats.setdefault(seat, {})
                 if len(deciders) == 1 or self.config["simultaneous"] == "ucb":
-                    index = self._select_ucb(table, legal, c)
+                    prior = self._prior_key if node is root and seat == self.seat else None
+                    index = self._select_ucb(table, legal, c, prior)
                 else:
                     index, regrets[seat] = self._select_regret(table, legal)
                 chosen[seat] = legal[index]
@@ -230,25 +281,39 @@ class SearchBot(Bot):
                 if seat in regrets:
                     self._update_regret(regrets[seat], rewards[seat])
 
-    def _select_ucb(self, table: dict[Any, list[float]], legal: list[Action], c: float) -> int:
+    def _select_ucb(self, table: dict[Any, list[float]], legal: list[Action], c: float, prior: Any = None) -> int:
         untried = []
-        best_index, best_value = 0, -math.inf
         entries = []
+        prior_index = -1
         for index, action in enumerate(legal):
-            key = action_key(action)
+            key = action if type(action) in (str, int) else _frozen(action)
             entry = table.get(key)
             if entry is None:
                 entry = table[key] = [0, 0.0, 0, 0.0, 0.0]
             entry[2] += 1
             if entry[0] == 0:
                 untried.append(index)
+            if key == prior:
+                prior_index = index
             entries.append(entry)
         if untried:
+            if prior_index >= 0 and entries[prior_index][0] == 0:
+                return prior_index
             return untried[self.rng.randrange(len(untried))]
+        best_index, best_value = 0, -math.inf
+        log, sqrt = math.log, math.sqrt
         for index, entry in enumerate(entries):
-            value = entry[1] / entry[0] + c * math.sqrt(math.log(entry[2]) / entry[0])
+            visits = entry[0]
+            value = entry[1] / visits + c * sqrt(log(entry[2]) / visits)
             if value > best_value:
                 best_index, best_value = index, value
+        if prior_index >= 0:
+            entry = entries[prior_index]
+            visits = entry[0]
+            weight = self.config["prior_weight"]
+            value = entry[1] / visits + c * sqrt(log(entry[2]) / visits) + weight / (visits + 1)
+            if value > best_value:
+                best_index = prior_index
         return best_index
 
     def _select_regret(self, table: dict[Any, list[float]], legal: list[Action]) -> tuple[int, Regret]:
@@ -314,6 +379,23 @@ class SearchBot(Bot):
                 state._apply(actions)
             steps += 1
         return rewards_of(state.evaluation(), self.num_players, self.game.spec.score_order, self.config["score_weight"])
+
+
+_TUNED_CLASSES: dict[tuple[type[SearchBot], str], type[SearchBot]] = {}
+
+
+def _tuned_class(base: type[SearchBot], game_id: str, tuned: tuple[tuple[str, Any], ...]) -> type[SearchBot]:
+    """`base` with `tuned`'s values as its parameters' defaults (made once per game)."""
+    made = _TUNED_CLASSES.get((base, game_id))
+    if made is None:
+        values = dict(tuned)
+        unknown = set(values) - {p.name for p in base.params}
+        if unknown:
+            raise RuntimeError(f"tuned search defaults for {game_id} name unknown parameters: {sorted(unknown)}")
+        params = tuple(replace(p, default=p.validate(values[p.name])) if p.name in values else p for p in base.params)
+        body = {"params": params, "version": base.version, "__module__": base.__module__, "tuned_for": game_id}
+        made = _TUNED_CLASSES[(base, game_id)] = type(base.__name__, (base,), body)
+    return made
 
 
 def rewards_of(outcome: Outcome, num_players: int, score_order: str | None, score_weight: float) -> list[float]:

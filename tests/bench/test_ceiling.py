@@ -66,3 +66,12 @@ def test_a_ceiling_series_is_the_same_for_a_seed_with_any_jobs():
 def test_bad_arguments_exit_2_with_a_message(argv, message, capsys):
     assert ceiling.main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_ceiling_bot_searches_with_the_games_tuned_defaults():
+    from games.bots.search import TUNED
+
+    for game_id, tuned in TUNED.items():
+        made = ceiling.ceiling_class(game_id)
+        assert made.name == "ceiling"
+        assert {k: made.validate_params({})[k] for k in tuned} == tuned

@@ -110,3 +110,39 @@ def test_chooses_a_legal_action_at_positions_from_hundreds_of_random_games(game)
             step += 1
             state.apply({s: rng.choice(state.legal_actions(s)) for s in deciders})
     assert asked >= 20
+
+
+def test_each_game_offers_the_search_bot_with_its_tuned_defaults():
+    from games import registry
+    from games.bots.search import TUNED
+
+    for game_id, tuned in TUNED.items():
+        cls = registry.bot_class("search", game_id)
+        assert issubclass(cls, SearchBot) and cls.name == "search" and cls.version == SearchBot.version
+        defaults = cls.validate_params({})
+        assert {k: defaults[k] for k in tuned} == tuned
+        described = {p["name"]: p["default"] for p in cls.describe()["params"]}
+        assert {k: described[k] for k in tuned} == tuned
+        # An explicit parameter still overrides the tuned default; the rest stay tuned.
+        assert cls.validate_params({"iterations": 7}) == {**defaults, "iterations": 7}
+    assert SearchBot.validate_params({})["iterations"] == 300  # the generic fallback
+
+
+def test_the_prior_is_tried_first_and_must_be_a_bot_of_the_game(game):
+    from games import registry
+
+    with pytest.raises(OptionError, match="prior: 'nobody' is not a bot of"):
+        SearchBot(game, 0, 2, {}, {"prior": "nobody"}, random.Random(1))
+    if "heuristic" not in registry.bots_for(game.spec.id):
+        return
+    low, _ = game.spec.players_allowed(game.spec.validate_options({}))
+    num_players = max(low, min(4, game.spec.max_players))
+    for state, seat in decision_points(game, num_players, seed=5, every=11):
+        legal = state.legal_actions(seat)
+        if len(legal) > 1 and len(state.deciders()) == 1:
+            break
+    bot = make_bot(game, state, seat, 3, iterations=1, prior="heuristic")
+    heuristic = registry.bot_class("heuristic", game.spec.id)(
+        game, seat, num_players, state.options, None, random.Random(3)
+    )
+    assert bot.act(state.observation(seat), legal) == heuristic.act(state.observation(seat), legal)

@@ -58,3 +58,20 @@ def test_both_sides_of_the_guess_are_each_taken_between_30_and_70_percent_of_200
         assert set(counts) == set(choices)
         for choice in choices:
             assert 60 <= counts[choice] <= 140, counts
+
+
+def test_the_tuned_default_bot_of_the_game_mixes_too():
+    """The registry's search bot for this game (its tuned defaults, e.g. a sharpened average strategy) still
+    takes each side of the guess between 30% and 70% of 200 seeds."""
+    game = registry.get_game("nobody_but_us_chickens")
+    cls = registry.bot_class("search", game.spec.id)
+    state = guessing_position()
+    for seat, choices in ((0, ("fox", "healthy")), (1, ("dog", "plump"))):
+        observation = state.observation(seat)
+        legal = state.legal_actions(seat)
+        counts = Counter(
+            cls(game, seat, 2, state.options, None, random.Random(seed)).act(observation, legal) for seed in range(200)
+        )
+        assert set(counts) == set(choices)
+        for choice in choices:
+            assert 60 <= counts[choice] <= 140, counts
