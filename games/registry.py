@@ -29,8 +29,6 @@ GAME_PACKAGES = (
 
 @cache
 def _load() -> tuple[dict[str, Game], dict[str, dict[str, type[Bot]]]]:
-    from games.bots import GENERIC_BOTS
-
     games: dict[str, Game] = {}
     bots: dict[str, dict[str, type[Bot]]] = {}
     for package in GAME_PACKAGES:
@@ -44,14 +42,21 @@ def _load() -> tuple[dict[str, Game], dict[str, dict[str, type[Bot]]]]:
             continue
         game: Game = module.GAME
         games[game.spec.id] = game
-        # A generic bot may offer each game its own variant (the search bot's tuned defaults: `for_game`).
-        table = {bot.name: bot.for_game(game.spec.id) if hasattr(bot, "for_game") else bot for bot in GENERIC_BOTS}
+        table = _generic_table(game.spec.id)
         for bot in module.BOTS:
             if bot.name in table:
                 raise RuntimeError(f"bot name {bot.name!r} registered twice for {game.spec.id}")
             table[bot.name] = bot
         bots[game.spec.id] = table
     return games, bots
+
+
+def _generic_table(game_id: str) -> dict[str, type[Bot]]:
+    """The generic bots for one game: a generic bot may offer each game its own variant (`for_game`: the
+    search bot's tuned defaults)."""
+    from games.bots import GENERIC_BOTS
+
+    return {bot.name: bot.for_game(game_id) if hasattr(bot, "for_game") else bot for bot in GENERIC_BOTS}
 
 
 @cache
@@ -124,12 +129,11 @@ def table_view(game_id: str) -> Callable[[State], dict[str, Any]] | None:
 
 
 def register(game: Game, bots: tuple[type[Bot], ...] = ()) -> None:
-    """Add a game that is not one of GAME_PACKAGES (a plug-in, or a test's own game)."""
-    from games.bots import GENERIC_BOTS
-
+    """Add a game that is not one of GAME_PACKAGES (a plug-in, or a test's own game), or register a known
+    game again with more bots (the generic ones, with that game's variants, are always offered)."""
     games, tables = _load()
     games[game.spec.id] = game
-    tables[game.spec.id] = {bot.name: bot for bot in (*GENERIC_BOTS, *bots)}
+    tables[game.spec.id] = {**_generic_table(game.spec.id), **{bot.name: bot for bot in bots}}
     _load_specs()[game.spec.id] = game.spec
 
 

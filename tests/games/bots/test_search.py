@@ -146,3 +146,18 @@ def test_the_prior_is_tried_first_and_must_be_a_bot_of_the_game(game):
         game, seat, num_players, state.options, None, random.Random(3)
     )
     assert bot.act(state.observation(seat), legal) == heuristic.act(state.observation(seat), legal)
+
+
+def test_registering_a_game_again_with_more_bots_keeps_its_tuned_search():
+    # tests/league/bots/faulty_bots.py registers Nacho Pile again with test-only bots: the search bot it is
+    # offered must still be that game's tuned one (a plain SearchBot there made the goldens play differently)
+    from games import registry
+
+    game = registry.get_game("nacho_pile")
+    before = registry.bots_for("nacho_pile")
+    try:
+        registry.register(game, tuple(bot for name, bot in before.items() if name not in ("random", "search")))
+        assert registry.bot_class("search", "nacho_pile").validate_params({})["rollout"] == "heuristic"
+        assert registry.bots_for("nacho_pile") == before
+    finally:
+        registry._load()[1]["nacho_pile"] = before
