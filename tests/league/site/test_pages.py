@@ -89,7 +89,7 @@ def test_pages_say_plain_words_and_keep_the_exact_terms_in_details(client, leagu
     search_bot(staff)
     bots = page_of(client, "/bots/bots/")
     assert "<td>Search bot, 25 iterations a move<details" in bots
-    assert "<summary>Exact settings</summary><code>search iterations=25 determinizations=0 c=0.7 " in bots
+    assert "<summary>Exact settings</summary><code>search c=0.7 chance_nodes=True determinizations=0 exploration=0.1 iterations=25 " in bots
 
     foot = MatchFactory(players=[s.player for s in league[2].seats.all()], game_id="chicken_foot",
                         options={"lead_policy": "skip_unheld"})
