@@ -42,15 +42,6 @@ def player_ratings(player: Player) -> QuerySet[Rating]:
     return Rating.objects.filter(player=player).select_related("pool").order_by("pool__kind", "pool__game_id")
 
 
-def player_history(player: Player) -> QuerySet[RatingHistory]:
-    """A player's history rows in every pool, in each pool's order."""
-    return (
-        RatingHistory.objects.filter(player=player)
-        .select_related("pool", "match")
-        .order_by("pool_id", "match__played_at", "match_id")
-    )
-
-
 def history_points(rows: QuerySet[RatingHistory], *fields: str) -> QuerySet:
     """`rows` as values `(*fields, played_at)` in the order of their matches (played at, then match id).
 
