@@ -132,15 +132,10 @@ def ceiling_series(game_id: str, players: int, games: int, seed: int, params: di
         outcomes = pool.map(play_one, tasks, chunksize=max(1, games // (jobs * 8)))
     for task, (places, scores, decisions, seconds) in zip(tasks, outcomes, strict=True):
         ceiling_seat = task[2]
-        winners = places.count(1)
         for seat in range(players):
-            line = lines[CEILING if seat == ceiling_seat else opponent]
-            line.seat_games += 1
-            line.wins += 1 / winners if places[seat] == 1 else 0
-            line.place_total += places[seat]
-            line.score_total += scores[seat]
-            line.decisions += decisions.get(seat, 0)
-            line.seconds += seconds.get(seat, 0.0)
+            lines[CEILING if seat == ceiling_seat else opponent].add(
+                places, seat, scores[seat], decisions.get(seat, 0), seconds.get(seat, 0.0)
+            )
     if jobs > 1:
         pool.shutdown()
     return result

@@ -38,6 +38,17 @@ class BotLine:
     seconds: float = 0.0
     forfeits: int = 0
 
+    def add(self, places: list[int], seat: int, score: float, decisions: int, seconds: float,
+            forfeited: bool = False) -> None:
+        """One seat of one match: `places` is the match's places (seats sharing first place win 1/k each)."""
+        self.seat_games += 1
+        self.wins += 1 / places.count(1) if places[seat] == 1 else 0
+        self.place_total += places[seat]
+        self.score_total += score
+        self.decisions += decisions
+        self.seconds += seconds
+        self.forfeits += forfeited
+
     @property
     def win_share(self) -> float:
         return self.wins / self.seat_games if self.seat_games else 0.0
@@ -136,18 +147,12 @@ def play_series(
         order = [(s + g) % num_players for s in range(num_players)]
         places = summary["outcome"]["places"]
         scores = summary["outcome"]["scores"]
-        winners = places.count(1)
         forfeited = {f["seat"] for f in summary["end"]["forfeits"]}
         result.turn_caps += summary["end"]["reason"] == "turn_cap"
         for seat, index in enumerate(order):
-            line = result.lines[labels[index]]
-            line.seat_games += 1
-            line.wins += 1 / winners if places[seat] == 1 else 0
-            line.place_total += places[seat]
-            line.score_total += scores[seat]
-            line.decisions += decisions.get(seat, 0)
-            line.seconds += seconds.get(seat, 0.0)
-            line.forfeits += seat in forfeited
+            result.lines[labels[index]].add(
+                places, seat, scores[seat], decisions.get(seat, 0), seconds.get(seat, 0.0), seat in forfeited
+            )
 
     if jobs <= 1:
         for g, task in enumerate(tasks):
