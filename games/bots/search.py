@@ -53,7 +53,7 @@ TUNED: dict[str, dict[str, Any]] = {
     },
     "nobody_but_us_chickens": {"iterations": 500, "sharpen": 3.0},
     "chicken_foot": {"iterations": 600, "determinizations": 40, "rollout_depth": 20, "prior": "heuristic"},
-    "chickie_nuggs": {"iterations": 300, "determinizations": 20},
+    "chickie_nuggs": {"iterations": 600, "determinizations": 20},
 }
 
 
@@ -86,7 +86,8 @@ class Node:
 
 class SearchBot(Bot):
     name = "search"
-    version = 2  # bump when its choices change (games.core.bot.Bot.version); 2: tuned defaults per game, prior
+    version = 3  # bump when its choices change (games.core.bot.Bot.version); 2: tuned defaults per game, prior;
+    # 3: Chickie Nuggs' tuned search runs 600 iterations (was 300)
     summary = "information-set Monte Carlo tree search over the game's sampler"
     params = (
         Option("iterations", "int", 300, "search iterations per decision", min=1, max=1_000_000),
