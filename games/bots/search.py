@@ -365,8 +365,14 @@ class SearchBot(Bot):
     def _rollout(self, state: State) -> list[float]:
         rng = self.rng
         depth = self.config["rollout_depth"]
-        steps = 0
         to_break = self.config["rollout_to_break"]
+        if self.rollout_bots is None:
+            # Exactly the loop below with the engine's playout rule (State.playout's contract, checked by
+            # tests/games/test_conformance.py), in the engine's own faster loop where it has one.
+            state.playout(rng, depth, to_break)
+            return rewards_of(state.evaluation(), self.num_players, self.game.spec.score_order,
+                              self.config["score_weight"])
+        steps = 0
         while not state.is_terminal() and (depth == 0 or steps < depth):
             if to_break and steps and state.at_break():
                 break
