@@ -194,113 +194,158 @@ class SearchBot(Bot):
         rng = self.rng
         game = self.game
         root = Node()
-        limit = self.config["time_limit"]
+        config = self.config
+        limit = config["time_limit"]
         deadline = time.perf_counter() + limit if limit else None
         self._simultaneous_root = False
-        iterations = self.config["iterations"]
-        reuse = self.config["determinizations"]
+        iterations = config["iterations"]
+        reuse = config["determinizations"]
+        # The parameters the tree walk reads, looked up once a search rather than once an event.
+        self._c = config["c"]
+        self._gamma = config["exploration"]
+        self._prior_weight = config["prior_weight"]
+        self._ucb_everywhere = config["simultaneous"] == "ucb"
         dealt: list[State] = []
+        sample_state = game.sample_state
+        iterate = self._iterate
+        half = iterations // 2
         for iteration in range(iterations):
             # The average strategy leaves out the first half, while regrets are still mostly noise.
-            self._averaging = iteration >= iterations // 2
+            self._averaging = iteration >= half
             if not reuse:
-                state = game.sample_state(observation, rng)
+                state = sample_state(observation, rng)
             elif len(dealt) < reuse:
-                state = game.sample_state(observation, rng)
+                state = sample_state(observation, rng)
                 dealt.append(state.clone())
             else:
                 state = dealt[iteration % reuse].clone()
             if iteration == 0:
                 self._simultaneous_root = len(state.deciders()) > 1
-            self._iterate(root, state)
+            iterate(root, state)
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return root
 
     def _iterate(self, root: Node, state: State) -> None:
         rng = self.rng
-        c = self.config["c"]
-        branch_chance = self.config["chance_nodes"]
-        model_opponents = self.config["opponents"] == "rollout"
-        path: list[tuple[Node, dict[int, Any], dict[int, Regret]]] = []
+        config = self.config
+        c = self._c
+        branch_chance = config["chance_nodes"]
+        model_opponents = config["opponents"] == "rollout"
+        ucb_everywhere = self._ucb_everywhere
+        me = self.seat
+        select_ucb, select_regret = self._select_ucb, self._select_regret
+        is_terminal, is_chance, deciders_of = state.is_terminal, state.is_chance, state.deciders
+        legal_actions, apply, apply_chance = state.legal_actions, state._apply, state._apply_chance
+        # What the backup updates, in the order it updates it: (entry, seat, regret or None) per searched seat.
+        updates: list[tuple[Entry, int, Regret | None]] = []
         node = root
         expanded = False
-        while not state.is_terminal():
-            if state.is_chance():
+        while not is_terminal():
+            if is_chance():
                 outcome = state.sample_chance(rng)
-                state._apply_chance(outcome)
+                apply_chance(outcome)
                 if not branch_chance:
                     continue
-                key = outcome if type(outcome) in (str, int) else canonical_json(outcome)
+                kind = type(outcome)
+                if kind is list and len(outcome) >= MAX_CHANCE_KEY // 2:
+                    continue  # its canonical JSON (at least 2n + 1 characters) is longer than MAX_CHANCE_KEY
+                key = outcome if kind is str or kind is int else canonical_json(outcome)
                 if type(key) is str and len(key) > MAX_CHANCE_KEY:
                     continue  # a shuffle or a deal: too many outcomes to branch on
-                child = node.children.get(("chance", key))
+                children = node.children
+                child = children.get(("chance", key))
                 if child is None:
                     if expanded:
                         break
-                    child = node.children[("chance", key)] = Node()
+                    child = children[("chance", key)] = Node()
                     expanded = True
                 node = child
                 continue
-            deciders = state.deciders()
-            chosen: dict[int, Action] = {}
-            keys: dict[int, Any] = {}
-            regrets: dict[int, Regret] = {}
-            for seat in deciders:
-                legal = state.legal_actions(seat)
-                if model_opponents and seat != self.seat:
+            deciders = deciders_of()
+            single = len(deciders) == 1
+            if single:
+                seat = deciders[0]
+                legal = legal_actions(seat)
+                if model_opponents and seat != me:
                     # The opponent plays the rollout policy here too; the tree only follows what it did.
-                    chosen[seat] = self._rollout_action(state, seat, legal)
-                    keys[seat] = action_key(chosen[seat])
-                    continue
-                table = node.stats.setdefault(seat, {})
-                if len(deciders) == 1 or self.config["simultaneous"] == "ucb":
-                    prior = self._prior_key if node is root and seat == self.seat else None
-                    index = self._select_ucb(table, legal, c, prior)
+                    action = self._rollout_action(state, seat, legal)
                 else:
-                    index, regrets[seat] = self._select_regret(table, legal)
-                chosen[seat] = legal[index]
-                keys[seat] = action_key(legal[index])
-            path.append((node, keys, regrets))
-            state._apply(chosen)
-            joint = keys[deciders[0]] if len(deciders) == 1 else tuple(keys[s] for s in deciders)
-            child = node.children.get(joint)
+                    stats = node.stats
+                    table = stats.get(seat)
+                    if table is None:
+                        table = stats[seat] = {}
+                    prior = self._prior_key if node is root and seat == me else None
+                    index, entry = select_ucb(table, legal, c, prior)
+                    action = legal[index]
+                    updates.append((entry, seat, None))
+                apply({seat: action})
+                joint = action if type(action) in (str, int) else _frozen(action)
+            else:
+                chosen: dict[int, Action] = {}
+                keys = []
+                for seat in deciders:
+                    legal = legal_actions(seat)
+                    if model_opponents and seat != me:
+                        action = chosen[seat] = self._rollout_action(state, seat, legal)
+                    else:
+                        stats = node.stats
+                        table = stats.get(seat)
+                        if table is None:
+                            table = stats[seat] = {}
+                        if ucb_everywhere:
+                            prior = self._prior_key if node is root and seat == me else None
+                            index, entry = select_ucb(table, legal, c, prior)
+                            updates.append((entry, seat, None))
+                        else:
+                            index, regret = select_regret(table, legal)
+                            updates.append((regret[0][index], seat, regret))
+                        action = chosen[seat] = legal[index]
+                    keys.append(action if type(action) in (str, int) else _frozen(action))
+                apply(chosen)
+                joint = tuple(keys)
+            children = node.children
+            child = children.get(joint)
             if child is None:
                 if expanded:
                     break
-                child = node.children[joint] = Node()
+                child = children[joint] = Node()
                 expanded = True
             node = child
         rewards = self._rollout(state)
-        for node, keys, regrets in path:
-            for seat, key in keys.items():
-                if model_opponents and seat != self.seat:
-                    continue
-                entry = node.stats[seat][key]
-                entry[0] += 1
-                entry[1] += rewards[seat]
-                if seat in regrets:
-                    self._update_regret(regrets[seat], rewards[seat])
+        update_regret = self._update_regret
+        for entry, seat, regret in updates:
+            reward = rewards[seat]
+            entry[0] += 1
+            entry[1] += reward
+            if regret is not None:
+                update_regret(regret, reward)
 
-    def _select_ucb(self, table: dict[Any, list[float]], legal: list[Action], c: float, prior: Any = None) -> int:
+    def _select_ucb(
+        self, table: dict[Any, list[float]], legal: list[Action], c: float, prior: Any = None
+    ) -> tuple[int, Entry]:
+        """The index of the action UCB1 picks among `legal` (an untried one first, at random), and its entry."""
         untried = []
         entries = []
+        append = entries.append
+        get = table.get
         prior_index = -1
         for index, action in enumerate(legal):
             key = action if type(action) in (str, int) else _frozen(action)
-            entry = table.get(key)
+            entry = get(key)
             if entry is None:
                 entry = table[key] = [0, 0.0, 0, 0.0, 0.0]
             entry[2] += 1
             if entry[0] == 0:
                 untried.append(index)
-            if key == prior:
+            if prior is not None and key == prior:
                 prior_index = index
-            entries.append(entry)
+            append(entry)
         if untried:
             if prior_index >= 0 and entries[prior_index][0] == 0:
-                return prior_index
-            return untried[self.rng.randrange(len(untried))]
+                return prior_index, entries[prior_index]
+            index = untried[self.rng.randrange(len(untried))]
+            return index, entries[index]
         best_index, best_value = 0, -math.inf
         log, sqrt = math.log, math.sqrt
         for index, entry in enumerate(entries):
@@ -311,30 +356,34 @@ class SearchBot(Bot):
         if prior_index >= 0:
             entry = entries[prior_index]
             visits = entry[0]
-            weight = self.config["prior_weight"]
-            value = entry[1] / visits + c * sqrt(log(entry[2]) / visits) + weight / (visits + 1)
+            value = entry[1] / visits + c * sqrt(log(entry[2]) / visits) + self._prior_weight / (visits + 1)
             if value > best_value:
                 best_index = prior_index
-        return best_index
+        return best_index, entries[best_index]
 
     def _select_regret(self, table: dict[Any, list[float]], legal: list[Action]) -> tuple[int, Regret]:
-        gamma = self.config["exploration"]
+        gamma = self._gamma
         entries = []
+        append = entries.append
+        get = table.get
         for action in legal:
-            key = action_key(action)
-            entry = table.get(key)
+            key = action if type(action) in (str, int) else _frozen(action)
+            entry = get(key)
             if entry is None:
                 entry = table[key] = [0, 0.0, 0, 0.0, 0.0]
-            entries.append(entry)
+            append(entry)
         count = len(entries)
-        positive = [max(entry[3], 0.0) for entry in entries]
+        # Cumulative regrets are never negative (regret matching+ keeps them at 0 or above).
+        positive = [entry[3] for entry in entries]
         total = sum(positive)
         if total > 0:
-            sigma = [(1 - gamma) * p / total + gamma / count for p in positive]
+            kept = 1 - gamma
+            floor = gamma / count
+            sigma = [kept * p / total + floor for p in positive]
         else:
             sigma = [1 / count] * count
         if self._averaging:
-            for entry, probability in zip(entries, sigma, strict=True):
+            for entry, probability in zip(entries, sigma):  # noqa: B905 (the same length)
                 entry[4] += probability
         pick = self.rng.random()
         chosen = count - 1
@@ -350,9 +399,14 @@ class SearchBot(Bot):
         """Regret matching+ with an importance-sampled estimate of every action's reward."""
         entries, sigma, chosen = regret
         estimate = reward / sigma[chosen]
-        for index, entry in enumerate(entries):
-            # Regret matching+: cumulative regrets never go below zero, so a bad early run is soon forgotten.
-            entry[3] = max(0.0, entry[3] + (estimate if index == chosen else 0.0) - reward)
+        picked = entries[chosen]
+        before = picked[3]
+        # Regret matching+: cumulative regrets never go below zero, so a bad early run is soon forgotten.
+        for entry in entries:
+            value = entry[3] - reward
+            entry[3] = value if value > 0.0 else 0.0
+        value = before + estimate - reward
+        picked[3] = value if value > 0.0 else 0.0
 
     def _rollout_action(self, state: State, seat: int, legal: list[Action]) -> Action:
         bots = self.rollout_bots
@@ -366,8 +420,14 @@ class SearchBot(Bot):
     def _rollout(self, state: State) -> list[float]:
         rng = self.rng
         depth = self.config["rollout_depth"]
-        steps = 0
         to_break = self.config["rollout_to_break"]
+        if self.rollout_bots is None:
+            # Exactly the loop below with the engine's playout rule (State.playout's contract, checked by
+            # tests/games/test_conformance.py), in the engine's own faster loop where it has one.
+            state.playout(rng, depth, to_break)
+            return rewards_of(state.evaluation(), self.num_players, self.game.spec.score_order,
+                              self.config["score_weight"])
+        steps = 0
         while not state.is_terminal() and (depth == 0 or steps < depth):
             if to_break and steps and state.at_break():
                 break

@@ -393,18 +393,51 @@ class NachoPileState(State):
 
     def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
         """`State.playout` in one loop: the same draws from `rng`, the same state at the end (Nacho Pile has no
-        break and plays out uniformly at random)."""
+        break and plays out uniformly at random). A turn's draws and draw-or-stop decisions run in an inner
+        loop on local variables: what `_apply_chance` and `_apply` do, in the same order."""
         if max_events:
             return super().playout(rng, max_events, to_break)
         draw = rng.random
+        busts_after = self._busts_after
+        bag = self.bag
+        chips = self.chips  # never replaced during a game, only changed in place
+        remove = chips.remove
         steps = 0
         while True:
             phase = self.phase
             if phase == PHASE_CHANCE:
-                chips = self.chips
-                self._apply_chance(CHIP_LABELS[chips[int(draw() * len(chips))]])
+                drawn = self.drawn
+                mask = self.drawn_mask
+                while True:
+                    count = len(chips)
+                    code = chips[int(draw() * count)]
+                    steps += 1
+                    if busts_after[mask] >> code & 1:
+                        # A bust: the drawn chip never left the bag; this turn's others go back.
+                        for back in drawn:
+                            bag[back] += 1
+                            insort(chips, back)
+                        self._next_turn()
+                        break
+                    bag[code] -= 1
+                    remove(code)
+                    drawn.append(code)
+                    mask |= 1 << code
+                    if count == 2:  # one chip left: set aside, and the drawer stops at once
+                        self.drawn_mask = mask
+                        last = chips.pop()
+                        bag[last] = 0
+                        self.last_chip = last
+                        self._stop()
+                        break
+                    steps += 1
+                    if int(draw() * 2):  # the legal list is ["draw", "stop"]
+                        self.drawn_mask = mask
+                        self._stop()
+                        break
             elif phase == PHASE_DRAW_OR_STOP:
-                if int(draw() * 2):  # the legal list is ["draw", "stop"]
+                steps += 1
+                if int(draw() * 2):
                     self._stop()
                 else:
                     self.phase = PHASE_CHANCE
@@ -414,7 +447,7 @@ class NachoPileState(State):
                 legal = self.legal_actions(self.current)
                 action = legal[0] if len(legal) == 1 else legal[int(draw() * len(legal))]
                 self._apply({self.current: action})
-            steps += 1
+                steps += 1
 
     def apply(self, actions: Mapping[int, Any]) -> None:
         """As `State.apply`, and also refuse look-alikes of legal actions (`3.0` or `true` for `3`)."""

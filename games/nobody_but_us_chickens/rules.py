@@ -120,7 +120,16 @@ class _HandNames(dict):
         return value
 
 
+class _HandKinds(dict):
+    """code -> the kinds of the legal picks of that hand (as PICKS_OF, by kind index)."""
+
+    def __missing__(self, code: int) -> tuple[int, ...]:
+        value = self[code] = tuple(kind for kind, count in enumerate(hand_counts(code)) if count)
+        return value
+
+
 PICKS_OF = _HandTable()
+KINDS_OF = _HandKinds()
 NAMES_OF = _HandNames()
 LAST_CARD = {CARD_UNIT[kind]: kind for kind in range(7)}  # a hand of one card -> its kind
 # The legal takes by which kinds the coop holds (bit k: some Chicken of kind k).
@@ -578,6 +587,33 @@ class NobodyButUsChickensState(State):
         if self.phase == TAKE:
             return min(legal, key=PLAYOUT_TAKE_ORDER.__getitem__)
         return legal[int(rng.random() * len(legal))]
+
+    def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
+        """`State.playout` in one loop: the same draws from `rng`, the same state at the end. A pick draws each
+        seat's card by kind index from its hand's table (the legal list's order), a take grabs the best
+        Chicken as `playout_action` does; both go straight to the rules' `_reveal` and `_take`."""
+        draw = rng.random
+        kinds_of = KINDS_OF
+        seats = self.all_seats
+        steps = 0
+        while self.phase != OVER and (max_events == 0 or steps < max_events):
+            if to_break and steps and self.hour == 0 and self.phase == PICK and self.night > 0:
+                break  # at_break: dawn
+            if self.phase == PICK:
+                hands = self.hands
+                cards = []
+                for seat in seats:
+                    kinds = kinds_of[hands[seat]]
+                    cards.append(kinds[0] if len(kinds) == 1 else kinds[int(draw() * len(kinds))])
+                self.narrate_from = len(self.log)
+                self._reveal(cards)
+            else:
+                coop = self.coop
+                self.narrate_from = len(self.log) - 1
+                self._take(PRIZE if coop[PRIZE] else PLUMP if coop[PLUMP] else HEALTHY if coop[HEALTHY] else SICKLY)
+                self._run_takes()
+            steps += 1
+        return steps
 
     def at_break(self) -> bool:
         """Dawn: a night is scored and the next has not begun."""
