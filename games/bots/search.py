@@ -414,7 +414,7 @@ class SearchBot(Bot):
             return legal[0]
         if bots is None:
             return state.playout_action(seat, legal, self.rng)
-        action = bots[seat].act(state.observation(seat), legal)
+        action = bots[seat].act_in_state(state, seat, legal)
         return action if is_legal_action(action, legal) else legal[0]
 
     def _rollout(self, state: State) -> list[float]:

@@ -1,7 +1,9 @@
 """The bot interface: a named strategy with typed parameters and its own seeded generator.
 
 A bot sees only what the runner hands it: its seat's observation and its legal actions. It never receives a
-state. Search bots make states from the observation through `game.sample_state(observation, rng)`.
+state. Search bots make states from the observation through `game.sample_state(observation, rng)`; when
+such a search plays a bot inside its own states (heuristic rollouts), it calls `act_in_state`, which a bot may
+override to read the state directly instead of an observation built for it.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.core.spec import Option, validate_options
-from games.core.state import Action, Game, Observation
+from games.core.state import Action, Game, Observation, State
 
 
 class Bot(ABC):
@@ -79,6 +81,14 @@ class Bot(ABC):
     @abstractmethod
     def act(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
         """One of `legal_actions`, chosen from the observation (None when `uses_observation` is False)."""
+
+    def act_in_state(self, state: State, seat: int, legal_actions: list[Action]) -> Action:
+        """`act` for `seat` in a state a search made itself (a sample from its own observation, or a copy).
+
+        An override must return exactly what `act(state.observation(seat), legal_actions)` returns, drawing
+        the same numbers from the generator, and read nothing that observation hides (tests check both).
+        """
+        return self.act(state.observation(seat) if self.uses_observation else None, legal_actions)
 
 
 class RandomBot(Bot):

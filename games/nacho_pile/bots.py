@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from operator import add
 from typing import Any
 
 from games.core.bot import Bot
 from games.core.spec import Option
 from games.core.state import Action, Observation
+from games.nacho_pile.rules import CHIP_KINDS, FRONT_STRIDE, REMOVE, STEAL, WILD
 
 NUMBER_KEYS = ("1", "2", "3", "4", "5", "6", "7")
 SPECIAL_NAMES = ("steal", "score", "remove")
@@ -53,7 +55,65 @@ class HeuristicBot(Bot):
             return self._wild_value(observation, legal_actions)
         return max(legal_actions, key=lambda action: self._special_worth(observation, action))
 
+    def act_in_state(self, state: Any, seat: int, legal_actions: list[Action]) -> Action:
+        # Draw or stop, the decision of nearly every event, straight from the state's counts (the same
+        # arithmetic in the same order as `_wants_to_draw` on its observation; Nacho Pile hides nothing, and
+        # tests/games/nacho_pile/test_bots.py checks the two agree); the rest through the observation.
+        if legal_actions == ["draw", "stop"] and seat == state.current:
+            return "draw" if self._wants_to_draw_in(state) else "stop"
+        return self.act(state.observation(seat), legal_actions)
+
     # ----- draw or stop -----------------------------------------------------------------------------------------
+
+    def _wants_to_draw_in(self, state: Any) -> bool:
+        """`_wants_to_draw` read from a `NachoPileState` (its flat fronts, bag counts and drawn codes)."""
+        me = state.current
+        front = state.front
+        opposing = [0] * 7
+        biggest_other_pile = 0
+        for seat in range(state.num_players):
+            if seat != me:
+                base = seat * FRONT_STRIDE
+                piles = list(map(add, front[base : base + 7], front[base + 7 : base + 14]))
+                opposing = list(map(add, opposing, piles))
+                biggest = max(piles)
+                if biggest > biggest_other_pile:
+                    biggest_other_pile = biggest
+        drawn = state.drawn
+        drawn_numbers = {code for code in drawn if code < WILD}
+        has_wild = WILD in drawn
+        free = [value for value in range(7) if value not in drawn_numbers]
+        specials = [code for code in drawn if code > WILD]
+
+        stake = len(drawn) + sum(opposing[value] for value in drawn_numbers)
+        if has_wild:
+            stake += max(opposing[value] for value in free)
+        if STEAL in specials:
+            stake += biggest_other_pile
+
+        identical_specials = state._identical_specials
+        bust_chips = 0
+        expected_gain = 0.0
+        bag = state.bag
+        for code in range(CHIP_KINDS):
+            count = bag[code]
+            if not count:
+                continue
+            if code < WILD:
+                busts = code in drawn_numbers or (has_wild and len(free) == 1)
+                gain = 1 + opposing[code]
+            elif code == WILD:
+                busts = has_wild or not free
+                gain = 1 + max((opposing[value] for value in free), default=0)
+            else:
+                busts = code in specials or (identical_specials and bool(specials))
+                gain = 1 + (biggest_other_pile if code == STEAL else biggest_other_pile / 2 if code == REMOVE else 0)
+            if busts:
+                bust_chips += count
+            else:
+                expected_gain += count * gain
+        return expected_gain > self.config["caution"] * bust_chips * stake and sum(bag) > 1
+
 
     def _wants_to_draw(self, observation: Observation) -> bool:
         me = observation["seat"]
