@@ -8,7 +8,7 @@ from typing import Any
 from games.core.bot import Bot
 from games.core.spec import Option
 from games.core.state import Action, Observation
-from games.nacho_pile.rules import CHIP_KINDS, FRONT_STRIDE, REMOVE, STEAL, WILD
+from games.nacho_pile.rules import CHIP_KEYS, CHIP_KINDS, CHIP_LABELS, FRONT_STRIDE, REMOVE, STEAL, WILD
 
 NUMBER_KEYS = ("1", "2", "3", "4", "5", "6", "7")
 SPECIAL_NAMES = ("steal", "score", "remove")
@@ -58,7 +58,7 @@ class HeuristicBot(Bot):
     def act_in_state(self, state: Any, seat: int, legal_actions: list[Action]) -> Action:
         # Draw or stop, the decision of nearly every event, straight from the state's counts (the same
         # arithmetic in the same order as `_wants_to_draw` on its observation; Nacho Pile hides nothing, and
-        # tests/games/nacho_pile/test_bots.py checks the two agree); the rest through the observation.
+        # tests/games/nacho_pile/test_play.py checks the two agree); the rest through the observation.
         if legal_actions == ["draw", "stop"] and seat == state.current:
             return "draw" if self._wants_to_draw_in(state) else "stop"
         return self.act(state.observation(seat), legal_actions)
@@ -79,7 +79,27 @@ class HeuristicBot(Bot):
                 biggest = max(piles)
                 if biggest > biggest_other_pile:
                     biggest_other_pile = biggest
-        drawn = state.drawn
+        return self._draw_rule(opposing, biggest_other_pile, state.drawn, state.bag, state._identical_specials)
+
+    def _wants_to_draw(self, observation: Observation) -> bool:
+        me = observation["seat"]
+        opposing = [0] * 7  # chips in front of the other players, by value
+        biggest_other_pile = 0
+        for seat, front in enumerate(observation["fronts"]):
+            if seat != me:
+                for value, size in enumerate(_pile_sizes(front)):
+                    opposing[value] += size
+                    biggest_other_pile = max(biggest_other_pile, size)
+        drawn = [CHIP_LABELS.index(label) for label in observation["drawn"]]
+        bag = [observation["bag"][key] for key in CHIP_KEYS]
+        identical_specials = observation["options"]["specials_all_identical"]
+        return self._draw_rule(opposing, biggest_other_pile, drawn, bag, identical_specials)
+
+    def _draw_rule(
+        self, opposing: list[int], biggest_other_pile: int, drawn: list[int], bag: list[int], identical_specials: bool
+    ) -> bool:
+        """Draw or stop from the chips in front of the others by value, the biggest of their piles, this turn's
+        chips and the bag's (chip codes of `games.nacho_pile.rules`)."""
         drawn_numbers = {code for code in drawn if code < WILD}
         has_wild = WILD in drawn
         free = [value for value in range(7) if value not in drawn_numbers]
@@ -91,10 +111,8 @@ class HeuristicBot(Bot):
         if STEAL in specials:
             stake += biggest_other_pile
 
-        identical_specials = state._identical_specials
         bust_chips = 0
         expected_gain = 0.0
-        bag = state.bag
         for code in range(CHIP_KINDS):
             count = bag[code]
             if not count:
@@ -113,54 +131,6 @@ class HeuristicBot(Bot):
             else:
                 expected_gain += count * gain
         return expected_gain > self.config["caution"] * bust_chips * stake and sum(bag) > 1
-
-
-    def _wants_to_draw(self, observation: Observation) -> bool:
-        me = observation["seat"]
-        drawn = observation["drawn"]
-        bag = observation["bag"]
-        in_bag = sum(bag.values())
-        opposing = [0] * 7  # chips in front of the other players, by value
-        biggest_other_pile = 0
-        for seat, front in enumerate(observation["fronts"]):
-            if seat != me:
-                for value, size in enumerate(_pile_sizes(front)):
-                    opposing[value] += size
-                    biggest_other_pile = max(biggest_other_pile, size)
-        drawn_numbers = {label - 1 for label in drawn if isinstance(label, int)}
-        has_wild = "W" in drawn
-        free = [value for value in range(7) if value not in drawn_numbers]
-        specials = [label for label in drawn if label in SPECIAL_NAMES]
-
-        stake = len(drawn) + sum(opposing[value] for value in drawn_numbers)
-        if has_wild:
-            stake += max(opposing[value] for value in free)
-        if "steal" in specials:
-            stake += biggest_other_pile
-
-        identical_specials = observation["options"]["specials_all_identical"]
-        bust_chips = 0
-        expected_gain = 0.0
-        for key, count in bag.items():
-            if not count:
-                continue
-            if key in NUMBER_KEYS:
-                value = int(key) - 1
-                busts = value in drawn_numbers or (has_wild and len(free) == 1)
-                gain = 1 + opposing[value]
-            elif key == "W":
-                busts = has_wild or not free
-                gain = 1 + max((opposing[value] for value in free), default=0)
-            else:
-                busts = key in specials or (identical_specials and bool(specials))
-                gain = 1 + (
-                    biggest_other_pile if key == "steal" else biggest_other_pile / 2 if key == "remove" else 0
-                )
-            if busts:
-                bust_chips += count
-            else:
-                expected_gain += count * gain
-        return expected_gain > self.config["caution"] * bust_chips * stake and in_bag > 1
 
     # ----- the Wild and the Specials ----------------------------------------------------------------------------
 
