@@ -86,8 +86,9 @@ class Node:
 
 class SearchBot(Bot):
     name = "search"
-    version = 3  # bump when its choices change (games.core.bot.Bot.version); 2: tuned defaults per game, prior;
-    # 3: Chickie Nuggs' tuned search runs 600 iterations (was 300)
+    version = 4  # bump when its choices change (games.core.bot.Bot.version); 2: tuned defaults per game, prior;
+    # 3: Chickie Nuggs' tuned search runs 600 iterations (was 300); 4: rollouts that stop short of the end are
+    # scored by the engine's `evaluation_mix` where it has one (Nacho Pile: what each possible last chip decides)
     summary = "information-set Monte Carlo tree search over the game's sampler"
     params = (
         Option("iterations", "int", 300, "search iterations per decision", min=1, max=1_000_000),
@@ -425,8 +426,7 @@ class SearchBot(Bot):
             # Exactly the loop below with the engine's playout rule (State.playout's contract, checked by
             # tests/games/test_conformance.py), in the engine's own faster loop where it has one.
             state.playout(rng, depth, to_break)
-            return rewards_of(state.evaluation(), self.num_players, self.game.spec.score_order,
-                              self.config["score_weight"])
+            return self._evaluate(state)
         steps = 0
         while not state.is_terminal() and (depth == 0 or steps < depth):
             if to_break and steps and state.at_break():
@@ -439,7 +439,19 @@ class SearchBot(Bot):
                     actions[seat] = self._rollout_action(state, seat, state.legal_actions(seat))
                 state._apply(actions)
             steps += 1
-        return rewards_of(state.evaluation(), self.num_players, self.game.spec.score_order, self.config["score_weight"])
+        return self._evaluate(state)
+
+    def _evaluate(self, state: State) -> list[float]:
+        """Each seat's reward where a rollout stops: `State.evaluation`'s, or the mean over its `evaluation_mix`."""
+        score_order, score_weight = self.game.spec.score_order, self.config["score_weight"]
+        mix = state.evaluation_mix()
+        if mix is None:
+            return rewards_of(state.evaluation(), self.num_players, score_order, score_weight)
+        total = [0.0] * self.num_players
+        for weight, outcome in mix:
+            for seat, reward in enumerate(rewards_of(outcome, self.num_players, score_order, score_weight)):
+                total[seat] += weight * reward
+        return total
 
 
 _TUNED_CLASSES: dict[tuple[type[SearchBot], str], type[SearchBot]] = {}

@@ -203,6 +203,12 @@ class State(ABC):
         engine knows a better estimate (e.g. counting the bones still in hand as if the round ended now)."""
         return self.outcome()
 
+    def evaluation_mix(self) -> list[tuple[float, Outcome]] | None:
+        """Where one outcome is a poor estimate, the outcomes a search bot scores a position by, with their
+        probabilities (summing to 1): its reward is the weighted mean of theirs. None (the default) means
+        `evaluation()` alone. Nacho Pile weighs what each possible last chip would decide."""
+        return None
+
     def at_break(self) -> bool:
         """Whether this is a natural point to stop looking ahead and score the position with `outcome()`
         (e.g. between two rounds). Search bots may cut their rollouts here. Engines override it."""

@@ -23,7 +23,6 @@ from games.bots.search import (
     _frozen,
     action_key,
     canonical_json,
-    rewards_of,
 )
 from games.core.state import Action, Observation, State, is_legal_action
 
@@ -229,7 +228,9 @@ class ReferenceSearch(SearchBot):
                     actions[seat] = self._rollout_action(state, seat, state.legal_actions(seat))
                 state._apply(actions)
             steps += 1
-        return rewards_of(state.evaluation(), self.num_players, self.game.spec.score_order, self.config["score_weight"])
+        # Scoring where a rollout stops is the engine's estimate, not the loop's: since search version 4 it
+        # may be a mix of outcomes (Nacho Pile's last chip), read by the bot's own `_evaluate`.
+        return self._evaluate(state)
 
 
 
