@@ -49,7 +49,7 @@ MAX_CHANCE_KEY = 40  # chance outcomes whose encoding is longer (shuffles, deals
 # a game not listed plays the generic defaults of `SearchBot.params`.
 TUNED: dict[str, dict[str, Any]] = {
     "nacho_pile": {
-        "iterations": 300, "rollout": "heuristic", "rollout_depth": 15, "opponents": "rollout", "prior": "heuristic"
+        "iterations": 300, "rollout": "heuristic", "rollout_depth": 8, "opponents": "rollout", "prior": "heuristic"
     },
     "nobody_but_us_chickens": {"iterations": 500, "sharpen": 3.0},
     "chicken_foot": {"iterations": 600, "determinizations": 40, "rollout_depth": 20, "prior": "heuristic"},
