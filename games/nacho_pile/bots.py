@@ -1,4 +1,4 @@
-"""Nacho Pile bots that read only their observation."""
+"""Nacho Pile bots that read only what their observation shows (from the observation, or in a search's own state)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,6 @@ from games.core.bot import Bot
 from games.core.spec import Option
 from games.core.state import Action, Observation
 from games.nacho_pile.rules import CHIP_KEYS, CHIP_KINDS, CHIP_LABELS, FRONT_STRIDE, REMOVE, STEAL, WILD
-
-NUMBER_KEYS = ("1", "2", "3", "4", "5", "6", "7")
-SPECIAL_NAMES = ("steal", "score", "remove")
 
 
 def _pile_sizes(front: dict[str, list[int]]) -> list[int]:
