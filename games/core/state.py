@@ -206,7 +206,9 @@ class State(ABC):
     def evaluation_mix(self) -> list[tuple[float, Outcome]] | None:
         """Where one outcome is a poor estimate, the outcomes a search bot scores a position by, with their
         probabilities (summing to 1): its reward is the weighted mean of theirs. None (the default) means
-        `evaluation()` alone. Nacho Pile weighs what each possible last chip would decide."""
+        `evaluation()` alone. Each outcome's `scores` are counts where more is better (whatever the game's
+        `score_order`), so a search may also weigh each seat's margin in them. Nacho Pile weighs what each
+        possible last chip would decide, its scores that chip's deciding counts."""
         return None
 
     def at_break(self) -> bool:

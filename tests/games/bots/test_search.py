@@ -161,3 +161,30 @@ def test_registering_a_game_again_with_more_bots_keeps_its_tuned_search():
         assert registry.bots_for("nacho_pile") == before
     finally:
         registry._load()[1]["nacho_pile"] = before
+
+
+def test_a_position_short_of_the_end_is_scored_by_the_mix_with_its_margins():
+    # The Nacho Pile position of test_rules.py: the last chip is a 3 (a quarter), a 5 (a half) or the Wild.
+    from games.nacho_pile import GAME
+    from games.nacho_pile.rules import NachoPileState
+
+    state = NachoPileState.position(
+        3,
+        current=2,
+        plates={0: {3: 2}, 1: {5: 3, "steal": 1}},
+        front_wilds={0: {3: 1}},
+        bag={3: 1, 5: 2, "W": 1},
+    )
+    rewards = make_bot(GAME, state, 2, 1)._evaluate(state)
+    # Each entry of the mix scores places (0.55 + 0.25 for first, 0.125 for second) and the margin of the
+    # deciding count over the others' mean, scaled by the spread + 1, with weight 0.2, even though Nacho Pile's
+    # final outcome has no single score for margins.
+    last_3 = [0.8 + 0.2 * (1 + 3 / 4) / 2, 0.125 + 0.2 * (1 - 1.5 / 4) / 2, 0.2 * (1 - 1.5 / 4) / 2]
+    a_5 = [0.125 + 0.2 * (1 - 1.5 / 4) / 2, 0.8 + 0.2 * (1 + 3 / 4) / 2, 0.2 * (1 - 1.5 / 4) / 2]
+    wild = [0.125 + 0.2 * (1 + 1 / 5) / 2, 0.8 + 0.2 * (1 + 2.5 / 5) / 2, 0.2 * (1 - 3.5 / 5) / 2]
+    expected = [0.25 * a + 0.5 * b + 0.25 * c for a, b, c in zip(last_3, a_5, wild, strict=True)]
+    assert rewards == pytest.approx(expected)
+    # Without the margin part the mix scores places alone.
+    assert make_bot(GAME, state, 2, 1, score_weight=0.0)._evaluate(state) == pytest.approx(
+        [0.25 * 1.0 + 0.5 * 0.125 + 0.25 * 0.125, 0.25 * 0.125 + 0.5 * 1.0 + 0.25 * 1.0, 0.0]
+    )
