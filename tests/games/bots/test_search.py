@@ -166,15 +166,9 @@ def test_registering_a_game_again_with_more_bots_keeps_its_tuned_search():
 def test_a_position_short_of_the_end_is_scored_by_the_mix_with_its_margins():
     # The Nacho Pile position of test_rules.py: the last chip is a 3 (a quarter), a 5 (a half) or the Wild.
     from games.nacho_pile import GAME
-    from games.nacho_pile.rules import NachoPileState
+    from tests.games.nacho_pile import short_of_the_end
 
-    state = NachoPileState.position(
-        3,
-        current=2,
-        plates={0: {3: 2}, 1: {5: 3, "steal": 1}},
-        front_wilds={0: {3: 1}},
-        bag={3: 1, 5: 2, "W": 1},
-    )
+    state = short_of_the_end()
     rewards = make_bot(GAME, state, 2, 1)._evaluate(state)
     # Each entry of the mix scores places (0.55 + 0.25 for first, 0.125 for second) and the margin of the
     # deciding count over the others' mean, scaled by the spread + 1, with weight 0.2, even though Nacho Pile's

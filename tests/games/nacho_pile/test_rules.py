@@ -5,6 +5,7 @@ import pytest
 from games.core.errors import IllegalAction, OptionError
 from games.nacho_pile import NachoPileState
 from games.nacho_pile.rules import PHASE_OVER
+from tests.games.nacho_pile import short_of_the_end
 
 FULL_BAG = {
     "1": 6,
@@ -399,13 +400,7 @@ def test_a_special_has_a_target_exactly_when_it_has_target_actions():
 
 def test_a_position_short_of_the_end_is_scored_by_what_each_possible_last_chip_would_decide():
     # Seat 0 leads the 3s (2 on its plate and a Wild given 3 in front), seat 1 the 5s and chips in total.
-    state = NachoPileState.position(
-        3,
-        current=2,
-        plates={0: {3: 2}, 1: {5: 3, "steal": 1}},
-        front_wilds={0: {3: 1}},
-        bag={3: 1, 5: 2, "W": 1},
-    )
+    state = short_of_the_end()
     mix = state.evaluation_mix()
     assert [(weight, outcome.places, outcome.scores) for weight, outcome in mix] == [
         (0.25, (1, 2, 3), (3, 0, 0)),  # the last 3: seat 0 has three
