@@ -164,7 +164,7 @@ def test_registering_a_game_again_with_more_bots_keeps_its_tuned_search():
 
 
 def test_a_position_short_of_the_end_is_scored_by_the_mix_with_its_margins():
-    # The Nacho Pile position of test_rules.py: the last chip is a 3 (a quarter), a 5 (a half) or the Wild.
+    # The position of Nacho Pile's rules test of the mix: the last chip is a 3 (a quarter), a 5 (a half) or the Wild.
     from games.nacho_pile import GAME
     from tests.games.nacho_pile import short_of_the_end
 

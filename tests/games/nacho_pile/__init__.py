@@ -1,5 +1,3 @@
-
-
 def short_of_the_end():
     """Three seats, four chips in the bag (a 3, two 5s, a Wild), seat 2 to move: seat 0 leads the 3s (2 on its
     plate and a Wild given 3 in front), seat 1 the 5s and chips in total (tests of the last-chip mix)."""
