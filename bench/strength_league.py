@@ -2,7 +2,7 @@
 bot at several budgets, rated by the league's own pool.
 
     .venv/bin/python bench/strength_league.py GAME [--table 4] [--rounds 6] [--sittings 8] [--seed 1]
-        [--budgets 25,100,400] [--jobs 1]
+        [--budgets 25,100,400] [--move-seconds 60]
 
 The bots are registered, the league is created, started and played to its target by the same services the
 site and the Celery workers use (`league.bots.services.bot_register`, `league.bots.leagues`,
@@ -12,6 +12,11 @@ standings as its page shows them (conservative rating mu − 3σ, mu, σ, matche
 then whether the order is random < heuristic < search and where the budgets come out in order of budget.
 The search bots are `search` with only `iterations` set (every other parameter the game's default);
 "search (default)" is the bot with no parameters at all.
+
+Every bot is registered with `--move-seconds` (60 by default) as its time for a move: a league's own default
+(1 s) is a limit of the service, and on a machine busy with other work a search of a large budget can go over
+it now and then, forfeit, and be placed last, which measures the machine's load, not the bot. The time-outs of
+each bot are printed beside its standing, so a run that had any says so.
 """
 
 from __future__ import annotations
@@ -38,13 +43,14 @@ def lineup(game_id: str, budgets: list[int]) -> list[tuple[str, str, dict]]:
 def run(args: argparse.Namespace) -> int:
     from league.bots.leagues import league_create, league_start
     from league.bots.models import BotLeague
-    from league.bots.selectors import league_standings
+    from league.bots.selectors import bot_forfeit_rates, league_standings
     from league.bots.services import bot_register
     from league.bots.worker import league_work
 
     budgets = sorted(args.budgets)
     bots = [
-        bot_register(name=name, by=None, game_id=args.game, kind="builtin", strategy=strategy, params=params)
+        bot_register(name=name, by=None, game_id=args.game, kind="builtin", strategy=strategy, params=params,
+                     move_seconds=args.move_seconds)
         for name, strategy, params in lineup(args.game, budgets)
     ]
     league = league_create(
@@ -63,11 +69,13 @@ def run(args: argparse.Namespace) -> int:
     rows = league_standings(league)
     print(f"command: .venv/bin/python bench/{Path(__file__).name} {' '.join(sys.argv[1:])}")
     print(f"{args.game}: {len(bots)} bots, tables of {args.table}, {args.rounds} rounds x {args.sittings} sittings, "
-          f"seed {args.seed}; played in {wall:.0f} s ({cpu:.0f} s CPU)\n")
-    print(f"{'rank':>4}  {'bot':<18} {'mu-3σ':>7} {'mu':>7} {'σ':>6} {'matches':>7} {'mean place':>10} {'wins':>6}")
+          f"seed {args.seed}, {args.move_seconds:g} s a move; played in {wall:.0f} s ({cpu:.0f} s CPU)\n")
+    print(f"{'rank':>4}  {'bot':<18} {'mu-3σ':>7} {'mu':>7} {'σ':>6} {'matches':>7} {'mean place':>10} {'wins':>6}"
+          f" {'time-outs':>9}")
     for row in rows:
+        timeouts = bot_forfeit_rates(row.bot).timeouts
         print(f"{row.rank:>4}  {row.bot.name:<18} {row.conservative:>7.2f} {row.mu:>7.2f} {row.uncertainty:>6.2f} "
-              f"{row.matches:>7} {row.mean_place:>10.2f} {row.win_share:>6.3f}")
+              f"{row.matches:>7} {row.mean_place:>10.2f} {row.win_share:>6.3f} {timeouts:>9}")
     mu = {row.bot.name: row.mu for row in rows}
     strongest_search = max(mu[name] for name, strategy, _ in lineup(args.game, budgets) if strategy == "search")
     ordered = mu["Random"] < mu["Heuristic"] < strongest_search
@@ -86,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sittings", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budgets", default="25,100,400")
+    parser.add_argument("--move-seconds", type=float, default=60.0,
+                        help="each bot's time for a move (a forfeit places it last; default 60)")
     args = parser.parse_args(argv)
     try:
         args.budgets = [int(part) for part in args.budgets.split(",") if part.strip()]
@@ -94,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if not args.budgets or min(args.budgets) < 1 or min(args.rounds, args.sittings) < 1:
         print("bench/strength_league.py: budgets, --rounds and --sittings must be at least 1", file=sys.stderr)
+        return 2
+    if not 0.01 <= args.move_seconds <= 600:
+        print("bench/strength_league.py: --move-seconds must be between 0.01 and 600", file=sys.stderr)
         return 2
     from games import registry
     from games.core.errors import GameError
