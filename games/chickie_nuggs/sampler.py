@@ -33,6 +33,7 @@ from games.chickie_nuggs.rules import (
 )
 from games.core.draws import randbelow, shuffle
 from games.core.errors import GameError
+from games.core.sampling import RecentPlans
 from games.core.state import Observation
 
 HALL_LIMIT = 12  # distinct constraints beyond which the max-flow check replaces Hall's subsets
@@ -247,23 +248,10 @@ def assign(slot_masks: list[int], supply: list[int], rng: random.Random) -> list
     return _Deal(slot_masks, supply).draw(rng)
 
 
-RECENT = 4  # plans kept for the observations sampled last
-_recent: list[tuple[Observation, _Plan]] = []
-
-
 def sample_state(observation: Observation, rng: random.Random) -> ChickieNuggsState:
-    """A complete state consistent with `observation` (see the module docstring).
-
-    A search samples one observation hundreds of times: what follows from the observation alone is worked out
-    once (`_Plan`) and kept for the last few observations, recognized by identity (a caller does not change an
-    observation after sampling from it, as the sampled states keep its log anyway)."""
-    global _recent
-    for seen, plan in _recent:
-        if seen is observation:
-            return plan.sample(rng)
-    plan = _Plan(observation)
-    _recent = [(observation, plan), *_recent[: RECENT - 1]]
-    return plan.sample(rng)
+    """A complete state consistent with `observation` (see the module docstring): what follows from the
+    observation alone is worked out once per observation (`_Plan`, kept by `games.core.sampling`)."""
+    return _PLANS.plan_for(observation).sample(rng)
 
 
 class _Plan:
@@ -393,3 +381,6 @@ class _Plan:
         pile.extend(self.top)
         state.pile = pile
         return state
+
+
+_PLANS: RecentPlans[_Plan] = RecentPlans(_Plan)

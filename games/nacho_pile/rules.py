@@ -75,6 +75,7 @@ from operator import add
 from typing import Any
 
 from games.core.errors import IllegalAction, OptionError
+from games.core.sampling import RecentPlans
 from games.core.state import Game, Observation, Outcome, State, places_from_keys
 from games.nacho_pile.spec import SPEC
 
@@ -128,6 +129,20 @@ EMPTY_FRONT = (0,) * FRONT_STRIDE
 # OTHER_FRONTS[num_players][seat]: where the fronts of the other seats start, in seat order.
 OTHER_FRONTS = tuple(
     tuple(tuple(other * FRONT_STRIDE for other in range(n) if other != seat) for seat in range(n)) for n in range(7)
+)
+
+# TAKES[num_players][seat][values mask]: where `seat` takes piles from on a stop with these values, as pairs
+# (the other seat's pile, the seat's own) of indexes of the fronts' counts of number chips, per other seat in
+# seat order and per value ascending.
+TAKES = tuple(
+    tuple(
+        tuple(
+            tuple((base + value, seat * FRONT_STRIDE + value) for base in OTHER_FRONTS[n][seat] for value in values)
+            for values in VALUES_OF_MASK
+        )
+        for seat in range(n)
+    )
+    for n in range(7)
 )
 
 PHASE_CHANCE, PHASE_DRAW_OR_STOP, PHASE_WILD, PHASE_SPECIAL, PHASE_OVER = range(5)
@@ -401,7 +416,6 @@ class NachoPileState(State):
         busts_after = self._busts_after
         bag = self.bag
         chips = self.chips  # never replaced during a game, only changed in place
-        remove = chips.remove
         steps = 0
         while True:
             phase = self.phase
@@ -410,7 +424,8 @@ class NachoPileState(State):
                 mask = self.drawn_mask
                 while True:
                     count = len(chips)
-                    code = chips[int(draw() * count)]
+                    index = int(draw() * count)
+                    code = chips[index]
                     steps += 1
                     if busts_after[mask] >> code & 1:
                         # A bust: the drawn chip never left the bag; this turn's others go back.
@@ -420,7 +435,7 @@ class NachoPileState(State):
                         self._next_turn()
                         break
                     bag[code] -= 1
-                    remove(code)
+                    del chips[index]  # `chips.remove(code)`: the chips are sorted, so any copy of the code will do
                     drawn.append(code)
                     mask |= 1 << code
                     if count == 2:  # one chip left: set aside, and the drawer stops at once
@@ -431,13 +446,13 @@ class NachoPileState(State):
                         self._stop()
                         break
                     steps += 1
-                    if int(draw() * 2):  # the legal list is ["draw", "stop"]
+                    if draw() >= 0.5:  # int(draw() * 2) picks "stop" from ["draw", "stop"]
                         self.drawn_mask = mask
                         self._stop()
                         break
             elif phase == PHASE_DRAW_OR_STOP:
                 steps += 1
-                if int(draw() * 2):
+                if draw() >= 0.5:
                     self._stop()
                 else:
                     self.phase = PHASE_CHANCE
@@ -489,17 +504,14 @@ class NachoPileState(State):
         if self.wild_value >= 0:
             front[mine + 7 + self.wild_value] += 1
             values_mask |= 1 << self.wild_value
-        values = VALUES_OF_MASK[values_mask]
-        for base in OTHER_FRONTS[self.num_players][self.current]:
-            for value in values:
-                at = base + value
-                numbers = front[at]
-                wilds = front[at + 7]
-                if numbers or wilds:
-                    front[mine + value] += numbers
-                    front[mine + 7 + value] += wilds
-                    front[at] = 0
-                    front[at + 7] = 0
+        for at, to in TAKES[self.num_players][self.current][values_mask]:
+            numbers = front[at]
+            wilds = front[at + 7]
+            if numbers or wilds:
+                front[to] += numbers
+                front[to + 7] += wilds
+                front[at] = 0
+                front[at + 7] = 0
         if mask & SPECIALS_MASK:
             self.pending = [code for code in SPECIAL_CODES if mask >> code & 1]
             self._next_special()
@@ -574,8 +586,8 @@ class NachoPileState(State):
             plate = self.plate
             front = self.front
             for seat in range(self.num_players):
-                for index in range(FRONT_STRIDE):
-                    plate[seat * PLATE_STRIDE + index] += front[seat * FRONT_STRIDE + index]
+                at, base = seat * PLATE_STRIDE, seat * FRONT_STRIDE
+                plate[at : at + FRONT_STRIDE] = map(add, plate[at : at + FRONT_STRIDE], front[base : base + FRONT_STRIDE])
             self.front = [0] * len(front)
             self.drawn = []
             self.drawn_mask = 0
@@ -820,7 +832,15 @@ class NachoPileGame(Game):
         unresolved Specials), bag (count by chip), fronts and plates per seat (counts of number chips and of
         Wilds by value 1-7, and on plates the Specials by kind), out_of_game (chips a Remove sent out at the
         end), last_chip (the chip set aside at the end).
+
+        A search samples one observation many times: the state is built once and copied
+        (`games.core.sampling`).
         """
+        return _STATES.plan_for(observation).clone()
+
+    @staticmethod
+    def _state_of(observation: Observation) -> NachoPileState:
+        """The state an observation shows (`sample_state` copies it)."""
         num_players = observation["num_players"]
         state = NachoPileState(num_players, observation["options"])
         state.turn = observation["turn"]
@@ -847,4 +867,5 @@ class NachoPileGame(Game):
 
 
 GAME = NachoPileGame()
+_STATES: RecentPlans[NachoPileState] = RecentPlans(NachoPileGame._state_of)
 NachoPileState.game = GAME
