@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import replace
+from operator import itemgetter
 from typing import Any
 
 from games.core.bot import Bot
@@ -41,6 +42,7 @@ Entry = list[float]
 # What a regret-matching selection needs for its update: the entries offered, their probabilities, the pick.
 Regret = tuple[list[Entry], list[float], int]
 
+_REGRET = itemgetter(3)  # an entry's cumulative regret
 PLACE_WEIGHT = 0.25  # part of the reward from the place; the rest is the share of the win
 MAX_CHANCE_KEY = 40  # chance outcomes whose encoding is longer (shuffles, deals) are not branched on
 
@@ -76,12 +78,15 @@ def action_key(action: Action) -> Any:
 class Node:
     """Statistics of one decision point of the tree, from the deciding seats' points of view."""
 
-    __slots__ = ("children", "stats")
+    __slots__ = ("children", "stats", "offered")
 
     def __init__(self) -> None:
         self.children: dict[Any, Node] = {}
         # per deciding seat: action key -> [visits, reward sum, availability, regret, strategy sum]
         self.stats: dict[int, dict[Any, list[float]]] = {}
+        # At a simultaneous step: (seat, *legal actions) -> their entries in the seat's table, in that order, for
+        # legal lists of strings only (a str equals nothing but a str, so an equal tuple is the same JSON list).
+        self.offered: dict[tuple, list[Entry]] | None = None
 
 
 class SearchBot(Bot):
@@ -304,7 +309,7 @@ class SearchBot(Bot):
                             index, entry = select_ucb(table, legal, c, prior)
                             updates.append((entry, seat, None))
                         else:
-                            index, regret = select_regret(table, legal)
+                            index, regret = select_regret(node, table, seat, legal)
                             updates.append((regret[0][index], seat, regret))
                         action = chosen[seat] = legal[index]
                     keys.append(action if type(action) in (str, int) else _frozen(action))
@@ -367,37 +372,57 @@ class SearchBot(Bot):
                 best_index = prior_index
         return best_index, entries[best_index]
 
-    def _select_regret(self, table: dict[Any, list[float]], legal: list[Action]) -> tuple[int, Regret]:
+    def _select_regret(
+        self, node: Node, table: dict[Any, list[float]], seat: int, legal: list[Action]
+    ) -> tuple[int, Regret]:
         gamma = self._gamma
-        entries = []
-        append = entries.append
-        get = table.get
-        for action in legal:
-            key = action if type(action) in (str, int) else _frozen(action)
-            entry = get(key)
-            if entry is None:
-                entry = table[key] = [0, 0.0, 0, 0.0, 0.0]
-            append(entry)
+        offered = node.offered
+        if offered is None:
+            offered = node.offered = {}
+        signature = (seat, *legal)
+        try:
+            entries = offered.get(signature)
+        except TypeError:  # an action that is a list or a dict
+            entries = None
+        if entries is None:
+            entries = []
+            append = entries.append
+            get = table.get
+            strings = True
+            for action in legal:
+                kind = type(action)
+                key = action if kind is str or kind is int else _frozen(action)
+                strings = strings and kind is str
+                entry = get(key)
+                if entry is None:
+                    entry = table[key] = [0, 0.0, 0, 0.0, 0.0]
+                append(entry)
+            if strings:
+                offered[signature] = entries
         count = len(entries)
         # Cumulative regrets are never negative (regret matching+ keeps them at 0 or above).
-        positive = [entry[3] for entry in entries]
-        total = sum(positive)
+        total = sum(map(_REGRET, entries))
         if total > 0:
             kept = 1 - gamma
             floor = gamma / count
-            sigma = [kept * p / total + floor for p in positive]
+            sigma = [kept * entry[3] / total + floor for entry in entries]
         else:
             sigma = [1 / count] * count
-        if self._averaging:
-            for entry, probability in zip(entries, sigma):  # noqa: B905 (the same length)
-                entry[4] += probability
+        averaging = self._averaging
         pick = self.rng.random()
-        chosen = count - 1
-        for index, probability in enumerate(sigma):
-            pick -= probability
-            if pick < 0:
-                chosen = index
-                break
+        chosen = -1
+        # One pass: the average strategy's sums and the pick (the first action whose cumulative share passes it).
+        for index, (entry, probability) in enumerate(zip(entries, sigma)):  # noqa: B905 (the same length)
+            if averaging:
+                entry[4] += probability
+            if chosen < 0:
+                pick -= probability
+                if pick < 0:
+                    chosen = index
+                    if not averaging:
+                        break
+        if chosen < 0:
+            chosen = count - 1
         return chosen, (entries, sigma, chosen)
 
     @staticmethod
