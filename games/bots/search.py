@@ -507,7 +507,7 @@ def rewards_of(outcome: Outcome, num_players: int, score_order: str | None, scor
     """Each seat's reward in [0, 1]: its share of the win, a part for its place and, where one score decides
     places, a part (`score_weight`) for its score margin over the others' mean, scaled by the spread."""
     places = outcome.places
-    winners = sum(1 for p in places if p == 1)
+    winners = places.count(1)
     span = max(1, num_players - 1)
     if score_order is None:
         score_weight = 0.0

@@ -629,10 +629,14 @@ class NachoPileState(State):
         )
 
     def outcome(self) -> Outcome:
-        totals = [self.chips_in_total(seat) for seat in range(self.num_players)]
+        plate, front = self.plate, self.front
+        totals = [  # chips_in_total(seat) for every seat
+            sum(plate[seat * PLATE_STRIDE : (seat + 1) * PLATE_STRIDE])
+            + sum(front[seat * FRONT_STRIDE : (seat + 1) * FRONT_STRIDE])
+            for seat in range(self.num_players)
+        ]
         last = self.last_chip
         if self.phase == PHASE_OVER and last < WILD:
-            plate = self.plate
             scores = [
                 plate[seat * PLATE_STRIDE + last] + plate[seat * PLATE_STRIDE + 7 + last]
                 for seat in range(self.num_players)
