@@ -202,6 +202,9 @@ def play_match(
         random_draws[seat] = None
         return substitute.act(observation, legal)
 
+    if on_event is None and all(random_draws):
+        # Every seat is the random bot, untimed: the engine plays on in one loop (the same draws, the same events).
+        state.play_random(rng, [bot.rng for bot in players], events, cap)
     while not is_terminal():
         if len(events) >= cap:
             capped = True

@@ -74,6 +74,7 @@ from collections.abc import Mapping, Sequence
 from operator import add
 from typing import Any
 
+from games.core.draws import randbelow
 from games.core.errors import IllegalAction, OptionError
 from games.core.sampling import RecentPlans
 from games.core.state import Game, Observation, Outcome, State, places_from_keys
@@ -146,6 +147,8 @@ TAKES = tuple(
 )
 
 PHASE_CHANCE, PHASE_DRAW_OR_STOP, PHASE_WILD, PHASE_SPECIAL, PHASE_OVER = range(5)
+DRAW_OR_STOP = ("draw", "stop")  # the legal actions after a draw that did not bust
+SEAT_KEYS = tuple(str(seat) for seat in range(6))  # a seat as a record's decision names it
 PHASE_NAMES = ("draw", "draw_or_stop", "wild", "special", "over")
 
 
@@ -385,13 +388,7 @@ class NachoPileState(State):
         code = CODE_OF_LABEL[outcome]
         mask = self.drawn_mask
         if self._busts_after[mask] >> code & 1:
-            # The drawn chip never left the bag; this turn's others go back.
-            chips = self.chips
-            bag = self.bag
-            for drawn in self.drawn:
-                bag[drawn] += 1
-                insort(chips, drawn)
-            self._next_turn()
+            self._bust()
             return
         self.bag[code] -= 1
         chips = self.chips
@@ -399,12 +396,25 @@ class NachoPileState(State):
         self.drawn.append(code)
         self.drawn_mask = mask | 1 << code
         if len(chips) == 1:
-            last = chips.pop()
-            self.bag[last] = 0
-            self.last_chip = last
-            self._stop()
+            self._last_chip()
         else:
             self.phase = PHASE_DRAW_OR_STOP
+
+    def _bust(self) -> None:
+        """The chip just drawn busts: it never left the bag, this turn's others go back, and the turn passes."""
+        chips = self.chips
+        bag = self.bag
+        for drawn in self.drawn:
+            bag[drawn] += 1
+            insort(chips, drawn)
+        self._next_turn()
+
+    def _last_chip(self) -> None:
+        """A draw that did not bust left one chip in the bag: it is set aside, and the drawer stops at once."""
+        last = self.chips.pop()
+        self.bag[last] = 0
+        self.last_chip = last
+        self._stop()
 
     def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
         """`State.playout` in one loop: the same draws from `rng`, the same state at the end (Nacho Pile has no
@@ -428,22 +438,15 @@ class NachoPileState(State):
                     code = chips[index]
                     steps += 1
                     if busts_after[mask] >> code & 1:
-                        # A bust: the drawn chip never left the bag; this turn's others go back.
-                        for back in drawn:
-                            bag[back] += 1
-                            insort(chips, back)
-                        self._next_turn()
+                        self._bust()
                         break
                     bag[code] -= 1
                     del chips[index]  # `chips.remove(code)`: the chips are sorted, so any copy of the code will do
                     drawn.append(code)
                     mask |= 1 << code
-                    if count == 2:  # one chip left: set aside, and the drawer stops at once
+                    if count == 2:
                         self.drawn_mask = mask
-                        last = chips.pop()
-                        bag[last] = 0
-                        self.last_chip = last
-                        self._stop()
+                        self._last_chip()
                         break
                     steps += 1
                     if draw() >= 0.5:  # int(draw() * 2) picks "stop" from ["draw", "stop"]
@@ -463,6 +466,35 @@ class NachoPileState(State):
                 action = legal[0] if len(legal) == 1 else legal[int(draw() * len(legal))]
                 self._apply({self.current: action})
                 steps += 1
+
+    def play_random(
+        self, rng: random.Random, seat_rngs: Sequence[random.Random], events: list, max_events: int
+    ) -> None:
+        """`State.play_random` in one loop: the same draws, the same events; a draw-or-stop decision (two events
+        in five) is drawn and applied here, the others go through `legal_actions` and `_apply`."""
+        append = events.append
+        while len(events) < max_events:
+            phase = self.phase
+            seat = self.current
+            if phase == PHASE_CHANCE:
+                outcome = self.sample_chance(rng)
+                self._apply_chance(outcome)
+                append(["c", outcome])
+            elif phase == PHASE_DRAW_OR_STOP:
+                pick = randbelow(seat_rngs[seat], 2)
+                if pick:
+                    self._stop()
+                else:
+                    self.phase = PHASE_CHANCE
+                append(["m", {SEAT_KEYS[seat]: DRAW_OR_STOP[pick]}])
+            elif phase == PHASE_OVER:
+                return None
+            else:
+                legal = self.legal_actions(seat)
+                action = legal[randbelow(seat_rngs[seat], len(legal))]
+                self._apply({seat: action})
+                append(["m", {SEAT_KEYS[seat]: action}])
+        return None
 
     def apply(self, actions: Mapping[int, Any]) -> None:
         """As `State.apply`, and also refuse look-alikes of legal actions (`3.0` or `true` for `3`)."""

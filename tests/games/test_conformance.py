@@ -299,3 +299,17 @@ def test_an_engine_s_playout_draws_the_same_numbers_and_reaches_the_same_state_a
             assert fast_rng.getstate() == generic_rng.getstate()
             compared += 1
     assert compared >= 24
+
+
+def test_an_engine_s_random_play_records_what_the_runner_s_general_loop_records(game):
+    """`State.play_random` (the runner's loop when the random bot plays every seat) must draw the same numbers
+    and record the same events as the runner's general loop, which runs when `on_event` is given."""
+    for num_players in player_counts(game):
+        for options in variant_options(game):
+            if _rejects(game, options, num_players):
+                continue
+            for seed in range(3):
+                bots = ["random"] * num_players
+                fast = play_match(game.spec.id, num_players, bots, seed, options)
+                general = play_match(game.spec.id, num_players, bots, seed, options, on_event=lambda state, event: None)
+                assert canonical_json(fast) == canonical_json(general)

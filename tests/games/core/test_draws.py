@@ -1,4 +1,5 @@
-"""The inlined draws of `games.core.draws` take exactly the numbers the generator's own methods take."""
+"""The inlined draws of `games.core.draws` (the samplers' shuffles and picks) take exactly the numbers the
+generator's own methods take, so search choices and the records they played do not move."""
 
 import random
 
