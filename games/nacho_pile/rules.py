@@ -127,24 +127,8 @@ BUSTS = (_bust_table(False), _bust_table(True))
 FRONT_STRIDE = 14
 PLATE_STRIDE = 17
 EMPTY_FRONT = (0,) * FRONT_STRIDE
-# OTHER_FRONTS[num_players][seat]: where the fronts of the other seats start, in seat order.
-OTHER_FRONTS = tuple(
-    tuple(tuple(other * FRONT_STRIDE for other in range(n) if other != seat) for seat in range(n)) for n in range(7)
-)
-
-# TAKES[num_players][seat][values mask]: where `seat` takes piles from on a stop with these values, as pairs
-# (the other seat's pile, the seat's own) of indexes of the fronts' counts of number chips, per other seat in
-# seat order and per value ascending.
-TAKES = tuple(
-    tuple(
-        tuple(
-            tuple((base + value, seat * FRONT_STRIDE + value) for base in OTHER_FRONTS[n][seat] for value in values)
-            for values in VALUES_OF_MASK
-        )
-        for seat in range(n)
-    )
-    for n in range(7)
-)
+# OTHER_SEATS[num_players][seat]: the other seats, in seat order.
+OTHER_SEATS = tuple(tuple(tuple(other for other in range(n) if other != seat) for seat in range(n)) for n in range(7))
 
 PHASE_CHANCE, PHASE_DRAW_OR_STOP, PHASE_WILD, PHASE_SPECIAL, PHASE_OVER = range(5)
 DRAW_OR_STOP = ("draw", "stop")  # the legal actions after a draw that did not bust
@@ -174,6 +158,7 @@ class NachoPileState(State):
         "chips",
         "_busts_after",
         "front",
+        "piles",
         "plate",
         "out_of_game",
         "current",
@@ -197,6 +182,8 @@ class NachoPileState(State):
         # The bag's chips one by one, by code: a draw is the chip at a uniform index (see `sample_chance`).
         self.chips = _chips_of(self.bag)
         self.front = [0] * (FRONT_STRIDE * num_players)
+        # Per seat, bit v set while a pile of value index v (number chips or Wilds) is in front of it.
+        self.piles = [0] * num_players
         self.plate = [0] * (PLATE_STRIDE * num_players)
         self.out_of_game = [0] * CHIP_KINDS
         self.current = 0
@@ -287,6 +274,7 @@ class NachoPileState(State):
         if len(state.chips) < 2:
             raise OptionError("a game in progress has at least two chips in the bag")
         state.phase = PHASE_DRAW_OR_STOP if state.drawn else PHASE_CHANCE
+        state.piles = _piles_of(state.front, num_players)
         return state
 
     # ----- the protocol -------------------------------------------------------------------------------------
@@ -345,13 +333,12 @@ class NachoPileState(State):
 
     def _has_target(self, code: int) -> bool:
         """Whether `_targets(code)` would be non-empty, without building the actions."""
-        front = self.front
-        mine = self.current * FRONT_STRIDE
+        piles = self.piles
         if code == SCORE:
-            return any(front[mine + value] or front[mine + 7 + value] for value in self._drawn_values())
+            return any(piles[self.current] >> value & 1 for value in self._drawn_values())
         if code == STEAL:
-            return any(any(front[base : base + FRONT_STRIDE]) for base in OTHER_FRONTS[self.num_players][self.current])
-        return any(front)
+            return any(piles[other] for other in OTHER_SEATS[self.num_players][self.current])
+        return any(piles)
 
     def _drawn_values(self) -> tuple[int, ...]:
         """Value indexes drawn this turn (the Wild's included), ascending."""
@@ -528,7 +515,9 @@ class NachoPileState(State):
     def _place_and_take(self) -> None:
         """Put the drawn chips in front of the player, take matching piles, then queue the Specials."""
         front = self.front
-        mine = self.current * FRONT_STRIDE
+        piles = self.piles
+        me = self.current
+        mine = me * FRONT_STRIDE
         mask = self.drawn_mask
         values_mask = mask & ALL_NUMBERS_MASK
         for value in VALUES_OF_MASK[values_mask]:
@@ -536,14 +525,18 @@ class NachoPileState(State):
         if self.wild_value >= 0:
             front[mine + 7 + self.wild_value] += 1
             values_mask |= 1 << self.wild_value
-        for at, to in TAKES[self.num_players][self.current][values_mask]:
-            numbers = front[at]
-            wilds = front[at + 7]
-            if numbers or wilds:
-                front[to] += numbers
-                front[to + 7] += wilds
-                front[at] = 0
-                front[at + 7] = 0
+        for other in OTHER_SEATS[self.num_players][me]:
+            taken = piles[other] & values_mask
+            if taken:
+                base = other * FRONT_STRIDE
+                for value in VALUES_OF_MASK[taken]:
+                    at = base + value
+                    front[mine + value] += front[at]
+                    front[mine + 7 + value] += front[at + 7]
+                    front[at] = 0
+                    front[at + 7] = 0
+                piles[other] ^= taken
+        piles[me] |= values_mask
         if mask & SPECIALS_MASK:
             self.pending = [code for code in SPECIAL_CODES if mask >> code & 1]
             self._next_special()
@@ -581,6 +574,8 @@ class NachoPileState(State):
             front[mine + 7 + value] += front[base + 7 + value]
             front[base + value] = 0
             front[base + 7 + value] = 0
+            self.piles[me] |= 1 << value
+            self.piles[action[1]] &= ~(1 << value)
             code = STEAL
         elif kind == "score":
             value = action[1] - 1
@@ -590,6 +585,7 @@ class NachoPileState(State):
             self.plate[plate + 7 + value] += front[mine + 7 + value]
             front[mine + value] = 0
             front[mine + 7 + value] = 0
+            self.piles[me] &= ~(1 << value)
             code = SCORE
         elif kind == "remove":
             base = action[1] * FRONT_STRIDE
@@ -607,6 +603,7 @@ class NachoPileState(State):
                     insort(chips, WILD)
             front[base + value] = 0
             front[base + 7 + value] = 0
+            self.piles[action[1]] &= ~(1 << value)
             code = REMOVE
         else:
             code = _CODE_OF_NAME[action[1]]
@@ -621,6 +618,7 @@ class NachoPileState(State):
                 at, base = seat * PLATE_STRIDE, seat * FRONT_STRIDE
                 plate[at : at + FRONT_STRIDE] = map(add, plate[at : at + FRONT_STRIDE], front[base : base + FRONT_STRIDE])
             self.front = [0] * len(front)
+            self.piles = [0] * self.num_players
             self.drawn = []
             self.drawn_mask = 0
             self.wild_value = -1
@@ -638,10 +636,11 @@ class NachoPileState(State):
         if seat == self.num_players:
             seat = 0
         self.current = seat
-        front = self.front
-        base = seat * FRONT_STRIDE
-        claimed = front[base : base + FRONT_STRIDE]
-        if any(claimed):
+        if self.piles[seat]:
+            self.piles[seat] = 0
+            front = self.front
+            base = seat * FRONT_STRIDE
+            claimed = front[base : base + FRONT_STRIDE]
             plate = self.plate
             plate_base = seat * PLATE_STRIDE
             plate[plate_base : plate_base + FRONT_STRIDE] = map(
@@ -762,6 +761,7 @@ class NachoPileState(State):
         other.bag = self.bag[:]
         other.chips = self.chips[:]
         other.front = self.front[:]
+        other.piles = self.piles[:]
         other.plate = self.plate[:]
         other.out_of_game = self.out_of_game[:]
         other.current = self.current
@@ -825,6 +825,14 @@ class NachoPileState(State):
             marker = ">" if seat == self.current and self.phase != PHASE_OVER else " "
             lines.append(f"{marker} seat {seat}: plate {total:2d}  front {' '.join(piles) or '-'}")
         return "\n".join(lines)
+
+
+def _piles_of(front: Sequence[int], num_players: int) -> list[int]:
+    """Per seat, the mask of the values of the piles in front of it (`NachoPileState.piles`)."""
+    return [
+        sum(1 << value for value in range(7) if front[base + value] or front[base + 7 + value])
+        for base in range(0, num_players * FRONT_STRIDE, FRONT_STRIDE)
+    ]
 
 
 def _chips_of(bag: Sequence[int]) -> list[int]:
@@ -899,6 +907,7 @@ class NachoPileGame(Game):
             )
         last_chip = observation["last_chip"]
         state.last_chip = chip_code(last_chip) if last_chip is not None else -1
+        state.piles = _piles_of(state.front, num_players)
         return state
 
 
