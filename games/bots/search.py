@@ -39,8 +39,8 @@ from games.core.state import Action, Observation, Outcome, State, is_legal_actio
 
 # An entry of a node's statistics: [visits, reward sum, availability, cumulative regret, strategy sum].
 Entry = list[float]
-# What a regret-matching selection needs for its update: the entries offered, their probabilities, the pick.
-Regret = tuple[list[Entry], list[float], int]
+# What a regret-matching selection needs for its update: the entries offered, the pick's probability, the pick.
+Regret = tuple[list[Entry], float, int]
 
 _REGRET = itemgetter(3)  # an entry's cumulative regret
 PLACE_WEIGHT = 0.25  # part of the reward from the place; the rest is the share of the win
@@ -402,34 +402,33 @@ class SearchBot(Bot):
         count = len(entries)
         # Cumulative regrets are never negative (regret matching+ keeps them at 0 or above).
         total = sum(map(_REGRET, entries))
-        if total > 0:
-            kept = 1 - gamma
-            floor = gamma / count
-            sigma = [kept * entry[3] / total + floor for entry in entries]
-        else:
-            sigma = [1 / count] * count
+        kept = 1 - gamma
+        floor = gamma / count
+        uniform = 1 / count
         averaging = self._averaging
         pick = self.rng.random()
         chosen = -1
-        # One pass: the average strategy's sums and the pick (the first action whose cumulative share passes it).
-        for index, (entry, probability) in enumerate(zip(entries, sigma)):  # noqa: B905 (the same length)
+        # One pass: each action's probability, the average strategy's sums and the pick (the first action whose
+        # cumulative probability passes it).
+        for index, entry in enumerate(entries):
+            probability = kept * entry[3] / total + floor if total > 0 else uniform
             if averaging:
                 entry[4] += probability
             if chosen < 0:
                 pick -= probability
                 if pick < 0:
-                    chosen = index
+                    chosen, picked = index, probability
                     if not averaging:
                         break
         if chosen < 0:
-            chosen = count - 1
-        return chosen, (entries, sigma, chosen)
+            chosen, picked = count - 1, probability
+        return chosen, (entries, picked, chosen)
 
     @staticmethod
     def _update_regret(regret: Regret, reward: float) -> None:
         """Regret matching+ with an importance-sampled estimate of every action's reward."""
-        entries, sigma, chosen = regret
-        estimate = reward / sigma[chosen]
+        entries, probability, chosen = regret
+        estimate = reward / probability
         picked = entries[chosen]
         before = picked[3]
         # Regret matching+: cumulative regrets never go below zero, so a bad early run is soon forgotten.

@@ -1022,9 +1022,12 @@ class ChickieNuggsState(State):
 
     def tray_points(self, seat: int) -> int:
         points = self.points
-        return sum(points[kind] for kind, _masks in self.tray_nuggets[seat]) + sum(
-            points[kind] for kind in self.tray_sauces[seat]
-        )
+        total = 0
+        for kind, _masks in self.tray_nuggets[seat]:
+            total += points[kind]
+        for kind in self.tray_sauces[seat]:
+            total += points[kind]
+        return total
 
     def ranking_keys(self) -> list[tuple[int, int, int]]:
         """Per seat: (tray points, cards on the tray, points of cards in hand), compared in that order."""
