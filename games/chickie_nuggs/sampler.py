@@ -344,6 +344,7 @@ class _Plan:
         hidden_pile = observation["pile_size"] - len(top)
         slot_masks.extend([ALL_MASK] * hidden_pile)  # the pile's unseen cards, after every slot of a tray or hand
         self.deal = _Deal(slot_masks, unseen)
+        state.pile = []  # dealt per sample
 
         state.hands[seat] = own
         state.hand_sizes = [sum(own) if o == seat else self.hand_slots.count(o) for o in range(n)]
