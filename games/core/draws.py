@@ -15,8 +15,8 @@ BIT_LENGTH = tuple(n.bit_length() for n in range(257))  # the bounds a shuffle o
 
 
 def randbelow(rng: random.Random, n: int) -> int:
-    """`rng.randrange(n)` for n > 0."""
-    if type(rng) is not random.Random:
+    """`rng.randrange(n)` (which refuses n <= 0 as this does)."""
+    if type(rng) is not random.Random or n <= 0:
         return rng.randrange(n)
     getrandbits = rng.getrandbits
     k = n.bit_length()

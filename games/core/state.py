@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from games.core.draws import randbelow
 from games.core.encoding import canonical_json
 from games.core.errors import IllegalAction
 from games.core.spec import GameSpec
@@ -206,6 +207,7 @@ class State(ABC):
         `max_events` events. Engines may override it with a faster loop that draws the same numbers and records
         the same events (tests/games/test_conformance.py compares it with the runner's general loop)."""
         append = events.append
+        keys = [str(seat) for seat in range(self.num_players)]
         while not self.is_terminal() and len(events) < max_events:
             if self.is_chance():
                 outcome = self.sample_chance(rng)
@@ -215,9 +217,9 @@ class State(ABC):
             actions = {}
             for seat in self.deciders():
                 legal = self.legal_actions(seat)
-                actions[seat] = legal[seat_rngs[seat].randrange(len(legal))]
+                actions[seat] = legal[randbelow(seat_rngs[seat], len(legal))]
             self._apply(actions)
-            append(["m", {str(seat): action for seat, action in actions.items()}])
+            append(["m", {keys[seat]: action for seat, action in actions.items()}])
 
     def evaluation(self) -> Outcome:
         """The outcome a search bot scores a position by when it stops looking ahead: `outcome()` unless the
