@@ -299,20 +299,21 @@ class SearchBot(Bot):
                     legal = legal_actions(seat)
                     if model_opponents and seat != me:
                         action = chosen[seat] = self._rollout_action(state, seat, legal)
-                    else:
+                    elif ucb_everywhere:
                         stats = node.stats
                         table = stats.get(seat)
                         if table is None:
                             table = stats[seat] = {}
-                        if ucb_everywhere:
-                            prior = self._prior_key if node is root and seat == me else None
-                            index, entry = select_ucb(table, legal, c, prior)
-                            updates.append((entry, seat, None))
-                        else:
-                            index, regret = select_regret(node, table, seat, legal)
-                            updates.append((regret[0][index], seat, regret))
+                        prior = self._prior_key if node is root and seat == me else None
+                        index, entry = select_ucb(table, legal, c, prior)
+                        updates.append((entry, seat, None))
                         action = chosen[seat] = legal[index]
-                    keys.append(action if type(action) in (str, int) else _frozen(action))
+                    else:
+                        index, regret = select_regret(node, seat, legal)
+                        updates.append((regret[0][index], seat, regret))
+                        action = chosen[seat] = legal[index]
+                    kind = type(action)
+                    keys.append(action if kind is str or kind is int else _frozen(action))
                 apply(chosen)
                 joint = tuple(keys)
             children = node.children
@@ -372,9 +373,9 @@ class SearchBot(Bot):
                 best_index = prior_index
         return best_index, entries[best_index]
 
-    def _select_regret(
-        self, node: Node, table: dict[Any, list[float]], seat: int, legal: list[Action]
-    ) -> tuple[int, Regret]:
+    def _select_regret(self, node: Node, seat: int, legal: list[Action]) -> tuple[int, Regret]:
+        """The index of the action regret matching picks among `legal` for `seat` at `node`, and what its
+        update needs."""
         gamma = self._gamma
         offered = node.offered
         if offered is None:
@@ -385,6 +386,9 @@ class SearchBot(Bot):
         except TypeError:  # an action that is a list or a dict
             entries = None
         if entries is None:
+            table = node.stats.get(seat)
+            if table is None:
+                table = node.stats[seat] = {}
             entries = []
             append = entries.append
             get = table.get
