@@ -325,13 +325,20 @@ class SearchBot(Bot):
                 expanded = True
             node = child
         rewards = self._rollout(state)
-        update_regret = self._update_regret
         for entry, seat, regret in updates:
             reward = rewards[seat]
             entry[0] += 1
             entry[1] += reward
             if regret is not None:
-                update_regret(regret, reward)
+                # Regret matching+ with an importance-sampled estimate of every action's reward: cumulative
+                # regrets never go below zero, so a bad early run is soon forgotten.
+                entries, probability, chosen = regret
+                before = entry[3]  # `entry` is the chosen action's
+                for other in entries:
+                    value = other[3] - reward
+                    other[3] = value if value > 0.0 else 0.0
+                value = before + reward / probability - reward
+                entry[3] = value if value > 0.0 else 0.0
 
     def _select_ucb(
         self, table: dict[Any, list[float]], legal: list[Action], c: float, prior: Any = None
@@ -427,20 +434,6 @@ class SearchBot(Bot):
         if chosen < 0:
             chosen, picked = count - 1, probability
         return chosen, (entries, picked, chosen)
-
-    @staticmethod
-    def _update_regret(regret: Regret, reward: float) -> None:
-        """Regret matching+ with an importance-sampled estimate of every action's reward."""
-        entries, probability, chosen = regret
-        estimate = reward / probability
-        picked = entries[chosen]
-        before = picked[3]
-        # Regret matching+: cumulative regrets never go below zero, so a bad early run is soon forgotten.
-        for entry in entries:
-            value = entry[3] - reward
-            entry[3] = value if value > 0.0 else 0.0
-        value = before + estimate - reward
-        picked[3] = value if value > 0.0 else 0.0
 
     def _rollout_action(self, state: State, seat: int, legal: list[Action]) -> Action:
         bots = self.rollout_bots
