@@ -180,7 +180,7 @@ class NachoPileState(State):
         self._busts_after = BUSTS[self._identical_specials]
         self.bag = list(CHIPS_PER_KIND)
         # The bag's chips one by one, by code: a draw is the chip at a uniform index (see `sample_chance`).
-        self.chips = _chips_of(self.bag)
+        self.chips = FULL_BAG_CHIPS[:]
         self.front = [0] * (FRONT_STRIDE * num_players)
         # Per seat, bit v set while a pile of value index v (number chips or Wilds) is in front of it.
         self.piles = [0] * num_players
@@ -842,6 +842,9 @@ def _chips_of(bag: Sequence[int]) -> list[int]:
         if count:
             chips.extend([code] * count)
     return chips
+
+
+FULL_BAG_CHIPS = _chips_of(CHIPS_PER_KIND)  # a new game's bag, chip by chip
 
 
 def _is_plain(action: Any) -> bool:
