@@ -22,7 +22,7 @@ from typing import Any
 
 from games import registry
 from games.core.bot import Bot, RandomBot
-from games.core.draws import BIT_LENGTH
+from games.core.draws import randbelow
 from games.core.errors import OptionError
 from games.core.record import FORFEIT_REASONS, FORMAT_VERSION, apply_forfeits
 from games.core.state import Game, State, is_legal_action
@@ -183,9 +183,9 @@ def play_match(
     # The bot playing each seat now (a forfeited seat's substitute replaces its bot) and what it is asked.
     acts = [bot.act for bot in players]
     observes = [bot.uses_observation for bot in players]
-    # A seat the random bot plays untimed draws its pick here: `RandomBot.act`, inlined (the same draws).
-    random_draws = [
-        bot.rng.getrandbits if type(bot) is RandomBot and type(bot.rng) is random.Random and not timed[seat] else None
+    # The generator of each seat the random bot plays untimed: its pick is drawn here (`RandomBot.act`, inlined).
+    random_rngs = [
+        bot.rng if type(bot) is RandomBot and type(bot.rng) is random.Random and not timed[seat] else None
         for seat, bot in enumerate(players)
     ]
 
@@ -199,12 +199,12 @@ def play_match(
         )
         acts[seat] = substitute.act
         observes[seat] = substitute.uses_observation
-        random_draws[seat] = None
+        random_rngs[seat] = None
         return substitute.act(observation, legal)
 
-    if on_event is None and all(random_draws):
+    if on_event is None and None not in random_rngs:
         # Every seat is the random bot, untimed: the engine plays on in one loop (the same draws, the same events).
-        state.play_random(rng, [bot.rng for bot in players], events, cap)
+        state.play_random(rng, random_rngs, events, cap)
     while not is_terminal():
         if len(events) >= cap:
             capped = True
@@ -219,14 +219,9 @@ def play_match(
             actions = {}
             for seat in deciders():
                 legal = legal_actions(seat)
-                getrandbits = random_draws[seat]
-                if getrandbits is not None and legal:  # legal[rng.randrange(len(legal))]
-                    size = len(legal)
-                    bits = BIT_LENGTH[size] if size < len(BIT_LENGTH) else size.bit_length()
-                    index = getrandbits(bits)
-                    while index >= size:
-                        index = getrandbits(bits)
-                    action = actions[seat] = legal[index]
+                seat_rng = random_rngs[seat]
+                if seat_rng is not None and legal:  # (an empty list makes the bot raise and forfeit, below)
+                    action = actions[seat] = legal[randbelow(seat_rng, len(legal))]
                     continue
                 observation = state.observation(seat) if observes[seat] else None
                 if timed[seat]:
