@@ -86,7 +86,6 @@ from operator import mul
 from typing import Any
 
 from games.chickie_nuggs.spec import SAUCE_OPTIONS, SPEC
-from games.core.draws import randbelow
 from games.core.state import Action, Game, Observation, Outcome, State, places_from_keys
 
 # Card kinds, in the order of `CARD_NAMES`.
@@ -227,7 +226,6 @@ ACTION_PARTS: dict[str, tuple] = {
     )
 }
 NONE_PICKED = "none"
-SEAT_KEYS = tuple(str(seat) for seat in range(4))  # a seat as a record's decision names it
 # Shared, never mutated event details: {"card": name} per kind, and the viewers tuple of one seat.
 CARD_EVENT = tuple({"card": name} for name in CARD_NAMES)
 ONLY_SEAT = tuple((seat,) for seat in range(4))
@@ -577,35 +575,6 @@ class ChickieNuggsState(State):
                 action = legal[0] if len(legal) == 1 else legal[int(draw() * len(legal))]
                 self._apply({seat: action})
             steps += 1
-
-    def play_random(
-        self, rng: random.Random, seat_rngs: Sequence[random.Random], events: list, max_events: int
-    ) -> None:
-        """`State.play_random` in one loop: the same draws, the same events; a turn's action (most events) is
-        drawn from `_turn_actions` and applied with `_apply_turn_action`, without the generic calls."""
-        append = events.append
-        while len(events) < max_events:
-            phase = self.phase
-            if phase == OVER:
-                return
-            if phase in CHANCE_PHASES:
-                outcome = self.sample_chance(rng)
-                self._apply_chance(outcome)
-                append(["c", outcome])
-                continue
-            if phase == TURN:
-                seat = self.turn
-                legal = self._turn_actions()
-            else:
-                (seat,) = self.deciders()
-                legal = self.legal_actions(seat)
-            action = legal[randbelow(seat_rngs[seat], len(legal))]
-            if phase == TURN:
-                self._legal = None
-                self._apply_turn_action(ACTION_PARTS[action])
-            else:
-                self._apply({seat: action})
-            append(["m", {SEAT_KEYS[seat]: action}])
 
     def _apply(self, actions: Mapping[int, Action]) -> None:
         self._legal = None

@@ -202,9 +202,6 @@ def play_match(
         random_rngs[seat] = None
         return substitute.act(observation, legal)
 
-    if on_event is None and None not in random_rngs:
-        # Every seat is the random bot, untimed: the engine plays on in one loop (the same draws, the same events).
-        state.play_random(rng, random_rngs, events, cap)
     while not is_terminal():
         if len(events) >= cap:
             capped = True

@@ -34,7 +34,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games.core.draws import randbelow
 from games.core.encoding import canonical_json
 from games.core.errors import IllegalAction
 from games.core.spec import GameSpec
@@ -195,31 +194,6 @@ class State(ABC):
                 self._apply(actions)
             steps += 1
         return steps
-
-    def play_random(
-        self, rng: random.Random, seat_rngs: Sequence[random.Random], events: list, max_events: int
-    ) -> None:
-        """Play on as the runner does when the random bot plays every seat, untimed, and record the events.
-
-        Each chance event applies `sample_chance(rng)` and appends `["c", outcome]`; each decision takes, for
-        every deciding seat in turn, `legal[seat_rngs[seat].randrange(len(legal))]` (`RandomBot.act`), applies
-        them together and appends `["m", {"<seat>": action, ...}]`. It stops at the end or once `events` holds
-        `max_events` events. Engines may override it with a faster loop that draws the same numbers and records
-        the same events (tests/games/test_conformance.py compares it with the runner's general loop)."""
-        append = events.append
-        keys = [str(seat) for seat in range(self.num_players)]
-        while not self.is_terminal() and len(events) < max_events:
-            if self.is_chance():
-                outcome = self.sample_chance(rng)
-                self._apply_chance(outcome)
-                append(["c", outcome])
-                continue
-            actions = {}
-            for seat in self.deciders():
-                legal = self.legal_actions(seat)
-                actions[seat] = legal[randbelow(seat_rngs[seat], len(legal))]
-            self._apply(actions)
-            append(["m", {keys[seat]: action for seat, action in actions.items()}])
 
     def evaluation(self) -> Outcome:
         """The outcome a search bot scores a position by when it stops looking ahead: `outcome()` unless the

@@ -74,7 +74,6 @@ from collections.abc import Mapping, Sequence
 from operator import add
 from typing import Any
 
-from games.core.draws import randbelow
 from games.core.errors import IllegalAction, OptionError
 from games.core.sampling import RecentPlans
 from games.core.state import Game, Observation, Outcome, State, places_from_keys
@@ -131,8 +130,6 @@ EMPTY_FRONT = (0,) * FRONT_STRIDE
 OTHER_SEATS = tuple(tuple(tuple(other for other in range(n) if other != seat) for seat in range(n)) for n in range(7))
 
 PHASE_CHANCE, PHASE_DRAW_OR_STOP, PHASE_WILD, PHASE_SPECIAL, PHASE_OVER = range(5)
-DRAW_OR_STOP = ("draw", "stop")  # the legal actions after a draw that did not bust
-SEAT_KEYS = tuple(str(seat) for seat in range(6))  # a seat as a record's decision names it
 PHASE_NAMES = ("draw", "draw_or_stop", "wild", "special", "over")
 
 
@@ -453,35 +450,6 @@ class NachoPileState(State):
                 action = legal[0] if len(legal) == 1 else legal[int(draw() * len(legal))]
                 self._apply({self.current: action})
                 steps += 1
-
-    def play_random(
-        self, rng: random.Random, seat_rngs: Sequence[random.Random], events: list, max_events: int
-    ) -> None:
-        """`State.play_random` in one loop: the same draws, the same events; a draw-or-stop decision (two events
-        in five) is drawn and applied here, the others go through `legal_actions` and `_apply`."""
-        append = events.append
-        while len(events) < max_events:
-            phase = self.phase
-            seat = self.current
-            if phase == PHASE_CHANCE:
-                outcome = self.sample_chance(rng)
-                self._apply_chance(outcome)
-                append(["c", outcome])
-            elif phase == PHASE_DRAW_OR_STOP:
-                pick = randbelow(seat_rngs[seat], 2)
-                if pick:
-                    self._stop()
-                else:
-                    self.phase = PHASE_CHANCE
-                append(["m", {SEAT_KEYS[seat]: DRAW_OR_STOP[pick]}])
-            elif phase == PHASE_OVER:
-                return None
-            else:
-                legal = self.legal_actions(seat)
-                action = legal[randbelow(seat_rngs[seat], len(legal))]
-                self._apply({seat: action})
-                append(["m", {SEAT_KEYS[seat]: action}])
-        return None
 
     def apply(self, actions: Mapping[int, Any]) -> None:
         """As `State.apply`, and also refuse look-alikes of legal actions (`3.0` or `true` for `3`)."""
