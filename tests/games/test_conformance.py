@@ -319,4 +319,4 @@ def test_the_runner_s_inline_random_pick_records_what_the_random_bot_s_own_act_r
             inline = play_match(game.spec.id, num_players, ["random"] * num_players, seed)
             through_act = play_match(game.spec.id, num_players, [SeatPlayer("random", make=own)] * num_players, seed)
             assert inline["events"] == through_act["events"]
-            assert len(inline["events"]) > 10
+            assert any(kind == "m" for kind, _ in inline["events"])  # the random bot decided something
