@@ -1,6 +1,6 @@
 """Engine benchmark: every registered game, one process, through the real runner and records.
 
-    .venv/bin/python bench/engines.py [--games K] [--repeats R] [--players N] [--against REV]
+    .venv/bin/python bench/engines.py [--games K] [--repeats R] [--players N] [--against REV] [--clock cpu|wall]
 
 Per game: whole games a second (4 random bots through `play_match`, records included), decisions a second,
 clones a second (states from the middle of those games), and search iterations a second (the search bot with
@@ -14,6 +14,10 @@ figure for REV and for this checkout, and the ratio (this checkout / REV).
 
 The search figure uses the same explicit parameters on both sides (below), not each side's defaults, so that
 it compares the engines and the search loop, not two choices of settings.
+
+Every figure is timed on the process's CPU time by default (`--clock cpu`, `time.process_time`): each run is
+one single-threaded process, so its CPU time is its work, and other processes on a shared machine inflate it
+far less than wall time (`--clock wall`, `time.perf_counter`). Both sides use the same clock.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,7 +51,10 @@ SEARCH_PARAMS = {"iterations": 100, "determinizations": 0, "rollout": "playout",
 FIGURES = ("games_per_s", "decisions_per_s", "clones_per_s", "search_it_per_s")
 
 
-def search_rate(game_id: str, players: int, repeats: int) -> float:
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+
+
+def search_rate(game_id: str, players: int, repeats: int, clock=time.process_time) -> float:
     """Search iterations per second from positions along a random game (median of the repeats)."""
     from games import registry
     from games.bots.search import SearchBot
@@ -69,32 +77,40 @@ def search_rate(game_id: str, players: int, repeats: int) -> float:
     rates = []
     for _ in range(repeats):
         iterations = 0
-        started = time.perf_counter()
+        started = clock()
         for seat, observation in positions:
             bot = SearchBot(game, seat, players, state.options, dict(SEARCH_PARAMS), random.Random(1))
             bot.search(observation)
             iterations += SEARCH_PARAMS["iterations"]
-        rates.append(iterations / (time.perf_counter() - started))
+        rates.append(iterations / (clock() - started))
     return statistics.median(rates)
 
 
-def measure(players: int, games: int, repeats: int) -> dict[str, dict[str, float]]:
-    """Every game's figures in this process, with `games` imported from wherever sys.path finds it."""
+def measure(players: int, games: int, repeats: int, clock_name: str = "cpu") -> dict[str, dict[str, float]]:
+    """Every game's figures in this process, with `games` imported from wherever sys.path finds it, timed by
+    `clock_name`'s clock (the measured tree's `bench_game` reads `time.perf_counter` from its module's `time`,
+    which is pointed at that clock here, so both trees are timed alike)."""
     from games import registry
+    from games.core import benchmark
     from games.core.benchmark import bench_game
 
+    clock = CLOCKS[clock_name]
     found = {}
-    for game_id in registry.game_ids():
-        report = bench_game(game_id, players, games, 0, repeats)
-        found[game_id] = {name: report[name] for name in FIGURES[:3]}
-        found[game_id]["search_it_per_s"] = search_rate(game_id, players, repeats)
+    benchmark.time = types.SimpleNamespace(perf_counter=clock)
+    try:
+        for game_id in registry.game_ids():
+            report = bench_game(game_id, players, games, 0, repeats)
+            found[game_id] = {name: report[name] for name in FIGURES[:3]}
+            found[game_id]["search_it_per_s"] = search_rate(game_id, players, repeats, clock)
+    finally:
+        benchmark.time = time
     return found
 
 
-def child_run(tree: Path, players: int, games: int) -> dict[str, dict[str, float]]:
+def child_run(tree: Path, players: int, games: int, clock: str) -> dict[str, dict[str, float]]:
     """One repeat of every figure, measured in a child process importing `games` from `tree`."""
     command = [sys.executable, str(Path(__file__).resolve()), "--child", str(tree),
-               "--players", str(players), "--games", str(games)]
+               "--players", str(players), "--games", str(games), "--clock", clock]
     environment = {**os.environ, "PYTHONPATH": str(tree)}
     done = subprocess.run(command, cwd=tree, env=environment, capture_output=True, text=True)
     if done.returncode != 0:
@@ -111,7 +127,7 @@ def git(*args: str) -> str:
     return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
 
 
-def compare(against: str, players: int, games: int, repeats: int) -> int:
+def compare(against: str, players: int, games: int, repeats: int, clock: str) -> int:
     try:
         commit = git("rev-parse", "--verify", f"{against}^{{commit}}")
     except subprocess.CalledProcessError:
@@ -124,7 +140,7 @@ def compare(against: str, players: int, games: int, repeats: int) -> int:
         runs: dict[str, list] = {"before": [], "after": []}
         for repeat in range(repeats):
             for side, where in (("before", tree), ("after", ROOT)):
-                runs[side].append(child_run(where, players, games))
+                runs[side].append(child_run(where, players, games, clock))
             print(f"repeat {repeat + 1}/{repeats} done", file=sys.stderr)
     finally:
         git("worktree", "remove", "--force", str(tree))
@@ -133,7 +149,7 @@ def compare(against: str, players: int, games: int, repeats: int) -> int:
     head = git("rev-parse", "--short", "HEAD")
     dirty = " (with uncommitted changes)" if git("status", "--porcelain", "--untracked-files=no") else ""
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; {players} random bots, {games} games a "
-          f"repeat, {repeats} repeats alternating, medians; before = {commit[:7]}, after = {head}{dirty}")
+          f"repeat, {repeats} repeats alternating, medians, {clock} time; before = {commit[:7]}, after = {head}{dirty}")
     print(f"search: {', '.join(f'{k}={v}' for k, v in SEARCH_PARAMS.items())}, 8 positions\n")
     labels = {"games_per_s": "games/s", "decisions_per_s": "decisions/s", "clones_per_s": "clones/s",
               "search_it_per_s": "search it/s"}
@@ -154,22 +170,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--against", metavar="REV", help="also measure this commit, alternating, and print ratios")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
+                        help="time the figures on the process's CPU time (default) or on wall time")
     parser.add_argument("--child", metavar="TREE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.games < 1 or args.repeats < 1 or not 2 <= args.players <= 8:
         parser.error("--games and --repeats must be at least 1, --players between 2 and 8")
     if args.child:
         sys.path.insert(0, args.child)
-        print(json.dumps(measure(args.players, args.games, 1)))
+        print(json.dumps(measure(args.players, args.games, 1, args.clock)))
         return 0
     if args.against:
-        return compare(args.against, args.players, args.games, args.repeats)
+        return compare(args.against, args.players, args.games, args.repeats, args.clock)
     sys.path.insert(0, str(ROOT))
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; {args.players} random bots, "
-          f"{args.games} games x {args.repeats} repeats, medians\n")
+          f"{args.games} games x {args.repeats} repeats, medians, {args.clock} time\n")
     head = f"{'game':<24} {'games/s':>9} {'target':>7} {'ratio':>6} {'decisions/s':>12} {'clones/s':>11} {'ratio':>6}"
     print(head + f" {'search it/s':>12}")
-    for game_id, figures in measure(args.players, args.games, args.repeats).items():
+    for game_id, figures in measure(args.players, args.games, args.repeats, args.clock).items():
         target = TARGETS.get(game_id)
         ratio = f"{figures['games_per_s'] / target:.2f}" if target else "-"
         print(f"{game_id:<24} {figures['games_per_s']:>9,.0f} {target or '-':>7} {ratio:>6} "

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import replace
+from operator import itemgetter
 from typing import Any
 
 from games.core.bot import Bot
@@ -38,9 +39,10 @@ from games.core.state import Action, Observation, Outcome, State, is_legal_actio
 
 # An entry of a node's statistics: [visits, reward sum, availability, cumulative regret, strategy sum].
 Entry = list[float]
-# What a regret-matching selection needs for its update: the entries offered, their probabilities, the pick.
-Regret = tuple[list[Entry], list[float], int]
+# What a regret-matching selection needs for its update: the entries offered, the pick's probability, the pick.
+Regret = tuple[list[Entry], float, int]
 
+_REGRET = itemgetter(3)  # an entry's cumulative regret
 PLACE_WEIGHT = 0.25  # part of the reward from the place; the rest is the share of the win
 MAX_CHANCE_KEY = 40  # chance outcomes whose encoding is longer (shuffles, deals) are not branched on
 
@@ -76,12 +78,15 @@ def action_key(action: Action) -> Any:
 class Node:
     """Statistics of one decision point of the tree, from the deciding seats' points of view."""
 
-    __slots__ = ("children", "stats")
+    __slots__ = ("children", "stats", "offered")
 
     def __init__(self) -> None:
         self.children: dict[Any, Node] = {}
         # per deciding seat: action key -> [visits, reward sum, availability, regret, strategy sum]
         self.stats: dict[int, dict[Any, list[float]]] = {}
+        # At a simultaneous step: (seat, *legal actions) -> their entries in the seat's table, in that order, for
+        # legal lists of strings only (a str equals nothing but a str, so an equal tuple is the same JSON list).
+        self.offered: dict[tuple, list[Entry]] | None = None
 
 
 class SearchBot(Bot):
@@ -294,20 +299,21 @@ class SearchBot(Bot):
                     legal = legal_actions(seat)
                     if model_opponents and seat != me:
                         action = chosen[seat] = self._rollout_action(state, seat, legal)
-                    else:
+                    elif ucb_everywhere:
                         stats = node.stats
                         table = stats.get(seat)
                         if table is None:
                             table = stats[seat] = {}
-                        if ucb_everywhere:
-                            prior = self._prior_key if node is root and seat == me else None
-                            index, entry = select_ucb(table, legal, c, prior)
-                            updates.append((entry, seat, None))
-                        else:
-                            index, regret = select_regret(table, legal)
-                            updates.append((regret[0][index], seat, regret))
+                        prior = self._prior_key if node is root and seat == me else None
+                        index, entry = select_ucb(table, legal, c, prior)
+                        updates.append((entry, seat, None))
                         action = chosen[seat] = legal[index]
-                    keys.append(action if type(action) in (str, int) else _frozen(action))
+                    else:
+                        index, regret = select_regret(node, seat, legal)
+                        updates.append((regret[0][index], seat, regret))
+                        action = chosen[seat] = legal[index]
+                    kind = type(action)
+                    keys.append(action if kind is str or kind is int else _frozen(action))
                 apply(chosen)
                 joint = tuple(keys)
             children = node.children
@@ -319,13 +325,20 @@ class SearchBot(Bot):
                 expanded = True
             node = child
         rewards = self._rollout(state)
-        update_regret = self._update_regret
         for entry, seat, regret in updates:
             reward = rewards[seat]
             entry[0] += 1
             entry[1] += reward
             if regret is not None:
-                update_regret(regret, reward)
+                # Regret matching+ with an importance-sampled estimate of every action's reward: cumulative
+                # regrets never go below zero, so a bad early run is soon forgotten.
+                entries, probability, chosen = regret
+                before = entry[3]  # `entry` is the chosen action's
+                for other in entries:
+                    value = other[3] - reward
+                    other[3] = value if value > 0.0 else 0.0
+                value = before + reward / probability - reward
+                entry[3] = value if value > 0.0 else 0.0
 
     def _select_ucb(
         self, table: dict[Any, list[float]], legal: list[Action], c: float, prior: Any = None
@@ -367,52 +380,60 @@ class SearchBot(Bot):
                 best_index = prior_index
         return best_index, entries[best_index]
 
-    def _select_regret(self, table: dict[Any, list[float]], legal: list[Action]) -> tuple[int, Regret]:
+    def _select_regret(self, node: Node, seat: int, legal: list[Action]) -> tuple[int, Regret]:
+        """The index of the action regret matching picks among `legal` for `seat` at `node`, and what its
+        update needs."""
         gamma = self._gamma
-        entries = []
-        append = entries.append
-        get = table.get
-        for action in legal:
-            key = action if type(action) in (str, int) else _frozen(action)
-            entry = get(key)
-            if entry is None:
-                entry = table[key] = [0, 0.0, 0, 0.0, 0.0]
-            append(entry)
+        offered = node.offered
+        if offered is None:
+            offered = node.offered = {}
+        signature = (seat, *legal)
+        try:
+            entries = offered.get(signature)
+        except TypeError:  # an action that is a list or a dict
+            entries = None
+        if entries is None:
+            table = node.stats.get(seat)
+            if table is None:
+                table = node.stats[seat] = {}
+            entries = []
+            append = entries.append
+            get = table.get
+            strings = True
+            for action in legal:
+                kind = type(action)
+                key = action if kind is str or kind is int else _frozen(action)
+                strings = strings and kind is str
+                entry = get(key)
+                if entry is None:
+                    entry = table[key] = [0, 0.0, 0, 0.0, 0.0]
+                append(entry)
+            if strings:
+                offered[signature] = entries
         count = len(entries)
         # Cumulative regrets are never negative (regret matching+ keeps them at 0 or above).
-        positive = [entry[3] for entry in entries]
-        total = sum(positive)
-        if total > 0:
-            kept = 1 - gamma
-            floor = gamma / count
-            sigma = [kept * p / total + floor for p in positive]
-        else:
-            sigma = [1 / count] * count
-        if self._averaging:
-            for entry, probability in zip(entries, sigma):  # noqa: B905 (the same length)
-                entry[4] += probability
+        total = sum(map(_REGRET, entries))
+        kept = 1 - gamma
+        floor = gamma / count
+        uniform = 1 / count
+        averaging = self._averaging
         pick = self.rng.random()
-        chosen = count - 1
-        for index, probability in enumerate(sigma):
-            pick -= probability
-            if pick < 0:
-                chosen = index
-                break
-        return chosen, (entries, sigma, chosen)
-
-    @staticmethod
-    def _update_regret(regret: Regret, reward: float) -> None:
-        """Regret matching+ with an importance-sampled estimate of every action's reward."""
-        entries, sigma, chosen = regret
-        estimate = reward / sigma[chosen]
-        picked = entries[chosen]
-        before = picked[3]
-        # Regret matching+: cumulative regrets never go below zero, so a bad early run is soon forgotten.
-        for entry in entries:
-            value = entry[3] - reward
-            entry[3] = value if value > 0.0 else 0.0
-        value = before + estimate - reward
-        picked[3] = value if value > 0.0 else 0.0
+        chosen = -1
+        # One pass: each action's probability, the average strategy's sums and the pick (the first action whose
+        # cumulative probability passes it).
+        for index, entry in enumerate(entries):
+            probability = kept * entry[3] / total + floor if total > 0 else uniform
+            if averaging:
+                entry[4] += probability
+            if chosen < 0:
+                pick -= probability
+                if pick < 0:
+                    chosen, picked = index, probability
+                    if not averaging:
+                        break
+        if chosen < 0:
+            chosen, picked = count - 1, probability
+        return chosen, (entries, picked, chosen)
 
     def _rollout_action(self, state: State, seat: int, legal: list[Action]) -> Action:
         bots = self.rollout_bots
@@ -482,7 +503,7 @@ def rewards_of(outcome: Outcome, num_players: int, score_order: str | None, scor
     """Each seat's reward in [0, 1]: its share of the win, a part for its place and, where one score decides
     places, a part (`score_weight`) for its score margin over the others' mean, scaled by the spread."""
     places = outcome.places
-    winners = sum(1 for p in places if p == 1)
+    winners = places.count(1)
     span = max(1, num_players - 1)
     if score_order is None:
         score_weight = 0.0

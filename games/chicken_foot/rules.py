@@ -698,6 +698,24 @@ class ChickenFootState(State):
         best = [action for action, value in zip(legal, values, strict=True) if value == top]
         return best[int(rng.random() * len(best))]
 
+    def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
+        """`State.playout` in one loop: the same draws from `rng`, the same state at the end (a decision is due
+        exactly when it is a seat's turn with plays to choose from, and `legal` is never changed in place)."""
+        steps = 0
+        playout_action, apply, apply_chance, sample_chance = (
+            self.playout_action, self._apply, self._apply_chance, self.sample_chance)
+        while self.phase != OVER and (max_events == 0 or steps < max_events):
+            if to_break and steps and self.phase == DEAL and self.rounds:  # at_break
+                break
+            legal = self.legal
+            if self.phase == TURN and legal:
+                seat = self.turn
+                apply({seat: legal[0] if len(legal) == 1 else playout_action(seat, legal, rng)})
+            else:
+                apply_chance(sample_chance(rng))
+            steps += 1
+        return steps
+
     def at_break(self) -> bool:
         """Between two rounds: the scores so far are a fair picture of the game."""
         return self.phase == DEAL and bool(self.rounds)

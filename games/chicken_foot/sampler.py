@@ -29,7 +29,6 @@ the same sample as before this was cached.
 
 from __future__ import annotations
 
-import marshal
 import random
 from typing import Any
 
@@ -47,32 +46,18 @@ from games.chicken_foot.rules import (
     ChickenFootState,
     copy_round_summary,
 )
+from games.core.sampling import RecentPlans
 
 PHASES = {"deal": DEAL, "lead_draw": LEAD, "play": TURN, "draw": TURN, None: OVER}
 LATER_THAN_ALL = 1 << 30  # the time of "now" constraints, after every history event
 DEAL_TIME = -2  # dealt bones arrive before everything
 AFTER_DEAL = -1  # the time of what the lead (found without drawing) tells about the deal
-RECENT = 4  # plans kept for the observations seen last
+RECENT = 4  # plans kept for the observations sampled last
 
 
 def sample_state(observation: dict[str, Any], rng: random.Random) -> ChickenFootState:
     """See the module docstring. Raises ValueError if the observation is not one a state could give."""
-    return _plan_for(observation).sample(rng)
-
-
-_recent: list[tuple[dict[str, Any], _Plan]] = []
-
-
-def _plan_for(observation: dict[str, Any]) -> _Plan:
-    global _recent
-    recent = _recent
-    for seen, plan in recent:
-        if seen == observation:
-            return plan
-    plan = _Plan(observation)
-    # A private copy of the observation (plain JSON values), so that a caller changing theirs misses the cache.
-    _recent = [(marshal.loads(marshal.dumps(observation)), plan), *recent[: RECENT - 1]]
-    return plan
+    return _PLANS.plan_for(observation).sample(rng)
 
 
 class _Slot:
@@ -448,3 +433,6 @@ def _check_exact() -> bool:
 
 
 _EXACT = _check_exact()
+
+
+_PLANS: RecentPlans[_Plan] = RecentPlans(_Plan, RECENT)  # the plans of the observations sampled last

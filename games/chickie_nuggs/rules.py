@@ -557,12 +557,17 @@ class ChickieNuggsState(State):
         if max_events:
             return super().playout(rng, max_events, to_break)
         draw = rng.random
+        turn_actions, apply_turn_action = self._turn_actions, self._apply_turn_action
         steps = 0
         while True:
             phase = self.phase
-            if phase == OVER:
+            if phase == TURN:  # the commonest event: `legal_actions` and `_apply` of a turn's action, inlined
+                legal = turn_actions()
+                self._legal = None
+                apply_turn_action(ACTION_PARTS[legal[0] if len(legal) == 1 else legal[int(draw() * len(legal))]])
+            elif phase == OVER:
                 return steps
-            if phase in CHANCE_PHASES:
+            elif phase in CHANCE_PHASES:
                 self._apply_chance(self.sample_chance(rng))
             else:
                 (seat,) = self.deciders()
@@ -986,9 +991,12 @@ class ChickieNuggsState(State):
 
     def tray_points(self, seat: int) -> int:
         points = self.points
-        return sum(points[kind] for kind, _masks in self.tray_nuggets[seat]) + sum(
-            points[kind] for kind in self.tray_sauces[seat]
-        )
+        total = 0
+        for kind, _masks in self.tray_nuggets[seat]:
+            total += points[kind]
+        for kind in self.tray_sauces[seat]:
+            total += points[kind]
+        return total
 
     def ranking_keys(self) -> list[tuple[int, int, int]]:
         """Per seat: (tray points, cards on the tray, points of cards in hand), compared in that order."""

@@ -31,7 +31,9 @@ from games.chickie_nuggs.rules import (
     dict_to_counts,
     names_mask,
 )
+from games.core.draws import randbelow, shuffle
 from games.core.errors import GameError
+from games.core.sampling import RecentPlans
 from games.core.state import Observation
 
 HALL_LIMIT = 12  # distinct constraints beyond which the max-flow check replaces Hall's subsets
@@ -54,33 +56,6 @@ def kinds_of(mask: int) -> tuple[int, ...]:
 
 def _supply_of(mask: int, supply: list[int]) -> int:
     return sum(map(supply.__getitem__, kinds_of(mask)))
-
-
-def randbelow(rng: random.Random, n: int) -> int:
-    """`rng.randrange(n)` for n > 0, the same number from the same generator, with the calls inlined."""
-    if type(rng) is not random.Random:
-        return rng.randrange(n)
-    getrandbits = rng.getrandbits
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return r
-
-
-def shuffle(rng: random.Random, cards: list) -> None:
-    """`rng.shuffle(cards)`: the same order from the same generator, with the calls inlined."""
-    if type(rng) is not random.Random:
-        rng.shuffle(cards)
-        return
-    getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 _VALIDATED: dict[tuple, dict] = {}
@@ -174,179 +149,239 @@ def feasible(demand: dict[int, int], supply: list[int]) -> bool:
     return True
 
 
+class _Deal:
+    """Dealing the unseen cards into slots, each within its mask, using up the supply exactly (slots with
+    ALL_MASK take what is left): everything that does not depend on the draws is worked out once, in
+    `__init__`, and `draw` deals (`assign` in one go).
+
+    Raises InconsistentObservation when no assignment exists.
+    """
+
+    __slots__ = ("size", "supply", "demand", "constrained", "any_held_card", "open_slots", "held", "known")
+
+    def __init__(self, slot_masks: list[int], supply: list[int]):
+        if sum(supply) != len(slot_masks):
+            raise InconsistentObservation(
+                f"{len(slot_masks)} unseen places for {sum(supply)} unseen cards: the observation does not add up"
+            )
+        demand: dict[int, int] = {}
+        for mask in slot_masks:
+            demand[mask] = demand.get(mask, 0) + 1
+        if not feasible(demand, supply):
+            raise InconsistentObservation("no deal of the unseen cards fits what the observation shows")
+        self.size = len(slot_masks)
+        self.supply = supply[:]
+        self.demand = demand
+        widths = [mask.bit_count() for mask in slot_masks]
+        order = sorted(range(len(slot_masks)), key=widths.__getitem__)
+        # Slots with a narrower mask than "any held card", most constrained first: (slot, mask), drawn one by one.
+        self.constrained: list[tuple[int, int]] = []
+        self.any_held_card: list[int] = []  # slots of a hand card known to be nothing in particular
+        self.open_slots: list[int] = []  # pile slots: any card at all
+        for index in order:
+            mask = slot_masks[index]
+            if mask == HAND_MASK:
+                self.any_held_card.append(index)
+            elif mask == ALL_MASK:
+                self.open_slots.append(index)
+            else:
+                self.constrained.append((index, mask))
+        # With no constrained slot, the cards left for the others are always the same.
+        self.held = None if self.constrained else self._held(self.supply)
+        self.known: dict[tuple, bool] = {}  # feasibility by (step, supply): see `draw`
+
+    @staticmethod
+    def _held(supply: list[int]) -> list[int]:
+        return [k for k in range(KINDS) if k != FLYING for _ in range(supply[k])]
+
+    def draw(self, rng: random.Random) -> list[int]:
+        """A kind for every slot (the same draws from `rng` whatever was worked out beforehand)."""
+        kinds: list[int] = [-1] * self.size
+        if self.held is None:
+            supply = self.supply[:]
+            demand = dict(self.demand)
+            known = self.known
+            for step, (index, mask) in enumerate(self.constrained):
+                demand[mask] -= 1
+                candidates = [k for k in kinds_of(mask) if supply[k]]
+                while True:
+                    total = sum(map(supply.__getitem__, candidates))
+                    pick = randbelow(rng, total)
+                    for kind in candidates:
+                        pick -= supply[kind]
+                        if pick < 0:
+                            break
+                    supply[kind] -= 1
+                    # Whether the slots left can still be filled: the demand at a step is the same in every
+                    # deal, so the answer is remembered by step and supply.
+                    key = (step, *supply)
+                    fits = known.get(key)
+                    if fits is None:
+                        fits = known[key] = feasible(demand, supply)
+                    if fits:
+                        break
+                    supply[kind] += 1
+                    candidates.remove(kind)
+                kinds[index] = kind
+            held = self._held(supply)
+        else:
+            supply = self.supply
+            held = self.held[:]
+        # Only "any held card" and "any card" slots are left, and the checks above leave enough cards other than
+        # Flying Nuggets for the former: a uniform draw of them from those cards, then the rest into the pile.
+        shuffle(rng, held)
+        any_held_card = self.any_held_card
+        for index, kind in zip(any_held_card, held, strict=False):
+            kinds[index] = kind
+        rest = held[len(any_held_card) :] + [FLYING] * supply[FLYING]
+        shuffle(rng, rest)
+        for index, kind in zip(self.open_slots, rest, strict=True):
+            kinds[index] = kind
+        return kinds
+
+
 def assign(slot_masks: list[int], supply: list[int], rng: random.Random) -> list[int]:
     """A kind for every slot within its mask, using up `supply` exactly (slots with ALL_MASK take what is left).
 
     Raises InconsistentObservation when no assignment exists.
     """
-    supply = supply[:]
-    if sum(supply) != len(slot_masks):
-        raise InconsistentObservation(
-            f"{len(slot_masks)} unseen places for {sum(supply)} unseen cards: the observation does not add up"
-        )
-    demand: dict[int, int] = {}
-    for mask in slot_masks:
-        demand[mask] = demand.get(mask, 0) + 1
-    if not feasible(demand, supply):
-        raise InconsistentObservation("no deal of the unseen cards fits what the observation shows")
-    kinds: list[int] = [-1] * len(slot_masks)
-    widths = [mask.bit_count() for mask in slot_masks]
-    order = sorted(range(len(slot_masks)), key=widths.__getitem__)
-    any_held_card: list[int] = []  # slots of a hand card known to be nothing in particular
-    open_slots: list[int] = []  # pile slots: any card at all
-    for index in order:
-        mask = slot_masks[index]
-        if mask == HAND_MASK:
-            any_held_card.append(index)
-            continue
-        if mask == ALL_MASK:
-            open_slots.append(index)
-            continue
-        demand[mask] -= 1
-        candidates = [k for k in kinds_of(mask) if supply[k]]
-        while True:
-            total = sum(map(supply.__getitem__, candidates))
-            pick = randbelow(rng, total)
-            for kind in candidates:
-                pick -= supply[kind]
-                if pick < 0:
-                    break
-            supply[kind] -= 1
-            if feasible(demand, supply):
-                break
-            supply[kind] += 1
-            candidates.remove(kind)
-        kinds[index] = kind
-    # Only "any held card" and "any card" slots are left, and the checks above leave enough cards other than
-    # Flying Nuggets for the former: a uniform draw of them from those cards, then the rest into the pile.
-    held = [k for k in range(KINDS) if k != FLYING for _ in range(supply[k])]
-    shuffle(rng, held)
-    for index, kind in zip(any_held_card, held, strict=False):
-        kinds[index] = kind
-    rest = held[len(any_held_card) :] + [FLYING] * supply[FLYING]
-    shuffle(rng, rest)
-    for index, kind in zip(open_slots, rest, strict=True):
-        kinds[index] = kind
-    return kinds
+    return _Deal(slot_masks, supply).draw(rng)
 
 
 def sample_state(observation: Observation, rng: random.Random) -> ChickieNuggsState:
-    """A complete state consistent with `observation` (see the module docstring)."""
-    seat = observation["seat"]
-    n = observation["num_players"]
-    options = validated_options(observation["options"], n)
-    state = ChickieNuggsState(n, options, None)
-    # The observation's log as it stands: the state copies each entry when it makes an observation, so a
-    # sampled state never hands out the caller's dicts (a caller does not change an observation it sampled).
-    logged = tuple(observation["log"])
-    state.log = ((None, -1, logged, (), None), None) if logged else None
-    state.phase = PHASE_BY_NAME[observation["phase"]]
-    state.turn = observation["turn"]
-    state.plays = observation["plays_made"]
-    state.skip_next = observation["skip_next"]
-    state.attacker = observation["attacker"]
-    state.target = observation["target"]
-    state.draws_left = observation["draws_left"]
-    state.choosers = list(observation["choosers"])
-    if state.phase == DEAL:
-        return state  # nothing is dealt yet: the pile is the whole deck without the Flying Nuggets
+    """A complete state consistent with `observation` (see the module docstring): what follows from the
+    observation alone is worked out once per observation (`_Plan`, kept by `games.core.sampling`)."""
+    return _PLANS.plan_for(observation).sample(rng)
 
-    unseen = list(DECK_COUNTS)
 
-    def account(kind: int, count: int = 1) -> None:
-        unseen[kind] -= count
-        if unseen[kind] < 0:
-            raise InconsistentObservation(f"more {CARD_NAMES[kind]} cards in view than the deck holds")
+class _Plan:
+    """One observation's sampling worked out: a template state holding all the observation fixes, and the deal
+    of the cards it hides."""
 
-    own = dict_to_counts(observation["hand"])
-    for kind, count in enumerate(own):
-        if count:
-            account(kind, count)
-    for kind, count in enumerate(dict_to_counts(observation["discard"])):
-        if count:
-            account(kind, count)
-    slot_masks: list[int] = []
-    slot_places: list[tuple[str, int]] = []
-    face_down_masks: list[tuple[int, int]] = []  # (owner, mask seen by this seat), in tray order
-    for owner, tray in enumerate(observation["trays"]):
-        for nugget in tray["nuggets"]:
-            if isinstance(nugget, int):
-                account(nugget - 1)
+    __slots__ = ("template", "deal", "dealt", "places", "hand_slots", "tray_slots", "top")
+
+    def __init__(self, observation: Observation):
+        seat = observation["seat"]
+        n = observation["num_players"]
+        options = validated_options(observation["options"], n)
+        state = self.template = ChickieNuggsState(n, options, None)
+        # The observation's log as it stands: the state copies each entry when it makes an observation, so a
+        # sampled state never hands out the caller's dicts (a caller does not change an observation it sampled).
+        logged = tuple(observation["log"])
+        state.log = ((None, -1, logged, (), None), None) if logged else None
+        state.phase = PHASE_BY_NAME[observation["phase"]]
+        state.turn = observation["turn"]
+        state.plays = observation["plays_made"]
+        state.skip_next = observation["skip_next"]
+        state.attacker = observation["attacker"]
+        state.target = observation["target"]
+        state.draws_left = observation["draws_left"]
+        state.choosers = list(observation["choosers"])
+        self.dealt = state.phase != DEAL  # before the deal the pile is the whole deck without the Flying Nuggets
+        if not self.dealt:
+            return
+        unseen = list(DECK_COUNTS)
+
+        def account(kind: int, count: int = 1) -> None:
+            unseen[kind] -= count
+            if unseen[kind] < 0:
+                raise InconsistentObservation(f"more {CARD_NAMES[kind]} cards in view than the deck holds")
+
+        own = dict_to_counts(observation["hand"])
+        for kind, count in enumerate(own):
+            if count:
+                account(kind, count)
+        for kind, count in enumerate(dict_to_counts(observation["discard"])):
+            if count:
+                account(kind, count)
+        slot_masks: list[int] = []
+        # Per slot of another tray's face-down nugget, in tray order: (owner, place in the tray, its masks per kind).
+        self.tray_slots: list[tuple[int, int, list[tuple[int, ...]]]] = []
+        self.hand_slots: list[int] = []  # per slot of another hand, after the trays' slots: its owner
+        for owner, tray in enumerate(observation["trays"]):
+            entries = []
+            for nugget in tray["nuggets"]:
+                if isinstance(nugget, int):
+                    account(nugget - 1)
+                    entries.append((nugget - 1, None))
+                    continue
+                mask = 0
+                for value in nugget["face_down"]:
+                    mask |= 1 << (value - 1)
+                masks_of = [
+                    tuple(mask if o == seat else (1 << kind if o == owner else NUGGET_MASK) for o in range(n))
+                    for kind in range(KINDS)
+                ]
+                if owner == seat:
+                    kind = mask.bit_length() - 1
+                    account(kind)
+                    entries.append((kind, masks_of[kind]))
+                else:
+                    slot_masks.append(mask)
+                    self.tray_slots.append((owner, len(entries), masks_of))
+                    entries.append(None)  # dealt per sample
+            state.tray_nuggets[owner] = entries
+            for name in tray["sauces"]:
+                account(CARD_BY_NAME[name])
+            state.tray_sauces[owner] = [CARD_BY_NAME[name] for name in tray["sauces"]]
+        top = [CARD_BY_NAME[name] for name in observation["pile_top"]]
+        for kind in top:
+            account(kind)
+        self.top = top[::-1]
+        hand_tags: list[dict[int, int] | None] = []
+        for other, entries in enumerate(observation["hand_knowledge"]):
+            if other == seat:
+                hand_tags.append(None)
                 continue
-            mask = 0
-            for value in nugget["face_down"]:
-                mask |= 1 << (value - 1)
-            face_down_masks.append((owner, mask))
-            if owner == seat:
-                account(mask.bit_length() - 1)
-            else:
-                slot_masks.append(mask)
-                slot_places.append(("tray", owner))
-        for name in tray["sauces"]:
-            account(CARD_BY_NAME[name])
-    top = [CARD_BY_NAME[name] for name in observation["pile_top"]]
-    for kind in top:
-        account(kind)
-    hand_tags: list[dict[int, int] | None] = []
-    for other, entries in enumerate(observation["hand_knowledge"]):
-        if other == seat:
-            hand_tags.append(None)
-            continue
-        tags: dict[int, int] = {}
-        for entry in entries:
-            mask = names_mask(entry["could_be"])
-            tags[mask] = entry["count"]
-            slot_masks.extend([mask] * entry["count"])
-            slot_places.extend([("hand", other)] * entry["count"])
-        hand_tags.append(tags)
-    hidden_pile = observation["pile_size"] - len(top)
-    slot_masks.extend([ALL_MASK] * hidden_pile)  # the pile's unseen cards, after every slot of `slot_places`
+            tags: dict[int, int] = {}
+            for entry in entries:
+                mask = names_mask(entry["could_be"])
+                tags[mask] = entry["count"]
+                slot_masks.extend([mask] * entry["count"])
+                self.hand_slots.extend([other] * entry["count"])
+            hand_tags.append(tags)
+        self.places = len(slot_masks)
+        hidden_pile = observation["pile_size"] - len(top)
+        slot_masks.extend([ALL_MASK] * hidden_pile)  # the pile's unseen cards, after every slot of a tray or hand
+        self.deal = _Deal(slot_masks, unseen)
+        state.pile = []  # dealt per sample
 
-    kinds = assign(slot_masks, unseen, rng)
-
-    hands = [[0] * KINDS for _ in range(n)]
-    hands[seat] = own
-    face_down_kinds: dict[int, list[int]] = {owner: [] for owner in range(n)}
-    for (where, owner), kind in zip(slot_places, kinds, strict=False):
-        if where == "hand":
-            hands[owner][kind] += 1
-        else:
-            face_down_kinds[owner].append(kind)
-    pile = kinds[len(slot_places) :]
-    pile.extend(reversed(top))
-    state.hands = hands
-    state.hand_sizes = [sum(hand) for hand in hands]
-    if state.hand_sizes != observation["hand_sizes"]:
-        raise InconsistentObservation("hand sizes do not match what is known of the hands")
-    state.pile = pile
-    state.discard = dict_to_counts(observation["discard"])
-    seen_face_down = iter(face_down_masks)
-    for owner, tray in enumerate(observation["trays"]):
-        entries = []
-        for nugget in tray["nuggets"]:
-            if isinstance(nugget, int):
-                entries.append((nugget - 1, None))
-                continue
-            _owner, seen_mask = next(seen_face_down)
-            kind = seen_mask.bit_length() - 1 if owner == seat else face_down_kinds[owner].pop(0)
-            masks = tuple(
-                seen_mask if o == seat else (1 << kind if o == owner else NUGGET_MASK) for o in range(n)
-            )
-            entries.append((kind, masks))
-        state.tray_nuggets[owner] = entries
-        state.tray_sauces[owner] = [CARD_BY_NAME[name] for name in tray["sauces"]]
-    state.peek = [len(top) if o == seat else 0 for o in range(n)]
-    state.tags = [
-        [
-            None
-            if o == p
-            else (
-                dict(hand_tags[p])
-                if o == seat
-                else ({HAND_MASK: state.hand_sizes[p]} if state.hand_sizes[p] else {})
-            )
-            for p in range(n)
+        state.hands[seat] = own
+        state.hand_sizes = [sum(own) if o == seat else self.hand_slots.count(o) for o in range(n)]
+        if state.hand_sizes != observation["hand_sizes"]:
+            raise InconsistentObservation("hand sizes do not match what is known of the hands")
+        state.discard = dict_to_counts(observation["discard"])
+        state.peek = [len(top) if o == seat else 0 for o in range(n)]
+        state.tags = [
+            [
+                None
+                if o == p
+                else (
+                    dict(hand_tags[p])
+                    if o == seat
+                    else ({HAND_MASK: state.hand_sizes[p]} if state.hand_sizes[p] else {})
+                )
+                for p in range(n)
+            ]
+            for o in range(n)
         ]
-        for o in range(n)
-    ]
-    return state
+
+    def sample(self, rng: random.Random) -> ChickieNuggsState:
+        """A state dealt from the plan: a copy of the template with the hidden cards drawn."""
+        state = self.template.clone()  # the clones share the knowledge table until one writes to it
+        if not self.dealt:
+            return state
+        kinds = self.deal.draw(rng)
+        trays = state.tray_nuggets
+        for (owner, place, masks_of), kind in zip(self.tray_slots, kinds, strict=False):
+            trays[owner][place] = (kind, masks_of[kind])
+        hands = state.hands
+        for owner, kind in zip(self.hand_slots, kinds[len(self.tray_slots) :], strict=False):
+            hands[owner][kind] += 1
+        pile = kinds[self.places :]
+        pile.extend(self.top)
+        state.pile = pile
+        return state
+
+
+_PLANS: RecentPlans[_Plan] = RecentPlans(_Plan)

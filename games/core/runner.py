@@ -22,6 +22,7 @@ from typing import Any
 
 from games import registry
 from games.core.bot import Bot, RandomBot
+from games.core.draws import randbelow
 from games.core.errors import OptionError
 from games.core.record import FORFEIT_REASONS, FORMAT_VERSION, apply_forfeits
 from games.core.state import Game, State, is_legal_action
@@ -182,6 +183,11 @@ def play_match(
     # The bot playing each seat now (a forfeited seat's substitute replaces its bot) and what it is asked.
     acts = [bot.act for bot in players]
     observes = [bot.uses_observation for bot in players]
+    # The generator of each seat the random bot plays untimed: its pick is drawn here (`RandomBot.act`, inlined).
+    random_rngs = [
+        bot.rng if type(bot) is RandomBot and type(bot.rng) is random.Random and not timed[seat] else None
+        for seat, bot in enumerate(players)
+    ]
 
     def forfeit(seat: int, reason: str, detail: str, observation: Any, legal: list) -> Any:
         """Record the seat's forfeit, hand the seat to its seeded random substitute, and return its action."""
@@ -193,6 +199,7 @@ def play_match(
         )
         acts[seat] = substitute.act
         observes[seat] = substitute.uses_observation
+        random_rngs[seat] = None
         return substitute.act(observation, legal)
 
     while not is_terminal():
@@ -209,6 +216,10 @@ def play_match(
             actions = {}
             for seat in deciders():
                 legal = legal_actions(seat)
+                seat_rng = random_rngs[seat]
+                if seat_rng is not None and legal:  # (an empty list makes the bot raise and forfeit, below)
+                    action = actions[seat] = legal[randbelow(seat_rng, len(legal))]
+                    continue
                 observation = state.observation(seat) if observes[seat] else None
                 if timed[seat]:
                     started = clock()

@@ -103,7 +103,9 @@ def validate_options(
     options: tuple[Option, ...], values: Mapping[str, Any] | None, what: str = "option"
 ) -> dict[str, Any]:
     """Validate `values` against `options`; return a complete dict (defaults filled) in declaration order."""
-    values = dict(values or {})
+    if not values:  # every default (each checked when its Option was made)
+        return {opt.name: opt.default for opt in options}
+    values = dict(values)
     known = {opt.name for opt in options}
     unknown = sorted(set(values) - known)
     if unknown:

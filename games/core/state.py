@@ -56,10 +56,7 @@ class Outcome:
 def places_from_keys(keys: Sequence[Any], higher_is_better: bool = True) -> tuple[int, ...]:
     """Competition places from comparable keys (tuples compare level by level): equal keys share a place."""
     ordered = sorted(keys, reverse=higher_is_better)
-    first_index: dict[Any, int] = {}
-    for index, key in enumerate(ordered):
-        first_index.setdefault(key, index + 1)
-    return tuple(first_index[key] for key in keys)
+    return tuple([ordered.index(key) + 1 for key in keys])  # one more than the number of keys before it
 
 
 def is_legal_action(action: Action, legal: list[Action]) -> bool:

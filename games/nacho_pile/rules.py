@@ -75,6 +75,7 @@ from operator import add
 from typing import Any
 
 from games.core.errors import IllegalAction, OptionError
+from games.core.sampling import RecentPlans
 from games.core.state import Game, Observation, Outcome, State, places_from_keys
 from games.nacho_pile.spec import SPEC
 
@@ -125,10 +126,8 @@ BUSTS = (_bust_table(False), _bust_table(True))
 FRONT_STRIDE = 14
 PLATE_STRIDE = 17
 EMPTY_FRONT = (0,) * FRONT_STRIDE
-# OTHER_FRONTS[num_players][seat]: where the fronts of the other seats start, in seat order.
-OTHER_FRONTS = tuple(
-    tuple(tuple(other * FRONT_STRIDE for other in range(n) if other != seat) for seat in range(n)) for n in range(7)
-)
+# OTHER_SEATS[num_players][seat]: the other seats, in seat order.
+OTHER_SEATS = tuple(tuple(tuple(other for other in range(n) if other != seat) for seat in range(n)) for n in range(7))
 
 PHASE_CHANCE, PHASE_DRAW_OR_STOP, PHASE_WILD, PHASE_SPECIAL, PHASE_OVER = range(5)
 PHASE_NAMES = ("draw", "draw_or_stop", "wild", "special", "over")
@@ -156,6 +155,7 @@ class NachoPileState(State):
         "chips",
         "_busts_after",
         "front",
+        "piles",
         "plate",
         "out_of_game",
         "current",
@@ -177,8 +177,10 @@ class NachoPileState(State):
         self._busts_after = BUSTS[self._identical_specials]
         self.bag = list(CHIPS_PER_KIND)
         # The bag's chips one by one, by code: a draw is the chip at a uniform index (see `sample_chance`).
-        self.chips = _chips_of(self.bag)
+        self.chips = FULL_BAG_CHIPS[:]
         self.front = [0] * (FRONT_STRIDE * num_players)
+        # Per seat, bit v set while a pile of value index v (number chips or Wilds) is in front of it.
+        self.piles = [0] * num_players
         self.plate = [0] * (PLATE_STRIDE * num_players)
         self.out_of_game = [0] * CHIP_KINDS
         self.current = 0
@@ -269,6 +271,7 @@ class NachoPileState(State):
         if len(state.chips) < 2:
             raise OptionError("a game in progress has at least two chips in the bag")
         state.phase = PHASE_DRAW_OR_STOP if state.drawn else PHASE_CHANCE
+        state.piles = _piles_of(state.front, num_players)
         return state
 
     # ----- the protocol -------------------------------------------------------------------------------------
@@ -327,13 +330,12 @@ class NachoPileState(State):
 
     def _has_target(self, code: int) -> bool:
         """Whether `_targets(code)` would be non-empty, without building the actions."""
-        front = self.front
-        mine = self.current * FRONT_STRIDE
+        piles = self.piles
         if code == SCORE:
-            return any(front[mine + value] or front[mine + 7 + value] for value in self._drawn_values())
+            return any(piles[self.current] >> value & 1 for value in self._drawn_values())
         if code == STEAL:
-            return any(any(front[base : base + FRONT_STRIDE]) for base in OTHER_FRONTS[self.num_players][self.current])
-        return any(front)
+            return any(piles[other] for other in OTHER_SEATS[self.num_players][self.current])
+        return any(piles)
 
     def _drawn_values(self) -> tuple[int, ...]:
         """Value indexes drawn this turn (the Wild's included), ascending."""
@@ -370,13 +372,7 @@ class NachoPileState(State):
         code = CODE_OF_LABEL[outcome]
         mask = self.drawn_mask
         if self._busts_after[mask] >> code & 1:
-            # The drawn chip never left the bag; this turn's others go back.
-            chips = self.chips
-            bag = self.bag
-            for drawn in self.drawn:
-                bag[drawn] += 1
-                insort(chips, drawn)
-            self._next_turn()
+            self._bust()
             return
         self.bag[code] -= 1
         chips = self.chips
@@ -384,12 +380,25 @@ class NachoPileState(State):
         self.drawn.append(code)
         self.drawn_mask = mask | 1 << code
         if len(chips) == 1:
-            last = chips.pop()
-            self.bag[last] = 0
-            self.last_chip = last
-            self._stop()
+            self._last_chip()
         else:
             self.phase = PHASE_DRAW_OR_STOP
+
+    def _bust(self) -> None:
+        """The chip just drawn busts: it never left the bag, this turn's others go back, and the turn passes."""
+        chips = self.chips
+        bag = self.bag
+        for drawn in self.drawn:
+            bag[drawn] += 1
+            insort(chips, drawn)
+        self._next_turn()
+
+    def _last_chip(self) -> None:
+        """A draw that did not bust left one chip in the bag: it is set aside, and the drawer stops at once."""
+        last = self.chips.pop()
+        self.bag[last] = 0
+        self.last_chip = last
+        self._stop()
 
     def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
         """`State.playout` in one loop: the same draws from `rng`, the same state at the end (Nacho Pile has no
@@ -401,7 +410,6 @@ class NachoPileState(State):
         busts_after = self._busts_after
         bag = self.bag
         chips = self.chips  # never replaced during a game, only changed in place
-        remove = chips.remove
         steps = 0
         while True:
             phase = self.phase
@@ -410,34 +418,28 @@ class NachoPileState(State):
                 mask = self.drawn_mask
                 while True:
                     count = len(chips)
-                    code = chips[int(draw() * count)]
+                    index = int(draw() * count)
+                    code = chips[index]
                     steps += 1
                     if busts_after[mask] >> code & 1:
-                        # A bust: the drawn chip never left the bag; this turn's others go back.
-                        for back in drawn:
-                            bag[back] += 1
-                            insort(chips, back)
-                        self._next_turn()
+                        self._bust()
                         break
                     bag[code] -= 1
-                    remove(code)
+                    del chips[index]  # `chips.remove(code)`: the chips are sorted, so any copy of the code will do
                     drawn.append(code)
                     mask |= 1 << code
-                    if count == 2:  # one chip left: set aside, and the drawer stops at once
+                    if count == 2:
                         self.drawn_mask = mask
-                        last = chips.pop()
-                        bag[last] = 0
-                        self.last_chip = last
-                        self._stop()
+                        self._last_chip()
                         break
                     steps += 1
-                    if int(draw() * 2):  # the legal list is ["draw", "stop"]
+                    if draw() >= 0.5:  # int(draw() * 2) picks "stop" from ["draw", "stop"]
                         self.drawn_mask = mask
                         self._stop()
                         break
             elif phase == PHASE_DRAW_OR_STOP:
                 steps += 1
-                if int(draw() * 2):
+                if draw() >= 0.5:
                     self._stop()
                 else:
                     self.phase = PHASE_CHANCE
@@ -481,7 +483,9 @@ class NachoPileState(State):
     def _place_and_take(self) -> None:
         """Put the drawn chips in front of the player, take matching piles, then queue the Specials."""
         front = self.front
-        mine = self.current * FRONT_STRIDE
+        piles = self.piles
+        me = self.current
+        mine = me * FRONT_STRIDE
         mask = self.drawn_mask
         values_mask = mask & ALL_NUMBERS_MASK
         for value in VALUES_OF_MASK[values_mask]:
@@ -489,17 +493,18 @@ class NachoPileState(State):
         if self.wild_value >= 0:
             front[mine + 7 + self.wild_value] += 1
             values_mask |= 1 << self.wild_value
-        values = VALUES_OF_MASK[values_mask]
-        for base in OTHER_FRONTS[self.num_players][self.current]:
-            for value in values:
-                at = base + value
-                numbers = front[at]
-                wilds = front[at + 7]
-                if numbers or wilds:
-                    front[mine + value] += numbers
-                    front[mine + 7 + value] += wilds
+        for other in OTHER_SEATS[self.num_players][me]:
+            taken = piles[other] & values_mask
+            if taken:
+                base = other * FRONT_STRIDE
+                for value in VALUES_OF_MASK[taken]:
+                    at = base + value
+                    front[mine + value] += front[at]
+                    front[mine + 7 + value] += front[at + 7]
                     front[at] = 0
                     front[at + 7] = 0
+                piles[other] ^= taken
+        piles[me] |= values_mask
         if mask & SPECIALS_MASK:
             self.pending = [code for code in SPECIAL_CODES if mask >> code & 1]
             self._next_special()
@@ -537,6 +542,8 @@ class NachoPileState(State):
             front[mine + 7 + value] += front[base + 7 + value]
             front[base + value] = 0
             front[base + 7 + value] = 0
+            self.piles[me] |= 1 << value
+            self.piles[action[1]] &= ~(1 << value)
             code = STEAL
         elif kind == "score":
             value = action[1] - 1
@@ -546,6 +553,7 @@ class NachoPileState(State):
             self.plate[plate + 7 + value] += front[mine + 7 + value]
             front[mine + value] = 0
             front[mine + 7 + value] = 0
+            self.piles[me] &= ~(1 << value)
             code = SCORE
         elif kind == "remove":
             base = action[1] * FRONT_STRIDE
@@ -563,6 +571,7 @@ class NachoPileState(State):
                     insort(chips, WILD)
             front[base + value] = 0
             front[base + 7 + value] = 0
+            self.piles[action[1]] &= ~(1 << value)
             code = REMOVE
         else:
             code = _CODE_OF_NAME[action[1]]
@@ -574,9 +583,10 @@ class NachoPileState(State):
             plate = self.plate
             front = self.front
             for seat in range(self.num_players):
-                for index in range(FRONT_STRIDE):
-                    plate[seat * PLATE_STRIDE + index] += front[seat * FRONT_STRIDE + index]
+                at, base = seat * PLATE_STRIDE, seat * FRONT_STRIDE
+                plate[at : at + FRONT_STRIDE] = map(add, plate[at : at + FRONT_STRIDE], front[base : base + FRONT_STRIDE])
             self.front = [0] * len(front)
+            self.piles = [0] * self.num_players
             self.drawn = []
             self.drawn_mask = 0
             self.wild_value = -1
@@ -594,10 +604,11 @@ class NachoPileState(State):
         if seat == self.num_players:
             seat = 0
         self.current = seat
-        front = self.front
-        base = seat * FRONT_STRIDE
-        claimed = front[base : base + FRONT_STRIDE]
-        if any(claimed):
+        if self.piles[seat]:
+            self.piles[seat] = 0
+            front = self.front
+            base = seat * FRONT_STRIDE
+            claimed = front[base : base + FRONT_STRIDE]
             plate = self.plate
             plate_base = seat * PLATE_STRIDE
             plate[plate_base : plate_base + FRONT_STRIDE] = map(
@@ -617,10 +628,14 @@ class NachoPileState(State):
         )
 
     def outcome(self) -> Outcome:
-        totals = [self.chips_in_total(seat) for seat in range(self.num_players)]
+        plate, front = self.plate, self.front
+        totals = [  # chips_in_total(seat) for every seat
+            sum(plate[seat * PLATE_STRIDE : (seat + 1) * PLATE_STRIDE])
+            + sum(front[seat * FRONT_STRIDE : (seat + 1) * FRONT_STRIDE])
+            for seat in range(self.num_players)
+        ]
         last = self.last_chip
         if self.phase == PHASE_OVER and last < WILD:
-            plate = self.plate
             scores = [
                 plate[seat * PLATE_STRIDE + last] + plate[seat * PLATE_STRIDE + 7 + last]
                 for seat in range(self.num_players)
@@ -714,6 +729,7 @@ class NachoPileState(State):
         other.bag = self.bag[:]
         other.chips = self.chips[:]
         other.front = self.front[:]
+        other.piles = self.piles[:]
         other.plate = self.plate[:]
         other.out_of_game = self.out_of_game[:]
         other.current = self.current
@@ -779,6 +795,14 @@ class NachoPileState(State):
         return "\n".join(lines)
 
 
+def _piles_of(front: Sequence[int], num_players: int) -> list[int]:
+    """Per seat, the mask of the values of the piles in front of it (`NachoPileState.piles`)."""
+    return [
+        sum(1 << value for value in range(7) if front[base + value] or front[base + 7 + value])
+        for base in range(0, num_players * FRONT_STRIDE, FRONT_STRIDE)
+    ]
+
+
 def _chips_of(bag: Sequence[int]) -> list[int]:
     """The chips of a bag (counts by code) one by one, in code order."""
     chips: list[int] = []
@@ -786,6 +810,9 @@ def _chips_of(bag: Sequence[int]) -> list[int]:
         if count:
             chips.extend([code] * count)
     return chips
+
+
+FULL_BAG_CHIPS = _chips_of(CHIPS_PER_KIND)  # a new game's bag, chip by chip
 
 
 def _is_plain(action: Any) -> bool:
@@ -820,7 +847,15 @@ class NachoPileGame(Game):
         unresolved Specials), bag (count by chip), fronts and plates per seat (counts of number chips and of
         Wilds by value 1-7, and on plates the Specials by kind), out_of_game (chips a Remove sent out at the
         end), last_chip (the chip set aside at the end).
+
+        A search samples one observation many times: the state is built once and copied
+        (`games.core.sampling`).
         """
+        return _STATES.plan_for(observation).clone()
+
+    @staticmethod
+    def _state_of(observation: Observation) -> NachoPileState:
+        """The state an observation shows (`sample_state` copies it)."""
         num_players = observation["num_players"]
         state = NachoPileState(num_players, observation["options"])
         state.turn = observation["turn"]
@@ -843,8 +878,10 @@ class NachoPileGame(Game):
             )
         last_chip = observation["last_chip"]
         state.last_chip = chip_code(last_chip) if last_chip is not None else -1
+        state.piles = _piles_of(state.front, num_players)
         return state
 
 
 GAME = NachoPileGame()
+_STATES: RecentPlans[NachoPileState] = RecentPlans(NachoPileGame._state_of)
 NachoPileState.game = GAME

@@ -59,12 +59,12 @@ rebuilds the one state the observation describes (its generator has nothing to d
 
 from __future__ import annotations
 
-import marshal
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core.errors import IllegalAction, OptionError
+from games.core.sampling import RecentPlans
 from games.core.state import Action, Game, Observation, Outcome, State
 from games.nobody_but_us_chickens.spec import SPEC
 
@@ -656,15 +656,8 @@ class NobodyButUsChickensGame(Game):
         """The state the observation describes: every card in it is public, so nothing is drawn.
 
         A search asks for it once per iteration from one observation: the state rebuilt from an observation is
-        kept (with a private copy of that observation) and cloned for the next call with an equal one."""
-        global _recent
-        recent = _recent
-        for seen, state in recent:
-            if seen == observation:
-                return state.clone()
-        state = self._rebuild(observation)
-        _recent = [(marshal.loads(marshal.dumps(observation)), state), *recent[: RECENT - 1]]
-        return state.clone()
+        kept and cloned for the next call with the same one (`games.core.sampling`)."""
+        return _STATES.plan_for(observation).clone()
 
     @staticmethod
     def _rebuild(observation: Observation) -> NobodyButUsChickensState:
@@ -695,8 +688,7 @@ class NobodyButUsChickensGame(Game):
         return state
 
 
-RECENT = 4  # states kept for the observations seen last
-_recent: list[tuple[Observation, NobodyButUsChickensState]] = []
+_STATES: RecentPlans[NobodyButUsChickensState] = RecentPlans(NobodyButUsChickensGame._rebuild)
 
 GAME = NobodyButUsChickensGame()
 NobodyButUsChickensState.game = GAME

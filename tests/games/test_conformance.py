@@ -299,3 +299,24 @@ def test_an_engine_s_playout_draws_the_same_numbers_and_reaches_the_same_state_a
             assert fast_rng.getstate() == generic_rng.getstate()
             compared += 1
     assert compared >= 24
+
+
+def test_the_runner_s_inline_random_pick_records_what_the_random_bot_s_own_act_records(game):
+    """The runner draws an untimed random seat's pick itself (`RandomBot.act`, inlined); a seat played by the
+    same bot through its own `act` (a `SeatPlayer` whose bot the runner does not recognize) must record the
+    same events, so the shortcut changes no record."""
+    from games.core.bot import RandomBot
+    from games.core.runner import SeatPlayer
+
+    class OwnAct(RandomBot):
+        pass
+
+    def own(game, seat, num_players, options, rng):
+        return OwnAct(game, seat, num_players, options, None, rng)
+
+    for num_players in player_counts(game):
+        for seed in range(3):
+            inline = play_match(game.spec.id, num_players, ["random"] * num_players, seed)
+            through_act = play_match(game.spec.id, num_players, [SeatPlayer("random", make=own)] * num_players, seed)
+            assert inline["events"] == through_act["events"]
+            assert any(kind == "m" for kind, _ in inline["events"])  # the random bot decided something
