@@ -26,6 +26,7 @@ caps the thinking time for interactive use (and then the choice depends on the m
 from __future__ import annotations
 
 import math
+import random
 import time
 from dataclasses import replace
 from typing import Any
@@ -116,6 +117,30 @@ class SearchBot(Bot):
         Option("chance_nodes", "bool", True, "branch the tree on small chance outcomes (a draw), not on shuffles"),
         Option("opponents", "choice", "tree", "opponents' moves in the tree: searched (tree) or by the rollout policy",
                choices=("tree", "rollout")),
+        Option("own_moves", "choice", "tree",
+               "the bot's own moves below the root: searched (tree) or by the rollout policy (rollout: the root's"
+               " actions are then judged by what follows them under the rollout policy)",
+               choices=("tree", "rollout")),
+        Option("root_pairs", "bool", False,
+               "judge the root's actions side by side on common random numbers where one seat decides: each round"
+               " deals one state and plays every legal action from it with the rollout policy, the chance events of"
+               " the deciding seat's own turn from one stream and all later ones from another, both the same for"
+               " every action (so the actions are compared on the same futures); rollout_depth then counts events"
+               " after that turn; iterations / actions rounds"),
+        Option("pair_horizon", "choice", "depth",
+               "where a root_pairs rollout stops: after rollout_depth events past the deciding seat's turn (depth),"
+               " or when that seat's next turn begins (next_turn, where the engine names the seat whose turn it is)",
+               choices=("depth", "next_turn")),
+        Option("horizon", "choice", "depth",
+               "where an iteration stops and is scored: after rollout_depth rollout events (depth), or also as soon"
+               " as the search seat's next turn begins (next_turn: every other seat has answered its turn; only in"
+               " engines that name the seat whose turn it is, `state.current`, else as depth)",
+               choices=("depth", "next_turn")),
+        Option("pair_futures", "bool", False,
+               "where the search seat decides alone at the root, try its actions in turn (round robin) and let each"
+               " round's iterations draw every chance event after the seat's turn from one stream, the same for"
+               " each action, so the actions are compared on the same later draws (common random numbers); the"
+               " choice is then the best mean reward; needs an engine that names the seat whose turn it is"),
         Option("sharpen", "float", 1.0,
                "the choice at a simultaneous step is drawn with probability proportional to the average strategy"
                " raised to this power: 1 plays the mix as found, more leans to its strongest parts", min=0.0, max=20.0),
@@ -160,6 +185,9 @@ class SearchBot(Bot):
             self.rollout_bots = [
                 bots[rollout](game, s, num_players, options, None, rng) for s in range(num_players)
             ]
+        self._pair_count = 0  # pair_futures: the root's actions tried in turn in this search (0: not pairing)
+        self._pair_index = 0
+        self._rest_rng: Any = None
         prior = self.config["prior"]
         self._prior_key: Any = None
         self.prior_bot: Bot | None = None
@@ -176,6 +204,10 @@ class SearchBot(Bot):
         self._prior_key = None
         if self.prior_bot is not None and self.config["prior_weight"] > 0:
             self._prior_key = action_key(self.prior_bot.act(observation, legal_actions))
+        if self.config["root_pairs"]:
+            paired = self.paired(observation, legal_actions)
+            if paired is not None:
+                return paired
         root = self.search(observation)
         table = root.stats.get(self.seat, {})
         legal_keys = {action_key(a): a for a in legal_actions}
@@ -192,8 +224,79 @@ class SearchBot(Bot):
                 if pick < 0:
                     return legal_keys[key]
             return legal_actions[-1]
+        if self._pair_count:
+            # pair_futures: every action had its share of the rounds; the best mean reward (ties: the prior's)
+            def mean(k: Any) -> tuple[float, bool]:
+                entry = table.get(k)
+                return (entry[1] / entry[0] if entry and entry[0] else -1.0, k == self._prior_key)
+
+            return legal_keys[max(legal_keys, key=mean)]
         best = max(legal_keys, key=lambda k: (table[k][0], table[k][1]) if k in table else (-1, 0.0))
         return legal_keys[best]
+
+    def paired(self, observation: Observation, legal_actions: list[Action]) -> Action | None:
+        """The root action with the best mean reward over rounds of common random numbers (`root_pairs`), or
+        None where the root is not one seat's decision (the tree search decides there)."""
+        rng = self.rng
+        sample_state = self.game.sample_state
+        state = sample_state(observation, rng)
+        if state.deciders() != (self.seat,):
+            return None
+        count = len(legal_actions)
+        rounds = max(1, self.config["iterations"] // count)
+        totals = [0.0] * count
+        random_of = type(rng)
+        for round_index in range(rounds):
+            if round_index:
+                state = sample_state(observation, rng)
+            own_seed = rng.getrandbits(64)
+            rest_seed = rng.getrandbits(64)
+            for index, action in enumerate(legal_actions):
+                child = state.clone() if index < count - 1 else state
+                child._apply({self.seat: action})
+                totals[index] += self._paired_rollout(child, random_of(own_seed), random_of(rest_seed))[self.seat]
+        best = max(totals)
+        prior = self._prior_key
+        for index, action in enumerate(legal_actions):
+            if totals[index] == best and action_key(action) == prior:
+                return action
+        return legal_actions[totals.index(best)]
+
+    def _paired_rollout(self, state: State, own_rng: Any, rest_rng: Any) -> list[float]:
+        """A rollout for `paired`: the rollout policy for every seat; chance from `own_rng` while the deciding
+        seat's turn lasts (`state.current`, where the engine has one), then from `rest_rng`; `rollout_depth`
+        counts the events after that turn."""
+        depth = self.config["rollout_depth"]
+        to_break = self.config["rollout_to_break"]
+        me = self.seat
+        own_turn = getattr(state, "current", None) == me
+        next_turn = self.config["pair_horizon"] == "next_turn"
+        if next_turn:
+            depth = 0
+        steps = 0
+        saved = self.rng
+        self.rng = rest_rng  # the rollout policy's own draws (a random playout rule) come from the later stream
+        try:
+            while not state.is_terminal() and (depth == 0 or steps < depth):
+                current = getattr(state, "current", None)
+                if own_turn and current != me:
+                    own_turn = False
+                elif next_turn and not own_turn and current == me:
+                    break
+                if not own_turn and to_break and steps and state.at_break():
+                    break
+                if state.is_chance():
+                    state._apply_chance(state.sample_chance(own_rng if own_turn else rest_rng))
+                else:
+                    actions = {}
+                    for seat in state.deciders():
+                        actions[seat] = self._rollout_action(state, seat, state.legal_actions(seat))
+                    state._apply(actions)
+                if not own_turn:
+                    steps += 1
+        finally:
+            self.rng = saved
+        return self._evaluate(state)
 
     def search(self, observation: Observation) -> Node:
         """Run the iterations from this observation; return the root."""
@@ -215,6 +318,9 @@ class SearchBot(Bot):
         sample_state = game.sample_state
         iterate = self._iterate
         half = iterations // 2
+        self._pair_count = 0
+        self._rest_rng = None
+        pairing = config["pair_futures"]
         for iteration in range(iterations):
             # The average strategy leaves out the first half, while regrets are still mostly noise.
             self._averaging = iteration >= half
@@ -227,6 +333,13 @@ class SearchBot(Bot):
                 state = dealt[iteration % reuse].clone()
             if iteration == 0:
                 self._simultaneous_root = len(state.deciders()) > 1
+                if pairing and state.deciders() == (self.seat,) and hasattr(state, "current"):
+                    self._pair_count = len(state.legal_actions(self.seat))
+            if self._pair_count:
+                self._pair_index = iteration % self._pair_count
+                if self._pair_index == 0:
+                    self._rest_seed = rng.getrandbits(64)
+                self._rest_rng = random.Random(self._rest_seed)
             iterate(root, state)
             if deadline is not None and time.perf_counter() > deadline:
                 break
@@ -238,6 +351,7 @@ class SearchBot(Bot):
         c = self._c
         branch_chance = config["chance_nodes"]
         model_opponents = config["opponents"] == "rollout"
+        model_self = config["own_moves"] == "rollout"
         ucb_everywhere = self._ucb_everywhere
         me = self.seat
         select_ucb, select_regret = self._select_ucb, self._select_regret
@@ -247,9 +361,20 @@ class SearchBot(Bot):
         updates: list[tuple[Entry, int, Regret | None]] = []
         node = root
         expanded = False
+        to_next_turn = config["horizon"] == "next_turn"
+        rest_rng = self._rest_rng  # pair_futures: the stream of the chance events after the seat's turn
+        pair_index = self._pair_count and self._pair_index
+        # Only engines that name the seat whose turn it is (`state.current`) can tell when that turn passes on.
+        tracking = (to_next_turn or rest_rng is not None) and hasattr(state, "current")
+        left = False  # whether the search seat's turn has passed on (next_turn horizon, pair_futures)
         while not is_terminal():
+            if tracking:
+                if state.current != me:
+                    left = True
+                elif left and to_next_turn:
+                    break
             if is_chance():
-                outcome = state.sample_chance(rng)
+                outcome = state.sample_chance(rest_rng if left and rest_rng is not None else rng)
                 apply_chance(outcome)
                 if not branch_chance:
                     continue
@@ -273,16 +398,26 @@ class SearchBot(Bot):
             if single:
                 seat = deciders[0]
                 legal = legal_actions(seat)
-                if model_opponents and seat != me:
-                    # The opponent plays the rollout policy here too; the tree only follows what it did.
+                if (model_opponents and seat != me) or (model_self and seat == me and node is not root):
+                    # The opponent (or the bot itself below the root) plays the rollout policy here too; the tree
+                    # only follows what it did.
                     action = self._rollout_action(state, seat, legal)
                 else:
                     stats = node.stats
                     table = stats.get(seat)
                     if table is None:
                         table = stats[seat] = {}
-                    prior = self._prior_key if node is root and seat == me else None
-                    index, entry = select_ucb(table, legal, c, prior)
+                    if rest_rng is not None and node is root and seat == me:
+                        # pair_futures: the round robin's action, on the round's common later draws
+                        index = pair_index
+                        key = action_key(legal[index])
+                        entry = table.get(key)
+                        if entry is None:
+                            entry = table[key] = [0, 0.0, 0, 0.0, 0.0]
+                        entry[2] += 1
+                    else:
+                        prior = self._prior_key if node is root and seat == me else None
+                        index, entry = select_ucb(table, legal, c, prior)
                     action = legal[index]
                     updates.append((entry, seat, None))
                 apply({seat: action})
@@ -318,7 +453,7 @@ class SearchBot(Bot):
                 child = children[joint] = Node()
                 expanded = True
             node = child
-        rewards = self._rollout(state)
+        rewards = self._rollout(state, left if tracking else None, rest_rng)
         update_regret = self._update_regret
         for entry, seat, regret in updates:
             reward = rewards[seat]
@@ -423,10 +558,34 @@ class SearchBot(Bot):
         action = bots[seat].act_in_state(state, seat, legal)
         return action if is_legal_action(action, legal) else legal[0]
 
-    def _rollout(self, state: State) -> list[float]:
+    def _rollout(self, state: State, left: bool | None = None, rest_rng: Any = None) -> list[float]:
+        """Play on with the rollout policy and score the position. `left` (the next_turn horizon and
+        pair_futures only): whether the search seat's turn has already passed on; with the next_turn horizon
+        the rollout then also ends when that seat's turn comes back, and with `rest_rng` (pair_futures) the
+        chance events after that turn draw from it."""
         rng = self.rng
         depth = self.config["rollout_depth"]
         to_break = self.config["rollout_to_break"]
+        if left is not None:
+            me = self.seat
+            to_next_turn = self.config["horizon"] == "next_turn"
+            steps = 0
+            while not state.is_terminal() and (depth == 0 or steps < depth):
+                if state.current != me:
+                    left = True
+                elif left and to_next_turn:
+                    break
+                if to_break and steps and state.at_break():
+                    break
+                if state.is_chance():
+                    state._apply_chance(state.sample_chance(rest_rng if left and rest_rng is not None else rng))
+                else:
+                    actions = {}
+                    for seat in state.deciders():
+                        actions[seat] = self._rollout_action(state, seat, state.legal_actions(seat))
+                    state._apply(actions)
+                steps += 1
+            return self._evaluate(state)
         if self.rollout_bots is None:
             # Exactly the loop below with the engine's playout rule (State.playout's contract, checked by
             # tests/games/test_conformance.py), in the engine's own faster loop where it has one.
