@@ -95,6 +95,8 @@ ALL_NUMBERS_MASK = (1 << 7) - 1
 SPECIALS_MASK = (1 << STEAL) | (1 << SCORE) | (1 << REMOVE)
 SPECIAL_CODES = (STEAL, SCORE, REMOVE)
 VALUES_OF_MASK = tuple(tuple(value for value in range(7) if mask >> value & 1) for mask in range(1 << 7))
+# WILD_VALUES[mask of the numbers drawn]: the value indexes a Wild may take, ascending (the legal list's order).
+WILD_VALUES = tuple(VALUES_OF_MASK[ALL_NUMBERS_MASK ^ mask] for mask in range(1 << 7))
 # The code of every chance outcome's label (a legal outcome only: 1 and True look alike to a dict).
 CODE_OF_LABEL: dict[Any, int] = {label: code for code, label in enumerate(CHIP_LABELS)}
 
@@ -125,7 +127,6 @@ BUSTS = (_bust_table(False), _bust_table(True))
 # Wilds by assigned value; a plate then holds the Steal, Score and Remove chips.
 FRONT_STRIDE = 14
 PLATE_STRIDE = 17
-EMPTY_FRONT = (0,) * FRONT_STRIDE
 # OTHER_SEATS[num_players][seat]: the other seats, in seat order.
 OTHER_SEATS = tuple(tuple(tuple(other for other in range(n) if other != seat) for seat in range(n)) for n in range(7))
 
@@ -294,8 +295,7 @@ class NachoPileState(State):
         if seat != self.current or phase in (PHASE_CHANCE, PHASE_OVER):
             return []
         if phase == PHASE_WILD:
-            mask = self.drawn_mask
-            return [value + 1 for value in range(7) if not mask >> value & 1]
+            return [value + 1 for value in WILD_VALUES[self.drawn_mask & ALL_NUMBERS_MASK]]
         return self._special_actions()
 
     def _special_actions(self) -> list[list]:
@@ -435,8 +435,16 @@ class NachoPileState(State):
                     steps += 1
                     if draw() >= 0.5:  # int(draw() * 2) picks "stop" from ["draw", "stop"]
                         self.drawn_mask = mask
-                        self._stop()
+                        if mask >> WILD & 1:  # `_stop()`
+                            self.phase = PHASE_WILD
+                        else:
+                            self._place_and_take()
                         break
+            elif phase == PHASE_WILD:  # `_apply` of a random pick from `legal_actions`
+                values = WILD_VALUES[self.drawn_mask & ALL_NUMBERS_MASK]
+                self.wild_value = values[0] if len(values) == 1 else values[int(draw() * len(values))]
+                self._place_and_take()
+                steps += 1
             elif phase == PHASE_DRAW_OR_STOP:
                 steps += 1
                 if draw() >= 0.5:
@@ -604,17 +612,18 @@ class NachoPileState(State):
         if seat == self.num_players:
             seat = 0
         self.current = seat
-        if self.piles[seat]:
-            self.piles[seat] = 0
+        piles = self.piles
+        if piles[seat]:
             front = self.front
-            base = seat * FRONT_STRIDE
-            claimed = front[base : base + FRONT_STRIDE]
             plate = self.plate
+            base = seat * FRONT_STRIDE
             plate_base = seat * PLATE_STRIDE
-            plate[plate_base : plate_base + FRONT_STRIDE] = map(
-                add, plate[plate_base : plate_base + FRONT_STRIDE], claimed
-            )
-            front[base : base + FRONT_STRIDE] = EMPTY_FRONT
+            for value in VALUES_OF_MASK[piles[seat]]:  # a value with no pile has nothing in front
+                plate[plate_base + value] += front[base + value]
+                plate[plate_base + 7 + value] += front[base + 7 + value]
+                front[base + value] = 0
+                front[base + 7 + value] = 0
+            piles[seat] = 0
         self.phase = PHASE_CHANCE
 
     # ----- scoring ------------------------------------------------------------------------------------------
