@@ -43,6 +43,8 @@ Entry = list[float]
 Regret = tuple[list[Entry], float, int]
 
 _REGRET = itemgetter(3)  # an entry's cumulative regret
+_PLAIN = (str, int)  # the types of actions that are their own keys (`action_key`)
+_STRINGS = {str}
 PLACE_WEIGHT = 0.25  # part of the reward from the place; the rest is the share of the win
 MAX_CHANCE_KEY = 40  # chance outcomes whose encoding is longer (shuffles, deals) are not branched on
 
@@ -396,33 +398,27 @@ class SearchBot(Bot):
             table = node.stats.get(seat)
             if table is None:
                 table = node.stats[seat] = {}
-            entries = []
-            append = entries.append
-            get = table.get
-            strings = True
-            for action in legal:
-                kind = type(action)
-                key = action if kind is str or kind is int else _frozen(action)
-                strings = strings and kind is str
-                entry = get(key)
-                if entry is None:
-                    entry = table[key] = [0, 0.0, 0, 0.0, 0.0]
-                append(entry)
-            if strings:
+            setdefault = table.setdefault
+            entries = [
+                setdefault(action if type(action) in _PLAIN else _frozen(action), [0, 0.0, 0, 0.0, 0.0])
+                for action in legal
+            ]
+            if set(map(type, legal)) == _STRINGS:
                 offered[signature] = entries
         count = len(entries)
         # Cumulative regrets are never negative (regret matching+ keeps them at 0 or above).
         total = sum(map(_REGRET, entries))
-        kept = 1 - gamma
-        floor = gamma / count
-        uniform = 1 / count
+        if total > 0:
+            kept, floor = 1 - gamma, gamma / count
+        else:  # uniform: 0.0 * regret / 1.0 + 1 / count is exactly 1 / count, without a test per action
+            kept, floor, total = 0.0, 1 / count, 1.0
         averaging = self._averaging
         pick = self.rng.random()
         chosen = -1
         # One pass: each action's probability, the average strategy's sums and the pick (the first action whose
         # cumulative probability passes it).
         for index, entry in enumerate(entries):
-            probability = kept * entry[3] / total + floor if total > 0 else uniform
+            probability = kept * entry[3] / total + floor
             if averaging:
                 entry[4] += probability
             if chosen < 0:

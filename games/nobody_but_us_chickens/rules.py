@@ -419,19 +419,19 @@ class NobodyButUsChickensState(State):
         self.coop[chicken] -= 1
         self.claimed[4 * seat + chicken] += 1
         night, hour, revealed, takes = self.log[-1]
-        self.log[-1] = (night, hour, revealed, (*takes, (seat, chicken)))
+        self.log[-1] = (night, hour, revealed, takes + ((seat, chicken),))
 
     def _sweep(self, seat: int) -> None:
         """The one taker left takes every Chicken in the coop, one at a time, in kind order."""
         coop, claimed = self.coop, self.claimed
-        swept: list[tuple[int, int]] = []
+        swept: tuple[tuple[int, int], ...] = ()
         for kind in CHICKENS:
             if coop[kind]:
-                swept.extend([(seat, kind)] * coop[kind])
+                swept += ((seat, kind),) * coop[kind]
                 claimed[4 * seat + kind] += coop[kind]
                 coop[kind] = 0
         night, hour, revealed, takes = self.log[-1]
-        self.log[-1] = (night, hour, revealed, (*takes, *swept))
+        self.log[-1] = (night, hour, revealed, takes + swept)
 
     def _run_takes(self) -> None:
         """Apply every forced take; stop at a real choice (phase "take") or end the hour."""
@@ -441,7 +441,7 @@ class NobodyButUsChickensState(State):
             kinds = (coop[0] > 0) + (coop[1] > 0) + (coop[2] > 0) + (coop[3] > 0)
             if not kinds:
                 break
-            if len(repeating) == 1 and all(seat == repeating[0] for seat in once):
+            if len(repeating) == 1 and once.count(repeating[0]) == len(once):
                 self._sweep(repeating[0])
                 break
             if kinds > 1:
@@ -454,13 +454,15 @@ class NobodyButUsChickensState(State):
 
     def _end_hour(self) -> None:
         self.revealed = None
-        self.hour += 1
-        if self.hour == self.hours:
+        hour = self.hour = self.hour + 1
+        hours = self.hours
+        if hour == hours:
             self._dawn()
             if self.phase == OVER:
                 return
+            hour = 0
         self.phase = PICK
-        if self.hour == self.hours - 1:
+        if hour == hours - 1:
             self._play_forced_cards()
 
     def _play_forced_cards(self) -> None:
