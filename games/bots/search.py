@@ -337,8 +337,10 @@ class SearchBot(Bot):
                 entries, probability, chosen = regret
                 before = entry[3]  # `entry` is the chosen action's
                 for other in entries:
-                    value = other[3] - reward
-                    other[3] = value if value > 0.0 else 0.0
+                    if other[3] > reward:  # as `other[3] - reward > 0.0`, for floats
+                        other[3] -= reward
+                    else:
+                        other[3] = 0.0
                 value = before + reward / probability - reward
                 entry[3] = value if value > 0.0 else 0.0
 
