@@ -174,12 +174,9 @@ def play_match(
     forfeits: list[dict[str, Any]] = []
     rng = state.rng
     cap = game.max_events
-    capped = False
     clock = time.perf_counter
     append = events.append
-    is_terminal, is_chance, deciders = state.is_terminal, state.is_chance, state.deciders
-    legal_actions, sample_chance, apply_chance = state.legal_actions, state.sample_chance, state._apply_chance
-    apply = state._apply
+    is_terminal, legal_actions, apply = state.is_terminal, state.legal_actions, state._apply
     # The bot playing each seat now (a forfeited seat's substitute replaces its bot) and what it is asked.
     acts = [bot.act for bot in players]
     observes = [bot.uses_observation for bot in players]
@@ -202,53 +199,58 @@ def play_match(
         random_rngs[seat] = None
         return substitute.act(observation, legal)
 
-    while not is_terminal():
-        if len(events) >= cap:
-            capped = True
-            break
-        if is_chance():
-            chance = sample_chance(rng)
-            # The outcome comes from the state's own sampler, so it is possible by contract: replay and strict
-            # verification check every recorded outcome with `apply_chance`.
-            apply_chance(chance)
-            event = ["c", chance]
-        else:
-            actions = {}
-            for seat in deciders():
-                legal = legal_actions(seat)
-                seat_rng = random_rngs[seat]
-                if seat_rng is not None and legal:  # (an empty list makes the bot raise and forfeit, below)
-                    action = actions[seat] = legal[randbelow(seat_rng, len(legal))]
-                    continue
-                observation = state.observation(seat) if observes[seat] else None
-                if timed[seat]:
-                    started = clock()
-                try:
-                    action = acts[seat](observation, legal)
-                except Exception as exc:  # any failure of a bot forfeits its seat, by design
-                    action = forfeit(seat, *crash(exc), observation, legal)
-                else:
-                    if timed[seat]:
-                        elapsed = clock() - started
-                        if timing is not None:
-                            timing.add(seat, elapsed)
-                        limit = limits[seat]
-                        if limit is not None and elapsed > limit:
-                            detail = f"took {elapsed:.3f}s, over the {limit:g}s limit"
-                            action = forfeit(seat, "timeout", detail, observation, legal)
-                            actions[seat] = action
-                            continue
-                    if not ((type(action) is str and action in legal) or is_legal_action(action, legal)):
-                        action = forfeit(seat, "illegal_action", f"illegal action {action!r}", observation, legal)
-                actions[seat] = action
-            apply(actions)  # every action was checked against its legal list above
-            if len(actions) == 1:
-                event = ["m", {seat_keys[seat]: action}]
-            else:
-                event = ["m", {seat_keys[seat]: action for seat, action in actions.items()}]
-        append(event)
-        if on_event is not None:
+    if on_event is None:
+        advance = state.advance
+        push = append
+    else:
+        # The generic `State.advance` appends each chance event right after applying it, so each is reported
+        # with the state just after it, as is each decision below.
+        def advance(rng: random.Random, push: Callable[[list], Any], room: int) -> tuple[int, ...]:
+            return State.advance(state, rng, push, room)
+
+        def push(event: list) -> None:
+            append(event)
             on_event(state, event)
+
+    while True:
+        # The chance events due now, then the seats to decide: none at the end or at the game's cap.
+        deciding = advance(rng, push, cap - len(events))
+        if not deciding:
+            capped = not is_terminal()
+            break
+        actions = {}
+        for seat in deciding:
+            legal = legal_actions(seat)
+            seat_rng = random_rngs[seat]
+            if seat_rng is not None and legal:  # (an empty list makes the bot raise and forfeit, below)
+                action = actions[seat] = legal[randbelow(seat_rng, len(legal))]
+                continue
+            observation = state.observation(seat) if observes[seat] else None
+            if timed[seat]:
+                started = clock()
+            try:
+                action = acts[seat](observation, legal)
+            except Exception as exc:  # any failure of a bot forfeits its seat, by design
+                action = forfeit(seat, *crash(exc), observation, legal)
+            else:
+                if timed[seat]:
+                    elapsed = clock() - started
+                    if timing is not None:
+                        timing.add(seat, elapsed)
+                    limit = limits[seat]
+                    if limit is not None and elapsed > limit:
+                        detail = f"took {elapsed:.3f}s, over the {limit:g}s limit"
+                        action = forfeit(seat, "timeout", detail, observation, legal)
+                        actions[seat] = action
+                        continue
+                if not ((type(action) is str and action in legal) or is_legal_action(action, legal)):
+                    action = forfeit(seat, "illegal_action", f"illegal action {action!r}", observation, legal)
+            actions[seat] = action
+        apply(actions)  # every action was checked against its legal list above
+        if len(actions) == 1:
+            push(["m", {seat_keys[seat]: action}])
+        else:
+            push(["m", {seat_keys[seat]: action for seat, action in actions.items()}])
 
     forfeited = {f["seat"] for f in forfeits}
     outcome = apply_forfeits(state.outcome(), forfeited)
