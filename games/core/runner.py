@@ -22,7 +22,7 @@ from typing import Any
 
 from games import registry
 from games.core.bot import Bot, RandomBot
-from games.core.draws import randbelow
+from games.core.draws import BIT_LENGTH, seeded
 from games.core.errors import OptionError
 from games.core.record import FORFEIT_REASONS, FORMAT_VERSION, apply_forfeits
 from games.core.state import Game, State, is_legal_action
@@ -106,7 +106,7 @@ def make_bots(
     `classes`, if given, holds each registry seat's bot class, already looked up (None for a `make` seat)."""
     bots = []
     for seat, player in enumerate(seats):
-        rng = random.Random(bot_seed(seed, seat))
+        rng = seeded(bot_seed(seed, seat))
         if player.make is not None:
             bots.append(player.make(game, seat, num_players, options, rng))
         else:
@@ -161,7 +161,7 @@ def play_match(
         raise OptionError(f"the seed must be a whole number, got {seed!r}")
     seats = normalize_seats(bots, game_id)
     options = game.spec.validate_options(options, num_players)
-    state = game.new_state(num_players, options, random.Random(seed))
+    state = game.new_state(num_players, options, seeded(seed))
     table = registry.bots_for(game_id)
     classes = [None if seat.make is not None else table[seat.name] for seat in seats]
     players = make_bots(game, num_players, options, seats, seed, classes)
@@ -176,13 +176,17 @@ def play_match(
     cap = game.max_events
     clock = time.perf_counter
     append = events.append
+    bit_length = BIT_LENGTH
+    bit_lengths = len(BIT_LENGTH)
     is_terminal, legal_actions, apply = state.is_terminal, state.legal_actions, state._apply
     # The bot playing each seat now (a forfeited seat's substitute replaces its bot) and what it is asked.
     acts = [bot.act for bot in players]
     observes = [bot.uses_observation for bot in players]
-    # The generator of each seat the random bot plays untimed: its pick is drawn here (`RandomBot.act`, inlined).
-    random_rngs = [
-        bot.rng if type(bot) is RandomBot and type(bot.rng) is random.Random and not timed[seat] else None
+    # Each seat the random bot plays untimed has its pick drawn here: `RandomBot.act`'s
+    # `rng.randrange(len(legal))`, inlined as `games.core.draws.randbelow` does it (the same numbers), from the
+    # generator's `getrandbits`.
+    random_bits = [
+        bot.rng.getrandbits if type(bot) is RandomBot and type(bot.rng) is random.Random and not timed[seat] else None
         for seat, bot in enumerate(players)
     ]
 
@@ -192,11 +196,11 @@ def play_match(
         if forfeit_details is not None:
             forfeit_details[seat] = detail[:300]
         substitute = RandomBot(
-            game, seat, num_players, options, None, random.Random(bot_seed(seed, seat, "forfeit"))
+            game, seat, num_players, options, None, seeded(bot_seed(seed, seat, "forfeit"))
         )
         acts[seat] = substitute.act
         observes[seat] = substitute.uses_observation
-        random_rngs[seat] = None
+        random_bits[seat] = None
         return substitute.act(observation, legal)
 
     if on_event is None:
@@ -221,9 +225,14 @@ def play_match(
         actions = {}
         for seat in deciding:
             legal = legal_actions(seat)
-            seat_rng = random_rngs[seat]
-            if seat_rng is not None and legal:  # (an empty list makes the bot raise and forfeit, below)
-                action = actions[seat] = legal[randbelow(seat_rng, len(legal))]
+            bits = random_bits[seat]
+            if bits is not None and legal:  # (an empty list makes the bot raise and forfeit, below)
+                count = len(legal)
+                size = bit_length[count] if count < bit_lengths else count.bit_length()
+                pick = bits(size)
+                while pick >= count:
+                    pick = bits(size)
+                action = actions[seat] = legal[pick]
                 continue
             observation = state.observation(seat) if observes[seat] else None
             if timed[seat]:

@@ -70,7 +70,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import add
 from typing import Any
 
@@ -458,6 +458,38 @@ class NachoPileState(State):
                 action = legal[0] if len(legal) == 1 else legal[int(draw() * len(legal))]
                 self._apply({self.current: action})
                 steps += 1
+
+    def advance(self, rng: random.Random, append: Callable[[list], Any], room: int) -> tuple[int, ...]:
+        """`State.advance` in one loop: each draw is `sample_chance(rng)` (the same `rng.random()` and pick) and
+        `_apply_chance` of it, with the chips' list and the bag held in locals; a draw that neither busts nor
+        ends the game leaves the drawer to decide "draw" or "stop", which ends the loop."""
+        if self.phase == PHASE_CHANCE:
+            draw = rng.random
+            busts_after = self._busts_after
+            bag = self.bag
+            chips = self.chips  # never replaced during a game, only changed in place
+            while room > 0:
+                count = len(chips)
+                index = int(draw() * count)
+                code = chips[index]
+                append(["c", CHIP_LABELS[code]])
+                room -= 1
+                mask = self.drawn_mask
+                if busts_after[mask] >> code & 1:
+                    self._bust()  # the next seat's turn: chance again
+                    continue
+                bag[code] -= 1
+                del chips[index]  # `chips.remove(code)`: the chips are sorted, so any copy of the code will do
+                self.drawn.append(code)
+                self.drawn_mask = mask | 1 << code
+                if count == 2:
+                    self._last_chip()
+                    break
+                self.phase = PHASE_DRAW_OR_STOP
+                break
+        if room <= 0 or self.phase == PHASE_OVER:
+            return ()
+        return (self.current,)
 
     def apply(self, actions: Mapping[int, Any]) -> None:
         """As `State.apply`, and also refuse look-alikes of legal actions (`3.0` or `true` for `3`)."""
