@@ -81,7 +81,7 @@ Chance outcomes: a permutation (list of pile indices, new order bottom to top) f
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import mul
 from typing import Any
 
@@ -575,6 +575,31 @@ class ChickieNuggsState(State):
                 action = legal[0] if len(legal) == 1 else legal[int(draw() * len(legal))]
                 self._apply({seat: action})
             steps += 1
+
+    def advance(
+        self, rng: random.Random, append: Callable[[list], Any], room: int, actions: Mapping[int, Action] | None = None
+    ) -> tuple[int, ...]:
+        """`State.advance` with the commonest steps inlined: a turn's action goes straight to
+        `_apply_turn_action` (what `_apply` does with it), and the seat to decide is read as `deciders` reads
+        it."""
+        if actions is not None:
+            if self.phase == TURN:
+                self._legal = None
+                self._apply_turn_action(ACTION_PARTS[actions[self.turn]])
+            else:
+                self._apply(actions)
+        phase = self.phase
+        while phase in CHANCE_PHASES and room > 0:
+            outcome = self.sample_chance(rng)
+            self._apply_chance(outcome)
+            append(["c", outcome])
+            room -= 1
+            phase = self.phase
+        if room <= 0:
+            return ()
+        if phase == TURN:
+            return (self.turn,)
+        return self.deciders()
 
     def _apply(self, actions: Mapping[int, Action]) -> None:
         self._legal = None

@@ -18,6 +18,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from games import registry
@@ -204,21 +205,21 @@ def play_match(
         return substitute.act(observation, legal)
 
     if on_event is None:
-        advance = state.advance
-        push = append
+        advance, push = state.advance, append
     else:
-        # The generic `State.advance` appends each chance event right after applying it, so each is reported
-        # with the state just after it, as is each decision below.
-        def advance(rng: random.Random, push: Callable[[list], Any], room: int) -> tuple[int, ...]:
-            return State.advance(state, rng, push, room)
+        # The generic `State.advance` appends each chance event right after applying it, so `on_event` sees each
+        # event with the state just after it.
+        advance = partial(State.advance, state)
 
         def push(event: list) -> None:
             append(event)
             on_event(state, event)
 
+    actions: dict[int, Any] | None = None
     while True:
-        # The chance events due now, then the seats to decide: none at the end or at the game's cap.
-        deciding = advance(rng, push, cap - len(events))
+        # The decision just taken (without `on_event`), the chance events due then, and the seats to decide next:
+        # none at the end or at the game's cap.
+        deciding = advance(rng, push, cap - len(events), actions)
         if not deciding:
             capped = not is_terminal()
             break
@@ -255,11 +256,17 @@ def play_match(
                 if not ((type(action) is str and action in legal) or is_legal_action(action, legal)):
                     action = forfeit(seat, "illegal_action", f"illegal action {action!r}", observation, legal)
             actions[seat] = action
-        apply(actions)  # every action was checked against its legal list above
+        # Every action was checked against its legal list above.
         if len(actions) == 1:
-            push(["m", {seat_keys[seat]: action}])
+            event = ["m", {seat_keys[seat]: action}]
         else:
-            push(["m", {seat_keys[seat]: action for seat, action in actions.items()}])
+            event = ["m", {seat_keys[seat]: action for seat, action in actions.items()}]
+        if on_event is None:
+            append(event)  # `advance` applies the actions first thing, before any event is added
+        else:
+            apply(actions)
+            push(event)
+            actions = None
 
     forfeited = {f["seat"] for f in forfeits}
     outcome = apply_forfeits(state.outcome(), forfeited)

@@ -195,18 +195,24 @@ class State(ABC):
             steps += 1
         return steps
 
-    def advance(self, rng: random.Random, append: Callable[[list], Any], room: int) -> tuple[int, ...]:
-        """Play the chance events due now as the runner does, and return the seats to decide next.
+    def advance(
+        self, rng: random.Random, append: Callable[[list], Any], room: int, actions: Mapping[int, Action] | None = None
+    ) -> tuple[int, ...]:
+        """Apply `actions` (a decision the caller checked, if any), play the chance events due then as the runner
+        does, and return the seats to decide next.
 
         While the state is at a chance node and `room` (the events the match may still hold) is left, draw
         `sample_chance(rng)`, apply it and `append(["c", outcome])` right after applying it. Then return
         `deciders()`: empty at the end, and also when `room` ran out first (the caller tells the two apart
-        with `is_terminal()`). The runner calls it once per decision instead of asking `is_terminal`,
-        `is_chance`, `sample_chance`, `_apply_chance` and `deciders` event by event; an engine may override it
-        with one loop that draws the same numbers, appends the same events and reaches the same state
-        (tests/games/test_conformance.py compares a match's records through an override and through this).
-        This generic version is also the one the runner uses when it reports every event (`on_event`), since
-        it appends each event right after applying it."""
+        with `is_terminal()`). The runner calls it once per decision instead of asking `_apply`,
+        `is_terminal`, `is_chance`, `sample_chance`, `_apply_chance` and `deciders` event by event (it appends
+        the decision's own event before the call). An engine may override it with one loop that draws the same
+        numbers, appends the same events and reaches the same state (tests/games/test_conformance.py compares
+        a match's records through an override and through this). This generic version is the one the runner
+        uses when it reports every event (`on_event`), without `actions`: it appends each chance event right
+        after applying it."""
+        if actions is not None:
+            self._apply(actions)
         while room > 0 and self.is_chance():
             outcome = self.sample_chance(rng)
             self._apply_chance(outcome)

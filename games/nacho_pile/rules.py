@@ -459,10 +459,18 @@ class NachoPileState(State):
                 self._apply({self.current: action})
                 steps += 1
 
-    def advance(self, rng: random.Random, append: Callable[[list], Any], room: int) -> tuple[int, ...]:
-        """`State.advance` in one loop: each draw is `sample_chance(rng)` (the same `rng.random()` and pick) and
-        `_apply_chance` of it, with the chips' list and the bag held in locals; a draw that neither busts nor
-        ends the game leaves the drawer to decide "draw" or "stop", which ends the loop."""
+    def advance(
+        self, rng: random.Random, append: Callable[[list], Any], room: int, actions: Mapping[int, Any] | None = None
+    ) -> tuple[int, ...]:
+        """`State.advance` in one loop: `_apply(actions)` ("draw" only sets the phase to chance), then each draw is
+        `sample_chance(rng)` (the same `rng.random()` and pick) and `_apply_chance` of it, with the chips' list
+        and the bag held in locals; a draw that neither busts nor ends the game leaves the drawer to decide
+        "draw" or "stop", which ends the loop."""
+        if actions is not None:
+            if self.phase == PHASE_DRAW_OR_STOP and actions[self.current] == "draw":
+                self.phase = PHASE_CHANCE
+            else:
+                self._apply(actions)
         if self.phase == PHASE_CHANCE:
             draw = rng.random
             busts_after = self._busts_after
