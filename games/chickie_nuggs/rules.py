@@ -191,6 +191,9 @@ KEEP = "keep"
 SHUFFLE = "shuffle"
 PLACE = [f"place:{name}" for name in CARD_NAMES]
 INCOGNUGGO_PLACE = [f"incognuggo:{name}" for name in CARD_NAMES]
+PLACE_NUGGET1, PLACE_NUGGET2, PLACE_NUGGET3, PLACE_NUGGET4 = PLACE[:4]
+PLACE_BUFFALO, PLACE_RANCH, PLACE_SWEET_SOUR, PLACE_BBQ, PLACE_HONEY_MUSTARD = PLACE[4:9]
+INCOGNUGGO_NUGGET1, INCOGNUGGO_NUGGET2, INCOGNUGGO_NUGGET3, INCOGNUGGO_NUGGET4 = INCOGNUGGO_PLACE[:4]
 GIMME_AT = [f"gimme:{seat}" for seat in range(4)]
 STEAL_AT = [f"steal:{seat}" for seat in range(4)]
 DISCARD_SLOT = [f"discard:{slot}" for slot in range(NUGGET_SLOTS)]
@@ -508,47 +511,85 @@ class ChickieNuggsState(State):
 
     def _turn_actions(self) -> list:
         seat = self.turn
-        hand = self.hands[seat]
-        n = self.num_players
+        # The hand's counts by kind, in `CARD_NAMES` order, unpacked at once.
+        (
+            nugget1,
+            nugget2,
+            nugget3,
+            nugget4,
+            buffalo,
+            ranch,
+            sweet_sour,
+            bbq,
+            honey_mustard,
+            _flying,
+            burnt,
+            incognuggo,
+            _dropped,
+            _five_second,
+        ) = self.hands[seat]
         tray = self.tray_nuggets[seat]
         nuggets_free = len(tray) < NUGGET_SLOTS
-        holds_nugget = hand[NUGGET1] or hand[NUGGET2] or hand[NUGGET3] or hand[NUGGET4]
+        holds_nugget = nugget1 or nugget2 or nugget3 or nugget4
         actions: list = []
         append = actions.append
         if self.plays < MAX_PLAYS:
-            opponents = OPPONENTS[n][seat]
-            if hand[BUFFALO]:
-                actions.extend(GIMME_TARGETS[n][seat])
-            if hand[RANCH]:
+            if buffalo:
+                actions.extend(GIMME_TARGETS[self.num_players][seat])
+            if ranch:
                 append(FREEZER)
-            if hand[SWEET_SOUR]:
+            if sweet_sour:
                 sizes = self.hand_sizes
-                for t in opponents:
+                for t in OPPONENTS[self.num_players][seat]:
                     if sizes[t]:
                         append(STEAL_AT[t])
-            if hand[BBQ]:
+            if bbq:
                 append(SKIP)
-            if hand[HONEY_MUSTARD] and tray:
+            if honey_mustard and tray:
                 actions.extend(_slot_options(tray, DISCARD_SLOT))
-            if hand[BURNT]:
+            if burnt:
                 trays = self.tray_nuggets
-                for t in opponents:
-                    if trays[t]:
-                        actions.extend(_slot_options(trays[t], BURN_AT[t]))
-            if hand[INCOGNUGGO] and holds_nugget and nuggets_free:
-                for k in NUGGET_KINDS:
-                    if hand[k]:
-                        append(INCOGNUGGO_PLACE[k])
+                for t in OPPONENTS[self.num_players][seat]:
+                    if trays[t]:  # `actions.extend(_slot_options(trays[t], BURN_AT[t]))`, inlined
+                        burn_at = BURN_AT[t]
+                        seen = 0
+                        for slot, (kind, masks) in enumerate(trays[t]):
+                            if masks is None:
+                                if seen >> kind & 1:
+                                    continue
+                                seen |= 1 << kind
+                            append(burn_at[slot])
+            if incognuggo and holds_nugget and nuggets_free:
+                if nugget1:
+                    append(INCOGNUGGO_NUGGET1)
+                if nugget2:
+                    append(INCOGNUGGO_NUGGET2)
+                if nugget3:
+                    append(INCOGNUGGO_NUGGET3)
+                if nugget4:
+                    append(INCOGNUGGO_NUGGET4)
         if nuggets_free and holds_nugget:
-            for k in NUGGET_KINDS:
-                if hand[k]:
-                    append(PLACE[k])
+            if nugget1:
+                append(PLACE_NUGGET1)
+            if nugget2:
+                append(PLACE_NUGGET2)
+            if nugget3:
+                append(PLACE_NUGGET3)
+            if nugget4:
+                append(PLACE_NUGGET4)
         else:
             append(PASS)
-        if len(self.tray_sauces[seat]) < SAUCE_SLOTS:
-            for k in SAUCE_KINDS:
-                if hand[k]:
-                    append(PLACE[k])
+        if len(self.tray_sauces[seat]) < SAUCE_SLOTS and (buffalo or ranch or sweet_sour or bbq or honey_mustard):
+            if buffalo:
+                append(PLACE_BUFFALO)
+            if ranch:
+                append(PLACE_RANCH)
+            if sweet_sour:
+                append(PLACE_SWEET_SOUR)
+            if bbq:
+                append(PLACE_BBQ)
+            if honey_mustard:
+                append(PLACE_HONEY_MUSTARD)
         return actions
 
     def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
@@ -649,8 +690,31 @@ class ChickieNuggsState(State):
                 self.tray_nuggets[seat].append((kind, None))
             else:
                 self.tray_sauces[seat].append(kind)
-            self.log = (("place", seat, CARD_EVENT[kind], (), None), self.log)
-            self._begin_draw()
+            log = (("place", seat, CARD_EVENT[kind], (), None), self.log)
+            pile = self.pile
+            top = pile[-1]
+            if top == FLYING or len(pile) < 2 or self.hand_sizes[seat] <= 2 or any(self.peek):
+                self.log = log
+                self._begin_draw()
+                return
+            # `_begin_draw`, inlined for the commonest draw: one card nobody saw coming, no choice of two, the pile
+            # not emptied; then `_end_turn`.
+            pile.pop()
+            self.hands[seat][top] += 1
+            self.hand_sizes[seat] += 1
+            self.journal = ((LEARN_DRAW, seat, top, 0), self.journal)
+            log = (("draw", seat, None, ONLY_SEAT[seat], CARD_EVENT[top]), log)
+            self.draws_left = 0
+            following = seat + 1
+            if following == self.num_players:
+                following = 0
+            if self.skip_next:
+                self.skip_next = False
+                log = (("skipped", following, None, (), None), log)
+                following = (following + 1) % self.num_players
+            self.turn = following  # `_start_turn(following)`: the phase is TURN already
+            self.plays = 0
+            self.log = (("turn", following, None, (), None), log)
         elif verb == "pass":
             self._log("no_placement", seat, None)
             if len(self.tray_nuggets[seat]) < NUGGET_SLOTS:
