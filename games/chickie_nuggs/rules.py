@@ -82,6 +82,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from itertools import repeat, starmap
 from operator import mul
 from typing import Any
 
@@ -229,6 +230,8 @@ ACTION_PARTS: dict[str, tuple] = {
     )
 }
 NONE_PICKED = "none"
+# The pile before the deal: every card but Flying Nuggets, in card order.
+DEAL_PILE = [kind for kind in range(KINDS) if kind != FLYING for _ in range(DECK_COUNTS[kind])]
 # Shared, never mutated event details: {"card": name} per kind, and the viewers tuple of one seat.
 CARD_EVENT = tuple({"card": name} for name in CARD_NAMES)
 ONLY_SEAT = tuple((seat,) for seat in range(4))
@@ -377,7 +380,7 @@ class ChickieNuggsState(State):
         self.points: tuple[int, ...] = tuple(points)
         self.hands = [[0] * KINDS for _ in range(num_players)]
         self.hand_sizes = [0] * num_players
-        self.pile = [kind for kind in range(KINDS) if kind != FLYING for _ in range(DECK_COUNTS[kind])]
+        self.pile = DEAL_PILE[:]
         self.discard = [0] * KINDS
         # A tray nugget is (kind, masks): masks None when face up; for a face-down one, per seat the kinds that
         # seat knows it could be (its owner's mask names the kind).
@@ -775,9 +778,9 @@ class ChickieNuggsState(State):
                 if pick < 0:
                     return CARD_NAMES[k]
         # A uniform permutation: the indices sorted by independent uniform keys (cheaper than rng.shuffle).
-        draw = rng.random
-        keys = [draw() for _ in self.pile]
-        return sorted(range(len(keys)), key=keys.__getitem__)
+        size = len(self.pile)
+        keys = list(starmap(rng.random, repeat((), size)))  # `[rng.random() for _ in self.pile]`, looped in C
+        return sorted(range(size), key=keys.__getitem__)
 
     def chance_is_possible(self, outcome: Any) -> bool:
         phase = self.phase
@@ -819,10 +822,8 @@ class ChickieNuggsState(State):
                 )
             self.phase = TURN
             return
-        pile = self.pile
-        self.pile = [pile[i] for i in outcome]
-        for seat in range(self.num_players):
-            self.peek[seat] = 0
+        self.pile = list(map(self.pile.__getitem__, outcome))  # `[pile[i] for i in outcome]`
+        self.peek = [0] * self.num_players
         if phase == DEAL:
             self._deal()
         elif phase == SHUFFLE_IN:
