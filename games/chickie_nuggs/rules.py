@@ -1092,15 +1092,13 @@ class ChickieNuggsState(State):
         """Per seat: (tray points, cards on the tray, points of cards in hand), compared in that order."""
         points = self.points
         keys = []
-        for seat in range(self.num_players):
-            hand = self.hands[seat]
-            keys.append(
-                (
-                    self.tray_points(seat),
-                    len(self.tray_nuggets[seat]) + len(self.tray_sauces[seat]),
-                    sum(map(mul, points, hand)),
-                )
-            )
+        for nuggets, sauces, hand in zip(self.tray_nuggets, self.tray_sauces, self.hands, strict=True):
+            tray = 0  # `tray_points(seat)`, inlined
+            for kind, _masks in nuggets:
+                tray += points[kind]
+            for kind in sauces:
+                tray += points[kind]
+            keys.append((tray, len(nuggets) + len(sauces), sum(map(mul, points, hand))))
         return keys
 
     def outcome(self) -> Outcome:

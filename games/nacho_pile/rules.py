@@ -130,6 +130,11 @@ PLATE_STRIDE = 17
 # OTHER_SEATS[num_players][seat]: the other seats, in seat order.
 OTHER_SEATS = tuple(tuple(tuple(other for other in range(n) if other != seat) for seat in range(n)) for n in range(7))
 
+# PLATE_AND_FRONT_BASES[num_players]: per seat, where its plate and its front begin.
+PLATE_AND_FRONT_BASES = tuple(
+    tuple((seat * PLATE_STRIDE, seat * FRONT_STRIDE) for seat in range(n)) for n in range(7)
+)
+
 PHASE_CHANCE, PHASE_DRAW_OR_STOP, PHASE_WILD, PHASE_SPECIAL, PHASE_OVER = range(5)
 PHASE_NAMES = ("draw", "draw_or_stop", "wild", "special", "over")
 
@@ -462,15 +467,19 @@ class NachoPileState(State):
     def advance(
         self, rng: random.Random, append: Callable[[list], Any], room: int, actions: Mapping[int, Any] | None = None
     ) -> tuple[int, ...]:
-        """`State.advance` in one loop: `_apply(actions)` ("draw" only sets the phase to chance), then each draw is
-        `sample_chance(rng)` (the same `rng.random()` and pick) and `_apply_chance` of it, with the chips' list
-        and the bag held in locals; a draw that neither busts nor ends the game leaves the drawer to decide
-        "draw" or "stop", which ends the loop."""
+        """`State.advance` in one loop: `_apply(actions)` ("draw" sets the phase to chance, "stop" is `_stop()`),
+        then each draw is `sample_chance(rng)` (the same `rng.random()` and pick) and `_apply_chance` of it, with
+        the chips' list and the bag held in locals; a draw that neither busts nor ends the game leaves the drawer
+        to decide "draw" or "stop", which ends the loop."""
         if actions is not None:
-            if self.phase == PHASE_DRAW_OR_STOP and actions[self.current] == "draw":
-                self.phase = PHASE_CHANCE
-            else:
+            if self.phase != PHASE_DRAW_OR_STOP:
                 self._apply(actions)
+            elif actions[self.current] == "draw":
+                self.phase = PHASE_CHANCE
+            elif self.drawn_mask >> WILD & 1:  # "stop": `_stop()`
+                self.phase = PHASE_WILD
+            else:
+                self._place_and_take()
         if self.phase == PHASE_CHANCE:
             draw = rng.random
             busts_after = self._busts_after
@@ -679,20 +688,15 @@ class NachoPileState(State):
     def outcome(self) -> Outcome:
         plate, front = self.plate, self.front
         totals = [  # chips_in_total(seat) for every seat
-            sum(plate[seat * PLATE_STRIDE : (seat + 1) * PLATE_STRIDE])
-            + sum(front[seat * FRONT_STRIDE : (seat + 1) * FRONT_STRIDE])
-            for seat in range(self.num_players)
+            sum(plate[at : at + PLATE_STRIDE]) + sum(front[base : base + FRONT_STRIDE])
+            for at, base in PLATE_AND_FRONT_BASES[self.num_players]
         ]
         last = self.last_chip
         if self.phase == PHASE_OVER and last < WILD:
-            scores = [
-                plate[seat * PLATE_STRIDE + last] + plate[seat * PLATE_STRIDE + 7 + last]
-                for seat in range(self.num_players)
-            ]
+            scores = [plate[at + last] + plate[at + 7 + last] for at, _base in PLATE_AND_FRONT_BASES[self.num_players]]
         else:
             scores = totals
-        keys = list(zip(scores, totals, strict=True))
-        return Outcome(places=places_from_keys(keys), scores=tuple(scores))
+        return Outcome(places=places_from_keys(list(zip(scores, totals, strict=True))), scores=tuple(scores))
 
     def evaluation_mix(self) -> list[tuple[float, Outcome]] | None:
         """Short of the end, what each possible last chip would decide now, weighed by its chips in the bag.
