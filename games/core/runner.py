@@ -80,6 +80,10 @@ class MoveTiming:
         self.seconds[seat] = self.seconds.get(seat, 0.0) + elapsed
 
 
+# SEAT_KEYS[num_players]: the seats' keys in a decision's event ("0", "1", ...); never changed.
+SEAT_KEYS = tuple(tuple(str(seat) for seat in range(n)) for n in range(17))
+
+
 def crash(exc: Exception) -> tuple[str, str]:
     """The forfeit reason of a bot that raised `exc` (its `forfeit_reason` if it is a known code, else
     `crashed`), and what happened in words."""
@@ -166,10 +170,24 @@ def play_match(
     table = registry.bots_for(game_id)
     classes = [None if seat.make is not None else table[seat.name] for seat in seats]
     players = make_bots(game, num_players, options, seats, seed, classes)
-    limits = [move_time_limit if seat.move_time_limit is None else seat.move_time_limit for seat in seats]
-    # The clock is read only for a seat with a limit, or when the caller asked for timings.
-    timed = [timing is not None or limit is not None for limit in limits]
-    seat_keys = [str(seat) for seat in range(num_players)]
+    seat_keys = SEAT_KEYS[num_players] if num_players < len(SEAT_KEYS) else [str(s) for s in range(num_players)]
+    # Per seat: its move-time limit; whether its clock is read (only for a seat with a limit, or when the caller
+    # asked for timings); the bot playing it now (a forfeited seat's substitute replaces its bot) and whether it
+    # is given observations; and for a seat the random bot plays untimed, its generator's `getrandbits`: its
+    # pick is drawn here, `RandomBot.act`'s `rng.randrange(len(legal))` inlined as `games.core.draws.randbelow`
+    # does it (the same numbers).
+    limits, timed, acts, observes, random_bits = [], [], [], [], []
+    for seat, bot in zip(seats, players, strict=True):
+        limit = move_time_limit if seat.move_time_limit is None else seat.move_time_limit
+        limits.append(limit)
+        timed.append(timing is not None or limit is not None)
+        acts.append(bot.act)
+        observes.append(bot.uses_observation)
+        random_bits.append(
+            bot.rng.getrandbits
+            if type(bot) is RandomBot and type(bot.rng) is random.Random and not timed[-1]
+            else None
+        )
 
     events: list[list] = []
     forfeits: list[dict[str, Any]] = []
@@ -180,16 +198,6 @@ def play_match(
     bit_length = BIT_LENGTH
     bit_lengths = len(BIT_LENGTH)
     is_terminal, legal_actions, apply = state.is_terminal, state.legal_actions, state._apply
-    # The bot playing each seat now (a forfeited seat's substitute replaces its bot) and what it is asked.
-    acts = [bot.act for bot in players]
-    observes = [bot.uses_observation for bot in players]
-    # Each seat the random bot plays untimed has its pick drawn here: `RandomBot.act`'s
-    # `rng.randrange(len(legal))`, inlined as `games.core.draws.randbelow` does it (the same numbers), from the
-    # generator's `getrandbits`.
-    random_bits = [
-        bot.rng.getrandbits if type(bot) is RandomBot and type(bot.rng) is random.Random and not timed[seat] else None
-        for seat, bot in enumerate(players)
-    ]
 
     def forfeit(seat: int, reason: str, detail: str, observation: Any, legal: list) -> Any:
         """Record the seat's forfeit, hand the seat to its seeded random substitute, and return its action."""
