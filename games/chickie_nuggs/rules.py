@@ -633,6 +633,8 @@ class ChickieNuggsState(State):
             else:
                 self._apply(actions)
         phase = self.phase
+        if phase == TURN and room > 0:  # the commonest case, as the lines below would find it
+            return ONLY_SEAT[self.turn]
         while phase in CHANCE_PHASES and room > 0:
             outcome = self.sample_chance(rng)
             self._apply_chance(outcome)
@@ -642,7 +644,7 @@ class ChickieNuggsState(State):
         if room <= 0:
             return ()
         if phase == TURN:
-            return (self.turn,)
+            return ONLY_SEAT[self.turn]
         return self.deciders()
 
     def _apply(self, actions: Mapping[int, Action]) -> None:
@@ -686,8 +688,10 @@ class ChickieNuggsState(State):
         verb = action[0]
         if verb == "place":
             kind = CARD_BY_NAME[action[1]]
-            self.hands[seat][kind] -= 1  # `_lose_public`, inlined on the commonest action
-            self.hand_sizes[seat] -= 1
+            hand = self.hands[seat]
+            sizes = self.hand_sizes
+            hand[kind] -= 1  # `_lose_public`, inlined on the commonest action
+            sizes[seat] -= 1
             self.journal = ((LEARN_LOSE, seat, 1 << kind), self.journal)
             if kind < BUFFALO:
                 self.tray_nuggets[seat].append((kind, None))
@@ -696,15 +700,15 @@ class ChickieNuggsState(State):
             log = (("place", seat, CARD_EVENT[kind], (), None), self.log)
             pile = self.pile
             top = pile[-1]
-            if top == FLYING or len(pile) < 2 or self.hand_sizes[seat] <= 2 or any(self.peek):
+            if top == FLYING or len(pile) < 2 or sizes[seat] <= 2 or any(self.peek):
                 self.log = log
                 self._begin_draw()
                 return
             # `_begin_draw`, inlined for the commonest draw: one card nobody saw coming, no choice of two, the pile
             # not emptied; then `_end_turn`.
             pile.pop()
-            self.hands[seat][top] += 1
-            self.hand_sizes[seat] += 1
+            hand[top] += 1
+            sizes[seat] += 1
             self.journal = ((LEARN_DRAW, seat, top, 0), self.journal)
             log = (("draw", seat, None, ONLY_SEAT[seat], CARD_EVENT[top]), log)
             self.draws_left = 0
