@@ -87,7 +87,7 @@ from operator import mul
 from typing import Any
 
 from games.chickie_nuggs.spec import SAUCE_OPTIONS, SPEC
-from games.core.state import Action, Game, Observation, Outcome, State, places_from_keys
+from games.core.state import SEAT_KEYS, Action, Game, Observation, Outcome, State, places_from_keys
 
 # Card kinds, in the order of `CARD_NAMES`.
 (
@@ -646,6 +646,37 @@ class ChickieNuggsState(State):
         if phase == TURN:
             return ONLY_SEAT[self.turn]
         return self.deciders()
+
+    def run(self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list], Action]) -> None:
+        """`State.run` in one loop: a turn's legal actions and its action as `advance` takes it, the other
+        decisions through `legal_actions` and `_apply`, chance through `sample_chance` and `_apply_chance`. The
+        state is up to date whenever `decide` is called (a bot may read it)."""
+        append = events.append
+        room = cap - len(events)
+        turn_actions, apply_turn_action = self._turn_actions, self._apply_turn_action
+        while room > 0:
+            phase = self.phase
+            if phase == TURN:  # the commonest event
+                seat = self.turn
+                legal = self._legal  # what `legal_actions(seat)` returns
+                if legal is None:
+                    legal = self._legal = turn_actions()
+                action = decide(seat, legal)
+                append(["m", {SEAT_KEYS[seat]: action}])
+                self._legal = None
+                apply_turn_action(ACTION_PARTS[action])
+            elif phase in CHANCE_PHASES:
+                outcome = self.sample_chance(rng)
+                self._apply_chance(outcome)
+                append(["c", outcome])
+            elif phase == OVER:
+                return
+            else:
+                (seat,) = self.deciders()
+                action = decide(seat, self.legal_actions(seat))
+                append(["m", {SEAT_KEYS[seat]: action}])
+                self._apply({seat: action})
+            room -= 1
 
     def _apply(self, actions: Mapping[int, Action]) -> None:
         self._legal = None

@@ -18,7 +18,6 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
 from typing import Any
 
 from games import registry
@@ -26,7 +25,7 @@ from games.core.bot import Bot, RandomBot
 from games.core.draws import BIT_LENGTH, seeded
 from games.core.errors import OptionError
 from games.core.record import FORFEIT_REASONS, FORMAT_VERSION, apply_forfeits
-from games.core.state import Game, State, is_legal_action
+from games.core.state import SEAT_KEYS, Game, State, is_legal_action
 
 BotChoice = str | tuple[str, Mapping[str, Any]]
 # make(game, seat, num_players, options, rng): the bot of one seat (the arguments of a `Bot` but its params)
@@ -78,10 +77,6 @@ class MoveTiming:
     def add(self, seat: int, elapsed: float) -> None:
         self.decisions[seat] = self.decisions.get(seat, 0) + 1
         self.seconds[seat] = self.seconds.get(seat, 0.0) + elapsed
-
-
-# SEAT_KEYS[num_players]: the seats' keys in a decision's event ("0", "1", ...); never changed.
-SEAT_KEYS = tuple(tuple(str(seat) for seat in range(n)) for n in range(17))
 
 
 def crash(exc: Exception) -> tuple[str, str]:
@@ -170,7 +165,6 @@ def play_match(
     table = registry.bots_for(game_id)
     classes = [None if seat.make is not None else table[seat.name] for seat in seats]
     players = make_bots(game, num_players, options, seats, seed, classes)
-    seat_keys = SEAT_KEYS[num_players] if num_players < len(SEAT_KEYS) else [str(s) for s in range(num_players)]
     # Per seat: its move-time limit; whether its clock is read (only for a seat with a limit, or when the caller
     # asked for timings); the bot playing it now (a forfeited seat's substitute replaces its bot) and whether it
     # is given observations; and for a seat the random bot plays untimed, its generator's `getrandbits`: its
@@ -212,69 +206,54 @@ def play_match(
         random_bits[seat] = None
         return substitute.act(observation, legal)
 
-    if on_event is None:
-        advance, push = state.advance, append
-    else:
-        # The generic `State.advance` appends each chance event right after applying it, so `on_event` sees each
-        # event with the state just after it.
-        advance = partial(State.advance, state)
+    def decide(seat: int, legal: list) -> Any:
+        """The seat's action from its legal ones: its bot's, checked, or its forfeit's substitute's."""
+        bits = random_bits[seat]
+        if bits is not None and legal:  # (an empty list makes the bot raise and forfeit, below)
+            count = len(legal)
+            size = bit_length[count] if count < bit_lengths else count.bit_length()
+            pick = bits(size)
+            while pick >= count:
+                pick = bits(size)
+            return legal[pick]
+        observation = state.observation(seat) if observes[seat] else None
+        if timed[seat]:
+            started = clock()
+        try:
+            action = acts[seat](observation, legal)
+        except Exception as exc:  # any failure of a bot forfeits its seat, by design
+            return forfeit(seat, *crash(exc), observation, legal)
+        if timed[seat]:
+            elapsed = clock() - started
+            if timing is not None:
+                timing.add(seat, elapsed)
+            limit = limits[seat]
+            if limit is not None and elapsed > limit:
+                detail = f"took {elapsed:.3f}s, over the {limit:g}s limit"
+                return forfeit(seat, "timeout", detail, observation, legal)
+        if not ((type(action) is str and action in legal) or is_legal_action(action, legal)):
+            return forfeit(seat, "illegal_action", f"illegal action {action!r}", observation, legal)
+        return action
 
+    if on_event is None:
+        state.run(rng, events, cap, decide)  # the engine's own loop, or the generic one over `advance`
+    else:
+        # One event at a time through the generic `State.advance`, which appends each chance event right after
+        # applying it, so that `on_event` sees each event with the state just after it.
         def push(event: list) -> None:
             append(event)
             on_event(state, event)
 
-    actions: dict[int, Any] | None = None
-    while True:
-        # The decision just taken (without `on_event`), the chance events due then, and the seats to decide next:
-        # none at the end or at the game's cap.
-        deciding = advance(rng, push, cap - len(events), actions)
-        if not deciding:
-            capped = not is_terminal()
-            break
-        actions = {}
-        for seat in deciding:
-            legal = legal_actions(seat)
-            bits = random_bits[seat]
-            if bits is not None and legal:  # (an empty list makes the bot raise and forfeit, below)
-                count = len(legal)
-                size = bit_length[count] if count < bit_lengths else count.bit_length()
-                pick = bits(size)
-                while pick >= count:
-                    pick = bits(size)
-                action = actions[seat] = legal[pick]
-                continue
-            observation = state.observation(seat) if observes[seat] else None
-            if timed[seat]:
-                started = clock()
-            try:
-                action = acts[seat](observation, legal)
-            except Exception as exc:  # any failure of a bot forfeits its seat, by design
-                action = forfeit(seat, *crash(exc), observation, legal)
-            else:
-                if timed[seat]:
-                    elapsed = clock() - started
-                    if timing is not None:
-                        timing.add(seat, elapsed)
-                    limit = limits[seat]
-                    if limit is not None and elapsed > limit:
-                        detail = f"took {elapsed:.3f}s, over the {limit:g}s limit"
-                        action = forfeit(seat, "timeout", detail, observation, legal)
-                        actions[seat] = action
-                        continue
-                if not ((type(action) is str and action in legal) or is_legal_action(action, legal)):
-                    action = forfeit(seat, "illegal_action", f"illegal action {action!r}", observation, legal)
-            actions[seat] = action
-        # Every action was checked against its legal list above.
-        if len(actions) == 1:
-            event = ["m", {seat_keys[seat]: action}]
-        else:
-            event = ["m", {seat_keys[seat]: action for seat, action in actions.items()}]
-        if on_event is None:
-            append(event)  # `advance` applies the actions first thing, before any event is added
-        else:
-            apply(actions)
-            push(event)
-            actions = None
+        while True:
+            deciding = State.advance(state, rng, push, cap - len(events))
+            if not deciding:
+                break
+            actions = {}
+            for seat in deciding:
+                actions[seat] = decide(seat, legal_actions(seat))
+            apply(actions)  # every action was checked against its legal list by `decide`
+            push(["m", {SEAT_KEYS[seat]: action for seat, action in actions.items()}])
+    capped = not is_terminal()
 
     forfeited = {f["seat"] for f in forfeits}
     outcome = apply_forfeits(state.outcome(), forfeited)

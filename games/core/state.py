@@ -42,6 +42,10 @@ Action = Any  # a JSON value
 Observation = dict[str, Any]
 
 
+# SEAT_KEYS[seat]: the seat's key in a decision's event ("0", "1", ...).
+SEAT_KEYS = tuple(str(seat) for seat in range(256))
+
+
 @dataclass(frozen=True)
 class Outcome:
     """Places (1 = best; tied seats share a place, the next place skips: 1, 1, 3) and a score per seat."""
@@ -221,6 +225,35 @@ class State(ABC):
         if room <= 0:
             return ()
         return self.deciders()
+
+    def run(
+        self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list[Action]], Action]
+    ) -> None:
+        """Play the match on as the runner does, appending its events to `events`, until the end or until
+        `events` holds `cap` events.
+
+        Chance events are drawn with `rng` as `advance` draws them. At each decision, `decide(seat,
+        legal_actions(seat))` gives each deciding seat's action, in seat order and before any is applied (a legal
+        one: the runner's `decide` asks the seat's bot and checks its answer); then `["m", {"<seat>": action,
+        ...}]` is appended and the actions are applied. `decide` may read the state (a bot's observation), so
+        the state is up to date whenever it is called. The runner calls this once per match (without `on_event`);
+        this generic version loops over `advance`, and an engine may override it with one loop over its own
+        steps that draws the same numbers, asks `decide` the same questions, appends the same events and reaches
+        the same state (tests/games/test_conformance.py compares an override with this)."""
+        append = events.append
+        advance, legal_actions = self.advance, self.legal_actions
+        actions = None
+        while True:
+            seats = advance(rng, append, cap - len(events), actions)
+            if not seats:
+                return
+            actions = {}
+            for seat in seats:
+                actions[seat] = decide(seat, legal_actions(seat))
+            if len(seats) == 1:
+                append(["m", {SEAT_KEYS[seat]: actions[seat]}])
+            else:
+                append(["m", {SEAT_KEYS[seat]: action for seat, action in actions.items()}])
 
     def evaluation(self) -> Outcome:
         """The outcome a search bot scores a position by when it stops looking ahead: `outcome()` unless the

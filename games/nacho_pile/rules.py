@@ -76,7 +76,7 @@ from typing import Any
 
 from games.core.errors import IllegalAction, OptionError
 from games.core.sampling import RecentPlans
-from games.core.state import Game, Observation, Outcome, State, places_from_keys
+from games.core.state import SEAT_KEYS, Game, Observation, Outcome, State, places_from_keys
 from games.nacho_pile.spec import SPEC
 
 # Chip codes: 0-6 are the numbers 1-7, then the Wild and the three Specials.
@@ -507,6 +507,58 @@ class NachoPileState(State):
         if room <= 0 or self.phase == PHASE_OVER:
             return ()
         return (self.current,)
+
+    def run(self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list], Any]) -> None:
+        """`State.run` in one loop: each draw as `advance` draws it, each decision asked of `decide` with
+        `legal_actions` and applied as `_apply` would, a "draw" or a "stop" without the generic calls. Every
+        attribute is written before `decide` is called (a bot may read the state)."""
+        append = events.append
+        room = cap - len(events)
+        draw = rng.random
+        busts_after = self._busts_after
+        bag = self.bag
+        chips = self.chips  # never replaced during a game, only changed in place
+        while room > 0:
+            phase = self.phase
+            if phase == PHASE_CHANCE:  # `sample_chance(rng)` and `_apply_chance`
+                count = len(chips)
+                index = int(draw() * count)
+                code = chips[index]
+                append(["c", CHIP_LABELS[code]])
+                room -= 1
+                mask = self.drawn_mask
+                if busts_after[mask] >> code & 1:
+                    self._bust()  # the next seat's turn: chance again
+                    continue
+                bag[code] -= 1
+                del chips[index]  # `chips.remove(code)`: the chips are sorted, so any copy of the code will do
+                self.drawn.append(code)
+                self.drawn_mask = mask | 1 << code
+                if count == 2:
+                    self._last_chip()
+                    continue
+                self.phase = PHASE_DRAW_OR_STOP
+                if not room:
+                    return
+                phase = PHASE_DRAW_OR_STOP
+            elif phase == PHASE_OVER:
+                return
+            seat = self.current
+            if phase == PHASE_DRAW_OR_STOP:
+                action = decide(seat, ["draw", "stop"])  # `legal_actions(seat)`
+                append(["m", {SEAT_KEYS[seat]: action}])
+                room -= 1
+                if action == "draw":
+                    self.phase = PHASE_CHANCE
+                elif self.drawn_mask >> WILD & 1:  # "stop": `_stop()`
+                    self.phase = PHASE_WILD
+                else:
+                    self._place_and_take()
+            else:
+                action = decide(seat, self.legal_actions(seat))
+                append(["m", {SEAT_KEYS[seat]: action}])
+                room -= 1
+                self._apply({seat: action})
 
     def apply(self, actions: Mapping[int, Any]) -> None:
         """As `State.apply`, and also refuse look-alikes of legal actions (`3.0` or `true` for `3`)."""

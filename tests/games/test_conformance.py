@@ -344,6 +344,38 @@ def test_an_engine_s_advance_plays_what_the_generic_one_plays(game):
     assert compared >= 48
 
 
+def test_an_engine_s_run_plays_what_the_generic_one_plays(game):
+    """`State.run` is the runner's whole match; an engine's override must ask `decide` the same questions with
+    the state up to date (the deciding seat's observation as the generic loop has it then), draw the same numbers,
+    append the same events and reach the same state, to the end and to a cap."""
+    from games.core.state import State
+
+    def decider(state, asked, seed):
+        pick = random.Random(seed)
+
+        def decide(seat, legal):
+            asked.append((seat, list(legal), canonical_json(state.observation(seat))))
+            return pick.choice(legal)
+
+        return decide
+
+    compared = 0
+    for num_players in player_counts(game):
+        for seed, cap in ((0, 100_000), (1, 100_000), (2, 5), (3, 40), (4, 41)):
+            fast, generic = game.start(num_players, None, seed), game.start(num_players, None, seed)
+            fast_rng, generic_rng = random.Random(seed), random.Random(seed)
+            fast_events, generic_events, fast_asked, generic_asked = [], [], [], []
+            fast.run(fast_rng, fast_events, cap, decider(fast, fast_asked, seed))
+            State.run(generic, generic_rng, generic_events, cap, decider(generic, generic_asked, seed))
+            assert fast_events == generic_events
+            assert fast_asked == generic_asked
+            assert len(fast_events) <= cap and (fast.is_terminal() or len(fast_events) == cap)
+            assert snapshot(fast) == snapshot(generic)
+            assert fast_rng.getstate() == generic_rng.getstate()
+            compared += 1
+    assert compared >= 10
+
+
 def test_a_match_reported_event_by_event_records_what_a_match_without_reports_records(game):
     """With `on_event` the runner plays through the generic `State.advance`, one event at a time; without it,
     through the engine's own `advance`: the records must be the same, and each event reported once, in order,
