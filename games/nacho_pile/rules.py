@@ -312,25 +312,23 @@ class NachoPileState(State):
         return actions
 
     def _targets(self, code: int) -> list[list]:
-        """The effects the pending Special `code` can have now, as actions."""
+        """The effects the pending Special `code` can have now, as actions.
+
+        A pile of value v is in front of a seat exactly when bit v of its `piles` mask is set (numbers or Wilds
+        of that value there), so the masks name the targets, in ascending values as a look at every value of
+        the fronts would find them."""
         me = self.current
-        front = self.front
+        piles = self.piles
         if code == SCORE:
-            base = me * FRONT_STRIDE
-            return [
-                ["score", value + 1]
-                for value in self._drawn_values()
-                if front[base + value] or front[base + 7 + value]
-            ]
+            mine = piles[me]
+            return [["score", value + 1] for value in self._drawn_values() if mine >> value & 1]
         actions = []
         name = SPECIAL_NAMES[code - STEAL]
         for seat in range(self.num_players):
             if seat == me and code == STEAL:
                 continue
-            base = seat * FRONT_STRIDE
-            for value in range(7):
-                if front[base + value] or front[base + 7 + value]:
-                    actions.append([name, seat, value + 1])
+            for value in VALUES_OF_MASK[piles[seat]]:
+                actions.append([name, seat, value + 1])
         return actions
 
     def _has_target(self, code: int) -> bool:
