@@ -334,10 +334,13 @@ class NachoPileState(State):
     def _has_target(self, code: int) -> bool:
         """Whether `_targets(code)` would be non-empty, without building the actions."""
         piles = self.piles
-        if code == SCORE:
-            return any(piles[self.current] >> value & 1 for value in self._drawn_values())
+        if code == SCORE:  # a pile in front of the player of a value drawn this turn (`_drawn_values()`)
+            mask = self.drawn_mask & ALL_NUMBERS_MASK
+            if self.wild_value >= 0:
+                mask |= 1 << self.wild_value
+            return piles[self.current] & mask != 0
         if code == STEAL:
-            return any(piles[other] for other in OTHER_SEATS[self.num_players][self.current])
+            return any(map(piles.__getitem__, OTHER_SEATS[self.num_players][self.current]))
         return any(piles)
 
     def _drawn_values(self) -> tuple[int, ...]:
