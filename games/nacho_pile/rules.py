@@ -94,9 +94,13 @@ _CODE_OF_NAME = {"W": WILD, "steal": STEAL, "score": SCORE, "remove": REMOVE}
 ALL_NUMBERS_MASK = (1 << 7) - 1
 SPECIALS_MASK = (1 << STEAL) | (1 << SCORE) | (1 << REMOVE)
 SPECIAL_CODES = (STEAL, SCORE, REMOVE)
+# SPECIALS_OF[drawn mask >> STEAL]: the codes of the Specials drawn, in code order.
+SPECIALS_OF = tuple(tuple(code for code in SPECIAL_CODES if mask << STEAL >> code & 1) for mask in range(8))
 VALUES_OF_MASK = tuple(tuple(value for value in range(7) if mask >> value & 1) for mask in range(1 << 7))
 # WILD_VALUES[mask of the numbers drawn]: the value indexes a Wild may take, ascending (the legal list's order).
 WILD_VALUES = tuple(VALUES_OF_MASK[ALL_NUMBERS_MASK ^ mask] for mask in range(1 << 7))
+# WILD_ACTIONS[mask of the numbers drawn]: the legal actions giving the Wild its value (1-7), in order.
+WILD_ACTIONS = tuple(tuple(value + 1 for value in values) for values in WILD_VALUES)
 # The code of every chance outcome's label (a legal outcome only: 1 and True look alike to a dict).
 CODE_OF_LABEL: dict[Any, int] = {label: code for code, label in enumerate(CHIP_LABELS)}
 
@@ -300,7 +304,7 @@ class NachoPileState(State):
         if seat != self.current or phase in (PHASE_CHANCE, PHASE_OVER):
             return []
         if phase == PHASE_WILD:
-            return [value + 1 for value in WILD_VALUES[self.drawn_mask & ALL_NUMBERS_MASK]]
+            return list(WILD_ACTIONS[self.drawn_mask & ALL_NUMBERS_MASK])
         return self._special_actions()
 
     def _special_actions(self) -> list[list]:
@@ -616,7 +620,7 @@ class NachoPileState(State):
                 piles[other] ^= taken
         piles[me] |= values_mask
         if mask & SPECIALS_MASK:
-            self.pending = [code for code in SPECIAL_CODES if mask >> code & 1]
+            self.pending = list(SPECIALS_OF[mask >> STEAL])
             self._next_special()
         elif self.last_chip < 0:
             self._next_turn()
