@@ -81,12 +81,13 @@ Chance outcomes: a permutation (list of pile indices, new order bottom to top) f
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from itertools import repeat, starmap
 from operator import mul
 from typing import Any
 
 from games.chickie_nuggs.spec import SAUCE_OPTIONS, SPEC
-from games.core.state import Action, Game, Observation, Outcome, State, places_from_keys
+from games.core.state import SEAT_KEYS, Action, Game, Observation, Outcome, State, places_from_keys
 
 # Card kinds, in the order of `CARD_NAMES`.
 (
@@ -191,6 +192,9 @@ KEEP = "keep"
 SHUFFLE = "shuffle"
 PLACE = [f"place:{name}" for name in CARD_NAMES]
 INCOGNUGGO_PLACE = [f"incognuggo:{name}" for name in CARD_NAMES]
+PLACE_NUGGET1, PLACE_NUGGET2, PLACE_NUGGET3, PLACE_NUGGET4 = PLACE[:4]
+PLACE_BUFFALO, PLACE_RANCH, PLACE_SWEET_SOUR, PLACE_BBQ, PLACE_HONEY_MUSTARD = PLACE[4:9]
+INCOGNUGGO_NUGGET1, INCOGNUGGO_NUGGET2, INCOGNUGGO_NUGGET3, INCOGNUGGO_NUGGET4 = INCOGNUGGO_PLACE[:4]
 GIMME_AT = [f"gimme:{seat}" for seat in range(4)]
 STEAL_AT = [f"steal:{seat}" for seat in range(4)]
 DISCARD_SLOT = [f"discard:{slot}" for slot in range(NUGGET_SLOTS)]
@@ -226,6 +230,8 @@ ACTION_PARTS: dict[str, tuple] = {
     )
 }
 NONE_PICKED = "none"
+# The pile before the deal: every card but Flying Nuggets, in card order.
+DEAL_PILE = [kind for kind in range(KINDS) if kind != FLYING for _ in range(DECK_COUNTS[kind])]
 # Shared, never mutated event details: {"card": name} per kind, and the viewers tuple of one seat.
 CARD_EVENT = tuple({"card": name} for name in CARD_NAMES)
 ONLY_SEAT = tuple((seat,) for seat in range(4))
@@ -374,7 +380,7 @@ class ChickieNuggsState(State):
         self.points: tuple[int, ...] = tuple(points)
         self.hands = [[0] * KINDS for _ in range(num_players)]
         self.hand_sizes = [0] * num_players
-        self.pile = [kind for kind in range(KINDS) if kind != FLYING for _ in range(DECK_COUNTS[kind])]
+        self.pile = DEAL_PILE[:]
         self.discard = [0] * KINDS
         # A tray nugget is (kind, masks): masks None when face up; for a face-down one, per seat the kinds that
         # seat knows it could be (its owner's mask names the kind).
@@ -508,47 +514,85 @@ class ChickieNuggsState(State):
 
     def _turn_actions(self) -> list:
         seat = self.turn
-        hand = self.hands[seat]
-        n = self.num_players
+        # The hand's counts by kind, in `CARD_NAMES` order, unpacked at once.
+        (
+            nugget1,
+            nugget2,
+            nugget3,
+            nugget4,
+            buffalo,
+            ranch,
+            sweet_sour,
+            bbq,
+            honey_mustard,
+            _flying,
+            burnt,
+            incognuggo,
+            _dropped,
+            _five_second,
+        ) = self.hands[seat]
         tray = self.tray_nuggets[seat]
         nuggets_free = len(tray) < NUGGET_SLOTS
-        holds_nugget = hand[NUGGET1] or hand[NUGGET2] or hand[NUGGET3] or hand[NUGGET4]
+        holds_nugget = nugget1 or nugget2 or nugget3 or nugget4
         actions: list = []
         append = actions.append
         if self.plays < MAX_PLAYS:
-            opponents = OPPONENTS[n][seat]
-            if hand[BUFFALO]:
-                actions.extend(GIMME_TARGETS[n][seat])
-            if hand[RANCH]:
+            if buffalo:
+                actions.extend(GIMME_TARGETS[self.num_players][seat])
+            if ranch:
                 append(FREEZER)
-            if hand[SWEET_SOUR]:
+            if sweet_sour:
                 sizes = self.hand_sizes
-                for t in opponents:
+                for t in OPPONENTS[self.num_players][seat]:
                     if sizes[t]:
                         append(STEAL_AT[t])
-            if hand[BBQ]:
+            if bbq:
                 append(SKIP)
-            if hand[HONEY_MUSTARD] and tray:
+            if honey_mustard and tray:
                 actions.extend(_slot_options(tray, DISCARD_SLOT))
-            if hand[BURNT]:
+            if burnt:
                 trays = self.tray_nuggets
-                for t in opponents:
-                    if trays[t]:
-                        actions.extend(_slot_options(trays[t], BURN_AT[t]))
-            if hand[INCOGNUGGO] and holds_nugget and nuggets_free:
-                for k in NUGGET_KINDS:
-                    if hand[k]:
-                        append(INCOGNUGGO_PLACE[k])
+                for t in OPPONENTS[self.num_players][seat]:
+                    if trays[t]:  # `actions.extend(_slot_options(trays[t], BURN_AT[t]))`, inlined
+                        burn_at = BURN_AT[t]
+                        seen = 0
+                        for slot, (kind, masks) in enumerate(trays[t]):
+                            if masks is None:
+                                if seen >> kind & 1:
+                                    continue
+                                seen |= 1 << kind
+                            append(burn_at[slot])
+            if incognuggo and holds_nugget and nuggets_free:
+                if nugget1:
+                    append(INCOGNUGGO_NUGGET1)
+                if nugget2:
+                    append(INCOGNUGGO_NUGGET2)
+                if nugget3:
+                    append(INCOGNUGGO_NUGGET3)
+                if nugget4:
+                    append(INCOGNUGGO_NUGGET4)
         if nuggets_free and holds_nugget:
-            for k in NUGGET_KINDS:
-                if hand[k]:
-                    append(PLACE[k])
+            if nugget1:
+                append(PLACE_NUGGET1)
+            if nugget2:
+                append(PLACE_NUGGET2)
+            if nugget3:
+                append(PLACE_NUGGET3)
+            if nugget4:
+                append(PLACE_NUGGET4)
         else:
             append(PASS)
-        if len(self.tray_sauces[seat]) < SAUCE_SLOTS:
-            for k in SAUCE_KINDS:
-                if hand[k]:
-                    append(PLACE[k])
+        if len(self.tray_sauces[seat]) < SAUCE_SLOTS and (buffalo or ranch or sweet_sour or bbq or honey_mustard):
+            if buffalo:
+                append(PLACE_BUFFALO)
+            if ranch:
+                append(PLACE_RANCH)
+            if sweet_sour:
+                append(PLACE_SWEET_SOUR)
+            if bbq:
+                append(PLACE_BBQ)
+            if honey_mustard:
+                append(PLACE_HONEY_MUSTARD)
         return actions
 
     def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
@@ -575,6 +619,64 @@ class ChickieNuggsState(State):
                 action = legal[0] if len(legal) == 1 else legal[int(draw() * len(legal))]
                 self._apply({seat: action})
             steps += 1
+
+    def advance(
+        self, rng: random.Random, append: Callable[[list], Any], room: int, actions: Mapping[int, Action] | None = None
+    ) -> tuple[int, ...]:
+        """`State.advance` with the commonest steps inlined: a turn's action goes straight to
+        `_apply_turn_action` (what `_apply` does with it), and the seat to decide is read as `deciders` reads
+        it."""
+        if actions is not None:
+            if self.phase == TURN:
+                self._legal = None
+                self._apply_turn_action(ACTION_PARTS[actions[self.turn]])
+            else:
+                self._apply(actions)
+        phase = self.phase
+        if phase == TURN and room > 0:  # the commonest case, as the lines below would find it
+            return ONLY_SEAT[self.turn]
+        while phase in CHANCE_PHASES and room > 0:
+            outcome = self.sample_chance(rng)
+            self._apply_chance(outcome)
+            append(["c", outcome])
+            room -= 1
+            phase = self.phase
+        if room <= 0:
+            return ()
+        if phase == TURN:
+            return ONLY_SEAT[self.turn]
+        return self.deciders()
+
+    def run(self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list], Action]) -> None:
+        """`State.run` in one loop: a turn's legal actions and its action as `advance` takes it, the other
+        decisions through `legal_actions` and `_apply`, chance through `sample_chance` and `_apply_chance`. The
+        state is up to date whenever `decide` is called (a bot may read it)."""
+        append = events.append
+        room = cap - len(events)
+        turn_actions, apply_turn_action = self._turn_actions, self._apply_turn_action
+        while room > 0:
+            phase = self.phase
+            if phase == TURN:  # the commonest event
+                seat = self.turn
+                legal = self._legal  # what `legal_actions(seat)` returns
+                if legal is None:
+                    legal = self._legal = turn_actions()
+                action = decide(seat, legal)
+                append(["m", {SEAT_KEYS[seat]: action}])
+                self._legal = None
+                apply_turn_action(ACTION_PARTS[action])
+            elif phase in CHANCE_PHASES:
+                outcome = self.sample_chance(rng)
+                self._apply_chance(outcome)
+                append(["c", outcome])
+            elif phase == OVER:
+                return
+            else:
+                (seat,) = self.deciders()
+                action = decide(seat, self.legal_actions(seat))
+                append(["m", {SEAT_KEYS[seat]: action}])
+                self._apply({seat: action})
+            room -= 1
 
     def _apply(self, actions: Mapping[int, Action]) -> None:
         self._legal = None
@@ -617,15 +719,40 @@ class ChickieNuggsState(State):
         verb = action[0]
         if verb == "place":
             kind = CARD_BY_NAME[action[1]]
-            self.hands[seat][kind] -= 1  # `_lose_public`, inlined on the commonest action
-            self.hand_sizes[seat] -= 1
+            hand = self.hands[seat]
+            sizes = self.hand_sizes
+            hand[kind] -= 1  # `_lose_public`, inlined on the commonest action
+            sizes[seat] -= 1
             self.journal = ((LEARN_LOSE, seat, 1 << kind), self.journal)
             if kind < BUFFALO:
                 self.tray_nuggets[seat].append((kind, None))
             else:
                 self.tray_sauces[seat].append(kind)
-            self.log = (("place", seat, CARD_EVENT[kind], (), None), self.log)
-            self._begin_draw()
+            log = (("place", seat, CARD_EVENT[kind], (), None), self.log)
+            pile = self.pile
+            top = pile[-1]
+            if top == FLYING or len(pile) < 2 or sizes[seat] <= 2 or any(self.peek):
+                self.log = log
+                self._begin_draw()
+                return
+            # `_begin_draw`, inlined for the commonest draw: one card nobody saw coming, no choice of two, the pile
+            # not emptied; then `_end_turn`.
+            pile.pop()
+            hand[top] += 1
+            sizes[seat] += 1
+            self.journal = ((LEARN_DRAW, seat, top, 0), self.journal)
+            log = (("draw", seat, None, ONLY_SEAT[seat], CARD_EVENT[top]), log)
+            self.draws_left = 0
+            following = seat + 1
+            if following == self.num_players:
+                following = 0
+            if self.skip_next:
+                self.skip_next = False
+                log = (("skipped", following, None, (), None), log)
+                following = (following + 1) % self.num_players
+            self.turn = following  # `_start_turn(following)`: the phase is TURN already
+            self.plays = 0
+            self.log = (("turn", following, None, (), None), log)
         elif verb == "pass":
             self._log("no_placement", seat, None)
             if len(self.tray_nuggets[seat]) < NUGGET_SLOTS:
@@ -686,9 +813,9 @@ class ChickieNuggsState(State):
                 if pick < 0:
                     return CARD_NAMES[k]
         # A uniform permutation: the indices sorted by independent uniform keys (cheaper than rng.shuffle).
-        draw = rng.random
-        keys = [draw() for _ in self.pile]
-        return sorted(range(len(keys)), key=keys.__getitem__)
+        size = len(self.pile)
+        keys = list(starmap(rng.random, repeat((), size)))  # `[rng.random() for _ in self.pile]`, looped in C
+        return sorted(range(size), key=keys.__getitem__)
 
     def chance_is_possible(self, outcome: Any) -> bool:
         phase = self.phase
@@ -730,10 +857,8 @@ class ChickieNuggsState(State):
                 )
             self.phase = TURN
             return
-        pile = self.pile
-        self.pile = [pile[i] for i in outcome]
-        for seat in range(self.num_players):
-            self.peek[seat] = 0
+        self.pile = list(map(self.pile.__getitem__, outcome))  # `[pile[i] for i in outcome]`
+        self.peek = [0] * self.num_players
         if phase == DEAL:
             self._deal()
         elif phase == SHUFFLE_IN:
@@ -1002,15 +1127,13 @@ class ChickieNuggsState(State):
         """Per seat: (tray points, cards on the tray, points of cards in hand), compared in that order."""
         points = self.points
         keys = []
-        for seat in range(self.num_players):
-            hand = self.hands[seat]
-            keys.append(
-                (
-                    self.tray_points(seat),
-                    len(self.tray_nuggets[seat]) + len(self.tray_sauces[seat]),
-                    sum(map(mul, points, hand)),
-                )
-            )
+        for nuggets, sauces, hand in zip(self.tray_nuggets, self.tray_sauces, self.hands, strict=True):
+            tray = 0  # `tray_points(seat)`, inlined
+            for kind, _masks in nuggets:
+                tray += points[kind]
+            for kind in sauces:
+                tray += points[kind]
+            keys.append((tray, len(nuggets) + len(sauces), sum(map(mul, points, hand))))
         return keys
 
     def outcome(self) -> Outcome:

@@ -57,6 +57,8 @@ class Bot(ABC):
 
     @classmethod
     def validate_params(cls, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        if not params:  # every default, as `validate_options` gives them (without building its message first)
+            return {opt.name: opt.default for opt in cls.params}
         return validate_options(cls.params, params, f"parameter of bot {cls.name}:")
 
     @classmethod

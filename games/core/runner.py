@@ -22,10 +22,10 @@ from typing import Any
 
 from games import registry
 from games.core.bot import Bot, RandomBot
-from games.core.draws import randbelow
+from games.core.draws import BIT_LENGTH, seeded
 from games.core.errors import OptionError
 from games.core.record import FORFEIT_REASONS, FORMAT_VERSION, apply_forfeits
-from games.core.state import Game, State, is_legal_action
+from games.core.state import SEAT_KEYS, Game, State, is_legal_action
 
 BotChoice = str | tuple[str, Mapping[str, Any]]
 # make(game, seat, num_players, options, rng): the bot of one seat (the arguments of a `Bot` but its params)
@@ -106,7 +106,7 @@ def make_bots(
     `classes`, if given, holds each registry seat's bot class, already looked up (None for a `make` seat)."""
     bots = []
     for seat, player in enumerate(seats):
-        rng = random.Random(bot_seed(seed, seat))
+        rng = seeded(bot_seed(seed, seat))
         if player.make is not None:
             bots.append(player.make(game, seat, num_players, options, rng))
         else:
@@ -161,33 +161,37 @@ def play_match(
         raise OptionError(f"the seed must be a whole number, got {seed!r}")
     seats = normalize_seats(bots, game_id)
     options = game.spec.validate_options(options, num_players)
-    state = game.new_state(num_players, options, random.Random(seed))
+    state = game.new_state(num_players, options, seeded(seed))
     table = registry.bots_for(game_id)
     classes = [None if seat.make is not None else table[seat.name] for seat in seats]
     players = make_bots(game, num_players, options, seats, seed, classes)
-    limits = [move_time_limit if seat.move_time_limit is None else seat.move_time_limit for seat in seats]
-    # The clock is read only for a seat with a limit, or when the caller asked for timings.
-    timed = [timing is not None or limit is not None for limit in limits]
-    seat_keys = [str(seat) for seat in range(num_players)]
+    # Per seat: its move-time limit; whether its clock is read (only for a seat with a limit, or when the caller
+    # asked for timings); the bot playing it now (a forfeited seat's substitute replaces its bot) and whether it
+    # is given observations; and for a seat the random bot plays untimed, its generator's `getrandbits`: its
+    # pick is drawn here, `RandomBot.act`'s `rng.randrange(len(legal))` inlined as `games.core.draws.randbelow`
+    # does it (the same numbers).
+    limits, timed, acts, observes, random_bits = [], [], [], [], []
+    for seat, bot in zip(seats, players, strict=True):
+        limit = move_time_limit if seat.move_time_limit is None else seat.move_time_limit
+        limits.append(limit)
+        timed.append(timing is not None or limit is not None)
+        acts.append(bot.act)
+        observes.append(bot.uses_observation)
+        random_bits.append(
+            bot.rng.getrandbits
+            if type(bot) is RandomBot and type(bot.rng) is random.Random and not timed[-1]
+            else None
+        )
 
     events: list[list] = []
     forfeits: list[dict[str, Any]] = []
     rng = state.rng
     cap = game.max_events
-    capped = False
     clock = time.perf_counter
     append = events.append
-    is_terminal, is_chance, deciders = state.is_terminal, state.is_chance, state.deciders
-    legal_actions, sample_chance, apply_chance = state.legal_actions, state.sample_chance, state._apply_chance
-    apply = state._apply
-    # The bot playing each seat now (a forfeited seat's substitute replaces its bot) and what it is asked.
-    acts = [bot.act for bot in players]
-    observes = [bot.uses_observation for bot in players]
-    # The generator of each seat the random bot plays untimed: its pick is drawn here (`RandomBot.act`, inlined).
-    random_rngs = [
-        bot.rng if type(bot) is RandomBot and type(bot.rng) is random.Random and not timed[seat] else None
-        for seat, bot in enumerate(players)
-    ]
+    bit_length = BIT_LENGTH
+    bit_lengths = len(BIT_LENGTH)
+    is_terminal, legal_actions, apply = state.is_terminal, state.legal_actions, state._apply
 
     def forfeit(seat: int, reason: str, detail: str, observation: Any, legal: list) -> Any:
         """Record the seat's forfeit, hand the seat to its seeded random substitute, and return its action."""
@@ -195,60 +199,66 @@ def play_match(
         if forfeit_details is not None:
             forfeit_details[seat] = detail[:300]
         substitute = RandomBot(
-            game, seat, num_players, options, None, random.Random(bot_seed(seed, seat, "forfeit"))
+            game, seat, num_players, options, None, seeded(bot_seed(seed, seat, "forfeit"))
         )
         acts[seat] = substitute.act
         observes[seat] = substitute.uses_observation
-        random_rngs[seat] = None
+        random_bits[seat] = None
         return substitute.act(observation, legal)
 
-    while not is_terminal():
-        if len(events) >= cap:
-            capped = True
-            break
-        if is_chance():
-            chance = sample_chance(rng)
-            # The outcome comes from the state's own sampler, so it is possible by contract: replay and strict
-            # verification check every recorded outcome with `apply_chance`.
-            apply_chance(chance)
-            event = ["c", chance]
-        else:
-            actions = {}
-            for seat in deciders():
-                legal = legal_actions(seat)
-                seat_rng = random_rngs[seat]
-                if seat_rng is not None and legal:  # (an empty list makes the bot raise and forfeit, below)
-                    action = actions[seat] = legal[randbelow(seat_rng, len(legal))]
-                    continue
-                observation = state.observation(seat) if observes[seat] else None
-                if timed[seat]:
-                    started = clock()
-                try:
-                    action = acts[seat](observation, legal)
-                except Exception as exc:  # any failure of a bot forfeits its seat, by design
-                    action = forfeit(seat, *crash(exc), observation, legal)
-                else:
-                    if timed[seat]:
-                        elapsed = clock() - started
-                        if timing is not None:
-                            timing.add(seat, elapsed)
-                        limit = limits[seat]
-                        if limit is not None and elapsed > limit:
-                            detail = f"took {elapsed:.3f}s, over the {limit:g}s limit"
-                            action = forfeit(seat, "timeout", detail, observation, legal)
-                            actions[seat] = action
-                            continue
-                    if not ((type(action) is str and action in legal) or is_legal_action(action, legal)):
-                        action = forfeit(seat, "illegal_action", f"illegal action {action!r}", observation, legal)
-                actions[seat] = action
-            apply(actions)  # every action was checked against its legal list above
-            if len(actions) == 1:
-                event = ["m", {seat_keys[seat]: action}]
-            else:
-                event = ["m", {seat_keys[seat]: action for seat, action in actions.items()}]
-        append(event)
-        if on_event is not None:
+    def decide(seat: int, legal: list) -> Any:
+        """The seat's action from its legal ones: its bot's, checked, or its forfeit's substitute's."""
+        bits = random_bits[seat]
+        if bits is not None and legal:  # (an empty list makes the bot raise and forfeit, in `ask`)
+            count = len(legal)
+            size = bit_length[count] if count < bit_lengths else count.bit_length()
+            pick = bits(size)
+            while pick >= count:
+                pick = bits(size)
+            return legal[pick]
+        return ask(seat, legal)
+
+    def ask(seat: int, legal: list) -> Any:
+        """`decide` for a seat whose bot is asked (kept apart so that the random seat's pick, a call of its own,
+        copies only the few variables it reads)."""
+        observation = state.observation(seat) if observes[seat] else None
+        if timed[seat]:
+            started = clock()
+        try:
+            action = acts[seat](observation, legal)
+        except Exception as exc:  # any failure of a bot forfeits its seat, by design
+            return forfeit(seat, *crash(exc), observation, legal)
+        if timed[seat]:
+            elapsed = clock() - started
+            if timing is not None:
+                timing.add(seat, elapsed)
+            limit = limits[seat]
+            if limit is not None and elapsed > limit:
+                detail = f"took {elapsed:.3f}s, over the {limit:g}s limit"
+                return forfeit(seat, "timeout", detail, observation, legal)
+        if not ((type(action) is str and action in legal) or is_legal_action(action, legal)):
+            return forfeit(seat, "illegal_action", f"illegal action {action!r}", observation, legal)
+        return action
+
+    if on_event is None:
+        state.run(rng, events, cap, decide)  # the engine's own loop, or the generic one over `advance`
+    else:
+        # One event at a time through the generic `State.advance`, which appends each chance event right after
+        # applying it, so that `on_event` sees each event with the state just after it.
+        def push(event: list) -> None:
+            append(event)
             on_event(state, event)
+
+        while True:
+            deciding = State.advance(state, rng, push, cap - len(events))
+            if not deciding:
+                break
+            actions = {}
+            for seat in deciding:
+                actions[seat] = decide(seat, legal_actions(seat))
+            apply(actions)  # every action was checked against its legal list by `decide`
+            push(["m", {SEAT_KEYS[seat]: action for seat, action in actions.items()}])
+    capped = not is_terminal()
 
     forfeited = {f["seat"] for f in forfeits}
     outcome = apply_forfeits(state.outcome(), forfeited)

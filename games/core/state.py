@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -40,6 +40,10 @@ from games.core.spec import GameSpec
 
 Action = Any  # a JSON value
 Observation = dict[str, Any]
+
+
+# SEAT_KEYS[seat]: the seat's key in a decision's event ("0", "1", ...).
+SEAT_KEYS = tuple(str(seat) for seat in range(256))
 
 
 @dataclass(frozen=True)
@@ -194,6 +198,62 @@ class State(ABC):
                 self._apply(actions)
             steps += 1
         return steps
+
+    def advance(
+        self, rng: random.Random, append: Callable[[list], Any], room: int, actions: Mapping[int, Action] | None = None
+    ) -> tuple[int, ...]:
+        """Apply `actions` (a decision the caller checked, if any), play the chance events due then as the runner
+        does, and return the seats to decide next.
+
+        While the state is at a chance node and `room` (the events the match may still hold) is left, draw
+        `sample_chance(rng)`, apply it and `append(["c", outcome])` right after applying it. Then return
+        `deciders()`: empty at the end, and also when `room` ran out first (the caller tells the two apart
+        with `is_terminal()`). The runner calls it once per decision instead of asking `_apply`,
+        `is_terminal`, `is_chance`, `sample_chance`, `_apply_chance` and `deciders` event by event (it appends
+        the decision's own event before the call). An engine may override it with one loop that draws the same
+        numbers, appends the same events and reaches the same state (tests/games/test_conformance.py compares
+        a match's records through an override and through this). This generic version is the one the runner
+        uses when it reports every event (`on_event`), without `actions`: it appends each chance event right
+        after applying it."""
+        if actions is not None:
+            self._apply(actions)
+        while room > 0 and self.is_chance():
+            outcome = self.sample_chance(rng)
+            self._apply_chance(outcome)
+            append(["c", outcome])
+            room -= 1
+        if room <= 0:
+            return ()
+        return self.deciders()
+
+    def run(
+        self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list[Action]], Action]
+    ) -> None:
+        """Play the match on as the runner does, appending its events to `events`, until the end or until
+        `events` holds `cap` events.
+
+        Chance events are drawn with `rng` as `advance` draws them. At each decision, `decide(seat,
+        legal_actions(seat))` gives each deciding seat's action, in seat order and before any is applied (a legal
+        one: the runner's `decide` asks the seat's bot and checks its answer); then `["m", {"<seat>": action,
+        ...}]` is appended and the actions are applied. `decide` may read the state (a bot's observation), so
+        the state is up to date whenever it is called. The runner calls this once per match (without `on_event`);
+        this generic version loops over `advance`, and an engine may override it with one loop over its own
+        steps that draws the same numbers, asks `decide` the same questions, appends the same events and reaches
+        the same state (tests/games/test_conformance.py compares an override with this)."""
+        append = events.append
+        advance, legal_actions = self.advance, self.legal_actions
+        actions = None
+        while True:
+            seats = advance(rng, append, cap - len(events), actions)
+            if not seats:
+                return
+            actions = {}
+            for seat in seats:
+                actions[seat] = decide(seat, legal_actions(seat))
+            if len(seats) == 1:
+                append(["m", {SEAT_KEYS[seat]: actions[seat]}])
+            else:
+                append(["m", {SEAT_KEYS[seat]: action for seat, action in actions.items()}])
 
     def evaluation(self) -> Outcome:
         """The outcome a search bot scores a position by when it stops looking ahead: `outcome()` unless the

@@ -70,13 +70,13 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import add
 from typing import Any
 
 from games.core.errors import IllegalAction, OptionError
 from games.core.sampling import RecentPlans
-from games.core.state import Game, Observation, Outcome, State, places_from_keys
+from games.core.state import SEAT_KEYS, Game, Observation, Outcome, State, places_from_keys
 from games.nacho_pile.spec import SPEC
 
 # Chip codes: 0-6 are the numbers 1-7, then the Wild and the three Specials.
@@ -94,9 +94,13 @@ _CODE_OF_NAME = {"W": WILD, "steal": STEAL, "score": SCORE, "remove": REMOVE}
 ALL_NUMBERS_MASK = (1 << 7) - 1
 SPECIALS_MASK = (1 << STEAL) | (1 << SCORE) | (1 << REMOVE)
 SPECIAL_CODES = (STEAL, SCORE, REMOVE)
+# SPECIALS_OF[drawn mask >> STEAL]: the codes of the Specials drawn, in code order.
+SPECIALS_OF = tuple(tuple(code for code in SPECIAL_CODES if mask << STEAL >> code & 1) for mask in range(8))
 VALUES_OF_MASK = tuple(tuple(value for value in range(7) if mask >> value & 1) for mask in range(1 << 7))
 # WILD_VALUES[mask of the numbers drawn]: the value indexes a Wild may take, ascending (the legal list's order).
 WILD_VALUES = tuple(VALUES_OF_MASK[ALL_NUMBERS_MASK ^ mask] for mask in range(1 << 7))
+# WILD_ACTIONS[mask of the numbers drawn]: the legal actions giving the Wild its value (1-7), in order.
+WILD_ACTIONS = tuple(tuple(value + 1 for value in values) for values in WILD_VALUES)
 # The code of every chance outcome's label (a legal outcome only: 1 and True look alike to a dict).
 CODE_OF_LABEL: dict[Any, int] = {label: code for code, label in enumerate(CHIP_LABELS)}
 
@@ -129,6 +133,11 @@ FRONT_STRIDE = 14
 PLATE_STRIDE = 17
 # OTHER_SEATS[num_players][seat]: the other seats, in seat order.
 OTHER_SEATS = tuple(tuple(tuple(other for other in range(n) if other != seat) for seat in range(n)) for n in range(7))
+
+# PLATE_AND_FRONT_BASES[num_players]: per seat, where its plate and its front begin.
+PLATE_AND_FRONT_BASES = tuple(
+    tuple((seat * PLATE_STRIDE, seat * FRONT_STRIDE) for seat in range(n)) for n in range(7)
+)
 
 PHASE_CHANCE, PHASE_DRAW_OR_STOP, PHASE_WILD, PHASE_SPECIAL, PHASE_OVER = range(5)
 PHASE_NAMES = ("draw", "draw_or_stop", "wild", "special", "over")
@@ -295,7 +304,7 @@ class NachoPileState(State):
         if seat != self.current or phase in (PHASE_CHANCE, PHASE_OVER):
             return []
         if phase == PHASE_WILD:
-            return [value + 1 for value in WILD_VALUES[self.drawn_mask & ALL_NUMBERS_MASK]]
+            return list(WILD_ACTIONS[self.drawn_mask & ALL_NUMBERS_MASK])
         return self._special_actions()
 
     def _special_actions(self) -> list[list]:
@@ -307,34 +316,35 @@ class NachoPileState(State):
         return actions
 
     def _targets(self, code: int) -> list[list]:
-        """The effects the pending Special `code` can have now, as actions."""
+        """The effects the pending Special `code` can have now, as actions.
+
+        A pile of value v is in front of a seat exactly when bit v of its `piles` mask is set (numbers or Wilds
+        of that value there), so the masks name the targets, in ascending values as a look at every value of
+        the fronts would find them."""
         me = self.current
-        front = self.front
+        piles = self.piles
         if code == SCORE:
-            base = me * FRONT_STRIDE
-            return [
-                ["score", value + 1]
-                for value in self._drawn_values()
-                if front[base + value] or front[base + 7 + value]
-            ]
+            mine = piles[me]
+            return [["score", value + 1] for value in self._drawn_values() if mine >> value & 1]
         actions = []
         name = SPECIAL_NAMES[code - STEAL]
         for seat in range(self.num_players):
             if seat == me and code == STEAL:
                 continue
-            base = seat * FRONT_STRIDE
-            for value in range(7):
-                if front[base + value] or front[base + 7 + value]:
-                    actions.append([name, seat, value + 1])
+            for value in VALUES_OF_MASK[piles[seat]]:
+                actions.append([name, seat, value + 1])
         return actions
 
     def _has_target(self, code: int) -> bool:
         """Whether `_targets(code)` would be non-empty, without building the actions."""
         piles = self.piles
-        if code == SCORE:
-            return any(piles[self.current] >> value & 1 for value in self._drawn_values())
+        if code == SCORE:  # a pile in front of the player of a value drawn this turn (`_drawn_values()`)
+            mask = self.drawn_mask & ALL_NUMBERS_MASK
+            if self.wild_value >= 0:
+                mask |= 1 << self.wild_value
+            return piles[self.current] & mask != 0
         if code == STEAL:
-            return any(piles[other] for other in OTHER_SEATS[self.num_players][self.current])
+            return any(map(piles.__getitem__, OTHER_SEATS[self.num_players][self.current]))
         return any(piles)
 
     def _drawn_values(self) -> tuple[int, ...]:
@@ -459,6 +469,102 @@ class NachoPileState(State):
                 self._apply({self.current: action})
                 steps += 1
 
+    def advance(
+        self, rng: random.Random, append: Callable[[list], Any], room: int, actions: Mapping[int, Any] | None = None
+    ) -> tuple[int, ...]:
+        """`State.advance` in one loop: `_apply(actions)` ("draw" sets the phase to chance, "stop" is `_stop()`),
+        then each draw is `sample_chance(rng)` (the same `rng.random()` and pick) and `_apply_chance` of it, with
+        the chips' list and the bag held in locals; a draw that neither busts nor ends the game leaves the drawer
+        to decide "draw" or "stop", which ends the loop."""
+        if actions is not None:
+            if self.phase != PHASE_DRAW_OR_STOP:
+                self._apply(actions)
+            elif actions[self.current] == "draw":
+                self.phase = PHASE_CHANCE
+            elif self.drawn_mask >> WILD & 1:  # "stop": `_stop()`
+                self.phase = PHASE_WILD
+            else:
+                self._place_and_take()
+        if self.phase == PHASE_CHANCE:
+            draw = rng.random
+            busts_after = self._busts_after
+            bag = self.bag
+            chips = self.chips  # never replaced during a game, only changed in place
+            while room > 0:
+                count = len(chips)
+                index = int(draw() * count)
+                code = chips[index]
+                append(["c", CHIP_LABELS[code]])
+                room -= 1
+                mask = self.drawn_mask
+                if busts_after[mask] >> code & 1:
+                    self._bust()  # the next seat's turn: chance again
+                    continue
+                bag[code] -= 1
+                del chips[index]  # `chips.remove(code)`: the chips are sorted, so any copy of the code will do
+                self.drawn.append(code)
+                self.drawn_mask = mask | 1 << code
+                if count == 2:
+                    self._last_chip()
+                    break
+                self.phase = PHASE_DRAW_OR_STOP
+                break
+        if room <= 0 or self.phase == PHASE_OVER:
+            return ()
+        return (self.current,)
+
+    def run(self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list], Any]) -> None:
+        """`State.run` in one loop: each draw as `advance` draws it, each decision asked of `decide` with
+        `legal_actions` and applied as `_apply` would, a "draw" or a "stop" without the generic calls. Every
+        attribute is written before `decide` is called (a bot may read the state)."""
+        append = events.append
+        room = cap - len(events)
+        draw = rng.random
+        busts_after = self._busts_after
+        bag = self.bag
+        chips = self.chips  # never replaced during a game, only changed in place
+        while room > 0:
+            phase = self.phase
+            if phase == PHASE_CHANCE:  # `sample_chance(rng)` and `_apply_chance`
+                count = len(chips)
+                index = int(draw() * count)
+                code = chips[index]
+                append(["c", CHIP_LABELS[code]])
+                room -= 1
+                mask = self.drawn_mask
+                if busts_after[mask] >> code & 1:
+                    self._bust()  # the next seat's turn: chance again
+                    continue
+                bag[code] -= 1
+                del chips[index]  # `chips.remove(code)`: the chips are sorted, so any copy of the code will do
+                self.drawn.append(code)
+                self.drawn_mask = mask | 1 << code
+                if count == 2:
+                    self._last_chip()
+                    continue
+                self.phase = PHASE_DRAW_OR_STOP
+                if not room:
+                    return
+                phase = PHASE_DRAW_OR_STOP
+            elif phase == PHASE_OVER:
+                return
+            seat = self.current
+            if phase == PHASE_DRAW_OR_STOP:
+                action = decide(seat, ["draw", "stop"])  # `legal_actions(seat)`
+                append(["m", {SEAT_KEYS[seat]: action}])
+                room -= 1
+                if action == "draw":
+                    self.phase = PHASE_CHANCE
+                elif self.drawn_mask >> WILD & 1:  # "stop": `_stop()`
+                    self.phase = PHASE_WILD
+                else:
+                    self._place_and_take()
+            else:
+                action = decide(seat, self.legal_actions(seat))
+                append(["m", {SEAT_KEYS[seat]: action}])
+                room -= 1
+                self._apply({seat: action})
+
     def apply(self, actions: Mapping[int, Any]) -> None:
         """As `State.apply`, and also refuse look-alikes of legal actions (`3.0` or `true` for `3`)."""
         for seat, action in actions.items():
@@ -514,7 +620,7 @@ class NachoPileState(State):
                 piles[other] ^= taken
         piles[me] |= values_mask
         if mask & SPECIALS_MASK:
-            self.pending = [code for code in SPECIAL_CODES if mask >> code & 1]
+            self.pending = list(SPECIALS_OF[mask >> STEAL])
             self._next_special()
         elif self.last_chip < 0:
             self._next_turn()
@@ -639,20 +745,15 @@ class NachoPileState(State):
     def outcome(self) -> Outcome:
         plate, front = self.plate, self.front
         totals = [  # chips_in_total(seat) for every seat
-            sum(plate[seat * PLATE_STRIDE : (seat + 1) * PLATE_STRIDE])
-            + sum(front[seat * FRONT_STRIDE : (seat + 1) * FRONT_STRIDE])
-            for seat in range(self.num_players)
+            sum(plate[at : at + PLATE_STRIDE]) + sum(front[base : base + FRONT_STRIDE])
+            for at, base in PLATE_AND_FRONT_BASES[self.num_players]
         ]
         last = self.last_chip
         if self.phase == PHASE_OVER and last < WILD:
-            scores = [
-                plate[seat * PLATE_STRIDE + last] + plate[seat * PLATE_STRIDE + 7 + last]
-                for seat in range(self.num_players)
-            ]
+            scores = [plate[at + last] + plate[at + 7 + last] for at, _base in PLATE_AND_FRONT_BASES[self.num_players]]
         else:
             scores = totals
-        keys = list(zip(scores, totals, strict=True))
-        return Outcome(places=places_from_keys(keys), scores=tuple(scores))
+        return Outcome(places=places_from_keys(list(zip(scores, totals, strict=True))), scores=tuple(scores))
 
     def evaluation_mix(self) -> list[tuple[float, Outcome]] | None:
         """Short of the end, what each possible last chip would decide now, weighed by its chips in the bag.

@@ -60,12 +60,12 @@ rebuilds the one state the observation describes (its generator has nothing to d
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from games.core.errors import IllegalAction, OptionError
 from games.core.sampling import RecentPlans
-from games.core.state import Action, Game, Observation, Outcome, State
+from games.core.state import SEAT_KEYS, Action, Game, Observation, Outcome, State
 from games.nobody_but_us_chickens.spec import SPEC
 
 HEALTHY, PLUMP, PRIZE, SICKLY, FOX, RAT, DOG = range(7)
@@ -342,6 +342,29 @@ class NobodyButUsChickensState(State):
             self.narrate_from = len(self.log) - 1
             self._take(TAKE_INDEX[actions[self.taker()]])
             self._run_takes()
+
+    def run(self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list], Action]) -> None:
+        """`State.run` without its generic calls: no chance events, every seat deciding at a pick (in seat
+        order), the taker alone at a take."""
+        append = events.append
+        legal_actions = self.legal_actions
+        room = cap - len(events)
+        while room > 0:
+            phase = self.phase
+            if phase == PICK:
+                actions = {}
+                for seat in self.all_seats:
+                    actions[seat] = decide(seat, legal_actions(seat))
+                append(["m", {SEAT_KEYS[seat]: action for seat, action in actions.items()}])
+            elif phase == TAKE:
+                seat = self.taker()
+                action = decide(seat, legal_actions(seat))
+                append(["m", {SEAT_KEYS[seat]: action}])
+                actions = {seat: action}
+            else:
+                return
+            self._apply(actions)
+            room -= 1
 
     def sample_chance(self, rng: random.Random) -> Any:
         raise IllegalAction("Nobody but Us Chickens has no chance events")

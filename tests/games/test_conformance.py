@@ -301,6 +301,99 @@ def test_an_engine_s_playout_draws_the_same_numbers_and_reaches_the_same_state_a
     assert compared >= 24
 
 
+def test_an_engine_s_advance_plays_what_the_generic_one_plays(game):
+    """`State.advance` is the runner's step (the decision just taken, then the chance events due, then the seats
+    to decide); an engine's override must draw the same numbers, append the same events, return the same seats
+    and reach the same state, whole games through and from positions with little room left."""
+    from games.core.state import State
+
+    compared = 0
+    for num_players in player_counts(game):
+        for seed in range(2):
+            fast, generic = game.start(num_players, None, seed), game.start(num_players, None, seed)
+            fast_rng, generic_rng, pick = random.Random(seed), random.Random(seed), random.Random(seed + 7)
+            fast_events, generic_events = [], []
+            actions = None
+            for step in range(10_000):
+                seats = fast.advance(fast_rng, fast_events.append, 10_000, actions)
+                assert seats == State.advance(generic, generic_rng, generic_events.append, 10_000, actions)
+                assert fast_events == generic_events
+                if step % 9 == 0 or not seats:
+                    assert snapshot(fast) == snapshot(generic)
+                if not seats:
+                    assert fast.is_terminal()
+                    break
+                actions = {s: pick.choice(fast.legal_actions(s)) for s in seats}
+            assert fast_rng.getstate() == generic_rng.getstate()
+            compared += 1
+    pick = random.Random(3)
+    for state in spread_positions(game, player_counts(game)[-1], seed=43, count=12, every=7):
+        actions = None
+        if not state.is_chance():
+            actions = {s: pick.choice(state.legal_actions(s)) for s in state.deciders()}
+        for room in (0, 1, 2, 50):
+            fast, generic = state.clone(), state.clone()
+            fast_rng, generic_rng = random.Random(room), random.Random(room)
+            fast_events, generic_events = [], []
+            seats = fast.advance(fast_rng, fast_events.append, room, actions)
+            assert seats == State.advance(generic, generic_rng, generic_events.append, room, actions)
+            assert fast_events == generic_events
+            assert snapshot(fast) == snapshot(generic)
+            assert fast_rng.getstate() == generic_rng.getstate()
+            compared += 1
+    assert compared >= 48
+
+
+def test_an_engine_s_run_plays_what_the_generic_one_plays(game):
+    """`State.run` is the runner's whole match; an engine's override must ask `decide` the same questions with
+    the state up to date (the deciding seat's observation as the generic loop has it then), draw the same numbers,
+    append the same events and reach the same state, to the end and to a cap."""
+    from games.core.state import State
+
+    def decider(state, asked, seed):
+        pick = random.Random(seed)
+
+        def decide(seat, legal):
+            asked.append((seat, list(legal), canonical_json(state.observation(seat))))
+            return pick.choice(legal)
+
+        return decide
+
+    compared = 0
+    for num_players in player_counts(game):
+        for seed, cap in ((0, 100_000), (1, 100_000), (2, 5), (3, 40), (4, 41)):
+            fast, generic = game.start(num_players, None, seed), game.start(num_players, None, seed)
+            fast_rng, generic_rng = random.Random(seed), random.Random(seed)
+            fast_events, generic_events, fast_asked, generic_asked = [], [], [], []
+            fast.run(fast_rng, fast_events, cap, decider(fast, fast_asked, seed))
+            State.run(generic, generic_rng, generic_events, cap, decider(generic, generic_asked, seed))
+            assert fast_events == generic_events
+            assert fast_asked == generic_asked
+            assert len(fast_events) <= cap and (fast.is_terminal() or len(fast_events) == cap)
+            assert snapshot(fast) == snapshot(generic)
+            assert fast_rng.getstate() == generic_rng.getstate()
+            compared += 1
+    assert compared >= 10
+
+
+def test_a_match_reported_event_by_event_records_what_a_match_without_reports_records(game):
+    """With `on_event` the runner plays through the generic `State.advance`, one event at a time; without it,
+    through the engine's own `advance`: the records must be the same, and each event reported once, in order,
+    with the state just after it."""
+    for num_players in player_counts(game):
+        for seed in range(2):
+            reported = []
+
+            def on_event(state, event, reported=reported):
+                reported.append((event, state.is_terminal()))
+
+            quiet = play_match(game.spec.id, num_players, ["random"] * num_players, seed)
+            loud = play_match(game.spec.id, num_players, ["random"] * num_players, seed, on_event=on_event)
+            assert canonical_json(quiet) == canonical_json(loud)
+            assert [event for event, _ in reported] == quiet["events"]
+            assert [terminal for _, terminal in reported] == [False] * (len(reported) - 1) + [True]
+
+
 def test_the_runner_s_inline_random_pick_records_what_the_random_bot_s_own_act_records(game):
     """The runner draws an untimed random seat's pick itself (`RandomBot.act`, inlined); a seat played by the
     same bot through its own `act` (a `SeatPlayer` whose bot the runner does not recognize) must record the
