@@ -131,6 +131,11 @@ class SearchBot(Bot):
                " and is tried first, or none"),
         Option("prior_weight", "float", 1.0, "weight of the prior's progressive bias, in reward units",
                min=0.0, max=100.0),
+        Option("evaluation", "choice", "mix",
+               "where a rollout stops short of the end: mix (the engine's evaluation or evaluation mix), fitted (the"
+               " engine's fitted win chances, `State.win_chances`, in place of the mix's win shares; the place and"
+               " margin parts stay), or fitted_only (the fitted chances alone); a game without fitted chances"
+               " uses the mix", choices=("mix", "fitted", "fitted_only")),
         Option("time_limit", "float", 0.0, "seconds per decision at most (0: no limit; makes play machine-dependent)",
                min=0.0, max=600.0),
     )
@@ -470,13 +475,29 @@ class SearchBot(Bot):
         (whose scores are always more-is-better counts, so their margins count even in a game like Nacho Pile,
         where no one score decides places and the final outcome's margins do not)."""
         score_weight = self.config["score_weight"]
+        evaluation = self.config["evaluation"]
+        chances = state.win_chances() if evaluation != "mix" else None
+        if chances is not None and evaluation == "fitted_only":
+            return chances
         mix = state.evaluation_mix()
         if mix is None:
             return rewards_of(state.evaluation(), self.num_players, self.game.spec.score_order, score_weight)
-        total = [0.0] * self.num_players
+        n = self.num_players
+        total = [0.0] * n
         for weight, outcome in mix:
-            for seat, reward in enumerate(rewards_of(outcome, self.num_players, "high", score_weight)):
+            for seat, reward in enumerate(rewards_of(outcome, n, "high", score_weight)):
                 total[seat] += weight * reward
+        if chances is not None:
+            # The mix's win shares out, the fitted chances in (the same weight in the reward).
+            win_weight = 1 - PLACE_WEIGHT - score_weight
+            for weight, outcome in mix:
+                places = outcome.places
+                share = win_weight * weight / places.count(1)
+                for seat in range(n):
+                    if places[seat] == 1:
+                        total[seat] -= share
+            for seat in range(n):
+                total[seat] += win_weight * chances[seat]
         return total
 
 

@@ -208,6 +208,11 @@ class State(ABC):
         possible last chip would decide, its scores that chip's deciding counts."""
         return None
 
+    def win_chances(self) -> list[float] | None:
+        """Each seat's fitted chance to win from here, for a search to score a position short of the end by
+        (its `evaluation=fitted`); None (the default) where the engine has no such model."""
+        return None
+
     def at_break(self) -> bool:
         """Whether this is a natural point to stop looking ahead and score the position with `outcome()`
         (e.g. between two rounds). Search bots may cut their rollouts here. Engines override it."""

@@ -689,6 +689,10 @@ class NachoPileState(State):
             mix.append((others / in_bag, Outcome(places=places, scores=scores)))
         return mix
 
+    def win_chances(self) -> list[float] | None:
+        """Each seat's fitted chance to win short of the end (`games.nacho_pile.value.win_chances`)."""
+        return _win_chances(self)
+
     # ----- observation, copies, words -----------------------------------------------------------------------
 
     def observation(self, seat: int) -> Observation:
@@ -894,3 +898,5 @@ class NachoPileGame(Game):
 GAME = NachoPileGame()
 _STATES: RecentPlans[NachoPileState] = RecentPlans(NachoPileGame._state_of)
 NachoPileState.game = GAME
+
+from games.nacho_pile.value import win_chances as _win_chances  # noqa: E402  (value.py reads this module's constants)
