@@ -129,6 +129,9 @@ class SearchBot(Bot):
         Option("prior", "str", "none",
                "a bot of the game whose choice at the root gets a progressive bias (prior_weight / (visits + 1))"
                " and is tried first, or none"),
+        Option("own_params", "str", "",
+               "parameters of the rollout bot at the search's own seat and of the prior bot, as name=value pairs"
+               " separated by commas (e.g. caution=0.7); empty: their defaults, as the other seats' rollout bots"),
         Option("prior_weight", "float", 1.0, "weight of the prior's progressive bias, in reward units",
                min=0.0, max=100.0),
         Option("evaluation", "choice", "mix",
@@ -136,6 +139,10 @@ class SearchBot(Bot):
                " engine's fitted win chances, `State.win_chances`, in place of the mix's win shares; the place and"
                " margin parts stay), or fitted_only (the fitted chances alone); a game without fitted chances"
                " uses the mix", choices=("mix", "fitted", "fitted_only")),
+        Option("lookahead", "int", 0,
+               "where the engine offers one (`State.lookahead_action`; Nacho Pile: an exact look-ahead over the rest"
+               " of the seat's turn scored by fitted win chances), decide by it instead of the tree, this many"
+               " draws ahead; 0: the tree", min=0, max=20),
         Option("time_limit", "float", 0.0, "seconds per decision at most (0: no limit; makes play machine-dependent)",
                min=0.0, max=600.0),
     )
@@ -163,6 +170,7 @@ class SearchBot(Bot):
         from games import registry
 
         rollout = self.config["rollout"]
+        own = _own_params(self.config["own_params"])
         self.rollout_bots: list[Bot] | None = None
         if rollout != "playout":
             bots = registry.bots_for(game.spec.id)
@@ -170,7 +178,8 @@ class SearchBot(Bot):
                 allowed = ", ".join(n for n in bots if n != self.name)
                 raise OptionError(f"parameter rollout: {rollout!r} is not a bot of {game.spec.id} (allowed: {allowed})")
             self.rollout_bots = [
-                bots[rollout](game, s, num_players, options, None, rng) for s in range(num_players)
+                bots[rollout](game, s, num_players, options, own if s == seat else None, rng)
+                for s in range(num_players)
             ]
         prior = self.config["prior"]
         self._prior_key: Any = None
@@ -180,11 +189,17 @@ class SearchBot(Bot):
             if prior not in bots or prior == self.name:
                 allowed = ", ".join(n for n in bots if n != self.name)
                 raise OptionError(f"parameter prior: {prior!r} is not a bot of {game.spec.id} (allowed: {allowed})")
-            self.prior_bot = bots[prior](game, seat, num_players, options, None, rng)
+            self.prior_bot = bots[prior](game, seat, num_players, options, own, rng)
 
     def act(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
         if len(legal_actions) == 1:
             return legal_actions[0]
+        depth = self.config["lookahead"]
+        if depth and self.rollout_bots is not None:
+            state = self.game.sample_state(observation, self.rng)
+            choice = state.lookahead_action(self.seat, legal_actions, depth, self.rollout_bots[self.seat])
+            if choice is not None:
+                return choice
         self._prior_key = None
         if self.prior_bot is not None and self.config["prior_weight"] > 0:
             self._prior_key = action_key(self.prior_bot.act(observation, legal_actions))
@@ -499,6 +514,24 @@ class SearchBot(Bot):
             for seat in range(n):
                 total[seat] += win_weight * chances[seat]
         return total
+
+
+def _own_params(text: str) -> dict[str, Any] | None:
+    """`own_params`' pairs as a bot's parameters (values parsed as JSON where they parse, else as strings)."""
+    if not text:
+        return None
+    import json
+
+    params: dict[str, Any] = {}
+    for pair in text.split(","):
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise OptionError(f"parameter own_params: {pair!r} is not name=value")
+        try:
+            params[name.strip()] = json.loads(value)
+        except ValueError:
+            params[name.strip()] = value.strip()
+    return params
 
 
 _TUNED_CLASSES: dict[tuple[type[SearchBot], str], type[SearchBot]] = {}

@@ -213,6 +213,11 @@ class State(ABC):
         (its `evaluation=fitted`); None (the default) where the engine has no such model."""
         return None
 
+    def lookahead_action(self, seat: int, legal: list[Action], depth: int, bot: Any) -> Action | None:
+        """An engine's own exact choice for `seat` among `legal` looking `depth` steps ahead (`bot` plays what it
+        does not search), for a search's `lookahead`; None (the default): the engine has none."""
+        return None
+
     def at_break(self) -> bool:
         """Whether this is a natural point to stop looking ahead and score the position with `outcome()`
         (e.g. between two rounds). Search bots may cut their rollouts here. Engines override it."""

@@ -693,6 +693,14 @@ class NachoPileState(State):
         """Each seat's fitted chance to win short of the end (`games.nacho_pile.value.win_chances`)."""
         return _win_chances(self)
 
+    def lookahead_action(self, seat: int, legal: list[Any], depth: int, bot: Any) -> Any:
+        """`games.nacho_pile.lookahead.best_action`: the rest of the turn looked ahead exactly, `depth` draws."""
+        if seat != self.current:
+            return None
+        from games.nacho_pile.lookahead import best_action
+
+        return best_action(self, seat, legal, bot, depth)
+
     # ----- observation, copies, words -----------------------------------------------------------------------
 
     def observation(self, seat: int) -> Observation:
