@@ -19,12 +19,14 @@ from games.nacho_pile.rules import FRONT_STRIDE, PLATE_STRIDE, WILD
 # Features of a seat in a number's term: its plate's count of the number; its front's count of it by the
 # others' turns before the seat claims it (1, 2, 3 or more); chips on its plate in total; chips in front of it in
 # total, by the same turns; the plate's and the front's counts of the number times that number's chips left in
-# the bag (over 6). Each feature comes once as it is and once times the stage s (chips in the bag / 54).
+# the bag (over 6); and H, the seat's share of the win if the game ended now with that last chip (the engine's
+# hard mix: 1/k for k seats level first by the count, then chips in total). Each feature comes once as it is
+# and once times the stage s (chips in the bag / 54).
 NUMBER_FEATURES = (
-    "P", "F1", "F2", "F3", "T", "TF1", "TF2", "TF3", "Pb", "Fb",
+    "P", "F1", "F2", "F3", "T", "TF1", "TF2", "TF3", "Pb", "Fb", "H",
 )
-# A Wild's or a Special's term: chips on the plate in total, chips in front by turns.
-OTHER_FEATURES = ("T", "TF1", "TF2", "TF3")
+# A Wild's or a Special's term: chips on the plate in total, chips in front by turns, the share of the win now.
+OTHER_FEATURES = ("T", "TF1", "TF2", "TF3", "H")
 FULL_BAG = 54
 
 
@@ -38,23 +40,35 @@ def seat_features(
     totals = [sum(plates[seat]) + specials[seat] for seat in range(n)]
     front_totals = [sum(fronts[seat]) for seat in range(n)]
     turns = [min(3, (seat - current) % n or n - 1) for seat in range(n)]
+    grand = [totals[seat] + front_totals[seat] for seat in range(n)]
     number_rows = []
     for value in range(7):
         b = bag[value] / 6
+        shares = hard_shares([plates[seat][value] + fronts[seat][value] for seat in range(n)], grand)
         rows = []
         for seat in range(n):
             p, f, e = plates[seat][value], fronts[seat][value], turns[seat]
             tf = front_totals[seat]
             rows.append([
                 p, f if e == 1 else 0, f if e == 2 else 0, f if e == 3 else 0, totals[seat],
-                tf if e == 1 else 0, tf if e == 2 else 0, tf if e == 3 else 0, p * b, f * b,
+                tf if e == 1 else 0, tf if e == 2 else 0, tf if e == 3 else 0, p * b, f * b, shares[seat],
             ])
         number_rows.append(rows)
     other_rows = []
+    shares = hard_shares(grand, grand)
     for seat in range(n):
         e, tf = turns[seat], front_totals[seat]
-        other_rows.append([totals[seat], tf if e == 1 else 0, tf if e == 2 else 0, tf if e == 3 else 0])
+        other_rows.append([totals[seat], tf if e == 1 else 0, tf if e == 2 else 0, tf if e == 3 else 0, shares[seat]])
     return number_rows, other_rows, stage
+
+
+def hard_shares(counts: list[int], totals: list[int]) -> list[float]:
+    """Each seat's share of the win by `counts`, then `totals` (1/k for the k seats level first)."""
+    top = max(counts)
+    best = max(t for c, t in zip(counts, totals) if c == top)
+    firsts = [1 if c == top and t == best else 0 for c, t in zip(counts, totals)]
+    k = sum(firsts)
+    return [x / k for x in firsts]
 
 
 def with_stage(row: list[float], stage: float) -> list[float]:
@@ -72,10 +86,12 @@ def softmax(scores: list[float]) -> list[float]:
 # Fitted by bench/np_value_fit.py (the command in its docstring, 150 epochs, every 3rd training position):
 # NUMBER_FEATURES then the same times the stage; OTHER_FEATURES likewise.
 NUMBER_WEIGHTS = (
-    1.02180, 0.53853, 0.35129, 0.23103, 0.01972, 0.01887, -0.01083, -0.00044, -0.64245, -0.19034,
-    1.23477, -0.37420, -0.41669, -0.36395, -0.02284, -0.01948, 0.03227, -0.00131, -1.72392, 0.58572,
+    0.87640, 0.33759, 0.19089, 0.10528, 0.01100, 0.01054, -0.02340, -0.02015, -1.10684, -0.57535, 1.01539,
+    1.50187, -0.01977, -0.11895, -0.11921, -0.01184, -0.00806, 0.05056, 0.02826, -1.24812, 0.95942, -1.30456,
 )
-OTHER_WEIGHTS = (0.25416, 0.15440, 0.09831, 0.04339, -0.15776, -0.03230, -0.07453, -0.04333)
+OTHER_WEIGHTS = (
+    0.23123, 0.13653, 0.07746, 0.02388, 0.30379, -0.14249, -0.03448, -0.07498, -0.05029, -0.15745,
+)
 
 
 def win_chances(state) -> list[float] | None:
@@ -90,13 +106,15 @@ def win_chances(state) -> list[float] | None:
     stage = in_bag / FULL_BAG
     nw, ow = NUMBER_WEIGHTS, OTHER_WEIGHTS
     k = len(NUMBER_FEATURES)
+    ko = len(OTHER_FEATURES)
     w = [nw[j] + nw[k + j] * stage for j in range(k)]
-    wo = [ow[j] + ow[4 + j] * stage for j in range(4)]
+    wo = [ow[j] + ow[ko + j] * stage for j in range(ko)]
     w_p, w_f, w_t, w_tf, w_pb, w_fb = w[0], (0.0, w[1], w[2], w[3]), w[4], (0.0, w[5], w[6], w[7]), w[8], w[9]
-    wo_t, wo_tf = wo[0], (0.0, wo[1], wo[2], wo[3])
+    w_h = w[10]
+    wo_t, wo_tf, wo_h = wo[0], (0.0, wo[1], wo[2], wo[3]), wo[4]
     plate, front = state.plate, state.front
     current = state.current
-    plates, fronts, bases, other_z = [], [], [], []
+    plates, fronts, bases, other_z, grand = [], [], [], [], []
     for seat in range(n):
         at, base = seat * PLATE_STRIDE, seat * FRONT_STRIDE
         p = [plate[at + v] + plate[at + 7 + v] for v in range(7)]
@@ -107,6 +125,7 @@ def win_chances(state) -> list[float] | None:
         plates.append(p)
         fronts.append((f, w_f[e]))
         bases.append(w_t * total + w_tf[e] * tf)
+        grand.append(total + tf)
         other_z.append(wo_t * total + wo_tf[e] * tf)
     exp = math.exp
     chances = [0.0] * n
@@ -121,6 +140,8 @@ def win_chances(state) -> list[float] | None:
             bases[seat] + wpv * plates[seat][value] + (fronts[seat][1] + wfb) * fronts[seat][0][value]
             for seat in range(n)
         ]
+        shares = hard_shares([plates[seat][value] + fronts[seat][0][value] for seat in range(n)], grand)
+        z = [x + w_h * h for x, h in zip(z, shares)]
         top = max(z)
         exps = [exp(x - top) for x in z]
         scale = count / in_bag / sum(exps)
@@ -128,6 +149,7 @@ def win_chances(state) -> list[float] | None:
             chances[seat] += exps[seat] * scale
     others = in_bag - sum(bag[:WILD])
     if others:
+        other_z = [x + wo_h * h for x, h in zip(other_z, hard_shares(grand, grand))]
         top = max(other_z)
         exps = [exp(x - top) for x in other_z]
         scale = others / in_bag / sum(exps)
