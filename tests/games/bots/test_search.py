@@ -182,3 +182,62 @@ def test_a_position_short_of_the_end_is_scored_by_the_mix_with_its_margins():
     assert make_bot(GAME, state, 2, 1, score_weight=0.0)._evaluate(state) == pytest.approx(
         [0.25 * 1.0 + 0.5 * 0.125 + 0.25 * 0.125, 0.25 * 0.125 + 0.5 * 1.0 + 0.25 * 1.0, 0.0]
     )
+
+
+def test_the_fitted_evaluation_puts_the_fitted_chances_in_place_of_the_mix_win_shares():
+    from games.bots.search import PLACE_WEIGHT
+    from games.nacho_pile import GAME
+    from tests.games.nacho_pile import short_of_the_end
+
+    state = short_of_the_end()
+    chances = state.win_chances()
+    mix = make_bot(GAME, state, 2, 1)._evaluate(state)
+    # The mix's win shares: seat 0 wins if the last chip is the 3 (a quarter), seat 1 otherwise.
+    win_weight = 1 - PLACE_WEIGHT - 0.2
+    hard = [0.25, 0.75, 0.0]
+    fitted = make_bot(GAME, state, 2, 1, evaluation="fitted")._evaluate(state)
+    assert fitted == pytest.approx([m - win_weight * h + win_weight * c for m, h, c in zip(mix, hard, chances)])
+    assert make_bot(GAME, state, 2, 1, evaluation="fitted_only")._evaluate(state) == chances
+    # `mix`, the default, scores by the mix alone.
+    assert make_bot(GAME, state, 2, 1, evaluation="mix")._evaluate(state) == mix
+
+
+def test_own_params_set_the_own_seats_rollout_bot_and_prior_only():
+    from games import registry
+    from games.nacho_pile import GAME
+    from tests.games.nacho_pile import short_of_the_end
+
+    state = short_of_the_end()
+    search = registry.bot_class("search", "nacho_pile")
+    bot = search(GAME, 1, 3, state.options, {"own_params": "caution=0.7"}, random.Random(0))
+    assert [b.config["caution"] for b in bot.rollout_bots] == [1.0, 0.7, 1.0]
+    assert bot.prior_bot.config["caution"] == 0.7
+    plain = search(GAME, 1, 3, state.options, {}, random.Random(0))
+    assert [b.config["caution"] for b in plain.rollout_bots] == [1.0, 1.0, 1.0]
+    with pytest.raises(OptionError):
+        search(GAME, 1, 3, state.options, {"own_params": "caution"}, random.Random(0))
+    with pytest.raises(OptionError):
+        search(GAME, 1, 3, state.options, {"own_params": "caution=-1"}, random.Random(0))
+
+
+def test_the_lookahead_decides_legally_and_the_same_for_the_same_seed():
+    from games import registry
+    from games.nacho_pile import GAME, NachoPileState
+
+    search = registry.bot_class("search", "nacho_pile")
+    stop = NachoPileState.position(4, drawn=[1, 2, 3, 4, 5, 6])
+    for params in ({"lookahead": 2}, {"lookahead": 3, "iterations": 1}):
+        bot = search(GAME, 0, 4, stop.options, params, random.Random(5))
+        assert bot.act(stop.observation(0), stop.legal_actions(0)) == "stop"
+    draw = NachoPileState.position(4, drawn=[1])
+    assert search(GAME, 0, 4, draw.options, {"lookahead": 2}, random.Random(5)).act(
+        draw.observation(0), ["draw", "stop"]
+    ) == "draw"
+    for seed, (state, seat) in enumerate(decision_points(GAME, 4, 11, 7)):
+        if seed == 12:
+            break
+        legal = state.legal_actions(seat)
+        observation = state.observation(seat)
+        first = search(GAME, seat, 4, state.options, {"lookahead": 2}, random.Random(seed)).act(observation, legal)
+        again = search(GAME, seat, 4, state.options, {"lookahead": 2}, random.Random(seed)).act(observation, legal)
+        assert first in legal and again == first
