@@ -114,6 +114,9 @@ class SearchBot(Bot):
                min=0, max=100_000),
         Option("rollout_to_break", "bool", True,
                "end a rollout at the game's next natural break (e.g. the end of a round) and score it there"),
+        Option("rollout_to_turn", "bool", False,
+               "a rollout cut off by rollout_depth plays on to the end of the turn under way (to the next change of"
+               " the state's `turn`, in games whose states count turns) and is scored there"),
         Option("score_weight", "float", 0.2,
                "part of the reward from the score margin, in games where one score decides places and in the outcomes"
                " of an evaluation mix", min=0.0, max=0.75),
@@ -483,6 +486,16 @@ class SearchBot(Bot):
                     actions[seat] = self._rollout_action(state, seat, state.legal_actions(seat))
                 state._apply(actions)
             steps += 1
+        if self.config["rollout_to_turn"] and not state.is_terminal() and hasattr(state, "turn"):
+            turn = state.turn
+            while not state.is_terminal() and state.turn == turn:
+                if state.is_chance():
+                    state._apply_chance(state.sample_chance(rng))
+                else:
+                    actions = {}
+                    for seat in state.deciders():
+                        actions[seat] = self._rollout_action(state, seat, state.legal_actions(seat))
+                    state._apply(actions)
         return self._evaluate(state)
 
     def _evaluate(self, state: State) -> list[float]:
