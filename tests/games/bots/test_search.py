@@ -241,3 +241,16 @@ def test_the_lookahead_decides_legally_and_the_same_for_the_same_seed():
         first = search(GAME, seat, 4, state.options, {"lookahead": 2}, random.Random(seed)).act(observation, legal)
         again = search(GAME, seat, 4, state.options, {"lookahead": 2}, random.Random(seed)).act(observation, legal)
         assert first in legal and again == first
+
+
+def test_rollout_to_turn_plays_a_cut_rollout_on_to_the_end_of_the_turn():
+    from games.nacho_pile import GAME, NachoPileState
+
+    for seed in range(10):
+        state = NachoPileState.position(4, drawn=[1], turn=5)
+        bot = make_bot(GAME, state, 0, seed, rollout="heuristic", rollout_depth=1, rollout_to_turn=True)
+        bot._rollout(state)
+        assert state.turn == 6 and state.is_chance() and not state.drawn
+        cut = NachoPileState.position(4, drawn=[1], turn=5)
+        make_bot(GAME, cut, 0, seed, rollout="heuristic", rollout_depth=1)._rollout(cut)
+        assert cut.turn == 5 and cut.is_chance() and cut.drawn == [0]  # one event: the heuristic draws again
