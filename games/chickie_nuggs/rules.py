@@ -620,33 +620,6 @@ class ChickieNuggsState(State):
                 self._apply({seat: action})
             steps += 1
 
-    def advance(
-        self, rng: random.Random, append: Callable[[list], Any], room: int, actions: Mapping[int, Action] | None = None
-    ) -> tuple[int, ...]:
-        """`State.advance` with the commonest steps inlined: a turn's action goes straight to
-        `_apply_turn_action` (what `_apply` does with it), and the seat to decide is read as `deciders` reads
-        it."""
-        if actions is not None:
-            if self.phase == TURN:
-                self._legal = None
-                self._apply_turn_action(ACTION_PARTS[actions[self.turn]])
-            else:
-                self._apply(actions)
-        phase = self.phase
-        if phase == TURN and room > 0:  # the commonest case, as the lines below would find it
-            return ONLY_SEAT[self.turn]
-        while phase in CHANCE_PHASES and room > 0:
-            outcome = self.sample_chance(rng)
-            self._apply_chance(outcome)
-            append(["c", outcome])
-            room -= 1
-            phase = self.phase
-        if room <= 0:
-            return ()
-        if phase == TURN:
-            return ONLY_SEAT[self.turn]
-        return self.deciders()
-
     def run(self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list], Action]) -> None:
         """`State.run` in one loop: a turn's legal actions and its action as `advance` takes it, the other
         decisions through `legal_actions` and `_apply`, chance through `sample_chance` and `_apply_chance`. The

@@ -469,50 +469,6 @@ class NachoPileState(State):
                 self._apply({self.current: action})
                 steps += 1
 
-    def advance(
-        self, rng: random.Random, append: Callable[[list], Any], room: int, actions: Mapping[int, Any] | None = None
-    ) -> tuple[int, ...]:
-        """`State.advance` in one loop: `_apply(actions)` ("draw" sets the phase to chance, "stop" is `_stop()`),
-        then each draw is `sample_chance(rng)` (the same `rng.random()` and pick) and `_apply_chance` of it, with
-        the chips' list and the bag held in locals; a draw that neither busts nor ends the game leaves the drawer
-        to decide "draw" or "stop", which ends the loop."""
-        if actions is not None:
-            if self.phase != PHASE_DRAW_OR_STOP:
-                self._apply(actions)
-            elif actions[self.current] == "draw":
-                self.phase = PHASE_CHANCE
-            elif self.drawn_mask >> WILD & 1:  # "stop": `_stop()`
-                self.phase = PHASE_WILD
-            else:
-                self._place_and_take()
-        if self.phase == PHASE_CHANCE:
-            draw = rng.random
-            busts_after = self._busts_after
-            bag = self.bag
-            chips = self.chips  # never replaced during a game, only changed in place
-            while room > 0:
-                count = len(chips)
-                index = int(draw() * count)
-                code = chips[index]
-                append(["c", CHIP_LABELS[code]])
-                room -= 1
-                mask = self.drawn_mask
-                if busts_after[mask] >> code & 1:
-                    self._bust()  # the next seat's turn: chance again
-                    continue
-                bag[code] -= 1
-                del chips[index]  # `chips.remove(code)`: the chips are sorted, so any copy of the code will do
-                self.drawn.append(code)
-                self.drawn_mask = mask | 1 << code
-                if count == 2:
-                    self._last_chip()
-                    break
-                self.phase = PHASE_DRAW_OR_STOP
-                break
-        if room <= 0 or self.phase == PHASE_OVER:
-            return ()
-        return (self.current,)
-
     def run(self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list], Any]) -> None:
         """`State.run` in one loop: each draw as `advance` draws it, each decision asked of `decide` with
         `legal_actions` and applied as `_apply` would, a "draw" or a "stop" without the generic calls. Every

@@ -301,49 +301,6 @@ def test_an_engine_s_playout_draws_the_same_numbers_and_reaches_the_same_state_a
     assert compared >= 24
 
 
-def test_an_engine_s_advance_plays_what_the_generic_one_plays(game):
-    """`State.advance` is the runner's step (the decision just taken, then the chance events due, then the seats
-    to decide); an engine's override must draw the same numbers, append the same events, return the same seats
-    and reach the same state, whole games through and from positions with little room left."""
-    from games.core.state import State
-
-    compared = 0
-    for num_players in player_counts(game):
-        for seed in range(2):
-            fast, generic = game.start(num_players, None, seed), game.start(num_players, None, seed)
-            fast_rng, generic_rng, pick = random.Random(seed), random.Random(seed), random.Random(seed + 7)
-            fast_events, generic_events = [], []
-            actions = None
-            for step in range(10_000):
-                seats = fast.advance(fast_rng, fast_events.append, 10_000, actions)
-                assert seats == State.advance(generic, generic_rng, generic_events.append, 10_000, actions)
-                assert fast_events == generic_events
-                if step % 9 == 0 or not seats:
-                    assert snapshot(fast) == snapshot(generic)
-                if not seats:
-                    assert fast.is_terminal()
-                    break
-                actions = {s: pick.choice(fast.legal_actions(s)) for s in seats}
-            assert fast_rng.getstate() == generic_rng.getstate()
-            compared += 1
-    pick = random.Random(3)
-    for state in spread_positions(game, player_counts(game)[-1], seed=43, count=12, every=7):
-        actions = None
-        if not state.is_chance():
-            actions = {s: pick.choice(state.legal_actions(s)) for s in state.deciders()}
-        for room in (0, 1, 2, 50):
-            fast, generic = state.clone(), state.clone()
-            fast_rng, generic_rng = random.Random(room), random.Random(room)
-            fast_events, generic_events = [], []
-            seats = fast.advance(fast_rng, fast_events.append, room, actions)
-            assert seats == State.advance(generic, generic_rng, generic_events.append, room, actions)
-            assert fast_events == generic_events
-            assert snapshot(fast) == snapshot(generic)
-            assert fast_rng.getstate() == generic_rng.getstate()
-            compared += 1
-    assert compared >= 48
-
-
 def test_an_engine_s_run_plays_what_the_generic_one_plays(game):
     """`State.run` is the runner's whole match; an engine's override must ask `decide` the same questions with
     the state up to date (the deciding seat's observation as the generic loop has it then), draw the same numbers,
