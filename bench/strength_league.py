@@ -8,7 +8,7 @@ The bots are registered, the league is created, started and played to its target
 site and the Celery workers use (`league.bots.services.bot_register`, `league.bots.leagues`,
 `league.bots.worker.league_work`, here in this process), on a database of its own (a scratch PostgreSQL
 database on the server of DATABASE_URL, else a SQLite file in a temporary folder). Printed: the league's
-standings as its page shows them (conservative rating mu − 3σ, mu, σ, matches, mean place, share of wins),
+standings as its page shows them (conservative rating mu − 3σ, mu, 3σ (the page's ±), matches, mean place, share of wins),
 then whether the order is random < heuristic < search and where the budgets come out in order of budget.
 The search bots are `search` with only `iterations` set (every other parameter the game's default);
 "search (default)" is the bot with no parameters at all.
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"command: .venv/bin/python bench/{Path(__file__).name} {' '.join(sys.argv[1:])}")
     print(f"{args.game}: {len(bots)} bots, tables of {args.table}, {args.rounds} rounds x {args.sittings} sittings, "
           f"seed {args.seed}, {args.move_seconds:g} s a move; played in {wall:.0f} s ({cpu:.0f} s CPU)\n")
-    print(f"{'rank':>4}  {'bot':<18} {'mu-3σ':>7} {'mu':>7} {'σ':>6} {'matches':>7} {'mean place':>10} {'wins':>6}"
+    print(f"{'rank':>4}  {'bot':<18} {'mu-3σ':>7} {'mu':>7} {'3σ':>6} {'matches':>7} {'mean place':>10} {'wins':>6}"
           f" {'time-outs':>9}")
     for row in rows:
         timeouts = bot_forfeit_rates(row.bot).timeouts
