@@ -621,7 +621,7 @@ class ChickieNuggsState(State):
             steps += 1
 
     def run(self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list], Action]) -> None:
-        """`State.run` in one loop: a turn's legal actions and its action as `advance` takes it, the other
+        """`State.run` in one loop: a turn's legal actions and its action as `_apply` takes it, the other
         decisions through `legal_actions` and `_apply`, chance through `sample_chance` and `_apply_chance`. The
         state is up to date whenever `decide` is called (a bot may read it)."""
         append = events.append
@@ -692,40 +692,15 @@ class ChickieNuggsState(State):
         verb = action[0]
         if verb == "place":
             kind = CARD_BY_NAME[action[1]]
-            hand = self.hands[seat]
-            sizes = self.hand_sizes
-            hand[kind] -= 1  # `_lose_public`, inlined on the commonest action
-            sizes[seat] -= 1
+            self.hands[seat][kind] -= 1  # `_lose_public`, inlined on the commonest action
+            self.hand_sizes[seat] -= 1
             self.journal = ((LEARN_LOSE, seat, 1 << kind), self.journal)
             if kind < BUFFALO:
                 self.tray_nuggets[seat].append((kind, None))
             else:
                 self.tray_sauces[seat].append(kind)
-            log = (("place", seat, CARD_EVENT[kind], (), None), self.log)
-            pile = self.pile
-            top = pile[-1]
-            if top == FLYING or len(pile) < 2 or sizes[seat] <= 2 or any(self.peek):
-                self.log = log
-                self._begin_draw()
-                return
-            # `_begin_draw`, inlined for the commonest draw: one card nobody saw coming, no choice of two, the pile
-            # not emptied; then `_end_turn`.
-            pile.pop()
-            hand[top] += 1
-            sizes[seat] += 1
-            self.journal = ((LEARN_DRAW, seat, top, 0), self.journal)
-            log = (("draw", seat, None, ONLY_SEAT[seat], CARD_EVENT[top]), log)
-            self.draws_left = 0
-            following = seat + 1
-            if following == self.num_players:
-                following = 0
-            if self.skip_next:
-                self.skip_next = False
-                log = (("skipped", following, None, (), None), log)
-                following = (following + 1) % self.num_players
-            self.turn = following  # `_start_turn(following)`: the phase is TURN already
-            self.plays = 0
-            self.log = (("turn", following, None, (), None), log)
+            self.log = (("place", seat, CARD_EVENT[kind], (), None), self.log)
+            self._begin_draw()
         elif verb == "pass":
             self._log("no_placement", seat, None)
             if len(self.tray_nuggets[seat]) < NUGGET_SLOTS:

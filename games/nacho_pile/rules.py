@@ -470,9 +470,9 @@ class NachoPileState(State):
                 steps += 1
 
     def run(self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list], Any]) -> None:
-        """`State.run` in one loop: each draw as `advance` draws it, each decision asked of `decide` with
-        `legal_actions` and applied as `_apply` would, a "draw" or a "stop" without the generic calls. Every
-        attribute is written before `decide` is called (a bot may read the state)."""
+        """`State.run` in one loop: each draw as `sample_chance` and `_apply_chance` make it, each decision asked
+        of `decide` with `legal_actions` and applied as `_apply` would, a "draw" or a "stop" without the generic
+        calls. Every attribute is written before `decide` is called (a bot may read the state)."""
         append = events.append
         room = cap - len(events)
         draw = rng.random
