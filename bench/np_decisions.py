@@ -68,8 +68,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2038)
     args = parser.parse_args(argv)
     if args.games < 1 or args.special_iterations < 0 or args.special_iterations > 100_000:
-        print("bench/np_decisions.py: --games must be at least 1, --special-iterations 0 to 100000",
-              file=sys.stderr)
+        print(
+            "bench/np_decisions.py: --games must be at least 1, --special-iterations 0 to 100000",
+            file=sys.stderr,
+        )
         return 2
     cls = split_bot(args.split, args.special_iterations)
 
@@ -79,9 +81,13 @@ def main(argv: list[str] | None = None) -> int:
     seats = [SeatPlayer("search", make=make), "heuristic", "heuristic", "heuristic"]
     started = time.process_time()
     result = play_series(GAME, seats, 4, args.games, args.seed)
-    iterations = f", {args.special_iterations} iterations for Wilds and Specials" if args.special_iterations else ""
-    print(f"Nacho Pile: search for {args.split}{iterations} (the heuristic for the rest) against 3 x heuristic, "
-          f"{args.games} games, seed {args.seed}; CPU {time.process_time() - started:.0f} s")
+    iterations = (
+        f", {args.special_iterations} iterations for Wilds and Specials" if args.special_iterations else ""
+    )
+    print(
+        f"Nacho Pile: search for {args.split}{iterations} (the heuristic for the rest) against 3 x heuristic, "
+        f"{args.games} games, seed {args.seed}; CPU {time.process_time() - started:.0f} s"
+    )
     print(result.table())
     return 0
 
