@@ -143,21 +143,21 @@ def test_check_in_on_the_tournament_page_before_and_while_the_window_is_open(cli
 
 def test_times_are_shown_in_the_events_zone_with_the_zone_named(client, organizer):
     tournament = open_signup(organizer, schedule={
-        "time_zone": "Europe/Berlin", "starts_at": "2026-12-05 10:00", "checkin_opens_at": "2026-12-05 09:00",
-        "round_times": ["2026-12-05 10:00", "", "2026-12-05 14:30"],
+        "time_zone": "Europe/Berlin", "starts_at": "2099-12-05 10:00", "checkin_opens_at": "2099-12-05 09:00",
+        "round_times": ["2099-12-05 10:00", "", "2099-12-05 14:30"],
     })  # fmt: skip
-    assert tournament.starts_at == datetime(2026, 12, 5, 9, 0, tzinfo=UTC)
+    assert tournament.starts_at == datetime(2099, 12, 5, 9, 0, tzinfo=UTC)
     response = client.get(f"/tournaments/{tournament.slug}/")
-    assert text(response, "starts-at") == "Sat 5 Dec 2026, 10:00 (Europe/Berlin)"
+    assert text(response, "starts-at") == "Sat 5 Dec 2099, 10:00 (Europe/Berlin)"
     assert text(response, "schedule") == (
-        "Start Sat 5 Dec 2026, 10:00 (Europe/Berlin) "
-        "Check-in opens Sat 5 Dec 2026, 09:00 (Europe/Berlin), closes at the start "
-        "Round 1 Sat 5 Dec 2026, 10:00 (Europe/Berlin) Round 3 Sat 5 Dec 2026, 14:30 (Europe/Berlin)"
+        "Start Sat 5 Dec 2099, 10:00 (Europe/Berlin) "
+        "Check-in opens Sat 5 Dec 2099, 09:00 (Europe/Berlin), closes at the start "
+        "Round 1 Sat 5 Dec 2099, 10:00 (Europe/Berlin) Round 3 Sat 5 Dec 2099, 14:30 (Europe/Berlin)"
     )
     services.tournament_schedule(tournament=tournament, by=organizer, time_zone="America/New_York")
     assert (
         text(client.get(f"/tournaments/{tournament.slug}/"), "starts-at")
-        == "Sat 5 Dec 2026, 04:00 (America/New_York)"
+        == "Sat 5 Dec 2099, 04:00 (America/New_York)"
     )
 
 
