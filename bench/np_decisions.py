@@ -1,7 +1,7 @@
 """Where Nacho Pile's search wins: its draw-or-stop decisions, its Wild and Special decisions, or both.
 
     .venv/bin/python bench/np_decisions.py --split both|drawstop|specials [--special-iterations N]
-        [--games 600] [--seed S] [--jobs 1]
+        [--games 600] [--seed 2038]
 
 Plays the arena's series (`games.core.arena.play_series`: match g has seed `series_seed(seed, g)`, seats
 rotated) of one search seat against three copies of `heuristic` at 4 seats, where the search seat is the
@@ -14,7 +14,7 @@ default `search` bot (Nacho Pile's tuned defaults) for the decisions `--split` n
 - `specials`: the heuristic decides draw or stop, the search values the Wilds and plays the Specials.
 
 `--special-iterations N` gives the search N iterations for its Wild and Special decisions (its draw-or-stop
-decisions keep the default). A measuring stick only: the split bot is not in the registry.
+decisions keep the default; N is checked as the search bot's own `iterations` parameter). A measuring stick only: the split bot is not in the registry.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.bots.search import SearchBot  # noqa: E402
 from games.core.arena import play_series  # noqa: E402
+from games.core.errors import GameError  # noqa: E402
 from games.core.runner import SeatPlayer  # noqa: E402
 from games.nacho_pile.bots import HeuristicBot  # noqa: E402
 
@@ -67,12 +68,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--seed", type=int, default=2038)
     args = parser.parse_args(argv)
-    if args.games < 1 or args.special_iterations < 0 or args.special_iterations > 100_000:
-        print(
-            "bench/np_decisions.py: --games must be at least 1, --special-iterations 0 to 100000",
-            file=sys.stderr,
-        )
+    if args.games < 1:
+        print("bench/np_decisions.py: --games must be at least 1", file=sys.stderr)
         return 2
+    if args.special_iterations:
+        try:  # the search bot's own check of its `iterations` parameter
+            SearchBot.validate_params({"iterations": args.special_iterations})
+        except GameError as exc:
+            print(f"bench/np_decisions.py: --special-iterations: {exc}", file=sys.stderr)
+            return 2
     cls = split_bot(args.split, args.special_iterations)
 
     def make(game, seat, num_players, options, rng):

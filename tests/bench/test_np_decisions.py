@@ -102,7 +102,8 @@ def test_split_both_plays_the_default_search():
 
 @pytest.mark.parametrize("argv, message", [
     (["--games", "0"], "--games must be at least 1"),
-    (["--special-iterations", "-1"], "--special-iterations 0 to 100000"),
+    (["--special-iterations", "-1"], "--special-iterations: option iterations: -1 is below the minimum 1"),
+    (["--special-iterations", "2000000"], "--special-iterations: option iterations: 2000000 is above the maximum"),
 ])
 def test_bad_arguments_exit_2_with_a_message(argv, message, capsys):
     assert np_decisions.main(argv) == 2
