@@ -1,5 +1,7 @@
-"""Nacho Pile: which chip is left last, against what the bag shows. Fits the last-chip weights of the engine's
-`evaluation_mix` (`games.nacho_pile.rules.LAST_CHIP_WEIGHTS`).
+"""Nacho Pile: which chip is left last, against what the bag shows. The engine's `evaluation_mix` (what a search
+scores a position short of the end by) weighs every chip in the bag alike as the possible last chip; this
+measures how far that is from what games do, and fits the weights that would match them (docs/bots.md, "the
+last chip's odds": a search with such weights was measured and not taken).
 
     .venv/bin/python bench/np_last_chip.py [--games N] [--seed S] [--players P]
 

@@ -93,7 +93,7 @@ class Node:
 
 class SearchBot(Bot):
     name = "search"
-    version = 8  # bump when its choices change (games.core.bot.Bot.version); 2: tuned defaults per game, prior;
+    version = 7  # bump when its choices change (games.core.bot.Bot.version); 2: tuned defaults per game, prior;
     # 3: Chickie Nuggs' tuned search runs 600 iterations (was 300); 4: rollouts that stop short of the end are
     # scored by the engine's `evaluation_mix` where it has one (Nacho Pile: what each possible last chip decides);
     # 5: the mix's outcomes count their score margins too (`score_weight`), as single outcomes do where one score
@@ -101,9 +101,7 @@ class SearchBot(Bot):
     # 6: Nobody but Us Chickens' tuned search runs 800 iterations (was 500; the budget sweep at seed 2027 measured
     # 0.498 at 800 against 0.340 at 400, and 800 took 73 ms a decision in a lone process); 7: Chicken Foot's
     # tuned search runs 1,400 iterations (was 600; the sweep at seed 2027 measured 0.490 at 1,600 against 0.400 at
-    # 800 and 0.280 at 400; 1,200 took 68 ms and 1,600 89 ms a decision in a lone process); 8: Nacho Pile's
-    # evaluation mix weighs a Wild or a Special as the last chip by how often it is left last (0.55 and 0.60 of a
-    # number's weight, `LAST_CHIP_WEIGHTS`), not by its share of the bag alone
+    # 800 and 0.280 at 400; 1,200 took 68 ms and 1,600 89 ms a decision in a lone process)
     summary = "information-set Monte Carlo tree search over the game's sampler"
     params = (
         Option("iterations", "int", 300, "search iterations per decision", min=1, max=1_000_000),

@@ -87,13 +87,6 @@ REMOVE = 10
 CHIP_KINDS = 11
 CHIP_LABELS: tuple[int | str, ...] = (1, 2, 3, 4, 5, 6, 7, "W", "steal", "score", "remove")
 CHIP_KEYS = tuple(str(label) for label in CHIP_LABELS)  # the keys of the bag in an observation
-# How likely each chip in the bag is to be the last one, against a number's 1 (`evaluation_mix`): a Wild and a
-# Special are left last less often than their share of the bag says, since one drawn seldom busts the turn and
-# so leaves the bag, while a number drawn busts more often and goes back. Fitted on 519,341 turns of 20,000
-# four-seat heuristic games (`bench/np_last_chip.py --games 20000`: a Wild was last about 0.06 of the time at
-# every bag size while Wilds were 0.07-0.11 of the bag, a Special about 0.06 against 0.05-0.11); issue 19,
-# search version 8.
-LAST_CHIP_WEIGHTS = (1.0,) * WILD + (0.55,) + (0.60,) * (CHIP_KINDS - STEAL)
 SPECIAL_NAMES = ("steal", "score", "remove")
 CHIPS_PER_KIND = (6, 6, 6, 6, 6, 6, 6, 6, 2, 2, 2)
 _CODE_OF_NUMBER = {number: number - 1 for number in range(1, 8)}
@@ -719,8 +712,7 @@ class NachoPileState(State):
         return Outcome(places=places_from_keys(list(zip(scores, totals, strict=True))), scores=tuple(scores))
 
     def evaluation_mix(self) -> list[tuple[float, Outcome]] | None:
-        """Short of the end, what each possible last chip would decide now, weighed by its chips in the bag and
-        by how likely its kind is to be left last (`LAST_CHIP_WEIGHTS`).
+        """Short of the end, what each possible last chip would decide now, weighed by its chips in the bag.
 
         Any chip in the bag may be the last one: a number's chips decide by that number's count (plate and
         front), a Wild's or a Special's by chips in total. Searches that stop short of the end score a position
@@ -734,9 +726,6 @@ class NachoPileState(State):
         n = self.num_players
         plate, front = self.plate, self.front
         totals = [self.chips_in_total(seat) for seat in range(n)]
-        weights = LAST_CHIP_WEIGHTS
-        others = sum(weights[code] * bag[code] for code in range(WILD, CHIP_KINDS))  # chips in total decide
-        weighted = sum(bag[:WILD]) + others
         mix = []
         for value in range(7):
             count = bag[value]
@@ -749,11 +738,12 @@ class NachoPileState(State):
                     for seat in range(n)
                 )
                 places = places_from_keys(list(zip(scores, totals, strict=True)))
-                mix.append((count / weighted, Outcome(places=places, scores=scores)))
+                mix.append((count / in_bag, Outcome(places=places, scores=scores)))
+        others = in_bag - sum(bag[:WILD])
         if others:
             scores = tuple(totals)
             places = places_from_keys(list(zip(scores, totals, strict=True)))
-            mix.append((others / weighted, Outcome(places=places, scores=scores)))
+            mix.append((others / in_bag, Outcome(places=places, scores=scores)))
         return mix
 
     # ----- observation, copies, words -----------------------------------------------------------------------

@@ -164,8 +164,7 @@ def test_registering_a_game_again_with_more_bots_keeps_its_tuned_search():
 
 
 def test_a_position_short_of_the_end_is_scored_by_the_mix_with_its_margins():
-    # The position of Nacho Pile's rules test of the mix: the last chip is a 3, a 5 or the Wild, weighed 1, 2 and
-    # 0.55 (a Wild is left last less often than its share of the bag) out of 3.55.
+    # The position of Nacho Pile's rules test of the mix: the last chip is a 3 (a quarter), a 5 (a half) or the Wild.
     from games.nacho_pile import GAME
     from tests.games.nacho_pile import short_of_the_end
 
@@ -177,10 +176,9 @@ def test_a_position_short_of_the_end_is_scored_by_the_mix_with_its_margins():
     last_3 = [0.8 + 0.2 * (1 + 3 / 4) / 2, 0.125 + 0.2 * (1 - 1.5 / 4) / 2, 0.2 * (1 - 1.5 / 4) / 2]
     a_5 = [0.125 + 0.2 * (1 - 1.5 / 4) / 2, 0.8 + 0.2 * (1 + 3 / 4) / 2, 0.2 * (1 - 1.5 / 4) / 2]
     wild = [0.125 + 0.2 * (1 + 1 / 5) / 2, 0.8 + 0.2 * (1 + 2.5 / 5) / 2, 0.2 * (1 - 3.5 / 5) / 2]
-    p3, p5, pw = 1 / 3.55, 2 / 3.55, 0.55 / 3.55
-    expected = [p3 * a + p5 * b + pw * c for a, b, c in zip(last_3, a_5, wild, strict=True)]
+    expected = [0.25 * a + 0.5 * b + 0.25 * c for a, b, c in zip(last_3, a_5, wild, strict=True)]
     assert rewards == pytest.approx(expected)
     # Without the margin part the mix scores places alone.
     assert make_bot(GAME, state, 2, 1, score_weight=0.0)._evaluate(state) == pytest.approx(
-        [p3 * 1.0 + p5 * 0.125 + pw * 0.125, p3 * 0.125 + p5 * 1.0 + pw * 1.0, 0.0]
+        [0.25 * 1.0 + 0.5 * 0.125 + 0.25 * 0.125, 0.25 * 0.125 + 0.5 * 1.0 + 0.25 * 1.0, 0.0]
     )

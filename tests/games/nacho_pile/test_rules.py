@@ -402,26 +402,10 @@ def test_a_position_short_of_the_end_is_scored_by_what_each_possible_last_chip_w
     # Seat 0 leads the 3s (2 on its plate and a Wild given 3 in front), seat 1 the 5s and chips in total.
     state = short_of_the_end()
     mix = state.evaluation_mix()
-    # A number in the bag weighs 1 and the Wild 0.55 (a Wild is left last less often than its share of the bag).
     assert [(weight, outcome.places, outcome.scores) for weight, outcome in mix] == [
-        (1 / 3.55, (1, 2, 3), (3, 0, 0)),  # the last 3: seat 0 has three
-        (2 / 3.55, (2, 1, 3), (0, 3, 0)),  # a 5: seat 1 has three, and more chips in total
-        (0.55 / 3.55, (2, 1, 3), (3, 4, 0)),  # the Wild: chips in total
+        (0.25, (1, 2, 3), (3, 0, 0)),  # the last 3: seat 0 has three
+        (0.5, (2, 1, 3), (0, 3, 0)),  # a 5: seat 1 has three, and more chips in total
+        (0.25, (2, 1, 3), (3, 4, 0)),  # the Wild: chips in total
     ]
-    assert sum(weight for weight, _ in mix) == pytest.approx(1.0)
     state.phase = PHASE_OVER  # over: the outcome itself decides
     assert state.evaluation_mix() is None
-
-
-def test_a_wild_and_a_special_are_weighed_as_last_chips_by_how_often_they_are_left_last():
-    from games.nacho_pile import NachoPileState
-
-    state = NachoPileState.position(
-        3, current=2, plates={0: {3: 2}, 1: {5: 3}}, bag={3: 2, "W": 2, "steal": 1, "remove": 1}
-    )
-    mix = state.evaluation_mix()
-    weighted = 2 + 2 * 0.55 + 2 * 0.60
-    assert [weight for weight, _ in mix] == pytest.approx([2 / weighted, (2 * 0.55 + 2 * 0.60) / weighted])
-    assert mix[0][0] == pytest.approx(0.465, abs=0.001)  # the 3s: a third of the bag, nearly half of the mix
-    assert mix[0][1].places == (1, 2, 3)  # a 3: seat 0's two; seat 1 ahead of seat 2 by chips in total
-    assert mix[1][1].places == (2, 1, 3)  # anything else: chips in total
