@@ -2,7 +2,6 @@
 
 import csv
 import io
-import json
 import re
 
 from django import forms
@@ -11,6 +10,7 @@ from games.core.errors import OptionError
 from games.core.spec import Option
 from league.core.catalogue import game_choices, game_spec, game_specs
 from league.core.errors import UserError
+from league.core.json_input import parse_json
 from league.tournaments import clock, seam, services
 from league.tournaments.models import Tournament, default_time_zone
 from league.tournaments.services import CAPACITY_BOUNDS, ROLES, SETTING_BOUNDS, BatchEntry
@@ -371,7 +371,7 @@ class ParticipantsForm(forms.Form):
 
 def _entries_from_json(text: str) -> list[BatchEntry]:
     try:
-        rows = json.loads(text)
+        rows = parse_json(text)
         return [BatchEntry(str(row["name"]), row.get("seed"), int(row["line"])) for row in rows]
     except (ValueError, TypeError, KeyError):
         raise forms.ValidationError("the batch came back damaged: type the names again") from None
