@@ -6,8 +6,8 @@ engine's canonical encoding, docs/bot-protocol.md), against the answers' cap
     .venv/bin/python bench/answer_sizes.py
 
 Replays each golden and, before each event, encodes every legal action of every seat that must decide then.
-Prints one line per game (its largest answer: bytes, the line, and the golden where it is reached) and the largest
-of all against the cap; exits with status 1 if an answer does not fit under the cap.
+Prints one line per game (its largest answer: bytes, the line, and the golden where it is reached) and the
+largest of all against the cap; exits with status 1 if an answer does not fit under the cap.
 """
 
 from __future__ import annotations

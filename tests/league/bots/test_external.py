@@ -221,7 +221,9 @@ def play_with_slow_parse(monkeypatch, parse_seconds: float, limits: Limits):
     monkeypatch.setattr(external, "parse_json", slow_parse)
     details = {}
     with ExternalSeats(worker_sandbox(), clock=clock) as seats:
-        program_seat = seats.seat(label="Program", command=program("first_legal"), limits=limits, seed="bot:7:0")
+        program_seat = seats.seat(
+            label="Program", command=program("first_legal"), limits=limits, seed="bot:7:0"
+        )
         record = play_match("nacho_pile", 2, [program_seat, "random"], 7, forfeit_details=details)
         seats.finish(record["outcome"])
         logs = seats.logs(record["end"]["forfeits"], details)

@@ -1,4 +1,4 @@
-"""Test program: answers with JSON nested 30,000 levels deep (enough to crash a recursive parser, and under the
+"""Test program: answers with JSON nested 30,000 levels deep (enough to crash a recursive parser; under the
 answers' cap of 64 KiB)."""
 
 import sys
