@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
-from django.db.models import Avg, Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
+from django.db.models import Avg, Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery, TextField, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -196,7 +196,7 @@ def void_reason() -> Coalesce:
     """Why a fixture's or challenge match's match is void (its void version's reason), "" when it is not: an
     annotation of fixtures and challenge matches."""
     voids = ResultVersion.objects.filter(match_id=OuterRef("match_id"), void=True).order_by("-version")
-    return Coalesce(Subquery(voids.values("reason")[:1]), Value(""))
+    return Coalesce(Subquery(voids.values("reason")[:1]), Value(""), output_field=TextField())
 
 
 def challenge_games(challenge: Challenge) -> QuerySet[ChallengeMatch]:
