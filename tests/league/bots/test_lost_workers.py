@@ -18,6 +18,7 @@ from league.bots.worker import fixtures_claim, league_work, leases_reap, work_cl
 from league.celery import app
 from league.matches.models import Match
 from league.notifications.models import Notification
+from league.ratings.models import RatingHistory
 from league.results.models import ResultVersion
 from tests.factories import StaffFactory, UserFactory
 from tests.league.bots.conftest import make_bots, make_league
@@ -40,10 +41,10 @@ def eager():
 @pytest.fixture
 def people(db):
     """An operator (staff), two bot authors and a bystander, all with mail addresses."""
-    return {
-        name: (StaffFactory if name == "operator" else UserFactory)(username=name, email=f"{name}@example.com")
-        for name in ("operator", "author", "rival", "bystander")
-    }
+    users = {"operator": StaffFactory(username="operator", email="operator@example.com")}
+    for name in ("author", "rival", "bystander"):
+        users[name] = UserFactory(username=name, email=f"{name}@example.com")
+    return users
 
 
 def external_bot(name: str, author, staff):
@@ -55,9 +56,8 @@ def external_bot(name: str, author, staff):
 
 
 def inbox(username: str) -> list[tuple[str, str, str]]:
-    return list(
-        Notification.objects.filter(user__username=username).values_list("kind", "text", "link").order_by("id")
-    )
+    notes = Notification.objects.filter(user__username=username).order_by("id")
+    return list(notes.values_list("kind", "text", "link"))
 
 
 def lose_the_worker(claim, *, seconds: int = 31) -> int:
@@ -96,8 +96,8 @@ def test_a_fixture_whose_lease_expired_three_times_is_voided_not_retried_and_its
     match = Match.objects.get(pk=first.match_id)
     assert (first.done, first.leases_lost, first.lease_token, first.lease_expires_at) == (True, 3, "", None)
     assert match.status == Match.Status.VOID
-    versions = ResultVersion.objects.filter(match=match).values_list("version", "void", "reason", "entered_by")
-    assert list(versions) == [(1, True, LOST, None)]
+    versions = ResultVersion.objects.filter(match=match)
+    assert list(versions.values_list("version", "void", "reason", "entered_by")) == [(1, True, LOST, None)]
     # Not played again: the next claim takes the next fixture, and a worker plays the others but not it.
     assert fixtures_claim(league=league, token="alive", limit=1, least=1)[0].id != first.pk
     assert not Fixture.objects.filter(pk=first.pk, lease_token="alive").exists()
@@ -192,3 +192,26 @@ def test_a_fixture_reaped_once_or_twice_is_played_again_and_counts(staff):
     assert [fixture.match.status for fixture in fixtures] == [Match.Status.FINISHED] * 3
     assert not ResultVersion.objects.filter(void=True).exists()
     assert BotLeague.objects.get(pk=league.pk).status == BotLeague.Status.FINISHED
+
+
+def test_a_league_goes_on_past_its_voided_fixture_and_rates_every_match_but_it(staff):
+    league = make_league(staff, make_bots(staff), lease_seconds=30)
+    league_start(league_id=league.pk)
+    league = BotLeague.objects.get(pk=league.pk)
+    first = Fixture.objects.filter(league=league).order_by("position").first()
+    for dead in range(3):
+        claimed = fixtures_claim(league=league, token=f"dead-{dead}", limit=1, least=1)
+        assert [fixture.id for fixture in claimed] == [first.pk]
+        leases_reap(now=timezone.now() + timedelta(seconds=31))
+
+    league_work(league_id=league.pk, worker="alive")
+
+    league.refresh_from_db()
+    statuses = list(
+        Fixture.objects.filter(league=league).order_by("position").values_list("match__status", flat=True)
+    )
+    assert league.status == BotLeague.Status.FINISHED
+    assert (len(statuses), statuses[0], statuses[1:]) == (12, "void", ["finished"] * 11)
+    assert not RatingHistory.objects.filter(match_id=first.match_id).exists()
+    rated = RatingHistory.objects.filter(match__bot_fixture__league=league).values("match").distinct()
+    assert rated.count() == 11
