@@ -62,7 +62,8 @@ from league.bots.sandbox import Sandbox, SandboxUnavailable
 from league.bots.selectors import external_seat
 from league.bots.services import program_logs_add, worker_probe_record
 from league.core import bulk, events
-from league.matches.selectors import players_by_seat
+from league.matches.models import Match
+from league.matches.selectors import match_list, players_by_seat
 from league.matches.services import matches_hand_back, matches_set_running
 from league.ratings.services import pool_update
 from league.results.services import PlayedMatch, result_void, results_record_played
@@ -469,10 +470,13 @@ def leases_reap(*, now: datetime | None = None) -> int:
 
 def _void_lost(model: type[Fixture] | type[ChallengeMatch], ids: list[int], match_ids: list[int]) -> None:
     """Void the matches of these fixtures or challenge matches (their lease expired the last time allowed):
-    done, not played again; a challenge with nothing left to play is finished. In the reaper's transaction."""
+    done, not played again; a challenge with nothing left to play is finished. In the reaper's transaction.
+    A match staff voided meanwhile keeps its void (and nobody is told again)."""
+    void = set(match_list(status=Match.Status.VOID).filter(pk__in=match_ids).values_list("pk", flat=True))
     for match_id in match_ids:
-        result_void(match_id=match_id, reason=LOST_REASON)
-        events.emit(events.bot_match_voided, match_id=match_id)
+        if match_id not in void:
+            result_void(match_id=match_id, reason=LOST_REASON)
+            events.emit(events.bot_match_voided, match_id=match_id)
     model.objects.filter(pk__in=ids).update(
         done=True, lease_token="", lease_expires_at=None, leases_lost=F("leases_lost") + 1
     )

@@ -20,6 +20,7 @@ from league.matches.models import Match
 from league.notifications.models import Notification
 from league.ratings.models import RatingHistory
 from league.results.models import ResultVersion
+from league.results.services import result_void
 from tests.factories import StaffFactory, UserFactory
 from tests.league.bots.conftest import make_bots, make_league
 
@@ -215,3 +216,29 @@ def test_a_league_goes_on_past_its_voided_fixture_and_rates_every_match_but_it(s
     assert not RatingHistory.objects.filter(match_id=first.match_id).exists()
     rated = RatingHistory.objects.filter(match__bot_fixture__league=league).values("match").distinct()
     assert rated.count() == 11
+
+
+def test_a_match_staff_voided_meanwhile_keeps_their_void_when_its_lease_expires_the_third_time(
+    eager, people, django_capture_on_commit_callbacks
+):
+    staff = people["operator"]
+    league = make_league(staff, make_bots(staff)[:3], lease_seconds=30)
+    league_start(league_id=league.pk)
+    league = BotLeague.objects.get(pk=league.pk)
+    first = Fixture.objects.filter(league=league).order_by("position").first()
+
+    def claim(token):
+        fixtures_claim(league=league, token=token, limit=1, least=1)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        lose_the_worker(claim)
+        lose_the_worker(claim)
+        claim("dead-3")
+        result_void(match_id=first.match_id, entered_by=staff, reason="drawn by mistake")
+        assert leases_reap(now=timezone.now() + timedelta(seconds=31)) == 0
+
+    first.refresh_from_db()
+    versions = ResultVersion.objects.filter(match_id=first.match_id)
+    assert (first.done, first.leases_lost) == (True, 3)
+    assert list(versions.values_list("version", "reason", "entered_by")) == [(1, "drawn by mistake", staff.pk)]
+    assert not Notification.objects.exists()
