@@ -1,6 +1,7 @@
 """A match whose workers are lost: the reaper hands it back to be played again, but the third time its lease
 expires it is voided ("the worker was lost 3 times"), not played again, and its external seats' authors and
-staff are told. Nothing here plays an external program: the workers that hold the leases are made up."""
+staff are told. Nothing here plays an external program: the workers that hold the leases are made up, and
+the work the reaper queues is not run (with tasks eager, it would play the match at once)."""
 
 import sys
 from datetime import timedelta
@@ -10,6 +11,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
+from league.bots import worker
 from league.bots.challenges import challenge_create
 from league.bots.leagues import league_start
 from league.bots.models import BotLeague, Challenge, ChallengeMatch, Fixture
@@ -31,8 +33,10 @@ LOST = "the worker was lost 3 times"
 
 
 @pytest.fixture
-def eager():
-    """Tasks run at once in this process, as a worker would run them."""
+def eager(monkeypatch):
+    """Tasks run at once in this process, as a worker would run them; but no play task is queued."""
+    monkeypatch.setattr(worker, "queue_work", lambda league_id, tasks: None)
+    monkeypatch.setattr(worker, "queue_challenge_work", lambda tasks: None)
     before = (app.conf.task_always_eager, app.conf.task_eager_propagates)
     app.conf.task_always_eager, app.conf.task_eager_propagates = True, False
     yield
