@@ -216,11 +216,22 @@ class StandingSerializer(serializers.Serializer):
 class LeagueMatchSerializer(serializers.ModelSerializer):
     round = serializers.IntegerField(source="round.number")
     status = serializers.CharField(source="match.status")
+    void_reason = serializers.CharField(read_only=True, help_text='Why its match is void ("" if it is not).')
     seats = serializers.SerializerMethodField()
 
     class Meta:
         model = Fixture
-        fields = ["position", "round", "match", "seed", "status", "seats", "attempts"]
+        fields = [
+            "position",
+            "round",
+            "match",
+            "seed",
+            "status",
+            "void_reason",
+            "seats",
+            "attempts",
+            "leases_lost",
+        ]
         read_only_fields = fields
 
     def get_seats(self, fixture) -> list[dict]:

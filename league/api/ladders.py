@@ -152,12 +152,13 @@ class ChallengeLineSerializer(serializers.Serializer):
 
 class ChallengeMatchSerializer(serializers.ModelSerializer):
     status = serializers.CharField(source="match.status")
+    void_reason = serializers.CharField(read_only=True, help_text='Why its match is void ("" if it is not).')
     seats = serializers.SerializerMethodField()
     replay = serializers.SerializerMethodField()
 
     class Meta:
         model = ChallengeMatch
-        fields = ["index", "match", "seed", "status", "seats", "replay"]
+        fields = ["index", "match", "seed", "status", "void_reason", "seats", "replay", "leases_lost"]
         read_only_fields = fields
 
     def get_seats(self, game) -> list[dict]:

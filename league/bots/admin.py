@@ -201,6 +201,7 @@ class FixtureAdmin(admin.ModelAdmin):
         "match",
         "done",
         "attempts",
+        "leases_lost",
         "lease_token",
         "lease_expires_at",
     )

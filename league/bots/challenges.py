@@ -133,6 +133,7 @@ def challenge_create(
             done=False,
             lease_token="",
             attempts=0,
+            leases_lost=0,
             played_by="",
         )
         queue_challenge_work(1)

@@ -13,7 +13,10 @@ The protocol, one JSON value per line (the engine's canonical encoding):
 - worker → bot, at the end: `{"type": "end", "outcome": {...}}`, then stdin closes.
 
 A bot that answers late (hard time-out: the sandbox is killed), exits, answers something that is not JSON or
-not `{"action": ...}`, or answers an illegal action forfeits its seat. The record holds only the reason's code
+not `{"action": ...}`, answers more than `MAX_ANSWER_BYTES` in one line, or answers an illegal action forfeits
+its seat. An answer is read and parsed before the move clock stops (`ProgramProcess.read_answer`): the time
+its parse takes is the bot's, so an answer that is slow to parse is that bot's time-out, and with the cap no
+answer holds the worker longer than the parse of 64 KiB. The record holds only the reason's code
 (`ExternalBotError.forfeit_reason`, one of `games.core.record.FORFEIT_REASONS`); the words, and the last
 `OUTPUT_LIMIT` bytes the program wrote to its standard error, go to the seat's `ProgramLog`, which the league
 shows only to the bot's author and staff: nothing a program prints is ever public.
@@ -32,7 +35,7 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any
@@ -44,7 +47,9 @@ from games.core.state import Action, Game, Observation
 from league.bots.sandbox import SAFE_PATH, ProgramLimits, Sandbox, SandboxRefused, kill_sandbox
 from league.core.json_input import parse_json
 
-MAX_ANSWER_BYTES = 1 << 20
+# An answer's line, newline excluded. The largest legal action of any game over the goldens is 32 bytes as an
+# answer (bench/answer_sizes.py, docs/bot-protocol.md): 64 KiB leaves room for any game to come.
+MAX_ANSWER_BYTES = 64 << 10
 OUTPUT_LIMIT = 8192  # bytes of a program's standard error kept for its author, per seat (its last ones)
 EXIT_GRACE_SECONDS = 0.5
 # bubblewrap exits with 128 + the signal that killed the program
@@ -99,14 +104,22 @@ def resolve_command(command: Sequence[str]) -> list[str]:
 class ProgramProcess:
     """One running bot program in its sandbox: JSON lines in, one answer line out, with hard time-outs.
 
-    Holds its slot user from start to `close()`; raises SandboxUnavailable if it cannot get one.
+    Holds its slot user from start to `close()`; raises SandboxUnavailable if it cannot get one. Every
+    deadline is kept on `clock` (seconds; `time.monotonic` unless a test injects another).
     """
 
     def __init__(
-        self, command: Sequence[str], limits: Limits, sandbox: Sandbox, program_dir: str | None = None
+        self,
+        command: Sequence[str],
+        limits: Limits,
+        sandbox: Sandbox,
+        program_dir: str | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
     ):
         command = resolve_command(command)
         self.limits = limits
+        self.clock = clock
         self.output = bytearray()
         self.output_bytes = 0
         self.buffer = b""
@@ -156,10 +169,10 @@ class ProgramProcess:
     def send(self, message: Mapping[str, Any]) -> None:
         """Write one message line; a program that stops reading gets the move time to drain it, then is killed."""
         pending = memoryview(canonical_bytes(message) + b"\n")
-        deadline = time.monotonic() + self.limits.move_seconds
+        deadline = self.clock() + self.limits.move_seconds
         descriptor = self.process.stdin.fileno()
         while pending:
-            left = deadline - time.monotonic()
+            left = deadline - self.clock()
             readable, writable, _ = select.select(list(self.open_streams), [descriptor], [], max(left, 0))
             self._drain([fd for fd in readable if fd == self.stderr])
             if writable:
@@ -170,7 +183,7 @@ class ProgramProcess:
                 except OSError:
                     raise self._exit_error("stopped reading its input") from None
                 pending = pending[written:]
-            elif time.monotonic() >= deadline:
+            elif self.clock() >= deadline:
                 self.kill()
                 raise ExternalBotError(
                     "timeout", f"did not read its input within {self.limits.move_seconds:g}s (killed)"
@@ -178,14 +191,37 @@ class ProgramProcess:
 
     def read_line(self, seconds: float) -> bytes:
         """The next line the program writes, within `seconds`; kills the program when it runs out."""
-        deadline = time.monotonic() + seconds
+        return self._read_line(self.clock() + seconds, seconds)
+
+    def read_answer(self, seconds: float) -> Action:
+        """The action of the program's next answer (`{"action": ...}`), read and parsed within `seconds`: the
+        move clock stops once it is parsed, and the program is killed when it runs out. ExternalBotError says
+        what is wrong with the answer."""
+        deadline = self.clock() + seconds
+        line = self._read_line(deadline, seconds)
+        error = ""
+        try:
+            answer = parse_json(line.decode())
+        except (ValueError, UnicodeDecodeError):
+            error = f"answered something that is not JSON: {_excerpt(line)}"
+        else:
+            if not isinstance(answer, dict) or "action" not in answer:
+                error = f'answered {_excerpt(line)}, not {{"action": ...}}'
+        if self.clock() > deadline:
+            self.kill()
+            raise ExternalBotError(
+                "timeout", f"its answer was not read within {seconds:g}s, parsing it included (killed)"
+            )
+        if error:
+            raise ExternalBotError("protocol_error", error)
+        return answer["action"]
+
+    def _read_line(self, deadline: float, seconds: float) -> bytes:
         while b"\n" not in self.buffer:
             if len(self.buffer) > MAX_ANSWER_BYTES:
                 self.kill()
-                raise ExternalBotError(
-                    "limit_exceeded", f"answered more than {MAX_ANSWER_BYTES} bytes without a newline"
-                )
-            left = deadline - time.monotonic()
+                raise _too_long()
+            left = deadline - self.clock()
             if left <= 0:
                 self.kill()
                 raise ExternalBotError("timeout", f"no answer within {seconds:g}s (killed)")
@@ -194,9 +230,8 @@ class ProgramProcess:
                 raise self._exit_error("exited without answering")
         line, _, self.buffer = self.buffer.partition(b"\n")
         if len(line) > MAX_ANSWER_BYTES:
-            raise ExternalBotError(
-                "limit_exceeded", f"answered more than {MAX_ANSWER_BYTES} bytes in one line"
-            )
+            self.kill()
+            raise _too_long()
         return line
 
     def _exit_error(self, what: str) -> ExternalBotError:
@@ -280,6 +315,7 @@ class ExternalBot(Bot):
         sandbox: Sandbox,
         program_dir: str | None = None,
         program_error: str = "",
+        clock: Callable[[], float] = time.monotonic,
     ):
         super().__init__(game, seat, num_players, options, None, rng)
         self.limits = limits
@@ -292,7 +328,7 @@ class ExternalBot(Bot):
             self.error = ExternalBotError("crashed", program_error)
             return
         try:
-            self.program = ProgramProcess(command, limits, sandbox, program_dir)
+            self.program = ProgramProcess(command, limits, sandbox, program_dir, clock=clock)
         except ExternalBotError as exc:
             self.error = exc  # the seat forfeits on its first decision
 
@@ -318,17 +354,9 @@ class ExternalBot(Bot):
         # The first answer may also pay for the program's start (an interpreter loading its modules).
         seconds = self.limits.move_seconds + (0.0 if self.answered else self.limits.startup_seconds)
         self.program.send({"type": "act", "observation": observation, "legal_actions": legal_actions})
-        line = self.program.read_line(seconds)
+        action = self.program.read_answer(seconds)
         self.answered = True
-        try:
-            answer = parse_json(line.decode())
-        except (ValueError, UnicodeDecodeError):
-            raise ExternalBotError(
-                "protocol_error", f"answered something that is not JSON: {_excerpt(line)}"
-            ) from None
-        if not isinstance(answer, dict) or "action" not in answer:
-            raise ExternalBotError("protocol_error", f'answered {_excerpt(line)}, not {{"action": ...}}')
-        return answer["action"]
+        return action
 
     def finish(self, outcome: Mapping[str, Any] | None) -> None:
         """Tell the program how the match ended (if it is still listening) and stop it."""
@@ -345,16 +373,25 @@ def _excerpt(line: bytes) -> str:
     return repr(text if len(text) <= 80 else text[:77] + "...")
 
 
+def _too_long() -> ExternalBotError:
+    return ExternalBotError(
+        "limit_exceeded",
+        f"answered more than {MAX_ANSWER_BYTES:,} bytes in one line (64 KiB, the most an answer may take)",
+    )
+
+
 class ExternalSeats:
     """The external programs of one match: their seats for the runner, and the cleanup of every process.
 
     Use as a context manager around `play_match`; `seat(...)` is the `SeatPlayer` of one program (its sandbox
     starts with the match), `finish(outcome)` tells every program the result and stops it, and `logs(details)`
-    is then what staff may read of each program (`details`: the runner's `forfeit_details`).
+    is then what staff may read of each program (`details`: the runner's `forfeit_details`). The programs'
+    move clocks run on `clock` (`time.monotonic` unless a test injects another).
     """
 
-    def __init__(self, sandbox: Sandbox) -> None:
+    def __init__(self, sandbox: Sandbox, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.sandbox = sandbox
+        self.clock = clock
         self.bots: list[tuple[str, ExternalBot]] = []
 
     def seat(
@@ -379,7 +416,7 @@ class ExternalSeats:
         ) -> Bot:
             bot = ExternalBot(
                 game, seat, num_players, options, rng, command, limits, seed, self.sandbox,
-                program_dir=program_dir, program_error=program_error,
+                program_dir=program_dir, program_error=program_error, clock=self.clock,
             )  # fmt: skip
             self.bots.append((label, bot))
             return bot

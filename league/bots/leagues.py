@@ -400,6 +400,7 @@ def _store_round(league: BotLeague, number: int, tables: Sequence[matchmaking.Ta
         done=False,
         lease_token="",
         attempts=0,
+        leases_lost=0,
         played_by="",
     )
     league.current_round = number

@@ -273,6 +273,8 @@ class Fixture(models.Model):
 
     `done` is set in the transaction that stores the match's result (version 1, by the system); the unique
     (match, version) rule of results makes a second store of the same match fail, so a match counts once.
+    It is set too when the reaper voids the match, its lease having expired `LEASES_LOST_LIMIT` times
+    (`league.bots.worker.leases_reap`): the match is not played again.
     """
 
     league = models.ForeignKey(
@@ -286,6 +288,9 @@ class Fixture(models.Model):
     lease_token = models.CharField(max_length=80, blank=True, help_text="The claiming worker's batch.")
     lease_expires_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0, help_text="Times a worker claimed it.")
+    leases_lost = models.PositiveSmallIntegerField(
+        default=0, help_text="Times its lease expired (its worker was lost); the third voids its match."
+    )
     played_by = models.CharField(max_length=80, blank=True, help_text="The batch that stored its result.")
     seconds = models.FloatField(null=True, blank=True, help_text="Time spent playing it (not in the record).")
 
@@ -385,6 +390,9 @@ class ChallengeMatch(models.Model):
     lease_token = models.CharField(max_length=80, blank=True)
     lease_expires_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
+    leases_lost = models.PositiveSmallIntegerField(
+        default=0, help_text="Times its lease expired (its worker was lost); the third voids its match."
+    )
     played_by = models.CharField(max_length=80, blank=True)
     seconds = models.FloatField(null=True, blank=True)
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
-from django.db.models import Avg, Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Avg, Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery, TextField, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from league.bots.models import (
@@ -24,7 +25,7 @@ from league.bots.models import (
     WorkerProbe,
 )
 from league.bots.probe import PROTECTIONS
-from league.matches.models import MatchSeat
+from league.matches.models import Match, MatchSeat
 from league.ratings import maths
 from league.ratings.charts import Chart, Series, history_chart
 from league.ratings.models import Rating, RatingHistory
@@ -191,10 +192,18 @@ def challenge_summary(challenge: Challenge) -> list[ChallengeLine]:
     return lines
 
 
+def void_reason() -> Coalesce:
+    """Why a fixture's or challenge match's match is void (its void version's reason), "" when it is not: an
+    annotation of fixtures and challenge matches."""
+    voids = ResultVersion.objects.filter(match_id=OuterRef("match_id"), void=True).order_by("-version")
+    return Coalesce(Subquery(voids.values("reason")[:1]), Value(""), output_field=TextField())
+
+
 def challenge_games(challenge: Challenge) -> QuerySet[ChallengeMatch]:
-    """The challenge's matches in order, with their seats and players."""
+    """The challenge's matches in order, with their seats and players, and `void_reason`."""
     return (
         ChallengeMatch.objects.filter(challenge=challenge)
+        .annotate(void_reason=void_reason())
         .select_related("match")
         .prefetch_related(_seats_in_order())
         .order_by("index")
@@ -453,14 +462,59 @@ def my_bots(user) -> list[MyBot]:
 
 
 def league_schedule(league: BotLeague) -> QuerySet[Fixture]:
-    """A league's (or ladder's) fixtures in schedule order, with their rounds, matches and seated players."""
-    from django.db.models import Prefetch
-
+    """A league's (or ladder's) fixtures in schedule order, with their rounds, matches, seated players and
+    `void_reason`."""
     return (
         Fixture.objects.filter(league=league)
+        .annotate(void_reason=void_reason())
         .select_related("round", "match")
         .prefetch_related(
             Prefetch("match__seats", queryset=MatchSeat.objects.select_related("player").order_by("seat"))
         )
         .order_by("position")
+    )
+
+
+@dataclass(frozen=True)
+class VoidedMatch:
+    """A league fixture's or challenge's match that was voided, for those to be told: where it was played
+    (`owner`: the league's name or "challenge #4", `link`: its page), why, and its external seats' bots
+    (labels) and their authors (user ids); `challenger_id` for a challenge's."""
+
+    match_id: int
+    reason: str
+    owner: str
+    link: str
+    bots: tuple[str, ...]
+    author_links: dict[int, str]
+    challenger_id: int | None
+
+
+def voided_match(match_id: int) -> VoidedMatch | None:
+    """What to tell of a voided bot match (None if it is not a void match of a fixture or a challenge).
+    `author_links`: each external seat's author → their bot's page."""
+    fixture = Fixture.objects.filter(match_id=match_id).select_related("league").first()
+    game = ChallengeMatch.objects.filter(match_id=match_id).select_related("challenge").first()
+    reason = (
+        ResultVersion.objects.filter(match_id=match_id, void=True, match__status=Match.Status.VOID)
+        .order_by("-version")
+        .values_list("reason", flat=True)
+        .first()
+    )
+    if reason is None or (fixture is None and game is None):
+        return None
+    bots = list(
+        BotDefinition.objects.filter(
+            player__seats__match_id=match_id, kind=BotDefinition.Kind.EXTERNAL
+        ).order_by("player__seats__seat")
+    )
+    owner = fixture.league if fixture else game.challenge
+    return VoidedMatch(
+        match_id=match_id,
+        reason=reason,
+        owner=fixture.league.name if fixture else f"challenge #{game.challenge_id}",
+        link=owner.get_absolute_url(),
+        bots=tuple(bot.label for bot in bots),
+        author_links={bot.created_by_id: bot.get_absolute_url() for bot in bots[::-1] if bot.created_by_id},
+        challenger_id=None if fixture else game.challenge.challenger_id,
     )

@@ -486,7 +486,8 @@ def challenge_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "game_name": game_name(challenge.game_id),
             "lines": lines,
             "games": games,
-            "played": sum(1 for game in games if game.done),
+            "played": sum(1 for game in games if game.done and not game.void_reason),
+            "voided": sum(1 for game in games if game.void_reason),
             "percent": round(100 * sum(1 for game in games if game.done) / challenge.match_count),
         },
     )

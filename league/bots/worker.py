@@ -17,7 +17,9 @@ A lease lasts the league's `lease_seconds` (at most 30) and is renewed every thi
 plays (`LeaseRenewal`, a thread of its own), so a slow match never loses its lease and a killed worker's
 batch expires within 30 s. `leases_reap` (periodic, every 15 s) hands back fixtures whose lease expired and
 queues work for every running league (a safety net for lost messages): a dead worker's matches are played
-again within a minute, and counted once (see above).
+again within a minute, and counted once (see above). A match whose lease expired `LEASES_LOST_LIMIT` (3)
+times is voided instead ("the worker was lost 3 times"), not played again, and its external seats' authors
+and staff are told.
 
 External programs play only on a worker whose sandbox was proven (`league.bots.sandboxing.verdict`: the probe
 tried every escape, and each failed). A worker that could not prove it does not claim the fixtures with an
@@ -59,11 +61,12 @@ from league.bots.programs import seats_ready
 from league.bots.sandbox import Sandbox, SandboxUnavailable
 from league.bots.selectors import external_seat
 from league.bots.services import program_logs_add, worker_probe_record
-from league.core import bulk
-from league.matches.selectors import players_by_seat
+from league.core import bulk, events
+from league.matches.models import Match
+from league.matches.selectors import match_list, players_by_seat
 from league.matches.services import matches_hand_back, matches_set_running
 from league.ratings.services import pool_update
-from league.results.services import PlayedMatch, results_record_played
+from league.results.services import PlayedMatch, result_void, results_record_played
 
 logger = logging.getLogger(__name__)
 
@@ -424,10 +427,16 @@ def _play_batch(
     return stored
 
 
-def leases_reap(*, now: datetime | None = None) -> int:
-    """Hand back the fixtures whose lease expired (a worker died) and queue work for every running league.
+LEASES_LOST_LIMIT = 3
+LOST_REASON = f"the worker was lost {LEASES_LOST_LIMIT} times"
 
-    Returns how many fixtures were handed back. Their matches are played again from the same seeds.
+
+def leases_reap(*, now: datetime | None = None) -> int:
+    """Hand back the fixtures and challenge matches whose lease expired (a worker died) and queue work for
+    every running league; returns how many were handed back. Their matches are played again from the same
+    seeds, so a match that kills its worker (an answer that stalls it past its lease) would kill every worker
+    that takes it: the `LEASES_LOST_LIMIT`th expiry voids the match instead (`LOST_REASON`), marks it done,
+    and tells its external seats' authors and staff (`events.bot_match_voided`).
     """
     now = now or timezone.now()
     handed_back = 0
@@ -436,15 +445,20 @@ def leases_reap(*, now: datetime | None = None) -> int:
             expired = list(
                 model.objects.select_for_update(skip_locked=True)
                 .filter(done=False, lease_expires_at__lt=now)
-                .values_list("id", "match_id")
+                .values_list("id", "match_id", "leases_lost")
             )
-            if expired:
-                model.objects.filter(pk__in=[f[0] for f in expired]).update(
-                    lease_token="", lease_expires_at=None
+            lost = [row for row in expired if row[2] + 1 >= LEASES_LOST_LIMIT]
+            again = [row for row in expired if row[2] + 1 < LEASES_LOST_LIMIT]
+            if again:
+                model.objects.filter(pk__in=[row[0] for row in again]).update(
+                    lease_token="", lease_expires_at=None, leases_lost=F("leases_lost") + 1
                 )
-                matches_hand_back(match_ids=[f[1] for f in expired])
-                logger.warning("handed back %d %s whose lease expired", len(expired), what)
-            handed_back += len(expired)
+                matches_hand_back(match_ids=[row[1] for row in again])
+                logger.warning("handed back %d %s whose lease expired", len(again), what)
+            if lost:
+                _void_lost(model, [row[0] for row in lost], [row[1] for row in lost])
+                logger.error("voided %d %s: %s", len(lost), what, LOST_REASON)
+            handed_back += len(again)
         for league_id in BotLeague.objects.filter(status=BotLeague.Status.RUNNING).values_list(
             "id", flat=True
         ):
@@ -452,6 +466,25 @@ def leases_reap(*, now: datetime | None = None) -> int:
         if ChallengeMatch.objects.filter(done=False, lease_token="").exists():
             queue_challenge_work(1)
     return handed_back
+
+
+def _void_lost(model: type[Fixture] | type[ChallengeMatch], ids: list[int], match_ids: list[int]) -> None:
+    """Void the matches of these fixtures or challenge matches (their lease expired the last time allowed):
+    done, not played again; a challenge with nothing left to play is finished. In the reaper's transaction.
+    A match staff voided meanwhile keeps its void (and nobody is told again)."""
+    void = set(match_list(status=Match.Status.VOID).filter(pk__in=match_ids).values_list("pk", flat=True))
+    for match_id in match_ids:
+        if match_id not in void:
+            result_void(match_id=match_id, reason=LOST_REASON)
+            events.emit(events.bot_match_voided, match_id=match_id)
+    model.objects.filter(pk__in=ids).update(
+        done=True, lease_token="", lease_expires_at=None, leases_lost=F("leases_lost") + 1
+    )
+    if model is ChallengeMatch:
+        challenge_ids = set(model.objects.filter(pk__in=ids).values_list("challenge_id", flat=True))
+        Challenge.objects.filter(pk__in=challenge_ids, status=Challenge.Status.QUEUED).exclude(
+            games__done=False
+        ).update(status=Challenge.Status.FINISHED, finished_at=timezone.now())
 
 
 # Challenges -------------------------------------------------------------------------------------------------

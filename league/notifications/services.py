@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from league.bots.selectors import voided_match
 from league.core.errors import UserError
 from league.matches.models import MatchSeat
 from league.notifications.models import Kind, MailPreference, Notification
@@ -32,7 +33,9 @@ def _round_link(tournament: Tournament, table: Table) -> str:
     return reverse("tournaments:round", args=[tournament.slug, table.round.number])
 
 
-def _store(kind: str, rows: Iterable[tuple[int, str, str, str, Tournament, Table | None]]) -> list[int]:
+def _store(
+    kind: str, rows: Iterable[tuple[int, str, str, str, Tournament | None, Table | None]]
+) -> list[int]:
     """Store the rows not stored yet (user id, key, text, link, tournament, table); the ids of this cause's
     notifications whose mail is due (not sent yet, the user wants it and has an address)."""
     new = [
@@ -175,6 +178,30 @@ def notify_finished(*, tournament_id: int) -> list[int]:
                 None,
             )  # fmt: skip
             for user_id in users
+        ),
+    )
+
+
+def notify_bot_match_voided(*, match_id: int) -> list[int]:
+    """'A bot match was voided' to the authors of its external seats' bots and to site staff (a league's or
+    a challenge's match voided because its workers were lost, `league.bots.worker.leases_reap`). Each author
+    is sent to their bot's page, unless they may see where it was played (a league, or their challenge)."""
+    voided = voided_match(match_id)
+    if voided is None:
+        return []
+    staff = get_user_model().objects.filter(is_staff=True, is_active=True).values_list("pk", flat=True)
+    links = {user_id: voided.link for user_id in staff}
+    for user_id, bot_link in voided.author_links.items():
+        if user_id not in links:
+            public = voided.challenger_id is None or voided.challenger_id == user_id
+            links[user_id] = voided.link if public else bot_link
+    bots = f" ({', '.join(voided.bots)})" if voided.bots else ""
+    text = f"Match {voided.match_id} of {voided.owner}{bots} was voided: {voided.reason}."
+    return _store(
+        Kind.BOT_MATCH_VOIDED,
+        (
+            (user_id, f"bot_match_voided:{voided.match_id}", text, link, None, None)
+            for user_id, link in sorted(links.items())
         ),
     )
 

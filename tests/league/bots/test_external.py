@@ -3,15 +3,25 @@ environment; forfeits carry codes, and what a program said goes to the staff's l
 
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
 
 from games.core.replay import replay
 from games.core.runner import play_match
-from league.bots.external import ExternalBotError, ExternalSeats, Limits, ProgramProcess, resolve_command
+from league.bots import external
+from league.bots.external import (
+    MAX_ANSWER_BYTES,
+    ExternalBotError,
+    ExternalSeats,
+    Limits,
+    ProgramProcess,
+    resolve_command,
+)
 from league.bots.sandbox import SYSTEM_PATHS
 from league.bots.sandboxing import sandbox as worker_sandbox
+from league.core.json_input import parse_json
 
 PROGRAMS = Path(__file__).parent / "programs"
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "random_bot.py"
@@ -155,3 +165,85 @@ def test_an_answer_nested_too_deep_is_a_protocol_error_not_a_crash_of_the_worker
     assert logs[0].detail.startswith(
         'raised ExternalBotError: answered something that is not JSON: \'{"action": [[[['
     )
+
+
+def test_an_answer_of_64_kib_plays_and_one_byte_more_forfeits_over_the_answers_cap():
+    fits, _, fits_logs = play_against_random(program("padded") + ["65536"], Limits(move_seconds=5))
+    over, programs, logs = play_against_random(program("padded") + ["65537"], Limits(move_seconds=5))
+
+    assert MAX_ANSWER_BYTES == 65536
+    assert fits["end"] == {"reason": "normal", "forfeits": []}
+    assert fits_logs[0].detail == ""
+    assert [(f["seat"], f["event"], f["reason"]) for f in over["end"]["forfeits"]] == [
+        (0, 1, "limit_exceeded")
+    ]
+    assert over["outcome"]["places"] == [2, 1]
+    assert logs[0].forfeit == "limit_exceeded"
+    assert logs[0].detail == (
+        "raised ExternalBotError: answered more than 65,536 bytes in one line (64 KiB, the most an answer "
+        "may take)"
+    )
+    assert programs[0].process.returncode == -9
+    assert replay(over).is_terminal()
+
+
+def test_an_answer_over_the_cap_without_its_newline_forfeits_at_once_not_at_the_move_time():
+    record, _, logs = play_against_random(
+        program("padded") + ["70000", "endless"], Limits(move_seconds=120, startup_seconds=0)
+    )  # the program waits 60 s after its bytes: only the cap ends its turn before the test's own time-out
+
+    assert [f["reason"] for f in record["end"]["forfeits"]] == ["limit_exceeded"]
+    assert logs[0].detail == (
+        "raised ExternalBotError: answered more than 65,536 bytes in one line (64 KiB, the most an answer "
+        "may take)"
+    )
+
+
+class SkewedClock:
+    """The monotonic clock, plus the seconds a test says have passed."""
+
+    def __init__(self):
+        self.skew = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.skew
+
+
+def play_with_slow_parse(monkeypatch, parse_seconds: float, limits: Limits):
+    """Nacho Pile as `play_against_random` (program `first_legal`), where parsing each answer takes
+    `parse_seconds` on the injected clock."""
+    clock = SkewedClock()
+
+    def slow_parse(text, **options):
+        clock.skew += parse_seconds
+        return parse_json(text, **options)
+
+    monkeypatch.setattr(external, "parse_json", slow_parse)
+    details = {}
+    with ExternalSeats(worker_sandbox(), clock=clock) as seats:
+        program_seat = seats.seat(
+            label="Program", command=program("first_legal"), limits=limits, seed="bot:7:0"
+        )
+        record = play_match("nacho_pile", 2, [program_seat, "random"], 7, forfeit_details=details)
+        seats.finish(record["outcome"])
+        logs = seats.logs(record["end"]["forfeits"], details)
+    return record, logs
+
+
+def test_an_answer_slow_to_parse_is_the_bots_time_out(monkeypatch):
+    # The move time is 30 s (and 30 s more to start): the program answers well within it, and each parse
+    # takes 61 s on the injected clock.
+    record, logs = play_with_slow_parse(monkeypatch, 61.0, Limits(move_seconds=30, startup_seconds=30))
+
+    assert [(f["seat"], f["event"], f["reason"]) for f in record["end"]["forfeits"]] == [(0, 1, "timeout")]
+    assert logs[0].detail == (
+        "raised ExternalBotError: its answer was not read within 60s, parsing it included (killed)"
+    )
+    assert record["outcome"]["places"] == [2, 1]
+
+
+def test_an_answer_parsed_within_the_move_time_plays_on(monkeypatch):
+    record, logs = play_with_slow_parse(monkeypatch, 1.0, Limits(move_seconds=30, startup_seconds=30))
+
+    assert record["end"] == {"reason": "normal", "forfeits": []}
+    assert logs[0].detail == ""
