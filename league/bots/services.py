@@ -38,6 +38,7 @@ MOVE_SECONDS = Bounds(0.01, 600, whole=False)
 # whole bot is bounded by that many times memory_mb (docs/bot-protocol.md).
 CPU_SECONDS = Bounds(1, 300)
 MEMORY_MB = Bounds(64, 2048)
+DEFAULT_MEMORY_MB = 512  # an uploaded program's, and a registered one's unless staff choose
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,19 @@ class BotPlan:
     memory_mb: int
 
 
+def check_seat_memory(*, memory_mb: int, field: str | None = "memory_mb") -> None:
+    """An external program's seat holds up to SANDBOX_MAX_PROCESSES processes of `memory_mb` each; refused
+    when that cap alone exceeds a machine's memory budget for sandboxes (it could never be seated)."""
+    processes, budget = settings.SANDBOX_MAX_PROCESSES, settings.SANDBOX_MEMORY_BUDGET_MB
+    cap = processes * memory_mb
+    if cap > budget:
+        raise UserError(
+            f"a seat of this bot can hold {cap} MB ({processes} processes of {memory_mb} MB), more than a "
+            f"worker's memory budget for bots ({budget} MB): at most {budget // processes} MB per process fits",
+            field=field,
+        )
+
+
 def check_bot(
     *,
     game_id: str,
@@ -61,7 +75,7 @@ def check_bot(
     command: Sequence[str] | str | None = None,
     move_seconds: float = 1.0,
     cpu_seconds: int = 60,
-    memory_mb: int = 512,
+    memory_mb: int = DEFAULT_MEMORY_MB,
     by: AbstractBaseUser | None,
 ) -> BotPlan:
     """Validate a bot definition. Only staff may register external programs (they run on the workers)."""
@@ -78,6 +92,7 @@ def check_bot(
             raise Forbidden(
                 "only staff can register external programs: they run on the league's workers", field="kind"
             )
+        check_seat_memory(memory_mb=memory_mb)
         if isinstance(command, str):
             command = command.split()
         if not isinstance(command, list | tuple):
