@@ -124,7 +124,9 @@ def _version_chain(bot: BotDefinition) -> set[int]:
     return set(BotDefinition.objects.filter(game_id=bot.game_id, name=bot.name).values_list("pk", flat=True))
 
 
-def _log(ladder: BotLeague, position: int, action: str, bot_id: int, reason: str = "") -> None:
+def _log(
+    ladder: BotLeague, position: int, action: str, bot_id: int, reason: str = "", author: int | None = None
+) -> None:
     seq = LadderEvent.objects.filter(league=ladder).aggregate(s=Max("seq"))["s"]
     LadderEvent.objects.create(
         league=ladder,
@@ -133,6 +135,7 @@ def _log(ladder: BotLeague, position: int, action: str, bot_id: int, reason: str
         action=action,
         bot_id=bot_id,
         reason=reason,
+        author=author,
     )
 
 
@@ -161,7 +164,7 @@ def ladder_enter(*, ladder_id: int, bot_id: int, by: AbstractBaseUser | None) ->
         for older in sorted(members & (_version_chain(bot) - {bot.pk})):
             _log(ladder, position, LadderEvent.Action.LEAVE, older, f"replaced by {bot.label}")
         LeagueEntry.objects.create(league=ladder, bot=bot)
-        _log(ladder, position, LadderEvent.Action.ENTER, bot.pk)
+        _log(ladder, position, LadderEvent.Action.ENTER, bot.pk, author=bot.seating_author)
         if ladder.status == BotLeague.Status.RUNNING:
             queue_work(ladder.pk, 1)  # a ladder waiting for members draws its round now
         return LadderEvent.objects.filter(league=ladder).order_by("-seq").first()
