@@ -26,6 +26,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from games.core.errors import OptionError
+from league.bots.budget import check_table_memory
 from league.bots.leagues import SETTING_BOUNDS, _locked_league, ladder_log, next_position, queue_work
 from league.bots.matchmaking import ladder_members
 from league.bots.models import BotDefinition, BotLeague, LadderEvent, LeagueEntry
@@ -161,6 +162,8 @@ def ladder_enter(*, ladder_id: int, bot_id: int, by: AbstractBaseUser | None) ->
             )
         position = next_position(ladder)
         members = set(ladder_members(ladder_log(ladder), position))
+        staying = BotDefinition.objects.filter(pk__in=members - _version_chain(bot))
+        check_table_memory(bots=[*staying, bot], table_size=ladder.table_size, field="bot")
         for older in sorted(members & (_version_chain(bot) - {bot.pk})):
             _log(ladder, position, LadderEvent.Action.LEAVE, older, f"replaced by {bot.label}")
         LeagueEntry.objects.create(league=ladder, bot=bot)

@@ -34,6 +34,7 @@ from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
 from games.core.errors import OptionError
 from league.bots import matchmaking
+from league.bots.budget import check_table_memory
 from league.bots.models import BotDefinition, BotLeague, Fixture, LadderEvent, LeagueEntry, LeagueRound
 from league.core import bulk, events
 from league.core.bounds import Bounds
@@ -129,6 +130,7 @@ def league_create(
             f"these uploaded bots have a newer version, enter that one: {', '.join(sorted(replaced))}",
             field="bots",
         )
+    check_table_memory(bots=bots, table_size=table_size, field="bots")
     authors = {bot.pk: bot.seating_author for bot in bots}
     if not matchmaking.seated_within_rule(sorted(authors), authors, table_size, 1):
         raise UserError(

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from games import registry
 from games.core.errors import OptionError, UnknownBot
+from league.bots.budget import DEFAULT_MEMORY_MB, check_seat_memory
 from league.bots.external import ExternalBotError, resolve_command
 from league.bots.ladders import ladders_follow_new_version
 from league.bots.models import BotDefinition, ProgramLog, WorkerProbe
@@ -38,7 +39,6 @@ MOVE_SECONDS = Bounds(0.01, 600, whole=False)
 # whole bot is bounded by that many times memory_mb (docs/bot-protocol.md).
 CPU_SECONDS = Bounds(1, 300)
 MEMORY_MB = Bounds(64, 2048)
-DEFAULT_MEMORY_MB = 512  # an uploaded program's, and a registered one's unless staff choose
 
 
 @dataclass(frozen=True)
@@ -51,19 +51,6 @@ class BotPlan:
     move_seconds: float
     cpu_seconds: int
     memory_mb: int
-
-
-def check_seat_memory(*, memory_mb: int, field: str | None = "memory_mb") -> None:
-    """An external program's seat holds up to SANDBOX_MAX_PROCESSES processes of `memory_mb` each; refused
-    when that cap alone exceeds a machine's memory budget for sandboxes (it could never be seated)."""
-    processes, budget = settings.SANDBOX_MAX_PROCESSES, settings.SANDBOX_MEMORY_BUDGET_MB
-    cap = processes * memory_mb
-    if cap > budget:
-        raise UserError(
-            f"a seat of this bot can hold {cap} MB ({processes} processes of {memory_mb} MB), more than a "
-            f"worker's memory budget for bots ({budget} MB): at most {budget // processes} MB per process fits",
-            field=field,
-        )
 
 
 def check_bot(

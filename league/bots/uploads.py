@@ -20,9 +20,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Sum
 
 from league.bots.archives import ArchiveLimits, CheckedProgram, ProgramRefused, check_program
+from league.bots.budget import DEFAULT_MEMORY_MB, check_seat_memory
 from league.bots.ladders import ladders_follow_new_version
 from league.bots.models import BotDefinition, Program
-from league.bots.services import DEFAULT_MEMORY_MB, check_bot_name, check_seat_memory
+from league.bots.services import check_bot_name
 from league.core.catalogue import game_spec
 from league.core.errors import Conflict, ErrorCode, Forbidden, UserError
 from league.players.models import Player

@@ -8,11 +8,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 
+from league.bots.challenges import challenge_create
+from league.bots.ladders import ladder_create, ladder_enter
 from league.bots.sandbox import Sandbox, SandboxConfig, SandboxUnavailable
 from league.bots.services import bot_register
 from league.bots.uploads import bot_upload
 from league.core.errors import UserError
+from tests.league.bots.conftest import make_bots, make_league
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -161,3 +165,47 @@ def test_an_upload_is_refused_where_the_budget_cannot_hold_one_seat_of_it(member
     )
     settings.SANDBOX_MEMORY_BUDGET_MB = 4096
     assert bot_upload(by=member, game_id="nacho_pile", name="Uploaded", data=program).version == 1
+
+
+TABLE_REFUSED = (
+    "a table of 3 of these bots can hold 12288 MB of external programs at once, more than a worker's memory "
+    "budget for bots (8192 MB): seat fewer external programs together, or ones with less memory"
+)
+
+
+@pytest.fixture
+def three_programs(member, staff, settings):
+    """Three uploaded programs (4096 MB a seat: 8 processes of 512 MB) and a built-in, in a budget of 8192 MB:
+    a table of three holds two of the programs at most."""
+    settings.SANDBOX_MAX_PROCESSES = 8
+    settings.SANDBOX_MEMORY_BUDGET_MB = 8192
+    program = (ROOT / "examples" / "random_bot.py").read_bytes()
+    others = [get_user_model().objects.create_user(f"author{n}", password="pw-author-12345") for n in (2, 3)]
+    uploaded = [
+        bot_upload(by=author, game_id="nacho_pile", name=f"P{n}", data=program)
+        for n, author in enumerate([member, *others], start=1)
+    ]
+    return uploaded, make_bots(staff)[0]
+
+
+@pytest.mark.django_db
+def test_a_league_a_ladder_or_a_challenge_whose_table_cannot_fit_the_budget_is_refused(staff, three_programs):
+    (first, second, third), builtin = three_programs
+    with pytest.raises(UserError) as refused:
+        make_league(staff, [first, second, third, builtin], table_size=3)
+    assert (refused.value.field, refused.value.message) == ("bots", TABLE_REFUSED)
+    assert make_league(staff, [first, second, third, builtin], table_size=2).entries.count() == 4
+
+    ladder = ladder_create(name="Ladder", game_id="nacho_pile", table_size=3, by=staff)
+    for bot in (first, second):
+        ladder_enter(ladder_id=ladder.pk, bot_id=bot.pk, by=staff)
+    with pytest.raises(UserError) as refused:
+        ladder_enter(ladder_id=ladder.pk, bot_id=third.pk, by=staff)
+    assert (refused.value.field, refused.value.message) == ("bot", TABLE_REFUSED)
+    assert ladder_enter(ladder_id=ladder.pk, bot_id=builtin.pk, by=staff).bot == builtin
+
+    with pytest.raises(UserError) as refused:
+        challenge_create(bot_id=first.pk, opponent_ids=[second.pk, third.pk], matches=2, by=first.created_by)
+    assert (refused.value.field, refused.value.message) == ("opponents", TABLE_REFUSED)
+    challenge = challenge_create(bot_id=first.pk, opponent_ids=[second.pk, builtin.pk], matches=2, by=first.created_by)
+    assert sorted(challenge.opponents.values_list("name", flat=True)) == ["P2", "Random"]
