@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
 
 from league.bots.challenges import challenge_create
 from league.bots.ladders import ladder_create, ladder_enter
+from league.bots.models import BotDefinition
 from league.bots.sandbox import Sandbox, SandboxConfig, SandboxUnavailable
 from league.bots.services import bot_register
 from league.bots.uploads import bot_upload
@@ -209,3 +211,21 @@ def test_a_league_a_ladder_or_a_challenge_whose_table_cannot_fit_the_budget_is_r
     assert (refused.value.field, refused.value.message) == ("opponents", TABLE_REFUSED)
     challenge = challenge_create(bot_id=first.pk, opponent_ids=[second.pk, builtin.pk], matches=2, by=first.created_by)
     assert sorted(challenge.opponents.values_list("name", flat=True)) == ["P2", "Random"]
+
+
+@pytest.mark.django_db
+def test_the_api_answers_400_naming_memory_mb_and_stores_nothing(staff, settings):
+    settings.SANDBOX_MAX_PROCESSES = 8
+    settings.SANDBOX_MEMORY_BUDGET_MB = 2048
+    client = APIClient()
+    client.force_authenticate(staff)
+    command = ["/usr/bin/python3", str(ROOT / "examples" / "random_bot.py")]
+    body = {"name": "Hog", "game": "nacho_pile", "kind": "external", "command": command, "memory_mb": 512}
+    response = client.post("/api/bots/", body, format="json")
+    assert response.status_code == 400
+    assert (response.json()["field"], response.json()["detail"]) == (
+        "memory_mb",
+        "a seat of this bot can hold 4096 MB (8 processes of 512 MB), more than a worker's memory budget for "
+        "bots (2048 MB): at most 256 MB per process fits",
+    )
+    assert not BotDefinition.objects.exists()
