@@ -31,7 +31,8 @@ def check_seat_memory(*, memory_mb: int, field: str | None = "memory_mb") -> Non
     if cap > budget:
         raise UserError(
             f"a seat of this bot can hold {cap} MB ({processes} processes of {memory_mb} MB), more than a "
-            f"worker's memory budget for bots ({budget} MB): at most {budget // processes} MB per process fits",
+            f"worker's memory budget for bots ({budget} MB): "
+            f"at most {budget // processes} MB per process fits",
             field=field,
         )
 
@@ -43,8 +44,8 @@ def check_table_memory(*, bots: Iterable[BotDefinition], table_size: int, field:
     budget = settings.SANDBOX_MEMORY_BUDGET_MB
     if sum(caps) > budget:
         raise UserError(
-            f"a table of {table_size} of these bots can hold {sum(caps)} MB of external programs at once, more "
-            f"than a worker's memory budget for bots ({budget} MB): seat fewer external programs together, "
-            "or ones with less memory",
+            f"a table of {table_size} of these bots can hold {sum(caps)} MB of external programs at once, "
+            f"more than a worker's memory budget for bots ({budget} MB): seat fewer external programs "
+            "together, or ones with less memory",
             field=field,
         )

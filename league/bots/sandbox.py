@@ -88,7 +88,7 @@ KILL = "/usr/bin/kill"
 CAP_SETGID, CAP_SETUID = 6, 7
 PR_SET_CHILD_SUBREAPER = 36
 MEMORY_BUDGET_FILE = "memory-budget.lock"
-# struct flock: l_type, l_whence, l_start, l_len, l_pid (0 for open-file-description locks), padded to 32 bytes.
+# struct flock: l_type, l_whence, l_start, l_len, l_pid (0 for open-file-description locks), 32 bytes.
 FLOCK = struct.Struct("hhqqi4x")
 
 

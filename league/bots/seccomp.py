@@ -1,11 +1,11 @@
 """The sandbox's system-call filter: a seccomp BPF program, assembled here, that bubblewrap installs
 (`--seccomp FD`) just before it starts the bot's program, for that process and everything it starts.
 
-Pure Python: no Django, no libseccomp. The sandboxes of one match share the system's files read-only (the same
-inodes under `/usr`), and several kernel objects hang off an inode whatever the mount: a lock on it, a watch on
-it, a lease. One seat holding a lock on `/usr/lib/os-release` and another testing it is a covert channel between
-the two programs of a table, bits at the speed of a system call. The filter refuses (`EPERM`) what builds such
-a channel, and leaves the rest of the system alone:
+Pure Python: no Django, no libseccomp. The sandboxes of one match share the system's files read-only (the
+same inodes under `/usr`), and several kernel objects hang off an inode whatever the mount: a lock on it, a
+watch on it, a lease. One seat holding a lock on `/usr/lib/os-release` and another testing it is a covert
+channel between the two programs of a table, bits at the speed of a system call. The filter refuses
+(`EPERM`) what builds such a channel, and leaves the rest of the system alone:
 
 - `flock`, and `fcntl` with a lock, lease or notification command (`F_GETLK`, `F_SETLK`, `F_SETLKW`, their
   `F_OFD_` and 64-bit forms, `F_SETLEASE`, `F_GETLEASE`, `F_NOTIFY`): locks and leases on a shared inode;

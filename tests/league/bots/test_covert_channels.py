@@ -1,5 +1,5 @@
-"""Two sandboxes of one match cannot signal each other, in the real sandbox: a covert pair (one seat holds locks
-on files of the shared /usr, the other tests them) gets nothing across, each call of the system-call filter is
+"""Two sandboxes of one match cannot signal each other, in the real sandbox: a covert pair (one seat holds
+locks on files of the shared /usr, the other tests them) gets nothing across, each call of the system-call filter is
 refused with EPERM, and the machine's memory budget keeps two seats whose caps exceed it from running at once.
 The same programs outside the sandbox do get the word across and the calls through: the attacks are real."""
 
@@ -58,7 +58,7 @@ def test_a_covert_pair_gets_nothing_across_the_receiving_seat_reads_nothing():
     try:
         sent = answer(sender, {"word": WORD, "files": files})
         bits = bin(WORD).count("1")
-        assert sent == {"flock": ["EPERM"] * bits, "F_SETLK": ["EPERM"] * bits, "F_OFD_SETLK": ["EPERM"] * bits}
+        assert sent == {name: ["EPERM"] * bits for name in ("flock", "F_SETLK", "F_OFD_SETLK")}
         receiver = program("covert_receiver")
         try:
             read = answer(receiver, {"files": files})
@@ -142,8 +142,8 @@ def test_two_seats_whose_caps_exceed_the_budget_do_not_run_at_once():
         with pytest.raises(SandboxUnavailable) as full:
             program("kernel_calls", box)
         assert str(full.value) == (
-            f"no room for a seat of {cap} MB in this machine's memory budget for sandboxes ({cap + cap // 2} MB, "
-            "SANDBOX_MEMORY_BUDGET_MB): the seats running hold the rest"
+            f"no room for a seat of {cap} MB in this machine's memory budget for sandboxes "
+            f"({cap + cap // 2} MB, SANDBOX_MEMORY_BUDGET_MB): the seats running hold the rest"
         )
     finally:
         first.close()

@@ -216,7 +216,9 @@ def test_only_the_owner_or_staff_enter_a_bot_and_bad_entries_are_refused(staff, 
 
 
 def test_one_authors_uploaded_programs_never_share_a_table_and_the_schedule_still_replays(staff, member):
-    from_member = [bot_upload(by=member, game_id="nacho_pile", name=name, data=BOT) for name in ("A1", "A2", "A3")]
+    from_member = [
+        bot_upload(by=member, game_id="nacho_pile", name=name, data=BOT) for name in ("A1", "A2", "A3")
+    ]
     other = get_user_model().objects.create_user("other", password="pw-other-12345")
     from_other = bot_upload(by=other, game_id="nacho_pile", name="O1", data=BOT)
     builtins = make_bots(staff)[:3]
@@ -252,8 +254,8 @@ def test_one_authors_uploaded_programs_never_share_a_table_and_the_schedule_stil
 
     page = Client().get(reverse("bots:ladder", args=[ladder.pk])).content.decode()
     assert (
-        "A1, A2 and A3\nare uploaded by one author: they never sit at one table. When a sitting has fewer tables "
-        "than they are, the extra ones sit it out." in page
+        "A1, A2 and A3\nare uploaded by one author: they never sit at one table. When a sitting has fewer "
+        "tables than they are, the extra ones sit it out." in page
     )
     assert "O1" not in page.split("are uploaded by one author")[0].rsplit("</table>", 1)[1]
 

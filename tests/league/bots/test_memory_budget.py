@@ -209,7 +209,9 @@ def test_a_league_a_ladder_or_a_challenge_whose_table_cannot_fit_the_budget_is_r
     with pytest.raises(UserError) as refused:
         challenge_create(bot_id=first.pk, opponent_ids=[second.pk, third.pk], matches=2, by=first.created_by)
     assert (refused.value.field, refused.value.message) == ("opponents", TABLE_REFUSED)
-    challenge = challenge_create(bot_id=first.pk, opponent_ids=[second.pk, builtin.pk], matches=2, by=first.created_by)
+    challenge = challenge_create(
+        bot_id=first.pk, opponent_ids=[second.pk, builtin.pk], matches=2, by=first.created_by
+    )
     assert sorted(challenge.opponents.values_list("name", flat=True)) == ["P2", "Random"]
 
 

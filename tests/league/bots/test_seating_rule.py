@@ -26,7 +26,8 @@ def test_a_sitting_seats_at_most_one_bot_of_an_author_per_table_the_next_in_orde
     # three tables of two would need three of A's four bots with only two others: two tables are drawn
     assert seated_within_rule([1, 2, 3, 4, 5, 6], authors, 2, 3) == [1, 2, 5, 6]
     assert seated_within_rule([5, 1, 6, 2, 3, 4], authors, 2, 3) == [5, 1, 6, 2]
-    assert seated_within_rule([1, 2, 3, 4, 5, 6, 7, 8], {**authors, 7: B, 8: B}, 2, 4) == [1, 2, 3, 4, 5, 6, 7, 8]
+    eight = [1, 2, 3, 4, 5, 6, 7, 8]
+    assert seated_within_rule(eight, {**authors, 7: B, 8: B}, 2, 4) == eight
     assert seated_within_rule([1, 2, 3], {1: A, 2: A, 3: A}, 2, 1) == []
     assert seated_within_rule([1, 2, 3, 4], {}, 2, 2) == [1, 2, 3, 4]
 
@@ -111,7 +112,9 @@ def test_an_author_with_more_bots_than_tables_sees_the_extra_ones_sit_out_in_tur
     # Four of A's programs and two built-ins, tables of two: two tables a sitting, so two of A's sit out
     # each sitting, and across the round each of A's plays as often as the sittings allow.
     authors = {1: A, 2: A, 3: A, 4: A}
-    bots = [BotStanding(bot_id=bot_id, mu=25.0, sigma=8.0, author=authors.get(bot_id)) for bot_id in range(1, 7)]
+    bots = [
+        BotStanding(bot_id=bot_id, mu=25.0, sigma=8.0, author=authors.get(bot_id)) for bot_id in range(1, 7)
+    ]
     tables = draw_ladder_round(
         standings=bots, table_size=2, sittings=4, newcomer_matches=0, ladder_seed=11, round_number=1
     )
@@ -127,7 +130,9 @@ def test_a_ladder_of_one_authors_programs_only_waits_and_its_schedule_replays_wi
         events=alone, table_size=2, sittings=2, newcomer_matches=0, ladder_seed=1, rounds=3
     ) == []
     joined = [*alone, LadderEvent(0, "enter", 4, None)]
-    rounds = ladder_schedule(events=joined, table_size=2, sittings=2, newcomer_matches=0, ladder_seed=1, rounds=3)
+    rounds = ladder_schedule(
+        events=joined, table_size=2, sittings=2, newcomer_matches=0, ladder_seed=1, rounds=3
+    )
     assert [len(drawn.tables) for drawn in rounds] == [2, 2, 2]
     for drawn in rounds:
         for table in drawn.tables:

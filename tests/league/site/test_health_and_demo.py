@@ -92,4 +92,7 @@ def test_health_shows_the_filter_and_the_memory_budget_protection_by_protection(
     }  # fmt: skip
     assert worker["failed"] == failed
     page = client.get("/health/").content.decode()
-    assert "Not proven: no_file_locks (flock succeeded, F_SETLK EPERM); memory_budget (a claim was granted)" in page
+    assert (
+        "Not proven: no_file_locks (flock succeeded, F_SETLK EPERM); memory_budget (a claim was granted)"
+        in page
+    )
