@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from games.core.errors import OptionError
 from league.bots import matchmaking
+from league.bots.budget import check_table_memory
 from league.bots.ladders import retired
 from league.bots.models import BotDefinition, Challenge, ChallengeMatch
 from league.core import bulk
@@ -92,6 +93,7 @@ def challenge_create(
         options = spec.validate_options({}, num_players=1 + len(opponents))
     except OptionError as exc:
         raise UserError(f"{spec.name}: {exc}", field="opponents") from None
+    check_table_memory(bots=[bot, *opponents], table_size=1 + len(opponents), field="opponents")
     with transaction.atomic():
         # The cap is checked under the user's lock, so two requests at once cannot both pass it.
         get_user_model().objects.select_for_update().filter(pk=by.pk).first()

@@ -126,6 +126,7 @@ class ProgramProcess:
         self.closed = False
         self._stack = ExitStack()
         try:
+            self._stack.enter_context(sandbox.memory(limits.memory_mb))  # room first, then a slot user
             self.user = self._stack.enter_context(sandbox.slot())
             self.process = sandbox.popen(
                 command,

@@ -26,6 +26,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from games.core.errors import OptionError
+from league.bots.budget import check_table_memory
 from league.bots.leagues import SETTING_BOUNDS, _locked_league, ladder_log, next_position, queue_work
 from league.bots.matchmaking import ladder_members
 from league.bots.models import BotDefinition, BotLeague, LadderEvent, LeagueEntry
@@ -124,7 +125,9 @@ def _version_chain(bot: BotDefinition) -> set[int]:
     return set(BotDefinition.objects.filter(game_id=bot.game_id, name=bot.name).values_list("pk", flat=True))
 
 
-def _log(ladder: BotLeague, position: int, action: str, bot_id: int, reason: str = "") -> None:
+def _log(
+    ladder: BotLeague, position: int, action: str, bot_id: int, reason: str = "", author: int | None = None
+) -> None:
     seq = LadderEvent.objects.filter(league=ladder).aggregate(s=Max("seq"))["s"]
     LadderEvent.objects.create(
         league=ladder,
@@ -133,6 +136,7 @@ def _log(ladder: BotLeague, position: int, action: str, bot_id: int, reason: str
         action=action,
         bot_id=bot_id,
         reason=reason,
+        author=author,
     )
 
 
@@ -158,10 +162,12 @@ def ladder_enter(*, ladder_id: int, bot_id: int, by: AbstractBaseUser | None) ->
             )
         position = next_position(ladder)
         members = set(ladder_members(ladder_log(ladder), position))
+        staying = BotDefinition.objects.filter(pk__in=members - _version_chain(bot))
+        check_table_memory(bots=[*staying, bot], table_size=ladder.table_size, field="bot")
         for older in sorted(members & (_version_chain(bot) - {bot.pk})):
             _log(ladder, position, LadderEvent.Action.LEAVE, older, f"replaced by {bot.label}")
         LeagueEntry.objects.create(league=ladder, bot=bot)
-        _log(ladder, position, LadderEvent.Action.ENTER, bot.pk)
+        _log(ladder, position, LadderEvent.Action.ENTER, bot.pk, author=bot.seating_author)
         if ladder.status == BotLeague.Status.RUNNING:
             queue_work(ladder.pk, 1)  # a ladder waiting for members draws its round now
         return LadderEvent.objects.filter(league=ladder).order_by("-seq").first()

@@ -34,6 +34,7 @@ from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
 from games.core.errors import OptionError
 from league.bots import matchmaking
+from league.bots.budget import check_table_memory
 from league.bots.models import BotDefinition, BotLeague, Fixture, LadderEvent, LeagueEntry, LeagueRound
 from league.core import bulk, events
 from league.core.bounds import Bounds
@@ -127,6 +128,14 @@ def league_create(
     if replaced:  # an upload's new version replaces the old for new entries; the old keeps its history
         raise UserError(
             f"these uploaded bots have a newer version, enter that one: {', '.join(sorted(replaced))}",
+            field="bots",
+        )
+    check_table_memory(bots=bots, table_size=table_size, field="bots")
+    authors = {bot.pk: bot.seating_author for bot in bots}
+    if not matchmaking.seated_within_rule(sorted(authors), authors, table_size, 1):
+        raise UserError(
+            f"these bots cannot fill a table of {table_size} without two uploaded programs of one author "
+            "(they never share a table): add other authors' bots or built-in ones",
             field="bots",
         )
     with transaction.atomic():
@@ -249,6 +258,7 @@ def league_standings_input(league: BotLeague) -> list[matchmaking.BotStanding]:
                 sigma=rating.sigma if rating else initial.sigma,
                 matches=sum(row),
                 seat_counts=tuple(row),
+                author=entry.bot.seating_author,
             )
         )
     return standings
@@ -257,10 +267,10 @@ def league_standings_input(league: BotLeague) -> list[matchmaking.BotStanding]:
 def ladder_log(league: BotLeague) -> list[matchmaking.LadderEvent]:
     """A ladder's entry log, in order, as matchmaking reads it."""
     return [
-        matchmaking.LadderEvent(position, action, bot_id)
-        for position, action, bot_id in LadderEvent.objects.filter(league=league)
+        matchmaking.LadderEvent(position, action, bot_id, author)
+        for position, action, bot_id, author in LadderEvent.objects.filter(league=league)
         .order_by("seq")
-        .values_list("position", "action", "bot_id")
+        .values_list("position", "action", "bot_id", "author")
     ]
 
 
@@ -273,7 +283,9 @@ def next_position(league: BotLeague) -> int:
 def ladder_standings_input(league: BotLeague, position: int) -> list[matchmaking.BotStanding]:
     """The ladder's members at `position`, with their matches and seat counts in it (drawn, not played:
     a ladder's draw never waits on, or reads, a result)."""
-    members = matchmaking.ladder_members(ladder_log(league), position)
+    log = ladder_log(league)
+    members = matchmaking.ladder_members(log, position)
+    authors = matchmaking.ladder_authors(log)
     players = dict(
         LeagueEntry.objects.filter(league=league, bot_id__in=members).values_list("bot__player_id", "bot_id")
     )
@@ -292,6 +304,7 @@ def ladder_standings_input(league: BotLeague, position: int) -> list[matchmaking
             sigma=0.0,
             matches=sum(seats.get(bot_id, ())),
             seat_counts=tuple(seats.get(bot_id, [0] * league.table_size)),
+            author=authors.get(bot_id),
         )
         for bot_id in members
     ]
@@ -353,6 +366,8 @@ def _draw_ladder_round(league: BotLeague) -> LeagueRound | None:
         ladder_seed=league.seed,
         round_number=number,
     )
+    if not tables:
+        return None  # its members are all one author's programs: it waits for another's entry
     return _store_round(league, number, tables)
 
 

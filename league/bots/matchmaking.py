@@ -21,6 +21,16 @@ priority order:
    beliefs most, and the least-known bots are placed first (`bench/matchmaking_info.py` measures it).
 5. **Seeds.** Each match's seed is derived from (league seed, round, index in the round) by SHA-256, so it is
    the same on every machine and never depends on which worker plays it.
+
+Above all of these, in leagues and ladders alike: **one author's uploaded programs never share a table**
+(`BotStanding.author`; built-in strategies and staff's registered commands have none). Two programs of one
+author at one table could cooperate (signal each other by CPU or cache timing, which no sandbox stops, and
+play for one of them); apart, each plays only for itself. A sitting of T tables seats at most T bots of one
+author: the others of that author sit it out, and the next in priority order take their places (T shrinks
+when even that leaves too few bots). The tables are then cut as above; when a cut puts two bots of one author
+together, the sitting's players are dealt again in the same order into tables, each taking the first player
+whose author is not already there (`keep_authors_apart`). Neither step draws from the generator, so a draw
+without such a pair is exactly what it was without the rule.
 """
 
 from __future__ import annotations
@@ -40,6 +50,7 @@ class BotStanding:
     sigma: float
     matches: int = 0
     seat_counts: tuple[int, ...] = ()
+    author: int | None = None  # the author of an uploaded program: none of theirs shares its table
 
 
 @dataclass(frozen=True)
@@ -64,6 +75,67 @@ def match_seed(league_seed: int, round_number: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+def seated_within_rule(
+    ordered: Sequence[int], authors: Mapping[int, int | None], table_size: int, tables: int
+) -> list[int]:
+    """The first players of `ordered` (priority order) for a sitting of up to `tables` tables in which no two
+    bots of one author share a table: at most as many bots of one author as there are tables, the most
+    tables that can be filled so, and exactly that many tables' worth of players, in priority order."""
+    for count in range(tables, 0, -1):
+        taken: dict[int, int] = {}
+        chosen = []
+        for bot_id in ordered:
+            author = authors.get(bot_id)
+            if author is not None:
+                if taken.get(author, 0) >= count:
+                    continue
+                taken[author] = taken.get(author, 0) + 1
+            chosen.append(bot_id)
+            if len(chosen) == count * table_size:
+                return chosen
+    return []
+
+
+def keep_authors_apart(
+    groups: Sequence[Sequence[int]], authors: Mapping[int, int | None]
+) -> list[list[int]]:
+    """`groups` unchanged when no table holds two bots of one author; else their players, in the groups'
+    order, dealt again table by table: an author with as many bots left as tables left places one now, then
+    each seat takes the first player left whose author is not at the table yet. Needs at most as many bots
+    of one author as there are tables (`seated_within_rule`)."""
+
+    def clash(group: Sequence[int]) -> bool:
+        seen = [authors.get(bot_id) for bot_id in group if authors.get(bot_id) is not None]
+        return len(seen) != len(set(seen))
+
+    if not any(clash(group) for group in groups):
+        return [list(group) for group in groups]
+    size = len(groups[0])
+    left = [bot_id for group in groups for bot_id in group]
+    dealt = []
+    for table in range(len(groups)):
+        tables_left = len(groups) - table
+        counts: dict[int, int] = {}
+        for bot_id in left:
+            if authors.get(bot_id) is not None:
+                counts[authors[bot_id]] = counts.get(authors[bot_id], 0) + 1
+        forced = {author for author, count in counts.items() if count >= tables_left}
+        group: list[int] = []
+        for wanted in (forced, None):
+            for bot_id in list(left):
+                author = authors.get(bot_id)
+                if len(group) == size or (wanted is not None and author not in wanted):
+                    continue
+                if author is not None and author in {authors.get(seated) for seated in group}:
+                    continue
+                group.append(bot_id)
+                left.remove(bot_id)
+        if len(group) != size:
+            raise ValueError("more bots of one author than tables in a sitting")
+        dealt.append(group)
+    return dealt
+
+
 def draw_round(
     *,
     standings: Sequence[BotStanding],
@@ -86,11 +158,17 @@ def draw_round(
     rng = random.Random(f"bot-league-round:{league_seed}:{round_number}")
     by_id = {standing.bot_id: standing for standing in sorted(standings, key=lambda s: s.bot_id)}
     tallies = {bot_id: _Tally(s.matches, _padded(s.seat_counts, table_size)) for bot_id, s in by_id.items()}
+    authors = {bot_id: standing.author for bot_id, standing in by_id.items()}
     tables: list[Table] = []
-    per_sitting = len(by_id) // table_size * table_size
     for sitting in range(sittings):
         tiebreak = {bot_id: rng.random() for bot_id in by_id}
-        playing = sorted(by_id, key=lambda bot_id: (tallies[bot_id].matches, tiebreak[bot_id]))[:per_sitting]
+        playing = seated_within_rule(
+            sorted(by_id, key=lambda bot_id: (tallies[bot_id].matches, tiebreak[bot_id])),
+            authors,
+            table_size,
+            len(by_id) // table_size,
+        )
+        per_sitting = len(playing)
         if strategy == INFORMATIVE:
             groups = _informative_groups(playing, by_id, table_size, rng)
         else:
@@ -99,7 +177,7 @@ def draw_round(
             }
             ordered = sorted(playing, key=lambda bot_id: (-belief[bot_id], bot_id))
             groups = [ordered[start : start + table_size] for start in range(0, per_sitting, table_size)]
-        for group in groups:
+        for group in keep_authors_apart(groups, authors):
             seats = assign_seats(group, {bot_id: tallies[bot_id].seat_counts for bot_id in group}, rng)
             index = len(tables)
             tables.append(Table(index, sitting, seats, match_seed(league_seed, round_number, index)))
@@ -186,6 +264,7 @@ class LadderEvent:
     position: int
     action: str  # "enter" or "leave"
     bot_id: int
+    author: int | None = None  # on "enter": the author of an uploaded program (see the module docstring)
 
 
 @dataclass(frozen=True)
@@ -195,6 +274,11 @@ class LadderRound:
     number: int
     start: int
     tables: tuple[Table, ...]
+
+
+def ladder_authors(events: Sequence[LadderEvent]) -> dict[int, int | None]:
+    """The author of each bot of the log, as its entry wrote it."""
+    return {event.bot_id: event.author for event in events if event.action == "enter"}
 
 
 def ladder_members(events: Sequence[LadderEvent], position: int) -> list[int]:
@@ -235,8 +319,8 @@ def draw_ladder_round(
         for bot_id in ids
     }
     this_round = dict.fromkeys(ids, 0)
+    authors = {bot_id: by_id[bot_id].author for bot_id in ids}
     tables: list[Table] = []
-    per_sitting = len(ids) // table_size * table_size
     for sitting in range(sittings):
         tiebreak = {bot_id: rng.random() for bot_id in ids}
 
@@ -246,10 +330,12 @@ def draw_ladder_round(
             else (1, this_round[bot_id], tiebreak[bot_id])
             for bot_id in ids
         }
-        playing = sorted(ids, key=priority.__getitem__)[:per_sitting]
+        playing = seated_within_rule(
+            sorted(ids, key=priority.__getitem__), authors, table_size, len(ids) // table_size
+        )
         rng.shuffle(playing)
-        for start in range(0, per_sitting, table_size):
-            group = playing[start : start + table_size]
+        groups = [playing[start : start + table_size] for start in range(0, len(playing), table_size)]
+        for group in keep_authors_apart(groups, authors):
             seats = assign_seats(group, {bot_id: tallies[bot_id].seat_counts for bot_id in group}, rng)
             index = len(tables)
             tables.append(Table(index, sitting, seats, match_seed(ladder_seed, round_number, index)))
@@ -276,6 +362,7 @@ def ladder_schedule(
     """
     tallies: dict[int, _Tally] = {}
     drawn: list[LadderRound] = []
+    authors = ladder_authors(events)
     position = 0
     for number in range(1, rounds + 1):
         members = ladder_members(events, position)
@@ -288,6 +375,7 @@ def ladder_schedule(
                 sigma=0.0,
                 matches=tallies[bot_id].matches if bot_id in tallies else 0,
                 seat_counts=tuple(tallies[bot_id].seat_counts) if bot_id in tallies else (),
+                author=authors.get(bot_id),
             )
             for bot_id in members
         ]
@@ -299,6 +387,8 @@ def ladder_schedule(
             ladder_seed=ladder_seed,
             round_number=number,
         )
+        if not tables:
+            break  # its members are all one author's programs: it waits for another's entry
         drawn.append(LadderRound(number, position, tuple(tables)))
         for table in tables:
             for seat, bot_id in enumerate(table.seats):

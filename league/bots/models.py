@@ -131,6 +131,12 @@ class BotDefinition(models.Model):
     def is_uploaded(self) -> bool:
         return self.program_id is not None
 
+    @property
+    def seating_author(self) -> int | None:
+        """The author an uploaded program never shares a rated table with another program of (their user id);
+        None for a built-in strategy or a command staff registered (`league.bots.matchmaking`)."""
+        return self.created_by_id if self.is_uploaded else None
+
 
 class BotLeague(models.Model):
     class Kind(models.TextChoices):
@@ -333,6 +339,12 @@ class LadderEvent(models.Model):
     position = models.PositiveIntegerField(help_text="The schedule position at which it takes effect.")
     action = models.CharField(max_length=5, choices=Action.choices)
     bot = models.ForeignKey(BotDefinition, on_delete=models.PROTECT, related_name="ladder_events")
+    author = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="On entry: the user id of an uploaded program's author, kept here (not a link) so that the "
+        "log alone replays the schedule; none of their programs shares a table with another.",
+    )
     reason = models.CharField(max_length=120, blank=True, help_text="Why, in words (e.g. replaced by v3).")
     at = models.DateTimeField(auto_now_add=True)
 

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from league.bots import seccomp
 from league.bots.external import ExternalBotError, Limits, ProgramProcess
 from league.bots.sandbox import Sandbox, SandboxUnavailable, delegated_memory_cgroup, processes_of
 
@@ -38,6 +39,12 @@ PROTECTIONS = {
     "no_network": "No network at all (its own network namespace)",
     "no_host_sockets": "Cannot reach the machine's unix sockets (PostgreSQL, Redis)",
     "no_leftovers": "Nothing it starts outlives its match",
+    "no_file_locks": "Cannot lock, test a lock on or lease a file (flock, fcntl locks and leases): "
+    "no signals to another bot through the files they share",
+    "no_file_watches": "Cannot watch files (inotify, fanotify, directory notification)",
+    "no_io_uring": "Cannot open an io_uring (a path to the kernel around the system-call filter)",
+    "no_kernel_sockets": "Cannot open netlink or vsock sockets",
+    "memory_budget": "The machine's sandboxes together stay within its memory budget (a seat waits for room)",
 }
 PROBE_LIMITS = Limits(move_seconds=30, cpu_seconds=1, memory_mb=96, startup_seconds=10)
 TIME_LIMIT_SECONDS = 0.3
@@ -47,7 +54,7 @@ SYSTEM_PYTHON = "/usr/bin/python3"
 # The program: reads its targets from its first input line, tries each escape, prints one JSON line (protection ->
 # [held, what it saw]), then waits to be killed. Every attempt that succeeds is a protection that failed.
 PROGRAM = r"""
-import errno, json, os, resource, signal, socket, sys, time
+import ctypes, errno, fcntl, json, os, resource, signal, socket, struct, sys, time
 targets = json.loads(sys.stdin.readline())["targets"]
 report = {}
 ALLOWED = {"PATH", "LANG", "HOME", "PWD"}
@@ -172,7 +179,8 @@ for number in range(stored + 1):
         pass
 
 reached = []
-interfaces = [name for _, name in socket.if_nameindex()]
+with open("/proc/net/dev") as devices:  # not if_nameindex(): that asks over netlink, which the filter refuses
+    interfaces = sorted(line.split(":")[0].strip() for line in devices if ":" in line)
 for host, port in targets["tcp"]:
     for family in (socket.AF_INET, socket.AF_INET6):
         try:
@@ -201,6 +209,59 @@ for path in targets["unix"]:
     except OSError:
         pass
 note("no_host_sockets", not reached, f"reached {len(reached)} of {len(targets['unix'])} unix sockets")
+
+with open("/proc/self/status") as status:
+    filtered = [line.split()[1] for line in status if line.startswith("Seccomp:")] == ["2"]
+libc = ctypes.CDLL(None, use_errno=True)
+# 'EPERM' when the filter refused the call, else what happened: each call is one that would succeed here (or
+# fail otherwise than EPERM) if nothing filtered it.
+def refused(attempt):
+    try:
+        attempt()
+    except OSError as exc:
+        return errno.errorcode.get(exc.errno, str(exc.errno))
+    return "succeeded"
+def listed(seen):
+    return ", ".join(f"{name} {what}" for name, what in seen.items())
+def call(function, *arguments):
+    result = function(*arguments)
+    if result < 0:
+        raise OSError(ctypes.get_errno(), "")
+    os.close(result)
+    return result
+shared = os.open(os.path.realpath(sys.executable), os.O_RDONLY)
+with open("/tmp/own", "w") as handle:
+    handle.write("x")
+own = os.open("/tmp/own", os.O_RDONLY)
+lock = struct.pack("hhqqi4x", fcntl.F_RDLCK, 0, 0, 0, 0)
+attempts = {
+    "flock": lambda: fcntl.flock(shared, fcntl.LOCK_SH | fcntl.LOCK_NB),
+    "F_SETLK": lambda: fcntl.fcntl(shared, fcntl.F_SETLK, lock),
+    "F_SETLKW": lambda: fcntl.fcntl(shared, fcntl.F_SETLKW, lock),
+    "F_GETLK": lambda: fcntl.fcntl(shared, fcntl.F_GETLK, lock),
+    "F_OFD_SETLK": lambda: fcntl.fcntl(shared, fcntl.F_OFD_SETLK, lock),
+    "F_OFD_SETLKW": lambda: fcntl.fcntl(shared, fcntl.F_OFD_SETLKW, lock),
+    "F_OFD_GETLK": lambda: fcntl.fcntl(shared, fcntl.F_OFD_GETLK, lock),
+    "F_SETLEASE": lambda: fcntl.fcntl(own, fcntl.F_SETLEASE, fcntl.F_RDLCK),
+    "F_GETLEASE": lambda: fcntl.fcntl(own, fcntl.F_GETLEASE),
+}
+seen = {name: refused(attempt) for name, attempt in attempts.items()}
+note("no_file_locks", filtered and set(seen.values()) == {"EPERM"}, listed(seen))
+tmp = os.open("/tmp", os.O_RDONLY)
+seen = {
+    "inotify_init": refused(lambda: call(libc.inotify_init)),
+    "inotify_init1": refused(lambda: call(libc.inotify_init1, 0)),
+    "fanotify_init": refused(lambda: call(libc.fanotify_init, 0xFFFFFFFF, 0)),  # bad flags: EINVAL unfiltered
+    "F_NOTIFY": refused(lambda: fcntl.fcntl(tmp, fcntl.F_NOTIFY, fcntl.DN_MODIFY)),
+}
+note("no_file_watches", filtered and set(seen.values()) == {"EPERM"}, listed(seen))
+seen = {"io_uring_setup": refused(lambda: call(libc.syscall, targets["io_uring_setup"], 0, None))}
+note("no_io_uring", filtered and set(seen.values()) == {"EPERM"}, listed(seen))
+seen = {
+    "AF_NETLINK": refused(lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0).close()),
+    "AF_VSOCK": refused(lambda: socket.socket(socket.AF_VSOCK, socket.SOCK_STREAM, 0).close()),
+}
+note("no_kernel_sockets", filtered and set(seen.values()) == {"EPERM"}, listed(seen))
 
 if os.fork() == 0:
     os.setsid()
@@ -294,6 +355,7 @@ def _run(sandbox: Sandbox, targets: ProbeTargets, folder: str, script: str) -> P
             "max_processes": config.max_processes,
             "memory": PROBE_LIMITS.memory_mb << 20,
             "tmpfs_mb": config.tmpfs_mb,
+            "io_uring_setup": seccomp.architecture().calls["io_uring_setup"],
         }
         try:
             process.send({"type": "probe", "targets": arguments})
@@ -312,6 +374,7 @@ def _run(sandbox: Sandbox, targets: ProbeTargets, folder: str, script: str) -> P
             proven["time_limit"] = exc.forfeit_reason == "timeout" and dead
             detail["time_limit"] = f"{exc}: {'gone' if dead else 'still running'}"
         detail["memory_limit"] += f"; for the whole bot: {delegated_memory_cgroup()}"
+        proven["memory_budget"], detail["memory_budget"] = _memory_budget(sandbox)
         process.kill()
         left = _leftovers(process.user.uid)
         proven["no_leftovers"] = not left
@@ -319,6 +382,20 @@ def _run(sandbox: Sandbox, targets: ProbeTargets, folder: str, script: str) -> P
         return ProbeResult(proven=proven, detail=detail)
     finally:
         process.close()
+
+
+def _memory_budget(sandbox: Sandbox) -> tuple[bool, str]:
+    """Checked from outside while the probe's seat runs and holds its cap: every process of the machine sees
+    that cap taken from the budget, and a claim of more than the rest is not granted."""
+    budget = sandbox.config.memory_budget_mb
+    cap = sandbox.config.seat_memory_mb(PROBE_LIMITS.memory_mb)
+    room = sandbox.memory_room()
+    too_much = budget - cap + 1
+    granted = sandbox.memory_free_now(too_much)
+    return room <= budget - cap and not granted, (
+        f"{budget} MB for the machine's sandboxes; the probe's seat holds {cap} MB, {room} MB are free; "
+        f"a claim of {too_much} MB at the same time was {'granted' if granted else 'not granted'}"
+    )
 
 
 def _leftovers(uid: int) -> list[int]:

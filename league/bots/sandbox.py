@@ -9,7 +9,8 @@ A program runs as
     bwrap --unshare-user --unshare-pid --unshare-net --unshare-ipc --unshare-uts --unshare-cgroup-try
           --disable-userns --die-with-parent --new-session
           --proc /proc --dev /dev (read-only) --ro-bind <each system path> --ro-bind <the bot's folders>
-          --tmpfs /tmp (tmpfs_mb) --remount-ro / --clearenv PATH LANG HOME=/tmp --chdir /tmp -- COMMAND
+          --tmpfs /tmp (tmpfs_mb) --remount-ro / --clearenv PATH LANG HOME=/tmp --chdir /tmp
+          --seccomp FD -- COMMAND
 
 started by the worker as a **slot user**: one dedicated unprivileged account per program running at once
 (`po-sandbox-0`, `po-sandbox-1`, ...), claimed with a lock file, so that `RLIMIT_NPROC` (which root ignores)
@@ -29,7 +30,16 @@ Limits, set before bubblewrap starts and inherited by every process in the sandb
 (`max_processes`, counted per slot user), `RLIMIT_AS` (the bot's memory per process: the sandbox as a whole
 can hold at most `max_processes` times that), `RLIMIT_CPU` (the bot's CPU seconds per process),
 `RLIMIT_FSIZE` (files it writes: 1 MiB each), `RLIMIT_NOFILE`, no core dumps, no locked memory, no
-message queues.
+message queues. A system-call filter (`league.bots.seccomp`, installed by bubblewrap just before the command
+starts) refuses the locks, leases, watches and sockets by which two sandboxes of one match could signal
+each other through the files they share.
+
+Memory per machine: a seat's cap is what its sandbox can hold (`max_processes` times the bot's memory per
+process); the caps of the seats running at once on one machine, in every worker process sharing `lock_dir`,
+never exceed `memory_budget_mb`. A seat claims its cap before it claims a slot user, and waits for room: the
+budget is a file in `lock_dir` whose bytes stand for megabytes, and a seat holds its megabytes as
+open-file-description locks on them (`F_OFD_SETLK`), which the kernel drops when the seat's file closes or
+its process dies, so a crashed worker frees its room.
 
 When the program ends or is stopped, the whole sandbox goes: killing bubblewrap's outer process kills its
 pid namespace (`--die-with-parent`), and the slot is then swept (every process of the slot user killed, and
@@ -45,10 +55,13 @@ import os
 import pwd
 import resource
 import signal
+import struct
 import subprocess
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+
+from league.bots import seccomp
 
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
 PROGRAM_MOUNT = "/bot"  # where an uploaded program's own files are shown (league.bots.archives)
@@ -74,6 +87,9 @@ SWEEP_SECONDS = 5.0
 KILL = "/usr/bin/kill"
 CAP_SETGID, CAP_SETUID = 6, 7
 PR_SET_CHILD_SUBREAPER = 36
+MEMORY_BUDGET_FILE = "memory-budget.lock"
+# struct flock: l_type, l_whence, l_start, l_len, l_pid (0 for open-file-description locks), 32 bytes.
+FLOCK = struct.Struct("hhqqi4x")
 
 
 class SandboxUnavailable(Exception):
@@ -99,6 +115,11 @@ class SandboxConfig:
     system_paths: tuple[str, ...] = SYSTEM_PATHS
     protected_paths: tuple[str, ...] = ()
     slot_wait_seconds: float = 60.0
+    memory_budget_mb: int = 16384
+
+    def seat_memory_mb(self, memory_mb: int) -> int:
+        """A seat's memory cap: what its sandbox can hold, `max_processes` processes of `memory_mb` each."""
+        return self.max_processes * memory_mb
 
     @property
     def tmpfs_bytes(self) -> int:
@@ -175,6 +196,10 @@ class Sandbox:
             )
         if not os.access(KILL, os.X_OK):
             found.append(f"{KILL} (procps) is missing")
+        try:
+            seccomp.architecture()
+        except seccomp.SeccompUnavailable as exc:
+            found.append(str(exc))
         for protected in self.config.protected_paths:
             for system in self.config.system_paths:
                 if _inside(os.path.realpath(protected), os.path.realpath(system)):
@@ -219,10 +244,16 @@ class Sandbox:
         return real
 
     def command(
-        self, command: Sequence[str], folders: Sequence[str], program_dir: str | None = None
+        self,
+        command: Sequence[str],
+        folders: Sequence[str],
+        program_dir: str | None = None,
+        *,
+        seccomp_fd: int,
     ) -> list[str]:
         """The bubblewrap command line that runs `command` (already resolved) with `folders` shown, and an
-        uploaded program's folder (`program_dir`) at `PROGRAM_MOUNT`, read-only, as its working folder."""
+        uploaded program's folder (`program_dir`) at `PROGRAM_MOUNT`, read-only, as its working folder;
+        bubblewrap reads the system-call filter from `seccomp_fd`."""
         argv = [
             self.config.bwrap,
             "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
@@ -249,6 +280,7 @@ class Sandbox:
             "--setenv", "LANG", "C.UTF-8",
             "--setenv", "HOME", SANDBOX_HOME,
             "--chdir", SANDBOX_HOME if program_dir is None else PROGRAM_MOUNT,
+            "--seccomp", str(seccomp_fd),
             "--", *command,
         ]  # fmt: skip
         return argv
@@ -281,14 +313,19 @@ class Sandbox:
         if program_dir is not None:
             program_dir = self.program_folder(program_dir)
         try:
+            filter_fd = _seccomp_pipe()
+        except seccomp.SeccompUnavailable as exc:
+            raise SandboxUnavailable(str(exc)) from None
+        try:
             return subprocess.Popen(
-                self.command(command, folders, program_dir),
+                self.command(command, folders, program_dir, seccomp_fd=filter_fd),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 cwd="/",
                 env={"PATH": SAFE_PATH},
                 close_fds=True,
+                pass_fds=(filter_fd,),
                 start_new_session=True,
                 user=user.uid,
                 group=user.gid,
@@ -297,6 +334,66 @@ class Sandbox:
             )
         except OSError as exc:
             raise SandboxUnavailable(f"could not start bubblewrap: {exc.strerror or exc}") from None
+        finally:
+            os.close(filter_fd)
+
+    # --- memory ------------------------------------------------------------------------------------------
+
+    def _budget_file(self) -> int:
+        return os.open(
+            os.path.join(self._lock_dir(), MEMORY_BUDGET_FILE), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600
+        )
+
+    def memory_room(self) -> int:
+        """The megabytes of the machine's budget no running seat holds now."""
+        budget = self.config.memory_budget_mb
+        handle = self._budget_file()
+        try:
+            held, position = 0, 0
+            while position < budget:
+                found = _held_range(handle, position, budget - position)
+                if found is None:
+                    break
+                start, end = found
+                held += min(end, budget) - max(start, position)
+                position = end
+            return budget - held
+        finally:
+            os.close(handle)
+
+    def memory_free_now(self, megabytes: int) -> bool:
+        """Whether `megabytes` of the budget could be held right now (held and released at once)."""
+        handle = self._budget_file()
+        try:
+            return _claim(handle, megabytes, self.config.memory_budget_mb)
+        finally:
+            os.close(handle)
+
+    @contextlib.contextmanager
+    def memory(self, memory_mb: int) -> Iterator[int]:
+        """Hold the memory cap of a seat whose processes have `memory_mb` each (`seat_memory_mb`) within the
+        machine's budget while it runs, waiting up to `slot_wait_seconds` for room; yields the cap."""
+        cap = self.config.seat_memory_mb(memory_mb)
+        budget = self.config.memory_budget_mb
+        if cap > budget:
+            raise SandboxUnavailable(
+                f"a seat of {memory_mb} MB per process can hold {cap} MB, more than this machine's "
+                f"memory budget for sandboxes ({budget} MB, SANDBOX_MEMORY_BUDGET_MB)"
+            )
+        deadline = time.monotonic() + self.config.slot_wait_seconds
+        handle = self._budget_file()
+        try:
+            while not _claim(handle, cap, budget):
+                _lock_range(handle, 0, budget, fcntl.F_UNLCK)
+                if time.monotonic() > deadline:
+                    raise SandboxUnavailable(
+                        f"no room for a seat of {cap} MB in this machine's memory budget for sandboxes "
+                        f"({budget} MB, SANDBOX_MEMORY_BUDGET_MB): the seats running hold the rest"
+                    )
+                time.sleep(0.02)
+            yield cap
+        finally:
+            os.close(handle)  # drops every lock of this open file description
 
     # --- slots -------------------------------------------------------------------------------------------
 
@@ -432,6 +529,70 @@ def _stop_adopting(uids: set[int]) -> None:
             if state == "Z" and parent == os.getpid():
                 with contextlib.suppress(ChildProcessError):
                     os.waitpid(pid, 0)
+
+
+def _seccomp_pipe() -> int:
+    """A pipe's read end holding the system-call filter, for bubblewrap's `--seccomp` to read to its end."""
+    filter_program = seccomp.program()
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, filter_program)  # a few hundred bytes: far below a pipe's buffer
+    finally:
+        os.close(write_end)
+    return read_end
+
+
+def _lock_range(handle: int, start: int, length: int, kind: int) -> bool:
+    """Set (`F_WRLCK`) or drop (`F_UNLCK`) this open file description's lock on [start, start + length),
+    without waiting: False when another holds part of it."""
+    try:
+        fcntl.fcntl(handle, fcntl.F_OFD_SETLK, FLOCK.pack(kind, os.SEEK_SET, start, length, 0))
+    except (BlockingIOError, PermissionError):
+        return False
+    return True
+
+
+def _any_held(handle: int, start: int, length: int) -> tuple[int, int] | None:
+    """A range another open file description holds within [start, start + length) (the kernel names one,
+    not necessarily the lowest), or None."""
+    answer = fcntl.fcntl(handle, fcntl.F_OFD_GETLK, FLOCK.pack(fcntl.F_WRLCK, os.SEEK_SET, start, length, 0))
+    kind, _, held_start, held_length, _ = FLOCK.unpack(answer)
+    if kind == fcntl.F_UNLCK:
+        return None
+    return held_start, held_start + held_length if held_length else 1 << 62
+
+
+def _held_range(handle: int, start: int, length: int) -> tuple[int, int] | None:
+    """The lowest range another open file description holds within [start, start + length), or None."""
+    found = _any_held(handle, start, length)
+    while found is not None and found[0] > start:
+        lower = _any_held(handle, start, found[0] - start)
+        if lower is None:
+            break
+        found = lower
+    return found
+
+
+def _claim(handle: int, megabytes: int, budget: int) -> bool:
+    """Lock `megabytes` free bytes of the first `budget` of the budget file, wherever they are free (the
+    holes between other seats' ranges): True when all are held, False when there is not that much room."""
+    position, needed = 0, megabytes
+    while needed > 0 and position < budget:
+        length = min(needed, budget - position)
+        found = _held_range(handle, position, length)
+        if found is None:
+            if _lock_range(handle, position, length, fcntl.F_WRLCK):
+                needed -= length
+                position += length
+            continue  # taken in between: look again
+        start, end = found
+        if start > position:
+            if _lock_range(handle, position, start - position, fcntl.F_WRLCK):
+                needed -= start - position
+                position = start
+            continue
+        position = end
+    return needed == 0
 
 
 def delegated_memory_cgroup(proc: str = "/proc/self/cgroup", root: str = "/sys/fs/cgroup") -> str:

@@ -27,6 +27,7 @@ def sandbox_config() -> SandboxConfig:
         lock_dir=settings.SANDBOX_LOCK_DIR,
         max_processes=settings.SANDBOX_MAX_PROCESSES,
         tmpfs_mb=settings.SANDBOX_TMPFS_MB,
+        memory_budget_mb=settings.SANDBOX_MEMORY_BUDGET_MB,
         # Never shown to a program, nor any folder holding one of them (so not the project's root either);
         # a bot may live in a folder of the tree of its own (examples/, tests/league/bots/programs/).
         protected_paths=tuple(

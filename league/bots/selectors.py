@@ -6,7 +6,7 @@ Each function runs a fixed number of queries, whatever the number of bots or mat
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 from django.db.models import Avg, Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery, TextField, Value
@@ -116,12 +116,14 @@ def league_standings(league: BotLeague) -> list[StandingRow]:
 @dataclass(frozen=True)
 class LadderStandings:
     """A ladder's current entries ranked by rating, and the versions that left (retired or withdrawn) with
-    the event that took each out; `entered` is each bot's entry event."""
+    the event that took each out; `entered` is each bot's entry event; `kept_apart` are the groups of bots in
+    it now that are one author's uploaded programs (they never share a table: `league.bots.matchmaking`)."""
 
     current: list[StandingRow]
     retired: list[StandingRow]
     left: dict[int, LadderEvent]
     entered: dict[int, LadderEvent]
+    kept_apart: list[list[BotDefinition]] = field(default_factory=list)
 
 
 def _reranked(rows: list[StandingRow]) -> list[StandingRow]:
@@ -151,7 +153,13 @@ def ladder_standings(ladder: BotLeague) -> LadderStandings:
     retired = sorted(
         (row for row in rows if row.bot.pk not in inside), key=lambda row: (row.bot.name, row.bot.version)
     )
-    return LadderStandings(current, retired, left, entered)
+    by_author: dict[int, list[BotDefinition]] = {}
+    for row in current:
+        author = entered[row.bot.pk].author
+        if author is not None:
+            by_author.setdefault(author, []).append(row.bot)
+    kept_apart = [bots for _, bots in sorted(by_author.items()) if len(bots) > 1]
+    return LadderStandings(current, retired, left, entered, kept_apart)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from games import registry
 from games.core.errors import OptionError, UnknownBot
+from league.bots.budget import DEFAULT_MEMORY_MB, check_seat_memory
 from league.bots.external import ExternalBotError, resolve_command
 from league.bots.ladders import ladders_follow_new_version
 from league.bots.models import BotDefinition, ProgramLog, WorkerProbe
@@ -61,7 +62,7 @@ def check_bot(
     command: Sequence[str] | str | None = None,
     move_seconds: float = 1.0,
     cpu_seconds: int = 60,
-    memory_mb: int = 512,
+    memory_mb: int = DEFAULT_MEMORY_MB,
     by: AbstractBaseUser | None,
 ) -> BotPlan:
     """Validate a bot definition. Only staff may register external programs (they run on the workers)."""
@@ -78,6 +79,7 @@ def check_bot(
             raise Forbidden(
                 "only staff can register external programs: they run on the league's workers", field="kind"
             )
+        check_seat_memory(memory_mb=memory_mb)
         if isinstance(command, str):
             command = command.split()
         if not isinstance(command, list | tuple):

@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Sum
 
 from league.bots.archives import ArchiveLimits, CheckedProgram, ProgramRefused, check_program
+from league.bots.budget import DEFAULT_MEMORY_MB, check_seat_memory
 from league.bots.ladders import ladders_follow_new_version
 from league.bots.models import BotDefinition, Program
 from league.bots.services import check_bot_name
@@ -138,6 +139,7 @@ def bot_upload(
             code=ErrorCode.DUPLICATE,
         )
     check_quota(by, checked)
+    check_seat_memory(memory_mb=DEFAULT_MEMORY_MB, field=None)  # an upload runs with the default memory
     description = (description or checked.manifest.get("description", "")).strip()
     if len(description) > 5000:
         raise UserError("the description is longer than 5000 characters", field="description")

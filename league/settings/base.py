@@ -328,6 +328,10 @@ SANDBOX_USERS = tuple(
 SANDBOX_MAX_PROCESSES = env.number("SANDBOX_MAX_PROCESSES", 8, minimum=4)
 SANDBOX_TMPFS_MB = env.number("SANDBOX_TMPFS_MB", 16, minimum=1)
 SANDBOX_LOCK_DIR = env.text("SANDBOX_LOCK_DIR", "/tmp/pecking-order-sandbox")
+# The memory caps (SANDBOX_MAX_PROCESSES x a bot's memory_mb) of the seats running at once on one machine, in
+# every worker process sharing SANDBOX_LOCK_DIR, stay within this many MB; a bot whose own cap exceeds it is
+# refused when it is registered. Set it alike on the web servers and on every worker.
+SANDBOX_MEMORY_BUDGET_MB = env.number("SANDBOX_MEMORY_BUDGET_MB", 16384, minimum=256)
 
 # Uploaded bot programs (league.bots.uploads, league.bots.archives; docs/bot-leagues.md, "Uploading a bot").
 BOT_UPLOAD_MAX_BYTES = env.number("BOT_UPLOAD_MAX_BYTES", 1 << 20, minimum=1024)  # the upload, compressed

@@ -1,6 +1,9 @@
 """Ladders: leagues that never end, whose schedule replays from their seed and their entry log."""
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
 
 from games.core.record import canonical_json
 from league.bots import matchmaking
@@ -9,10 +12,12 @@ from league.bots.leagues import ladder_log, league_start, league_tick
 from league.bots.models import BotLeague, Fixture, LadderEvent, LeagueEntry
 from league.bots.selectors import ladder_standings
 from league.bots.services import bot_register, bot_revise
+from league.bots.uploads import bot_upload
 from league.bots.worker import league_work
 from league.core.errors import Forbidden, UserError
 from league.ratings.models import Rating
-from tests.league.bots.conftest import make_bots
+from tests.league.bots.conftest import make_bots, make_league
+from tests.league.bots.crafted import BOT
 
 pytestmark = pytest.mark.django_db
 
@@ -208,3 +213,61 @@ def test_only_the_owner_or_staff_enter_a_bot_and_bad_entries_are_refused(staff, 
     with pytest.raises(Forbidden, match="only staff create ladders"):
         make_ladder(member, name="Members' ladder")
     assert LeagueEntry.objects.filter(league=ladder).count() == 2
+
+
+def test_one_authors_uploaded_programs_never_share_a_table_and_the_schedule_still_replays(staff, member):
+    from_member = [
+        bot_upload(by=member, game_id="nacho_pile", name=name, data=BOT) for name in ("A1", "A2", "A3")
+    ]
+    other = get_user_model().objects.create_user("other", password="pw-other-12345")
+    from_other = bot_upload(by=other, game_id="nacho_pile", name="O1", data=BOT)
+    builtins = make_bots(staff)[:3]
+    ladder = make_ladder(staff, table_size=3, sittings_per_round=3, newcomer_matches=0)
+    for bot in from_member:
+        ladder_enter(ladder_id=ladder.pk, bot_id=bot.pk, by=member)
+    ladder_enter(ladder_id=ladder.pk, bot_id=from_other.pk, by=other)
+    for bot in builtins:
+        ladder_enter(ladder_id=ladder.pk, bot_id=bot.pk, by=staff)
+    assert list(LadderEvent.objects.filter(league=ladder).values_list("bot__name", "author")) == [
+        ("A1", member.pk), ("A2", member.pk), ("A3", member.pk), ("O1", other.pk),
+        ("Random", None), ("Careful", None), ("Balanced", None),
+    ]  # fmt: skip
+    league_start(league_id=ladder.pk)
+
+    # Seven bots, tables of three: two tables a sitting, so two of the member's three programs play (one at
+    # each table) and the third sits it out; the other author's program and the built-ins play every sitting.
+    fixtures = list(Fixture.objects.filter(league=ladder).order_by("position"))
+    assert len(fixtures) == 6
+    member_ids = {bot.player_id for bot in from_member}
+    for fixture in fixtures:
+        players = set(fixture.match.seats.values_list("player_id", flat=True))
+        assert len(players & member_ids) == 1
+    for sitting in range(3):
+        seated = {
+            player_id
+            for fixture in fixtures[2 * sitting : 2 * sitting + 2]
+            for player_id in fixture.match.seats.values_list("player_id", flat=True)
+        }
+        assert len(seated & member_ids) == 2
+        assert {from_other.player_id, *(bot.player_id for bot in builtins)} <= seated
+    assert schedule_bytes_replayed(ladder) == schedule_bytes_from_the_database(ladder)
+
+    page = Client().get(reverse("bots:ladder", args=[ladder.pk])).content.decode()
+    assert (
+        "A1, A2 and A3\nare uploaded by one author: they never sit at one table. When a sitting has fewer "
+        "tables than they are, the extra ones sit it out." in page
+    )
+    assert "O1" not in page.split("are uploaded by one author")[0].rsplit("</table>", 1)[1]
+
+
+def test_a_league_whose_bots_cannot_fill_a_table_without_two_programs_of_one_author_is_refused(staff, member):
+    programs = [bot_upload(by=member, game_id="nacho_pile", name=name, data=BOT) for name in ("A1", "A2")]
+    builtin = make_bots(staff)[0]
+    with pytest.raises(UserError) as refused:
+        make_league(staff, [*programs, builtin], table_size=3)
+    assert refused.value.message == (
+        "these bots cannot fill a table of 3 without two uploaded programs of one author (they never share a "
+        "table): add other authors' bots or built-in ones"
+    )
+    league = make_league(staff, [*programs, builtin], table_size=2)
+    assert league.entries.count() == 3

@@ -4,11 +4,15 @@ import pytest
 from django.core.management import call_command
 from kombu import Connection
 
+from league.bots.probe import PROTECTIONS, ProbeResult
+from league.bots.services import worker_probe_record
 from league.matches.models import Match
 from league.players.models import Player
 from league.ratings.models import Rating, RatingPool
 from league.ratings.services import pool_differences
 from league.site import demo
+
+NEW = ("no_file_locks", "no_file_watches", "no_io_uring", "no_kernel_sockets", "memory_budget")
 
 
 def test_health_without_a_worker_is_503_and_says_why(client, db, monkeypatch, tmp_path):
@@ -67,3 +71,28 @@ def test_serve_refuses_a_port_in_use_with_status_2():
         with pytest.raises(CommandError, match=f"something already listens on 127.0.0.1:{port}") as failure:
             call_command("serve", "--port", str(port))
     assert failure.value.returncode == 2
+
+
+def test_health_shows_the_filter_and_the_memory_budget_protection_by_protection(client, db, monkeypatch):
+    monkeypatch.setattr("league.site.health.check_workers", lambda: ["celery@w1"])
+    failed = {"no_file_locks": "flock succeeded, F_SETLK EPERM", "memory_budget": "a claim was granted"}
+    worker_probe_record(
+        worker="celery@w1",
+        hostname="w1",
+        result=ProbeResult(
+            proven={name: name not in failed for name in PROTECTIONS},
+            detail={name: failed.get(name, "held") for name in PROTECTIONS},
+        ),
+    )
+    (worker,) = client.get("/health/?format=json").json()["sandbox"]["workers"]
+    assert worker["isolated"] is False
+    assert {name: worker["proven"][name] for name in NEW} == {
+        "no_file_locks": False, "no_file_watches": True, "no_io_uring": True, "no_kernel_sockets": True,
+        "memory_budget": False,
+    }  # fmt: skip
+    assert worker["failed"] == failed
+    page = client.get("/health/").content.decode()
+    assert (
+        "Not proven: no_file_locks (flock succeeded, F_SETLK EPERM); memory_budget (a claim was granted)"
+        in page
+    )
