@@ -304,7 +304,7 @@ def ladder_standings_input(league: BotLeague, position: int) -> list[matchmaking
             sigma=0.0,
             matches=sum(seats.get(bot_id, ())),
             seat_counts=tuple(seats.get(bot_id, [0] * league.table_size)),
-            author=authors.get(bot_id),
+            author=authors.get(bot_id) if position >= league.authors_apart_from else None,
         )
         for bot_id in members
     ]

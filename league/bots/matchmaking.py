@@ -354,8 +354,12 @@ def ladder_schedule(
     newcomer_matches: int,
     ladder_seed: int,
     rounds: int,
+    authors_apart_from: int = 0,
 ) -> list[LadderRound]:
     """A ladder's first `rounds` rounds, from its seed and its entry log alone (events in log order).
+
+    One author's programs are kept apart in the rounds drawn at `authors_apart_from` and after (a ladder
+    older than that rule keeps its earlier rounds as they were drawn).
 
     A round is drawn only when its members fill a table: a position at which they do not draws nothing
     (the ladder waits there for an entry), so the log's later events must lie beyond the last round drawn.
@@ -375,7 +379,7 @@ def ladder_schedule(
                 sigma=0.0,
                 matches=tallies[bot_id].matches if bot_id in tallies else 0,
                 seat_counts=tuple(tallies[bot_id].seat_counts) if bot_id in tallies else (),
-                author=authors.get(bot_id),
+                author=authors.get(bot_id) if position >= authors_apart_from else None,
             )
             for bot_id in members
         ]

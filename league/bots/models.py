@@ -188,6 +188,12 @@ class BotLeague(models.Model):
         "reaper hands the matches to another worker; at most 30.",
     )
 
+    authors_apart_from = models.PositiveIntegerField(
+        default=0,
+        help_text="The schedule position from which one author's uploaded programs never share a table: 0, "
+        "but for a ladder older than the rule, whose earlier rounds still replay as they were drawn.",
+    )
+
     class Matchmaking(models.TextChoices):
         SIMILAR = "similar", "Similar ratings (a draw from each belief)"
         INFORMATIVE = "informative", "Most informative (widest σ first, closest μ together)"

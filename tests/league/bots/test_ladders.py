@@ -69,6 +69,7 @@ def schedule_bytes_replayed(ladder) -> bytes:
         newcomer_matches=ladder.newcomer_matches,
         ladder_seed=ladder.seed,
         rounds=ladder.current_round,
+        authors_apart_from=ladder.authors_apart_from,
     )
     rows = [
         [drawn.start + table.index, drawn.number, table.seed, list(table.seats)]

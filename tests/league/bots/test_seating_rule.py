@@ -137,3 +137,20 @@ def test_a_ladder_of_one_authors_programs_only_waits_and_its_schedule_replays_wi
     for drawn in rounds:
         for table in drawn.tables:
             assert 4 in table.seats  # the one other bot sits at every table, against one of A's
+
+
+def test_a_ladder_older_than_the_rule_replays_its_earlier_rounds_as_drawn_and_keeps_authors_apart_after():
+    """The migration that wrote each past entry's author also set `authors_apart_from` to the ladder's next
+    position: the rounds drawn before keep their tables (two of A's together among them), the later ones
+    follow the rule."""
+    events = [LadderEvent(0, "enter", bot_id, A if bot_id <= 2 else None) for bot_id in (1, 2, 3, 4)]
+    settings = {"table_size": 2, "sittings": 2, "newcomer_matches": 0, "ladder_seed": 1, "rounds": 6}
+    unruled = [LadderEvent(0, "enter", bot_id, None) for bot_id in (1, 2, 3, 4)]
+    before_the_rule = ladder_schedule(events=unruled, **settings)
+    start = before_the_rule[3].start
+    replayed = ladder_schedule(events=events, authors_apart_from=start, **settings)
+
+    assert any(set(table.seats) == {1, 2} for drawn in before_the_rule[:3] for table in drawn.tables)
+    assert replayed[:3] == before_the_rule[:3]
+    later = [set(table.seats) for drawn in replayed[3:] for table in drawn.tables]
+    assert len(later) == 12 and {1, 2} not in later
