@@ -16,6 +16,7 @@ class Kind(models.TextChoices):
     CONFIRM = "confirm_result", "A result waits for my confirmation"
     DISPUTED = "table_disputed", "A table of a tournament I organize is disputed"
     FINISHED = "tournament_finished", "A tournament I play in finishes"
+    BOT_CHECKED = "bot_checked", "The check of a bot I uploaded ends (ready or refused)"
 
 
 class Notification(models.Model):
