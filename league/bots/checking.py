@@ -116,14 +116,26 @@ def _refuse(message: str) -> None:
     sys.stdout.write(REFUSED + json.dumps(message) + "\n")
 
 
+def _lower(kind: int, soft: int, hard: int) -> None:
+    """Lower a limit to (soft, hard), never above a lower one this process inherited."""
+    _, inherited = resource.getrlimit(kind)
+    if inherited != resource.RLIM_INFINITY:
+        hard = min(hard, inherited)
+        soft = min(soft, hard)
+    resource.setrlimit(kind, (soft, hard))
+
+
 def _child() -> None:
     """The child's side: limits first, then read the sources and compile them one by one."""
     request = json.loads(sys.stdin.buffer.read())
     cpu, memory = int(request["cpu_seconds"]), int(request["memory_mb"]) << 20
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    for kind, soft, hard in (
+        (resource.RLIMIT_CORE, 0, 0),
+        (resource.RLIMIT_FSIZE, 0, 0),
+        (resource.RLIMIT_CPU, cpu, cpu + 1),
+        (resource.RLIMIT_AS, memory, memory),
+    ):
+        _lower(kind, soft, hard)
     for path, text in request.pop("modules"):
         sys.stdout.write(STARTED + path.replace("\n", " ") + "\n")
         sys.stdout.flush()

@@ -19,6 +19,7 @@ program printed and why it forfeited) are the author's and staff's to read (`can
 
 from __future__ import annotations
 
+import math
 from datetime import timedelta
 from typing import IO, Any
 
@@ -124,11 +125,12 @@ def check_throttle(user: AbstractBaseUser) -> None:
     limit = settings.BOT_UPLOADS_PER_USER_HOUR
     if len(recent) >= limit:
         wait = recent[len(recent) - limit] + THROTTLE_WINDOW - timezone.now()
-        minutes = max(1, -(-int(wait.total_seconds()) // 60))
+        seconds = max(1, math.ceil(wait.total_seconds()))
+        minutes = math.ceil(seconds / 60)
         raise TooMany(
             f"you have uploaded {len(recent)} versions in the last hour, the most allowed: "
             f"try again in {minutes} minute{'s' if minutes != 1 else ''}",
-            retry_after=max(1, int(wait.total_seconds()) + 1),
+            retry_after=seconds,
             field="file",
         )
 
