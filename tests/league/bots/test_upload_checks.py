@@ -27,6 +27,7 @@ from league.notifications.models import Notification
 from tests.factories import UserFactory
 from tests.league.bots.conftest import make_bots
 from tests.league.bots.crafted import BOT, TOML, good_tar, zip_bytes
+from tests.league.bots.workers import Worker, wait_until
 
 FSTRING = b"x=f'" + b"{1}" * 50_000 + b"'\n"
 BROKEN = zip_bytes({"bot.toml": TOML, "main.py": BOT, "lib/tables.py": b"TABLE = [1, 2,\n"})
@@ -259,3 +260,27 @@ def test_uploads_are_throttled_per_user_and_hour(member, settings):
     oldest = BotDefinition.objects.filter(created_by=member).order_by("created_at").first()
     BotDefinition.objects.filter(pk=oldest.pk).update(created_at=timezone.now() - timedelta(minutes=61))
     assert api_upload(client, BOT + b"# 3\n").status_code == 201
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_checks_an_upload_on_the_embedded_broker(member):
+    worker = Worker("checks", 1)
+    try:
+        author = Client()
+        author.force_login(member)
+        for name, data in (("Good", BOT), ("Broken", BROKEN)):
+            response = author.post(
+                "/bots/bots/upload/",
+                {"game": "nacho_pile", "name": name, "file": SimpleUploadedFile("upload", data)},
+            )
+            assert response.status_code == 302
+        wait_until(
+            lambda: not BotDefinition.objects.filter(state="checking").exists(), "the worker checks both uploads"
+        )
+    finally:
+        worker.stop()
+    assert list(BotDefinition.objects.order_by("name").values_list("name", "state", "refusal")) == [
+        ("Broken", "refused", REFUSAL),
+        ("Good", "ready", ""),
+    ]
