@@ -18,7 +18,7 @@ from league.bots import sandboxing
 from league.bots.checking import CheckUnavailable
 from league.bots.leagues import league_tick
 from league.bots.services import worker_probe_record
-from league.bots.uploads import bot_check
+from league.bots.uploads import bot_check, uploads_recheck
 from league.bots.worker import challenge_work, league_work, leases_reap, relax_session_commits
 
 logger = logging.getLogger(__name__)
@@ -123,3 +123,9 @@ def bot_check_task(bot_id: int) -> str:
     """Compile an uploaded version's modules in a bounded child process (`league.bots.uploads.bot_check`);
     its state after. On the default queue, which every worker (`make run`'s too) consumes."""
     return bot_check(bot_id=bot_id)
+
+
+@shared_task
+def uploads_recheck_task() -> int:
+    """Queue again the checks of uploads still checking after a while (a lost task); run by beat."""
+    return len(uploads_recheck())

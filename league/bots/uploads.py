@@ -19,6 +19,7 @@ program printed and why it forfeited) are the author's and staff's to read (`can
 
 from __future__ import annotations
 
+import logging
 import math
 from datetime import timedelta
 from typing import IO, Any
@@ -30,6 +31,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
+from kombu.exceptions import KombuError
 
 from league.bots.archives import ArchiveLimits, CheckedProgram, ProgramRefused, check_program
 from league.bots.checking import CheckLimits, compile_check, python_sources
@@ -44,6 +46,9 @@ from league.players.services import player_create
 
 CHECK_TASK = "league.bots.tasks.bot_check_task"
 THROTTLE_WINDOW = timedelta(hours=1)
+STALE_CHECK = timedelta(minutes=10)
+
+logger = logging.getLogger(__name__)
 
 
 class NotSignedIn(Forbidden):
@@ -227,8 +232,30 @@ def bot_upload(
 
 
 def queue_check(bot_id: int) -> None:
-    """Queue the check of an uploaded version once the transaction commits."""
-    transaction.on_commit(lambda: signature(CHECK_TASK, args=(bot_id,)).delay())
+    """Queue the check of an uploaded version once the transaction commits. A broker that does not answer
+    then fails neither the upload nor its answer: `uploads_recheck` queues the check again later."""
+
+    def send() -> None:
+        try:
+            signature(CHECK_TASK, args=(bot_id,)).delay()
+        except (KombuError, OSError):
+            logger.warning("could not queue the check of bot %s: the sweep queues it later", bot_id, exc_info=True)
+
+    transaction.on_commit(send)
+
+
+def uploads_recheck() -> list[int]:
+    """Queue again the check of every version still `checking` STALE_CHECK after its upload (its task was
+    lost, or the machine could not run it); their ids. Run by beat; a check queued twice is done once."""
+    due = timezone.now() - STALE_CHECK
+    ids = list(
+        BotDefinition.objects.filter(state=BotDefinition.State.CHECKING, created_at__lt=due)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    for bot_id in ids:
+        signature(CHECK_TASK, args=(bot_id,)).delay()
+    return ids
 
 
 def bot_check(*, bot_id: int) -> str:

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
+from kombu.exceptions import OperationalError
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -20,7 +21,7 @@ from league.bots.leagues import ladder_log, league_create, next_position
 from league.bots.matchmaking import ladder_members
 from league.bots.models import BotDefinition, LadderEvent
 from league.bots.tasks import bot_check_task
-from league.bots.uploads import CHECK_TASK, bot_check, bot_upload
+from league.bots.uploads import CHECK_TASK, bot_check, bot_upload, uploads_recheck
 from league.celery import app
 from league.core.errors import UserError
 from league.notifications.models import Notification
@@ -89,6 +90,24 @@ def test_the_upload_answers_checking_and_queues_the_check_after_its_commit(
     assert bot_check_task(bodies[0]["id"]) == "refused"
     assert BotDefinition.objects.get(pk=bodies[0]["id"]).refusal == "bot.py line 1: invalid syntax"
     assert bot_check_task(bodies[0]["id"]) == "refused"  # idempotent: a second run changes nothing
+
+
+def test_a_check_the_broker_lost_is_queued_again_by_the_sweep(member, django_capture_on_commit_callbacks):
+    with (
+        mock.patch("league.bots.uploads.signature") as queued,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        queued.return_value.delay.side_effect = OperationalError("the broker does not answer")
+        response = api_upload(api(member), BOT)
+    assert (response.status_code, response.json()["state"]) == (201, "checking")
+    lost = response.json()["id"]
+    done = checked(member, name="Other", data=BOT + b"# other\n")
+    with mock.patch("league.bots.uploads.signature") as queued:
+        assert uploads_recheck() == []  # a check queued a moment ago is not lost yet
+        BotDefinition.objects.update(created_at=timezone.now() - timedelta(minutes=11))
+        assert uploads_recheck() == [lost]  # the ready one is never checked again
+    assert queued.call_args_list == [mock.call(CHECK_TASK, args=(lost,))]
+    assert BotDefinition.objects.get(pk=done.pk).state == "ready"
 
 
 def test_the_check_task_runs_on_the_queue_that_make_runs_worker_consumes():
