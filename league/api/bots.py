@@ -115,8 +115,9 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
         responses={201: BotSerializer, 409: ERROR, 429: ERROR},
         description="Upload a program (multipart): version 1 of a new bot, or the next version of one of your "
         "uploaded bots (by its name). Any signed-in user; refusals name the field and say why. The version "
-        "answers in state `checking`: a worker compiles its modules, and it becomes `ready` or `refused` (with "
-        "`refusal`, the reason). At most BOT_UPLOADS_PER_USER_HOUR uploads an hour (then 429 `throttled`).",
+        "answers in state `checking`: a worker compiles its modules, and it becomes `ready` or `refused` "
+        "(with `refusal`, the reason). At most BOT_UPLOADS_PER_USER_HOUR uploads an hour (then 429 "
+        "`throttled`).",
     )
     @action(detail=False, methods=["post"], permission_classes=[IsAuthenticated])
     def upload(self, request):

@@ -13,7 +13,8 @@ a state that does not allow the request) has no `field` and an empty `errors`.
 A version conflict adds `current_version`, the result version now stored; a second report of a table adds
 `open_report`, the report already waiting for confirmation.
 
-The sources: a service's `UserError` (its status: 400, 403, 404, 409, and 429 with Retry-After); DRF's own errors — validation (nested
+The sources: a service's `UserError` (its status: 400, 403, 404, 409, and 429 with Retry-After); DRF's own
+errors — validation (nested
 serializer errors flattened to dotted field paths, list indexes included: `players.1`), authentication (401),
 permission (403), lookups and pagination (404), methods (405), content negotiation (406), media types (415),
 throttles (429 with Retry-After), malformed bodies (400); too many query or form fields (400, Django's

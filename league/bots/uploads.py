@@ -196,7 +196,7 @@ def bot_upload(
         raise UserError("the description is longer than 5000 characters", field="description")
     try:
         with transaction.atomic():
-            # The throttle is checked again under the user's lock, so two requests at once cannot both pass it.
+            # The throttle again, under the user's lock: two requests at once cannot both pass it.
             get_user_model().objects.select_for_update().filter(pk=by.pk).first()
             check_throttle(by)
             program = _store_program_with_content(checked, data)
@@ -239,7 +239,9 @@ def queue_check(bot_id: int) -> None:
         try:
             signature(CHECK_TASK, args=(bot_id,)).delay()
         except (KombuError, OSError):
-            logger.warning("could not queue the check of bot %s: the sweep queues it later", bot_id, exc_info=True)
+            logger.warning(
+                "could not queue the check of bot %s: the sweep queues it later", bot_id, exc_info=True
+            )
 
     transaction.on_commit(send)
 

@@ -236,8 +236,8 @@ def bot_upload(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(
                 request,
-                f"Uploaded {bot.label}: a worker checks it now (this page shows when it is ready); once ready, "
-                "it plays in the leagues it enters.",
+                f"Uploaded {bot.label}: a worker checks it now (this page shows when it is ready); "
+                "once ready, it plays in the leagues it enters.",
             )
             return redirect(bot)
     versions, stored = uploads.upload_usage(request.user)

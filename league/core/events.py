@@ -17,7 +17,7 @@ receiver reads the rows afresh and can hand the ids on to a Celery task as they 
 | `result_disputed` | a seated player disputes a report or a stored result | `tournament_id`, `table_id`, `dispute_id` |
 | `tournament_finished` | a tournament's status becomes finished | `tournament_id` |
 | `league_round_rated` | every match of a bot-league round is played and rated | `league_id`, `round_number` |
-| `bot_checked` | the check of an uploaded bot version ends: it is ready, or refused (with the reason) | `bot_id` |
+| `bot_checked` | the check of an uploaded bot version ends: ready, or refused (with the reason) | `bot_id` |
 """
 
 from __future__ import annotations

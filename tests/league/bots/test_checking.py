@@ -41,7 +41,9 @@ PROBE = textwrap.dedent(
 
 
 def check_in_child(source: bytes, *, check_cpu: int, check_mb: int) -> dict:
-    script = PROBE.format(cpu=TEST_CPU_SECONDS, path=checking.__file__, check_cpu=check_cpu, check_mb=check_mb)
+    script = PROBE.format(
+        cpu=TEST_CPU_SECONDS, path=checking.__file__, check_cpu=check_cpu, check_mb=check_mb
+    )
     child = subprocess.run(
         [sys.executable, "-I", "-c", script], input=source, capture_output=True, timeout=600, check=False
     )
@@ -78,7 +80,8 @@ def test_the_default_bounds_refuse_both(source):
 
 def test_the_wall_deadline_stops_a_check_that_takes_too_long():
     # A wall deadline shorter than the compiler's start: the check says where it was, if anywhere.
-    verdict = compile_check({"bot.py": FSTRING}, CheckLimits(cpu_seconds=30, memory_mb=512, wall_seconds=0.001))
+    limits = CheckLimits(cpu_seconds=30, memory_mb=512, wall_seconds=0.001)
+    verdict = compile_check({"bot.py": FSTRING}, limits)
     assert verdict == "compiling the program took longer than 0.001 seconds: make it smaller or simpler"
 
 
@@ -98,9 +101,8 @@ def test_every_module_is_compiled_and_the_first_fault_named_with_its_line():
 
 
 def test_the_modules_of_a_program_are_its_python_files():
-    checked = check_program(
-        zip_bytes({"bot.toml": TOML, "main.py": MAIN, "lib/helper.py": HELPER, "data.txt": b"("}), ArchiveLimits()
-    )
+    archive = zip_bytes({"bot.toml": TOML, "main.py": MAIN, "lib/helper.py": HELPER, "data.txt": b"("})
+    checked = check_program(archive, ArchiveLimits())
     assert python_sources(checked.contents) == {"lib/helper.py": HELPER, "main.py": MAIN}
 
 
@@ -108,7 +110,8 @@ def test_the_upload_check_reads_but_never_compiles():
     # The archive check (run in the request) refuses what is not UTF-8 and lets a syntax error through.
     assert check_program(b"def broken(:\n", ArchiveLimits()).entry == "bot.py"
     with pytest.raises(ProgramRefused) as caught:
-        check_program(zip_bytes({"bot.toml": TOML, "main.py": MAIN, "lib.py": b"x='\xe9'\n"}), ArchiveLimits())
+        archive = zip_bytes({"bot.toml": TOML, "main.py": MAIN, "lib.py": b"x='\xe9'\n"})
+        check_program(archive, ArchiveLimits())
     assert str(caught.value) == "lib.py is not UTF-8 text (byte 3)"
 
 

@@ -1,6 +1,6 @@
-"""An upload answers at once in state `checking`; a Celery task compiles its modules (`bot_check`) and makes it
-ready or refused. Until ready it takes no seat and follows into no ladder; a refusal says why on the bot's page
-and in its author's inbox; uploads are throttled per user (BOT_UPLOADS_PER_USER_HOUR)."""
+"""An upload answers at once in state `checking`; a Celery task compiles its modules (`bot_check`) and makes
+it ready or refused. Until ready it takes no seat and follows into no ladder; a refusal says why on the bot's
+page and in its author's inbox; uploads are throttled per user (BOT_UPLOADS_PER_USER_HOUR)."""
 
 from datetime import timedelta
 from unittest import mock
@@ -130,23 +130,24 @@ def test_a_version_checking_or_refused_takes_no_seat_and_follows_into_no_ladder(
     second = bot_upload(by=member, game_id="nacho_pile", name="Greedy", data=BROKEN)
     assert (second.version, second.state, second.previous) == (2, "checking", first)
     assert members() == {first.pk, *(bot.pk for bot in others)}
-    for attempt, message in (
-        (lambda: ladder_enter(ladder_id=ladder.pk, bot_id=second.pk, by=member), "Greedy v2 is still being checked"),
-        (
-            lambda: league_create(
-                name="L", game_id="nacho_pile", bot_ids=[second.pk, others[0].pk], table_size=2, by=staff
-            ),
-            "Greedy v2 is still being checked",
+    for attempt in (
+        lambda: ladder_enter(ladder_id=ladder.pk, bot_id=second.pk, by=member),
+        lambda: league_create(
+            name="L", game_id="nacho_pile", bot_ids=[second.pk, others[0].pk], table_size=2, by=staff
         ),
-        (lambda: challenge_create(bot_id=second.pk, opponent_ids=[others[0].pk], matches=1, by=member), "Greedy v2 is still being checked"),
-        (lambda: challenge_create(bot_id=others[0].pk, opponent_ids=[second.pk], matches=1, by=staff), "Greedy v2 is still being checked"),
-    ):  # fmt: skip
+        lambda: challenge_create(bot_id=second.pk, opponent_ids=[others[0].pk], matches=1, by=member),
+        lambda: challenge_create(bot_id=others[0].pk, opponent_ids=[second.pk], matches=1, by=staff),
+    ):
         with pytest.raises(UserError) as caught:
             attempt()
-        assert caught.value.message == f"{message}: only a bot whose check passed takes a seat"
+        assert caught.value.message == (
+            "Greedy v2 is still being checked: only a bot whose check passed takes a seat"
+        )
     # the first version is still the current one: it may still enter and be challenged
     assert list(selectors.current_versions().filter(name="Greedy")) == [first]
-    assert league_create(name="L1", game_id="nacho_pile", bot_ids=[first.pk, others[0].pk], table_size=2, by=staff)
+    assert league_create(
+        name="L1", game_id="nacho_pile", bot_ids=[first.pk, others[0].pk], table_size=2, by=staff
+    )
 
     assert bot_check(bot_id=second.pk) == "refused"
     second.refresh_from_db()
@@ -205,7 +206,8 @@ def test_a_refusal_says_why_on_the_bots_page_to_its_author_and_in_their_inbox(
     stranger = Client()
     stranger.force_login(UserFactory())
     page = stranger.get(response["Location"]).content.decode()
-    assert "Refused by the check of uploads. It takes no seat; its author can upload a corrected version." in page
+    refused = "Refused by the check of uploads. It takes no seat; its author can upload a corrected version."
+    assert refused in page
     assert "never closed" not in page
     note = Notification.objects.get(user=member)
     assert (note.kind, note.text, note.link) == (
@@ -295,7 +297,8 @@ def test_a_real_worker_checks_an_upload_on_the_embedded_broker(member):
             )
             assert response.status_code == 302
         wait_until(
-            lambda: not BotDefinition.objects.filter(state="checking").exists(), "the worker checks both uploads"
+            lambda: not BotDefinition.objects.filter(state="checking").exists(),
+            "the worker checks both uploads",
         )
     finally:
         worker.stop()
