@@ -112,7 +112,7 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
 
     @extend_schema(
         request={"multipart/form-data": BotUploadSerializer},
-        responses={201: BotSerializer, 409: ERROR, 429: ERROR},
+        responses={201: BotSerializer, 409: ERROR},
         description="Upload a program (multipart): version 1 of a new bot, or the next version of one of your "
         "uploaded bots (by its name). Any signed-in user; refusals name the field and say why. The version "
         "answers in state `checking`: a worker compiles its modules, and it becomes `ready` or `refused` "
