@@ -31,14 +31,27 @@ class BotSerializer(serializers.ModelSerializer):
     player = serializers.PrimaryKeyRelatedField(read_only=True)
     label = serializers.CharField(read_only=True)
     program = ProgramSerializer(read_only=True, allow_null=True, help_text="An uploaded program (else null).")
+    refusal = serializers.SerializerMethodField(
+        help_text="Why the check of uploads refused this version: its author and staff only (else empty)."
+    )
 
     class Meta:
         model = BotDefinition
         fields = [
             "id", "name", "version", "label", "game_id", "kind", "strategy", "params", "command", "move_seconds",
-            "cpu_seconds", "memory_mb", "description", "player", "previous", "program", "created_at",
+            "cpu_seconds", "memory_mb", "description", "player", "previous", "program", "state", "refusal",
+            "checked_at", "created_at",
         ]  # fmt: skip
         read_only_fields = fields
+        extra_kwargs = {
+            "state": {
+                "help_text": "checking (an upload being compiled by a worker), ready (it plays) or refused"
+            }
+        }
+
+    def get_refusal(self, bot) -> str:
+        request = self.context.get("request")
+        return bot.refusal if request is not None and uploads.can_read_logs(request.user, bot) else ""
 
 
 class BotUploadSerializer(serializers.Serializer):
@@ -101,7 +114,10 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
         request={"multipart/form-data": BotUploadSerializer},
         responses={201: BotSerializer, 409: ERROR},
         description="Upload a program (multipart): version 1 of a new bot, or the next version of one of your "
-        "uploaded bots (by its name). Any signed-in user; refusals name the field and say why.",
+        "uploaded bots (by its name). Any signed-in user; refusals name the field and say why. The version "
+        "answers in state `checking`: a worker compiles its modules, and it becomes `ready` or `refused` "
+        "(with `refusal`, the reason). At most BOT_UPLOADS_PER_USER_HOUR uploads an hour (then 429 "
+        "`throttled`).",
     )
     @action(detail=False, methods=["post"], permission_classes=[IsAuthenticated])
     def upload(self, request):
@@ -115,7 +131,7 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
             data=uploads.read_upload(values["file"]),
             description=values["description"],
         )
-        return Response(BotSerializer(bot).data, status=status.HTTP_201_CREATED)
+        return Response(BotSerializer(bot, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses=BotSerializer(many=True), filters=False)
     @action(detail=False, methods=["get"], permission_classes=[IsAuthenticated], filterset_class=None)
@@ -123,7 +139,7 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
         """Your bots, every version, newest version first within each bot."""
         bots = self.get_queryset().filter(created_by=request.user)
         page = self.paginate_queryset(bots)
-        return self.get_paginated_response(BotSerializer(page, many=True).data)
+        return self.get_paginated_response(BotSerializer(page, many=True, context={"request": request}).data)
 
     @extend_schema(responses={200: ProgramLogSerializer(many=True), 403: ERROR}, filters=False)
     @action(detail=True, methods=["get"], permission_classes=[IsAuthenticated], filterset_class=None)

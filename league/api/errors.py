@@ -13,7 +13,8 @@ a state that does not allow the request) has no `field` and an empty `errors`.
 A version conflict adds `current_version`, the result version now stored; a second report of a table adds
 `open_report`, the report already waiting for confirmation.
 
-The sources: a service's `UserError` (its status: 400, 403, 404, 409); DRF's own errors — validation (nested
+The sources: a service's `UserError` (its status: 400, 403, 404, 409, and 429 with Retry-After); DRF's own
+errors — validation (nested
 serializer errors flattened to dotted field paths, list indexes included: `players.1`), authentication (401),
 permission (403), lookups and pagination (404), methods (405), content negotiation (406), media types (415),
 throttles (429 with Retry-After), malformed bodies (400); too many query or form fields (400, Django's
@@ -151,7 +152,9 @@ def user_error_body(error: UserError) -> dict:
 def exception_handler(exc, context):
     """DRF's EXCEPTION_HANDLER: every error a view raises as the one error body; None (a 500) for a bug."""
     if isinstance(exc, UserError):
-        return Response(user_error_body(exc), status=exc.status)
+        retry_after = getattr(exc, "retry_after", None)
+        headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+        return Response(user_error_body(exc), status=exc.status, headers=headers)
     if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
         detail = f"the request has more than {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} query or form fields"
         return Response(error_body(ErrorCode.TOO_MANY_FIELDS, detail), status=400)

@@ -91,10 +91,12 @@ class BotDefinitionForm(forms.ModelForm):
 @admin.register(BotDefinition)
 class BotDefinitionAdmin(admin.ModelAdmin):
     form = BotDefinitionForm
-    list_display = ("label", "game_id", "kind", "strategy", "version", "created_at")
-    list_filter = ("game_id", "kind")
+    list_display = ("label", "game_id", "kind", "strategy", "version", "state", "created_at")
+    list_filter = ("game_id", "kind", "state")
     search_fields = ("name",)
-    readonly_fields = ("version", "player", "previous", "created_by", "created_at")
+    readonly_fields = (
+        "version", "state", "refusal", "checked_at", "player", "previous", "created_by", "created_at",
+    )  # fmt: skip
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)

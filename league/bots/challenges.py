@@ -26,7 +26,7 @@ from django.utils import timezone
 from games.core.errors import OptionError
 from league.bots import matchmaking
 from league.bots.budget import check_table_memory
-from league.bots.ladders import retired
+from league.bots.leagues import not_ready_message, retired
 from league.bots.models import BotDefinition, Challenge, ChallengeMatch
 from league.core import bulk
 from league.core.bounds import Bounds
@@ -81,6 +81,11 @@ def challenge_create(
         raise UserError(
             f"these bots play another game than {bot.label}: {', '.join(wrong_game)}", field="opponents"
         )
+    if not bot.is_ready:
+        raise UserError(not_ready_message([bot]), field="bot")
+    unready = [other for other in opponents if not other.is_ready]
+    if unready:
+        raise UserError(not_ready_message(unready), field="opponents")
     if retired(bot):
         raise UserError(f"{bot.label} has a newer version: challenge with that one", field="bot")
     old = [other.label for other in opponents if retired(other)]

@@ -10,8 +10,10 @@ A ladder is a `BotLeague` of kind "ladder": one game and table size, a seed, a r
   of the same bot still in the ladder leaves at that same position: the new version is a new player at the
   initial rating, drawn first until it has `newcomer_matches` matches; the old one's history stays.
 - `ladder_leave` (the bot's owner or staff): the bot leaves at the next round's position.
-- `ladders_follow_new_version`: a new version of a bot (a revision, an upload) takes its predecessor's place
-  in every ladder the predecessor is in.
+- `ladders_follow_new_version`: a new version of a bot (a revision, an upload once its check passed) takes
+  the place of its earlier versions in every ladder one of them is in.
+
+Only a ready version enters (an upload is `checking` until its modules compiled, or `refused`).
 
 Fixtures drawn before an event are played as drawn: a bot that left still plays those.
 """
@@ -27,7 +29,15 @@ from django.db.models import Max
 
 from games.core.errors import OptionError
 from league.bots.budget import check_table_memory
-from league.bots.leagues import SETTING_BOUNDS, _locked_league, ladder_log, next_position, queue_work
+from league.bots.leagues import (
+    SETTING_BOUNDS,
+    _locked_league,
+    ladder_log,
+    next_position,
+    not_ready_message,
+    queue_work,
+    retired,
+)
 from league.bots.matchmaking import ladder_members
 from league.bots.models import BotDefinition, BotLeague, LadderEvent, LeagueEntry
 from league.core.bounds import Bounds
@@ -115,11 +125,6 @@ def _may_act_for(bot: BotDefinition, by: AbstractBaseUser | None) -> None:
         raise Forbidden(f"only the owner of {bot.label} (or staff) may enter or withdraw it")
 
 
-def retired(bot: BotDefinition) -> bool:
-    """Whether a newer version of this bot exists (it has retired: it enters nothing new)."""
-    return BotDefinition.objects.filter(previous=bot).exists()
-
-
 def _version_chain(bot: BotDefinition) -> set[int]:
     """The ids of every version of `bot`'s line (its game and name)."""
     return set(BotDefinition.objects.filter(game_id=bot.game_id, name=bot.name).values_list("pk", flat=True))
@@ -146,6 +151,8 @@ def ladder_enter(*, ladder_id: int, bot_id: int, by: AbstractBaseUser | None) ->
     if bot is None:
         raise UserError("no bot with this id", field="bot")
     _may_act_for(bot, by)
+    if not bot.is_ready:
+        raise UserError(not_ready_message([bot]), field="bot")
     with transaction.atomic():
         ladder = _locked_ladder(ladder_id)
         if ladder.status == BotLeague.Status.FINISHED:
@@ -189,17 +196,23 @@ def ladder_leave(*, ladder_id: int, bot_id: int, by: AbstractBaseUser | None) ->
 
 
 def ladders_follow_new_version(*, bot: BotDefinition) -> list[int]:
-    """Enter a new version of a bot in every ladder its predecessor is in (which it replaces there); the
-    ladders' ids. Call after the new version is stored (e.g. at the end of a revision or an upload)."""
-    if bot.previous_id is None:
+    """Enter a new ready version of a bot in every ladder where one of its earlier versions is (which it
+    replaces there); the ladders' ids. Call after the version is stored ready (at the end of a revision, or
+    of an upload's check). A version that is not ready, or that a newer ready version retired, enters none."""
+    if not bot.is_ready or retired(bot):
         return []
-    entered = []
+    older = set(
+        BotDefinition.objects.filter(game_id=bot.game_id, name=bot.name, version__lt=bot.version).values_list(
+            "pk", flat=True
+        )
+    )
     ladder_ids = LeagueEntry.objects.filter(
-        bot_id=bot.previous_id, league__kind=BotLeague.Kind.LADDER
+        bot_id__in=older, league__kind=BotLeague.Kind.LADDER
     ).values_list("league_id", flat=True)
-    for ladder_id in sorted(ladder_ids):
+    entered = []
+    for ladder_id in sorted(set(ladder_ids)):
         ladder = BotLeague.objects.get(pk=ladder_id)
-        if bot.previous_id in ladder_members(ladder_log(ladder), next_position(ladder)):
+        if older & set(ladder_members(ladder_log(ladder), next_position(ladder))):
             ladder_enter(ladder_id=ladder_id, bot_id=bot.pk, by=None)
             entered.append(ladder_id)
     return entered

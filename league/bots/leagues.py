@@ -67,6 +67,29 @@ PLAY_TASK = "league.bots.tasks.league_play_task"
 TICK_TASK = "league.bots.tasks.league_tick_task"
 
 
+def retired(bot: BotDefinition) -> bool:
+    """Whether a newer ready version of this bot exists (it has retired: it enters nothing new). A newer
+    upload still checking, or refused, retires nothing."""
+    return BotDefinition.objects.filter(
+        game_id=bot.game_id, name=bot.name, version__gt=bot.version, state=BotDefinition.State.READY
+    ).exists()
+
+
+def not_ready_message(bots: Sequence[BotDefinition]) -> str:
+    """Why these bots (none of them ready) may take no seat yet, in words for the person entering them."""
+    checking = [bot.label for bot in bots if bot.state == BotDefinition.State.CHECKING]
+    refused = [bot.label for bot in bots if bot.state == BotDefinition.State.REFUSED]
+    parts = []
+    if checking:
+        parts.append(f"{', '.join(checking)} {'is' if len(checking) == 1 else 'are'} still being checked")
+    if refused:
+        parts.append(
+            f"{', '.join(refused)} {'was' if len(refused) == 1 else 'were'} refused by the check of "
+            "uploads (its page says why)"
+        )
+    return "; ".join(parts) + ": only a bot whose check passed takes a seat"
+
+
 def league_create(
     *,
     name: str,
@@ -119,12 +142,10 @@ def league_create(
     wrong_game = [bot.label for bot in bots if bot.game_id != spec.id]
     if wrong_game:
         raise UserError(f"these bots play another game: {', '.join(wrong_game)}", field="bots")
-    superseded = set(
-        BotDefinition.objects.filter(previous__in=[bot.pk for bot in bots if bot.is_uploaded]).values_list(
-            "previous_id", flat=True
-        )
-    )
-    replaced = [bot.label for bot in bots if bot.pk in superseded]
+    unready = [bot for bot in bots if not bot.is_ready]
+    if unready:
+        raise UserError(not_ready_message(unready), field="bots")
+    replaced = [bot.label for bot in bots if bot.is_uploaded and retired(bot)]
     if replaced:  # an upload's new version replaces the old for new entries; the old keeps its history
         raise UserError(
             f"these uploaded bots have a newer version, enter that one: {', '.join(sorted(replaced))}",

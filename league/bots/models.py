@@ -55,9 +55,19 @@ class Program(models.Model):
 
 
 class BotDefinition(models.Model):
+    """One version of a bot. An uploaded version starts `checking` (its modules are compiled by a worker,
+    `league.bots.uploads.bot_check`) and becomes `ready` or `refused` (with the reason); only a ready version
+    takes a seat, enters a league, a ladder or a challenge. Built-in strategies and registered programs are
+    ready from the start."""
+
     class Kind(models.TextChoices):
         BUILTIN = "builtin", "Built-in strategy"
         EXTERNAL = "external", "External program"
+
+    class State(models.TextChoices):
+        CHECKING = "checking", "Checking"
+        READY = "ready", "Ready"
+        REFUSED = "refused", "Refused"
 
     name = models.CharField(max_length=60, help_text="The bot's name, shared by all its versions.")
     version = models.PositiveIntegerField(default=1)
@@ -87,6 +97,14 @@ class BotDefinition(models.Model):
         related_name="versions",
         help_text="An uploaded program's files (its command is derived from the entry point).",
     )
+    state = models.CharField(
+        max_length=10,
+        choices=State.choices,
+        default=State.READY,
+        help_text="An upload is checked before it plays: only a ready version takes a seat.",
+    )
+    refusal = models.TextField(blank=True, help_text="Why the check refused this version, for its author.")
+    checked_at = models.DateTimeField(null=True, blank=True, help_text="When the check of its upload ended.")
     description = models.TextField(blank=True)
     player = models.OneToOneField("players.Player", on_delete=models.PROTECT, related_name="bot_definition")
     previous = models.ForeignKey(
@@ -110,6 +128,13 @@ class BotDefinition(models.Model):
             models.CheckConstraint(
                 condition=models.Q(program__isnull=True) | models.Q(kind="external", command=[]),
                 name="bot_program_is_external_without_command",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(state="ready") | models.Q(program__isnull=False),
+                name="bot_only_uploads_are_checked",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(state__in=["checking", "ready", "refused"]), name="bot_state_known"
             ),
         ]
 
@@ -136,6 +161,10 @@ class BotDefinition(models.Model):
         """The author an uploaded program never shares a rated table with another program of (their user id);
         None for a built-in strategy or a command staff registered (`league.bots.matchmaking`)."""
         return self.created_by_id if self.is_uploaded else None
+
+    @property
+    def is_ready(self) -> bool:
+        return self.state == self.State.READY
 
 
 class BotLeague(models.Model):

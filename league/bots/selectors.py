@@ -452,6 +452,23 @@ class MyBot:
     def latest(self) -> BotDefinition:
         return self.versions[0]
 
+    @property
+    def current(self) -> BotDefinition | None:
+        """The newest ready version: the one that enters ladders, leagues and challenges."""
+        return next((version for version in self.versions if version.is_ready), None)
+
+
+def current_versions() -> QuerySet[BotDefinition]:
+    """Every bot's current version: ready, with no newer ready version of its name (the versions that enter
+    ladders, leagues and challenges; an upload still checking, or refused, replaces nothing)."""
+    newer = BotDefinition.objects.filter(
+        game_id=OuterRef("game_id"),
+        name=OuterRef("name"),
+        version__gt=OuterRef("version"),
+        state=BotDefinition.State.READY,
+    )
+    return BotDefinition.objects.filter(state=BotDefinition.State.READY).exclude(Exists(newer))
+
 
 def my_bots(user) -> list[MyBot]:
     """The bots `user` registered or uploaded, each with its versions (newest first), its program and its

@@ -15,8 +15,10 @@ from django.db.backends.signals import connection_created
 
 from games import registry
 from league.bots import sandboxing
+from league.bots.checking import CheckUnavailable
 from league.bots.leagues import league_tick
 from league.bots.services import worker_probe_record
+from league.bots.uploads import bot_check, uploads_recheck
 from league.bots.worker import challenge_work, league_work, leases_reap, relax_session_commits
 
 logger = logging.getLogger(__name__)
@@ -109,3 +111,21 @@ def challenge_play_task(self) -> int:
     return challenge_work(
         worker=worker_name(), max_seconds=TASK_WORK_SECONDS, node=self.request.hostname or None
     )
+
+
+@shared_task(
+    autoretry_for=(OperationalError, CheckUnavailable),
+    retry_backoff=True,
+    retry_backoff_max=10 * 60,
+    max_retries=8,
+)
+def bot_check_task(bot_id: int) -> str:
+    """Compile an uploaded version's modules in a bounded child process (`league.bots.uploads.bot_check`);
+    its state after. On the default queue, which every worker (`make run`'s too) consumes."""
+    return bot_check(bot_id=bot_id)
+
+
+@shared_task
+def uploads_recheck_task() -> int:
+    """Queue again the checks of uploads still checking after a while (a lost task); run by beat."""
+    return len(uploads_recheck())

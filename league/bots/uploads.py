@@ -4,7 +4,14 @@ each upload of the same bot's name is its next version (docs/bot-leagues.md, "Up
 The upload is checked by `league.bots.archives` under the caps of the settings (BOT_UPLOAD_*), stored once
 by its SHA-256 (`Program`), and the version made is an external program's `BotDefinition` whose command is
 derived from the entry point; the workers fetch its files by hash (`league.bots.program_cache`) and show
-only them to its sandbox. A per-user quota bounds the versions and the bytes one author stores.
+only them to its sandbox. A per-user quota bounds the versions and the bytes one author stores, and a
+throttle the versions one author uploads in an hour (BOT_UPLOADS_PER_USER_HOUR).
+
+The request never compiles the program (CPython's compiler is not linear in its input): the version is
+stored in state `checking`, and a Celery task (`bot_check_task`, queued after the commit) compiles every
+module in a bounded child process (`league.bots.checking`, BOT_CHECK_*). The version becomes `ready`, and
+only then takes seats and follows its predecessor into its ladders; or `refused`, with the reason on its
+page and in its author's inbox (the `bot_checked` event).
 
 Each version is immutable and its own player: an upload never changes one that exists. Its logs (what its
 program printed and why it forfeited) are the author's and staff's to read (`can_read_logs`).
@@ -12,22 +19,37 @@ program printed and why it forfeited) are the author's and staff's to read (`can
 
 from __future__ import annotations
 
+import logging
+import math
+from datetime import timedelta
 from typing import IO, Any
 
+from celery import signature
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Sum
+from django.utils import timezone
+from kombu.exceptions import KombuError
 
 from league.bots.archives import ArchiveLimits, CheckedProgram, ProgramRefused, check_program
 from league.bots.budget import DEFAULT_MEMORY_MB, check_seat_memory
+from league.bots.checking import CheckLimits, compile_check, python_sources
 from league.bots.ladders import ladders_follow_new_version
 from league.bots.models import BotDefinition, Program
 from league.bots.services import check_bot_name
+from league.core import events
 from league.core.catalogue import game_spec
-from league.core.errors import Conflict, ErrorCode, Forbidden, UserError
+from league.core.errors import Conflict, ErrorCode, Forbidden, TooMany, UserError
 from league.players.models import Player
 from league.players.services import player_create
+
+CHECK_TASK = "league.bots.tasks.bot_check_task"
+THROTTLE_WINDOW = timedelta(hours=1)
+STALE_CHECK = timedelta(minutes=10)
+
+logger = logging.getLogger(__name__)
 
 
 class NotSignedIn(Forbidden):
@@ -41,6 +63,14 @@ def upload_limits() -> ArchiveLimits:
         entries=settings.BOT_UPLOAD_MAX_ENTRIES,
         entry_bytes=settings.BOT_UPLOAD_MAX_ENTRY_BYTES,
         ratio=settings.BOT_UPLOAD_MAX_RATIO,
+    )
+
+
+def check_limits() -> CheckLimits:
+    return CheckLimits(
+        cpu_seconds=settings.BOT_CHECK_CPU_SECONDS,
+        memory_mb=settings.BOT_CHECK_MEMORY_MB,
+        wall_seconds=settings.BOT_CHECK_WALL_SECONDS,
     )
 
 
@@ -90,6 +120,27 @@ def check_quota(user: AbstractBaseUser, checked: CheckedProgram) -> None:
         )
 
 
+def check_throttle(user: AbstractBaseUser) -> None:
+    """Refuse (429) a user who uploaded BOT_UPLOADS_PER_USER_HOUR versions in the last hour."""
+    since = timezone.now() - THROTTLE_WINDOW
+    recent = list(
+        BotDefinition.objects.filter(created_by=user, program__isnull=False, created_at__gt=since)
+        .order_by("created_at")
+        .values_list("created_at", flat=True)
+    )
+    limit = settings.BOT_UPLOADS_PER_USER_HOUR
+    if len(recent) >= limit:
+        wait = recent[len(recent) - limit] + THROTTLE_WINDOW - timezone.now()
+        seconds = max(1, math.ceil(wait.total_seconds()))
+        minutes = math.ceil(seconds / 60)
+        raise TooMany(
+            f"you have uploaded {len(recent)} versions in the last hour, the most allowed: "
+            f"try again in {minutes} minute{'s' if minutes != 1 else ''}",
+            retry_after=seconds,
+            field="file",
+        )
+
+
 def _latest_version(game_id: str, name: Any) -> BotDefinition | None:
     if not isinstance(name, str):
         return None
@@ -113,9 +164,11 @@ def bot_upload(
 
     A name no bot of the game has makes version 1 (the uploader is its author); the name of the uploader's own
     uploaded bot makes its next version (`previous` is the latest); the name of anyone else's bot is refused.
+    The version is stored `checking`: its modules are compiled by `bot_check`, queued after the commit.
     """
     if by is None or not by.is_authenticated:
         raise NotSignedIn("sign in to upload a bot")
+    check_throttle(by)
     spec = game_spec(game_id, field="game")
     latest = _latest_version(spec.id, name)
     if latest is None:
@@ -145,6 +198,9 @@ def bot_upload(
         raise UserError("the description is longer than 5000 characters", field="description")
     try:
         with transaction.atomic():
+            # The throttle again, under the user's lock: two requests at once cannot both pass it.
+            get_user_model().objects.select_for_update().filter(pk=by.pk).first()
+            check_throttle(by)
             program = _store_program_with_content(checked, data)
             version = 1 if latest is None else latest.version + 1
             current = (
@@ -166,15 +222,75 @@ def bot_upload(
                 previous=latest,
                 created_by=by,
                 player=player,
+                state=BotDefinition.State.CHECKING,
             )
-            if latest is not None:
-                ladders_follow_new_version(bot=uploaded)  # it replaces its predecessor in the ladders
+            queue_check(uploaded.pk)
             return uploaded
     except IntegrityError:
         raise Conflict(
             f"another version of {cleaned!r} was uploaded at the same moment: look at your bots and try again",
             field="name",
         ) from None
+
+
+def queue_check(bot_id: int) -> None:
+    """Queue the check of an uploaded version once the transaction commits. A broker that does not answer
+    then fails neither the upload nor its answer: `uploads_recheck` queues the check again later."""
+
+    def send() -> None:
+        try:
+            signature(CHECK_TASK, args=(bot_id,)).delay()
+        except (KombuError, OSError):
+            logger.warning(
+                "could not queue the check of bot %s: the sweep queues it later", bot_id, exc_info=True
+            )
+
+    transaction.on_commit(send)
+
+
+def uploads_recheck() -> list[int]:
+    """Queue again the check of every version still `checking` STALE_CHECK after its upload (its task was
+    lost, or the machine could not run it); their ids. Run by beat; a check queued twice is done once."""
+    due = timezone.now() - STALE_CHECK
+    ids = list(
+        BotDefinition.objects.filter(state=BotDefinition.State.CHECKING, created_at__lt=due)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    for bot_id in ids:
+        signature(CHECK_TASK, args=(bot_id,)).delay()
+    return ids
+
+
+def bot_check(*, bot_id: int) -> str:
+    """Check an uploaded version in state `checking`: read its stored program again and compile every module
+    in a bounded child process (`league.bots.checking`); the version becomes `ready` (and follows its
+    predecessor into the ladders) or `refused` with the reason, and its author hears of it. Its state after.
+
+    Idempotent: a version that is no longer checking is left as it is. The compiling happens outside any
+    transaction; the verdict is written under the version's row lock. CheckUnavailable (the machine cannot
+    run the check) propagates, and the version stays `checking` for a later try.
+    """
+    bot = BotDefinition.objects.filter(pk=bot_id).select_related("program").first()
+    if bot is None or bot.state != BotDefinition.State.CHECKING:
+        return bot.state if bot is not None else ""
+    try:
+        checked = check_program(bytes(bot.program.content), upload_limits())
+        refusal = compile_check(python_sources(checked.contents), check_limits())
+    except ProgramRefused as exc:  # the caps of the settings were lowered since the upload
+        refusal = str(exc)
+    with transaction.atomic():
+        locked = BotDefinition.objects.select_for_update().get(pk=bot_id)
+        if locked.state != BotDefinition.State.CHECKING:
+            return locked.state
+        locked.state = BotDefinition.State.READY if refusal is None else BotDefinition.State.REFUSED
+        locked.refusal = refusal or ""
+        locked.checked_at = timezone.now()
+        locked.save(update_fields=["state", "refusal", "checked_at"])
+        if locked.is_ready:
+            ladders_follow_new_version(bot=locked)  # it replaces its predecessor in the ladders
+        events.emit(events.bot_checked, bot_id=locked.pk)
+    return locked.state
 
 
 def _store_program_with_content(checked: CheckedProgram, data: bytes) -> Program:

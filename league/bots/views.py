@@ -63,7 +63,9 @@ class LeagueForm(forms.Form):
     name = forms.CharField(max_length=120)
     game = forms.ChoiceField(choices=game_choices)
     bots = BotChoiceField(
-        queryset=BotDefinition.objects.order_by("game_id", "name", "-version"),
+        queryset=BotDefinition.objects.filter(state=BotDefinition.State.READY).order_by(
+            "game_id", "name", "-version"
+        ),
         widget=GameCheckboxes,
         help_text="Bots of the league's game.",
     )
@@ -184,7 +186,9 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "bot": bot,
             "game_name": game_name(bot.game_id),
             "versions": versions,
-            "newer": next((version for version in versions if version.version > bot.version), None),
+            "newer": next(
+                (version for version in versions if version.version > bot.version and version.is_ready), None
+            ),
             "leagues": selectors.bot_leagues(bot),
             "sandbox": selectors.sandbox_status() if bot.is_external else None,
             "max_processes": settings.SANDBOX_MAX_PROCESSES,
@@ -230,7 +234,11 @@ def bot_upload(request: HttpRequest) -> HttpResponse:
         except UserError as exc:
             add_user_error(form, exc)
         else:
-            messages.success(request, f"Uploaded {bot.label}: it plays in the leagues it enters.")
+            messages.success(
+                request,
+                f"Uploaded {bot.label}: a worker checks it now (this page shows when it is ready); "
+                "once ready, it plays in the leagues it enters.",
+            )
             return redirect(bot)
     versions, stored = uploads.upload_usage(request.user)
     return render(
@@ -339,7 +347,7 @@ def _own_bots(user, game_id: str):
     """The signed-in user's bots of a game (staff: every bot of it), latest versions only."""
     if not user.is_authenticated:
         return BotDefinition.objects.none()
-    bots = BotDefinition.objects.filter(game_id=game_id, next_versions__isnull=True)
+    bots = selectors.current_versions().filter(game_id=game_id)
     return (bots if user.is_staff else bots.filter(created_by=user)).order_by("name", "-version")
 
 
@@ -419,16 +427,14 @@ class ChallengeForm(forms.Form):
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
-        mine = BotDefinition.objects.filter(next_versions__isnull=True).order_by("game_id", "name")
+        mine = selectors.current_versions().order_by("game_id", "name")
         if not user.is_staff:
             mine = mine.filter(created_by=user)
         self.fields["bot"].queryset = mine
         if not self.is_bound and len(mine[:2]) == 1:
             self.initial.setdefault("bot", mine[0].pk)  # their only bot: chosen already
         self.fields["bot"].label_from_instance = lambda bot: f"{bot.label} · {game_name(bot.game_id)}"
-        self.fields["opponents"].queryset = BotDefinition.objects.filter(next_versions__isnull=True).order_by(
-            "game_id", "name"
-        )
+        self.fields["opponents"].queryset = selectors.current_versions().order_by("game_id", "name")
 
 
 @login_required

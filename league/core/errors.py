@@ -20,7 +20,8 @@ from django.http import Http404
 class ErrorCode(StrEnum):
     """The stable `code` of every error body the API sends (the OpenAPI schema lists these values).
 
-    The services raise the first nine; the API itself answers with the rest (league/api/errors.py).
+    The services raise the first nine and `throttled`; the API itself answers with the rest
+    (league/api/errors.py).
     """
 
     INVALID = "invalid"  # bad input (400)
@@ -32,7 +33,7 @@ class ErrorCode(StrEnum):
     FORBIDDEN = "forbidden"  # the user may not do this (403)
     CONFLICT = "conflict"  # the request does not fit the object's current state (409)
     VERSION_CONFLICT = "version_conflict"  # a result names a version that is no longer the latest (409)
-    THROTTLED = "throttled"  # too many requests: wait for the Retry-After seconds (429, from the API alone)
+    THROTTLED = "throttled"  # too many requests: wait for the Retry-After seconds (429)
     REQUIRED = "required"  # a field the request must carry is missing (400)
     PARSE_ERROR = "parse_error"  # the body is not valid JSON or form data (400)
     TOO_MANY_FIELDS = "too_many_fields"  # more query or form fields than DATA_UPLOAD_MAX_NUMBER_FIELDS (400)
@@ -88,6 +89,17 @@ class Conflict(UserError):
 
     status = 409
     code = ErrorCode.CONFLICT
+
+
+class TooMany(UserError):
+    """The user did this too often lately: they may again after `retry_after` seconds (429)."""
+
+    status = 429
+    code = ErrorCode.THROTTLED
+
+    def __init__(self, message: str, *, retry_after: int, field: str | None = None):
+        super().__init__(message, field=field)
+        self.retry_after = retry_after
 
 
 class VersionConflict(UserError):

@@ -18,6 +18,7 @@ receiver reads the rows afresh and can hand the ids on to a Celery task as they 
 | `tournament_finished` | a tournament's status becomes finished | `tournament_id` |
 | `league_round_rated` | every match of a bot-league round is played and rated | `league_id`, `round_number` |
 | `bot_match_voided` | a league fixture's or challenge's match is voided because its workers were lost (its lease expired too often) | `match_id` |
+| `bot_checked` | the check of an uploaded bot version ends: ready, or refused (with the reason) | `bot_id` |
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ result_disputed = Signal()
 tournament_finished = Signal()
 league_round_rated = Signal()
 bot_match_voided = Signal()
+bot_checked = Signal()
 
 
 def emit(signal: Signal, **payload: Any) -> None:

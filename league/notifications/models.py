@@ -17,6 +17,7 @@ class Kind(models.TextChoices):
     DISPUTED = "table_disputed", "A table of a tournament I organize is disputed"
     FINISHED = "tournament_finished", "A tournament I play in finishes"
     BOT_MATCH_VOIDED = "bot_match_voided", "A match of my bot is voided (staff: any bot's)"
+    BOT_CHECKED = "bot_checked", "The check of a bot I uploaded ends (ready or refused)"
 
 
 class Notification(models.Model):

@@ -18,6 +18,7 @@ NOTIFIED = {
     events.result_disputed: "result_disputed",
     events.tournament_finished: "tournament_finished",
     events.bot_match_voided: "bot_match_voided",
+    events.bot_checked: "bot_checked",
 }
 HOOKED = {
     events.table_ready: Event.TABLE_READY,
@@ -32,6 +33,7 @@ PAYLOADS = {
     "result_disputed": ("tournament_id", "table_id", "dispute_id"),
     "tournament_finished": ("tournament_id",),
     "bot_match_voided": ("match_id",),
+    "bot_checked": ("bot_id",),
     Event.RESULT_RECORDED: ("tournament_id", "table_id", "version_id"),
     Event.LEAGUE_ROUND_RATED: ("league_id", "round_number"),
 }

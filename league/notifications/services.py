@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league.bots.selectors import voided_match
+from league.bots.models import BotDefinition
 from league.core.errors import UserError
 from league.matches.models import MatchSeat
 from league.notifications.models import Kind, MailPreference, Notification
@@ -204,6 +205,19 @@ def notify_bot_match_voided(*, match_id: int) -> list[int]:
             for user_id, link in sorted(links.items())
         ),
     )
+def notify_bot_checked(*, bot_id: int) -> list[int]:
+    """'Your upload is ready' or 'your upload was refused: why' to the author of an uploaded bot version."""
+    bot = BotDefinition.objects.filter(pk=bot_id, created_by__isnull=False).first()
+    if bot is None or bot.state == BotDefinition.State.CHECKING:
+        return []
+    if bot.state == BotDefinition.State.READY:
+        text = f"{bot.label} passed the check of uploads: it can enter ladders, leagues and challenges now."
+    else:
+        text = f"{bot.label} was refused by the check of uploads: {bot.refusal}"
+        if len(text) > 300:
+            text = text[:299] + "…"  # the bot's page shows the whole reason
+    row = (bot.created_by_id, f"bot_checked:{bot.pk}", text, bot.get_absolute_url(), None, None)
+    return _store(Kind.BOT_CHECKED, [row])
 
 
 def preference_of(user: AbstractBaseUser) -> MailPreference:

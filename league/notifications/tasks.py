@@ -28,6 +28,7 @@ NOTIFY = {
     "result_disputed": services.notify_disputed,
     "tournament_finished": services.notify_finished,
     "bot_match_voided": services.notify_bot_match_voided,
+    "bot_checked": services.notify_bot_checked,
 }
 
 

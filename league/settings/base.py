@@ -341,6 +341,12 @@ BOT_UPLOAD_MAX_ENTRY_BYTES = env.number("BOT_UPLOAD_MAX_ENTRY_BYTES", 2 << 20, m
 BOT_UPLOAD_MAX_RATIO = env.number("BOT_UPLOAD_MAX_RATIO", 100, minimum=2)  # uncompressed : compressed
 BOT_UPLOAD_QUOTA_VERSIONS = env.number("BOT_UPLOAD_QUOTA_VERSIONS", 100, minimum=1)  # per user, all bots
 BOT_UPLOAD_QUOTA_BYTES = env.number("BOT_UPLOAD_QUOTA_BYTES", 20 << 20, minimum=1024)  # per user, distinct uploads
+BOT_UPLOADS_PER_USER_HOUR = env.number("BOT_UPLOADS_PER_USER_HOUR", 20, minimum=1)  # per user
+# The check of an upload's modules (league.bots.checking): compiled by a worker in a child process under
+# these bounds for all its modules together (CPU seconds, address space in MB, and a wall deadline).
+BOT_CHECK_CPU_SECONDS = env.number("BOT_CHECK_CPU_SECONDS", 1, minimum=1)
+BOT_CHECK_MEMORY_MB = env.number("BOT_CHECK_MEMORY_MB", 256, minimum=64)
+BOT_CHECK_WALL_SECONDS = env.number("BOT_CHECK_WALL_SECONDS", 30, minimum=1)
 # Each worker's cache of uploaded programs by hash (league.bots.program_cache): every folder from / to it
 # must be searchable by the slot users (mode 0755 or o+x), who read the one program a seat plays.
 BOT_PROGRAM_CACHE_DIR = env.text("BOT_PROGRAM_CACHE_DIR", str(VAR_DIR / "programs"))

@@ -191,9 +191,9 @@ TRAPS = {
         lambda: zip_bytes({"bot.toml": b'entry = "run.sh"', "run.sh": b"#!/bin/sh\n"}),
         "bot.toml: the entry point 'run.sh' must be a Python file (.py)",
     ),
-    "entry point with a syntax error": (
-        lambda: zip_bytes({"bot.toml": TOML, "main.py": b"def broken(:\n"}),
-        "main.py line 1: invalid syntax",
+    "a module not UTF-8": (
+        lambda: zip_bytes({"bot.toml": TOML, "main.py": BOT, "lib/util.py": b"x = '\xe9'\n"}),
+        "lib/util.py is not UTF-8 text (byte 5)",
     ),
     "single file not UTF-8": (lambda: b"print('\xff')\n", "bot.py is not UTF-8 text (byte 7)"),
     "non-UTF-8 name in a zip": (

@@ -24,23 +24,29 @@ def played(bot: BotDefinition) -> int:
     ).count()
 
 
+def ready(bot: BotDefinition) -> bool:
+    bot.refresh_from_db()
+    return bot.state == BotDefinition.State.READY
+
+
 def test_an_upload_climbs_a_ladder_played_by_a_worker_and_its_new_version_replaces_it(staff, member):
     author = Client()
     author.force_login(member)
-    response = author.post(
-        "/bots/bots/upload/",
-        {"game": "nacho_pile", "name": "Climber", "file": SimpleUploadedFile("bot.py", BOT)},
-    )
-    assert response.status_code == 302
-    first = BotDefinition.objects.get(name="Climber", version=1)
     ladder = ladder_create(
         name="Open ladder", game_id="nacho_pile", table_size=3, seed=5, newcomer_matches=3, by=staff
     )
     for bot in make_bots(staff)[:2]:
         ladder_enter(ladder_id=ladder.pk, bot_id=bot.pk, by=staff)
-    assert author.post(f"/bots/ladders/{ladder.pk}/enter/", {"bot": first.pk}).status_code == 302
     worker = Worker("ladder", 1)
     try:
+        response = author.post(
+            "/bots/bots/upload/",
+            {"game": "nacho_pile", "name": "Climber", "file": SimpleUploadedFile("bot.py", BOT)},
+        )
+        assert response.status_code == 302
+        first = BotDefinition.objects.get(name="Climber", version=1)
+        wait_until(lambda: ready(first), "the worker checks the upload")
+        assert author.post(f"/bots/ladders/{ladder.pk}/enter/", {"bot": first.pk}).status_code == 302
         league_start(league_id=ladder.pk)
         wait_until(lambda: played(first) >= 3, "the worker plays the upload's first matches")
         assert author.post(
@@ -48,6 +54,7 @@ def test_an_upload_climbs_a_ladder_played_by_a_worker_and_its_new_version_replac
             {"game": "nacho_pile", "name": "Climber", "file": SimpleUploadedFile("bot.tar.gz", good_tar())},
         ).status_code == 302
         second = BotDefinition.objects.get(name="Climber", version=2)
+        wait_until(lambda: ready(second), "the worker checks the new version")
         wait_until(lambda: played(second) >= 3, "the worker plays the new version's matches")
         league_pause(league_id=ladder.pk)
         match = Fixture.objects.filter(league=ladder, match__seats__player=first.player).order_by("position")[0].match

@@ -18,7 +18,7 @@ from league.bots.models import BotDefinition, Fixture, ProgramLog
 from league.bots.playing import SeatBot, play_league_match
 from league.bots.programs import program_cache, seats_ready
 from league.bots.sandboxing import sandbox
-from league.bots.uploads import bot_upload
+from league.bots.uploads import bot_check, bot_upload
 from league.bots.worker import league_work, seat_bot
 from tests.factories import UserFactory
 from tests.league.bots.conftest import make_bots, make_league
@@ -57,6 +57,8 @@ def test_an_upload_plays_league_matches_and_its_author_reads_its_stderr(member, 
     )
     assert response.status_code == 302
     uploaded = BotDefinition.objects.get(name="Tarred")
+    assert bot_check(bot_id=uploaded.pk) == "ready"  # what the worker's check task does
+    uploaded.refresh_from_db()
     bots = [*make_bots(staff, (("Dice", "random", {}), ("Plain", "random", {}))), uploaded]
     league = make_league(staff, bots, table_size=3, target_value=2, sittings_per_round=1)
     with mock.patch("league.bots.leagues.queue_work"):

@@ -12,14 +12,18 @@ from rest_framework.test import APIClient
 from league.bots.leagues import league_create
 from league.bots.models import BotDefinition, Program, ProgramLog
 from league.bots.services import bot_register, bot_revise, program_logs_add
-from league.bots.uploads import bot_upload
+from league.bots.uploads import bot_check, bot_upload
 from league.core.errors import Conflict, UserError
 from tests.factories import MatchFactory, UserFactory
 from tests.league.bots.crafted import BOT, MAIN, good_tar, zip_bytes
 
 
 def upload(user, name="Greedy", data=BOT, game_id="nacho_pile", **extra) -> BotDefinition:
-    return bot_upload(by=user, game_id=game_id, name=name, data=data, **extra)
+    """An upload, checked as the worker would check it."""
+    bot = bot_upload(by=user, game_id=game_id, name=name, data=data, **extra)
+    bot_check(bot_id=bot.pk)
+    bot.refresh_from_db()
+    return bot
 
 
 def api(user) -> APIClient:
@@ -206,8 +210,8 @@ def test_the_api_uploads_lists_mine_and_reads_logs(member):
     response = client.post("/api/bots/upload/", {"game": "nacho_pile", "name": "Api bot", "file": SimpleUploadedFile("b.py", BOT)}, format="multipart")  # fmt: skip
     assert response.status_code == 201, response.json()
     body = response.json()
-    assert (body["name"], body["version"], body["kind"], body["program"]["sha256"]) == (
-        "Api bot", 1, "external", hashlib.sha256(BOT).hexdigest(),
+    assert (body["name"], body["version"], body["kind"], body["program"]["sha256"], body["state"]) == (
+        "Api bot", 1, "external", hashlib.sha256(BOT).hexdigest(), "checking",
     )  # fmt: skip
     mine = client.get("/api/bots/mine/").json()
     assert [row["id"] for row in mine["results"]] == [body["id"]]

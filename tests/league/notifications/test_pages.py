@@ -59,7 +59,7 @@ def test_mail_settings_are_saved_per_kind_or_all(people):
     preference = MailPreference.objects.get(user=people[0])
     assert (preference.email_enabled, preference.muted_kinds) == (
         True,
-        ["bot_match_voided", "confirm_result", "table_disputed"],
+        ["bot_checked", "bot_match_voided", "confirm_result", "table_disputed"],
     )
     page = client.get("/notifications/").content.decode()
     assert '<input type="checkbox" name="kinds" value="table_ready" checked>' in page
