@@ -15,8 +15,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from league.bots.selectors import voided_match
 from league.bots.models import BotDefinition
+from league.bots.selectors import voided_match
 from league.core.errors import UserError
 from league.matches.models import MatchSeat
 from league.notifications.models import Kind, MailPreference, Notification

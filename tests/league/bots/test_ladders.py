@@ -9,10 +9,10 @@ from games.core.record import canonical_json
 from league.bots import matchmaking
 from league.bots.ladders import ladder_create, ladder_enter, ladder_leave
 from league.bots.leagues import ladder_log, league_start, league_tick
-from league.bots.models import BotLeague, Fixture, LadderEvent, LeagueEntry
+from league.bots.models import BotDefinition, BotLeague, Fixture, LadderEvent, LeagueEntry
 from league.bots.selectors import ladder_standings
 from league.bots.services import bot_register, bot_revise
-from league.bots.uploads import bot_upload
+from league.bots.uploads import bot_check, bot_upload
 from league.bots.worker import league_work
 from league.core.errors import Forbidden, UserError
 from league.ratings.models import Rating
@@ -216,12 +216,20 @@ def test_only_the_owner_or_staff_enter_a_bot_and_bad_entries_are_refused(staff, 
     assert LeagueEntry.objects.filter(league=ladder).count() == 2
 
 
+def checked_upload(**upload) -> BotDefinition:
+    """An upload whose check (a worker's task after the commit) has passed."""
+    bot = bot_upload(**upload)
+    assert bot_check(bot_id=bot.pk) == "ready"
+    bot.refresh_from_db()
+    return bot
+
+
 def test_one_authors_uploaded_programs_never_share_a_table_and_the_schedule_still_replays(staff, member):
     from_member = [
-        bot_upload(by=member, game_id="nacho_pile", name=name, data=BOT) for name in ("A1", "A2", "A3")
+        checked_upload(by=member, game_id="nacho_pile", name=name, data=BOT) for name in ("A1", "A2", "A3")
     ]
     other = get_user_model().objects.create_user("other", password="pw-other-12345")
-    from_other = bot_upload(by=other, game_id="nacho_pile", name="O1", data=BOT)
+    from_other = checked_upload(by=other, game_id="nacho_pile", name="O1", data=BOT)
     builtins = make_bots(staff)[:3]
     ladder = make_ladder(staff, table_size=3, sittings_per_round=3, newcomer_matches=0)
     for bot in from_member:
@@ -262,7 +270,7 @@ def test_one_authors_uploaded_programs_never_share_a_table_and_the_schedule_stil
 
 
 def test_a_league_whose_bots_cannot_fill_a_table_without_two_programs_of_one_author_is_refused(staff, member):
-    programs = [bot_upload(by=member, game_id="nacho_pile", name=name, data=BOT) for name in ("A1", "A2")]
+    programs = [checked_upload(by=member, game_id="nacho_pile", name=name, data=BOT) for name in ("A1", "A2")]
     builtin = make_bots(staff)[0]
     with pytest.raises(UserError) as refused:
         make_league(staff, [*programs, builtin], table_size=3)

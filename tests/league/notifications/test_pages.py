@@ -68,4 +68,4 @@ def test_mail_settings_are_saved_per_kind_or_all(people):
     assert "choose among the kinds of notification shown" in client.get("/notifications/").content.decode()
     client.post("/notifications/mail/", {})
     preference.refresh_from_db()
-    assert (preference.email_enabled, len(preference.muted_kinds)) == (False, 5)
+    assert (preference.email_enabled, len(preference.muted_kinds)) == (False, 6)
