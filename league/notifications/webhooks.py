@@ -16,6 +16,7 @@ import time
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
@@ -162,7 +163,7 @@ def delivery_attempt(*, delivery_pk: int, final: bool) -> str:
         SIGNATURE_HEADER: signature(item.webhook.secret, timestamp, body),
     }
     at = timezone.now()
-    result = delivery.post(item.webhook.url, body, headers)
+    result = delivery.post(item.webhook.url, body, headers, deadline=settings.WEBHOOK_DEADLINE_SECONDS)
     number = item.attempts.count() + 1
     Attempt.objects.create(
         delivery=item,

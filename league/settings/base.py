@@ -155,6 +155,9 @@ SITE_URL = env.text("SITE_URL", "http://localhost:8000")
 # Outbound webhooks (league.notifications.delivery) never call loopback, private, link-local or metadata
 # addresses; these networks are let through anyway. Empty outside tests: never set it in production.
 WEBHOOK_ALLOWED_ADDRESSES: tuple[str, ...] = ()
+# One attempt of a webhook delivery, from the look-up to the last byte read, ends after this many seconds (a
+# watchdog closes its socket); the delivery task's Celery time limit is this plus a margin.
+WEBHOOK_DEADLINE_SECONDS = 10.0
 # Live tournament pages (a published round's page, the projector) fetch themselves again this often; the
 # embed every twice as long (league.tournaments.room).
 TOURNAMENT_LIVE_SECONDS = 15
