@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -340,9 +342,12 @@ BOT_UPLOAD_MAX_ENTRY_BYTES = env.number("BOT_UPLOAD_MAX_ENTRY_BYTES", 2 << 20, m
 BOT_UPLOAD_MAX_RATIO = env.number("BOT_UPLOAD_MAX_RATIO", 100, minimum=2)  # uncompressed : compressed
 BOT_UPLOAD_QUOTA_VERSIONS = env.number("BOT_UPLOAD_QUOTA_VERSIONS", 100, minimum=1)  # per user, all bots
 BOT_UPLOAD_QUOTA_BYTES = env.number("BOT_UPLOAD_QUOTA_BYTES", 20 << 20, minimum=1024)  # per user, distinct uploads
-# Each worker's cache of uploaded programs by hash (league.bots.program_cache): every folder from / to it
-# must be searchable by the slot users (mode 0755 or o+x), who read the one program a seat plays.
-BOT_PROGRAM_CACHE_DIR = env.text("BOT_PROGRAM_CACHE_DIR", str(VAR_DIR / "programs"))
+# Each worker's cache of uploaded programs by hash (league.bots.program_cache), outside var/ (0700): under the
+# system's temporary folder, one per account. The slot users read the one program a seat plays, so every
+# folder above it must let them through (o+x); the cache itself is 0750, of the slot users' group.
+PROGRAM_CACHE_DIR = env.text(
+    "PROGRAM_CACHE_DIR", str(Path(tempfile.gettempdir()) / f"pecking-order-{os.getuid()}" / "programs")
+)
 BOT_LOG_MATCHES = env.number("BOT_LOG_MATCHES", 200, minimum=1)  # program logs kept per bot version
 
 LOGGING = {
