@@ -312,7 +312,7 @@ def post(
             attempt.error = (
                 f"redirect to {response.getheader('Location', '(no location)')[:200]} not followed"
             )
-        read, attempt.truncated = _read_capped(response, connection, started + deadline)
+        read, attempt.truncated = _read_capped(response, started + deadline)
         attempt.response_bytes = len(read)
         attempt.excerpt = read[:EXCERPT_CHARS].decode("utf-8", "replace")
     except (OSError, http.client.HTTPException) as error:
@@ -329,21 +329,17 @@ def post(
     return attempt
 
 
-def _read_capped(response: http.client.HTTPResponse, connection, deadline: float) -> tuple[bytes, bool]:
-    """At most MAX_RESPONSE_BYTES of the response body, stopping at the deadline; (bytes, cut short)."""
+def _read_capped(response: http.client.HTTPResponse, deadline: float) -> tuple[bytes, bool]:
+    """At most MAX_RESPONSE_BYTES of the response body, stopping at the deadline; (bytes, cut short).
+
+    A read blocked at the deadline is ended by the watchdog (an end of file here, marked cut by `post`);
+    each read keeps the per-operation timeout, so it never races the watchdog with a timeout of its own."""
     chunks: list[bytes] = []
     size = 0
     while size <= MAX_RESPONSE_BYTES:
-        left = deadline - time.monotonic()
-        if left <= 0:
+        if time.monotonic() >= deadline:
             return b"".join(chunks)[:MAX_RESPONSE_BYTES], True
-        if connection.sock is not None:
-            connection.sock.settimeout(min(left, connection.timeout))
-        chunk = (
-            response.read1(min(16 * 1024, MAX_RESPONSE_BYTES + 1 - size))
-            if size <= MAX_RESPONSE_BYTES
-            else b""
-        )
+        chunk = response.read1(min(16 * 1024, MAX_RESPONSE_BYTES + 1 - size))
         if not chunk:
             return b"".join(chunks), False
         chunks.append(chunk)

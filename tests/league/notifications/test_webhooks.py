@@ -245,13 +245,14 @@ def test_a_receiver_that_does_not_answer_times_out(allow_loopback):
 class Dripper:
     """A receiver on 127.0.0.1 that reads each request, then answers one byte every `interval` seconds: a
     status line and a header of `length` bytes in all (the rest of the answer after them), as a receiver
-    that wants to hold a delivery would. With `tls_stall` it reads a TLS client hello and never answers.
+    that wants to hold a delivery would. With `tls_stall` it reads a TLS client hello and never answers; with
+    `body` it sends its status line and headers at once and drips a body of `length` bytes.
     `cut` counts the connections the sender closed before the answer was out, `sent` the bytes sent on each."""
 
     ANSWER_END = b"\r\nContent-Length: 0\r\n\r\n"
 
-    def __init__(self, interval: float = 0.2, length: int = 60, tls_stall: bool = False):
-        self.interval, self.length, self.tls_stall = interval, length, tls_stall
+    def __init__(self, interval: float = 0.2, length: int = 60, tls_stall: bool = False, body: bool = False):
+        self.interval, self.length, self.tls_stall, self.body = interval, length, tls_stall, body
         self.cut, self.sent = 0, []
         self.ended = threading.Condition()
         self.done = threading.Event()
@@ -293,7 +294,11 @@ class Dripper:
                     return 0, True
             return 0, False
         conn.recv(65536)
-        head = b"HTTP/1.1 200 OK\r\nX-Drip: "
+        if self.body:
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % self.length)
+            head = b""
+        else:
+            head = b"HTTP/1.1 200 OK\r\nX-Drip: "
         answer = head + b"x" * (self.length - len(head))
         for sent, byte in enumerate(answer):
             if self._closed_by_sender(conn):
@@ -302,7 +307,8 @@ class Dripper:
                 conn.sendall(bytes([byte]))
             except OSError:
                 return sent, True
-        conn.sendall(self.ANSWER_END)
+        if not self.body:
+            conn.sendall(self.ANSWER_END)
         return len(answer), False
 
     def wait_for(self, connections: int) -> None:
@@ -342,6 +348,20 @@ def test_a_receiver_dripping_its_headers_is_cut_off_at_the_deadline_and_stored_a
     dripper.wait_for(2)
     # Both connections were shut before their 60 bytes of status line and header were out.
     assert (dripper.cut, len(dripper.sent)) == (2, 2) and max(dripper.sent) < dripper.length
+
+
+def test_an_answer_whose_body_drips_keeps_its_status_and_is_marked_cut_at_the_deadline(allow_loopback):
+    """The receiver said 200 at once: the delivery counts, and what was read of the body is kept."""
+    slow_body = Dripper(body=True)
+    try:
+        attempt = delivery.post(f"http://127.0.0.1:{slow_body.port}/in", b"{}", {}, deadline=0.5)
+        slow_body.wait_for(1)
+    finally:
+        slow_body.close()
+    assert (attempt.ok, attempt.status_code, attempt.error, attempt.truncated) == (True, 200, "", True)
+    assert attempt.excerpt == "x" * attempt.response_bytes and attempt.response_bytes < slow_body.length
+    # The sender shut the connection before the body was out (a byte may have been in flight).
+    assert slow_body.cut == 1 and attempt.response_bytes <= slow_body.sent[0] < slow_body.length
 
 
 def test_a_receiver_that_stalls_the_tls_handshake_is_cut_off_at_the_deadline(allow_loopback):
