@@ -103,9 +103,10 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Remove this run's database file and broker folder (see league.settings.test)."""
+    """Remove this run's database file, broker folder and program cache (see league.settings.test)."""
     from django.conf import settings
 
     run_dir = getattr(settings, "TEST_RUN_DIR", None)
     if run_dir is not None and "PECKING_ORDER_TEST_RUN_DIR" not in os.environ:
         shutil.rmtree(run_dir, ignore_errors=True)
+        shutil.rmtree(settings.PROGRAM_CACHE_RUN_DIR, ignore_errors=True)

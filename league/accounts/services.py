@@ -6,7 +6,8 @@ hashers and validators, API tokens are DRF's (`rest_framework.authtoken`), claim
 `secrets` and only their hash is stored.
 
 Deleting an account keeps the row of the user, anonymized: its username becomes "deleted user N", its email,
-names and password go, it can no longer log in and holds no staff rights or tokens. The row stays so that
+names and password go, it can no longer log in and holds no staff rights, tokens or webhooks (deleted with
+their deliveries: they send to a URL of the account's choosing, signed with its secret). The row stays so that
 what points at it stays sane: results it entered still say they were entered by someone (a deleted user, not
 the system), tournaments it created or organizes keep a creator. Its player stays, with its seats and
 results, unlinked (and renamed "former player N" when the user asks).
@@ -31,6 +32,7 @@ from rest_framework.authtoken.models import Token
 from league.accounts.models import ClaimLink
 from league.accounts.selectors import can_issue_claim_link, claim_link_for_token, email_taken, token_digest
 from league.core.errors import Conflict, ErrorCode, Forbidden, UserError
+from league.notifications.webhooks import owner_webhooks_delete
 from league.players.models import Player
 from league.players.services import player_claim, player_create, player_release
 
@@ -116,6 +118,7 @@ def account_delete(*, user: AbstractBaseUser, password: str, forget_name: bool =
         if player is not None:
             player_release(player=player, forget_name=forget_name)
         Token.objects.filter(user=user).delete()
+        owner_webhooks_delete(owner=user)
         user.username = DELETED_USERNAME.format(pk=user.pk)
         user.email = ""
         user.first_name = ""

@@ -9,8 +9,11 @@ from the database). Layout under the cache's root:
 Everything is written under a temporary name and renamed into place, so a reader never sees half a program;
 whatever fails a check (a file changed, added, removed, a link put in) is thrown away and fetched again.
 Only the one folder of the program a seat plays is shown to its sandbox (`league.bots.sandbox`), read-only.
-The root and the folders in it are 0755 and the files 0644: the slot users read them, nobody but the
-worker writes them.
+The root is the worker account's, 0750 and of the slot users' group (`group`, when they share one; `mode`
+and `group` come from `league.bots.sandboxing.program_cache_access`); the programs' folders in it are 0755
+and their files 0644 (the slot users read them, nobody but the worker writes them), `blobs/` is 0700. Every
+folder above the root must belong to the worker's account or root, and be writable by no other account
+unless sticky (/tmp): otherwise another account could swap the cache, and the cache refuses (OSError).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,15 +34,48 @@ class ProgramUnavailable(Exception):
     the stored program, not the worker)."""
 
 
+def check_ancestors(path: str) -> None:
+    """OSError unless every folder above `path` is this account's or root's, and writable by no one else
+    unless sticky."""
+    for folder in reversed(_parents(path)):
+        info = os.stat(folder)
+        if info.st_uid not in (0, os.getuid()):
+            raise OSError(f"{folder} belongs to another account (uid {info.st_uid})")
+        if info.st_mode & stat.S_IWOTH and not info.st_mode & stat.S_ISVTX:
+            raise OSError(f"{folder} is writable by every account")
+
+
+def _parents(path: str) -> list[str]:
+    """The folders above `path`, nearest first, up to /."""
+    parents, folder = [], os.path.dirname(os.path.abspath(path))
+    while True:
+        parents.append(folder)
+        if folder == os.path.dirname(folder):
+            return parents
+        folder = os.path.dirname(folder)
+
+
 @dataclass
 class ProgramCache:
     root: str
     limits: ArchiveLimits
+    mode: int = 0o750
+    group: int | None = None
 
     def _prepare(self) -> None:
-        for folder in (self.root, os.path.join(self.root, "blobs")):
-            os.makedirs(folder, mode=0o755, exist_ok=True)
-            os.chmod(folder, 0o755)
+        os.makedirs(os.path.dirname(os.path.abspath(self.root)), exist_ok=True)
+        check_ancestors(self.root)
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(self.root, 0o700)
+        info = os.lstat(self.root)
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+            raise OSError(f"{self.root} is not a folder of this account")
+        if self.group is not None and info.st_gid != self.group:
+            os.chown(self.root, -1, self.group)
+        os.chmod(self.root, self.mode)
+        blobs = os.path.join(self.root, "blobs")
+        os.makedirs(blobs, mode=0o700, exist_ok=True)
+        os.chmod(blobs, 0o700)
 
     def _temporary(self, name: str) -> str:
         return os.path.join(self.root, f".tmp-{name}-{uuid.uuid4().hex}")

@@ -1,5 +1,5 @@
 """The worker's side of uploaded programs: each seat's files fetched by hash from the database into this
-worker's cache (`league.bots.program_cache`, under BOT_PROGRAM_CACHE_DIR), checked on every use.
+worker's cache (`league.bots.program_cache`, under PROGRAM_CACHE_DIR), checked on every use.
 
 `seats_ready` turns the seats of one match into seats that can play: an uploaded program's seat gets the
 folder its sandbox shows at /bot, or, if its stored program cannot be unpacked, the reason (it forfeits,
@@ -18,11 +18,13 @@ from league.bots.models import Program
 from league.bots.playing import SeatBot
 from league.bots.program_cache import ProgramCache, ProgramUnavailable
 from league.bots.sandbox import SandboxUnavailable
+from league.bots.sandboxing import program_cache_access
 from league.bots.uploads import upload_limits
 
 
 def program_cache() -> ProgramCache:
-    return ProgramCache(root=str(settings.BOT_PROGRAM_CACHE_DIR), limits=upload_limits())
+    mode, group = program_cache_access()
+    return ProgramCache(root=str(settings.PROGRAM_CACHE_DIR), limits=upload_limits(), mode=mode, group=group)
 
 
 def fetch_program(digest: str) -> bytes:

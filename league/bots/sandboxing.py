@@ -47,6 +47,17 @@ def sandbox() -> Sandbox:
     return Sandbox(sandbox_config())
 
 
+def program_cache_access() -> tuple[int, int | None]:
+    """The mode and group of the program cache's root (`league.bots.program_cache`): 0750 and the slot users'
+    group where they share one (.ci/sandbox-users makes it their primary group, the one a sandbox runs
+    with); 0750 and this account's own group where there are no slot users (no sandbox reads it); 0751 where
+    slot users of groups of their own exist (set up before they shared one): they pass, nobody lists."""
+    groups = {user.gid for user in sandbox().slot_users()}
+    if len(groups) == 1:
+        return 0o750, groups.pop()
+    return (0o751 if groups else 0o750), None
+
+
 def _address(url: str, default_port: int) -> list[tuple[str, int]]:
     parsed = urlparse(url)
     if not parsed.hostname:

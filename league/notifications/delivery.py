@@ -10,18 +10,25 @@
 - The connection goes to the address that was checked (never a second resolution); the request carries the
   URL's host name (Host header, and the TLS server name for https, whose certificate is verified).
 - No redirect is followed (a 3xx is a failed attempt); every socket operation times out after
-  `TIMEOUT_SECONDS` and the whole attempt after that much again for the response; at most
-  `MAX_RESPONSE_BYTES` of the response are read.
+  `TIMEOUT_SECONDS`; at most `MAX_RESPONSE_BYTES` of the response are read.
+- One deadline bounds the whole attempt, from the look-up to the last byte read (`DEADLINE_SECONDS`, or
+  `settings.WEBHOOK_DEADLINE_SECONDS`): a watchdog thread shuts the socket down when it passes, so a receiver
+  that drips its status line and headers a byte at a time (each `recv` well inside its own timeout) is cut
+  off there whatever runs the code (any Celery pool, solo included, or a plain process). A look-up still
+  running at the deadline is abandoned in its thread. An attempt cut off before the status line is a
+  timeout; one cut off while reading the body of an answer keeps the answer's status, marked truncated.
 
 Pure of the database: `post` takes the URL, body and headers and returns an `Attempt`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import ipaddress
 import socket
 import ssl
+import threading
 import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -31,6 +38,7 @@ from django.conf import settings
 from league.core.errors import UserError
 
 TIMEOUT_SECONDS = 5.0
+DEADLINE_SECONDS = 10.0
 MAX_RESPONSE_BYTES = 64 * 1024
 EXCERPT_CHARS = 500
 MAX_URL_LENGTH = 500
@@ -157,48 +165,145 @@ def resolve(target: Target) -> IPAddress:
     return addresses[0]
 
 
+def _resolve_within(target: Target, seconds: float) -> IPAddress:
+    """`resolve(target)`, run in a thread so that a look-up slower than `seconds` cannot hold the attempt
+    (the thread is left to finish on its own, and TimeoutError raised: a slow name server may be quicker at
+    the next attempt, so this is no refusal)."""
+    outcome: list[IPAddress | Exception] = []
+
+    def run() -> None:
+        try:
+            outcome.append(resolve(target))
+        except Exception as error:  # handed to the caller, which re-raises it
+            outcome.append(error)
+
+    thread = threading.Thread(target=run, name="webhook-resolve", daemon=True)
+    thread.start()
+    thread.join(max(seconds, 0.0))
+    if not outcome:
+        raise TimeoutError(f"{target.host} did not resolve within {seconds:g} s")
+    if isinstance(outcome[0], Exception):
+        raise outcome[0]
+    return outcome[0]
+
+
+class _Watchdog:
+    """Ends an attempt at its deadline, whatever it is doing: a timer thread shuts the connection's socket
+    down, which makes a blocked connect, send or recv (and a TLS handshake over it) return at once.
+
+    It holds a duplicate of the socket's descriptor (`watch`), so it still reaches the socket after TLS
+    wrapping has taken the original over; `stop` cancels the timer and closes the duplicate."""
+
+    def __init__(self, seconds: float):
+        self.fired = False
+        self._lock = threading.Lock()
+        self._socket: socket.socket | None = None
+        self._timer = threading.Timer(max(seconds, 0.0), self._fire)
+        self._timer.daemon = True
+
+    def start(self) -> None:
+        self._timer.start()
+
+    def watch(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._socket = sock.dup()
+            if self.fired:
+                self._shut()
+
+    def _fire(self) -> None:
+        with self._lock:
+            self.fired = True
+            self._shut()
+
+    def _shut(self) -> None:
+        if self._socket is not None:
+            with contextlib.suppress(OSError):  # not connected yet, or closed: nothing is blocked on it
+                self._socket.shutdown(socket.SHUT_RDWR)
+
+    def stop(self) -> None:
+        self._timer.cancel()
+        with self._lock:
+            if self._socket is not None:
+                self._socket.close()
+                self._socket = None
+
+
+def _open(address: IPAddress, port: int, timeout: float, watchdog: _Watchdog) -> socket.socket:
+    """A TCP connection to the checked address itself (no name look-up), watched from before it connects."""
+    family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        watchdog.watch(sock)
+        sock.settimeout(timeout)
+        sock.connect((str(address), port))
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
 class _PinnedHTTP(http.client.HTTPConnection):
     """An HTTP connection to a checked address that names the URL's host in its requests."""
 
-    def __init__(self, host: str, port: int, address: IPAddress, timeout: float):
+    def __init__(self, host: str, port: int, address: IPAddress, timeout: float, watchdog: _Watchdog):
         super().__init__(host, port, timeout=timeout)
         self.address = address
+        self.watchdog = watchdog
 
     def connect(self) -> None:
-        self.sock = socket.create_connection((str(self.address), self.port), self.timeout)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock = _open(self.address, self.port, self.timeout, self.watchdog)
 
 
 class _PinnedHTTPS(http.client.HTTPSConnection):
     """An HTTPS connection to a checked address, verifying the certificate of the URL's host (SNI)."""
 
-    def __init__(self, host: str, port: int, address: IPAddress, timeout: float, context: ssl.SSLContext):
+    def __init__(
+        self, host: str, port: int, address: IPAddress, timeout: float, watchdog: _Watchdog,
+        context: ssl.SSLContext,
+    ):  # fmt: skip
         super().__init__(host, port, timeout=timeout, context=context)
         self.address = address
+        self.watchdog = watchdog
 
     def connect(self) -> None:
-        raw = socket.create_connection((str(self.address), self.port), self.timeout)
+        raw = _open(self.address, self.port, self.timeout, self.watchdog)
         self.sock = self._context.wrap_socket(raw, server_hostname=self.host)
 
 
-def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float = TIMEOUT_SECONDS) -> Attempt:
-    """POST `body` to `url` once under the rules above; never raises for what the far end does."""
+def timed_out(deadline: float) -> str:
+    """The error of an attempt cut off by its deadline before the receiver's status line was read."""
+    return f"timed out: no answer within the {deadline:g} s deadline"
+
+
+def post(
+    url: str, body: bytes, headers: dict[str, str], *, timeout: float = TIMEOUT_SECONDS,
+    deadline: float = DEADLINE_SECONDS,
+) -> Attempt:  # fmt: skip
+    """POST `body` to `url` once under the rules above, all of it within `deadline` seconds; never raises
+    for what the far end does."""
     started = time.monotonic()
     attempt = Attempt()
     try:
         target = check_url(url)
-        address = resolve(target)
+        address = _resolve_within(target, deadline)
     except (UserError, Refused) as error:
         attempt.error = str(error)
         attempt.refused = True
         return attempt
+    except TimeoutError:
+        attempt.error = timed_out(deadline)
+        attempt.duration_ms = round((time.monotonic() - started) * 1000)
+        return attempt
     attempt.address = str(address)
+    watchdog = _Watchdog(deadline - (time.monotonic() - started))  # the look-up's time counts too
+    watchdog.start()
     if target.scheme == "https":
         connection: http.client.HTTPConnection = _PinnedHTTPS(
-            target.host, target.port, address, timeout, ssl.create_default_context()
+            target.host, target.port, address, timeout, watchdog, ssl.create_default_context()
         )
     else:
-        connection = _PinnedHTTP(target.host, target.port, address, timeout)
+        connection = _PinnedHTTP(target.host, target.port, address, timeout, watchdog)
     try:
         connection.request("POST", target.path, body=body, headers=headers)
         response = connection.getresponse()
@@ -207,32 +312,34 @@ def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float = TIM
             attempt.error = (
                 f"redirect to {response.getheader('Location', '(no location)')[:200]} not followed"
             )
-        read, attempt.truncated = _read_capped(response, connection, started + 2 * timeout)
+        read, attempt.truncated = _read_capped(response, started + deadline)
         attempt.response_bytes = len(read)
         attempt.excerpt = read[:EXCERPT_CHARS].decode("utf-8", "replace")
     except (OSError, http.client.HTTPException) as error:
         attempt.error = f"{type(error).__name__}: {error}"[:500] or type(error).__name__
     finally:
+        watchdog.stop()
         connection.close()
         attempt.duration_ms = round((time.monotonic() - started) * 1000)
+    if watchdog.fired:
+        if attempt.status_code is None:
+            attempt.error = timed_out(deadline)
+        else:
+            attempt.truncated = True
     return attempt
 
 
-def _read_capped(response: http.client.HTTPResponse, connection, deadline: float) -> tuple[bytes, bool]:
-    """At most MAX_RESPONSE_BYTES of the response body, stopping at the deadline; (bytes, cut short)."""
+def _read_capped(response: http.client.HTTPResponse, deadline: float) -> tuple[bytes, bool]:
+    """At most MAX_RESPONSE_BYTES of the response body, stopping at the deadline; (bytes, cut short).
+
+    A read blocked at the deadline is ended by the watchdog (an end of file here, marked cut by `post`);
+    each read keeps the per-operation timeout, so it never races the watchdog with a timeout of its own."""
     chunks: list[bytes] = []
     size = 0
     while size <= MAX_RESPONSE_BYTES:
-        left = deadline - time.monotonic()
-        if left <= 0:
+        if time.monotonic() >= deadline:
             return b"".join(chunks)[:MAX_RESPONSE_BYTES], True
-        if connection.sock is not None:
-            connection.sock.settimeout(min(left, connection.timeout))
-        chunk = (
-            response.read1(min(16 * 1024, MAX_RESPONSE_BYTES + 1 - size))
-            if size <= MAX_RESPONSE_BYTES
-            else b""
-        )
+        chunk = response.read1(min(16 * 1024, MAX_RESPONSE_BYTES + 1 - size))
         if not chunk:
             return b"".join(chunks), False
         chunks.append(chunk)

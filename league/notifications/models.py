@@ -2,8 +2,8 @@
 
 A notification is stored by a Celery task after the action that caused it committed, once per user and
 cause (`key`), so a retried task never stores it twice. Webhooks belong to the user who registered them,
-for one tournament (its organizers) or one bot league (site staff); each event makes one delivery per
-subscribed webhook, and each try of a delivery is logged as an attempt.
+for one tournament (its organizers) or one bot league (site staff), while they hold that role; each event
+makes one delivery per subscribed webhook, and each try of a delivery is logged as an attempt.
 """
 
 from django.conf import settings
@@ -110,6 +110,7 @@ class Delivery(models.Model):
         DELIVERED = "delivered", "Delivered"
         FAILED = "failed", "Failed"
         REFUSED = "refused", "Refused (address not allowed)"
+        CANCELLED = "cancelled", "Cancelled (its owner no longer holds the role)"
 
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
     delivery_id = models.UUIDField(unique=True)

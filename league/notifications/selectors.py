@@ -1,4 +1,9 @@
-"""Reads of notifications and webhooks for pages and the API; each a fixed number of queries."""
+"""Reads of notifications and webhooks for pages and the API; each a fixed number of queries.
+
+A webhook lasts as long as its owner's role: an organizer of its tournament (or site staff) for a
+tournament's webhook, site staff for a bot league's, and an active account either way. Once the role is gone
+the owner no longer sees the webhook or its deliveries, and nothing more is sent to it (docs/webhooks.md).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Prefetch, QuerySet
 
 from league.notifications.models import Attempt, Delivery, Notification, Webhook
+from league.tournaments.models import Tournament
+from league.tournaments.selectors import is_organizer
 
 
 def unread_count(user: AbstractBaseUser) -> int:
@@ -17,11 +24,24 @@ def inbox(user: AbstractBaseUser) -> QuerySet[Notification]:
     return Notification.objects.filter(user=user).order_by("-created_at", "-id")
 
 
+def webhook_role_holds(webhook: Webhook) -> bool:
+    """Whether the webhook's owner still holds the role it was registered under (the module docstring)."""
+    owner = webhook.owner
+    if not owner.is_active:
+        return False
+    if webhook.tournament_id is not None:
+        return is_organizer(owner, webhook.tournament)
+    return owner.is_staff
+
+
 def webhooks_of(user: AbstractBaseUser) -> QuerySet[Webhook]:
-    """The user's own webhooks, newest first, with what they are for and how many deliveries each made."""
+    """The user's own webhooks whose role they still hold, newest first, with what they are for and how many
+    deliveries each made."""
+    mine = Webhook.objects.filter(owner=user)
+    if not user.is_staff:
+        mine = mine.filter(tournament__in=Tournament.objects.filter(organizers=user))
     return (
-        Webhook.objects.filter(owner=user)
-        .select_related("tournament", "league")
+        mine.select_related("tournament", "league")
         .annotate(delivery_count=Count("deliveries"))
         .order_by("-created_at", "-id")
     )

@@ -13,6 +13,8 @@ import smtplib
 from typing import Any
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.db import OperationalError
 
 from league.notifications import payloads, services, webhooks
@@ -21,6 +23,11 @@ from league.notifications.models import Event
 MAIL_RETRIES = 6
 DELIVERY_RETRIES = 6
 BACKOFF_MAX_SECONDS = 15 * 60
+# The delivery code ends an attempt at WEBHOOK_DEADLINE_SECONDS itself (a watchdog thread, on every pool);
+# where the pool enforces time limits (prefork), the task's are a second line, with room for the attempt's
+# database writes: the soft one retries the delivery like a failed attempt, the hard one kills the task.
+DELIVERY_SOFT_TIME_LIMIT_SECONDS = settings.WEBHOOK_DEADLINE_SECONDS + 20
+DELIVERY_TIME_LIMIT_SECONDS = settings.WEBHOOK_DEADLINE_SECONDS + 30
 
 NOTIFY = {
     "table_ready": services.notify_table_ready,
@@ -98,10 +105,12 @@ def webhooks_event_task(event: str, payload: dict[str, Any]) -> int:
 
 @shared_task(
     bind=True,
-    autoretry_for=(DeliveryFailed,),
+    autoretry_for=(DeliveryFailed, SoftTimeLimitExceeded),
     retry_backoff=True,
     retry_backoff_max=BACKOFF_MAX_SECONDS,
     max_retries=DELIVERY_RETRIES,
+    soft_time_limit=DELIVERY_SOFT_TIME_LIMIT_SECONDS,
+    time_limit=DELIVERY_TIME_LIMIT_SECONDS,
 )
 def webhook_deliver_task(self, delivery_pk: int) -> str:
     """Try a delivery once; a failure raises DeliveryFailed, which retries it with backoff until the last."""

@@ -1,7 +1,9 @@
 """Writes of outbound webhooks: register and delete one, make an event's deliveries, try a delivery once.
 
 Who may register: an organizer of the tournament (or site staff) for a tournament's events, site staff for
-a bot league's. A webhook, its secret and its deliveries are its owner's alone (`owned_webhook`). The body
+a bot league's. A webhook, its secret and its deliveries are its owner's alone (`owned_webhook`), and only
+while they hold that role: it is checked when the webhook is read, when an event makes its deliveries and
+before every attempt (`selectors.webhook_role_holds`); a deleted account takes its webhooks with it. The body
 of a delivery is built once, when the event is fanned out, so every attempt sends the same bytes; each
 attempt signs it afresh with its own timestamp (docs/webhooks.md).
 """
@@ -16,6 +18,7 @@ import time
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
@@ -23,7 +26,7 @@ from django.utils import timezone
 
 from league.bots.models import BotLeague
 from league.core.errors import Forbidden, NotFound, UserError
-from league.notifications import delivery
+from league.notifications import delivery, selectors
 from league.notifications.models import LEAGUE_EVENTS, TOURNAMENT_EVENTS, Attempt, Delivery, Webhook
 from league.tournaments.models import Tournament
 from league.tournaments.selectors import is_organizer
@@ -91,19 +94,31 @@ def webhook_create(
 
 
 def owned_webhook(*, by: AbstractBaseUser | None, webhook_id: Any) -> Webhook:
-    """The webhook if `by` owns it; 404 otherwise (another owner's webhook is not even shown to exist)."""
+    """The webhook if `by` owns it and still holds the role it was registered under; 404 otherwise (another
+    owner's webhook is not even shown to exist, nor one whose role its owner lost)."""
     if by is None or not by.is_authenticated:
         raise Forbidden("sign in to see your webhooks")
     if not isinstance(webhook_id, int) or isinstance(webhook_id, bool) or not 0 < webhook_id < 2**62:
         raise NotFound("no such webhook")
-    webhook = Webhook.objects.filter(pk=webhook_id, owner=by).select_related("tournament", "league").first()
-    if webhook is None:
+    webhook = (
+        Webhook.objects.filter(pk=webhook_id, owner=by)
+        .select_related("owner", "tournament", "league")
+        .first()
+    )
+    if webhook is None or not selectors.webhook_role_holds(webhook):
         raise NotFound("no such webhook")
     return webhook
 
 
 def webhook_delete(*, by: AbstractBaseUser, webhook_id: Any) -> None:
     owned_webhook(by=by, webhook_id=webhook_id).delete()
+
+
+def owner_webhooks_delete(*, owner: AbstractBaseUser) -> int:
+    """Delete every webhook of `owner`, with its deliveries and their attempts (the account is being deleted);
+    how many webhooks went."""
+    _, deleted = Webhook.objects.filter(owner=owner).delete()
+    return deleted.get(Webhook._meta.label, 0)
 
 
 def deliveries_create(*, event: str, key: str, data: dict[str, Any], tournament_id: int | None = None,
@@ -115,8 +130,8 @@ def deliveries_create(*, event: str, key: str, data: dict[str, Any], tournament_
     else:
         webhooks = Webhook.objects.filter(league_id=league_id)
     pending = []
-    for webhook in webhooks:
-        if event not in webhook.events:
+    for webhook in webhooks.select_related("owner", "tournament"):
+        if event not in webhook.events or not selectors.webhook_role_holds(webhook):
             continue
         existing = Delivery.objects.filter(webhook=webhook, key=key).first()
         if existing is None:
@@ -147,10 +162,19 @@ def deliveries_create(*, event: str, key: str, data: dict[str, Any], tournament_
 def delivery_attempt(*, delivery_pk: int, final: bool) -> str:
     """Try a pending delivery once and log the attempt; its status after it ('pending' means: try again).
     A refused address ends the delivery at once (retrying would be refused again); a failure ends it when
-    `final` (the last retry)."""
-    item = Delivery.objects.filter(pk=delivery_pk).select_related("webhook").first()
+    `final` (the last retry). If the webhook's owner no longer holds its role, the delivery is cancelled
+    and nothing is sent."""
+    item = (
+        Delivery.objects.filter(pk=delivery_pk)
+        .select_related("webhook__owner", "webhook__tournament")
+        .first()
+    )
     if item is None or item.status != Delivery.Status.PENDING:
         return item.status if item else Delivery.Status.FAILED
+    if not selectors.webhook_role_holds(item.webhook):
+        status = Delivery.Status.CANCELLED
+        Delivery.objects.filter(pk=item.pk).update(status=status, finished_at=timezone.now())
+        return status
     timestamp = str(int(time.time()))
     body = item.body.encode()
     headers = {
@@ -162,7 +186,7 @@ def delivery_attempt(*, delivery_pk: int, final: bool) -> str:
         SIGNATURE_HEADER: signature(item.webhook.secret, timestamp, body),
     }
     at = timezone.now()
-    result = delivery.post(item.webhook.url, body, headers)
+    result = delivery.post(item.webhook.url, body, headers, deadline=settings.WEBHOOK_DEADLINE_SECONDS)
     number = item.attempts.count() + 1
     Attempt.objects.create(
         delivery=item,

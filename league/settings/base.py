@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -155,6 +157,9 @@ SITE_URL = env.text("SITE_URL", "http://localhost:8000")
 # Outbound webhooks (league.notifications.delivery) never call loopback, private, link-local or metadata
 # addresses; these networks are let through anyway. Empty outside tests: never set it in production.
 WEBHOOK_ALLOWED_ADDRESSES: tuple[str, ...] = ()
+# One attempt of a webhook delivery, from the look-up to the last byte read, ends after this many seconds (a
+# watchdog closes its socket); the delivery task's Celery time limit is this plus a margin.
+WEBHOOK_DEADLINE_SECONDS = 10.0
 # Live tournament pages (a published round's page, the projector) fetch themselves again this often; the
 # embed every twice as long (league.tournaments.room).
 TOURNAMENT_LIVE_SECONDS = 15
@@ -347,9 +352,12 @@ BOT_UPLOADS_PER_USER_HOUR = env.number("BOT_UPLOADS_PER_USER_HOUR", 20, minimum=
 BOT_CHECK_CPU_SECONDS = env.number("BOT_CHECK_CPU_SECONDS", 1, minimum=1)
 BOT_CHECK_MEMORY_MB = env.number("BOT_CHECK_MEMORY_MB", 256, minimum=64)
 BOT_CHECK_WALL_SECONDS = env.number("BOT_CHECK_WALL_SECONDS", 30, minimum=1)
-# Each worker's cache of uploaded programs by hash (league.bots.program_cache): every folder from / to it
-# must be searchable by the slot users (mode 0755 or o+x), who read the one program a seat plays.
-BOT_PROGRAM_CACHE_DIR = env.text("BOT_PROGRAM_CACHE_DIR", str(VAR_DIR / "programs"))
+# Each worker's cache of uploaded programs by hash (league.bots.program_cache), outside var/ (0700): under the
+# system's temporary folder, one per account. The slot users read the one program a seat plays, so every
+# folder above it must let them through (o+x); the cache itself is 0750, of the slot users' group.
+PROGRAM_CACHE_DIR = env.text(
+    "PROGRAM_CACHE_DIR", str(Path(tempfile.gettempdir()) / f"pecking-order-{os.getuid()}" / "programs")
+)
 BOT_LOG_MATCHES = env.number("BOT_LOG_MATCHES", 200, minimum=1)  # program logs kept per bot version
 
 LOGGING = {

@@ -8,11 +8,13 @@ gets the same directory through PECKING_ORDER_TEST_RUN_DIR.
 import os
 from pathlib import Path
 
+from league.core.private_files import private_dir
 from league.settings import env
 from league.settings.base import *  # noqa: F403
 from league.settings.base import (
     CELERY_BROKER_URL,
     DATABASES,
+    PROGRAM_CACHE_DIR,
     TEST_SECRET_KEY,
     VAR_DIR,
     broker_settings,
@@ -20,8 +22,8 @@ from league.settings.base import (
     celery_queues,
 )
 
-TEST_RUN_DIR = Path(env.text("PECKING_ORDER_TEST_RUN_DIR") or VAR_DIR / "test-runs" / str(os.getpid()))
-TEST_RUN_DIR.mkdir(parents=True, exist_ok=True)
+private_dir(VAR_DIR)
+TEST_RUN_DIR = private_dir(env.text("PECKING_ORDER_TEST_RUN_DIR") or VAR_DIR / "test-runs" / str(os.getpid()))
 
 SECRET_KEY = TEST_SECRET_KEY
 DEBUG = False
@@ -39,7 +41,9 @@ NOTIFICATIONS_QUEUE = f"tests-{TEST_RUN_DIR.name}-notifications"
 CELERY_TASK_QUEUES, CELERY_TASK_ROUTES = celery_queues(CELERY_TASK_DEFAULT_QUEUE, NOTIFICATIONS_QUEUE)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(TEST_RUN_DIR / "test.sqlite3")}
-BOT_PROGRAM_CACHE_DIR = str(TEST_RUN_DIR / "programs")
+# The run's own program cache, outside var/ (the slot users cannot enter it); removed with the run.
+PROGRAM_CACHE_RUN_DIR = Path(PROGRAM_CACHE_DIR).parent / f"test-run-{TEST_RUN_DIR.name}"
+PROGRAM_CACHE_DIR = str(PROGRAM_CACHE_RUN_DIR / "programs")
 # Static files are served from the app folders, without collectstatic.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from league.accounts.services import account_create
 from league.core.catalogue import game_specs
+from league.core.private_files import private_dir
 from league.players.models import Player
 from league.players.services import player_claim, player_create
 from league.ratings.models import RatingPool
@@ -53,7 +54,7 @@ def ensure_admin() -> tuple[str, str]:
     else:
         user.set_password(password)
         user.save(update_fields=["password"])
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     path.write_text(password + "\n")
     path.chmod(0o600)
     return ADMIN_USERNAME, password
@@ -79,7 +80,7 @@ def ensure_demo_player() -> tuple[str, str]:
         else:
             user.set_password(password)
             user.save(update_fields=["password"])
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         path.write_text(password + "\n")
         path.chmod(0o600)
     with transaction.atomic():

@@ -8,6 +8,7 @@ import hmac
 import ipaddress
 import json
 import socket
+import threading
 import time
 from unittest import mock
 
@@ -200,8 +201,8 @@ def test_the_connection_goes_to_the_checked_address_with_the_name_as_host(allow_
             f"http://hooks.example.com:{receiver.port}/in?x=1", b'{"a":1}', {"X-Test": "1"}
         )
     assert (attempt.status_code, attempt.address) == (204, "127.0.0.1")
-    # The name once; then the socket is opened to the checked address itself (a numeric look-up, no DNS).
-    assert [call.args[0] for call in resolve.call_args_list] == ["hooks.example.com", "127.0.0.1"]
+    # The name once; then the socket is connected to the checked address itself (no look-up at all).
+    assert [call.args[0] for call in resolve.call_args_list] == ["hooks.example.com"]
     (got,) = receiver.received
     assert (got["path"], got["headers"]["Host"], got["body"]) == (
         "/in?x=1",
@@ -239,6 +240,158 @@ def test_a_receiver_that_does_not_answer_times_out(allow_loopback):
         silent.close()
     assert (attempt.status_code, attempt.error) == (None, "TimeoutError: timed out")
 
+
+
+class Dripper:
+    """A receiver on 127.0.0.1 that reads each request, then answers one byte every `interval` seconds: a
+    status line and a header of `length` bytes in all (the rest of the answer after them), as a receiver
+    that wants to hold a delivery would. With `tls_stall` it reads a TLS client hello and never answers; with
+    `body` it sends its status line and headers at once and drips a body of `length` bytes.
+    `cut` counts the connections the sender closed before the answer was out, `sent` the bytes sent on each."""
+
+    ANSWER_END = b"\r\nContent-Length: 0\r\n\r\n"
+
+    def __init__(self, interval: float = 0.2, length: int = 60, tls_stall: bool = False, body: bool = False):
+        self.interval, self.length, self.tls_stall, self.body = interval, length, tls_stall, body
+        self.cut, self.sent = 0, []
+        self.ended = threading.Condition()
+        self.done = threading.Event()
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(4)
+        self.listener.settimeout(0.1)
+        self.port = self.listener.getsockname()[1]
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while not self.done.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except TimeoutError:
+                continue
+            with conn:
+                sent, cut = self._answer(conn)
+            with self.ended:
+                self.sent.append(sent)
+                self.cut += cut
+                self.ended.notify_all()
+
+    def _closed_by_sender(self, conn) -> bool:
+        """Wait one interval; True if the sender closed the connection meanwhile."""
+        conn.settimeout(self.interval)
+        try:
+            return conn.recv(4096) == b""
+        except TimeoutError:
+            return False
+        except OSError:
+            return True
+
+    def _answer(self, conn) -> tuple[int, bool]:
+        if self.tls_stall:
+            while not self.done.is_set():
+                if self._closed_by_sender(conn):
+                    return 0, True
+            return 0, False
+        conn.recv(65536)
+        if self.body:
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % self.length)
+            head = b""
+        else:
+            head = b"HTTP/1.1 200 OK\r\nX-Drip: "
+        answer = head + b"x" * (self.length - len(head))
+        for sent, byte in enumerate(answer):
+            if self._closed_by_sender(conn):
+                return sent, True
+            try:
+                conn.sendall(bytes([byte]))
+            except OSError:
+                return sent, True
+        if not self.body:
+            conn.sendall(self.ANSWER_END)
+        return len(answer), False
+
+    def wait_for(self, connections: int) -> None:
+        """Until `connections` connections have ended (at most 30 s)."""
+        with self.ended:
+            self.ended.wait_for(lambda: len(self.sent) >= connections, timeout=30)
+
+    def close(self):
+        self.done.set()
+        self.thread.join(5)
+        self.listener.close()
+
+
+@pytest.fixture
+def dripper():
+    server = Dripper()
+    yield server
+    server.close()
+
+
+def test_a_receiver_dripping_its_headers_is_cut_off_at_the_deadline_and_stored_as_timed_out(
+    settings, allow_loopback, cup, orga, dripper
+):
+    """A byte every 0.2 s keeps every recv well inside its 5 s timeout; the 0.5 s deadline of the whole
+    attempt still ends it, and the delivery is stored as timed out, then failed at its last try."""
+    settings.WEBHOOK_DEADLINE_SECONDS = 0.5
+    webhook = hook(cup, orga, f"http://127.0.0.1:{dripper.port}/in")
+    (pk,) = webhooks.deliveries_create(event="table.ready", key="k", data={}, tournament_id=cup.pk)
+    assert webhooks.delivery_attempt(delivery_pk=pk, final=False) == "pending"
+    assert webhooks.delivery_attempt(delivery_pk=pk, final=True) == "failed"
+    item = Delivery.objects.get(pk=pk)
+    assert (item.webhook, item.status) == (webhook, "failed")
+    timed_out = "timed out: no answer within the 0.5 s deadline"
+    assert list(
+        item.attempts.values_list("number", "status_code", "error", "address", "response_bytes", "truncated")
+    ) == [(1, None, timed_out, "127.0.0.1", 0, False), (2, None, timed_out, "127.0.0.1", 0, False)]
+    dripper.wait_for(2)
+    # Both connections were shut before their 60 bytes of status line and header were out.
+    assert (dripper.cut, len(dripper.sent)) == (2, 2) and max(dripper.sent) < dripper.length
+
+
+def test_an_answer_whose_body_drips_keeps_its_status_and_is_marked_cut_at_the_deadline(allow_loopback):
+    """The receiver said 200 at once: the delivery counts, and what was read of the body is kept."""
+    slow_body = Dripper(body=True)
+    try:
+        attempt = delivery.post(f"http://127.0.0.1:{slow_body.port}/in", b"{}", {}, deadline=0.5)
+        slow_body.wait_for(1)
+    finally:
+        slow_body.close()
+    assert (attempt.ok, attempt.status_code, attempt.error, attempt.truncated) == (True, 200, "", True)
+    assert attempt.excerpt == "x" * attempt.response_bytes and attempt.response_bytes < slow_body.length
+    # The sender shut the connection before the body was out (a byte may have been in flight).
+    assert slow_body.cut == 1 and attempt.response_bytes <= slow_body.sent[0] < slow_body.length
+
+
+def test_a_receiver_that_stalls_the_tls_handshake_is_cut_off_at_the_deadline(allow_loopback):
+    stall = Dripper(tls_stall=True)
+    try:
+        attempt = delivery.post(f"https://127.0.0.1:{stall.port}/in", b"{}", {}, deadline=0.5)
+        stall.wait_for(1)
+    finally:
+        stall.close()
+    assert (attempt.status_code, attempt.refused, attempt.error) == (
+        None, False, "timed out: no answer within the 0.5 s deadline"
+    )  # fmt: skip
+    assert (stall.cut, stall.sent) == (1, [0])
+
+
+def test_a_look_up_slower_than_the_deadline_is_a_timed_out_attempt_not_a_refusal():
+    release = threading.Event()
+
+    def slow(*args, **kwargs):
+        release.wait(30)
+        return answers("93.184.215.14")(*args, **kwargs)
+
+    try:
+        with mock.patch("socket.getaddrinfo", side_effect=slow):
+            attempt = delivery.post("https://slow-dns.example/in", b"{}", {}, deadline=0.3)
+    finally:
+        release.set()
+    assert (attempt.status_code, attempt.refused, attempt.address, attempt.error) == (
+        None, False, "", "timed out: no answer within the 0.3 s deadline"
+    )  # fmt: skip
 
 @pytest.mark.parametrize(
     "url, message",

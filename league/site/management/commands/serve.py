@@ -25,6 +25,7 @@ import urllib.request
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from league.core.private_files import private_dir, private_embedded_database
 from league.site.demo import (
     ADMIN_USERNAME,
     DEMO_PLAYER_USERNAME,
@@ -118,6 +119,10 @@ class Command(BaseCommand):
                 raise CommandError(
                     f"something already listens on {host}:{port}; stop it or set PORT=<another port>", returncode=2
                 )
+        # var/ (database, broker, beat's schedule, demo passwords) and the database are this account's alone,
+        # whatever settings module runs this (league.core.private_files).
+        private_dir(settings.VAR_DIR)
+        private_embedded_database(settings.DATABASES["default"])
         python = sys.executable
         manage = str(settings.BASE_DIR / "manage.py")
         beat_schedule = str(settings.VAR_DIR / "celerybeat-schedule")
