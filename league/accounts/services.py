@@ -172,8 +172,9 @@ class IssuedClaimLink:
 
 
 def claim_link_issue(*, by: AbstractBaseUser, player_id: object) -> IssuedClaimLink:
-    """A claim link for an unclaimed person-player, by site staff or an organizer of a tournament the player
-    is registered in; it works once, for `CLAIM_LINK_DAYS` days."""
+    """A claim link for an unclaimed person-player, by site staff or an organizer who reaches the player (of
+    the event the walk-in was first registered in: `league.tournaments.reach`); it works once, for
+    `CLAIM_LINK_DAYS` days."""
     if not by.is_authenticated:
         raise Forbidden("log in to issue a claim link")
     player = None
@@ -183,7 +184,7 @@ def claim_link_issue(*, by: AbstractBaseUser, player_id: object) -> IssuedClaimL
         raise UserError("no such player", field="player")
     if not can_issue_claim_link(by, player):
         raise Forbidden(
-            f"only site staff and the organizers of a tournament {player.name} is registered in "
+            f"only site staff and the organizers of the event {player.name} was first registered in "
             "can issue a claim link for them"
         )
     if player.kind != Player.Kind.PERSON:

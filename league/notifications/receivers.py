@@ -17,6 +17,7 @@ NOTIFIED = {
     events.report_awaiting_confirmation: "report_awaiting_confirmation",
     events.result_disputed: "result_disputed",
     events.tournament_finished: "tournament_finished",
+    events.player_invited: "player_invited",
 }
 HOOKED = {
     events.table_ready: Event.TABLE_READY,
@@ -30,6 +31,7 @@ PAYLOADS = {
     "report_awaiting_confirmation": ("tournament_id", "table_id", "report_id", "user_ids"),
     "result_disputed": ("tournament_id", "table_id", "dispute_id"),
     "tournament_finished": ("tournament_id",),
+    "player_invited": ("tournament_id", "player_id"),
     Event.RESULT_RECORDED: ("tournament_id", "table_id", "version_id"),
     Event.LEAGUE_ROUND_RATED: ("league_id", "round_number"),
 }

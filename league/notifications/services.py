@@ -179,6 +179,31 @@ def notify_finished(*, tournament_id: int) -> list[int]:
     )
 
 
+def notify_invited(*, tournament_id: int, player_id: int) -> list[int]:
+    """'You are invited' to the invited player's account, while the invitation stands."""
+    tournament = _tournament(tournament_id)
+    if tournament is None:
+        return []
+    invited = Registration.objects.filter(
+        tournament=tournament, player_id=player_id, status=Registration.Status.INVITED, player__user__isnull=False
+    ).values_list("player__user_id", flat=True)
+    link = reverse("tournaments:detail", args=[tournament.slug])
+    return _store(
+        Kind.INVITED,
+        (
+            (
+                user_id,
+                f"invited:{tournament.pk}",
+                f"You are invited to {tournament.name}: accept or decline on its page.",
+                link,
+                tournament,
+                None,
+            )  # fmt: skip
+            for user_id in invited
+        ),
+    )
+
+
 def preference_of(user: AbstractBaseUser) -> MailPreference:
     """The user's mail preference (unsaved default when they never set one: every kind is mailed)."""
     return MailPreference.objects.filter(user=user).first() or MailPreference(user=user)

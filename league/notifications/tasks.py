@@ -27,6 +27,7 @@ NOTIFY = {
     "report_awaiting_confirmation": services.notify_confirm,
     "result_disputed": services.notify_disputed,
     "tournament_finished": services.notify_finished,
+    "player_invited": services.notify_invited,
 }
 
 
