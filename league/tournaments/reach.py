@@ -53,10 +53,17 @@ def reaches(user: AbstractBaseUser | None, player: Player, tournament: Tournamen
             return False
         if tournament.registrations.filter(player=player, status__in=ASKED).exists():
             return True
-    if not is_walk_in(player):
+    return is_walk_in(player) and organizes_first_event(user, player)
+
+
+def organizes_first_event(user: AbstractBaseUser | None, player: Player) -> bool:
+    """Whether `user` is staff or an organizer of the event the player was first registered in: the half of
+    the rule that does not look at the player's kind and account (a claim link says "a bot" or "claimed
+    already" to such an issuer, and refuses anyone else first)."""
+    if user is None or not user.is_authenticated:
         return False
     first = first_event(player)
-    return first is not None and is_organizer(user, first)
+    return user.is_staff or (first is not None and is_organizer(user, first))
 
 
 def out_of_reach_message(player: Player) -> str:

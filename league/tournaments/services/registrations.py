@@ -187,6 +187,8 @@ def registration_invite(*, tournament: Tournament, by: AbstractBaseUser, usernam
         raise UserError(f"{player.name} is inactive and cannot take seats", field="username")
     with transaction.atomic():
         tournament = tournament_locked(tournament)
+        if tournament.status == Tournament.Status.DRAFT:
+            raise StateConflict("open registration first: only the organizers see a draft", field="status")
         if tournament.status == Tournament.Status.FINISHED:
             raise StateConflict("the tournament is finished", field="status")
         if tournament.status == Tournament.Status.RUNNING:
