@@ -15,7 +15,7 @@ receiver reads the rows afresh and can hand the ids on to a Celery task as they 
 | `result_recorded` | a result version is stored at a tournament table (organizer entry or confirmed report) | `tournament_id`, `table_id`, `version_id` |
 | `report_awaiting_confirmation` | a player reports a table's result and others must confirm it | `tournament_id`, `table_id`, `report_id`, `user_ids` (who must confirm) |
 | `result_disputed` | a seated player disputes a report or a stored result | `tournament_id`, `table_id`, `dispute_id` |
-| `player_invited` | an organizer invites a player (by user name) into a tournament | `tournament_id`, `player_id` |
+| `player_invited` | an organizer invites a player into a tournament | `tournament_id`, `player_id` |
 | `tournament_finished` | a tournament's status becomes finished | `tournament_id` |
 | `league_round_rated` | every match of a bot-league round is played and rated | `league_id`, `round_number` |
 """

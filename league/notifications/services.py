@@ -185,7 +185,10 @@ def notify_invited(*, tournament_id: int, player_id: int) -> list[int]:
     if tournament is None:
         return []
     invited = Registration.objects.filter(
-        tournament=tournament, player_id=player_id, status=Registration.Status.INVITED, player__user__isnull=False
+        tournament=tournament,
+        player_id=player_id,
+        status=Registration.Status.INVITED,
+        player__user__isnull=False,
     ).values_list("player__user_id", flat=True)
     link = reverse("tournaments:detail", args=[tournament.slug])
     return _store(

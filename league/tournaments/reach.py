@@ -7,9 +7,9 @@ An organizer of a tournament reaches:
 - a walk-in (a person-player without an account) first registered in an event they organize;
 - a player who asked to join that tournament themselves (waitlisted, pending or declined there).
 
-Nobody else: a player with an account, a bot, a walk-in first registered in someone else's event or in no event
-at all. They take part only by accepting an invitation (a registration in the `invited` state, which they
-accept or decline on their page). Site staff reach every player.
+Nobody else: a player with an account, a bot, a walk-in first registered in someone else's event or in no
+event at all. They take part only by accepting an invitation (a registration in the `invited` state, which
+they accept or decline on their page). Site staff reach every player.
 """
 
 from __future__ import annotations

@@ -253,7 +253,8 @@ def _leave(request, tournament):
 
 def _invite(request, tournament):
     """Invite a player by their user name: they accept or decline on their page."""
-    reg = services.registration_invite(tournament=tournament, by=request.user, username=request.POST.get("username"))
+    username = request.POST.get("username")
+    reg = services.registration_invite(tournament=tournament, by=request.user, username=username)
     return f"{reg.player.name} is invited: they accept or decline on their page."
 
 
@@ -796,7 +797,7 @@ ENTRY_DONE = {
 
 @require_POST
 def entry_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
-    """The signed-in player's own entry: join, leave, check in (or undo it), accept or decline an invitation."""
+    """The signed-in player's own entry: join, leave, check in (or undo it), answer an invitation."""
     tournament = _tournament(request, slug)
     if action not in ENTRY_DONE:
         raise Http404("no such action")
@@ -808,7 +809,8 @@ def entry_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         elif action == "leave":
             reg = services.registration_withdraw(tournament=tournament, by=request.user)
         elif action in ("accept", "decline"):
-            reg = services.invitation_answer(tournament=tournament, by=request.user, accept=action == "accept")
+            accept = action == "accept"
+            reg = services.invitation_answer(tournament=tournament, by=request.user, accept=accept)
         else:
             reg = services.registration_check_in(tournament=tournament, by=request.user,
                                                  checked_in=action == "check-in")  # fmt: skip

@@ -4,15 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('notifications', '0001_initial'),
+        ("notifications", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='notification',
-            name='kind',
-            field=models.CharField(choices=[('table_ready', 'My table is ready'), ('confirm_result', 'A result waits for my confirmation'), ('table_disputed', 'A table of a tournament I organize is disputed'), ('tournament_finished', 'A tournament I play in finishes'), ('invited', 'An organizer invites me to a tournament')], max_length=24),
+            model_name="notification",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("table_ready", "My table is ready"),
+                    ("confirm_result", "A result waits for my confirmation"),
+                    ("table_disputed", "A table of a tournament I organize is disputed"),
+                    ("tournament_finished", "A tournament I play in finishes"),
+                    ("invited", "An organizer invites me to a tournament"),
+                ],
+                max_length=24,
+            ),
         ),
     ]

@@ -4,29 +4,88 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('players', '0002_player_name_key'),
-        ('tournaments', '0007_standings_snapshot'),
+        ("players", "0002_player_name_key"),
+        ("tournaments", "0007_standings_snapshot"),
     ]
 
     operations = [
         migrations.RemoveConstraint(
-            model_name='registration',
-            name='registration_seed_needs_a_place',
+            model_name="registration",
+            name="registration_seed_needs_a_place",
         ),
         migrations.AlterField(
-            model_name='auditentry',
-            name='action',
-            field=models.CharField(choices=[('tournament.created', 'Tournament created'), ('settings.changed', 'Settings changed'), ('tournament.registration_opened', 'Registration opened'), ('tournament.seeded', 'Players seeded'), ('tournament.started', 'Tournament started'), ('tournament.finished', 'Tournament finished'), ('organizer.added', 'Organizer added'), ('organizer.removed', 'Organizer removed'), ('scorekeeper.added', 'Scorekeeper added'), ('scorekeeper.removed', 'Scorekeeper removed'), ('registration.added', 'Player registered'), ('registration.withdrawn', 'Player withdrawn'), ('registration.dropped', 'Player dropped'), ('registration.no_show', 'Player marked a no-show'), ('registration.joined', 'Player joined'), ('registration.left', 'Player left'), ('registration.approved', 'Entry approved'), ('registration.declined', 'Entry declined'), ('registration.invited', 'Player invited'), ('registration.invitation_accepted', 'Invitation accepted'), ('registration.invitation_declined', 'Invitation declined'), ('registration.checked_in', 'Player checked in'), ('registration.check_in_undone', 'Check-in undone'), ('bye.requested', 'Bye or sit-out asked for'), ('bye.cancelled', 'Bye request taken back'), ('round.generated', 'Round generated'), ('round.discarded', 'Draft discarded'), ('seats.swapped', 'Seats swapped'), ('seats.moved', 'Player moved'), ('round.published', 'Round published'), ('round.completed', 'Round completed'), ('table.closed', 'Table closed'), ('result.reset', 'Result reset'), ('result.reported', 'Result reported by a player'), ('result.confirmed', 'Reported result confirmed and stored'), ('result.disputed', 'Result disputed')], max_length=40),
+            model_name="auditentry",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("tournament.created", "Tournament created"),
+                    ("settings.changed", "Settings changed"),
+                    ("tournament.registration_opened", "Registration opened"),
+                    ("tournament.seeded", "Players seeded"),
+                    ("tournament.started", "Tournament started"),
+                    ("tournament.finished", "Tournament finished"),
+                    ("organizer.added", "Organizer added"),
+                    ("organizer.removed", "Organizer removed"),
+                    ("scorekeeper.added", "Scorekeeper added"),
+                    ("scorekeeper.removed", "Scorekeeper removed"),
+                    ("registration.added", "Player registered"),
+                    ("registration.withdrawn", "Player withdrawn"),
+                    ("registration.dropped", "Player dropped"),
+                    ("registration.no_show", "Player marked a no-show"),
+                    ("registration.joined", "Player joined"),
+                    ("registration.left", "Player left"),
+                    ("registration.approved", "Entry approved"),
+                    ("registration.declined", "Entry declined"),
+                    ("registration.invited", "Player invited"),
+                    ("registration.invitation_accepted", "Invitation accepted"),
+                    ("registration.invitation_declined", "Invitation declined"),
+                    ("registration.checked_in", "Player checked in"),
+                    ("registration.check_in_undone", "Check-in undone"),
+                    ("bye.requested", "Bye or sit-out asked for"),
+                    ("bye.cancelled", "Bye request taken back"),
+                    ("round.generated", "Round generated"),
+                    ("round.discarded", "Draft discarded"),
+                    ("seats.swapped", "Seats swapped"),
+                    ("seats.moved", "Player moved"),
+                    ("round.published", "Round published"),
+                    ("round.completed", "Round completed"),
+                    ("table.closed", "Table closed"),
+                    ("result.reset", "Result reset"),
+                    ("result.reported", "Result reported by a player"),
+                    ("result.confirmed", "Reported result confirmed and stored"),
+                    ("result.disputed", "Result disputed"),
+                ],
+                max_length=40,
+            ),
         ),
         migrations.AlterField(
-            model_name='registration',
-            name='status',
-            field=models.CharField(choices=[('active', 'Active'), ('withdrawn', 'Withdrawn'), ('dropped', 'Dropped'), ('no_show', 'No-show'), ('waitlisted', 'Waitlisted'), ('pending', 'Awaiting approval'), ('declined', 'Declined'), ('invited', 'Invited')], default='active', max_length=10),
+            model_name="registration",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("active", "Active"),
+                    ("withdrawn", "Withdrawn"),
+                    ("dropped", "Dropped"),
+                    ("no_show", "No-show"),
+                    ("waitlisted", "Waitlisted"),
+                    ("pending", "Awaiting approval"),
+                    ("declined", "Declined"),
+                    ("invited", "Invited"),
+                ],
+                default="active",
+                max_length=10,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='registration',
-            constraint=models.CheckConstraint(condition=models.Q(('seed__isnull', True), models.Q(('status__in', ['waitlisted', 'pending', 'declined', 'invited']), _negated=True), _connector='OR'), name='registration_seed_needs_a_place'),
+            model_name="registration",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("seed__isnull", True),
+                    models.Q(("status__in", ["waitlisted", "pending", "declined", "invited"]), _negated=True),
+                    _connector="OR",
+                ),
+                name="registration_seed_needs_a_place",
+            ),
         ),
     ]

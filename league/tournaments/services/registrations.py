@@ -33,7 +33,7 @@ from league.players.services import player_by_name, player_create
 from league.tournaments import clock
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import Registration, Round, Table, Tournament
-from league.tournaments.reach import out_of_reach_message, reaches
+from league.tournaments.reach import ASKED, out_of_reach_message, reaches
 from league.tournaments.selectors import WAITLIST_ORDER, check_in_state
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.brackets import bracket_sync
@@ -162,8 +162,11 @@ def _check_reach(tournament: Tournament, by: AbstractBaseUser, player: Player, *
     if reaches(by, player, tournament):
         return
     if tournament.registrations.filter(player=player, status=Registration.Status.INVITED).exists():
-        raise UserError(f"{player.name} is invited already: they accept or decline on their page", field="player",
-                        code=ErrorCode.DUPLICATE)  # fmt: skip
+        raise UserError(
+            f"{player.name} is invited already: they accept or decline on their page",
+            field="player",
+            code=ErrorCode.DUPLICATE,
+        )
     if typed:
         raise UserError(out_of_reach_message(player), field="player")
     raise UserError(f"{player.name} is not one of your walk-ins: invite them by user name", field="player")
@@ -195,13 +198,14 @@ def registration_invite(*, tournament: Tournament, by: AbstractBaseUser, usernam
             _check_late_entry(tournament)
         reg = tournament.registrations.filter(player=player).first()
         if reg is not None:
-            if reg.status == Registration.Status.ACTIVE:
-                raise UserError(f"{player.name} is already registered", field="username", code=ErrorCode.DUPLICATE)
-            if reg.status == Registration.Status.INVITED:
-                raise UserError(f"{player.name} is invited already", field="username", code=ErrorCode.DUPLICATE)
-            if reg.status in (Registration.Status.WAITLISTED, Registration.Status.PENDING,
-                              Registration.Status.DECLINED):  # fmt: skip
-                raise UserError(f"{player.name} asked to join this tournament: register them instead", field="username")
+            if reg.status in (Registration.Status.ACTIVE, Registration.Status.INVITED):
+                active = reg.status == Registration.Status.ACTIVE
+                already = "already registered" if active else "invited already"
+                raise UserError(f"{player.name} is {already}", field="username", code=ErrorCode.DUPLICATE)
+            if reg.status in ASKED:
+                raise UserError(
+                    f"{player.name} asked to join this tournament: register them instead", field="username"
+                )
             if reg.status != Registration.Status.WITHDRAWN:
                 raise StateConflict(f"{player.name} left this tournament and cannot come back")
         else:
