@@ -179,6 +179,9 @@ def test_walk_ins_made_now_are_their_makers_and_nobody_elses(staff, home, host, 
     PlayerFactory(name="Loner")
     with pytest.raises(UserError, match=f"^{walk_in_message('Loner')}$"):
         services.registration_add(tournament=second, by=raider, name="Loner")
+    robo = PlayerFactory(name="Robo", kind="bot")
+    with pytest.raises(UserError, match="^Robo is a bot: only site staff enter bots into tournaments$"):
+        services.registration_add(tournament=second, by=raider, player_id=robo.pk)
     vic = Player.objects.get(name="Vic")
     assert (reaches(raider, vic, second), reaches(host, vic, league)) == (True, False)
     assert (reaches(raider, vic), reaches(host, vic)) == (True, False)
