@@ -168,7 +168,9 @@ def _check_reach(tournament: Tournament, by: AbstractBaseUser, player: Player, *
             code=ErrorCode.DUPLICATE,
         )
     if player.kind == Player.Kind.BOT:  # no account to accept an invitation
-        raise UserError(f"{player.name} is a bot: only site staff enter bots into tournaments", field="player")
+        raise UserError(
+            f"{player.name} is a bot: only site staff enter bots into tournaments", field="player"
+        )
     if typed:
         raise UserError(out_of_reach_message(player), field="player")
     raise UserError(f"{player.name} is not one of your walk-ins: invite them by user name", field="player")
