@@ -45,7 +45,7 @@ def test_the_invitee_hears_of_it_once_in_their_inbox(eager, orga, django_capture
     assert len(mail.outbox) == 1
 
 
-def test_an_invitation_withdrawn_before_the_task_runs_tells_nobody(
+def test_an_invitation_declined_before_the_task_runs_tells_nobody(
     eager, orga, django_capture_on_commit_callbacks
 ):
     bea = UserFactory(username="bea", email="bea@example.com")

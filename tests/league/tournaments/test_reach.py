@@ -159,6 +159,17 @@ def test_the_organizer_of_a_walk_ins_first_event_reaches_them_elsewhere(staff, h
     assert issued.link.player.name == "Tom"
 
 
+def test_claim_links_only_from_an_organizer_of_the_first_event(client, staff, home, host, raid, raider):
+    """Tom is in Raid Night too (staff put him there): its organizer still cannot hand his player away."""
+    tom = Player.objects.get(name="Tom")
+    services.registration_add(tournament=raid, by=staff, player_id=tom.pk)
+    with pytest.raises(Forbidden):
+        account_services.claim_link_issue(by=raider, player_id=tom.pk)
+    assert 'id="claim-link-create"' not in browser_for(client, raider).get("/players/tom/").content.decode()
+    assert 'id="claim-link-create"' in browser_for(client, host).get("/players/tom/").content.decode()
+    assert account_services.claim_link_issue(by=host, player_id=tom.pk).link.issued_by == host
+
+
 def test_staff_keep_their_powers(staff, home, raid):
     tom = Player.objects.get(name="Tom")
     assert services.registration_add(tournament=raid, by=staff, name="Tom").status == "active"
@@ -284,6 +295,7 @@ def test_an_invitee_accepts_on_their_page(client, league, host):
     assert "Bea is invited: they accept or decline on their page." in page.content.decode()
     organizer_view = page.content.decode()
     assert '<p class="muted" id="invited">Invited, not answered yet: Bea.</p>' in organizer_view
+    assert f'action="/tournaments/{league.slug}/invite/" class="inline-form" id="invite"' in organizer_view
     client.logout()
     browser_for(client, bea)
     me = client.get("/me/").content.decode()
@@ -347,6 +359,7 @@ def test_bad_invitations_are_refused_with_their_reason(client, league, host, rai
     draft = event(league.created_by, host, "Draft Day")
     with pytest.raises(StateConflict, match="^open registration first: only the organizers see a draft$"):
         services.registration_invite(tournament=draft, by=host, username="bea")
+    assert 'id="invite"' not in browser_for(client, host).get(f"/tournaments/{draft.slug}/").content.decode()
     page = browser_for(client, host).post(f"/tournaments/{league.slug}/invite/", {"username": "ghost"})
     assert page.status_code == 400
     assert '<p class="error-box" role="alert">no user called &#x27;ghost&#x27;</p>' in page.content.decode()
