@@ -389,6 +389,7 @@ class AuditEntry(models.Model):
         REGISTRATION_INVITED = "registration.invited", "Player invited"
         INVITATION_ACCEPTED = "registration.invitation_accepted", "Invitation accepted"
         INVITATION_DECLINED = "registration.invitation_declined", "Invitation declined"
+        INVITATION_WITHDRAWN = "registration.invitation_withdrawn", "Invitation taken back"
         CHECKED_IN = "registration.checked_in", "Player checked in"
         CHECK_IN_UNDONE = "registration.check_in_undone", "Check-in undone"
         BYE_REQUESTED = "bye.requested", "Bye or sit-out asked for"

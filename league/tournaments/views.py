@@ -258,6 +258,12 @@ def _invite(request, tournament):
     return f"{reg.player.name} is invited: they accept or decline on their page."
 
 
+def _uninvite(request, tournament):
+    """Take back an invitation not answered yet."""
+    services.invitation_withdraw(tournament=tournament, by=request.user, player_id=_int(request.POST, "player"))
+    return "The invitation is taken back."
+
+
 def _generate(request, tournament):
     return services.round_generate(tournament=tournament, by=request.user)
 
@@ -305,6 +311,7 @@ TOURNAMENT_ACTIONS: dict[str, Callable] = {
     "finish": _finish,
     "register": _register,
     "invite": _invite,
+    "uninvite": _uninvite,
     "leave": _leave,
     "decide": _decide,
     "seed": _seed,

@@ -225,6 +225,18 @@ def registration_invite(*, tournament: Tournament, by: AbstractBaseUser, usernam
     return reg
 
 
+def invitation_withdraw(*, tournament: Tournament, by: AbstractBaseUser, player_id: Any) -> None:
+    """An organizer takes back an invitation not answered yet (the invited player was never in)."""
+    check_organizer(user=by, tournament=tournament)
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        reg = _registration_of(tournament, player_id)
+        if reg.status != Registration.Status.INVITED:
+            raise StateConflict(f"{reg.player} is not invited ({reg.get_status_display().lower()})")
+        reg.delete()
+        audit(tournament, by, Action.INVITATION_WITHDRAWN, player=reg.player.name, player_id=reg.player_id)
+
+
 def invitation_answer(*, tournament: Tournament, by: AbstractBaseUser, accept: Any) -> Registration | None:
     """The signed-in user accepts or declines their invitation to `tournament`. Accepted, the invitation is an
     entry like an organizer's (a place at once, whatever the cap; while the tournament runs a late entry with

@@ -294,7 +294,7 @@ def test_an_invitee_accepts_on_their_page(client, league, host):
     page = host_client.post(f"/tournaments/{league.slug}/invite/", {"username": " bea "}, follow=True)
     assert "Bea is invited: they accept or decline on their page." in page.content.decode()
     organizer_view = page.content.decode()
-    assert '<p class="muted" id="invited">Invited, not answered yet: Bea.</p>' in organizer_view
+    assert '<div id="invited"><p class="muted">Invited, not answered yet:</p><ul>\n<li>Bea <form' in organizer_view
     assert f'action="/tournaments/{league.slug}/invite/" class="inline-form" id="invite"' in organizer_view
     client.logout()
     browser_for(client, bea)
@@ -323,6 +323,25 @@ def test_an_invitee_declines_and_the_invitation_is_gone(client, league, host):
     assert "You declined the invitation." in declined.content.decode()
     assert statuses(league) == {}
     assert league.audit_entries.order_by("-id").first().action == AuditEntry.Action.INVITATION_DECLINED
+
+
+def test_an_organizer_takes_an_invitation_back(client, league, host, raider):
+    bea = user_with_player("bea")
+    services.registration_invite(tournament=league, by=host, username="bea")
+    with pytest.raises(NotOrganizer):
+        services.invitation_withdraw(tournament=league, by=raider, player_id=bea.player.pk)
+    taken = browser_for(client, host).post(
+        f"/tournaments/{league.slug}/uninvite/", {"player": bea.player.pk}, follow=True
+    )
+    assert "The invitation is taken back." in taken.content.decode()
+    assert statuses(league) == {}
+    assert league.audit_entries.order_by("-id").first().action == AuditEntry.Action.INVITATION_WITHDRAWN
+    with pytest.raises(NotFound, match=f"^player {bea.player.pk} is not registered$"):
+        services.invitation_withdraw(tournament=league, by=host, player_id=bea.player.pk)
+    services.registration_add(tournament=league, by=host, name="Walt")
+    walt = Player.objects.get(name="Walt")
+    with pytest.raises(StateConflict, match="^Walt is not invited \\(active\\)$"):
+        services.invitation_withdraw(tournament=league, by=host, player_id=walt.pk)
 
 
 def test_only_the_invitee_answers(league, host, raider):
