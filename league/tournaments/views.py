@@ -260,7 +260,8 @@ def _invite(request, tournament):
 
 def _uninvite(request, tournament):
     """Take back an invitation not answered yet."""
-    services.invitation_withdraw(tournament=tournament, by=request.user, player_id=_int(request.POST, "player"))
+    player_id = _int(request.POST, "player")
+    services.invitation_withdraw(tournament=tournament, by=request.user, player_id=player_id)
     return "The invitation is taken back."
 
 
