@@ -1,9 +1,9 @@
 """Accounts: the claim links that let a person take over a player someone else entered.
 
 Users are Django's own (`django.contrib.auth`); a user owns at most one person-player through
-`Player.user`. A claim link is bound to one unclaimed person-player, issued by site staff or an organizer of a
-tournament that player is registered in, works once and expires. Only a hash of its token is stored: the
-token itself is shown once, to whoever issued it.
+`Player.user`. A claim link is bound to one unclaimed person-player, issued by site staff or an organizer
+of the event that walk-in was first registered in (`league.tournaments.reach`), works once and expires.
+Only a hash of its token is stored: the token itself is shown once, to whoever issued it.
 """
 
 from django.conf import settings

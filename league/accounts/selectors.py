@@ -21,7 +21,7 @@ from league.players.selectors import player_of
 from league.ratings.models import RatingPool
 from league.ratings.selectors import player_ratings
 from league.tournaments.models import Registration, Round, Table, Tournament
-from league.tournaments.selectors import is_organizer
+from league.tournaments.reach import reaches
 
 
 def token_digest(token: str) -> str:
@@ -38,14 +38,9 @@ def claim_link_for_token(token: str) -> ClaimLink | None:
 
 
 def can_issue_claim_link(user: AbstractBaseUser | None, player: Player) -> bool:
-    """Site staff, and an organizer of a tournament the player is registered in (whatever the registration's
-    status: a player who withdrew was still in it)."""
-    if user is None or not user.is_authenticated:
-        return False
-    if user.is_staff:
-        return True
-    tournaments = Tournament.objects.filter(registrations__player=player).distinct()
-    return any(is_organizer(user, tournament) for tournament in tournaments)
+    """Site staff, and an organizer who reaches the player (`league.tournaments.reach`): a walk-in first
+    registered in an event they organize (whatever became of that registration since)."""
+    return reaches(user, player)
 
 
 def email_taken(email: str, *, exclude_user_id: int | None = None) -> bool:

@@ -30,11 +30,12 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from league.accounts.models import ClaimLink
-from league.accounts.selectors import can_issue_claim_link, claim_link_for_token, email_taken, token_digest
+from league.accounts.selectors import claim_link_for_token, email_taken, token_digest
 from league.core.errors import Conflict, ErrorCode, Forbidden, UserError
 from league.notifications.webhooks import owner_webhooks_delete
 from league.players.models import Player
 from league.players.services import player_claim, player_create, player_release
+from league.tournaments.reach import organizes_first_event
 
 USERNAME_MAX_LENGTH = 150
 DELETED_USERNAME = "deleted user {pk}"  # a space: no sign-up can take it (the username validator refuses one)
@@ -175,8 +176,9 @@ class IssuedClaimLink:
 
 
 def claim_link_issue(*, by: AbstractBaseUser, player_id: object) -> IssuedClaimLink:
-    """A claim link for an unclaimed person-player, by site staff or an organizer of a tournament the player
-    is registered in; it works once, for `CLAIM_LINK_DAYS` days."""
+    """A claim link for an unclaimed person-player, by site staff or an organizer who reaches the player (of
+    the event the walk-in was first registered in: `league.tournaments.reach`); it works once, for
+    `CLAIM_LINK_DAYS` days."""
     if not by.is_authenticated:
         raise Forbidden("log in to issue a claim link")
     player = None
@@ -184,9 +186,10 @@ def claim_link_issue(*, by: AbstractBaseUser, player_id: object) -> IssuedClaimL
         player = Player.objects.filter(pk=player_id).first()
     if player is None:
         raise UserError("no such player", field="player")
-    if not can_issue_claim_link(by, player):
+    # `league.tournaments.reach`: the issuer organizes the player's first event, and the player is a walk-in
+    if not organizes_first_event(by, player):
         raise Forbidden(
-            f"only site staff and the organizers of a tournament {player.name} is registered in "
+            f"only site staff and the organizers of the event {player.name} was first registered in "
             "can issue a claim link for them"
         )
     if player.kind != Player.Kind.PERSON:

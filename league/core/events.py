@@ -15,6 +15,7 @@ receiver reads the rows afresh and can hand the ids on to a Celery task as they 
 | `result_recorded` | a result version is stored at a tournament table (organizer entry or confirmed report) | `tournament_id`, `table_id`, `version_id` |
 | `report_awaiting_confirmation` | a player reports a table's result and others must confirm it | `tournament_id`, `table_id`, `report_id`, `user_ids` (who must confirm) |
 | `result_disputed` | a seated player disputes a report or a stored result | `tournament_id`, `table_id`, `dispute_id` |
+| `player_invited` | an organizer invites a player into a tournament | `tournament_id`, `player_id` |
 | `tournament_finished` | a tournament's status becomes finished | `tournament_id` |
 | `league_round_rated` | every match of a bot-league round is played and rated | `league_id`, `round_number` |
 | `bot_match_voided` | a league fixture's or challenge's match is voided because its workers were lost (its lease expired too often) | `match_id` |
@@ -35,6 +36,7 @@ table_ready = Signal()
 result_recorded = Signal()
 report_awaiting_confirmation = Signal()
 result_disputed = Signal()
+player_invited = Signal()
 tournament_finished = Signal()
 league_round_rated = Signal()
 bot_match_voided = Signal()

@@ -19,6 +19,7 @@ NOTIFIED = {
     events.tournament_finished: "tournament_finished",
     events.bot_match_voided: "bot_match_voided",
     events.bot_checked: "bot_checked",
+    events.player_invited: "player_invited",
 }
 HOOKED = {
     events.table_ready: Event.TABLE_READY,
@@ -34,6 +35,7 @@ PAYLOADS = {
     "tournament_finished": ("tournament_id",),
     "bot_match_voided": ("match_id",),
     "bot_checked": ("bot_id",),
+    "player_invited": ("tournament_id", "player_id"),
     Event.RESULT_RECORDED: ("tournament_id", "table_id", "version_id"),
     Event.LEAGUE_ROUND_RATED: ("league_id", "round_number"),
 }

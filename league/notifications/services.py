@@ -205,6 +205,8 @@ def notify_bot_match_voided(*, match_id: int) -> list[int]:
             for user_id, link in sorted(links.items())
         ),
     )
+
+
 def notify_bot_checked(*, bot_id: int) -> list[int]:
     """'Your upload is ready' or 'your upload was refused: why' to the author of an uploaded bot version."""
     bot = BotDefinition.objects.filter(pk=bot_id, created_by__isnull=False).first()
@@ -218,6 +220,34 @@ def notify_bot_checked(*, bot_id: int) -> list[int]:
             text = text[:299] + "…"  # the bot's page shows the whole reason
     row = (bot.created_by_id, f"bot_checked:{bot.pk}", text, bot.get_absolute_url(), None, None)
     return _store(Kind.BOT_CHECKED, [row])
+
+
+def notify_invited(*, tournament_id: int, player_id: int) -> list[int]:
+    """'You are invited' to the invited player's account, while the invitation stands."""
+    tournament = _tournament(tournament_id)
+    if tournament is None:
+        return []
+    invited = Registration.objects.filter(
+        tournament=tournament,
+        player_id=player_id,
+        status=Registration.Status.INVITED,
+        player__user__isnull=False,
+    ).values_list("player__user_id", flat=True)
+    link = reverse("tournaments:detail", args=[tournament.slug])
+    return _store(
+        Kind.INVITED,
+        (
+            (
+                user_id,
+                f"invited:{tournament.pk}",
+                f"You are invited to {tournament.name}: accept or decline on its page.",
+                link,
+                tournament,
+                None,
+            )  # fmt: skip
+            for user_id in invited
+        ),
+    )
 
 
 def preference_of(user: AbstractBaseUser) -> MailPreference:

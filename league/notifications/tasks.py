@@ -36,6 +36,7 @@ NOTIFY = {
     "tournament_finished": services.notify_finished,
     "bot_match_voided": services.notify_bot_match_voided,
     "bot_checked": services.notify_bot_checked,
+    "player_invited": services.notify_invited,
 }
 
 

@@ -147,6 +147,10 @@ WORDING: dict[str, Callable[[dict, str], str]] = {
     Action.REGISTRATION_LEFT: lambda d, z: f"{d.get('player')} left{_moved_up(d)}",
     Action.REGISTRATION_APPROVED: lambda d, z: f"Approved the entry of {d.get('player')} ({_status(d)})",
     Action.REGISTRATION_DECLINED: lambda d, z: f"Declined the entry of {d.get('player')}",
+    Action.REGISTRATION_INVITED: lambda d, z: f"Invited {d.get('player')} (user {d.get('user')})",
+    Action.INVITATION_ACCEPTED: lambda d, z: f"{d.get('player')} accepted the invitation",
+    Action.INVITATION_DECLINED: lambda d, z: f"{d.get('player')} declined the invitation",
+    Action.INVITATION_WITHDRAWN: lambda d, z: f"Took back the invitation of {d.get('player')}",
     Action.CHECKED_IN: lambda d, z: (
         f"Checked {d.get('player')} in" if d.get("desk") else f"{d.get('player')} checked in"
     ),

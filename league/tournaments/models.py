@@ -195,7 +195,9 @@ class Registration(models.Model):
     """A player's entry in a tournament. Rows are kept when a player withdraws or drops, for the record.
 
     Only `active` players have a place (and a seed); `waitlisted` players queue for one in `queued_at` order,
-    `pending` ones wait for an organizer's approval, `declined` ones were refused by an organizer.
+    `pending` ones wait for an organizer's approval, `declined` ones were refused by an organizer, `invited`
+    ones were invited by an organizer and have not accepted yet (no place, no seed, never paired or rated:
+    `league.tournaments.reach` says whom an organizer may register without asking).
     """
 
     class Status(models.TextChoices):
@@ -206,6 +208,7 @@ class Registration(models.Model):
         WAITLISTED = "waitlisted", "Waitlisted"
         PENDING = "pending", "Awaiting approval"
         DECLINED = "declined", "Declined"
+        INVITED = "invited", "Invited"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
     player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="registrations")
@@ -232,7 +235,8 @@ class Registration(models.Model):
             ),
             models.CheckConstraint(condition=models.Q(seed__isnull=True) | models.Q(seed__gte=1), name="seed_from_1"),
             models.CheckConstraint(
-                condition=models.Q(seed__isnull=True) | ~models.Q(status__in=["waitlisted", "pending", "declined"]),
+                condition=models.Q(seed__isnull=True)
+                | ~models.Q(status__in=["waitlisted", "pending", "declined", "invited"]),
                 name="registration_seed_needs_a_place",
             ),
         ]
@@ -382,6 +386,10 @@ class AuditEntry(models.Model):
         REGISTRATION_LEFT = "registration.left", "Player left"
         REGISTRATION_APPROVED = "registration.approved", "Entry approved"
         REGISTRATION_DECLINED = "registration.declined", "Entry declined"
+        REGISTRATION_INVITED = "registration.invited", "Player invited"
+        INVITATION_ACCEPTED = "registration.invitation_accepted", "Invitation accepted"
+        INVITATION_DECLINED = "registration.invitation_declined", "Invitation declined"
+        INVITATION_WITHDRAWN = "registration.invitation_withdrawn", "Invitation taken back"
         CHECKED_IN = "registration.checked_in", "Player checked in"
         CHECK_IN_UNDONE = "registration.check_in_undone", "Check-in undone"
         BYE_REQUESTED = "bye.requested", "Bye or sit-out asked for"

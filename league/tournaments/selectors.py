@@ -66,7 +66,11 @@ def roles(tournament: Tournament) -> list[Role]:
 
 WAITLIST_ORDER = ("queued_at", "id")
 # Statuses listed for everyone on a tournament's page and in the API; declined entries only for organizers.
-PUBLIC_STATUSES = tuple(status for status in Registration.Status.values if status != Registration.Status.DECLINED)
+PUBLIC_STATUSES = tuple(
+    status
+    for status in Registration.Status.values
+    if status not in (Registration.Status.DECLINED, Registration.Status.INVITED)
+)
 
 
 def waitlist(registrations: list[Registration]) -> list[Registration]:

@@ -143,7 +143,8 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
     }
     if fragment:  # what live refreshes: standings, bracket and rounds
         return render(request, "tournaments/_live.html", context, status=status)
-    queued = (Registration.Status.WAITLISTED, Registration.Status.PENDING, Registration.Status.DECLINED)
+    queued = (Registration.Status.WAITLISTED, Registration.Status.PENDING, Registration.Status.DECLINED,
+              Registration.Status.INVITED)  # fmt: skip
     rows = tournament.registrations.select_related("player").order_by("seed", "id")
     listed = rows.exclude(status__in=queued)
     waiting = selectors.waitlist(list(rows.filter(status=Registration.Status.WAITLISTED)))
@@ -159,6 +160,7 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
         "waitlist": waiting,
         "pending": list(rows.filter(status=Registration.Status.PENDING)),
         "declined": list(rows.filter(status=Registration.Status.DECLINED)) if organizer else [],
+        "invited": list(rows.filter(status=Registration.Status.INVITED)) if organizer else [],
         "places_left": None if tournament.capacity is None else max(
             0, tournament.capacity - rows.filter(status=Registration.Status.ACTIVE).count()),
         "entry": selectors.my_entry(tournament, request.user,
@@ -249,6 +251,20 @@ def _leave(request, tournament):
     return f"{reg.player.name}: {reg.get_status_display().lower()}."
 
 
+def _invite(request, tournament):
+    """Invite a player by their user name: they accept or decline on their page."""
+    username = request.POST.get("username")
+    reg = services.registration_invite(tournament=tournament, by=request.user, username=username)
+    return f"{reg.player.name} is invited: they accept or decline on their page."
+
+
+def _uninvite(request, tournament):
+    """Take back an invitation not answered yet."""
+    player_id = _int(request.POST, "player")
+    services.invitation_withdraw(tournament=tournament, by=request.user, player_id=player_id)
+    return "The invitation is taken back."
+
+
 def _generate(request, tournament):
     return services.round_generate(tournament=tournament, by=request.user)
 
@@ -295,6 +311,8 @@ TOURNAMENT_ACTIONS: dict[str, Callable] = {
     "open": _open,
     "finish": _finish,
     "register": _register,
+    "invite": _invite,
+    "uninvite": _uninvite,
     "leave": _leave,
     "decide": _decide,
     "seed": _seed,
@@ -711,7 +729,7 @@ def player_path(request: HttpRequest, slug: str, player_slug: str) -> HttpRespon
     tournament = _tournament(request, slug)
     history = seam.load_history(tournament)
     reg = next((reg for reg in history.registrations if reg.player.slug == player_slug), None)
-    if reg is None or reg.status == Registration.Status.WITHDRAWN:
+    if reg is None or reg.status in (Registration.Status.WITHDRAWN, Registration.Status.INVITED):
         raise Http404("this player is not in the tournament")
     views = selectors.rounds(history, include_drafts=False)
     ordered = snapshots.standings(tournament, history)
@@ -780,12 +798,14 @@ ENTRY_DONE = {
     "leave": lambda reg: "You have left the tournament.",
     "check-in": lambda reg: "You are checked in.",
     "undo-check-in": lambda reg: "Your check-in is undone.",
+    "accept": lambda reg: "You accepted the invitation: you are registered.",
+    "decline": lambda reg: "You declined the invitation.",
 }
 
 
 @require_POST
 def entry_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
-    """The signed-in player's own entry: join, leave, check in (or undo it)."""
+    """The signed-in player's own entry: join, leave, check in (or undo it), answer an invitation."""
     tournament = _tournament(request, slug)
     if action not in ENTRY_DONE:
         raise Http404("no such action")
@@ -796,6 +816,9 @@ def entry_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
             reg = services.registration_join(tournament=tournament, by=request.user)
         elif action == "leave":
             reg = services.registration_withdraw(tournament=tournament, by=request.user)
+        elif action in ("accept", "decline"):
+            accept = action == "accept"
+            reg = services.invitation_answer(tournament=tournament, by=request.user, accept=accept)
         else:
             reg = services.registration_check_in(tournament=tournament, by=request.user,
                                                  checked_in=action == "check-in")  # fmt: skip

@@ -6,17 +6,24 @@ Places and the waitlist: while registration is open, a place that frees up (some
 rises, an organizer approves) goes at once to the first waitlisted player (`_fill_places`), so a waitlist
 never holds anyone while places are free. An organizer's entry by hand (`registration_add`) is a decision:
 it bypasses the cap, the waitlist and approval, and counts towards the cap.
+
+Reach (`league.tournaments.reach`): an organizer registers by hand only the players they reach (their
+walk-ins, and players who asked to join); anyone else they invite by user name (`registration_invite`), and
+the invitee accepts or declines (`invitation_answer`). An invitation holds no place and no seed: the invited
+player is never paired, counted or rated until they accept.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from league.core import events
 from league.core.bounds import ROW_IDS, Bounds
 from league.core.checks import is_int
 from league.core.errors import ErrorCode, Forbidden, NotFound, UserError
@@ -26,6 +33,7 @@ from league.players.services import player_by_name, player_create
 from league.tournaments import clock
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import Registration, Round, Table, Tournament
+from league.tournaments.reach import ASKED, out_of_reach_message, reaches
 from league.tournaments.selectors import WAITLIST_ORDER, check_in_state
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.brackets import bracket_sync
@@ -41,7 +49,12 @@ SEED_BOUNDS = Bounds(1, 100_000)
 CAPACITY_BOUNDS = Bounds(1, 100_000)
 SIGNUP_SETTINGS = ("self_signup", "capacity", "waitlist", "approval")
 ENTERED = (Registration.Status.ACTIVE, Registration.Status.WAITLISTED, Registration.Status.PENDING)
-NOT_PLAYED = (Registration.Status.WAITLISTED, Registration.Status.PENDING, Registration.Status.DECLINED)
+NOT_PLAYED = (
+    Registration.Status.WAITLISTED,
+    Registration.Status.PENDING,
+    Registration.Status.DECLINED,
+    Registration.Status.INVITED,
+)
 LEAVING = {  # the audit action of each way of leaving
     Registration.Status.WITHDRAWN: Action.REGISTRATION_WITHDRAWN,
     Registration.Status.DROPPED: Action.REGISTRATION_DROPPED,
@@ -84,6 +97,9 @@ def registration_add(
     """Register a player (by id, or by name: a new name makes a new player). While the tournament runs this is
     a late entry: the player enters at the next round with zero points and the next free seed.
 
+    Only a player within the organizer's reach (`league.tournaments.reach`) is registered by hand: anyone
+    else is refused (a name: add a distinguishing word, or invite them by user name).
+
     An organizer's entry bypasses the cap, the waitlist and approval: a waitlisted, pending or declined
     player registered by hand gets a place at once."""
     check_organizer(user=by, tournament=tournament)
@@ -97,10 +113,13 @@ def registration_add(
             player = Player.objects.filter(pk=player_id).first() if is_int(player_id) else None
             if player is None:
                 raise UserError(f"no player with id {player_id}", field="player")
+            _check_reach(tournament, by, player, typed=False)
         elif isinstance(name, str) and name.strip():
             player = player_by_name(name)
             if player is None:
                 player = player_create(name=name)
+            else:
+                _check_reach(tournament, by, player, typed=True)
         else:
             raise UserError("name the player to register", field="player")
         if not player.active:
@@ -136,6 +155,120 @@ def registration_add(
         audit(tournament, by, Action.REGISTRATION_ADDED, player=player.name, player_id=player.pk, seed=seed,
               entered_round=entered)  # fmt: skip
         return reg
+
+
+def _check_reach(tournament: Tournament, by: AbstractBaseUser, player: Player, *, typed: bool) -> None:
+    """Refuse an organizer's entry of a player out of their reach (an invited one: already invited)."""
+    if reaches(by, player, tournament):
+        return
+    if tournament.registrations.filter(player=player, status=Registration.Status.INVITED).exists():
+        raise UserError(
+            f"{player.name} is invited already: they accept or decline on their page",
+            field="player",
+            code=ErrorCode.DUPLICATE,
+        )
+    if player.kind == Player.Kind.BOT:  # no account to accept an invitation
+        raise UserError(
+            f"{player.name} is a bot: only site staff enter bots into tournaments", field="player"
+        )
+    if typed:
+        raise UserError(out_of_reach_message(player), field="player")
+    raise UserError(f"{player.name} is not one of your walk-ins: invite them by user name", field="player")
+
+
+def registration_invite(*, tournament: Tournament, by: AbstractBaseUser, username: Any) -> Registration:
+    """Invite the player of the user called `username` (an organizer's entry of someone they do not reach):
+    an `invited` registration, no place and no seed, that the invitee accepts or declines on their page
+    (`invitation_answer`). The invitee hears of it in their inbox."""
+    check_organizer(user=by, tournament=tournament)
+    if not isinstance(username, str) or not username.strip():
+        raise UserError("name the user to invite", field="username")
+    name = username.strip()
+    user = get_user_model().objects.filter(username=name).first()
+    if user is None:
+        raise UserError(f"no user called {name!r}", field="username")
+    player = Player.objects.filter(user=user).first()
+    if player is None:
+        raise UserError(f"{name} has no player yet: they create theirs on their page first", field="username")
+    if not player.active:
+        raise UserError(f"{player.name} is inactive and cannot take seats", field="username")
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        if tournament.status == Tournament.Status.DRAFT:
+            raise StateConflict("open registration first: only the organizers see a draft", field="status")
+        if tournament.status == Tournament.Status.FINISHED:
+            raise StateConflict("the tournament is finished", field="status")
+        if tournament.status == Tournament.Status.RUNNING:
+            _check_late_entry(tournament)
+        reg = tournament.registrations.filter(player=player).first()
+        if reg is not None:
+            if reg.status in (Registration.Status.ACTIVE, Registration.Status.INVITED):
+                active = reg.status == Registration.Status.ACTIVE
+                already = "already registered" if active else "invited already"
+                raise UserError(f"{player.name} is {already}", field="username", code=ErrorCode.DUPLICATE)
+            if reg.status in ASKED:
+                raise UserError(
+                    f"{player.name} asked to join this tournament: register them instead", field="username"
+                )
+            if reg.status != Registration.Status.WITHDRAWN:
+                raise StateConflict(f"{player.name} left this tournament and cannot come back")
+        else:
+            reg = Registration(tournament=tournament, player=player)
+        reg.status = Registration.Status.INVITED
+        reg.seed = None
+        reg.entered_round = 1
+        reg.queued_at = None
+        reg.checked_in_at = None
+        reg.save()
+        audit(tournament, by, Action.REGISTRATION_INVITED, player=player.name, player_id=player.pk, user=name)
+        events.emit(events.player_invited, tournament_id=tournament.pk, player_id=player.pk)
+    return reg
+
+
+def invitation_withdraw(*, tournament: Tournament, by: AbstractBaseUser, player_id: Any) -> None:
+    """An organizer takes back an invitation not answered yet (the invited player was never in)."""
+    check_organizer(user=by, tournament=tournament)
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        reg = _registration_of(tournament, player_id)
+        if reg.status != Registration.Status.INVITED:
+            raise StateConflict(f"{reg.player} is not invited ({reg.get_status_display().lower()})")
+        reg.delete()
+        audit(tournament, by, Action.INVITATION_WITHDRAWN, player=reg.player.name, player_id=reg.player_id)
+
+
+def invitation_answer(*, tournament: Tournament, by: AbstractBaseUser, accept: Any) -> Registration | None:
+    """The signed-in user accepts or declines their invitation to `tournament`. Accepted, the invitation is an
+    entry like an organizer's (a place at once, whatever the cap; while the tournament runs a late entry with
+    the next free seed); declined, it is gone (None)."""
+    player = signed_in_player(by)
+    if not isinstance(accept, bool):
+        raise UserError("accept is true or false", field="accept")
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        reg = tournament.registrations.filter(player=player, status=Registration.Status.INVITED).first()
+        if reg is None:
+            raise NotFound("you have no invitation to this tournament")
+        if not accept:
+            reg.delete()
+            audit(tournament, by, Action.INVITATION_DECLINED, player=player.name, player_id=player.pk)
+            return None
+        if tournament.status == Tournament.Status.FINISHED:
+            raise StateConflict("the tournament is finished", field="status")
+        if not player.active:
+            raise UserError(f"{player.name} is inactive and cannot take seats", field="player")
+        entered, seed = 1, None
+        if tournament.status == Tournament.Status.RUNNING:
+            entered = _check_late_entry(tournament)
+            seed = 1 + (tournament.registrations.aggregate(top=Max("seed"))["top"] or 0)
+        reg.status = Registration.Status.ACTIVE
+        reg.seed = seed
+        reg.entered_round = entered
+        reg.queued_at = timezone.now()
+        reg.save(update_fields=["status", "seed", "entered_round", "queued_at"])
+        audit(tournament, by, Action.INVITATION_ACCEPTED, player=player.name, player_id=player.pk, seed=seed,
+              entered_round=entered)  # fmt: skip
+    return reg
 
 
 def registration_leave(*, tournament: Tournament, by: AbstractBaseUser, player_id: Any, status: str) -> Registration:

@@ -20,7 +20,8 @@ from tests.league.accounts.conftest import api_for, browser_for
 ALREADY = "your account already has a player, {}: an account owns one player, and claims never merge two"
 USED = "this claim link has been used already: a claim link works once"
 NOT_ISSUER = (
-    "only site staff and the organizers of a tournament {} is registered in can issue a claim link for them"
+    "only site staff and the organizers of the event {} was first registered in "
+    "can issue a claim link for them"
 )
 
 
@@ -161,7 +162,8 @@ def test_an_organizer_of_another_event_cannot_issue(event, other_event, orga):
     response = browser_for(orga).post("/claims/new/", {"player": eli.pk})
     assert (response.status_code, refusal(response)) == (
         403,
-        "Only site staff and the organizers of a tournament Eli is registered in can issue a claim link for them.",
+        "Only site staff and the organizers of the event Eli was first registered in "
+        "can issue a claim link for them.",
     )
     api = api_for(orga).post("/api/claims/", {"player": eli.pk}, format="json")
     assert error(api) == (403, "forbidden", NOT_ISSUER.format("Eli"))
