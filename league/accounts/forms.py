@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
@@ -50,6 +51,24 @@ class ThrottledPasswordResetForm(PasswordResetForm):
 
 class PlayerNameForm(forms.Form):
     name = forms.CharField(max_length=200, strip=False, help_text="How you appear in tables and standings.")
+
+
+def token_days_choices() -> list[tuple[int, str]]:
+    return [(days, f"{days} days") for days in settings.API_TOKEN_DAYS]
+
+
+class ApiTokenForm(forms.Form):
+    """How long a new API token lasts: one of API_TOKEN_DAYS, API_TOKEN_DEFAULT_DAYS when absent (the services
+    check it again)."""
+
+    days = forms.TypedChoiceField(
+        label="Expires after",
+        choices=token_days_choices,
+        coerce=int,
+        required=False,
+        empty_value=None,
+        initial=settings.API_TOKEN_DEFAULT_DAYS,
+    )
 
 
 class ClaimIssueForm(forms.Form):

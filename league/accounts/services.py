@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
@@ -28,7 +28,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from league.accounts.models import ClaimLink
+from league.accounts.models import ClaimLink, TokenExpiry
 from league.accounts.selectors import can_issue_claim_link, claim_link_for_token, email_taken, token_digest
 from league.core.errors import Conflict, ErrorCode, Forbidden, UserError
 from league.players.models import Player
@@ -129,14 +129,37 @@ def account_delete(*, user: AbstractBaseUser, password: str, forget_name: bool =
         user.user_permissions.clear()
 
 
-def api_token_create(*, user: AbstractBaseUser) -> str:
-    """A new API token for `user` (DRF's: `Authorization: Token <key>`), replacing the one they had; the key is
-    returned to be shown once."""
+def check_token_days(days: object) -> int:
+    """The lifetime of a new API token in days, or a UserError: one of API_TOKEN_DAYS; None is the default."""
+    if days is None:
+        return settings.API_TOKEN_DEFAULT_DAYS
+    choices = settings.API_TOKEN_DAYS
+    if isinstance(days, str) and days.strip().isdigit():
+        days = int(days)
+    if not isinstance(days, int) or isinstance(days, bool) or days not in choices:
+        listed = ", ".join(str(choice) for choice in choices[:-1]) + f" or {choices[-1]}"
+        raise UserError(f"an API token lasts {listed} days", field="days")
+    return days
+
+
+@dataclass(frozen=True)
+class IssuedToken:
+    key: str  # shown once, to its owner
+    expires_at: datetime
+
+
+def api_token_create(*, user: AbstractBaseUser, days: object = None) -> IssuedToken:
+    """A new API token for `user` (DRF's: `Authorization: Token <key>`), replacing the one they had, that
+    expires `days` days from now (one of API_TOKEN_DAYS; API_TOKEN_DEFAULT_DAYS when None); the key is returned
+    to be shown once."""
     if not user.is_authenticated or not user.is_active:
         raise Forbidden("log in to create an API token")
+    days = check_token_days(days)
     with transaction.atomic():
         Token.objects.filter(user=user).delete()
-        return Token.objects.create(user=user).key
+        token = Token.objects.create(user=user)
+        expiry = TokenExpiry.objects.create(token=token, days=days, expires_at=token.created + timedelta(days=days))
+    return IssuedToken(key=token.key, expires_at=expiry.expires_at)
 
 
 def api_token_revoke(*, user: AbstractBaseUser) -> bool:

@@ -16,12 +16,13 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
-from rest_framework.authtoken.models import Token
 
 from league.accounts import selectors, services, throttling
 from league.accounts.forms import (
+    ApiTokenForm,
     ClaimIssueForm,
     DeleteAccountForm,
     PlayerNameForm,
@@ -140,13 +141,22 @@ def me(request: HttpRequest) -> HttpResponse:
 
 
 def _me(
-    request: HttpRequest, *, player_form: PlayerNameForm | None = None, status: int = 200
+    request: HttpRequest,
+    *,
+    player_form: PlayerNameForm | None = None,
+    token_form: ApiTokenForm | None = None,
+    status: int = 200,
 ) -> HttpResponse:
     page = selectors.my_page(request.user)
+    token = selectors.api_token_of(request.user)
+    expires_at = selectors.token_expires_at(token) if token is not None else None
     context = {
         "page": page,
         "player_form": player_form or PlayerNameForm(),
-        "token": Token.objects.filter(user=request.user).first(),
+        "token_form": token_form or ApiTokenForm(),
+        "token": token,
+        "token_expires_at": expires_at,
+        "token_expired": expires_at is not None and expires_at <= timezone.now(),
     }
     return render(request, "accounts/me.html", context, status=status)
 
@@ -171,9 +181,13 @@ def me_player_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def api_token_create(request: HttpRequest) -> HttpResponse:
-    """A new API token, shown on this answer only (the page is not a redirect, so the key is stored nowhere else)."""
-    key = services.api_token_create(user=request.user)
-    return render(request, "accounts/token_created.html", {"key": key})
+    """A new API token that lasts the days chosen, shown on this answer only (the page is not a redirect, so the
+    key is stored nowhere else)."""
+    form = ApiTokenForm(request.POST)
+    if not form.is_valid():
+        return _me(request, token_form=form, status=400)
+    issued = services.api_token_create(user=request.user, days=form.cleaned_data["days"])
+    return render(request, "accounts/token_created.html", {"key": issued.key, "expires_at": issued.expires_at})
 
 
 @login_required

@@ -16,6 +16,7 @@ class Kind(models.TextChoices):
     CONFIRM = "confirm_result", "A result waits for my confirmation"
     DISPUTED = "table_disputed", "A table of a tournament I organize is disputed"
     FINISHED = "tournament_finished", "A tournament I play in finishes"
+    ACCOUNT = "account", "News about my account"
 
 
 class Notification(models.Model):

@@ -59,7 +59,7 @@ def test_sign_up_shows_one_error_per_bad_field(alice):
         ],
         "email": ["another account uses that email address: log in, or reset its password"],
         "password2": [
-            "This password is too short. It must contain at least 8 characters.",
+            "This password is too short. It must contain at least 12 characters.",
             "This password is too common.",
             "This password is entirely numeric.",
         ],
@@ -74,7 +74,7 @@ def test_sign_up_shows_one_error_per_bad_field(alice):
         ({"email": "not-an-address"}, {"email": ["Enter a valid email address."]}),
         ({"password2": "something else 9"}, {"password2": ["The two password fields didn’t match."]}),
         (
-            {"password1": "zoe@secret", "password2": "zoe@secret"},
+            {"password1": "zoe@secret.example", "password2": "zoe@secret.example"},
             {"password2": ["The password is too similar to the email address."]},
         ),
         (
