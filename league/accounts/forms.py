@@ -8,17 +8,17 @@ from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
 from league.accounts import throttling
-from league.accounts.selectors import email_taken
 from league.core.throttling import client_address
 
 
 class SignUpForm(UserCreationForm):
-    """Username (Django's rule, unique ignoring case), email (unique ignoring case) and a password that
-    Django's validators accept, typed twice. Every field at fault shows its own error."""
+    """Username (Django's rule, unique ignoring case), an email address and a password that Django's validators
+    accept, typed twice. Every field at fault shows its own error. Whether the address has an account is no
+    error: the mail sent to it says so (`league.accounts.services.sign_up_request`)."""
 
     email = forms.EmailField(
         max_length=254,
-        help_text="Only you and site staff see it; password resets are sent there.",
+        help_text="Only you and site staff see it; we mail a link there that finishes your sign-up.",
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 
@@ -27,12 +27,7 @@ class SignUpForm(UserCreationForm):
         fields = ("username", "email")
 
     def clean_email(self) -> str:
-        email = get_user_model().objects.normalize_email(self.cleaned_data["email"].strip())
-        if email_taken(email):
-            raise forms.ValidationError(
-                "another account uses that email address: log in, or reset its password"
-            )
-        return email
+        return get_user_model().objects.normalize_email(self.cleaned_data["email"].strip())
 
 
 class ThrottledPasswordResetForm(PasswordResetForm):

@@ -156,7 +156,14 @@ DEFAULT_FROM_EMAIL = env.text("DEFAULT_FROM_EMAIL", "Pecking Order <no-reply@loc
 # address; beyond them the form answers the same and sends nothing (league.accounts.throttling).
 PASSWORD_RESET_MAILS_PER_HOUR = env.number("PASSWORD_RESET_MAILS_PER_HOUR", 3, minimum=1)
 PASSWORD_RESET_REQUESTS_PER_CLIENT_HOUR = 20
-SIGN_UPS_PER_CLIENT_HOUR = env.number("SIGN_UPS_PER_CLIENT_HOUR", 10, minimum=1)
+# Sign-up mails its link (or, to an address that has an account, a note saying so): at most this many an hour to
+# one address, and from one client address this many mails and failed attempts (a form at fault, a broken link)
+# an hour; beyond the client's limits sign-up answers 429 (league.accounts.throttling). A venue puts a hundred
+# phones behind one address: the defaults let each of them sign up with two mails and three failures.
+SIGN_UP_LINK_SECONDS = 60 * 60 * 24  # a sign-up link works for a day
+SIGN_UP_MAILS_PER_ADDRESS_HOUR = env.number("SIGN_UP_MAILS_PER_ADDRESS_HOUR", 3, minimum=1)
+SIGN_UP_REQUESTS_PER_CLIENT_HOUR = env.number("SIGN_UP_REQUESTS_PER_CLIENT_HOUR", 200, minimum=1)
+SIGN_UP_FAILURES_PER_CLIENT_HOUR = env.number("SIGN_UP_FAILURES_PER_CLIENT_HOUR", 300, minimum=1)
 # An API token expires this many days after it is made: one of API_TOKEN_DAYS, chosen when it is made.
 API_TOKEN_DAYS = (30, 90, 365)
 API_TOKEN_DEFAULT_DAYS = 90
