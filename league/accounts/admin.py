@@ -71,7 +71,8 @@ class ApiTokenAdmin(TokenAdmin):
         return False
 
     def save_model(self, request, obj, form, change) -> None:
-        """Make the token through the service (replacing the user's token, with its expiry); `obj` becomes it."""
+        """Make the token through the service (replacing the user's token, with its expiry); `obj` becomes
+        it."""
         issued = services.api_token_create(user=form.cleaned_data["user"], days=form.cleaned_data["days"])
         obj.key = issued.key
         obj._state.adding = False

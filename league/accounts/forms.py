@@ -12,9 +12,9 @@ from league.core.throttling import client_address
 
 
 class SignUpForm(UserCreationForm):
-    """Username (Django's rule, unique ignoring case), an email address and a password that Django's validators
-    accept, typed twice. Every field at fault shows its own error. Whether the address has an account is no
-    error: the mail sent to it says so (`league.accounts.services.sign_up_request`)."""
+    """Username (Django's rule, unique ignoring case), an email address and a password that Django's
+    validators accept, typed twice. Every field at fault shows its own error. Whether the address has an
+    account is no error: the mail sent to it says so (`league.accounts.services.sign_up_request`)."""
 
     email = forms.EmailField(
         max_length=254,

@@ -5,9 +5,9 @@ Sign-up happens in two steps, so that its answer never says whether an address h
 the address has an account already, a note saying so with a link that sets a new password. The page answers
 the same either way. The sign-up link carries the pending sign-up (username, address, the password's hash,
 never the password; `next`) in a token signed with SECRET_KEY (`django.core.signing`) that works for
-`SIGN_UP_LINK_SECONDS`; `sign_up_complete` creates the account from it. Nothing is stored until then. The token
-is signed, not encrypted: whoever holds the link can read its username, address and hash, as the address's
-owner may.
+`SIGN_UP_LINK_SECONDS`; `sign_up_complete` creates the account from it. Nothing is stored until then. The
+token is signed, not encrypted: whoever holds the link can read its username, address and hash, as the
+address's owner may.
 
 Each function checks first (raising a `UserError`: 400 bad input, 403 not allowed, 404 no such object, 409 a
 state that refuses the request) and only then writes. Users are Django's own; passwords go through Django's
@@ -180,7 +180,9 @@ def _mail(*, to: str, template: str, context: dict) -> None:
     send_mail(subject, render_to_string(f"accounts/{template}_email.txt", context), None, [to])
 
 
-def sign_up_request(*, username: object, email: object, password: object, site: str, next_url: str = "") -> None:
+def sign_up_request(
+    *, username: object, email: object, password: object, site: str, next_url: str = ""
+) -> None:
     """Check a sign-up and mail its address: the link that finishes it, or, when an account has the address
     already, a note saying so with a link that sets a new password. Both take the same work (the password is
     hashed either way) and neither stores anything; beyond SIGN_UP_MAILS_PER_ADDRESS_HOUR mails to the address
@@ -206,7 +208,8 @@ def sign_up_request(*, username: object, email: object, password: object, site: 
     pending = PendingSignUp(username, email, password_hash, next_url, int(timezone.now().timestamp()))
     link = reverse("accounts:signup-confirm", kwargs={"token": sign_up_token(pending)})
     hours = settings.SIGN_UP_LINK_SECONDS // 3600
-    _mail(to=email, template="sign_up", context={"username": username, "url": f"{site}{link}", "hours": hours})
+    context = {"username": username, "url": f"{site}{link}", "hours": hours}
+    _mail(to=email, template="sign_up", context=context)
 
 
 def sign_up_complete(*, token: object) -> tuple[AbstractBaseUser, str]:
@@ -216,13 +219,16 @@ def sign_up_complete(*, token: object) -> tuple[AbstractBaseUser, str]:
     """
     pending = check_sign_up_token(token)
     model = get_user_model()
+    name_taken = f"the username {pending.username} was taken meanwhile: sign up again with another"
     try:
         with transaction.atomic():
             taken = model.objects.filter(username__iexact=pending.username).first()
             if taken is not None and taken.email.casefold() == pending.email.casefold():
-                raise Conflict(f"this link was used already: the account {taken.get_username()} exists, log in")
+                raise Conflict(
+                    f"this link was used already: the account {taken.get_username()} exists, log in"
+                )
             if taken is not None:
-                raise Conflict(f"the username {pending.username} was taken meanwhile: sign up again with another")
+                raise Conflict(name_taken)
             if email_taken(pending.email):
                 raise Conflict("an account uses this email address already: log in, or reset its password")
             user = model(
@@ -232,7 +238,7 @@ def sign_up_complete(*, token: object) -> tuple[AbstractBaseUser, str]:
             )
             user.save()
     except IntegrityError:  # a concurrent follow of the same link, or a sign-up of the same username
-        raise Conflict(f"the username {pending.username} was taken meanwhile: sign up again with another") from None
+        raise Conflict(name_taken) from None
     return user, pending.next_url
 
 
@@ -283,15 +289,16 @@ class IssuedToken:
 
 def api_token_create(*, user: AbstractBaseUser, days: object = None) -> IssuedToken:
     """A new API token for `user` (DRF's: `Authorization: Token <key>`), replacing the one they had, that
-    expires `days` days from now (one of API_TOKEN_DAYS; API_TOKEN_DEFAULT_DAYS when None); the key is returned
-    to be shown once."""
+    expires `days` days from now (one of API_TOKEN_DAYS; API_TOKEN_DEFAULT_DAYS when None); the key is
+    returned to be shown once."""
     if not user.is_authenticated or not user.is_active:
         raise Forbidden("log in to create an API token")
     days = check_token_days(days)
     with transaction.atomic():
         Token.objects.filter(user=user).delete()
         token = Token.objects.create(user=user)
-        expiry = TokenExpiry.objects.create(token=token, days=days, expires_at=token.created + timedelta(days=days))
+        expires_at = token.created + timedelta(days=days)
+        expiry = TokenExpiry.objects.create(token=token, days=days, expires_at=expires_at)
     return IssuedToken(key=token.key, expires_at=expiry.expires_at)
 
 

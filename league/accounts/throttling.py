@@ -10,7 +10,9 @@ Sign-up mails (the link that finishes a sign-up, or the note that the address ha
 `SIGN_UP_MAILS_PER_ADDRESS_HOUR` times an hour to one address (beyond it the page answers the same and sends
 nothing); one client address may ask for `SIGN_UP_REQUESTS_PER_CLIENT_HOUR` of them and fail
 `SIGN_UP_FAILURES_PER_CLIENT_HOUR` times (a form at fault, a broken link) before sign-up answers it 429. The
-client limits are sized for a venue, where a hundred phones share one address. The counts live in the default cache (like the API's throttles:
+client limits are sized for a venue, where a hundred phones share one address.
+
+The counts live in the default cache (like the API's throttles:
 `CACHE_URL` shares them between processes), keyed by a hash, so no email address is stored there.
 """
 
@@ -64,7 +66,8 @@ def reset_mail_allowed(*, user_id: int) -> bool:
 
 def sign_up_locked(*, client: str | None) -> bool:
     """Whether `client` has failed sign-up `SIGN_UP_FAILURES_PER_CLIENT_HOUR` times this hour."""
-    return client is not None and used_up("sign-up-failure", client, settings.SIGN_UP_FAILURES_PER_CLIENT_HOUR)
+    limit = settings.SIGN_UP_FAILURES_PER_CLIENT_HOUR
+    return client is not None and used_up("sign-up-failure", client, limit)
 
 
 def sign_up_failed(*, client: str | None) -> None:

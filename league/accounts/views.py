@@ -109,8 +109,8 @@ def sign_up_sent(request: HttpRequest) -> HttpResponse:
 
 def sign_up_confirm(request: HttpRequest, token: str) -> HttpResponse:
     """A sign-up link: who the account will be and a button that creates it (a POST, so that a mail scanner
-    that fetches the link creates nothing), which logs the new account in. A broken or refused link counts as a
-    failed sign-up of the client."""
+    that fetches the link creates nothing), which logs the new account in. A broken or refused link counts as
+    a failed sign-up of the client."""
     client = client_address(request)
     if throttling.sign_up_locked(client=client):
         return _too_many_sign_ups(request)
@@ -231,13 +231,14 @@ def me_player_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def api_token_create(request: HttpRequest) -> HttpResponse:
-    """A new API token that lasts the days chosen, shown on this answer only (the page is not a redirect, so the
-    key is stored nowhere else)."""
+    """A new API token that lasts the days chosen, shown on this answer only (the page is not a redirect, so
+    the key is stored nowhere else)."""
     form = ApiTokenForm(request.POST)
     if not form.is_valid():
         return _me(request, token_form=form, status=400)
     issued = services.api_token_create(user=request.user, days=form.cleaned_data["days"])
-    return render(request, "accounts/token_created.html", {"key": issued.key, "expires_at": issued.expires_at})
+    context = {"key": issued.key, "expires_at": issued.expires_at}
+    return render(request, "accounts/token_created.html", context)
 
 
 @login_required

@@ -14,7 +14,8 @@ A version conflict adds `current_version`, the result version now stored; a seco
 `open_report`, the report already waiting for confirmation.
 
 The sources: a service's `UserError` (its status: 400, 403, 404, 409); DRF's own errors — validation (nested
-serializer errors flattened to dotted field paths, list indexes included: `players.1`), authentication (401; `token_expired` for an expired token, `TokenExpired`),
+serializer errors flattened to dotted field paths, list indexes included: `players.1`), authentication (401;
+`token_expired` for an expired token, `TokenExpired`),
 permission (403), lookups and pagination (404), methods (405), content negotiation (406), media types (415),
 throttles (429 with Retry-After), malformed bodies (400); too many query or form fields (400, Django's
 DATA_UPLOAD_MAX_NUMBER_FIELDS), a body larger than DATA_UPLOAD_MAX_MEMORY_SIZE (413, `BodySizeLimit`); and,

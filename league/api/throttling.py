@@ -66,7 +66,8 @@ class FailedTokenThrottle(ClientAddressThrottle):
 
 
 class TokenExpired(AuthenticationFailed):
-    """An API token that is right but past its expiry (401 `token_expired`; league.api.errors gives the code)."""
+    """An API token that is right but past its expiry (401 `token_expired`; league.api.errors gives the
+    code)."""
 
     default_code = ErrorCode.TOKEN_EXPIRED.value
 
@@ -87,9 +88,8 @@ class ThrottledTokenAuthentication(TokenAuthentication):
             raise AuthenticationFailed("User inactive or deleted.")
         expires_at = token_expires_at(token)
         if expires_at <= timezone.now():
-            raise TokenExpired(
-                f"this API token expired on {expires_at:%Y-%m-%d %H:%M} UTC: make a new one on your page (/me/)"
-            )
+            when = f"{expires_at:%Y-%m-%d %H:%M}"
+            raise TokenExpired(f"this API token expired on {when} UTC: make a new one on your page (/me/)")
         return token.user, token
 
     def authenticate(self, request):

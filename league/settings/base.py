@@ -131,9 +131,9 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:me"
 LOGOUT_REDIRECT_URL = "home"
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for a day
-# Sessions end after SESSION_COOKIE_AGE without a request (every request saves the session, so its expiry moves
-# on; a live page that polls keeps it alive) and SESSION_ABSOLUTE_SECONDS after the log-in in all, whatever the
-# requests (league.accounts.sessions).
+# Sessions end after SESSION_COOKIE_AGE without a request (every request saves the session, so its expiry
+# moves on; a live page that polls keeps it alive) and SESSION_ABSOLUTE_SECONDS after the log-in in all,
+# whatever the requests (league.accounts.sessions).
 SESSION_COOKIE_AGE = 12 * 60 * 60
 SESSION_SAVE_EVERY_REQUEST = True
 SESSION_ABSOLUTE_SECONDS = 14 * 24 * 60 * 60
@@ -156,10 +156,11 @@ DEFAULT_FROM_EMAIL = env.text("DEFAULT_FROM_EMAIL", "Pecking Order <no-reply@loc
 # address; beyond them the form answers the same and sends nothing (league.accounts.throttling).
 PASSWORD_RESET_MAILS_PER_HOUR = env.number("PASSWORD_RESET_MAILS_PER_HOUR", 3, minimum=1)
 PASSWORD_RESET_REQUESTS_PER_CLIENT_HOUR = 20
-# Sign-up mails its link (or, to an address that has an account, a note saying so): at most this many an hour to
-# one address, and from one client address this many mails and failed attempts (a form at fault, a broken link)
-# an hour; beyond the client's limits sign-up answers 429 (league.accounts.throttling). A venue puts a hundred
-# phones behind one address: the defaults let each of them sign up with two mails and three failures.
+# Sign-up mails its link (or, to an address that has an account, a note saying so): at most this many an
+# hour to one address, and from one client address this many mails and failed attempts (a form at fault, a
+# broken link) an hour; beyond the client's limits sign-up answers 429 (league.accounts.throttling). A venue
+# puts a hundred phones behind one address: the defaults let each of them sign up with two mails and three
+# failures.
 SIGN_UP_LINK_SECONDS = 60 * 60 * 24  # a sign-up link works for a day
 SIGN_UP_MAILS_PER_ADDRESS_HOUR = env.number("SIGN_UP_MAILS_PER_ADDRESS_HOUR", 3, minimum=1)
 SIGN_UP_REQUESTS_PER_CLIENT_HOUR = env.number("SIGN_UP_REQUESTS_PER_CLIENT_HOUR", 200, minimum=1)

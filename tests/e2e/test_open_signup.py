@@ -1,7 +1,8 @@
 """Open sign-up in three browsers at once: an organizer opens registration (a cap, a waitlist) and check-in;
-two newcomers sign up from the home page (following the link mailed to them), create their players, join (the second onto the waitlist) and
-check in; the organizer checks the others in at the desk, confirms the start (a no-show dropped, the
-waitlisted newcomer moved up), publishes round 1, and each newcomer finds their table on their own page."""
+two newcomers sign up from the home page (following the link mailed to them), create their players, join
+(the second onto the waitlist) and check in; the organizer checks the others in at the desk, confirms the
+start (a no-show dropped, the waitlisted newcomer moved up), publishes round 1, and each newcomer finds their
+table on their own page."""
 
 import re
 

@@ -12,8 +12,8 @@ NOTICE_KEY = "api-token-expiry"
 
 def notice(expires_at) -> str:
     return (
-        f"API tokens expire now. Yours works until {expires_at:%Y-%m-%d %H:%M} UTC ({EXISTING_TOKEN_DAYS} days): "
-        "make a new one on your page before then."
+        f"API tokens expire now. Yours works until {expires_at:%Y-%m-%d %H:%M} UTC "
+        f"({EXISTING_TOKEN_DAYS} days): make a new one on your page before then."
     )
 
 
@@ -30,7 +30,12 @@ def existing_tokens_expire(apps, schema_editor):
     Notification.objects.bulk_create(
         [
             Notification(
-                user_id=user_id, kind="account", key=NOTICE_KEY, text=notice(expires_at), link="/me/", created_at=now
+                user_id=user_id,
+                kind="account",
+                key=NOTICE_KEY,
+                text=notice(expires_at),
+                link="/me/",
+                created_at=now,
             )
             for _, user_id in tokens
         ],

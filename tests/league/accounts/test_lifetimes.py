@@ -1,5 +1,5 @@
-"""How long things last: sessions (12 hours without a request, 14 days in all), API tokens (30, 90 or 365 days,
-chosen when made; an expired one answers 401 token_expired) and passwords (at least 12 characters).
+"""How long things last: sessions (12 hours without a request, 14 days in all), API tokens (30, 90 or 365
+days, chosen when made; an expired one answers 401 token_expired) and passwords (at least 12 characters).
 
 Times are set by patching `django.utils.timezone.now`, which sessions, tokens and the services all read."""
 
@@ -87,7 +87,8 @@ def test_a_session_from_before_the_rule_gets_its_14_days_from_its_next_request(a
     session = client.session
     del session["logged_in_at"]
     session.save()
-    soon = datetime.now(UTC).replace(microsecond=0) + timedelta(minutes=1)  # the session lasts 12 hours from now
+    # the session was saved just now and lasts 12 hours from then
+    soon = datetime.now(UTC).replace(microsecond=0) + timedelta(minutes=1)
     assert my_page_status(client, soon) == (200, "")
     assert client.session["logged_in_at"] == int(soon.timestamp())
     assert my_page_status(client, soon + timedelta(days=14)) == (302, LOGIN_PAGE)
@@ -168,7 +169,10 @@ def test_the_service_refuses_any_other_lifetime(alice, days):
 def test_an_expired_token_is_not_counted_as_a_guess(alice, settings):
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "failed_token": "3/hour"},
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "failed_token": "3/hour",
+        },
     }
     with at(T0):
         key = services.api_token_create(user=alice, days=30).key
@@ -199,7 +203,8 @@ def test_the_api_makes_a_token_for_a_logged_in_session_only(alice):
     assert (default.status_code, default.json()["expires_at"]) == (201, "2027-05-30T09:00:00Z")
     with at(T0):
         refused = session.post("/api/me/token/", {"days": 7}, format="json")
-    assert (refused.status_code, refused.json()["code"], refused.json()["field"], refused.json()["detail"]) == (
+    body = refused.json()
+    assert (refused.status_code, body["code"], body["field"], body["detail"]) == (
         400, "invalid", "days", "an API token lasts 30, 90 or 365 days",
     )  # fmt: skip
     key = Token.objects.get(user=alice).key
@@ -220,7 +225,8 @@ def test_staff_make_a_token_in_the_admin_with_its_lifetime(alice):
         response = client.post("/admin/authtoken/tokenproxy/add/", {"user": alice.pk, "days": "365"})
     assert response.status_code == 302
     token = Token.objects.select_related("expiry").get(user=alice)
-    assert (token.key != old, token.expiry.days, token.expiry.expires_at) == (True, 365, T0 + timedelta(days=365))
+    assert token.key != old
+    assert (token.expiry.days, token.expiry.expires_at) == (365, T0 + timedelta(days=365))
     with at(T0):
         refused = client.post("/admin/authtoken/tokenproxy/add/", {"user": alice.pk, "days": "7"})
         listing = client.get("/admin/authtoken/tokenproxy/").content.decode()
@@ -230,7 +236,8 @@ def test_staff_make_a_token_in_the_admin_with_its_lifetime(alice):
 
 
 def migration_named(executor: MigrationExecutor, suffix: str) -> tuple[str, str]:
-    return next(key for key in executor.loader.graph.nodes if key[0] == "accounts" and key[1].endswith(suffix))
+    nodes = executor.loader.graph.nodes
+    return next(key for key in nodes if key[0] == "accounts" and key[1].endswith(suffix))
 
 
 @pytest.mark.django_db(transaction=True)
@@ -252,8 +259,8 @@ def test_existing_tokens_get_365_days_and_their_owners_are_told():
         (
             "olduser",
             "account",
-            "API tokens expire now. Yours works until 2028-02-29 09:00 UTC (365 days): make a new one on your page "
-            "before then.",
+            "API tokens expire now. Yours works until 2028-02-29 09:00 UTC (365 days): make a new one on "
+            "your page before then.",
             "/me/",
         )
     ]
