@@ -146,10 +146,10 @@ class MyTokenView(APIView):
 
     @extend_schema(request=ApiTokenRequestSerializer, responses={201: ApiTokenSerializer})
     def post(self, request):
-        if not isinstance(request.successful_authenticator, SessionAuthentication):
-            raise Forbidden("a token cannot make a new token: log in, and make it on your page (/me/)")
         data = ApiTokenRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        if not isinstance(request.successful_authenticator, SessionAuthentication):
+            raise Forbidden("a token cannot make a new token: log in, and make it on your page (/me/)")
         issued = services.api_token_create(user=request.user, days=data.validated_data.get("days"))
         body = {"token": issued.key, "expires_at": issued.expires_at}
         return Response(ApiTokenSerializer(body).data, status=status.HTTP_201_CREATED)

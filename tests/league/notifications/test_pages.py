@@ -57,7 +57,9 @@ def test_mail_settings_are_saved_per_kind_or_all(people):
         "/notifications/mail/", {"email_enabled": "on", "kinds": ["table_ready", "tournament_finished"]}
     )
     preference = MailPreference.objects.get(user=people[0])
-    assert (preference.email_enabled, preference.muted_kinds) == (True, ["confirm_result", "table_disputed"])
+    assert (preference.email_enabled, preference.muted_kinds) == (
+        True, ["account", "confirm_result", "table_disputed"],
+    )  # fmt: skip
     page = client.get("/notifications/").content.decode()
     assert '<input type="checkbox" name="kinds" value="table_ready" checked>' in page
     assert '<input type="checkbox" name="kinds" value="confirm_result" >' in page
@@ -65,4 +67,4 @@ def test_mail_settings_are_saved_per_kind_or_all(people):
     assert "choose among the kinds of notification shown" in client.get("/notifications/").content.decode()
     client.post("/notifications/mail/", {})
     preference.refresh_from_db()
-    assert (preference.email_enabled, len(preference.muted_kinds)) == (False, 4)
+    assert (preference.email_enabled, len(preference.muted_kinds)) == (False, 5)
