@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
 from league.accounts import throttling
-from league.accounts.selectors import email_taken
 from league.core.throttling import client_address
 
 
 class SignUpForm(UserCreationForm):
-    """Username (Django's rule, unique ignoring case), email (unique ignoring case) and a password that
-    Django's validators accept, typed twice. Every field at fault shows its own error."""
+    """Username (Django's rule, unique ignoring case), an email address and a password that Django's
+    validators accept, typed twice. Every field at fault shows its own error. Whether the address has an
+    account is no error: the mail sent to it says so (`league.accounts.services.sign_up_request`)."""
 
     email = forms.EmailField(
         max_length=254,
-        help_text="Only you and site staff see it; password resets are sent there.",
+        help_text="Only you and site staff see it; we mail a link there that finishes your sign-up.",
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 
@@ -26,12 +27,7 @@ class SignUpForm(UserCreationForm):
         fields = ("username", "email")
 
     def clean_email(self) -> str:
-        email = get_user_model().objects.normalize_email(self.cleaned_data["email"].strip())
-        if email_taken(email):
-            raise forms.ValidationError(
-                "another account uses that email address: log in, or reset its password"
-            )
-        return email
+        return get_user_model().objects.normalize_email(self.cleaned_data["email"].strip())
 
 
 class ThrottledPasswordResetForm(PasswordResetForm):
@@ -50,6 +46,24 @@ class ThrottledPasswordResetForm(PasswordResetForm):
 
 class PlayerNameForm(forms.Form):
     name = forms.CharField(max_length=200, strip=False, help_text="How you appear in tables and standings.")
+
+
+def token_days_choices() -> list[tuple[int, str]]:
+    return [(days, f"{days} days") for days in settings.API_TOKEN_DAYS]
+
+
+class ApiTokenForm(forms.Form):
+    """How long a new API token lasts: one of API_TOKEN_DAYS, API_TOKEN_DEFAULT_DAYS when absent (the services
+    check it again)."""
+
+    days = forms.TypedChoiceField(
+        label="Expires after",
+        choices=token_days_choices,
+        coerce=int,
+        required=False,
+        empty_value=None,
+        initial=settings.API_TOKEN_DEFAULT_DAYS,
+    )
 
 
 class ClaimIssueForm(forms.Form):

@@ -1,14 +1,20 @@
-"""Accounts: the claim links that let a person take over a player someone else entered.
+"""Accounts: the claim links that let a person take over a player someone else entered, and when API tokens
+expire.
 
 Users are Django's own (`django.contrib.auth`); a user owns at most one person-player through
 `Player.user`. A claim link is bound to one unclaimed person-player, issued by site staff or an organizer
 of the event that walk-in was first registered in (`league.tournaments.reach`), works once and expires.
 Only a hash of its token is stored: the token itself is shown once, to whoever issued it.
+
+API tokens are DRF's (`rest_framework.authtoken.Token`); each one made here gets a `TokenExpiry`, its lifetime
+chosen when it is made. A token without one (made by other means) expires `API_TOKEN_DEFAULT_DAYS` after it
+was made (`league.accounts.selectors.token_expires_at`).
 """
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
 
 class ClaimLink(models.Model):
@@ -42,3 +48,15 @@ class ClaimLink(models.Model):
 
     def __str__(self) -> str:
         return f"claim link {self.pk} for player {self.player_id}"
+
+
+class TokenExpiry(models.Model):
+    token = models.OneToOneField(Token, primary_key=True, on_delete=models.CASCADE, related_name="expiry")
+    days = models.PositiveSmallIntegerField(help_text="The lifetime chosen when the token was made.")
+    expires_at = models.DateTimeField(help_text="From then on the token answers 401 token_expired.")
+
+    class Meta:
+        verbose_name_plural = "token expiries"
+
+    def __str__(self) -> str:
+        return f"API token expiry ({self.days} days)"

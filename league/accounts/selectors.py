@@ -1,4 +1,5 @@
-"""Reads for accounts: who may issue a claim link, a claim link by its token, and a player's own page.
+"""Reads for accounts: who may issue a claim link, a claim link by its token, a user's API token and when it
+expires, and a player's own page.
 
 `my_page` reads a fixed number of queries whatever the number of events, tables and ratings.
 """
@@ -7,13 +8,16 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch
 from django.urls import reverse
+from rest_framework.authtoken.models import Token
 
-from league.accounts.models import ClaimLink
+from league.accounts.models import ClaimLink, TokenExpiry
 from league.core.catalogue import game_name
 from league.matches.models import Match, MatchSeat
 from league.players.models import Player
@@ -35,6 +39,25 @@ def claim_link_for_token(token: str) -> ClaimLink | None:
     if not isinstance(token, str) or not token or len(token) > 200:
         return None
     return ClaimLink.objects.select_related("player").filter(token_hash=token_digest(token)).first()
+
+
+def token_expires_at(token: Token) -> datetime:
+    """When `token` stops working: its expiry, or API_TOKEN_DEFAULT_DAYS after it was made when it has none
+    (a token made by other means than `api_token_create`)."""
+    try:
+        return token.expiry.expires_at
+    except TokenExpiry.DoesNotExist:
+        return token.created + timedelta(days=settings.API_TOKEN_DEFAULT_DAYS)
+
+
+def api_token_of(user: AbstractBaseUser) -> Token | None:
+    """The user's API token (with its expiry), or None."""
+    return Token.objects.select_related("expiry").filter(user=user).first()
+
+
+def api_token_for_key(key: str) -> Token | None:
+    """The token of this key, with its user and expiry (one query), or None."""
+    return Token.objects.select_related("user", "expiry").filter(key=key).first()
 
 
 def can_issue_claim_link(user: AbstractBaseUser | None, player: Player) -> bool:

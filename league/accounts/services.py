@@ -1,5 +1,14 @@
 """Writes for accounts: sign-up, account deletion, API tokens, a user's own player and claim links.
 
+Sign-up happens in two steps, so that its answer never says whether an address has an account.
+`sign_up_request` checks the form's fields and mails the address: a link that finishes the sign-up, or, when
+the address has an account already, a note saying so with a link that sets a new password. The page answers
+the same either way. The sign-up link carries the pending sign-up (username, address, the password's hash,
+never the password; `next`) in a token signed with SECRET_KEY (`django.core.signing`) that works for
+`SIGN_UP_LINK_SECONDS`; `sign_up_complete` creates the account from it. Nothing is stored until then. The
+token is signed, not encrypted: whoever holds the link can read its username, address and hash, as the
+address's owner may.
+
 Each function checks first (raising a `UserError`: 400 bad input, 403 not allowed, 404 no such object, 409 a
 state that refuses the request) and only then writes. Users are Django's own; passwords go through Django's
 hashers and validators, API tokens are DRF's (`rest_framework.authtoken`), claim-link tokens come from
@@ -17,19 +26,28 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.tokens import default_token_generator
 from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core import signing
 from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from rest_framework.authtoken.models import Token
 
-from league.accounts.models import ClaimLink
+from league.accounts import throttling
+from league.accounts.models import ClaimLink, TokenExpiry
 from league.accounts.selectors import claim_link_for_token, email_taken, token_digest
 from league.core.errors import Conflict, ErrorCode, Forbidden, UserError
 from league.notifications.webhooks import owner_webhooks_delete
@@ -40,6 +58,8 @@ from league.tournaments.reach import organizes_first_event
 USERNAME_MAX_LENGTH = 150
 DELETED_USERNAME = "deleted user {pk}"  # a space: no sign-up can take it (the username validator refuses one)
 NO_SUCH_CLAIM_LINK = "no such claim link: check that you copied all of it"
+SIGN_UP_SALT = "league.accounts.sign-up"
+BROKEN_SIGN_UP_LINK = "this sign-up link is broken: open it from the mail again (all of it), or sign up again"
 CLAIM_LINK_USED = "this claim link has been used already: a claim link works once"
 
 
@@ -60,9 +80,8 @@ def check_username(username: object) -> str:
     return username
 
 
-def check_email(email: object) -> str:
-    """The email address as it is stored, or a UserError: a valid address that no other account has (ignoring
-    case)."""
+def check_email_address(email: object) -> str:
+    """The email address as it is stored (normalized), or a UserError when it is no valid address."""
     if not isinstance(email, str) or not email.strip():
         raise UserError(
             "give an email address: password resets are sent there", field="email", code=ErrorCode.REQUIRED
@@ -72,6 +91,13 @@ def check_email(email: object) -> str:
         validate_email(email)
     except ValidationError:
         raise UserError("enter a valid email address", field="email") from None
+    return email
+
+
+def check_email(email: object) -> str:
+    """The email address as it is stored, or a UserError: a valid address that no other account has (ignoring
+    case)."""
+    email = check_email_address(email)
     if email_taken(email):
         raise UserError(
             "another account uses that email address: log in, or reset its password",
@@ -106,6 +132,119 @@ def account_create(*, username: str, email: str, password: str) -> AbstractBaseU
         ) from None
 
 
+@dataclass(frozen=True)
+class PendingSignUp:
+    """What a sign-up link carries."""
+
+    username: str
+    email: str
+    password_hash: str
+    next_url: str
+    requested_at: int  # seconds since the epoch
+
+
+def sign_up_token(pending: PendingSignUp) -> str:
+    """The signed token of a sign-up link."""
+    payload = {
+        "u": pending.username,
+        "e": pending.email,
+        "p": pending.password_hash,
+        "n": pending.next_url,
+        "t": pending.requested_at,
+    }
+    return signing.dumps(payload, salt=SIGN_UP_SALT, compress=True)
+
+
+def check_sign_up_token(token: object) -> PendingSignUp:
+    """The pending sign-up of a sign-up link's token, or a UserError: broken (not signed by us, cut, changed:
+    400) or older than SIGN_UP_LINK_SECONDS (409)."""
+    if not isinstance(token, str) or not token or len(token) > 2000:
+        raise UserError(BROKEN_SIGN_UP_LINK, field="token")
+    try:
+        payload = signing.loads(token, salt=SIGN_UP_SALT)
+    except (signing.BadSignature, ValueError):
+        raise UserError(BROKEN_SIGN_UP_LINK, field="token") from None
+    fields = ("u", "e", "p", "n")
+    if not isinstance(payload, dict) or not all(isinstance(payload.get(key), str) for key in fields):
+        raise UserError(BROKEN_SIGN_UP_LINK, field="token")
+    requested_at = payload.get("t")
+    if not isinstance(requested_at, int) or isinstance(requested_at, bool):
+        raise UserError(BROKEN_SIGN_UP_LINK, field="token")
+    pending = PendingSignUp(payload["u"], payload["e"], payload["p"], payload["n"], requested_at)
+    expires = requested_at + settings.SIGN_UP_LINK_SECONDS
+    if timezone.now().timestamp() >= expires:
+        when = datetime.fromtimestamp(expires, UTC).strftime("%Y-%m-%d %H:%M")
+        raise Conflict(f"this sign-up link expired on {when} UTC: sign up again")
+    return pending
+
+
+def _mail(*, to: str, template: str, context: dict) -> None:
+    subject = render_to_string(f"accounts/{template}_subject.txt", context).strip()
+    send_mail(subject, render_to_string(f"accounts/{template}_email.txt", context), None, [to])
+
+
+def sign_up_request(
+    *, username: object, email: object, password: object, site: str, next_url: str = ""
+) -> None:
+    """Check a sign-up and mail its address: the link that finishes it, or, when an account has the address
+    already, a note saying so with a link that sets a new password. Both take the same work (the password is
+    hashed either way) and neither stores anything; beyond SIGN_UP_MAILS_PER_ADDRESS_HOUR mails to the address
+    nothing is sent. `site` is the scheme and host of the links (`https://example.org`).
+
+    Raises a UserError for a field at fault (a username that is taken, a password Django's validators
+    refuse); whether the address has an account is never one.
+    """
+    username = check_username(username)
+    email = check_email_address(email)
+    password = check_password(password, username=username, email=email)
+    password_hash = make_password(password)
+    existing = get_user_model().objects.filter(email__iexact=email).order_by("pk").first()
+    if not throttling.sign_up_mail_allowed(email=email):
+        return
+    if existing is not None:
+        uid = urlsafe_base64_encode(force_bytes(existing.pk))
+        reset_token = default_token_generator.make_token(existing)
+        reset = reverse("accounts:password-reset-confirm", kwargs={"uidb64": uid, "token": reset_token})
+        context = {"username": existing.get_username(), "reset_url": f"{site}{reset}"}
+        _mail(to=existing.email, template="sign_up_exists", context=context)
+        return
+    pending = PendingSignUp(username, email, password_hash, next_url, int(timezone.now().timestamp()))
+    link = reverse("accounts:signup-confirm", kwargs={"token": sign_up_token(pending)})
+    hours = settings.SIGN_UP_LINK_SECONDS // 3600
+    context = {"username": username, "url": f"{site}{link}", "hours": hours}
+    _mail(to=email, template="sign_up", context=context)
+
+
+def sign_up_complete(*, token: object) -> tuple[AbstractBaseUser, str]:
+    """Create the account of a sign-up link (see `check_sign_up_token`); the new user and the link's `next`.
+
+    Refused (409) when the link was used already, or when its username or address got an account meanwhile.
+    """
+    pending = check_sign_up_token(token)
+    model = get_user_model()
+    name_taken = f"the username {pending.username} was taken meanwhile: sign up again with another"
+    try:
+        with transaction.atomic():
+            taken = model.objects.filter(username__iexact=pending.username).first()
+            if taken is not None and taken.email.casefold() == pending.email.casefold():
+                raise Conflict(
+                    f"this link was used already: the account {taken.get_username()} exists, log in"
+                )
+            if taken is not None:
+                raise Conflict(name_taken)
+            if email_taken(pending.email):
+                raise Conflict("an account uses this email address already: log in, or reset its password")
+            user = model(
+                username=model.normalize_username(pending.username),
+                email=pending.email,
+                password=pending.password_hash,
+            )
+            user.save()
+    except IntegrityError:  # a concurrent follow of the same link, or a sign-up of the same username
+        raise Conflict(name_taken) from None
+    return user, pending.next_url
+
+
 def account_delete(*, user: AbstractBaseUser, password: str, forget_name: bool = False) -> None:
     """Delete `user`'s account after checking their password (see the module docstring for what stays).
 
@@ -133,14 +272,38 @@ def account_delete(*, user: AbstractBaseUser, password: str, forget_name: bool =
         user.user_permissions.clear()
 
 
-def api_token_create(*, user: AbstractBaseUser) -> str:
-    """A new API token for `user` (DRF's: `Authorization: Token <key>`), replacing the one they had; the key is
+def check_token_days(days: object) -> int:
+    """The lifetime of a new API token in days, or a UserError: one of API_TOKEN_DAYS; None is the default."""
+    if days is None:
+        return settings.API_TOKEN_DEFAULT_DAYS
+    choices = settings.API_TOKEN_DAYS
+    if isinstance(days, str) and days.strip().isdigit():
+        days = int(days)
+    if not isinstance(days, int) or isinstance(days, bool) or days not in choices:
+        listed = ", ".join(str(choice) for choice in choices[:-1]) + f" or {choices[-1]}"
+        raise UserError(f"an API token lasts {listed} days", field="days")
+    return days
+
+
+@dataclass(frozen=True)
+class IssuedToken:
+    key: str  # shown once, to its owner
+    expires_at: datetime
+
+
+def api_token_create(*, user: AbstractBaseUser, days: object = None) -> IssuedToken:
+    """A new API token for `user` (DRF's: `Authorization: Token <key>`), replacing the one they had, that
+    expires `days` days from now (one of API_TOKEN_DAYS; API_TOKEN_DEFAULT_DAYS when None); the key is
     returned to be shown once."""
     if not user.is_authenticated or not user.is_active:
         raise Forbidden("log in to create an API token")
+    days = check_token_days(days)
     with transaction.atomic():
         Token.objects.filter(user=user).delete()
-        return Token.objects.create(user=user).key
+        token = Token.objects.create(user=user)
+        expires_at = token.created + timedelta(days=days)
+        expiry = TokenExpiry.objects.create(token=token, days=days, expires_at=expires_at)
+    return IssuedToken(key=token.key, expires_at=expiry.expires_at)
 
 
 def api_token_revoke(*, user: AbstractBaseUser) -> bool:

@@ -9,6 +9,8 @@ app_name = "accounts"
 
 urlpatterns = [
     path("accounts/signup/", views.sign_up, name="signup"),
+    path("accounts/signup/sent/", views.sign_up_sent, name="signup-sent"),
+    path("accounts/signup/<str:token>/", views.sign_up_confirm, name="signup-confirm"),
     path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", views.log_out, name="logout"),
     path("accounts/password/", views.PasswordChangeView.as_view(), name="password-change"),

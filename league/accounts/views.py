@@ -8,6 +8,7 @@ Every page that shows an email address shows the signed-in user's own (my page, 
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
@@ -16,12 +17,13 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
-from rest_framework.authtoken.models import Token
 
 from league.accounts import selectors, services, throttling
 from league.accounts.forms import (
+    ApiTokenForm,
     ClaimIssueForm,
     DeleteAccountForm,
     PlayerNameForm,
@@ -54,34 +56,83 @@ def _next_url(request: HttpRequest) -> str:
     return ""
 
 
+TOO_MANY_SIGN_UPS = "too many sign-ups from your address in the last hour: try again later"
+
+
+def _too_many_sign_ups(request: HttpRequest, form: SignUpForm | None = None) -> HttpResponse:
+    """429 with Retry-After: the sign-up form with the message, or (for a link) the refusal page."""
+    if form is not None:
+        form.add_error(None, TOO_MANY_SIGN_UPS[0].upper() + TOO_MANY_SIGN_UPS[1:] + ".")
+        context = {"form": form, "next": _next_url(request)}
+        response = render(request, "accounts/sign_up.html", context, status=429)
+    else:
+        context = {"title": "Sign-up link", "message": TOO_MANY_SIGN_UPS, "back": ""}
+        response = render(request, "accounts/refused.html", context, status=429)
+    response["Retry-After"] = str(throttling.WINDOW_SECONDS)
+    return response
+
+
 def sign_up(request: HttpRequest) -> HttpResponse:
+    """The sign-up form. A valid one mails its address (the link that finishes the sign-up, or a note that the
+    address has an account) and answers "check your mail" either way; failures count against the client."""
     if request.user.is_authenticated:
         return redirect("accounts:me")
     form = SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        if not throttling.sign_up_allowed(client=client_address(request)):
-            form.add_error(None, "Too many new accounts from your address in the last hour: try again later.")
-            response = render(
-                request, "accounts/sign_up.html", {"form": form, "next": _next_url(request)}, status=429
-            )
-            response["Retry-After"] = str(throttling.WINDOW_SECONDS)
-            return response
-        try:
-            user = services.account_create(
-                username=form.cleaned_data["username"],
-                email=form.cleaned_data["email"],
-                password=form.cleaned_data["password1"],
-            )
-        except UserError as exc:
-            add_user_error(form, exc)
-        else:
-            login(request, user, backend=MODEL_BACKEND)
-            messages.success(
-                request, f"Welcome, {user.get_username()}: create your player or claim yours below."
-            )
-            return redirect(_next_url(request) or reverse("accounts:me"))
+    client = client_address(request)
+    if request.method == "POST":
+        if throttling.sign_up_locked(client=client):
+            return _too_many_sign_ups(request, form)
+        if form.is_valid():
+            if not throttling.sign_up_request_allowed(client=client):
+                return _too_many_sign_ups(request, form)
+            try:
+                services.sign_up_request(
+                    username=form.cleaned_data["username"],
+                    email=form.cleaned_data["email"],
+                    password=form.cleaned_data["password1"],
+                    site=f"{request.scheme}://{request.get_host()}",
+                    next_url=_next_url(request),
+                )
+            except UserError as exc:
+                add_user_error(form, exc)
+            else:
+                return redirect("accounts:signup-sent")
+        throttling.sign_up_failed(client=client)
     context = {"form": form, "next": _next_url(request)}
     return render(request, "accounts/sign_up.html", context, status=400 if form.errors else 200)
+
+
+def sign_up_sent(request: HttpRequest) -> HttpResponse:
+    hours = settings.SIGN_UP_LINK_SECONDS // 3600
+    return render(request, "accounts/sign_up_sent.html", {"hours": hours})
+
+
+def sign_up_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """A sign-up link: who the account will be and a button that creates it (a POST, so that a mail scanner
+    that fetches the link creates nothing), which logs the new account in. A broken or refused link counts as
+    a failed sign-up of the client."""
+    client = client_address(request)
+    if throttling.sign_up_locked(client=client):
+        return _too_many_sign_ups(request)
+    try:
+        if request.method == "POST":
+            user, next_url = services.sign_up_complete(token=token)
+        else:
+            pending = services.check_sign_up_token(token)
+    except UserError as exc:
+        throttling.sign_up_failed(client=client)
+        return _refused(
+            request, exc, title="Sign-up link", back=reverse("accounts:signup"), back_label="← Sign up"
+        )
+    if request.method != "POST":
+        context = {"username": pending.username, "email": pending.email}
+        return render(request, "accounts/sign_up_confirm.html", context)
+    login(request, user, backend=MODEL_BACKEND)
+    messages.success(request, f"Welcome, {user.get_username()}: create your player or claim yours below.")
+    safe = url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return redirect(next_url if next_url and safe else reverse("accounts:me"))
 
 
 class LoginView(BadFormIs400, auth_views.LoginView):
@@ -140,13 +191,22 @@ def me(request: HttpRequest) -> HttpResponse:
 
 
 def _me(
-    request: HttpRequest, *, player_form: PlayerNameForm | None = None, status: int = 200
+    request: HttpRequest,
+    *,
+    player_form: PlayerNameForm | None = None,
+    token_form: ApiTokenForm | None = None,
+    status: int = 200,
 ) -> HttpResponse:
     page = selectors.my_page(request.user)
+    token = selectors.api_token_of(request.user)
+    expires_at = selectors.token_expires_at(token) if token is not None else None
     context = {
         "page": page,
         "player_form": player_form or PlayerNameForm(),
-        "token": Token.objects.filter(user=request.user).first(),
+        "token_form": token_form or ApiTokenForm(),
+        "token": token,
+        "token_expires_at": expires_at,
+        "token_expired": expires_at is not None and expires_at <= timezone.now(),
     }
     return render(request, "accounts/me.html", context, status=status)
 
@@ -171,9 +231,14 @@ def me_player_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def api_token_create(request: HttpRequest) -> HttpResponse:
-    """A new API token, shown on this answer only (the page is not a redirect, so the key is stored nowhere else)."""
-    key = services.api_token_create(user=request.user)
-    return render(request, "accounts/token_created.html", {"key": key})
+    """A new API token that lasts the days chosen, shown on this answer only (the page is not a redirect, so
+    the key is stored nowhere else)."""
+    form = ApiTokenForm(request.POST)
+    if not form.is_valid():
+        return _me(request, token_form=form, status=400)
+    issued = services.api_token_create(user=request.user, days=form.cleaned_data["days"])
+    context = {"key": issued.key, "expires_at": issued.expires_at}
+    return render(request, "accounts/token_created.html", context)
 
 
 @login_required
@@ -184,8 +249,10 @@ def api_token_revoke(request: HttpRequest) -> HttpResponse:
     return redirect("accounts:me")
 
 
-def _refused(request: HttpRequest, exc: UserError, *, title: str, back: str = "") -> HttpResponse:
-    context = {"title": title, "message": exc.message, "back": back}
+def _refused(
+    request: HttpRequest, exc: UserError, *, title: str, back: str = "", back_label: str = ""
+) -> HttpResponse:
+    context = {"title": title, "message": exc.message, "back": back, "back_label": back_label}
     return render(request, "accounts/refused.html", context, status=exc.status)
 
 

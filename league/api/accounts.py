@@ -1,4 +1,5 @@
-"""REST endpoints of a signed-in user's own things: my page (`/api/me/`), creating my player, claim links.
+"""REST endpoints of a signed-in user's own things: my page (`/api/me/`), creating my player, a new API token,
+claim links.
 
 Every endpoint here needs a user (a token or a session; anonymous requests get 401) and acts only on that
 user's own account: there is no id of another user to name. Issuing a claim link is for site staff and the
@@ -9,6 +10,7 @@ the pages (`league.accounts`).
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -16,6 +18,7 @@ from rest_framework.views import APIView
 from league.accounts import selectors, services
 from league.api.errors import ERROR
 from league.api.serializers import PlayerSerializer
+from league.core.errors import Forbidden
 
 CONFLICT = {
     409: OpenApiResponse(
@@ -76,6 +79,17 @@ class PlayerNameSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, trim_whitespace=False)
 
 
+class ApiTokenRequestSerializer(serializers.Serializer):
+    days = serializers.IntegerField(
+        required=False, help_text="How long it lasts: 30, 90 or 365 days (API_TOKEN_DAYS); 90 when absent"
+    )
+
+
+class ApiTokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text="Shown once: send it as `Authorization: Token <token>`")
+    expires_at = serializers.DateTimeField(help_text="From then on it answers 401 `token_expired`")
+
+
 class ClaimIssueSerializer(serializers.Serializer):
     player = serializers.IntegerField(min_value=1, max_value=2**62, help_text="The id of the player to claim")
 
@@ -121,6 +135,24 @@ class MyPlayerView(APIView):
         data.is_valid(raise_exception=True)
         player = services.my_player_create(user=request.user, name=data.validated_data["name"])
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class MyTokenView(APIView):
+    """Make me a new API token, replacing the one I had (which stops working at once); it lasts the days asked
+    for (30, 90 or 365; default 90). The key is in this answer only. It needs a logged-in session (with its
+    CSRF token); a token gets 403, as a token cannot renew itself: a leaked one ends at its expiry."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=ApiTokenRequestSerializer, responses={201: ApiTokenSerializer})
+    def post(self, request):
+        data = ApiTokenRequestSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        if not isinstance(request.successful_authenticator, SessionAuthentication):
+            raise Forbidden("a token cannot make a new token: log in, and make it on your page (/me/)")
+        issued = services.api_token_create(user=request.user, days=data.validated_data.get("days"))
+        body = {"token": issued.key, "expires_at": issued.expires_at}
+        return Response(ApiTokenSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
 class ClaimIssueView(APIView):

@@ -15,7 +15,8 @@ A version conflict adds `current_version`, the result version now stored; a seco
 
 The sources: a service's `UserError` (its status: 400, 403, 404, 409, and 429 with Retry-After); DRF's own
 errors — validation (nested
-serializer errors flattened to dotted field paths, list indexes included: `players.1`), authentication (401),
+serializer errors flattened to dotted field paths, list indexes included: `players.1`), authentication (401;
+`token_expired` for an expired token, `TokenExpired`),
 permission (403), lookups and pagination (404), methods (405), content negotiation (406), media types (415),
 throttles (429 with Retry-After), malformed bodies (400); too many query or form fields (400, Django's
 DATA_UPLOAD_MAX_NUMBER_FIELDS), a body larger than DATA_UPLOAD_MAX_MEMORY_SIZE (413, `BodySizeLimit`); and,
@@ -35,6 +36,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from league.api.throttling import TokenExpired
 from league.core.errors import ErrorCode, UserError
 
 API_PREFIX = "/api/"
@@ -42,6 +44,7 @@ API_PREFIX = "/api/"
 # The codes of DRF's exceptions other than validation (and of the Django ones DRF converts); the first match wins.
 DRF_CODES = {
     exceptions.ParseError: ErrorCode.PARSE_ERROR,
+    TokenExpired: ErrorCode.TOKEN_EXPIRED,
     exceptions.AuthenticationFailed: ErrorCode.AUTHENTICATION_FAILED,
     exceptions.NotAuthenticated: ErrorCode.NOT_AUTHENTICATED,
     exceptions.PermissionDenied: ErrorCode.FORBIDDEN,

@@ -2,7 +2,8 @@
 
 Each operation documents the errors it really answers, all with the one error body (`league.api.errors`):
 
-- every operation: 401 (a wrong token: `authentication_failed`) and 429 (throttled, with Retry-After);
+- every operation: 401 (a wrong token: `authentication_failed`; an expired one: `token_expired`) and 429
+  (throttled, with Retry-After);
 - a write (POST, PUT, PATCH, DELETE): 400 (bad input, or a request its object's state refuses), 401 also as
   `not_authenticated` (no user), 403 (the user may not) and 413 (a body over DATA_UPLOAD_MAX_MEMORY_SIZE); with a
   request body also 415 (a Content-Type the API does not parse);
@@ -23,7 +24,8 @@ from league.api.errors import ERROR
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 DESCRIPTIONS = {
     400: "Bad input (`errors` names each field at fault), or a request the object's state refuses",
-    401: "No user (`not_authenticated`) where one is needed, or a wrong token (`authentication_failed`)",
+    401: "No user (`not_authenticated`) where one is needed, a wrong token (`authentication_failed`) "
+    "or an expired one (`token_expired`)",
     403: "The user may not do this (`forbidden`)",
     404: "No such object, or no such page (`not_found`)",
     413: "The body is too large (`payload_too_large`)",

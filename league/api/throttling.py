@@ -1,4 +1,5 @@
-"""API throttles: requests per client address (anonymous) or per user, and failed tokens per address.
+"""API throttles: requests per client address (anonymous) or per user, and failed tokens per address; the
+token authentication that counts them and refuses expired tokens.
 
 Every throttle keys anonymous requests by `league.core.throttling.client_address` (so behind the TLS proxy
 X-Forwarded-For counts only as far as `TRUSTED_PROXY_COUNT` allows) and reads its rate from
@@ -9,11 +10,14 @@ A throttled request gets 429 with Retry-After.
 
 from __future__ import annotations
 
+from django.utils import timezone
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed, Throttled
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
+from league.accounts.selectors import api_token_for_key, token_expires_at
+from league.core.errors import ErrorCode
 from league.core.throttling import client_address
 
 
@@ -61,14 +65,39 @@ class FailedTokenThrottle(ClientAddressThrottle):
             self.throttle_success()
 
 
+class TokenExpired(AuthenticationFailed):
+    """An API token that is right but past its expiry (401 `token_expired`; league.api.errors gives the
+    code)."""
+
+    default_code = ErrorCode.TOKEN_EXPIRED.value
+
+
 class ThrottledTokenAuthentication(TokenAuthentication):
     """Token authentication that counts bad tokens per client address and, once an address has sent too
-    many, answers 429 to every token it sends (good ones too, so that guessing stops) until they age out."""
+    many, answers 429 to every token it sends (good ones too, so that guessing stops) until they age out.
+
+    A token past its expiry answers 401 `token_expired` (`TokenExpired`); it is no guess, so it is not
+    counted as a failure.
+    """
+
+    def authenticate_credentials(self, key):
+        token = api_token_for_key(key)
+        if token is None:
+            raise AuthenticationFailed("Invalid token.")
+        if not token.user.is_active:
+            raise AuthenticationFailed("User inactive or deleted.")
+        expires_at = token_expires_at(token)
+        if expires_at <= timezone.now():
+            when = f"{expires_at:%Y-%m-%d %H:%M}"
+            raise TokenExpired(f"this API token expired on {when} UTC: make a new one on your page (/me/)")
+        return token.user, token
 
     def authenticate(self, request):
         failures = FailedTokenThrottle()
         try:
             authenticated = super().authenticate(request)
+        except TokenExpired:
+            raise
         except AuthenticationFailed:
             if failures.locked(request):
                 raise Throttled(wait=failures.wait()) from None

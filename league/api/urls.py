@@ -22,6 +22,7 @@ urlpatterns = [
     path("games/", views.GameList.as_view(), name="api-games"),
     path("me/", accounts.MeView.as_view(), name="api-me"),
     path("me/player/", accounts.MyPlayerView.as_view(), name="api-me-player"),
+    path("me/token/", accounts.MyTokenView.as_view(), name="api-me-token"),
     path("claims/", accounts.ClaimIssueView.as_view(), name="api-claims"),
     path("claims/redeem/", accounts.ClaimRedeemView.as_view(), name="api-claims-redeem"),
     path("notifications/", notifications.NotificationList.as_view(), name="api-notifications"),

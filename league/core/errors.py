@@ -39,6 +39,7 @@ class ErrorCode(StrEnum):
     TOO_MANY_FIELDS = "too_many_fields"  # more query or form fields than DATA_UPLOAD_MAX_NUMBER_FIELDS (400)
     NOT_AUTHENTICATED = "not_authenticated"  # the request needs a signed-in user and carries none (401)
     AUTHENTICATION_FAILED = "authentication_failed"  # the token or credentials are wrong (401)
+    TOKEN_EXPIRED = "token_expired"  # the API token is right but expired: make a new one on /me/ (401)
     METHOD_NOT_ALLOWED = "method_not_allowed"  # the URL does not take this HTTP method (405)
     NOT_ACCEPTABLE = "not_acceptable"  # the API cannot answer in the format the request asks for (406)
     PAYLOAD_TOO_LARGE = "payload_too_large"  # the body is larger than DATA_UPLOAD_MAX_MEMORY_SIZE (413)

@@ -19,6 +19,7 @@ class Kind(models.TextChoices):
     BOT_MATCH_VOIDED = "bot_match_voided", "A match of my bot is voided (staff: any bot's)"
     BOT_CHECKED = "bot_checked", "The check of a bot I uploaded ends (ready or refused)"
     INVITED = "invited", "An organizer invites me to a tournament"
+    ACCOUNT = "account", "News about my account"
 
 
 class Notification(models.Model):

@@ -63,6 +63,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Logs out a session older than SESSION_ABSOLUTE_SECONDS (league.accounts.sessions).
+    "league.accounts.sessions.SessionLifetime",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a login that its backend refused into the lockout page.
@@ -113,7 +115,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    # ASVS 2.1.1: at least 12 characters (for new and changed passwords; existing ones still log in).
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 12}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
@@ -130,6 +133,12 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:me"
 LOGOUT_REDIRECT_URL = "home"
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for a day
+# Sessions end after SESSION_COOKIE_AGE without a request (every request saves the session, so its expiry
+# moves on; a live page that polls keeps it alive) and SESSION_ABSOLUTE_SECONDS after the log-in in all,
+# whatever the requests (league.accounts.sessions).
+SESSION_COOKIE_AGE = 12 * 60 * 60
+SESSION_SAVE_EVERY_REQUEST = True
+SESSION_ABSOLUTE_SECONDS = 14 * 24 * 60 * 60
 
 # Mail (password resets): SMTP when EMAIL_HOST is set, else the console backend, which prints each mail to the
 # log of the web process (`make run` shows them).
@@ -149,7 +158,18 @@ DEFAULT_FROM_EMAIL = env.text("DEFAULT_FROM_EMAIL", "Pecking Order <no-reply@loc
 # address; beyond them the form answers the same and sends nothing (league.accounts.throttling).
 PASSWORD_RESET_MAILS_PER_HOUR = env.number("PASSWORD_RESET_MAILS_PER_HOUR", 3, minimum=1)
 PASSWORD_RESET_REQUESTS_PER_CLIENT_HOUR = 20
-SIGN_UPS_PER_CLIENT_HOUR = env.number("SIGN_UPS_PER_CLIENT_HOUR", 10, minimum=1)
+# Sign-up mails its link (or, to an address that has an account, a note saying so): at most this many an
+# hour to one address, and from one client address this many mails and failed attempts (a form at fault, a
+# broken link) an hour; beyond the client's limits sign-up answers 429 (league.accounts.throttling). A venue
+# puts a hundred phones behind one address: the defaults let each of them sign up with two mails and three
+# failures.
+SIGN_UP_LINK_SECONDS = 60 * 60 * 24  # a sign-up link works for a day
+SIGN_UP_MAILS_PER_ADDRESS_HOUR = env.number("SIGN_UP_MAILS_PER_ADDRESS_HOUR", 3, minimum=1)
+SIGN_UP_REQUESTS_PER_CLIENT_HOUR = env.number("SIGN_UP_REQUESTS_PER_CLIENT_HOUR", 200, minimum=1)
+SIGN_UP_FAILURES_PER_CLIENT_HOUR = env.number("SIGN_UP_FAILURES_PER_CLIENT_HOUR", 300, minimum=1)
+# An API token expires this many days after it is made: one of API_TOKEN_DAYS, chosen when it is made.
+API_TOKEN_DAYS = (30, 90, 365)
+API_TOKEN_DEFAULT_DAYS = 90
 # A claim link (league.accounts) lets one person take over one player; it expires after this many days.
 CLAIM_LINK_DAYS = 7
 # The address of the site in mails (notifications link back to it).

@@ -1,9 +1,13 @@
 """Open sign-up in three browsers at once: an organizer opens registration (a cap, a waitlist) and check-in;
-two newcomers sign up from the home page, create their players, join (the second onto the waitlist) and
-check in; the organizer checks the others in at the desk, confirms the start (a no-show dropped, the
-waitlisted newcomer moved up), publishes round 1, and each newcomer finds their table on their own page."""
+two newcomers sign up from the home page (following the link mailed to them), create their players, join
+(the second onto the waitlist) and check in; the organizer checks the others in at the desk, confirms the
+start (a no-show dropped, the waitlisted newcomer moved up), publishes round 1, and each newcomer finds their
+table on their own page."""
+
+import re
 
 import pytest
+from django.core import mail
 from playwright.sync_api import expect
 
 from league.tournaments.models import Round, Tournament
@@ -67,6 +71,10 @@ def newcomer_signs_up_and_joins(page, base: str, url: str, username: str, name: 
     page.fill("#id_password1", NEWCOMER_PASSWORD)
     page.fill("#id_password2", NEWCOMER_PASSWORD)
     page.get_by_role("button", name="Sign up").click()
+    expect(page).to_have_url(f"{base}/accounts/signup/sent/")
+    [message] = [message for message in mail.outbox if message.to == [f"{username}@example.org"]]
+    page.goto(re.search(r"^http://\S+/accounts/signup/\S+/$", message.body, re.MULTILINE).group(0))
+    page.get_by_role("button", name="Create my account").click()
     expect(page).to_have_url(f"{base}/me/")
     page.fill("#id_name", name)
     page.get_by_role("button", name="Create my player").click()

@@ -36,18 +36,6 @@ def field_errors(response) -> dict[str, list[str]]:
 # ------------------------------------------------------------------------------------------------ sign up
 
 
-def test_sign_up_creates_an_account_logs_it_in_and_goes_to_my_page(db):
-    client = Client()
-    assert client.get(SIGN_UP).status_code == 200
-    response = sign_up(client)
-    assert (response.status_code, response["Location"]) == (302, "/me/")
-    user = User.objects.get(username="zoe")
-    assert (user.email, user.is_staff, user.check_password(GOOD)) == ("zoe@secret.example", False, True)
-    page = client.get("/me/").content.decode()
-    assert "Welcome, zoe: create your player or claim yours below." in page
-    assert '<strong id="my-email">zoe@secret.example</strong>' in page
-
-
 def test_sign_up_shows_one_error_per_bad_field(alice):
     response = sign_up(
         Client(), username="bad name!", email="ALICE@secret.example", password1="123", password2="123"
@@ -57,9 +45,8 @@ def test_sign_up_shows_one_error_per_bad_field(alice):
         "username": [
             "Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters."
         ],
-        "email": ["another account uses that email address: log in, or reset its password"],
         "password2": [
-            "This password is too short. It must contain at least 8 characters.",
+            "This password is too short. It must contain at least 12 characters.",
             "This password is too common.",
             "This password is entirely numeric.",
         ],
@@ -74,7 +61,7 @@ def test_sign_up_shows_one_error_per_bad_field(alice):
         ({"email": "not-an-address"}, {"email": ["Enter a valid email address."]}),
         ({"password2": "something else 9"}, {"password2": ["The two password fields didn’t match."]}),
         (
-            {"password1": "zoe@secret", "password2": "zoe@secret"},
+            {"password1": "zoe@secret.example", "password2": "zoe@secret.example"},
             {"password2": ["The password is too similar to the email address."]},
         ),
         (
@@ -97,28 +84,6 @@ def test_the_service_checks_every_field_too(alice):
         services.account_create(username="Alice", email="new@secret.example", password=GOOD)
     with pytest.raises(Exception, match="This password is too short"):
         services.account_create(username="zoe", email="zoe@secret.example", password="short")
-
-
-def test_one_client_address_creates_a_limited_number_of_accounts_an_hour(db, settings):
-    settings.SIGN_UPS_PER_CLIENT_HOUR = 2
-    for name in ("zoe", "yan"):
-        assert sign_up(Client(), username=name, email=f"{name}@secret.example").status_code == 302
-    refused = sign_up(Client(), username="xia", email="xia@secret.example")
-    assert (refused.status_code, refused["Retry-After"]) == (429, "3600")
-    assert (
-        "Too many new accounts from your address in the last hour: try again later."
-        in refused.content.decode()
-    )
-    assert not User.objects.filter(username="xia").exists()
-    other = sign_up(Client(REMOTE_ADDR="8.8.8.8"), username="xia", email="xia@secret.example")
-    assert other.status_code == 302
-
-
-def test_sign_up_goes_back_to_a_local_next_only(db):
-    response = sign_up(Client(), next="/tournaments/")
-    assert response["Location"] == "/tournaments/"
-    response = sign_up(Client(), username="yan", email="yan@secret.example", next="https://evil.example/")
-    assert response["Location"] == "/me/"
 
 
 def test_a_signed_in_user_is_sent_from_sign_up_to_my_page(alice):
@@ -358,8 +323,9 @@ def test_a_deleted_name_cannot_be_signed_up_for(alice):
     services.account_delete(user=alice, password=PASSWORD)
     response = sign_up(Client(), username=f"deleted user {alice.pk}")
     assert response.status_code == 400 and list(field_errors(response)) == ["username"]
-    # the deleted account's address is free again
-    assert sign_up(Client(), email="alice@secret.example").status_code == 302
+    # the deleted account's address is free again: the mail is a sign-up link, not "you have an account"
+    assert sign_up(Client(), email="alice@secret.example")["Location"] == "/accounts/signup/sent/"
+    assert [message.subject for message in mail.outbox] == ["Pecking Order: finish signing up"]
 
 
 def test_deleting_an_organizers_account_keeps_the_tournament_sane(event, orga):

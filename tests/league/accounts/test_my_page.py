@@ -215,13 +215,13 @@ def test_every_account_api_operation_answers_a_visitor_401(db, method, url):
 
 def test_another_user_changes_only_their_own_things(event, orga, alice, bob, alice_is_ada):
     """bob's writes act on bob's account: they cannot reach alice's token, player or password."""
-    alice_key = services.api_token_create(user=alice)
+    alice_key = services.api_token_create(user=alice).key
     bob_client = browser_for(bob)
     bob_client.post("/me/token/revoke/")
     assert Token.objects.get(user=alice).key == alice_key
     bob_client.post(
         "/accounts/password/",
-        {"old_password": PASSWORD, "new_password1": "new pass 99", "new_password2": "new pass 99"},
+        {"old_password": PASSWORD, "new_password1": "new pass 9999", "new_password2": "new pass 9999"},
     )
     alice.refresh_from_db()
     assert alice.check_password(PASSWORD)

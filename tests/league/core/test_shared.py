@@ -39,7 +39,8 @@ def test_the_codes_are_the_stable_strings_clients_branch_on():
     assert [code.value for code in ErrorCode] == [
         "invalid", "unknown_game", "duplicate", "pairing", "not_found", "not_played", "forbidden", "conflict",
         "version_conflict", "throttled", "required", "parse_error", "too_many_fields", "not_authenticated",
-        "authentication_failed", "method_not_allowed", "not_acceptable", "payload_too_large", "unsupported_media_type",
+        "authentication_failed", "token_expired", "method_not_allowed", "not_acceptable", "payload_too_large",
+        "unsupported_media_type",
         "server_error",
     ]  # fmt: skip
 
