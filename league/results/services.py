@@ -232,7 +232,7 @@ def result_submit(
 
     version_number = expected_version + 1
     with transaction.atomic():
-        current = Match.objects.filter(pk=match.pk).values_list("result_version", flat=True).get()
+        current = _match_locked(match.pk)
         if current != expected_version:
             raise VersionConflict(current, expected_version)
         try:
@@ -340,7 +340,7 @@ def report_open(
     seated = list(match.seats.order_by("seat").values_list("player_id", flat=True))
     places, scores = check_outcome(num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores)
     with transaction.atomic():
-        current = Match.objects.filter(pk=match.pk).values_list("result_version", flat=True).get()
+        current = _match_locked(match.pk)
         if current and current == expected_version:
             raise Conflict(
                 f"the result of this table is stored already (version {current}): dispute it, or ask an organizer"
@@ -371,9 +371,25 @@ def report_open(
             raise ReportConflict(existing) from None
 
 
+def _match_locked(match_id: int) -> int | None:
+    """Lock the match row until the end of the transaction (call inside one); its current result version
+    (None: no such match).
+
+    Every path that stores a result or changes a report takes this lock before any report row (entry:
+    `result_submit`; players: `report_open`, `report_locked`), so an organizer's entry and the last
+    confirmation of a report queue up on the match instead of each holding the row the other needs (a
+    deadlock on PostgreSQL); the second then sees the first's result and gets its 409. NO KEY UPDATE: rows
+    that only refer to the match (seats, versions) stay free to insert."""
+    return Match.objects.select_for_update(no_key=True).filter(pk=match_id).values_list(
+        "result_version", flat=True
+    ).first()
+
+
 def report_locked(report_id: Any, match_id: int) -> ResultReport:
-    """The report `report_id` of match `match_id`, its row locked (call inside a transaction); 404 for a
-    report of another match."""
+    """The report `report_id` of match `match_id`, its row locked after the match's (call inside a
+    transaction; see `_match_locked`); 404 for a report of another match."""
+    if is_int(match_id):
+        _match_locked(match_id)
     report = (
         ResultReport.objects.select_for_update().filter(pk=report_id, match_id=match_id).first()
         if is_int(report_id)

@@ -7,6 +7,7 @@ settles a dispute or overtakes a report, a decider at an elimination table, two 
 
 import threading
 from datetime import timedelta
+from functools import partial
 
 import pytest
 from django.db import connection
@@ -437,3 +438,65 @@ def test_two_players_reporting_the_same_table_at_once_one_wins_one_gets_409():
     assert isinstance(conflicts[0], ReportConflict)
     assert conflicts[0].open_report["id"] == wins[0].pk
     assert list(ResultReport.objects.values_list("pk", "status")) == [(wins[0].pk, "open")]
+
+
+def at_once(**calls) -> dict[str, object]:
+    """Run each call in a thread of its own, all released at once; what each returned or raised, by name."""
+    barrier = threading.Barrier(len(calls))
+    outcomes: dict[str, object] = {}
+
+    def run(key: str, call) -> None:
+        try:
+            barrier.wait(timeout=10)
+            outcomes[key] = call()
+        except Exception as error:  # noqa: BLE001 - a 409, or the deadlock or bug that the race test looks for
+            outcomes[key] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(key, call)) for key, call in calls.items()]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return outcomes
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_last_confirmation_racing_an_organizers_entry_stores_one_result_and_answers_409_to_the_other():
+    """The last confirmation of a report and an organizer's entry of the same table at once, eight times:
+    each time exactly one of them is stored and the other gets 409 (never a deadlock, a 500), and the table's
+    one version, its report's status and the match's outcome agree with the winner."""
+    organizer = UserFactory(username="organizer", is_staff=True)
+    users = None
+    for repetition in range(8):
+        tournament, players = helpers.make_tournament(
+            organizer, 4, table_size=4, result_reporting="self_report", name=f"Race {repetition}"
+        )
+        users = users or with_accounts(players)
+        round_row = services.round_generate(tournament=tournament, by=organizer)
+        services.round_publish(round_row=round_row, by=organizer)
+        table = round_row.tables.get()
+        report = services.table_report(table=table, by=users["Ada"], expected_version=0, places=[1, 2, 3, 4])
+        services.table_confirm(table=table, by=users["Bea"], report_id=report.pk)
+        services.table_confirm(table=table, by=users["Cal"], report_id=report.pk)
+        outcomes = at_once(
+            confirm=partial(services.table_confirm, table=table, by=users["Dov"], report_id=report.pk),
+            organizer=partial(services.table_result, table=table, by=organizer, expected_version=0,
+                              places=[4, 3, 2, 1]),
+        )  # fmt: skip
+        statuses = {key: getattr(value, "status", None) for key, value in outcomes.items()}
+        confirmed = isinstance(outcomes["confirm"], ResultReport)
+        winner_first = {"confirm": "stored", "organizer": 409} if confirmed else {"confirm": 409, "organizer": None}
+        assert statuses == winner_first, (repetition, outcomes)
+        places = [1, 2, 3, 4] if confirmed else [4, 3, 2, 1]
+        versions = list(
+            ResultVersion.objects.filter(match=table.match_id).values_list("version", "places", "report")
+        )
+        assert versions == [(1, places, report.pk if confirmed else None)]
+        report.refresh_from_db()
+        assert report.status == ("stored" if confirmed else "superseded")
+        match = Match.objects.get(pk=table.match_id)
+        assert (match.status, match.result_version) == ("finished", 1)
+        assert list(match.seats.order_by("seat").values_list("place", flat=True)) == places
