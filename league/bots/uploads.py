@@ -43,6 +43,11 @@ def upload_limits() -> ArchiveLimits:
     )
 
 
+def upload_body_limit() -> int:
+    """The cap of an upload request's body (league.core.bodies): the upload's and the form's other fields."""
+    return settings.BOT_UPLOAD_MAX_BYTES + settings.BOT_UPLOAD_FORM_BYTES
+
+
 def read_upload(upload: IO[bytes] | None, *, field: str = "file") -> bytes:
     """An uploaded file's bytes, read no further than the upload cap (a UserError past it or if absent)."""
     if upload is None or isinstance(upload, str):
