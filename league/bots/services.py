@@ -28,7 +28,7 @@ from league.bots.sandboxing import sandbox
 from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.errors import Conflict, ErrorCode, Forbidden, UserError
-from league.core.names import check_name
+from league.core.names import check_name, check_text, storable_text
 from league.matches.models import MatchSeat
 from league.players.models import Player
 from league.players.services import player_create
@@ -110,12 +110,21 @@ def check_bot_name(name: Any, *, game_id: str) -> str:
     return cleaned
 
 
+DESCRIPTION_MAX_LENGTH = 5000
+
+
+def check_bot_description(description: Any) -> str:
+    """A bot's description as stored (`check_text`), or a UserError on `description`."""
+    return check_text(description, field="description", max_length=DESCRIPTION_MAX_LENGTH)
+
+
 def bot_register(
     *, name: str, description: str = "", by: AbstractBaseUser | None, **definition: Any
 ) -> BotDefinition:
     """Register version 1 of a bot (and its player). `definition` is what `check_bot` takes."""
     plan = check_bot(by=by, **definition)
     cleaned = check_bot_name(name, game_id=plan.game_id)
+    description = check_bot_description(description)
     with transaction.atomic():
         player = player_create(name=cleaned, kind=Player.Kind.BOT)
         return BotDefinition.objects.create(
@@ -154,7 +163,7 @@ def bot_revise(*, bot: BotDefinition, by: AbstractBaseUser | None, **changes: An
     """
     if bot.is_uploaded:
         raise Conflict("an uploaded bot changes only by uploading its next version", field="changes")
-    description = changes.pop("description", bot.description)
+    description = check_bot_description(changes.pop("description", bot.description))
     current = {
         "game_id": bot.game_id,
         "kind": bot.kind,
@@ -194,10 +203,6 @@ def bot_revise(*, bot: BotDefinition, by: AbstractBaseUser | None, **changes: An
         return revised
 
 
-def _storable(text: str) -> str:
-    """Text a database column takes: no NUL (PostgreSQL refuses it in text)."""
-    return text.replace("\x00", "\ufffd")
-
 
 def program_logs_add(*, logs: Sequence[ProgramLog]) -> None:
     """Store the seats' logs of played matches (unsaved rows), then keep only each bot version's logs of its
@@ -205,8 +210,8 @@ def program_logs_add(*, logs: Sequence[ProgramLog]) -> None:
     if not logs:
         return
     for log in logs:
-        log.detail = _storable(log.detail)
-        log.output = _storable(log.output)
+        log.detail = storable_text(log.detail)
+        log.output = storable_text(log.output)
     ProgramLog.objects.bulk_create(logs)
     keep = settings.BOT_LOG_MATCHES
     for bot_id in sorted({log.bot_id for log in logs if log.bot_id is not None}):

@@ -22,7 +22,7 @@ from django.db.models import Max, Sum
 from league.bots.archives import ArchiveLimits, CheckedProgram, ProgramRefused, check_program
 from league.bots.ladders import ladders_follow_new_version
 from league.bots.models import BotDefinition, Program
-from league.bots.services import check_bot_name
+from league.bots.services import check_bot_description, check_bot_name
 from league.core.catalogue import game_spec
 from league.core.errors import Conflict, ErrorCode, Forbidden, UserError
 from league.players.models import Player
@@ -143,9 +143,7 @@ def bot_upload(
             code=ErrorCode.DUPLICATE,
         )
     check_quota(by, checked)
-    description = (description or checked.manifest.get("description", "")).strip()
-    if len(description) > 5000:
-        raise UserError("the description is longer than 5000 characters", field="description")
+    description = check_bot_description(description or checked.manifest.get("description", ""))
     try:
         with transaction.atomic():
             program = _store_program_with_content(checked, data)

@@ -32,6 +32,7 @@ from league.core import bulk
 from league.core.catalogue import game_spec
 from league.core.checks import is_int
 from league.core.errors import Conflict, Forbidden, NotFound, UserError, VersionConflict
+from league.core.names import check_text
 from league.matches.models import Match
 from league.matches.services import (
     MatchOutcome,
@@ -210,7 +211,7 @@ def result_submit(
         )
     if not isinstance(reason, str) or len(reason) > REASON_MAX_LENGTH:
         raise UserError(f"the reason is text of at most {REASON_MAX_LENGTH} characters", field="reason")
-    reason = reason.strip()
+    reason = check_text(reason, field="reason", max_length=REASON_MAX_LENGTH)
     if expected_version > 0 and not reason:
         raise UserError("say why the result is corrected", field="reason")
     match = Match.objects.filter(pk=match_id).first() if is_int(match_id) else None
@@ -449,7 +450,7 @@ def dispute_open(
     disputed already."""
     if not isinstance(note, str) or len(note) > NOTE_MAX_LENGTH:
         raise UserError(f"the note is text of at most {NOTE_MAX_LENGTH} characters", field="note")
-    note = note.strip()
+    note = check_text(note, field="note", max_length=NOTE_MAX_LENGTH)
     if places is not None or scores is not None:
         match = Match.objects.get(pk=report.match_id)
         places, scores = check_outcome(
@@ -495,6 +496,7 @@ def result_void(*, match_id: int, entered_by: AbstractBaseUser | None = None, re
     their last places, for the record."""
     if not isinstance(reason, str) or len(reason) > REASON_MAX_LENGTH:
         raise UserError(f"the reason is text of at most {REASON_MAX_LENGTH} characters", field="reason")
+    reason = check_text(reason, field="reason", max_length=REASON_MAX_LENGTH)
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first() if is_int(match_id) else None
         if match is None:
@@ -509,7 +511,7 @@ def result_void(*, match_id: int, entered_by: AbstractBaseUser | None = None, re
             places=[],
             void=True,
             entered_by=entered_by,
-            reason=reason.strip() or VOID_REASON,
+            reason=reason or VOID_REASON,
         )
         outcome = MatchOutcome(match.pk, version_number, places=None)
         matches_set_outcomes(status=Match.Status.VOID, outcomes=[outcome])
