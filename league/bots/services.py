@@ -82,6 +82,9 @@ def check_bot(
             command = command.split()
         if not isinstance(command, list | tuple):
             raise UserError("the command is a program followed by its arguments", field="command")
+        for part in command:  # NUL would fail the lookup of the program and the JSON column on PostgreSQL
+            if isinstance(part, str):
+                check_text(part, field="command", max_length=COMMAND_PART_MAX_LENGTH, what="the command")
         try:
             sandbox().bot_folders(resolve_command(list(command)))
         except ExternalBotError as exc:
@@ -111,6 +114,7 @@ def check_bot_name(name: Any, *, game_id: str) -> str:
 
 
 DESCRIPTION_MAX_LENGTH = 5000
+COMMAND_PART_MAX_LENGTH = 4096
 
 
 def check_bot_description(description: Any) -> str:

@@ -112,6 +112,21 @@ def test_a_registered_bots_description_is_checked(db):
     assert not BotDefinition.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        (["/usr/bin/py\x00thon3"], "the command cannot hold a control character, such as U+0000"),
+        (["python3", "--seed", "1\x00"], "the command cannot hold a control character, such as U+0000"),
+        (["python3", "\udc80"], "the command cannot hold a lone surrogate, such as U+DC80"),
+    ],
+)
+def test_an_external_bots_command_with_nul_or_a_surrogate_is_refused(db, command, message):
+    staff = StaffFactory()
+    assert refused(bot_register, name="Outside", by=staff, game_id="nacho_pile", kind="external",
+                   command=command) == ("command", message)  # fmt: skip
+    assert not BotDefinition.objects.exists()
+
+
 def test_a_tournaments_venue_and_description_are_checked(db):
     organizer = StaffFactory()
     settings = {
