@@ -190,7 +190,10 @@ class BodySizeLimit:
         length = declared_length(request)
         if length is not None and length > limit:
             return body_too_large(request, limit)
-        stream = CappedStream(request.META["wsgi.input"], limit)
+        raw = request.META.get("wsgi.input")
+        if raw is None:  # not a WSGI request (the service runs under WSGI alone)
+            return self.get_response(request)
+        stream = CappedStream(raw, limit)
         request.META["wsgi.input"] = stream
         if length is None and request.META.get("wsgi.input_terminated"):
             # A chunked body that the server (gunicorn) de-chunks and ends: Django reads a body only through
