@@ -16,8 +16,10 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from league.bots.models import BotDefinition
+from league.bots.uploads import upload_body_limit
 from league.core.bodies import BodyTooLarge, CappedStream, size_in_words
 from league.players.models import Player
+from league.tournaments.forms import participants_body_limit
 from tests.factories import UserFactory
 from tests.league.bots.crafted import BOT
 
@@ -207,3 +209,10 @@ def test_sizes_in_words():
     assert [size_in_words(n) for n in (256 * KIB, MIB, MIB + 64 * KIB, 1500)] == [
         "256 KiB", "1 MiB", "1088 KiB", "1,500 bytes"
     ]  # fmt: skip
+
+
+def test_djangos_own_bounds_neither_refuse_nor_spool_what_a_cap_lets_through(settings):
+    caps = [settings.REQUEST_BODY_MAX_BYTES, upload_body_limit(), participants_body_limit()]
+    assert caps == [256 * KIB, MIB + 64 * KIB, 2 * MIB]
+    assert (settings.DATA_UPLOAD_MAX_MEMORY_SIZE, settings.FILE_UPLOAD_MAX_MEMORY_SIZE) == (2 * MIB, 2 * MIB)
+    assert settings.MIDDLEWARE[0] == "league.api.errors.BodySizeLimit"
