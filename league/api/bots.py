@@ -12,6 +12,7 @@ from league.api import filters
 from league.api.errors import ERROR
 from league.bots import leagues, selectors, services, uploads
 from league.bots.models import BotDefinition, BotLeague, Fixture, Program, ProgramLog
+from league.core.bodies import takes_body
 from league.core.errors import ErrorCode, NotFound
 
 
@@ -120,6 +121,7 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
         "`throttled`).",
     )
     @action(detail=False, methods=["post"], permission_classes=[IsAuthenticated])
+    @takes_body(uploads.upload_body_limit)
     def upload(self, request):
         data = BotUploadSerializer(data=request.data)
         data.is_valid(raise_exception=True)

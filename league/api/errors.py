@@ -19,7 +19,7 @@ serializer errors flattened to dotted field paths, list indexes included: `playe
 `token_expired` for an expired token, `TokenExpired`),
 permission (403), lookups and pagination (404), methods (405), content negotiation (406), media types (415),
 throttles (429 with Retry-After), malformed bodies (400); too many query or form fields (400, Django's
-DATA_UPLOAD_MAX_NUMBER_FIELDS), a body larger than DATA_UPLOAD_MAX_MEMORY_SIZE (413, `BodySizeLimit`); and,
+DATA_UPLOAD_MAX_NUMBER_FIELDS), a body larger than its view's cap (413, `BodySizeLimit`, on pages too); and,
 through the URL map's handler404 and handler500, a URL that matches no route (404) and a bug (500, without
 internals: the traceback goes to the log). Pages keep their HTML error pages.
 """
@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, TooManyFieldsSent, TooManyFilesSent
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
+from django.template import loader
 from django.views import defaults
 from drf_spectacular.utils import inline_serializer
 from rest_framework import exceptions, serializers
@@ -37,6 +38,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from league.api.throttling import TokenExpired
+from league.core.bodies import CappedStream, body_limit, declared_length, size_in_words
 from league.core.errors import ErrorCode, UserError
 
 API_PREFIX = "/api/"
@@ -180,29 +182,41 @@ def is_api(request) -> bool:
 
 
 class BodySizeLimit:
-    """Middleware: under /api/, a body declared larger than DATA_UPLOAD_MAX_MEMORY_SIZE answers 413 at once.
-
-    Django applies that bound only where it reads the body for a form (`request.body`, `request.POST`); DRF's
-    parsers read the request stream themselves, so without this check any size is read into memory.
+    """Middleware, first in MIDDLEWARE: every request body capped before anything reads or spools it
+    (`league.core.bodies`). A Content-Length over the view's cap answers 413 at once, without reading; a body
+    without one (chunked) is read through a `CappedStream` and answers 413 once it passes the cap. The 413 is
+    the error body under /api/ (`payload_too_large`) and the site's error page (413.html) elsewhere.
     """
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        if is_api(request) and limit is not None and declared_length(request) > limit:
-            detail = f"the request body is larger than {limit} bytes"
-            return JsonResponse(error_body(ErrorCode.PAYLOAD_TOO_LARGE, detail), status=413)
-        return self.get_response(request)
+        limit = body_limit(request)
+        length = declared_length(request)
+        if length is not None and length > limit:
+            return body_too_large(request, limit)
+        raw = request.META.get("wsgi.input")
+        if raw is None:  # not a WSGI request (the service runs under WSGI alone)
+            return self.get_response(request)
+        stream = CappedStream(raw, limit)
+        request.META["wsgi.input"] = stream
+        if length is None and request.META.get("wsgi.input_terminated"):
+            # A chunked body that the server (gunicorn) de-chunks and ends: Django reads a body only through
+            # the stream it made from the Content-Length, none here, so it reads this one through the cap.
+            request._stream = stream
+        response = self.get_response(request)
+        if stream.exceeded:  # whoever read past the cap, and whatever they answered then
+            return body_too_large(request, limit)
+        return response
 
 
-def declared_length(request) -> int:
-    """The body's Content-Length; 0 when absent or not a number (Django and DRF then read no body)."""
-    try:
-        return int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        return 0
+def body_too_large(request, limit: int) -> HttpResponse:
+    detail = f"the request body is larger than {size_in_words(limit)}: send less"
+    if is_api(request):
+        return JsonResponse(error_body(ErrorCode.PAYLOAD_TOO_LARGE, detail), status=413)
+    page = loader.get_template("413.html").render({"detail": detail, "limit": size_in_words(limit)})
+    return HttpResponse(page, status=413)
 
 
 def not_found(request, exception):

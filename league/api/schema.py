@@ -5,8 +5,8 @@ Each operation documents the errors it really answers, all with the one error bo
 - every operation: 401 (a wrong token: `authentication_failed`; an expired one: `token_expired`) and 429
   (throttled, with Retry-After);
 - a write (POST, PUT, PATCH, DELETE): 400 (bad input, or a request its object's state refuses), 401 also as
-  `not_authenticated` (no user), 403 (the user may not) and 413 (a body over DATA_UPLOAD_MAX_MEMORY_SIZE); with a
-  request body also 415 (a Content-Type the API does not parse);
+  `not_authenticated` (no user), 403 (the user may not) and 413 (a body over its cap, league.core.bodies);
+  with a request body also 415 (a Content-Type the API does not parse);
 - an operation with a path parameter (`/api/matches/{id}/`): 404 (no such object, or an id that is not one);
 - an operation with query parameters: 400 (a filter or ordering value that makes no sense) and, where it is
   paginated (`page`), 404 for a page that does not exist.

@@ -18,10 +18,12 @@ from rest_framework.response import Response
 
 from league.api import filters
 from league.api.errors import ERROR
+from league.core.bodies import takes_body
 from league.results.models import ResultDispute, ResultReport
 from league.results.services import report_describe
 from league.tournaments import clock, seam, selectors, services, snapshots, timers
 from league.tournaments.errors import NotOrganizer
+from league.tournaments.forms import participants_body_limit
 from league.tournaments.models import ByeRequest, Registration, Round, RoundTime, Table, Tournament
 
 # A tournament's writes answer 409 when its state refuses them (e.g. a round before the last is complete);
@@ -743,6 +745,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
                    "`entries.<index>`) and nothing is saved; a batch naming new players saves nothing and answers "
                    "200 with the new names (and look-alike existing names) until `confirm_new` is true.")  # fmt: skip
     @action(detail=True, methods=["post"], url_path="registrations/batch")
+    @takes_body(participants_body_limit)
     def registrations_batch(self, request, pk=None):
         data = BatchWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -33,6 +33,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from league.bots.sandbox import PROGRAM_MOUNT
+from league.core.errors import UserError
+from league.core.names import check_text
 
 # The compression methods entries may use (Python's zipfile reads these, and no others).
 ZIP_METHODS = frozenset({zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA})
@@ -426,6 +428,10 @@ def _manifest(contents: dict[str, bytes]) -> dict:
     description = manifest.get("description", "")
     if not isinstance(description, str) or len(description) > 2000:
         raise ProgramRefused(f"{name}: description must be text of at most 2000 characters")
+    try:
+        description = check_text(description, field="description", max_length=2000)
+    except UserError as exc:
+        raise ProgramRefused(f"{name}: {exc.message}") from None
     try:
         entry_path = clean_name(entry)
     except ProgramRefused as exc:

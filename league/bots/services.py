@@ -29,7 +29,7 @@ from league.bots.sandboxing import sandbox
 from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.errors import Conflict, ErrorCode, Forbidden, UserError
-from league.core.names import check_name
+from league.core.names import check_name, check_text, storable_text
 from league.matches.models import MatchSeat
 from league.players.models import Player
 from league.players.services import player_create
@@ -84,6 +84,9 @@ def check_bot(
             command = command.split()
         if not isinstance(command, list | tuple):
             raise UserError("the command is a program followed by its arguments", field="command")
+        for part in command:  # NUL would fail the lookup of the program and the JSON column on PostgreSQL
+            if isinstance(part, str):
+                check_text(part, field="command", max_length=COMMAND_PART_MAX_LENGTH, what="the command")
         try:
             sandbox().bot_folders(resolve_command(list(command)))
         except ExternalBotError as exc:
@@ -112,12 +115,22 @@ def check_bot_name(name: Any, *, game_id: str) -> str:
     return cleaned
 
 
+DESCRIPTION_MAX_LENGTH = 5000
+COMMAND_PART_MAX_LENGTH = 4096
+
+
+def check_bot_description(description: Any) -> str:
+    """A bot's description as stored (`check_text`), or a UserError on `description`."""
+    return check_text(description, field="description", max_length=DESCRIPTION_MAX_LENGTH)
+
+
 def bot_register(
     *, name: str, description: str = "", by: AbstractBaseUser | None, **definition: Any
 ) -> BotDefinition:
     """Register version 1 of a bot (and its player). `definition` is what `check_bot` takes."""
     plan = check_bot(by=by, **definition)
     cleaned = check_bot_name(name, game_id=plan.game_id)
+    description = check_bot_description(description)
     with transaction.atomic():
         player = player_create(name=cleaned, kind=Player.Kind.BOT)
         return BotDefinition.objects.create(
@@ -156,7 +169,7 @@ def bot_revise(*, bot: BotDefinition, by: AbstractBaseUser | None, **changes: An
     """
     if bot.is_uploaded:
         raise Conflict("an uploaded bot changes only by uploading its next version", field="changes")
-    description = changes.pop("description", bot.description)
+    description = check_bot_description(changes.pop("description", bot.description))
     current = {
         "game_id": bot.game_id,
         "kind": bot.kind,
@@ -196,10 +209,6 @@ def bot_revise(*, bot: BotDefinition, by: AbstractBaseUser | None, **changes: An
         return revised
 
 
-def _storable(text: str) -> str:
-    """Text a database column takes: no NUL (PostgreSQL refuses it in text)."""
-    return text.replace("\x00", "\ufffd")
-
 
 def program_logs_add(*, logs: Sequence[ProgramLog]) -> None:
     """Store the seats' logs of played matches (unsaved rows), then keep only each bot version's logs of its
@@ -207,8 +216,8 @@ def program_logs_add(*, logs: Sequence[ProgramLog]) -> None:
     if not logs:
         return
     for log in logs:
-        log.detail = _storable(log.detail)
-        log.output = _storable(log.output)
+        log.detail = storable_text(log.detail)
+        log.output = storable_text(log.output)
     ProgramLog.objects.bulk_create(logs)
     keep = settings.BOT_LOG_MATCHES
     for bot_id in sorted({log.bot_id for log in logs if log.bot_id is not None}):

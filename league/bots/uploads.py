@@ -38,7 +38,7 @@ from league.bots.budget import DEFAULT_MEMORY_MB, check_seat_memory
 from league.bots.checking import CheckLimits, compile_check, python_sources
 from league.bots.ladders import ladders_follow_new_version
 from league.bots.models import BotDefinition, Program
-from league.bots.services import check_bot_name
+from league.bots.services import check_bot_description, check_bot_name
 from league.core import events
 from league.core.catalogue import game_spec
 from league.core.errors import Conflict, ErrorCode, Forbidden, TooMany, UserError
@@ -72,6 +72,11 @@ def check_limits() -> CheckLimits:
         memory_mb=settings.BOT_CHECK_MEMORY_MB,
         wall_seconds=settings.BOT_CHECK_WALL_SECONDS,
     )
+
+
+def upload_body_limit() -> int:
+    """The cap of an upload request's body (league.core.bodies): the upload's and the form's other fields."""
+    return settings.BOT_UPLOAD_MAX_BYTES + settings.BOT_UPLOAD_FORM_BYTES
 
 
 def read_upload(upload: IO[bytes] | None, *, field: str = "file") -> bytes:
@@ -193,9 +198,7 @@ def bot_upload(
         )
     check_quota(by, checked)
     check_seat_memory(memory_mb=DEFAULT_MEMORY_MB, field=None)  # an upload runs with the default memory
-    description = (description or checked.manifest.get("description", "")).strip()
-    if len(description) > 5000:
-        raise UserError("the description is longer than 5000 characters", field="description")
+    description = check_bot_description(description or checked.manifest.get("description", ""))
     try:
         with transaction.atomic():
             # The throttle again, under the user's lock: two requests at once cannot both pass it.

@@ -20,6 +20,7 @@ from league.bots.drawings import replay_frame
 from league.bots.ladders import ladder_enter, ladder_leave
 from league.bots.leagues import SETTING_BOUNDS, league_create, league_pause, league_start
 from league.bots.models import BotDefinition, BotLeague, Challenge
+from league.core.bodies import takes_body
 from league.core.bounds import ROW_IDS, whole_number
 from league.core.catalogue import game_choices, game_name
 from league.core.errors import NotFound, UserError
@@ -217,6 +218,7 @@ class UploadForm(forms.Form):
 
 
 @login_required
+@takes_body(uploads.upload_body_limit)
 def bot_upload(request: HttpRequest) -> HttpResponse:
     form = UploadForm(
         request.POST or None, request.FILES or None, initial={"game": request.GET.get("game", "")}

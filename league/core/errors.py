@@ -42,7 +42,7 @@ class ErrorCode(StrEnum):
     TOKEN_EXPIRED = "token_expired"  # the API token is right but expired: make a new one on /me/ (401)
     METHOD_NOT_ALLOWED = "method_not_allowed"  # the URL does not take this HTTP method (405)
     NOT_ACCEPTABLE = "not_acceptable"  # the API cannot answer in the format the request asks for (406)
-    PAYLOAD_TOO_LARGE = "payload_too_large"  # the body is larger than DATA_UPLOAD_MAX_MEMORY_SIZE (413)
+    PAYLOAD_TOO_LARGE = "payload_too_large"  # the body is larger than its cap (413; league.core.bodies)
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"  # the body's Content-Type is not JSON or form data (415)
     SERVER_ERROR = "server_error"  # a bug: the server logged it (500)
 

@@ -1,5 +1,6 @@
 """The names people give players, tournaments, bots and leagues: one check, which every service calls, so
-the pages, the API and the admin store names alike.
+the pages, the API and the admin store names alike; and the check of the free texts people write (a
+description, a venue, a reason, a note), `check_text`.
 
 A name is stored in Unicode's composed form (NFC), so "Zoë" typed with a combining diaeresis and typed
 with the precomposed ë are one name; runs of spaces become one space and the ends are trimmed. Refused: a
@@ -11,6 +12,12 @@ that does not show as itself:
   overrides U+202A-U+202E and isolates U+2066-U+2069, which can make a name read as another one), except
   the zero-width non-joiner U+200C and joiner U+200D, which Persian, Indic scripts and emoji sequences need;
 - lone surrogates (Cs), which are not characters at all.
+
+A free text keeps its line breaks and tabs and may hold any other character that names may hold and the
+format characters too; it is refused when it holds another control character (NUL among them, which
+PostgreSQL cannot store in text) or a lone surrogate (which no database can store as UTF-8), so such input
+is a clear error instead of a failed write. `storable_text` is for text no person typed (what a bot program
+printed): those characters become U+FFFD instead.
 
 Names are unique ignoring case by their key (`name_key`): the name case-folded in Python (Unicode's full
 case folding: "Юлия" and "юлия", "Straße" and "STRASSE" share a key), stored in a column with a unique
@@ -25,6 +32,7 @@ from league.core.errors import UserError
 
 REFUSED_CATEGORIES = {"Cc", "Cf", "Cs"}
 JOINERS = {"\u200c", "\u200d"}
+LINE_BREAKS = {"\t", "\n", "\r"}
 
 
 def _refused(character: str) -> bool:
@@ -53,6 +61,34 @@ def check_name(name: object, *, what: str, max_length: int, field: str = "name")
     if not any(character.isalnum() for character in cleaned):
         raise UserError("a name needs at least one letter or digit", field=field)
     return cleaned
+
+
+def _refused_in_text(character: str) -> bool:
+    return unicodedata.category(character) in ("Cc", "Cs") and character not in LINE_BREAKS
+
+
+def check_text(text: object, *, field: str, max_length: int, what: str | None = None) -> str:
+    """`text` with its ends trimmed, or a UserError on `field`: not text, longer than `max_length` characters
+    (trimmed), or holding a control character other than a tab or line break, or a lone surrogate. `what`
+    names it in the messages ("the description"; default: the field's name)."""
+    what = what or f"the {field}"
+    if not isinstance(text, str):
+        raise UserError(f"{what} must be text", field=field)
+    refused = next((character for character in text if _refused_in_text(character)), None)
+    if refused is not None:
+        kind = "a lone surrogate" if unicodedata.category(refused) == "Cs" else "a control character"
+        raise UserError(f"{what} cannot hold {kind}, such as {_described(refused)}", field=field)
+    text = text.strip()
+    if len(text) > max_length:
+        raise UserError(f"{what} has at most {max_length} characters", field=field)
+    return text
+
+
+def storable_text(text: str) -> str:
+    """`text` with every character that `check_text` refuses replaced by U+FFFD, so that it can be stored."""
+    if not any(_refused_in_text(character) for character in text):
+        return text
+    return "".join("\ufffd" if _refused_in_text(character) else character for character in text)
 
 
 def name_key(name: str) -> str:

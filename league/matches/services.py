@@ -37,6 +37,7 @@ from league.core import bulk
 from league.core.catalogue import game_spec
 from league.core.checks import is_int
 from league.core.errors import InvariantViolation, UserError
+from league.core.names import storable_text
 from league.matches.models import Match, MatchSeat, Verification
 from league.players.models import Player
 
@@ -278,7 +279,7 @@ def matches_verify(*, match_ids: Sequence[int]) -> int:
                 Verification(
                     match_id=match_id,
                     status=Verification.Status.NOT_VERIFIABLE,
-                    reason=f"the stored record is not readable: {exc}",
+                    reason=storable_text(f"the stored record is not readable: {exc}"),
                 )
             )
             continue
@@ -289,10 +290,10 @@ def matches_verify(*, match_ids: Sequence[int]) -> int:
             Verification(
                 match_id=match_id,
                 status=verdict.status,
-                reason=verdict.reason,
+                reason=storable_text(verdict.reason),  # it may quote a bot program's answer
                 event=verdict.event,
                 seat=verdict.seat,
-                detail=verdict.detail,
+                detail=storable_text(verdict.detail),
                 not_remade=verdict.not_remade,
                 notes=verdict.notes,
             )

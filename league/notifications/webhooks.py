@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from league.bots.models import BotLeague
 from league.core.errors import Forbidden, NotFound, UserError
+from league.core.names import storable_text
 from league.notifications import delivery, selectors
 from league.notifications.models import LEAGUE_EVENTS, TOURNAMENT_EVENTS, Attempt, Delivery, Webhook
 from league.tournaments.models import Tournament
@@ -194,11 +195,11 @@ def delivery_attempt(*, delivery_pk: int, final: bool) -> str:
         at=at,
         duration_ms=result.duration_ms,
         status_code=result.status_code,
-        error=result.error[:500],
+        error=storable_text(result.error[:500]),  # the receiver's words: a NUL must not stop the worker
         address=result.address[:64],
         response_bytes=result.response_bytes,
         truncated=result.truncated,
-        excerpt=result.excerpt[:500],
+        excerpt=storable_text(result.excerpt[:500]),
     )
     if result.ok:
         status = Delivery.Status.DELIVERED

@@ -32,6 +32,7 @@ from league.core import bulk
 from league.core.catalogue import game_spec
 from league.core.checks import is_int
 from league.core.errors import Conflict, Forbidden, NotFound, UserError, VersionConflict
+from league.core.names import check_text
 from league.matches.models import Match
 from league.matches.services import (
     MatchOutcome,
@@ -210,7 +211,7 @@ def result_submit(
         )
     if not isinstance(reason, str) or len(reason) > REASON_MAX_LENGTH:
         raise UserError(f"the reason is text of at most {REASON_MAX_LENGTH} characters", field="reason")
-    reason = reason.strip()
+    reason = check_text(reason, field="reason", max_length=REASON_MAX_LENGTH)
     if expected_version > 0 and not reason:
         raise UserError("say why the result is corrected", field="reason")
     match = Match.objects.filter(pk=match_id).first() if is_int(match_id) else None
@@ -232,7 +233,7 @@ def result_submit(
 
     version_number = expected_version + 1
     with transaction.atomic():
-        current = Match.objects.filter(pk=match.pk).values_list("result_version", flat=True).get()
+        current = _match_locked(match.pk)
         if current != expected_version:
             raise VersionConflict(current, expected_version)
         try:
@@ -340,7 +341,7 @@ def report_open(
     seated = list(match.seats.order_by("seat").values_list("player_id", flat=True))
     places, scores = check_outcome(num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores)
     with transaction.atomic():
-        current = Match.objects.filter(pk=match.pk).values_list("result_version", flat=True).get()
+        current = _match_locked(match.pk)
         if current and current == expected_version:
             raise Conflict(
                 f"the result of this table is stored already (version {current}): dispute it, or ask an organizer"
@@ -371,9 +372,25 @@ def report_open(
             raise ReportConflict(existing) from None
 
 
+def _match_locked(match_id: int) -> int | None:
+    """Lock the match row until the end of the transaction (call inside one); its current result version
+    (None: no such match).
+
+    Every path that stores a result or changes a report takes this lock before any report row (entry:
+    `result_submit`; players: `report_open`, `report_locked`), so an organizer's entry and the last
+    confirmation of a report queue up on the match instead of each holding the row the other needs (a
+    deadlock on PostgreSQL); the second then sees the first's result and gets its 409. NO KEY UPDATE: rows
+    that only refer to the match (seats, versions) stay free to insert."""
+    return Match.objects.select_for_update(no_key=True).filter(pk=match_id).values_list(
+        "result_version", flat=True
+    ).first()
+
+
 def report_locked(report_id: Any, match_id: int) -> ResultReport:
-    """The report `report_id` of match `match_id`, its row locked (call inside a transaction); 404 for a
-    report of another match."""
+    """The report `report_id` of match `match_id`, its row locked after the match's (call inside a
+    transaction; see `_match_locked`); 404 for a report of another match."""
+    if is_int(match_id):
+        _match_locked(match_id)
     report = (
         ResultReport.objects.select_for_update().filter(pk=report_id, match_id=match_id).first()
         if is_int(report_id)
@@ -433,7 +450,7 @@ def dispute_open(
     disputed already."""
     if not isinstance(note, str) or len(note) > NOTE_MAX_LENGTH:
         raise UserError(f"the note is text of at most {NOTE_MAX_LENGTH} characters", field="note")
-    note = note.strip()
+    note = check_text(note, field="note", max_length=NOTE_MAX_LENGTH)
     if places is not None or scores is not None:
         match = Match.objects.get(pk=report.match_id)
         places, scores = check_outcome(
@@ -479,6 +496,7 @@ def result_void(*, match_id: int, entered_by: AbstractBaseUser | None = None, re
     their last places, for the record."""
     if not isinstance(reason, str) or len(reason) > REASON_MAX_LENGTH:
         raise UserError(f"the reason is text of at most {REASON_MAX_LENGTH} characters", field="reason")
+    reason = check_text(reason, field="reason", max_length=REASON_MAX_LENGTH)
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first() if is_int(match_id) else None
         if match is None:
@@ -493,7 +511,7 @@ def result_void(*, match_id: int, entered_by: AbstractBaseUser | None = None, re
             places=[],
             void=True,
             entered_by=entered_by,
-            reason=reason.strip() or VOID_REASON,
+            reason=reason or VOID_REASON,
         )
         outcome = MatchOutcome(match.pk, version_number, places=None)
         matches_set_outcomes(status=Match.Status.VOID, outcomes=[outcome])

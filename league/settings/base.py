@@ -55,10 +55,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, before anything reads a body: one over its view's cap answers 413 (league.core.bodies).
+    "league.api.errors.BodySizeLimit",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Before anything reads a body: under /api/ an oversized one answers 413 (see league.api.errors).
-    "league.api.errors.BodySizeLimit",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -378,6 +378,22 @@ BOT_CHECK_WALL_SECONDS = env.number("BOT_CHECK_WALL_SECONDS", 30, minimum=1)
 PROGRAM_CACHE_DIR = env.text(
     "PROGRAM_CACHE_DIR", str(Path(tempfile.gettempdir()) / f"pecking-order-{os.getuid()}" / "programs")
 )
+# Request bodies (league.core.bodies): every one capped at REQUEST_BODY_MAX_BYTES before it is read, except
+# the bot-upload page and endpoint (the upload's cap and BOT_UPLOAD_FORM_BYTES for the form's other fields and
+# the multipart framing) and a tournament's page and batch registration (PARTICIPANTS_MAX_BODY_BYTES: a CSV of
+# participants up to 1 MB, or a batch of up to 2,000 names coming back to be confirmed). Over its cap a
+# request answers 413 unread. Gunicorn has no bound on bodies of its own: this is it (a proxy in front may
+# set the same, e.g. nginx's client_max_body_size).
+REQUEST_BODY_MAX_BYTES = env.number("REQUEST_BODY_MAX_BYTES", 256 << 10, minimum=16 << 10)
+BOT_UPLOAD_FORM_BYTES = 64 << 10
+PARTICIPANTS_MAX_BODY_BYTES = 2 << 20
+LARGEST_BODY_BYTES = max(
+    REQUEST_BODY_MAX_BYTES, BOT_UPLOAD_MAX_BYTES + BOT_UPLOAD_FORM_BYTES, PARTICIPANTS_MAX_BODY_BYTES
+)
+# Django's own bounds then never refuse what a cap lets through, and an uploaded file is kept in memory,
+# never spooled to a temporary file.
+DATA_UPLOAD_MAX_MEMORY_SIZE = LARGEST_BODY_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = LARGEST_BODY_BYTES
 BOT_LOG_MATCHES = env.number("BOT_LOG_MATCHES", 200, minimum=1)  # program logs kept per bot version
 
 LOGGING = {

@@ -5,6 +5,7 @@ import io
 import re
 
 from django import forms
+from django.conf import settings
 
 from games.core.errors import OptionError
 from games.core.spec import Option
@@ -335,6 +336,12 @@ class RegisterForm(forms.Form):
 
 MAX_BATCH_JSON = 400_000
 MAX_CSV_BYTES = 1_000_000
+
+
+def participants_body_limit() -> int:
+    """The cap of the body of a tournament's page and of the API's batch registration (league.core.bodies):
+    room for a CSV of MAX_CSV_BYTES, or a batch of MAX_BATCH_JSON coming back with its names to confirm."""
+    return settings.PARTICIPANTS_MAX_BODY_BYTES
 
 
 class ParticipantsForm(forms.Form):

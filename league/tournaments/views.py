@@ -23,6 +23,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from league.core.bodies import takes_body
 from league.core.bounds import ROW_IDS
 from league.core.catalogue import game_name, game_spec, game_specs
 from league.core.errors import UserError
@@ -47,6 +48,7 @@ from league.tournaments.forms import (
     SignupForm,
     SwapForm,
     TournamentForm,
+    participants_body_limit,
 )
 from league.tournaments.models import Registration, Round, RoundTime, Table, Tournament
 
@@ -203,6 +205,7 @@ def _round_url(tournament: Tournament, number: int) -> str:
     return reverse("tournaments:round", kwargs={"slug": tournament.slug, "number": number})
 
 
+@takes_body(participants_body_limit)
 def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     if request.GET.get("embed") == "1":  # the embed has its own address: the one page other sites may frame
         query = request.GET.copy()

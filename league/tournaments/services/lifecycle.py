@@ -18,7 +18,7 @@ from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.checks import is_int
 from league.core.errors import ErrorCode, NotFound, UserError
-from league.core.names import check_name
+from league.core.names import check_name, check_text
 from league.core.slugs import free_slug
 from league.ratings.models import Rating
 from league.tournaments import clock, seam
@@ -130,12 +130,7 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
         cleaned.get("dispute_window_minutes", 15), "dispute_window_minutes"
     )
     for name, limit in TEXT_LIMITS.items():
-        text = cleaned.get(name) or ""
-        if not isinstance(text, str):
-            raise UserError(f"{name} is text", field=name)
-        if len(text.strip()) > limit:
-            raise UserError(f"the {name} is at most {limit} characters", field=name)
-        cleaned[name] = text.strip()
+        cleaned[name] = check_text(cleaned.get(name) or "", field=name, max_length=limit)
     return cleaned
 
 

@@ -30,9 +30,11 @@ from league.core.events import emit, report_awaiting_confirmation, result_disput
 from league.players.models import Player
 from league.results.models import ResultDispute, ResultReport
 from league.results.services import dispute_open, report_confirm, report_locked, report_open
+from league.tournaments import seam
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import Registration, Round, Table, Tournament
 from league.tournaments.services.audit import Action, audit
+from league.tournaments.services.common import tournament_locked
 from league.tournaments.services.tables import _check_live, check_decider, table_record
 
 
@@ -121,6 +123,8 @@ def table_confirm(*, table: Table, by: AbstractBaseUser | None, report_id: Any) 
     player, _, _ = _seated_player(table, by)
     tournament = table.round.tournament
     with transaction.atomic():
+        if seam.flows(tournament, table.round.number):
+            tournament_locked(tournament)  # first, as an organizer's entry takes it (`tables.table_record`)
         report = report_locked(report_id, table.match_id)
         remaining = report_confirm(report=report, player_id=player.pk, user=by)
         if not remaining:

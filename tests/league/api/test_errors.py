@@ -140,21 +140,23 @@ def test_pages_keep_their_html_404(client, db):
     assert (response.status_code, response["Content-Type"]) == (404, "text/html; charset=utf-8")
 
 
-def test_a_body_over_the_upload_limit_is_413(organizer_api, settings):
-    assert settings.DATA_UPLOAD_MAX_MEMORY_SIZE == 2_621_440
-    body = json.dumps({"name": "a" * 2_621_440})
+def test_a_body_over_the_cap_is_413(organizer_api, settings):
+    assert settings.REQUEST_BODY_MAX_BYTES == 262_144
+    body = json.dumps({"name": "a" * 262_144})
     response = organizer_api.post("/api/players/", body, content_type="application/json")
     assert error(response, 413) == {
-        "code": "payload_too_large", "detail": "the request body is larger than 2621440 bytes", "errors": []
-    }  # fmt: skip
+        "code": "payload_too_large",
+        "detail": "the request body is larger than 256 KiB: send less",
+        "errors": [],
+    }
     assert not Player.objects.exists()
 
 
-def test_a_body_at_the_upload_limit_is_read(organizer_api, settings):
-    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 14
+def test_a_body_at_the_cap_is_read(organizer_api, settings):
+    settings.REQUEST_BODY_MAX_BYTES = 14
     assert organizer_api.post("/api/players/", {"name": "Zed"}, format="json").status_code == 201  # 13 bytes
     response = organizer_api.post("/api/players/", {"name": "Zeds"}, format="json")
-    assert error(response, 413)["detail"] == "the request body is larger than 14 bytes"
+    assert error(response, 413)["detail"] == "the request body is larger than 14 bytes: send less"
 
 
 TOO_MANY_FIELDS = {

@@ -7,6 +7,7 @@ settles a dispute or overtakes a report, a decider at an elimination table, two 
 
 import threading
 from datetime import timedelta
+from functools import partial
 
 import pytest
 from django.db import connection
@@ -18,7 +19,7 @@ from league.matches.models import Match
 from league.players.models import Player
 from league.results.models import ResultDispute, ResultReport, ResultVersion
 from league.results.services import ReportConflict
-from league.tournaments import services
+from league.tournaments import seam, services
 from league.tournaments.models import AuditEntry, Registration, Tournament
 from tests.factories import UserFactory
 from tests.factories import tournaments as helpers
@@ -437,3 +438,90 @@ def test_two_players_reporting_the_same_table_at_once_one_wins_one_gets_409():
     assert isinstance(conflicts[0], ReportConflict)
     assert conflicts[0].open_report["id"] == wins[0].pk
     assert list(ResultReport.objects.values_list("pk", "status")) == [(wins[0].pk, "open")]
+
+
+def at_once(**calls) -> dict[str, object]:
+    """Run each call in a thread of its own, all released at once; what each returned or raised, by name."""
+    barrier = threading.Barrier(len(calls))
+    outcomes: dict[str, object] = {}
+
+    def run(key: str, call) -> None:
+        try:
+            barrier.wait(timeout=10)
+            outcomes[key] = call()
+        except Exception as error:  # noqa: BLE001 - a 409, or the deadlock or bug that the race test looks for
+            outcomes[key] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(key, call)) for key, call in calls.items()]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return outcomes
+
+
+def race_the_last_confirmation(table, organizer, users, seats: int) -> None:
+    """Ada reports `table` (seat order = places), everyone else but the last player confirms; then the last
+    confirmation and the organizer's entry of the reverse run at once. Exactly one is stored, the other gets
+    409 (never a deadlock, a 500), and the one version, the report's status and the seats agree with it."""
+    reported, entered = list(range(1, seats + 1)), list(range(seats, 0, -1))
+    seated = list(table.match.seats.order_by("seat").values_list("player__name", flat=True))
+    reporter = seated[0]
+    report = services.table_report(table=table, by=users[reporter], expected_version=0, places=reported)
+    others = [name for name in seated if name != reporter]
+    for name in others[:-1]:
+        services.table_confirm(table=table, by=users[name], report_id=report.pk)
+    outcomes = at_once(
+        confirm=partial(services.table_confirm, table=table, by=users[others[-1]], report_id=report.pk),
+        organizer=partial(services.table_result, table=table, by=organizer, expected_version=0, places=entered),
+    )
+    statuses = {key: getattr(value, "status", None) for key, value in outcomes.items()}
+    confirmed = isinstance(outcomes["confirm"], ResultReport)
+    winner_first = {"confirm": "stored", "organizer": 409} if confirmed else {"confirm": 409, "organizer": None}
+    assert statuses == winner_first, outcomes
+    places = reported if confirmed else entered
+    versions = list(ResultVersion.objects.filter(match=table.match_id).values_list("version", "places", "report"))
+    assert versions == [(1, places, report.pk if confirmed else None)]
+    report.refresh_from_db()
+    assert report.status == ("stored" if confirmed else "superseded")
+    match = Match.objects.get(pk=table.match_id)
+    assert (match.status, match.result_version, len(seated)) == ("finished", 1, seats)
+    assert list(match.seats.order_by("seat").values_list("place", flat=True)) == places
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_last_confirmation_racing_an_organizers_entry_stores_one_and_answers_409_to_the_other():
+    """At a Swiss table of 4, eight times."""
+    organizer = UserFactory(username="organizer", is_staff=True)
+    users = None
+    for repetition in range(8):
+        tournament, players = helpers.make_tournament(
+            organizer, 4, table_size=4, result_reporting="self_report", name=f"Race {repetition}"
+        )
+        users = users or with_accounts(players)
+        round_row = services.round_generate(tournament=tournament, by=organizer)
+        services.round_publish(round_row=round_row, by=organizer)
+        race_the_last_confirmation(round_row.tables.get(), organizer, users, seats=4)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_in_a_bracket_played_match_by_match_the_same_race_locks_the_tournament_first():
+    """At a 2-seat table of a single elimination (whose results open the next matches under the
+    tournament's lock), four times, both tables of round 1 each time."""
+    organizer = UserFactory(username="organizer", is_staff=True)
+    users = None
+    for repetition in range(4):
+        tournament, players = helpers.make_tournament(
+            organizer, 4, format="single_elimination", table_size=2, rated=False, result_reporting="self_report",
+            name=f"Cup {repetition}",
+        )  # fmt: skip
+        users = users or with_accounts(players)
+        assert seam.flows(tournament, 1)
+        first = services.round_generate(tournament=tournament, by=organizer)
+        services.round_publish(round_row=first, by=organizer)
+        for table in first.tables.order_by("number"):
+            race_the_last_confirmation(table, organizer, users, seats=2)
