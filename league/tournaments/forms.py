@@ -488,7 +488,9 @@ class ScheduleForm(forms.Form):
 
 class RoleForm(forms.Form):
     username = forms.CharField(
-        max_length=150, label="User name", widget=forms.TextInput(attrs={"class": "user-name", "autocomplete": "off"})
+        max_length=150,
+        label="User name",
+        widget=forms.TextInput(attrs={"class": "user-name", "autocomplete": "off"}),
     )
     role = forms.ChoiceField(choices=[(role, role.capitalize()) for role in ROLES], initial="organizer")
 

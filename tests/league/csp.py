@@ -22,8 +22,10 @@ EMBED_POLICY = POLICY | {"frame-ancestors": "*"}  # the one page that other site
 
 
 def policy(response) -> dict[str, str]:
-    """The response's Content-Security-Policy as {directive: sources}; django-csp writes them in no set order."""
-    directives = [part.strip().split(" ", 1) for part in response["Content-Security-Policy"].split(";")]
+    """The response's Content-Security-Policy as {directive: sources} (django-csp writes them in no set
+    order)."""
+    header = response.get("Content-Security-Policy", "")
+    directives = [part.strip().split(" ", 1) for part in header.split(";") if part.strip()]
     return {name: sources for name, sources in directives}
 
 
@@ -44,7 +46,8 @@ class _InlineFinder(HTMLParser):
             self.found.append(f"line {line}: a <style> element")
         if "style" in names:
             self.found.append(f"line {line}: a style= attribute on <{tag}>")
-        self.found += [f"line {line}: an {name}= attribute on <{tag}>" for name in names if HANDLER.fullmatch(name)]
+        handlers = [name for name in names if HANDLER.fullmatch(name)]
+        self.found += [f"line {line}: an {name}= attribute on <{tag}>" for name in handlers]
         self.in_script = tag == "script" and "src" not in names and dict(attrs).get("type") not in DATA_BLOCKS
 
     def handle_endtag(self, tag: str) -> None:
