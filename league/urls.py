@@ -6,9 +6,10 @@ off, as Django uses these handlers only then). /favicon.ico, which browsers ask 
 the SVG icon that base.html links (league.site.views.favicon). The API docs are Swagger UI from the files of
 drf-spectacular-sidecar, its start-up script fetched from the docs' own address (`?script`) and the page's
 template without a style element (templates/api/swagger_ui.html): the Content-Security-Policy of every page
-holds for it too.
+holds for it too, with data: images added (Swagger UI's stylesheet draws its icons with them).
 """
 
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
@@ -34,7 +35,9 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path(
         "api/docs/",
-        SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api/swagger_ui.html"),
+        csp_update({"img-src": "data:"})(
+            SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api/swagger_ui.html")
+        ),
         name="api-docs",
     ),
 ]

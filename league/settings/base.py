@@ -74,7 +74,8 @@ MIDDLEWARE = [
 # only, and no inline script, <style> element, style= attribute or on*= handler: neither 'unsafe-inline' nor
 # nonces (a nonce would make every response unique, which no cache can share). No other site may frame a page
 # (as X-Frame-Options: DENY says to older browsers) except the embed, which replaces frame-ancestors with *
-# (league.tournaments.room). docs/league.md, "Content Security Policy".
+# (league.tournaments.room); the API docs add data: images (league.urls). docs/league.md, "Content Security
+# Policy".
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],

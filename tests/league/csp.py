@@ -19,6 +19,7 @@ POLICY = {
     "frame-ancestors": "'none'",
 }
 EMBED_POLICY = POLICY | {"frame-ancestors": "*"}  # the one page that other sites may frame
+DOCS_POLICY = POLICY | {"img-src": "'self' data:"}  # the API docs: Swagger UI's icons are data: images
 
 
 def policy(response) -> dict[str, str]:
