@@ -96,7 +96,7 @@ def test_no_page_reports_a_policy_violation(live_server, browser):
         page.evaluate("""document.body.insertAdjacentHTML("beforeend", '<p style="color: red">red</p>');
             var script = document.createElement("script"); script.textContent = "window.ran = true;";
             document.body.appendChild(script);""")
-        page.wait_for_function("window.cspViolations.length === 2")
+        page.wait_for_function("() => window.cspViolations.length === 2")
         assert page.evaluate("window.cspViolations") == ["style-src-attr inline", "script-src-elem inline"]
         assert page.evaluate("window.ran === undefined")
         refusals = [line.split(" violates ")[0] for line in refused]
