@@ -3,12 +3,16 @@
 A URL that matches nothing, or a bug, answers with the site's error pages (templates/404.html, 403.html and a
 500.html that needs no context), except under /api/: the API's error body there (league.api.errors; with DEBUG
 off, as Django uses these handlers only then). /favicon.ico, which browsers ask for on their own, redirects to
-the SVG icon that base.html links (league.site.views.favicon).
+the SVG icon that base.html links (league.site.views.favicon). The API docs are Swagger UI from the files of
+drf-spectacular-sidecar, its start-up script fetched from the docs' own address (`?script`) and the page's
+template without a style element (templates/api/swagger_ui.html): the Content-Security-Policy of every page
+holds for it too, with data: images added (Swagger UI's stylesheet draws its icons with them).
 """
 
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from league.site import views as site_views
 
@@ -29,5 +33,11 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("league.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path(
+        "api/docs/",
+        csp_update({"img-src": "data:"})(
+            SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api/swagger_ui.html")
+        ),
+        name="api-docs",
+    ),
 ]

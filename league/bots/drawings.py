@@ -195,9 +195,7 @@ def pip_symbols() -> SafeString:
             for value, dots in PIPS.items()
         ),
     )
-    return format_html(
-        '<svg width="0" height="0" style="position:absolute" aria-hidden="true">{}</svg>', symbols
-    )
+    return format_html('<svg class="symbols" width="0" height="0" aria-hidden="true">{}</svg>', symbols)
 
 
 def _half(value: int) -> SafeString:

@@ -8,6 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.checks.security.base import SECRET_KEY_MIN_LENGTH, SECRET_KEY_MIN_UNIQUE_CHARACTERS
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
@@ -41,6 +42,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_celery_beat",
     "axes",
+    "csp",
     "league.core",
     "league.players",
     "league.matches",
@@ -58,6 +60,7 @@ MIDDLEWARE = [
     # First, before anything reads a body: one over its view's cap answers 413 (league.core.bodies).
     "league.api.errors.BodySizeLimit",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -70,6 +73,26 @@ MIDDLEWARE = [
     # Last, as django-axes asks: it turns a login that its backend refused into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
+
+# Content-Security-Policy on every response (django-csp): scripts, styles, images and fetches from this site
+# only, and no inline script, <style> element, style= attribute or on*= handler: neither 'unsafe-inline' nor
+# nonces (a nonce would make every response unique, which no cache can share). No other site may frame a page
+# (as X-Frame-Options: DENY says to older browsers) except the embed, which replaces frame-ancestors with *
+# (league.tournaments.room); the API docs add data: images (league.urls). docs/league.md, "Content Security
+# Policy".
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 ROOT_URLCONF = "league.urls"
 WSGI_APPLICATION = "league.wsgi.application"
@@ -288,6 +311,9 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # No validator badge: it would load an image from swagger.io (refused by the Content-Security-Policy)
+    # and tell that site where the schema is.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
         "ErrorCode": "league.api.errors.ERROR_CODES",

@@ -444,7 +444,7 @@ class SignupForm(forms.Form):
     self_signup = forms.BooleanField(required=False, label="Players join and leave themselves")
     capacity = forms.IntegerField(
         required=False, label="Places (empty: no cap)", **CAPACITY_BOUNDS.limits,
-        widget=forms.NumberInput(attrs={"style": "width: 6rem"}),
+        widget=forms.NumberInput(attrs={"class": "places"}),
     )  # fmt: skip
     waitlist = forms.BooleanField(required=False, label="When full, joiners go to a waitlist")
     approval = forms.BooleanField(required=False, label="Organizers approve each entry")
@@ -495,7 +495,9 @@ class ScheduleForm(forms.Form):
 
 class RoleForm(forms.Form):
     username = forms.CharField(
-        max_length=150, label="User name", widget=forms.TextInput(attrs={"style": "width: 12rem", "autocomplete": "off"})
+        max_length=150,
+        label="User name",
+        widget=forms.TextInput(attrs={"class": "user-name", "autocomplete": "off"}),
     )
     role = forms.ChoiceField(choices=[(role, role.capitalize()) for role in ROLES], initial="organizer")
 

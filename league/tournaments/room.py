@@ -9,15 +9,17 @@ standings and bracket. Thin views over the same selectors as the tournament page
   standings in large type, never a draft and never a control, for whoever looks at it; it refreshes itself.
 - **The round timer** is run from the round page through `services.round_timer_*` (organizers and staff).
 - **The embed** (`/embed/`, and `?embed=1` on the tournament page) is the one page that other sites may frame:
-  `X-Frame-Options` is left off and `Content-Security-Policy: frame-ancestors *` says so; every other page
-  keeps Django's `X-Frame-Options: DENY`. It is drawn for an anonymous visitor whoever asks (no request
-  context: no user, no CSRF token, no session read), so it holds no form or control even for an organizer.
+  `X-Frame-Options` is left off and its Content-Security-Policy says `frame-ancestors *`, where every other
+  page keeps Django's `X-Frame-Options: DENY` and `frame-ancestors 'none'` (settings.CONTENT_SECURITY_POLICY).
+  It is drawn for an anonymous visitor whoever asks (no request context: no user, no CSRF token, no session
+  read), so it holds no form or control even for an organizer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from csp.decorators import csp_replace
 from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -118,6 +120,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @xframe_options_exempt
+@csp_replace({"frame-ancestors": "*"})
 def embed(request: HttpRequest, slug: str) -> HttpResponse:
     """Standings and bracket for another site's page (`?show=standings` or `?show=bracket` for one of them).
     Drawn without the request: the same bytes for everyone, never a control."""
@@ -141,9 +144,7 @@ def embed(request: HttpRequest, slug: str) -> HttpResponse:
         if tournament.status == Tournament.Status.RUNNING
         else None,
     }
-    response = HttpResponse(render_to_string("tournaments/room/embed.html", context))
-    response["Content-Security-Policy"] = "frame-ancestors *"
-    return response
+    return HttpResponse(render_to_string("tournaments/room/embed.html", context))
 
 
 def _minutes(request: HttpRequest) -> int:

@@ -37,7 +37,7 @@ def test_staff_create_and_start_a_league_watch_it_move_and_step_through_a_replay
         first = int(page.inner_text("#played"))
         # the page refreshes itself: the count grows without a reload
         page.wait_for_function(
-            f"Number(document.getElementById('played').textContent) > {first}", timeout=120_000
+            f"() => Number(document.getElementById('played').textContent) > {first}", timeout=120_000
         )
         assert page.locator("table.standings tbody tr").count() == 6
 
@@ -45,12 +45,12 @@ def test_staff_create_and_start_a_league_watch_it_move_and_step_through_a_replay
         assert page.inner_text("#step-number") == "0"
         assert page.inner_text("#caption") == "The table before the first move"
         page.click("text=Next ▶")
-        page.wait_for_function("document.getElementById('step-number').textContent === '1'")
+        page.wait_for_function("() => document.getElementById('step-number').textContent === '1'")
         assert page.inner_text("#caption").startswith("draws ")
         page.click("text=Next ▶")
-        page.wait_for_function("document.getElementById('step-number').textContent === '2'")
+        page.wait_for_function("() => document.getElementById('step-number').textContent === '2'")
         page.click("text=◀ Back")
-        page.wait_for_function("document.getElementById('step-number').textContent === '1'")
+        page.wait_for_function("() => document.getElementById('step-number').textContent === '1'")
         assert page.locator(".drawing.nacho .chip").count() > 0
 
         league = BotLeague.objects.get(name="Browser season")

@@ -103,13 +103,13 @@ def test_a_round_page_and_the_projector_show_new_results_and_timer_changes_witho
     assert page.inner_text("#table-2 h3").split() == ["Table", "2", "playing"]
     table = round_row.tables.get(number=2)
     services.table_result(table=table, by=organizer, expected_version=0, places=[1, 2, 3])
-    page.wait_for_function("document.querySelector('#table-2 .badge').textContent === 'done'")
+    page.wait_for_function("() => document.querySelector('#table-2 .badge').textContent === 'done'")
     # A table of 3 among tables of 4: first place scaled to a full table's 3 points.
     # (33%: three new players' equal chances of finishing first, shown since the round was published)
     assert page.inner_text("#table-2 li >> nth=0").split() == ["Bea", "33%", "1st", "·", "3", "pt"]
     services.round_timer_start(round_row=round_row, by=organizer, minutes=50)
     page.wait_for_selector("#round-timer[data-state=running]")
-    page.wait_for_function("document.querySelector('#round-timer .timer-clock').textContent < '50:00'")
+    page.wait_for_function("() => document.querySelector('#round-timer .timer-clock').textContent < '50:00'")
     assert page.evaluate("window.notReloaded") is True
 
     page.goto(f"{live_server.url}/tournaments/{tournament.slug}/projector/")
@@ -120,7 +120,7 @@ def test_a_round_page_and_the_projector_show_new_results_and_timer_changes_witho
     services.table_result(
         table=round_row.tables.get(number=3), by=organizer, expected_version=0, places=[3, 2, 1]
     )
-    page.wait_for_function("document.querySelectorAll('.pj-table.done').length === 1")
+    page.wait_for_function("() => document.querySelectorAll('.pj-table.done').length === 1")
     assert page.evaluate("window.notReloaded") is True
 
 
@@ -144,7 +144,7 @@ def test_the_timer_counts_down_to_time_is_up_and_shows_its_end_without_javascrip
     page = scripted.new_page()
     page.set_default_timeout(120_000)
     page.goto(url)
-    page.wait_for_function("document.querySelector('#round-timer .timer-clock').textContent === '0:00'")
+    page.wait_for_function("() => document.querySelector('#round-timer .timer-clock').textContent === '0:00'")
     assert page.text_content("#round-timer .timer-label") == "Time is up"
     assert page.get_attribute("#round-timer", "class") == "round-timer over"
     scripted.close()

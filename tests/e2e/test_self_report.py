@@ -74,13 +74,13 @@ def test_one_player_reports_the_other_confirms_and_the_organizer_sees_it_without
     bea.click("#confirm")
     assert "Reported by Ada, confirmed by Bea." in bea.inner_text("#report-status")
 
-    round_page.wait_for_function("document.querySelector('#table-1 .badge').textContent === 'done'")
+    round_page.wait_for_function("() => document.querySelector('#table-1 .badge').textContent === 'done'")
     assert sorted(text.split() for text in round_page.locator("#table-1 li").all_inner_texts()) == [
         ["Ada", "50%", "1st", "·", "1", "pt"],  # two new players' equal chances, then the result
         ["Bea", "50%", "2nd", "·", "0", "pt"],
     ]
     standings_page.wait_for_function(
-        "document.querySelector('#standings tbody tr td:nth-child(3)').textContent.trim() === '1'"
+        "() => document.querySelector('#standings tbody tr td:nth-child(3)').textContent.trim() === '1'"
     )
     assert [row.split("\t")[:3] for row in standings_page.inner_text("#standings tbody").splitlines()] == [
         ["1", "Ada", "1"],

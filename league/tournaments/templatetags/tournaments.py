@@ -200,12 +200,12 @@ def table_cards(context) -> str:
             for seat in table.seats:
                 if seat.player_id == my_player_id:
                     url = reverse("tournaments:table", args=[tournament.slug, view.number, number])
-                    parts.append(f'<p style="margin:.3rem 0 0"><a class="my-table" href="{escape(url)}">Your table: '
+                    parts.append(f'<p class="table-link"><a class="my-table" href="{escape(url)}">Your table: '
                                  "report, confirm or dispute the result</a></p>")  # fmt: skip
         parts.append("\n")
         if can_score and table.match_id:
             url = reverse("tournaments:result", args=[tournament.slug, view.number, number])
             words = "Correct the result" if table.result_version else "Enter the result"
-            parts.append(f'<p style="margin:.3rem 0 0"><a href="{escape(url)}">{words}</a></p>')
+            parts.append(f'<p class="table-link"><a href="{escape(url)}">{words}</a></p>')
         parts.append("\n</section>\n")
     return mark_safe("".join(parts))
