@@ -48,8 +48,10 @@ def main() -> int:
     for game, (answer, name) in sorted(by_game.items()):
         print(f"{game:24} {len(answer):6,} bytes  {answer.decode()}  ({name})")
     largest = max(len(answer) for answer, _ in by_game.values())
-    print(f"largest answer {largest:,} bytes over {len(GOLDENS)} goldens; cap {MAX_ANSWER_BYTES:,} bytes "
-          f"({MAX_ANSWER_BYTES / largest:,.0f} times as much)")
+    print(
+        f"largest answer {largest:,} bytes over {len(GOLDENS)} goldens; cap {MAX_ANSWER_BYTES:,} bytes "
+        f"({MAX_ANSWER_BYTES / largest:,.0f} times as much)"
+    )
     return 0 if largest <= MAX_ANSWER_BYTES else 1
 
 

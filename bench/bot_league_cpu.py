@@ -43,7 +43,9 @@ def main() -> None:
     args = parser.parse_args()
     server_url = os.environ.get("DATABASE_URL", "")
     if not server_url.startswith("postgres"):
-        fail("set DATABASE_URL to a PostgreSQL server on this machine, e.g. postgres://postgres@127.0.0.1:5432/postgres")
+        fail(
+            "set DATABASE_URL to a PostgreSQL server on this machine, e.g. postgres://postgres@127.0.0.1:5432/postgres"
+        )
     with scratch_database(server_url) as database_url:
         run(args, database_url)
 
@@ -67,7 +69,9 @@ def run(args: argparse.Namespace, database_url: str) -> None:
 
     call_command("migrate", verbosity=0)
     bots = [
-        bot_register(name=name, game_id="nacho_pile", kind="builtin", strategy=strategy, params=params, by=None)
+        bot_register(
+            name=name, game_id="nacho_pile", kind="builtin", strategy=strategy, params=params, by=None
+        )
         for name, strategy, params in BOT_MIX
     ]
     play = worker.play_league_match
@@ -87,8 +91,11 @@ def run(args: argparse.Namespace, database_url: str) -> None:
             target_kind="rounds", target_value=args.rounds, sittings_per_round=args.sittings, seed=1000,
             batch_size=100, commit_every=50, by=None,
         )  # fmt: skip
-        with mock.patch.object(leagues, "queue_work"), mock.patch.object(worker, "queue_work"), \
-                mock.patch.object(worker, "play_league_match", timed_play):
+        with (
+            mock.patch.object(leagues, "queue_work"),
+            mock.patch.object(worker, "queue_work"),
+            mock.patch.object(worker, "play_league_match", timed_play),
+        ):
             league_start(league_id=league.pk)
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_backend_pid()")

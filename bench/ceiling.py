@@ -116,8 +116,15 @@ def play_one(args: tuple) -> tuple[list[int], list[float], dict[int, int], dict[
     return list(outcome.places), list(outcome.scores), decisions, seconds
 
 
-def ceiling_series(game_id: str, players: int, games: int, seed: int, params: dict[str, Any],
-                   opponent: str = "heuristic", jobs: int = 1) -> SeriesResult:
+def ceiling_series(
+    game_id: str,
+    players: int,
+    games: int,
+    seed: int,
+    params: dict[str, Any],
+    opponent: str = "heuristic",
+    jobs: int = 1,
+) -> SeriesResult:
     """The ceiling bot in seat g mod N of match g, the opponent elsewhere; aggregated like an arena series."""
     registry.bot_class(opponent, game_id)  # an unknown opponent is refused before anything is played
     ceiling_class(game_id).validate_params(params)
@@ -148,7 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--params", default="", help="search parameters, key=value;key=value (default: the game's)")
+    parser.add_argument(
+        "--params", default="", help="search parameters, key=value;key=value (default: the game's)"
+    )
     parser.add_argument("--opponent", default="heuristic", help="the bot of the other seats")
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1:
@@ -159,15 +168,24 @@ def main(argv: list[str] | None = None) -> int:
         game.spec.validate_options(None, args.players)
         params = parse_params(args.params)
         started = time.process_time()
-        result = ceiling_series(args.game, args.players, args.games, args.seed, params, args.opponent,
-                                min(args.jobs, os.cpu_count() or 1))
+        result = ceiling_series(
+            args.game,
+            args.players,
+            args.games,
+            args.seed,
+            params,
+            args.opponent,
+            min(args.jobs, os.cpu_count() or 1),
+        )
     except (GameError, ValueError) as exc:
         print(f"bench/ceiling.py: {exc}", file=sys.stderr)
         return 2
     shown = ";".join(f"{k}={v}" for k, v in params.items()) or "the game's defaults"
-    print(f"{game.spec.name}, {args.players} players, {args.games} games, seed {args.seed}: the ceiling bot "
-          f"(search, {shown}, seeing every hidden card) against {args.players - 1} x {args.opponent} "
-          f"(fair share {result.fair_share:.3f}; CPU of this process {time.process_time() - started:.0f} s)")
+    print(
+        f"{game.spec.name}, {args.players} players, {args.games} games, seed {args.seed}: the ceiling bot "
+        f"(search, {shown}, seeing every hidden card) against {args.players - 1} x {args.opponent} "
+        f"(fair share {result.fair_share:.3f}; CPU of this process {time.process_time() - started:.0f} s)"
+    )
     print(result.table())
     return 0
 

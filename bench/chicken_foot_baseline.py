@@ -40,8 +40,8 @@ def baseline_game(rng: random.Random) -> list[int]:
     for round_index in range(TOP + 1):
         order = list(range(len(BONES)))
         rng.shuffle(order)
-        hands = [order[i * HAND:(i + 1) * HAND] for i in range(PLAYERS)]
-        yard = order[PLAYERS * HAND:]
+        hands = [order[i * HAND : (i + 1) * HAND] for i in range(PLAYERS)]
+        yard = order[PLAYERS * HAND :]
         opener = lead = -1
         for number in range(TOP, -1, -1):
             if led[number]:
@@ -158,6 +158,7 @@ def main() -> int:
 
         samples = [state for record in records for state in states_along(record, len(record["events"]) // 10)]
         rounds = max(1, 20_000 // len(samples))
+
         def clone_all(samples=samples, rounds=rounds) -> None:
             for _ in range(rounds):
                 for state in samples:
@@ -169,15 +170,23 @@ def main() -> int:
     median = {key: statistics.median(values) for key, values in rates.items()}
     events = statistics.mean(events_per_game)
 
-    print(f"Chicken Foot, double nine, {PLAYERS} random players, whole 10-round games "
-          f"({args.games} games x {args.repeats} repeats, medians; {events:.0f} events a game):")
+    print(
+        f"Chicken Foot, double nine, {PLAYERS} random players, whole 10-round games "
+        f"({args.games} games x {args.repeats} repeats, medians; {events:.0f} events a game):"
+    )
     print(f"  {'':28}{'wall clock':>14}{'CPU time':>14}")
-    print(f"  {'engine via play_match':28}{median['engine_wall']:>14,.0f}{median['engine_cpu']:>14,.0f}  games/s")
+    print(
+        f"  {'engine via play_match':28}{median['engine_wall']:>14,.0f}{median['engine_cpu']:>14,.0f}  games/s"
+    )
     print(f"  {'':28}{median['decisions_wall']:>14,.0f}{median['decisions_cpu']:>14,.0f}  decisions/s")
     print(f"  {'':28}{median['clones_wall']:>14,.0f}{median['clones_cpu']:>14,.0f}  clones/s")
-    print(f"  {'bare loop, no engine':28}{median['baseline_wall']:>14,.0f}{median['baseline_cpu']:>14,.0f}  games/s")
-    print(f"  {'engine / bare loop':28}{median['engine_wall'] / median['baseline_wall']:>14.2f}"
-          f"{median['engine_cpu'] / median['baseline_cpu']:>14.2f}")
+    print(
+        f"  {'bare loop, no engine':28}{median['baseline_wall']:>14,.0f}{median['baseline_cpu']:>14,.0f}  games/s"
+    )
+    print(
+        f"  {'engine / bare loop':28}{median['engine_wall'] / median['baseline_wall']:>14.2f}"
+        f"{median['engine_cpu'] / median['baseline_cpu']:>14.2f}"
+    )
     return 0
 
 

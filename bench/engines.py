@@ -46,8 +46,13 @@ TARGETS = {  # whole games per second at 4 players with random bots, from the is
 CLONE_TARGET = 100_000
 # Search parameters for the iterations-per-second figure: the generic defaults of the search bot as of
 # 4cbc0e8, given explicitly so that later per-game defaults do not change what is measured.
-SEARCH_PARAMS = {"iterations": 100, "determinizations": 0, "rollout": "playout", "rollout_depth": 0,
-                 "opponents": "tree"}
+SEARCH_PARAMS = {
+    "iterations": 100,
+    "determinizations": 0,
+    "rollout": "playout",
+    "rollout_depth": 0,
+    "opponents": "tree",
+}
 FIGURES = ("games_per_s", "decisions_per_s", "clones_per_s", "search_it_per_s")
 
 
@@ -109,8 +114,18 @@ def measure(players: int, games: int, repeats: int, clock_name: str = "cpu") -> 
 
 def child_run(tree: Path, players: int, games: int, clock: str) -> dict[str, dict[str, float]]:
     """One repeat of every figure, measured in a child process importing `games` from `tree`."""
-    command = [sys.executable, str(Path(__file__).resolve()), "--child", str(tree),
-               "--players", str(players), "--games", str(games), "--clock", clock]
+    command = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--child",
+        str(tree),
+        "--players",
+        str(players),
+        "--games",
+        str(games),
+        "--clock",
+        clock,
+    ]
     environment = {**os.environ, "PYTHONPATH": str(tree)}
     done = subprocess.run(command, cwd=tree, env=environment, capture_output=True, text=True)
     if done.returncode != 0:
@@ -119,8 +134,10 @@ def child_run(tree: Path, players: int, games: int, clock: str) -> dict[str, dic
 
 
 def medians(runs: list[dict[str, dict[str, float]]]) -> dict[str, dict[str, float]]:
-    return {game: {name: statistics.median(run[game][name] for run in runs) for name in FIGURES}
-            for game in runs[0]}
+    return {
+        game: {name: statistics.median(run[game][name] for run in runs) for name in FIGURES}
+        for game in runs[0]
+    }
 
 
 def git(*args: str) -> str:
@@ -148,11 +165,17 @@ def compare(against: str, players: int, games: int, repeats: int, clock: str) ->
     before, after = medians(runs["before"]), medians(runs["after"])
     head = git("rev-parse", "--short", "HEAD")
     dirty = " (with uncommitted changes)" if git("status", "--porcelain", "--untracked-files=no") else ""
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; {players} random bots, {games} games a "
-          f"repeat, {repeats} repeats alternating, medians, {clock} time; before = {commit[:7]}, after = {head}{dirty}")
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores; {players} random bots, {games} games a "
+        f"repeat, {repeats} repeats alternating, medians, {clock} time; before = {commit[:7]}, after = {head}{dirty}"
+    )
     print(f"search: {', '.join(f'{k}={v}' for k, v in SEARCH_PARAMS.items())}, 8 positions\n")
-    labels = {"games_per_s": "games/s", "decisions_per_s": "decisions/s", "clones_per_s": "clones/s",
-              "search_it_per_s": "search it/s"}
+    labels = {
+        "games_per_s": "games/s",
+        "decisions_per_s": "decisions/s",
+        "clones_per_s": "clones/s",
+        "search_it_per_s": "search it/s",
+    }
     print(f"{'game':<24} {'figure':<12} {'before':>12} {'after':>12} {'ratio':>7}")
     for game in after:
         for name in FIGURES:
@@ -169,9 +192,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--against", metavar="REV", help="also measure this commit, alternating, and print ratios")
-    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
-                        help="time the figures on the process's CPU time (default) or on wall time")
+    parser.add_argument(
+        "--against", metavar="REV", help="also measure this commit, alternating, and print ratios"
+    )
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="cpu",
+        help="time the figures on the process's CPU time (default) or on wall time",
+    )
     parser.add_argument("--child", metavar="TREE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.games < 1 or args.repeats < 1 or not 2 <= args.players <= 8:
@@ -183,16 +212,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.against:
         return compare(args.against, args.players, args.games, args.repeats, args.clock)
     sys.path.insert(0, str(ROOT))
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; {args.players} random bots, "
-          f"{args.games} games x {args.repeats} repeats, medians, {args.clock} time\n")
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores; {args.players} random bots, "
+        f"{args.games} games x {args.repeats} repeats, medians, {args.clock} time\n"
+    )
     head = f"{'game':<24} {'games/s':>9} {'target':>7} {'ratio':>6} {'decisions/s':>12} {'clones/s':>11} {'ratio':>6}"
     print(head + f" {'search it/s':>12}")
     for game_id, figures in measure(args.players, args.games, args.repeats, args.clock).items():
         target = TARGETS.get(game_id)
         ratio = f"{figures['games_per_s'] / target:.2f}" if target else "-"
-        print(f"{game_id:<24} {figures['games_per_s']:>9,.0f} {target or '-':>7} {ratio:>6} "
-              f"{figures['decisions_per_s']:>12,.0f} {figures['clones_per_s']:>11,.0f} "
-              f"{figures['clones_per_s'] / CLONE_TARGET:>6.1f} {figures['search_it_per_s']:>12,.0f}")
+        print(
+            f"{game_id:<24} {figures['games_per_s']:>9,.0f} {target or '-':>7} {ratio:>6} "
+            f"{figures['decisions_per_s']:>12,.0f} {figures['clones_per_s']:>11,.0f} "
+            f"{figures['clones_per_s'] / CLONE_TARGET:>6.1f} {figures['search_it_per_s']:>12,.0f}"
+        )
     return 0
 
 

@@ -37,7 +37,10 @@ def load(matches: int, players: int, seed: int) -> int:
 
     rng = random.Random(seed)
     pool = people_pool_for_game("nacho_pile")
-    Player.objects.bulk_create(Player(name=f"Bench {i:05d}", name_key=f"bench {i:05d}", slug=f"bench-{i:05d}") for i in range(players))
+    Player.objects.bulk_create(
+        Player(name=f"Bench {i:05d}", name_key=f"bench {i:05d}", slug=f"bench-{i:05d}")
+        for i in range(players)
+    )
     player_ids = list(Player.objects.values_list("id", flat=True))
     start = datetime(2020, 1, 1, tzinfo=UTC)
     batch = 5000
@@ -61,7 +64,9 @@ def load(matches: int, players: int, seed: int) -> int:
             table = rng.sample(player_ids, 4)
             places = [rng.randint(1, 4) for _ in table]
             places = competition_places(places)
-            seats += [MatchSeat(match=match, seat=s, player_id=pid, place=places[s]) for s, pid in enumerate(table)]
+            seats += [
+                MatchSeat(match=match, seat=s, player_id=pid, place=places[s]) for s, pid in enumerate(table)
+            ]
             versions.append(ResultVersion(match=match, version=1, places=places))
         MatchSeat.objects.bulk_create(seats)
         ResultVersion.objects.bulk_create(versions)
@@ -78,7 +83,9 @@ def median_time(action, repeats: int) -> tuple[float, object]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--matches", type=int, default=100_000)
     parser.add_argument("--players", type=int, default=2_000)
     parser.add_argument("--repeats", type=int, default=3)
@@ -108,8 +115,10 @@ def measure(args: argparse.Namespace) -> None:
     print(f"bulk load: {time.perf_counter() - started:.1f} s")
 
     rebuild, applied = median_time(lambda: pool_rebuild(pool_id=pool_id), args.repeats)
-    print(f"from-scratch replay: median {rebuild:.2f} s for {applied} matches = {applied / rebuild:,.0f} matches/s "
-          f"({4 * applied / rebuild:,.0f} player ratings/s)")
+    print(
+        f"from-scratch replay: median {rebuild:.2f} s for {applied} matches = {applied / rebuild:,.0f} matches/s "
+        f"({4 * applied / rebuild:,.0f} player ratings/s)"
+    )
 
     pool = RatingPool.objects.get(pk=pool_id)
     table = list(Match.objects.filter(rating_pool=pool).values_list("id", flat=True)[:1])
@@ -124,21 +133,31 @@ def measure(args: argparse.Namespace) -> None:
     append, _ = median_time(new_result, max(args.repeats, 5))
     print(f"one new result at the end of the pool (submit + update): median {append * 1000:.1f} ms")
 
-    middle_id = Match.objects.filter(rating_pool=pool).order_by("played_at", "id").values_list("id", flat=True)[
-        args.matches // 2
-    ]
+    middle_id = (
+        Match.objects.filter(rating_pool=pool)
+        .order_by("played_at", "id")
+        .values_list("id", flat=True)[args.matches // 2]
+    )
 
     def correct_middle():
         version = Match.objects.get(pk=middle_id).result_version
-        result_submit(match_id=middle_id, expected_version=version, places=[4, 3, 2, 1] if version % 2 else [1, 2, 3, 4],
-                      entered_by=None, reason="bench")
+        result_submit(
+            match_id=middle_id,
+            expected_version=version,
+            places=[4, 3, 2, 1] if version % 2 else [1, 2, 3, 4],
+            entered_by=None,
+            reason="bench",
+        )
         return pool_update(pool_id=pool_id)
 
     correction, replayed = median_time(correct_middle, args.repeats)
     print(f"correction of the middle match: median {correction:.2f} s (replays {replayed} matches)")
 
     client = Client(HTTP_HOST="localhost")
-    for label, url in (("first page", "/games/nacho_pile/"), ("page 20", "/games/nacho_pile/?page=20&sort=player")):
+    for label, url in (
+        ("first page", "/games/nacho_pile/"),
+        ("page 20", "/games/nacho_pile/?page=20&sort=player"),
+    ):
         with CaptureQueriesContext(connection) as captured:
             assert client.get(url).status_code == 200
         queries = len(captured)

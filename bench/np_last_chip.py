@@ -38,7 +38,10 @@ def observe(games: int, seed: int, players: int) -> list[tuple[tuple[int, ...], 
     for index in range(games):
         state = game.start(players, None, seed + index)
         rng = random.Random(seed + index)
-        bots = [HeuristicBot(game, s, players, state.options, None, random.Random(seed + index + s)) for s in range(players)]
+        bots = [
+            HeuristicBot(game, s, players, state.options, None, random.Random(seed + index + s))
+            for s in range(players)
+        ]
         bags = []
         turn = -1
         while not state.is_terminal():
@@ -91,9 +94,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--seed must be 0 or more, got {args.seed}")
 
     rows = observe(args.games, args.seed, args.players)
-    print(f"{len(rows):,} turns of {args.games:,} heuristic games, {args.players} seats, seeds {args.seed}-"
-          f"{args.seed + args.games - 1}")
-    print(f"{'chips in the bag':<17} {'turns':>7} {'Wild: bag share':>16} {'last':>6} {'Special: bag share':>19} {'last':>6}")
+    print(
+        f"{len(rows):,} turns of {args.games:,} heuristic games, {args.players} seats, seeds {args.seed}-"
+        f"{args.seed + args.games - 1}"
+    )
+    print(
+        f"{'chips in the bag':<17} {'turns':>7} {'Wild: bag share':>16} {'last':>6} {'Special: bag share':>19} {'last':>6}"
+    )
     buckets: dict[int, list[float]] = {}
     for bag, last in rows:
         size = sum(bag)
@@ -106,10 +113,14 @@ def main(argv: list[str] | None = None) -> int:
     for bucket in sorted(buckets):
         turns, wild_share, special_share, wild_last, special_last = buckets[bucket]
         span = f"{bucket * 8}-{bucket * 8 + 7}" if bucket < 6 else "48-54"
-        print(f"{span:<17} {turns:>7,} {wild_share / turns:>16.3f} {wild_last / turns:>6.3f} "
-              f"{special_share / turns:>19.3f} {special_last / turns:>6.3f}")
+        print(
+            f"{span:<17} {turns:>7,} {wild_share / turns:>16.3f} {wild_last / turns:>6.3f} "
+            f"{special_share / turns:>19.3f} {special_last / turns:>6.3f}"
+        )
     wild, special, likelihood = fit(rows)
-    print(f"most likely weights (a number's 1): Wild {wild:.2f}, Special {special:.2f} (log-likelihood {likelihood:,.1f})")
+    print(
+        f"most likely weights (a number's 1): Wild {wild:.2f}, Special {special:.2f} (log-likelihood {likelihood:,.1f})"
+    )
     return 0
 
 

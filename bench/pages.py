@@ -80,7 +80,9 @@ class Site:
         from django.contrib.auth import get_user_model
 
         self.rng = rng
-        self.organizer = get_user_model().objects.create_superuser("bench", "bench@example.invalid", "bench-pw-12")
+        self.organizer = get_user_model().objects.create_superuser(
+            "bench", "bench@example.invalid", "bench-pw-12"
+        )
         self.players: list = []
         self.tournaments = 0
         self.leagues: list = []
@@ -124,9 +126,17 @@ class Site:
                 self.clock += 7
                 plans.append((game, seated, start + timedelta(minutes=self.clock)))
             matches = Match.objects.bulk_create(
-                Match(game_id=game, game_version=specs[game].version, options={}, status=Match.Status.FINISHED,
-                      rated=True, rating_pool=pools[game], played_at=when, result_version=1,
-                      created_by=self.organizer)  # fmt: skip
+                Match(
+                    game_id=game,
+                    game_version=specs[game].version,
+                    options={},
+                    status=Match.Status.FINISHED,
+                    rated=True,
+                    rating_pool=pools[game],
+                    played_at=when,
+                    result_version=1,
+                    created_by=self.organizer,
+                )  # fmt: skip
                 for game, _, when in plans
             )
             seats, versions, history = [], [], []
@@ -150,8 +160,14 @@ class Site:
             done += batch
         Rating.objects.bulk_create(
             (
-                Rating(pool_id=pool_id, player_id=player_id, mu=mu, sigma=sigma,
-                       conservative=maths.conservative(mu, sigma), matches=played)  # fmt: skip
+                Rating(
+                    pool_id=pool_id,
+                    player_id=player_id,
+                    mu=mu,
+                    sigma=sigma,
+                    conservative=maths.conservative(mu, sigma),
+                    matches=played,
+                )  # fmt: skip
                 for (player_id, pool_id), (mu, sigma, played) in self.state.items()
             ),
             batch_size=BATCH,
@@ -200,8 +216,14 @@ class Site:
 
         if not self.bots:
             self.bots = [
-                bot_register(name=name, game_id="nacho_pile", kind="builtin", strategy=strategy, params=params,
-                             by=self.organizer)  # fmt: skip
+                bot_register(
+                    name=name,
+                    game_id="nacho_pile",
+                    kind="builtin",
+                    strategy=strategy,
+                    params=params,
+                    by=self.organizer,
+                )  # fmt: skip
                 for name, strategy, params in BOTS
             ]
         league = league_create(
@@ -256,7 +278,11 @@ class Site:
         from league.tournaments.models import Round, Table, Tournament
 
         busiest = Player.objects.filter(kind="person").annotate(n=Count("seats")).order_by("-n").first()
-        largest = Tournament.objects.filter(format="swiss").annotate(n=Count("registrations")).order_by("-n", "pk")[0]
+        largest = (
+            Tournament.objects.filter(format="swiss")
+            .annotate(n=Count("registrations"))
+            .order_by("-n", "pk")[0]
+        )
         cup = Tournament.objects.filter(format="single_elimination").order_by("-pk").first()
         round_row = Round.objects.filter(tournament=largest).order_by("number").first()
         table = Table.objects.filter(round=round_row, match__isnull=False).order_by("number").first()
@@ -292,7 +318,9 @@ class Site:
         return pages
 
 
-SLOWEST: dict[str, list[tuple[float, str]]] = {}  # page type: its slowest queries in the last turn (--slowest)
+SLOWEST: dict[
+    str, list[tuple[float, str]]
+] = {}  # page type: its slowest queries in the last turn (--slowest)
 
 
 def measure(urls: list[str], repeat: int, name: str = "") -> tuple[float, int]:
@@ -312,7 +340,9 @@ def measure(urls: list[str], repeat: int, name: str = "") -> tuple[float, int]:
                     raise SystemExit(f"{url} answered {response.status_code}")
         times.append(time.perf_counter() - start)
         counts.add(len(captured))
-    SLOWEST[name] = sorted(((float(q["time"]) * 1000, q["sql"]) for q in captured.captured_queries), reverse=True)
+    SLOWEST[name] = sorted(
+        ((float(q["time"]) * 1000, q["sql"]) for q in captured.captured_queries), reverse=True
+    )
     return statistics.median(times[1:]) * 1000, max(counts)
 
 
@@ -352,7 +382,9 @@ def main() -> int:
             mark = "  GROWS" if small_count != count else ""
             if mark:
                 grows.append(name)
-            print(f"{name:<12} {small_ms:>9.1f} {ms:>9.1f} {count:>8} {small_count:>8}  {' + '.join(pages[name])}{mark}")
+            print(
+                f"{name:<12} {small_ms:>9.1f} {ms:>9.1f} {count:>8} {small_count:>8}  {' + '.join(pages[name])}{mark}"
+            )
         for name, (ms, _) in after.items():
             if args.slowest and ms > 50:
                 print(f"{name}: its {args.slowest} slowest queries (ms)")

@@ -27,7 +27,10 @@ def positions(game_id: str, players: int, seed: int, count: int):
     best = "heuristic" if "heuristic" in bots else "random"
     state = game.start(players, None, seed)
     rng = random.Random(seed)
-    players_ = [bots[best](game, s, players, state.options, None, random.Random(seed * 10 + s)) for s in range(players)]
+    players_ = [
+        bots[best](game, s, players, state.options, None, random.Random(seed * 10 + s))
+        for s in range(players)
+    ]
     out = []
     step = 0
     while not state.is_terminal():

@@ -49,13 +49,26 @@ def run(args: argparse.Namespace) -> int:
 
     budgets = sorted(args.budgets)
     bots = [
-        bot_register(name=name, by=None, game_id=args.game, kind="builtin", strategy=strategy, params=params,
-                     move_seconds=args.move_seconds)
+        bot_register(
+            name=name,
+            by=None,
+            game_id=args.game,
+            kind="builtin",
+            strategy=strategy,
+            params=params,
+            move_seconds=args.move_seconds,
+        )
         for name, strategy, params in lineup(args.game, budgets)
     ]
     league = league_create(
-        name=f"Strength {args.game}", game_id=args.game, bot_ids=[b.pk for b in bots], table_size=args.table,
-        target_kind="rounds", target_value=args.rounds, sittings_per_round=args.sittings, seed=args.seed,
+        name=f"Strength {args.game}",
+        game_id=args.game,
+        bot_ids=[b.pk for b in bots],
+        table_size=args.table,
+        target_kind="rounds",
+        target_value=args.rounds,
+        sittings_per_round=args.sittings,
+        seed=args.seed,
         by=None,
     )
     league_start(league_id=league.pk)
@@ -68,21 +81,33 @@ def run(args: argparse.Namespace) -> int:
         return 1
     rows = league_standings(league)
     print(f"command: .venv/bin/python bench/{Path(__file__).name} {' '.join(sys.argv[1:])}")
-    print(f"{args.game}: {len(bots)} bots, tables of {args.table}, {args.rounds} rounds x {args.sittings} sittings, "
-          f"seed {args.seed}, {args.move_seconds:g} s a move; played in {wall:.0f} s ({cpu:.0f} s CPU)\n")
-    print(f"{'rank':>4}  {'bot':<18} {'mu-3σ':>7} {'mu':>7} {'3σ':>6} {'matches':>7} {'mean place':>10} {'wins':>6}"
-          f" {'time-outs':>9}")
+    print(
+        f"{args.game}: {len(bots)} bots, tables of {args.table}, {args.rounds} rounds x {args.sittings} sittings, "
+        f"seed {args.seed}, {args.move_seconds:g} s a move; played in {wall:.0f} s ({cpu:.0f} s CPU)\n"
+    )
+    print(
+        f"{'rank':>4}  {'bot':<18} {'mu-3σ':>7} {'mu':>7} {'3σ':>6} {'matches':>7} {'mean place':>10} {'wins':>6}"
+        f" {'time-outs':>9}"
+    )
     for row in rows:
         timeouts = bot_forfeit_rates(row.bot).timeouts
-        print(f"{row.rank:>4}  {row.bot.name:<18} {row.conservative:>7.2f} {row.mu:>7.2f} {row.uncertainty:>6.2f} "
-              f"{row.matches:>7} {row.mean_place:>10.2f} {row.win_share:>6.3f} {timeouts:>9}")
+        print(
+            f"{row.rank:>4}  {row.bot.name:<18} {row.conservative:>7.2f} {row.mu:>7.2f} {row.uncertainty:>6.2f} "
+            f"{row.matches:>7} {row.mean_place:>10.2f} {row.win_share:>6.3f} {timeouts:>9}"
+        )
     mu = {row.bot.name: row.mu for row in rows}
-    strongest_search = max(mu[name] for name, strategy, _ in lineup(args.game, budgets) if strategy == "search")
+    strongest_search = max(
+        mu[name] for name, strategy, _ in lineup(args.game, budgets) if strategy == "search"
+    )
     ordered = mu["Random"] < mu["Heuristic"] < strongest_search
     print(f"\nrandom < heuristic < best search (by mu): {'yes' if ordered else 'no'}")
     by_budget = [mu[f"Search {b}"] for b in budgets]
-    print("search budgets in order of mu: " + " < ".join(
-        f"{b}" for b, _ in sorted(zip(budgets, by_budget, strict=True), key=lambda pair: pair[1])))
+    print(
+        "search budgets in order of mu: "
+        + " < ".join(
+            f"{b}" for b, _ in sorted(zip(budgets, by_budget, strict=True), key=lambda pair: pair[1])
+        )
+    )
     return 0
 
 
@@ -94,8 +119,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sittings", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budgets", default="25,100,400")
-    parser.add_argument("--move-seconds", type=float, default=60.0,
-                        help="each bot's time for a move (a forfeit places it last; default 60)")
+    parser.add_argument(
+        "--move-seconds",
+        type=float,
+        default=60.0,
+        help="each bot's time for a move (a forfeit places it last; default 60)",
+    )
     args = parser.parse_args(argv)
     try:
         args.budgets = [int(part) for part in args.budgets.split(",") if part.strip()]
@@ -103,7 +132,9 @@ def main(argv: list[str] | None = None) -> int:
         print("bench/strength_league.py: --budgets takes whole numbers separated by commas", file=sys.stderr)
         return 2
     if not args.budgets or min(args.budgets) < 1 or min(args.rounds, args.sittings) < 1:
-        print("bench/strength_league.py: budgets, --rounds and --sittings must be at least 1", file=sys.stderr)
+        print(
+            "bench/strength_league.py: budgets, --rounds and --sittings must be at least 1", file=sys.stderr
+        )
         return 2
     if not 0.01 <= args.move_seconds <= 600:
         print("bench/strength_league.py: --move-seconds must be between 0.01 and 600", file=sys.stderr)

@@ -46,7 +46,9 @@ def run(game_id: str, setting: str, games: int, seed: int, players: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("game")
     parser.add_argument("settings", nargs="+")
     parser.add_argument("--games", type=int, default=100)

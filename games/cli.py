@@ -76,7 +76,9 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2))
         return 0
     for entry in out:
-        print(f"{entry['id']}  v{entry['version']}  {entry['name']}  ({entry['min_players']}-{entry['max_players']} players)")
+        print(
+            f"{entry['id']}  v{entry['version']}  {entry['name']}  ({entry['min_players']}-{entry['max_players']} players)"
+        )
         for opt in entry["options"]:
             choices = f" [{', '.join(str(c) for c in opt['choices'])}]" if "choices" in opt else ""
             print(f"    option {opt['name']}={opt['default']}{choices}  {opt['help']}")
@@ -93,7 +95,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     if len(bots) == 1 and args.players > 1:
         bots = bots * args.players
     if len(bots) != args.players:
-        raise UsageError(f"--players {args.players} needs {args.players} bots (or one for all), got {len(bots)}")
+        raise UsageError(
+            f"--players {args.players} needs {args.players} bots (or one for all), got {len(bots)}"
+        )
 
     def narrate(state, event) -> None:
         kind, payload = event
@@ -129,8 +133,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def summarize(record: dict, details: dict[int, str] | None = None) -> str:
     """The record in a few lines; `details` (by seat) says in words why a seat forfeited, where known."""
-    lines = [f"{record['game']} v{record['version']}, seed {record['seed']}: {len(record['events'])} events, "
-             f"ended {record['end']['reason']}"]
+    lines = [
+        f"{record['game']} v{record['version']}, seed {record['seed']}: {len(record['events'])} events, "
+        f"ended {record['end']['reason']}"
+    ]
     for forfeit in record["end"]["forfeits"]:
         detail = (details or {}).get(forfeit["seat"])
         lines.append(
@@ -204,7 +210,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if len(bots) == 1 and args.players > 1:
         bots = bots * args.players
     if len(bots) != args.players:
-        raise UsageError(f"--players {args.players} needs {args.players} bots (or one for all), got {len(bots)}")
+        raise UsageError(
+            f"--players {args.players} needs {args.players} bots (or one for all), got {len(bots)}"
+        )
     options = dict(parse_option(o) for o in args.option)
     game.spec.validate_options(options, args.players)
 
@@ -213,15 +221,19 @@ def cmd_arena(args: argparse.Namespace) -> int:
             return
         width = 30
         filled = width * done // total
-        print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True)
+        print(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True
+        )
         if done == total:
             print(file=sys.stderr)
 
     result = play_series(
         game.spec.id, bots, args.players, args.games, args.seed, options, jobs=args.jobs, progress=progress
     )
-    print(f"{game.spec.name}, {args.players} players, {args.games} games, seed {args.seed}"
-          f" (fair share {result.fair_share:.3f}; turn caps {result.turn_caps})")
+    print(
+        f"{game.spec.name}, {args.players} players, {args.games} games, seed {args.seed}"
+        f" (fair share {result.fair_share:.3f}; turn caps {result.turn_caps})"
+    )
     print(result.table())
     return 0
 
@@ -243,7 +255,10 @@ def build_parser() -> Parser:
     p.add_argument("--json", action="store_true", help="print the match record instead of an account")
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("replay", help="check a match record's legality (or, with --strict, every value) and print its outcome")
+    p = sub.add_parser(
+        "replay",
+        help="check a match record's legality (or, with --strict, every value) and print its outcome",
+    )
     p.add_argument("file")
     p.add_argument(
         "--strict",

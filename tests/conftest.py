@@ -87,7 +87,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = kept
-    config.stash[DESELECTED_KEY] = {marker: (count, missing[marker]) for marker, count in counts.items() if count}
+    config.stash[DESELECTED_KEY] = {
+        marker: (count, missing[marker]) for marker, count in counts.items() if count
+    }
 
 
 DESELECTED_KEY = pytest.StashKey[dict]()
@@ -97,7 +99,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     for marker, (count, why) in config.stash.get(DESELECTED_KEY, {}).items():
         terminalreporter.write_line(
             f"deselected {count} test(s) marked '{marker}' because {why}: "
-            + ("unset it to run them here (CI runs them in its PostgreSQL stage)" if why == DEFERRED else HOW_TO_RUN[marker]),
+            + (
+                "unset it to run them here (CI runs them in its PostgreSQL stage)"
+                if why == DEFERRED
+                else HOW_TO_RUN[marker]
+            ),
             yellow=True,
         )
 

@@ -53,7 +53,11 @@ MAX_CHANCE_KEY = 40  # chance outcomes whose encoding is longer (shuffles, deals
 # a game not listed plays the generic defaults of `SearchBot.params`.
 TUNED: dict[str, dict[str, Any]] = {
     "nacho_pile": {
-        "iterations": 300, "rollout": "heuristic", "rollout_depth": 8, "opponents": "rollout", "prior": "heuristic"
+        "iterations": 300,
+        "rollout": "heuristic",
+        "rollout_depth": 8,
+        "opponents": "rollout",
+        "prior": "heuristic",
     },
     "nobody_but_us_chickens": {"iterations": 800, "sharpen": 3.0},
     "chicken_foot": {"iterations": 1400, "determinizations": 40, "rollout_depth": 20, "prior": "heuristic"},
@@ -93,7 +97,9 @@ class Node:
 
 class SearchBot(Bot):
     name = "search"
-    version = 7  # bump when its choices change (games.core.bot.Bot.version); 2: tuned defaults per game, prior;
+    version = (
+        7  # bump when its choices change (games.core.bot.Bot.version); 2: tuned defaults per game, prior;
+    )
     # 3: Chickie Nuggs' tuned search runs 600 iterations (was 300); 4: rollouts that stop short of the end are
     # scored by the engine's `evaluation_mix` where it has one (Nacho Pile: what each possible last chip decides);
     # 5: the mix's outcomes count their score margins too (`score_weight`), as single outcomes do where one score
@@ -105,36 +111,98 @@ class SearchBot(Bot):
     summary = "information-set Monte Carlo tree search over the game's sampler"
     params = (
         Option("iterations", "int", 300, "search iterations per decision", min=1, max=1_000_000),
-        Option("determinizations", "int", 0,
-               "distinct states dealt from the observation, used in turn (0: a new one every iteration)",
-               min=0, max=1_000_000),
+        Option(
+            "determinizations",
+            "int",
+            0,
+            "distinct states dealt from the observation, used in turn (0: a new one every iteration)",
+            min=0,
+            max=1_000_000,
+        ),
         Option("c", "float", 0.7, "exploration constant of UCB1", min=0.0, max=10.0),
-        Option("rollout", "str", "playout",
-               "rollout policy: playout (the engine's fast playout rule, uniform random unless it has a better"
-               " one), or the name of a bot of the game"),
-        Option("rollout_depth", "int", 0, "events per rollout before scoring the position (0: to the end)",
-               min=0, max=100_000),
-        Option("rollout_to_break", "bool", True,
-               "end a rollout at the game's next natural break (e.g. the end of a round) and score it there"),
-        Option("score_weight", "float", 0.2,
-               "part of the reward from the score margin, in games where one score decides places and in the outcomes"
-               " of an evaluation mix", min=0.0, max=0.75),
-        Option("exploration", "float", 0.1, "share of uniform play in regret matching at simultaneous steps",
-               min=0.0, max=1.0),
-        Option("simultaneous", "choice", "regret", "selection at simultaneous steps", choices=("regret", "ucb")),
-        Option("chance_nodes", "bool", True, "branch the tree on small chance outcomes (a draw), not on shuffles"),
-        Option("opponents", "choice", "tree", "opponents' moves in the tree: searched (tree) or by the rollout policy",
-               choices=("tree", "rollout")),
-        Option("sharpen", "float", 1.0,
-               "the choice at a simultaneous step is drawn with probability proportional to the average strategy"
-               " raised to this power: 1 plays the mix as found, more leans to its strongest parts", min=0.0, max=20.0),
-        Option("prior", "str", "none",
-               "a bot of the game whose choice at the root gets a progressive bias (prior_weight / (visits + 1))"
-               " and is tried first, or none"),
-        Option("prior_weight", "float", 1.0, "weight of the prior's progressive bias, in reward units",
-               min=0.0, max=100.0),
-        Option("time_limit", "float", 0.0, "seconds per decision at most (0: no limit; makes play machine-dependent)",
-               min=0.0, max=600.0),
+        Option(
+            "rollout",
+            "str",
+            "playout",
+            "rollout policy: playout (the engine's fast playout rule, uniform random unless it has a better"
+            " one), or the name of a bot of the game",
+        ),
+        Option(
+            "rollout_depth",
+            "int",
+            0,
+            "events per rollout before scoring the position (0: to the end)",
+            min=0,
+            max=100_000,
+        ),
+        Option(
+            "rollout_to_break",
+            "bool",
+            True,
+            "end a rollout at the game's next natural break (e.g. the end of a round) and score it there",
+        ),
+        Option(
+            "score_weight",
+            "float",
+            0.2,
+            "part of the reward from the score margin, in games where one score decides places and in the outcomes"
+            " of an evaluation mix",
+            min=0.0,
+            max=0.75,
+        ),
+        Option(
+            "exploration",
+            "float",
+            0.1,
+            "share of uniform play in regret matching at simultaneous steps",
+            min=0.0,
+            max=1.0,
+        ),
+        Option(
+            "simultaneous", "choice", "regret", "selection at simultaneous steps", choices=("regret", "ucb")
+        ),
+        Option(
+            "chance_nodes", "bool", True, "branch the tree on small chance outcomes (a draw), not on shuffles"
+        ),
+        Option(
+            "opponents",
+            "choice",
+            "tree",
+            "opponents' moves in the tree: searched (tree) or by the rollout policy",
+            choices=("tree", "rollout"),
+        ),
+        Option(
+            "sharpen",
+            "float",
+            1.0,
+            "the choice at a simultaneous step is drawn with probability proportional to the average strategy"
+            " raised to this power: 1 plays the mix as found, more leans to its strongest parts",
+            min=0.0,
+            max=20.0,
+        ),
+        Option(
+            "prior",
+            "str",
+            "none",
+            "a bot of the game whose choice at the root gets a progressive bias (prior_weight / (visits + 1))"
+            " and is tried first, or none",
+        ),
+        Option(
+            "prior_weight",
+            "float",
+            1.0,
+            "weight of the prior's progressive bias, in reward units",
+            min=0.0,
+            max=100.0,
+        ),
+        Option(
+            "time_limit",
+            "float",
+            0.0,
+            "seconds per decision at most (0: no limit; makes play machine-dependent)",
+            min=0.0,
+            max=600.0,
+        ),
     )
 
     @classmethod
@@ -165,7 +233,9 @@ class SearchBot(Bot):
             bots = registry.bots_for(game.spec.id)
             if rollout not in bots or rollout == self.name:
                 allowed = ", ".join(n for n in bots if n != self.name)
-                raise OptionError(f"parameter rollout: {rollout!r} is not a bot of {game.spec.id} (allowed: {allowed})")
+                raise OptionError(
+                    f"parameter rollout: {rollout!r} is not a bot of {game.spec.id} (allowed: {allowed})"
+                )
             self.rollout_bots = [
                 bots[rollout](game, s, num_players, options, None, rng) for s in range(num_players)
             ]
@@ -176,7 +246,9 @@ class SearchBot(Bot):
             bots = registry.bots_for(game.spec.id)
             if prior not in bots or prior == self.name:
                 allowed = ", ".join(n for n in bots if n != self.name)
-                raise OptionError(f"parameter prior: {prior!r} is not a bot of {game.spec.id} (allowed: {allowed})")
+                raise OptionError(
+                    f"parameter prior: {prior!r} is not a bot of {game.spec.id} (allowed: {allowed})"
+                )
             self.prior_bot = bots[prior](game, seat, num_players, options, None, rng)
 
     def act(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
@@ -492,14 +564,25 @@ def _tuned_class(base: type[SearchBot], game_id: str, tuned: tuple[tuple[str, An
         values = dict(tuned)
         unknown = set(values) - {p.name for p in base.params}
         if unknown:
-            raise RuntimeError(f"tuned search defaults for {game_id} name unknown parameters: {sorted(unknown)}")
-        params = tuple(replace(p, default=p.validate(values[p.name])) if p.name in values else p for p in base.params)
-        body = {"params": params, "version": base.version, "__module__": base.__module__, "tuned_for": game_id}
+            raise RuntimeError(
+                f"tuned search defaults for {game_id} name unknown parameters: {sorted(unknown)}"
+            )
+        params = tuple(
+            replace(p, default=p.validate(values[p.name])) if p.name in values else p for p in base.params
+        )
+        body = {
+            "params": params,
+            "version": base.version,
+            "__module__": base.__module__,
+            "tuned_for": game_id,
+        }
         made = _TUNED_CLASSES[(base, game_id)] = type(base.__name__, (base,), body)
     return made
 
 
-def rewards_of(outcome: Outcome, num_players: int, score_order: str | None, score_weight: float) -> list[float]:
+def rewards_of(
+    outcome: Outcome, num_players: int, score_order: str | None, score_weight: float
+) -> list[float]:
     """Each seat's reward in [0, 1]: its share of the win, a part for its place and, where one score decides
     places, a part (`score_weight`) for its score margin over the others' mean, scaled by the spread."""
     places = outcome.places
@@ -509,7 +592,8 @@ def rewards_of(outcome: Outcome, num_players: int, score_order: str | None, scor
         score_weight = 0.0
     win_weight = 1 - PLACE_WEIGHT - score_weight
     rewards = [
-        win_weight * (1 / winners if p == 1 else 0.0) + PLACE_WEIGHT * (num_players - p) / span for p in places
+        win_weight * (1 / winners if p == 1 else 0.0) + PLACE_WEIGHT * (num_players - p) / span
+        for p in places
     ]
     if score_weight:
         scores = outcome.scores

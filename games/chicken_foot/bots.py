@@ -149,7 +149,9 @@ class HeuristicBot(Bot):
                 if table.count_with(rest, exposed):
                     score += FOLLOW_UP_BONUS
             # Keep something to play next time round.
-            playable_after = sum(1 for b in t.bones_of(rest) if any(t.number_mask[n] >> b & 1 for n in set(ends)))
+            playable_after = sum(
+                1 for b in t.bones_of(rest) if any(t.number_mask[n] >> b & 1 for n in set(ends))
+            )
             score += KEEP_PLAYABLE_WEIGHT * min(playable_after, 3)
             if best_score is None or score > best_score:
                 best_score, best = score, action

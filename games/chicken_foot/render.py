@@ -36,7 +36,9 @@ def render_state(state: ChickenFootState) -> str:
         lines.append(_round_header(state, finished=True))
     elif state.phase in (DEAL, OVER) and state.rounds:
         summary = state.rounds[-1]
-        lines.append(f"Round {summary['round']} of {state.rounds_total}: nobody held {summary['lead']}, skipped")
+        lines.append(
+            f"Round {summary['round']} of {state.rounds_total}: nobody held {summary['lead']}, skipped"
+        )
     elif state.phase == DEAL:
         lines.append(f"Round 1 of {state.rounds_total}: to be dealt")
     else:
@@ -59,7 +61,9 @@ def render_state(state: ChickenFootState) -> str:
     lines.append("  totals: " + ", ".join(f"seat {seat} {score}" for seat, score in enumerate(state.scores)))
     if state.phase == OVER:
         places = state.outcome().places
-        lines.append("  final places: " + ", ".join(f"seat {seat} #{place}" for seat, place in enumerate(places)))
+        lines.append(
+            "  final places: " + ", ".join(f"seat {seat} #{place}" for seat, place in enumerate(places))
+        )
     return "\n".join(lines)
 
 

@@ -204,8 +204,18 @@ class ChickenFootState(State):
             state.led |= 1 << t.hi[bone]
             state.led_order.append(bone)
         for index in range(round_number - 1):
-            state.rounds.append({"round": index + 1, "lead": None, "skipped": None, "opener": None,
-                                 "went_out": None, "hands": None, "points": None, "totals": None})
+            state.rounds.append(
+                {
+                    "round": index + 1,
+                    "lead": None,
+                    "skipped": None,
+                    "opener": None,
+                    "went_out": None,
+                    "hands": None,
+                    "points": None,
+                    "totals": None,
+                }
+            )
         placed = 0
         for seat, hand in enumerate(hands):
             for name in hand:
@@ -232,7 +242,9 @@ class ChickenFootState(State):
                 placed |= 1 << bone
                 state.yard.append(bone)
         if placed != t.all_mask:
-            raise ValueError("bones missing: " + ", ".join(t.names[b] for b in t.bones_of(t.all_mask & ~placed)))
+            raise ValueError(
+                "bones missing: " + ", ".join(t.names[b] for b in t.bones_of(t.all_mask & ~placed))
+            )
         if lead is None:
             state._open_round()
             return state
@@ -281,7 +293,9 @@ class ChickenFootState(State):
             size = self.hand_size
             dealt = rng.sample(range(t.count), size * self.num_players)
             names = t.names
-            return [[names[b] for b in sorted(dealt[i * size:(i + 1) * size])] for i in range(self.num_players)]
+            return [
+                [names[b] for b in sorted(dealt[i * size : (i + 1) * size])] for i in range(self.num_players)
+            ]
         yard = self.yard
         if type(rng) is not random.Random:
             return t.names[yard[rng.randrange(len(yard))]]
@@ -359,7 +373,9 @@ class ChickenFootState(State):
             self._next_turn((seat + 1) % self.num_players)
 
     def outcome(self) -> Outcome:
-        return Outcome(places=places_from_keys(self.scores, higher_is_better=False), scores=tuple(self.scores))
+        return Outcome(
+            places=places_from_keys(self.scores, higher_is_better=False), scores=tuple(self.scores)
+        )
 
     # -------------------------------------------------------------------------------------------- the rules
 
@@ -556,8 +572,12 @@ class ChickenFootState(State):
     def constraint(self) -> dict[str, Any] | None:
         if not self.c_left:
             return None
-        return {"kind": "spinner" if self.c_bone == self.lead else "chickie", "bone": self.t.names[self.c_bone],
-                "number": self.c_num, "needs": self.c_left}
+        return {
+            "kind": "spinner" if self.c_bone == self.lead else "chickie",
+            "bone": self.t.names[self.c_bone],
+            "number": self.c_num,
+            "needs": self.c_left,
+        }
 
     def observation(self, seat: int) -> Observation:
         names = self.t.names
@@ -644,7 +664,7 @@ class ChickenFootState(State):
     def describe_chance(self, outcome: Any) -> str:
         """Words for the chance outcome just applied (the CLI's account calls it after each event)."""
         names = self.t.names
-        latest = self.history[self.mark:]
+        latest = self.history[self.mark :]
         if isinstance(outcome, list):
             text = f"shuffle and deal {len(outcome[0]) if outcome else 0} bones each"
             if latest and latest[0][0] == LEAD_EVENT:
@@ -703,7 +723,11 @@ class ChickenFootState(State):
         exactly when it is a seat's turn with plays to choose from, and `legal` is never changed in place)."""
         steps = 0
         playout_action, apply, apply_chance, sample_chance = (
-            self.playout_action, self._apply, self._apply_chance, self.sample_chance)
+            self.playout_action,
+            self._apply,
+            self._apply_chance,
+            self.sample_chance,
+        )
         while self.phase != OVER and (max_events == 0 or steps < max_events):
             if to_break and steps and self.phase == DEAL and self.rounds:  # at_break
                 break
@@ -723,7 +747,7 @@ class ChickenFootState(State):
     def milestone(self) -> str | None:
         """Passes made without a decision during the last event, and the table when a round has just ended."""
         lines = []
-        latest = self.history[self.mark:]
+        latest = self.history[self.mark :]
         for index, (kind, seat, _, _, numbers) in enumerate(latest):
             drew = index > 0 and latest[index - 1][0] == DRAW_EVENT
             if kind == PASS_EVENT and not drew:

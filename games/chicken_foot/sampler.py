@@ -115,7 +115,10 @@ class _Plan:
         constraint = observation["constraint"]
         if constraint is not None:
             state.c_bone, state.c_num, state.c_left = (
-                id_of[constraint["bone"]], constraint["number"], constraint["needs"])
+                id_of[constraint["bone"]],
+                constraint["number"],
+                constraint["needs"],
+            )
         state.passes = observation["passes_in_a_row"]
         state.rounds = [copy_round_summary(summary) for summary in observation["rounds"]]
         state.counts = list(observation["hand_sizes"])
@@ -138,7 +141,9 @@ class _Plan:
             self.legal = state._plays_fitting(state.hands[state.turn])
         state.legal = self.legal or []
 
-    def _prepare(self, state: ChickenFootState, me: int, history: list[list], awaiting: str, yard_size: int) -> None:
+    def _prepare(
+        self, state: ChickenFootState, me: int, history: list[list], awaiting: str, yard_size: int
+    ) -> None:
         t = state.t
         num_players = state.num_players
         seen = state.hands[me]
@@ -163,7 +168,11 @@ class _Plan:
                 if numbers is not None:
                     events[seat].append((2 * index, t.numbers_mask(numbers)))
                 following = history[index + 1] if index + 1 < len(history) else None
-                if following is not None and following[1] == seat and following[0] in (PLAY_EVENT, LEAD_EVENT):
+                if (
+                    following is not None
+                    and following[1] == seat
+                    and following[0] in (PLAY_EVENT, LEAD_EVENT)
+                ):
                     consumed.add(index + 1)
                     history[index][2] = following[2]
                 else:
@@ -250,7 +259,9 @@ class _Plan:
             by_time: dict[int, _Slot] = {}
             for slot in slots[seat]:
                 by_time.setdefault(slot.time, slot)
-            tries = [by_time[time] for time in sorted(by_time, reverse=True) if by_time[time].allowed & playable]
+            tries = [
+                by_time[time] for time in sorted(by_time, reverse=True) if by_time[time].allowed & playable
+            ]
         for must_fit in tries:
             saved = must_fit.allowed if must_fit is not None else 0
             if must_fit is not None:
@@ -287,7 +298,10 @@ class _Plan:
         for index, slot in enumerate(player_slots):
             listed = [bone for bone in self.pool if slot.allowed >> bone & 1]
             listed.extend(
-                bone for bone, eligible in zip(self.played_bones, eligible_of, strict=True) if index in eligible)
+                bone
+                for bone, eligible in zip(self.played_bones, eligible_of, strict=True)
+                if index in eligible
+            )
             candidates.append(listed)
         order = sorted(range(len(player_slots)), key=lambda index: len(candidates[index]))
         return _Try(eligible_of, candidates, order)
@@ -400,7 +414,11 @@ def _shuffler(rng: random.Random):
     def shuffle(x: list) -> None:
         size = len(x)
         steps = STEPS[size] if size < len(STEPS) else _steps(size)
-        for i, n, k in steps:  # position i swaps with a uniform draw below n = i + 1, of k = n.bit_length() bits
+        for (
+            i,
+            n,
+            k,
+        ) in steps:  # position i swaps with a uniform draw below n = i + 1, of k = n.bit_length() bits
             j = getrandbits(k)
             while j >= n:
                 j = getrandbits(k)
@@ -413,7 +431,9 @@ def _steps(size: int) -> tuple[tuple[int, int, int], ...]:
     return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
-STEPS = [_steps(size) for size in range(128)]  # longer lists (none in the sets played) are worked out per call
+STEPS = [
+    _steps(size) for size in range(128)
+]  # longer lists (none in the sets played) are worked out per call
 
 
 def _check_exact() -> bool:

@@ -41,7 +41,9 @@ class SetTables:
             text: (bone, onto) for bone, row in enumerate(self.action_name) for onto, text in enumerate(row)
         }
         # The same texts by the bone played on: `onto_row[onto][bone]`.
-        self.onto_row = [[self.action_name[bone][onto] for bone in range(self.count)] for onto in range(self.count)]
+        self.onto_row = [
+            [self.action_name[bone][onto] for bone in range(self.count)] for onto in range(self.count)
+        ]
         self._play_points: dict[int, dict[str, int]] = {}
 
     def play_points(self, blank_value: int) -> dict[str, int]:
@@ -49,7 +51,8 @@ class SetTables:
         points = self._play_points.get(blank_value)
         if points is None:
             points = {
-                text: self.pips[bone] + (blank_value if bone == 0 else 0) for text, (bone, _) in self.action_pair.items()
+                text: self.pips[bone] + (blank_value if bone == 0 else 0)
+                for text, (bone, _) in self.action_pair.items()
             }
             self._play_points[blank_value] = points
         return points

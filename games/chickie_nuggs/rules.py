@@ -582,7 +582,9 @@ class ChickieNuggsState(State):
                 append(PLACE_NUGGET4)
         else:
             append(PASS)
-        if len(self.tray_sauces[seat]) < SAUCE_SLOTS and (buffalo or ranch or sweet_sour or bbq or honey_mustard):
+        if len(self.tray_sauces[seat]) < SAUCE_SLOTS and (
+            buffalo or ranch or sweet_sour or bbq or honey_mustard
+        ):
             if buffalo:
                 append(PLACE_BUFFALO)
             if ranch:
@@ -608,7 +610,9 @@ class ChickieNuggsState(State):
             if phase == TURN:  # the commonest event: `legal_actions` and `_apply` of a turn's action, inlined
                 legal = turn_actions()
                 self._legal = None
-                apply_turn_action(ACTION_PARTS[legal[0] if len(legal) == 1 else legal[int(draw() * len(legal))]])
+                apply_turn_action(
+                    ACTION_PARTS[legal[0] if len(legal) == 1 else legal[int(draw() * len(legal))]]
+                )
             elif phase == OVER:
                 return steps
             elif phase in CHANCE_PHASES:
@@ -620,7 +624,9 @@ class ChickieNuggsState(State):
                 self._apply({seat: action})
             steps += 1
 
-    def run(self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list], Action]) -> None:
+    def run(
+        self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list], Action]
+    ) -> None:
         """`State.run` in one loop: a turn's legal actions and its action as `_apply` takes it, the other
         decisions through `legal_actions` and `_apply`, chance through `sample_chance` and `_apply_chance`. The
         state is up to date whenever `decide` is called (a bot may read it)."""
@@ -865,7 +871,9 @@ class ChickieNuggsState(State):
                 _, seat, bit = entry
                 for o in OPPONENTS[n][seat]:
                     seen = tags[o][seat]
-                    if len(seen) == 1:  # the common case, inlined: one kind of entry, which must hold this card
+                    if (
+                        len(seen) == 1
+                    ):  # the common case, inlined: one kind of entry, which must hold this card
                         for mask, count in seen.items():
                             if count == 1:
                                 del seen[mask]
@@ -893,7 +901,9 @@ class ChickieNuggsState(State):
                         _remove_tag(tags[o][giver], bit)
                     else:
                         _add_tag(tags[o][taker], _remove_tag(tags[o][giver], seen_as))
-            elif what == LEARN_RESTRICT:  # `observer` (every other seat, if -1) knows `seat` holds only `keep`
+            elif (
+                what == LEARN_RESTRICT
+            ):  # `observer` (every other seat, if -1) knows `seat` holds only `keep`
                 _, observer, seat, keep = entry
                 for o in range(n) if observer < 0 else (observer,):
                     if o != seat:

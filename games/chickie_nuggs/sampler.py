@@ -277,7 +277,9 @@ class _Plan:
         state.target = observation["target"]
         state.draws_left = observation["draws_left"]
         state.choosers = list(observation["choosers"])
-        self.dealt = state.phase != DEAL  # before the deal the pile is the whole deck without the Flying Nuggets
+        self.dealt = (
+            state.phase != DEAL
+        )  # before the deal the pile is the whole deck without the Flying Nuggets
         if not self.dealt:
             return
         unseen = list(DECK_COUNTS)
@@ -342,7 +344,9 @@ class _Plan:
             hand_tags.append(tags)
         self.places = len(slot_masks)
         hidden_pile = observation["pile_size"] - len(top)
-        slot_masks.extend([ALL_MASK] * hidden_pile)  # the pile's unseen cards, after every slot of a tray or hand
+        slot_masks.extend(
+            [ALL_MASK] * hidden_pile
+        )  # the pile's unseen cards, after every slot of a tray or hand
         self.deal = _Deal(slot_masks, unseen)
         state.pile = []  # dealt per sample
 

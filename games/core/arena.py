@@ -38,8 +38,15 @@ class BotLine:
     seconds: float = 0.0
     forfeits: int = 0
 
-    def add(self, places: list[int], seat: int, score: float, decisions: int, seconds: float,
-            forfeited: bool = False) -> None:
+    def add(
+        self,
+        places: list[int],
+        seat: int,
+        score: float,
+        decisions: int,
+        seconds: float,
+        forfeited: bool = False,
+    ) -> None:
         """One seat of one match: `places` is the match's places (seats sharing first place win 1/k each)."""
         self.seat_games += 1
         self.wins += 1 / places.count(1) if places[seat] == 1 else 0

@@ -18,7 +18,6 @@ except ImportError:  # the engines run on the standard library alone
     orjson = None
 
 
-
 def canonical_json(value: Any) -> str:
     """Sorted keys, no spaces, no NaN: the same value always gives the same text."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
@@ -42,4 +41,3 @@ def canonical_bytes(value: Any) -> bytes:
             if not tiny and b"null" not in data:
                 return data
     return canonical_json(value).encode()
-

@@ -43,7 +43,16 @@ class Option:
         if kind == "bool":
             if isinstance(value, bool):
                 return value
-            if isinstance(value, str) and value.lower() in ("true", "yes", "on", "1", "false", "no", "off", "0"):
+            if isinstance(value, str) and value.lower() in (
+                "true",
+                "yes",
+                "on",
+                "1",
+                "false",
+                "no",
+                "off",
+                "0",
+            ):
                 return value.lower() in ("true", "yes", "on", "1")
             raise OptionError(f"option {self.name}: expected true or false, got {value!r}")
         if kind == "int":
@@ -89,7 +98,12 @@ class Option:
 
     def describe(self) -> dict[str, Any]:
         """A JSON description of the option, for the CLI, the API and forms."""
-        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "default": self.default, "help": self.help}
+        out: dict[str, Any] = {
+            "name": self.name,
+            "kind": self.kind,
+            "default": self.default,
+            "help": self.help,
+        }
         if self.choices:
             out["choices"] = list(self.choices)
         if self.min is not None:
@@ -111,7 +125,9 @@ def validate_options(
     if unknown:
         allowed = ", ".join(sorted(known)) or "none"
         raise OptionError(f"unknown {what} {', '.join(unknown)} (allowed: {allowed})")
-    return {opt.name: opt.validate(values[opt.name]) if opt.name in values else opt.default for opt in options}
+    return {
+        opt.name: opt.validate(values[opt.name]) if opt.name in values else opt.default for opt in options
+    }
 
 
 @dataclass(frozen=True)
@@ -134,7 +150,9 @@ class GameSpec:
     summary: str = ""
     player_range: Callable[[Mapping[str, Any]], tuple[int, int]] | None = field(default=None, compare=False)
 
-    def validate_options(self, values: Mapping[str, Any] | None = None, num_players: int | None = None) -> dict:
+    def validate_options(
+        self, values: Mapping[str, Any] | None = None, num_players: int | None = None
+    ) -> dict:
         """Complete and validate variant options; with `num_players`, also check the player count."""
         options = validate_options(self.options, values, "option")
         if num_players is not None:
@@ -147,8 +165,14 @@ class GameSpec:
 
     def check_players(self, num_players: int, options: Mapping[str, Any]) -> None:
         low, high = self.players_allowed(options)
-        if isinstance(num_players, bool) or not isinstance(num_players, int) or not low <= num_players <= high:
-            raise OptionError(f"{self.name} takes {low} to {high} players with these options, not {num_players}")
+        if (
+            isinstance(num_players, bool)
+            or not isinstance(num_players, int)
+            or not low <= num_players <= high
+        ):
+            raise OptionError(
+                f"{self.name} takes {low} to {high} players with these options, not {num_players}"
+            )
 
     def describe(self) -> dict[str, Any]:
         return {

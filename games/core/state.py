@@ -138,7 +138,9 @@ class State(ABC):
         """Apply one action per deciding seat, after checking each; raise IllegalAction and change nothing."""
         deciders = self.deciders()
         if not deciders:
-            raise IllegalAction("no seat is to decide now" + (" (the game is over)" if self.is_terminal() else ""))
+            raise IllegalAction(
+                "no seat is to decide now" + (" (the game is over)" if self.is_terminal() else "")
+            )
         if len(actions) != len(deciders) or any(seat not in actions for seat in deciders):
             wanted = ", ".join(str(s) for s in deciders)
             got = ", ".join(str(s) for s in sorted(actions))
@@ -200,7 +202,11 @@ class State(ABC):
         return steps
 
     def advance(
-        self, rng: random.Random, append: Callable[[list], Any], room: int, actions: Mapping[int, Action] | None = None
+        self,
+        rng: random.Random,
+        append: Callable[[list], Any],
+        room: int,
+        actions: Mapping[int, Action] | None = None,
     ) -> tuple[int, ...]:
         """Apply `actions` (a decision the caller checked, if any), play the chance events due then as the runner
         does, and return the seats to decide next.

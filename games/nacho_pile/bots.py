@@ -76,7 +76,9 @@ class HeuristicBot(Bot):
                 biggest = max(piles)
                 if biggest > biggest_other_pile:
                     biggest_other_pile = biggest
-        return self._draw_rule(opposing, biggest_other_pile, state.drawn, state.bag, state._identical_specials)
+        return self._draw_rule(
+            opposing, biggest_other_pile, state.drawn, state.bag, state._identical_specials
+        )
 
     def _wants_to_draw(self, observation: Observation) -> bool:
         me = observation["seat"]
@@ -93,7 +95,12 @@ class HeuristicBot(Bot):
         return self._draw_rule(opposing, biggest_other_pile, drawn, bag, identical_specials)
 
     def _draw_rule(
-        self, opposing: list[int], biggest_other_pile: int, drawn: list[int], bag: list[int], identical_specials: bool
+        self,
+        opposing: list[int],
+        biggest_other_pile: int,
+        drawn: list[int],
+        bag: list[int],
+        identical_specials: bool,
     ) -> bool:
         """Draw or stop from the chips in front of the others by value, the biggest of their piles, this turn's
         chips and the bag's (chip codes of `games.nacho_pile.rules`)."""
@@ -122,7 +129,9 @@ class HeuristicBot(Bot):
                 gain = 1 + max((opposing[value] for value in free), default=0)
             else:
                 busts = code in specials or (identical_specials and bool(specials))
-                gain = 1 + (biggest_other_pile if code == STEAL else biggest_other_pile / 2 if code == REMOVE else 0)
+                gain = 1 + (
+                    biggest_other_pile if code == STEAL else biggest_other_pile / 2 if code == REMOVE else 0
+                )
             if busts:
                 bust_chips += count
             else:

@@ -132,7 +132,9 @@ BUSTS = (_bust_table(False), _bust_table(True))
 FRONT_STRIDE = 14
 PLATE_STRIDE = 17
 # OTHER_SEATS[num_players][seat]: the other seats, in seat order.
-OTHER_SEATS = tuple(tuple(tuple(other for other in range(n) if other != seat) for seat in range(n)) for n in range(7))
+OTHER_SEATS = tuple(
+    tuple(tuple(other for other in range(n) if other != seat) for seat in range(n)) for n in range(7)
+)
 
 # PLATE_AND_FRONT_BASES[num_players]: per seat, where its plate and its front begin.
 PLATE_AND_FRONT_BASES = tuple(
@@ -435,7 +437,9 @@ class NachoPileState(State):
                         self._bust()
                         break
                     bag[code] -= 1
-                    del chips[index]  # `chips.remove(code)`: the chips are sorted, so any copy of the code will do
+                    del chips[
+                        index
+                    ]  # `chips.remove(code)`: the chips are sorted, so any copy of the code will do
                     drawn.append(code)
                     mask |= 1 << code
                     if count == 2:
@@ -469,7 +473,9 @@ class NachoPileState(State):
                 self._apply({self.current: action})
                 steps += 1
 
-    def run(self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list], Any]) -> None:
+    def run(
+        self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list], Any]
+    ) -> None:
         """`State.run` in one loop: each draw as `sample_chance` and `_apply_chance` make it, each decision asked
         of `decide` with `legal_actions` and applied as `_apply` would, a "draw" or a "stop" without the generic
         calls. Every attribute is written before `decide` is called (a bot may read the state)."""
@@ -492,7 +498,9 @@ class NachoPileState(State):
                     self._bust()  # the next seat's turn: chance again
                     continue
                 bag[code] -= 1
-                del chips[index]  # `chips.remove(code)`: the chips are sorted, so any copy of the code will do
+                del chips[
+                    index
+                ]  # `chips.remove(code)`: the chips are sorted, so any copy of the code will do
                 self.drawn.append(code)
                 self.drawn_mask = mask | 1 << code
                 if count == 2:
@@ -654,7 +662,9 @@ class NachoPileState(State):
             front = self.front
             for seat in range(self.num_players):
                 at, base = seat * PLATE_STRIDE, seat * FRONT_STRIDE
-                plate[at : at + FRONT_STRIDE] = map(add, plate[at : at + FRONT_STRIDE], front[base : base + FRONT_STRIDE])
+                plate[at : at + FRONT_STRIDE] = map(
+                    add, plate[at : at + FRONT_STRIDE], front[base : base + FRONT_STRIDE]
+                )
             self.front = [0] * len(front)
             self.piles = [0] * self.num_players
             self.drawn = []
@@ -706,7 +716,10 @@ class NachoPileState(State):
         ]
         last = self.last_chip
         if self.phase == PHASE_OVER and last < WILD:
-            scores = [plate[at + last] + plate[at + 7 + last] for at, _base in PLATE_AND_FRONT_BASES[self.num_players]]
+            scores = [
+                plate[at + last] + plate[at + 7 + last]
+                for at, _base in PLATE_AND_FRONT_BASES[self.num_players]
+            ]
         else:
             scores = totals
         return Outcome(places=places_from_keys(list(zip(scores, totals, strict=True))), scores=tuple(scores))

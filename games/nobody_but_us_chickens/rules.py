@@ -108,7 +108,9 @@ class _HandTable(dict):
     """code -> the legal picks of that hand (card names in kind order)."""
 
     def __missing__(self, code: int) -> list[str]:
-        value = self[code] = [name for name, count in zip(CARD_NAMES, hand_counts(code), strict=True) if count]
+        value = self[code] = [
+            name for name, count in zip(CARD_NAMES, hand_counts(code), strict=True) if count
+        ]
         return value
 
 
@@ -184,8 +186,12 @@ _SETUPS: dict[tuple, _Setup] = {}
 
 
 def _setup_for(num_players: int, options: Mapping[str, Any]) -> _Setup:
-    key = (num_players, bool(options["short_summer_nights"]), bool(options["lone_dog_powerless"]),
-           bool(options["healthy_coop"]))
+    key = (
+        num_players,
+        bool(options["short_summer_nights"]),
+        bool(options["lone_dog_powerless"]),
+        bool(options["healthy_coop"]),
+    )
     setup = _SETUPS.get(key)
     if setup is None:
         setup = _SETUPS[key] = _Setup(num_players, options)
@@ -343,7 +349,9 @@ class NobodyButUsChickensState(State):
             self._take(TAKE_INDEX[actions[self.taker()]])
             self._run_takes()
 
-    def run(self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list], Action]) -> None:
+    def run(
+        self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list], Action]
+    ) -> None:
         """`State.run` without its generic calls: no chance events, every seat deciding at a pick (in seat
         order), the taker alone at a take."""
         append = events.append
@@ -380,8 +388,10 @@ class NobodyButUsChickensState(State):
         if self.phase == OVER:
             return list(self.totals)
         c = self.claimed
-        return [total + c[4 * seat] + 2 * c[4 * seat + 1] + 4 * c[4 * seat + 2] - c[4 * seat + 3]
-                for seat, total in enumerate(self.totals)]
+        return [
+            total + c[4 * seat] + 2 * c[4 * seat + 1] + 4 * c[4 * seat + 2] - c[4 * seat + 3]
+            for seat, total in enumerate(self.totals)
+        ]
 
     def outcome(self) -> Outcome:
         scores = self.scores()
@@ -426,7 +436,11 @@ class NobodyButUsChickensState(State):
             return chickens, [], None
         if dogs and not (dogs == 1 and self.lone_dog_powerless):
             # Counter-clockwise from the Top Dog (seat FK-1).
-            return chickens, [], [seat for seat in self.counter_clockwise[self.fox_king] if cards[seat] == DOG]
+            return (
+                chickens,
+                [],
+                [seat for seat in self.counter_clockwise[self.fox_king] if cards[seat] == DOG],
+            )
         clockwise = self.clockwise[self.fox_king]
         foxes = [seat for seat in clockwise if cards[seat] == FOX]
         return chickens, foxes + [seat for seat in clockwise if cards[seat] == RAT], foxes
@@ -635,7 +649,9 @@ class NobodyButUsChickensState(State):
             else:
                 coop = self.coop
                 self.narrate_from = len(self.log) - 1
-                self._take(PRIZE if coop[PRIZE] else PLUMP if coop[PLUMP] else HEALTHY if coop[HEALTHY] else SICKLY)
+                self._take(
+                    PRIZE if coop[PRIZE] else PLUMP if coop[PLUMP] else HEALTHY if coop[HEALTHY] else SICKLY
+                )
                 self._run_takes()
             steps += 1
         return steps

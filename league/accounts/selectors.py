@@ -163,7 +163,9 @@ def next_tables(player: Player) -> list[NextTable]:
                 ],
                 match_id=table.match_id,
                 round_url=table.round.get_absolute_url(),
-                table_url=reverse("tournaments:table", args=[tournament.slug, table.round.number, table.number]),
+                table_url=reverse(
+                    "tournaments:table", args=[tournament.slug, table.round.number, table.number]
+                ),
                 self_report=tournament.result_reporting == Tournament.Reporting.SELF_REPORT,
             )
         )

@@ -100,7 +100,10 @@ class NotificationList(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(operation_id="notifications_list", responses=page_of(NotificationSerializer, "PaginatedNotificationList"))
+    @extend_schema(
+        operation_id="notifications_list",
+        responses=page_of(NotificationSerializer, "PaginatedNotificationList"),
+    )
     def get(self, request):
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(selectors.inbox(request.user), request, view=self)
@@ -178,7 +181,8 @@ class WebhookDeliveries(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        operation_id="webhooks_deliveries_list", responses=page_of(DeliverySerializer, "PaginatedDeliveryList")
+        operation_id="webhooks_deliveries_list",
+        responses=page_of(DeliverySerializer, "PaginatedDeliveryList"),
     )
     def get(self, request, pk: int):
         webhook = webhooks.owned_webhook(by=request.user, webhook_id=pk)

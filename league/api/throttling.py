@@ -56,7 +56,9 @@ class FailedTokenThrottle(ClientAddressThrottle):
             return False
         self.key = self.get_cache_key(request, None)
         self.now = self.timer()
-        self.history = [moment for moment in self.cache.get(self.key, []) if moment > self.now - self.duration]
+        self.history = [
+            moment for moment in self.cache.get(self.key, []) if moment > self.now - self.duration
+        ]
         return len(self.history) >= self.num_requests
 
     def record_failure(self) -> None:

@@ -451,7 +451,9 @@ _REPORT_ID = {"min_value": 1, "max_value": 2**62}
 
 class ReportWriteSerializer(serializers.Serializer):
     expected_version = serializers.IntegerField(
-        min_value=0, max_value=2**31 - 1, help_text="The table's result_version: 0 (players report a first result)"
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text="The table's result_version: 0 (players report a first result)",
     )
     places = _per_seat("Place per seat (seat order), 1 = first")
     scores = _per_seat("Score per seat, optional")
@@ -991,7 +993,9 @@ class TableViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     def confirm(self, request, pk=None):
         data = ConfirmSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        report = services.table_confirm(table=self.get_object(), by=request.user, report_id=data.validated_data["report"])
+        report = services.table_confirm(
+            table=self.get_object(), by=request.user, report_id=data.validated_data["report"]
+        )
         return Response(report_describe(report))
 
     @extend_schema(request=DisputeWriteSerializer, responses={201: DisputeSerializer, **STATE_CONFLICT},

@@ -29,6 +29,10 @@ urlpatterns = [
     path("notifications/read/", notifications.NotificationRead.as_view(), name="api-notifications-read"),
     path("webhooks/", notifications.WebhookList.as_view(), name="api-webhooks"),
     path("webhooks/<int:pk>/", notifications.WebhookDetail.as_view(), name="api-webhook"),
-    path("webhooks/<int:pk>/deliveries/", notifications.WebhookDeliveries.as_view(), name="api-webhook-deliveries"),
+    path(
+        "webhooks/<int:pk>/deliveries/",
+        notifications.WebhookDeliveries.as_view(),
+        name="api-webhook-deliveries",
+    ),
     path("", include(router.urls)),
 ]

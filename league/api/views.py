@@ -68,9 +68,13 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Matches with their seats and the current outcome. Staff create them and submit results."""
 
-    queryset = Match.objects.select_related("verification").prefetch_related(
-        Prefetch("seats", queryset=MatchSeat.objects.select_related("player").order_by("seat"))
-    ).order_by("-played_at", "-id")
+    queryset = (
+        Match.objects.select_related("verification")
+        .prefetch_related(
+            Prefetch("seats", queryset=MatchSeat.objects.select_related("player").order_by("seat"))
+        )
+        .order_by("-played_at", "-id")
+    )
     serializer_class = MatchSerializer
     filterset_class = filters.MatchFilter
     ordering_fields = ["played_at", "id"]

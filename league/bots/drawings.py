@@ -93,6 +93,7 @@ def _seat_header(names: Sequence[str], seat: int, detail: str, active: bool) -> 
 
 # ----------------------------------------------------------------------------------------------- Nacho Pile
 
+
 def _chip(chip: dict[str, Any]) -> SafeString:
     kind = f"n{chip['number']}" if chip["kind"] == "number" else chip["kind"]
     badge = format_html("<sub>×{}</sub>", chip["count"]) if chip["count"] > 1 else ""

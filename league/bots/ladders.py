@@ -206,9 +206,9 @@ def ladders_follow_new_version(*, bot: BotDefinition) -> list[int]:
             "pk", flat=True
         )
     )
-    ladder_ids = LeagueEntry.objects.filter(
-        bot_id__in=older, league__kind=BotLeague.Kind.LADDER
-    ).values_list("league_id", flat=True)
+    ladder_ids = LeagueEntry.objects.filter(bot_id__in=older, league__kind=BotLeague.Kind.LADDER).values_list(
+        "league_id", flat=True
+    )
     entered = []
     for ladder_id in sorted(set(ladder_ids)):
         ladder = BotLeague.objects.get(pk=ladder_id)

@@ -96,9 +96,7 @@ def seated_within_rule(
     return []
 
 
-def keep_authors_apart(
-    groups: Sequence[Sequence[int]], authors: Mapping[int, int | None]
-) -> list[list[int]]:
+def keep_authors_apart(groups: Sequence[Sequence[int]], authors: Mapping[int, int | None]) -> list[list[int]]:
     """`groups` unchanged when no table holds two bots of one author; else their players, in the groups'
     order, dealt again table by table: an author with as many bots left as tables left places one now, then
     each seat takes the first player left whose author is not at the table yet. Needs at most as many bots

@@ -73,8 +73,14 @@ ARCHITECTURES = {
         name="x86_64",
         audit=0xC000003E,  # AUDIT_ARCH_X86_64
         calls={
-            "fcntl": 72, "flock": 73, "socket": 41, "socketpair": 53, "inotify_init": 253,
-            "inotify_init1": 294, "fanotify_init": 300, "io_uring_setup": 425,
+            "fcntl": 72,
+            "flock": 73,
+            "socket": 41,
+            "socketpair": 53,
+            "inotify_init": 253,
+            "inotify_init1": 294,
+            "fanotify_init": 300,
+            "io_uring_setup": 425,
         },  # fmt: skip
         x32_bit=True,
     ),
@@ -82,8 +88,13 @@ ARCHITECTURES = {
         name="aarch64",
         audit=0xC00000B7,  # AUDIT_ARCH_AARCH64
         calls={
-            "fcntl": 25, "flock": 32, "socket": 198, "socketpair": 199, "inotify_init1": 26,
-            "fanotify_init": 262, "io_uring_setup": 425,
+            "fcntl": 25,
+            "flock": 32,
+            "socket": 198,
+            "socketpair": 199,
+            "inotify_init1": 26,
+            "fanotify_init": 262,
+            "io_uring_setup": 425,
         },  # fmt: skip
     ),
 }
@@ -142,4 +153,3 @@ def instructions(arch: Architecture) -> list[tuple[int, int, int, int]]:
 def program(machine: str | None = None) -> bytes:
     """The filter for `machine` (by default this one), as the bytes bubblewrap's `--seccomp FD` reads."""
     return b"".join(INSTRUCTION.pack(*instruction) for instruction in instructions(architecture(machine)))
-

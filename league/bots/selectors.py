@@ -60,6 +60,7 @@ def _seats_in_order() -> Prefetch:
     match, a join that PostgreSQL answered by hashing the whole match table)."""
     return Prefetch("match__seats", queryset=MatchSeat.objects.select_related("player").order_by("seat"))
 
+
 @dataclass(frozen=True)
 class StandingRow:
     rank: int
@@ -286,9 +287,12 @@ def league_chart(league: BotLeague) -> Chart | None:
                           "sigma_after")  # fmt: skip
     for player_id, mu, sigma, played_at in rows.iterator(chunk_size=5000):
         values.setdefault(player_id, []).append(maths.conservative(mu, sigma))
-        dates.setdefault(player_id, []).append(timezone.localtime(played_at) if played_at else league.created_at)
+        dates.setdefault(player_id, []).append(
+            timezone.localtime(played_at) if played_at else league.created_at
+        )
     series = [
-        Series(names.get(player_id, str(player_id)), points, dates[player_id]) for player_id, points in values.items()
+        Series(names.get(player_id, str(player_id)), points, dates[player_id])
+        for player_id, points in values.items()
     ]
     return history_chart(series, by_time=False)
 

@@ -209,7 +209,6 @@ def bot_revise(*, bot: BotDefinition, by: AbstractBaseUser | None, **changes: An
         return revised
 
 
-
 def program_logs_add(*, logs: Sequence[ProgramLog]) -> None:
     """Store the seats' logs of played matches (unsaved rows), then keep only each bot version's logs of its
     last BOT_LOG_MATCHES matches (by match id): what authors read (`docs/bot-leagues.md`, "Logs")."""

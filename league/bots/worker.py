@@ -263,7 +263,9 @@ def fixtures_store(*, pool_id: int, token: str, played: Sequence[PlayedFixture])
 def seat_bots(league: BotLeague) -> dict[int, tuple[int, SeatBot]]:
     """What plays for each of the league's players (by player id): its bot definition's id and its seat."""
     return _seat_bots(
-        BotDefinition.objects.filter(entries__league=league).select_related("program").defer("program__content")
+        BotDefinition.objects.filter(entries__league=league)
+        .select_related("program")
+        .defer("program__content")
     )
 
 

@@ -77,7 +77,9 @@ def _pg_cursor(connection):
 
     connection.ensure_connection()
     cursor = ServerBindingCursor(connection.connection)
-    return connection.make_debug_cursor(cursor) if connection.queries_logged else connection.make_cursor(cursor)
+    return (
+        connection.make_debug_cursor(cursor) if connection.queries_logged else connection.make_cursor(cursor)
+    )
 
 
 def insert(

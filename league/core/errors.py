@@ -43,7 +43,9 @@ class ErrorCode(StrEnum):
     METHOD_NOT_ALLOWED = "method_not_allowed"  # the URL does not take this HTTP method (405)
     NOT_ACCEPTABLE = "not_acceptable"  # the API cannot answer in the format the request asks for (406)
     PAYLOAD_TOO_LARGE = "payload_too_large"  # the body is larger than its cap (413; league.core.bodies)
-    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"  # the body's Content-Type is not JSON or form data (415)
+    UNSUPPORTED_MEDIA_TYPE = (
+        "unsupported_media_type"  # the body's Content-Type is not JSON or form data (415)
+    )
     SERVER_ERROR = "server_error"  # a bug: the server logged it (500)
 
 

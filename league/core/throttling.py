@@ -70,7 +70,9 @@ class LoginLockoutHandler(AxesDatabaseHandler):
             or self.address_failures(request) >= settings.LOGIN_ADDRESS_FAILURE_LIMIT
         )
 
-    def user_login_failed(self, sender, credentials: dict, request: HttpRequest | None = None, **kwargs) -> None:
+    def user_login_failed(
+        self, sender, credentials: dict, request: HttpRequest | None = None, **kwargs
+    ) -> None:
         """Record the failure (axes); flag the request as locked out when either limit is reached now, so that
         the failure that reaches a limit, and every attempt after it, gets the lockout page."""
         super().user_login_failed(sender, credentials, request, **kwargs)
@@ -79,7 +81,9 @@ class LoginLockoutHandler(AxesDatabaseHandler):
             request.axes_credentials = credentials
 
 
-def lockout_response(request: HttpRequest, original_response: HttpResponse | None, credentials: dict | None) -> HttpResponse:
+def lockout_response(
+    request: HttpRequest, original_response: HttpResponse | None, credentials: dict | None
+) -> HttpResponse:
     """The page of a locked-out login (axes' AXES_LOCKOUT_CALLABLE): 429, what happened, how long to wait.
 
     Every attempt during a lockout counts as a failure and starts its pair's cool-off again, so the wait (also

@@ -20,7 +20,9 @@ class MatchForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = game_choices()
-        players = [("", "—")] + list(Player.objects.filter(active=True).order_by("name").values_list("id", "name"))
+        players = [("", "—")] + list(
+            Player.objects.filter(active=True).order_by("name").values_list("id", "name")
+        )
         for seat in range(MAX_SEATS):
             self.fields[f"seat_{seat}"] = forms.TypedChoiceField(
                 label=f"Seat {seat + 1}" + (" (starts)" if seat == 0 else ""),

@@ -25,8 +25,12 @@ class Match(models.Model):
         VOID = "void", "Void"
 
     game_id = models.CharField(max_length=40, help_text="A game id from the games registry.")
-    game_version = models.PositiveIntegerField(help_text="The game's rules version when the match was created.")
-    options = models.JSONField(default=dict, blank=True, help_text="Validated variant options, defaults filled.")
+    game_version = models.PositiveIntegerField(
+        help_text="The game's rules version when the match was created."
+    )
+    options = models.JSONField(
+        default=dict, blank=True, help_text="Validated variant options, defaults filled."
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
     rated = models.BooleanField(default=True)
     rating_pool = models.ForeignKey(
@@ -38,10 +42,17 @@ class Match(models.Model):
         db_index=False,  # match_pool_order leads with it
         help_text="The pool a rated match counts in (the game's people pool, or a bot league's pool).",
     )
-    played_at = models.DateTimeField(default=timezone.now, help_text="Defines the order of the people's pools.")
-    result_version = models.PositiveIntegerField(default=0, help_text="The latest result version; 0 = no result.")
+    played_at = models.DateTimeField(
+        default=timezone.now, help_text="Defines the order of the people's pools."
+    )
+    result_version = models.PositiveIntegerField(
+        default=0, help_text="The latest result version; 0 = no result."
+    )
     record = models.BinaryField(
-        null=True, blank=True, editable=False, help_text="The zlib-compressed JSON match record of a bot match."
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The zlib-compressed JSON match record of a bot match.",
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -87,8 +98,12 @@ class MatchSeat(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", db_index=False)
     seat = models.PositiveSmallIntegerField(help_text="0-based; seat 0 starts.")
-    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="seats", db_index=False)
-    place = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1 = first; tied players share it.")
+    player = models.ForeignKey(
+        "players.Player", on_delete=models.PROTECT, related_name="seats", db_index=False
+    )
+    place = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="1 = first; tied players share it."
+    )
     score = models.IntegerField(null=True, blank=True)
 
     class Meta:
@@ -115,12 +130,20 @@ class Verification(models.Model):
         REJECTED = "rejected", "Rejected"
         NOT_VERIFIABLE = "not_verifiable", "Not verifiable"
 
-    match = models.OneToOneField(Match, primary_key=True, on_delete=models.CASCADE, related_name="verification")
+    match = models.OneToOneField(
+        Match, primary_key=True, on_delete=models.CASCADE, related_name="verification"
+    )
     status = models.CharField(max_length=16, choices=Status.choices)
     reason = models.TextField(blank=True, help_text="Why it was rejected or is not verifiable, in words.")
-    event = models.PositiveIntegerField(null=True, blank=True, help_text="0-based index of the rejected event.")
-    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0-based seat of a rejected decision.")
-    detail = models.TextField(blank=True, help_text="The reason without the event and seat (pages number them).")
+    event = models.PositiveIntegerField(
+        null=True, blank=True, help_text="0-based index of the rejected event."
+    )
+    seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="0-based seat of a rejected decision."
+    )
+    detail = models.TextField(
+        blank=True, help_text="The reason without the event and seat (pages number them)."
+    )
     not_remade = models.JSONField(default=list, blank=True, help_text="Seats checked for legality only.")
     notes = models.JSONField(default=list, blank=True, help_text="What was taken as recorded (a time-out).")
     checked_at = models.DateTimeField(default=timezone.now)
@@ -129,7 +152,7 @@ class Verification(models.Model):
         return f"Match {self.match_id}: {self.summary()}"
 
     def summary(self) -> str:
-        """"verified", "rejected: event 12, seat 1 (...): ..." or "not verifiable: why"."""
+        """ "verified", "rejected: event 12, seat 1 (...): ..." or "not verifiable: why"."""
         if self.status == self.Status.VERIFIED:
             return "verified"
         if self.status == self.Status.REJECTED:

@@ -41,7 +41,6 @@ def player_seats(player: Player) -> QuerySet[MatchSeat]:
     )
 
 
-
 def verification_of(match: Match) -> Verification | None:
     """The strict verification of a match's record, or None while it is pending (or for a match without one)."""
     return Verification.objects.filter(match_id=match.pk).first()
@@ -54,6 +53,7 @@ def players_by_seat(*, match_ids: Sequence[int]) -> dict[int, list[int]]:
     for match_id, player_id in rows.values_list("match_id", "player_id"):
         players.setdefault(match_id, []).append(player_id)
     return players
+
 
 # A pool applies its matches by (played_at, id); the (rating_pool, played_at, id) index serves every read below.
 PoolKey = tuple[datetime, int]
@@ -94,12 +94,16 @@ def rated_matches_for_pool(*, pool_id: int, start: PoolKey | None = None) -> Ite
     for offset in range(0, len(ordered), BATCH):
         chunk = ordered[offset : offset + BATCH]
         seats: dict[int, list[tuple[int, int, int]]] = {match_id: [] for match_id, _ in chunk}
-        rows = MatchSeat.objects.filter(match_id__in=seats).values_list("match_id", "seat", "player_id", "place")
+        rows = MatchSeat.objects.filter(match_id__in=seats).values_list(
+            "match_id", "seat", "player_id", "place"
+        )
         for match_id, seat, player_id, place in rows:
             seats[match_id].append((seat, player_id, place))
         for match_id, played_at in chunk:
             seated = sorted(seats[match_id])
-            yield PoolMatch(match_id, tuple(row[1] for row in seated), tuple(row[2] for row in seated), played_at)
+            yield PoolMatch(
+                match_id, tuple(row[1] for row in seated), tuple(row[2] for row in seated), played_at
+            )
 
 
 def first_in_pool_order(*, match_ids: Sequence[int]) -> PoolKey | None:

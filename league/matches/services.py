@@ -55,7 +55,9 @@ def check_seats(player_ids: Any) -> list[Player]:
     if not isinstance(player_ids, list | tuple) or not all(is_int(pid) for pid in player_ids):
         raise UserError("seats must be a list of player ids", field="players")
     if not MIN_SEATS <= len(player_ids) <= MAX_SEATS:
-        raise UserError(f"a match has {MIN_SEATS} to {MAX_SEATS} seats, not {len(player_ids)}", field="players")
+        raise UserError(
+            f"a match has {MIN_SEATS} to {MAX_SEATS} seats, not {len(player_ids)}", field="players"
+        )
     if len(set(player_ids)) != len(player_ids):
         raise UserError("a player can take only one seat at a match", field="players")
     found = Player.objects.in_bulk(player_ids)

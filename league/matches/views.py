@@ -19,6 +19,8 @@ def match_index(request: HttpRequest) -> HttpResponse:
     status = request.GET.get("status", "")
     if status not in Match.Status.values:
         status = ""
-    page = Paginator(match_list(game_id=game_id, status=status), MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(match_list(game_id=game_id, status=status), MATCHES_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
     context = {"page": page, "game": game_id, "status": status, "statuses": Match.Status.choices}
     return render(request, "matches/list.html", context)

@@ -125,7 +125,9 @@ def table_order(result: TableResult, rank: Mapping[PlayerId, tuple]) -> list[Pla
     (`result.advancing`), then by place; a tie left undecided (a table closed as a forfeit) by `rank`
     (standing, then seed)."""
     chosen = set(result.advancing)
-    return sorted(result.seats, key=lambda player: (player not in chosen, result.places[player], rank[player]))
+    return sorted(
+        result.seats, key=lambda player: (player not in chosen, result.places[player], rank[player])
+    )
 
 
 @dataclass(frozen=True)
@@ -271,7 +273,8 @@ def flow_plan(bracket: Bracket) -> FlowPlan:
         index = next((number for number, due in enumerate(waves) if due >= wave), len(waves) - 1)
         settled[index].append(label)
     return FlowPlan(
-        rounds=tuple(tuple(played[wave]) for wave in waves), walkovers=tuple(tuple(labels) for labels in settled)
+        rounds=tuple(tuple(played[wave]) for wave in waves),
+        walkovers=tuple(tuple(labels) for labels in settled),
     )
 
 

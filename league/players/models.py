@@ -7,9 +7,9 @@ from django.db import models
 class Player(models.Model):
     """Someone (or some bot) who takes a seat at a match.
 
-    A bot player is linked to its bot definition by the bot-league app, which adds that relation; people may
-    be linked to a user account so that they can log in. Names are unique regardless of case, by `name_key`
-(computed in Python: the databases' lower() functions fold case differently).
+        A bot player is linked to its bot definition by the bot-league app, which adds that relation; people may
+        be linked to a user account so that they can log in. Names are unique regardless of case, by `name_key`
+    (computed in Python: the databases' lower() functions fold case differently).
     """
 
     class Kind(models.TextChoices):
@@ -35,7 +35,9 @@ class Player(models.Model):
         related_name="player",
         help_text="The account this person logs in with, if any.",
     )
-    active = models.BooleanField(default=True, help_text="Inactive players keep their history but take no new seats.")
+    active = models.BooleanField(
+        default=True, help_text="Inactive players keep their history but take no new seats."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

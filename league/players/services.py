@@ -26,7 +26,9 @@ def check_player_name(name: object, *, exclude_id: int | None = None) -> str:
     if exclude_id is not None:
         taken = taken.exclude(pk=exclude_id)
     if taken.exists():
-        raise UserError(f"there is already a player called {cleaned!r}", field="name", code=ErrorCode.DUPLICATE)
+        raise UserError(
+            f"there is already a player called {cleaned!r}", field="name", code=ErrorCode.DUPLICATE
+        )
     return cleaned
 
 
@@ -62,7 +64,9 @@ def player_create(
                 active=active,
             )
     except IntegrityError:  # a concurrent create took the name between the check and the insert
-        raise UserError(f"there is already a player called {cleaned!r}", field="name", code=ErrorCode.DUPLICATE) from None
+        raise UserError(
+            f"there is already a player called {cleaned!r}", field="name", code=ErrorCode.DUPLICATE
+        ) from None
 
 
 def player_update(*, player: Player, name: str | None = None, active: bool | None = None) -> Player:

@@ -194,7 +194,9 @@ def history_chart(series: Sequence[Series], *, by_time: bool = True) -> Chart | 
                 x_ticks.append((label, x(index, None)))
     elif start is not None:
         x_ticks = [(f"{start:%Y-%m-%d}", round(LEFT + inner_w / 2, 1))]
-    return Chart(width=WIDTH, height=HEIGHT, lines=lines, y_ticks=y_ticks, x_ticks=x_ticks, baseline=HEIGHT - BOTTOM)
+    return Chart(
+        width=WIDTH, height=HEIGHT, lines=lines, y_ticks=y_ticks, x_ticks=x_ticks, baseline=HEIGHT - BOTTOM
+    )
 
 
 @dataclass(frozen=True)

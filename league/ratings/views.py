@@ -70,7 +70,9 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def _history_by_rating(player: Player, ratings: list) -> list[tuple]:
     """Each rating with its history rows' (conservative rating, played at), one query for all pools."""
     by_pool: dict[int, list[tuple[float, object]]] = {}
-    rows = history_points(RatingHistory.objects.filter(player=player).order_by(), "pool_id", "mu_after", "sigma_after")
+    rows = history_points(
+        RatingHistory.objects.filter(player=player).order_by(), "pool_id", "mu_after", "sigma_after"
+    )
     rows = sorted(rows, key=lambda row: row[0])  # each pool's rows in their matches' order
     for pool_id, mu, sigma, played_at in rows:
         when = timezone.localtime(played_at) if played_at else None

@@ -1,7 +1,6 @@
 """Admin for matches and result versions. A match is added, corrected and voided through the results services
 (as on the site and in the API), so its admin is here with the versions; seats and versions are read-only."""
 
-
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
@@ -30,9 +29,12 @@ def _numbers(raw: str, what: str) -> list[int] | None:
 class MatchAddForm(forms.ModelForm):
     game = forms.ChoiceField(choices=())
     seat_names = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 4}), help_text="One player name per line, seat 0 (who starts) first."
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="One player name per line, seat 0 (who starts) first.",
     )
-    options_json = forms.CharField(required=False, label="Options (JSON)", help_text="Empty for the defaults.")
+    options_json = forms.CharField(
+        required=False, label="Options (JSON)", help_text="Empty for the defaults."
+    )
 
     class Meta:
         model = Match

@@ -21,7 +21,9 @@ from league.results.forms import ResultForm
 @dataclass(frozen=True)
 class ResultEntry:
     form: ResultForm
-    status: int  # of the page that shows the form: 200, or the error's (400 bad input, 409 stale version, ...)
+    status: (
+        int  # of the page that shows the form: 200, or the error's (400 bad input, 409 stale version, ...)
+    )
     saved: bool  # the result was stored: the page redirects instead of showing the form
 
 

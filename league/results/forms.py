@@ -33,7 +33,9 @@ class ResultForm(forms.Form):
         places = [data.get(f"place_{seat.seat}") for seat in self.seats]
         scores = [data.get(f"score_{seat.seat}") for seat in self.seats]
         if any(p is not None for p in places) and any(p is None for p in places):
-            raise forms.ValidationError("enter a place for every seat, or none (to derive places from scores)")
+            raise forms.ValidationError(
+                "enter a place for every seat, or none (to derive places from scores)"
+            )
         if any(s is not None for s in scores) and any(s is None for s in scores):
             raise forms.ValidationError("enter a score for every seat, or none")
         data["places"] = places if places and places[0] is not None else None

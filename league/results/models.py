@@ -19,16 +19,21 @@ class ResultVersion(models.Model):
         "matches.Match", on_delete=models.CASCADE, related_name="result_versions", db_index=False
     )  # result_version_unique leads with it
     version = models.PositiveIntegerField()
-    places = models.JSONField(help_text="Place per seat, 1 = first, ties share a place (competition ranking).")
+    places = models.JSONField(
+        help_text="Place per seat, 1 = first, ties share a place (competition ranking)."
+    )
     scores = models.JSONField(null=True, blank=True, help_text="Score per seat, if entered.")
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     entered_at = models.DateTimeField(default=timezone.now)
-    reason = models.TextField(blank=True, help_text="Why this version was entered (required for corrections).")
+    reason = models.TextField(
+        blank=True, help_text="Why this version was entered (required for corrections)."
+    )
     void = models.BooleanField(
         default=False,
-        db_default=False, help_text="This version voids the match: it no longer counts (its places are empty)."
+        db_default=False,
+        help_text="This version voids the match: it no longer counts (its places are empty).",
     )
     advancing = models.JSONField(
         null=True,
@@ -81,7 +86,9 @@ class ResultReport(models.Model):
     )
     places = models.JSONField(help_text="Place per seat, as reported (competition ranking).")
     scores = models.JSONField(null=True, blank=True, help_text="Score per seat, if reported.")
-    advancing = models.JSONField(null=True, blank=True, default=None, help_text="The reporter's decider of a tie at the cut.")
+    advancing = models.JSONField(
+        null=True, blank=True, default=None, help_text="The reporter's decider of a tie at the cut."
+    )
     awaiting = models.JSONField(default=list, help_text="Player ids who must confirm, fixed when reported.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     created_at = models.DateTimeField(default=timezone.now)
@@ -104,7 +111,9 @@ class ReportConfirmation(models.Model):
 
     report = models.ForeignKey(ResultReport, on_delete=models.CASCADE, related_name="confirmations")
     player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="+")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -129,8 +138,12 @@ class ResultDispute(models.Model):
     match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="disputes")
     report = models.ForeignKey(ResultReport, on_delete=models.CASCADE, related_name="disputes")
     player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="+")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    places = models.JSONField(null=True, blank=True, help_text="The disputing player's claim: place per seat.")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    places = models.JSONField(
+        null=True, blank=True, help_text="The disputing player's claim: place per seat."
+    )
     scores = models.JSONField(null=True, blank=True, help_text="The claim's score per seat, if given.")
     note = models.TextField(blank=True, help_text="What the disputing player says happened.")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)

@@ -271,7 +271,9 @@ def _reports_closed(match_id: int, version: ResultVersion, *, stored_report_id: 
     entry that stores no report) the open dispute settled by it."""
     now = timezone.now()
     if stored_report_id is not None:
-        ResultReport.objects.filter(pk=stored_report_id).update(status=ResultReport.Status.STORED, closed_at=now)
+        ResultReport.objects.filter(pk=stored_report_id).update(
+            status=ResultReport.Status.STORED, closed_at=now
+        )
     ResultReport.objects.filter(match_id=match_id, status=ResultReport.Status.OPEN).exclude(
         pk=stored_report_id
     ).update(status=ResultReport.Status.SUPERSEDED, closed_at=now)
@@ -331,7 +333,9 @@ def report_open(
     carrying it): the partial unique rule on open reports decides between two players reporting at once.
     The caller (a tournament) has checked who reports, who confirms and the decider."""
     if not is_int(expected_version) or expected_version < 0:
-        raise UserError("expected_version must be a whole number, 0 for the first result", field="expected_version")
+        raise UserError(
+            "expected_version must be a whole number, 0 for the first result", field="expected_version"
+        )
     match = Match.objects.filter(pk=match_id).first() if is_int(match_id) else None
     if match is None:
         raise NotFound(f"no match with id {match_id}")
@@ -339,7 +343,9 @@ def report_open(
         raise Conflict("the match is void: it takes no result")
     spec = game_spec(match.game_id)
     seated = list(match.seats.order_by("seat").values_list("player_id", flat=True))
-    places, scores = check_outcome(num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores)
+    places, scores = check_outcome(
+        num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores
+    )
     with transaction.atomic():
         current = _match_locked(match.pk)
         if current and current == expected_version:
@@ -381,9 +387,12 @@ def _match_locked(match_id: int) -> int | None:
     confirmation of a report queue up on the match instead of each holding the row the other needs (a
     deadlock on PostgreSQL); the second then sees the first's result and gets its 409. NO KEY UPDATE: rows
     that only refer to the match (seats, versions) stay free to insert."""
-    return Match.objects.select_for_update(no_key=True).filter(pk=match_id).values_list(
-        "result_version", flat=True
-    ).first()
+    return (
+        Match.objects.select_for_update(no_key=True)
+        .filter(pk=match_id)
+        .values_list("result_version", flat=True)
+        .first()
+    )
 
 
 def report_locked(report_id: Any, match_id: int) -> ResultReport:
@@ -473,7 +482,9 @@ def dispute_open(
     else:
         _check_open(report)
         if player_id == report.reporter_id:
-            raise Forbidden("you made this report: wait for the others, or ask an organizer to enter the result")
+            raise Forbidden(
+                "you made this report: wait for the others, or ask an organizer to enter the result"
+            )
     try:
         with transaction.atomic():
             dispute = ResultDispute.objects.create(

@@ -340,7 +340,9 @@ def broker_settings(url: str, root: Path = VAR_DIR / "broker") -> tuple[str, dic
     return url, {}
 
 
-CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = broker_settings(env.text("CELERY_BROKER_URL", "filesystem://localhost/"))
+CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = broker_settings(
+    env.text("CELERY_BROKER_URL", "filesystem://localhost/")
+)
 
 
 def celery_queues(default: str, notifications: str) -> tuple[tuple[Queue, ...], dict[str, dict[str, str]]]:
@@ -391,7 +393,9 @@ BOT_UPLOAD_MAX_ENTRIES = env.number("BOT_UPLOAD_MAX_ENTRIES", 200, minimum=2)
 BOT_UPLOAD_MAX_ENTRY_BYTES = env.number("BOT_UPLOAD_MAX_ENTRY_BYTES", 2 << 20, minimum=1024)
 BOT_UPLOAD_MAX_RATIO = env.number("BOT_UPLOAD_MAX_RATIO", 100, minimum=2)  # uncompressed : compressed
 BOT_UPLOAD_QUOTA_VERSIONS = env.number("BOT_UPLOAD_QUOTA_VERSIONS", 100, minimum=1)  # per user, all bots
-BOT_UPLOAD_QUOTA_BYTES = env.number("BOT_UPLOAD_QUOTA_BYTES", 20 << 20, minimum=1024)  # per user, distinct uploads
+BOT_UPLOAD_QUOTA_BYTES = env.number(
+    "BOT_UPLOAD_QUOTA_BYTES", 20 << 20, minimum=1024
+)  # per user, distinct uploads
 BOT_UPLOADS_PER_USER_HOUR = env.number("BOT_UPLOADS_PER_USER_HOUR", 20, minimum=1)  # per user
 # The check of an upload's modules (league.bots.checking): compiled by a worker in a child process under
 # these bounds for all its modules together (CPU seconds, address space in MB, and a wall deadline).
@@ -426,7 +430,11 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
-        "server": {"()": "django.utils.log.ServerFormatter", "format": "[{server_time}] {message}", "style": "{"}
+        "server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        }
     },
     "handlers": {
         "console": {"class": "logging.StreamHandler"},
@@ -435,5 +443,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.text("LOG_LEVEL", "INFO")},
     # runserver's access log (Django's own format) follows LOG_LEVEL too: `manage.py serve` sets WARNING
     # unless --verbose.
-    "loggers": {"django.server": {"handlers": ["server"], "level": env.text("LOG_LEVEL", "INFO"), "propagate": False}},
+    "loggers": {
+        "django.server": {"handlers": ["server"], "level": env.text("LOG_LEVEL", "INFO"), "propagate": False}
+    },
 }

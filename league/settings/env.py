@@ -32,7 +32,9 @@ def flag(name: str, default: bool = False) -> bool:
         return True
     if word in FALSE_WORDS:
         return False
-    raise ImproperlyConfigured(f"{name} must be one of {', '.join(TRUE_WORDS + FALSE_WORDS[:-1])}, not {raw!r}")
+    raise ImproperlyConfigured(
+        f"{name} must be one of {', '.join(TRUE_WORDS + FALSE_WORDS[:-1])}, not {raw!r}"
+    )
 
 
 def words(name: str, default: tuple[str, ...] = ()) -> list[str]:
@@ -59,5 +61,7 @@ def rate(name: str, default: str) -> str:
     if raw is None:
         return default
     if not RATE.fullmatch(raw.strip()):
-        raise ImproperlyConfigured(f"{name} must be a count per second, minute, hour or day like 600/minute, not {raw!r}")
+        raise ImproperlyConfigured(
+            f"{name} must be a count per second, minute, hour or day like 600/minute, not {raw!r}"
+        )
     return raw.strip()

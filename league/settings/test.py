@@ -34,7 +34,9 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
-CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = broker_settings(CELERY_BROKER_URL, TEST_RUN_DIR / "broker")
+CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = broker_settings(
+    CELERY_BROKER_URL, TEST_RUN_DIR / "broker"
+)
 # A queue of this run's own, so that runs sharing a Redis broker never take each other's tasks.
 CELERY_TASK_DEFAULT_QUEUE = f"tests-{TEST_RUN_DIR.name}"
 NOTIFICATIONS_QUEUE = f"tests-{TEST_RUN_DIR.name}-notifications"

@@ -112,7 +112,9 @@ def load_demo(*, admin) -> int:
             strength = [DEMO_NAMES.index(p.name) for p in seated]  # later names play a little better
             if spec.score_order is None:
                 keys = [-(s + rng.randint(0, 12)) // 3 for s in strength]
-                result_submit(match_id=match.pk, expected_version=0, places=competition_places(keys), entered_by=admin)
+                result_submit(
+                    match_id=match.pk, expected_version=0, places=competition_places(keys), entered_by=admin
+                )
             else:
                 sign = 1 if spec.score_order == "high" else -1
                 scores = [max(0, 20 + sign * s + rng.randint(-10, 10)) for s in strength]

@@ -46,7 +46,9 @@ def home_leaders() -> list[dict]:
         {
             "spec": spec,
             "top": list(
-                Rating.objects.filter(pool__kind="people", pool__game_id=spec.id, player__kind=Player.Kind.PERSON)
+                Rating.objects.filter(
+                    pool__kind="people", pool__game_id=spec.id, player__kind=Player.Kind.PERSON
+                )
                 .select_related("player")
                 .order_by("-conservative", "player__name")[:HOME_TOP_PLAYERS]
             ),
@@ -71,7 +73,9 @@ def health_page(request: HttpRequest) -> HttpResponse:
     """Health as HTML, or JSON with `?format=json` or `Accept: application/json`; 503 when not healthy."""
     report = health()
     status = 200 if report.ok else 503
-    wants_json = request.GET.get("format") == "json" or "application/json" in request.headers.get("Accept", "")
+    wants_json = request.GET.get("format") == "json" or "application/json" in request.headers.get(
+        "Accept", ""
+    )
     if wants_json:
         return JsonResponse(report.as_dict(), status=status)
     return render(request, "site/health.html", {"health": report.as_dict()}, status=status)

@@ -29,7 +29,9 @@ def _random_places(rng: random.Random, size: int) -> list[int]:
     return places
 
 
-def _play(round_row: Round, admin: AbstractBaseUser, rng: random.Random, *, tables: int | None = None) -> None:
+def _play(
+    round_row: Round, admin: AbstractBaseUser, rng: random.Random, *, tables: int | None = None
+) -> None:
     for table in round_row.tables.order_by("number").select_related("match")[:tables]:
         size = table.match.seats.count()
         services.table_result(table=table, by=admin, expected_version=0, places=_random_places(rng, size))
@@ -60,7 +62,9 @@ def load_tournament_demo(*, admin: AbstractBaseUser) -> list[Tournament]:
     players = list(Player.objects.filter(kind=Player.Kind.PERSON, active=True).order_by("name"))
     if len(players) < 8:
         return []
-    existing = set(Tournament.objects.filter(name__in=[SWISS_NAME, CUP_NAME, OPEN_NAME]).values_list("name", flat=True))
+    existing = set(
+        Tournament.objects.filter(name__in=[SWISS_NAME, CUP_NAME, OPEN_NAME]).values_list("name", flat=True)
+    )
     created = []
     if not existing & {SWISS_NAME, CUP_NAME}:
         created += _live_demo(admin, players)

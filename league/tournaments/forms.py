@@ -50,11 +50,11 @@ POINTS_NUMBER = re.compile(r"-?[0-9]{1,6}(?:\.[0-9]{1,3})?")
 
 
 def _ordinal(number: int) -> str:
-    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number if number < 20 else number % 10, 'th')}"
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number if number < 20 else number % 10, 'th') }"
 
 
 def _formats_text(formats: tuple[str, ...]) -> str:
-    """"Swiss, round robin and stages": the formats a field applies to, for the page without JavaScript."""
+    """ "Swiss, round robin and stages": the formats a field applies to, for the page without JavaScript."""
     names = [FORMATS[name].split(":")[0].lower() if index else FORMATS[name].split(":")[0] for index, name in
              enumerate(formats)]  # fmt: skip
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
@@ -78,7 +78,9 @@ class TournamentForm(forms.Form):
     game_id = forms.ChoiceField(label="Game", choices=())
     format = forms.ChoiceField(choices=Tournament.Format.choices, initial=Tournament.Format.SWISS)
     start_date = forms.DateField(required=False, label="Date", widget=forms.DateInput(attrs={"type": "date"}))
-    start_time = forms.TimeField(required=False, label="Start time", widget=forms.TimeInput(attrs={"type": "time"}))
+    start_time = forms.TimeField(
+        required=False, label="Start time", widget=forms.TimeInput(attrs={"type": "time"})
+    )
     time_zone = forms.CharField(
         max_length=64, required=False, label="Time zone", help_text="An IANA name, e.g. Europe/Berlin.",
         widget=forms.TextInput(attrs={"list": "zones", "autocomplete": "off", "spellcheck": "false"}),
@@ -89,7 +91,9 @@ class TournamentForm(forms.Form):
         help_text="Shown on the tournament's page: rules, prizes, what to bring.",
     )  # fmt: skip
     table_size = forms.IntegerField(initial=4, label="Seats per table", **SETTING_BOUNDS["table_size"].limits)
-    leftovers = forms.ChoiceField(choices=Tournament.Leftovers.choices, label="Players who do not fill a table")
+    leftovers = forms.ChoiceField(
+        choices=Tournament.Leftovers.choices, label="Players who do not fill a table"
+    )
     rounds = forms.IntegerField(
         required=False, initial=4, **SETTING_BOUNDS["rounds"].limits,
         help_text="Swiss: rounds to play. Round robin: empty for one full cycle. Stages: rounds of the first stage.",
@@ -97,7 +101,9 @@ class TournamentForm(forms.Form):
     first_stage = forms.ChoiceField(
         choices=[("swiss", "Swiss"), ("round_robin", "Round robin")], required=False, label="First stage"
     )
-    cut_size = forms.IntegerField(required=False, label="Players in the top cut", **SETTING_BOUNDS["cut_size"].limits)
+    cut_size = forms.IntegerField(
+        required=False, label="Players in the top cut", **SETTING_BOUNDS["cut_size"].limits
+    )
     cut_format = forms.ChoiceField(
         choices=[("single_elimination", "Single elimination"), ("double_elimination", "Double elimination")],
         required=False,
@@ -120,7 +126,9 @@ class TournamentForm(forms.Form):
         help_text="Winning a short table (3 among tables of 4) earns what winning a full table earns: a table's "
         "points are multiplied by first place at the preferred size over first place at its size.",
     )  # fmt: skip
-    rated = forms.BooleanField(required=False, initial=True, help_text="Rated tournaments count in the game's ratings.")
+    rated = forms.BooleanField(
+        required=False, initial=True, help_text="Rated tournaments count in the game's ratings."
+    )
     result_reporting = forms.ChoiceField(
         choices=Tournament.Reporting.choices, initial=Tournament.Reporting.ORGANIZER, label="Results", required=False,
         help_text="With self-report a seated player reports the table's result and every other player at the "
@@ -159,7 +167,9 @@ class TournamentForm(forms.Form):
                     widget=forms.NumberInput(attrs={"step": "any", "class": "points-input"}),
                 )  # fmt: skip
         picks = max(TIEBREAK_PICKS, len((self.initial or {}).get("tiebreaks") or ()) + 1)
-        self.tiebreak_names = [f"tiebreak_{number}" for number in range(1, min(picks, len(seam.TIEBREAKS)) + 1)]
+        self.tiebreak_names = [
+            f"tiebreak_{number}" for number in range(1, min(picks, len(seam.TIEBREAKS)) + 1)
+        ]
         defaults = list(seam.DEFAULT_TIEBREAKS)
         choices = [("", "—"), *((key, TIEBREAK_LABELS[key]) for key in seam.TIEBREAKS)]
         for index, name in enumerate(self.tiebreak_names):
@@ -263,7 +273,9 @@ class TournamentForm(forms.Form):
         data["cut_format"] = data["cut_format"] or "single_elimination"
         data["requested_bye_score"] = data["requested_bye_score"] or Tournament.ByeScore.ZERO
         data["result_reporting"] = data["result_reporting"] or Tournament.Reporting.ORGANIZER
-        data["two_seat_confirmation"] = data["two_seat_confirmation"] or Tournament.TwoSeatConfirmation.OPPONENT
+        data["two_seat_confirmation"] = (
+            data["two_seat_confirmation"] or Tournament.TwoSeatConfirmation.OPPONENT
+        )
         if data["dispute_window_minutes"] is None:
             data["dispute_window_minutes"] = 15
         if self.with_schedule:
@@ -283,7 +295,11 @@ class TournamentForm(forms.Form):
 
     def option_sets(self) -> list[dict]:
         return [
-            {"game": spec.id, "name": spec.name, "fields": [self[name] for _, name in self.option_fields[spec.id]]}
+            {
+                "game": spec.id,
+                "name": spec.name,
+                "fields": [self[name] for _, name in self.option_fields[spec.id]],
+            }
             for spec in game_specs()
         ]
 
@@ -310,14 +326,22 @@ def _option_field(option: Option) -> forms.Field:
         return forms.BooleanField(required=False, initial=option.default, label=label, help_text=option.help)
     if option.kind in ("int", "float"):
         attrs = {"step": "1" if option.kind == "int" else "any"}
-        attrs.update({key: f"{value:g}" for key, value in (("min", option.min), ("max", option.max)) if value is not None})
+        attrs.update(
+            {
+                key: f"{value:g}"
+                for key, value in (("min", option.min), ("max", option.max))
+                if value is not None
+            }
+        )
         return forms.CharField(required=False, initial=option.default, label=label, help_text=option.help,
                                max_length=30, widget=forms.NumberInput(attrs=attrs))  # fmt: skip
     if option.kind == "choice":
         choices = [(str(choice), str(choice).replace("_", " ")) for choice in option.choices]
         return forms.CharField(required=False, initial=str(option.default), label=label, help_text=option.help,
                                max_length=60, widget=forms.Select(choices=choices))  # fmt: skip
-    return forms.CharField(required=False, initial=option.default, label=label, help_text=option.help, max_length=200)
+    return forms.CharField(
+        required=False, initial=option.default, label=label, help_text=option.help, max_length=200
+    )
 
 
 class RegisterForm(forms.Form):
@@ -355,7 +379,9 @@ class ParticipantsForm(forms.Form):
         help_text="One player per line; a name nobody has yet makes a new player (you confirm it first).",
     )
     participants = forms.FileField(
-        required=False, label="Or a CSV of participants", help_text="One row per player: name, and optionally a seed."
+        required=False,
+        label="Or a CSV of participants",
+        help_text="One row per player: name, and optionally a seed.",
     )
     entries = forms.CharField(required=False, widget=forms.HiddenInput, max_length=MAX_BATCH_JSON)
     confirm_new = forms.BooleanField(required=False, widget=forms.HiddenInput)
@@ -370,7 +396,9 @@ class ParticipantsForm(forms.Form):
             data["batch"] = _entries_from_csv(data["participants"])
         else:
             lines = (data.get("names") or "").splitlines()
-            data["batch"] = [BatchEntry(line.strip(), None, number) for number, line in enumerate(lines, 1) if line.strip()]
+            data["batch"] = [
+                BatchEntry(line.strip(), None, number) for number, line in enumerate(lines, 1) if line.strip()
+            ]
         if not data["batch"]:
             raise forms.ValidationError("name at least one player")
         return data
@@ -476,7 +504,10 @@ class ScheduleForm(forms.Form):
     def of(cls, tournament: Tournament, round_times) -> "ScheduleForm":
         zone = tournament.time_zone
         by_number = {row.number: row.starts_at for row in round_times}
-        lines = [clock.local_input(by_number.get(number), zone) for number in range(1, max(by_number, default=0) + 1)]
+        lines = [
+            clock.local_input(by_number.get(number), zone)
+            for number in range(1, max(by_number, default=0) + 1)
+        ]
         return cls(initial={
             "time_zone": zone,
             "starts_at": clock.local_input(tournament.starts_at, zone, sep="T"),

@@ -158,7 +158,9 @@ WORDING: dict[str, Callable[[dict, str], str]] = {
     Action.BYE_REQUESTED: lambda d, z: (
         f"{d.get('player')}: {'a bye' if d.get('kind') == 'bye' else 'sits out'} in round {d.get('round')}"
     ),
-    Action.BYE_CANCELLED: lambda d, z: f"{d.get('player')}: the request for round {d.get('round')} taken back",
+    Action.BYE_CANCELLED: lambda d, z: (
+        f"{d.get('player')}: the request for round {d.get('round')} taken back"
+    ),
     Action.ROUND_GENERATED: lambda d, z: (
         f"Generated round {d.get('round')} as a draft ({d.get('tables')} tables)"
     ),

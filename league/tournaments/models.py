@@ -57,9 +57,13 @@ class Tournament(models.Model):
         max_length=130, unique=True, allow_unicode=True, help_text="Derived from the name; used in page URLs."
     )
     game_id = models.CharField(max_length=40, db_index=True, help_text="A game id from the games registry.")
-    options = models.JSONField(default=dict, blank=True, help_text="Validated variant options, defaults filled.")
+    options = models.JSONField(
+        default=dict, blank=True, help_text="Validated variant options, defaults filled."
+    )
     format = models.CharField(max_length=20, choices=Format.choices, default=Format.SWISS)
-    table_size = models.PositiveSmallIntegerField(default=2, help_text="The preferred number of seats per table.")
+    table_size = models.PositiveSmallIntegerField(
+        default=2, help_text="The preferred number of seats per table."
+    )
     leftovers = models.CharField(
         max_length=5,
         choices=Leftovers.choices,
@@ -75,12 +79,21 @@ class Tournament(models.Model):
     first_stage = models.CharField(
         max_length=20, default="swiss", blank=True, help_text="Stages: 'swiss' or 'round_robin'."
     )
-    cut_size = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Stages: players in the top cut.")
-    cut_format = models.CharField(
-        max_length=20, default="single_elimination", blank=True, help_text="Stages: the top cut's elimination."
+    cut_size = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Stages: players in the top cut."
     )
-    advance = models.PositiveSmallIntegerField(default=1, help_text="Multi-seat elimination: advancing per table.")
-    third_place = models.BooleanField(default=False, help_text="Single elimination: play a third-place match.")
+    cut_format = models.CharField(
+        max_length=20,
+        default="single_elimination",
+        blank=True,
+        help_text="Stages: the top cut's elimination.",
+    )
+    advance = models.PositiveSmallIntegerField(
+        default=1, help_text="Multi-seat elimination: advancing per table."
+    )
+    third_place = models.BooleanField(
+        default=False, help_text="Single elimination: play a third-place match."
+    )
     grand_final_reset = models.BooleanField(
         default=True, help_text="Double elimination: a second grand final if the losers' bracket winner wins."
     )
@@ -89,7 +102,9 @@ class Tournament(models.Model):
         blank=True,
         help_text='Points per place by table size, e.g. {"4": [3, 2, 1, 0]}; missing sizes use k - place.',
     )
-    tiebreaks = models.JSONField(default=list, help_text="Ordered tie-breaks after points; seed settles the rest.")
+    tiebreaks = models.JSONField(
+        default=list, help_text="Ordered tie-breaks after points; seed settles the rest."
+    )
     scale_points = models.BooleanField(
         default=False,
         help_text="Points of tables of other sizes are scaled so that a win anywhere is worth a win at the "
@@ -110,7 +125,8 @@ class Tournament(models.Model):
         help_text="Self-report at tables of 2: the opponent confirms, or an organizer enters the result.",
     )  # fmt: skip
     dispute_window_minutes = models.PositiveSmallIntegerField(
-        default=15, help_text="Self-report: how long after a confirmed result is stored a player may dispute it."
+        default=15,
+        help_text="Self-report: how long after a confirmed result is stored a player may dispute it.",
     )
     venue = models.CharField(max_length=200, blank=True, help_text="Where the event takes place.")
     description = models.TextField(max_length=4000, blank=True, help_text="Shown on the tournament's page.")
@@ -125,7 +141,9 @@ class Tournament(models.Model):
         help_text="Who enter and correct results only (organizers do that too).",
     )  # fmt: skip
     time_zone = models.CharField(
-        max_length=64, default=default_time_zone, help_text="An IANA zone name: the event's clock for every time shown."
+        max_length=64,
+        default=default_time_zone,
+        help_text="An IANA zone name: the event's clock for every time shown.",
     )
     starts_at = models.DateTimeField(null=True, blank=True, help_text="The planned start.")
     checkin_opens_at = models.DateTimeField(
@@ -134,8 +152,12 @@ class Tournament(models.Model):
     self_signup = models.BooleanField(
         default=False, help_text="Signed-in players join and leave themselves while registration is open."
     )
-    capacity = models.PositiveIntegerField(null=True, blank=True, help_text="Places for players; empty: no cap.")
-    waitlist = models.BooleanField(default=True, help_text="When full, joiners queue on a waitlist (else refused).")
+    capacity = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Places for players; empty: no cap."
+    )
+    waitlist = models.BooleanField(
+        default=True, help_text="When full, joiners queue on a waitlist (else refused)."
+    )
     approval = models.BooleanField(default=False, help_text="Joins wait for an organizer's approval.")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -145,10 +167,13 @@ class Tournament(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         constraints = [
-            models.CheckConstraint(condition=models.Q(table_size__gte=2), name="tournament_table_size_at_least_2"),
+            models.CheckConstraint(
+                condition=models.Q(table_size__gte=2), name="tournament_table_size_at_least_2"
+            ),
             models.CheckConstraint(condition=models.Q(advance__gte=1), name="tournament_advance_positive"),
             models.CheckConstraint(
-                condition=models.Q(capacity__isnull=True) | models.Q(capacity__gte=1), name="tournament_capacity_positive"
+                condition=models.Q(capacity__isnull=True) | models.Q(capacity__gte=1),
+                name="tournament_capacity_positive",
             ),
             models.CheckConstraint(
                 condition=models.Q(checkin_opens_at__isnull=True)
@@ -213,17 +238,25 @@ class Registration(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
     player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="registrations")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
-    seed = models.PositiveIntegerField(null=True, blank=True, help_text="1 = top seed; set by rating or by hand.")
+    seed = models.PositiveIntegerField(
+        null=True, blank=True, help_text="1 = top seed; set by rating or by hand."
+    )
     entered_round = models.PositiveSmallIntegerField(
         default=1, help_text="The first round the player could be paired in (later for a late entry)."
     )
     left_after_round = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="The last round played before dropping out (or being marked a no-show)."
+        null=True,
+        blank=True,
+        help_text="The last round played before dropping out (or being marked a no-show).",
     )
     queued_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the player joined (with approval: was approved); the waitlist's order."
+        null=True,
+        blank=True,
+        help_text="When the player joined (with approval: was approved); the waitlist's order.",
     )
-    checked_in_at = models.DateTimeField(null=True, blank=True, help_text="When the player checked in, if they did.")
+    checked_in_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the player checked in, if they did."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -231,9 +264,13 @@ class Registration(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "player"], name="registration_once_per_tournament"),
             models.UniqueConstraint(
-                fields=["tournament", "seed"], condition=models.Q(seed__isnull=False), name="seed_unique_in_tournament"
+                fields=["tournament", "seed"],
+                condition=models.Q(seed__isnull=False),
+                name="seed_unique_in_tournament",
             ),
-            models.CheckConstraint(condition=models.Q(seed__isnull=True) | models.Q(seed__gte=1), name="seed_from_1"),
+            models.CheckConstraint(
+                condition=models.Q(seed__isnull=True) | models.Q(seed__gte=1), name="seed_from_1"
+            ),
             models.CheckConstraint(
                 condition=models.Q(seed__isnull=True)
                 | ~models.Q(status__in=["waitlisted", "pending", "declined", "invited"]),
@@ -266,7 +303,9 @@ class ByeRequest(models.Model):
     class Meta:
         ordering = ["tournament", "round_number", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "player", "round_number"], name="bye_request_once_per_round"),
+            models.UniqueConstraint(
+                fields=["tournament", "player", "round_number"], name="bye_request_once_per_round"
+            ),
             models.CheckConstraint(condition=models.Q(round_number__gte=1), name="bye_request_round_from_1"),
         ]
 
@@ -285,14 +324,20 @@ class Round(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     byes = models.JSONField(default=list, blank=True, help_text="Player ids with a bye (scores as a win).")
     requested_byes = models.JSONField(
-        default=list, blank=True, help_text='Byes players asked for, as [player id, score], score "win", "half" or "zero".'
+        default=list,
+        blank=True,
+        help_text='Byes players asked for, as [player id, score], score "win", "half" or "zero".',
     )
-    sat_out = models.JSONField(default=list, blank=True, help_text="Player ids who asked to sit the round out.")
+    sat_out = models.JSONField(
+        default=list, blank=True, help_text="Player ids who asked to sit the round out."
+    )
     advanced = models.JSONField(
         default=list, blank=True, help_text="Elimination: player ids who go through without playing."
     )
     final = models.BooleanField(default=False, help_text="Holds an elimination final.")
-    quality = models.JSONField(default=dict, help_text="The quality report of the generated (or adjusted) round.")
+    quality = models.JSONField(
+        default=dict, help_text="The quality report of the generated (or adjusted) round."
+    )
     generated_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
@@ -307,11 +352,17 @@ class Round(models.Model):
     class Meta:
         ordering = ["tournament", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique_in_tournament"),
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="round_number_unique_in_tournament"
+            ),
             models.CheckConstraint(condition=models.Q(number__gte=1), name="round_number_from_1"),
             models.CheckConstraint(  # no timer, a running one (its zero) or a paused one (seconds left)
-                condition=models.Q(timer_duration_seconds=None, timer_ends_at=None, timer_paused_remaining=None)
-                | models.Q(timer_duration_seconds__gte=0, timer_ends_at__isnull=False, timer_paused_remaining=None)
+                condition=models.Q(
+                    timer_duration_seconds=None, timer_ends_at=None, timer_paused_remaining=None
+                )
+                | models.Q(
+                    timer_duration_seconds__gte=0, timer_ends_at__isnull=False, timer_paused_remaining=None
+                )
                 | models.Q(timer_duration_seconds__gte=0, timer_ends_at=None, timer_paused_remaining__gte=0),
                 name="round_timer_runs_or_pauses",
             ),
@@ -339,8 +390,12 @@ class Table(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(help_text="Table order in the round, from 1 (the top table).")
-    label = models.CharField(max_length=12, blank=True, help_text="The bracket match this table plays (R1-1, GF).")
-    planned_seats = models.JSONField(help_text="Player ids in seat order (seat 0 starts) as drawn or adjusted.")
+    label = models.CharField(
+        max_length=12, blank=True, help_text="The bracket match this table plays (R1-1, GF)."
+    )
+    planned_seats = models.JSONField(
+        help_text="Player ids in seat order (seat 0 starts) as drawn or adjusted."
+    )
     match = models.OneToOneField(
         "matches.Match",
         null=True,
@@ -350,7 +405,9 @@ class Table(models.Model):
         help_text="The match played at this table; a match belongs to at most one tournament table.",
     )
     closed_as = models.CharField(max_length=8, choices=Closed.choices, default=Closed.NO, blank=True)
-    absent = models.JSONField(default=list, blank=True, help_text="Player ids who did not play (placed last).")
+    absent = models.JSONField(
+        default=list, blank=True, help_text="Player ids who did not play (placed last)."
+    )
 
     class Meta:
         ordering = ["round", "number"]
@@ -412,7 +469,9 @@ class AuditEntry(models.Model):
         help_text="Who did it; empty for the system (or a deleted account).",
     )  # fmt: skip
     action = models.CharField(max_length=40, choices=Action.choices)
-    details = models.JSONField(default=dict, blank=True, help_text="What was done, e.g. the player and round.")
+    details = models.JSONField(
+        default=dict, blank=True, help_text="What was done, e.g. the player and round."
+    )
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -132,7 +132,9 @@ def check_points(points: Any) -> dict[str, list[float]]:
         if not 2 <= size_number <= 7:
             raise UserError(f"table sizes run from 2 to 7, not {size_number}", field="points")
         if not isinstance(values, list | tuple) or not all(is_number(value) for value in values):
-            raise UserError(f"the points for a table of {size_number} must be a list of numbers", field="points")
+            raise UserError(
+                f"the points for a table of {size_number} must be a list of numbers", field="points"
+            )
         cleaned[str(size_number)] = [float(value) for value in values]
     try:
         Scoring({int(size): tuple(values) for size, values in cleaned.items()})
@@ -190,7 +192,11 @@ class History:
         }
 
     def played(self, first: int = 1, last: int | None = None) -> list[PlayedRound]:
-        return [played for number, played in sorted(self.rounds.items()) if number >= first and (last is None or number <= last)]
+        return [
+            played
+            for number, played in sorted(self.rounds.items())
+            if number >= first and (last is None or number <= last)
+        ]
 
 
 def load_history(tournament: Tournament) -> History:
@@ -295,9 +301,10 @@ def has_bracket(tournament: Tournament) -> bool:
     round (a draft counts)."""
     if tournament.is_elimination:
         return True
-    return tournament.format == Tournament.Format.STAGES and tournament.round_set.filter(
-        number__gt=tournament.rounds or 0
-    ).exists()
+    return (
+        tournament.format == Tournament.Format.STAGES
+        and tournament.round_set.filter(number__gt=tournament.rounds or 0).exists()
+    )
 
 
 def load_round_part(tournament: Tournament, number: int, tables: tuple[int, int] | None = None) -> History:
@@ -320,8 +327,12 @@ ROUND_REPORT = ("quality",)  # a round's quality report (hundreds of kB at 10,00
 REGISTRATION_FACTS = ("id", "player_id", "seed", "status", "entered_round", "left_after_round")
 
 
-def _load(tournament: Tournament, where: dict[str, Any], *, partial: bool = False, lean: bool = False) -> History:
-    round_rows = list(tournament.round_set.order_by("number").defer(*(ROUND_REPORT if lean or partial else ())))
+def _load(
+    tournament: Tournament, where: dict[str, Any], *, partial: bool = False, lean: bool = False
+) -> History:
+    round_rows = list(
+        tournament.round_set.order_by("number").defer(*(ROUND_REPORT if lean or partial else ()))
+    )
     tables: dict[int, list[TableRow]] = {row.pk: [] for row in round_rows}
     found = TableRow.objects.filter(**where).order_by("round_id", "number")
     if lean:
@@ -329,18 +340,31 @@ def _load(tournament: Tournament, where: dict[str, Any], *, partial: bool = Fals
             match = MatchFacts(match_id, status, version) if match_id is not None else None
             tables[round_id].append(TableFacts(pk, round_id, number, label, closed, match_id, match))
     elif partial:
-        for pk, round_id, number, label, closed, match_id, status, version, planned, absent in found.values_list(
-            *TABLE_FACTS, "planned_seats", "absent"
-        ):
+        for (
+            pk,
+            round_id,
+            number,
+            label,
+            closed,
+            match_id,
+            status,
+            version,
+            planned,
+            absent,
+        ) in found.values_list(*TABLE_FACTS, "planned_seats", "absent"):
             match = MatchFacts(match_id, status, version) if match_id is not None else None
-            tables[round_id].append(ShownTable(pk, round_id, number, label, closed, match_id, match, planned, absent))
+            tables[round_id].append(
+                ShownTable(pk, round_id, number, label, closed, match_id, match, planned, absent)
+            )
     else:
         for table in found.select_related("match"):
             tables[table.round_id].append(table)
     through = {f"match__tournament_table__{key}": value for key, value in where.items()}
     seats: dict[int, list[SeatRow]] = {}
     rows = MatchSeat.objects.filter(**through).order_by("match_id", "seat")
-    for match_id, seat, player_id, place, score in rows.values_list("match_id", "seat", "player_id", "place", "score"):
+    for match_id, seat, player_id, place, score in rows.values_list(
+        "match_id", "seat", "player_id", "place", "score"
+    ):
         seats.setdefault(match_id, []).append(SeatRow(seat, player_id, place, score))
     registrations = tournament.registrations.select_related("player").order_by("seed", "id")
     if partial:
@@ -391,7 +415,9 @@ def _load(tournament: Tournament, where: dict[str, Any], *, partial: bool = Fals
                 )
             )
         requested = tuple((player, score) for player, score in round_row.requested_byes)
-        rounds[round_row.number] = PlayedRound(tables=tuple(results), byes=tuple(round_row.byes), requested_byes=requested)
+        rounds[round_row.number] = PlayedRound(
+            tables=tuple(results), byes=tuple(round_row.byes), requested_byes=requested
+        )
     return History(tournament, registrations, round_rows, tables, seats, rounds, deciders, voided)
 
 
@@ -465,7 +491,9 @@ def _first_stage_figures(history: History, placed: list[Standing]) -> list[Stand
         return placed
     first = {row.id: row for row in standings(history, last_round=tournament.rounds or 0)}
     return [
-        replace(first[row.id], rank=row.rank, group=row.group) if row.id in missed and row.id in first else row
+        replace(first[row.id], rank=row.rank, group=row.group)
+        if row.id in missed and row.id in first
+        else row
         for row in placed
     ]
 
@@ -576,15 +604,21 @@ def _inputs(history: History, number: int, resting: frozenset[int] = frozenset()
     if fmt == Tournament.Format.SWISS:
         return RoundInputs(entrants=_entrants(history, _active(history) - resting), **common)
     if fmt == Tournament.Format.ROUND_ROBIN:
-        return RoundInputs(entrants=_entrants(history, _fixed_field(history)), rounds=tournament.rounds, **common)
+        return RoundInputs(
+            entrants=_entrants(history, _fixed_field(history)), rounds=tournament.rounds, **common
+        )
     if fmt in (Tournament.Format.SINGLE_ELIMINATION, Tournament.Format.DOUBLE_ELIMINATION):
         # Elimination rebuilds its earlier rounds from the entrants as they stood before round 1.
         results = [result for played in history.played() for result in played.tables]
-        return RoundInputs(entrants=_entrants(history, _fixed_field(history), last_round=0), results=results, **common)
+        return RoundInputs(
+            entrants=_entrants(history, _fixed_field(history), last_round=0), results=results, **common
+        )
     plan = _stage_plan(tournament)
     if number <= plan.first_rounds:
         players = _active(history) - resting if plan.first == "swiss" else _fixed_field(history)
-        return RoundInputs(entrants=_entrants(history, players), rounds=plan.first_rounds, stage=plan, **common)
+        return RoundInputs(
+            entrants=_entrants(history, players), rounds=plan.first_rounds, stage=plan, **common
+        )
     entrants = _entrants(history, _cut_field(history, plan.first_rounds), last_round=plan.first_rounds)
     results = [result for played in history.played(first=plan.first_rounds + 1) for result in played.tables]
     return RoundInputs(entrants=entrants, results=results, stage=plan, **common)
@@ -604,7 +638,11 @@ def quality_dict(quality: Any) -> dict:
     of a report of thousands of tables, this reads each once)."""
     report = {name.name: getattr(quality, name.name) for name in fields(quality)}
     report["per_table"] = tuple(
-        {"repeat_pairs": line.repeat_pairs, "score_spread": line.score_spread, "seat_excess": line.seat_excess}
+        {
+            "repeat_pairs": line.repeat_pairs,
+            "score_spread": line.score_spread,
+            "seat_excess": line.seat_excess,
+        }
         for line in quality.per_table
     )
     report["cost"] = tuple(quality.cost)
@@ -654,7 +692,9 @@ def planned_rounds(history: History) -> int | None:
 def _bracket_results(history: History, first: int) -> list[TableResult]:
     """The labelled results of the elimination from round `first`, with its void matches (both absent)."""
     played = [result for played in history.played(first=first) for result in played.tables]
-    voided = [result for number, results in sorted(history.voided.items()) if number >= first for result in results]
+    voided = [
+        result for number, results in sorted(history.voided.items()) if number >= first for result in results
+    ]
     return played + voided
 
 
@@ -666,11 +706,16 @@ def is_finished(history: History, completed: Round) -> bool:
         return completed.number >= planned
     if not completed.final:
         return False
-    elimination = tournament.cut_format if tournament.format == Tournament.Format.STAGES else tournament.format
+    elimination = (
+        tournament.cut_format if tournament.format == Tournament.Format.STAGES else tournament.format
+    )
     if elimination != Tournament.Format.DOUBLE_ELIMINATION:
         return True
     bracket = bracket_of(history)
-    return bracket is not None and bracket_champion(bracket.bracket, bracket.entrants, bracket.results) is not None
+    return (
+        bracket is not None
+        and bracket_champion(bracket.bracket, bracket.entrants, bracket.results) is not None
+    )
 
 
 @dataclass
@@ -752,9 +797,15 @@ def live_tables(history: History, first_round: int) -> dict[str, TableRow]:
 def bracket_flow(history: History) -> BracketFlow | None:
     """The state of a 2-seat bracket played match by match, once its first round is published; else None."""
     part = elimination_part(history)
-    if part is None or part.first_round not in history.rounds or not flows(history.tournament, part.first_round):
+    if (
+        part is None
+        or part.first_round not in history.rounds
+        or not flows(history.tournament, part.first_round)
+    ):
         return None
-    drawn = Bracket(_drawn(history.tournament, part), part.entrants, part.results, part.first_round)  # bracket_of
+    drawn = Bracket(
+        _drawn(history.tournament, part), part.entrants, part.results, part.first_round
+    )  # bracket_of
     plan = flow_plan(drawn.bracket)
     live = live_tables(history, part.first_round)
     try:
@@ -786,7 +837,9 @@ def bracket_flow(history: History) -> BracketFlow | None:
     return BracketFlow(opened, rounds, finished, live, bracket_feeds(drawn.bracket), drawn.bracket)
 
 
-def correction_resets(history: History, table: TableRow, places: Sequence[int], advancing: Sequence[int] | None) -> list[TableRow]:
+def correction_resets(
+    history: History, table: TableRow, places: Sequence[int], advancing: Sequence[int] | None
+) -> list[TableRow]:
     """The live tables a correction at bracket table `table` would undo: when the new places (and decider)
     change who won or lost, every later match its result feeds (directly or through other matches) that
     already has a table, in round and table order. [] when the outcome stays."""
@@ -804,7 +857,9 @@ def correction_resets(history: History, table: TableRow, places: Sequence[int], 
         if label not in downstream:
             downstream.append(label)
             waiting.extend(flow.feeds[label])
-    upstream = [result for result in part.results if result.label != table.label and result.label not in downstream]
+    upstream = [
+        result for result in part.results if result.label != table.label and result.label not in downstream
+    ]
     before = bracket_states(flow.drawn, part.entrants, part.results)[table.label]
     after = bracket_states(flow.drawn, part.entrants, [*upstream, corrected])[table.label]
     if (before.winner, before.loser) == (after.winner, after.loser):
@@ -827,7 +882,9 @@ def pod_correction_round(
         return None
     later = next((row for row in history.round_rows if row.number > number), None)
     played = history.rounds.get(number)
-    current = next((result for result in (played.tables if played else ()) if result.label == table.label), None)
+    current = next(
+        (result for result in (played.tables if played else ()) if result.label == table.label), None
+    )
     part = elimination_part(history)
     if later is None or current is None or part is None:
         return None
@@ -902,8 +959,10 @@ def check_advancing(
             field="advancing",
         )
     chosen = set(given)
-    if len(chosen) != len(given) or len(chosen) != cut or not set(opened.through) <= chosen <= set(
-        opened.through + opened.tied
+    if (
+        len(chosen) != len(given)
+        or len(chosen) != cut
+        or not set(opened.through) <= chosen <= set(opened.through + opened.tied)
     ):
         ahead = f"{_names(opened.through, names)} by place, then " if opened.through else ""
         raise UserError(

@@ -61,7 +61,9 @@ def roles(tournament: Tournament) -> list[Role]:
     """The tournament's organizers, then its scorekeepers, each by user name."""
     organizers = tournament.organizers.order_by("username").values_list("username", flat=True)
     scorekeepers = tournament.scorekeepers.order_by("username").values_list("username", flat=True)
-    return [Role(name, "organizer") for name in organizers] + [Role(name, "scorekeeper") for name in scorekeepers]
+    return [Role(name, "organizer") for name in organizers] + [
+        Role(name, "scorekeeper") for name in scorekeepers
+    ]
 
 
 WAITLIST_ORDER = ("queued_at", "id")
@@ -88,7 +90,7 @@ def places_left(tournament: Tournament, registrations: list[Registration]) -> in
 
 
 def check_in_state(tournament: Tournament, now: datetime | None = None) -> str:
-    """"off" (no check-in), "not_yet" (the window opens later), "open", or "closed" (the tournament started)."""
+    """ "off" (no check-in), "not_yet" (the window opens later), "open", or "closed" (the tournament started)."""
     if not tournament.check_in:
         return "off"
     if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
@@ -110,13 +112,19 @@ class MyEntry:
     can_check_in: bool
 
 
-def my_entry(tournament: Tournament, user: AbstractBaseUser | None, registrations: list[Registration]) -> MyEntry:
+def my_entry(
+    tournament: Tournament, user: AbstractBaseUser | None, registrations: list[Registration]
+) -> MyEntry:
     """What the user may do with their own entry now (the services check the same rules on each write)."""
     player = player_of(user)
     reg = next((reg for reg in registrations if player is not None and reg.player_id == player.pk), None)
     before_start = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
     status = reg.status if reg is not None else None
-    entered = status in (Registration.Status.ACTIVE, Registration.Status.WAITLISTED, Registration.Status.PENDING)
+    entered = status in (
+        Registration.Status.ACTIVE,
+        Registration.Status.WAITLISTED,
+        Registration.Status.PENDING,
+    )
     position = None
     if status == Registration.Status.WAITLISTED:
         position = 1 + [item.pk for item in waitlist(registrations)].index(reg.pk)
@@ -290,7 +298,7 @@ class TableView:
 
     @property
     def closed_label(self) -> str:
-        """"No-show" or "Forfeit" for a closed table; empty otherwise."""
+        """ "No-show" or "Forfeit" for a closed table; empty otherwise."""
         return Table.Closed(self.closed_as).label if self.closed_as else ""
 
     @property
@@ -414,7 +422,9 @@ def rounds(history, *, include_drafts: bool) -> list[RoundView]:
                 ]  # fmt: skip
                 if match.status == Match.Status.FINISHED:
                     earned = seam.table_points(
-                        tournament, [seat.player_id for seat in seats], {seat.player_id: seat.place for seat in seats}
+                        tournament,
+                        [seat.player_id for seat in seats],
+                        {seat.player_id: seat.place for seat in seats},
                     )
                     for seat in seats:
                         seat.points = earned[seat.player_id]
@@ -488,10 +498,14 @@ def player_path(history, round_views: list[RoundView], player_id: int) -> list[P
         if view.row.status == Round.Status.DRAFT:
             continue
         if player_id in view.row.byes:
-            steps.append(PathStep(view.number, None, "", None, [], None, seam.bye_points(history.tournament), "bye"))
+            steps.append(
+                PathStep(view.number, None, "", None, [], None, seam.bye_points(history.tournament), "bye")
+            )
             continue
         if player_id in view.row.advanced:
-            steps.append(PathStep(view.number, None, "", None, [], None, None, "goes through without playing"))
+            steps.append(
+                PathStep(view.number, None, "", None, [], None, None, "goes through without playing")
+            )
             continue
         asked = next((score for pid, _, score in view.requested_byes if pid == player_id), None)
         if asked is not None:
@@ -512,9 +526,14 @@ def player_path(history, round_views: list[RoundView], player_id: int) -> list[P
                 note = "absent" if mine.absent else f"table closed ({table.closed_label.lower()})"
             steps.append(
                 PathStep(
-                    view.number, table.number, table.label, mine.seat + 1,
+                    view.number,
+                    table.number,
+                    table.label,
+                    mine.seat + 1,
                     [seat.name for seat in table.seats if seat.player_id != player_id],
-                    mine.place, mine.points, note,
+                    mine.place,
+                    mine.points,
+                    note,
                 )  # fmt: skip
             )
     return steps
@@ -585,9 +604,19 @@ def _lay_out(title: str, columns: list[tuple[str, list[dict]]], links: dict[str,
             height = item["rows"] * ROW_HEIGHT + HEADER
             y = round(HEADER + TOP_GAP + position * slot + (slot - height - BOX_GAP) / 2)
             lines = tuple(
-                (text, won, y + HEADER + (row + 1) * ROW_HEIGHT - 7) for row, (text, won) in enumerate(item["lines"])
+                (text, won, y + HEADER + (row + 1) * ROW_HEIGHT - 7)
+                for row, (text, won) in enumerate(item["lines"])
             )
-            box = Box(x, y, BOX_WIDTH, height, item["title"], lines, links.get(item["key"], ""), item.get("muted", False))
+            box = Box(
+                x,
+                y,
+                BOX_WIDTH,
+                height,
+                item["title"],
+                lines,
+                links.get(item["key"], ""),
+                item.get("muted", False),
+            )
             boxes.append(box)
             where[item["key"]] = box
             for feeder in item.get("feeders", ()):
@@ -684,12 +713,13 @@ def claim_text(places: list[int] | None, scores: list[int] | None, names: list[s
         return ""
     order = sorted(range(len(places)), key=lambda seat: (places[seat], seat))
     return ", ".join(
-        f"{_ordinal_place(places[seat])} {names[seat]}" + (f" ({scores[seat]})" if scores else "") for seat in order
+        f"{_ordinal_place(places[seat])} {names[seat]}" + (f" ({scores[seat]})" if scores else "")
+        for seat in order
     )
 
 
 def names_text(names: list[str]) -> str:
-    """"Bea", "Bea and Cal", "Bea, Cal and Dov"."""
+    """ "Bea", "Bea and Cal", "Bea, Cal and Dov"."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}" if names else ""
 
 
@@ -800,9 +830,15 @@ def table_reporting(table: Table, user: AbstractBaseUser | None, seats: list[Sea
     match = table.match
     seat_names = {match.pk: [seat.name for seat in seats]}
     names = {seat.player_id: seat.name for seat in seats}
-    reports = list(ResultReport.objects.filter(match=match).prefetch_related("confirmations").order_by("-created_at", "-id"))
+    reports = list(
+        ResultReport.objects.filter(match=match)
+        .prefetch_related("confirmations")
+        .order_by("-created_at", "-id")
+    )
     views = _report_views(reports, seat_names, names)
-    open_report = next((views[report.pk] for report in reports if report.status == ResultReport.Status.OPEN), None)
+    open_report = next(
+        (views[report.pk] for report in reports if report.status == ResultReport.Status.OPEN), None
+    )
     dispute_row = ResultDispute.objects.filter(match=match, status=ResultDispute.Status.OPEN).first()
     dispute = None
     if dispute_row is not None:
@@ -812,15 +848,25 @@ def table_reporting(table: Table, user: AbstractBaseUser | None, seats: list[Sea
             report=views[dispute_row.report_id], of_stored=views[dispute_row.report_id].status == "stored",
             created_at=dispute_row.created_at,
         )  # fmt: skip
-    counting = ResultVersion.objects.filter(match=match, version=match.result_version).first() if match.result_version else None
+    counting = (
+        ResultVersion.objects.filter(match=match, version=match.result_version).first()
+        if match.result_version
+        else None
+    )
     stored = views.get(counting.report_id) if counting is not None and counting.report_id else None
     player = player_of(user)
     self_report = tournament.result_reporting == Tournament.Reporting.SELF_REPORT
-    active = player is not None and player.pk in names and Registration.objects.filter(
-        tournament=tournament, player=player, status=Registration.Status.ACTIVE
-    ).exists()
+    active = (
+        player is not None
+        and player.pk in names
+        and Registration.objects.filter(
+            tournament=tournament, player=player, status=Registration.Status.ACTIVE
+        ).exists()
+    )
     me = player.pk if active and self_report and not table.closed_as else None
-    two_seat_organizer = len(seats) == 2 and tournament.two_seat_confirmation == Tournament.TwoSeatConfirmation.ORGANIZER
+    two_seat_organizer = (
+        len(seats) == 2 and tournament.two_seat_confirmation == Tournament.TwoSeatConfirmation.ORGANIZER
+    )
     until = None
     if stored is not None and me is not None and dispute is None:
         until = counting.entered_at + timedelta(minutes=tournament.dispute_window_minutes)

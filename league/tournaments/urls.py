@@ -24,9 +24,15 @@ urlpatterns = [
     path("<name_slug:slug>/rounds/<int:number>/", views.round_page, name="round"),
     path("<name_slug:slug>/rounds/<int:number>/find/", views.find_my_table, name="find"),
     path(
-        "<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/result/", views.table_result, name="result"
+        "<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/result/",
+        views.table_result,
+        name="result",
     ),
-    path("<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/close/", views.table_close, name="close"),
+    path(
+        "<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/close/",
+        views.table_close,
+        name="close",
+    ),
     path("<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/", views.table_page, name="table"),
     path(
         "<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/<str:action>/",

@@ -66,7 +66,9 @@ def _tournament(request: HttpRequest, slug: str) -> Tournament:
     return tournament
 
 
-def _require_organizer(request: HttpRequest, tournament: Tournament, *, scorer: bool = False) -> HttpResponse | None:
+def _require_organizer(
+    request: HttpRequest, tournament: Tournament, *, scorer: bool = False
+) -> HttpResponse | None:
     """A login redirect for anonymous visitors, a 403 page for users who do not organize (with `scorer`: who
     neither organize nor keep score); None when allowed."""
     if not request.user.is_authenticated:
@@ -81,7 +83,9 @@ def _require_organizer(request: HttpRequest, tournament: Tournament, *, scorer: 
 
 
 def tournament_index(request: HttpRequest) -> HttpResponse:
-    page = Paginator(selectors.tournament_list(user=request.user), TOURNAMENTS_PER_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(selectors.tournament_list(user=request.user), TOURNAMENTS_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
     for tournament in page:
         tournament.game_name = game_name(tournament.game_id)
     return render(request, "tournaments/list.html", {"page": page})
@@ -128,20 +132,31 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
     if full:
         history = seam.load_history(tournament)
     elif not fragment:  # registrations' statuses only where the number of rounds depends on the field
-        history = seam.load_outline(tournament, registrations=tournament.format == Tournament.Format.ROUND_ROBIN)
+        history = seam.load_outline(
+            tournament, registrations=tournament.format == Tournament.Format.ROUND_ROBIN
+        )
     round_views = selectors.round_summaries(tournament, include_drafts=organizer)
     last = round_views[-1] if round_views else None
-    flowing = last is not None and last.row.status != Round.Status.DRAFT and seam.flows(tournament, last.number)
+    flowing = (
+        last is not None and last.row.status != Round.Status.DRAFT and seam.flows(tournament, last.number)
+    )
     context = {
         "flowing": flowing,
         "tournament": tournament,
         "organizer": organizer,
-        "standings": Paginator(snapshots.standings_list(tournament, history if full else None, allow_stale=True),
-                               STANDINGS_PER_PAGE).get_page(request.GET.get("standings")),
+        "standings": Paginator(
+            snapshots.standings_list(tournament, history if full else None, allow_stale=True),
+            STANDINGS_PER_PAGE,
+        ).get_page(request.GET.get("standings")),
         "tiebreak_columns": [name for name in tournament.tiebreaks if name not in ("points", "seed")],
         "rounds": round_views,
-        "drawings": selectors.bracket(history, selectors.rounds(history, include_drafts=organizer),
-                                      round_url=lambda n: _round_url(tournament, n)) if full else [],
+        "drawings": selectors.bracket(
+            history,
+            selectors.rounds(history, include_drafts=organizer),
+            round_url=lambda n: _round_url(tournament, n),
+        )
+        if full
+        else [],
     }
     if fragment:  # what live refreshes: standings, bracket and rounds
         return render(request, "tournaments/_live.html", context, status=status)
@@ -236,10 +251,14 @@ def _register(request, tournament):
         return _detail(request, tournament, status=400, error=refused.message, register_form=form,
                        batch=refused.lines)  # fmt: skip
     if not batch.saved:
-        entries = json.dumps([{"name": line.name, "seed": line.seed, "line": line.line} for line in batch.lines])
+        entries = json.dumps(
+            [{"name": line.name, "seed": line.seed, "line": line.line} for line in batch.lines]
+        )
         confirm = ParticipantsForm(initial={"entries": entries, "confirm_new": True,
                                             "names": "\n".join(line.name for line in batch.lines)})  # fmt: skip
-        return _detail(request, tournament, register_form=confirm, batch=batch.lines, new_count=len(batch.new))
+        return _detail(
+            request, tournament, register_form=confirm, batch=batch.lines, new_count=len(batch.new)
+        )
     count, new = len(batch.lines), len(batch.new)
     return f"Registered {count} player{'s' if count != 1 else ''}" + (f" ({new} new)." if new else ".")
 
@@ -250,7 +269,9 @@ def _leave(request, tournament):
         player_id = int(request.POST.get("player", ""))
     except ValueError:
         raise UserError("name the player by id", field="player") from None
-    reg = services.registration_leave(tournament=tournament, by=request.user, player_id=player_id, status=status)
+    reg = services.registration_leave(
+        tournament=tournament, by=request.user, player_id=player_id, status=status
+    )
     return f"{reg.player.name}: {reg.get_status_display().lower()}."
 
 
@@ -354,7 +375,9 @@ def _confirmation(request: HttpRequest, tournament: Tournament, action: str) -> 
             return None
         names = {"name": reg.player.name, "tournament": tournament.name}
         question, detail, button = (text.format(**names) for text in wording)
-    fields = [(key, value) for key, value in request.POST.items() if key not in ("csrfmiddlewaretoken", "confirm")]
+    fields = [
+        (key, value) for key, value in request.POST.items() if key not in ("csrfmiddlewaretoken", "confirm")
+    ]
     context = {"tournament": tournament, "question": question, "detail": detail, "button": button,
                "fields": fields, "action": request.path}  # fmt: skip
     return render(request, "tournaments/confirm.html", context)
@@ -389,7 +412,9 @@ def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpRespo
     return redirect(tournament)
 
 
-def _round(tournament: Tournament, number: int, organizer: bool, tables: tuple[int, int] | None = None) -> tuple:
+def _round(
+    tournament: Tournament, number: int, organizer: bool, tables: tuple[int, int] | None = None
+) -> tuple:
     """The round's history (only that round's tables, within table numbers `tables` when given:
     `seam.load_round_part`), every round's view and this round's; 404 for a round not shown."""
     history = seam.load_round_part(tournament, number, tables)
@@ -425,18 +450,27 @@ def _round_page(request, tournament, number, *, status=200, error="", swap_form=
     # tables by number (`selectors.table_page`), the first table still waiting found by one query.
     draft = round_row is not None and round_row.status == Round.Status.DRAFT
     page = selectors.page_number(request.GET.get("page"))
-    history, views, view = _round(tournament, number, organizer, None if draft else selectors.table_range(page))
+    history, views, view = _round(
+        tournament, number, organizer, None if draft else selectors.table_range(page)
+    )
     top = (round_row.tables.aggregate(top=Max("number"))["top"] or 0) if round_row is not None else 0
     pages = 1 if draft else selectors.table_page(top)
     if draft:
         next_waiting = next((table for table in view.tables if not table.has_result), None)
     else:
         done = (Match.Status.FINISHED, Match.Status.VOID)
-        next_waiting = round_row.tables.filter(match__isnull=False).exclude(match__status__in=done).order_by("number").first()
+        next_waiting = (
+            round_row.tables.filter(match__isnull=False)
+            .exclude(match__status__in=done)
+            .order_by("number")
+            .first()
+        )
     _attach_forecasts(view)
     first, last = selectors.table_range(page)
     context = {
-        "table_pages": {"number": page, "count": pages, "first": first, "last": min(top, last), "top": top} if pages > 1 else None,
+        "table_pages": {"number": page, "count": pages, "first": first, "last": min(top, last), "top": top}
+        if pages > 1
+        else None,
         "tournament": tournament,
         "game_name": game_name(tournament.game_id),
         "organizer": organizer,
@@ -524,7 +558,9 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         else:
             raise Http404("no such action")
     except UserError as exc:
-        return _round_page(request, tournament, number, status=exc.status, error=exc.message, swap_form=swap_form)
+        return _round_page(
+            request, tournament, number, status=exc.status, error=exc.message, swap_form=swap_form
+        )
     messages.success(request, message)
     return redirect(_round_url(tournament, number))
 
@@ -581,7 +617,9 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
             .order_by("number")
             .values_list("number", flat=True)
         )
-        following = next((number for number in waiting if number > table.number), waiting[0] if waiting else None)
+        following = next(
+            (number for number in waiting if number > table.number), waiting[0] if waiting else None
+        )
         if following is not None:
             return redirect("tournaments:result", slug=slug, number=number, table_number=following)
         return redirect(_round_url(tournament, number))
@@ -626,7 +664,9 @@ def table_close(request: HttpRequest, slug: str, number: int, table_number: int)
         )
     except UserError as exc:
         return _round_page(request, tournament, number, status=exc.status, error=exc.message)
-    messages.success(request, f"Table {table.number} closed as {Table.Closed(closed.closed_as).label.lower()}.")
+    messages.success(
+        request, f"Table {table.number} closed as {Table.Closed(closed.closed_as).label.lower()}."
+    )
     return redirect(_round_url(tournament, number))
 
 
@@ -652,7 +692,8 @@ def _table_page(request, tournament, table, *, status=200, error="", report_form
         "match": table.match,
         "seats": seat_views,
         "reporting": reporting,
-        "report_form": report_form or ResultForm(seats=seats, initial={"expected_version": table.match.result_version}),
+        "report_form": report_form
+        or ResultForm(seats=seats, initial={"expected_version": table.match.result_version}),
         "claim_form": claim_form or ResultForm(seats=seats, prefix="claim", initial={"expected_version": 0}),
         "dispute_form": dispute_form or DisputeForm(initial={"report": open_id}),
         "advancing_form": advancing_form,
@@ -678,7 +719,9 @@ REPORT_DONE = {
 
 
 @require_POST
-def table_report_action(request: HttpRequest, slug: str, number: int, table_number: int, action: str) -> HttpResponse:
+def table_report_action(
+    request: HttpRequest, slug: str, number: int, table_number: int, action: str
+) -> HttpResponse:
     """A player's report, confirmation or dispute of their table's result (plain forms; the services check
     who may)."""
     if action not in ("report", "confirm", "dispute"):
@@ -686,7 +729,9 @@ def table_report_action(request: HttpRequest, slug: str, number: int, table_numb
     tournament = _tournament(request, slug)
     table = _table(tournament, number, table_number)
     if not request.user.is_authenticated:
-        return login_redirect(reverse("tournaments:table", args=[slug, number, table_number]), reverse("accounts:login"))
+        return login_redirect(
+            reverse("tournaments:table", args=[slug, number, table_number]), reverse("accounts:login")
+        )
     seats = list(table.match.seats.select_related("player").order_by("seat"))
     forms_used: dict = {}
     try:
@@ -704,7 +749,9 @@ def table_report_action(request: HttpRequest, slug: str, number: int, table_numb
                                            places=form.cleaned_data["places"], scores=form.cleaned_data["scores"],
                                            advancing=advancing)  # fmt: skip
         elif action == "confirm":
-            report = services.table_confirm(table=table, by=request.user, report_id=_int(request.POST, "report"))
+            report = services.table_confirm(
+                table=table, by=request.user, report_id=_int(request.POST, "report")
+            )
             if report.status == "stored":
                 action = "stored"
         else:
@@ -785,7 +832,9 @@ def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
                     _number(seat.points) if seat.points is not None else "", table.closed_as,
                 ])  # fmt: skip
         for _, name in view.byes:
-            writer.writerow([view.number, "", "bye", "", name, "", "", _number(seam.bye_points(tournament)), ""])
+            writer.writerow(
+                [view.number, "", "bye", "", name, "", "", _number(seam.bye_points(tournament)), ""]
+            )
         for _, name, score in view.requested_byes:
             points = _number(seam.requested_bye_points(tournament, score))
             writer.writerow([view.number, "", "bye asked for", "", name, "", "", points, ""])
@@ -856,7 +905,9 @@ def bye_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
                                        kind=data.get("kind", "bye"), player_id=player_id)  # fmt: skip
             done = BYE_DONE[row.kind].format(name=row.player.name, round=number)
         else:
-            services.bye_cancel(tournament=tournament, by=request.user, round_number=number, player_id=player_id)
+            services.bye_cancel(
+                tournament=tournament, by=request.user, round_number=number, player_id=player_id
+            )
             done = f"The request for round {number} is taken back."
     except UserError as exc:
         tournament.refresh_from_db()

@@ -53,16 +53,24 @@ def test_a_ceiling_series_is_the_same_for_a_seed_with_any_jobs():
     assert one.lines["heuristic"].seat_games == 24
     for name in (ceiling.CEILING, "heuristic"):
         a, b = one.lines[name], two.lines[name]
-        assert (a.wins, a.place_total, a.score_total, a.decisions) == (b.wins, b.place_total, b.score_total, b.decisions)
+        assert (a.wins, a.place_total, a.score_total, a.decisions) == (
+            b.wins,
+            b.place_total,
+            b.score_total,
+            b.decisions,
+        )
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["no_such_game"], "unknown game 'no_such_game'"),
-    (["nacho_pile", "--params", "iterations=lots"], "expected a whole number, got 'lots'"),
-    (["nacho_pile", "--params", "iterations"], "parameter 'iterations' is not key=value"),
-    (["nacho_pile", "--opponent", "nobody"], "nobody"),
-    (["nacho_pile", "--games", "0"], "--games and --jobs must be at least 1"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["no_such_game"], "unknown game 'no_such_game'"),
+        (["nacho_pile", "--params", "iterations=lots"], "expected a whole number, got 'lots'"),
+        (["nacho_pile", "--params", "iterations"], "parameter 'iterations' is not key=value"),
+        (["nacho_pile", "--opponent", "nobody"], "nobody"),
+        (["nacho_pile", "--games", "0"], "--games and --jobs must be at least 1"),
+    ],
+)
 def test_bad_arguments_exit_2_with_a_message(argv, message, capsys):
     assert ceiling.main(argv) == 2
     assert message in capsys.readouterr().err

@@ -49,7 +49,9 @@ def test_the_decisions_the_split_leaves_out_are_the_heuristics(split, kind, monk
         assert bot.act(observation, legal) == heuristic.act(observation, legal)
 
 
-@pytest.mark.parametrize("split, kind", [("specials", "specials"), ("drawstop", "drawstop"), ("both", "specials")])
+@pytest.mark.parametrize(
+    "split, kind", [("specials", "specials"), ("drawstop", "drawstop"), ("both", "specials")]
+)
 def test_the_decisions_the_split_names_are_the_searchs(split, kind):
     game = registry.get_game("nacho_pile")
     cls = np_decisions.split_bot(split, 0)
@@ -94,17 +96,28 @@ def test_split_both_plays_the_default_search():
         return cls(game, seat, num_players, options, None, rng)
 
     for seed in (3, 4):
-        split = play_match("nacho_pile", 4, [SeatPlayer("search", make=make), "heuristic", "heuristic", "heuristic"], seed)
+        split = play_match(
+            "nacho_pile", 4, [SeatPlayer("search", make=make), "heuristic", "heuristic", "heuristic"], seed
+        )
         plain = play_match("nacho_pile", 4, ["search", "heuristic", "heuristic", "heuristic"], seed)
         assert split["events"] == plain["events"]
         assert split["outcome"] == plain["outcome"]
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--games", "0"], "--games must be at least 1"),
-    (["--special-iterations", "-1"], "--special-iterations: option iterations: -1 is below the minimum 1"),
-    (["--special-iterations", "2000000"], "--special-iterations: option iterations: 2000000 is above the maximum"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--games", "0"], "--games must be at least 1"),
+        (
+            ["--special-iterations", "-1"],
+            "--special-iterations: option iterations: -1 is below the minimum 1",
+        ),
+        (
+            ["--special-iterations", "2000000"],
+            "--special-iterations: option iterations: 2000000 is above the maximum",
+        ),
+    ],
+)
 def test_bad_arguments_exit_2_with_a_message(argv, message, capsys):
     assert np_decisions.main(argv) == 2
     assert message in capsys.readouterr().err

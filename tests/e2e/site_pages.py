@@ -96,8 +96,11 @@ def build_site() -> list[Visit]:
         Visit("organizer round", f"/tournaments/{swiss.slug}/rounds/{live_round.number}/", "organizer"),
         Visit("check-in desk", f"/tournaments/{open_day.slug}/check-in/", "organizer"),
         Visit("me", "/me/", DEMO_PLAYER_USERNAME),
-        Visit("table", f"/tournaments/{swiss.slug}/rounds/{table.round.number}/tables/{table.number}/",
-              DEMO_PLAYER_USERNAME),  # fmt: skip
+        Visit(
+            "table",
+            f"/tournaments/{swiss.slug}/rounds/{table.round.number}/tables/{table.number}/",
+            DEMO_PLAYER_USERNAME,
+        ),  # fmt: skip
         Visit("upload form", "/bots/bots/upload/", "author"),
         Visit("my bots", "/bots/bots/mine/", "author"),
         Visit("challenges", "/bots/challenges/", "author"),

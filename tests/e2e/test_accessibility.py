@@ -59,10 +59,15 @@ def test_no_page_has_a_serious_accessibility_violation_in_light_or_dark(live_ser
 def _watched(page) -> list[str]:
     """What goes wrong on `page` from now on: console errors, script errors, failed requests, 4xx and 5xx."""
     problems: list[str] = []
-    page.on("console", lambda message: message.type == "error" and problems.append(f"console: {message.text}"))
+    page.on(
+        "console", lambda message: message.type == "error" and problems.append(f"console: {message.text}")
+    )
     page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
     page.on("requestfailed", lambda request: problems.append(f"failed: {request.url} {request.failure}"))
-    page.on("response", lambda response: response.status >= 400 and problems.append(f"{response.status}: {response.url}"))
+    page.on(
+        "response",
+        lambda response: response.status >= 400 and problems.append(f"{response.status}: {response.url}"),
+    )
     return problems
 
 

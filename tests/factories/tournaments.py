@@ -6,7 +6,24 @@ from league.tournaments import seam, services
 from league.tournaments.models import Registration, Round, Table, Tournament
 from tests.factories import PlayerFactory, UserFactory
 
-NAMES = ("Ada", "Bea", "Cal", "Dov", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kai", "Lea", "Max", "Noa", "Oli", "Pia")
+NAMES = (
+    "Ada",
+    "Bea",
+    "Cal",
+    "Dov",
+    "Eli",
+    "Fay",
+    "Gus",
+    "Hal",
+    "Ivy",
+    "Jon",
+    "Kai",
+    "Lea",
+    "Max",
+    "Noa",
+    "Oli",
+    "Pia",
+)
 
 
 def players_named(names) -> list[Player]:
@@ -14,7 +31,9 @@ def players_named(names) -> list[Player]:
     return [Player.objects.filter(name=name).first() or PlayerFactory(name=name) for name in names]
 
 
-def make_tournament(organizer, count: int = 12, *, start: bool = True, **settings) -> tuple[Tournament, list[Player]]:
+def make_tournament(
+    organizer, count: int = 12, *, start: bool = True, **settings
+) -> tuple[Tournament, list[Player]]:
     """A tournament of `count` players named Ada, Bea, ... seeded in that order (default: a 3-round Swiss of
     Nacho Pile at tables of 4), started unless `start` is False."""
     values = {"name": "Spring Open", "game_id": "nacho_pile", "format": "swiss", "table_size": 4, "rounds": 3}

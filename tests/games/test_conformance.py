@@ -253,7 +253,9 @@ def test_sampled_states_agree_with_the_observation_and_play_to_the_end(game):
                 assert sample.observation(seat) == observation
                 assert sample.is_chance() == state.is_chance() and sample.deciders() == state.deciders()
                 agreed += 1
-                if any(sample.observation(o) != state.observation(o) for o in range(num_players) if o != seat):
+                if any(
+                    sample.observation(o) != state.observation(o) for o in range(num_players) if o != seat
+                ):
                     differed += 1
                 for _ in range(10_000):
                     if sample.is_terminal():
@@ -367,6 +369,8 @@ def test_the_runner_s_inline_random_pick_records_what_the_random_bot_s_own_act_r
     for num_players in player_counts(game):
         for seed in range(3):
             inline = play_match(game.spec.id, num_players, ["random"] * num_players, seed)
-            through_act = play_match(game.spec.id, num_players, [SeatPlayer("random", make=own)] * num_players, seed)
+            through_act = play_match(
+                game.spec.id, num_players, [SeatPlayer("random", make=own)] * num_players, seed
+            )
             assert inline["events"] == through_act["events"]
             assert any(kind == "m" for kind, _ in inline["events"])  # the random bot decided something

@@ -63,12 +63,18 @@ def test_admin_corrects_a_result_as_a_new_version(admin_client, match_of, submit
     inline_management = {name: value for name, value in hidden.items() if name != "csrfmiddlewaretoken"}
     assert inline_management["result_versions-TOTAL_FORMS"] == "1"
 
-    refused = admin_client.post(url, {**inline_management, "new_places": "4, 3, 2, 1", "correction_reason": ""})
+    refused = admin_client.post(
+        url, {**inline_management, "new_places": "4, 3, 2, 1", "correction_reason": ""}
+    )
     assert refused.status_code == 200 and "say why the result is corrected" in refused.content.decode()
-    accepted = admin_client.post(url, {**inline_management, "new_places": "4, 3, 2, 1", "correction_reason": "typo"})
+    accepted = admin_client.post(
+        url, {**inline_management, "new_places": "4, 3, 2, 1", "correction_reason": "typo"}
+    )
     assert accepted.status_code == 302
 
-    versions = list(ResultVersion.objects.filter(match=match).order_by("version").values_list("version", "places"))
+    versions = list(
+        ResultVersion.objects.filter(match=match).order_by("version").values_list("version", "places")
+    )
     assert versions == [(1, [1, 2, 3, 4]), (2, [4, 3, 2, 1])]
     assert PendingRatingUpdate.objects.filter(match=match).count() == 1
     assert admin_client.post(f"/admin/results/resultversion/{versions[0][0]}/delete/").status_code == 403

@@ -163,7 +163,10 @@ def test_the_api_refuses_them_for_every_kind(staff, name, message):
 
 def test_the_api_refuses_a_nul_before_the_service(staff):
     response = api_for(staff).post("/api/players/", {"name": "a\x00b"}, format="json")
-    assert (response.status_code, response.json()) == (400, field_error_body("name", "Null characters are not allowed."))
+    assert (response.status_code, response.json()) == (
+        400,
+        field_error_body("name", "Null characters are not allowed."),
+    )
 
 
 def test_the_pages_refuse_them(client, staff):
@@ -190,7 +193,9 @@ def test_the_pages_refuse_them(client, staff):
     registered = client.post(f"/tournaments/{open_cup.slug}/register/", {"names": "Ann\ntab\there"})
     assert registered.status_code == 400
     assert TAB in registered.content.decode()
-    assert list(open_cup.registrations.values_list("player__name", flat=True)) == []  # a batch is all or nothing
+    assert (
+        list(open_cup.registrations.values_list("player__name", flat=True)) == []
+    )  # a batch is all or nothing
     assert (Tournament.objects.count(), BotLeague.objects.count()) == (1, 0)
 
 

@@ -29,12 +29,18 @@ def test_a_random_50_character_secret_is_accepted():
 @pytest.mark.parametrize(
     ("secret", "flaw"),
     [
-        ("development-only-secret-not-for-production-x", "it contains the secret of the local or test settings"),
+        (
+            "development-only-secret-not-for-production-x",
+            "it contains the secret of the local or test settings",
+        ),
         (" " * 32, "it has 32 characters, production needs at least 50"),
         ("a" * 32, "it has 32 characters, production needs at least 50"),
         ("a" * 50, "it has 1 distinct characters, production needs at least 5"),
         ("abcd" * 20, "it has 4 distinct characters, production needs at least 5"),
-        ("development-only-secret-not-for-production" + GOOD_SECRET, "it contains the secret of the local or test"),
+        (
+            "development-only-secret-not-for-production" + GOOD_SECRET,
+            "it contains the secret of the local or test",
+        ),
         (GOOD_SECRET + "test-only-secret", "it contains the secret of the local or test settings"),
         ("django-insecure" + GOOD_SECRET, "it starts with django-insecure"),
     ],
@@ -57,7 +63,11 @@ def test_the_local_and_test_secrets_are_the_ones_refused():
 def deploy_check(**variables: str) -> subprocess.CompletedProcess:
     """`manage.py check --deploy` under production settings in an environment of `variables` alone (and PATH),
     so that nothing the test run set (e.g. DJANGO_ALLOW_ASYNC_UNSAFE for the browser tests) leaks in."""
-    environment = {"PATH": os.environ["PATH"], "DJANGO_SETTINGS_MODULE": "league.settings.production", **variables}
+    environment = {
+        "PATH": os.environ["PATH"],
+        "DJANGO_SETTINGS_MODULE": "league.settings.production",
+        **variables,
+    }
     return subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy"],
         cwd=settings.BASE_DIR,
@@ -106,7 +116,9 @@ def test_numbers_and_rates_from_the_environment_are_checked(monkeypatch):
     assert env.rate("PO_RATE", "1/s") == "20/hour"
     for bad in ("20", "20/week", "/minute", "many/minute", "20/hour/2"):
         monkeypatch.setenv("PO_RATE", bad)
-        with pytest.raises(ImproperlyConfigured, match="PO_RATE must be a count per second, minute, hour or day"):
+        with pytest.raises(
+            ImproperlyConfigured, match="PO_RATE must be a count per second, minute, hour or day"
+        ):
             env.rate("PO_RATE", "1/s")
 
 
@@ -116,5 +128,7 @@ def test_the_cache_is_local_memory_or_redis():
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": "redis://cache.internal:6379/2",
     }
-    with pytest.raises(ImproperlyConfigured, match="CACHE_URL must be locmem:// or redis://host:port/db, not 'memcached://x'"):
+    with pytest.raises(
+        ImproperlyConfigured, match="CACHE_URL must be locmem:// or redis://host:port/db, not 'memcached://x'"
+    ):
         cache_from_url("memcached://x")

@@ -31,7 +31,20 @@ def worker(transactional_db):
     }
     name = f"test-{os.getpid()}@%h"
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "league", "worker", "--pool", "solo", "-l", "warning", "-n", name],
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "league",
+            "worker",
+            "--pool",
+            "solo",
+            "-l",
+            "warning",
+            "-n",
+            name,
+        ],
         cwd=settings.BASE_DIR,
         env=environment,
     )
@@ -50,7 +63,9 @@ def test_a_worker_applies_the_rating_update_queued_by_a_result(worker):
     match = MatchFactory(players=players)
     result_submit(match_id=match.pk, expected_version=0, places=[2, 1, 1, 4], entered_by=StaffFactory())
 
-    wait_until(lambda: Rating.objects.filter(pool=match.rating_pool).count() == 4, "the worker rates the match")
+    wait_until(
+        lambda: Rating.objects.filter(pool=match.rating_pool).count() == 4, "the worker rates the match"
+    )
     wait_until(lambda: not PendingRatingUpdate.objects.exists(), "the worker clears the pending marker")
     assert pool_differences(match.rating_pool) == []
     ratings = dict(Rating.objects.filter(pool=match.rating_pool).values_list("player__name", "matches"))
@@ -79,7 +94,9 @@ def test_a_worker_replays_a_pool_at_once_after_a_correction_and_after_a_void(wor
     wait_until(rated, "the worker rates both results")
     assert stored(pool) == expected((names, [1, 2, 3, 4]), (names, [1, 2, 3, 4]))
 
-    result_submit(match_id=second.pk, expected_version=1, places=[4, 3, 2, 1], entered_by=staff, reason="swapped")
+    result_submit(
+        match_id=second.pk, expected_version=1, places=[4, 3, 2, 1], entered_by=staff, reason="swapped"
+    )
     wait_until(rated, "the worker replays the correction")
     assert stored(pool) == expected((names, [1, 2, 3, 4]), (names, [4, 3, 2, 1]))
 
@@ -100,7 +117,11 @@ def test_a_worker_proves_its_sandbox_when_it_starts_and_health_shows_what_it_pro
     assert probe.proven == dict.fromkeys(PROTECTIONS, True)
     assert probe.detail["process_limit"] == f"{settings.SANDBOX_MAX_PROCESSES - 3} of 200 forks succeeded"
     sandbox = Client().get("/health/?format=json").json()["sandbox"]
-    assert (sandbox["ok"], sandbox["isolated_workers"], sandbox["waiting_matches"]) == (True, [probe.worker], 0)
+    assert (sandbox["ok"], sandbox["isolated_workers"], sandbox["waiting_matches"]) == (
+        True,
+        [probe.worker],
+        0,
+    )
     assert [(row["worker"], row["isolated"], row["failed"]) for row in sandbox["workers"]] == [
         (probe.worker, True, {})
     ]

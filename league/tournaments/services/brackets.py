@@ -124,7 +124,9 @@ def _update_rounds(
             round_row.save(update_fields=list(changed))
 
 
-def tables_reset(*, tournament: Tournament, tables: Sequence[Table], by: AbstractBaseUser, cause: str) -> None:
+def tables_reset(
+    *, tournament: Tournament, tables: Sequence[Table], by: AbstractBaseUser, cause: str
+) -> None:
     """Reset bracket tables (`by` confirmed it) because the result of the match labelled `cause` is
     corrected: each match is voided by a new result version (entered by `by`, reason "reset: <label> is
     played again after a correction of <cause>"; the versions before it stay; a rated one that counted is

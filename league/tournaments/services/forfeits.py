@@ -47,7 +47,10 @@ def close_table(
             advancing=advancing,
         )
         events.emit(
-            events.result_recorded, tournament_id=table.round.tournament_id, table_id=table.pk, version_id=version.pk
+            events.result_recorded,
+            tournament_id=table.round.tournament_id,
+            table_id=table.pk,
+            version_id=version.pk,
         )
     table.closed_as = kind
     table.absent = absent

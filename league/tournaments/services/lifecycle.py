@@ -72,11 +72,15 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
         raise UserError(f"format must be one of {', '.join(Tournament.Format.values)}", field="format")
     leftovers = cleaned.get("leftovers", Tournament.Leftovers.SHORT)
     if leftovers not in Tournament.Leftovers.values:
-        raise UserError(f"leftovers must be one of {', '.join(Tournament.Leftovers.values)}", field="leftovers")
+        raise UserError(
+            f"leftovers must be one of {', '.join(Tournament.Leftovers.values)}", field="leftovers"
+        )
     size = SETTING_BOUNDS["table_size"].check(cleaned.get("table_size", 2), "table_size")
     low, high = spec.players_allowed(cleaned["options"])
     if not low <= size <= high:
-        raise UserError(f"{spec.name} is played at tables of {low} to {high} with these options", field="table_size")
+        raise UserError(
+            f"{spec.name} is played at tables of {low} to {high} with these options", field="table_size"
+        )
     rounds = cleaned.get("rounds")
     if rounds is not None:
         SETTING_BOUNDS["rounds"].check(rounds, "rounds")
@@ -111,7 +115,9 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
         raise UserError("tie-breaks are a list of names", field="tiebreaks")
     unknown = [name for name in tiebreaks if name not in seam.TIEBREAKS]
     if unknown:
-        raise UserError(f"unknown tie-break {unknown[0]!r}; choose from {', '.join(seam.TIEBREAKS)}", field="tiebreaks")
+        raise UserError(
+            f"unknown tie-break {unknown[0]!r}; choose from {', '.join(seam.TIEBREAKS)}", field="tiebreaks"
+        )
     if len(set(tiebreaks)) != len(tiebreaks):
         raise UserError("each tie-break is listed once", field="tiebreaks")
     cleaned["tiebreaks"] = list(tiebreaks)
@@ -121,7 +127,9 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
                         field="requested_bye_score")  # fmt: skip
     reporting = cleaned.setdefault("result_reporting", Tournament.Reporting.ORGANIZER)
     if reporting not in Tournament.Reporting.values:
-        raise UserError(f"result_reporting is one of {', '.join(Tournament.Reporting.values)}", field="result_reporting")
+        raise UserError(
+            f"result_reporting is one of {', '.join(Tournament.Reporting.values)}", field="result_reporting"
+        )
     two_seats = cleaned.setdefault("two_seat_confirmation", Tournament.TwoSeatConfirmation.OPPONENT)
     if two_seats not in Tournament.TwoSeatConfirmation.values:
         raise UserError(f"two_seat_confirmation is one of {', '.join(Tournament.TwoSeatConfirmation.values)}",
@@ -187,7 +195,12 @@ def tournament_update(*, tournament: Tournament, by: AbstractBaseUser, **changes
         cleaned = check_settings({**current, **changes})
         fields = [name for name in SETTINGS if cleaned[name] != current[name]]
         if fields:
-            audit(tournament, by, Action.SETTINGS_CHANGED, changes=diff(current, {f: cleaned[f] for f in fields}))
+            audit(
+                tournament,
+                by,
+                Action.SETTINGS_CHANGED,
+                changes=diff(current, {f: cleaned[f] for f in fields}),
+            )
         for name in fields:
             setattr(tournament, name, cleaned[name])
         if "name" in fields:
@@ -228,7 +241,9 @@ def role_add(*, tournament: Tournament, by: AbstractBaseUser, username: Any, rol
                 tournament.organizers.add(user)
                 audit(tournament, by, Action.ORGANIZER_ADDED, user=user.get_username())
         elif organizes:
-            raise UserError(f"{name} organizes this tournament: organizers enter results too", field="username")
+            raise UserError(
+                f"{name} organizes this tournament: organizers enter results too", field="username"
+            )
         elif tournament.scorekeepers.filter(pk=user.pk).exists():
             raise UserError(f"{name} keeps score here already", field="username", code=ErrorCode.DUPLICATE)
         else:
@@ -277,7 +292,10 @@ def tournament_schedule(*, tournament: Tournament, by: AbstractBaseUser, **chang
     if "round_times" in changes:
         given = changes["round_times"]
         if not isinstance(given, list | tuple) or len(given) > SETTING_BOUNDS["rounds"].high:
-            raise UserError(f"round times are a list of at most {SETTING_BOUNDS['rounds'].high} times", field="round_times")
+            raise UserError(
+                f"round times are a list of at most {SETTING_BOUNDS['rounds'].high} times",
+                field="round_times",
+            )
         round_times = [clock.to_instant(value, zone, field="round_times") for value in given]
     with transaction.atomic():
         tournament = tournament_locked(tournament)
@@ -285,7 +303,9 @@ def tournament_schedule(*, tournament: Tournament, by: AbstractBaseUser, **chang
             raise StateConflict("the tournament is finished: its times are history", field="status")
         started = tournament.status == Tournament.Status.RUNNING
         if started and any(times[name] != getattr(tournament, name) for name in times):
-            raise StateConflict("the start and check-in are fixed once the tournament has started", field="status")
+            raise StateConflict(
+                "the start and check-in are fixed once the tournament has started", field="status"
+            )
         starts = times.get("starts_at", tournament.starts_at)
         opens = times.get("checkin_opens_at", tournament.checkin_opens_at)
         if opens is not None and starts is None:
@@ -389,7 +409,9 @@ def tournament_start(
                 )
             for shown, planned in ((dropped, plan.dropped), (promoted, plan.promoted)):
                 if shown is not None and sorted(shown) != sorted(reg.player_id for reg in planned):
-                    raise StateConflict("check-ins changed since the preview: look at the start preview again")
+                    raise StateConflict(
+                        "check-ins changed since the preview: look at the start preview again"
+                    )
         minimum = max(2, seam.table_spec(tournament).minimum)
         if len(plan.starting) < minimum:
             raise StateConflict(f"a tournament needs at least {minimum} registered players to start")
@@ -398,7 +420,9 @@ def tournament_start(
                 reg.status, reg.seed, reg.left_after_round = Registration.Status.NO_SHOW, None, 0
             for reg in plan.promoted:
                 reg.status = Registration.Status.ACTIVE
-            Registration.objects.bulk_update(plan.dropped + plan.promoted, ["status", "seed", "left_after_round"])
+            Registration.objects.bulk_update(
+                plan.dropped + plan.promoted, ["status", "seed", "left_after_round"]
+            )
             _close_seeds(tournament)
         _fill_seeds(tournament)
         tournament.status = Tournament.Status.RUNNING
@@ -411,7 +435,11 @@ def tournament_start(
 
 def _close_seeds(tournament: Tournament) -> None:
     """Number the active players' seeds 1, 2, ... in their order (after no-shows left gaps)."""
-    seeded = list(tournament.registrations.filter(status=Registration.Status.ACTIVE, seed__isnull=False).order_by("seed"))
+    seeded = list(
+        tournament.registrations.filter(status=Registration.Status.ACTIVE, seed__isnull=False).order_by(
+            "seed"
+        )
+    )
     if all(reg.seed == number for number, reg in enumerate(seeded, start=1)):
         return
     tournament.registrations.filter(pk__in=[reg.pk for reg in seeded]).update(seed=None)
@@ -442,12 +470,19 @@ def _rating_order(tournament: Tournament, registrations: list[Registration]) -> 
     in the order they registered."""
     ratings = dict(
         Rating.objects.filter(
-            pool__kind="people", pool__game_id=tournament.game_id, player_id__in=[reg.player_id for reg in registrations]
+            pool__kind="people",
+            pool__game_id=tournament.game_id,
+            player_id__in=[reg.player_id for reg in registrations],
         ).values_list("player_id", "conservative")
     )
     return sorted(
         registrations,
-        key=lambda reg: (reg.player_id not in ratings, -ratings.get(reg.player_id, 0.0), reg.created_at, reg.pk),
+        key=lambda reg: (
+            reg.player_id not in ratings,
+            -ratings.get(reg.player_id, 0.0),
+            reg.created_at,
+            reg.pk,
+        ),
     )
 
 

@@ -72,7 +72,9 @@ def _check_late_entry(tournament: Tournament) -> int:
     if tournament.format == Tournament.Format.STAGES:
         fixed = tournament.first_stage == "round_robin" or last.number >= (tournament.rounds or 0)
     if fixed:
-        raise StateConflict("the field is fixed once the first round is drawn: no late entries in this format")
+        raise StateConflict(
+            "the field is fixed once the first round is drawn: no late entries in this format"
+        )
     if last.status == Round.Status.DRAFT:
         raise StateConflict(f"round {last.number} is a draft: publish or discard it before a late entry")
     return last.number + 1
@@ -271,13 +273,19 @@ def invitation_answer(*, tournament: Tournament, by: AbstractBaseUser, accept: A
     return reg
 
 
-def registration_leave(*, tournament: Tournament, by: AbstractBaseUser, player_id: Any, status: str) -> Registration:
+def registration_leave(
+    *, tournament: Tournament, by: AbstractBaseUser, player_id: Any, status: str
+) -> Registration:
     """A player leaves: `withdrawn` before the start, `dropped` or `no_show` while the tournament runs (they
     are paired no more; results already played stay; their published tables still waiting close as
     forfeits). Before the start an organizer may also take a waitlisted or pending player off; a place
     freed goes to the first waitlisted player."""
     check_organizer(user=by, tournament=tournament)
-    if status not in (Registration.Status.WITHDRAWN, Registration.Status.DROPPED, Registration.Status.NO_SHOW):
+    if status not in (
+        Registration.Status.WITHDRAWN,
+        Registration.Status.DROPPED,
+        Registration.Status.NO_SHOW,
+    ):
         raise UserError("status is one of withdrawn, dropped, no_show", field="status")
     with transaction.atomic():
         tournament = tournament_locked(tournament)
@@ -299,10 +307,14 @@ def registration_leave(*, tournament: Tournament, by: AbstractBaseUser, player_i
         if tournament.status == Tournament.Status.FINISHED:
             raise StateConflict("the tournament is finished", field="status")
         last = last_round(tournament)
-        if last is not None and last.status == Round.Status.DRAFT and any(
-            reg.player_id in table.planned_seats for table in last.tables.all()
+        if (
+            last is not None
+            and last.status == Round.Status.DRAFT
+            and any(reg.player_id in table.planned_seats for table in last.tables.all())
         ):
-            raise StateConflict(f"{reg.player} is seated in the draft of round {last.number}: discard it first")
+            raise StateConflict(
+                f"{reg.player} is seated in the draft of round {last.number}: discard it first"
+            )
         had_place = reg.status == Registration.Status.ACTIVE
         reg.status = status
         if status == Registration.Status.WITHDRAWN:
@@ -316,7 +328,9 @@ def registration_leave(*, tournament: Tournament, by: AbstractBaseUser, player_i
               after_round=reg.left_after_round, **_moved_up(moved))  # fmt: skip
         if status != Registration.Status.WITHDRAWN:
             waiting = Table.objects.filter(
-                round__tournament=tournament, match__status=Match.Status.SCHEDULED, match__seats__player_id=reg.player_id
+                round__tournament=tournament,
+                match__status=Match.Status.SCHEDULED,
+                match__seats__player_id=reg.player_id,
             )
             if tables_forfeit_departed(tournament=tournament, tables=list(waiting), by=by):
                 bracket_sync(tournament=tournament, by=by)
@@ -402,7 +416,9 @@ def registration_join(*, tournament: Tournament, by: AbstractBaseUser) -> Regist
         reg.queued_at = timezone.now()
         reg.checked_in_at = None
         reg.save()
-        audit(tournament, by, Action.REGISTRATION_JOINED, player=player.name, player_id=player.pk, status=status)
+        audit(
+            tournament, by, Action.REGISTRATION_JOINED, player=player.name, player_id=player.pk, status=status
+        )
     return reg
 
 
@@ -423,7 +439,14 @@ def registration_withdraw(*, tournament: Tournament, by: AbstractBaseUser) -> Re
         reg.checked_in_at = None
         reg.save(update_fields=["status", "seed", "checked_in_at"])
         moved = _fill_places(tournament) if had_place else []
-        audit(tournament, by, Action.REGISTRATION_LEFT, player=player.name, player_id=player.pk, **_moved_up(moved))
+        audit(
+            tournament,
+            by,
+            Action.REGISTRATION_LEFT,
+            player=player.name,
+            player_id=player.pk,
+            **_moved_up(moved),
+        )
     return reg
 
 
@@ -436,7 +459,9 @@ def _registration_of(tournament: Tournament, player_id: Any) -> Registration:
     return reg
 
 
-def registration_decide(*, tournament: Tournament, by: AbstractBaseUser, player_id: Any, approve: Any) -> Registration:
+def registration_decide(
+    *, tournament: Tournament, by: AbstractBaseUser, player_id: Any, approve: Any
+) -> Registration:
     """An organizer approves a pending entry (a place if one is free, else the waitlist, at its back) or
     declines it (the player cannot join again by themselves)."""
     check_organizer(user=by, tournament=tournament)
@@ -448,7 +473,9 @@ def registration_decide(*, tournament: Tournament, by: AbstractBaseUser, player_
             raise StateConflict("the tournament has started: entries are decided", field="status")
         reg = _registration_of(tournament, player_id)
         if reg.status != Registration.Status.PENDING:
-            raise StateConflict(f"{reg.player} is not waiting for approval ({reg.get_status_display().lower()})")
+            raise StateConflict(
+                f"{reg.player} is not waiting for approval ({reg.get_status_display().lower()})"
+            )
         if not approve:
             reg.status = Registration.Status.DECLINED
         elif _has_place(tournament):
@@ -525,7 +552,9 @@ def signup_configure(*, tournament: Tournament, by: AbstractBaseUser, **changes:
         tournament = tournament_locked(tournament)
         if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
             raise StateConflict("sign-up settings are fixed once the tournament has started", field="status")
-        fields = [name for name in SIGNUP_SETTINGS if name in changes and changes[name] != getattr(tournament, name)]
+        fields = [
+            name for name in SIGNUP_SETTINGS if name in changes and changes[name] != getattr(tournament, name)
+        ]
         changed = {name: [getattr(tournament, name), changes[name]] for name in fields}
         for name in fields:
             setattr(tournament, name, changes[name])

@@ -36,7 +36,9 @@ def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:
         tournament = tournament_locked(tournament)
         if tournament.status != Tournament.Status.RUNNING:
             what = "finished" if tournament.status == Tournament.Status.FINISHED else "not started yet"
-            raise StateConflict(f"the tournament is {what}: rounds are generated while it runs", field="status")
+            raise StateConflict(
+                f"the tournament is {what}: rounds are generated while it runs", field="status"
+            )
         last = last_round(tournament)
         if last is not None and last.status != Round.Status.DRAFT and seam.flows(tournament, last.number):
             raise StateConflict(
@@ -44,7 +46,9 @@ def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:
                 "matches follow"
             )
         if last is not None and last.status != Round.Status.COMPLETE:
-            raise StateConflict(f"round {last.number} is not complete yet: the next round waits for every result")
+            raise StateConflict(
+                f"round {last.number} is not complete yet: the next round waits for every result"
+            )
         number = 1 if last is None else last.number + 1
         history = seam.load_facts(tournament)
         planned = seam.planned_rounds(history)
@@ -66,7 +70,10 @@ def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:
         bulk.insert(
             Table,
             ("number", "label", "planned_seats"),
-            [(index, table["label"], table["seats"]) for index, table in enumerate(values["tables"], start=1)],
+            [
+                (index, table["label"], table["seats"])
+                for index, table in enumerate(values["tables"], start=1)
+            ],
             round_id=round_row.pk,
             closed_as=Table.Closed.NO,
             absent=[],
@@ -94,7 +101,9 @@ def _draft_round(round_row: Round, by: AbstractBaseUser) -> Round:
     tournament_locked(round_row.tournament)
     locked = Round.objects.select_for_update().get(pk=round_row.pk)
     if locked.status != Round.Status.DRAFT:
-        raise StateConflict(f"round {locked.number} is {locked.get_status_display().lower()}: only drafts change")
+        raise StateConflict(
+            f"round {locked.number} is {locked.get_status_display().lower()}: only drafts change"
+        )
     return locked
 
 
@@ -132,7 +141,13 @@ def _store_adjusted(round_row: Round, tables: list[Table]) -> None:
 
 
 def round_swap(
-    *, round_row: Round, by: AbstractBaseUser, first_table: Any, first_seat: Any, second_table: Any, second_seat: Any
+    *,
+    round_row: Round,
+    by: AbstractBaseUser,
+    first_table: Any,
+    first_seat: Any,
+    second_table: Any,
+    second_seat: Any,
 ) -> Round:
     """Swap two seats of a draft round (within one table, or between two tables). Seats count from 1."""
     with transaction.atomic():
@@ -144,7 +159,9 @@ def round_swap(
         first, second = by_number[numbers[0]], by_number[numbers[1]]
         for table, seat in ((first, first_seat), (second, second_seat)):
             if not is_int(seat) or not 1 <= seat <= len(table.planned_seats):
-                raise UserError(f"table {table.number} has seats 1 to {len(table.planned_seats)}", field="seat")
+                raise UserError(
+                    f"table {table.number} has seats 1 to {len(table.planned_seats)}", field="seat"
+                )
         a, b = first_seat - 1, second_seat - 1
         names = _names([first.planned_seats[a], second.planned_seats[b]])
         audit(locked.tournament, by, Action.SEATS_SWAPPED, round=locked.number,
@@ -181,7 +198,9 @@ def round_move(*, round_row: Round, by: AbstractBaseUser, player_id: Any, to_tab
             raise UserError(f"table {target.number} is full: the game seats at most {high}", field="table")
         if source is not None:
             if len(source.planned_seats) - 1 < low:
-                raise UserError(f"table {source.number} would fall below the game's minimum of {low}", field="table")
+                raise UserError(
+                    f"table {source.number} would fall below the game's minimum of {low}", field="table"
+                )
             source.planned_seats.remove(player_id)
         else:
             locked.byes = [pid for pid in locked.byes if pid != player_id]
@@ -200,7 +219,9 @@ def round_publish(*, round_row: Round, by: AbstractBaseUser) -> Round:
         locked = _draft_round(round_row, by)
         tournament = locked.tournament
         now = timezone.now()
-        rows = list(locked.tables.order_by("number").values_list("pk", "planned_seats"))  # values: 1000s of tables
+        rows = list(
+            locked.tables.order_by("number").values_list("pk", "planned_seats")
+        )  # values: 1000s of tables
         match_ids = matches_create(
             game_id=tournament.game_id,
             options=tournament.options,
@@ -209,7 +230,9 @@ def round_publish(*, round_row: Round, by: AbstractBaseUser) -> Round:
             played_at=now,
             created_by=by,
         )
-        bulk.update(Table, ("match_id",), [(pk, match_id) for (pk, _), match_id in zip(rows, match_ids, strict=True)])
+        bulk.update(
+            Table, ("match_id",), [(pk, match_id) for (pk, _), match_id in zip(rows, match_ids, strict=True)]
+        )
         locked.status = Round.Status.PUBLISHED
         locked.published_at = now
         locked.save(update_fields=["status", "published_at"])
@@ -217,7 +240,9 @@ def round_publish(*, round_row: Round, by: AbstractBaseUser) -> Round:
         closed: set[int] = set()
         if tournament.registrations.filter(status__in=DEPARTED).exists():  # (rarely) tables to close at once
             tables = list(locked.tables.order_by("number").select_related("round"))
-            closed = {table.pk for table in tables_forfeit_departed(tournament=tournament, tables=tables, by=by)}
+            closed = {
+                table.pk for table in tables_forfeit_departed(tournament=tournament, tables=tables, by=by)
+            }
         events.emit(events.table_ready, tournament_id=tournament.pk,
                     table_ids=[pk for pk, _ in rows if pk not in closed])  # fmt: skip
         if seam.flows(tournament, locked.number):
@@ -245,7 +270,9 @@ def round_complete(*, round_row: Round, by: AbstractBaseUser) -> Round:
             if status not in (Match.Status.FINISHED, Match.Status.VOID)
         ]
         if waiting:
-            raise StateConflict(f"round {locked.number} still waits for the result of table {', '.join(waiting)}")
+            raise StateConflict(
+                f"round {locked.number} still waits for the result of table {', '.join(waiting)}"
+            )
         locked.status = Round.Status.COMPLETE
         locked.completed_at = timezone.now()
         locked.save(update_fields=["status", "completed_at"])

@@ -62,7 +62,9 @@ def table_result(
                         reason=reason, advancing=advancing, reset=reset)  # fmt: skip
 
 
-def check_decider(table: Table, places: Any, scores: Any, advancing: Any) -> tuple[list[int] | None, list[int] | None]:
+def check_decider(
+    table: Table, places: Any, scores: Any, advancing: Any
+) -> tuple[list[int] | None, list[int] | None]:
     """(places checked, decider) of a result at `table`: at an elimination table whose places leave the cut
     undecided, `advancing` must say who goes through (`seam.check_advancing`, 400 otherwise); (None, None)
     where no cut applies and no decider is given."""
@@ -71,9 +73,13 @@ def check_decider(table: Table, places: Any, scores: Any, advancing: Any) -> tup
         return None, None
     seated = list(table.match.seats.order_by("seat").values_list("player_id", "player__name"))
     spec = game_spec(tournament.game_id)
-    checked, _ = check_outcome(num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores)
+    checked, _ = check_outcome(
+        num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores
+    )
     ids = [pid for pid, _ in seated]
-    decider = seam.check_advancing(tournament, table.round.number, table.label, ids, checked, advancing, dict(seated))
+    decider = seam.check_advancing(
+        tournament, table.round.number, table.label, ids, checked, advancing, dict(seated)
+    )
     return checked, decider
 
 
@@ -117,7 +123,9 @@ def table_record(
             advancing=decider,
             report_id=report_id,
         )
-        events.emit(events.result_recorded, tournament_id=tournament.pk, table_id=table.pk, version_id=version.pk)
+        events.emit(
+            events.result_recorded, tournament_id=tournament.pk, table_id=table.pk, version_id=version.pk
+        )
         if table.closed_as:
             table.closed_as = Table.Closed.NO
             table.absent = []
@@ -142,7 +150,9 @@ def _later_matches(table: Table, places: list[int] | None, advancing: list[int] 
     return seam.correction_resets(seam.load_history(table.round.tournament), table, places, advancing)
 
 
-def _check_later_round(tournament: Tournament, table: Table, places: list[int], decider: list[int] | None) -> None:
+def _check_later_round(
+    tournament: Tournament, table: Table, places: list[int], decider: list[int] | None
+) -> None:
     """Refuse a correction at a multi-seat elimination table that changes who goes through once a later
     round exists (`seam.pod_correction_round`): that round was seated from the result being corrected. A
     draft can be discarded first; a published round stays, so such a correction is refused for good."""

@@ -11,7 +11,10 @@ COLUMN_TITLES = {
     "opponents_points_average": ("Opp. avg", "Opponents' points per opponent met"),
     "buchholz_cut1": ("Bch −1", "Buchholz cut 1: opponents' points without the lowest opponent"),
     "buchholz_median": ("Bch med", "Median Buchholz: opponents' points without the lowest and the highest"),
-    "sonneborn_berger": ("SB", "Sonneborn–Berger: points of opponents finished ahead of, half for a shared place"),
+    "sonneborn_berger": (
+        "SB",
+        "Sonneborn–Berger: points of opponents finished ahead of, half for a shared place",
+    ),
     "opponents_match_win_percentage": ("OMW%", "Opponents' match-win percentage, each at least 33%"),
     "cumulative": ("Cumul.", "The running total after each round, summed"),
     "wins": ("Wins", "Tables won alone, plus byes"),
@@ -114,9 +117,13 @@ def standings_rows(standings, tiebreak_columns, tournament) -> str:
     parts, last_group = [], None
     for row in standings:
         if row.group and row.group != last_group:
-            parts.append(f'\n<tr class="group"><th colspan="{span}" scope="rowgroup">{escape(row.group)}</th></tr>')
+            parts.append(
+                f'\n<tr class="group"><th colspan="{span}" scope="rowgroup">{escape(row.group)}</th></tr>'
+            )
             last_group = row.group
-        status = "" if row.status == "Active" else f' <span class="muted">({escape(row.status.lower())})</span>'
+        status = (
+            "" if row.status == "Active" else f' <span class="muted">({escape(row.status.lower())})</span>'
+        )
         cells = "".join(f'<td class="num">{escape(column(row, name))}</td>' for name in columns)
         href = escape(prefix + quote(row.slug, safe="!$&'()*+,;=~:@") + "/")
         parts.append(
@@ -155,7 +162,9 @@ def table_seats(table) -> str:
                 parts.append(' <span class="badge upset">upset</span>')
         if seat.place:
             ending = ORDINAL_ENDINGS.get(seat.place, "th")
-            parts.append(f'<span class="place">{escape(seat.place)}{ending} · {escape(points(seat.points))} pt</span>')
+            parts.append(
+                f'<span class="place">{escape(seat.place)}{ending} · {escape(points(seat.points))} pt</span>'
+            )
         if seat.player_id in advancing:
             parts.append(' <span class="muted">· goes through</span>')
         parts.append("</li>")

@@ -156,7 +156,9 @@ def test_registering_a_game_again_with_more_bots_keeps_its_tuned_search():
     game = registry.get_game("nacho_pile")
     before = registry.bots_for("nacho_pile")
     try:
-        registry.register(game, tuple(bot for name, bot in before.items() if name not in ("random", "search")))
+        registry.register(
+            game, tuple(bot for name, bot in before.items() if name not in ("random", "search"))
+        )
         assert registry.bot_class("search", "nacho_pile").validate_params({})["rollout"] == "heuristic"
         assert registry.bots_for("nacho_pile") == before
     finally:

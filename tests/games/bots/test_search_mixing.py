@@ -52,7 +52,9 @@ def test_both_sides_of_the_guess_are_each_taken_between_30_and_70_percent_of_200
         observation = state.observation(seat)
         legal = state.legal_actions(seat)
         counts = Counter(
-            SearchBot(game, seat, 2, state.options, {"iterations": 200}, random.Random(seed)).act(observation, legal)
+            SearchBot(game, seat, 2, state.options, {"iterations": 200}, random.Random(seed)).act(
+                observation, legal
+            )
             for seed in range(200)
         )
         assert set(counts) == set(choices)
@@ -70,7 +72,8 @@ def test_the_tuned_default_bot_of_the_game_mixes_too():
         observation = state.observation(seat)
         legal = state.legal_actions(seat)
         counts = Counter(
-            cls(game, seat, 2, state.options, None, random.Random(seed)).act(observation, legal) for seed in range(200)
+            cls(game, seat, 2, state.options, None, random.Random(seed)).act(observation, legal)
+            for seed in range(200)
         )
         assert set(counts) == set(choices)
         for choice in choices:

@@ -31,7 +31,13 @@ PARAMS = (
     {"iterations": 30, "rollout_depth": 7},
     {"iterations": 30, "rollout_to_break": False, "determinizations": 4},
     {"iterations": 25, "chance_nodes": False, "simultaneous": "ucb", "c": 1.3},
-    {"iterations": 12, "rollout": "heuristic", "rollout_depth": 10, "opponents": "rollout", "prior": "heuristic"},
+    {
+        "iterations": 12,
+        "rollout": "heuristic",
+        "rollout_depth": 10,
+        "opponents": "rollout",
+        "prior": "heuristic",
+    },
 )
 
 
@@ -131,7 +137,9 @@ class ReferenceSearch(SearchBot):
                 if seat in regrets:
                     self._update_regret(regrets[seat], rewards[seat])
 
-    def _select_ucb(self, table: dict[Any, list[float]], legal: list[Action], c: float, prior: Any = None) -> int:
+    def _select_ucb(
+        self, table: dict[Any, list[float]], legal: list[Action], c: float, prior: Any = None
+    ) -> int:
         untried = []
         entries = []
         prior_index = -1
@@ -233,8 +241,6 @@ class ReferenceSearch(SearchBot):
         return self._evaluate(state)
 
 
-
-
 def positions(game, num_players, seed, count):
     """(seat, observation, legal) at decisions with a choice, spread over random games."""
     found = []
@@ -258,7 +264,9 @@ def positions(game, num_players, seed, count):
 
 
 def stats_of(root):
-    return {seat: sorted((repr(key), entry) for key, entry in table.items()) for seat, table in root.stats.items()}
+    return {
+        seat: sorted((repr(key), entry) for key, entry in table.items()) for seat, table in root.stats.items()
+    }
 
 
 @pytest.mark.parametrize("params", PARAMS, ids=range(len(PARAMS)))

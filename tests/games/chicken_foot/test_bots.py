@@ -56,4 +56,3 @@ def test_heuristic_opens_a_number_the_next_player_showed_it_lacks():
     assert bot(HeuristicBot).act(state.observation(0), state.legal_actions(0)) == "5-1@4-1"
     # Greedy sheds the heaviest bone either way.
     assert bot(GreedyBot).act(state.observation(0), state.legal_actions(0)) == "4-3@6-4"
-

@@ -20,7 +20,13 @@ FULL_SPINNER_PLAYS = (
 
 def full_spinner(hands, yard=None, turn=0, options=None):
     return ChickenFootState.position(
-        2, {**D6, **(options or {})}, hands=hands, yard=yard, lead="6-6", opener=0, plays=FULL_SPINNER_PLAYS,
+        2,
+        {**D6, **(options or {})},
+        hands=hands,
+        yard=yard,
+        lead="6-6",
+        opener=0,
+        plays=FULL_SPINNER_PLAYS,
         turn=turn,
     )
 
@@ -49,8 +55,11 @@ def observe(state, seat=0):
 
 def spinner_start(arms=4):
     return ChickenFootState.position(
-        2, {**D6, "spinner_arms": arms}, hands=[["6-2", "6-3", "1-0", "2-0"], ["6-1", "6-4", "1-1", "4-0"]],
-        lead="6-6", opener=0,
+        2,
+        {**D6, "spinner_arms": arms},
+        hands=[["6-2", "6-3", "1-0", "2-0"], ["6-1", "6-4", "1-1", "4-0"]],
+        lead="6-6",
+        opener=0,
     )
 
 
@@ -116,7 +125,10 @@ def test_a_double_on_a_free_end_is_a_chickie_and_is_described_so():
     assert observe(state, 1)["layout"][-1] == {"bone": "5-5", "onto": "5-2", "seat": 0, "joins": 5}
 
 
-BLOCK_HANDS = [["5-5", "3-3", "4-4", "2-0", "0-0", "1-0", "2-1", "2-2"], ["5-1", "6-1", "4-2", "1-1", "3-1", "3-2", "6-0"]]
+BLOCK_HANDS = [
+    ["5-5", "3-3", "4-4", "2-0", "0-0", "1-0", "2-1", "2-2"],
+    ["5-1", "6-1", "4-2", "1-1", "3-1", "3-2", "6-0"],
+]
 BLOCK_YARD = ["3-0", "4-3", "4-0", "5-0"]
 
 
@@ -170,8 +182,27 @@ def test_the_double_blank_counts_its_ruled_value(value, points):
 
 
 def test_the_yard_empty_rule_ends_the_round_with_the_turn_that_drew_the_last_bone():
-    hands = [["3-3", "2-0"], ["5-1", "4-4", "0-0", "1-0", "1-1", "2-1", "2-2", "3-0", "3-1", "3-2", "4-0", "4-2",
-                              "4-3", "5-5", "6-0", "6-1"]]
+    hands = [
+        ["3-3", "2-0"],
+        [
+            "5-1",
+            "4-4",
+            "0-0",
+            "1-0",
+            "1-1",
+            "2-1",
+            "2-2",
+            "3-0",
+            "3-1",
+            "3-2",
+            "4-0",
+            "4-2",
+            "4-3",
+            "5-5",
+            "6-0",
+            "6-1",
+        ],
+    ]
     for round_end in ("yard_empty", "all_passed"):
         state = full_spinner(hands, ["5-0"], options={"round_end": round_end})
         state.apply_chance("5-0")
@@ -219,8 +250,24 @@ def test_a_drawn_bone_that_does_not_fit_is_kept_and_the_player_passes():
 
 
 def test_a_player_who_cannot_play_passes_on_an_empty_yard():
-    rest = ["0-0", "1-0", "1-1", "2-1", "2-2", "3-0", "3-1", "3-2", "4-0", "4-2", "4-3", "4-4", "5-0", "5-1",
-            "5-5", "6-1"]
+    rest = [
+        "0-0",
+        "1-0",
+        "1-1",
+        "2-1",
+        "2-2",
+        "3-0",
+        "3-1",
+        "3-2",
+        "4-0",
+        "4-2",
+        "4-3",
+        "4-4",
+        "5-0",
+        "5-1",
+        "5-5",
+        "6-1",
+    ]
     state = full_spinner([rest, ["3-3", "2-0", "6-0"]], yard=[], turn=1)
     seen = observe(state)
     assert seen["yard_size"] == 0
@@ -246,7 +293,9 @@ def test_going_out_on_a_double_ends_the_round_with_the_chickie_unfilled():
     assert seen["awaiting"] == "deal" and seen["round"] == 2
     assert seen["constraint"] == {"kind": "chickie", "bone": "4-4", "number": 4, "needs": 3}
     summary = seen["rounds"][0]
-    assert summary["went_out"] == 0 and summary["points"] == [0, 8] and summary["hands"] == [[], ["2-0", "3-3"]]
+    assert (
+        summary["went_out"] == 0 and summary["points"] == [0, 8] and summary["hands"] == [[], ["2-0", "3-3"]]
+    )
     assert state.milestone().splitlines()[0] == "Round 1 of 7 · spinner 6-6 led by seat 0 · seat 0 went out"
 
 
@@ -273,8 +322,11 @@ def test_draw_until_required_draws_in_turn_until_the_rounds_double_appears():
     state.apply_chance("6-6")
     seen = observe(state, 2)
     assert seen["lead_double"] == "6-6" and seen["opener"] == 1
-    assert seen["history"] == [{"event": "lead_draw", "seat": 0}, {"event": "lead_draw", "seat": 1},
-                               {"event": "lead", "seat": 1, "bone": "6-6"}]
+    assert seen["history"] == [
+        {"event": "lead_draw", "seat": 0},
+        {"event": "lead_draw", "seat": 1},
+        {"event": "lead", "seat": 1, "bone": "6-6"},
+    ]
     assert observe(state, 0)["history"][0] == {"event": "lead_draw", "seat": 0, "bone": "3-3"}
     assert seen["hand_sizes"] == [6, 5, 5, 5]
     assert state.legal_actions(2) == ["6-2@6-6"]
@@ -284,9 +336,22 @@ def test_skip_unheld_skips_a_round_whose_double_nobody_holds():
     state = dealt(4, {**D6, "lead_policy": "skip_unheld"}, NO_SIX_SIX)
     seen = observe(state)
     assert seen["awaiting"] == "deal" and seen["round"] == 2
-    assert seen["rounds"] == [{"round": 1, "lead": "6-6", "skipped": True, "opener": None, "went_out": None,
-                               "hands": None, "points": [0, 0, 0, 0], "totals": [0, 0, 0, 0]}]
-    assert state.milestone() == "Round 1 of 7: nobody held 6-6, skipped\n  totals: seat 0 0, seat 1 0, seat 2 0, seat 3 0"
+    assert seen["rounds"] == [
+        {
+            "round": 1,
+            "lead": "6-6",
+            "skipped": True,
+            "opener": None,
+            "went_out": None,
+            "hands": None,
+            "points": [0, 0, 0, 0],
+            "totals": [0, 0, 0, 0],
+        }
+    ]
+    assert (
+        state.milestone()
+        == "Round 1 of 7: nobody held 6-6, skipped\n  totals: seat 0 0, seat 1 0, seat 2 0, seat 3 0"
+    )
     state.apply_chance([sort_bones(hand) for hand in NO_SIX_SIX])
     assert observe(state)["lead_double"] == "5-5" and observe(state)["opener"] == 2
 
@@ -294,9 +359,12 @@ def test_skip_unheld_skips_a_round_whose_double_nobody_holds():
 def test_the_double_blanks_round_is_never_skipped():
     led = ["6-6", "5-5", "4-4", "3-3", "2-2", "1-1"]
     state = ChickenFootState.position(
-        4, {**D6, "lead_policy": "skip_unheld"}, hands=NO_SIX_SIX[:2] + [["3-2", "4-2", "5-2", "6-2", "4-3"],
-                                                                          ["5-3", "6-3", "5-4", "6-4", "6-5"]],
-        round_number=7, led=led, previous_opener=1,
+        4,
+        {**D6, "lead_policy": "skip_unheld"},
+        hands=NO_SIX_SIX[:2] + [["3-2", "4-2", "5-2", "6-2", "4-3"], ["5-3", "6-3", "5-4", "6-4", "6-5"]],
+        round_number=7,
+        led=led,
+        previous_opener=1,
     )
     assert observe(state)["awaiting"] == "lead_draw" and observe(state)["turn"] == 2
     state.apply_chance("0-0")
@@ -337,8 +405,13 @@ def test_hand_sizes_follow_the_table_and_the_set_limits_the_players(set_name, co
 
 
 def test_a_seven_player_double_twelve_game_deals_nine_bones_each_and_leads_every_double_once():
-    record = play_match("chicken_foot", 7, ["heuristic", "greedy", "random"] * 2 + ["random"], seed=12,
-                        options={"set": "double_twelve"})
+    record = play_match(
+        "chicken_foot",
+        7,
+        ["heuristic", "greedy", "random"] * 2 + ["random"],
+        seed=12,
+        options={"set": "double_twelve"},
+    )
     assert record["end"]["reason"] == "normal"
     first_deal = record["events"][0][1]
     assert [len(hand) for hand in first_deal] == [9] * 7

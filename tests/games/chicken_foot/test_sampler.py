@@ -32,14 +32,20 @@ def replay_round_of(sample):
     deal = []
     for seat, view in enumerate(views):
         hand = set(view["hand"]) | {e["bone"] for e in public["layout"] if e["seat"] == seat}
-        hand -= {e["bone"] for e in view["history"] if e["event"] in ("draw", "lead_draw") and e["seat"] == seat}
+        hand -= {
+            e["bone"] for e in view["history"] if e["event"] in ("draw", "lead_draw") and e["seat"] == seat
+        }
         deal.append(sort_bones(hand))
     led_this_round = any(e["event"] == "lead" for e in public["history"])
     openers = [r["opener"] for r in public["rounds"] if r["opener"] is not None]
     state = ChickenFootState.position(
-        sample.num_players, public["options"], hands=deal, round_number=public["round"],
+        sample.num_players,
+        public["options"],
+        hands=deal,
+        round_number=public["round"],
         led=public["led_doubles"][:-1] if led_this_round else public["led_doubles"],
-        scores=public["scores"], previous_opener=openers[-1] if openers else None,
+        scores=public["scores"],
+        previous_opener=openers[-1] if openers else None,
     )
     for index, entry in enumerate(public["history"]):
         kind, seat = entry["event"], entry["seat"]
@@ -93,7 +99,12 @@ def test_a_bone_drawn_after_a_pass_may_show_the_numbers_passed_on():
     state.apply_chance("4-0")  # seat 1 draws and passes on 1 only
     seen = state.observation(0)
     assert [(e["event"], e.get("numbers")) for e in seen["history"][-5:]] == [
-        ("draw", [1, 4, 5]), ("pass", [1, 4, 5]), ("play", None), ("draw", [1]), ("pass", [1])]
+        ("draw", [1, 4, 5]),
+        ("pass", [1, 4, 5]),
+        ("play", None),
+        ("draw", [1]),
+        ("pass", [1]),
+    ]
     rng = random.Random(2)
     with_four_or_five = 0
     for _ in range(300):
@@ -107,17 +118,32 @@ def test_a_bone_drawn_after_a_pass_may_show_the_numbers_passed_on():
 
 
 def test_finding_the_lead_shows_who_holds_no_higher_double():
-    state = dealt(4, D6, [["1-0", "2-0", "3-0", "4-0", "5-0"], ["2-1", "3-1", "4-1", "5-1", "6-1"],
-                          ["3-2", "4-2", "5-2", "6-2", "5-5"], ["4-3", "5-3", "6-3", "5-4", "6-4"]])
+    state = dealt(
+        4,
+        D6,
+        [
+            ["1-0", "2-0", "3-0", "4-0", "5-0"],
+            ["2-1", "3-1", "4-1", "5-1", "6-1"],
+            ["3-2", "4-2", "5-2", "6-2", "5-5"],
+            ["4-3", "5-3", "6-3", "5-4", "6-4"],
+        ],
+    )
     rng = random.Random(3)
     for _ in range(200):
         sample = GAME.sample_state(state.observation(3), rng)
         for seat in range(3):
             assert "6-6" not in sample.observation(seat)["hand"]
     # While seats are still drawing for the lead, nobody holds a double that could lead.
-    state = dealt(4, {**D6, "lead_policy": "draw_until_required"},
-                  [["1-0", "2-0", "3-0", "4-0", "5-0"], ["2-1", "3-1", "4-1", "5-1", "6-1"],
-                   ["3-2", "4-2", "5-2", "6-2", "5-5"], ["4-3", "5-3", "6-3", "5-4", "6-4"]])
+    state = dealt(
+        4,
+        {**D6, "lead_policy": "draw_until_required"},
+        [
+            ["1-0", "2-0", "3-0", "4-0", "5-0"],
+            ["2-1", "3-1", "4-1", "5-1", "6-1"],
+            ["3-2", "4-2", "5-2", "6-2", "5-5"],
+            ["4-3", "5-3", "6-3", "5-4", "6-4"],
+        ],
+    )
     state.apply_chance("3-3")
     for _ in range(200):
         sample = GAME.sample_state(state.observation(0), rng)

@@ -4,7 +4,14 @@ from games.core.stats import wilson_interval
 
 def results(series):
     return {
-        name: (line.seat_games, round(line.wins, 9), line.place_total, line.score_total, line.decisions, line.forfeits)
+        name: (
+            line.seat_games,
+            round(line.wins, 9),
+            line.place_total,
+            line.score_total,
+            line.decisions,
+            line.forfeits,
+        )
         for name, line in series.lines.items()
     }
 

@@ -20,19 +20,40 @@ def test_list_shows_games_options_and_bots(toy, capsys):
     assert "    bot keep_high (threshold=4)  keeps 4 or more" in out
     status, out, _ = run(capsys, "list", "--json")
     toy_entry = next(g for g in json.loads(out) if g["id"] == "toy_high_hand")
-    assert [b["name"] for b in toy_entry["bots"]] == ["random", "search", "keep_high", "raises", "illegal", "slow"]
+    assert [b["name"] for b in toy_entry["bots"]] == [
+        "random",
+        "search",
+        "keep_high",
+        "raises",
+        "illegal",
+        "slow",
+    ]
 
 
 def test_play_json_prints_the_same_record_as_the_runner(toy, capsys):
-    status, out, _ = run(capsys, "play", "toy_high_hand", "--players", "3", "--bots", "random,keep_high,random",
-                         "--seed", "9", "--option", "max_card=5", "--json")
+    status, out, _ = run(
+        capsys,
+        "play",
+        "toy_high_hand",
+        "--players",
+        "3",
+        "--bots",
+        "random,keep_high,random",
+        "--seed",
+        "9",
+        "--option",
+        "max_card=5",
+        "--json",
+    )
     assert status == 0
     expected = play_match("toy_high_hand", 3, ["random", "keep_high", "random"], 9, {"max_card": 5})
     assert json.loads(out) == expected
 
 
 def test_play_gives_a_readable_account(toy, capsys):
-    status, out, _ = run(capsys, "play", "toy_high_hand", "--players", "2", "--bots", "keep_high", "--seed", "4")
+    status, out, _ = run(
+        capsys, "play", "toy_high_hand", "--players", "2", "--bots", "keep_high", "--seed", "4"
+    )
     assert status == 0
     lines = out.splitlines()
     assert lines[0].startswith("  chance: [")
@@ -59,13 +80,23 @@ def test_replay_verifies_a_file_and_names_the_first_bad_event(toy, capsys, tmp_p
     ("argv", "message"),
     [
         (["play", "chess", "--players", "2", "--bots", "random"], "unknown game 'chess'"),
-        (["play", "toy_high_hand", "--players", "x", "--bots", "random"], "--players takes a whole number, got 'x'"),
-        (["play", "toy_high_hand", "--players", "2", "--bots", "random", "--seed", "-1"], "--seed takes a number"),
+        (
+            ["play", "toy_high_hand", "--players", "x", "--bots", "random"],
+            "--players takes a whole number, got 'x'",
+        ),
+        (
+            ["play", "toy_high_hand", "--players", "2", "--bots", "random", "--seed", "-1"],
+            "--seed takes a number",
+        ),
         (["play", "toy_high_hand", "--players", "3", "--bots", "random,random"], "--players 3 needs 3 bots"),
-        (["play", "toy_high_hand", "--players", "2", "--bots", "random", "--option", "max_card"],
-         "--option takes key=value"),
-        (["play", "toy_high_hand", "--players", "2", "--bots", "random", "--option", "max_card=99"],
-         "option max_card: 99 is above the maximum 9"),
+        (
+            ["play", "toy_high_hand", "--players", "2", "--bots", "random", "--option", "max_card"],
+            "--option takes key=value",
+        ),
+        (
+            ["play", "toy_high_hand", "--players", "2", "--bots", "random", "--option", "max_card=99"],
+            "option max_card: 99 is above the maximum 9",
+        ),
         (["play", "toy_high_hand", "--players", "9", "--bots", "random"], "takes 2 to 4 players"),
         (["play", "toy_high_hand", "--players", "2", "--bots", "genius"], "unknown bot 'genius'"),
         (["replay", "/nonexistent/record.json"], "cannot read /nonexistent/record.json"),
@@ -83,7 +114,9 @@ def test_bad_arguments_exit_2_with_a_clear_message(toy, capsys, argv, message):
 
 
 def test_bench_reports_rates(toy, capsys):
-    status, out, _ = run(capsys, "bench", "toy_high_hand", "--players", "2", "--games", "5", "--repeats", "1", "--json")
+    status, out, _ = run(
+        capsys, "bench", "toy_high_hand", "--players", "2", "--games", "5", "--repeats", "1", "--json"
+    )
     report = json.loads(out)
     assert status == 0
     assert report["game"] == "toy_high_hand" and report["players"] == 2 and report["games_per_repeat"] == 5
@@ -91,8 +124,22 @@ def test_bench_reports_rates(toy, capsys):
 
 
 def test_arena_prints_a_table_per_bot(toy, capsys):
-    status, out, _ = run(capsys, "arena", "toy_high_hand", "--players", "2", "--bots", "keep_high,random",
-                         "--games", "40", "--seed", "1", "--quiet")
+    status, out, _ = run(
+        capsys,
+        "arena",
+        "toy_high_hand",
+        "--players",
+        "2",
+        "--bots",
+        "keep_high,random",
+        "--games",
+        "40",
+        "--seed",
+        "1",
+        "--quiet",
+    )
     assert status == 0
-    assert out.startswith("High Hand (test game), 2 players, 40 games, seed 1 (fair share 0.500; turn caps 0)\n")
+    assert out.startswith(
+        "High Hand (test game), 2 players, 40 games, seed 1 (fair share 0.500; turn caps 0)\n"
+    )
     assert "keep_high" in out and "random" in out

@@ -23,9 +23,10 @@ class NeverStops(Bot):
 
 def test_a_table_that_never_stops_ends_at_the_turn_cap_and_the_record_says_so():
     never_stops = SeatPlayer(
-        "never_stops", make=lambda game, seat, num_players, options, rng: NeverStops(
+        "never_stops",
+        make=lambda game, seat, num_players, options, rng: NeverStops(
             game, seat, num_players, options, None, rng
-        )
+        ),
     )
     record = play_match("nacho_pile", 3, [never_stops] * 3, seed=2)
     assert record["end"] == {"reason": "turn_cap", "forfeits": []}
@@ -86,8 +87,10 @@ def test_the_heuristic_decides_the_same_from_the_state_as_from_its_observation()
         options = {"specials_all_identical": seed % 2 == 1, "optional_specials": seed % 3 == 0}
         state = GAME.start(players, options, seed)
         rng = random.Random(seed)
-        bots = [HeuristicBot(GAME, s, players, state.options, {"caution": 0.5 + seed % 4 / 2}, rng)
-                for s in range(players)]
+        bots = [
+            HeuristicBot(GAME, s, players, state.options, {"caution": 0.5 + seed % 4 / 2}, rng)
+            for s in range(players)
+        ]
         while not state.is_terminal():
             if state.is_chance():
                 state.apply_chance(state.sample_chance(rng))

@@ -306,4 +306,3 @@ def test_junk_is_a_400_never_a_500(db, junk):
     response = sign_up(username=junk, email=junk, password1=junk, password2=junk)
     assert response.status_code == 400
     assert mail.outbox == []
-

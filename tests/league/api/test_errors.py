@@ -214,7 +214,10 @@ def test_each_operation_documents_the_errors_of_its_kind(client, db):
     assert statuses[("DELETE", "/api/tournament-rounds/{id}/")] == "204 400 401 403 404 409 413 429"
     assert statuses[("GET", "/api/me/")] == "200 401 429"
     assert statuses[("POST", "/api/claims/redeem/")] == "200 400 401 403 409 413 415 429"
-    assert statuses[("POST", "/api/tournaments/{id}/registrations/batch/")] == "200 201 400 401 403 404 409 413 415 429"
+    assert (
+        statuses[("POST", "/api/tournaments/{id}/registrations/batch/")]
+        == "200 201 400 401 403 404 409 413 415 429"
+    )
     assert statuses[("POST", "/api/webhooks/")] == "201 400 401 403 413 415 429"
     assert statuses[("GET", "/api/webhooks/{id}/deliveries/")] == "200 401 404 429"
     assert statuses[("POST", "/api/me/token/")] == "201 400 401 403 413 415 429"

@@ -102,14 +102,20 @@ def test_failed_tokens_behind_a_trusted_proxy_count_per_forwarded_address(db, se
     settings.TRUSTED_PROXY_COUNT = 1
     rates(failed_token="2/hour")
     proxy = {"address": "10.0.0.1"}
-    assert [get(token=BAD_TOKEN, HTTP_X_FORWARDED_FOR="1.2.3.4", **proxy).status_code for _ in range(2)] == [401, 401]
+    assert [get(token=BAD_TOKEN, HTTP_X_FORWARDED_FOR="1.2.3.4", **proxy).status_code for _ in range(2)] == [
+        401,
+        401,
+    ]
     assert_throttled(get(token=BAD_TOKEN, HTTP_X_FORWARDED_FOR="1.2.3.4", **proxy), 3600)
     assert get(token=BAD_TOKEN, HTTP_X_FORWARDED_FOR="5.6.7.8", **proxy).status_code == 401
 
 
 def test_forged_forwarded_addresses_do_not_escape_the_failed_token_limit(db, rates, clock):
     rates(failed_token="2/hour")
-    assert [get(token=BAD_TOKEN, HTTP_X_FORWARDED_FOR=f"9.9.9.{n}").status_code for n in range(2)] == [401, 401]
+    assert [get(token=BAD_TOKEN, HTTP_X_FORWARDED_FOR=f"9.9.9.{n}").status_code for n in range(2)] == [
+        401,
+        401,
+    ]
     assert_throttled(get(token=BAD_TOKEN, HTTP_X_FORWARDED_FOR="9.9.9.9"), 3600)
 
 

@@ -244,5 +244,7 @@ def test_a_match_staff_voided_meanwhile_keeps_their_void_when_its_lease_expires_
     first.refresh_from_db()
     versions = ResultVersion.objects.filter(match_id=first.match_id)
     assert (first.done, first.leases_lost) == (True, 3)
-    assert list(versions.values_list("version", "reason", "entered_by")) == [(1, "drawn by mistake", staff.pk)]
+    assert list(versions.values_list("version", "reason", "entered_by")) == [
+        (1, "drawn by mistake", staff.pk)
+    ]
     assert not Notification.objects.exists()

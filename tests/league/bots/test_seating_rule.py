@@ -126,9 +126,10 @@ def test_an_author_with_more_bots_than_tables_sees_the_extra_ones_sit_out_in_tur
 
 def test_a_ladder_of_one_authors_programs_only_waits_and_its_schedule_replays_with_the_authors_of_the_log():
     alone = [LadderEvent(0, "enter", bot_id, A) for bot_id in (1, 2, 3)]
-    assert ladder_schedule(
-        events=alone, table_size=2, sittings=2, newcomer_matches=0, ladder_seed=1, rounds=3
-    ) == []
+    assert (
+        ladder_schedule(events=alone, table_size=2, sittings=2, newcomer_matches=0, ladder_seed=1, rounds=3)
+        == []
+    )
     joined = [*alone, LadderEvent(0, "enter", 4, None)]
     rounds = ladder_schedule(
         events=joined, table_size=2, sittings=2, newcomer_matches=0, ladder_seed=1, rounds=3

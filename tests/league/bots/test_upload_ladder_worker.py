@@ -49,15 +49,26 @@ def test_an_upload_climbs_a_ladder_played_by_a_worker_and_its_new_version_replac
         assert author.post(f"/bots/ladders/{ladder.pk}/enter/", {"bot": first.pk}).status_code == 302
         league_start(league_id=ladder.pk)
         wait_until(lambda: played(first) >= 3, "the worker plays the upload's first matches")
-        assert author.post(
-            "/bots/bots/upload/",
-            {"game": "nacho_pile", "name": "Climber", "file": SimpleUploadedFile("bot.tar.gz", good_tar())},
-        ).status_code == 302
+        assert (
+            author.post(
+                "/bots/bots/upload/",
+                {
+                    "game": "nacho_pile",
+                    "name": "Climber",
+                    "file": SimpleUploadedFile("bot.tar.gz", good_tar()),
+                },
+            ).status_code
+            == 302
+        )
         second = BotDefinition.objects.get(name="Climber", version=2)
         wait_until(lambda: ready(second), "the worker checks the new version")
         wait_until(lambda: played(second) >= 3, "the worker plays the new version's matches")
         league_pause(league_id=ladder.pk)
-        match = Fixture.objects.filter(league=ladder, match__seats__player=first.player).order_by("position")[0].match
+        match = (
+            Fixture.objects.filter(league=ladder, match__seats__player=first.player)
+            .order_by("position")[0]
+            .match
+        )
         wait_until(lambda: Verification.objects.filter(match=match).exists(), "the worker verifies the match")
     finally:
         worker.stop()

@@ -55,7 +55,8 @@ def test_a_form_body_just_over_the_cap_is_413_and_one_at_the_cap_is_read(client,
     at_cap = "username=a&password=" + "x" * (16 * KIB - len("username=a&password="))
     response = client.post("/accounts/login/", at_cap, content_type="application/x-www-form-urlencoded")
     assert (response.status_code, response.context["form"].errors["__all__"][0]) == (
-        400, "Please enter a correct username and password. Note that both fields may be case-sensitive."
+        400,
+        "Please enter a correct username and password. Note that both fields may be case-sensitive.",
     )  # the log-in page again, with its refusal: the body was read
     response = client.post("/accounts/login/", at_cap + "x", content_type="application/x-www-form-urlencoded")
     assert response.status_code == 413

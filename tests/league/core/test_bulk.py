@@ -54,7 +54,9 @@ def test_insert_returns_the_new_keys_and_update_matches_rows_on_a_composite_key(
 
     assert [ids[match.played_at] for match in matches] == [match.pk for match in matches]
     assert [match.options for match in matches] == [{"optional_specials": True}] * 5
-    seats = MatchSeat.objects.order_by("match__played_at", "seat").values_list("player__name", "place", "score")
+    seats = MatchSeat.objects.order_by("match__played_at", "seat").values_list(
+        "player__name", "place", "score"
+    )
     assert list(seats) == [
         ("Ann", None, None), ("Bob", 2, -5),
         *[("Ann", None, None), ("Bob", None, None)] * 2,

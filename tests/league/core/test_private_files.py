@@ -94,7 +94,9 @@ def test_the_local_settings_make_var_0700_and_the_embedded_database_0600(tmp_pat
     os.chmod(old / "league.sqlite3", 0o644)
     for var in (old, new):
         environment = {
-            key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE")
+            key: value
+            for key, value in os.environ.items()
+            if key not in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE")
         }
         environment["PECKING_ORDER_VAR_DIR"] = str(var)
         started = subprocess.run(

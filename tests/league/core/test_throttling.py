@@ -103,7 +103,9 @@ def test_behind_a_trusted_proxy_the_forwarded_address_is_locked(settings, users)
 
 
 def test_without_a_trusted_proxy_a_forged_forwarded_address_changes_nothing(users):
-    forged = [log_in("alice", "wrong-password", HTTP_X_FORWARDED_FOR=f"9.9.9.{n}").status_code for n in range(5)]
+    forged = [
+        log_in("alice", "wrong-password", HTTP_X_FORWARDED_FOR=f"9.9.9.{n}").status_code for n in range(5)
+    ]
     assert forged == [400, 400, 400, 400, 429]
     assert log_in("alice", PASSWORD, HTTP_X_FORWARDED_FOR="5.6.7.8").status_code == 429
     assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"1.2.3.4"}

@@ -8,8 +8,18 @@ from league.core import words
 @pytest.mark.parametrize(
     ("strategy", "params", "external", "said"),
     [
-        ("search", {"iterations": 25, "determinizations": 0, "time_limit": 0.0}, False, "Search bot, 25 iterations a move"),
-        ("search", {"iterations": 300, "time_limit": 1.5}, False, "Search bot, 300 iterations a move, at most 1.5 s a move"),
+        (
+            "search",
+            {"iterations": 25, "determinizations": 0, "time_limit": 0.0},
+            False,
+            "Search bot, 25 iterations a move",
+        ),
+        (
+            "search",
+            {"iterations": 300, "time_limit": 1.5},
+            False,
+            "Search bot, 300 iterations a move, at most 1.5 s a move",
+        ),
         ("heuristic", {"caution": 1.0}, False, "Rule-of-thumb bot"),
         ("random", {}, False, "Random bot: picks any legal move"),
         ("", {}, True, "External program"),

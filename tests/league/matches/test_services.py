@@ -29,7 +29,12 @@ def ids(players):
 def test_a_match_gets_seats_in_order_and_complete_options(players):
     match = match_create(game_id="chicken_foot", player_ids=ids(players[::-1]))
 
-    assert list(match.seats.order_by("seat").values_list("player__name", flat=True)) == ["Dan", "Cat", "Bob", "Ann"]
+    assert list(match.seats.order_by("seat").values_list("player__name", flat=True)) == [
+        "Dan",
+        "Cat",
+        "Bob",
+        "Ann",
+    ]
     assert match.status == Match.Status.SCHEDULED
     assert match.options["set"] == "double_nine"
     assert match.rating_pool.name == "Chicken Foot: people"
@@ -68,7 +73,10 @@ def test_seats_must_be_distinct_known_active_people_within_the_games_range(playe
     with pytest.raises(UserError, match="bots play rated matches only in bot leagues"):
         match_create(game_id="nacho_pile", player_ids=[players[0].pk, bot.pk])
     assert not Match.objects.exists()
-    assert match_create(game_id="nacho_pile", player_ids=[players[0].pk, bot.pk], rated=False).rating_pool is None
+    assert (
+        match_create(game_id="nacho_pile", player_ids=[players[0].pk, bot.pk], rated=False).rating_pool
+        is None
+    )
 
 
 def test_a_bot_match_record_is_stored_compressed(players):
@@ -87,7 +95,9 @@ def test_a_stored_record_is_the_canonical_json_of_the_match():
     huge = {"seed": 2**70, "events": [["c", 1]]}  # beyond 64 bits: the standard library's encoder
 
     assert zlib.decompress(Match.compress_record(record)) == canonical_json(record).encode()
-    assert zlib.decompress(Match.compress_record(huge)) == b'{"events":[["c",1]],"seed":1180591620717411303424}'
+    assert (
+        zlib.decompress(Match.compress_record(huge)) == b'{"events":[["c",1]],"seed":1180591620717411303424}'
+    )
 
 
 def bot_pool():
@@ -102,7 +112,9 @@ def test_a_drawn_round_is_scheduled_in_two_statements_in_table_order(players, dj
     ]
 
     with django_assert_num_queries(2):
-        match_ids = matches_schedule(game_id="nacho_pile", options={"x": 1}, rating_pool_id=pool.pk, tables=tables)
+        match_ids = matches_schedule(
+            game_id="nacho_pile", options={"x": 1}, rating_pool_id=pool.pk, tables=tables
+        )
 
     matches = [Match.objects.get(pk=match_id) for match_id in match_ids]
     assert [(m.played_at, m.status, m.rated, m.rating_pool_id, m.options) for m in matches] == [
@@ -114,12 +126,17 @@ def test_a_drawn_round_is_scheduled_in_two_statements_in_table_order(players, dj
         ["Bob", "Cat", "Dan"],
     ]
     with pytest.raises(InvariantViolation, match="the same time"):
-        matches_schedule(game_id="nacho_pile", options={}, rating_pool_id=pool.pk, tables=[tables[0], tables[0]])
+        matches_schedule(
+            game_id="nacho_pile", options={}, rating_pool_id=pool.pk, tables=[tables[0], tables[0]]
+        )
 
 
 def test_claims_and_hand_backs_move_the_status(players):
     [match_id] = matches_schedule(
-        game_id="nacho_pile", options={}, rating_pool_id=bot_pool().pk, tables=[ScheduledMatch(FIRST_PLAY, ids(players))]
+        game_id="nacho_pile",
+        options={},
+        rating_pool_id=bot_pool().pk,
+        tables=[ScheduledMatch(FIRST_PLAY, ids(players))],
     )
 
     matches_set_running(match_ids=[match_id])
@@ -130,11 +147,15 @@ def test_claims_and_hand_backs_move_the_status(players):
 
 
 def test_outcomes_are_written_onto_matches_and_seats(players, django_assert_num_queries):
-    played, scored, voided = (match_create(game_id="nacho_pile", player_ids=ids(players), rated=False) for _ in range(3))
+    played, scored, voided = (
+        match_create(game_id="nacho_pile", player_ids=ids(players), rated=False) for _ in range(3)
+    )
     record = {"game": "nacho_pile", "outcome": {"places": [2, 1, 3, 4]}}
 
     with django_assert_num_queries(2):
-        matches_set_outcomes(status="finished", outcomes=[MatchOutcome(played.pk, 1, [2, 1, 3, 4], None, record)])
+        matches_set_outcomes(
+            status="finished", outcomes=[MatchOutcome(played.pk, 1, [2, 1, 3, 4], None, record)]
+        )
     matches_set_outcomes(status="finished", outcomes=[MatchOutcome(scored.pk, 3, [1, 1, 3, 4], [9, 9, 4, 0])])
     matches_set_outcomes(status="finished", outcomes=[MatchOutcome(voided.pk, 1, [4, 3, 2, 1])])
     matches_set_outcomes(status="void", outcomes=[MatchOutcome(voided.pk, 1, None)])
@@ -150,5 +171,8 @@ def test_outcomes_are_written_onto_matches_and_seats(players, django_assert_num_
     with pytest.raises(InvariantViolation, match="all carry a record or none do"):
         matches_set_outcomes(
             status="finished",
-            outcomes=[MatchOutcome(played.pk, 1, [2, 1, 3, 4], None, record), MatchOutcome(scored.pk, 4, [1, 2, 3, 4])],
+            outcomes=[
+                MatchOutcome(played.pk, 1, [2, 1, 3, 4], None, record),
+                MatchOutcome(scored.pk, 4, [1, 2, 3, 4]),
+            ],
         )

@@ -29,7 +29,9 @@ def reads(user, webhook) -> dict[str, int]:
     page.force_login(user)
     return {
         "page": page.get(f"/webhooks/{webhook.pk}/").status_code,
-        "listed on the page": page.get("/webhooks/").content.decode().count(f'href="/webhooks/{webhook.pk}/"'),
+        "listed on the page": page.get("/webhooks/")
+        .content.decode()
+        .count(f'href="/webhooks/{webhook.pk}/"'),
         "api": rest.get(f"/api/webhooks/{webhook.pk}/").status_code,
         "api deliveries": rest.get(f"/api/webhooks/{webhook.pk}/deliveries/").status_code,
         "listed by the api": rest.get("/api/webhooks/").json()["count"],
@@ -73,14 +75,21 @@ def test_an_organizer_removed_from_the_tournament_gets_no_more_deliveries_and_ca
 def test_a_league_webhook_ends_when_its_owner_loses_staff_rights(db, allow_loopback, receiver):
     staff = StaffFactory(username="operator")
     league = make_league(staff, make_bots(staff))
-    webhook = webhooks.webhook_create(by=staff, url=receiver.url, events=["league.round_rated"], league=league)
+    webhook = webhooks.webhook_create(
+        by=staff, url=receiver.url, events=["league.round_rated"], league=league
+    )
     (pk,) = webhooks.deliveries_create(event="league.round_rated", key="r1", data={}, league_id=league.pk)
     staff.is_staff = False
     staff.save(update_fields=["is_staff"])
 
     assert webhooks.delivery_attempt(delivery_pk=pk, final=False) == "cancelled"
-    assert webhooks.deliveries_create(event="league.round_rated", key="r2", data={}, league_id=league.pk) == []
-    assert (receiver.received, list(Delivery.objects.values_list("key", "status"))) == ([], [("r1", "cancelled")])
+    assert (
+        webhooks.deliveries_create(event="league.round_rated", key="r2", data={}, league_id=league.pk) == []
+    )
+    assert (receiver.received, list(Delivery.objects.values_list("key", "status"))) == (
+        [],
+        [("r1", "cancelled")],
+    )
     assert reads(staff, webhook) == GONE
 
 

@@ -241,7 +241,6 @@ def test_a_receiver_that_does_not_answer_times_out(allow_loopback):
     assert (attempt.status_code, attempt.error) == (None, "TimeoutError: timed out")
 
 
-
 class Dripper:
     """A receiver on 127.0.0.1 that reads each request, then answers one byte every `interval` seconds: a
     status line and a header of `length` bytes in all (the rest of the answer after them), as a receiver
@@ -392,6 +391,7 @@ def test_a_look_up_slower_than_the_deadline_is_a_timed_out_attempt_not_a_refusal
     assert (attempt.status_code, attempt.refused, attempt.address, attempt.error) == (
         None, False, "", "timed out: no answer within the 0.3 s deadline"
     )  # fmt: skip
+
 
 @pytest.mark.parametrize(
     "url, message",

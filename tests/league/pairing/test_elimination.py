@@ -273,7 +273,9 @@ def test_a_decider_settles_a_drawn_match_and_a_tie_at_the_cut():
     entrants = [Entrant(id="a", seed=1), Entrant(id="b", seed=2)]
     draw = TableResult(seats=("a", "b"), places={"a": 1, "b": 1}, label="F", advancing=("b",))
     assert bracket_champion(single_elimination_bracket(2), entrants, [draw]) == "b"
-    assert open_cut(("a", "b"), {"a": 1, "b": 1}, 1) == OpenCut(place=1, tied=("a", "b"), needed=1, through=())
+    assert open_cut(("a", "b"), {"a": 1, "b": 1}, 1) == OpenCut(
+        place=1, tied=("a", "b"), needed=1, through=()
+    )
     assert open_cut(("a", "b"), {"a": 1, "b": 2}, 1) is None
     places = {"p1": 1, "p4": 2, "p5": 2, "p8": 4}
     assert open_cut(("p1", "p4", "p5", "p8"), places, 2) == OpenCut(2, ("p4", "p5"), 1, ("p1",))

@@ -24,8 +24,13 @@ def test_similar_names_get_distinct_slugs(db):
 
 @pytest.mark.parametrize(
     ("name", "message"),
-    [("", "a player needs a name"), ("   ", "a player needs a name"), ("x" * 81, "at most 80 characters"),
-     ("!!!", "at least one letter or digit"), (None, "a player needs a name")],
+    [
+        ("", "a player needs a name"),
+        ("   ", "a player needs a name"),
+        ("x" * 81, "at most 80 characters"),
+        ("!!!", "at least one letter or digit"),
+        (None, "a player needs a name"),
+    ],
 )
 def test_bad_names_are_refused(db, name, message):
     with pytest.raises(UserError, match=message):

@@ -23,7 +23,10 @@ def test_a_chart_over_days_has_date_ticks_rating_ticks_and_a_title_per_point():
     assert [label for label, _ in chart.y_ticks] == ["10", "12", "14", "16", "18"]
     assert [x for _, x in chart.x_ticks] == [46, 181.5, 317, 452.5, 588]
     titles = [dot.title for dot in chart.lines[0].dots]
-    assert titles[0] == "Nacho Pile: 10.0 on 2026-03-01 12:00" and titles[-1] == "Nacho Pile: 18.0 on 2026-03-09 12:00"
+    assert (
+        titles[0] == "Nacho Pile: 10.0 on 2026-03-01 12:00"
+        and titles[-1] == "Nacho Pile: 18.0 on 2026-03-09 12:00"
+    )
     assert len(titles) == 9
 
 
@@ -59,7 +62,7 @@ def test_the_player_page_draws_dated_axes_point_titles_legend_and_a_table(client
     assert {title.split(":")[0] for title in titles} == {"Nacho Pile", "Chicken Foot"}
     legend = page[page.index('<figcaption class="legend">') : page.index("</figcaption>")]
     assert "Nacho Pile (now " in legend and "Chicken Foot (now " in legend
-    assert page.count('<tr><td>Nacho Pile</td><td>') == 2 and page.count('<tr><td>Chicken Foot</td><td>') == 1
+    assert page.count("<tr><td>Nacho Pile</td><td>") == 2 and page.count("<tr><td>Chicken Foot</td><td>") == 1
 
 
 @pytest.mark.django_db
@@ -94,7 +97,8 @@ def test_the_league_chart_has_a_line_and_titled_points_per_bot(client, staff):
 def test_a_chart_by_match_spreads_matches_evenly_and_labels_distinct_times_of_the_longest_line():
     same_second = [DAY] * 6 + [DAY + timedelta(seconds=30)] * 6
     chart = history_chart(
-        [Series("A", list(range(12)), same_second), Series("B", list(range(6)), same_second[:6])], by_time=False
+        [Series("A", list(range(12)), same_second), Series("B", list(range(6)), same_second[:6])],
+        by_time=False,
     )
 
     assert chart.x_ticks == [("12:00:00", 46), ("12:00:30", 341.6)]
@@ -103,7 +107,9 @@ def test_a_chart_by_match_spreads_matches_evenly_and_labels_distinct_times_of_th
 
 
 def test_a_chart_by_time_of_matches_stored_at_the_same_second_spreads_them_by_match():
-    chart = history_chart([Series("Bot league: Spring", [1, 2, 3, 4], [DAY, DAY, DAY, DAY + timedelta(seconds=1)])])
+    chart = history_chart(
+        [Series("Bot league: Spring", [1, 2, 3, 4], [DAY, DAY, DAY, DAY + timedelta(seconds=1)])]
+    )
 
     assert [dot.x for dot in chart.lines[0].dots] == [46, 226.7, 407.3, 588]
     assert chart.x_ticks == [("12:00:00", 46), ("12:00:01", 588)]

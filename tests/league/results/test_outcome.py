@@ -17,7 +17,10 @@ def test_high_scores_decide_places_where_the_game_says_so():
 
 
 def test_low_scores_win_in_a_lowest_wins_game():
-    assert check_outcome(num_seats=4, score_order="low", scores=[40, 5, 17, 5]) == ([4, 1, 3, 1], [40, 5, 17, 5])
+    assert check_outcome(num_seats=4, score_order="low", scores=[40, 5, 17, 5]) == (
+        [4, 1, 3, 1],
+        [40, 5, 17, 5],
+    )
 
 
 def test_places_and_scores_together_must_agree():

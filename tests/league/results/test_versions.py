@@ -17,7 +17,12 @@ def test_the_first_result_is_version_1_and_finishes_the_match(match_of, staff):
     version = result_submit(match_id=match.pk, expected_version=0, places=[2, 1, 3, 4], entered_by=staff)
 
     match.refresh_from_db()
-    assert (version.version, version.places, version.entered_by, version.reason) == (1, [2, 1, 3, 4], staff, "")
+    assert (version.version, version.places, version.entered_by, version.reason) == (
+        1,
+        [2, 1, 3, 4],
+        staff,
+        "",
+    )
     assert (match.status, match.result_version) == (Match.Status.FINISHED, 1)
     assert seats_of(match) == [("Ann", 2, None), ("Bob", 1, None), ("Cat", 3, None), ("Dan", 4, None)]
 
@@ -29,7 +34,11 @@ def test_a_correction_adds_a_version_with_who_and_why_and_the_latest_counts(matc
         match_id=match.pk, expected_version=1, places=[4, 3, 2, 1], entered_by=staff, reason="seats swapped"
     )
 
-    versions = list(ResultVersion.objects.filter(match=match).order_by("version").values_list("version", "places", "reason"))
+    versions = list(
+        ResultVersion.objects.filter(match=match)
+        .order_by("version")
+        .values_list("version", "places", "reason")
+    )
     assert versions == [(1, [1, 2, 3, 4], ""), (2, [4, 3, 2, 1], "seats swapped")]
     assert correction.entered_by == staff
     assert [place for _, place, _ in seats_of(match)] == [4, 3, 2, 1]
@@ -51,7 +60,9 @@ def test_a_stale_version_is_refused_with_the_current_one_and_writes_nothing(matc
 def test_a_version_from_the_future_is_a_conflict_too(match_of, staff):
     match = match_of()
     with pytest.raises(VersionConflict, match="at version 0, not 3"):
-        result_submit(match_id=match.pk, expected_version=3, places=[1, 2, 3, 4], entered_by=staff, reason="x")
+        result_submit(
+            match_id=match.pk, expected_version=3, places=[1, 2, 3, 4], entered_by=staff, reason="x"
+        )
     assert not ResultVersion.objects.exists()
 
 
@@ -59,7 +70,9 @@ def test_a_correction_needs_a_reason(match_of, staff, submit):
     match = match_of()
     submit(match, [1, 2, 3, 4])
     with pytest.raises(UserError, match="say why the result is corrected"):
-        result_submit(match_id=match.pk, expected_version=1, places=[1, 1, 3, 4], entered_by=staff, reason="  ")
+        result_submit(
+            match_id=match.pk, expected_version=1, places=[1, 1, 3, 4], entered_by=staff, reason="  "
+        )
     assert ResultVersion.objects.count() == 1
 
 
@@ -134,6 +147,6 @@ def test_a_void_is_a_new_version_and_keeps_the_ones_before(match_of, staff, subm
 def test_a_void_without_a_reason_or_a_result_says_voided(match_of):
     match = match_of()
     result_void(match_id=match.pk)
-    assert list(ResultVersion.objects.filter(match=match).values_list("version", "void", "entered_by", "reason")) == [
-        (1, True, None, "voided")
-    ]
+    assert list(
+        ResultVersion.objects.filter(match=match).values_list("version", "void", "entered_by", "reason")
+    ) == [(1, True, None, "voided")]

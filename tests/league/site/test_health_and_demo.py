@@ -39,8 +39,10 @@ def test_demo_data_loads_a_league_once_and_prints_the_admin_password(db, capsys,
     password = (tmp_path / "admin-password.txt").read_text().strip()
     assert f"Admin login: user 'admin', password '{password}'" in first
     assert Player.objects.count() == len(demo.DEMO_NAMES)
-    per_game = {spec_id: Match.objects.filter(game_id=spec_id, status="finished").count() for spec_id in
-                ("nacho_pile", "nobody_but_us_chickens", "chicken_foot", "chickie_nuggs")}
+    per_game = {
+        spec_id: Match.objects.filter(game_id=spec_id, status="finished").count()
+        for spec_id in ("nacho_pile", "nobody_but_us_chickens", "chicken_foot", "chickie_nuggs")
+    }
     assert per_game == dict.fromkeys(per_game, demo.MATCHES_PER_GAME)
     assert Rating.objects.count() > 0
     assert all(pool_differences(pool) == [] for pool in RatingPool.objects.all())

@@ -25,7 +25,9 @@ def page_of(client, url: str, status: int = 200) -> str:
 
 
 def search_bot(by, name="Deep Thought", game_id="nacho_pile"):
-    return bot_register(name=name, game_id=game_id, kind="builtin", strategy="search", params=SEARCH_PARAMS, by=by)
+    return bot_register(
+        name=name, game_id=game_id, kind="builtin", strategy="search", params=SEARCH_PARAMS, by=by
+    )
 
 
 def test_home_shows_games_leaders_and_recent_results(client, league):
@@ -42,8 +44,8 @@ def test_home_shows_live_and_open_tournaments_but_no_draft(client, db):
     make_tournament(organizer, 4, start=False, name="Secret Draft")
     open_signup(organizer, name="Autumn Open Day")
     page = page_of(client, "/")
-    live = page[page.index('id="live-heading"'):page.index('id="upcoming-heading"')]
-    upcoming = page[page.index('id="upcoming-heading"'):]
+    live = page[page.index('id="live-heading"') : page.index('id="upcoming-heading"')]
+    upcoming = page[page.index('id="upcoming-heading"') :]
     spring = '<a href="/tournaments/spring-open/">Spring Open</a> <span class="muted">Nacho Pile · 8 players</span>'
     assert spring in live
     assert '<a href="/tournaments/autumn-open-day/">Autumn Open Day</a>' in upcoming
@@ -59,7 +61,9 @@ def test_home_leaves_bot_matches_out_of_recent_results(client, league, submit, s
     assert f'href="/matches/{bot_match.pk}/"' not in page and "Deep Thought" not in page
 
 
-def test_home_query_count_does_not_grow_with_rows(client, league, players, submit, django_assert_max_num_queries):
+def test_home_query_count_does_not_grow_with_rows(
+    client, league, players, submit, django_assert_max_num_queries
+):
     with django_assert_max_num_queries(12) as few:
         client.get("/")
     for _ in range(12):
@@ -89,14 +93,23 @@ def test_pages_say_plain_words_and_keep_the_exact_terms_in_details(client, leagu
     search_bot(staff)
     bots = page_of(client, "/bots/bots/")
     assert "<td>Search bot, 25 iterations a move<details" in bots
-    assert "<summary>Exact settings</summary><code>search c=0.7 chance_nodes=True determinizations=0 exploration=0.1 iterations=25 " in bots
+    assert (
+        "<summary>Exact settings</summary><code>search c=0.7 chance_nodes=True determinizations=0 exploration=0.1 iterations=25 "
+        in bots
+    )
 
-    foot = MatchFactory(players=[s.player for s in league[2].seats.all()], game_id="chicken_foot",
-                        options={"lead_policy": "skip_unheld"})
+    foot = MatchFactory(
+        players=[s.player for s in league[2].seats.all()],
+        game_id="chicken_foot",
+        options={"lead_policy": "skip_unheld"},
+    )
     match_page = page_of(client, foot.get_absolute_url())
     assert "Rules changed from the standard game: Lead policy: skip unheld" in match_page
-    exact = match_page[match_page.index("<details"):]
-    assert "lead_policy=skip_unheld" in exact and "lead_policy=" not in match_page[:match_page.index("<details")]
+    exact = match_page[match_page.index("<details") :]
+    assert (
+        "lead_policy=skip_unheld" in exact
+        and "lead_policy=" not in match_page[: match_page.index("<details")]
+    )
 
 
 def test_a_scheduled_match_says_scheduled_and_a_finished_one_when_it_was_played(client, league, match_of):
@@ -106,7 +119,7 @@ def test_a_scheduled_match_says_scheduled_and_a_finished_one_when_it_was_played(
     finished = page_of(client, league[0].get_absolute_url())
     assert f"played {league[0].played_at:%Y-%m-%d %H:%M}" in finished
     listing = page_of(client, "/matches/")
-    row = listing[listing.index(f'href="/matches/{scheduled.pk}/"'):]
+    row = listing[listing.index(f'href="/matches/{scheduled.pk}/"') :]
     assert row.index('<span class="muted">not yet</span>') < row.index("</tr>")
 
 
@@ -155,15 +168,17 @@ def test_every_page_has_a_skip_link_a_menu_a_favicon_and_the_site_login(client, 
 def test_signed_in_the_header_has_a_log_out_form(client, db):
     client.force_login(UserFactory(username="zoe"))
     page = page_of(client, "/")
-    form = page[page.index('<form class="inline" method="post" action="/accounts/logout/">'):]
-    assert 'name="csrfmiddlewaretoken"' in form[:form.index("</form>")]
+    form = page[page.index('<form class="inline" method="post" action="/accounts/logout/">') :]
+    assert 'name="csrfmiddlewaretoken"' in form[: form.index("</form>")]
     assert '<button type="submit" class="link" id="log-out">Log out</button></form>' in form
     assert 'id="log-in"' not in page
 
 
 def test_tables_scroll_in_a_focusable_labelled_region(client, league):
     page = page_of(client, league[0].get_absolute_url())
-    assert '<div class="table-wrap" tabindex="0" role="region" aria-label="Seats and results (table)">' in page
+    assert (
+        '<div class="table-wrap" tabindex="0" role="region" aria-label="Seats and results (table)">' in page
+    )
 
 
 @override_settings(DEBUG=False)

@@ -56,7 +56,9 @@ def test_serve_starts_web_worker_and_beat_and_ctrl_c_leaves_no_process():
         deadline = time.monotonic() + WAIT_SECONDS
         while time.monotonic() < deadline and health is None:
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/?format=json", timeout=5) as response:
+                with urllib.request.urlopen(
+                    f"http://127.0.0.1:{port}/health/?format=json", timeout=5
+                ) as response:
                     health = json.load(response)
             except OSError:
                 time.sleep(0.5)

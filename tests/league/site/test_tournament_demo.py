@@ -25,7 +25,11 @@ def test_the_demo_tournaments_are_created_once_and_are_live(db, capsys, settings
     swiss = Tournament.objects.get(name="Demo Swiss: Nacho Pile pods")
     cup = Tournament.objects.get(name="Demo Cup: Chicken Foot")
     assert (swiss.status, cup.status) == ("running", "running")
-    assert list(swiss.round_set.values_list("number", "status")) == [(1, "complete"), (2, "complete"), (3, "published")]
+    assert list(swiss.round_set.values_list("number", "status")) == [
+        (1, "complete"),
+        (2, "complete"),
+        (3, "published"),
+    ]
     assert list(cup.round_set.values_list("number", "status")) == [(1, "complete"), (2, "published")]
     live = Round.objects.get(tournament=swiss, number=3)
     assert [table.match.status for table in live.tables.order_by("number")] == [
@@ -34,7 +38,10 @@ def test_the_demo_tournaments_are_created_once_and_are_live(db, capsys, settings
 
     open_day = Tournament.objects.get(name="Demo Open Day: Chickie Nuggs")
     assert (open_day.status, open_day.self_signup, open_day.capacity, open_day.time_zone) == (
-        "registration", True, 12, "Europe/Berlin"
+        "registration",
+        True,
+        12,
+        "Europe/Berlin",
     )
     assert selectors.check_in_state(open_day) == "open"
     assert selectors.places_left(open_day, list(open_day.registrations.all())) == 7

@@ -7,7 +7,9 @@ from league.tournaments.models import Round, Tournament
 
 def test_the_admin_drives_a_tournament_through_the_services(client, make_tournament, organizer):
     tournament, _ = make_tournament(8, start=False)
-    client.force_login(get_user_model().objects.create_superuser("root", "root@example.invalid", "pass-word-123"))
+    client.force_login(
+        get_user_model().objects.create_superuser("root", "root@example.invalid", "pass-word-123")
+    )
     for url in ("/admin/tournaments/tournament/", f"/admin/tournaments/tournament/{tournament.pk}/change/",
                 "/admin/tournaments/round/"):  # fmt: skip
         assert client.get(url).status_code == 200, url

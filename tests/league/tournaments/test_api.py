@@ -29,7 +29,9 @@ def test_an_organizer_runs_a_tournament_through_the_api(api, organizer):
     assert created.status_code == 201, created.json()
     tournament = created.json()
     assert (tournament["slug"], tournament["status"], tournament["tiebreaks"]) == (
-        "api-open", "draft", ["points", "opponents_points", "wins", "head_to_head", "seed"]
+        "api-open",
+        "draft",
+        ["points", "opponents_points", "wins", "head_to_head", "seed"],
     )
     base = f"/api/tournaments/{tournament['id']}"
     assert api.post(f"{base}/open-registration/").json()["status"] == "registration"
@@ -91,12 +93,18 @@ def write_endpoints(tournament):
         ("post", f"{base}/rounds/generate/", {}),
         ("post", f"/api/tournament-rounds/{first.pk}/publish/", {}),
         ("post", f"/api/tournament-rounds/{first.pk}/complete/", {}),
-        ("post", f"/api/tournament-rounds/{first.pk}/swap/", {"first_table": 1, "first_seat": 1, "second_table": 2,
-                                                              "second_seat": 1}),  # fmt: skip
+        (
+            "post",
+            f"/api/tournament-rounds/{first.pk}/swap/",
+            {"first_table": 1, "first_seat": 1, "second_table": 2, "second_seat": 1},
+        ),  # fmt: skip
         ("post", f"/api/tournament-rounds/{first.pk}/move/", {"player": 1, "to_table": 2}),
         ("delete", f"/api/tournament-rounds/{first.pk}/", {}),
-        ("post", f"/api/tournament-tables/{table.pk}/result/", {"expected_version": 1, "places": [1, 2, 3, 4],
-                                                               "reason": "x"}),  # fmt: skip
+        (
+            "post",
+            f"/api/tournament-tables/{table.pk}/result/",
+            {"expected_version": 1, "places": [1, 2, 3, 4], "reason": "x"},
+        ),  # fmt: skip
         ("post", f"/api/tournament-tables/{table.pk}/close/", {"kind": "forfeit", "absent": [1]}),
     ]
 
@@ -176,7 +184,9 @@ def test_bad_input_on_every_write_endpoint_gives_400_or_409_with_a_message(api, 
         if message is None:
             assert body["errors"] and all("field" in entry for entry in body["errors"]), (url, body)
         else:
-            assert body["code"] in ("invalid", "conflict", "not_found", "version_conflict", "unknown_game"), body
+            assert body["code"] in ("invalid", "conflict", "not_found", "version_conflict", "unknown_game"), (
+                body
+            )
             assert message in body["detail"], (url, body)
 
 
@@ -204,10 +214,14 @@ def test_read_endpoints_take_the_same_number_of_queries_whatever_their_size(make
     play_round(large)
     play_round(large)
     for path in ("", "standings/", "registrations/", "rounds/"):
-        assert count(f"/api/tournaments/{small.pk}/{path}") == count(f"/api/tournaments/{large.pk}/{path}"), path
+        assert count(f"/api/tournaments/{small.pk}/{path}") == count(f"/api/tournaments/{large.pk}/{path}"), (
+            path
+        )
     first_small = Round.objects.get(tournament=small, number=1)
     first_large = Round.objects.get(tournament=large, number=1)
-    assert count(f"/api/tournament-rounds/{first_small.pk}/") == count(f"/api/tournament-rounds/{first_large.pk}/")
+    assert count(f"/api/tournament-rounds/{first_small.pk}/") == count(
+        f"/api/tournament-rounds/{first_large.pk}/"
+    )
     before = count("/api/tournaments/")
     make_tournament(5, name="Third")
     assert count("/api/tournaments/") == before
@@ -230,12 +244,18 @@ def test_a_partial_update_changes_only_the_fields_sent(api, make_tournament):
     assert changed.status_code == 200
     body = changed.json()
     assert (body["name"], body["slug"], body["rounds"], body["table_size"], body["rated"]) == (
-        "Renamed", "renamed", 5, 4, False
+        "Renamed",
+        "renamed",
+        5,
+        4,
+        False,
     )
 
 
 def test_a_player_who_is_not_registered_is_a_404_naming_the_player(api, running):
-    response = api.patch(f"/api/tournaments/{running.pk}/registrations/99999/", {"status": "dropped"}, format="json")
+    response = api.patch(
+        f"/api/tournaments/{running.pk}/registrations/99999/", {"status": "dropped"}, format="json"
+    )
     missing = api.get("/api/tournaments/99999/")
     assert (response.status_code, response.json()) == (404, {
         "code": "not_found", "detail": "player 99999 is not registered", "field": "player",

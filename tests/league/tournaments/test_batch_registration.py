@@ -162,7 +162,9 @@ def test_a_damaged_batch_nested_deep_is_a_form_error_not_a_500(client, open_day,
     """The confirmed batch comes back from the browser as JSON: nesting deep enough to exhaust Python's
     recursion is refused before parsing, as a damaged batch, and nothing is registered."""
     client.force_login(organizer)
-    answer = client.post(f"/tournaments/{open_day.slug}/register/", {"entries": entries, "confirm_new": "True"})
+    answer = client.post(
+        f"/tournaments/{open_day.slug}/register/", {"entries": entries, "confirm_new": "True"}
+    )
     assert answer.status_code == 400
     assert "the batch came back damaged: type the names again" in answer.content.decode()
     assert open_day.registrations.count() == 0

@@ -42,8 +42,16 @@ def test_multi_seat_elimination_draws_each_round_with_who_goes_through(make_tour
     views = selectors.rounds(history, include_drafts=False)
     (drawing,) = selectors.bracket(history, views, round_url=lambda number: f"/r/{number}/")
     assert [(box.title, [(text, won) for text, won, _ in box.lines], box.href) for box in drawing.boxes] == [
-        ("R1-T1", [("Ada (1)", True), ("Dov (2)", True), ("Eli (3)", False), ("Hal (4)", False)], "/r/1/#table-1"),
-        ("R1-T2", [("Bea (1)", True), ("Cal (2)", True), ("Fay (3)", False), ("Gus (4)", False)], "/r/1/#table-2"),
+        (
+            "R1-T1",
+            [("Ada (1)", True), ("Dov (2)", True), ("Eli (3)", False), ("Hal (4)", False)],
+            "/r/1/#table-1",
+        ),
+        (
+            "R1-T2",
+            [("Bea (1)", True), ("Cal (2)", True), ("Fay (3)", False), ("Gus (4)", False)],
+            "/r/1/#table-2",
+        ),
     ]
     play_round(tournament)
     assert tournament.status == Tournament.Status.FINISHED

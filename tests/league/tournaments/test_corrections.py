@@ -32,7 +32,9 @@ def expected_ratings(pool, tables):
     return {pid: (skill.mu, skill.sigma) for pid, skill in skills.items()}
 
 
-def test_a_correction_of_round_one_updates_standings_tiebreaks_and_ratings(make_tournament, play_round, organizer, rate):
+def test_a_correction_of_round_one_updates_standings_tiebreaks_and_ratings(
+    make_tournament, play_round, organizer, rate
+):
     tournament, (ada, bea, cal, dov) = make_tournament(4, table_size=2, rounds=2, rated=True)
     first = play_round(tournament, by_name({"Ada": 1, "Cal": 2, "Bea": 1, "Dov": 2}))
     second = play_round(tournament, by_name({"Ada": 1, "Bea": 2, "Cal": 1, "Dov": 2}))
@@ -44,7 +46,9 @@ def test_a_correction_of_round_one_updates_standings_tiebreaks_and_ratings(make_
     ]  # fmt: skip
 
     table = Table.objects.get(round=first, number=1)
-    services.table_result(table=table, by=organizer, expected_version=1, places=[2, 1], reason="Cal won, not Ada")
+    services.table_result(
+        table=table, by=organizer, expected_version=1, places=[2, 1], reason="Cal won, not Ada"
+    )
     rate()
 
     assert standings_of(tournament) == [
@@ -54,16 +58,25 @@ def test_a_correction_of_round_one_updates_standings_tiebreaks_and_ratings(make_
     pool = RatingPool.objects.get(kind="people", game_id="nacho_pile")
     expected = expected_ratings(
         pool,
-        [([ada.pk, cal.pk], [2, 1]), ([bea.pk, dov.pk], [1, 2]), ([ada.pk, bea.pk], [1, 2]), ([cal.pk, dov.pk], [1, 2])],
+        [
+            ([ada.pk, cal.pk], [2, 1]),
+            ([bea.pk, dov.pk], [1, 2]),
+            ([ada.pk, bea.pk], [1, 2]),
+            ([cal.pk, dov.pk], [1, 2]),
+        ],
     )
     stored = {rating.player_id: (rating.mu, rating.sigma) for rating in Rating.objects.filter(pool=pool)}
     assert stored == expected
-    leaders = list(Rating.objects.filter(pool=pool).order_by("-conservative").values_list("player__name", flat=True))
+    leaders = list(
+        Rating.objects.filter(pool=pool).order_by("-conservative").values_list("player__name", flat=True)
+    )
     assert leaders[0] == "Cal"
 
 
 def test_head_to_head_decides_between_players_tied_on_points_who_met(make_tournament, play_round, organizer):
-    tournament, _ = make_tournament(4, table_size=2, rounds=2, rated=False, tiebreaks=["points", "head_to_head"])
+    tournament, _ = make_tournament(
+        4, table_size=2, rounds=2, rated=False, tiebreaks=["points", "head_to_head"]
+    )
     play_round(tournament, by_name({"Ada": 2, "Cal": 1, "Bea": 1, "Dov": 2}))
     play_round(tournament, by_name({"Cal": 2, "Bea": 1, "Ada": 1, "Dov": 2}))
     rows = selectors.standings(seam.load_history(tournament))

@@ -17,10 +17,13 @@ def large(organizer):
     tournament = services.tournament_create(created_by=organizer, name="Big Open", game_id="nacho_pile",
                                             format="swiss", table_size=2, rounds=3)  # fmt: skip
     names = [f"P{number:03d}" for number in range(1, 211)]
-    Player.objects.bulk_create(Player(name=name, name_key=name_key(name), slug=name.lower()) for name in names)
+    Player.objects.bulk_create(
+        Player(name=name, name_key=name_key(name), slug=name.lower()) for name in names
+    )
     players = {player.name: player for player in Player.objects.filter(name__in=names)}
     Registration.objects.bulk_create(
-        Registration(tournament=tournament, player=players[name], seed=seed) for seed, name in enumerate(names, 1)
+        Registration(tournament=tournament, player=players[name], seed=seed)
+        for seed, name in enumerate(names, 1)
     )
     services.tournament_start(tournament=tournament, by=organizer)
     round_row = services.round_generate(tournament=tournament, by=organizer)

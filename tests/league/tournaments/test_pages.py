@@ -210,7 +210,9 @@ def test_csv_exports_have_every_tiebreak_column_and_every_seat(client, make_tour
         "3,Cal,3,Active,0,1,0,0,1,0,1,0,0,0,1,0,0,",
         "4,Dov,4,Active,0,1,0,0,1,0,1,0,0,0,1,0,0,",
     ]
-    results = client.get(f"/tournaments/{tournament.slug}/results.csv").content.decode("utf-8-sig").splitlines()
+    results = (
+        client.get(f"/tournaments/{tournament.slug}/results.csv").content.decode("utf-8-sig").splitlines()
+    )
     assert results == [
         "round,table,label,seat,player,place,score,points,closed_as",
         "1,1,,1,Ada,1,,1,",
@@ -270,7 +272,12 @@ def test_organizers_seed_by_hand_and_mark_no_shows_from_the_page(
         "Ada": 4,
     }
     assert client.post(f"{base}/start/").status_code == 302
-    assert client.post(f"{base}/leave/", {"player": players[0].pk, "status": "no_show", "confirm": "yes"}).status_code == 302
+    assert (
+        client.post(
+            f"{base}/leave/", {"player": players[0].pk, "status": "no_show", "confirm": "yes"}
+        ).status_code
+        == 302
+    )
     assert tournament.registrations.get(player=players[0]).status == "no_show"
 
 
@@ -304,7 +311,9 @@ def test_the_old_organizer_log_in_address_forwards_to_the_one_log_in_page(client
 
 def test_leaving_a_player_who_is_not_registered_is_a_404_with_the_message(client, running, organizer):
     client.force_login(organizer)
-    response = client.post(f"/tournaments/{running.slug}/leave/", {"player": 999, "status": "dropped", "confirm": "yes"})
+    response = client.post(
+        f"/tournaments/{running.slug}/leave/", {"player": 999, "status": "dropped", "confirm": "yes"}
+    )
     assert response.status_code == 404
     assert "player 999 is not registered" in response.content.decode()
 

@@ -111,7 +111,8 @@ def test_an_organizer_of_another_event_cannot_take_over_its_walk_ins(client, hom
     # 2. Register them by id.
     by_id = api.post(f"{base}/registrations/", {"player": tom.pk}, format="json")
     assert (by_id.status_code, by_id.json()["detail"]) == (
-        400, "Tom is not one of your walk-ins: invite them by user name"
+        400,
+        "Tom is not one of your walk-ins: invite them by user name",
     )
     assert not raid.registrations.exists()
     # 3. Issue claim links for them (to redeem with accounts the raider controls).
@@ -266,7 +267,10 @@ def test_the_rating_of_a_player_who_never_accepted_does_not_move(staff, raider):
 
     after = Rating.objects.get(pool=pool, player=chiara)
     assert (after.mu, after.sigma, after.conservative, after.matches) == (
-        before.mu, before.sigma, before.conservative, 1
+        before.mu,
+        before.sigma,
+        before.conservative,
+        1,
     )
     assert RatingHistory.objects.filter(player=chiara).count() == 1
     assert Rating.objects.get(pool=pool, player__name="Yul").matches == 1
@@ -276,7 +280,9 @@ def test_the_rating_of_a_player_who_never_accepted_does_not_move(staff, raider):
     assert sorted(row["name"] for row in public) == ["Xan", "Yul"]
     organizers = api_for(raider).get(f"/api/tournaments/{rated.pk}/registrations/").json()
     assert {row["name"]: row["status"] for row in organizers} == {
-        "Chiara": "invited", "Xan": "active", "Yul": "active"
+        "Chiara": "invited",
+        "Xan": "active",
+        "Yul": "active",
     }
 
 
@@ -311,7 +317,8 @@ def test_an_invitee_accepts_on_their_page(client, league, host):
     assert "You accepted the invitation: you are registered." in accepted.content.decode()
     assert statuses(league) == {"Bea": "active"}
     assert list(league.audit_entries.order_by("id").values_list("action", flat=True))[-2:] == [
-        AuditEntry.Action.REGISTRATION_INVITED, AuditEntry.Action.INVITATION_ACCEPTED
+        AuditEntry.Action.REGISTRATION_INVITED,
+        AuditEntry.Action.INVITATION_ACCEPTED,
     ]
     again = client.post(f"/tournaments/{league.slug}/entry/accept/")
     assert again.status_code == 404

@@ -475,14 +475,20 @@ def race_the_last_confirmation(table, organizer, users, seats: int) -> None:
         services.table_confirm(table=table, by=users[name], report_id=report.pk)
     outcomes = at_once(
         confirm=partial(services.table_confirm, table=table, by=users[others[-1]], report_id=report.pk),
-        organizer=partial(services.table_result, table=table, by=organizer, expected_version=0, places=entered),
+        organizer=partial(
+            services.table_result, table=table, by=organizer, expected_version=0, places=entered
+        ),
     )
     statuses = {key: getattr(value, "status", None) for key, value in outcomes.items()}
     confirmed = isinstance(outcomes["confirm"], ResultReport)
-    winner_first = {"confirm": "stored", "organizer": 409} if confirmed else {"confirm": 409, "organizer": None}
+    winner_first = (
+        {"confirm": "stored", "organizer": 409} if confirmed else {"confirm": 409, "organizer": None}
+    )
     assert statuses == winner_first, outcomes
     places = reported if confirmed else entered
-    versions = list(ResultVersion.objects.filter(match=table.match_id).values_list("version", "places", "report"))
+    versions = list(
+        ResultVersion.objects.filter(match=table.match_id).values_list("version", "places", "report")
+    )
     assert versions == [(1, places, report.pk if confirmed else None)]
     report.refresh_from_db()
     assert report.status == ("stored" if confirmed else "superseded")

@@ -26,8 +26,11 @@ def settings(**overrides):
         ({"name": "  "}, "name", "a tournament needs a name"),
         ({"game_id": "chess"}, "game", "unknown game"),
         ({"table_size": 7}, "table_size", "Nacho Pile is played at tables of 2 to 6 with these options"),
-        ({"game_id": "nobody_but_us_chickens", "table_size": 2}, "table_size",
-         "Nobody but Us Chickens is played at tables of 3 to 6 with these options"),
+        (
+            {"game_id": "nobody_but_us_chickens", "table_size": 2},
+            "table_size",
+            "Nobody but Us Chickens is played at tables of 3 to 6 with these options",
+        ),
         ({"rounds": None}, "rounds", "a Swiss tournament needs its number of rounds"),
         ({"format": "double_elimination"}, "format", "double elimination is for tables of 2"),
         ({"format": "knockout"}, "format", "format must be one of"),
@@ -86,7 +89,9 @@ def test_settings_change_until_the_start_and_are_fixed_after(make_tournament, or
         services.tournament_update(tournament=tournament, by=organizer, rounds=6)
 
 
-def test_seeding_by_rating_puts_rated_players_first_then_the_rest_in_registration_order(make_tournament, organizer):
+def test_seeding_by_rating_puts_rated_players_first_then_the_rest_in_registration_order(
+    make_tournament, organizer
+):
     tournament, players = make_tournament(4, start=False)
     pool = RatingPool.objects.create(name="people", kind="people", game_id="nacho_pile")
     for player, conservative in ((players[2], 9.0), (players[3], 12.0)):
@@ -96,7 +101,12 @@ def test_seeding_by_rating_puts_rated_players_first_then_the_rest_in_registratio
     assert seeds == {"Dov": 1, "Cal": 2, "Ada": 3, "Bea": 4}
     order = [players[1].pk, players[0].pk, players[3].pk, players[2].pk]
     services.tournament_seed(tournament=tournament, by=organizer, method="hand", order=order)
-    assert dict(tournament.registrations.values_list("player__name", "seed")) == {"Bea": 1, "Ada": 2, "Dov": 3, "Cal": 4}
+    assert dict(tournament.registrations.values_list("player__name", "seed")) == {
+        "Bea": 1,
+        "Ada": 2,
+        "Dov": 3,
+        "Cal": 4,
+    }
     with pytest.raises(UserError, match="list every registered player's id once"):
         services.tournament_seed(tournament=tournament, by=organizer, method="hand", order=order[:3])
 
@@ -109,7 +119,9 @@ def test_a_round_waits_for_the_last_one_to_complete(make_tournament, play_round,
     assert caught.value.status == 409
     first = Round.objects.get(number=1)
     table = first.tables.get(number=2)
-    services.table_result(table=table, by=organizer, expected_version=1, places=[4, 3, 2, 1], reason="reversed")
+    services.table_result(
+        table=table, by=organizer, expected_version=1, places=[4, 3, 2, 1], reason="reversed"
+    )
     services.round_complete(round_row=first, by=organizer)
     second = services.round_generate(tournament=tournament, by=organizer)
     assert second.number == 2
@@ -121,7 +133,9 @@ def test_completing_a_round_with_a_table_waiting_is_refused(make_tournament, org
     tournament, _ = make_tournament(8)
     round_row = services.round_generate(tournament=tournament, by=organizer)
     services.round_publish(round_row=round_row, by=organizer)
-    services.table_result(table=round_row.tables.get(number=1), by=organizer, expected_version=0, places=[1, 2, 3, 4])
+    services.table_result(
+        table=round_row.tables.get(number=1), by=organizer, expected_version=0, places=[1, 2, 3, 4]
+    )
     with pytest.raises(StateConflict, match="round 1 still waits for the result of table 2"):
         services.round_complete(round_row=round_row, by=organizer)
 
@@ -130,7 +144,9 @@ def test_results_of_a_draft_are_refused(make_tournament, organizer):
     tournament, _ = make_tournament(8)
     round_row = services.round_generate(tournament=tournament, by=organizer)
     with pytest.raises(StateConflict, match="round 1 is a draft: publish it before entering results"):
-        services.table_result(table=round_row.tables.get(number=1), by=organizer, expected_version=0, places=[1, 2, 3, 4])
+        services.table_result(
+            table=round_row.tables.get(number=1), by=organizer, expected_version=0, places=[1, 2, 3, 4]
+        )
 
 
 def test_publishing_links_each_table_to_one_new_match(make_tournament, organizer):
@@ -153,7 +169,9 @@ def test_swapping_and_moving_in_a_draft_updates_the_quality_report(make_tourname
     tournament, players = make_tournament(13)
     round_row = services.round_generate(tournament=tournament, by=organizer)
     before = table_seats(round_row)
-    services.round_swap(round_row=round_row, by=organizer, first_table=1, first_seat=1, second_table=2, second_seat=2)
+    services.round_swap(
+        round_row=round_row, by=organizer, first_table=1, first_seat=1, second_table=2, second_seat=2
+    )
     after = table_seats(round_row)
     assert after[0][0] == before[1][1] and after[1][1] == before[0][0]
     mover = after[0][1]
@@ -168,15 +186,23 @@ def test_swapping_and_moving_in_a_draft_updates_the_quality_report(make_tourname
         services.round_move(round_row=round_row, by=organizer, player_id=seats[0][0], to_table=2)
         services.round_move(round_row=round_row, by=organizer, player_id=seats[0][1], to_table=2)
     with pytest.raises(UserError, match="round 1 has no table 9"):
-        services.round_swap(round_row=round_row, by=organizer, first_table=9, first_seat=1, second_table=1, second_seat=1)
+        services.round_swap(
+            round_row=round_row, by=organizer, first_table=9, first_seat=1, second_table=1, second_seat=1
+        )
     with pytest.raises(UserError, match="table 1 has seats 1 to"):
-        services.round_swap(round_row=round_row, by=organizer, first_table=1, first_seat=6, second_table=2, second_seat=1)
+        services.round_swap(
+            round_row=round_row, by=organizer, first_table=1, first_seat=6, second_table=2, second_seat=1
+        )
     services.round_publish(round_row=round_row, by=organizer)
     with pytest.raises(StateConflict, match="round 1 is published: only drafts change"):
-        services.round_swap(round_row=round_row, by=organizer, first_table=1, first_seat=1, second_table=2, second_seat=1)
+        services.round_swap(
+            round_row=round_row, by=organizer, first_table=1, first_seat=1, second_table=2, second_seat=1
+        )
 
 
-def test_a_late_entry_starts_with_zero_points_and_is_paired_from_the_next_round(make_tournament, play_round, organizer):
+def test_a_late_entry_starts_with_zero_points_and_is_paired_from_the_next_round(
+    make_tournament, play_round, organizer
+):
     tournament, players = make_tournament(8)
     play_round(tournament)
     late = services.registration_add(tournament=tournament, by=organizer, name="Zoe")
@@ -192,8 +218,12 @@ def test_a_dropped_player_is_paired_no_more_but_keeps_their_results(make_tournam
     tournament, players = make_tournament(9)
     play_round(tournament)
     with pytest.raises(StateConflict, match="the tournament has started: the player drops"):
-        services.registration_leave(tournament=tournament, by=organizer, player_id=players[0].pk, status="withdrawn")
-    reg = services.registration_leave(tournament=tournament, by=organizer, player_id=players[0].pk, status="dropped")
+        services.registration_leave(
+            tournament=tournament, by=organizer, player_id=players[0].pk, status="withdrawn"
+        )
+    reg = services.registration_leave(
+        tournament=tournament, by=organizer, player_id=players[0].pk, status="dropped"
+    )
     assert (reg.status, reg.left_after_round) == ("dropped", 1)
     second = play_round(tournament)
     assert players[0].pk not in sum(table_seats(second), [])
@@ -205,7 +235,9 @@ def test_a_dropped_player_is_paired_no_more_but_keeps_their_results(make_tournam
 
 def test_withdrawing_before_the_start_frees_the_seed(make_tournament, organizer):
     tournament, players = make_tournament(4, start=False)
-    services.registration_leave(tournament=tournament, by=organizer, player_id=players[1].pk, status="withdrawn")
+    services.registration_leave(
+        tournament=tournament, by=organizer, player_id=players[1].pk, status="withdrawn"
+    )
     reg = tournament.registrations.get(player=players[1])
     assert (reg.status, reg.seed) == ("withdrawn", None)
     with pytest.raises(UserError, match="Ada is already registered"):

@@ -188,9 +188,18 @@ def test_a_large_events_pages_show_the_earlier_standings_as_of_their_time_while_
     tournament, first = swiss
     assert shown(client, tournament) == AFTER_ROUND_1
     services.table_result(
-        table=first.tables.get(number=1), by=organizer, expected_version=1, places=[2, 1], reason="seats swapped"
+        table=first.tables.get(number=1),
+        by=organizer,
+        expected_version=1,
+        places=[2, 1],
+        reason="seats swapped",
     )
-    corrected = [("1", "Bea", "1", "1"), ("2", "Cal", "1", "1"), ("3", "Ada", "0", "1"), ("4", "Dov", "0", "1")]
+    corrected = [
+        ("1", "Bea", "1", "1"),
+        ("2", "Cal", "1", "1"),
+        ("3", "Ada", "0", "1"),
+        ("4", "Dov", "0", "1"),
+    ]
     for fragment in (False, True, False):
         with django_capture_on_commit_callbacks(execute=True):
             assert shown(client, tournament, fragment=fragment) == AFTER_ROUND_1
@@ -219,7 +228,11 @@ def test_a_large_events_snapshot_older_than_the_limit_is_computed_in_the_request
         computed_at=timezone.now() - timedelta(seconds=settings.STANDINGS_STALE_SECONDS)
     )
     services.table_result(
-        table=first.tables.get(number=1), by=organizer, expected_version=1, places=[2, 1], reason="seats swapped"
+        table=first.tables.get(number=1),
+        by=organizer,
+        expected_version=1,
+        places=[2, 1],
+        reason="seats swapped",
     )
     assert shown(client, tournament)[0] == ("1", "Bea", "1", "1")
     assert queued == [] and len(computations) == 2
@@ -229,7 +242,11 @@ def test_a_small_event_is_never_shown_earlier_standings(client, swiss, organizer
     tournament, first = swiss  # 4 rows, far below the default STANDINGS_BACKGROUND_ROWS
     assert shown(client, tournament) == AFTER_ROUND_1
     services.table_result(
-        table=first.tables.get(number=1), by=organizer, expected_version=1, places=[2, 1], reason="seats swapped"
+        table=first.tables.get(number=1),
+        by=organizer,
+        expected_version=1,
+        places=[2, 1],
+        reason="seats swapped",
     )
     assert shown(client, tournament)[0] == ("1", "Bea", "1", "1")
     assert queued == []

@@ -43,9 +43,13 @@ class Command(BaseCommand):
         differences = pool_differences(pool)
         if not differences:
             count = pool.ratings.count()
-            self.stdout.write(self.style.SUCCESS(f"{pool.name}: {count} ratings equal a recompute from scratch"))
+            self.stdout.write(
+                self.style.SUCCESS(f"{pool.name}: {count} ratings equal a recompute from scratch")
+            )
             return
-        names = dict(Player.objects.filter(pk__in=[d.player_id for d in differences]).values_list("pk", "name"))
+        names = dict(
+            Player.objects.filter(pk__in=[d.player_id for d in differences]).values_list("pk", "name")
+        )
         for difference in differences:
             self.stdout.write(
                 f"{names.get(difference.player_id, difference.player_id)}: stored {_show(difference.stored)}, "

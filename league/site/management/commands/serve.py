@@ -91,12 +91,16 @@ def serve_banner(
     else:
         lines.append("  Admin:       no demo admin yet (make demo creates one)")
     if demo_password:
-        lines.append(f"  Demo player: user '{DEMO_PLAYER_USERNAME}', password '{demo_password}'  {url}accounts/login/")
+        lines.append(
+            f"  Demo player: user '{DEMO_PLAYER_USERNAME}', password '{demo_password}'  {url}accounts/login/"
+        )
     lines += ["", f"  API docs: {url}api/docs/   Health: {url}health/"]
     if not worker_ready:
         lines.append("  The worker has not answered yet: bot matches and ratings wait for it (see /health/).")
     if not verbose:
-        lines.append("  Quiet logs (warnings only); make run VERBOSE=1 (serve --verbose) shows every request and task.")
+        lines.append(
+            "  Quiet logs (warnings only); make run VERBOSE=1 (serve --verbose) shows every request and task."
+        )
     lines.append(rule)
     return "\n".join(lines)
 
@@ -108,7 +112,9 @@ class Command(BaseCommand):
         parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
         parser.add_argument(
-            "--verbose", action="store_true", help="Show the access log and the worker's and beat's info logs."
+            "--verbose",
+            action="store_true",
+            help="Show the access log and the worker's and beat's info logs.",
         )
 
     def handle(self, *args, host: str, port: int, verbose: bool = False, **options):
@@ -117,7 +123,8 @@ class Command(BaseCommand):
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
             if probe.connect_ex((host, port)) == 0:
                 raise CommandError(
-                    f"something already listens on {host}:{port}; stop it or set PORT=<another port>", returncode=2
+                    f"something already listens on {host}:{port}; stop it or set PORT=<another port>",
+                    returncode=2,
                 )
         # var/ (database, broker, beat's schedule, demo passwords) and the database are this account's alone,
         # whatever settings module runs this (league.core.private_files).
@@ -149,7 +156,11 @@ class Command(BaseCommand):
         try:
             for name, command in commands.items():
                 processes[name] = subprocess.Popen(
-                    command, cwd=settings.BASE_DIR, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+                    command,
+                    cwd=settings.BASE_DIR,
+                    env=environment,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
                 )
                 relay.follow(processes[name])
             url = f"http://{host}:{port}/"
