@@ -34,8 +34,7 @@ test: install
 	$(BIN)/python -m pytest
 
 lint: install
-	$(BIN)/ruff check .
-	$(BIN)/lint-imports --no-cache
+	$(BIN)/pre-commit run --all-files
 
 clean:
 	rm -rf var/ staticfiles/
