@@ -164,7 +164,9 @@ def installed_closure(lines: list[str]) -> dict[str, metadata.Distribution]:
         try:
             distribution = found.get(name) or metadata.distribution(requirement.name)
         except metadata.PackageNotFoundError:
-            raise SystemExit(f"{requirement.name} is required by {REQUIREMENTS.name} but not installed") from None
+            raise SystemExit(
+                f"{requirement.name} is required by {REQUIREMENTS.name} but not installed"
+            ) from None
         found[name] = distribution
         for text in distribution.requires or []:
             needed = Requirement(text)
@@ -213,13 +215,18 @@ def licence_of(distribution: metadata.Distribution, overrides: dict[str, dict[st
 
 
 def main() -> int:
-    overrides = {canonicalize_name(name): entry for name, entry in tomllib.loads(OVERRIDES.read_text()).items()}
+    overrides = {
+        canonicalize_name(name): entry for name, entry in tomllib.loads(OVERRIDES.read_text()).items()
+    }
     distributions = installed_closure(requirement_lines(REQUIREMENTS))
     verdicts = [licence_of(distributions[name], overrides) for name in sorted(distributions)]
     stale = sorted(set(overrides) - set(distributions))
     width = max(len(v.name) + len(v.version) for v in verdicts) + 2
     for verdict in verdicts:
-        line = f"{verdict.name} {verdict.version}".ljust(width) + f"{verdict.expression or '?'}  [{verdict.source}]"
+        line = (
+            f"{verdict.name} {verdict.version}".ljust(width)
+            + f"{verdict.expression or '?'}  [{verdict.source}]"
+        )
         print(line + (f"  REFUSED: {verdict.problem}" if verdict.problem else ""))
     for name in stale:
         print(f"{name}: in {OVERRIDES.name} but not installed from {REQUIREMENTS.name}: remove it")

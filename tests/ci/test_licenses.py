@@ -66,7 +66,9 @@ def test_where_each_distribution_s_licence_comes_from(tmp_path):
     )
     vague = fake_distribution(tmp_path, "vague", "License: BSD\n", files={"licenses/LICENSE": "BSD 3-clause"})
     assert licenses.licence_of(vague, {}).problem == "no SPDX expression: add it to licenses.toml"
-    overridden = licenses.licence_of(vague, {"vague": {"license": "BSD-3-Clause", "file": "licenses/LICENSE"}})
+    overridden = licenses.licence_of(
+        vague, {"vague": {"license": "BSD-3-Clause", "file": "licenses/LICENSE"}}
+    )
     assert overridden == licenses.Verdict(
         "vague", "1.0", "BSD-3-Clause", "licenses.toml (licenses/LICENSE)", None
     )
