@@ -10,13 +10,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 from games import registry
 from games.core.errors import GameError, ReplayError
 from games.core.record import canonical_json
 from games.core.replay import replay
 from games.core.runner import normalize_seats, play_match
+from games.core.state import State
 
 
 class UsageError(Exception):
@@ -24,7 +25,7 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse exits 2 too; keep its message short and clear
+    def error(self, message: str) -> NoReturn:  # argparse exits 2 too; keep its message short and clear
         raise UsageError(message)
 
 
@@ -99,7 +100,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             f"--players {args.players} needs {args.players} bots (or one for all), got {len(bots)}"
         )
 
-    def narrate(state, event) -> None:
+    def narrate(state: State, event: list[Any]) -> None:
         kind, payload = event
         if kind == "c":
             print(f"  chance: {state.describe_chance(payload)}")
@@ -131,7 +132,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def summarize(record: dict, details: dict[int, str] | None = None) -> str:
+def summarize(record: dict[str, Any], details: dict[int, str] | None = None) -> str:
     """The record in a few lines; `details` (by seat) says in words why a seat forfeited, where known."""
     lines = [
         f"{record['game']} v{record['version']}, seed {record['seed']}: {len(record['events'])} events, "
@@ -294,7 +295,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-        return args.func(args)
+        status: int = args.func(args)
+        return status
     except (UsageError, GameError) as exc:
         print(f"python -m games: error: {exc}", file=sys.stderr)
         return 2

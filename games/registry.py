@@ -125,7 +125,8 @@ def table_view(game_id: str) -> Callable[[State], dict[str, Any]] | None:
         if exc.name == f"{package}.view":
             return None
         raise
-    return module.table
+    table: Callable[[State], dict[str, Any]] = module.table
+    return table
 
 
 def register(game: Game, bots: tuple[type[Bot], ...] = ()) -> None:

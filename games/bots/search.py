@@ -26,7 +26,9 @@ caps the thinking time for interactive use (and then the choice depends on the m
 from __future__ import annotations
 
 import math
+import random
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 from operator import itemgetter
 from typing import Any
@@ -35,7 +37,7 @@ from games.core.bot import Bot
 from games.core.errors import OptionError
 from games.core.record import canonical_json
 from games.core.spec import Option
-from games.core.state import Action, Observation, Outcome, State, is_legal_action
+from games.core.state import Action, Game, Observation, Outcome, State, is_legal_action
 
 # An entry of a node's statistics: [visits, reward sum, availability, cumulative regret, strategy sum].
 Entry = list[float]
@@ -92,7 +94,7 @@ class Node:
         self.stats: dict[int, dict[Any, list[float]]] = {}
         # At a simultaneous step: (seat, *legal actions) -> their entries in the seat's table, in that order, for
         # legal lists of strings only (a str equals nothing but a str, so an equal tuple is the same JSON list).
-        self.offered: dict[tuple, list[Entry]] | None = None
+        self.offered: dict[tuple[Any, ...], list[Entry]] | None = None
 
 
 class SearchBot(Bot):
@@ -215,7 +217,7 @@ class SearchBot(Bot):
         return _tuned_class(cls, game_id, tuple(sorted(tuned.items())))
 
     @classmethod
-    def not_remakeable(cls, params):
+    def not_remakeable(cls, params: Mapping[str, Any]) -> str | None:
         """A time-limited search stops when the clock says so: its choices depend on the machine's speed and
         load, so they cannot be re-made. On an iteration budget alone (`time_limit` 0, the default) every
         choice is a function of the seed and is re-made."""
@@ -223,7 +225,15 @@ class SearchBot(Bot):
             return f"time-limited search ({params['time_limit']:g} s a decision): its choices depend on wall time"
         return None
 
-    def __init__(self, game, seat, num_players, options, params, rng):
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        num_players: int,
+        options: Mapping[str, Any],
+        params: Mapping[str, Any] | None,
+        rng: random.Random,
+    ) -> None:
         super().__init__(game, seat, num_players, options, params, rng)
         from games import registry
 
@@ -254,6 +264,8 @@ class SearchBot(Bot):
     def act(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
         if len(legal_actions) == 1:
             return legal_actions[0]
+        if observation is None:
+            raise ValueError("the search bot needs its observation")
         self._prior_key = None
         if self.prior_bot is not None and self.config["prior_weight"] > 0:
             self._prior_key = action_key(self.prior_bot.act(observation, legal_actions))
@@ -401,14 +413,14 @@ class SearchBot(Bot):
                 expanded = True
             node = child
         rewards = self._rollout(state)
-        for entry, seat, regret in updates:
+        for entry, seat, regret_update in updates:
             reward = rewards[seat]
             entry[0] += 1
             entry[1] += reward
-            if regret is not None:
+            if regret_update is not None:
                 # Regret matching+ with an importance-sampled estimate of every action's reward: cumulative
                 # regrets never go below zero, so a bad early run is soon forgotten.
-                entries, probability, chosen = regret
+                entries, probability, _pick = regret_update
                 before = entry[3]  # `entry` is the chosen action's
                 for other in entries:
                     if other[3] > reward:  # as `other[3] - reward > 0.0`, for floats
@@ -423,7 +435,7 @@ class SearchBot(Bot):
     ) -> tuple[int, Entry]:
         """The index of the action UCB1 picks among `legal` (an untried one first, at random), and its entry."""
         untried = []
-        entries = []
+        entries: list[Entry] = []
         append = entries.append
         get = table.get
         prior_index = -1

@@ -54,6 +54,8 @@ class GreedyBot(Bot):
     games = ("chicken_foot",)
 
     def act(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
+        if observation is None:
+            raise ValueError("the greedy bot needs its observation")
         table = _Table(observation)
         t = table.t
         best_key = None
@@ -88,6 +90,8 @@ class HeuristicBot(Bot):
     def act(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
         if len(legal_actions) == 1:
             return legal_actions[0]
+        if observation is None:
+            raise ValueError("the heuristic bot needs its observation")
         table = _Table(observation)
         t = table.t
         seat = observation["seat"]

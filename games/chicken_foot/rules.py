@@ -152,7 +152,7 @@ class ChickenFootState(State):
         self.c_num = -1
         self.c_left = 0
         self.layout: list[tuple[int, int, int, int]] = []  # (bone, onto, seat, joins)
-        self.history: list[tuple] = []
+        self.history: list[tuple[Any, ...]] = []
         self.rounds: list[dict[str, Any]] = []
         self.passes = 0
         self.drew = False

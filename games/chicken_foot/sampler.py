@@ -30,6 +30,7 @@ the same sample as before this was cached.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from games.chicken_foot.rules import (
@@ -124,7 +125,7 @@ class _Plan:
         state.counts = list(observation["hand_sizes"])
         for name in observation["hand"]:
             state.hands[me] |= 1 << id_of[name]
-        history: list[list] = []
+        history: list[list[Any]] = []
         for entry in observation["history"]:
             kind, seat = entry["event"], entry["seat"]
             numbers = tuple(entry["numbers"]) if "numbers" in entry else None
@@ -142,7 +143,7 @@ class _Plan:
         state.legal = self.legal or []
 
     def _prepare(
-        self, state: ChickenFootState, me: int, history: list[list], awaiting: str, yard_size: int
+        self, state: ChickenFootState, me: int, history: list[list[Any]], awaiting: str, yard_size: int
     ) -> None:
         t = state.t
         num_players = state.num_players
@@ -265,7 +266,9 @@ class _Plan:
         for must_fit in tries:
             saved = must_fit.allowed if must_fit is not None else 0
             if must_fit is not None:
-                must_fit.allowed &= at_least_one[1]
+                must_fit.allowed &= (
+                    playable  # a slot to fit is only tried with at_least_one: (seat, playable)
+                )
                 must_fit.held_now = True
             self.tries.append(self._try(player_slots, slots, played, events))
             if must_fit is not None:
@@ -334,7 +337,9 @@ class _Plan:
             state.legal = state._plays_fitting(hands[state.turn])
         return state
 
-    def _match(self, attempt: _Try, shuffle) -> tuple[list[int], list[int]] | None:
+    def _match(
+        self, attempt: _Try, shuffle: Callable[[list[Any]], None]
+    ) -> tuple[list[int], list[int]] | None:
         """Place every unseen bone and every played bone in a slot: (the bone of each player slot, the yard),
         or None if impossible. The same shuffles in the same order as always, then augmenting paths."""
         owner = []  # the slots each played bone may have come from, shuffled
@@ -405,13 +410,13 @@ class _Plan:
         return slot_bone, sorted(in_yard)
 
 
-def _shuffler(rng: random.Random):
+def _shuffler(rng: random.Random) -> Callable[[list[Any]], None]:
     """`rng.shuffle`, or the same algorithm drawing the same numbers without its per-draw calls."""
     if type(rng) is not random.Random or not _EXACT:
         return rng.shuffle
     getrandbits = rng.getrandbits
 
-    def shuffle(x: list) -> None:
+    def shuffle(x: list[Any]) -> None:
         size = len(x)
         steps = STEPS[size] if size < len(STEPS) else _steps(size)
         for (

@@ -104,7 +104,7 @@ class HeuristicBot(Bot):
     def _turn(self, observation: Observation, legal: list[Action]) -> Action:
         seat = self.seat
         unseen = unseen_counts(observation)
-        by_verb: dict[str, list[tuple]] = {}
+        by_verb: dict[str, list[tuple[Any, ...]]] = {}
         for action in legal:
             parts = ACTION_PARTS[action]
             by_verb.setdefault(parts[0], []).append(parts)

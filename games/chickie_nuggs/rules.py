@@ -202,12 +202,12 @@ TAKE_SLOT = [f"take:{slot}" for slot in range(NUGGET_SLOTS)]
 BURN_AT = [[f"burn:{seat}:{slot}" for slot in range(NUGGET_SLOTS)] for seat in range(4)]
 
 
-def _parts(action: str) -> tuple:
+def _parts(action: str) -> tuple[Any, ...]:
     verb, *arguments = action.split(":")
     return (verb, *(argument if argument in CARD_BY_NAME else int(argument) for argument in arguments))
 
 
-ACTION_PARTS: dict[str, tuple] = {
+ACTION_PARTS: dict[str, tuple[Any, ...]] = {
     action: _parts(action)
     for action in (
         FREEZER,
@@ -325,7 +325,7 @@ def _restrict_tags(tags: dict[int, int], keep: int) -> None:
     tags.update(narrowed)
 
 
-def _slot_options(entries: Sequence[tuple], seat_actions: list) -> list:
+def _slot_options(entries: Sequence[tuple[Any, ...]], seat_actions: list[Any]) -> list[Any]:
     """One action per distinguishable tray nugget: face-up ones by value (first slot), face-down ones each."""
     seen = 0
     out = []
@@ -384,7 +384,7 @@ class ChickieNuggsState(State):
         self.discard = [0] * KINDS
         # A tray nugget is (kind, masks): masks None when face up; for a face-down one, per seat the kinds that
         # seat knows it could be (its owner's mask names the kind).
-        self.tray_nuggets: list[list[tuple]] = [[] for _ in range(num_players)]
+        self.tray_nuggets: list[list[tuple[Any, ...]]] = [[] for _ in range(num_players)]
         self.tray_sauces: list[list[int]] = [[] for _ in range(num_players)]
         self.phase = DEAL
         self.turn = 0
@@ -404,10 +404,10 @@ class ChickieNuggsState(State):
         # What the seats learned since `tags` was last brought up to date, newest first, as a linked list
         # (entry, previous) that clones share: see `_knowledge`. Only observations read the knowledge, so a
         # game or a rollout that asks for none never spends a thing on it.
-        self.journal: tuple | None = None
+        self.journal: tuple[Any, ...] | None = None
         # The event log as a linked list (entry, previous) so that clones share it: see `_log`.
-        self.log: tuple | None = None
-        self._legal: list | None = None
+        self.log: tuple[Any, ...] | None = None
+        self._legal: list[Any] | None = None
 
     # ----- building positions -------------------------------------------------------------------------------
 
@@ -512,7 +512,7 @@ class ChickieNuggsState(State):
         self._legal = legal
         return legal
 
-    def _turn_actions(self) -> list:
+    def _turn_actions(self) -> list[Any]:
         seat = self.turn
         # The hand's counts by kind, in `CARD_NAMES` order, unpacked at once.
         (
@@ -534,7 +534,7 @@ class ChickieNuggsState(State):
         tray = self.tray_nuggets[seat]
         nuggets_free = len(tray) < NUGGET_SLOTS
         holds_nugget = nugget1 or nugget2 or nugget3 or nugget4
-        actions: list = []
+        actions: list[Any] = []
         append = actions.append
         if self.plays < MAX_PLAYS:
             if buffalo:
@@ -625,7 +625,11 @@ class ChickieNuggsState(State):
             steps += 1
 
     def run(
-        self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list], Action]
+        self,
+        rng: random.Random,
+        events: list[list[Any]],
+        cap: int,
+        decide: Callable[[int, list[Any]], Action],
     ) -> None:
         """`State.run` in one loop: a turn's legal actions and its action as `_apply` takes it, the other
         decisions through `legal_actions` and `_apply`, chance through `sample_chance` and `_apply_chance`. The
@@ -693,7 +697,7 @@ class ChickieNuggsState(State):
             if not self._flying_decision_due():
                 self._draw_step()
 
-    def _apply_turn_action(self, action: tuple) -> None:
+    def _apply_turn_action(self, action: tuple[Any, ...]) -> None:
         seat = self.turn
         verb = action[0]
         if verb == "place":
@@ -838,7 +842,12 @@ class ChickieNuggsState(State):
     # ----- rules helpers ------------------------------------------------------------------------------------
 
     def _log(
-        self, event: str, seat: int, detail: dict | None, viewers: tuple = (), secret: dict | None = None
+        self,
+        event: str,
+        seat: int,
+        detail: dict[str, Any] | None,
+        viewers: tuple[Any, ...] = (),
+        secret: dict[str, Any] | None = None,
     ) -> None:
         """Append an event: public `detail`, plus `secret` shown only to `viewers`. Details are never mutated."""
         self.log = ((event, seat, detail, viewers, secret), self.log)
@@ -945,7 +954,7 @@ class ChickieNuggsState(State):
         self.hand_sizes[seat] -= 1
         self.journal = ((LEARN_LOSE, seat, 1 << kind), self.journal)
 
-    def _play_card(self, seat: int, kind: int, detail: dict | None) -> None:
+    def _play_card(self, seat: int, kind: int, detail: dict[str, Any] | None) -> None:
         self._lose_public(seat, kind)
         self.discard[kind] += 1
         self._log("play", seat, {"card": CARD_NAMES[kind], **detail} if detail else CARD_EVENT[kind])
@@ -1100,9 +1109,9 @@ class ChickieNuggsState(State):
 
     # ----- observation and copies ---------------------------------------------------------------------------
 
-    def log_entries(self, seat: int) -> list[dict]:
+    def log_entries(self, seat: int) -> list[dict[str, Any]]:
         """The event log as `seat` sees it, oldest first (fresh dicts and lists)."""
-        entries = []
+        entries: list[dict[str, Any]] = []
         node = self.log
         while node is not None:
             (event, actor, detail, viewers, secret), node = node
@@ -1126,7 +1135,7 @@ class ChickieNuggsState(State):
         revealed = self.phase == OVER  # the trays are turned up for the scoring
         trays = []
         for owner in range(n):
-            nuggets: list = []
+            nuggets: list[Any] = []
             for kind, masks in self.tray_nuggets[owner]:
                 if masks is None:
                     nuggets.append(kind + 1)
@@ -1136,7 +1145,7 @@ class ChickieNuggsState(State):
                     nuggets.append({"face_down": [k + 1 for k in NUGGET_KINDS if masks[seat] >> k & 1]})
             trays.append({"nuggets": nuggets, "sauces": [CARD_NAMES[k] for k in self.tray_sauces[owner]]})
         known = self._knowledge()
-        knowledge: list = []
+        knowledge: list[Any] = []
         for other in range(n):
             tags = known[seat][other]
             if tags is None:

@@ -14,6 +14,7 @@ sizes: their knowledge is not the seat's to see, and what they might have learne
 from __future__ import annotations
 
 import random
+from typing import Any, cast
 
 from games.chickie_nuggs.rules import (
     ALL_MASK,
@@ -26,11 +27,11 @@ from games.chickie_nuggs.rules import (
     KINDS,
     NUGGET_MASK,
     PHASE_BY_NAME,
-    SPEC,
     ChickieNuggsState,
     dict_to_counts,
     names_mask,
 )
+from games.chickie_nuggs.spec import SPEC
 from games.core.draws import randbelow, shuffle
 from games.core.errors import GameError
 from games.core.sampling import RecentPlans
@@ -58,10 +59,10 @@ def _supply_of(mask: int, supply: list[int]) -> int:
     return sum(map(supply.__getitem__, kinds_of(mask)))
 
 
-_VALIDATED: dict[tuple, dict] = {}
+_VALIDATED: dict[tuple[Any, ...], dict[str, Any]] = {}
 
 
-def validated_options(options: dict, num_players: int) -> dict:
+def validated_options(options: dict[str, Any], num_players: int) -> dict[str, Any]:
     """`SPEC.validate_options(options, num_players)`, remembered for the option values seen before."""
     try:
         key = (num_players, *((name, type(value), value) for name, value in options.items()))
@@ -188,7 +189,7 @@ class _Deal:
                 self.constrained.append((index, mask))
         # With no constrained slot, the cards left for the others are always the same.
         self.held = None if self.constrained else self._held(self.supply)
-        self.known: dict[tuple, bool] = {}  # feasibility by (step, supply): see `draw`
+        self.known: dict[tuple[Any, ...], bool] = {}  # feasibility by (step, supply): see `draw`
 
     @staticmethod
     def _held(supply: list[int]) -> list[int]:
@@ -301,7 +302,7 @@ class _Plan:
         self.tray_slots: list[tuple[int, int, list[tuple[int, ...]]]] = []
         self.hand_slots: list[int] = []  # per slot of another hand, after the trays' slots: its owner
         for owner, tray in enumerate(observation["trays"]):
-            entries = []
+            entries: list[Any] = []  # (kind, masks) nuggets, and None for a slot dealt per sample
             for nugget in tray["nuggets"]:
                 if isinstance(nugget, int):
                     account(nugget - 1)
@@ -361,7 +362,7 @@ class _Plan:
                 None
                 if o == p
                 else (
-                    dict(hand_tags[p])
+                    dict(cast("dict[int, int]", hand_tags[p]))  # every other seat's hand has its tags
                     if o == seat
                     else ({HAND_MASK: state.hand_sizes[p]} if state.hand_sizes[p] else {})
                 )

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import registry
-from games.core.runner import BotChoice, MoveTiming, normalize_seats, play_match
+from games.core.runner import BotChoice, MoveTiming, SeatPlayer, normalize_seats, play_match
 from games.core.stats import wilson_interval
 
 
@@ -109,7 +109,7 @@ class SeriesResult:
         return "\n".join(rows)
 
 
-def _label(choice: Any, game_id: str) -> str:
+def _label(choice: SeatPlayer, game_id: str) -> str:
     """The bot's name, with the parameters that differ from its defaults."""
     defaults = registry.bot_class(choice.name, game_id).validate_params({})
     name = choice.name
@@ -119,7 +119,7 @@ def _label(choice: Any, game_id: str) -> str:
     return name + "(" + ",".join(f"{k}={v}" for k, v in sorted(params.items())) + ")"
 
 
-def _play_one(args: tuple) -> tuple[dict, dict[int, int], dict[int, float]]:
+def _play_one(args: tuple[Any, ...]) -> tuple[dict[str, Any], dict[int, int], dict[int, float]]:
     game_id, seats, match_seed, options = args
     timing = MoveTiming()
     record = play_match(game_id, len(seats), seats, match_seed, options, timing=timing)
@@ -150,7 +150,7 @@ def play_series(
         order = [(s + g) % num_players for s in range(num_players)]
         tasks.append((game_id, [seats[i] for i in order], series_seed(seed, g), options))
 
-    def absorb(g: int, summary: dict, decisions: dict[int, int], seconds: dict[int, float]) -> None:
+    def absorb(g: int, summary: dict[str, Any], decisions: dict[int, int], seconds: dict[int, float]) -> None:
         order = [(s + g) % num_players for s in range(num_players)]
         places = summary["outcome"]["places"]
         scores = summary["outcome"]["scores"]

@@ -15,7 +15,7 @@ from games import registry
 from games.core.runner import play_match
 
 
-def states_along(record: dict, every: int) -> list:
+def states_along(record: dict[str, Any], every: int) -> list[Any]:
     """States at every `every`-th event of a record (replayed without the bots)."""
     game = registry.get_game(record["game"])
     state = game.new_state(len(record["seats"]), record["options"], random.Random(record["seed"]))
@@ -34,7 +34,7 @@ def bench_game(game_id: str, players: int, games: int, seed: int = 0, repeats: i
     spec = registry.get_game(game_id).spec
     bots = ["random"] * players
     game_rates, decision_rates, event_rates, clone_rates = [], [], [], []
-    kept: list[dict] = []
+    kept: list[dict[str, Any]] = []
     for _ in range(repeats):
         decisions = events = 0
         kept = []

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from _random import Random as _CRandom
 from hashlib import sha512
+from typing import Any
 
 BIT_LENGTH = tuple(n.bit_length() for n in range(257))  # the bounds a shuffle of a deck or a bone yard meets
 
@@ -28,7 +29,7 @@ def randbelow(rng: random.Random, n: int) -> int:
     return r
 
 
-def shuffle(rng: random.Random, cards: list) -> None:
+def shuffle(rng: random.Random, cards: list[Any]) -> None:
     """`rng.shuffle(cards)`."""
     if type(rng) is not random.Random or len(cards) >= len(BIT_LENGTH):
         rng.shuffle(cards)
@@ -56,7 +57,7 @@ def seeded(seed: int | str) -> random.Random:
         return random.Random(seed)
     rng = _NEW(random.Random)
     _SEED(rng, seed)
-    rng.gauss_next = None
+    rng.gauss_next = None  # type: ignore[attr-defined]  # set by Random.seed too; typeshed leaves it out
     return rng
 
 

@@ -15,7 +15,7 @@ from typing import Any
 try:
     import orjson
 except ImportError:  # the engines run on the standard library alone
-    orjson = None
+    orjson = None  # type: ignore[assignment]  # None stands for "not installed"; every use checks it
 
 
 def canonical_json(value: Any) -> str:

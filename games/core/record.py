@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import zlib
+from typing import Any
 
 from games.core.encoding import canonical_bytes, canonical_json
 from games.core.state import Outcome, places_from_keys
@@ -55,14 +56,15 @@ FORFEIT_REASONS = ("illegal_action", "timeout", "crashed", "protocol_error", "li
 ZLIB_LEVEL = 6
 
 
-def compress(record: dict) -> bytes:
+def compress(record: dict[str, Any]) -> bytes:
     """The stored form of a record: its canonical JSON bytes (`canonical_bytes`), zlib-compressed."""
     return zlib.compress(canonical_bytes(record), ZLIB_LEVEL)
 
 
-def decompress(blob: bytes | memoryview) -> dict:
+def decompress(blob: bytes | memoryview) -> dict[str, Any]:
     """The record of a stored blob, whatever zlib level wrote it."""
-    return json.loads(zlib.decompress(blob))
+    record: dict[str, Any] = json.loads(zlib.decompress(blob))
+    return record
 
 
 def apply_forfeits(outcome: Outcome, forfeited: set[int]) -> Outcome:

@@ -28,8 +28,8 @@ class Step(NamedTuple):
     it: clone it to keep it.
     """
 
-    index: int
-    event: list | None
+    index: int  # type: ignore[assignment]  # the field shadows tuple.index, which no caller uses
+    event: list[Any] | None
     state: State
 
     def observations(self) -> list[Observation]:
@@ -37,7 +37,7 @@ class Step(NamedTuple):
         return [self.state.observation(seat) for seat in range(self.state.num_players)]
 
 
-def _field(record: dict, name: str, kind: type | tuple[type, ...]) -> Any:
+def _field(record: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
     if name not in record:
         raise ReplayError(f"the record has no {name!r}")
     value = record[name]

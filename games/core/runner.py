@@ -18,14 +18,14 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from games import registry
 from games.core.bot import Bot, RandomBot
 from games.core.draws import BIT_LENGTH, seeded
 from games.core.errors import OptionError
 from games.core.record import FORFEIT_REASONS, FORMAT_VERSION, apply_forfeits
-from games.core.state import SEAT_KEYS, Game, State, is_legal_action
+from games.core.state import SEAT_KEYS, Action, Game, State, is_legal_action
 
 BotChoice = str | tuple[str, Mapping[str, Any]]
 # make(game, seat, num_players, options, rng): the bot of one seat (the arguments of a `Bot` but its params)
@@ -109,8 +109,12 @@ def make_bots(
         rng = seeded(bot_seed(seed, seat))
         if player.make is not None:
             bots.append(player.make(game, seat, num_players, options, rng))
-        else:
-            cls = classes[seat] if classes is not None else registry.bot_class(player.name, game.spec.id)
+        else:  # `classes` holds None only for a `make` seat
+            cls = (
+                cast("type[Bot]", classes[seat])
+                if classes is not None
+                else registry.bot_class(player.name, game.spec.id)
+            )
             bots.append(cls(game, seat, num_players, options, player.params, rng))
     return bots
 
@@ -141,10 +145,10 @@ def play_match(
     seed: int,
     options: Mapping[str, Any] | None = None,
     move_time_limit: float | None = None,
-    on_event: Callable[[State, list], None] | None = None,
+    on_event: Callable[[State, list[Any]], None] | None = None,
     timing: MoveTiming | None = None,
     forfeit_details: dict[int, str] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Play one match and return its record (see games.core.record).
 
     `bots` gives each seat, seat 0 first: a registry bot's name, a (name, params) pair, or a `SeatPlayer`
@@ -171,8 +175,8 @@ def play_match(
     # pick is drawn here, `RandomBot.act`'s `rng.randrange(len(legal))` inlined as `games.core.draws.randbelow`
     # does it (the same numbers).
     limits, timed, acts, observes, random_bits = [], [], [], [], []
-    for seat, bot in zip(seats, players, strict=True):
-        limit = move_time_limit if seat.move_time_limit is None else seat.move_time_limit
+    for seat_player, bot in zip(seats, players, strict=True):
+        limit = move_time_limit if seat_player.move_time_limit is None else seat_player.move_time_limit
         limits.append(limit)
         timed.append(timing is not None or limit is not None)
         acts.append(bot.act)
@@ -183,9 +187,9 @@ def play_match(
             else None
         )
 
-    events: list[list] = []
+    events: list[list[Any]] = []
     forfeits: list[dict[str, Any]] = []
-    rng = state.rng
+    rng = cast(random.Random, state.rng)  # new_state was given one
     cap = game.max_events
     clock = time.perf_counter
     append = events.append
@@ -193,7 +197,7 @@ def play_match(
     bit_lengths = len(BIT_LENGTH)
     is_terminal, legal_actions, apply = state.is_terminal, state.legal_actions, state._apply
 
-    def forfeit(seat: int, reason: str, detail: str, observation: Any, legal: list) -> Any:
+    def forfeit(seat: int, reason: str, detail: str, observation: Any, legal: list[Any]) -> Any:
         """Record the seat's forfeit, hand the seat to its seeded random substitute, and return its action."""
         forfeits.append({"seat": seat, "event": len(events), "reason": reason})
         if forfeit_details is not None:
@@ -206,7 +210,7 @@ def play_match(
         random_bits[seat] = None
         return substitute.act(observation, legal)
 
-    def decide(seat: int, legal: list) -> Any:
+    def decide(seat: int, legal: list[Any]) -> Any:
         """The seat's action from its legal ones: its bot's, checked, or its forfeit's substitute's."""
         bits = random_bits[seat]
         if bits is not None and legal:  # (an empty list makes the bot raise and forfeit, in `ask`)
@@ -218,7 +222,7 @@ def play_match(
             return legal[pick]
         return ask(seat, legal)
 
-    def ask(seat: int, legal: list) -> Any:
+    def ask(seat: int, legal: list[Any]) -> Any:
         """`decide` for a seat whose bot is asked (kept apart so that the random seat's pick, a call of its own,
         copies only the few variables it reads)."""
         observation = state.observation(seat) if observes[seat] else None
@@ -245,7 +249,7 @@ def play_match(
     else:
         # One event at a time through the generic `State.advance`, which appends each chance event right after
         # applying it, so that `on_event` sees each event with the state just after it.
-        def push(event: list) -> None:
+        def push(event: list[Any]) -> None:
             append(event)
             on_event(state, event)
 
@@ -253,7 +257,7 @@ def play_match(
             deciding = State.advance(state, rng, push, cap - len(events))
             if not deciding:
                 break
-            actions = {}
+            actions: dict[int, Action] = {}
             for seat in deciding:
                 actions[seat] = decide(seat, legal_actions(seat))
             apply(actions)  # every action was checked against its legal list by `decide`

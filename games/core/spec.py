@@ -152,7 +152,7 @@ class GameSpec:
 
     def validate_options(
         self, values: Mapping[str, Any] | None = None, num_players: int | None = None
-    ) -> dict:
+    ) -> dict[str, Any]:
         """Complete and validate variant options; with `num_players`, also check the player count."""
         options = validate_options(self.options, values, "option")
         if num_players is not None:

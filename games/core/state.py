@@ -53,7 +53,7 @@ class Outcome:
     places: tuple[int, ...]
     scores: tuple[float, ...]
 
-    def to_json(self) -> dict[str, list]:
+    def to_json(self) -> dict[str, list[Any]]:
         return {"places": list(self.places), "scores": list(self.scores)}
 
 
@@ -204,7 +204,7 @@ class State(ABC):
     def advance(
         self,
         rng: random.Random,
-        append: Callable[[list], Any],
+        append: Callable[[list[Any]], Any],
         room: int,
         actions: Mapping[int, Action] | None = None,
     ) -> tuple[int, ...]:
@@ -233,7 +233,11 @@ class State(ABC):
         return self.deciders()
 
     def run(
-        self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list[Action]], Action]
+        self,
+        rng: random.Random,
+        events: list[list[Any]],
+        cap: int,
+        decide: Callable[[int, list[Action]], Action],
     ) -> None:
         """Play the match on as the runner does, appending its events to `events`, until the end or until
         `events` holds `cap` events.

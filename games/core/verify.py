@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from games import registry
 from games.core.bot import Bot, RandomBot
@@ -41,7 +41,7 @@ from games.core.errors import GameError, ReplayError
 from games.core.record import FORMAT_VERSION
 from games.core.replay import replay
 from games.core.runner import bot_seed
-from games.core.state import is_legal_action
+from games.core.state import Game, State, is_legal_action
 
 __all__ = ["BadRecord", "Verdict", "verify", "VERIFIED", "REJECTED", "NOT_VERIFIABLE"]
 
@@ -147,7 +147,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _seat_name(entry: dict) -> str:
+def _seat_name(entry: dict[str, Any]) -> str:
     external = entry.get("external")
     if isinstance(external, dict) and external.get("definition"):
         version = external.get("version")
@@ -156,7 +156,7 @@ def _seat_name(entry: dict) -> str:
 
 
 def _remaker(
-    game, seat: int, entry: dict, num_players: int, options: dict, seed: int
+    game: Game, seat: int, entry: dict[str, Any], num_players: int, options: dict[str, Any], seed: int
 ) -> tuple[Bot | None, str]:
     """The seat's bot built as the runner built it, or None and why it cannot be re-made."""
     if "external" in entry:
@@ -247,7 +247,11 @@ def verify(record: Any) -> Verdict:
 
 
 def _remake(
-    game, record: dict, bots: list[Bot | None], forfeit_at: dict[int, tuple[int, str]], notes: list[str]
+    game: Game,
+    record: dict[str, Any],
+    bots: list[Bot | None],
+    forfeit_at: dict[int, tuple[int, str]],
+    notes: list[str],
 ) -> None:
     """Play the record again beside its events (already known legal); raise _Mismatch at the first value
     that differs."""
@@ -255,7 +259,7 @@ def _remake(
     options = record["options"]
     seed = record["seed"]
     state = game.new_state(num_players, options, random.Random(seed))
-    rng = state.rng
+    rng = cast(random.Random, state.rng)  # new_state was given one
     substitutes: dict[int, Bot] = {}
     for index, (kind, payload) in enumerate(record["events"]):
         if kind == "c":
@@ -294,7 +298,7 @@ def _remake(
         state.apply(actions)
 
 
-def _forfeit_again(state, seat: int, bot: Bot, reason: str, index: int, notes: list[str]) -> None:
+def _forfeit_again(state: State, seat: int, bot: Bot, reason: str, index: int, notes: list[str]) -> None:
     if reason == "timeout":
         notes.append(f"seat {seat}'s time-out at event {index} is wall time: taken as recorded")
         return

@@ -123,7 +123,7 @@ class HeuristicBot(Bot):
                 continue
             if code < WILD:
                 busts = code in drawn_numbers or (has_wild and len(free) == 1)
-                gain = 1 + opposing[code]
+                gain: float = 1 + opposing[code]
             elif code == WILD:
                 busts = has_wild or not free
                 gain = 1 + max((opposing[value] for value in free), default=0)
@@ -149,7 +149,8 @@ class HeuristicBot(Bot):
                     opposing[value] += size
         plate = observation["plates"][me]
         held = [numbers + wilds for numbers, wilds in zip(plate["numbers"], plate["wilds"], strict=True)]
-        return max(legal_actions, key=lambda number: (opposing[number - 1], held[number - 1], -number))
+        best: int = max(legal_actions, key=lambda number: (opposing[number - 1], held[number - 1], -number))
+        return best
 
     def _special_worth(self, observation: Observation, action: list[Any]) -> float:
         kind = action[0]
@@ -157,8 +158,10 @@ class HeuristicBot(Bot):
         if kind == "decline":
             return 0.0
         if kind == "score":
-            return 0.5 * _pile_sizes(observation["fronts"][me])[action[1] - 1]
-        seat, value = action[1], action[2] - 1
+            pile: int = action[1] - 1
+            return 0.5 * _pile_sizes(observation["fronts"][me])[pile]
+        seat: int = action[1]
+        value: int = action[2] - 1
         size = _pile_sizes(observation["fronts"][seat])[value]
         if kind == "steal":
             return 2.0 * size

@@ -72,7 +72,7 @@ import random
 from bisect import insort
 from collections.abc import Callable, Mapping, Sequence
 from operator import add
-from typing import Any
+from typing import Any, cast
 
 from games.core.errors import IllegalAction, OptionError
 from games.core.sampling import RecentPlans
@@ -237,6 +237,7 @@ class NachoPileState(State):
         state.current = current
         state.turn = turn
         placed = [0] * CHIP_KINDS
+        code: int | None  # a chip code; None for a label that names no chip (refused below)
         for seats, run, offset, specials in (
             (fronts, state.front, 0, False),
             (front_wilds, state.front, 7, False),
@@ -247,7 +248,7 @@ class NachoPileState(State):
             for seat, counts in (seats or {}).items():
                 for label, count in counts.items():
                     if isinstance(label, str) and specials and label in SPECIAL_NAMES:
-                        code = chip_code(label)
+                        code = cast(int, chip_code(label))  # a Special's name always names a chip
                         run[seat * stride + 14 + code - STEAL] += count
                     elif type(label) is int and 1 <= label <= 7:
                         code = WILD if offset else label - 1
@@ -309,15 +310,15 @@ class NachoPileState(State):
             return list(WILD_ACTIONS[self.drawn_mask & ALL_NUMBERS_MASK])
         return self._special_actions()
 
-    def _special_actions(self) -> list[list]:
-        actions: list[list] = []
+    def _special_actions(self) -> list[list[Any]]:
+        actions: list[list[Any]] = []
         for code in self.pending:
             actions.extend(self._targets(code))
         if self._optional_specials:
             actions.extend(["decline", SPECIAL_NAMES[code - STEAL]] for code in self.pending)
         return actions
 
-    def _targets(self, code: int) -> list[list]:
+    def _targets(self, code: int) -> list[list[Any]]:
         """The effects the pending Special `code` can have now, as actions.
 
         A pile of value v is in front of a seat exactly when bit v of its `piles` mask is set (numbers or Wilds
@@ -474,7 +475,7 @@ class NachoPileState(State):
                 steps += 1
 
     def run(
-        self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list], Any]
+        self, rng: random.Random, events: list[list[Any]], cap: int, decide: Callable[[int, list[Any]], Any]
     ) -> None:
         """`State.run` in one loop: each draw as `sample_chance` and `_apply_chance` make it, each decision asked
         of `decide` with `legal_actions` and applied as `_apply` would, a "draw" or a "stop" without the generic
@@ -608,7 +609,7 @@ class NachoPileState(State):
         self.pending.remove(code)
         self.plate[self.current * PLATE_STRIDE + 14 + code - STEAL] += 1
 
-    def _resolve_special(self, action: list) -> None:
+    def _resolve_special(self, action: list[Any]) -> None:
         kind = action[0]
         front = self.front
         me = self.current
@@ -940,7 +941,9 @@ class NachoPileGame(Game):
         state.turn = observation["turn"]
         state.current = observation["current"]
         state.phase = PHASE_NAMES.index(observation["phase"])
-        state.drawn = [chip_code(label) for label in observation["drawn"]]
+        state.drawn = [
+            cast(int, chip_code(label)) for label in observation["drawn"]
+        ]  # observed chips are chips
         for code in state.drawn:
             state.drawn_mask |= 1 << code
         wild_value = observation["wild_value"]
@@ -956,7 +959,7 @@ class NachoPileGame(Game):
                 plate["numbers"] + plate["wilds"] + specials
             )
         last_chip = observation["last_chip"]
-        state.last_chip = chip_code(last_chip) if last_chip is not None else -1
+        state.last_chip = cast(int, chip_code(last_chip)) if last_chip is not None else -1
         state.piles = _piles_of(state.front, num_players)
         return state
 

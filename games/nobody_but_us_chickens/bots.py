@@ -122,6 +122,8 @@ class HeuristicBot(Bot):
     def act(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
         if len(legal_actions) == 1:
             return legal_actions[0]
+        if observation is None:
+            raise ValueError("the heuristic bot needs its observation")
         if observation["phase"] == "take":
             return min(legal_actions, key=lambda name: BEST_FIRST.index(TAKE_INDEX[name]))
         values = self.card_values(observation, [CARD_INDEX[name] for name in legal_actions])

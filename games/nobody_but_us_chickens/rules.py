@@ -61,7 +61,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from games.core.errors import IllegalAction, OptionError
 from games.core.sampling import RecentPlans
@@ -104,7 +104,7 @@ def hand_counts(code: int) -> list[int]:
     return [code >> (2 * kind) & 3 for kind in range(7)]
 
 
-class _HandTable(dict):
+class _HandTable(dict[int, list[str]]):
     """code -> the legal picks of that hand (card names in kind order)."""
 
     def __missing__(self, code: int) -> list[str]:
@@ -114,7 +114,7 @@ class _HandTable(dict):
         return value
 
 
-class _HandNames(dict):
+class _HandNames(dict[int, list[str]]):
     """code -> the hand as sorted card names, repeats included."""
 
     def __missing__(self, code: int) -> list[str]:
@@ -122,7 +122,7 @@ class _HandNames(dict):
         return value
 
 
-class _HandKinds(dict):
+class _HandKinds(dict[int, tuple[int, ...]]):
     """code -> the kinds of the legal picks of that hand (as PICKS_OF, by kind index)."""
 
     def __missing__(self, code: int) -> tuple[int, ...]:
@@ -169,7 +169,9 @@ class _Setup:
         self.full_code = hand_code(self.full_hand)
         self.lone_dog_powerless = bool(options["lone_dog_powerless"])
         self.healthy_coop = bool(options["healthy_coop"])
-        self.resolutions: dict = {}
+        self.resolutions: dict[
+            tuple[tuple[int, ...], int], tuple[tuple[int, ...], list[int], list[int] | None]
+        ] = {}
         self.hours = sum(self.full_hand)
         self.nights = num_players
         self.all_seats = tuple(range(num_players))
@@ -182,7 +184,7 @@ class _Setup:
         )
 
 
-_SETUPS: dict[tuple, _Setup] = {}
+_SETUPS: dict[tuple[Any, ...], _Setup] = {}
 
 
 def _setup_for(num_players: int, options: Mapping[str, Any]) -> _Setup:
@@ -216,7 +218,7 @@ class NobodyButUsChickensState(State):
     Build hand-made positions with `NobodyButUsChickensState.position`.
     """
 
-    game: NobodyButUsChickensGame
+    game: ClassVar[NobodyButUsChickensGame]
     __slots__ = (
         "num_players", "options", "rng", "setup", "hours", "all_seats", "resolutions", "night", "hour", "fox_king", "phase", "hands",
         "coop", "claimed", "night_scores", "totals", "revealed", "takers_once", "takers_repeating", "log",
@@ -350,7 +352,11 @@ class NobodyButUsChickensState(State):
             self._run_takes()
 
     def run(
-        self, rng: random.Random, events: list[list], cap: int, decide: Callable[[int, list], Action]
+        self,
+        rng: random.Random,
+        events: list[list[Any]],
+        cap: int,
+        decide: Callable[[int, list[Any]], Action],
     ) -> None:
         """`State.run` without its generic calls: no chance events, every seat deciding at a pick (in seat
         order), the taker alone at a take."""

@@ -19,7 +19,7 @@ import json
 import math
 import re
 from itertools import accumulate
-from typing import Any
+from typing import Any, cast
 
 MAX_DEPTH = 32
 
@@ -51,7 +51,9 @@ def _brackets(text: str) -> str:
     at each quote again, as a regular expression's search does, was quadratic on an unterminated string of
     escaped quotes.
     """
-    unclosed = _OUTSIDE_STRINGS.match(text).end()  # a quote whose string never closes, or len(text)
+    # The pattern matches at any position (it may match nothing), so there is always a match: its end is a quote
+    # whose string never closes, or len(text).
+    unclosed = cast("re.Match[str]", _OUTSIDE_STRINGS.match(text)).end()
     outside = _STRING.sub("", text[:unclosed]) + text[unclosed + 1 :]
     return _NOT_BRACKET.sub("", outside)
 

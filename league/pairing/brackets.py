@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
 from league.pairing.types import PairingError
 
@@ -163,8 +164,9 @@ def crossed_drop_masks(size: int) -> dict[int, int]:
                 merged = [_mix(merged[2 * index], merged[2 * index + 1]) for index in range(drop_count // 2)]
             if best is None or risk < best[0] - 1e-12:
                 best = (risk, mask, merged)
-        masks[winners_round] = best[1]
-        origin = best[2]
+        chosen = cast("tuple[float, int, list[list[float]]]", best)  # drop_count >= 1: the loop set it
+        masks[winners_round] = chosen[1]
+        origin = chosen[2]
     return masks
 
 
@@ -256,7 +258,7 @@ def double_elimination_bracket(players: int, reset: bool = True) -> Bracket:
     matches.extend(match for round_matches in losers for match in round_matches)
     grand_final = (Source(WINNER, winners[-1][0].label), losers_champion)
     matches.append(BracketMatch("GF", grand_final))
-    deciding = ("GF",)
+    deciding: tuple[str, ...] = ("GF",)
     if reset:
         matches.append(BracketMatch("GF2", grand_final, reset=True))
         deciding = ("GF", "GF2")

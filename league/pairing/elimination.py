@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any, cast
 
 from league.pairing.brackets import SEED, WINNER, Bracket
 from league.pairing.quality import round_quality
@@ -68,7 +69,7 @@ def _resolve(
     bracket: Bracket,
     by_seed: Mapping[int, PlayerId],
     results: Mapping[str, TableResult],
-    rank: Mapping[PlayerId, tuple],
+    rank: Mapping[PlayerId, tuple[Any, ...]],
 ) -> dict[str, MatchState]:
     """Settle every match the given results allow, in playing order."""
     states: dict[str, MatchState] = {}
@@ -78,9 +79,9 @@ def _resolve(
         players: list[PlayerId | None] = []
         for source in match.sources:
             if source.kind == SEED:
-                players.append(by_seed.get(source.ref))
+                players.append(by_seed.get(cast(int, source.ref)))
                 continue
-            feeder = states[source.ref]
+            feeder = states[cast(str, source.ref)]
             if not feeder.decided:
                 break
             players.append(feeder.winner if source.kind == WINNER else feeder.loser)
@@ -120,7 +121,7 @@ def _resolve(
     return states
 
 
-def table_order(result: TableResult, rank: Mapping[PlayerId, tuple]) -> list[PlayerId]:
+def table_order(result: TableResult, rank: Mapping[PlayerId, tuple[Any, ...]]) -> list[PlayerId]:
     """The players of an elimination table in the order they go through: the decider's players first
     (`result.advancing`), then by place; a tie left undecided (a table closed as a forfeit) by `rank`
     (standing, then seed)."""
@@ -221,7 +222,7 @@ def _earliest_rounds(bracket: Bracket) -> dict[str, int]:
     """
     earliest: dict[str, int] = {}
     for match in bracket.matches:
-        feeders = [earliest[source.ref] for source in match.sources if source.kind != SEED]
+        feeders = [earliest[cast(str, source.ref)] for source in match.sources if source.kind != SEED]
         earliest[match.label] = 1 + max(feeders, default=0)
     return earliest
 
@@ -258,9 +259,9 @@ def flow_plan(bracket: Bracket) -> FlowPlan:
         present = 0
         for source in match.sources:
             if source.kind == SEED:
-                present += source.ref <= bracket.players
+                present += cast(int, source.ref) <= bracket.players
             else:
-                present += (winner if source.kind == WINNER else loser)[source.ref]
+                present += (winner if source.kind == WINNER else loser)[cast(str, source.ref)]
         winner[match.label], loser[match.label] = present >= 1, present == 2
         due = earliest["GF"] + 1 if match.reset else earliest[match.label]  # the reset follows GF's result
         if present == 2:
@@ -315,7 +316,7 @@ def _feeds(bracket: Bracket) -> tuple[tuple[str, tuple[str, ...]], ...]:
     for match in bracket.matches:
         for source in match.sources:
             if source.kind != SEED:
-                feeds[source.ref].append(match.label)
+                feeds[cast(str, source.ref)].append(match.label)
         if match.reset:
             feeds["GF"].append(match.label)
     return tuple((label, tuple(dict.fromkeys(fed))) for label, fed in feeds.items())
@@ -363,7 +364,11 @@ def bracket_round(
     rank_of = {entrant.id: position for position, entrant in enumerate(ordered)}
     tables = []
     for label in current.labels:
-        players = [player for player in states[label].players if player is not None]
+        players = [
+            player
+            for player in cast("tuple[PlayerId | None, ...]", states[label].players)
+            if player is not None
+        ]
         tables.append(Table(seats=assign_seats(players, by_id, rank_of), label=label))
     final = any(label in bracket.deciding for label in current.labels)
     return RoundDraft(

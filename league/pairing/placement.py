@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import cast
 
 from league.pairing.brackets import LOSER, Bracket
 from league.pairing.elimination import bracket_states, table_order
@@ -96,7 +97,7 @@ def bracket_placement(
     for match in bracket.matches:
         state = states[match.label]
         if state.absent:
-            found = LABEL.match(match.label)
+            found = cast("re.Match[str]", LABEL.match(match.label))  # every winners' match label fits LABEL
             if found is None:  # the final, a third-place or a grand final: just below its own places
                 kind, number = f"A{match.label}", final_round_of(bracket)
             else:
@@ -111,9 +112,13 @@ def bracket_placement(
         if match.label == "3P":
             third = [PlacementGroup(THIRD_PLACE, ((state.winner, 0), (state.loser, 1)))]
         elif match.label not in fed_by_losers:
-            found = LABEL.match(match.label)
+            found = cast("re.Match[str]", LABEL.match(match.label))  # every winners' match label fits LABEL
             exits.setdefault((found.group(1), int(found.group(2))), []).append(state.loser)
-    winners_rounds = [LABEL.match(match.label) for match in bracket.matches if match.label.startswith("R")]
+    winners_rounds = [
+        cast("re.Match[str]", LABEL.match(match.label))
+        for match in bracket.matches
+        if match.label.startswith("R")
+    ]
     final_round = 1 + max((int(found.group(2)) for found in winners_rounds), default=0)
     has_third = any(match.label == "3P" for match in bracket.matches)
     placed = {champion, finalist, *(player for group in third for player in group.players)}

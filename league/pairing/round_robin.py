@@ -97,14 +97,14 @@ def multi_seat_rounds(
     _spread_schedule(groupings)
     seats: dict[PlayerId, list[int]] = {entrant.id: [] for entrant in by_seed}
     rank_of = {entrant.id: position for position, entrant in enumerate(by_seed)}
-    schedule = []
-    for grouping, byes in zip(groupings, round_byes, strict=True):
+    schedule: list[tuple[tuple[Table, ...], tuple[PlayerId, ...]]] = []
+    for grouping, sitting_out in zip(groupings, round_byes, strict=True):
         history = {player: Entrant(id=player, seed=1, seat_history=tuple(seats[player])) for player in seats}
         placed = tuple(Table(seats=assign_seats(members, history, rank_of)) for members in grouping)
         for table in placed:
             for seat, player in enumerate(table.seats):
                 seats[player].append(seat)
-        schedule.append((placed, byes))
+        schedule.append((placed, sitting_out))
     return schedule
 
 
@@ -121,7 +121,7 @@ def _spread_schedule(groupings: list[list[list[PlayerId]]], steps: int = SPREAD_
     seed (the field size and the number of rounds), so a schedule always comes out the same; the best
     schedule seen is kept.
     """
-    together: dict[frozenset, int] = {}
+    together: dict[frozenset[PlayerId], int] = {}
     for grouping in groupings:
         for members in grouping:
             for first, second in combinations(members, 2):
@@ -212,12 +212,12 @@ def round_robin_round(
             tables = [Table(seats=tuple(reversed(table.seats))) for table in tables]
         return RoundDraft(tables=tuple(tables), byes=tuple(byes), quality=round_quality(tables, byes, by_id))
     schedule = multi_seat_rounds(entrants, spec, total, work_limit)
-    tables, byes = schedule[round_number - 1]
+    drawn_tables, drawn_byes = schedule[round_number - 1]
     balance = schedule_balance(
         [entrant.id for entrant in entrants], (played for played, _ in schedule[:round_number])
     )
     return RoundDraft(
-        tables=tables,
-        byes=byes,
-        quality=round_quality(tables, byes, by_id, schedule_balance=balance),
+        tables=drawn_tables,
+        byes=drawn_byes,
+        quality=round_quality(drawn_tables, drawn_byes, by_id, schedule_balance=balance),
     )

@@ -26,8 +26,9 @@ value is rounded to 9 decimals before it is compared or reported: players who ar
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from league.pairing.types import Entrant, PairingError, PlayedRound, PlayerId, TableResult
 
@@ -267,7 +268,7 @@ def compute_standings(
     if unknown:
         raise PairingError(f"unknown tie-break {unknown[0]!r}; choose from {', '.join(TIEBREAKS)}")
     tallies = _tally(seeds, rounds, scoring, bye_table_size)
-    values = {}
+    values: dict[PlayerId, dict[str, Any]] = {}
     for player, tally in tallies.items():
         line = {
             "points": tally.points,
@@ -301,27 +302,37 @@ def compute_standings(
     ]
 
 
-def _order(group, criteria, values, tallies, head_to_head, seeds) -> list:
+def _order(
+    group: list[PlayerId],
+    criteria: list[str],
+    values: Mapping[PlayerId, Mapping[str, Any]],
+    tallies: Mapping[PlayerId, _Tally],
+    head_to_head: dict[PlayerId, int],
+    seeds: Mapping[PlayerId, int],
+) -> list[PlayerId]:
     """Order a group tied so far by the next criterion, splitting ties further; seed settles the rest."""
     if len(group) <= 1 or not criteria:
         return sorted(group, key=lambda player: seeds[player])
     criterion, rest = criteria[0], criteria[1:]
+    key: Callable[[PlayerId], Any]
     if criterion == "head_to_head":
         scores = _head_to_head(group, tallies)
         head_to_head.update(scores)
         key = scores.__getitem__
     else:
         key = lambda player: values[player][criterion]  # noqa: E731
-    tied: dict = {}  # each value's players in group order, in one pass (a scan per value is quadratic)
+    tied: dict[
+        Any, list[PlayerId]
+    ] = {}  # each value's players in group order, in one pass (not a scan per value)
     for player in group:
         tied.setdefault(key(player), []).append(player)
-    ordered: list = []
+    ordered: list[PlayerId] = []
     for value in sorted(tied, reverse=True):
         ordered.extend(_order(tied[value], rest, values, tallies, head_to_head, seeds))
     return ordered
 
 
-def _head_to_head(group: list, tallies: dict[PlayerId, _Tally]) -> dict[PlayerId, int]:
+def _head_to_head(group: list[PlayerId], tallies: Mapping[PlayerId, _Tally]) -> dict[PlayerId, int]:
     """+1 per tied player finished ahead of at a shared table, -1 per tied player finished behind."""
     members = set(group)
     scores = dict.fromkeys(group, 0)

@@ -40,6 +40,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
 from math import lcm
+from typing import cast
 
 LOCAL_SEARCH_WORK = 400_000
 EXACT_SEARCH_WORK = 300_000
@@ -135,8 +136,9 @@ class CostModel:
 
     def seat_excess(self, first: int, second: int) -> int:
         """Over both ways to seat a 2-seat table, the fewest uses beyond each player's less-used seat."""
-        zero_a, one_a = self.problem.seat_counts[first]
-        zero_b, one_b = self.problem.seat_counts[second]
+        seat_counts = cast("Sequence[tuple[int, int]]", self.problem.seat_counts)  # asked only when it is set
+        zero_a, one_a = seat_counts[first]
+        zero_b, one_b = seat_counts[second]
         least_a, least_b = min(zero_a, one_a), min(zero_b, one_b)
         first_starts = zero_a - least_a + one_b - least_b
         second_starts = one_a - least_a + zero_b - least_b

@@ -36,7 +36,7 @@ class Entrant:
     seat_history: tuple[int, ...] = ()
     byes: int = 0
 
-    def rank_key(self) -> tuple:
+    def rank_key(self) -> tuple[float, int, int]:
         """Sort key of the current ranking: higher score first, then standings position, then seed."""
         return (-self.score, self.standing, self.seed)
 
