@@ -39,10 +39,27 @@ class BotSerializer(serializers.ModelSerializer):
     class Meta:
         model = BotDefinition
         fields = [
-            "id", "name", "version", "label", "game_id", "kind", "strategy", "params", "command", "move_seconds",
-            "cpu_seconds", "memory_mb", "description", "player", "previous", "program", "state", "refusal",
-            "checked_at", "created_at",
-        ]  # fmt: skip
+            "id",
+            "name",
+            "version",
+            "label",
+            "game_id",
+            "kind",
+            "strategy",
+            "params",
+            "command",
+            "move_seconds",
+            "cpu_seconds",
+            "memory_mb",
+            "description",
+            "player",
+            "previous",
+            "program",
+            "state",
+            "refusal",
+            "checked_at",
+            "created_at",
+        ]
         read_only_fields = fields
         extra_kwargs = {
             "state": {
@@ -188,10 +205,29 @@ class LeagueSerializer(serializers.ModelSerializer):
     class Meta:
         model = BotLeague
         fields = [
-            "id", "name", "game_id", "options", "table_size", "seed", "target_kind", "target_value",
-            "sittings_per_round", "batch_size", "commit_every", "lease_seconds", "pace", "interval_seconds",
-            "status", "rating_pool", "bots", "current_round", "played", "created_at", "started_at", "finished_at",
-        ]  # fmt: skip
+            "id",
+            "name",
+            "game_id",
+            "options",
+            "table_size",
+            "seed",
+            "target_kind",
+            "target_value",
+            "sittings_per_round",
+            "batch_size",
+            "commit_every",
+            "lease_seconds",
+            "pace",
+            "interval_seconds",
+            "status",
+            "rating_pool",
+            "bots",
+            "current_round",
+            "played",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
         read_only_fields = fields
 
     def get_played(self, league) -> int:

@@ -36,10 +36,23 @@ class LadderSerializer(serializers.ModelSerializer):
     class Meta:
         model = BotLeague
         fields = [
-            "id", "name", "game_id", "options", "table_size", "seed", "sittings_per_round", "newcomer_matches",
-            "pace", "interval_seconds", "status", "rating_pool", "current_round", "played", "created_at",
+            "id",
+            "name",
+            "game_id",
+            "options",
+            "table_size",
+            "seed",
+            "sittings_per_round",
+            "newcomer_matches",
+            "pace",
+            "interval_seconds",
+            "status",
+            "rating_pool",
+            "current_round",
+            "played",
+            "created_at",
             "started_at",
-        ]  # fmt: skip
+        ]
         read_only_fields = fields
 
     def get_played(self, ladder) -> int:
@@ -178,9 +191,18 @@ class ChallengeSerializer(serializers.ModelSerializer):
     class Meta:
         model = Challenge
         fields = [
-            "id", "challenger", "bot", "opponents", "game_id", "match_count", "seed", "status", "played",
-            "created_at", "finished_at",
-        ]  # fmt: skip
+            "id",
+            "challenger",
+            "bot",
+            "opponents",
+            "game_id",
+            "match_count",
+            "seed",
+            "status",
+            "played",
+            "created_at",
+            "finished_at",
+        ]
         read_only_fields = fields
 
     def get_played(self, challenge) -> int:
