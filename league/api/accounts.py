@@ -23,8 +23,8 @@ from league.core.errors import Forbidden
 CONFLICT = {
     409: OpenApiResponse(
         ERROR,
-        description="The state refuses it (`conflict`): the link was used or expired, the player or my account "
-        "has its player already",
+        description="The state refuses it (`conflict`): the link was used or expired, the player or my "
+        "account has its player already",
     )
 }
 

@@ -77,7 +77,8 @@ class BotUploadSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, trim_whitespace=False)
     file = serializers.FileField(
         allow_empty_file=True,
-        help_text="One Python file, or a zip or tar archive with bot.toml or manifest.json (docs/bot-leagues.md).",
+        help_text="One Python file, or a zip or tar archive with bot.toml or manifest.json "
+        "(docs/bot-leagues.md).",
     )
     description = serializers.CharField(default="", allow_blank=True, max_length=5000)
 
@@ -131,11 +132,11 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
     @extend_schema(
         request={"multipart/form-data": BotUploadSerializer},
         responses={201: BotSerializer, 409: ERROR},
-        description="Upload a program (multipart): version 1 of a new bot, or the next version of one of your "
-        "uploaded bots (by its name). Any signed-in user; refusals name the field and say why. The version "
-        "answers in state `checking`: a worker compiles its modules, and it becomes `ready` or `refused` "
-        "(with `refusal`, the reason). At most BOT_UPLOADS_PER_USER_HOUR uploads an hour (then 429 "
-        "`throttled`).",
+        description="Upload a program (multipart): version 1 of a new bot, or the next version of one of "
+        "your uploaded bots (by its name). Any signed-in user; refusals name the field and say why. The "
+        "version answers in state `checking`: a worker compiles its modules, and it becomes `ready` or "
+        "`refused` (with `refusal`, the reason). At most BOT_UPLOADS_PER_USER_HOUR uploads an hour (then "
+        "429 `throttled`).",
     )
     @action(detail=False, methods=["post"], permission_classes=[IsAuthenticated])
     @takes_body(uploads.upload_body_limit)
@@ -302,7 +303,8 @@ class LeagueMatchSerializer(serializers.ModelSerializer):
 
 
 class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Bot leagues: staff create, start, pause and resume them; anyone reads standings, matches and records."""
+    """Bot leagues: staff create, start, pause and resume them; anyone reads standings, matches and
+    records."""
 
     queryset = BotLeague.objects.prefetch_related("bots").order_by("-created_at", "-id")
     serializer_class = LeagueSerializer

@@ -43,7 +43,8 @@ from league.core.errors import ErrorCode, UserError
 
 API_PREFIX = "/api/"
 
-# The codes of DRF's exceptions other than validation (and of the Django ones DRF converts); the first match wins.
+# The codes of DRF's exceptions other than validation (and of the Django ones DRF converts); the first match
+# wins.
 DRF_CODES = {
     exceptions.ParseError: ErrorCode.PARSE_ERROR,
     TokenExpired: ErrorCode.TOKEN_EXPIRED,
@@ -94,7 +95,8 @@ ERROR = inline_serializer(
         ),
         "open_report": serializers.DictField(
             required=False,
-            help_text="A report of a table that has one open already: the open report (as the table's reports list it)",
+            help_text="A report of a table that has one open already: the open report (as the table's "
+            "reports list it)",
         ),
     },
 )

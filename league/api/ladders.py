@@ -1,5 +1,5 @@
-"""REST endpoints for ladders and challenges: thin adapters over `league.bots.ladders`, `league.bots.challenges`
-and the bots' selectors.
+"""REST endpoints for ladders and challenges: thin adapters over `league.bots.ladders`,
+`league.bots.challenges` and the bots' selectors.
 
 - `/api/ladders/`: anyone reads ladders and their standings; staff create them; a bot's owner (or staff)
   enters it (`entries/`) or withdraws it (`leave/`).

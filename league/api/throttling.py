@@ -51,7 +51,8 @@ class FailedTokenThrottle(ClientAddressThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
     def locked(self, request) -> bool:
-        """Whether the request's address has used up its failures (loads them, for `wait` and `record_failure`)."""
+        """Whether the request's address has used up its failures (loads them, for `wait` and
+        `record_failure`)."""
         if self.rate is None:
             return False
         self.key = self.get_cache_key(request, None)

@@ -162,8 +162,8 @@ class TournamentWriteSerializer(serializers.Serializer):
     result_reporting = serializers.ChoiceField(
         choices=Tournament.Reporting.choices,
         required=False,
-        help_text="organizer (default): organizers enter results; self_report: a seated player reports, the others "
-        "at the table confirm",
+        help_text="organizer (default): organizers enter results; self_report: a seated player reports, "
+        "the others at the table confirm",
     )
     two_seat_confirmation = serializers.ChoiceField(
         choices=Tournament.TwoSeatConfirmation.choices,
@@ -773,7 +773,8 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     )
     @action(detail=True, methods=["post"], url_path=r"registrations/(?P<player_id>[0-9]+)/check-in")
     def registration_check_in(self, request, pk=None, player_id=None):
-        """An organizer checks a registered or waitlisted player in (or undoes it), any time before the start."""
+        """An organizer checks a registered or waitlisted player in (or undoes it), any time before the
+        start."""
         data = CheckInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         reg = services.registration_check_in(
