@@ -10,10 +10,12 @@ from rest_framework.response import Response
 
 from league.api import filters
 from league.api.errors import ERROR
+from league.api.limits import number_limits, whole_limits
 from league.bots import leagues, selectors, services, uploads
 from league.bots.models import BotDefinition, BotLeague, Fixture, Program, ProgramLog
 from league.core.bodies import takes_body
 from league.core.errors import ErrorCode, NotFound
+from league.players.models import Player
 
 
 class ProgramSerializer(serializers.ModelSerializer):
@@ -29,8 +31,10 @@ class ProgramSerializer(serializers.ModelSerializer):
 
 
 class BotSerializer(serializers.ModelSerializer):
-    player = serializers.PrimaryKeyRelatedField(read_only=True)
-    label = serializers.CharField(read_only=True)
+    player: serializers.PrimaryKeyRelatedField[Player] = serializers.PrimaryKeyRelatedField(read_only=True)
+    label = serializers.CharField(  # type: ignore[assignment]  # the field "label", not Field.label
+        read_only=True
+    )
     program = ProgramSerializer(read_only=True, allow_null=True, help_text="An uploaded program (else null).")
     refusal = serializers.SerializerMethodField(
         help_text="Why the check of uploads refused this version: its author and staff only (else empty)."
@@ -99,9 +103,9 @@ class BotWriteSerializer(serializers.Serializer):
     command = serializers.ListField(
         child=serializers.CharField(max_length=1000), default=list, max_length=100
     )
-    move_seconds = serializers.FloatField(default=1.0, **services.MOVE_SECONDS.limits)
-    cpu_seconds = serializers.IntegerField(default=60, **services.CPU_SECONDS.limits)
-    memory_mb = serializers.IntegerField(default=512, **services.MEMORY_MB.limits)
+    move_seconds = serializers.FloatField(default=1.0, **number_limits(services.MOVE_SECONDS))
+    cpu_seconds = serializers.IntegerField(default=60, **whole_limits(services.CPU_SECONDS))
+    memory_mb = serializers.IntegerField(default=512, **whole_limits(services.MEMORY_MB))
     description = serializers.CharField(default="", allow_blank=True, max_length=5000)
 
 
@@ -111,9 +115,9 @@ class BotReviseSerializer(serializers.Serializer):
     command = serializers.ListField(
         child=serializers.CharField(max_length=1000), required=False, max_length=100
     )
-    move_seconds = serializers.FloatField(required=False, **services.MOVE_SECONDS.limits)
-    cpu_seconds = serializers.IntegerField(required=False, **services.CPU_SECONDS.limits)
-    memory_mb = serializers.IntegerField(required=False, **services.MEMORY_MB.limits)
+    move_seconds = serializers.FloatField(required=False, **number_limits(services.MOVE_SECONDS))
+    cpu_seconds = serializers.IntegerField(required=False, **whole_limits(services.CPU_SECONDS))
+    memory_mb = serializers.IntegerField(required=False, **whole_limits(services.MEMORY_MB))
     description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
 
 
@@ -200,7 +204,9 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
 
 
 class LeagueSerializer(serializers.ModelSerializer):
-    bots = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    bots: serializers.PrimaryKeyRelatedField[BotDefinition] = serializers.PrimaryKeyRelatedField(
+        many=True, read_only=True
+    )
     played = serializers.SerializerMethodField()
 
     class Meta:
@@ -239,27 +245,35 @@ class LeagueCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     game = serializers.CharField(max_length=40)
     bots = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=2, max_length=500)
-    table_size = serializers.IntegerField(**leagues.SETTING_BOUNDS["table_size"].limits)
+    table_size = serializers.IntegerField(**whole_limits(leagues.SETTING_BOUNDS["table_size"]))
     target_kind = serializers.CharField(default=BotLeague.Target.ROUNDS)
-    target_value = serializers.IntegerField(default=10, **leagues.SETTING_BOUNDS["target_value"].limits)
-    seed = serializers.IntegerField(default=1, **leagues.SETTING_BOUNDS["seed"].limits)
+    target_value = serializers.IntegerField(
+        default=10, **whole_limits(leagues.SETTING_BOUNDS["target_value"])
+    )
+    seed = serializers.IntegerField(default=1, **whole_limits(leagues.SETTING_BOUNDS["seed"]))
     options = serializers.DictField(default=dict)
     sittings_per_round = serializers.IntegerField(
-        default=4, **leagues.SETTING_BOUNDS["sittings_per_round"].limits
+        default=4, **whole_limits(leagues.SETTING_BOUNDS["sittings_per_round"])
     )
-    batch_size = serializers.IntegerField(default=50, **leagues.SETTING_BOUNDS["batch_size"].limits)
-    commit_every = serializers.IntegerField(default=10, **leagues.SETTING_BOUNDS["commit_every"].limits)
-    lease_seconds = serializers.IntegerField(default=30, **leagues.SETTING_BOUNDS["lease_seconds"].limits)
+    batch_size = serializers.IntegerField(default=50, **whole_limits(leagues.SETTING_BOUNDS["batch_size"]))
+    commit_every = serializers.IntegerField(
+        default=10, **whole_limits(leagues.SETTING_BOUNDS["commit_every"])
+    )
+    lease_seconds = serializers.IntegerField(
+        default=30, **whole_limits(leagues.SETTING_BOUNDS["lease_seconds"])
+    )
     pace = serializers.CharField(default=BotLeague.Pace.FAST)
     interval_seconds = serializers.IntegerField(
-        default=60, **leagues.SETTING_BOUNDS["interval_seconds"].limits
+        default=60, **whole_limits(leagues.SETTING_BOUNDS["interval_seconds"])
     )
 
 
 class StandingSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     bot = serializers.IntegerField(source="bot.pk")
-    label = serializers.CharField(source="bot.label")
+    label = serializers.CharField(  # type: ignore[assignment]  # the field "label", not Field.label
+        source="bot.label"
+    )
     rating = serializers.FloatField(source="conservative", allow_null=True)
     mu = serializers.FloatField(allow_null=True)
     uncertainty = serializers.FloatField(allow_null=True)

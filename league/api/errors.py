@@ -61,7 +61,7 @@ DRF_CODES = {
 }
 # The codes of DRF's field errors that keep their name here; every other one (max_length, min_value, ...) is
 # `invalid`, so that the codes stay few and stable whatever DRF adds.
-FIELD_CODES = {ErrorCode.REQUIRED.value: ErrorCode.REQUIRED}
+FIELD_CODES: dict[str | None, ErrorCode] = {ErrorCode.REQUIRED.value: ErrorCode.REQUIRED}
 SERVER_ERROR_DETAIL = "the server failed to answer this request: the error is logged; try again or report it"
 
 ERROR_CODES = [code.value for code in ErrorCode]  # named "ErrorCode" in the schema (ENUM_NAME_OVERRIDES)
@@ -80,7 +80,7 @@ FIELD_ERRORS = inline_serializer(
     many=True,
     help_text="Every fault of the request's input, the first one first; empty when the error is no input's",
 )
-_ERROR_FIELDS = {
+_ERROR_FIELDS: dict[str, serializers.Field] = {
     "code": _CODE,
     "detail": _DETAIL,
     "field": serializers.CharField(required=False, help_text="The input at fault, where there is one"),

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 
 from league.api import filters
 from league.api.errors import ERROR
+from league.api.limits import WholeLimits, whole_limits
 from league.core.bodies import takes_body
 from league.results.models import ResultDispute, ResultReport
 from league.results.services import report_describe
@@ -128,17 +129,17 @@ class TournamentWriteSerializer(serializers.Serializer):
     game = serializers.CharField(max_length=40, source="game_id")
     options = serializers.DictField(required=False, default=dict)
     format = serializers.CharField(max_length=30, default=Tournament.Format.SWISS)
-    table_size = serializers.IntegerField(default=2, **services.SETTING_BOUNDS["table_size"].limits)
+    table_size = serializers.IntegerField(default=2, **whole_limits(services.SETTING_BOUNDS["table_size"]))
     leftovers = serializers.CharField(max_length=10, default=Tournament.Leftovers.SHORT)
     rounds = serializers.IntegerField(
-        required=False, allow_null=True, default=None, **services.SETTING_BOUNDS["rounds"].limits
+        required=False, allow_null=True, default=None, **whole_limits(services.SETTING_BOUNDS["rounds"])
     )
     first_stage = serializers.CharField(max_length=20, default="swiss")
     cut_size = serializers.IntegerField(
-        required=False, allow_null=True, default=None, **services.SETTING_BOUNDS["cut_size"].limits
+        required=False, allow_null=True, default=None, **whole_limits(services.SETTING_BOUNDS["cut_size"])
     )
     cut_format = serializers.CharField(max_length=30, default="single_elimination")
-    advance = serializers.IntegerField(default=1, **services.SETTING_BOUNDS["advance"].limits)
+    advance = serializers.IntegerField(default=1, **whole_limits(services.SETTING_BOUNDS["advance"]))
     third_place = serializers.BooleanField(default=False)
     grand_final_reset = serializers.BooleanField(default=True)
     points = serializers.DictField(required=False, default=dict)
@@ -174,7 +175,7 @@ class TournamentWriteSerializer(serializers.Serializer):
         required=False,
         help_text="Self-report: minutes after a stored result during which a player may dispute it "
         "(default 15)",
-        **services.SETTING_BOUNDS["dispute_window_minutes"].limits,
+        **whole_limits(services.SETTING_BOUNDS["dispute_window_minutes"]),
     )
     venue = serializers.CharField(required=False, allow_blank=True, max_length=200)
     description = serializers.CharField(required=False, allow_blank=True, max_length=4000)
@@ -211,7 +212,8 @@ class TournamentRegistrationSerializer(serializers.Serializer):
         positions = self.context.get("positions")
         if positions is None:
             positions = _positions(reg.tournament)
-            self.context["positions"] = positions
+            # The context is the dict the outer serializer was given, shared by its rows: a cache here.
+            self.context["positions"] = positions  # type: ignore[index]  # the stubs say Mapping
         return positions.get(reg.pk)
 
 
@@ -231,7 +233,7 @@ class SignupSerializer(serializers.Serializer):
         required=False,
         allow_null=True,
         help_text="Places; null for no cap",
-        **services.CAPACITY_BOUNDS.limits,
+        **whole_limits(services.CAPACITY_BOUNDS),
     )
     waitlist = serializers.BooleanField(required=False, help_text="When full, joiners queue (else refused)")
     approval = serializers.BooleanField(required=False, help_text="Joins wait for an organizer's approval")
@@ -304,18 +306,20 @@ class RegistrationWriteSerializer(serializers.Serializer):
     name = serializers.CharField(
         required=False, max_length=200, help_text="Or a name (a new one makes a player)"
     )
-    seed = serializers.IntegerField(required=False, allow_null=True, **services.SEED_BOUNDS.limits)
+    seed = serializers.IntegerField(required=False, allow_null=True, **whole_limits(services.SEED_BOUNDS))
 
 
 class BatchEntrySerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, trim_whitespace=False)
     seed = serializers.IntegerField(
-        required=False, allow_null=True, default=None, **services.SEED_BOUNDS.limits
+        required=False, allow_null=True, default=None, **whole_limits(services.SEED_BOUNDS)
     )
 
 
 class BatchWriteSerializer(serializers.Serializer):
-    entries = BatchEntrySerializer(many=True, max_length=2_000)
+    entries = BatchEntrySerializer(  # type: ignore[call-arg]  # many=True: a ListSerializer, with max_length
+        many=True, max_length=2_000
+    )
     confirm_new = serializers.BooleanField(
         default=False,
         help_text="Create the new players the batch names (without it a batch with new names saves nothing)",
@@ -383,7 +387,7 @@ class BracketSlotSerializer(serializers.Serializer):
 
 
 class BracketMatchSerializer(serializers.Serializer):
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # the field "label", not Field.label
     slots = BracketSlotSerializer(many=True)
     decided = serializers.BooleanField()
     skipped = serializers.BooleanField(help_text="A grand-final reset that was not needed")
@@ -402,7 +406,7 @@ class TournamentSeatSerializer(serializers.Serializer):
 class TournamentTableSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # the field "label", not Field.label
     match = serializers.IntegerField(source="match_id", allow_null=True)
     match_status = serializers.CharField()
     result_version = serializers.IntegerField()
@@ -424,7 +428,7 @@ class RoundTimerSerializer(serializers.Serializer):
 class TimerActionSerializer(serializers.Serializer):
     action = serializers.ChoiceField(choices=["start", "pause", "resume", "extend", "reset"])
     minutes = serializers.IntegerField(
-        required=False, help_text="start: 1 to 600; extend: 1 to 120", **services.TIMER_MINUTES.limits
+        required=False, help_text="start: 1 to 600; extend: 1 to 120", **whole_limits(services.TIMER_MINUTES)
     )
 
 
@@ -466,7 +470,9 @@ class ByeRequestSerializer(serializers.Serializer):
 
 
 class ByeRequestWriteSerializer(serializers.Serializer):
-    round = serializers.IntegerField(min_value=1, max_value=services.SETTING_BOUNDS["rounds"].high)
+    round = serializers.IntegerField(
+        min_value=1, max_value=whole_limits(services.SETTING_BOUNDS["rounds"])["max_value"]
+    )
     kind = serializers.ChoiceField(choices=ByeRequest.Kind.choices, default=ByeRequest.Kind.BYE)
     player = serializers.IntegerField(
         required=False,
@@ -477,7 +483,9 @@ class ByeRequestWriteSerializer(serializers.Serializer):
 
 
 class ByeCancelSerializer(serializers.Serializer):
-    round = serializers.IntegerField(min_value=1, max_value=services.SETTING_BOUNDS["rounds"].high)
+    round = serializers.IntegerField(
+        min_value=1, max_value=whole_limits(services.SETTING_BOUNDS["rounds"])["max_value"]
+    )
     player = serializers.IntegerField(required=False, min_value=1, max_value=2**62)
 
 
@@ -529,7 +537,7 @@ def _per_seat(help_text: str) -> serializers.ListField:
     )
 
 
-_REPORT_ID = {"min_value": 1, "max_value": 2**62}
+_REPORT_ID: WholeLimits = {"min_value": 1, "max_value": 2**62}
 
 
 class ReportWriteSerializer(serializers.Serializer):
