@@ -40,7 +40,7 @@ class NextTableSerializer(serializers.Serializer):
     tournament_name = serializers.CharField()
     round = serializers.IntegerField()
     table = serializers.IntegerField(help_text="The table's number in its round, from 1")
-    label = serializers.CharField(  # type: ignore[assignment]  # the field "label", not Field.label
+    label = serializers.CharField(  # type: ignore[assignment]  # a field named label: stubs see Field.label
         help_text="The bracket match it plays (R1-1, GF), or empty"
     )
     seat = serializers.IntegerField(help_text="My seat, from 1; seat 1 starts")

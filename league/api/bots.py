@@ -32,7 +32,7 @@ class ProgramSerializer(serializers.ModelSerializer):
 
 class BotSerializer(serializers.ModelSerializer):
     player: serializers.PrimaryKeyRelatedField[Player] = serializers.PrimaryKeyRelatedField(read_only=True)
-    label = serializers.CharField(  # type: ignore[assignment]  # the field "label", not Field.label
+    label = serializers.CharField(  # type: ignore[assignment]  # a field named label: stubs see Field.label
         read_only=True
     )
     program = ProgramSerializer(read_only=True, allow_null=True, help_text="An uploaded program (else null).")
@@ -271,7 +271,7 @@ class LeagueCreateSerializer(serializers.Serializer):
 class StandingSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     bot = serializers.IntegerField(source="bot.pk")
-    label = serializers.CharField(  # type: ignore[assignment]  # the field "label", not Field.label
+    label = serializers.CharField(  # type: ignore[assignment]  # a field named label: stubs see Field.label
         source="bot.label"
     )
     rating = serializers.FloatField(source="conservative", allow_null=True)

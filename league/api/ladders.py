@@ -83,7 +83,7 @@ class LadderBotSerializer(serializers.Serializer):
 
 
 class LadderEventSerializer(serializers.ModelSerializer):
-    label = serializers.CharField(  # type: ignore[assignment]  # the field "label", not Field.label
+    label = serializers.CharField(  # type: ignore[assignment]  # a field named label: stubs see Field.label
         source="bot.label", read_only=True
     )
 
@@ -165,7 +165,7 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 
 class ChallengeLineSerializer(serializers.Serializer):
     bot = serializers.IntegerField(source="bot.pk")
-    label = serializers.CharField(  # type: ignore[assignment]  # the field "label", not Field.label
+    label = serializers.CharField(  # type: ignore[assignment]  # a field named label: stubs see Field.label
         source="bot.label"
     )
     played = serializers.IntegerField()

@@ -33,6 +33,6 @@ def whole_limits(bounds: Bounds) -> WholeLimits:
 
 def number_limits(bounds: Bounds) -> NumberLimits:
     """`bounds.limits` for a `FloatField`."""
-    # An int bound is a float bound too (int | float is accepted where float is), which the dict's value type
-    # hides.
+    # Every bound is a float to a FloatField: mypy takes an int where a float is expected, but not as the
+    # value type of a dict.
     return cast(NumberLimits, bounds.limits)

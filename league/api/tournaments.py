@@ -387,7 +387,7 @@ class BracketSlotSerializer(serializers.Serializer):
 
 
 class BracketMatchSerializer(serializers.Serializer):
-    label = serializers.CharField()  # type: ignore[assignment]  # the field "label", not Field.label
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named label: stubs see Field.label
     slots = BracketSlotSerializer(many=True)
     decided = serializers.BooleanField()
     skipped = serializers.BooleanField(help_text="A grand-final reset that was not needed")
@@ -406,7 +406,7 @@ class TournamentSeatSerializer(serializers.Serializer):
 class TournamentTableSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
-    label = serializers.CharField()  # type: ignore[assignment]  # the field "label", not Field.label
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named label: stubs see Field.label
     match = serializers.IntegerField(source="match_id", allow_null=True)
     match_status = serializers.CharField()
     result_version = serializers.IntegerField()
