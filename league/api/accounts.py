@@ -23,8 +23,8 @@ from league.core.errors import Forbidden
 CONFLICT = {
     409: OpenApiResponse(
         ERROR,
-        description="The state refuses it (`conflict`): the link was used or expired, the player or my account "
-        "has its player already",
+        description="The state refuses it (`conflict`): the link was used or expired, the player or my "
+        "account has its player already",
     )
 }
 
@@ -40,7 +40,9 @@ class NextTableSerializer(serializers.Serializer):
     tournament_name = serializers.CharField()
     round = serializers.IntegerField()
     table = serializers.IntegerField(help_text="The table's number in its round, from 1")
-    label = serializers.CharField(help_text="The bracket match it plays (R1-1, GF), or empty")
+    label = serializers.CharField(  # type: ignore[assignment]  # a field named label: stubs see Field.label
+        help_text="The bracket match it plays (R1-1, GF), or empty"
+    )
     seat = serializers.IntegerField(help_text="My seat, from 1; seat 1 starts")
     match = serializers.IntegerField(source="match_id")
     others = SeatMateSerializer(many=True, help_text="Who else sits at the table, in seat order")

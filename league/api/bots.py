@@ -10,10 +10,12 @@ from rest_framework.response import Response
 
 from league.api import filters
 from league.api.errors import ERROR
+from league.api.limits import number_limits, whole_limits
 from league.bots import leagues, selectors, services, uploads
 from league.bots.models import BotDefinition, BotLeague, Fixture, Program, ProgramLog
 from league.core.bodies import takes_body
 from league.core.errors import ErrorCode, NotFound
+from league.players.models import Player
 
 
 class ProgramSerializer(serializers.ModelSerializer):
@@ -29,8 +31,10 @@ class ProgramSerializer(serializers.ModelSerializer):
 
 
 class BotSerializer(serializers.ModelSerializer):
-    player = serializers.PrimaryKeyRelatedField(read_only=True)
-    label = serializers.CharField(read_only=True)
+    player: serializers.PrimaryKeyRelatedField[Player] = serializers.PrimaryKeyRelatedField(read_only=True)
+    label = serializers.CharField(  # type: ignore[assignment]  # a field named label: stubs see Field.label
+        read_only=True
+    )
     program = ProgramSerializer(read_only=True, allow_null=True, help_text="An uploaded program (else null).")
     refusal = serializers.SerializerMethodField(
         help_text="Why the check of uploads refused this version: its author and staff only (else empty)."
@@ -39,10 +43,27 @@ class BotSerializer(serializers.ModelSerializer):
     class Meta:
         model = BotDefinition
         fields = [
-            "id", "name", "version", "label", "game_id", "kind", "strategy", "params", "command", "move_seconds",
-            "cpu_seconds", "memory_mb", "description", "player", "previous", "program", "state", "refusal",
-            "checked_at", "created_at",
-        ]  # fmt: skip
+            "id",
+            "name",
+            "version",
+            "label",
+            "game_id",
+            "kind",
+            "strategy",
+            "params",
+            "command",
+            "move_seconds",
+            "cpu_seconds",
+            "memory_mb",
+            "description",
+            "player",
+            "previous",
+            "program",
+            "state",
+            "refusal",
+            "checked_at",
+            "created_at",
+        ]
         read_only_fields = fields
         extra_kwargs = {
             "state": {
@@ -60,7 +81,8 @@ class BotUploadSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, trim_whitespace=False)
     file = serializers.FileField(
         allow_empty_file=True,
-        help_text="One Python file, or a zip or tar archive with bot.toml or manifest.json (docs/bot-leagues.md).",
+        help_text="One Python file, or a zip or tar archive with bot.toml or manifest.json "
+        "(docs/bot-leagues.md).",
     )
     description = serializers.CharField(default="", allow_blank=True, max_length=5000)
 
@@ -81,9 +103,9 @@ class BotWriteSerializer(serializers.Serializer):
     command = serializers.ListField(
         child=serializers.CharField(max_length=1000), default=list, max_length=100
     )
-    move_seconds = serializers.FloatField(default=1.0, **services.MOVE_SECONDS.limits)
-    cpu_seconds = serializers.IntegerField(default=60, **services.CPU_SECONDS.limits)
-    memory_mb = serializers.IntegerField(default=512, **services.MEMORY_MB.limits)
+    move_seconds = serializers.FloatField(default=1.0, **number_limits(services.MOVE_SECONDS))
+    cpu_seconds = serializers.IntegerField(default=60, **whole_limits(services.CPU_SECONDS))
+    memory_mb = serializers.IntegerField(default=512, **whole_limits(services.MEMORY_MB))
     description = serializers.CharField(default="", allow_blank=True, max_length=5000)
 
 
@@ -93,9 +115,9 @@ class BotReviseSerializer(serializers.Serializer):
     command = serializers.ListField(
         child=serializers.CharField(max_length=1000), required=False, max_length=100
     )
-    move_seconds = serializers.FloatField(required=False, **services.MOVE_SECONDS.limits)
-    cpu_seconds = serializers.IntegerField(required=False, **services.CPU_SECONDS.limits)
-    memory_mb = serializers.IntegerField(required=False, **services.MEMORY_MB.limits)
+    move_seconds = serializers.FloatField(required=False, **number_limits(services.MOVE_SECONDS))
+    cpu_seconds = serializers.IntegerField(required=False, **whole_limits(services.CPU_SECONDS))
+    memory_mb = serializers.IntegerField(required=False, **whole_limits(services.MEMORY_MB))
     description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
 
 
@@ -114,11 +136,11 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
     @extend_schema(
         request={"multipart/form-data": BotUploadSerializer},
         responses={201: BotSerializer, 409: ERROR},
-        description="Upload a program (multipart): version 1 of a new bot, or the next version of one of your "
-        "uploaded bots (by its name). Any signed-in user; refusals name the field and say why. The version "
-        "answers in state `checking`: a worker compiles its modules, and it becomes `ready` or `refused` "
-        "(with `refusal`, the reason). At most BOT_UPLOADS_PER_USER_HOUR uploads an hour (then 429 "
-        "`throttled`).",
+        description="Upload a program (multipart): version 1 of a new bot, or the next version of one of "
+        "your uploaded bots (by its name). Any signed-in user; refusals name the field and say why. The "
+        "version answers in state `checking`: a worker compiles its modules, and it becomes `ready` or "
+        "`refused` (with `refusal`, the reason). At most BOT_UPLOADS_PER_USER_HOUR uploads an hour (then "
+        "429 `throttled`).",
     )
     @action(detail=False, methods=["post"], permission_classes=[IsAuthenticated])
     @takes_body(uploads.upload_body_limit)
@@ -182,16 +204,37 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
 
 
 class LeagueSerializer(serializers.ModelSerializer):
-    bots = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    bots: serializers.PrimaryKeyRelatedField[BotDefinition] = serializers.PrimaryKeyRelatedField(
+        many=True, read_only=True
+    )
     played = serializers.SerializerMethodField()
 
     class Meta:
         model = BotLeague
         fields = [
-            "id", "name", "game_id", "options", "table_size", "seed", "target_kind", "target_value",
-            "sittings_per_round", "batch_size", "commit_every", "lease_seconds", "pace", "interval_seconds",
-            "status", "rating_pool", "bots", "current_round", "played", "created_at", "started_at", "finished_at",
-        ]  # fmt: skip
+            "id",
+            "name",
+            "game_id",
+            "options",
+            "table_size",
+            "seed",
+            "target_kind",
+            "target_value",
+            "sittings_per_round",
+            "batch_size",
+            "commit_every",
+            "lease_seconds",
+            "pace",
+            "interval_seconds",
+            "status",
+            "rating_pool",
+            "bots",
+            "current_round",
+            "played",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
         read_only_fields = fields
 
     def get_played(self, league) -> int:
@@ -202,27 +245,35 @@ class LeagueCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     game = serializers.CharField(max_length=40)
     bots = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=2, max_length=500)
-    table_size = serializers.IntegerField(**leagues.SETTING_BOUNDS["table_size"].limits)
+    table_size = serializers.IntegerField(**whole_limits(leagues.SETTING_BOUNDS["table_size"]))
     target_kind = serializers.CharField(default=BotLeague.Target.ROUNDS)
-    target_value = serializers.IntegerField(default=10, **leagues.SETTING_BOUNDS["target_value"].limits)
-    seed = serializers.IntegerField(default=1, **leagues.SETTING_BOUNDS["seed"].limits)
+    target_value = serializers.IntegerField(
+        default=10, **whole_limits(leagues.SETTING_BOUNDS["target_value"])
+    )
+    seed = serializers.IntegerField(default=1, **whole_limits(leagues.SETTING_BOUNDS["seed"]))
     options = serializers.DictField(default=dict)
     sittings_per_round = serializers.IntegerField(
-        default=4, **leagues.SETTING_BOUNDS["sittings_per_round"].limits
+        default=4, **whole_limits(leagues.SETTING_BOUNDS["sittings_per_round"])
     )
-    batch_size = serializers.IntegerField(default=50, **leagues.SETTING_BOUNDS["batch_size"].limits)
-    commit_every = serializers.IntegerField(default=10, **leagues.SETTING_BOUNDS["commit_every"].limits)
-    lease_seconds = serializers.IntegerField(default=30, **leagues.SETTING_BOUNDS["lease_seconds"].limits)
+    batch_size = serializers.IntegerField(default=50, **whole_limits(leagues.SETTING_BOUNDS["batch_size"]))
+    commit_every = serializers.IntegerField(
+        default=10, **whole_limits(leagues.SETTING_BOUNDS["commit_every"])
+    )
+    lease_seconds = serializers.IntegerField(
+        default=30, **whole_limits(leagues.SETTING_BOUNDS["lease_seconds"])
+    )
     pace = serializers.CharField(default=BotLeague.Pace.FAST)
     interval_seconds = serializers.IntegerField(
-        default=60, **leagues.SETTING_BOUNDS["interval_seconds"].limits
+        default=60, **whole_limits(leagues.SETTING_BOUNDS["interval_seconds"])
     )
 
 
 class StandingSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     bot = serializers.IntegerField(source="bot.pk")
-    label = serializers.CharField(source="bot.label")
+    label = serializers.CharField(  # type: ignore[assignment]  # a field named label: stubs see Field.label
+        source="bot.label"
+    )
     rating = serializers.FloatField(source="conservative", allow_null=True)
     mu = serializers.FloatField(allow_null=True)
     uncertainty = serializers.FloatField(allow_null=True)
@@ -266,7 +317,8 @@ class LeagueMatchSerializer(serializers.ModelSerializer):
 
 
 class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Bot leagues: staff create, start, pause and resume them; anyone reads standings, matches and records."""
+    """Bot leagues: staff create, start, pause and resume them; anyone reads standings, matches and
+    records."""
 
     queryset = BotLeague.objects.prefetch_related("bots").order_by("-created_at", "-id")
     serializer_class = LeagueSerializer

@@ -43,7 +43,8 @@ from league.core.errors import ErrorCode, UserError
 
 API_PREFIX = "/api/"
 
-# The codes of DRF's exceptions other than validation (and of the Django ones DRF converts); the first match wins.
+# The codes of DRF's exceptions other than validation (and of the Django ones DRF converts); the first match
+# wins.
 DRF_CODES = {
     exceptions.ParseError: ErrorCode.PARSE_ERROR,
     TokenExpired: ErrorCode.TOKEN_EXPIRED,
@@ -60,7 +61,7 @@ DRF_CODES = {
 }
 # The codes of DRF's field errors that keep their name here; every other one (max_length, min_value, ...) is
 # `invalid`, so that the codes stay few and stable whatever DRF adds.
-FIELD_CODES = {ErrorCode.REQUIRED.value: ErrorCode.REQUIRED}
+FIELD_CODES: dict[str | None, ErrorCode] = {ErrorCode.REQUIRED.value: ErrorCode.REQUIRED}
 SERVER_ERROR_DETAIL = "the server failed to answer this request: the error is logged; try again or report it"
 
 ERROR_CODES = [code.value for code in ErrorCode]  # named "ErrorCode" in the schema (ENUM_NAME_OVERRIDES)
@@ -79,7 +80,7 @@ FIELD_ERRORS = inline_serializer(
     many=True,
     help_text="Every fault of the request's input, the first one first; empty when the error is no input's",
 )
-_ERROR_FIELDS = {
+_ERROR_FIELDS: dict[str, serializers.Field] = {
     "code": _CODE,
     "detail": _DETAIL,
     "field": serializers.CharField(required=False, help_text="The input at fault, where there is one"),
@@ -94,7 +95,8 @@ ERROR = inline_serializer(
         ),
         "open_report": serializers.DictField(
             required=False,
-            help_text="A report of a table that has one open already: the open report (as the table's reports list it)",
+            help_text="A report of a table that has one open already: the open report (as the table's "
+            "reports list it)",
         ),
     },
 )

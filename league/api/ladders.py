@@ -1,11 +1,13 @@
-"""REST endpoints for ladders and challenges: thin adapters over `league.bots.ladders`, `league.bots.challenges`
-and the bots' selectors.
+"""REST endpoints for ladders and challenges: thin adapters over `league.bots.ladders`,
+`league.bots.challenges` and the bots' selectors.
 
 - `/api/ladders/`: anyone reads ladders and their standings; staff create them; a bot's owner (or staff)
   enters it (`entries/`) or withdraws it (`leave/`).
 - `/api/challenges/`: a signed-in user lists their own challenges (staff: everyone's), creates one for a
   bot of theirs, and reads its matches and results; another user's challenge is 403.
 """
+
+from typing import cast
 
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
@@ -15,9 +17,10 @@ from rest_framework.response import Response
 
 from league.api.bots import LeagueMatchSerializer, StandingSerializer
 from league.api.errors import ERROR
+from league.api.limits import whole_limits
 from league.bots import challenges, ladders, selectors
 from league.bots.leagues import SETTING_BOUNDS
-from league.bots.models import BotLeague, Challenge, ChallengeMatch, LadderEvent
+from league.bots.models import BotDefinition, BotLeague, Challenge, ChallengeMatch, LadderEvent
 from league.core.errors import Forbidden
 
 
@@ -36,10 +39,23 @@ class LadderSerializer(serializers.ModelSerializer):
     class Meta:
         model = BotLeague
         fields = [
-            "id", "name", "game_id", "options", "table_size", "seed", "sittings_per_round", "newcomer_matches",
-            "pace", "interval_seconds", "status", "rating_pool", "current_round", "played", "created_at",
+            "id",
+            "name",
+            "game_id",
+            "options",
+            "table_size",
+            "seed",
+            "sittings_per_round",
+            "newcomer_matches",
+            "pace",
+            "interval_seconds",
+            "status",
+            "rating_pool",
+            "current_round",
+            "played",
+            "created_at",
             "started_at",
-        ]  # fmt: skip
+        ]
         read_only_fields = fields
 
     def get_played(self, ladder) -> int:
@@ -49,13 +65,17 @@ class LadderSerializer(serializers.ModelSerializer):
 class LadderCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     game = serializers.CharField(max_length=40)
-    table_size = serializers.IntegerField(**SETTING_BOUNDS["table_size"].limits)
-    seed = serializers.IntegerField(default=1, **SETTING_BOUNDS["seed"].limits)
+    table_size = serializers.IntegerField(**whole_limits(SETTING_BOUNDS["table_size"]))
+    seed = serializers.IntegerField(default=1, **whole_limits(SETTING_BOUNDS["seed"]))
     options = serializers.DictField(default=dict)
-    sittings_per_round = serializers.IntegerField(default=2, **SETTING_BOUNDS["sittings_per_round"].limits)
-    newcomer_matches = serializers.IntegerField(default=20, **ladders.NEWCOMER_MATCHES.limits)
+    sittings_per_round = serializers.IntegerField(
+        default=2, **whole_limits(SETTING_BOUNDS["sittings_per_round"])
+    )
+    newcomer_matches = serializers.IntegerField(default=20, **whole_limits(ladders.NEWCOMER_MATCHES))
     pace = serializers.CharField(default=BotLeague.Pace.FAST, max_length=20)
-    interval_seconds = serializers.IntegerField(default=60, **SETTING_BOUNDS["interval_seconds"].limits)
+    interval_seconds = serializers.IntegerField(
+        default=60, **whole_limits(SETTING_BOUNDS["interval_seconds"])
+    )
 
 
 class LadderBotSerializer(serializers.Serializer):
@@ -63,7 +83,9 @@ class LadderBotSerializer(serializers.Serializer):
 
 
 class LadderEventSerializer(serializers.ModelSerializer):
-    label = serializers.CharField(source="bot.label", read_only=True)
+    label = serializers.CharField(  # type: ignore[assignment]  # a field named label: stubs see Field.label
+        source="bot.label", read_only=True
+    )
 
     class Meta:
         model = LadderEvent
@@ -143,7 +165,9 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 
 class ChallengeLineSerializer(serializers.Serializer):
     bot = serializers.IntegerField(source="bot.pk")
-    label = serializers.CharField(source="bot.label")
+    label = serializers.CharField(  # type: ignore[assignment]  # a field named label: stubs see Field.label
+        source="bot.label"
+    )
     played = serializers.IntegerField()
     wins = serializers.IntegerField()
     win_share = serializers.FloatField(allow_null=True)
@@ -172,15 +196,26 @@ class ChallengeMatchSerializer(serializers.ModelSerializer):
 
 
 class ChallengeSerializer(serializers.ModelSerializer):
-    opponents = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    opponents: serializers.PrimaryKeyRelatedField[BotDefinition] = serializers.PrimaryKeyRelatedField(
+        many=True, read_only=True
+    )
     played = serializers.SerializerMethodField()
 
     class Meta:
         model = Challenge
         fields = [
-            "id", "challenger", "bot", "opponents", "game_id", "match_count", "seed", "status", "played",
-            "created_at", "finished_at",
-        ]  # fmt: skip
+            "id",
+            "challenger",
+            "bot",
+            "opponents",
+            "game_id",
+            "match_count",
+            "seed",
+            "status",
+            "played",
+            "created_at",
+            "finished_at",
+        ]
         read_only_fields = fields
 
     def get_played(self, challenge) -> int:
@@ -197,11 +232,17 @@ class ChallengeDetailSerializer(ChallengeSerializer):
 
     @extend_schema_field(ChallengeLineSerializer(many=True))
     def get_results(self, challenge) -> list[dict]:
-        return ChallengeLineSerializer(selectors.challenge_summary(challenge), many=True).data
+        # many=True makes a ListSerializer, whose data is a list; the stubs type every serializer's as a dict.
+        return cast(
+            list[dict], ChallengeLineSerializer(selectors.challenge_summary(challenge), many=True).data
+        )
 
     @extend_schema_field(ChallengeMatchSerializer(many=True))
     def get_matches(self, challenge) -> list[dict]:
-        return ChallengeMatchSerializer(selectors.challenge_games(challenge), many=True).data
+        # many=True: a list (see get_results).
+        return cast(
+            list[dict], ChallengeMatchSerializer(selectors.challenge_games(challenge), many=True).data
+        )
 
 
 class ChallengeCreateSerializer(serializers.Serializer):
@@ -209,8 +250,8 @@ class ChallengeCreateSerializer(serializers.Serializer):
     opponents = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), max_length=challenges.MAX_OPPONENTS
     )
-    matches = serializers.IntegerField(**challenges.MATCHES.limits)
-    seed = serializers.IntegerField(required=False, **challenges.SEED.limits)
+    matches = serializers.IntegerField(**whole_limits(challenges.MATCHES))
+    seed = serializers.IntegerField(required=False, **whole_limits(challenges.SEED))
 
 
 class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):

@@ -33,9 +33,11 @@ class NotificationSerializer(serializers.Serializer):
 
 class MarkReadSerializer(serializers.Serializer):
     ids = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=2**62), required=False, max_length=services.MAX_IDS,
+        child=serializers.IntegerField(min_value=1, max_value=2**62),
+        required=False,
+        max_length=services.MAX_IDS,
         help_text="The notifications to mark read (others' ids are ignored)",
-    )  # fmt: skip
+    )
     all = serializers.BooleanField(required=False, default=False, help_text="Mark every unread one read")
 
 

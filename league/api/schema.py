@@ -50,10 +50,14 @@ class AutoSchema(openapi.AutoSchema):
         error = {"application/json": {"schema": self.resolve_serializer(ERROR, "response").ref}}
         responses = operation["responses"]
         for status in error_statuses(self.method, operation):
-            responses.setdefault(str(status), {
-                "description": DESCRIPTIONS[status], **({"headers": HEADERS[status]} if status in HEADERS else {}),
-                "content": error,
-            })  # fmt: skip
+            responses.setdefault(
+                str(status),
+                {
+                    "description": DESCRIPTIONS[status],
+                    **({"headers": HEADERS[status]} if status in HEADERS else {}),
+                    "content": error,
+                },
+            )
         operation["responses"] = dict(sorted(responses.items()))
         return operation
 

@@ -60,8 +60,8 @@ class VerificationSerializer(serializers.ModelSerializer):
 class MatchSerializer(serializers.ModelSerializer):
     seats = SeatSerializer(many=True, read_only=True)
     verification = serializers.SerializerMethodField(
-        help_text="The strict verification of the match's record; null for a match without one, or while it is"
-        " pending."
+        help_text="The strict verification of the match's record; null for a match without one, or while "
+        "it is pending."
     )
 
     @extend_schema_field(VerificationSerializer(allow_null=True))

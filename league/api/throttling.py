@@ -10,6 +10,8 @@ A throttled request gets 429 with Retry-After.
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.utils import timezone
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed, Throttled
@@ -24,10 +26,15 @@ from league.core.throttling import client_address
 class ClientAddressThrottle(SimpleRateThrottle):
     """A rate throttle that knows clients by `client_address` and reads its rate at each request."""
 
-    def get_rate(self) -> str | None:
-        return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
+    scope: str  # every throttle here names its scope
 
-    def get_ident(self, request) -> str | None:
+    def get_rate(self) -> str | None:
+        # Rates are texts such as "60/minute" (or None: no limit); the stubs type them as numbers.
+        rates = cast(dict[str, str | None], api_settings.DEFAULT_THROTTLE_RATES)
+        return rates[self.scope]
+
+    # DRF's own get_ident answers REMOTE_ADDR too, None when a request has none.
+    def get_ident(self, request) -> str | None:  # type: ignore[override]  # stubs: str, but DRF's may be None
         return client_address(request)
 
 
@@ -46,12 +53,17 @@ class FailedTokenThrottle(ClientAddressThrottle):
     """
 
     scope = "failed_token"
+    # Set by SimpleRateThrottle.__init__ from the rate (parse_rate), which the stubs do not declare; None only
+    # without a rate, which `locked` and `record_failure` check first.
+    num_requests: int
+    duration: int
 
     def get_cache_key(self, request, view) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
     def locked(self, request) -> bool:
-        """Whether the request's address has used up its failures (loads them, for `wait` and `record_failure`)."""
+        """Whether the request's address has used up its failures (loads them, for `wait` and
+        `record_failure`)."""
         if self.rate is None:
             return False
         self.key = self.get_cache_key(request, None)

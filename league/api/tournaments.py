@@ -18,6 +18,7 @@ from rest_framework.response import Response
 
 from league.api import filters
 from league.api.errors import ERROR
+from league.api.limits import WholeLimits, whole_limits
 from league.core.bodies import takes_body
 from league.results.models import ResultDispute, ResultReport
 from league.results.services import report_describe
@@ -48,13 +49,45 @@ class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = [
-            "id", "slug", "name", "game_id", "options", "format", "table_size", "leftovers", "rounds",
-            "first_stage", "cut_size", "cut_format", "advance", "third_place", "grand_final_reset", "points",
-            "tiebreaks", "rated", "status", "player_count", "created_at", "time_zone", "starts_at",
-            "checkin_opens_at", "check_in", "round_times", "self_signup", "capacity", "waitlist", "approval",
-            "places_left", "scale_points", "requested_bye_score", "result_reporting", "two_seat_confirmation",
-            "dispute_window_minutes", "venue", "description",
-        ]  # fmt: skip
+            "id",
+            "slug",
+            "name",
+            "game_id",
+            "options",
+            "format",
+            "table_size",
+            "leftovers",
+            "rounds",
+            "first_stage",
+            "cut_size",
+            "cut_format",
+            "advance",
+            "third_place",
+            "grand_final_reset",
+            "points",
+            "tiebreaks",
+            "rated",
+            "status",
+            "player_count",
+            "created_at",
+            "time_zone",
+            "starts_at",
+            "checkin_opens_at",
+            "check_in",
+            "round_times",
+            "self_signup",
+            "capacity",
+            "waitlist",
+            "approval",
+            "places_left",
+            "scale_points",
+            "requested_bye_score",
+            "result_reporting",
+            "two_seat_confirmation",
+            "dispute_window_minutes",
+            "venue",
+            "description",
+        ]
         read_only_fields = fields
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
@@ -96,47 +129,54 @@ class TournamentWriteSerializer(serializers.Serializer):
     game = serializers.CharField(max_length=40, source="game_id")
     options = serializers.DictField(required=False, default=dict)
     format = serializers.CharField(max_length=30, default=Tournament.Format.SWISS)
-    table_size = serializers.IntegerField(default=2, **services.SETTING_BOUNDS["table_size"].limits)
+    table_size = serializers.IntegerField(default=2, **whole_limits(services.SETTING_BOUNDS["table_size"]))
     leftovers = serializers.CharField(max_length=10, default=Tournament.Leftovers.SHORT)
     rounds = serializers.IntegerField(
-        required=False, allow_null=True, default=None, **services.SETTING_BOUNDS["rounds"].limits
+        required=False, allow_null=True, default=None, **whole_limits(services.SETTING_BOUNDS["rounds"])
     )
     first_stage = serializers.CharField(max_length=20, default="swiss")
     cut_size = serializers.IntegerField(
-        required=False, allow_null=True, default=None, **services.SETTING_BOUNDS["cut_size"].limits
+        required=False, allow_null=True, default=None, **whole_limits(services.SETTING_BOUNDS["cut_size"])
     )
     cut_format = serializers.CharField(max_length=30, default="single_elimination")
-    advance = serializers.IntegerField(default=1, **services.SETTING_BOUNDS["advance"].limits)
+    advance = serializers.IntegerField(default=1, **whole_limits(services.SETTING_BOUNDS["advance"]))
     third_place = serializers.BooleanField(default=False)
     grand_final_reset = serializers.BooleanField(default=True)
     points = serializers.DictField(required=False, default=dict)
     tiebreaks = serializers.ListField(
-        child=serializers.CharField(max_length=40), required=False, max_length=len(seam.TIEBREAKS),
+        child=serializers.CharField(max_length=40),
+        required=False,
+        max_length=len(seam.TIEBREAKS),
         help_text=f"In order, from: {', '.join(seam.TIEBREAKS)}",
-    )  # fmt: skip
+    )
     rated = serializers.BooleanField(default=True)
     scale_points = serializers.BooleanField(
-        required=False, help_text="Scale other table sizes' points to a win at the preferred size (default: on at "
+        required=False,
+        help_text="Scale other table sizes' points to a win at the preferred size (default: on at "
         "tables above 2 seats)",
-    )  # fmt: skip
+    )
     requested_bye_score = serializers.ChoiceField(
         choices=Tournament.ByeScore.choices,
         required=False,
         help_text="Swiss: what a bye a player asks for scores",
     )
     result_reporting = serializers.ChoiceField(
-        choices=Tournament.Reporting.choices, required=False,
-        help_text="organizer (default): organizers enter results; self_report: a seated player reports, the others "
-        "at the table confirm",
-    )  # fmt: skip
+        choices=Tournament.Reporting.choices,
+        required=False,
+        help_text="organizer (default): organizers enter results; self_report: a seated player reports, "
+        "the others at the table confirm",
+    )
     two_seat_confirmation = serializers.ChoiceField(
-        choices=Tournament.TwoSeatConfirmation.choices, required=False,
+        choices=Tournament.TwoSeatConfirmation.choices,
+        required=False,
         help_text="Self-report at tables of 2: opponent (default) confirms, or organizer enters the result",
-    )  # fmt: skip
+    )
     dispute_window_minutes = serializers.IntegerField(
-        required=False, help_text="Self-report: minutes after a stored result during which a player may dispute it "
-        "(default 15)", **services.SETTING_BOUNDS["dispute_window_minutes"].limits,
-    )  # fmt: skip
+        required=False,
+        help_text="Self-report: minutes after a stored result during which a player may dispute it "
+        "(default 15)",
+        **whole_limits(services.SETTING_BOUNDS["dispute_window_minutes"]),
+    )
     venue = serializers.CharField(required=False, allow_blank=True, max_length=200)
     description = serializers.CharField(required=False, allow_blank=True, max_length=4000)
 
@@ -145,8 +185,13 @@ class TournamentCreateSerializer(TournamentWriteSerializer):
     time_zone = serializers.CharField(
         required=False, max_length=64, help_text="An IANA name; default: the site's"
     )
-    starts_at = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40,
-                                      help_text="ISO 8601; without an offset a local time of the event's zone")  # fmt: skip
+    starts_at = serializers.CharField(
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        max_length=40,
+        help_text="ISO 8601; without an offset a local time of the event's zone",
+    )
 
 
 class TournamentRegistrationSerializer(serializers.Serializer):
@@ -167,7 +212,8 @@ class TournamentRegistrationSerializer(serializers.Serializer):
         positions = self.context.get("positions")
         if positions is None:
             positions = _positions(reg.tournament)
-            self.context["positions"] = positions
+            # The context is the dict the outer serializer was given, shared by its rows: a cache here.
+            self.context["positions"] = positions  # type: ignore[index]  # the stubs say Mapping
         return positions.get(reg.pk)
 
 
@@ -183,8 +229,12 @@ def _registration_data(reg: Registration) -> dict:
 
 class SignupSerializer(serializers.Serializer):
     self_signup = serializers.BooleanField(required=False, help_text="Players join and leave themselves")
-    capacity = serializers.IntegerField(required=False, allow_null=True, help_text="Places; null for no cap",
-                                        **services.CAPACITY_BOUNDS.limits)  # fmt: skip
+    capacity = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Places; null for no cap",
+        **whole_limits(services.CAPACITY_BOUNDS),
+    )
     waitlist = serializers.BooleanField(required=False, help_text="When full, joiners queue (else refused)")
     approval = serializers.BooleanField(required=False, help_text="Joins wait for an organizer's approval")
 
@@ -197,12 +247,19 @@ class ScheduleSerializer(serializers.Serializer):
     starts_at = serializers.CharField(
         required=False, allow_null=True, allow_blank=True, max_length=40, help_text=_time
     )
-    checkin_opens_at = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40,
-                                             help_text=f"Before the start; null: no check-in. {_time}")  # fmt: skip
+    checkin_opens_at = serializers.CharField(
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        max_length=40,
+        help_text=f"Before the start; null: no check-in. {_time}",
+    )
     round_times = serializers.ListField(
-        child=serializers.CharField(allow_null=True, allow_blank=True, max_length=40), required=False, max_length=60,
+        child=serializers.CharField(allow_null=True, allow_blank=True, max_length=40),
+        required=False,
+        max_length=60,
         help_text="Planned starts of rounds 1, 2, ... (null skips a round); replaces the list",
-    )  # fmt: skip
+    )
 
 
 class CheckInSerializer(serializers.Serializer):
@@ -215,10 +272,18 @@ class DecisionSerializer(serializers.Serializer):
 
 class StartSerializer(serializers.Serializer):
     confirm = serializers.BooleanField(default=False, help_text="Needed with check-in (see start-preview)")
-    dropped = serializers.ListField(child=serializers.IntegerField(), required=False, max_length=100_000,
-                                    help_text="The player ids the preview dropped; a changed plan answers 409")  # fmt: skip
-    promoted = serializers.ListField(child=serializers.IntegerField(), required=False, max_length=100_000,
-                                     help_text="The player ids the preview promoted; a changed plan answers 409")  # fmt: skip
+    dropped = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        max_length=100_000,
+        help_text="The player ids the preview dropped; a changed plan answers 409",
+    )
+    promoted = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        max_length=100_000,
+        help_text="The player ids the preview promoted; a changed plan answers 409",
+    )
 
 
 class StartPreviewSerializer(serializers.Serializer):
@@ -241,18 +306,20 @@ class RegistrationWriteSerializer(serializers.Serializer):
     name = serializers.CharField(
         required=False, max_length=200, help_text="Or a name (a new one makes a player)"
     )
-    seed = serializers.IntegerField(required=False, allow_null=True, **services.SEED_BOUNDS.limits)
+    seed = serializers.IntegerField(required=False, allow_null=True, **whole_limits(services.SEED_BOUNDS))
 
 
 class BatchEntrySerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, trim_whitespace=False)
     seed = serializers.IntegerField(
-        required=False, allow_null=True, default=None, **services.SEED_BOUNDS.limits
+        required=False, allow_null=True, default=None, **whole_limits(services.SEED_BOUNDS)
     )
 
 
 class BatchWriteSerializer(serializers.Serializer):
-    entries = BatchEntrySerializer(many=True, max_length=2_000)
+    entries = BatchEntrySerializer(  # type: ignore[call-arg]  # many=True: a ListSerializer, with max_length
+        many=True, max_length=2_000
+    )
     confirm_new = serializers.BooleanField(
         default=False,
         help_text="Create the new players the batch names (without it a batch with new names saves nothing)",
@@ -320,7 +387,7 @@ class BracketSlotSerializer(serializers.Serializer):
 
 
 class BracketMatchSerializer(serializers.Serializer):
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named label: stubs see Field.label
     slots = BracketSlotSerializer(many=True)
     decided = serializers.BooleanField()
     skipped = serializers.BooleanField(help_text="A grand-final reset that was not needed")
@@ -339,7 +406,7 @@ class TournamentSeatSerializer(serializers.Serializer):
 class TournamentTableSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named label: stubs see Field.label
     match = serializers.IntegerField(source="match_id", allow_null=True)
     match_status = serializers.CharField()
     result_version = serializers.IntegerField()
@@ -361,7 +428,7 @@ class RoundTimerSerializer(serializers.Serializer):
 class TimerActionSerializer(serializers.Serializer):
     action = serializers.ChoiceField(choices=["start", "pause", "resume", "extend", "reset"])
     minutes = serializers.IntegerField(
-        required=False, help_text="start: 1 to 600; extend: 1 to 120", **services.TIMER_MINUTES.limits
+        required=False, help_text="start: 1 to 600; extend: 1 to 120", **whole_limits(services.TIMER_MINUTES)
     )
 
 
@@ -373,11 +440,15 @@ class TournamentRoundSerializer(serializers.Serializer):
     byes = serializers.ListField(child=serializers.IntegerField(), source="row.byes")
     advanced = serializers.ListField(child=serializers.IntegerField(), source="row.advanced")
     requested_byes = serializers.ListField(
-        child=serializers.ListField(child=serializers.JSONField()), source="row.requested_byes",
+        child=serializers.ListField(child=serializers.JSONField()),
+        source="row.requested_byes",
         help_text='Byes players asked for: [player id, "win" | "half" | "zero"]',
-    )  # fmt: skip
-    sat_out = serializers.ListField(child=serializers.IntegerField(), source="row.sat_out",
-                                    help_text="Players who asked to sit the round out")  # fmt: skip
+    )
+    sat_out = serializers.ListField(
+        child=serializers.IntegerField(),
+        source="row.sat_out",
+        help_text="Players who asked to sit the round out",
+    )
     quality = serializers.DictField(source="row.quality")
     timer = serializers.SerializerMethodField()
     tables = TournamentTableSerializer(many=True)
@@ -393,19 +464,28 @@ class ByeRequestSerializer(serializers.Serializer):
     round = serializers.IntegerField(source="round_number")
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField(source="player.name")
-    kind = serializers.ChoiceField(choices=ByeRequest.Kind.choices, help_text="bye (scored as the tournament says) "
-                                   "or sit_out (unscored)")  # fmt: skip
+    kind = serializers.ChoiceField(
+        choices=ByeRequest.Kind.choices, help_text="bye (scored as the tournament says) or sit_out (unscored)"
+    )
 
 
 class ByeRequestWriteSerializer(serializers.Serializer):
-    round = serializers.IntegerField(min_value=1, max_value=services.SETTING_BOUNDS["rounds"].high)
+    round = serializers.IntegerField(
+        min_value=1, max_value=whole_limits(services.SETTING_BOUNDS["rounds"])["max_value"]
+    )
     kind = serializers.ChoiceField(choices=ByeRequest.Kind.choices, default=ByeRequest.Kind.BYE)
-    player = serializers.IntegerField(required=False, min_value=1, max_value=2**62,
-                                      help_text="Organizers: any registered player; omitted: your own")  # fmt: skip
+    player = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=2**62,
+        help_text="Organizers: any registered player; omitted: your own",
+    )
 
 
 class ByeCancelSerializer(serializers.Serializer):
-    round = serializers.IntegerField(min_value=1, max_value=services.SETTING_BOUNDS["rounds"].high)
+    round = serializers.IntegerField(
+        min_value=1, max_value=whole_limits(services.SETTING_BOUNDS["rounds"])["max_value"]
+    )
     player = serializers.IntegerField(required=False, min_value=1, max_value=2**62)
 
 
@@ -431,22 +511,33 @@ class TableResultSerializer(serializers.Serializer):
     )
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
     advancing = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=2**62), required=False, allow_null=True, default=None,
-        max_length=7, help_text="Elimination: the players who go through, required where the places tie at the cut",
-    )  # fmt: skip
+        child=serializers.IntegerField(min_value=1, max_value=2**62),
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=7,
+        help_text="Elimination: the players who go through, required where the places tie at the cut",
+    )
     reset = serializers.BooleanField(
-        default=False, help_text="A bracket correction that changes who plays a later match: reset those matches "
+        default=False,
+        help_text="A bracket correction that changes who plays a later match: reset those matches "
         "(voided, then opened again with the corrected players); without it such a correction answers 409",
-    )  # fmt: skip
+    )
 
 
 def _per_seat(help_text: str) -> serializers.ListField:
     """A list of whole numbers, one per seat (at most 7 seats), optional."""
-    return serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None,
-                                 max_length=7, help_text=help_text)  # fmt: skip
+    return serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=7,
+        help_text=help_text,
+    )
 
 
-_REPORT_ID = {"min_value": 1, "max_value": 2**62}
+_REPORT_ID: WholeLimits = {"min_value": 1, "max_value": 2**62}
 
 
 class ReportWriteSerializer(serializers.Serializer):
@@ -458,9 +549,13 @@ class ReportWriteSerializer(serializers.Serializer):
     places = _per_seat("Place per seat (seat order), 1 = first")
     scores = _per_seat("Score per seat, optional")
     advancing = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=2**62), required=False, allow_null=True, default=None,
-        max_length=7, help_text="Elimination: the players who go through, required where the places tie at the cut",
-    )  # fmt: skip
+        child=serializers.IntegerField(min_value=1, max_value=2**62),
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=7,
+        help_text="Elimination: the players who go through, required where the places tie at the cut",
+    )
 
 
 class ConfirmSerializer(serializers.Serializer):
@@ -469,9 +564,12 @@ class ConfirmSerializer(serializers.Serializer):
 
 class DisputeWriteSerializer(serializers.Serializer):
     report = serializers.IntegerField(
-        required=False, allow_null=True, default=None, help_text="The report disputed; default: the table's latest",
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The report disputed; default: the table's latest",
         **_REPORT_ID,
-    )  # fmt: skip
+    )
     places = _per_seat("The places you claim, per seat (optional with a note)")
     scores = _per_seat("The scores you claim, per seat, optional")
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
@@ -512,9 +610,13 @@ class CloseSerializer(serializers.Serializer):
     absent = serializers.ListField(child=serializers.IntegerField(), min_length=1, max_length=7)
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
     advancing = serializers.ListField(
-        child=serializers.IntegerField(), required=False, allow_null=True, default=None, max_length=8,
+        child=serializers.IntegerField(),
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=8,
         help_text="Who goes through when the players present tie at an elimination table's cut.",
-    )  # fmt: skip
+    )
 
 
 TIMER_ACTIONS = {
@@ -555,8 +657,11 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         tournament = services.tournament_create(created_by=request.user, **data.validated_data)
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=TournamentWriteSerializer, responses={200: TournamentSerializer, **STATE_CONFLICT},
-                   description="Change settings before the tournament starts.")  # fmt: skip
+    @extend_schema(
+        request=TournamentWriteSerializer,
+        responses={200: TournamentSerializer, **STATE_CONFLICT},
+        description="Change settings before the tournament starts.",
+    )
     def partial_update(self, request, pk=None):
         data = TournamentWriteSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
@@ -598,8 +703,13 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         registrations = list(tournament.registrations.select_related("player").order_by("seed", "id"))
         plan = selectors.start_plan(tournament, registrations)
         context = {"positions": _positions(tournament, registrations)}
-        body = {"check_in": plan.check_in, "dropped": plan.dropped, "promoted": plan.promoted,
-                "staying": plan.staying, "starting_count": len(plan.starting)}  # fmt: skip
+        body = {
+            "check_in": plan.check_in,
+            "dropped": plan.dropped,
+            "promoted": plan.promoted,
+            "staying": plan.staying,
+            "starting_count": len(plan.starting),
+        }
         return Response(StartPreviewSerializer(body, context=context).data)
 
     @extend_schema(request=SignupSerializer, responses={200: TournamentSerializer, **STATE_CONFLICT})
@@ -671,11 +781,13 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     )
     @action(detail=True, methods=["post"], url_path=r"registrations/(?P<player_id>[0-9]+)/check-in")
     def registration_check_in(self, request, pk=None, player_id=None):
-        """An organizer checks a registered or waitlisted player in (or undoes it), any time before the start."""
+        """An organizer checks a registered or waitlisted player in (or undoes it), any time before the
+        start."""
         data = CheckInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        reg = services.registration_check_in(tournament=self.get_object(), by=request.user, player_id=int(player_id),
-                                             **data.validated_data)  # fmt: skip
+        reg = services.registration_check_in(
+            tournament=self.get_object(), by=request.user, player_id=int(player_id), **data.validated_data
+        )
         return Response(_registration_data(reg))
 
     @extend_schema(
@@ -686,14 +798,19 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         """An organizer approves (a place, or the waitlist when full) or declines a pending entry."""
         data = DecisionSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        reg = services.registration_decide(tournament=self.get_object(), by=request.user, player_id=int(player_id),
-                                           **data.validated_data)  # fmt: skip
+        reg = services.registration_decide(
+            tournament=self.get_object(), by=request.user, player_id=int(player_id), **data.validated_data
+        )
         return Response(_registration_data(reg))
 
     @extend_schema(methods=["GET"], responses={200: RoleSerializer(many=True), 403: ERROR})
-    @extend_schema(methods=["POST"], request=RoleSerializer, responses={201: RoleSerializer},
-                   description="Give a user a role by user name: 403 for users who may not, whether or not the "
-                   "name exists; 400 for an unknown name.")  # fmt: skip
+    @extend_schema(
+        methods=["POST"],
+        request=RoleSerializer,
+        responses={201: RoleSerializer},
+        description="Give a user a role by user name: 403 for users who may not, whether or not the "
+        "name exists; 400 for an unknown name.",
+    )
     @action(detail=True, methods=["get", "post"], pagination_class=None, permission_classes=[IsAuthenticated])
     def roles(self, request, pk=None):
         """Organizers and scorekeepers (organizers only)."""
@@ -741,27 +858,38 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         rows = list(snapshots.standings_list(self.get_object()))
         return Response(TournamentStandingSerializer(rows, many=True).data)
 
-    @extend_schema(request=BatchWriteSerializer, responses={201: BatchResultSerializer, 200: BatchResultSerializer,
-                                                            **STATE_CONFLICT},
-                   description="Register many players, all or nothing: every bad entry is named (`errors`: "
-                   "`entries.<index>`) and nothing is saved; a batch naming new players saves nothing and answers "
-                   "200 with the new names (and look-alike existing names) until `confirm_new` is true.")  # fmt: skip
+    @extend_schema(
+        request=BatchWriteSerializer,
+        responses={201: BatchResultSerializer, 200: BatchResultSerializer, **STATE_CONFLICT},
+        description="Register many players, all or nothing: every bad entry is named (`errors`: "
+        "`entries.<index>`) and nothing is saved; a batch naming new players saves nothing and answers "
+        "200 with the new names (and look-alike existing names) until `confirm_new` is true.",
+    )
     @action(detail=True, methods=["post"], url_path="registrations/batch")
     @takes_body(participants_body_limit)
     def registrations_batch(self, request, pk=None):
         data = BatchWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        entries = [services.BatchEntry(entry["name"], entry["seed"], index)
-                   for index, entry in enumerate(data.validated_data["entries"], start=1)]  # fmt: skip
-        batch = services.registrations_add_batch(tournament=self.get_object(), by=request.user, entries=entries,
-                                                 confirm_new=data.validated_data["confirm_new"])  # fmt: skip
+        entries = [
+            services.BatchEntry(entry["name"], entry["seed"], index)
+            for index, entry in enumerate(data.validated_data["entries"], start=1)
+        ]
+        batch = services.registrations_add_batch(
+            tournament=self.get_object(),
+            by=request.user,
+            entries=entries,
+            confirm_new=data.validated_data["confirm_new"],
+        )
         code = status.HTTP_201_CREATED if batch.saved else status.HTTP_200_OK
         return Response(BatchResultSerializer(batch).data, status=code)
 
     @extend_schema(methods=["GET"], responses=TournamentRegistrationSerializer(many=True))
-    @extend_schema(methods=["POST"], request=RegistrationWriteSerializer,
-                   responses={201: TournamentRegistrationSerializer, **STATE_CONFLICT},
-                   description="Register a player by id or name; while running, a late entry (zero points).")  # fmt: skip
+    @extend_schema(
+        methods=["POST"],
+        request=RegistrationWriteSerializer,
+        responses={201: TournamentRegistrationSerializer, **STATE_CONFLICT},
+        description="Register a player by id or name; while running, a late entry (zero points).",
+    )
     @action(detail=True, methods=["get", "post"], pagination_class=None)
     def registrations(self, request, pk=None):
         tournament = self.get_object()
@@ -775,13 +903,19 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         data.is_valid(raise_exception=True)
         values = data.validated_data
         registration = services.registration_add(
-            tournament=tournament, by=request.user, player_id=values.get("player"), name=values.get("name"),
+            tournament=tournament,
+            by=request.user,
+            player_id=values.get("player"),
+            name=values.get("name"),
             seed=values.get("seed"),
-        )  # fmt: skip
+        )
         return Response(_registration_data(registration), status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=LeaveSerializer, responses={200: TournamentRegistrationSerializer, **STATE_CONFLICT},
-                   description="A player withdraws (before the start), drops or is a no-show (while running).")  # fmt: skip
+    @extend_schema(
+        request=LeaveSerializer,
+        responses={200: TournamentRegistrationSerializer, **STATE_CONFLICT},
+        description="A player withdraws (before the start), drops or is a no-show (while running).",
+    )
     @action(detail=True, methods=["patch"], url_path=r"registrations/(?P<player_id>[0-9]+)")
     def registration(self, request, pk=None, player_id=None):
         data = LeaveSerializer(data=request.data)
@@ -821,18 +955,26 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     def rounds(self, request, pk=None):
         """Every round with its tables, seats, places and points (draft rounds for organizers only)."""
         tournament = self.get_object()
-        views = selectors.rounds(seam.load_history(tournament),
-                                 include_drafts=selectors.is_organizer(request.user, tournament))  # fmt: skip
+        views = selectors.rounds(
+            seam.load_history(tournament), include_drafts=selectors.is_organizer(request.user, tournament)
+        )
         return Response(TournamentRoundSerializer(views, many=True).data)
 
     @extend_schema(methods=["GET"], responses=ByeRequestSerializer(many=True))
-    @extend_schema(methods=["POST"], request=ByeRequestWriteSerializer,
-                   responses={201: ByeRequestSerializer, **STATE_CONFLICT},
-                   description="Ask to miss a Swiss round not generated yet: a bye or a sit-out; your own player, "
-                   "or (organizers) any registered player. Asking again changes the kind.")  # fmt: skip
-    @extend_schema(methods=["DELETE"], request=ByeCancelSerializer, responses={204: None, **STATE_CONFLICT},
-                   description="Take a request back before its round is generated (round and player in the body "
-                   "or the query string).")  # fmt: skip
+    @extend_schema(
+        methods=["POST"],
+        request=ByeRequestWriteSerializer,
+        responses={201: ByeRequestSerializer, **STATE_CONFLICT},
+        description="Ask to miss a Swiss round not generated yet: a bye or a sit-out; your own player, "
+        "or (organizers) any registered player. Asking again changes the kind.",
+    )
+    @extend_schema(
+        methods=["DELETE"],
+        request=ByeCancelSerializer,
+        responses={204: None, **STATE_CONFLICT},
+        description="Take a request back before its round is generated (round and player in the body "
+        "or the query string).",
+    )
     @action(detail=True, methods=["get", "post", "delete"], url_path="bye-requests", pagination_class=None)
     def bye_requests(self, request, pk=None):
         """Requests for byes and sit-outs in rounds still to be generated, by round then seed."""
@@ -843,18 +985,30 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         if request.method == "DELETE":
             data = ByeCancelSerializer(data=request.data or request.query_params)
             data.is_valid(raise_exception=True)
-            services.bye_cancel(tournament=tournament, by=request.user, round_number=data.validated_data["round"],
-                                player_id=data.validated_data.get("player"))  # fmt: skip
+            services.bye_cancel(
+                tournament=tournament,
+                by=request.user,
+                round_number=data.validated_data["round"],
+                player_id=data.validated_data.get("player"),
+            )
             return Response(status=status.HTTP_204_NO_CONTENT)
         data = ByeRequestWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        row = services.bye_request(tournament=tournament, by=request.user, round_number=values["round"],
-                                   kind=values["kind"], player_id=values.get("player"))  # fmt: skip
+        row = services.bye_request(
+            tournament=tournament,
+            by=request.user,
+            round_number=values["round"],
+            kind=values["kind"],
+            player_id=values.get("player"),
+        )
         return Response(ByeRequestSerializer(row).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=None, responses={201: TournamentRoundSerializer, **STATE_CONFLICT},
-                   description="Generate the next round as a draft; 409 while the last round is not complete.")  # fmt: skip
+    @extend_schema(
+        request=None,
+        responses={201: TournamentRoundSerializer, **STATE_CONFLICT},
+        description="Generate the next round as a draft; 409 while the last round is not complete.",
+    )
     @action(detail=True, methods=["post"], url_path="rounds/generate")
     def generate(self, request, pk=None):
         round_row = services.round_generate(tournament=self.get_object(), by=request.user)
@@ -900,8 +1054,11 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         services.round_complete(round_row=round_row, by=request.user)
         return self._done(round_row)
 
-    @extend_schema(request=TimerActionSerializer, responses={200: TournamentRoundSerializer, **STATE_CONFLICT},
-                   description="Organizers and site staff only.")  # fmt: skip
+    @extend_schema(
+        request=TimerActionSerializer,
+        responses={200: TournamentRoundSerializer, **STATE_CONFLICT},
+        description="Organizers and site staff only.",
+    )
     @action(detail=True, methods=["post"])
     def timer(self, request, pk=None):
         """Run the round timer of a published round: start (`minutes`), pause, resume, extend (`minutes`) or
@@ -931,8 +1088,12 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         data = MoveSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         round_row = self.get_object()
-        services.round_move(round_row=round_row, by=request.user, player_id=data.validated_data["player"],
-                            to_table=data.validated_data["to_table"])  # fmt: skip
+        services.round_move(
+            round_row=round_row,
+            by=request.user,
+            player_id=data.validated_data["player"],
+            to_table=data.validated_data["to_table"],
+        )
         return self._done(round_row)
 
 
@@ -950,10 +1111,12 @@ class TableViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     def retrieve(self, request, pk=None):
         return Response(TournamentTableSerializer(self._view(self.get_object())).data)
 
-    @extend_schema(request=TableResultSerializer,
-                   responses={201: TournamentTableSerializer, **STATE_CONFLICT},
-                   description="Enter the result (expected_version 0) or correct it (the version it corrects, and "
-                   "a reason). A stale version answers 409 with current_version.")  # fmt: skip
+    @extend_schema(
+        request=TableResultSerializer,
+        responses={201: TournamentTableSerializer, **STATE_CONFLICT},
+        description="Enter the result (expected_version 0) or correct it (the version it corrects, and "
+        "a reason). A stale version answers 409 with current_version.",
+    )
     @action(detail=True, methods=["post"])
     def result(self, request, pk=None):
         data = TableResultSerializer(data=request.data)
@@ -970,15 +1133,20 @@ class TableViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         self._view(table)  # a draft's table only for its organizers
         reports = ResultReport.objects.filter(match_id=table.match_id, status=ResultReport.Status.OPEN)
         disputes = ResultDispute.objects.filter(match_id=table.match_id, status=ResultDispute.Status.OPEN)
-        body = {"open_reports": [report_describe(report) for report in reports.prefetch_related("confirmations")],
-                "open_disputes": DisputeSerializer(disputes, many=True).data}  # fmt: skip
+        body = {
+            "open_reports": [report_describe(report) for report in reports.prefetch_related("confirmations")],
+            "open_disputes": DisputeSerializer(disputes, many=True).data,
+        }
         return Response(body)
 
-    @extend_schema(request=ReportWriteSerializer, responses={201: ReportSerializer, **STATE_CONFLICT},
-                   description="A seated player reports the table's result (self-report tournaments); it is stored "
-                   "once every other seated player confirms (at 2 seats: the opponent). 409 while a report is open "
-                   "(the body's open_report is that report), once a result is stored, or while the table is "
-                   "disputed; 403 for anyone not seated and still playing at the table.")  # fmt: skip
+    @extend_schema(
+        request=ReportWriteSerializer,
+        responses={201: ReportSerializer, **STATE_CONFLICT},
+        description="A seated player reports the table's result (self-report tournaments); it is stored "
+        "once every other seated player confirms (at 2 seats: the opponent). 409 while a report is open "
+        "(the body's open_report is that report), once a result is stored, or while the table is "
+        "disputed; 403 for anyone not seated and still playing at the table.",
+    )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def report(self, request, pk=None):
         data = ReportWriteSerializer(data=request.data)
@@ -986,9 +1154,12 @@ class TableViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         report = services.table_report(table=self.get_object(), by=request.user, **data.validated_data)
         return Response(report_describe(report), status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=ConfirmSerializer, responses={200: ReportSerializer, **STATE_CONFLICT},
-                   description="A player the report awaits confirms it; the last confirmation stores it (status "
-                   "stored). 409 once an organizer entered the result, or for a report no longer open.")  # fmt: skip
+    @extend_schema(
+        request=ConfirmSerializer,
+        responses={200: ReportSerializer, **STATE_CONFLICT},
+        description="A player the report awaits confirms it; the last confirmation stores it (status "
+        "stored). 409 once an organizer entered the result, or for a report no longer open.",
+    )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def confirm(self, request, pk=None):
         data = ConfirmSerializer(data=request.data)
@@ -998,19 +1169,25 @@ class TableViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         )
         return Response(report_describe(report))
 
-    @extend_schema(request=DisputeWriteSerializer, responses={201: DisputeSerializer, **STATE_CONFLICT},
-                   description="A seated player disputes the open report, or the stored one within the tournament's "
-                   "dispute window, with the places they claim and/or a note; an organizer's entry settles it. "
-                   "409 after the window or when the table is disputed already.")  # fmt: skip
+    @extend_schema(
+        request=DisputeWriteSerializer,
+        responses={201: DisputeSerializer, **STATE_CONFLICT},
+        description="A seated player disputes the open report, or the stored one within the tournament's "
+        "dispute window, with the places they claim and/or a note; an organizer's entry settles it. "
+        "409 after the window or when the table is disputed already.",
+    )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def dispute(self, request, pk=None):
         data = DisputeWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         dispute = services.table_dispute(
-            table=self.get_object(), by=request.user, report_id=data.validated_data["report"],
-            places=data.validated_data["places"], scores=data.validated_data["scores"],
+            table=self.get_object(),
+            by=request.user,
+            report_id=data.validated_data["report"],
+            places=data.validated_data["places"],
+            scores=data.validated_data["scores"],
             note=data.validated_data["note"],
-        )  # fmt: skip
+        )
         return Response(DisputeSerializer(dispute).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=CloseSerializer, responses={200: TournamentTableSerializer, **STATE_CONFLICT})
