@@ -156,11 +156,10 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:me"
 LOGOUT_REDIRECT_URL = "home"
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for a day
-# Sessions end after SESSION_COOKIE_AGE without a request (every request saves the session, so its expiry
-# moves on; a live page that polls keeps it alive) and SESSION_ABSOLUTE_SECONDS after the log-in in all,
-# whatever the requests (league.accounts.sessions).
+# Sessions end after SESSION_COOKIE_AGE without a request (a request that reads its signed-in user saves the
+# session at most once a minute, so its expiry moves on; a live page that polls keeps it alive) and
+# SESSION_ABSOLUTE_SECONDS after the log-in in all, whatever the requests (league.accounts.sessions).
 SESSION_COOKIE_AGE = 12 * 60 * 60
-SESSION_SAVE_EVERY_REQUEST = True
 SESSION_ABSOLUTE_SECONDS = 14 * 24 * 60 * 60
 
 # Mail (password resets): SMTP when EMAIL_HOST is set, else the console backend, which prints each mail to the

@@ -10,6 +10,7 @@ from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
@@ -65,6 +66,21 @@ def test_each_request_moves_the_idle_limit_on_so_a_polling_page_keeps_the_sessio
             assert client.get("/").status_code == 200
     last_poll = T0 + timedelta(minutes=24 * 60 - 15)
     assert my_page_status(client, last_poll + 12 * HOUR - timedelta(seconds=1)) == (200, "")
+
+
+def test_the_session_is_saved_at_most_once_a_minute(alice):
+    """(The embed, which reads no user, saves no session at all: tests/league/tournaments/test_room.py.)"""
+    client = logged_in_at(T0, alice)
+    stored = Session.objects.get()
+
+    def expiry_after_a_request(moment: datetime) -> datetime:
+        with at(moment):
+            assert client.get("/").status_code == 200
+        return Session.objects.get(pk=stored.pk).expire_date
+
+    assert expiry_after_a_request(T0 + timedelta(seconds=59)) == T0 + 12 * HOUR  # saved at the log-in
+    assert expiry_after_a_request(T0 + timedelta(seconds=60)) == T0 + timedelta(seconds=60) + 12 * HOUR
+    assert expiry_after_a_request(T0 + timedelta(seconds=90)) == T0 + timedelta(seconds=60) + 12 * HOUR
 
 
 def test_a_session_ends_14_days_after_its_log_in_whatever_the_requests(alice):

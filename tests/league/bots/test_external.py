@@ -148,7 +148,7 @@ def test_only_the_system_paths_and_the_bots_own_folder_are_shown():
     folders = worker_sandbox().bot_folders(
         [PYTHON, str(PROGRAMS / "first_legal.py"), "--depth", "/usr/share"]
     )
-    command = worker_sandbox().command([PYTHON, "x"], folders)
+    command = worker_sandbox().command([PYTHON, "x"], folders, seccomp_fd=9)
 
     assert folders == [str(PROGRAMS)]
     shown = [command[i + 2] for i, part in enumerate(command) if part in ("--ro-bind", "--symlink")]

@@ -16,7 +16,7 @@ from league.bots.ladders import ladder_create, ladder_enter
 from league.bots.models import BotDefinition
 from league.bots.sandbox import Sandbox, SandboxConfig, SandboxUnavailable
 from league.bots.services import bot_register
-from league.bots.uploads import bot_upload
+from league.bots.uploads import bot_check, bot_upload
 from league.core.errors import UserError
 from tests.league.bots.conftest import make_bots, make_league
 
@@ -187,6 +187,9 @@ def three_programs(member, staff, settings):
         bot_upload(by=author, game_id="nacho_pile", name=f"P{n}", data=program)
         for n, author in enumerate([member, *others], start=1)
     ]
+    for bot in uploaded:  # their checks pass (a worker's task after the upload's commit)
+        assert bot_check(bot_id=bot.pk) == "ready"
+        bot.refresh_from_db()
     return uploaded, make_bots(staff)[0]
 
 
