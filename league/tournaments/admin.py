@@ -41,8 +41,19 @@ class TournamentAdmin(admin.ModelAdmin):
     filter_horizontal = ["organizers", "scorekeepers"]
     # Sign-up and the event's clock change on the tournament's "Sign-up and schedule" page (or the API),
     # where local times are read in the event's zone; here they are shown only.
-    readonly_fields = ["slug", "status", "created_by", "created_at", "time_zone", "starts_at", "checkin_opens_at",
-                       "self_signup", "capacity", "waitlist", "approval"]  # fmt: skip
+    readonly_fields = [
+        "slug",
+        "status",
+        "created_by",
+        "created_at",
+        "time_zone",
+        "starts_at",
+        "checkin_opens_at",
+        "self_signup",
+        "capacity",
+        "waitlist",
+        "approval",
+    ]
     inlines = [RegistrationInline]
     actions = ["open_registration", "start", "generate_round", "finish"]
 
@@ -99,9 +110,21 @@ class TableInline(admin.TabularInline):
 class RoundAdmin(admin.ModelAdmin):
     list_display = ["tournament", "number", "status", "final", "published_at", "completed_at"]
     list_filter = ["status"]
-    readonly_fields = ["tournament", "number", "status", "byes", "advanced", "final", "quality", "generated_at",
-                       "published_at", "completed_at", "timer_duration_seconds", "timer_ends_at",
-                       "timer_paused_remaining"]  # fmt: skip
+    readonly_fields = [
+        "tournament",
+        "number",
+        "status",
+        "byes",
+        "advanced",
+        "final",
+        "quality",
+        "generated_at",
+        "published_at",
+        "completed_at",
+        "timer_duration_seconds",
+        "timer_ends_at",
+        "timer_paused_remaining",
+    ]
     inlines = [TableInline]
     actions = ["publish", "complete"]
 

@@ -75,10 +75,24 @@ def load_tournament_demo(*, admin: AbstractBaseUser) -> list[Tournament]:
 
 def _live_demo(admin: AbstractBaseUser, players: list[Player]) -> list[Tournament]:
     rng = random.Random(DEMO_SEED)
-    swiss = services.tournament_create(created_by=admin, name=SWISS_NAME, game_id="nacho_pile", format="swiss",
-                                       table_size=4, rounds=3, rated=False)  # fmt: skip
-    cup = services.tournament_create(created_by=admin, name=CUP_NAME, game_id="chicken_foot",
-                                     format="single_elimination", table_size=2, third_place=True, rated=False)  # fmt: skip
+    swiss = services.tournament_create(
+        created_by=admin,
+        name=SWISS_NAME,
+        game_id="nacho_pile",
+        format="swiss",
+        table_size=4,
+        rounds=3,
+        rated=False,
+    )
+    cup = services.tournament_create(
+        created_by=admin,
+        name=CUP_NAME,
+        game_id="chicken_foot",
+        format="single_elimination",
+        table_size=2,
+        third_place=True,
+        rated=False,
+    )
     for tournament, field in ((swiss, players), (cup, rng.sample(players, 7))):
         services.tournament_open_registration(tournament=tournament, by=admin)
         for player in field:
@@ -93,14 +107,24 @@ def _open_day(admin: AbstractBaseUser, players: list[Player]) -> Tournament:
     """Open for sign-up (12 places, a waitlist), check-in open since one to two hours, the start in two hours and
     three rounds planned an hour apart; five players registered by hand, three of them checked in."""
     start = (timezone.now() + timedelta(hours=2)).replace(minute=0, second=0, microsecond=0)
-    tournament = services.tournament_create(created_by=admin, name=OPEN_NAME, game_id="chickie_nuggs", format="swiss",
-                                            table_size=4, rounds=3, rated=False)  # fmt: skip
+    tournament = services.tournament_create(
+        created_by=admin,
+        name=OPEN_NAME,
+        game_id="chickie_nuggs",
+        format="swiss",
+        table_size=4,
+        rounds=3,
+        rated=False,
+    )
     services.signup_configure(tournament=tournament, by=admin, self_signup=True, capacity=12, waitlist=True)
     services.tournament_schedule(
-        tournament=tournament, by=admin, time_zone=OPEN_ZONE, starts_at=start,
+        tournament=tournament,
+        by=admin,
+        time_zone=OPEN_ZONE,
+        starts_at=start,
         checkin_opens_at=start - timedelta(hours=3),
         round_times=[start + timedelta(hours=number) for number in range(3)],
-    )  # fmt: skip
+    )
     services.tournament_open_registration(tournament=tournament, by=admin)
     for number, player in enumerate(players[:5]):
         services.registration_add(tournament=tournament, by=admin, player_id=player.pk)

@@ -196,10 +196,14 @@ def tournament_log(request: HttpRequest, slug: str) -> HttpResponse:
     page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
     zone = zoneinfo.ZoneInfo(tournament.time_zone)
     rows = [
-        (entry.at.astimezone(zone), entry.actor.get_username() if entry.actor else "—", entry.action,
-         describe(entry, tournament.time_zone))
+        (
+            entry.at.astimezone(zone),
+            entry.actor.get_username() if entry.actor else "—",
+            entry.action,
+            describe(entry, tournament.time_zone),
+        )
         for entry in page
-    ]  # fmt: skip
+    ]
     return render(
         request, "tournaments/room/log.html", {"tournament": tournament, "page": page, "rows": rows}
     )

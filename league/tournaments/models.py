@@ -117,13 +117,17 @@ class Tournament(models.Model):
         help_text="Swiss: what a bye a player asked for scores (a bye the pairing gives always scores as a win).",
     )
     result_reporting = models.CharField(
-        max_length=12, choices=Reporting.choices, default=Reporting.ORGANIZER,
+        max_length=12,
+        choices=Reporting.choices,
+        default=Reporting.ORGANIZER,
         help_text="Who enters results: the organizers only, or the players (a report the others confirm).",
-    )  # fmt: skip
+    )
     two_seat_confirmation = models.CharField(
-        max_length=10, choices=TwoSeatConfirmation.choices, default=TwoSeatConfirmation.OPPONENT,
+        max_length=10,
+        choices=TwoSeatConfirmation.choices,
+        default=TwoSeatConfirmation.OPPONENT,
         help_text="Self-report at tables of 2: the opponent confirms, or an organizer enters the result.",
-    )  # fmt: skip
+    )
     dispute_window_minutes = models.PositiveSmallIntegerField(
         default=15,
         help_text="Self-report: how long after a confirmed result is stored a player may dispute it.",
@@ -133,13 +137,17 @@ class Tournament(models.Model):
     rated = models.BooleanField(default=True, help_text="Rated tournaments feed the game's people pool.")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.DRAFT, db_index=True)
     organizers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="organized_tournaments", blank=True,
+        settings.AUTH_USER_MODEL,
+        related_name="organized_tournaments",
+        blank=True,
         help_text="Who runs the tournament besides site staff: its creator and whoever they add.",
-    )  # fmt: skip
+    )
     scorekeepers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="scorekept_tournaments", blank=True,
+        settings.AUTH_USER_MODEL,
+        related_name="scorekept_tournaments",
+        blank=True,
         help_text="Who enter and correct results only (organizers do that too).",
-    )  # fmt: skip
+    )
     time_zone = models.CharField(
         max_length=64,
         default=default_time_zone,
@@ -465,9 +473,13 @@ class AuditEntry(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
         help_text="Who did it; empty for the system (or a deleted account).",
-    )  # fmt: skip
+    )
     action = models.CharField(max_length=40, choices=Action.choices)
     details = models.JSONField(
         default=dict, blank=True, help_text="What was done, e.g. the player and round."

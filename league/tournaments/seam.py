@@ -121,8 +121,9 @@ def check_points(points: Any) -> dict[str, list[float]]:
     if points in (None, ""):
         return {}
     if not isinstance(points, Mapping):
-        raise UserError('points are an object of table size to points per place, e.g. {"4": [3, 2, 1, 0]}',
-                        field="points")  # fmt: skip
+        raise UserError(
+            'points are an object of table size to points per place, e.g. {"4": [3, 2, 1, 0]}', field="points"
+        )
     cleaned: dict[str, list[float]] = {}
     for size, values in points.items():
         try:
@@ -321,8 +322,16 @@ def load_round_part(tournament: Tournament, number: int, tables: tuple[int, int]
     return _load(tournament, where, partial=True)
 
 
-TABLE_FACTS = ("id", "round_id", "number", "label", "closed_as", "match_id", "match__status",
-               "match__result_version")  # fmt: skip
+TABLE_FACTS = (
+    "id",
+    "round_id",
+    "number",
+    "label",
+    "closed_as",
+    "match_id",
+    "match__status",
+    "match__result_version",
+)
 ROUND_REPORT = ("quality",)  # a round's quality report (hundreds of kB at 10,000 players): read where shown
 REGISTRATION_FACTS = ("id", "player_id", "seed", "status", "entered_round", "left_after_round")
 
@@ -381,9 +390,10 @@ def _load(
     else:
         registrations = list(registrations)
     deciders = dict(
-        ResultVersion.objects.filter(**through, advancing__isnull=False, version=F("match__result_version"))
-        .values_list("match_id", "advancing")
-    )  # fmt: skip
+        ResultVersion.objects.filter(
+            **through, advancing__isnull=False, version=F("match__result_version")
+        ).values_list("match_id", "advancing")
+    )
     rounds: dict[int, PlayedRound] = {}
     voided: dict[int, list[TableResult]] = {}
     for round_row in round_rows:
@@ -666,9 +676,12 @@ def quality_after_adjust(history: History, number: int, tables: list[list[int]],
     """The quality report of an adjusted draft, measured against the history before round `number`."""
     tournament = history.tournament
     everyone = entrants_from_history(
-        history.seeds, history.played(last=number - 1), scoring_of(tournament), _tiebreaks(tournament),
+        history.seeds,
+        history.played(last=number - 1),
+        scoring_of(tournament),
+        _tiebreaks(tournament),
         bye_table_size=tournament.table_size,
-    )  # fmt: skip
+    )
     by_id = {entrant.id: entrant for entrant in everyone}
     report = quality_dict(round_quality([Table(seats=tuple(seats)) for seats in tables], byes, by_id))
     report["adjusted"] = True
@@ -815,10 +828,14 @@ def bracket_flow(history: History) -> BracketFlow | None:
         raise UserError(str(exc)) from None
     offset = part.first_round - 1
     opened = [
-        ReadyMatch(offset + plan.round_of(table.label), plan.rounds[plan.round_of(table.label) - 1].index(table.label) + 1,
-                   table.label, tuple(table.seats))
+        ReadyMatch(
+            offset + plan.round_of(table.label),
+            plan.rounds[plan.round_of(table.label) - 1].index(table.label) + 1,
+            table.label,
+            tuple(table.seats),
+        )
         for table in ready
-    ]  # fmt: skip
+    ]
     rounds = [
         FlowRound(
             number=offset + index,
@@ -848,8 +865,12 @@ def correction_resets(
         return []
     part = elimination_part(history)
     seated = [seat.player_id for seat in history.seats.get(table.match_id, [])]
-    corrected = TableResult(seats=tuple(seated), places=dict(zip(seated, places, strict=True)), label=table.label,
-                            advancing=tuple(advancing or ()))  # fmt: skip
+    corrected = TableResult(
+        seats=tuple(seated),
+        places=dict(zip(seated, places, strict=True)),
+        label=table.label,
+        advancing=tuple(advancing or ()),
+    )
     downstream: list[str] = []
     waiting = list(flow.feeds[table.label])
     while waiting:
@@ -891,8 +912,12 @@ def pod_correction_round(
     seeds = history.seeds
     rank = {entrant.id: entrant.rank_key() for entrant in part.entrants}
     rank.update({pid: (0, 0, seeds.get(pid, 0)) for pid in current.seats if pid not in rank})
-    corrected = TableResult(seats=current.seats, places=dict(zip(current.seats, places, strict=True)),
-                            label=table.label, advancing=tuple(advancing or ()))  # fmt: skip
+    corrected = TableResult(
+        seats=current.seats,
+        places=dict(zip(current.seats, places, strict=True)),
+        label=table.label,
+        advancing=tuple(advancing or ()),
+    )
     before = set(table_order(current, rank)[:cut])
     after = set(table_order(corrected, rank)[:cut])
     return later if before != after else None

@@ -234,9 +234,14 @@ class StandingRow:
 
 
 NEW_TIEBREAK_COLUMNS = (
-    "opponents_points_average", "buchholz_cut1", "buchholz_median", "sonneborn_berger",
-    "opponents_match_win_percentage", "cumulative", "requested_byes",
-)  # fmt: skip
+    "opponents_points_average",
+    "buchholz_cut1",
+    "buchholz_median",
+    "sonneborn_berger",
+    "opponents_match_win_percentage",
+    "cumulative",
+    "requested_byes",
+)
 
 
 def standings(history) -> list[StandingRow]:
@@ -416,10 +421,17 @@ def rounds(history, *, include_drafts: bool) -> list[RoundView]:
                 ]
             else:
                 seats = [
-                    SeatView(row.seat, row.player_id, players[row.player_id].name, players[row.player_id].slug,
-                             row.place, row.score, absent=row.player_id in table.absent)
+                    SeatView(
+                        row.seat,
+                        row.player_id,
+                        players[row.player_id].name,
+                        players[row.player_id].slug,
+                        row.place,
+                        row.score,
+                        absent=row.player_id in table.absent,
+                    )
                     for row in history.seats.get(match.pk, [])
-                ]  # fmt: skip
+                ]
                 if match.status == Match.Status.FINISHED:
                     earned = seam.table_points(
                         tournament,
@@ -534,7 +546,7 @@ def player_path(history, round_views: list[RoundView], player_id: int) -> list[P
                     mine.place,
                     mine.points,
                     note,
-                )  # fmt: skip
+                )
             )
     return steps
 
@@ -693,8 +705,14 @@ def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing
             ]
             items.append({"key": table.label, "title": table.label, "rows": len(lines), "lines": lines})
         if view.advanced:
-            items.append({"key": f"bye-{view.number}", "title": "Through without playing",
-                          "rows": len(view.advanced), "lines": [(name, True) for _, name in view.advanced]})  # fmt: skip
+            items.append(
+                {
+                    "key": f"bye-{view.number}",
+                    "title": "Through without playing",
+                    "rows": len(view.advanced),
+                    "lines": [(name, True) for _, name in view.advanced],
+                }
+            )
         columns.append((f"Round {view.number - first + 1}", items))
     return [_lay_out("Bracket", columns, links)] if columns else []
 
@@ -756,13 +774,18 @@ def _report_views(reports, seat_names: dict[int, list[str]], names: dict[int, st
         confirmed = [row.player_id for row in report.confirmations.all()]
         waiting = [pid for pid in report.awaiting if pid not in confirmed]
         views[report.pk] = ReportView(
-            id=report.pk, status=report.status, reporter_id=report.reporter_id,
+            id=report.pk,
+            status=report.status,
+            reporter_id=report.reporter_id,
             reporter=names.get(report.reporter_id, "?"),
             claim=claim_text(report.places, report.scores, seat_names.get(report.match_id, [])),
-            places=report.places, scores=report.scores, awaiting_ids=waiting,
+            places=report.places,
+            scores=report.scores,
+            awaiting_ids=waiting,
             awaiting=names_text([names.get(pid, "?") for pid in waiting]),
-            confirmed=names_text([names.get(pid, "?") for pid in confirmed]), created_at=report.created_at,
-        )  # fmt: skip
+            confirmed=names_text([names.get(pid, "?") for pid in confirmed]),
+            created_at=report.created_at,
+        )
     return views
 
 
@@ -801,12 +824,16 @@ def round_reports(tables: list) -> RoundReports:
     for dispute in disputes:
         result.disputes.append(
             DisputeView(
-                id=dispute.pk, table_number=by_match[dispute.match_id].number, player=names.get(dispute.player_id, "?"),
-                claim=claim_text(dispute.places, dispute.scores, seat_names[dispute.match_id]), note=dispute.note,
-                report=views[dispute.report_id], of_stored=dispute.report.status == ResultReport.Status.STORED,
+                id=dispute.pk,
+                table_number=by_match[dispute.match_id].number,
+                player=names.get(dispute.player_id, "?"),
+                claim=claim_text(dispute.places, dispute.scores, seat_names[dispute.match_id]),
+                note=dispute.note,
+                report=views[dispute.report_id],
+                of_stored=dispute.report.status == ResultReport.Status.STORED,
                 created_at=dispute.created_at,
             )
-        )  # fmt: skip
+        )
     return result
 
 
@@ -843,11 +870,15 @@ def table_reporting(table: Table, user: AbstractBaseUser | None, seats: list[Sea
     dispute = None
     if dispute_row is not None:
         dispute = DisputeView(
-            id=dispute_row.pk, table_number=table.number, player=names.get(dispute_row.player_id, "?"),
-            claim=claim_text(dispute_row.places, dispute_row.scores, seat_names[match.pk]), note=dispute_row.note,
-            report=views[dispute_row.report_id], of_stored=views[dispute_row.report_id].status == "stored",
+            id=dispute_row.pk,
+            table_number=table.number,
+            player=names.get(dispute_row.player_id, "?"),
+            claim=claim_text(dispute_row.places, dispute_row.scores, seat_names[match.pk]),
+            note=dispute_row.note,
+            report=views[dispute_row.report_id],
+            of_stored=views[dispute_row.report_id].status == "stored",
             created_at=dispute_row.created_at,
-        )  # fmt: skip
+        )
     counting = (
         ResultVersion.objects.filter(match=match, version=match.result_version).first()
         if match.result_version
@@ -872,9 +903,17 @@ def table_reporting(table: Table, user: AbstractBaseUser | None, seats: list[Sea
         until = counting.entered_at + timedelta(minutes=tournament.dispute_window_minutes)
         until = until if timezone.now() <= until else None
     return TableReporting(
-        open=open_report, dispute=dispute, stored=stored, me=me,
-        can_report=me is not None and not match.result_version and open_report is None and dispute is None
-        and match.status == Match.Status.SCHEDULED and not two_seat_organizer,
+        open=open_report,
+        dispute=dispute,
+        stored=stored,
+        me=me,
+        can_report=me is not None
+        and not match.result_version
+        and open_report is None
+        and dispute is None
+        and match.status == Match.Status.SCHEDULED
+        and not two_seat_organizer,
         can_confirm=me is not None and open_report is not None and me in open_report.awaiting_ids,
-        dispute_until=until, two_seat_organizer=two_seat_organizer,
-    )  # fmt: skip
+        dispute_until=until,
+        two_seat_organizer=two_seat_organizer,
+    )

@@ -72,8 +72,9 @@ def _open(
     for number in sorted({ready.round_number for ready in flow.ready}):
         round_row = rows.get(number)
         if round_row is None:
-            round_row = Round.objects.create(tournament=tournament, number=number, status=Round.Status.PUBLISHED,
-                                             published_at=now)  # fmt: skip
+            round_row = Round.objects.create(
+                tournament=tournament, number=number, status=Round.Status.PUBLISHED, published_at=now
+            )
             rows[number] = round_row
         taken = set(round_row.tables.values_list("number", flat=True))
         top = round_row.tables.aggregate(top=Max("number"))["top"] or 0

@@ -81,22 +81,28 @@ def tables_forfeit_departed(
     # Who left first (few, usually nobody), then the seats of only their waiting tables: a round of
     # thousands of tables is never listed in a query.
     left = dict(
-        Registration.objects.filter(tournament=tournament, status__in=DEPARTED).values_list("player_id", "player__name")
-    )  # fmt: skip
+        Registration.objects.filter(tournament=tournament, status__in=DEPARTED).values_list(
+            "player_id", "player__name"
+        )
+    )
     if not left:
         return []
     waiting_ids = {table.match_id for table in waiting}
     touched = {
         match_id
         for match_id in MatchSeat.objects.filter(
-            player_id__in=left, match__status=Match.Status.SCHEDULED, match__tournament_table__round__tournament=tournament
+            player_id__in=left,
+            match__status=Match.Status.SCHEDULED,
+            match__tournament_table__round__tournament=tournament,
         ).values_list("match_id", flat=True)
         if match_id in waiting_ids
-    }  # fmt: skip
+    }
     seats: dict[int, list[int]] = {}
     for match_id, player_id in (
-        MatchSeat.objects.filter(match_id__in=touched).order_by("match_id", "seat").values_list("match_id", "player_id")
-    ):  # fmt: skip
+        MatchSeat.objects.filter(match_id__in=touched)
+        .order_by("match_id", "seat")
+        .values_list("match_id", "player_id")
+    ):
         seats.setdefault(match_id, []).append(player_id)
     closed = []
     for table in waiting:
@@ -106,7 +112,15 @@ def tables_forfeit_departed(
             close_table(
                 table, seats[table.match_id], absent, Table.Closed.FORFEIT, by, f"{names} left the tournament"
             )
-            audit(tournament, by, Action.TABLE_CLOSED, round=table.round.number, table=table.number,
-                  label=table.label, kind=Table.Closed.FORFEIT, absent=[left[pid] for pid in absent])  # fmt: skip
+            audit(
+                tournament,
+                by,
+                Action.TABLE_CLOSED,
+                round=table.round.number,
+                table=table.number,
+                label=table.label,
+                kind=Table.Closed.FORFEIT,
+                absent=[left[pid] for pid in absent],
+            )
             closed.append(table)
     return closed

@@ -41,11 +41,30 @@ SETTING_BOUNDS = {  # the whole-number settings; the page form and the API seria
 FIRST_STAGES = ("swiss", "round_robin")
 CUT_FORMATS = ("single_elimination", "double_elimination")
 SETTINGS = (
-    "name", "game_id", "options", "format", "table_size", "leftovers", "rounds", "first_stage", "cut_size",
-    "cut_format", "advance", "third_place", "grand_final_reset", "points", "tiebreaks", "rated",
-    "scale_points", "requested_bye_score", "result_reporting", "two_seat_confirmation", "dispute_window_minutes",
-    "venue", "description",
-)  # fmt: skip
+    "name",
+    "game_id",
+    "options",
+    "format",
+    "table_size",
+    "leftovers",
+    "rounds",
+    "first_stage",
+    "cut_size",
+    "cut_format",
+    "advance",
+    "third_place",
+    "grand_final_reset",
+    "points",
+    "tiebreaks",
+    "rated",
+    "scale_points",
+    "requested_bye_score",
+    "result_reporting",
+    "two_seat_confirmation",
+    "dispute_window_minutes",
+    "venue",
+    "description",
+)
 TEXT_LIMITS = {"venue": 200, "description": 4000}  # characters, as the columns store
 SCHEDULE = ("time_zone", "starts_at", "checkin_opens_at", "round_times")
 ROLES = ("organizer", "scorekeeper")
@@ -96,8 +115,11 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
     if fmt == Tournament.Format.DOUBLE_ELIMINATION and size != 2:
         raise UserError("double elimination is for tables of 2", field="format")
     if fmt == Tournament.Format.SINGLE_ELIMINATION and size > 2 and advance >= size - (leftovers == "short"):
-        raise UserError(f"with tables of {size}, fewer than {size - (leftovers == 'short')} players must advance"
-                        " from each table, or nobody is eliminated", field="advance")  # fmt: skip
+        raise UserError(
+            f"with tables of {size}, fewer than {size - (leftovers == 'short')} players must advance"
+            " from each table, or nobody is eliminated",
+            field="advance",
+        )
     if fmt == Tournament.Format.STAGES:
         if rounds is None:
             raise UserError("a stage sequence needs the number of rounds of its first stage", field="rounds")
@@ -123,8 +145,10 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
     cleaned["tiebreaks"] = list(tiebreaks)
     bye_score = cleaned.get("requested_bye_score", Tournament.ByeScore.ZERO)
     if bye_score not in Tournament.ByeScore.values:
-        raise UserError(f"a requested bye scores one of {', '.join(Tournament.ByeScore.values)}",
-                        field="requested_bye_score")  # fmt: skip
+        raise UserError(
+            f"a requested bye scores one of {', '.join(Tournament.ByeScore.values)}",
+            field="requested_bye_score",
+        )
     reporting = cleaned.setdefault("result_reporting", Tournament.Reporting.ORGANIZER)
     if reporting not in Tournament.Reporting.values:
         raise UserError(
@@ -132,8 +156,10 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
         )
     two_seats = cleaned.setdefault("two_seat_confirmation", Tournament.TwoSeatConfirmation.OPPONENT)
     if two_seats not in Tournament.TwoSeatConfirmation.values:
-        raise UserError(f"two_seat_confirmation is one of {', '.join(Tournament.TwoSeatConfirmation.values)}",
-                        field="two_seat_confirmation")  # fmt: skip
+        raise UserError(
+            f"two_seat_confirmation is one of {', '.join(Tournament.TwoSeatConfirmation.values)}",
+            field="two_seat_confirmation",
+        )
     cleaned["dispute_window_minutes"] = SETTING_BOUNDS["dispute_window_minutes"].check(
         cleaned.get("dispute_window_minutes", 15), "dispute_window_minutes"
     )
@@ -144,9 +170,13 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
 
 def _free_slug(name: str, exclude_id: int | None = None) -> str:
     return free_slug(
-        name, rows=Tournament.objects.all(), length=SLUG_LENGTH, fallback="tournament", exclude_id=exclude_id,
+        name,
+        rows=Tournament.objects.all(),
+        length=SLUG_LENGTH,
+        fallback="tournament",
+        exclude_id=exclude_id,
         reserved=RESERVED_SLUGS,
-    )  # fmt: skip
+    )
 
 
 def tournament_create(
@@ -168,11 +198,22 @@ def tournament_create(
     zone = clock.check_zone(time_zone) if time_zone not in (None, "") else default_time_zone()
     start = clock.to_instant(starts_at, zone, field="starts_at")
     with transaction.atomic():
-        tournament = Tournament.objects.create(slug=_free_slug(cleaned["name"]), created_by=created_by,
-                                               time_zone=zone, starts_at=start, **cleaned)  # fmt: skip
+        tournament = Tournament.objects.create(
+            slug=_free_slug(cleaned["name"]),
+            created_by=created_by,
+            time_zone=zone,
+            starts_at=start,
+            **cleaned,
+        )
         tournament.organizers.add(created_by)
-        audit(tournament, created_by, Action.TOURNAMENT_CREATED, name=tournament.name, game=tournament.game_id,
-              format=tournament.format)  # fmt: skip
+        audit(
+            tournament,
+            created_by,
+            Action.TOURNAMENT_CREATED,
+            name=tournament.name,
+            game=tournament.game_id,
+            format=tournament.format,
+        )
     return tournament
 
 
@@ -318,8 +359,11 @@ def tournament_schedule(*, tournament: Tournament, by: AbstractBaseUser, **chang
             first = tournament.round_times.order_by("number").first()
             if first is not None and first.starts_at < starts:
                 raise UserError(f"round {first.number} would start before the tournament", field="starts_at")
-        before = {"time_zone": tournament.time_zone, "starts_at": tournament.starts_at,
-                  "checkin_opens_at": tournament.checkin_opens_at}  # fmt: skip
+        before = {
+            "time_zone": tournament.time_zone,
+            "starts_at": tournament.starts_at,
+            "checkin_opens_at": tournament.checkin_opens_at,
+        }
         after = {"time_zone": zone, "starts_at": starts, "checkin_opens_at": opens}
         if round_times is not None:
             planned = dict(tournament.round_times.values_list("number", "starts_at"))
@@ -365,8 +409,9 @@ def _move_status(
         if tournament.status not in allowed:
             raise StateConflict(
                 f"a tournament in {tournament.get_status_display().lower()} cannot move to "
-                f"{Tournament.Status(target).label.lower()}", field="status",
-            )  # fmt: skip
+                f"{Tournament.Status(target).label.lower()}",
+                field="status",
+            )
         tournament.status = target
         tournament.save(update_fields=["status"])
         audit(tournament, by, action)
@@ -427,9 +472,14 @@ def tournament_start(
         _fill_seeds(tournament)
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
-        audit(tournament, by, Action.STARTED, players=len(plan.starting),
-              no_shows=[reg.player.name for reg in plan.dropped],
-              moved_up=[reg.player.name for reg in plan.promoted])  # fmt: skip
+        audit(
+            tournament,
+            by,
+            Action.STARTED,
+            players=len(plan.starting),
+            no_shows=[reg.player.name for reg in plan.dropped],
+            moved_up=[reg.player.name for reg in plan.promoted],
+        )
     return tournament
 
 

@@ -67,8 +67,11 @@ def _check_late_entry(tournament: Tournament) -> int:
     last = last_round(tournament)
     if last is None:
         return 1
-    fixed = tournament.format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.SINGLE_ELIMINATION,
-                                  Tournament.Format.DOUBLE_ELIMINATION)  # fmt: skip
+    fixed = tournament.format in (
+        Tournament.Format.ROUND_ROBIN,
+        Tournament.Format.SINGLE_ELIMINATION,
+        Tournament.Format.DOUBLE_ELIMINATION,
+    )
     if tournament.format == Tournament.Format.STAGES:
         fixed = tournament.first_stage == "round_robin" or last.number >= (tournament.rounds or 0)
     if fixed:
@@ -154,8 +157,15 @@ def registration_add(
                     )
         except IntegrityError:
             raise UserError(f"seed {seed} is taken", field="seed") from None
-        audit(tournament, by, Action.REGISTRATION_ADDED, player=player.name, player_id=player.pk, seed=seed,
-              entered_round=entered)  # fmt: skip
+        audit(
+            tournament,
+            by,
+            Action.REGISTRATION_ADDED,
+            player=player.name,
+            player_id=player.pk,
+            seed=seed,
+            entered_round=entered,
+        )
         return reg
 
 
@@ -268,8 +278,15 @@ def invitation_answer(*, tournament: Tournament, by: AbstractBaseUser, accept: A
         reg.entered_round = entered
         reg.queued_at = timezone.now()
         reg.save(update_fields=["status", "seed", "entered_round", "queued_at"])
-        audit(tournament, by, Action.INVITATION_ACCEPTED, player=player.name, player_id=player.pk, seed=seed,
-              entered_round=entered)  # fmt: skip
+        audit(
+            tournament,
+            by,
+            Action.INVITATION_ACCEPTED,
+            player=player.name,
+            player_id=player.pk,
+            seed=seed,
+            entered_round=entered,
+        )
     return reg
 
 
@@ -324,8 +341,15 @@ def registration_leave(
             reg.left_after_round = last.number if last is not None else 0
         reg.save(update_fields=["status", "seed", "left_after_round", "checked_in_at"])
         moved = _fill_places(tournament) if had_place and status == Registration.Status.WITHDRAWN else []
-        audit(tournament, by, LEAVING[status], player=reg.player.name, player_id=reg.player_id,
-              after_round=reg.left_after_round, **_moved_up(moved))  # fmt: skip
+        audit(
+            tournament,
+            by,
+            LEAVING[status],
+            player=reg.player.name,
+            player_id=reg.player_id,
+            after_round=reg.left_after_round,
+            **_moved_up(moved),
+        )
         if status != Registration.Status.WITHDRAWN:
             waiting = Table.objects.filter(
                 round__tournament=tournament,
@@ -527,8 +551,14 @@ def registration_check_in(
         if (reg.checked_in_at is not None) != checked_in:
             reg.checked_in_at = timezone.now() if checked_in else None
             reg.save(update_fields=["checked_in_at"])
-            audit(tournament, by, Action.CHECKED_IN if checked_in else Action.CHECK_IN_UNDONE,
-                  player=reg.player.name, player_id=reg.player_id, desk=player_id is not None)  # fmt: skip
+            audit(
+                tournament,
+                by,
+                Action.CHECKED_IN if checked_in else Action.CHECK_IN_UNDONE,
+                player=reg.player.name,
+                player_id=reg.player_id,
+                desk=player_id is not None,
+            )
     return reg
 
 

@@ -104,14 +104,25 @@ def table_report(
     _, decider = check_decider(table, places, scores, advancing)
     with transaction.atomic():
         report = report_open(
-            match_id=table.match_id, expected_version=expected_version, reporter_id=player.pk, reported_by=by,
-            places=places, scores=scores, advancing=decider, awaiting=awaiting,
-        )  # fmt: skip
+            match_id=table.match_id,
+            expected_version=expected_version,
+            reporter_id=player.pk,
+            reported_by=by,
+            places=places,
+            scores=scores,
+            advancing=decider,
+            awaiting=awaiting,
+        )
         audit(
             tournament, by, Action.RESULT_REPORTED, player=player.name, places=report.places, **_where(table)
         )
-        emit(report_awaiting_confirmation, tournament_id=tournament.pk, table_id=table.pk, report_id=report.pk,
-             user_ids=[users[pid] for pid in awaiting])  # fmt: skip
+        emit(
+            report_awaiting_confirmation,
+            tournament_id=tournament.pk,
+            table_id=table.pk,
+            report_id=report.pk,
+            user_ids=[users[pid] for pid in awaiting],
+        )
     return report
 
 
@@ -128,14 +139,26 @@ def table_confirm(*, table: Table, by: AbstractBaseUser | None, report_id: Any) 
         report = report_locked(report_id, table.match_id)
         remaining = report_confirm(report=report, player_id=player.pk, user=by)
         if not remaining:
-            table_record(table=table, by=report.reported_by, expected_version=report.expected_version,
-                         places=report.places, scores=report.scores, advancing=report.advancing,
-                         report_id=report.pk)  # fmt: skip
+            table_record(
+                table=table,
+                by=report.reported_by,
+                expected_version=report.expected_version,
+                places=report.places,
+                scores=report.scores,
+                advancing=report.advancing,
+                report_id=report.pk,
+            )
             names = dict(
                 Player.objects.filter(pk__in=[report.reporter_id, *report.awaiting]).values_list("pk", "name")
             )
-            audit(tournament, by, Action.RESULT_CONFIRMED, reporter=names[report.reporter_id],
-                  confirmed_by=[names[pid] for pid in report.awaiting], **_where(table))  # fmt: skip
+            audit(
+                tournament,
+                by,
+                Action.RESULT_CONFIRMED,
+                reporter=names[report.reporter_id],
+                confirmed_by=[names[pid] for pid in report.awaiting],
+                **_where(table),
+            )
         report.refresh_from_db()
     return report
 
@@ -166,9 +189,14 @@ def table_dispute(
             report_id = latest.pk
         report = report_locked(report_id, table.match_id)
         dispute = dispute_open(
-            report=report, player_id=player.pk, user=by, window=timedelta(minutes=tournament.dispute_window_minutes),
-            places=places, scores=scores, note=note,
-        )  # fmt: skip
+            report=report,
+            player_id=player.pk,
+            user=by,
+            window=timedelta(minutes=tournament.dispute_window_minutes),
+            places=places,
+            scores=scores,
+            note=note,
+        )
         audit(
             tournament, by, Action.RESULT_DISPUTED, player=player.name, places=dispute.places, **_where(table)
         )

@@ -164,9 +164,14 @@ def round_swap(
                 )
         a, b = first_seat - 1, second_seat - 1
         names = _names([first.planned_seats[a], second.planned_seats[b]])
-        audit(locked.tournament, by, Action.SEATS_SWAPPED, round=locked.number,
-              first={"table": first.number, "seat": first_seat, "player": names[first.planned_seats[a]]},
-              second={"table": second.number, "seat": second_seat, "player": names[second.planned_seats[b]]})  # fmt: skip
+        audit(
+            locked.tournament,
+            by,
+            Action.SEATS_SWAPPED,
+            round=locked.number,
+            first={"table": first.number, "seat": first_seat, "player": names[first.planned_seats[a]]},
+            second={"table": second.number, "seat": second_seat, "player": names[second.planned_seats[b]]},
+        )
         first.planned_seats[a], second.planned_seats[b] = second.planned_seats[b], first.planned_seats[a]
         _store_adjusted(locked, tables)
     return locked
@@ -206,8 +211,16 @@ def round_move(*, round_row: Round, by: AbstractBaseUser, player_id: Any, to_tab
             locked.byes = [pid for pid in locked.byes if pid != player_id]
         target.planned_seats.append(player_id)
         _store_adjusted(locked, tables)
-        audit(tournament, by, Action.SEAT_MOVED, round=locked.number, player=_names([player_id])[player_id],
-              player_id=player_id, from_table=source.number if source else None, to_table=target.number)  # fmt: skip
+        audit(
+            tournament,
+            by,
+            Action.SEAT_MOVED,
+            round=locked.number,
+            player=_names([player_id])[player_id],
+            player_id=player_id,
+            from_table=source.number if source else None,
+            to_table=target.number,
+        )
     return locked
 
 
@@ -243,8 +256,11 @@ def round_publish(*, round_row: Round, by: AbstractBaseUser) -> Round:
             closed = {
                 table.pk for table in tables_forfeit_departed(tournament=tournament, tables=tables, by=by)
             }
-        events.emit(events.table_ready, tournament_id=tournament.pk,
-                    table_ids=[pk for pk, _ in rows if pk not in closed])  # fmt: skip
+        events.emit(
+            events.table_ready,
+            tournament_id=tournament.pk,
+            table_ids=[pk for pk, _ in rows if pk not in closed],
+        )
         if seam.flows(tournament, locked.number):
             bracket_sync(tournament=tournament, by=by)
     return locked
@@ -262,8 +278,10 @@ def round_complete(*, round_row: Round, by: AbstractBaseUser) -> Round:
         if locked.status == Round.Status.COMPLETE:
             raise StateConflict(f"round {locked.number} is already complete")
         if seam.flows(tournament, locked.number):
-            raise StateConflict(f"round {locked.number} is a bracket round: it completes by itself once every "
-                                "match of its column has a result")  # fmt: skip
+            raise StateConflict(
+                f"round {locked.number} is a bracket round: it completes by itself once every "
+                "match of its column has a result"
+            )
         waiting = [
             str(number)
             for number, status in locked.tables.order_by("number").values_list("number", "match__status")

@@ -58,8 +58,16 @@ def table_result(
     `reset` is true: then the later matches are reset first (`brackets.tables_reset`) and open again with
     the corrected players. Elsewhere published pairings stay as they are."""
     table = _published_table(table, by, check=check_scorer)
-    return table_record(table=table, by=by, expected_version=expected_version, places=places, scores=scores,
-                        reason=reason, advancing=advancing, reset=reset)  # fmt: skip
+    return table_record(
+        table=table,
+        by=by,
+        expected_version=expected_version,
+        places=places,
+        scores=scores,
+        reason=reason,
+        advancing=advancing,
+        reset=reset,
+    )
 
 
 def check_decider(
@@ -206,8 +214,9 @@ def table_close(
     if len(set(absent)) < len(seats):
         names = dict(table.match.seats.values_list("player_id", "player__name"))
         present_places = [len(seats) - len(set(absent)) + 1 if pid in absent else 1 for pid in seats]
-        decider = seam.check_advancing(tournament, table.round.number, table.label, seats, present_places,
-                                       advancing, names)  # fmt: skip
+        decider = seam.check_advancing(
+            tournament, table.round.number, table.label, seats, present_places, advancing, names
+        )
     elif advancing:
         raise UserError("nobody is present at this table: nobody goes through", field="advancing")
     flowing = seam.flows(tournament, table.round.number)
@@ -227,8 +236,16 @@ def table_close(
                 tournament=tournament, player_id__in=absent, status=Registration.Status.ACTIVE
             ).update(status=Registration.Status.NO_SHOW, left_after_round=table.round.number)
         names = dict(Player.objects.filter(pk__in=absent).values_list("pk", "name"))
-        audit(tournament, by, Action.TABLE_CLOSED, round=table.round.number, table=table.number,
-              label=table.label, kind=kind, absent=[names[pid] for pid in absent])  # fmt: skip
+        audit(
+            tournament,
+            by,
+            Action.TABLE_CLOSED,
+            round=table.round.number,
+            table=table.number,
+            label=table.label,
+            kind=kind,
+            absent=[names[pid] for pid in absent],
+        )
         if flowing:
             bracket_sync(tournament=tournament, by=by)
     return table

@@ -156,8 +156,10 @@ def table_seats(table) -> str:
         forecast = getattr(seat, "forecast", None)
         if forecast:
             expected = floatformat(forecast.expected_place, 2)
-            parts.append(f' <span class="chance" title="chance of finishing first; expected place {escape(expected)}">'
-                         f"{escape(chance(forecast.p_first))}</span>")  # fmt: skip
+            parts.append(
+                f' <span class="chance" title="chance of finishing first; expected place {escape(expected)}">'
+                f"{escape(chance(forecast.p_first))}</span>"
+            )
             if seat.place == 1 and forecast.long_shot:
                 parts.append(' <span class="badge upset">upset</span>')
         if seat.place:
@@ -203,14 +205,18 @@ def table_cards(context) -> str:
             badge = ""
         if number in disputed and table.match_status == "finished":
             badge += ' <span class="badge disputed">disputed</span>'
-        parts.append(f'\n<section class="table-card" id="table-{number}">\n<h3>Table {number}{label}\n{badge}</h3>\n'
-                     f'<ol start="1">{table_seats(table)}</ol>\n')  # fmt: skip
+        parts.append(
+            f'\n<section class="table-card" id="table-{number}">\n<h3>Table {number}{label}\n{badge}</h3>\n'
+            f'<ol start="1">{table_seats(table)}</ol>\n'
+        )
         if my_player_id and table.match_id:
             for seat in table.seats:
                 if seat.player_id == my_player_id:
                     url = reverse("tournaments:table", args=[tournament.slug, view.number, number])
-                    parts.append(f'<p class="table-link"><a class="my-table" href="{escape(url)}">Your table: '
-                                 "report, confirm or dispute the result</a></p>")  # fmt: skip
+                    parts.append(
+                        f'<p class="table-link"><a class="my-table" href="{escape(url)}">Your table: '
+                        "report, confirm or dispute the result</a></p>"
+                    )
         parts.append("\n")
         if can_score and table.match_id:
             url = reverse("tournaments:result", args=[tournament.slug, view.number, number])
