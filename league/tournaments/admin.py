@@ -72,9 +72,9 @@ class TournamentAdmin(admin.ModelAdmin):
                 getattr(obj, role).set(form.cleaned_data[role])
 
     def save_related(self, request, form, formsets, change):
-        """Organizers and scorekeepers are saved in save_model. The registrations inline is view-only (registrations change
-        through the services): saving its formset writes nothing, and gives the admin's change message the
-        (empty) lists of what it saved, which it reads."""
+        """Organizers and scorekeepers are saved in save_model. The registrations inline is view-only
+        (registrations change through the services): saving its formset writes nothing, and gives the admin's
+        change message the (empty) lists of what it saved, which it reads."""
         for formset in formsets:
             self.save_formset(request, form, formset, change=change)
 

@@ -1,7 +1,8 @@
 """The demo tournaments of `make run`: a 4-seat Swiss of the demo players in its last round, results still
 coming in, a single-elimination cup half played (its bracket opening each match as results come in), so
-the standings, the tables and the bracket have something to show, and an open day open for sign-up with its check-in window open (a cap with places
-left, a few players registered by hand, some checked in; it starts in two hours, on the Berlin clock).
+the standings, the tables and the bracket have something to show, and an open day open for sign-up with its
+check-in window open (a cap with places left, a few players registered by hand, some checked in; it starts in
+two hours, on the Berlin clock).
 Seeded, unrated (the demo ratings stay those of `demo_data`), idempotent: each is made once, when missing."""
 
 from __future__ import annotations
@@ -104,8 +105,8 @@ def _live_demo(admin: AbstractBaseUser, players: list[Player]) -> list[Tournamen
 
 
 def _open_day(admin: AbstractBaseUser, players: list[Player]) -> Tournament:
-    """Open for sign-up (12 places, a waitlist), check-in open since one to two hours, the start in two hours and
-    three rounds planned an hour apart; five players registered by hand, three of them checked in."""
+    """Open for sign-up (12 places, a waitlist), check-in open since one to two hours, the start in two hours
+    and three rounds planned an hour apart; five players registered by hand, three of them checked in."""
     start = (timezone.now() + timedelta(hours=2)).replace(minute=0, second=0, microsecond=0)
     tournament = services.tournament_create(
         created_by=admin,

@@ -111,7 +111,8 @@ class TournamentForm(forms.Form):
         required=False,
         initial=4,
         **SETTING_BOUNDS["rounds"].limits,
-        help_text="Swiss: rounds to play. Round robin: empty for one full cycle. Stages: rounds of the first stage.",
+        help_text="Swiss: rounds to play. Round robin: empty for one full cycle. "
+        "Stages: rounds of the first stage.",
     )
     first_stage = forms.ChoiceField(
         choices=[("swiss", "Swiss"), ("round_robin", "Round robin")], required=False, label="First stage"
@@ -142,8 +143,8 @@ class TournamentForm(forms.Form):
         required=False,
         initial=True,
         label="Scale points to the table size",
-        help_text="Winning a short table (3 among tables of 4) earns what winning a full table earns: a table's "
-        "points are multiplied by first place at the preferred size over first place at its size.",
+        help_text="Winning a short table (3 among tables of 4) earns what winning a full table earns: "
+        "a table's points are multiplied by first place at the preferred size over first place at its size.",
     )
     rated = forms.BooleanField(
         required=False, initial=True, help_text="Rated tournaments count in the game's ratings."
@@ -548,7 +549,8 @@ class ScheduleForm(forms.Form):
         required=False,
         label="Round times",
         widget=forms.Textarea(attrs={"rows": 4, "placeholder": "2026-12-05 10:00"}),
-        help_text="One planned start per line, round 1 first, as 2026-12-05 10:00; an empty line skips a round.",
+        help_text="One planned start per line, round 1 first, as 2026-12-05 10:00; "
+        "an empty line skips a round.",
     )
 
     @classmethod

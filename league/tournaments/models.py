@@ -114,7 +114,8 @@ class Tournament(models.Model):
         max_length=4,
         choices=ByeScore.choices,
         default=ByeScore.ZERO,
-        help_text="Swiss: what a bye a player asked for scores (a bye the pairing gives always scores as a win).",
+        help_text="Swiss: what a bye a player asked for scores "
+        "(a bye the pairing gives always scores as a win).",
     )
     result_reporting = models.CharField(
         max_length=12,

@@ -243,7 +243,8 @@ class RegistrationFacts(NamedTuple):
 
 
 class ShownTable(NamedTuple):
-    """A table as a partial history (`load_round_part`) holds it: what a round's page shows, read as values."""
+    """A table as a partial history (`load_round_part`) holds it: what a round's page shows, read as
+    values."""
 
     pk: int
     round_id: int
@@ -751,7 +752,8 @@ def bracket_of(history: History) -> Bracket | None:
 
 def flows(tournament: Tournament, round_number: int) -> bool:
     """Whether round `round_number` belongs to a 2-seat bracket played match by match (single or double
-    elimination, or a stage sequence's 2-seat top cut): its matches open as soon as their players are known."""
+    elimination, or a stage sequence's 2-seat top cut): its matches open as soon as their players are
+    known."""
     if tournament.table_size != 2:
         return False
     if tournament.format == Tournament.Format.STAGES:

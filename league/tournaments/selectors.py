@@ -90,7 +90,8 @@ def places_left(tournament: Tournament, registrations: list[Registration]) -> in
 
 
 def check_in_state(tournament: Tournament, now: datetime | None = None) -> str:
-    """ "off" (no check-in), "not_yet" (the window opens later), "open", or "closed" (the tournament started)."""
+    """ "off" (no check-in), "not_yet" (the window opens later), "open", or "closed" (the tournament
+    started)."""
     if not tournament.check_in:
         return "off"
     if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):

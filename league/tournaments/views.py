@@ -881,7 +881,8 @@ def player_path(request: HttpRequest, slug: str, player_slug: str) -> HttpRespon
 
 
 def _csv(filename: str) -> tuple[HttpResponse, SafeWriter]:
-    """A CSV download (`league.core.exports`: UTF-8 with a BOM, formula-looking text cells prefixed with ')."""
+    """A CSV download (`league.core.exports`: UTF-8 with a BOM, formula-looking text cells prefixed
+    with ')."""
     return csv_download(filename)
 
 
@@ -890,7 +891,8 @@ def _number(value: float) -> str:
 
 
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    """The standings with every tie-break column, one row per player, and the bracket's group (elimination)."""
+    """The standings with every tie-break column, one row per player, and the bracket's group
+    (elimination)."""
     tournament = _tournament(request, slug)
     response, writer = _csv(f"{tournament.slug}-standings.csv")
     writer.writerow(
@@ -930,7 +932,8 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    """Every seat of every published table: round, table, bracket label, seat, player, place, score, points."""
+    """Every seat of every published table: round, table, bracket label, seat, player, place, score,
+    points."""
     tournament = _tournament(request, slug)
     response, writer = _csv(f"{tournament.slug}-results.csv")
     writer.writerow(["round", "table", "label", "seat", "player", "place", "score", "points", "closed_as"])

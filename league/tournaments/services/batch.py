@@ -76,7 +76,8 @@ class BatchRefused(UserError):
         bad = [(index, line) for index, line in enumerate(lines) if line.error]
         count = len(bad)
         super().__init__(
-            f"{count} line{'s' if count != 1 else ''} need{'' if count != 1 else 's'} fixing: nothing was registered",
+            f"{count} line{'s' if count != 1 else ''} need{'' if count != 1 else 's'} fixing: "
+            "nothing was registered",
             field=f"entries.{bad[0][0]}",
         )
         self.lines = lines

@@ -8,8 +8,8 @@ champion is known (or runs again when a correction reopens the final).
 
 A correction that changes who won a match whose players already play on is refused unless the organizer
 resets the later matches: each later table's match is voided by a new result version (the versions before it
-stay, the match no longer counts, and a rated one is replayed out of its pool), the table is marked reset, and the match opens again
-at a new table with the players the corrected result gives.
+stay, the match no longer counts, and a rated one is replayed out of its pool), the table is marked reset,
+and the match opens again at a new table with the players the corrected result gives.
 """
 
 from __future__ import annotations
@@ -66,7 +66,8 @@ def bracket_sync(*, tournament: Tournament, by: AbstractBaseUser | None) -> list
 def _open(
     tournament: Tournament, flow: seam.BracketFlow, rows: dict[int, Round], by: AbstractBaseUser | None
 ) -> list[Table]:
-    """Open the ready matches of `flow` at new tables of their rounds (a round created when it has none yet)."""
+    """Open the ready matches of `flow` at new tables of their rounds (a round created when it has none
+    yet)."""
     now = timezone.now()
     opened: list[Table] = []
     for number in sorted({ready.round_number for ready in flow.ready}):

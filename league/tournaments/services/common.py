@@ -19,7 +19,8 @@ def check_organizer(*, user: AbstractBaseUser | None, tournament: Tournament) ->
 
 
 def check_scorer(*, user: AbstractBaseUser | None, tournament: Tournament) -> None:
-    """Raise NotOrganizer (403) unless `user` may enter the tournament's results (organizer or scorekeeper)."""
+    """Raise NotOrganizer (403) unless `user` may enter the tournament's results (organizer or
+    scorekeeper)."""
     if not can_score(user, tournament):
         raise NotOrganizer("only the tournament's organizers and scorekeepers (and site staff) can do this")
 

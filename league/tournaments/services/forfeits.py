@@ -1,5 +1,5 @@
-"""Tables closed without being played: a no-show or a forfeit (absent players last, present players first; with
-nobody present the match is void), and the forfeits of players who left the tournament. Used by the table
+"""Tables closed without being played: a no-show or a forfeit (absent players last, present players first;
+with nobody present the match is void), and the forfeits of players who left the tournament. Used by the table
 writes (`tables`), the rounds' publication (`rounds`), the registrations (`registrations`) and the bracket's
 own opening of matches (`brackets`)."""
 

@@ -546,7 +546,8 @@ def registration_check_in(
             reg = _registration_of(tournament, player_id)
         if reg.status not in (Registration.Status.ACTIVE, Registration.Status.WAITLISTED):
             raise StateConflict(
-                f"{reg.player} is {reg.get_status_display().lower()}: registered and waitlisted players check in"
+                f"{reg.player} is {reg.get_status_display().lower()}: "
+                "registered and waitlisted players check in"
             )
         if (reg.checked_in_at is not None) != checked_in:
             reg.checked_in_at = timezone.now() if checked_in else None

@@ -42,8 +42,8 @@ def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:
         last = last_round(tournament)
         if last is not None and last.status != Round.Status.DRAFT and seam.flows(tournament, last.number):
             raise StateConflict(
-                "the bracket opens each match as soon as its players are known: enter the results and the next "
-                "matches follow"
+                "the bracket opens each match as soon as its players are known: "
+                "enter the results and the next matches follow"
             )
         if last is not None and last.status != Round.Status.COMPLETE:
             raise StateConflict(

@@ -176,8 +176,8 @@ def _check_later_round(
             field="places",
         )
     raise StateConflict(
-        f"{head}, which is published: a correction that changes who goes through cannot be made once the next "
-        "round is published (a correction that keeps who goes through can)",
+        f"{head}, which is published: a correction that changes who goes through cannot be made "
+        "once the next round is published (a correction that keeps who goes through can)",
         field="places",
     )
 

@@ -93,8 +93,8 @@ def table_link(round_url: str, number: int) -> str:
 
 
 def _path_prefix(tournament_slug: str) -> str:
-    """The address of a player's path through the tournament, without the player's slug (one `reverse` per page
-    instead of one per row)."""
+    """The address of a player's path through the tournament, without the player's slug (one `reverse` per
+    page instead of one per row)."""
     from django.urls import reverse
 
     return reverse("tournaments:path", args=[tournament_slug, "x"])[: -len("x/")]
@@ -127,8 +127,9 @@ def standings_rows(standings, tiebreak_columns, tournament) -> str:
         cells = "".join(f'<td class="num">{escape(column(row, name))}</td>' for name in columns)
         href = escape(prefix + quote(row.slug, safe="!$&'()*+,;=~:@") + "/")
         parts.append(
-            f'\n<tr><td class="num">{escape(row.rank)}</td><td class="name"><a href="{href}">{escape(row.name)}</a>'
-            f'{status}</td>\n<td class="num">{points(row.points)}</td>{cells}<td class="num">{escape(row.played)}</td>'
+            f'\n<tr><td class="num">{escape(row.rank)}</td>'
+            f'<td class="name"><a href="{href}">{escape(row.name)}</a>{status}</td>\n'
+            f'<td class="num">{points(row.points)}</td>{cells}<td class="num">{escape(row.played)}</td>'
             f'<td class="num wide-only">{escape(row.seed)}</td></tr>\n'
         )
     return mark_safe("".join(parts))
@@ -139,9 +140,9 @@ ORDINAL_ENDINGS = {1: "st", 2: "nd", 3: "rd"}
 
 @register.simple_tag
 def table_seats(table) -> str:
-    """The seats of a table on a round's page as list items, written in Python (a page of 100 tables has hundreds
-    of seats): the name, the stored chance of finishing first (with "upset" for a long shot who won), the
-    place and points once played, and "goes through" for a player the result advances."""
+    """The seats of a table on a round's page as list items, written in Python (a page of 100 tables has
+    hundreds of seats): the name, the stored chance of finishing first (with "upset" for a long shot who
+    won), the place and points once played, and "goes through" for a player the result advances."""
     from django.template.defaultfilters import floatformat
     from django.utils.html import escape
     from django.utils.safestring import mark_safe
