@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from league.players.models import Player
@@ -30,15 +30,13 @@ def _random_places(rng: random.Random, size: int) -> list[int]:
     return places
 
 
-def _play(
-    round_row: Round, admin: AbstractBaseUser, rng: random.Random, *, tables: int | None = None
-) -> None:
+def _play(round_row: Round, admin: User, rng: random.Random, *, tables: int | None = None) -> None:
     for table in round_row.tables.order_by("number").select_related("match")[:tables]:
         size = table.match.seats.count()
         services.table_result(table=table, by=admin, expected_version=0, places=_random_places(rng, size))
 
 
-def _run(tournament: Tournament, admin: AbstractBaseUser, rng: random.Random, complete_rounds: int) -> None:
+def _run(tournament: Tournament, admin: User, rng: random.Random, complete_rounds: int) -> None:
     for _ in range(complete_rounds):
         round_row = services.round_generate(tournament=tournament, by=admin)
         services.round_publish(round_row=round_row, by=admin)
@@ -49,7 +47,7 @@ def _run(tournament: Tournament, admin: AbstractBaseUser, rng: random.Random, co
     _play(live, admin, rng, tables=live.tables.count() // 2)
 
 
-def _run_bracket(tournament: Tournament, admin: AbstractBaseUser, rng: random.Random) -> None:
+def _run_bracket(tournament: Tournament, admin: User, rng: random.Random) -> None:
     """Round 1 played in full; the bracket opens round 2 by itself, and half of it is played."""
     first = services.round_generate(tournament=tournament, by=admin)
     services.round_publish(round_row=first, by=admin)
@@ -58,7 +56,7 @@ def _run_bracket(tournament: Tournament, admin: AbstractBaseUser, rng: random.Ra
     _play(second, admin, rng, tables=second.tables.count() // 2)
 
 
-def load_tournament_demo(*, admin: AbstractBaseUser) -> list[Tournament]:
+def load_tournament_demo(*, admin: User) -> list[Tournament]:
     """Create the demo tournaments that do not exist yet; returns those created."""
     players = list(Player.objects.filter(kind=Player.Kind.PERSON, active=True).order_by("name"))
     if len(players) < 8:
@@ -74,7 +72,7 @@ def load_tournament_demo(*, admin: AbstractBaseUser) -> list[Tournament]:
     return created
 
 
-def _live_demo(admin: AbstractBaseUser, players: list[Player]) -> list[Tournament]:
+def _live_demo(admin: User, players: list[Player]) -> list[Tournament]:
     rng = random.Random(DEMO_SEED)
     swiss = services.tournament_create(
         created_by=admin,
@@ -104,7 +102,7 @@ def _live_demo(admin: AbstractBaseUser, players: list[Player]) -> list[Tournamen
     return [swiss, cup]
 
 
-def _open_day(admin: AbstractBaseUser, players: list[Player]) -> Tournament:
+def _open_day(admin: User, players: list[Player]) -> Tournament:
     """Open for sign-up (12 places, a waitlist), check-in open since one to two hours, the start in two hours
     and three rounds planned an hour apart; five players registered by hand, three of them checked in."""
     start = (timezone.now() + timedelta(hours=2)).replace(minute=0, second=0, microsecond=0)

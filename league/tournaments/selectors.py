@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import cast
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
@@ -30,7 +31,7 @@ HEADER = 22
 TOP_GAP = 8
 
 
-def is_organizer(user: AbstractBaseUser | None, tournament: Tournament) -> bool:
+def is_organizer(user: User | AnonymousUser | None, tournament: Tournament) -> bool:
     """Site staff, the tournament's creator and the organizers its organizers added."""
     if user is None or not user.is_authenticated:
         return False
@@ -39,14 +40,14 @@ def is_organizer(user: AbstractBaseUser | None, tournament: Tournament) -> bool:
     return tournament.organizers.filter(pk=user.pk).exists()
 
 
-def is_scorekeeper(user: AbstractBaseUser | None, tournament: Tournament) -> bool:
+def is_scorekeeper(user: User | AnonymousUser | None, tournament: Tournament) -> bool:
     """A scorekeeper of this tournament (who enters and corrects its results, and nothing else)."""
     if user is None or not user.is_authenticated:
         return False
     return tournament.scorekeepers.filter(pk=user.pk).exists()
 
 
-def can_score(user: AbstractBaseUser | None, tournament: Tournament) -> bool:
+def can_score(user: User | AnonymousUser | None, tournament: Tournament) -> bool:
     """Whether the user enters and corrects the tournament's results: its organizers, staff, scorekeepers."""
     return is_organizer(user, tournament) or is_scorekeeper(user, tournament)
 
@@ -114,10 +115,11 @@ class MyEntry:
 
 
 def my_entry(
-    tournament: Tournament, user: AbstractBaseUser | None, registrations: list[Registration]
+    tournament: Tournament, user: User | AnonymousUser | None, registrations: list[Registration]
 ) -> MyEntry:
     """What the user may do with their own entry now (the services check the same rules on each write)."""
-    player = player_of(user)
+    # player_of also takes anonymous users (it checks is_authenticated; its annotation names only users)
+    player = player_of(cast(AbstractBaseUser | None, user))
     reg = next((reg for reg in registrations if player is not None and reg.player_id == player.pk), None)
     before_start = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
     status = reg.status if reg is not None else None
@@ -175,7 +177,7 @@ def start_plan(tournament: Tournament, registrations: list[Registration] | None 
     return StartPlan(True, dropped, promoted, staying, present + promoted)
 
 
-def tournament_list(*, user: AbstractBaseUser | None = None) -> QuerySet[Tournament]:
+def tournament_list(*, user: User | AnonymousUser | None = None) -> QuerySet[Tournament]:
     """Tournaments, newest first, with their number of active players; drafts only for their organizers."""
     tournaments = Tournament.objects.annotate(
         player_count=Count(
@@ -189,7 +191,7 @@ def tournament_list(*, user: AbstractBaseUser | None = None) -> QuerySet[Tournam
     return tournaments.filter(~Q(status=Tournament.Status.DRAFT) | Q(organizers=user)).distinct()
 
 
-def visible_tournament(slug: str, user: AbstractBaseUser | None) -> Tournament | None:
+def visible_tournament(slug: str, user: User | AnonymousUser | None) -> Tournament | None:
     """The tournament if this user may see it (drafts are for organizers only)."""
     tournament = Tournament.objects.filter(slug=slug).first()
     if tournament is None:
@@ -852,7 +854,7 @@ class TableReporting:
     two_seat_organizer: bool
 
 
-def table_reporting(table: Table, user: AbstractBaseUser | None, seats: list[SeatView]) -> TableReporting:
+def table_reporting(table: Table, user: User | AnonymousUser | None, seats: list[SeatView]) -> TableReporting:
     """The reports and disputes of a published `table` and what `user` may do there (`seats`: its seats)."""
     tournament = table.round.tournament
     match = table.match
@@ -886,7 +888,8 @@ def table_reporting(table: Table, user: AbstractBaseUser | None, seats: list[Sea
         else None
     )
     stored = views.get(counting.report_id) if counting is not None and counting.report_id else None
-    player = player_of(user)
+    # player_of also takes anonymous users (it checks is_authenticated; its annotation names only users)
+    player = player_of(cast(AbstractBaseUser | None, user))
     self_report = tournament.result_reporting == Tournament.Reporting.SELF_REPORT
     active = (
         player is not None

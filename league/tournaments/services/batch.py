@@ -17,7 +17,7 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from league.core.errors import UserError
@@ -95,7 +95,7 @@ def _look_alikes(name: str, known: dict[str, str]) -> list[str]:
 
 
 def registrations_add_batch(
-    *, tournament: Tournament, by: AbstractBaseUser, entries: Sequence[BatchEntry], confirm_new: bool = False
+    *, tournament: Tournament, by: User, entries: Sequence[BatchEntry], confirm_new: bool = False
 ) -> BatchResult:
     """Register every entry, or none (see the module docstring). Raises `BatchRefused` for bad lines."""
     check_organizer(user=by, tournament=tournament)

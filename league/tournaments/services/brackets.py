@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Max
 from django.utils import timezone
 
@@ -30,7 +30,7 @@ from league.tournaments.services.common import tournament_locked
 from league.tournaments.services.forfeits import tables_forfeit_departed
 
 
-def bracket_sync(*, tournament: Tournament, by: AbstractBaseUser | None) -> list[Table]:
+def bracket_sync(*, tournament: Tournament, by: User | None) -> list[Table]:
     """Open every bracket match that is ready, update the rounds' and the tournament's status; the tables
     opened. A match opened for a player who already left the tournament closes as a forfeit at once
     (`forfeits.tables_forfeit_departed`; with both players gone it is void and the match it feeds is a
@@ -64,7 +64,7 @@ def bracket_sync(*, tournament: Tournament, by: AbstractBaseUser | None) -> list
 
 
 def _open(
-    tournament: Tournament, flow: seam.BracketFlow, rows: dict[int, Round], by: AbstractBaseUser | None
+    tournament: Tournament, flow: seam.BracketFlow, rows: dict[int, Round], by: User | None
 ) -> list[Table]:
     """Open the ready matches of `flow` at new tables of their rounds (a round created when it has none
     yet)."""
@@ -126,9 +126,7 @@ def _update_rounds(
             round_row.save(update_fields=list(changed))
 
 
-def tables_reset(
-    *, tournament: Tournament, tables: Sequence[Table], by: AbstractBaseUser, cause: str
-) -> None:
+def tables_reset(*, tournament: Tournament, tables: Sequence[Table], by: User | None, cause: str) -> None:
     """Reset bracket tables (`by` confirmed it) because the result of the match labelled `cause` is
     corrected: each match is voided by a new result version (entered by `by`, reason "reset: <label> is
     played again after a correction of <cause>"; the versions before it stay; a rated one that counted is

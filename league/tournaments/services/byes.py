@@ -9,9 +9,9 @@ discarded and generated again reads the requests again).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 
 from league.core.checks import is_int
@@ -24,7 +24,7 @@ from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.common import last_round, signed_in_player, tournament_locked
 
 
-def _requester(tournament: Tournament, by: AbstractBaseUser | None, player_id: Any) -> int:
+def _requester(tournament: Tournament, by: User | AnonymousUser | None, player_id: Any) -> int:
     """The player the request is for: the signed-in user's own (no `player_id`, or their own id), or anyone
     for an organizer. Permission is checked before anything about the player is looked up."""
     if player_id is None:
@@ -82,7 +82,7 @@ def _active_registration(tournament: Tournament, player_id: int, *, own: bool) -
 def bye_request(
     *,
     tournament: Tournament,
-    by: AbstractBaseUser | None,
+    by: User | AnonymousUser | None,
     round_number: Any,
     kind: Any = ByeRequest.Kind.BYE,
     player_id: Any = None,
@@ -111,14 +111,15 @@ def bye_request(
             tournament=tournament,
             player_id=reg.player_id,
             round_number=number,
-            defaults={"kind": kind, "requested_by": by},
+            # _requester let only a signed-in user through
+            defaults={"kind": kind, "requested_by": cast(User, by)},
         )
     request.player = reg.player
     return request
 
 
 def bye_cancel(
-    *, tournament: Tournament, by: AbstractBaseUser | None, round_number: Any, player_id: Any = None
+    *, tournament: Tournament, by: User | AnonymousUser | None, round_number: Any, player_id: Any = None
 ) -> None:
     """Take back a request for a round not generated yet (the player's own, or anyone's for organizers)."""
     target = _requester(tournament, by, player_id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from league.core import events
 from league.matches.models import Match, MatchSeat
@@ -22,7 +22,7 @@ def close_table(
     seats: list[int],
     absent: Any,
     kind: str,
-    by: AbstractBaseUser,
+    by: User | None,
     reason: str,
     advancing: list[int] | None = None,
 ) -> None:
@@ -61,7 +61,7 @@ DEPARTED = (Registration.Status.DROPPED, Registration.Status.NO_SHOW)
 
 
 def tables_forfeit_departed(
-    *, tournament: Tournament, tables: Sequence[Table], by: AbstractBaseUser
+    *, tournament: Tournament, tables: Sequence[Table], by: User | None
 ) -> list[Table]:
     """Close as forfeits the published tables still waiting for a result at which a player who left the
     tournament (dropped, or a no-show) sits: the players who left share last place, the others first (with

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from games.core.errors import OptionError
@@ -180,7 +180,7 @@ def _free_slug(name: str, exclude_id: int | None = None) -> str:
 
 
 def tournament_create(
-    *, created_by: AbstractBaseUser, time_zone: Any = None, starts_at: Any = None, **settings: Any
+    *, created_by: User, time_zone: Any = None, starts_at: Any = None, **settings: Any
 ) -> Tournament:
     """Create a draft tournament; its creator becomes its first organizer. Only site staff create them.
 
@@ -223,7 +223,7 @@ def check_settings_open(tournament: Tournament) -> None:
         raise StateConflict("settings are fixed once the tournament has started", field="status")
 
 
-def tournament_update(*, tournament: Tournament, by: AbstractBaseUser, **changes: Any) -> Tournament:
+def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> Tournament:
     """Change settings while the tournament has not started (draft or registration)."""
     check_organizer(user=by, tournament=tournament)
     unknown = sorted(set(changes) - set(SETTINGS))
@@ -252,12 +252,12 @@ def tournament_update(*, tournament: Tournament, by: AbstractBaseUser, **changes
     return tournament
 
 
-def organizer_add(*, tournament: Tournament, by: AbstractBaseUser, username: Any) -> AbstractBaseUser:
+def organizer_add(*, tournament: Tournament, by: User, username: Any) -> User:
     """Add the user called `username` to the tournament's organizers (`role_add` with the organizer role)."""
     return role_add(tournament=tournament, by=by, username=username, role="organizer")
 
 
-def role_add(*, tournament: Tournament, by: AbstractBaseUser, username: Any, role: Any) -> AbstractBaseUser:
+def role_add(*, tournament: Tournament, by: User, username: Any, role: Any) -> User:
     """Give the user called `username` a role in the tournament: `organizer` (everything) or `scorekeeper`
     (enters and corrects results only). An organizer added as a scorekeeper is refused (organizers enter
     results too); a scorekeeper added as an organizer becomes one.
@@ -293,7 +293,7 @@ def role_add(*, tournament: Tournament, by: AbstractBaseUser, username: Any, rol
     return user
 
 
-def role_remove(*, tournament: Tournament, by: AbstractBaseUser, username: Any, role: Any) -> None:
+def role_remove(*, tournament: Tournament, by: User, username: Any, role: Any) -> None:
     """Take a role away. A tournament keeps at least one organizer."""
     check_organizer(user=by, tournament=tournament)
     if role not in ROLES:
@@ -311,7 +311,7 @@ def role_remove(*, tournament: Tournament, by: AbstractBaseUser, username: Any, 
         audit(tournament, by, removed, user=user.get_username())
 
 
-def tournament_schedule(*, tournament: Tournament, by: AbstractBaseUser, **changes: Any) -> Tournament:
+def tournament_schedule(*, tournament: Tournament, by: User, **changes: Any) -> Tournament:
     """Set the event's clock: `time_zone` (an IANA name), `starts_at`, `checkin_opens_at` (empty: no
     check-in; else before the start) and `round_times` (planned starts of rounds 1, 2, ...; an empty entry
     leaves that round without one; each after the one before and not before the start).
@@ -401,7 +401,7 @@ def _check_round_times(round_times: list, starts: Any) -> None:
 
 
 def _move_status(
-    tournament: Tournament, by: AbstractBaseUser, allowed: Sequence[str], target: str, action: str
+    tournament: Tournament, by: User, allowed: Sequence[str], target: str, action: str
 ) -> Tournament:
     check_organizer(user=by, tournament=tournament)
     with transaction.atomic():
@@ -418,7 +418,7 @@ def _move_status(
     return tournament
 
 
-def tournament_open_registration(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:
+def tournament_open_registration(*, tournament: Tournament, by: User) -> Tournament:
     return _move_status(
         tournament, by, [Tournament.Status.DRAFT], Tournament.Status.REGISTRATION, Action.REGISTRATION_OPENED
     )
@@ -427,7 +427,7 @@ def tournament_open_registration(*, tournament: Tournament, by: AbstractBaseUser
 def tournament_start(
     *,
     tournament: Tournament,
-    by: AbstractBaseUser,
+    by: User,
     confirm: Any = False,
     dropped: Sequence[int] | None = None,
     promoted: Sequence[int] | None = None,
@@ -498,7 +498,7 @@ def _close_seeds(tournament: Tournament) -> None:
     Registration.objects.bulk_update(seeded, ["seed"])
 
 
-def tournament_finish(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:
+def tournament_finish(*, tournament: Tournament, by: User) -> Tournament:
     """End a running tournament early (it also ends by itself when its last round completes)."""
     check_organizer(user=by, tournament=tournament)
     with transaction.atomic():
@@ -548,7 +548,7 @@ def _fill_seeds(tournament: Tournament) -> None:
 
 
 def tournament_seed(
-    *, tournament: Tournament, by: AbstractBaseUser, method: str, order: Sequence[int] | None = None
+    *, tournament: Tournament, by: User, method: str, order: Sequence[int] | None = None
 ) -> list[Registration]:
     """Seed every active player, by rating ("rating") or in the given order of player ids ("hand").
     Only before round 1 is generated."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -97,7 +97,7 @@ def registration_open(tournament: Tournament) -> bool:
 
 
 def registration_add(
-    *, tournament: Tournament, by: AbstractBaseUser, player_id: Any = None, name: Any = None, seed: Any = None
+    *, tournament: Tournament, by: User, player_id: Any = None, name: Any = None, seed: Any = None
 ) -> Registration:
     """Register a player (by id, or by name: a new name makes a new player). While the tournament runs this is
     a late entry: the player enters at the next round with zero points and the next free seed.
@@ -169,7 +169,7 @@ def registration_add(
         return reg
 
 
-def _check_reach(tournament: Tournament, by: AbstractBaseUser, player: Player, *, typed: bool) -> None:
+def _check_reach(tournament: Tournament, by: User, player: Player, *, typed: bool) -> None:
     """Refuse an organizer's entry of a player out of their reach (an invited one: already invited)."""
     if reaches(by, player, tournament):
         return
@@ -188,7 +188,7 @@ def _check_reach(tournament: Tournament, by: AbstractBaseUser, player: Player, *
     raise UserError(f"{player.name} is not one of your walk-ins: invite them by user name", field="player")
 
 
-def registration_invite(*, tournament: Tournament, by: AbstractBaseUser, username: Any) -> Registration:
+def registration_invite(*, tournament: Tournament, by: User, username: Any) -> Registration:
     """Invite the player of the user called `username` (an organizer's entry of someone they do not reach):
     an `invited` registration, no place and no seed, that the invitee accepts or declines on their page
     (`invitation_answer`). The invitee hears of it in their inbox."""
@@ -237,7 +237,7 @@ def registration_invite(*, tournament: Tournament, by: AbstractBaseUser, usernam
     return reg
 
 
-def invitation_withdraw(*, tournament: Tournament, by: AbstractBaseUser, player_id: Any) -> None:
+def invitation_withdraw(*, tournament: Tournament, by: User, player_id: Any) -> None:
     """An organizer takes back an invitation not answered yet (the invited player was never in)."""
     check_organizer(user=by, tournament=tournament)
     with transaction.atomic():
@@ -249,7 +249,7 @@ def invitation_withdraw(*, tournament: Tournament, by: AbstractBaseUser, player_
         audit(tournament, by, Action.INVITATION_WITHDRAWN, player=reg.player.name, player_id=reg.player_id)
 
 
-def invitation_answer(*, tournament: Tournament, by: AbstractBaseUser, accept: Any) -> Registration | None:
+def invitation_answer(*, tournament: Tournament, by: User, accept: Any) -> Registration | None:
     """The signed-in user accepts or declines their invitation to `tournament`. Accepted, the invitation is an
     entry like an organizer's (a place at once, whatever the cap; while the tournament runs a late entry with
     the next free seed); declined, it is gone (None)."""
@@ -290,9 +290,7 @@ def invitation_answer(*, tournament: Tournament, by: AbstractBaseUser, accept: A
     return reg
 
 
-def registration_leave(
-    *, tournament: Tournament, by: AbstractBaseUser, player_id: Any, status: str
-) -> Registration:
+def registration_leave(*, tournament: Tournament, by: User, player_id: Any, status: str) -> Registration:
     """A player leaves: `withdrawn` before the start, `dropped` or `no_show` while the tournament runs (they
     are paired no more; results already played stay; their published tables still waiting close as
     forfeits). Before the start an organizer may also take a waitlisted or pending player off; a place
@@ -402,7 +400,7 @@ def _check_signup_open(tournament: Tournament) -> None:
         raise StateConflict("the organizers register the players of this tournament: ask them to add you")
 
 
-def registration_join(*, tournament: Tournament, by: AbstractBaseUser) -> Registration:
+def registration_join(*, tournament: Tournament, by: User) -> Registration:
     """The signed-in user's player joins (open sign-up, before the start): with approval the entry is
     pending; otherwise a free place makes it active, a full tournament puts it on the waitlist (or refuses
     it without one). A player who left may join again, at the back of the queue."""
@@ -446,7 +444,7 @@ def registration_join(*, tournament: Tournament, by: AbstractBaseUser) -> Regist
     return reg
 
 
-def registration_withdraw(*, tournament: Tournament, by: AbstractBaseUser) -> Registration:
+def registration_withdraw(*, tournament: Tournament, by: User) -> Registration:
     """The signed-in user's player leaves before the start (registered, waitlisted or pending); a place freed
     goes to the first waitlisted player."""
     player = signed_in_player(by)
@@ -483,9 +481,7 @@ def _registration_of(tournament: Tournament, player_id: Any) -> Registration:
     return reg
 
 
-def registration_decide(
-    *, tournament: Tournament, by: AbstractBaseUser, player_id: Any, approve: Any
-) -> Registration:
+def registration_decide(*, tournament: Tournament, by: User, player_id: Any, approve: Any) -> Registration:
     """An organizer approves a pending entry (a place if one is free, else the waitlist, at its back) or
     declines it (the player cannot join again by themselves)."""
     check_organizer(user=by, tournament=tournament)
@@ -516,7 +512,7 @@ def registration_decide(
 
 
 def registration_check_in(
-    *, tournament: Tournament, by: AbstractBaseUser, player_id: Any = None, checked_in: Any = True
+    *, tournament: Tournament, by: User, player_id: Any = None, checked_in: Any = True
 ) -> Registration:
     """Check a registered or waitlisted player in (or, with `checked_in` False, undo it), before the start.
 
@@ -563,7 +559,7 @@ def registration_check_in(
     return reg
 
 
-def signup_configure(*, tournament: Tournament, by: AbstractBaseUser, **changes: Any) -> Tournament:
+def signup_configure(*, tournament: Tournament, by: User, **changes: Any) -> Tournament:
     """Set how players sign up, before the start: `self_signup` (players join and leave themselves while
     registration is open), `capacity` (places; None for no cap), `waitlist` (when full, joiners queue; else
     they are refused) and `approval` (joins wait for an organizer).

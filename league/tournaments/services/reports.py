@@ -20,9 +20,9 @@ Events (league.core.events, sent after commit): `report_awaiting_confirmation` o
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 
 from league.core.errors import Forbidden
@@ -47,7 +47,7 @@ def _table(table: Table) -> Table:
     return table
 
 
-def _seated_player(table: Table, user: AbstractBaseUser | None) -> tuple[Player, list[int], set[int]]:
+def _seated_player(table: Table, user: User | AnonymousUser | None) -> tuple[Player, list[int], set[int]]:
     """The signed-in user's player, seated and active at `table`; (player, seat order, active players).
     403 otherwise (anonymous, no player, not seated here, dropped), and 403 where the tournament takes
     results from its organizers only."""
@@ -77,7 +77,7 @@ def _where(table: Table) -> dict[str, Any]:
 def table_report(
     *,
     table: Table,
-    by: AbstractBaseUser | None,
+    by: User | AnonymousUser | None,
     expected_version: Any,
     places: Any = None,
     scores: Any = None,
@@ -107,7 +107,7 @@ def table_report(
             match_id=table.match_id,
             expected_version=expected_version,
             reporter_id=player.pk,
-            reported_by=by,
+            reported_by=cast(User, by),  # _seated_player let only a signed-in user through
             places=places,
             scores=scores,
             advancing=decider,
@@ -126,7 +126,7 @@ def table_report(
     return report
 
 
-def table_confirm(*, table: Table, by: AbstractBaseUser | None, report_id: Any) -> ResultReport:
+def table_confirm(*, table: Table, by: User | AnonymousUser | None, report_id: Any) -> ResultReport:
     """Confirm the open report `report_id` of `table` as a player it awaits; the last confirmation stores it
     (see the module). 403 for the reporter and players not awaited, 404 for a report of another table, 409
     once an organizer entered the result (or the report is stored or disputed)."""
@@ -137,7 +137,11 @@ def table_confirm(*, table: Table, by: AbstractBaseUser | None, report_id: Any) 
         if seam.flows(tournament, table.round.number):
             tournament_locked(tournament)  # first, as an organizer's entry takes it (`tables.table_record`)
         report = report_locked(report_id, table.match_id)
-        remaining = report_confirm(report=report, player_id=player.pk, user=by)
+        remaining = report_confirm(
+            report=report,
+            player_id=player.pk,
+            user=cast(User, by),  # _seated_player: signed in
+        )
         if not remaining:
             table_record(
                 table=table,
@@ -166,7 +170,7 @@ def table_confirm(*, table: Table, by: AbstractBaseUser | None, report_id: Any) 
 def table_dispute(
     *,
     table: Table,
-    by: AbstractBaseUser | None,
+    by: User | AnonymousUser | None,
     report_id: Any = None,
     places: Any = None,
     scores: Any = None,
@@ -191,7 +195,7 @@ def table_dispute(
         dispute = dispute_open(
             report=report,
             player_id=player.pk,
-            user=by,
+            user=cast(User, by),  # _seated_player let only a signed-in user through
             window=timedelta(minutes=tournament.dispute_window_minutes),
             places=places,
             scores=scores,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from league.core import events
@@ -24,7 +24,7 @@ from league.tournaments.services.common import check_organizer, check_scorer, to
 from league.tournaments.services.forfeits import close_table
 
 
-def _published_table(table: Table, by: AbstractBaseUser, *, check=check_organizer) -> Table:
+def _published_table(table: Table, by: User, *, check=check_organizer) -> Table:
     """The table read afresh (the caller's copy of its round may be stale), checked to be published, after
     `check` (the organizer check, or the scorekeeper check for results)."""
     table = Table.objects.select_related("round__tournament", "match").get(pk=table.pk)
@@ -37,7 +37,7 @@ def _published_table(table: Table, by: AbstractBaseUser, *, check=check_organize
 def table_result(
     *,
     table: Table,
-    by: AbstractBaseUser,
+    by: User,
     expected_version: Any,
     places: Any = None,
     scores: Any = None,
@@ -94,7 +94,7 @@ def check_decider(
 def table_record(
     *,
     table: Table,
-    by: AbstractBaseUser | None,
+    by: User | None,
     expected_version: Any,
     places: Any = None,
     scores: Any = None,
@@ -194,7 +194,7 @@ def _reset_message(label: str, undone: Sequence[Table]) -> str:
 
 
 def table_close(
-    *, table: Table, by: AbstractBaseUser, absent: Any, kind: str, reason: str = "", advancing: Any = None
+    *, table: Table, by: User, absent: Any, kind: str, reason: str = "", advancing: Any = None
 ) -> Table:
     """Close a table as a no-show or forfeit. Absent players share last place and present players share
     first; with nobody present the match is void and nobody scores. No-shows are paired no more.
