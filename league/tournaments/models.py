@@ -10,9 +10,13 @@ Times are stored as instants (UTC); a tournament's `time_zone` says how its page
 forms read local times (`league.tournaments.clock`).
 """
 
+from typing import cast
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+
+from league.matches.models import Match
 
 
 def default_time_zone() -> str:
@@ -426,6 +430,18 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} table {self.number}"
+
+    # For the type checker: `match` is nullable (a draft's tables have no match yet), but code that reads a
+    # published table (every result, report and closing) may count on it.
+    @property
+    def published_match(self) -> Match:
+        """The match of this published table."""
+        return cast(Match, self.match)  # published tables always have their match
+
+    @property
+    def published_match_id(self) -> int:
+        """The id of the match of this published table."""
+        return cast(int, self.match_id)  # published tables always have their match
 
 
 class AuditEntry(models.Model):

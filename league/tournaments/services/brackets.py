@@ -133,9 +133,9 @@ def tables_reset(*, tournament: Tournament, tables: Sequence[Table], by: User | 
     replayed out of its pool), the table marked reset, and the reset logged (`result.reset`). Call inside a
     transaction holding the tournament row lock."""
     for table in tables:
-        if Match.objects.filter(pk=table.match_id).exclude(status=Match.Status.VOID).exists():
+        if Match.objects.filter(pk=table.published_match_id).exclude(status=Match.Status.VOID).exists():
             result_void(
-                match_id=table.match_id,
+                match_id=table.published_match_id,
                 entered_by=by,
                 reason=f"reset: {table.label} is played again after a correction of {cause}",
             )

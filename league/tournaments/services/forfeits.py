@@ -29,7 +29,7 @@ def close_table(
     """Close `table` (published; its match locked here) with `absent` players placed last, `advancing` the
     decider of a tie at the cut among the players present (checked by the caller); inside a transaction."""
     absent = sorted(set(absent), key=seats.index)
-    match = Match.objects.select_for_update().get(pk=table.match_id)
+    match = Match.objects.select_for_update().get(pk=table.published_match_id)
     if len(absent) == len(seats):
         label = Table.Closed(kind).label.lower()
         result_void(
@@ -106,11 +106,16 @@ def tables_forfeit_departed(
         seats.setdefault(match_id, []).append(player_id)
     closed = []
     for table in waiting:
-        absent = [pid for pid in seats.get(table.match_id, []) if pid in left]
+        absent = [pid for pid in seats.get(table.published_match_id, []) if pid in left]
         if absent:
             names = ", ".join(left[pid] for pid in absent)
             close_table(
-                table, seats[table.match_id], absent, Table.Closed.FORFEIT, by, f"{names} left the tournament"
+                table,
+                seats[table.published_match_id],
+                absent,
+                Table.Closed.FORFEIT,
+                by,
+                f"{names} left the tournament",
             )
             audit(
                 tournament,

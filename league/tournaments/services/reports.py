@@ -57,7 +57,7 @@ def _seated_player(table: Table, user: User | AnonymousUser | None) -> tuple[Pla
     if tournament.result_reporting != Tournament.Reporting.SELF_REPORT:
         raise Forbidden("in this tournament the organizers enter the results: players do not report them")
     player = Player.objects.filter(user=user).first()
-    seats = list(table.match.seats.order_by("seat").values_list("player_id", flat=True))
+    seats = list(table.published_match.seats.order_by("seat").values_list("player_id", flat=True))
     if player is None or player.pk not in seats:
         raise Forbidden("only the players seated at this table report, confirm or dispute its result")
     active = set(
@@ -104,7 +104,7 @@ def table_report(
     _, decider = check_decider(table, places, scores, advancing)
     with transaction.atomic():
         report = report_open(
-            match_id=table.match_id,
+            match_id=table.published_match_id,
             expected_version=expected_version,
             reporter_id=player.pk,
             reported_by=cast(User, by),  # _seated_player let only a signed-in user through
@@ -136,7 +136,7 @@ def table_confirm(*, table: Table, by: User | AnonymousUser | None, report_id: A
     with transaction.atomic():
         if seam.flows(tournament, table.round.number):
             tournament_locked(tournament)  # first, as an organizer's entry takes it (`tables.table_record`)
-        report = report_locked(report_id, table.match_id)
+        report = report_locked(report_id, table.published_match_id)
         remaining = report_confirm(
             report=report,
             player_id=player.pk,
@@ -186,12 +186,14 @@ def table_dispute(
     with transaction.atomic():
         if report_id is None:
             latest = (
-                ResultReport.objects.filter(match_id=table.match_id).order_by("-created_at", "-id").first()
+                ResultReport.objects.filter(match_id=table.published_match_id)
+                .order_by("-created_at", "-id")
+                .first()
             )
             if latest is None:
                 raise StateConflict("nobody reported this table's result: there is nothing to dispute")
             report_id = latest.pk
-        report = report_locked(report_id, table.match_id)
+        report = report_locked(report_id, table.published_match_id)
         dispute = dispute_open(
             report=report,
             player_id=player.pk,

@@ -79,7 +79,7 @@ def check_decider(
     tournament = table.round.tournament
     if not advancing and seam.table_cut(tournament, table.round.number, table.label) is None:
         return None, None
-    seated = list(table.match.seats.order_by("seat").values_list("player_id", "player__name"))
+    seated = list(table.published_match.seats.order_by("seat").values_list("player_id", "player__name"))
     spec = game_spec(tournament.game_id)
     checked, _ = check_outcome(
         num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores
@@ -119,10 +119,10 @@ def table_record(
             if undone and not reset:
                 raise StateConflict(_reset_message(table.label, undone), field="reset")
             tables_reset(tournament=tournament, tables=undone, by=by, cause=table.label)
-        elif checked is not None and table.match.result_version:
+        elif checked is not None and table.published_match.result_version:
             _check_later_round(tournament, table, checked, decider)
         version = result_submit(
-            match_id=table.match_id,
+            match_id=table.published_match_id,
             expected_version=expected_version,
             places=places,
             scores=scores,
@@ -153,7 +153,7 @@ def _check_live(table: Table) -> None:
 
 def _later_matches(table: Table, places: list[int] | None, advancing: list[int] | None) -> list[Table]:
     """The live tables of later matches whose players a new result at `table` (`places`) would change."""
-    if places is None or not table.match.result_version:
+    if places is None or not table.published_match.result_version:
         return []
     return seam.correction_resets(seam.load_history(table.round.tournament), table, places, advancing)
 
@@ -206,13 +206,13 @@ def table_close(
     _check_live(table)
     if kind not in (Table.Closed.NO_SHOW, Table.Closed.FORFEIT):
         raise UserError("close a table as no_show or forfeit", field="kind")
-    seats = list(table.match.seats.order_by("seat").values_list("player_id", flat=True))
+    seats = list(table.published_match.seats.order_by("seat").values_list("player_id", flat=True))
     if not isinstance(absent, list | tuple) or not absent or not all(pid in seats for pid in absent):
         raise UserError("name the absent players among the table's players", field="absent")
     tournament = table.round.tournament
     decider = None
     if len(set(absent)) < len(seats):
-        names = dict(table.match.seats.values_list("player_id", "player__name"))
+        names = dict(table.published_match.seats.values_list("player_id", "player__name"))
         present_places = [len(seats) - len(set(absent)) + 1 if pid in absent else 1 for pid in seats]
         decider = seam.check_advancing(
             tournament, table.round.number, table.label, seats, present_places, advancing, names
@@ -227,7 +227,7 @@ def table_close(
             undone = _later_matches(table, places if len(set(absent)) < len(seats) else None, None)
             if undone:
                 raise StateConflict(_reset_message(table.label, undone), field="reset")
-        elif table.match.result_version and len(set(absent)) < len(seats):
+        elif table.published_match.result_version and len(set(absent)) < len(seats):
             places = [len(seats) - len(set(absent)) + 1 if pid in absent else 1 for pid in seats]
             _check_later_round(tournament, table, places, decider)
         close_table(table, seats, absent, kind, by, reason, decider)
