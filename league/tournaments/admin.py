@@ -2,6 +2,8 @@
 `tournament_update`); the lifecycle and rounds move through admin actions that call the same services as the
 pages and the API, so the admin can drive a whole tournament. Rounds and tables are read-only records."""
 
+from typing import cast
+
 from django.contrib import admin, messages
 
 from league.core.errors import UserError
@@ -99,7 +101,7 @@ class TableInline(admin.TabularInline):
     model = Table
     extra = 0
     fields = ["number", "label", "planned_seats", "match", "closed_as", "absent"]
-    readonly_fields = fields
+    readonly_fields = cast(list[str], fields)  # the names above (the base class also takes groups of them)
     can_delete = False
 
     def has_add_permission(self, request, obj=None) -> bool:

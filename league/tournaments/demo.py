@@ -32,7 +32,7 @@ def _random_places(rng: random.Random, size: int) -> list[int]:
 
 def _play(round_row: Round, admin: User, rng: random.Random, *, tables: int | None = None) -> None:
     for table in round_row.tables.order_by("number").select_related("match")[:tables]:
-        size = table.match.seats.count()
+        size = table.published_match.seats.count()
         services.table_result(table=table, by=admin, expected_version=0, places=_random_places(rng, size))
 
 

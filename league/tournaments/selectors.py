@@ -97,7 +97,7 @@ def check_in_state(tournament: Tournament, now: datetime | None = None) -> str:
         return "off"
     if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
         return "closed"
-    if (now or timezone.now()) < tournament.checkin_opens_at:
+    if (now or timezone.now()) < cast(datetime, tournament.checkin_opens_at):  # check-in on: it opens then
         return "not_yet"
     return "open"
 
@@ -130,7 +130,8 @@ def my_entry(
     )
     position = None
     if status == Registration.Status.WAITLISTED:
-        position = 1 + [item.pk for item in waitlist(registrations)].index(reg.pk)
+        waitlisted = cast(Registration, reg)  # the status is the registration's
+        position = 1 + [item.pk for item in waitlist(registrations)].index(waitlisted.pk)
     can_join = (
         player is not None
         and tournament.self_signup
@@ -439,7 +440,8 @@ def rounds(history, *, include_drafts: bool) -> list[RoundView]:
                     earned = seam.table_points(
                         tournament,
                         [seat.player_id for seat in seats],
-                        {seat.player_id: seat.place for seat in seats},
+                        # a played table places every seat
+                        cast(dict[int, int], {seat.player_id: seat.place for seat in seats}),
                     )
                     for seat in seats:
                         seat.points = earned[seat.player_id]
@@ -663,12 +665,15 @@ def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing
                 by_label[table.label] = table
     matches = seam.bracket_matches(history, names)
     if matches is not None:
-        feeders = {match.label: match for match in seam.bracket_of(history).bracket.matches}
+        drawn = cast(seam.Bracket, seam.bracket_of(history))  # bracket_matches found the bracket
+        feeders = {match.label: match for match in drawn.bracket.matches}
         sections: dict[str, dict[str, list[dict]]] = {}
         for match in matches:
             section, column = _column_of(match.label)
-            table = by_label.get(match.label)
-            places = {seat.player_id: seat.place for seat in table.seats} if table else {}
+            shown = by_label.get(match.label)
+            places: dict[int | None, int | None] = (
+                {seat.player_id: seat.place for seat in shown.seats} if shown else {}
+            )
             lines = []
             for slot in match.slots:
                 place = places.get(slot.player_id)
@@ -857,7 +862,7 @@ class TableReporting:
 def table_reporting(table: Table, user: User | AnonymousUser | None, seats: list[SeatView]) -> TableReporting:
     """The reports and disputes of a published `table` and what `user` may do there (`seats`: its seats)."""
     tournament = table.round.tournament
-    match = table.match
+    match = table.published_match
     seat_names = {match.pk: [seat.name for seat in seats]}
     names = {seat.player_id: seat.name for seat in seats}
     reports = list(
@@ -898,13 +903,17 @@ def table_reporting(table: Table, user: User | AnonymousUser | None, seats: list
             tournament=tournament, player=player, status=Registration.Status.ACTIVE
         ).exists()
     )
-    me = player.pk if active and self_report and not table.closed_as else None
+    # active: the player is set
+    me = cast(Player, player).pk if active and self_report and not table.closed_as else None
     two_seat_organizer = (
         len(seats) == 2 and tournament.two_seat_confirmation == Tournament.TwoSeatConfirmation.ORGANIZER
     )
     until = None
     if stored is not None and me is not None and dispute is None:
-        until = counting.entered_at + timedelta(minutes=tournament.dispute_window_minutes)
+        # a stored report is the counting version's
+        until = cast(ResultVersion, counting).entered_at + timedelta(
+            minutes=tournament.dispute_window_minutes
+        )
         until = until if timezone.now() <= until else None
     return TableReporting(
         open=open_report,

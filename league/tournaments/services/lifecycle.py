@@ -6,7 +6,8 @@ before anything is written."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from datetime import datetime
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
@@ -78,7 +79,8 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
     """
     cleaned = dict(values)
     cleaned["name"] = check_name(cleaned.get("name"), what="a tournament", max_length=NAME_MAX_LENGTH)
-    spec = game_spec(cleaned.get("game_id"), field="game")
+    # a missing id is refused as an unknown one (a UserError naming the games)
+    spec = game_spec(cleaned.get("game_id"), field="game")  # type: ignore[arg-type]  # checked by game_spec
     options = cleaned.get("options") or {}
     if not isinstance(options, Mapping):
         raise UserError("options must be an object of option names and values", field="options")
@@ -351,7 +353,7 @@ def tournament_schedule(*, tournament: Tournament, by: User, **changes: Any) -> 
         opens = times.get("checkin_opens_at", tournament.checkin_opens_at)
         if opens is not None and starts is None:
             raise UserError("set the start time too: check-in opens before it", field="checkin_opens_at")
-        if opens is not None and opens >= starts:
+        if opens is not None and opens >= cast(datetime, starts):  # set: checked just above
             raise UserError("check-in must open before the start time", field="checkin_opens_at")
         if round_times is not None:
             _check_round_times(round_times, starts)
@@ -359,12 +361,12 @@ def tournament_schedule(*, tournament: Tournament, by: User, **changes: Any) -> 
             first = tournament.round_times.order_by("number").first()
             if first is not None and first.starts_at < starts:
                 raise UserError(f"round {first.number} would start before the tournament", field="starts_at")
-        before = {
+        before: dict[str, Any] = {
             "time_zone": tournament.time_zone,
             "starts_at": tournament.starts_at,
             "checkin_opens_at": tournament.checkin_opens_at,
         }
-        after = {"time_zone": zone, "starts_at": starts, "checkin_opens_at": opens}
+        after: dict[str, Any] = {"time_zone": zone, "starts_at": starts, "checkin_opens_at": opens}
         if round_times is not None:
             planned = dict(tournament.round_times.values_list("number", "starts_at"))
             before["round_times"] = [planned.get(number) for number in range(1, max(planned, default=0) + 1)]

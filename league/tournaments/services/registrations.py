@@ -55,7 +55,7 @@ NOT_PLAYED = (
     Registration.Status.DECLINED,
     Registration.Status.INVITED,
 )
-LEAVING = {  # the audit action of each way of leaving
+LEAVING: dict[str, str] = {  # the audit action of each way of leaving
     Registration.Status.WITHDRAWN: Action.REGISTRATION_WITHDRAWN,
     Registration.Status.DROPPED: Action.REGISTRATION_DROPPED,
     Registration.Status.NO_SHOW: Action.REGISTRATION_NO_SHOW,
@@ -416,11 +416,12 @@ def registration_join(*, tournament: Tournament, by: User) -> Registration:
         if reg is not None and reg.status == Registration.Status.DECLINED:
             raise Forbidden("the organizers declined your entry: ask them if you think this is a mistake")
         if reg is not None and reg.status in ENTERED:
-            already = {
+            already_by_status: dict[str, str] = {
                 Registration.Status.ACTIVE: "you are already registered",
                 Registration.Status.WAITLISTED: "you are already on the waitlist",
                 Registration.Status.PENDING: "your entry already waits for the organizers' approval",
-            }[reg.status]
+            }
+            already = already_by_status[reg.status]
             raise UserError(already, code=ErrorCode.DUPLICATE)
         if tournament.approval:
             status = Registration.Status.PENDING

@@ -5,8 +5,8 @@ but do not run the clock. Each write locks the round row, so two clicks at once 
 
 from __future__ import annotations
 
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, cast
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -91,7 +91,8 @@ def round_timer_extend(*, round_row: Round, by: User, minutes: Any) -> Round:
         if view.paused:
             locked.timer_paused_remaining += minutes * 60
         else:
-            locked.timer_ends_at = max(locked.timer_ends_at, timers.now()) + extra
+            running = cast(datetime, locked.timer_ends_at)  # a timer that is not paused runs to its end
+            locked.timer_ends_at = max(running, timers.now()) + extra
         locked.timer_duration_seconds += minutes * 60
         return _save(locked, round_row)
 
