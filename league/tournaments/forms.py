@@ -3,12 +3,14 @@
 import csv
 import io
 import re
+from typing import Any, TypedDict, cast
 
 from django import forms
 from django.conf import settings
 
 from games.core.errors import OptionError
 from games.core.spec import Option
+from league.core.bounds import Bounds
 from league.core.catalogue import game_choices, game_spec, game_specs
 from league.core.errors import UserError
 from league.core.json_input import parse_json
@@ -17,6 +19,19 @@ from league.tournaments.models import Tournament, default_time_zone
 from league.tournaments.services import CAPACITY_BOUNDS, ROLES, SETTING_BOUNDS, BatchEntry
 
 FORMATS = dict(Tournament.Format.choices)
+
+
+class IntegerLimits(TypedDict):
+    """The bounds an IntegerField takes (`Bounds.limits` of a setting counted in whole numbers)."""
+
+    min_value: int
+    max_value: int
+
+
+def _limits(bounds: Bounds) -> IntegerLimits:
+    return cast(IntegerLimits, bounds.limits)  # the settings of these fields are whole numbers
+
+
 FORMAT_FIELDS = {  # the settings that only some formats use; the others ignore them (and their errors)
     "rounds": ("swiss", "round_robin", "stages"),
     "first_stage": ("stages",),
@@ -103,14 +118,16 @@ class TournamentForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text="Shown on the tournament's page: rules, prizes, what to bring.",
     )
-    table_size = forms.IntegerField(initial=4, label="Seats per table", **SETTING_BOUNDS["table_size"].limits)
+    table_size = forms.IntegerField(
+        initial=4, label="Seats per table", **_limits(SETTING_BOUNDS["table_size"])
+    )
     leftovers = forms.ChoiceField(
         choices=Tournament.Leftovers.choices, label="Players who do not fill a table"
     )
     rounds = forms.IntegerField(
         required=False,
         initial=4,
-        **SETTING_BOUNDS["rounds"].limits,
+        **_limits(SETTING_BOUNDS["rounds"]),
         help_text="Swiss: rounds to play. Round robin: empty for one full cycle. "
         "Stages: rounds of the first stage.",
     )
@@ -118,7 +135,7 @@ class TournamentForm(forms.Form):
         choices=[("swiss", "Swiss"), ("round_robin", "Round robin")], required=False, label="First stage"
     )
     cut_size = forms.IntegerField(
-        required=False, label="Players in the top cut", **SETTING_BOUNDS["cut_size"].limits
+        required=False, label="Players in the top cut", **_limits(SETTING_BOUNDS["cut_size"])
     )
     cut_format = forms.ChoiceField(
         choices=[("single_elimination", "Single elimination"), ("double_elimination", "Double elimination")],
@@ -126,7 +143,7 @@ class TournamentForm(forms.Form):
         label="Top cut format",
     )
     advance = forms.IntegerField(
-        initial=1, label="Advancing per table (tables of 3 or more)", **SETTING_BOUNDS["advance"].limits
+        initial=1, label="Advancing per table (tables of 3 or more)", **_limits(SETTING_BOUNDS["advance"])
     )
     third_place = forms.BooleanField(required=False, label="Third-place match (single elimination)")
     grand_final_reset = forms.BooleanField(
@@ -167,21 +184,22 @@ class TournamentForm(forms.Form):
         initial=15,
         label="Dispute window (minutes)",
         required=False,
-        **SETTING_BOUNDS["dispute_window_minutes"].limits,
+        **_limits(SETTING_BOUNDS["dispute_window_minutes"]),
         help_text="Self-report: how long after a confirmed result is stored a player at the table may still "
         "dispute it (0: not at all).",
     )
 
     def __init__(self, *args, with_schedule: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game_id"].choices = game_choices()
+        cast(forms.ChoiceField, self.fields["game_id"]).choices = game_choices()  # declared above
         self.with_schedule = with_schedule
         if with_schedule:
             self.fields["time_zone"].initial = default_time_zone()
         else:
             for name in ("start_date", "start_time", "time_zone"):
                 del self.fields[name]
-        self.option_fields: dict[str, list[tuple[Option, str]]] = {}
+        # by game id (looked up with None too, when no game is chosen)
+        self.option_fields: dict[str | None, list[tuple[Option, str]]] = {}
         for spec in game_specs():
             self.option_fields[spec.id] = []
             for option in spec.options:
@@ -227,18 +245,18 @@ class TournamentForm(forms.Form):
                 form.initial[f"points__{size}__{place}"] = _shown(value)
         return form
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = cast(dict[str, Any], super().clean())  # Form.clean returns cleaned_data
         fmt = data.get("format")
         for name, formats in FORMAT_FIELDS.items():
             if fmt not in formats:
-                self._errors.pop(name, None)
+                self.errors.pop(name, None)
                 data[name] = IGNORED_VALUE[name]
         game = data.get("game_id")
         for spec_id, fields in self.option_fields.items():
             for _, name in fields:
                 if spec_id != game:
-                    self._errors.pop(name, None)
+                    self.errors.pop(name, None)
         data["options"] = self._options(game)
         data["tiebreaks"] = self._tiebreaks()
         if self.with_schedule:
@@ -435,8 +453,8 @@ class ParticipantsForm(forms.Form):
     entries = forms.CharField(required=False, widget=forms.HiddenInput, max_length=MAX_BATCH_JSON)
     confirm_new = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = cast(dict[str, Any], super().clean())  # Form.clean returns cleaned_data
         if self.errors:
             return data
         if data.get("entries"):
@@ -522,7 +540,7 @@ class SignupForm(forms.Form):
     capacity = forms.IntegerField(
         required=False,
         label="Places (empty: no cap)",
-        **CAPACITY_BOUNDS.limits,
+        **_limits(CAPACITY_BOUNDS),
         widget=forms.NumberInput(attrs={"class": "places"}),
     )
     waitlist = forms.BooleanField(required=False, label="When full, joiners go to a waitlist")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -38,7 +39,7 @@ class BatchEntry:
     """One line of a batch: a name, an optional seed, and its line number (from 1) in what was sent."""
 
     name: str
-    seed: int | None = None
+    seed: Any = None  # as sent (a whole number, or anything else, which the service refuses)
     line: int = 0
 
 
@@ -49,7 +50,7 @@ class BatchLine:
 
     line: int
     name: str
-    seed: int | None
+    seed: Any  # as sent (see `BatchEntry`)
     new: bool = False
     suggestions: list[str] = field(default_factory=list)
     error: str = ""
