@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import cast
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.contrib.auth.views import redirect_to_login as login_redirect
 from django.core.paginator import Paginator
 from django.db.models import Max
@@ -66,6 +68,12 @@ def _tournament(request: HttpRequest, slug: str) -> Tournament:
     return tournament
 
 
+def _signed_in(request: HttpRequest) -> User:
+    """`request.user` where the view has sent anonymous visitors to the login page already
+    (`_require_organizer`, `staff_member_required`)."""
+    return cast(User, request.user)  # signed in: checked before
+
+
 def _require_organizer(
     request: HttpRequest, tournament: Tournament, *, scorer: bool = False
 ) -> HttpResponse | None:
@@ -90,7 +98,7 @@ def tournament_index(request: HttpRequest) -> HttpResponse:
         request.GET.get("page")
     )
     for tournament in page:
-        tournament.game_name = game_name(tournament.game_id)
+        tournament.game_name = game_name(tournament.game_id)  # type: ignore[attr-defined]  # for the template
     return render(request, "tournaments/list.html", {"page": page})
 
 
@@ -103,7 +111,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         status = 400
         if form.is_valid():
             try:
-                tournament = services.tournament_create(created_by=request.user, **form.settings())
+                tournament = services.tournament_create(created_by=_signed_in(request), **form.settings())
             except UserError as exc:
                 add_user_error(form, exc)
                 status = exc.status
@@ -139,7 +147,9 @@ def _detail(
     # (`snapshots`), the rounds as counts (`selectors.round_summaries`), the players a page at a time.
     full = seam.has_bracket(tournament)
     fragment = request.GET.get("fragment") == "live"
-    history = None
+    history: (
+        seam.History[Table, Registration] | seam.History[seam.TableFacts, seam.RegistrationFacts] | None
+    ) = None
     if full:
         history = seam.load_history(tournament)
     elif not fragment:  # registrations' statuses only where the number of rounds depends on the field
@@ -180,14 +190,14 @@ def _detail(
     rows = tournament.registrations.select_related("player").order_by("seed", "id")
     listed = rows.exclude(status__in=queued)
     waiting = selectors.waitlist(list(rows.filter(status=Registration.Status.WAITLISTED)))
-    player = selectors.player_of(request.user)
+    player = selectors.player_of(cast(AbstractBaseUser, request.user))  # player_of reads anonymous users too
     own = rows.filter(player=player).first() if player is not None else None
     context.update(
         {
             "next_table": selectors.next_bracket_table(tournament) if flowing else None,
             "game_name": game_name(tournament.game_id),
             "last_round": last,
-            "planned_rounds": seam.planned_rounds(history),
+            "planned_rounds": seam.planned_rounds(cast(seam.History, history)),  # loaded unless a fragment
             "registrations": listed,  # read only by an organizer's form before the start
             "players_page": Paginator(listed, PLAYERS_PER_PAGE).get_page(request.GET.get("players")),
             "waitlist": waiting,
@@ -231,7 +241,9 @@ def _bye_context(tournament: Tournament, organizer: bool, history, own: Registra
     active = tournament.registrations.select_related("player").filter(status=Registration.Status.ACTIVE)
     return {
         "bye_rounds": rounds,
-        "bye_requests": selectors.open_bye_requests(tournament, None if organizer else own.player_id),
+        "bye_requests": selectors.open_bye_requests(
+            tournament, None if organizer else cast(Registration, own).player_id
+        ),
         "bye_players": active.order_by("seed", "id") if organizer else [],
         "bye_own": own,
     }
@@ -254,7 +266,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
 def _names(data) -> list[str]:
     form = RegisterForm(data)
     if not form.is_valid():
-        raise UserError(form.errors["names"][0], field="names")
+        raise UserError(cast(str, form.errors["names"][0]), field="names")  # an ErrorList gives messages
     return form.cleaned_data["names"]
 
 
@@ -420,7 +432,7 @@ def _confirmation(request: HttpRequest, tournament: Tournament, action: str) -> 
         if reg is None:
             return None
         names = {"name": reg.player.name, "tournament": tournament.name}
-        question, detail, button = (text.format(**names) for text in wording)
+        question, detail, button = (text.format(**names) for text in cast(tuple[str, str, str], wording))
     fields = [
         (key, value) for key, value in request.POST.items() if key not in ("csrfmiddlewaretoken", "confirm")
     ]
@@ -583,28 +595,28 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
     swap_form = None
     try:
         if action == "publish":
-            services.round_publish(round_row=round_row, by=request.user)
+            services.round_publish(round_row=round_row, by=_signed_in(request))
             message = f"Round {number} published: the tables are out."
         elif action == "complete":
-            services.round_complete(round_row=round_row, by=request.user)
+            services.round_complete(round_row=round_row, by=_signed_in(request))
             tournament.refresh_from_db()
             message = f"Round {number} complete." + (
                 " The tournament is finished." if tournament.status == Tournament.Status.FINISHED else ""
             )
         elif action == "discard":
-            services.round_discard(round_row=round_row, by=request.user)
+            services.round_discard(round_row=round_row, by=_signed_in(request))
             messages.success(request, f"Draft of round {number} discarded.")
             return redirect(tournament)
         elif action == "swap":
             swap_form = SwapForm(request.POST)
             if not swap_form.is_valid():
                 raise UserError("give both tables and seats as whole numbers from 1")
-            services.round_swap(round_row=round_row, by=request.user, **swap_form.cleaned_data)
+            services.round_swap(round_row=round_row, by=_signed_in(request), **swap_form.cleaned_data)
             message = "Seats swapped."
         elif action == "move":
             services.round_move(
                 round_row=round_row,
-                by=request.user,
+                by=_signed_in(request),
                 player_id=_int(request.POST, "player"),
                 to_table=_int(request.POST, "to_table"),
             )
@@ -638,7 +650,7 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
     if denied:
         return denied
     table = _table(tournament, number, table_number)
-    match = table.match
+    match = table.published_match
     seats = list(match.seats.select_related("player").order_by("seat"))
     cut = seam.table_cut(tournament, number, table.label)
     advancing_form = None
@@ -709,14 +721,14 @@ def table_close(request: HttpRequest, slug: str, number: int, table_number: int)
     if denied:
         return denied
     table = _table(tournament, number, table_number)
-    seats = list(table.match.seats.select_related("player").order_by("seat"))
+    seats = list(table.published_match.seats.select_related("player").order_by("seat"))
     form = CloseForm(request.POST, seats=seats)
     try:
         if not form.is_valid():
             raise UserError("tick the absent players and choose no-show or forfeit")
         closed = services.table_close(
             table=table,
-            by=request.user,
+            by=_signed_in(request),
             absent=form.cleaned_data["absent"],
             kind=form.cleaned_data["kind"],
             advancing=form.cleaned_data["advancing"] or None,
@@ -801,7 +813,7 @@ def table_report_action(
         return login_redirect(
             reverse("tournaments:table", args=[slug, number, table_number]), reverse("accounts:login")
         )
-    seats = list(table.match.seats.select_related("player").order_by("seat"))
+    seats = list(table.published_match.seats.select_related("player").order_by("seat"))
     forms_used: dict = {}
     try:
         if action == "report":
@@ -986,6 +998,7 @@ def entry_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         raise Http404("no such action")
     if not request.user.is_authenticated:
         return login_redirect(tournament.get_absolute_url())  # the players' login (settings.LOGIN_URL)
+    reg: Registration | None  # None: an invitation declined
     try:
         if action == "join":
             reg = services.registration_join(tournament=tournament, by=request.user)
@@ -1085,7 +1098,9 @@ def _settings_save(request: HttpRequest, tournament: Tournament) -> HttpResponse
         services.check_settings_open(tournament)
         if not form.is_valid():
             return _settings_page(request, tournament, status=400, settings_form=form)
-        tournament = services.tournament_update(tournament=tournament, by=request.user, **form.settings())
+        tournament = services.tournament_update(
+            tournament=tournament, by=_signed_in(request), **form.settings()
+        )
     except UserError as exc:
         on_field = exc.field in form.fields
         if on_field:
@@ -1114,9 +1129,11 @@ def settings_save(request: HttpRequest, slug: str, part: str) -> HttpResponse:
         return _settings_page(request, tournament, status=400, **forms)
     try:
         if part == "signup":
-            services.signup_configure(tournament=tournament, by=request.user, **form.cleaned_data)
+            services.signup_configure(tournament=tournament, by=_signed_in(request), **form.cleaned_data)
         else:
-            services.tournament_schedule(tournament=tournament, by=request.user, **form.schedule())
+            services.tournament_schedule(
+                tournament=tournament, by=_signed_in(request), **cast(ScheduleForm, form).schedule()
+            )
     except UserError as exc:
         add_user_error(form, exc)
         tournament.refresh_from_db()
@@ -1161,7 +1178,7 @@ def check_in_page(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             reg = services.registration_check_in(
                 tournament=tournament,
-                by=request.user,
+                by=_signed_in(request),
                 player_id=_int(request.POST, "player"),
                 checked_in=request.POST.get("checked_in") != "0",
             )
@@ -1221,7 +1238,7 @@ def start_page(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             services.tournament_start(
                 tournament=tournament,
-                by=request.user,
+                by=_signed_in(request),
                 confirm=request.POST.get("confirm") == "1",
                 dropped=_ids(request.POST, "dropped"),
                 promoted=_ids(request.POST, "promoted"),
@@ -1270,7 +1287,7 @@ def roles_page(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         if not form.is_valid():
             raise UserError("name the user to add", field="username")
-        user = services.role_add(tournament=tournament, by=request.user, **form.cleaned_data)
+        user = services.role_add(tournament=tournament, by=_signed_in(request), **form.cleaned_data)
     except UserError as exc:
         add_user_error(form, exc)
         return _roles_page(request, tournament, status=exc.status, form=form)
@@ -1292,7 +1309,7 @@ def role_remove(request: HttpRequest, slug: str) -> HttpResponse:
     username = request.POST.get("username", "")
     try:
         services.role_remove(
-            tournament=tournament, by=request.user, username=username, role=request.POST.get("role")
+            tournament=tournament, by=_signed_in(request), username=username, role=request.POST.get("role")
         )
     except UserError as exc:
         form = RoleForm()
