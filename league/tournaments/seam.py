@@ -167,8 +167,8 @@ class SeatRow(NamedTuple):
 # (`TableFacts` and `RegistrationFacts` of `load_facts` and `load_outline`, `ShownTable` and
 # `ShownRegistration` of `load_round_part`). Code that reads any history reads the fields they share.
 TableT = TypeVar("TableT")
-_V = TypeVar("_V")
 RegistrationT = TypeVar("RegistrationT")
+_V = TypeVar("_V")  # the values of a mapping by player (`_keyed`)
 
 
 @dataclass

@@ -190,7 +190,8 @@ def _detail(
     rows = tournament.registrations.select_related("player").order_by("seed", "id")
     listed = rows.exclude(status__in=queued)
     waiting = selectors.waitlist(list(rows.filter(status=Registration.Status.WAITLISTED)))
-    player = selectors.player_of(cast(AbstractBaseUser, request.user))  # player_of reads anonymous users too
+    # player_of also takes anonymous users (it checks is_authenticated; its annotation names only users)
+    player = selectors.player_of(cast(AbstractBaseUser | None, request.user))
     own = rows.filter(player=player).first() if player is not None else None
     context.update(
         {
