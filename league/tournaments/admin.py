@@ -2,6 +2,8 @@
 `tournament_update`); the lifecycle and rounds move through admin actions that call the same services as the
 pages and the API, so the admin can drive a whole tournament. Rounds and tables are read-only records."""
 
+from typing import cast
+
 from django.contrib import admin, messages
 
 from league.core.errors import UserError
@@ -41,8 +43,19 @@ class TournamentAdmin(admin.ModelAdmin):
     filter_horizontal = ["organizers", "scorekeepers"]
     # Sign-up and the event's clock change on the tournament's "Sign-up and schedule" page (or the API),
     # where local times are read in the event's zone; here they are shown only.
-    readonly_fields = ["slug", "status", "created_by", "created_at", "time_zone", "starts_at", "checkin_opens_at",
-                       "self_signup", "capacity", "waitlist", "approval"]  # fmt: skip
+    readonly_fields = [
+        "slug",
+        "status",
+        "created_by",
+        "created_at",
+        "time_zone",
+        "starts_at",
+        "checkin_opens_at",
+        "self_signup",
+        "capacity",
+        "waitlist",
+        "approval",
+    ]
     inlines = [RegistrationInline]
     actions = ["open_registration", "start", "generate_round", "finish"]
 
@@ -61,9 +74,9 @@ class TournamentAdmin(admin.ModelAdmin):
                 getattr(obj, role).set(form.cleaned_data[role])
 
     def save_related(self, request, form, formsets, change):
-        """Organizers and scorekeepers are saved in save_model. The registrations inline is view-only (registrations change
-        through the services): saving its formset writes nothing, and gives the admin's change message the
-        (empty) lists of what it saved, which it reads."""
+        """Organizers and scorekeepers are saved in save_model. The registrations inline is view-only
+        (registrations change through the services): saving its formset writes nothing, and gives the admin's
+        change message the (empty) lists of what it saved, which it reads."""
         for formset in formsets:
             self.save_formset(request, form, formset, change=change)
 
@@ -88,7 +101,7 @@ class TableInline(admin.TabularInline):
     model = Table
     extra = 0
     fields = ["number", "label", "planned_seats", "match", "closed_as", "absent"]
-    readonly_fields = fields
+    readonly_fields = cast(list[str], fields)  # the names above (the base class also takes groups of them)
     can_delete = False
 
     def has_add_permission(self, request, obj=None) -> bool:
@@ -99,9 +112,21 @@ class TableInline(admin.TabularInline):
 class RoundAdmin(admin.ModelAdmin):
     list_display = ["tournament", "number", "status", "final", "published_at", "completed_at"]
     list_filter = ["status"]
-    readonly_fields = ["tournament", "number", "status", "byes", "advanced", "final", "quality", "generated_at",
-                       "published_at", "completed_at", "timer_duration_seconds", "timer_ends_at",
-                       "timer_paused_remaining"]  # fmt: skip
+    readonly_fields = [
+        "tournament",
+        "number",
+        "status",
+        "byes",
+        "advanced",
+        "final",
+        "quality",
+        "generated_at",
+        "published_at",
+        "completed_at",
+        "timer_duration_seconds",
+        "timer_ends_at",
+        "timer_paused_remaining",
+    ]
     inlines = [TableInline]
     actions = ["publish", "complete"]
 

@@ -75,7 +75,10 @@ def show(instant: datetime | None, zone_name: str) -> str:
     if instant is None:
         return ""
     local = instant.astimezone(_zone(zone_name))
-    return f"{DAYS[local.weekday()]} {local.day} {MONTHS[local.month - 1]} {local.year}, {local:%H:%M} ({zone_name})"
+    return (
+        f"{DAYS[local.weekday()]} {local.day} {MONTHS[local.month - 1]} {local.year}, "
+        f"{local:%H:%M} ({zone_name})"
+    )
 
 
 def local_input(instant: datetime | None, zone_name: str, *, sep: str = " ") -> str:

@@ -1,7 +1,8 @@
 """The demo tournaments of `make run`: a 4-seat Swiss of the demo players in its last round, results still
 coming in, a single-elimination cup half played (its bracket opening each match as results come in), so
-the standings, the tables and the bracket have something to show, and an open day open for sign-up with its check-in window open (a cap with places
-left, a few players registered by hand, some checked in; it starts in two hours, on the Berlin clock).
+the standings, the tables and the bracket have something to show, and an open day open for sign-up with its
+check-in window open (a cap with places left, a few players registered by hand, some checked in; it starts in
+two hours, on the Berlin clock).
 Seeded, unrated (the demo ratings stay those of `demo_data`), idempotent: each is made once, when missing."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from league.players.models import Player
@@ -29,15 +30,13 @@ def _random_places(rng: random.Random, size: int) -> list[int]:
     return places
 
 
-def _play(
-    round_row: Round, admin: AbstractBaseUser, rng: random.Random, *, tables: int | None = None
-) -> None:
+def _play(round_row: Round, admin: User, rng: random.Random, *, tables: int | None = None) -> None:
     for table in round_row.tables.order_by("number").select_related("match")[:tables]:
-        size = table.match.seats.count()
+        size = table.published_match.seats.count()
         services.table_result(table=table, by=admin, expected_version=0, places=_random_places(rng, size))
 
 
-def _run(tournament: Tournament, admin: AbstractBaseUser, rng: random.Random, complete_rounds: int) -> None:
+def _run(tournament: Tournament, admin: User, rng: random.Random, complete_rounds: int) -> None:
     for _ in range(complete_rounds):
         round_row = services.round_generate(tournament=tournament, by=admin)
         services.round_publish(round_row=round_row, by=admin)
@@ -48,7 +47,7 @@ def _run(tournament: Tournament, admin: AbstractBaseUser, rng: random.Random, co
     _play(live, admin, rng, tables=live.tables.count() // 2)
 
 
-def _run_bracket(tournament: Tournament, admin: AbstractBaseUser, rng: random.Random) -> None:
+def _run_bracket(tournament: Tournament, admin: User, rng: random.Random) -> None:
     """Round 1 played in full; the bracket opens round 2 by itself, and half of it is played."""
     first = services.round_generate(tournament=tournament, by=admin)
     services.round_publish(round_row=first, by=admin)
@@ -57,7 +56,7 @@ def _run_bracket(tournament: Tournament, admin: AbstractBaseUser, rng: random.Ra
     _play(second, admin, rng, tables=second.tables.count() // 2)
 
 
-def load_tournament_demo(*, admin: AbstractBaseUser) -> list[Tournament]:
+def load_tournament_demo(*, admin: User) -> list[Tournament]:
     """Create the demo tournaments that do not exist yet; returns those created."""
     players = list(Player.objects.filter(kind=Player.Kind.PERSON, active=True).order_by("name"))
     if len(players) < 8:
@@ -73,12 +72,26 @@ def load_tournament_demo(*, admin: AbstractBaseUser) -> list[Tournament]:
     return created
 
 
-def _live_demo(admin: AbstractBaseUser, players: list[Player]) -> list[Tournament]:
+def _live_demo(admin: User, players: list[Player]) -> list[Tournament]:
     rng = random.Random(DEMO_SEED)
-    swiss = services.tournament_create(created_by=admin, name=SWISS_NAME, game_id="nacho_pile", format="swiss",
-                                       table_size=4, rounds=3, rated=False)  # fmt: skip
-    cup = services.tournament_create(created_by=admin, name=CUP_NAME, game_id="chicken_foot",
-                                     format="single_elimination", table_size=2, third_place=True, rated=False)  # fmt: skip
+    swiss = services.tournament_create(
+        created_by=admin,
+        name=SWISS_NAME,
+        game_id="nacho_pile",
+        format="swiss",
+        table_size=4,
+        rounds=3,
+        rated=False,
+    )
+    cup = services.tournament_create(
+        created_by=admin,
+        name=CUP_NAME,
+        game_id="chicken_foot",
+        format="single_elimination",
+        table_size=2,
+        third_place=True,
+        rated=False,
+    )
     for tournament, field in ((swiss, players), (cup, rng.sample(players, 7))):
         services.tournament_open_registration(tournament=tournament, by=admin)
         for player in field:
@@ -89,18 +102,28 @@ def _live_demo(admin: AbstractBaseUser, players: list[Player]) -> list[Tournamen
     return [swiss, cup]
 
 
-def _open_day(admin: AbstractBaseUser, players: list[Player]) -> Tournament:
-    """Open for sign-up (12 places, a waitlist), check-in open since one to two hours, the start in two hours and
-    three rounds planned an hour apart; five players registered by hand, three of them checked in."""
+def _open_day(admin: User, players: list[Player]) -> Tournament:
+    """Open for sign-up (12 places, a waitlist), check-in open since one to two hours, the start in two hours
+    and three rounds planned an hour apart; five players registered by hand, three of them checked in."""
     start = (timezone.now() + timedelta(hours=2)).replace(minute=0, second=0, microsecond=0)
-    tournament = services.tournament_create(created_by=admin, name=OPEN_NAME, game_id="chickie_nuggs", format="swiss",
-                                            table_size=4, rounds=3, rated=False)  # fmt: skip
+    tournament = services.tournament_create(
+        created_by=admin,
+        name=OPEN_NAME,
+        game_id="chickie_nuggs",
+        format="swiss",
+        table_size=4,
+        rounds=3,
+        rated=False,
+    )
     services.signup_configure(tournament=tournament, by=admin, self_signup=True, capacity=12, waitlist=True)
     services.tournament_schedule(
-        tournament=tournament, by=admin, time_zone=OPEN_ZONE, starts_at=start,
+        tournament=tournament,
+        by=admin,
+        time_zone=OPEN_ZONE,
+        starts_at=start,
         checkin_opens_at=start - timedelta(hours=3),
         round_times=[start + timedelta(hours=number) for number in range(3)],
-    )  # fmt: skip
+    )
     services.tournament_open_registration(tournament=tournament, by=admin)
     for number, player in enumerate(players[:5]):
         services.registration_add(tournament=tournament, by=admin, player_id=player.pk)

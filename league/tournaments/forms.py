@@ -3,12 +3,14 @@
 import csv
 import io
 import re
+from typing import Any, TypedDict, cast
 
 from django import forms
 from django.conf import settings
 
 from games.core.errors import OptionError
 from games.core.spec import Option
+from league.core.bounds import Bounds
 from league.core.catalogue import game_choices, game_spec, game_specs
 from league.core.errors import UserError
 from league.core.json_input import parse_json
@@ -17,6 +19,19 @@ from league.tournaments.models import Tournament, default_time_zone
 from league.tournaments.services import CAPACITY_BOUNDS, ROLES, SETTING_BOUNDS, BatchEntry
 
 FORMATS = dict(Tournament.Format.choices)
+
+
+class IntegerLimits(TypedDict):
+    """The bounds an IntegerField takes (`Bounds.limits` of a setting counted in whole numbers)."""
+
+    min_value: int
+    max_value: int
+
+
+def _limits(bounds: Bounds) -> IntegerLimits:
+    return cast(IntegerLimits, bounds.limits)  # the settings of these fields are whole numbers
+
+
 FORMAT_FIELDS = {  # the settings that only some formats use; the others ignore them (and their errors)
     "rounds": ("swiss", "round_robin", "stages"),
     "first_stage": ("stages",),
@@ -28,9 +43,15 @@ FORMAT_FIELDS = {  # the settings that only some formats use; the others ignore 
     "requested_bye_score": ("swiss", "stages"),
 }
 IGNORED_VALUE = {  # what an irrelevant format setting is saved as
-    "rounds": None, "first_stage": "swiss", "cut_size": None, "cut_format": "single_elimination", "advance": 1,
-    "third_place": False, "grand_final_reset": True, "requested_bye_score": Tournament.ByeScore.ZERO,
-}  # fmt: skip
+    "rounds": None,
+    "first_stage": "swiss",
+    "cut_size": None,
+    "cut_format": "single_elimination",
+    "advance": 1,
+    "third_place": False,
+    "grand_final_reset": True,
+    "requested_bye_score": Tournament.ByeScore.ZERO,
+}
 TIEBREAK_LABELS = {
     "points": "Points",
     "opponents_points": "Opponents' points (sum)",
@@ -55,8 +76,10 @@ def _ordinal(number: int) -> str:
 
 def _formats_text(formats: tuple[str, ...]) -> str:
     """ "Swiss, round robin and stages": the formats a field applies to, for the page without JavaScript."""
-    names = [FORMATS[name].split(":")[0].lower() if index else FORMATS[name].split(":")[0] for index, name in
-             enumerate(formats)]  # fmt: skip
+    names = [
+        FORMATS[name].split(":")[0].lower() if index else FORMATS[name].split(":")[0]
+        for index, name in enumerate(formats)
+    ]
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
@@ -82,27 +105,37 @@ class TournamentForm(forms.Form):
         required=False, label="Start time", widget=forms.TimeInput(attrs={"type": "time"})
     )
     time_zone = forms.CharField(
-        max_length=64, required=False, label="Time zone", help_text="An IANA name, e.g. Europe/Berlin.",
+        max_length=64,
+        required=False,
+        label="Time zone",
+        help_text="An IANA name, e.g. Europe/Berlin.",
         widget=forms.TextInput(attrs={"list": "zones", "autocomplete": "off", "spellcheck": "false"}),
-    )  # fmt: skip
+    )
     venue = forms.CharField(max_length=200, required=False, help_text="Where the event takes place.")
     description = forms.CharField(
-        max_length=4000, required=False, widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=4000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
         help_text="Shown on the tournament's page: rules, prizes, what to bring.",
-    )  # fmt: skip
-    table_size = forms.IntegerField(initial=4, label="Seats per table", **SETTING_BOUNDS["table_size"].limits)
+    )
+    table_size = forms.IntegerField(
+        initial=4, label="Seats per table", **_limits(SETTING_BOUNDS["table_size"])
+    )
     leftovers = forms.ChoiceField(
         choices=Tournament.Leftovers.choices, label="Players who do not fill a table"
     )
     rounds = forms.IntegerField(
-        required=False, initial=4, **SETTING_BOUNDS["rounds"].limits,
-        help_text="Swiss: rounds to play. Round robin: empty for one full cycle. Stages: rounds of the first stage.",
-    )  # fmt: skip
+        required=False,
+        initial=4,
+        **_limits(SETTING_BOUNDS["rounds"]),
+        help_text="Swiss: rounds to play. Round robin: empty for one full cycle. "
+        "Stages: rounds of the first stage.",
+    )
     first_stage = forms.ChoiceField(
         choices=[("swiss", "Swiss"), ("round_robin", "Round robin")], required=False, label="First stage"
     )
     cut_size = forms.IntegerField(
-        required=False, label="Players in the top cut", **SETTING_BOUNDS["cut_size"].limits
+        required=False, label="Players in the top cut", **_limits(SETTING_BOUNDS["cut_size"])
     )
     cut_format = forms.ChoiceField(
         choices=[("single_elimination", "Single elimination"), ("double_elimination", "Double elimination")],
@@ -110,50 +143,63 @@ class TournamentForm(forms.Form):
         label="Top cut format",
     )
     advance = forms.IntegerField(
-        initial=1, label="Advancing per table (tables of 3 or more)", **SETTING_BOUNDS["advance"].limits
+        initial=1, label="Advancing per table (tables of 3 or more)", **_limits(SETTING_BOUNDS["advance"])
     )
     third_place = forms.BooleanField(required=False, label="Third-place match (single elimination)")
     grand_final_reset = forms.BooleanField(
         required=False, initial=True, label="Grand final reset (double elimination)"
     )
     requested_bye_score = forms.ChoiceField(
-        choices=Tournament.ByeScore.choices, required=False, initial=Tournament.ByeScore.ZERO,
+        choices=Tournament.ByeScore.choices,
+        required=False,
+        initial=Tournament.ByeScore.ZERO,
         label="A bye a player asks for scores",
         help_text="A bye the pairing gives (an odd player out) always scores as a win.",
-    )  # fmt: skip
+    )
     scale_points = forms.BooleanField(
-        required=False, initial=True, label="Scale points to the table size",
-        help_text="Winning a short table (3 among tables of 4) earns what winning a full table earns: a table's "
-        "points are multiplied by first place at the preferred size over first place at its size.",
-    )  # fmt: skip
+        required=False,
+        initial=True,
+        label="Scale points to the table size",
+        help_text="Winning a short table (3 among tables of 4) earns what winning a full table earns: "
+        "a table's points are multiplied by first place at the preferred size over first place at its size.",
+    )
     rated = forms.BooleanField(
         required=False, initial=True, help_text="Rated tournaments count in the game's ratings."
     )
     result_reporting = forms.ChoiceField(
-        choices=Tournament.Reporting.choices, initial=Tournament.Reporting.ORGANIZER, label="Results", required=False,
+        choices=Tournament.Reporting.choices,
+        initial=Tournament.Reporting.ORGANIZER,
+        label="Results",
+        required=False,
         help_text="With self-report a seated player reports the table's result and every other player at the "
         "table confirms it before it counts; organizers can always enter or correct a result.",
-    )  # fmt: skip
+    )
     two_seat_confirmation = forms.ChoiceField(
-        choices=Tournament.TwoSeatConfirmation.choices, initial=Tournament.TwoSeatConfirmation.OPPONENT,
-        label="Self-report at tables of 2", required=False,
-    )  # fmt: skip
+        choices=Tournament.TwoSeatConfirmation.choices,
+        initial=Tournament.TwoSeatConfirmation.OPPONENT,
+        label="Self-report at tables of 2",
+        required=False,
+    )
     dispute_window_minutes = forms.IntegerField(
-        initial=15, label="Dispute window (minutes)", required=False, **SETTING_BOUNDS["dispute_window_minutes"].limits,
+        initial=15,
+        label="Dispute window (minutes)",
+        required=False,
+        **_limits(SETTING_BOUNDS["dispute_window_minutes"]),
         help_text="Self-report: how long after a confirmed result is stored a player at the table may still "
         "dispute it (0: not at all).",
-    )  # fmt: skip
+    )
 
     def __init__(self, *args, with_schedule: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game_id"].choices = game_choices()
+        cast(forms.ChoiceField, self.fields["game_id"]).choices = game_choices()  # declared above
         self.with_schedule = with_schedule
         if with_schedule:
             self.fields["time_zone"].initial = default_time_zone()
         else:
             for name in ("start_date", "start_time", "time_zone"):
                 del self.fields[name]
-        self.option_fields: dict[str, list[tuple[Option, str]]] = {}
+        # by game id (looked up with None too, when no game is chosen)
+        self.option_fields: dict[str | None, list[tuple[Option, str]]] = {}
         for spec in game_specs():
             self.option_fields[spec.id] = []
             for option in spec.options:
@@ -163,9 +209,12 @@ class TournamentForm(forms.Form):
         for size in TABLE_SIZES:
             for place in range(1, size + 1):
                 self.fields[f"points__{size}__{place}"] = forms.CharField(
-                    required=False, max_length=12, initial=_shown(size - place), label=_ordinal(place),
+                    required=False,
+                    max_length=12,
+                    initial=_shown(size - place),
+                    label=_ordinal(place),
                     widget=forms.NumberInput(attrs={"step": "any", "class": "points-input"}),
-                )  # fmt: skip
+                )
         picks = max(TIEBREAK_PICKS, len((self.initial or {}).get("tiebreaks") or ()) + 1)
         self.tiebreak_names = [
             f"tiebreak_{number}" for number in range(1, min(picks, len(seam.TIEBREAKS)) + 1)
@@ -174,9 +223,11 @@ class TournamentForm(forms.Form):
         choices = [("", "—"), *((key, TIEBREAK_LABELS[key]) for key in seam.TIEBREAKS)]
         for index, name in enumerate(self.tiebreak_names):
             self.fields[name] = forms.ChoiceField(
-                required=False, choices=choices, label=_ordinal(index + 1),
+                required=False,
+                choices=choices,
+                label=_ordinal(index + 1),
                 initial=defaults[index] if index < len(defaults) else "",
-            )  # fmt: skip
+            )
 
     @classmethod
     def of(cls, tournament: Tournament, data=None) -> "TournamentForm":
@@ -194,18 +245,18 @@ class TournamentForm(forms.Form):
                 form.initial[f"points__{size}__{place}"] = _shown(value)
         return form
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = cast(dict[str, Any], super().clean())  # Form.clean returns cleaned_data
         fmt = data.get("format")
         for name, formats in FORMAT_FIELDS.items():
             if fmt not in formats:
-                self._errors.pop(name, None)
+                self.errors.pop(name, None)
                 data[name] = IGNORED_VALUE[name]
         game = data.get("game_id")
         for spec_id, fields in self.option_fields.items():
             for _, name in fields:
                 if spec_id != game:
-                    self._errors.pop(name, None)
+                    self.errors.pop(name, None)
         data["options"] = self._options(game)
         data["tiebreaks"] = self._tiebreaks()
         if self.with_schedule:
@@ -249,8 +300,12 @@ class TournamentForm(forms.Form):
         except (OptionError, UserError):
             return {}
         points = {}
-        planned = Tournament(game_id=game, options=options, table_size=data["table_size"],
-                             leftovers=data.get("leftovers") or Tournament.Leftovers.SHORT)  # fmt: skip
+        planned = Tournament(
+            game_id=game,
+            options=options,
+            table_size=data["table_size"],
+            leftovers=data.get("leftovers") or Tournament.Leftovers.SHORT,
+        )
         for size in seam.table_sizes_of(planned):
             values = []
             for place in range(1, size + 1):
@@ -333,12 +388,24 @@ def _option_field(option: Option) -> forms.Field:
                 if value is not None
             }
         )
-        return forms.CharField(required=False, initial=option.default, label=label, help_text=option.help,
-                               max_length=30, widget=forms.NumberInput(attrs=attrs))  # fmt: skip
+        return forms.CharField(
+            required=False,
+            initial=option.default,
+            label=label,
+            help_text=option.help,
+            max_length=30,
+            widget=forms.NumberInput(attrs=attrs),
+        )
     if option.kind == "choice":
         choices = [(str(choice), str(choice).replace("_", " ")) for choice in option.choices]
-        return forms.CharField(required=False, initial=str(option.default), label=label, help_text=option.help,
-                               max_length=60, widget=forms.Select(choices=choices))  # fmt: skip
+        return forms.CharField(
+            required=False,
+            initial=str(option.default),
+            label=label,
+            help_text=option.help,
+            max_length=60,
+            widget=forms.Select(choices=choices),
+        )
     return forms.CharField(
         required=False, initial=option.default, label=label, help_text=option.help, max_length=200
     )
@@ -386,8 +453,8 @@ class ParticipantsForm(forms.Form):
     entries = forms.CharField(required=False, widget=forms.HiddenInput, max_length=MAX_BATCH_JSON)
     confirm_new = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = cast(dict[str, Any], super().clean())  # Form.clean returns cleaned_data
         if self.errors:
             return data
         if data.get("entries"):
@@ -471,9 +538,11 @@ class SignupForm(forms.Form):
 
     self_signup = forms.BooleanField(required=False, label="Players join and leave themselves")
     capacity = forms.IntegerField(
-        required=False, label="Places (empty: no cap)", **CAPACITY_BOUNDS.limits,
+        required=False,
+        label="Places (empty: no cap)",
+        **_limits(CAPACITY_BOUNDS),
         widget=forms.NumberInput(attrs={"class": "places"}),
-    )  # fmt: skip
+    )
     waitlist = forms.BooleanField(required=False, label="When full, joiners go to a waitlist")
     approval = forms.BooleanField(required=False, label="Organizers approve each entry")
 
@@ -486,9 +555,10 @@ class ScheduleForm(forms.Form):
     """The event's clock, in its own zone. Times stay text here: the service reads them in the zone given."""
 
     time_zone = forms.CharField(
-        max_length=64, help_text="An IANA name, e.g. Europe/Berlin or America/New_York.",
+        max_length=64,
+        help_text="An IANA name, e.g. Europe/Berlin or America/New_York.",
         widget=forms.TextInput(attrs={"list": "zones", "autocomplete": "off", "spellcheck": "false"}),
-    )  # fmt: skip
+    )
     starts_at = forms.CharField(required=False, max_length=40, label="Start", widget=LocalTimeInput())
     checkin_opens_at = forms.CharField(
         required=False, max_length=40, label="Check-in opens (empty: no check-in)", widget=LocalTimeInput()
@@ -497,7 +567,8 @@ class ScheduleForm(forms.Form):
         required=False,
         label="Round times",
         widget=forms.Textarea(attrs={"rows": 4, "placeholder": "2026-12-05 10:00"}),
-        help_text="One planned start per line, round 1 first, as 2026-12-05 10:00; an empty line skips a round.",
+        help_text="One planned start per line, round 1 first, as 2026-12-05 10:00; "
+        "an empty line skips a round.",
     )
 
     @classmethod
@@ -508,12 +579,14 @@ class ScheduleForm(forms.Form):
             clock.local_input(by_number.get(number), zone)
             for number in range(1, max(by_number, default=0) + 1)
         ]
-        return cls(initial={
-            "time_zone": zone,
-            "starts_at": clock.local_input(tournament.starts_at, zone, sep="T"),
-            "checkin_opens_at": clock.local_input(tournament.checkin_opens_at, zone, sep="T"),
-            "round_times": "\n".join(lines),
-        })  # fmt: skip
+        return cls(
+            initial={
+                "time_zone": zone,
+                "starts_at": clock.local_input(tournament.starts_at, zone, sep="T"),
+                "checkin_opens_at": clock.local_input(tournament.checkin_opens_at, zone, sep="T"),
+                "round_times": "\n".join(lines),
+            }
+        )
 
     def schedule(self) -> dict:
         data = dict(self.cleaned_data)
@@ -551,6 +624,8 @@ class DisputeForm(forms.Form):
 
     report = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=1)
     note = forms.CharField(
-        required=False, max_length=500, label="What happened",
+        required=False,
+        max_length=500,
+        label="What happened",
         widget=forms.Textarea(attrs={"rows": 2, "placeholder": "e.g. Cal's last pile was counted twice"}),
-    )  # fmt: skip
+    )

@@ -94,14 +94,18 @@ def _registered(details: dict, zone: str) -> str:
 def _swapped(details: dict, zone: str) -> str:
     first, second = details.get("first", {}), details.get("second", {})
     return (
-        f"Round {details.get('round')} draft: swapped {first.get('player')} (table {first.get('table')}, seat "
-        f"{first.get('seat')}) and {second.get('player')} (table {second.get('table')}, seat {second.get('seat')})"
+        f"Round {details.get('round')} draft: swapped {first.get('player')} "
+        f"(table {first.get('table')}, seat {first.get('seat')}) and {second.get('player')} "
+        f"(table {second.get('table')}, seat {second.get('seat')})"
     )
 
 
 def _moved(details: dict, zone: str) -> str:
     origin = f"table {details['from_table']}" if details.get("from_table") else "a bye"
-    return f"Round {details.get('round')} draft: moved {details.get('player')} from {origin} to table {details.get('to_table')}"
+    return (
+        f"Round {details.get('round')} draft: moved {details.get('player')} from {origin} "
+        f"to table {details.get('to_table')}"
+    )
 
 
 def _closed(details: dict, zone: str) -> str:
@@ -123,10 +127,14 @@ def _table_of(details: dict) -> str:
     return f"round {details.get('round')}, table {details.get('table')}{label}"
 
 
+def _format_label(value: object) -> object:
+    """A format's label, or the stored value itself when it is no longer a format."""
+    return Tournament.Format(value).label if value in Tournament.Format.values else value
+
+
 WORDING: dict[str, Callable[[dict, str], str]] = {
     Action.TOURNAMENT_CREATED: lambda d, z: (
-        f"Created {d.get('name')}: {game_name(d.get('game', ''))}, "
-        f"{Tournament.Format(d['format']).label if d.get('format') in Tournament.Format.values else d.get('format')}"
+        f"Created {d.get('name')}: {game_name(d.get('game', ''))}, {_format_label(d.get('format'))}"
     ),
     Action.SETTINGS_CHANGED: lambda d, z: f"Changed settings: {_changes(d, z)}{_moved_up(d)}",
     Action.REGISTRATION_OPENED: lambda d, z: "Opened registration",
@@ -196,10 +204,14 @@ def tournament_log(request: HttpRequest, slug: str) -> HttpResponse:
     page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
     zone = zoneinfo.ZoneInfo(tournament.time_zone)
     rows = [
-        (entry.at.astimezone(zone), entry.actor.get_username() if entry.actor else "—", entry.action,
-         describe(entry, tournament.time_zone))
+        (
+            entry.at.astimezone(zone),
+            entry.actor.get_username() if entry.actor else "—",
+            entry.action,
+            describe(entry, tournament.time_zone),
+        )
         for entry in page
-    ]  # fmt: skip
+    ]
     return render(
         request, "tournaments/room/log.html", {"tournament": tournament, "page": page, "rows": rows}
     )

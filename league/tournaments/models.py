@@ -10,9 +10,13 @@ Times are stored as instants (UTC); a tournament's `time_zone` says how its page
 forms read local times (`league.tournaments.clock`).
 """
 
+from typing import cast
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+
+from league.matches.models import Match
 
 
 def default_time_zone() -> str:
@@ -114,16 +118,21 @@ class Tournament(models.Model):
         max_length=4,
         choices=ByeScore.choices,
         default=ByeScore.ZERO,
-        help_text="Swiss: what a bye a player asked for scores (a bye the pairing gives always scores as a win).",
+        help_text="Swiss: what a bye a player asked for scores "
+        "(a bye the pairing gives always scores as a win).",
     )
     result_reporting = models.CharField(
-        max_length=12, choices=Reporting.choices, default=Reporting.ORGANIZER,
+        max_length=12,
+        choices=Reporting.choices,
+        default=Reporting.ORGANIZER,
         help_text="Who enters results: the organizers only, or the players (a report the others confirm).",
-    )  # fmt: skip
+    )
     two_seat_confirmation = models.CharField(
-        max_length=10, choices=TwoSeatConfirmation.choices, default=TwoSeatConfirmation.OPPONENT,
+        max_length=10,
+        choices=TwoSeatConfirmation.choices,
+        default=TwoSeatConfirmation.OPPONENT,
         help_text="Self-report at tables of 2: the opponent confirms, or an organizer enters the result.",
-    )  # fmt: skip
+    )
     dispute_window_minutes = models.PositiveSmallIntegerField(
         default=15,
         help_text="Self-report: how long after a confirmed result is stored a player may dispute it.",
@@ -133,13 +142,17 @@ class Tournament(models.Model):
     rated = models.BooleanField(default=True, help_text="Rated tournaments feed the game's people pool.")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.DRAFT, db_index=True)
     organizers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="organized_tournaments", blank=True,
+        settings.AUTH_USER_MODEL,
+        related_name="organized_tournaments",
+        blank=True,
         help_text="Who runs the tournament besides site staff: its creator and whoever they add.",
-    )  # fmt: skip
+    )
     scorekeepers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="scorekept_tournaments", blank=True,
+        settings.AUTH_USER_MODEL,
+        related_name="scorekept_tournaments",
+        blank=True,
         help_text="Who enter and correct results only (organizers do that too).",
-    )  # fmt: skip
+    )
     time_zone = models.CharField(
         max_length=64,
         default=default_time_zone,
@@ -418,6 +431,18 @@ class Table(models.Model):
     def __str__(self) -> str:
         return f"{self.round} table {self.number}"
 
+    # For the type checker: `match` is nullable (a draft's tables have no match yet), but code that reads a
+    # published table (every result, report and closing) may count on it.
+    @property
+    def published_match(self) -> Match:
+        """The match of this published table."""
+        return cast(Match, self.match)  # published tables always have their match
+
+    @property
+    def published_match_id(self) -> int:
+        """The id of the match of this published table."""
+        return cast(int, self.match_id)  # published tables always have their match
+
 
 class AuditEntry(models.Model):
     """One organizer action on a tournament, for its log: who did what, when, with the details (player,
@@ -465,9 +490,13 @@ class AuditEntry(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
         help_text="Who did it; empty for the system (or a deleted account).",
-    )  # fmt: skip
+    )
     action = models.CharField(max_length=40, choices=Action.choices)
     details = models.JSONField(
         default=dict, blank=True, help_text="What was done, e.g. the player and round."

@@ -14,7 +14,7 @@ they accept or decline on their page). Site staff reach every player.
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 
 from league.players.models import Player
 from league.tournaments.models import Registration, Tournament
@@ -40,7 +40,7 @@ def is_walk_in(player: Player) -> bool:
     return player.kind == Player.Kind.PERSON and player.user_id is None
 
 
-def reaches(user: AbstractBaseUser | None, player: Player, tournament: Tournament | None = None) -> bool:
+def reaches(user: User | AnonymousUser | None, player: Player, tournament: Tournament | None = None) -> bool:
     """Whether `user` may act for `player` without asking them (see the module docstring): with a tournament,
     as an organizer of that tournament (register the player there); without one, as an organizer of the event
     the player was first registered in (issue a claim link for them)."""
@@ -56,7 +56,7 @@ def reaches(user: AbstractBaseUser | None, player: Player, tournament: Tournamen
     return is_walk_in(player) and organizes_first_event(user, player)
 
 
-def organizes_first_event(user: AbstractBaseUser | None, player: Player) -> bool:
+def organizes_first_event(user: User | AnonymousUser | None, player: Player) -> bool:
     """Whether `user` is staff or an organizer of the event the player was first registered in: the half of
     the rule that does not look at the player's kind and account (a claim link says "a bot" or "claimed
     already" to such an issuer, and refuses anyone else first)."""

@@ -120,7 +120,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @xframe_options_exempt
-@csp_replace({"frame-ancestors": "*"})
+@csp_replace({"frame-ancestors": "*"})  # type: ignore[arg-type]  # django-csp types views as (request) only
 def embed(request: HttpRequest, slug: str) -> HttpResponse:
     """Standings and bracket for another site's page (`?show=standings` or `?show=bracket` for one of them).
     Drawn without the request: the same bytes for everyone, never a control."""

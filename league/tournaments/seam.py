@@ -14,9 +14,9 @@ when it is drawn: one who left during or after the first stage's last round give
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any, NamedTuple
+from typing import Any, Generic, Literal, NamedTuple, TypedDict, TypeVar, cast, overload
 
 from django.db.models import F
 
@@ -62,6 +62,7 @@ from league.pairing import (
     table_order,
     top_cut,
 )
+from league.pairing import Bracket as PairingBracket
 from league.pairing.round_robin import default_rounds
 from league.pairing.scoring import TIEBREAKS
 from league.results.models import ResultVersion
@@ -121,8 +122,9 @@ def check_points(points: Any) -> dict[str, list[float]]:
     if points in (None, ""):
         return {}
     if not isinstance(points, Mapping):
-        raise UserError('points are an object of table size to points per place, e.g. {"4": [3, 2, 1, 0]}',
-                        field="points")  # fmt: skip
+        raise UserError(
+            'points are an object of table size to points per place, e.g. {"4": [3, 2, 1, 0]}', field="points"
+        )
     cleaned: dict[str, list[float]] = {}
     for size, values in points.items():
         try:
@@ -161,8 +163,16 @@ class SeatRow(NamedTuple):
     score: int | None
 
 
+# What a history holds of each table and registration: model instances (`load_history`), or plain values
+# (`TableFacts` and `RegistrationFacts` of `load_facts` and `load_outline`, `ShownTable` and
+# `ShownRegistration` of `load_round_part`). Code that reads any history reads the fields they share.
+TableT = TypeVar("TableT")
+RegistrationT = TypeVar("RegistrationT")
+_V = TypeVar("_V")  # the values of a mapping by player (`_keyed`)
+
+
 @dataclass
-class History:
+class History(Generic[TableT, RegistrationT]):
     """A tournament as the pure layer sees it: registrations, and every published round's results.
 
     `round_rows` are the rounds in order, `tables` their tables (by round id, in table order, with the
@@ -174,9 +184,9 @@ class History:
     """
 
     tournament: Tournament
-    registrations: list[Registration]
+    registrations: list[RegistrationT]
     round_rows: list[Round]
-    tables: dict[int, list[TableRow]]
+    tables: dict[int, list[TableT]]
     seats: dict[int, list[SeatRow]]
     rounds: dict[int, PlayedRound]
     deciders: dict[int, list[int]] = field(default_factory=dict)
@@ -187,7 +197,7 @@ class History:
         """Seed of every player who ever took part (withdrawn players excluded)."""
         return {
             reg.player_id: reg.seed
-            for reg in self.registrations
+            for reg in cast(list[AnyRegistration], self.registrations)  # each kind holds these fields
             if reg.status != Registration.Status.WITHDRAWN and reg.seed is not None
         }
 
@@ -199,7 +209,7 @@ class History:
         ]
 
 
-def load_history(tournament: Tournament) -> History:
+def load_history(tournament: Tournament) -> History[TableRow, Registration]:
     """Registrations (with players), rounds, tables with their matches, seats, and the deciders of ties at
     elimination cuts (`ResultVersion.advancing` of the counting versions), in five queries.
 
@@ -242,7 +252,8 @@ class RegistrationFacts(NamedTuple):
 
 
 class ShownTable(NamedTuple):
-    """A table as a partial history (`load_round_part`) holds it: what a round's page shows, read as values."""
+    """A table as a partial history (`load_round_part`) holds it: what a round's page shows, read as
+    values."""
 
     pk: int
     round_id: int
@@ -277,7 +288,11 @@ class ShownRegistration(NamedTuple):
     player: PlayerFacts
 
 
-def load_facts(tournament: Tournament) -> History:
+# A registration of any history (see `History`).
+AnyRegistration = Registration | RegistrationFacts | ShownRegistration
+
+
+def load_facts(tournament: Tournament) -> History[TableFacts, RegistrationFacts]:
     """The history of `load_history` read as plain values: its tables are `TableFacts`, its registrations
     `RegistrationFacts` (without the players). Everything computed from a history (pairing, standings,
     the bracket flow) reads it the same; it serves the services and the standings snapshot, which need no
@@ -285,7 +300,9 @@ def load_facts(tournament: Tournament) -> History:
     return _load(tournament, {"round__tournament": tournament}, lean=True)
 
 
-def load_outline(tournament: Tournament, *, registrations: bool = True) -> History:
+def load_outline(
+    tournament: Tournament, *, registrations: bool = True
+) -> History[TableFacts, RegistrationFacts]:
     """The registrations (as `RegistrationFacts`: statuses and seeds, no players) and round rows alone, in
     two queries: no tables, seats or results. It serves what reads only those (`planned_rounds`, the byes
     panel, counts of players); standings and pairing need `load_history` or `load_facts`."""
@@ -307,7 +324,9 @@ def has_bracket(tournament: Tournament) -> bool:
     )
 
 
-def load_round_part(tournament: Tournament, number: int, tables: tuple[int, int] | None = None) -> History:
+def load_round_part(
+    tournament: Tournament, number: int, tables: tuple[int, int] | None = None
+) -> History[ShownTable, ShownRegistration]:
     """A partial history for the page of one round: every round row, but only the tables of round `number`
     (with table numbers from `tables[0]` to `tables[1]` when given) with their matches, seats and deciders,
     and only the registrations (as `ShownRegistration`s: facts, name and slug) of the players at those tables
@@ -321,24 +340,48 @@ def load_round_part(tournament: Tournament, number: int, tables: tuple[int, int]
     return _load(tournament, where, partial=True)
 
 
-TABLE_FACTS = ("id", "round_id", "number", "label", "closed_as", "match_id", "match__status",
-               "match__result_version")  # fmt: skip
+TABLE_FACTS = (
+    "id",
+    "round_id",
+    "number",
+    "label",
+    "closed_as",
+    "match_id",
+    "match__status",
+    "match__result_version",
+)
 ROUND_REPORT = ("quality",)  # a round's quality report (hundreds of kB at 10,000 players): read where shown
 REGISTRATION_FACTS = ("id", "player_id", "seed", "status", "entered_round", "left_after_round")
 
 
+@overload
+def _load(
+    tournament: Tournament,
+    where: dict[str, Any],
+    *,
+    partial: Literal[False] = ...,
+    lean: Literal[False] = ...,
+) -> History[TableRow, Registration]: ...
+@overload
+def _load(
+    tournament: Tournament, where: dict[str, Any], *, partial: Literal[False] = ..., lean: Literal[True]
+) -> History[TableFacts, RegistrationFacts]: ...
+@overload
+def _load(
+    tournament: Tournament, where: dict[str, Any], *, partial: Literal[True], lean: Literal[False] = ...
+) -> History[ShownTable, ShownRegistration]: ...
 def _load(
     tournament: Tournament, where: dict[str, Any], *, partial: bool = False, lean: bool = False
-) -> History:
+) -> History[Any, Any]:
     round_rows = list(
         tournament.round_set.order_by("number").defer(*(ROUND_REPORT if lean or partial else ()))
     )
-    tables: dict[int, list[TableRow]] = {row.pk: [] for row in round_rows}
+    tables: dict[int, list[TableRow | TableFacts | ShownTable]] = {row.pk: [] for row in round_rows}
     found = TableRow.objects.filter(**where).order_by("round_id", "number")
     if lean:
         for pk, round_id, number, label, closed, match_id, status, version in found.values_list(*TABLE_FACTS):
-            match = MatchFacts(match_id, status, version) if match_id is not None else None
-            tables[round_id].append(TableFacts(pk, round_id, number, label, closed, match_id, match))
+            facts = MatchFacts(match_id, status, version) if match_id is not None else None
+            tables[round_id].append(TableFacts(pk, round_id, number, label, closed, match_id, facts))
     elif partial:
         for (
             pk,
@@ -352,13 +395,13 @@ def _load(
             planned,
             absent,
         ) in found.values_list(*TABLE_FACTS, "planned_seats", "absent"):
-            match = MatchFacts(match_id, status, version) if match_id is not None else None
+            facts = MatchFacts(match_id, status, version) if match_id is not None else None
             tables[round_id].append(
-                ShownTable(pk, round_id, number, label, closed, match_id, match, planned, absent)
+                ShownTable(pk, round_id, number, label, closed, match_id, facts, planned, absent)
             )
     else:
-        for table in found.select_related("match"):
-            tables[table.round_id].append(table)
+        for table_row in found.select_related("match"):
+            tables[table_row.round_id].append(table_row)
     through = {f"match__tournament_table__{key}": value for key, value in where.items()}
     seats: dict[int, list[SeatRow]] = {}
     rows = MatchSeat.objects.filter(**through).order_by("match_id", "seat")
@@ -366,24 +409,34 @@ def _load(
         "match_id", "seat", "player_id", "place", "score"
     ):
         seats.setdefault(match_id, []).append(SeatRow(seat, player_id, place, score))
-    registrations = tournament.registrations.select_related("player").order_by("seed", "id")
+    registered = tournament.registrations.select_related("player").order_by("seed", "id")
     if partial:
         players = {pid for row in round_rows for pid in (*row.byes, *row.advanced, *row.sat_out)}
         players.update(pid for row in round_rows for pid, _ in row.requested_byes)
-        players.update(pid for listed in tables.values() for table in listed for pid in table.planned_seats)
+        # a partial history's tables are ShownTables, which carry their planned seats
+        shown = cast(dict[int, list[ShownTable]], tables)
+        players.update(pid for listed in shown.values() for table in listed for pid in table.planned_seats)
         players.update(seat.player_id for listed in seats.values() for seat in listed)
-        registrations = registrations.filter(player_id__in=players)
+        registered = registered.filter(player_id__in=players)
+    registrations: list[Registration] | list[RegistrationFacts] | list[ShownRegistration]
     if lean:
-        registrations = list(map(RegistrationFacts._make, registrations.values_list(*REGISTRATION_FACTS)))
+        registrations = list(map(RegistrationFacts._make, registered.values_list(*REGISTRATION_FACTS)))
     elif partial:
-        rows = registrations.values_list(*REGISTRATION_FACTS, "player__name", "player__slug")
-        registrations = [ShownRegistration(*row[:-2], PlayerFacts(row[1], *row[-2:])) for row in rows]
+        values = registered.values_list(*REGISTRATION_FACTS, "player__name", "player__slug")
+        registrations = [
+            ShownRegistration._make((*row[:-2], PlayerFacts(row[1], *row[-2:]))) for row in values
+        ]
     else:
-        registrations = list(registrations)
-    deciders = dict(
-        ResultVersion.objects.filter(**through, advancing__isnull=False, version=F("match__result_version"))
-        .values_list("match_id", "advancing")
-    )  # fmt: skip
+        registrations = list(registered)
+    # advancing__isnull=False: every decider is a list of player ids
+    deciders = cast(
+        dict[int, list[int]],
+        dict(
+            ResultVersion.objects.filter(
+                **through, advancing__isnull=False, version=F("match__result_version")
+            ).values_list("match_id", "advancing")
+        ),
+    )
     rounds: dict[int, PlayedRound] = {}
     voided: dict[int, list[TableResult]] = {}
     for round_row in round_rows:
@@ -399,9 +452,9 @@ def _load(
                 and table.label
                 and flows(tournament, round_row.number)
             ):
-                seated = tuple(seat.player_id for seat in seats.get(match.pk, []))
+                absent = tuple(seat.player_id for seat in seats.get(match.pk, []))
                 voided.setdefault(round_row.number, []).append(
-                    TableResult(seats=seated, places={}, label=table.label, void=True)
+                    TableResult(seats=absent, places={}, label=table.label, void=True)
                 )
             if match is None or match.status != Match.Status.FINISHED:
                 continue
@@ -409,7 +462,8 @@ def _load(
             results.append(
                 TableResult(
                     seats=tuple(seat.player_id for seat in seated),
-                    places={seat.player_id: seat.place for seat in seated},
+                    # a finished match places every seat
+                    places=cast(dict[Hashable, int], {seat.player_id: seat.place for seat in seated}),
                     label=table.label,
                     advancing=tuple(deciders.get(match.pk, ())),
                 )
@@ -435,7 +489,7 @@ def standings(history: History, *, last_round: int | None = None) -> list[Standi
         return []
     try:
         ordered = compute_standings(
-            seeds,
+            _keyed(seeds),
             history.played(last=last_round),
             scoring_of(tournament),
             _tiebreaks(tournament),
@@ -528,7 +582,8 @@ SEEDED_KEPT = 16
 def _entrants(history: History, players: set[int], *, last_round: int | None = None) -> list[Entrant]:
     tournament = history.tournament
     played = history.played(last=last_round)
-    arguments = (history.seeds, played, scoring_of(tournament), _tiebreaks(tournament))
+    arguments = (_keyed(history.seeds), played, scoring_of(tournament), _tiebreaks(tournament))
+    everyone: list[Entrant] | None
     if played:
         everyone = entrants_from_history(*arguments, bye_table_size=tournament.table_size)
     else:  # an elimination re-reads its field before round 1 after every result: the same answer each time
@@ -588,12 +643,22 @@ def is_swiss_round(tournament: Tournament, number: int) -> bool:
     )
 
 
+class _CommonInputs(TypedDict):
+    """The fields of `RoundInputs` that every format sets (`_inputs`)."""
+
+    round_number: int
+    table: TableSpec
+    advance: int
+    third_place: bool
+    grand_final_reset: bool
+
+
 def _inputs(history: History, number: int, resting: frozenset[int] = frozenset()) -> RoundInputs:
     """What the pairing needs for round `number`; `resting` players (who asked to miss a Swiss round) are
     left out of it."""
     tournament = history.tournament
     spec = table_spec(tournament)
-    common = {
+    common: _CommonInputs = {
         "round_number": number,
         "table": spec,
         "advance": tournament.advance,
@@ -666,9 +731,12 @@ def quality_after_adjust(history: History, number: int, tables: list[list[int]],
     """The quality report of an adjusted draft, measured against the history before round `number`."""
     tournament = history.tournament
     everyone = entrants_from_history(
-        history.seeds, history.played(last=number - 1), scoring_of(tournament), _tiebreaks(tournament),
+        _keyed(history.seeds),
+        history.played(last=number - 1),
+        scoring_of(tournament),
+        _tiebreaks(tournament),
         bye_table_size=tournament.table_size,
-    )  # fmt: skip
+    )
     by_id = {entrant.id: entrant for entrant in everyone}
     report = quality_dict(round_quality([Table(seats=tuple(seats)) for seats in tables], byes, by_id))
     report["adjusted"] = True
@@ -738,7 +806,8 @@ def bracket_of(history: History) -> Bracket | None:
 
 def flows(tournament: Tournament, round_number: int) -> bool:
     """Whether round `round_number` belongs to a 2-seat bracket played match by match (single or double
-    elimination, or a stage sequence's 2-seat top cut): its matches open as soon as their players are known."""
+    elimination, or a stage sequence's 2-seat top cut): its matches open as soon as their players are
+    known."""
     if tournament.table_size != 2:
         return False
     if tournament.format == Tournament.Format.STAGES:
@@ -779,7 +848,7 @@ class BracketFlow:
     finished: bool
     live: dict[str, TableRow]
     feeds: dict[str, tuple[str, ...]]
-    drawn: Bracket
+    drawn: PairingBracket
 
 
 def live_tables(history: History, first_round: int) -> dict[str, TableRow]:
@@ -815,17 +884,21 @@ def bracket_flow(history: History) -> BracketFlow | None:
         raise UserError(str(exc)) from None
     offset = part.first_round - 1
     opened = [
-        ReadyMatch(offset + plan.round_of(table.label), plan.rounds[plan.round_of(table.label) - 1].index(table.label) + 1,
-                   table.label, tuple(table.seats))
+        ReadyMatch(
+            offset + plan.round_of(table.label),
+            plan.rounds[plan.round_of(table.label) - 1].index(table.label) + 1,
+            table.label,
+            _ids(table.seats),
+        )
         for table in ready
-    ]  # fmt: skip
+    ]
     rounds = [
         FlowRound(
             number=offset + index,
             labels=labels,
             decided=all(states[label].decided for label in labels),
             final=any(label in drawn.bracket.deciding for label in labels),
-            advanced=tuple(
+            advanced=_ids(
                 states[label].winner
                 for label in (*plan.walkovers[index - 1], *labels)
                 if states[label].decided and states[label].walkover and states[label].winner is not None
@@ -846,10 +919,15 @@ def correction_resets(
     flow = bracket_flow(history)
     if flow is None or flow.live.get(table.label) is None or flow.live[table.label].pk != table.pk:
         return []
-    part = elimination_part(history)
-    seated = [seat.player_id for seat in history.seats.get(table.match_id, [])]
-    corrected = TableResult(seats=tuple(seated), places=dict(zip(seated, places, strict=True)), label=table.label,
-                            advancing=tuple(advancing or ()))  # fmt: skip
+    part = cast(EliminationPart, elimination_part(history))  # a bracket flow comes from an elimination part
+    match_id = cast(int, table.match_id)  # a live bracket table has its match
+    seated = [seat.player_id for seat in history.seats.get(match_id, [])]
+    corrected = TableResult(
+        seats=tuple(seated),
+        places=dict(zip(seated, places, strict=True)),
+        label=table.label,
+        advancing=tuple(advancing or ()),
+    )
     downstream: list[str] = []
     waiting = list(flow.feeds[table.label])
     while waiting:
@@ -890,9 +968,13 @@ def pod_correction_round(
         return None
     seeds = history.seeds
     rank = {entrant.id: entrant.rank_key() for entrant in part.entrants}
-    rank.update({pid: (0, 0, seeds.get(pid, 0)) for pid in current.seats if pid not in rank})
-    corrected = TableResult(seats=current.seats, places=dict(zip(current.seats, places, strict=True)),
-                            label=table.label, advancing=tuple(advancing or ()))  # fmt: skip
+    rank.update({pid: (0, 0, _keyed(seeds).get(pid, 0)) for pid in current.seats if pid not in rank})
+    corrected = TableResult(
+        seats=current.seats,
+        places=dict(zip(current.seats, places, strict=True)),
+        label=table.label,
+        advancing=tuple(advancing or ()),
+    )
     before = set(table_order(current, rank)[:cut])
     after = set(table_order(corrected, rank)[:cut])
     return later if before != after else None
@@ -913,8 +995,19 @@ def table_cut(tournament: Tournament, round_number: int, label: str) -> int | No
     return None if label == "Final" else tournament.advance
 
 
-def _names(players: Sequence[int], names: Mapping[int, str], last: str = "and") -> str:
-    words = [names[player] for player in players]
+def _keyed(by_player: Mapping[int, _V]) -> Mapping[Hashable, _V]:
+    """`by_player` as the pairing takes it: keyed by player ids of any hashable kind (the seam's are ints)."""
+    return cast(Mapping[Hashable, _V], by_player)  # a Mapping is invariant in its key, so a cast says it
+
+
+def _ids(players: Iterable[Hashable]) -> tuple[int, ...]:
+    """Player ids the pairing gives back, as the seam's ints: it only ever gets ints (`Entrant.id`, seats)
+    from the seam, so the ids it returns are ints."""
+    return cast(tuple[int, ...], tuple(players))
+
+
+def _names(players: Sequence[Hashable], names: Mapping[int, str], last: str = "and") -> str:
+    words = [names[player] for player in _ids(players)]
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
@@ -943,7 +1036,7 @@ def check_advancing(
             raise UserError("nobody goes through from this table: leave advancing empty", field="advancing")
         return None
     by_player = dict(zip(seats, places, strict=True))
-    opened = open_cut(seats, by_player, cut)
+    opened = open_cut(seats, _keyed(by_player), cut)
     if opened is None:
         decided = sorted(seats, key=by_player.__getitem__)[:cut]
         if given and set(given) != set(decided):
@@ -976,7 +1069,8 @@ def check_advancing(
 def table_points(tournament: Tournament, seats: Sequence[int], places: Mapping[int, int]) -> dict[int, float]:
     """The tournament points each player earns at one table (shared places share points)."""
     try:
-        return place_points(TableResult(seats=tuple(seats), places=places), scoring_of(tournament))
+        points = place_points(TableResult(seats=tuple(seats), places=_keyed(places)), scoring_of(tournament))
+        return cast(dict[int, float], points)  # keyed by the players of `seats`
     except PairingError as exc:
         raise UserError(str(exc)) from None
 
@@ -1035,7 +1129,7 @@ def bracket_matches(history: History, names: Mapping[int, str]) -> list[BracketM
             if source.kind == "seed":
                 player = by_seed.get(source.ref)
                 players.append(player)
-                texts.append(names.get(player, "") if player is not None else "bye")
+                texts.append(_keyed(names).get(player, "") if player is not None else "bye")
                 continue
             decided = winner if source.kind == "winner" else loser
             player = decided.get(source.ref, UNKNOWN)
@@ -1043,7 +1137,7 @@ def bracket_matches(history: History, names: Mapping[int, str]) -> list[BracketM
             if player is UNKNOWN:
                 texts.append(f"{source.kind.title()} of {source.ref}")
             else:
-                texts.append(names.get(player, "") if player is not None else "bye")
+                texts.append(_keyed(names).get(player, "") if player is not None else "bye")
         skipped = False
         if match.reset and winner.get("GF", UNKNOWN) not in (UNKNOWN, players[1]):
             skipped = True
@@ -1063,7 +1157,7 @@ def bracket_matches(history: History, names: Mapping[int, str]) -> list[BracketM
                 slots=tuple(
                     BracketSlot(
                         text,
-                        player if player not in (None, UNKNOWN) else None,
+                        cast(int | None, player if player not in (None, UNKNOWN) else None),  # an id
                         won not in (None, UNKNOWN) and player == won,
                     )
                     for text, player in zip(texts, players, strict=True)

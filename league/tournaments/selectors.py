@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import cast
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
@@ -30,7 +31,7 @@ HEADER = 22
 TOP_GAP = 8
 
 
-def is_organizer(user: AbstractBaseUser | None, tournament: Tournament) -> bool:
+def is_organizer(user: User | AnonymousUser | None, tournament: Tournament) -> bool:
     """Site staff, the tournament's creator and the organizers its organizers added."""
     if user is None or not user.is_authenticated:
         return False
@@ -39,14 +40,14 @@ def is_organizer(user: AbstractBaseUser | None, tournament: Tournament) -> bool:
     return tournament.organizers.filter(pk=user.pk).exists()
 
 
-def is_scorekeeper(user: AbstractBaseUser | None, tournament: Tournament) -> bool:
+def is_scorekeeper(user: User | AnonymousUser | None, tournament: Tournament) -> bool:
     """A scorekeeper of this tournament (who enters and corrects its results, and nothing else)."""
     if user is None or not user.is_authenticated:
         return False
     return tournament.scorekeepers.filter(pk=user.pk).exists()
 
 
-def can_score(user: AbstractBaseUser | None, tournament: Tournament) -> bool:
+def can_score(user: User | AnonymousUser | None, tournament: Tournament) -> bool:
     """Whether the user enters and corrects the tournament's results: its organizers, staff, scorekeepers."""
     return is_organizer(user, tournament) or is_scorekeeper(user, tournament)
 
@@ -90,12 +91,13 @@ def places_left(tournament: Tournament, registrations: list[Registration]) -> in
 
 
 def check_in_state(tournament: Tournament, now: datetime | None = None) -> str:
-    """ "off" (no check-in), "not_yet" (the window opens later), "open", or "closed" (the tournament started)."""
+    """ "off" (no check-in), "not_yet" (the window opens later), "open", or "closed" (the tournament
+    started)."""
     if not tournament.check_in:
         return "off"
     if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
         return "closed"
-    if (now or timezone.now()) < tournament.checkin_opens_at:
+    if (now or timezone.now()) < cast(datetime, tournament.checkin_opens_at):  # check-in on: it opens then
         return "not_yet"
     return "open"
 
@@ -113,10 +115,11 @@ class MyEntry:
 
 
 def my_entry(
-    tournament: Tournament, user: AbstractBaseUser | None, registrations: list[Registration]
+    tournament: Tournament, user: User | AnonymousUser | None, registrations: list[Registration]
 ) -> MyEntry:
     """What the user may do with their own entry now (the services check the same rules on each write)."""
-    player = player_of(user)
+    # player_of also takes anonymous users (it checks is_authenticated; its annotation names only users)
+    player = player_of(cast(AbstractBaseUser | None, user))
     reg = next((reg for reg in registrations if player is not None and reg.player_id == player.pk), None)
     before_start = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
     status = reg.status if reg is not None else None
@@ -127,7 +130,8 @@ def my_entry(
     )
     position = None
     if status == Registration.Status.WAITLISTED:
-        position = 1 + [item.pk for item in waitlist(registrations)].index(reg.pk)
+        waitlisted = cast(Registration, reg)  # the status is the registration's
+        position = 1 + [item.pk for item in waitlist(registrations)].index(waitlisted.pk)
     can_join = (
         player is not None
         and tournament.self_signup
@@ -174,7 +178,7 @@ def start_plan(tournament: Tournament, registrations: list[Registration] | None 
     return StartPlan(True, dropped, promoted, staying, present + promoted)
 
 
-def tournament_list(*, user: AbstractBaseUser | None = None) -> QuerySet[Tournament]:
+def tournament_list(*, user: User | AnonymousUser | None = None) -> QuerySet[Tournament]:
     """Tournaments, newest first, with their number of active players; drafts only for their organizers."""
     tournaments = Tournament.objects.annotate(
         player_count=Count(
@@ -188,7 +192,7 @@ def tournament_list(*, user: AbstractBaseUser | None = None) -> QuerySet[Tournam
     return tournaments.filter(~Q(status=Tournament.Status.DRAFT) | Q(organizers=user)).distinct()
 
 
-def visible_tournament(slug: str, user: AbstractBaseUser | None) -> Tournament | None:
+def visible_tournament(slug: str, user: User | AnonymousUser | None) -> Tournament | None:
     """The tournament if this user may see it (drafts are for organizers only)."""
     tournament = Tournament.objects.filter(slug=slug).first()
     if tournament is None:
@@ -234,9 +238,14 @@ class StandingRow:
 
 
 NEW_TIEBREAK_COLUMNS = (
-    "opponents_points_average", "buchholz_cut1", "buchholz_median", "sonneborn_berger",
-    "opponents_match_win_percentage", "cumulative", "requested_byes",
-)  # fmt: skip
+    "opponents_points_average",
+    "buchholz_cut1",
+    "buchholz_median",
+    "sonneborn_berger",
+    "opponents_match_win_percentage",
+    "cumulative",
+    "requested_byes",
+)
 
 
 def standings(history) -> list[StandingRow]:
@@ -416,15 +425,23 @@ def rounds(history, *, include_drafts: bool) -> list[RoundView]:
                 ]
             else:
                 seats = [
-                    SeatView(row.seat, row.player_id, players[row.player_id].name, players[row.player_id].slug,
-                             row.place, row.score, absent=row.player_id in table.absent)
+                    SeatView(
+                        row.seat,
+                        row.player_id,
+                        players[row.player_id].name,
+                        players[row.player_id].slug,
+                        row.place,
+                        row.score,
+                        absent=row.player_id in table.absent,
+                    )
                     for row in history.seats.get(match.pk, [])
-                ]  # fmt: skip
+                ]
                 if match.status == Match.Status.FINISHED:
                     earned = seam.table_points(
                         tournament,
                         [seat.player_id for seat in seats],
-                        {seat.player_id: seat.place for seat in seats},
+                        # a played table places every seat
+                        cast(dict[int, int], {seat.player_id: seat.place for seat in seats}),
                     )
                     for seat in seats:
                         seat.points = earned[seat.player_id]
@@ -534,7 +551,7 @@ def player_path(history, round_views: list[RoundView], player_id: int) -> list[P
                     mine.place,
                     mine.points,
                     note,
-                )  # fmt: skip
+                )
             )
     return steps
 
@@ -648,12 +665,15 @@ def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing
                 by_label[table.label] = table
     matches = seam.bracket_matches(history, names)
     if matches is not None:
-        feeders = {match.label: match for match in seam.bracket_of(history).bracket.matches}
+        drawn = cast(seam.Bracket, seam.bracket_of(history))  # bracket_matches found the bracket
+        feeders = {match.label: match for match in drawn.bracket.matches}
         sections: dict[str, dict[str, list[dict]]] = {}
         for match in matches:
             section, column = _column_of(match.label)
-            table = by_label.get(match.label)
-            places = {seat.player_id: seat.place for seat in table.seats} if table else {}
+            shown = by_label.get(match.label)
+            places: dict[int | None, int | None] = (
+                {seat.player_id: seat.place for seat in shown.seats} if shown else {}
+            )
             lines = []
             for slot in match.slots:
                 place = places.get(slot.player_id)
@@ -693,8 +713,14 @@ def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing
             ]
             items.append({"key": table.label, "title": table.label, "rows": len(lines), "lines": lines})
         if view.advanced:
-            items.append({"key": f"bye-{view.number}", "title": "Through without playing",
-                          "rows": len(view.advanced), "lines": [(name, True) for _, name in view.advanced]})  # fmt: skip
+            items.append(
+                {
+                    "key": f"bye-{view.number}",
+                    "title": "Through without playing",
+                    "rows": len(view.advanced),
+                    "lines": [(name, True) for _, name in view.advanced],
+                }
+            )
         columns.append((f"Round {view.number - first + 1}", items))
     return [_lay_out("Bracket", columns, links)] if columns else []
 
@@ -756,13 +782,18 @@ def _report_views(reports, seat_names: dict[int, list[str]], names: dict[int, st
         confirmed = [row.player_id for row in report.confirmations.all()]
         waiting = [pid for pid in report.awaiting if pid not in confirmed]
         views[report.pk] = ReportView(
-            id=report.pk, status=report.status, reporter_id=report.reporter_id,
+            id=report.pk,
+            status=report.status,
+            reporter_id=report.reporter_id,
             reporter=names.get(report.reporter_id, "?"),
             claim=claim_text(report.places, report.scores, seat_names.get(report.match_id, [])),
-            places=report.places, scores=report.scores, awaiting_ids=waiting,
+            places=report.places,
+            scores=report.scores,
+            awaiting_ids=waiting,
             awaiting=names_text([names.get(pid, "?") for pid in waiting]),
-            confirmed=names_text([names.get(pid, "?") for pid in confirmed]), created_at=report.created_at,
-        )  # fmt: skip
+            confirmed=names_text([names.get(pid, "?") for pid in confirmed]),
+            created_at=report.created_at,
+        )
     return views
 
 
@@ -801,12 +832,16 @@ def round_reports(tables: list) -> RoundReports:
     for dispute in disputes:
         result.disputes.append(
             DisputeView(
-                id=dispute.pk, table_number=by_match[dispute.match_id].number, player=names.get(dispute.player_id, "?"),
-                claim=claim_text(dispute.places, dispute.scores, seat_names[dispute.match_id]), note=dispute.note,
-                report=views[dispute.report_id], of_stored=dispute.report.status == ResultReport.Status.STORED,
+                id=dispute.pk,
+                table_number=by_match[dispute.match_id].number,
+                player=names.get(dispute.player_id, "?"),
+                claim=claim_text(dispute.places, dispute.scores, seat_names[dispute.match_id]),
+                note=dispute.note,
+                report=views[dispute.report_id],
+                of_stored=dispute.report.status == ResultReport.Status.STORED,
                 created_at=dispute.created_at,
             )
-        )  # fmt: skip
+        )
     return result
 
 
@@ -824,10 +859,10 @@ class TableReporting:
     two_seat_organizer: bool
 
 
-def table_reporting(table: Table, user: AbstractBaseUser | None, seats: list[SeatView]) -> TableReporting:
+def table_reporting(table: Table, user: User | AnonymousUser | None, seats: list[SeatView]) -> TableReporting:
     """The reports and disputes of a published `table` and what `user` may do there (`seats`: its seats)."""
     tournament = table.round.tournament
-    match = table.match
+    match = table.published_match
     seat_names = {match.pk: [seat.name for seat in seats]}
     names = {seat.player_id: seat.name for seat in seats}
     reports = list(
@@ -843,18 +878,23 @@ def table_reporting(table: Table, user: AbstractBaseUser | None, seats: list[Sea
     dispute = None
     if dispute_row is not None:
         dispute = DisputeView(
-            id=dispute_row.pk, table_number=table.number, player=names.get(dispute_row.player_id, "?"),
-            claim=claim_text(dispute_row.places, dispute_row.scores, seat_names[match.pk]), note=dispute_row.note,
-            report=views[dispute_row.report_id], of_stored=views[dispute_row.report_id].status == "stored",
+            id=dispute_row.pk,
+            table_number=table.number,
+            player=names.get(dispute_row.player_id, "?"),
+            claim=claim_text(dispute_row.places, dispute_row.scores, seat_names[match.pk]),
+            note=dispute_row.note,
+            report=views[dispute_row.report_id],
+            of_stored=views[dispute_row.report_id].status == "stored",
             created_at=dispute_row.created_at,
-        )  # fmt: skip
+        )
     counting = (
         ResultVersion.objects.filter(match=match, version=match.result_version).first()
         if match.result_version
         else None
     )
     stored = views.get(counting.report_id) if counting is not None and counting.report_id else None
-    player = player_of(user)
+    # player_of also takes anonymous users (it checks is_authenticated; its annotation names only users)
+    player = player_of(cast(AbstractBaseUser | None, user))
     self_report = tournament.result_reporting == Tournament.Reporting.SELF_REPORT
     active = (
         player is not None
@@ -863,18 +903,30 @@ def table_reporting(table: Table, user: AbstractBaseUser | None, seats: list[Sea
             tournament=tournament, player=player, status=Registration.Status.ACTIVE
         ).exists()
     )
-    me = player.pk if active and self_report and not table.closed_as else None
+    # active: the player is set
+    me = cast(Player, player).pk if active and self_report and not table.closed_as else None
     two_seat_organizer = (
         len(seats) == 2 and tournament.two_seat_confirmation == Tournament.TwoSeatConfirmation.ORGANIZER
     )
     until = None
     if stored is not None and me is not None and dispute is None:
-        until = counting.entered_at + timedelta(minutes=tournament.dispute_window_minutes)
+        # a stored report is the counting version's
+        until = cast(ResultVersion, counting).entered_at + timedelta(
+            minutes=tournament.dispute_window_minutes
+        )
         until = until if timezone.now() <= until else None
     return TableReporting(
-        open=open_report, dispute=dispute, stored=stored, me=me,
-        can_report=me is not None and not match.result_version and open_report is None and dispute is None
-        and match.status == Match.Status.SCHEDULED and not two_seat_organizer,
+        open=open_report,
+        dispute=dispute,
+        stored=stored,
+        me=me,
+        can_report=me is not None
+        and not match.result_version
+        and open_report is None
+        and dispute is None
+        and match.status == Match.Status.SCHEDULED
+        and not two_seat_organizer,
         can_confirm=me is not None and open_report is not None and me in open_report.awaiting_ids,
-        dispute_until=until, two_seat_organizer=two_seat_organizer,
-    )  # fmt: skip
+        dispute_until=until,
+        two_seat_organizer=two_seat_organizer,
+    )

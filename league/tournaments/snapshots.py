@@ -204,8 +204,9 @@ class StandingsList(Sequence):
         """Rows `start` to `stop` (None: to the end) as pairing's Standings."""
         stop = self.count_of_rows if stop is None else min(stop, self.count_of_rows)
         if self.computed is None and start < stop:
-            chunks = StandingsChunk.objects.filter(tournament=self.tournament, key=self.key,
-                                                   index__range=(start // CHUNK, (stop - 1) // CHUNK))  # fmt: skip
+            chunks = StandingsChunk.objects.filter(
+                tournament=self.tournament, key=self.key, index__range=(start // CHUNK, (stop - 1) // CHUNK)
+            )
             rows = [row for chunk in chunks.order_by("index").values_list("rows", flat=True) for row in chunk]
             first = (start // CHUNK) * CHUNK
             if len(rows) == min(self.count_of_rows, ((stop - 1) // CHUNK + 1) * CHUNK) - first:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import cast
 
 from django.utils import timezone
 
@@ -67,6 +68,6 @@ def timer_view(round_row: Round, at: datetime | None = None) -> TimerView | None
         return None
     if round_row.timer_paused_remaining is not None:
         return TimerView("paused", round_row.timer_duration_seconds, round_row.timer_paused_remaining, None)
-    ends_at = round_row.timer_ends_at
+    ends_at = cast(datetime, round_row.timer_ends_at)  # a timer that is not paused runs to its end
     left = max(0, math.ceil((ends_at - (at or now())) / timedelta(seconds=1)))
     return TimerView("running" if left else "over", round_row.timer_duration_seconds, left, ends_at)

@@ -8,7 +8,8 @@ app_name = "tournaments"
 urlpatterns = [
     path("", views.tournament_index, name="list"),
     path("new/", views.tournament_new, name="new"),
-    # The one log-in page is accounts'; this address (linked from earlier pages) forwards there with its ?next=.
+    # The one log-in page is accounts'; this address (linked from earlier pages) forwards there with its
+    # ?next=.
     path(
         "login/",
         RedirectView.as_view(pattern_name="accounts:login", query_string=True, permanent=True),

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import cast
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.contrib.auth.views import redirect_to_login as login_redirect
 from django.core.paginator import Paginator
 from django.db.models import Max
@@ -66,6 +68,12 @@ def _tournament(request: HttpRequest, slug: str) -> Tournament:
     return tournament
 
 
+def _signed_in(request: HttpRequest) -> User:
+    """`request.user` where the view has sent anonymous visitors to the login page already
+    (`_require_organizer`, `staff_member_required`)."""
+    return cast(User, request.user)  # signed in: checked before
+
+
 def _require_organizer(
     request: HttpRequest, tournament: Tournament, *, scorer: bool = False
 ) -> HttpResponse | None:
@@ -75,8 +83,11 @@ def _require_organizer(
         return login_redirect(request.get_full_path(), reverse("accounts:login"))
     allowed = (selectors.can_score if scorer else selectors.is_organizer)(request.user, tournament)
     if not allowed:
-        error = NotOrganizer("only the tournament's organizers and scorekeepers (and site staff) can do this") if (
-            scorer) else NotOrganizer()  # fmt: skip
+        error = (
+            NotOrganizer("only the tournament's organizers and scorekeepers (and site staff) can do this")
+            if (scorer)
+            else NotOrganizer()
+        )
         context = {"tournament": tournament, "message": error.message}
         return render(request, "tournaments/forbidden.html", context, status=403)
     return None
@@ -87,7 +98,7 @@ def tournament_index(request: HttpRequest) -> HttpResponse:
         request.GET.get("page")
     )
     for tournament in page:
-        tournament.game_name = game_name(tournament.game_id)
+        tournament.game_name = game_name(tournament.game_id)  # type: ignore[attr-defined]  # for the template
     return render(request, "tournaments/list.html", {"page": page})
 
 
@@ -100,7 +111,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         status = 400
         if form.is_valid():
             try:
-                tournament = services.tournament_create(created_by=request.user, **form.settings())
+                tournament = services.tournament_create(created_by=_signed_in(request), **form.settings())
             except UserError as exc:
                 add_user_error(form, exc)
                 status = exc.status
@@ -121,14 +132,24 @@ def _game_ranges() -> list[dict]:
     return ranges
 
 
-def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, error: str = "",
-            register_form: ParticipantsForm | None = None, batch=None, new_count: int = 0) -> HttpResponse:  # fmt: skip
+def _detail(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    status: int = 200,
+    error: str = "",
+    register_form: ParticipantsForm | None = None,
+    batch=None,
+    new_count: int = 0,
+) -> HttpResponse:
     organizer = selectors.is_organizer(request.user, tournament)
     # The whole history only where the page draws a bracket; the standings come from their snapshot
     # (`snapshots`), the rounds as counts (`selectors.round_summaries`), the players a page at a time.
     full = seam.has_bracket(tournament)
     fragment = request.GET.get("fragment") == "live"
-    history = None
+    history: (
+        seam.History[Table, Registration] | seam.History[seam.TableFacts, seam.RegistrationFacts] | None
+    ) = None
     if full:
         history = seam.load_history(tournament)
     elif not fragment:  # registrations' statuses only where the number of rounds depends on the field
@@ -160,39 +181,50 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
     }
     if fragment:  # what live refreshes: standings, bracket and rounds
         return render(request, "tournaments/_live.html", context, status=status)
-    queued = (Registration.Status.WAITLISTED, Registration.Status.PENDING, Registration.Status.DECLINED,
-              Registration.Status.INVITED)  # fmt: skip
+    queued = (
+        Registration.Status.WAITLISTED,
+        Registration.Status.PENDING,
+        Registration.Status.DECLINED,
+        Registration.Status.INVITED,
+    )
     rows = tournament.registrations.select_related("player").order_by("seed", "id")
     listed = rows.exclude(status__in=queued)
     waiting = selectors.waitlist(list(rows.filter(status=Registration.Status.WAITLISTED)))
-    player = selectors.player_of(request.user)
+    # player_of also takes anonymous users (it checks is_authenticated; its annotation names only users)
+    player = selectors.player_of(cast(AbstractBaseUser | None, request.user))
     own = rows.filter(player=player).first() if player is not None else None
-    context.update({
-        "next_table": selectors.next_bracket_table(tournament) if flowing else None,
-        "game_name": game_name(tournament.game_id),
-        "last_round": last,
-        "planned_rounds": seam.planned_rounds(history),
-        "registrations": listed,  # read only by an organizer's form before the start
-        "players_page": Paginator(listed, PLAYERS_PER_PAGE).get_page(request.GET.get("players")),
-        "waitlist": waiting,
-        "pending": list(rows.filter(status=Registration.Status.PENDING)),
-        "declined": list(rows.filter(status=Registration.Status.DECLINED)) if organizer else [],
-        "invited": list(rows.filter(status=Registration.Status.INVITED)) if organizer else [],
-        "places_left": None if tournament.capacity is None else max(
-            0, tournament.capacity - rows.filter(status=Registration.Status.ACTIVE).count()),
-        "entry": selectors.my_entry(tournament, request.user,
-                                    [*([own] if own is not None and own not in waiting else []), *waiting]),
-        "check_in_state": selectors.check_in_state(tournament),
-        "round_times": list(tournament.round_times.all()),
-        "register_form": register_form or ParticipantsForm(),
-        "batch": batch,
-        "confirming": new_count > 0,
-        "new_count": new_count,
-        "can_register": organizer and services.registration_open(tournament),
-        "error": error,
-        "table_rule": seam.table_spec(tournament),
-        **_bye_context(tournament, organizer, history, own),
-    })  # fmt: skip
+    context.update(
+        {
+            "next_table": selectors.next_bracket_table(tournament) if flowing else None,
+            "game_name": game_name(tournament.game_id),
+            "last_round": last,
+            "planned_rounds": seam.planned_rounds(cast(seam.History, history)),  # loaded unless a fragment
+            "registrations": listed,  # read only by an organizer's form before the start
+            "players_page": Paginator(listed, PLAYERS_PER_PAGE).get_page(request.GET.get("players")),
+            "waitlist": waiting,
+            "pending": list(rows.filter(status=Registration.Status.PENDING)),
+            "declined": list(rows.filter(status=Registration.Status.DECLINED)) if organizer else [],
+            "invited": list(rows.filter(status=Registration.Status.INVITED)) if organizer else [],
+            "places_left": None
+            if tournament.capacity is None
+            else max(0, tournament.capacity - rows.filter(status=Registration.Status.ACTIVE).count()),
+            "entry": selectors.my_entry(
+                tournament,
+                request.user,
+                [*([own] if own is not None and own not in waiting else []), *waiting],
+            ),
+            "check_in_state": selectors.check_in_state(tournament),
+            "round_times": list(tournament.round_times.all()),
+            "register_form": register_form or ParticipantsForm(),
+            "batch": batch,
+            "confirming": new_count > 0,
+            "new_count": new_count,
+            "can_register": organizer and services.registration_open(tournament),
+            "error": error,
+            "table_rule": seam.table_spec(tournament),
+            **_bye_context(tournament, organizer, history, own),
+        }
+    )
     return render(request, "tournaments/detail.html", context, status=status)
 
 
@@ -210,7 +242,9 @@ def _bye_context(tournament: Tournament, organizer: bool, history, own: Registra
     active = tournament.registrations.select_related("player").filter(status=Registration.Status.ACTIVE)
     return {
         "bye_rounds": rounds,
-        "bye_requests": selectors.open_bye_requests(tournament, None if organizer else own.player_id),
+        "bye_requests": selectors.open_bye_requests(
+            tournament, None if organizer else cast(Registration, own).player_id
+        ),
         "bye_players": active.order_by("seed", "id") if organizer else [],
         "bye_own": own,
     }
@@ -233,7 +267,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
 def _names(data) -> list[str]:
     form = RegisterForm(data)
     if not form.is_valid():
-        raise UserError(form.errors["names"][0], field="names")
+        raise UserError(cast(str, form.errors["names"][0]), field="names")  # an ErrorList gives messages
     return form.cleaned_data["names"]
 
 
@@ -245,17 +279,27 @@ def _register(request, tournament):
         message = next(iter(form.errors.values()))[0]
         return _detail(request, tournament, status=400, error=message, register_form=form)
     try:
-        batch = services.registrations_add_batch(tournament=tournament, by=request.user, entries=form.cleaned_data["batch"],
-                                                 confirm_new=form.cleaned_data["confirm_new"])  # fmt: skip
+        batch = services.registrations_add_batch(
+            tournament=tournament,
+            by=request.user,
+            entries=form.cleaned_data["batch"],
+            confirm_new=form.cleaned_data["confirm_new"],
+        )
     except services.BatchRefused as refused:
-        return _detail(request, tournament, status=400, error=refused.message, register_form=form,
-                       batch=refused.lines)  # fmt: skip
+        return _detail(
+            request, tournament, status=400, error=refused.message, register_form=form, batch=refused.lines
+        )
     if not batch.saved:
         entries = json.dumps(
             [{"name": line.name, "seed": line.seed, "line": line.line} for line in batch.lines]
         )
-        confirm = ParticipantsForm(initial={"entries": entries, "confirm_new": True,
-                                            "names": "\n".join(line.name for line in batch.lines)})  # fmt: skip
+        confirm = ParticipantsForm(
+            initial={
+                "entries": entries,
+                "confirm_new": True,
+                "names": "\n".join(line.name for line in batch.lines),
+            }
+        )
         return _detail(
             request, tournament, register_form=confirm, batch=batch.lines, new_count=len(batch.new)
         )
@@ -306,8 +350,9 @@ def _seed(request, tournament):
     unknown = [name for name in names if name.casefold() not in ids]
     if unknown:
         raise UserError(f"not registered: {', '.join(unknown)}", field="names")
-    services.tournament_seed(tournament=tournament, by=request.user, method="hand",
-                             order=[ids[name.casefold()] for name in names])  # fmt: skip
+    services.tournament_seed(
+        tournament=tournament, by=request.user, method="hand", order=[ids[name.casefold()] for name in names]
+    )
     return "Seeded by hand."
 
 
@@ -316,8 +361,12 @@ def _decide(request, tournament):
     decision = request.POST.get("decision")
     if decision not in ("approve", "decline"):
         raise UserError("approve or decline the entry", field="decision")
-    reg = services.registration_decide(tournament=tournament, by=request.user, player_id=_int(request.POST, "player"),
-                                       approve=decision == "approve")  # fmt: skip
+    reg = services.registration_decide(
+        tournament=tournament,
+        by=request.user,
+        player_id=_int(request.POST, "player"),
+        approve=decision == "approve",
+    )
     return f"{reg.player.name}: {reg.get_status_display().lower()}."
 
 
@@ -345,14 +394,24 @@ TOURNAMENT_ACTIONS: dict[str, Callable] = {
 
 
 LEAVING = {
-    "withdrawn": ("Withdraw {name} from {tournament}?", "They lose their seed and can register again before the start.",
-                  "Yes, withdraw {name}"),
-    "dropped": ("Drop {name} from {tournament}?", "They are paired no more; their results stay. Their tables still "
-                "waiting for a result close as forfeits, and so does every later table of theirs in a fixed field "
-                "(round robin, elimination).", "Yes, drop {name}"),
-    "no_show": ("Mark {name} as a no-show in {tournament}?", "They are paired no more; their tables still waiting "
-                "for a result close as forfeits.", "Yes, mark {name} as a no-show"),
-}  # fmt: skip
+    "withdrawn": (
+        "Withdraw {name} from {tournament}?",
+        "They lose their seed and can register again before the start.",
+        "Yes, withdraw {name}",
+    ),
+    "dropped": (
+        "Drop {name} from {tournament}?",
+        "They are paired no more; their results stay. Their tables still "
+        "waiting for a result close as forfeits, and so does every later table of theirs in a fixed field "
+        "(round robin, elimination).",
+        "Yes, drop {name}",
+    ),
+    "no_show": (
+        "Mark {name} as a no-show in {tournament}?",
+        "They are paired no more; their tables still waiting for a result close as forfeits.",
+        "Yes, mark {name} as a no-show",
+    ),
+}
 
 
 def _confirmation(request: HttpRequest, tournament: Tournament, action: str) -> HttpResponse | None:
@@ -374,12 +433,18 @@ def _confirmation(request: HttpRequest, tournament: Tournament, action: str) -> 
         if reg is None:
             return None
         names = {"name": reg.player.name, "tournament": tournament.name}
-        question, detail, button = (text.format(**names) for text in wording)
+        question, detail, button = (text.format(**names) for text in cast(tuple[str, str, str], wording))
     fields = [
         (key, value) for key, value in request.POST.items() if key not in ("csrfmiddlewaretoken", "confirm")
     ]
-    context = {"tournament": tournament, "question": question, "detail": detail, "button": button,
-               "fields": fields, "action": request.path}  # fmt: skip
+    context = {
+        "tournament": tournament,
+        "question": question,
+        "detail": detail,
+        "button": button,
+        "fields": fields,
+        "action": request.path,
+    }
     return render(request, "tournaments/confirm.html", context)
 
 
@@ -531,29 +596,31 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
     swap_form = None
     try:
         if action == "publish":
-            services.round_publish(round_row=round_row, by=request.user)
+            services.round_publish(round_row=round_row, by=_signed_in(request))
             message = f"Round {number} published: the tables are out."
         elif action == "complete":
-            services.round_complete(round_row=round_row, by=request.user)
+            services.round_complete(round_row=round_row, by=_signed_in(request))
             tournament.refresh_from_db()
             message = f"Round {number} complete." + (
                 " The tournament is finished." if tournament.status == Tournament.Status.FINISHED else ""
             )
         elif action == "discard":
-            services.round_discard(round_row=round_row, by=request.user)
+            services.round_discard(round_row=round_row, by=_signed_in(request))
             messages.success(request, f"Draft of round {number} discarded.")
             return redirect(tournament)
         elif action == "swap":
             swap_form = SwapForm(request.POST)
             if not swap_form.is_valid():
                 raise UserError("give both tables and seats as whole numbers from 1")
-            services.round_swap(round_row=round_row, by=request.user, **swap_form.cleaned_data)
+            services.round_swap(round_row=round_row, by=_signed_in(request), **swap_form.cleaned_data)
             message = "Seats swapped."
         elif action == "move":
             services.round_move(
-                round_row=round_row, by=request.user, player_id=_int(request.POST, "player"),
+                round_row=round_row,
+                by=_signed_in(request),
+                player_id=_int(request.POST, "player"),
                 to_table=_int(request.POST, "to_table"),
-            )  # fmt: skip
+            )
             message = "Player moved."
         else:
             raise Http404("no such action")
@@ -584,7 +651,7 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
     if denied:
         return denied
     table = _table(tournament, number, table_number)
-    match = table.match
+    match = table.published_match
     seats = list(match.seats.select_related("player").order_by("seat"))
     cut = seam.table_cut(tournament, number, table.label)
     advancing_form = None
@@ -601,8 +668,13 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
                 raise UserError("advancing lists players of this table", field="advancing")
             advancing = advancing_form.cleaned_data["advancing"] or None
         try:
-            return services.table_result(table=table, by=request.user, advancing=advancing,
-                                         reset=request.POST.get("reset") == "yes", **result)  # fmt: skip
+            return services.table_result(
+                table=table,
+                by=request.user,
+                advancing=advancing,
+                reset=request.POST.get("reset") == "yes",
+                **result,
+            )
         except UserError as exc:
             if exc.field == "reset":
                 reset_asked.append(exc.message)
@@ -650,14 +722,14 @@ def table_close(request: HttpRequest, slug: str, number: int, table_number: int)
     if denied:
         return denied
     table = _table(tournament, number, table_number)
-    seats = list(table.match.seats.select_related("player").order_by("seat"))
+    seats = list(table.published_match.seats.select_related("player").order_by("seat"))
     form = CloseForm(request.POST, seats=seats)
     try:
         if not form.is_valid():
             raise UserError("tick the absent players and choose no-show or forfeit")
         closed = services.table_close(
             table=table,
-            by=request.user,
+            by=_signed_in(request),
             absent=form.cleaned_data["absent"],
             kind=form.cleaned_data["kind"],
             advancing=form.cleaned_data["advancing"] or None,
@@ -675,8 +747,18 @@ def _seat_views(tournament: Tournament, table: Table) -> list:
     return next(item for item in view.tables if item.id == table.pk).seats
 
 
-def _table_page(request, tournament, table, *, status=200, error="", report_form=None, claim_form=None,
-                dispute_form=None, advancing_form=None):  # fmt: skip
+def _table_page(
+    request,
+    tournament,
+    table,
+    *,
+    status=200,
+    error="",
+    report_form=None,
+    claim_form=None,
+    dispute_form=None,
+    advancing_form=None,
+):
     """A table's page: its seats and result, and for its players the self-report controls (report, confirm,
     dispute) with the state of the report."""
     seats = list(table.match.seats.select_related("player").order_by("seat"))
@@ -732,7 +814,7 @@ def table_report_action(
         return login_redirect(
             reverse("tournaments:table", args=[slug, number, table_number]), reverse("accounts:login")
         )
-    seats = list(table.match.seats.select_related("player").order_by("seat"))
+    seats = list(table.published_match.seats.select_related("player").order_by("seat"))
     forms_used: dict = {}
     try:
         if action == "report":
@@ -745,9 +827,14 @@ def table_report_action(
                 advancing = chosen.cleaned_data["advancing"] or None
             if not form.is_valid():
                 raise UserError(_first_error(form))
-            services.table_report(table=table, by=request.user, expected_version=form.cleaned_data["expected_version"],
-                                           places=form.cleaned_data["places"], scores=form.cleaned_data["scores"],
-                                           advancing=advancing)  # fmt: skip
+            services.table_report(
+                table=table,
+                by=request.user,
+                expected_version=form.cleaned_data["expected_version"],
+                places=form.cleaned_data["places"],
+                scores=form.cleaned_data["scores"],
+                advancing=advancing,
+            )
         elif action == "confirm":
             report = services.table_confirm(
                 table=table, by=request.user, report_id=_int(request.POST, "report")
@@ -761,9 +848,14 @@ def table_report_action(
                 raise UserError(_first_error(claim))
             if not note.is_valid():
                 raise UserError(_first_error(note))
-            services.table_dispute(table=table, by=request.user, report_id=note.cleaned_data["report"],
-                                   places=claim.cleaned_data["places"], scores=claim.cleaned_data["scores"],
-                                   note=note.cleaned_data["note"])  # fmt: skip
+            services.table_dispute(
+                table=table,
+                by=request.user,
+                report_id=note.cleaned_data["report"],
+                places=claim.cleaned_data["places"],
+                scores=claim.cleaned_data["scores"],
+                note=note.cleaned_data["note"],
+            )
     except UserError as exc:
         return _table_page(request, tournament, table, status=exc.status, error=exc.message, **forms_used)
     messages.success(request, REPORT_DONE[action])
@@ -783,8 +875,14 @@ def player_path(request: HttpRequest, slug: str, player_slug: str) -> HttpRespon
         raise Http404("this player is not in the tournament")
     views = selectors.rounds(history, include_drafts=False)
     ordered = snapshots.standings(tournament, history)
-    standing = next((selectors.standing_rows([row], {reg.player_id: reg})[0] for row in ordered
-                     if row.id == reg.player_id), None)  # fmt: skip
+    standing = next(
+        (
+            selectors.standing_rows([row], {reg.player_id: reg})[0]
+            for row in ordered
+            if row.id == reg.player_id
+        ),
+        None,
+    )
     context = {
         "tournament": tournament,
         "player": reg.player,
@@ -796,7 +894,8 @@ def player_path(request: HttpRequest, slug: str, player_slug: str) -> HttpRespon
 
 
 def _csv(filename: str) -> tuple[HttpResponse, SafeWriter]:
-    """A CSV download (`league.core.exports`: UTF-8 with a BOM, formula-looking text cells prefixed with ')."""
+    """A CSV download (`league.core.exports`: UTF-8 with a BOM, formula-looking text cells prefixed
+    with ')."""
     return csv_download(filename)
 
 
@@ -805,20 +904,49 @@ def _number(value: float) -> str:
 
 
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    """The standings with every tie-break column, one row per player, and the bracket's group (elimination)."""
+    """The standings with every tie-break column, one row per player, and the bracket's group
+    (elimination)."""
     tournament = _tournament(request, slug)
     response, writer = _csv(f"{tournament.slug}-standings.csv")
-    writer.writerow(["rank", "player", "seed", "status", "points", "opponents_points", "wins", "head_to_head",
-                     "played", "byes", *selectors.NEW_TIEBREAK_COLUMNS, "group"])  # fmt: skip
+    writer.writerow(
+        [
+            "rank",
+            "player",
+            "seed",
+            "status",
+            "points",
+            "opponents_points",
+            "wins",
+            "head_to_head",
+            "played",
+            "byes",
+            *selectors.NEW_TIEBREAK_COLUMNS,
+            "group",
+        ]
+    )
     for row in snapshots.standings_list(tournament):
-        writer.writerow([row.rank, row.name, row.seed, row.status, _number(row.points),
-                         _number(row.opponents_points), row.wins, row.head_to_head, row.played, row.byes,
-                         *(_number(getattr(row, name)) for name in selectors.NEW_TIEBREAK_COLUMNS), row.group])  # fmt: skip
+        writer.writerow(
+            [
+                row.rank,
+                row.name,
+                row.seed,
+                row.status,
+                _number(row.points),
+                _number(row.opponents_points),
+                row.wins,
+                row.head_to_head,
+                row.played,
+                row.byes,
+                *(_number(getattr(row, name)) for name in selectors.NEW_TIEBREAK_COLUMNS),
+                row.group,
+            ]
+        )
     return response
 
 
 def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    """Every seat of every published table: round, table, bracket label, seat, player, place, score, points."""
+    """Every seat of every published table: round, table, bracket label, seat, player, place, score,
+    points."""
     tournament = _tournament(request, slug)
     response, writer = _csv(f"{tournament.slug}-results.csv")
     writer.writerow(["round", "table", "label", "seat", "player", "place", "score", "points", "closed_as"])
@@ -826,11 +954,19 @@ def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
     for view in selectors.rounds(history, include_drafts=False):
         for table in view.tables:
             for seat in table.seats:
-                writer.writerow([
-                    view.number, table.number, table.label, seat.seat + 1, seat.name,
-                    seat.place if seat.place is not None else "", seat.score if seat.score is not None else "",
-                    _number(seat.points) if seat.points is not None else "", table.closed_as,
-                ])  # fmt: skip
+                writer.writerow(
+                    [
+                        view.number,
+                        table.number,
+                        table.label,
+                        seat.seat + 1,
+                        seat.name,
+                        seat.place if seat.place is not None else "",
+                        seat.score if seat.score is not None else "",
+                        _number(seat.points) if seat.points is not None else "",
+                        table.closed_as,
+                    ]
+                )
         for _, name in view.byes:
             writer.writerow(
                 [view.number, "", "bye", "", name, "", "", _number(seam.bye_points(tournament)), ""]
@@ -863,6 +999,7 @@ def entry_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         raise Http404("no such action")
     if not request.user.is_authenticated:
         return login_redirect(tournament.get_absolute_url())  # the players' login (settings.LOGIN_URL)
+    reg: Registration | None  # None: an invitation declined
     try:
         if action == "join":
             reg = services.registration_join(tournament=tournament, by=request.user)
@@ -872,8 +1009,9 @@ def entry_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
             accept = action == "accept"
             reg = services.invitation_answer(tournament=tournament, by=request.user, accept=accept)
         else:
-            reg = services.registration_check_in(tournament=tournament, by=request.user,
-                                                 checked_in=action == "check-in")  # fmt: skip
+            reg = services.registration_check_in(
+                tournament=tournament, by=request.user, checked_in=action == "check-in"
+            )
     except UserError as exc:
         tournament.refresh_from_db()
         return _detail(request, tournament, status=exc.status, error=exc.message)
@@ -901,8 +1039,13 @@ def bye_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     try:
         number = _int(data, "round")
         if action == "request":
-            row = services.bye_request(tournament=tournament, by=request.user, round_number=number,
-                                       kind=data.get("kind", "bye"), player_id=player_id)  # fmt: skip
+            row = services.bye_request(
+                tournament=tournament,
+                by=request.user,
+                round_number=number,
+                kind=data.get("kind", "bye"),
+                player_id=player_id,
+            )
             done = BYE_DONE[row.kind].format(name=row.player.name, round=number)
         else:
             services.bye_cancel(
@@ -916,8 +1059,9 @@ def bye_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     return redirect(tournament)
 
 
-def _settings_page(request, tournament, *, status=200, error="", signup_form=None, schedule_form=None,
-                   settings_form=None):  # fmt: skip
+def _settings_page(
+    request, tournament, *, status=200, error="", signup_form=None, schedule_form=None, settings_form=None
+):
     round_times = list(tournament.round_times.all())
     started = tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
     settings_form = settings_form or TournamentForm.of(tournament)
@@ -955,14 +1099,17 @@ def _settings_save(request: HttpRequest, tournament: Tournament) -> HttpResponse
         services.check_settings_open(tournament)
         if not form.is_valid():
             return _settings_page(request, tournament, status=400, settings_form=form)
-        tournament = services.tournament_update(tournament=tournament, by=request.user, **form.settings())
+        tournament = services.tournament_update(
+            tournament=tournament, by=_signed_in(request), **form.settings()
+        )
     except UserError as exc:
         on_field = exc.field in form.fields
         if on_field:
             add_user_error(form, exc)
         tournament.refresh_from_db()
-        return _settings_page(request, tournament, status=exc.status, error="" if on_field else exc.message,
-                              settings_form=form)  # fmt: skip
+        return _settings_page(
+            request, tournament, status=exc.status, error="" if on_field else exc.message, settings_form=form
+        )
     messages.success(request, "Settings saved.")
     return redirect("tournaments:settings", slug=tournament.slug)
 
@@ -983,9 +1130,11 @@ def settings_save(request: HttpRequest, slug: str, part: str) -> HttpResponse:
         return _settings_page(request, tournament, status=400, **forms)
     try:
         if part == "signup":
-            services.signup_configure(tournament=tournament, by=request.user, **form.cleaned_data)
+            services.signup_configure(tournament=tournament, by=_signed_in(request), **form.cleaned_data)
         else:
-            services.tournament_schedule(tournament=tournament, by=request.user, **form.schedule())
+            services.tournament_schedule(
+                tournament=tournament, by=_signed_in(request), **cast(ScheduleForm, form).schedule()
+            )
     except UserError as exc:
         add_user_error(form, exc)
         tournament.refresh_from_db()
@@ -1029,9 +1178,11 @@ def check_in_page(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         try:
             reg = services.registration_check_in(
-                tournament=tournament, by=request.user, player_id=_int(request.POST, "player"),
+                tournament=tournament,
+                by=_signed_in(request),
+                player_id=_int(request.POST, "player"),
                 checked_in=request.POST.get("checked_in") != "0",
-            )  # fmt: skip
+            )
         except UserError as exc:
             if _wants_json(request):
                 return JsonResponse(exc.as_dict(), status=exc.status)
@@ -1039,10 +1190,14 @@ def check_in_page(request: HttpRequest, slug: str) -> HttpResponse:
             tournament.refresh_from_db()
         else:
             if _wants_json(request):
-                return JsonResponse({
-                    "player": reg.player_id, "name": reg.player.name, "checked_in": reg.checked_in_at is not None,
-                    "counts": _check_in_counts(_check_in_rows(tournament)),
-                })  # fmt: skip
+                return JsonResponse(
+                    {
+                        "player": reg.player_id,
+                        "name": reg.player.name,
+                        "checked_in": reg.checked_in_at is not None,
+                        "counts": _check_in_counts(_check_in_rows(tournament)),
+                    }
+                )
             done = "checked in" if reg.checked_in_at else "no longer checked in"
             messages.success(request, f"{reg.player.name}: {done}.")
             query = request.POST.get("q", "")
@@ -1083,9 +1238,12 @@ def start_page(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         try:
             services.tournament_start(
-                tournament=tournament, by=request.user, confirm=request.POST.get("confirm") == "1",
-                dropped=_ids(request.POST, "dropped"), promoted=_ids(request.POST, "promoted"),
-            )  # fmt: skip
+                tournament=tournament,
+                by=_signed_in(request),
+                confirm=request.POST.get("confirm") == "1",
+                dropped=_ids(request.POST, "dropped"),
+                promoted=_ids(request.POST, "promoted"),
+            )
         except UserError as exc:
             tournament.refresh_from_db()
             if not tournament.check_in or tournament.status != Tournament.Status.REGISTRATION:
@@ -1130,13 +1288,16 @@ def roles_page(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         if not form.is_valid():
             raise UserError("name the user to add", field="username")
-        user = services.role_add(tournament=tournament, by=request.user, **form.cleaned_data)
+        user = services.role_add(tournament=tournament, by=_signed_in(request), **form.cleaned_data)
     except UserError as exc:
         add_user_error(form, exc)
         return _roles_page(request, tournament, status=exc.status, form=form)
     role = form.cleaned_data["role"]
-    messages.success(request, f"{user.get_username()} now {'organizes' if role == 'organizer' else 'keeps score at'} "
-                              "this tournament.")  # fmt: skip
+    messages.success(
+        request,
+        f"{user.get_username()} now {'organizes' if role == 'organizer' else 'keeps score at'} "
+        "this tournament.",
+    )
     return redirect("tournaments:organizers", slug=tournament.slug)
 
 
@@ -1148,8 +1309,9 @@ def role_remove(request: HttpRequest, slug: str) -> HttpResponse:
         return denied
     username = request.POST.get("username", "")
     try:
-        services.role_remove(tournament=tournament, by=request.user, username=username,
-                             role=request.POST.get("role"))  # fmt: skip
+        services.role_remove(
+            tournament=tournament, by=_signed_in(request), username=username, role=request.POST.get("role")
+        )
     except UserError as exc:
         form = RoleForm()
         form.add_error(None, exc.message)

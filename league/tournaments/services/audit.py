@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 
 from league.tournaments.models import AuditEntry, Tournament
 
@@ -27,7 +27,9 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def audit(tournament: Tournament, actor: AbstractBaseUser | None, action: str, **details: Any) -> AuditEntry:
+def audit(
+    tournament: Tournament, actor: User | AnonymousUser | None, action: str, **details: Any
+) -> AuditEntry:
     """Record that `actor` (None: the system) did `action` (an `AuditEntry.Action`) to `tournament`.
     Call inside the transaction of the change."""
     if action not in Action.values:

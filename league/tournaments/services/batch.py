@@ -16,8 +16,9 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from league.core.errors import UserError
@@ -38,7 +39,7 @@ class BatchEntry:
     """One line of a batch: a name, an optional seed, and its line number (from 1) in what was sent."""
 
     name: str
-    seed: int | None = None
+    seed: Any = None  # as sent (a whole number, or anything else, which the service refuses)
     line: int = 0
 
 
@@ -49,7 +50,7 @@ class BatchLine:
 
     line: int
     name: str
-    seed: int | None
+    seed: Any  # as sent (see `BatchEntry`)
     new: bool = False
     suggestions: list[str] = field(default_factory=list)
     error: str = ""
@@ -76,7 +77,8 @@ class BatchRefused(UserError):
         bad = [(index, line) for index, line in enumerate(lines) if line.error]
         count = len(bad)
         super().__init__(
-            f"{count} line{'s' if count != 1 else ''} need{'' if count != 1 else 's'} fixing: nothing was registered",
+            f"{count} line{'s' if count != 1 else ''} need{'' if count != 1 else 's'} fixing: "
+            "nothing was registered",
             field=f"entries.{bad[0][0]}",
         )
         self.lines = lines
@@ -94,7 +96,7 @@ def _look_alikes(name: str, known: dict[str, str]) -> list[str]:
 
 
 def registrations_add_batch(
-    *, tournament: Tournament, by: AbstractBaseUser, entries: Sequence[BatchEntry], confirm_new: bool = False
+    *, tournament: Tournament, by: User, entries: Sequence[BatchEntry], confirm_new: bool = False
 ) -> BatchResult:
     """Register every entry, or none (see the module docstring). Raises `BatchRefused` for bad lines."""
     check_organizer(user=by, tournament=tournament)

@@ -8,15 +8,15 @@ champion is known (or runs again when a correction reopens the final).
 
 A correction that changes who won a match whose players already play on is refused unless the organizer
 resets the later matches: each later table's match is voided by a new result version (the versions before it
-stay, the match no longer counts, and a rated one is replayed out of its pool), the table is marked reset, and the match opens again
-at a new table with the players the corrected result gives.
+stay, the match no longer counts, and a rated one is replayed out of its pool), the table is marked reset,
+and the match opens again at a new table with the players the corrected result gives.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Max
 from django.utils import timezone
 
@@ -30,7 +30,7 @@ from league.tournaments.services.common import tournament_locked
 from league.tournaments.services.forfeits import tables_forfeit_departed
 
 
-def bracket_sync(*, tournament: Tournament, by: AbstractBaseUser | None) -> list[Table]:
+def bracket_sync(*, tournament: Tournament, by: User | None) -> list[Table]:
     """Open every bracket match that is ready, update the rounds' and the tournament's status; the tables
     opened. A match opened for a player who already left the tournament closes as a forfeit at once
     (`forfeits.tables_forfeit_departed`; with both players gone it is void and the match it feeds is a
@@ -64,16 +64,18 @@ def bracket_sync(*, tournament: Tournament, by: AbstractBaseUser | None) -> list
 
 
 def _open(
-    tournament: Tournament, flow: seam.BracketFlow, rows: dict[int, Round], by: AbstractBaseUser | None
+    tournament: Tournament, flow: seam.BracketFlow, rows: dict[int, Round], by: User | None
 ) -> list[Table]:
-    """Open the ready matches of `flow` at new tables of their rounds (a round created when it has none yet)."""
+    """Open the ready matches of `flow` at new tables of their rounds (a round created when it has none
+    yet)."""
     now = timezone.now()
     opened: list[Table] = []
     for number in sorted({ready.round_number for ready in flow.ready}):
         round_row = rows.get(number)
         if round_row is None:
-            round_row = Round.objects.create(tournament=tournament, number=number, status=Round.Status.PUBLISHED,
-                                             published_at=now)  # fmt: skip
+            round_row = Round.objects.create(
+                tournament=tournament, number=number, status=Round.Status.PUBLISHED, published_at=now
+            )
             rows[number] = round_row
         taken = set(round_row.tables.values_list("number", flat=True))
         top = round_row.tables.aggregate(top=Max("number"))["top"] or 0
@@ -124,18 +126,16 @@ def _update_rounds(
             round_row.save(update_fields=list(changed))
 
 
-def tables_reset(
-    *, tournament: Tournament, tables: Sequence[Table], by: AbstractBaseUser, cause: str
-) -> None:
+def tables_reset(*, tournament: Tournament, tables: Sequence[Table], by: User | None, cause: str) -> None:
     """Reset bracket tables (`by` confirmed it) because the result of the match labelled `cause` is
     corrected: each match is voided by a new result version (entered by `by`, reason "reset: <label> is
     played again after a correction of <cause>"; the versions before it stay; a rated one that counted is
     replayed out of its pool), the table marked reset, and the reset logged (`result.reset`). Call inside a
     transaction holding the tournament row lock."""
     for table in tables:
-        if Match.objects.filter(pk=table.match_id).exclude(status=Match.Status.VOID).exists():
+        if Match.objects.filter(pk=table.published_match_id).exclude(status=Match.Status.VOID).exists():
             result_void(
-                match_id=table.match_id,
+                match_id=table.published_match_id,
                 entered_by=by,
                 reason=f"reset: {table.label} is played again after a correction of {cause}",
             )

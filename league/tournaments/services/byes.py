@@ -9,9 +9,9 @@ discarded and generated again reads the requests again).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 
 from league.core.checks import is_int
@@ -24,7 +24,7 @@ from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.common import last_round, signed_in_player, tournament_locked
 
 
-def _requester(tournament: Tournament, by: AbstractBaseUser | None, player_id: Any) -> int:
+def _requester(tournament: Tournament, by: User | AnonymousUser | None, player_id: Any) -> int:
     """The player the request is for: the signed-in user's own (no `player_id`, or their own id), or anyone
     for an organizer. Permission is checked before anything about the player is looked up."""
     if player_id is None:
@@ -70,15 +70,23 @@ def _check_round(tournament: Tournament, round_number: Any) -> int:
 def _active_registration(tournament: Tournament, player_id: int, *, own: bool) -> Registration:
     reg = tournament.registrations.select_related("player").filter(player_id=player_id).first()
     if reg is None or reg.status != Registration.Status.ACTIVE:
-        raise NotFound("you are not registered in this tournament" if own else f"player {player_id} is not registered "
-                       "in this tournament", field="player")  # fmt: skip
+        raise NotFound(
+            "you are not registered in this tournament"
+            if own
+            else f"player {player_id} is not registered in this tournament",
+            field="player",
+        )
     return reg
 
 
 def bye_request(
-    *, tournament: Tournament, by: AbstractBaseUser | None, round_number: Any, kind: Any = ByeRequest.Kind.BYE,
+    *,
+    tournament: Tournament,
+    by: User | AnonymousUser | None,
+    round_number: Any,
+    kind: Any = ByeRequest.Kind.BYE,
     player_id: Any = None,
-) -> ByeRequest:  # fmt: skip
+) -> ByeRequest:
     """Ask for a bye (`kind` "bye") or to sit out ("sit_out") in a Swiss round not generated yet, for the
     signed-in user's own player or (organizers) for `player_id`. Asking again for the same round changes
     the kind. 403 for anyone else, 404 for a player who is not registered, 400 for a round that is not a
@@ -90,18 +98,28 @@ def bye_request(
         tournament = tournament_locked(tournament)
         number = _check_round(tournament, round_number)
         reg = _active_registration(tournament, target, own=player_id is None)
-        audit(tournament, by, Action.BYE_REQUESTED, player=reg.player.name, player_id=reg.player_id, round=number,
-              kind=kind)  # fmt: skip
+        audit(
+            tournament,
+            by,
+            Action.BYE_REQUESTED,
+            player=reg.player.name,
+            player_id=reg.player_id,
+            round=number,
+            kind=kind,
+        )
         request, _ = ByeRequest.objects.update_or_create(
-            tournament=tournament, player_id=reg.player_id, round_number=number,
-            defaults={"kind": kind, "requested_by": by},
-        )  # fmt: skip
+            tournament=tournament,
+            player_id=reg.player_id,
+            round_number=number,
+            # _requester let only a signed-in user through
+            defaults={"kind": kind, "requested_by": cast(User, by)},
+        )
     request.player = reg.player
     return request
 
 
 def bye_cancel(
-    *, tournament: Tournament, by: AbstractBaseUser | None, round_number: Any, player_id: Any = None
+    *, tournament: Tournament, by: User | AnonymousUser | None, round_number: Any, player_id: Any = None
 ) -> None:
     """Take back a request for a round not generated yet (the player's own, or anyone's for organizers)."""
     target = _requester(tournament, by, player_id)

@@ -3,7 +3,7 @@ tournament row lock, the last round."""
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 
 from league.core.errors import Forbidden
 from league.players.models import Player
@@ -12,19 +12,20 @@ from league.tournaments.models import Round, Tournament
 from league.tournaments.selectors import can_score, is_organizer, player_of
 
 
-def check_organizer(*, user: AbstractBaseUser | None, tournament: Tournament) -> None:
+def check_organizer(*, user: User | AnonymousUser | None, tournament: Tournament) -> None:
     """Raise NotOrganizer (403) unless `user` organizes `tournament` or is site staff."""
     if not is_organizer(user, tournament):
         raise NotOrganizer()
 
 
-def check_scorer(*, user: AbstractBaseUser | None, tournament: Tournament) -> None:
-    """Raise NotOrganizer (403) unless `user` may enter the tournament's results (organizer or scorekeeper)."""
+def check_scorer(*, user: User | AnonymousUser | None, tournament: Tournament) -> None:
+    """Raise NotOrganizer (403) unless `user` may enter the tournament's results (organizer or
+    scorekeeper)."""
     if not can_score(user, tournament):
         raise NotOrganizer("only the tournament's organizers and scorekeepers (and site staff) can do this")
 
 
-def signed_in_player(user: AbstractBaseUser | None) -> Player:
+def signed_in_player(user: User | AnonymousUser | None) -> Player:
     """The signed-in user's own player; 403 for anonymous users and users without a player."""
     if user is None or not user.is_authenticated:
         raise Forbidden("sign in to take part in a tournament")

@@ -1,5 +1,5 @@
-"""Tables closed without being played: a no-show or a forfeit (absent players last, present players first; with
-nobody present the match is void), and the forfeits of players who left the tournament. Used by the table
+"""Tables closed without being played: a no-show or a forfeit (absent players last, present players first;
+with nobody present the match is void), and the forfeits of players who left the tournament. Used by the table
 writes (`tables`), the rounds' publication (`rounds`), the registrations (`registrations`) and the bracket's
 own opening of matches (`brackets`)."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from league.core import events
 from league.matches.models import Match, MatchSeat
@@ -22,14 +22,14 @@ def close_table(
     seats: list[int],
     absent: Any,
     kind: str,
-    by: AbstractBaseUser,
+    by: User | None,
     reason: str,
     advancing: list[int] | None = None,
 ) -> None:
     """Close `table` (published; its match locked here) with `absent` players placed last, `advancing` the
     decider of a tie at the cut among the players present (checked by the caller); inside a transaction."""
     absent = sorted(set(absent), key=seats.index)
-    match = Match.objects.select_for_update().get(pk=table.match_id)
+    match = Match.objects.select_for_update().get(pk=table.published_match_id)
     if len(absent) == len(seats):
         label = Table.Closed(kind).label.lower()
         result_void(
@@ -61,7 +61,7 @@ DEPARTED = (Registration.Status.DROPPED, Registration.Status.NO_SHOW)
 
 
 def tables_forfeit_departed(
-    *, tournament: Tournament, tables: Sequence[Table], by: AbstractBaseUser
+    *, tournament: Tournament, tables: Sequence[Table], by: User | None
 ) -> list[Table]:
     """Close as forfeits the published tables still waiting for a result at which a player who left the
     tournament (dropped, or a no-show) sits: the players who left share last place, the others first (with
@@ -81,32 +81,51 @@ def tables_forfeit_departed(
     # Who left first (few, usually nobody), then the seats of only their waiting tables: a round of
     # thousands of tables is never listed in a query.
     left = dict(
-        Registration.objects.filter(tournament=tournament, status__in=DEPARTED).values_list("player_id", "player__name")
-    )  # fmt: skip
+        Registration.objects.filter(tournament=tournament, status__in=DEPARTED).values_list(
+            "player_id", "player__name"
+        )
+    )
     if not left:
         return []
     waiting_ids = {table.match_id for table in waiting}
     touched = {
         match_id
         for match_id in MatchSeat.objects.filter(
-            player_id__in=left, match__status=Match.Status.SCHEDULED, match__tournament_table__round__tournament=tournament
+            player_id__in=left,
+            match__status=Match.Status.SCHEDULED,
+            match__tournament_table__round__tournament=tournament,
         ).values_list("match_id", flat=True)
         if match_id in waiting_ids
-    }  # fmt: skip
+    }
     seats: dict[int, list[int]] = {}
     for match_id, player_id in (
-        MatchSeat.objects.filter(match_id__in=touched).order_by("match_id", "seat").values_list("match_id", "player_id")
-    ):  # fmt: skip
+        MatchSeat.objects.filter(match_id__in=touched)
+        .order_by("match_id", "seat")
+        .values_list("match_id", "player_id")
+    ):
         seats.setdefault(match_id, []).append(player_id)
     closed = []
     for table in waiting:
-        absent = [pid for pid in seats.get(table.match_id, []) if pid in left]
+        absent = [pid for pid in seats.get(table.published_match_id, []) if pid in left]
         if absent:
             names = ", ".join(left[pid] for pid in absent)
             close_table(
-                table, seats[table.match_id], absent, Table.Closed.FORFEIT, by, f"{names} left the tournament"
+                table,
+                seats[table.published_match_id],
+                absent,
+                Table.Closed.FORFEIT,
+                by,
+                f"{names} left the tournament",
             )
-            audit(tournament, by, Action.TABLE_CLOSED, round=table.round.number, table=table.number,
-                  label=table.label, kind=Table.Closed.FORFEIT, absent=[left[pid] for pid in absent])  # fmt: skip
+            audit(
+                tournament,
+                by,
+                Action.TABLE_CLOSED,
+                round=table.round.number,
+                table=table.number,
+                label=table.label,
+                kind=Table.Closed.FORFEIT,
+                absent=[left[pid] for pid in absent],
+            )
             closed.append(table)
     return closed

@@ -6,10 +6,11 @@ before anything is written."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from datetime import datetime
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from games.core.errors import OptionError
@@ -41,11 +42,30 @@ SETTING_BOUNDS = {  # the whole-number settings; the page form and the API seria
 FIRST_STAGES = ("swiss", "round_robin")
 CUT_FORMATS = ("single_elimination", "double_elimination")
 SETTINGS = (
-    "name", "game_id", "options", "format", "table_size", "leftovers", "rounds", "first_stage", "cut_size",
-    "cut_format", "advance", "third_place", "grand_final_reset", "points", "tiebreaks", "rated",
-    "scale_points", "requested_bye_score", "result_reporting", "two_seat_confirmation", "dispute_window_minutes",
-    "venue", "description",
-)  # fmt: skip
+    "name",
+    "game_id",
+    "options",
+    "format",
+    "table_size",
+    "leftovers",
+    "rounds",
+    "first_stage",
+    "cut_size",
+    "cut_format",
+    "advance",
+    "third_place",
+    "grand_final_reset",
+    "points",
+    "tiebreaks",
+    "rated",
+    "scale_points",
+    "requested_bye_score",
+    "result_reporting",
+    "two_seat_confirmation",
+    "dispute_window_minutes",
+    "venue",
+    "description",
+)
 TEXT_LIMITS = {"venue": 200, "description": 4000}  # characters, as the columns store
 SCHEDULE = ("time_zone", "starts_at", "checkin_opens_at", "round_times")
 ROLES = ("organizer", "scorekeeper")
@@ -59,7 +79,8 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
     """
     cleaned = dict(values)
     cleaned["name"] = check_name(cleaned.get("name"), what="a tournament", max_length=NAME_MAX_LENGTH)
-    spec = game_spec(cleaned.get("game_id"), field="game")
+    # a missing id is refused as an unknown one (a UserError naming the games)
+    spec = game_spec(cleaned.get("game_id"), field="game")  # type: ignore[arg-type]  # checked by game_spec
     options = cleaned.get("options") or {}
     if not isinstance(options, Mapping):
         raise UserError("options must be an object of option names and values", field="options")
@@ -96,8 +117,11 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
     if fmt == Tournament.Format.DOUBLE_ELIMINATION and size != 2:
         raise UserError("double elimination is for tables of 2", field="format")
     if fmt == Tournament.Format.SINGLE_ELIMINATION and size > 2 and advance >= size - (leftovers == "short"):
-        raise UserError(f"with tables of {size}, fewer than {size - (leftovers == 'short')} players must advance"
-                        " from each table, or nobody is eliminated", field="advance")  # fmt: skip
+        raise UserError(
+            f"with tables of {size}, fewer than {size - (leftovers == 'short')} players must advance"
+            " from each table, or nobody is eliminated",
+            field="advance",
+        )
     if fmt == Tournament.Format.STAGES:
         if rounds is None:
             raise UserError("a stage sequence needs the number of rounds of its first stage", field="rounds")
@@ -123,8 +147,10 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
     cleaned["tiebreaks"] = list(tiebreaks)
     bye_score = cleaned.get("requested_bye_score", Tournament.ByeScore.ZERO)
     if bye_score not in Tournament.ByeScore.values:
-        raise UserError(f"a requested bye scores one of {', '.join(Tournament.ByeScore.values)}",
-                        field="requested_bye_score")  # fmt: skip
+        raise UserError(
+            f"a requested bye scores one of {', '.join(Tournament.ByeScore.values)}",
+            field="requested_bye_score",
+        )
     reporting = cleaned.setdefault("result_reporting", Tournament.Reporting.ORGANIZER)
     if reporting not in Tournament.Reporting.values:
         raise UserError(
@@ -132,8 +158,10 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
         )
     two_seats = cleaned.setdefault("two_seat_confirmation", Tournament.TwoSeatConfirmation.OPPONENT)
     if two_seats not in Tournament.TwoSeatConfirmation.values:
-        raise UserError(f"two_seat_confirmation is one of {', '.join(Tournament.TwoSeatConfirmation.values)}",
-                        field="two_seat_confirmation")  # fmt: skip
+        raise UserError(
+            f"two_seat_confirmation is one of {', '.join(Tournament.TwoSeatConfirmation.values)}",
+            field="two_seat_confirmation",
+        )
     cleaned["dispute_window_minutes"] = SETTING_BOUNDS["dispute_window_minutes"].check(
         cleaned.get("dispute_window_minutes", 15), "dispute_window_minutes"
     )
@@ -144,13 +172,17 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
 
 def _free_slug(name: str, exclude_id: int | None = None) -> str:
     return free_slug(
-        name, rows=Tournament.objects.all(), length=SLUG_LENGTH, fallback="tournament", exclude_id=exclude_id,
+        name,
+        rows=Tournament.objects.all(),
+        length=SLUG_LENGTH,
+        fallback="tournament",
+        exclude_id=exclude_id,
         reserved=RESERVED_SLUGS,
-    )  # fmt: skip
+    )
 
 
 def tournament_create(
-    *, created_by: AbstractBaseUser, time_zone: Any = None, starts_at: Any = None, **settings: Any
+    *, created_by: User, time_zone: Any = None, starts_at: Any = None, **settings: Any
 ) -> Tournament:
     """Create a draft tournament; its creator becomes its first organizer. Only site staff create them.
 
@@ -168,11 +200,22 @@ def tournament_create(
     zone = clock.check_zone(time_zone) if time_zone not in (None, "") else default_time_zone()
     start = clock.to_instant(starts_at, zone, field="starts_at")
     with transaction.atomic():
-        tournament = Tournament.objects.create(slug=_free_slug(cleaned["name"]), created_by=created_by,
-                                               time_zone=zone, starts_at=start, **cleaned)  # fmt: skip
+        tournament = Tournament.objects.create(
+            slug=_free_slug(cleaned["name"]),
+            created_by=created_by,
+            time_zone=zone,
+            starts_at=start,
+            **cleaned,
+        )
         tournament.organizers.add(created_by)
-        audit(tournament, created_by, Action.TOURNAMENT_CREATED, name=tournament.name, game=tournament.game_id,
-              format=tournament.format)  # fmt: skip
+        audit(
+            tournament,
+            created_by,
+            Action.TOURNAMENT_CREATED,
+            name=tournament.name,
+            game=tournament.game_id,
+            format=tournament.format,
+        )
     return tournament
 
 
@@ -182,7 +225,7 @@ def check_settings_open(tournament: Tournament) -> None:
         raise StateConflict("settings are fixed once the tournament has started", field="status")
 
 
-def tournament_update(*, tournament: Tournament, by: AbstractBaseUser, **changes: Any) -> Tournament:
+def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> Tournament:
     """Change settings while the tournament has not started (draft or registration)."""
     check_organizer(user=by, tournament=tournament)
     unknown = sorted(set(changes) - set(SETTINGS))
@@ -211,12 +254,12 @@ def tournament_update(*, tournament: Tournament, by: AbstractBaseUser, **changes
     return tournament
 
 
-def organizer_add(*, tournament: Tournament, by: AbstractBaseUser, username: Any) -> AbstractBaseUser:
+def organizer_add(*, tournament: Tournament, by: User, username: Any) -> User:
     """Add the user called `username` to the tournament's organizers (`role_add` with the organizer role)."""
     return role_add(tournament=tournament, by=by, username=username, role="organizer")
 
 
-def role_add(*, tournament: Tournament, by: AbstractBaseUser, username: Any, role: Any) -> AbstractBaseUser:
+def role_add(*, tournament: Tournament, by: User, username: Any, role: Any) -> User:
     """Give the user called `username` a role in the tournament: `organizer` (everything) or `scorekeeper`
     (enters and corrects results only). An organizer added as a scorekeeper is refused (organizers enter
     results too); a scorekeeper added as an organizer becomes one.
@@ -252,7 +295,7 @@ def role_add(*, tournament: Tournament, by: AbstractBaseUser, username: Any, rol
     return user
 
 
-def role_remove(*, tournament: Tournament, by: AbstractBaseUser, username: Any, role: Any) -> None:
+def role_remove(*, tournament: Tournament, by: User, username: Any, role: Any) -> None:
     """Take a role away. A tournament keeps at least one organizer."""
     check_organizer(user=by, tournament=tournament)
     if role not in ROLES:
@@ -270,7 +313,7 @@ def role_remove(*, tournament: Tournament, by: AbstractBaseUser, username: Any, 
         audit(tournament, by, removed, user=user.get_username())
 
 
-def tournament_schedule(*, tournament: Tournament, by: AbstractBaseUser, **changes: Any) -> Tournament:
+def tournament_schedule(*, tournament: Tournament, by: User, **changes: Any) -> Tournament:
     """Set the event's clock: `time_zone` (an IANA name), `starts_at`, `checkin_opens_at` (empty: no
     check-in; else before the start) and `round_times` (planned starts of rounds 1, 2, ...; an empty entry
     leaves that round without one; each after the one before and not before the start).
@@ -310,7 +353,7 @@ def tournament_schedule(*, tournament: Tournament, by: AbstractBaseUser, **chang
         opens = times.get("checkin_opens_at", tournament.checkin_opens_at)
         if opens is not None and starts is None:
             raise UserError("set the start time too: check-in opens before it", field="checkin_opens_at")
-        if opens is not None and opens >= starts:
+        if opens is not None and opens >= cast(datetime, starts):  # set: checked just above
             raise UserError("check-in must open before the start time", field="checkin_opens_at")
         if round_times is not None:
             _check_round_times(round_times, starts)
@@ -318,9 +361,12 @@ def tournament_schedule(*, tournament: Tournament, by: AbstractBaseUser, **chang
             first = tournament.round_times.order_by("number").first()
             if first is not None and first.starts_at < starts:
                 raise UserError(f"round {first.number} would start before the tournament", field="starts_at")
-        before = {"time_zone": tournament.time_zone, "starts_at": tournament.starts_at,
-                  "checkin_opens_at": tournament.checkin_opens_at}  # fmt: skip
-        after = {"time_zone": zone, "starts_at": starts, "checkin_opens_at": opens}
+        before: dict[str, Any] = {
+            "time_zone": tournament.time_zone,
+            "starts_at": tournament.starts_at,
+            "checkin_opens_at": tournament.checkin_opens_at,
+        }
+        after: dict[str, Any] = {"time_zone": zone, "starts_at": starts, "checkin_opens_at": opens}
         if round_times is not None:
             planned = dict(tournament.round_times.values_list("number", "starts_at"))
             before["round_times"] = [planned.get(number) for number in range(1, max(planned, default=0) + 1)]
@@ -357,7 +403,7 @@ def _check_round_times(round_times: list, starts: Any) -> None:
 
 
 def _move_status(
-    tournament: Tournament, by: AbstractBaseUser, allowed: Sequence[str], target: str, action: str
+    tournament: Tournament, by: User, allowed: Sequence[str], target: str, action: str
 ) -> Tournament:
     check_organizer(user=by, tournament=tournament)
     with transaction.atomic():
@@ -365,15 +411,16 @@ def _move_status(
         if tournament.status not in allowed:
             raise StateConflict(
                 f"a tournament in {tournament.get_status_display().lower()} cannot move to "
-                f"{Tournament.Status(target).label.lower()}", field="status",
-            )  # fmt: skip
+                f"{Tournament.Status(target).label.lower()}",
+                field="status",
+            )
         tournament.status = target
         tournament.save(update_fields=["status"])
         audit(tournament, by, action)
     return tournament
 
 
-def tournament_open_registration(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:
+def tournament_open_registration(*, tournament: Tournament, by: User) -> Tournament:
     return _move_status(
         tournament, by, [Tournament.Status.DRAFT], Tournament.Status.REGISTRATION, Action.REGISTRATION_OPENED
     )
@@ -382,7 +429,7 @@ def tournament_open_registration(*, tournament: Tournament, by: AbstractBaseUser
 def tournament_start(
     *,
     tournament: Tournament,
-    by: AbstractBaseUser,
+    by: User,
     confirm: Any = False,
     dropped: Sequence[int] | None = None,
     promoted: Sequence[int] | None = None,
@@ -427,9 +474,14 @@ def tournament_start(
         _fill_seeds(tournament)
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
-        audit(tournament, by, Action.STARTED, players=len(plan.starting),
-              no_shows=[reg.player.name for reg in plan.dropped],
-              moved_up=[reg.player.name for reg in plan.promoted])  # fmt: skip
+        audit(
+            tournament,
+            by,
+            Action.STARTED,
+            players=len(plan.starting),
+            no_shows=[reg.player.name for reg in plan.dropped],
+            moved_up=[reg.player.name for reg in plan.promoted],
+        )
     return tournament
 
 
@@ -448,7 +500,7 @@ def _close_seeds(tournament: Tournament) -> None:
     Registration.objects.bulk_update(seeded, ["seed"])
 
 
-def tournament_finish(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:
+def tournament_finish(*, tournament: Tournament, by: User) -> Tournament:
     """End a running tournament early (it also ends by itself when its last round completes)."""
     check_organizer(user=by, tournament=tournament)
     with transaction.atomic():
@@ -498,7 +550,7 @@ def _fill_seeds(tournament: Tournament) -> None:
 
 
 def tournament_seed(
-    *, tournament: Tournament, by: AbstractBaseUser, method: str, order: Sequence[int] | None = None
+    *, tournament: Tournament, by: User, method: str, order: Sequence[int] | None = None
 ) -> list[Registration]:
     """Seed every active player, by rating ("rating") or in the given order of player ids ("hand").
     Only before round 1 is generated."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -55,7 +55,7 @@ NOT_PLAYED = (
     Registration.Status.DECLINED,
     Registration.Status.INVITED,
 )
-LEAVING = {  # the audit action of each way of leaving
+LEAVING: dict[str, str] = {  # the audit action of each way of leaving
     Registration.Status.WITHDRAWN: Action.REGISTRATION_WITHDRAWN,
     Registration.Status.DROPPED: Action.REGISTRATION_DROPPED,
     Registration.Status.NO_SHOW: Action.REGISTRATION_NO_SHOW,
@@ -67,8 +67,11 @@ def _check_late_entry(tournament: Tournament) -> int:
     last = last_round(tournament)
     if last is None:
         return 1
-    fixed = tournament.format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.SINGLE_ELIMINATION,
-                                  Tournament.Format.DOUBLE_ELIMINATION)  # fmt: skip
+    fixed = tournament.format in (
+        Tournament.Format.ROUND_ROBIN,
+        Tournament.Format.SINGLE_ELIMINATION,
+        Tournament.Format.DOUBLE_ELIMINATION,
+    )
     if tournament.format == Tournament.Format.STAGES:
         fixed = tournament.first_stage == "round_robin" or last.number >= (tournament.rounds or 0)
     if fixed:
@@ -94,7 +97,7 @@ def registration_open(tournament: Tournament) -> bool:
 
 
 def registration_add(
-    *, tournament: Tournament, by: AbstractBaseUser, player_id: Any = None, name: Any = None, seed: Any = None
+    *, tournament: Tournament, by: User, player_id: Any = None, name: Any = None, seed: Any = None
 ) -> Registration:
     """Register a player (by id, or by name: a new name makes a new player). While the tournament runs this is
     a late entry: the player enters at the next round with zero points and the next free seed.
@@ -154,12 +157,19 @@ def registration_add(
                     )
         except IntegrityError:
             raise UserError(f"seed {seed} is taken", field="seed") from None
-        audit(tournament, by, Action.REGISTRATION_ADDED, player=player.name, player_id=player.pk, seed=seed,
-              entered_round=entered)  # fmt: skip
+        audit(
+            tournament,
+            by,
+            Action.REGISTRATION_ADDED,
+            player=player.name,
+            player_id=player.pk,
+            seed=seed,
+            entered_round=entered,
+        )
         return reg
 
 
-def _check_reach(tournament: Tournament, by: AbstractBaseUser, player: Player, *, typed: bool) -> None:
+def _check_reach(tournament: Tournament, by: User, player: Player, *, typed: bool) -> None:
     """Refuse an organizer's entry of a player out of their reach (an invited one: already invited)."""
     if reaches(by, player, tournament):
         return
@@ -178,7 +188,7 @@ def _check_reach(tournament: Tournament, by: AbstractBaseUser, player: Player, *
     raise UserError(f"{player.name} is not one of your walk-ins: invite them by user name", field="player")
 
 
-def registration_invite(*, tournament: Tournament, by: AbstractBaseUser, username: Any) -> Registration:
+def registration_invite(*, tournament: Tournament, by: User, username: Any) -> Registration:
     """Invite the player of the user called `username` (an organizer's entry of someone they do not reach):
     an `invited` registration, no place and no seed, that the invitee accepts or declines on their page
     (`invitation_answer`). The invitee hears of it in their inbox."""
@@ -227,7 +237,7 @@ def registration_invite(*, tournament: Tournament, by: AbstractBaseUser, usernam
     return reg
 
 
-def invitation_withdraw(*, tournament: Tournament, by: AbstractBaseUser, player_id: Any) -> None:
+def invitation_withdraw(*, tournament: Tournament, by: User, player_id: Any) -> None:
     """An organizer takes back an invitation not answered yet (the invited player was never in)."""
     check_organizer(user=by, tournament=tournament)
     with transaction.atomic():
@@ -239,7 +249,7 @@ def invitation_withdraw(*, tournament: Tournament, by: AbstractBaseUser, player_
         audit(tournament, by, Action.INVITATION_WITHDRAWN, player=reg.player.name, player_id=reg.player_id)
 
 
-def invitation_answer(*, tournament: Tournament, by: AbstractBaseUser, accept: Any) -> Registration | None:
+def invitation_answer(*, tournament: Tournament, by: User, accept: Any) -> Registration | None:
     """The signed-in user accepts or declines their invitation to `tournament`. Accepted, the invitation is an
     entry like an organizer's (a place at once, whatever the cap; while the tournament runs a late entry with
     the next free seed); declined, it is gone (None)."""
@@ -268,14 +278,19 @@ def invitation_answer(*, tournament: Tournament, by: AbstractBaseUser, accept: A
         reg.entered_round = entered
         reg.queued_at = timezone.now()
         reg.save(update_fields=["status", "seed", "entered_round", "queued_at"])
-        audit(tournament, by, Action.INVITATION_ACCEPTED, player=player.name, player_id=player.pk, seed=seed,
-              entered_round=entered)  # fmt: skip
+        audit(
+            tournament,
+            by,
+            Action.INVITATION_ACCEPTED,
+            player=player.name,
+            player_id=player.pk,
+            seed=seed,
+            entered_round=entered,
+        )
     return reg
 
 
-def registration_leave(
-    *, tournament: Tournament, by: AbstractBaseUser, player_id: Any, status: str
-) -> Registration:
+def registration_leave(*, tournament: Tournament, by: User, player_id: Any, status: str) -> Registration:
     """A player leaves: `withdrawn` before the start, `dropped` or `no_show` while the tournament runs (they
     are paired no more; results already played stay; their published tables still waiting close as
     forfeits). Before the start an organizer may also take a waitlisted or pending player off; a place
@@ -324,8 +339,15 @@ def registration_leave(
             reg.left_after_round = last.number if last is not None else 0
         reg.save(update_fields=["status", "seed", "left_after_round", "checked_in_at"])
         moved = _fill_places(tournament) if had_place and status == Registration.Status.WITHDRAWN else []
-        audit(tournament, by, LEAVING[status], player=reg.player.name, player_id=reg.player_id,
-              after_round=reg.left_after_round, **_moved_up(moved))  # fmt: skip
+        audit(
+            tournament,
+            by,
+            LEAVING[status],
+            player=reg.player.name,
+            player_id=reg.player_id,
+            after_round=reg.left_after_round,
+            **_moved_up(moved),
+        )
         if status != Registration.Status.WITHDRAWN:
             waiting = Table.objects.filter(
                 round__tournament=tournament,
@@ -378,7 +400,7 @@ def _check_signup_open(tournament: Tournament) -> None:
         raise StateConflict("the organizers register the players of this tournament: ask them to add you")
 
 
-def registration_join(*, tournament: Tournament, by: AbstractBaseUser) -> Registration:
+def registration_join(*, tournament: Tournament, by: User) -> Registration:
     """The signed-in user's player joins (open sign-up, before the start): with approval the entry is
     pending; otherwise a free place makes it active, a full tournament puts it on the waitlist (or refuses
     it without one). A player who left may join again, at the back of the queue."""
@@ -394,11 +416,12 @@ def registration_join(*, tournament: Tournament, by: AbstractBaseUser) -> Regist
         if reg is not None and reg.status == Registration.Status.DECLINED:
             raise Forbidden("the organizers declined your entry: ask them if you think this is a mistake")
         if reg is not None and reg.status in ENTERED:
-            already = {
+            already_by_status: dict[str, str] = {
                 Registration.Status.ACTIVE: "you are already registered",
                 Registration.Status.WAITLISTED: "you are already on the waitlist",
                 Registration.Status.PENDING: "your entry already waits for the organizers' approval",
-            }[reg.status]
+            }
+            already = already_by_status[reg.status]
             raise UserError(already, code=ErrorCode.DUPLICATE)
         if tournament.approval:
             status = Registration.Status.PENDING
@@ -422,7 +445,7 @@ def registration_join(*, tournament: Tournament, by: AbstractBaseUser) -> Regist
     return reg
 
 
-def registration_withdraw(*, tournament: Tournament, by: AbstractBaseUser) -> Registration:
+def registration_withdraw(*, tournament: Tournament, by: User) -> Registration:
     """The signed-in user's player leaves before the start (registered, waitlisted or pending); a place freed
     goes to the first waitlisted player."""
     player = signed_in_player(by)
@@ -459,9 +482,7 @@ def _registration_of(tournament: Tournament, player_id: Any) -> Registration:
     return reg
 
 
-def registration_decide(
-    *, tournament: Tournament, by: AbstractBaseUser, player_id: Any, approve: Any
-) -> Registration:
+def registration_decide(*, tournament: Tournament, by: User, player_id: Any, approve: Any) -> Registration:
     """An organizer approves a pending entry (a place if one is free, else the waitlist, at its back) or
     declines it (the player cannot join again by themselves)."""
     check_organizer(user=by, tournament=tournament)
@@ -492,7 +513,7 @@ def registration_decide(
 
 
 def registration_check_in(
-    *, tournament: Tournament, by: AbstractBaseUser, player_id: Any = None, checked_in: Any = True
+    *, tournament: Tournament, by: User, player_id: Any = None, checked_in: Any = True
 ) -> Registration:
     """Check a registered or waitlisted player in (or, with `checked_in` False, undo it), before the start.
 
@@ -522,17 +543,24 @@ def registration_check_in(
             reg = _registration_of(tournament, player_id)
         if reg.status not in (Registration.Status.ACTIVE, Registration.Status.WAITLISTED):
             raise StateConflict(
-                f"{reg.player} is {reg.get_status_display().lower()}: registered and waitlisted players check in"
+                f"{reg.player} is {reg.get_status_display().lower()}: "
+                "registered and waitlisted players check in"
             )
         if (reg.checked_in_at is not None) != checked_in:
             reg.checked_in_at = timezone.now() if checked_in else None
             reg.save(update_fields=["checked_in_at"])
-            audit(tournament, by, Action.CHECKED_IN if checked_in else Action.CHECK_IN_UNDONE,
-                  player=reg.player.name, player_id=reg.player_id, desk=player_id is not None)  # fmt: skip
+            audit(
+                tournament,
+                by,
+                Action.CHECKED_IN if checked_in else Action.CHECK_IN_UNDONE,
+                player=reg.player.name,
+                player_id=reg.player_id,
+                desk=player_id is not None,
+            )
     return reg
 
 
-def signup_configure(*, tournament: Tournament, by: AbstractBaseUser, **changes: Any) -> Tournament:
+def signup_configure(*, tournament: Tournament, by: User, **changes: Any) -> Tournament:
     """Set how players sign up, before the start: `self_signup` (players join and leave themselves while
     registration is open), `capacity` (places; None for no cap), `waitlist` (when full, joiners queue; else
     they are refused) and `approval` (joins wait for an organizer).

@@ -20,9 +20,9 @@ Events (league.core.events, sent after commit): `report_awaiting_confirmation` o
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 
 from league.core.errors import Forbidden
@@ -47,7 +47,7 @@ def _table(table: Table) -> Table:
     return table
 
 
-def _seated_player(table: Table, user: AbstractBaseUser | None) -> tuple[Player, list[int], set[int]]:
+def _seated_player(table: Table, user: User | AnonymousUser | None) -> tuple[Player, list[int], set[int]]:
     """The signed-in user's player, seated and active at `table`; (player, seat order, active players).
     403 otherwise (anonymous, no player, not seated here, dropped), and 403 where the tournament takes
     results from its organizers only."""
@@ -57,7 +57,7 @@ def _seated_player(table: Table, user: AbstractBaseUser | None) -> tuple[Player,
     if tournament.result_reporting != Tournament.Reporting.SELF_REPORT:
         raise Forbidden("in this tournament the organizers enter the results: players do not report them")
     player = Player.objects.filter(user=user).first()
-    seats = list(table.match.seats.order_by("seat").values_list("player_id", flat=True))
+    seats = list(table.published_match.seats.order_by("seat").values_list("player_id", flat=True))
     if player is None or player.pk not in seats:
         raise Forbidden("only the players seated at this table report, confirm or dispute its result")
     active = set(
@@ -77,7 +77,7 @@ def _where(table: Table) -> dict[str, Any]:
 def table_report(
     *,
     table: Table,
-    by: AbstractBaseUser | None,
+    by: User | AnonymousUser | None,
     expected_version: Any,
     places: Any = None,
     scores: Any = None,
@@ -104,18 +104,29 @@ def table_report(
     _, decider = check_decider(table, places, scores, advancing)
     with transaction.atomic():
         report = report_open(
-            match_id=table.match_id, expected_version=expected_version, reporter_id=player.pk, reported_by=by,
-            places=places, scores=scores, advancing=decider, awaiting=awaiting,
-        )  # fmt: skip
+            match_id=table.published_match_id,
+            expected_version=expected_version,
+            reporter_id=player.pk,
+            reported_by=cast(User, by),  # _seated_player let only a signed-in user through
+            places=places,
+            scores=scores,
+            advancing=decider,
+            awaiting=awaiting,
+        )
         audit(
             tournament, by, Action.RESULT_REPORTED, player=player.name, places=report.places, **_where(table)
         )
-        emit(report_awaiting_confirmation, tournament_id=tournament.pk, table_id=table.pk, report_id=report.pk,
-             user_ids=[users[pid] for pid in awaiting])  # fmt: skip
+        emit(
+            report_awaiting_confirmation,
+            tournament_id=tournament.pk,
+            table_id=table.pk,
+            report_id=report.pk,
+            user_ids=[users[pid] for pid in awaiting],
+        )
     return report
 
 
-def table_confirm(*, table: Table, by: AbstractBaseUser | None, report_id: Any) -> ResultReport:
+def table_confirm(*, table: Table, by: User | AnonymousUser | None, report_id: Any) -> ResultReport:
     """Confirm the open report `report_id` of `table` as a player it awaits; the last confirmation stores it
     (see the module). 403 for the reporter and players not awaited, 404 for a report of another table, 409
     once an organizer entered the result (or the report is stored or disputed)."""
@@ -125,17 +136,33 @@ def table_confirm(*, table: Table, by: AbstractBaseUser | None, report_id: Any) 
     with transaction.atomic():
         if seam.flows(tournament, table.round.number):
             tournament_locked(tournament)  # first, as an organizer's entry takes it (`tables.table_record`)
-        report = report_locked(report_id, table.match_id)
-        remaining = report_confirm(report=report, player_id=player.pk, user=by)
+        report = report_locked(report_id, table.published_match_id)
+        remaining = report_confirm(
+            report=report,
+            player_id=player.pk,
+            user=cast(User, by),  # _seated_player: signed in
+        )
         if not remaining:
-            table_record(table=table, by=report.reported_by, expected_version=report.expected_version,
-                         places=report.places, scores=report.scores, advancing=report.advancing,
-                         report_id=report.pk)  # fmt: skip
+            table_record(
+                table=table,
+                by=report.reported_by,
+                expected_version=report.expected_version,
+                places=report.places,
+                scores=report.scores,
+                advancing=report.advancing,
+                report_id=report.pk,
+            )
             names = dict(
                 Player.objects.filter(pk__in=[report.reporter_id, *report.awaiting]).values_list("pk", "name")
             )
-            audit(tournament, by, Action.RESULT_CONFIRMED, reporter=names[report.reporter_id],
-                  confirmed_by=[names[pid] for pid in report.awaiting], **_where(table))  # fmt: skip
+            audit(
+                tournament,
+                by,
+                Action.RESULT_CONFIRMED,
+                reporter=names[report.reporter_id],
+                confirmed_by=[names[pid] for pid in report.awaiting],
+                **_where(table),
+            )
         report.refresh_from_db()
     return report
 
@@ -143,7 +170,7 @@ def table_confirm(*, table: Table, by: AbstractBaseUser | None, report_id: Any) 
 def table_dispute(
     *,
     table: Table,
-    by: AbstractBaseUser | None,
+    by: User | AnonymousUser | None,
     report_id: Any = None,
     places: Any = None,
     scores: Any = None,
@@ -159,16 +186,23 @@ def table_dispute(
     with transaction.atomic():
         if report_id is None:
             latest = (
-                ResultReport.objects.filter(match_id=table.match_id).order_by("-created_at", "-id").first()
+                ResultReport.objects.filter(match_id=table.published_match_id)
+                .order_by("-created_at", "-id")
+                .first()
             )
             if latest is None:
                 raise StateConflict("nobody reported this table's result: there is nothing to dispute")
             report_id = latest.pk
-        report = report_locked(report_id, table.match_id)
+        report = report_locked(report_id, table.published_match_id)
         dispute = dispute_open(
-            report=report, player_id=player.pk, user=by, window=timedelta(minutes=tournament.dispute_window_minutes),
-            places=places, scores=scores, note=note,
-        )  # fmt: skip
+            report=report,
+            player_id=player.pk,
+            user=cast(User, by),  # _seated_player let only a signed-in user through
+            window=timedelta(minutes=tournament.dispute_window_minutes),
+            places=places,
+            scores=scores,
+            note=note,
+        )
         audit(
             tournament, by, Action.RESULT_DISPUTED, player=player.name, places=dispute.places, **_where(table)
         )

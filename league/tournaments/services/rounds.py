@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -26,7 +26,7 @@ from league.tournaments.services.common import check_organizer, last_round, tour
 from league.tournaments.services.forfeits import DEPARTED, tables_forfeit_departed
 
 
-def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:
+def round_generate(*, tournament: Tournament, by: User) -> Round:
     """Generate the next round as a draft. 409 while the last round is not complete or the tournament is not
     running, and once a 2-seat bracket has started (its matches open by themselves); 400 when the format
     cannot pair the field (the pairing layer's message). In a Swiss round the players who asked for a bye or
@@ -42,8 +42,8 @@ def round_generate(*, tournament: Tournament, by: AbstractBaseUser) -> Round:
         last = last_round(tournament)
         if last is not None and last.status != Round.Status.DRAFT and seam.flows(tournament, last.number):
             raise StateConflict(
-                "the bracket opens each match as soon as its players are known: enter the results and the next "
-                "matches follow"
+                "the bracket opens each match as soon as its players are known: "
+                "enter the results and the next matches follow"
             )
         if last is not None and last.status != Round.Status.COMPLETE:
             raise StateConflict(
@@ -96,7 +96,7 @@ def _requests_for(history: seam.History, number: int) -> dict[int, str]:
     }
 
 
-def _draft_round(round_row: Round, by: AbstractBaseUser) -> Round:
+def _draft_round(round_row: Round, by: User) -> Round:
     check_organizer(user=by, tournament=round_row.tournament)
     tournament_locked(round_row.tournament)
     locked = Round.objects.select_for_update().get(pk=round_row.pk)
@@ -107,7 +107,7 @@ def _draft_round(round_row: Round, by: AbstractBaseUser) -> Round:
     return locked
 
 
-def round_discard(*, round_row: Round, by: AbstractBaseUser) -> None:
+def round_discard(*, round_row: Round, by: User) -> None:
     """Delete a draft round (to regenerate it after registrations changed)."""
     with transaction.atomic():
         locked = _draft_round(round_row, by)
@@ -143,7 +143,7 @@ def _store_adjusted(round_row: Round, tables: list[Table]) -> None:
 def round_swap(
     *,
     round_row: Round,
-    by: AbstractBaseUser,
+    by: User,
     first_table: Any,
     first_seat: Any,
     second_table: Any,
@@ -164,9 +164,14 @@ def round_swap(
                 )
         a, b = first_seat - 1, second_seat - 1
         names = _names([first.planned_seats[a], second.planned_seats[b]])
-        audit(locked.tournament, by, Action.SEATS_SWAPPED, round=locked.number,
-              first={"table": first.number, "seat": first_seat, "player": names[first.planned_seats[a]]},
-              second={"table": second.number, "seat": second_seat, "player": names[second.planned_seats[b]]})  # fmt: skip
+        audit(
+            locked.tournament,
+            by,
+            Action.SEATS_SWAPPED,
+            round=locked.number,
+            first={"table": first.number, "seat": first_seat, "player": names[first.planned_seats[a]]},
+            second={"table": second.number, "seat": second_seat, "player": names[second.planned_seats[b]]},
+        )
         first.planned_seats[a], second.planned_seats[b] = second.planned_seats[b], first.planned_seats[a]
         _store_adjusted(locked, tables)
     return locked
@@ -176,7 +181,7 @@ def _names(player_ids: list[int]) -> dict[int, str]:
     return dict(Player.objects.filter(pk__in=player_ids).values_list("pk", "name"))
 
 
-def round_move(*, round_row: Round, by: AbstractBaseUser, player_id: Any, to_table: Any) -> Round:
+def round_move(*, round_row: Round, by: User, player_id: Any, to_table: Any) -> Round:
     """Move a player of a draft round (seated, or with a bye) to the last seat of another table.
     No table may fall below or rise above the game's player range."""
     with transaction.atomic():
@@ -206,12 +211,20 @@ def round_move(*, round_row: Round, by: AbstractBaseUser, player_id: Any, to_tab
             locked.byes = [pid for pid in locked.byes if pid != player_id]
         target.planned_seats.append(player_id)
         _store_adjusted(locked, tables)
-        audit(tournament, by, Action.SEAT_MOVED, round=locked.number, player=_names([player_id])[player_id],
-              player_id=player_id, from_table=source.number if source else None, to_table=target.number)  # fmt: skip
+        audit(
+            tournament,
+            by,
+            Action.SEAT_MOVED,
+            round=locked.number,
+            player=_names([player_id])[player_id],
+            player_id=player_id,
+            from_table=source.number if source else None,
+            to_table=target.number,
+        )
     return locked
 
 
-def round_publish(*, round_row: Round, by: AbstractBaseUser) -> Round:
+def round_publish(*, round_row: Round, by: User) -> Round:
     """Publish a draft: each table becomes a scheduled match of the league (rated as the tournament is), in
     bulk. A table of a player who left a fixed field (round robin, elimination) closes at once as a forfeit.
     Publishing the first round of a 2-seat bracket starts its match-by-match flow (`brackets`)."""
@@ -243,14 +256,17 @@ def round_publish(*, round_row: Round, by: AbstractBaseUser) -> Round:
             closed = {
                 table.pk for table in tables_forfeit_departed(tournament=tournament, tables=tables, by=by)
             }
-        events.emit(events.table_ready, tournament_id=tournament.pk,
-                    table_ids=[pk for pk, _ in rows if pk not in closed])  # fmt: skip
+        events.emit(
+            events.table_ready,
+            tournament_id=tournament.pk,
+            table_ids=[pk for pk, _ in rows if pk not in closed],
+        )
         if seam.flows(tournament, locked.number):
             bracket_sync(tournament=tournament, by=by)
     return locked
 
 
-def round_complete(*, round_row: Round, by: AbstractBaseUser) -> Round:
+def round_complete(*, round_row: Round, by: User) -> Round:
     """Complete a published round once every table has a result (or is void); the tournament finishes
     when this was its last round."""
     check_organizer(user=by, tournament=round_row.tournament)
@@ -262,8 +278,10 @@ def round_complete(*, round_row: Round, by: AbstractBaseUser) -> Round:
         if locked.status == Round.Status.COMPLETE:
             raise StateConflict(f"round {locked.number} is already complete")
         if seam.flows(tournament, locked.number):
-            raise StateConflict(f"round {locked.number} is a bracket round: it completes by itself once every "
-                                "match of its column has a result")  # fmt: skip
+            raise StateConflict(
+                f"round {locked.number} is a bracket round: it completes by itself once every "
+                "match of its column has a result"
+            )
         waiting = [
             str(number)
             for number, status in locked.tables.order_by("number").values_list("number", "match__status")

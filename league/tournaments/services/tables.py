@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from league.core import events
@@ -24,7 +24,7 @@ from league.tournaments.services.common import check_organizer, check_scorer, to
 from league.tournaments.services.forfeits import close_table
 
 
-def _published_table(table: Table, by: AbstractBaseUser, *, check=check_organizer) -> Table:
+def _published_table(table: Table, by: User, *, check=check_organizer) -> Table:
     """The table read afresh (the caller's copy of its round may be stale), checked to be published, after
     `check` (the organizer check, or the scorekeeper check for results)."""
     table = Table.objects.select_related("round__tournament", "match").get(pk=table.pk)
@@ -37,7 +37,7 @@ def _published_table(table: Table, by: AbstractBaseUser, *, check=check_organize
 def table_result(
     *,
     table: Table,
-    by: AbstractBaseUser,
+    by: User,
     expected_version: Any,
     places: Any = None,
     scores: Any = None,
@@ -58,8 +58,16 @@ def table_result(
     `reset` is true: then the later matches are reset first (`brackets.tables_reset`) and open again with
     the corrected players. Elsewhere published pairings stay as they are."""
     table = _published_table(table, by, check=check_scorer)
-    return table_record(table=table, by=by, expected_version=expected_version, places=places, scores=scores,
-                        reason=reason, advancing=advancing, reset=reset)  # fmt: skip
+    return table_record(
+        table=table,
+        by=by,
+        expected_version=expected_version,
+        places=places,
+        scores=scores,
+        reason=reason,
+        advancing=advancing,
+        reset=reset,
+    )
 
 
 def check_decider(
@@ -71,7 +79,7 @@ def check_decider(
     tournament = table.round.tournament
     if not advancing and seam.table_cut(tournament, table.round.number, table.label) is None:
         return None, None
-    seated = list(table.match.seats.order_by("seat").values_list("player_id", "player__name"))
+    seated = list(table.published_match.seats.order_by("seat").values_list("player_id", "player__name"))
     spec = game_spec(tournament.game_id)
     checked, _ = check_outcome(
         num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores
@@ -86,7 +94,7 @@ def check_decider(
 def table_record(
     *,
     table: Table,
-    by: AbstractBaseUser | None,
+    by: User | None,
     expected_version: Any,
     places: Any = None,
     scores: Any = None,
@@ -111,10 +119,10 @@ def table_record(
             if undone and not reset:
                 raise StateConflict(_reset_message(table.label, undone), field="reset")
             tables_reset(tournament=tournament, tables=undone, by=by, cause=table.label)
-        elif checked is not None and table.match.result_version:
+        elif checked is not None and table.published_match.result_version:
             _check_later_round(tournament, table, checked, decider)
         version = result_submit(
-            match_id=table.match_id,
+            match_id=table.published_match_id,
             expected_version=expected_version,
             places=places,
             scores=scores,
@@ -145,7 +153,7 @@ def _check_live(table: Table) -> None:
 
 def _later_matches(table: Table, places: list[int] | None, advancing: list[int] | None) -> list[Table]:
     """The live tables of later matches whose players a new result at `table` (`places`) would change."""
-    if places is None or not table.match.result_version:
+    if places is None or not table.published_match.result_version:
         return []
     return seam.correction_resets(seam.load_history(table.round.tournament), table, places, advancing)
 
@@ -168,8 +176,8 @@ def _check_later_round(
             field="places",
         )
     raise StateConflict(
-        f"{head}, which is published: a correction that changes who goes through cannot be made once the next "
-        "round is published (a correction that keeps who goes through can)",
+        f"{head}, which is published: a correction that changes who goes through cannot be made "
+        "once the next round is published (a correction that keeps who goes through can)",
         field="places",
     )
 
@@ -186,7 +194,7 @@ def _reset_message(label: str, undone: Sequence[Table]) -> str:
 
 
 def table_close(
-    *, table: Table, by: AbstractBaseUser, absent: Any, kind: str, reason: str = "", advancing: Any = None
+    *, table: Table, by: User, absent: Any, kind: str, reason: str = "", advancing: Any = None
 ) -> Table:
     """Close a table as a no-show or forfeit. Absent players share last place and present players share
     first; with nobody present the match is void and nobody scores. No-shows are paired no more.
@@ -198,16 +206,17 @@ def table_close(
     _check_live(table)
     if kind not in (Table.Closed.NO_SHOW, Table.Closed.FORFEIT):
         raise UserError("close a table as no_show or forfeit", field="kind")
-    seats = list(table.match.seats.order_by("seat").values_list("player_id", flat=True))
+    seats = list(table.published_match.seats.order_by("seat").values_list("player_id", flat=True))
     if not isinstance(absent, list | tuple) or not absent or not all(pid in seats for pid in absent):
         raise UserError("name the absent players among the table's players", field="absent")
     tournament = table.round.tournament
     decider = None
     if len(set(absent)) < len(seats):
-        names = dict(table.match.seats.values_list("player_id", "player__name"))
+        names = dict(table.published_match.seats.values_list("player_id", "player__name"))
         present_places = [len(seats) - len(set(absent)) + 1 if pid in absent else 1 for pid in seats]
-        decider = seam.check_advancing(tournament, table.round.number, table.label, seats, present_places,
-                                       advancing, names)  # fmt: skip
+        decider = seam.check_advancing(
+            tournament, table.round.number, table.label, seats, present_places, advancing, names
+        )
     elif advancing:
         raise UserError("nobody is present at this table: nobody goes through", field="advancing")
     flowing = seam.flows(tournament, table.round.number)
@@ -218,7 +227,7 @@ def table_close(
             undone = _later_matches(table, places if len(set(absent)) < len(seats) else None, None)
             if undone:
                 raise StateConflict(_reset_message(table.label, undone), field="reset")
-        elif table.match.result_version and len(set(absent)) < len(seats):
+        elif table.published_match.result_version and len(set(absent)) < len(seats):
             places = [len(seats) - len(set(absent)) + 1 if pid in absent else 1 for pid in seats]
             _check_later_round(tournament, table, places, decider)
         close_table(table, seats, absent, kind, by, reason, decider)
@@ -227,8 +236,16 @@ def table_close(
                 tournament=tournament, player_id__in=absent, status=Registration.Status.ACTIVE
             ).update(status=Registration.Status.NO_SHOW, left_after_round=table.round.number)
         names = dict(Player.objects.filter(pk__in=absent).values_list("pk", "name"))
-        audit(tournament, by, Action.TABLE_CLOSED, round=table.round.number, table=table.number,
-              label=table.label, kind=kind, absent=[names[pid] for pid in absent])  # fmt: skip
+        audit(
+            tournament,
+            by,
+            Action.TABLE_CLOSED,
+            round=table.round.number,
+            table=table.number,
+            label=table.label,
+            kind=kind,
+            absent=[names[pid] for pid in absent],
+        )
         if flowing:
             bracket_sync(tournament=tournament, by=by)
     return table

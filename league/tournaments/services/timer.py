@@ -5,10 +5,10 @@ but do not run the clock. Each write locks the round row, so two clicks at once 
 
 from __future__ import annotations
 
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, cast
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from league.core.bounds import Bounds
@@ -22,7 +22,7 @@ EXTEND_MINUTES = Bounds(1, 120)
 TIMER_FIELDS = ["timer_duration_seconds", "timer_ends_at", "timer_paused_remaining"]
 
 
-def _published_round(round_row: Round, by: AbstractBaseUser) -> Round:
+def _published_round(round_row: Round, by: User) -> Round:
     """The round locked (call inside a transaction), checked to be run by `by` and published."""
     check_organizer(user=by, tournament=round_row.tournament)
     locked = Round.objects.select_for_update().select_related("tournament").get(pk=round_row.pk)
@@ -39,7 +39,7 @@ def _save(locked: Round, round_row: Round) -> Round:
     return locked
 
 
-def round_timer_start(*, round_row: Round, by: AbstractBaseUser, minutes: Any) -> Round:
+def round_timer_start(*, round_row: Round, by: User, minutes: Any) -> Round:
     """Start a timer of `minutes` (1 to 600) now. 409 while a timer runs or is paused (reset it first);
     a timer that ran out is replaced."""
     minutes = TIMER_MINUTES.check(minutes, "minutes")
@@ -54,7 +54,7 @@ def round_timer_start(*, round_row: Round, by: AbstractBaseUser, minutes: Any) -
         return _save(locked, round_row)
 
 
-def round_timer_pause(*, round_row: Round, by: AbstractBaseUser) -> Round:
+def round_timer_pause(*, round_row: Round, by: User) -> Round:
     """Pause a running timer, keeping the seconds it has left. 409 unless it runs."""
     with transaction.atomic():
         locked = _published_round(round_row, by)
@@ -66,7 +66,7 @@ def round_timer_pause(*, round_row: Round, by: AbstractBaseUser) -> Round:
         return _save(locked, round_row)
 
 
-def round_timer_resume(*, round_row: Round, by: AbstractBaseUser) -> Round:
+def round_timer_resume(*, round_row: Round, by: User) -> Round:
     """Run a paused timer on from the seconds it had left. 409 unless it is paused."""
     with transaction.atomic():
         locked = _published_round(round_row, by)
@@ -78,7 +78,7 @@ def round_timer_resume(*, round_row: Round, by: AbstractBaseUser) -> Round:
         return _save(locked, round_row)
 
 
-def round_timer_extend(*, round_row: Round, by: AbstractBaseUser, minutes: Any) -> Round:
+def round_timer_extend(*, round_row: Round, by: User, minutes: Any) -> Round:
     """Give a timer `minutes` (1 to 120) more: a running or paused one gets them on top of what it has left,
     one that ran out runs again for `minutes` from now. 409 without a timer."""
     minutes = EXTEND_MINUTES.check(minutes, "minutes")
@@ -91,12 +91,13 @@ def round_timer_extend(*, round_row: Round, by: AbstractBaseUser, minutes: Any) 
         if view.paused:
             locked.timer_paused_remaining += minutes * 60
         else:
-            locked.timer_ends_at = max(locked.timer_ends_at, timers.now()) + extra
+            running = cast(datetime, locked.timer_ends_at)  # a timer that is not paused runs to its end
+            locked.timer_ends_at = max(running, timers.now()) + extra
         locked.timer_duration_seconds += minutes * 60
         return _save(locked, round_row)
 
 
-def round_timer_reset(*, round_row: Round, by: AbstractBaseUser) -> Round:
+def round_timer_reset(*, round_row: Round, by: User) -> Round:
     """Remove the round's timer (start a new one afterwards). 409 without a timer."""
     with transaction.atomic():
         locked = _published_round(round_row, by)

@@ -1,4 +1,5 @@
-"""Template tags of the room's pages: the round timer, shown wherever a round is (`{% round_timer round %}`)."""
+"""Template tags of the room's pages: the round timer, shown wherever a round is
+(`{% round_timer round %}`)."""
 
 from __future__ import annotations
 

@@ -93,8 +93,8 @@ def table_link(round_url: str, number: int) -> str:
 
 
 def _path_prefix(tournament_slug: str) -> str:
-    """The address of a player's path through the tournament, without the player's slug (one `reverse` per page
-    instead of one per row)."""
+    """The address of a player's path through the tournament, without the player's slug (one `reverse` per
+    page instead of one per row)."""
     from django.urls import reverse
 
     return reverse("tournaments:path", args=[tournament_slug, "x"])[: -len("x/")]
@@ -127,8 +127,9 @@ def standings_rows(standings, tiebreak_columns, tournament) -> str:
         cells = "".join(f'<td class="num">{escape(column(row, name))}</td>' for name in columns)
         href = escape(prefix + quote(row.slug, safe="!$&'()*+,;=~:@") + "/")
         parts.append(
-            f'\n<tr><td class="num">{escape(row.rank)}</td><td class="name"><a href="{href}">{escape(row.name)}</a>'
-            f'{status}</td>\n<td class="num">{points(row.points)}</td>{cells}<td class="num">{escape(row.played)}</td>'
+            f'\n<tr><td class="num">{escape(row.rank)}</td>'
+            f'<td class="name"><a href="{href}">{escape(row.name)}</a>{status}</td>\n'
+            f'<td class="num">{points(row.points)}</td>{cells}<td class="num">{escape(row.played)}</td>'
             f'<td class="num wide-only">{escape(row.seed)}</td></tr>\n'
         )
     return mark_safe("".join(parts))
@@ -139,9 +140,9 @@ ORDINAL_ENDINGS = {1: "st", 2: "nd", 3: "rd"}
 
 @register.simple_tag
 def table_seats(table) -> str:
-    """The seats of a table on a round's page as list items, written in Python (a page of 100 tables has hundreds
-    of seats): the name, the stored chance of finishing first (with "upset" for a long shot who won), the
-    place and points once played, and "goes through" for a player the result advances."""
+    """The seats of a table on a round's page as list items, written in Python (a page of 100 tables has
+    hundreds of seats): the name, the stored chance of finishing first (with "upset" for a long shot who
+    won), the place and points once played, and "goes through" for a player the result advances."""
     from django.template.defaultfilters import floatformat
     from django.utils.html import escape
     from django.utils.safestring import mark_safe
@@ -156,8 +157,10 @@ def table_seats(table) -> str:
         forecast = getattr(seat, "forecast", None)
         if forecast:
             expected = floatformat(forecast.expected_place, 2)
-            parts.append(f' <span class="chance" title="chance of finishing first; expected place {escape(expected)}">'
-                         f"{escape(chance(forecast.p_first))}</span>")  # fmt: skip
+            parts.append(
+                f' <span class="chance" title="chance of finishing first; expected place {escape(expected)}">'
+                f"{escape(chance(forecast.p_first))}</span>"
+            )
             if seat.place == 1 and forecast.long_shot:
                 parts.append(' <span class="badge upset">upset</span>')
         if seat.place:
@@ -203,14 +206,18 @@ def table_cards(context) -> str:
             badge = ""
         if number in disputed and table.match_status == "finished":
             badge += ' <span class="badge disputed">disputed</span>'
-        parts.append(f'\n<section class="table-card" id="table-{number}">\n<h3>Table {number}{label}\n{badge}</h3>\n'
-                     f'<ol start="1">{table_seats(table)}</ol>\n')  # fmt: skip
+        parts.append(
+            f'\n<section class="table-card" id="table-{number}">\n<h3>Table {number}{label}\n{badge}</h3>\n'
+            f'<ol start="1">{table_seats(table)}</ol>\n'
+        )
         if my_player_id and table.match_id:
             for seat in table.seats:
                 if seat.player_id == my_player_id:
                     url = reverse("tournaments:table", args=[tournament.slug, view.number, number])
-                    parts.append(f'<p class="table-link"><a class="my-table" href="{escape(url)}">Your table: '
-                                 "report, confirm or dispute the result</a></p>")  # fmt: skip
+                    parts.append(
+                        f'<p class="table-link"><a class="my-table" href="{escape(url)}">Your table: '
+                        "report, confirm or dispute the result</a></p>"
+                    )
         parts.append("\n")
         if can_score and table.match_id:
             url = reverse("tournaments:result", args=[tournament.slug, view.number, number])
