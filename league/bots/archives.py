@@ -29,8 +29,9 @@ import tarfile
 import tomllib
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from league.bots.sandbox import PROGRAM_MOUNT
 from league.core.errors import UserError
@@ -284,7 +285,7 @@ def _decompressed(data: bytes, limits: ArchiveLimits) -> bytes:
     """The tar stream inside a gzip, bzip2 or xz layer (or `data` itself), read no further than a tar of
     the allowed size can be."""
     if data[:2] == b"\x1f\x8b":
-        opener = lambda raw: gzip.GzipFile(fileobj=raw)  # noqa: E731
+        opener: Callable[[io.BytesIO], io.BufferedIOBase] = lambda raw: gzip.GzipFile(fileobj=raw)  # noqa: E731
     elif data[:3] == b"BZh":
         opener = bz2.BZ2File
     elif data[:6] == b"\xfd7zXZ\x00":
@@ -490,7 +491,7 @@ def check_program(data: bytes, limits: ArchiveLimits) -> CheckedProgram:
     )
 
 
-def tree_matches(folder: str, files: list[list] | tuple[ProgramFile, ...]) -> bool:
+def tree_matches(folder: str, files: Sequence[Sequence[Any] | ProgramFile]) -> bool:
     """Whether `folder` holds exactly `files` (path, size, SHA-256): no file missing, changed or added, no
     link or special file anywhere."""
     expected = {}

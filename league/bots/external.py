@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from games.core.bot import Bot
 from games.core.encoding import canonical_bytes
@@ -337,7 +337,8 @@ class ExternalBot(Bot):
         self.started = True
         if self.error is not None:
             raise self.error
-        self.program.send(
+        program = cast(ProgramProcess, self.program)  # None only with an error, raised above
+        program.send(
             {
                 "type": "start",
                 "game": self.game.spec.id,
@@ -354,8 +355,10 @@ class ExternalBot(Bot):
             self._start()
         # The first answer may also pay for the program's start (an interpreter loading its modules).
         seconds = self.limits.move_seconds + (0.0 if self.answered else self.limits.startup_seconds)
-        self.program.send({"type": "act", "observation": observation, "legal_actions": legal_actions})
-        action = self.program.read_answer(seconds)
+        # None only with an error, which `_start` raised at the seat's first decision (its forfeit)
+        program = cast(ProgramProcess, self.program)
+        program.send({"type": "act", "observation": observation, "legal_actions": legal_actions})
+        action = program.read_answer(seconds)
         self.answered = True
         return action
 

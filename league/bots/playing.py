@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from games.core.runner import SeatPlayer, bot_seed, play_match
 from league.bots.external import ExternalSeats, Limits, SeatLog
@@ -71,7 +71,8 @@ def play_league_match(
     if sandbox is None and any(seat.is_external for seat in seats):
         raise ValueError("external programs play only in a sandbox")
     details: dict[int, str] = {}
-    with ExternalSeats(sandbox) as programs:
+    # None only when no seat is an external program (checked above), and then none starts.
+    with ExternalSeats(cast(Sandbox, sandbox)) as programs:
         players = [
             programs.seat(
                 label=seat.label,

@@ -25,6 +25,7 @@ import stat
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from league.bots.archives import ArchiveLimits, ProgramRefused, sha256, tree_matches, unpack_program
 
@@ -115,7 +116,7 @@ class ProgramCache:
         os.replace(temporary, path)
         return data
 
-    def folder(self, digest: str, files: Sequence, fetch: Callable[[], bytes]) -> str:
+    def folder(self, digest: str, files: Sequence[Sequence[Any]], fetch: Callable[[], bytes]) -> str:
         """The folder holding the program's files, exactly `files` (path, size, SHA-256 each): the cached
         one if it matches, else unpacked anew from its bytes (`blob`). Raises ProgramUnavailable."""
         if len(digest) != 64 or not all(char in "0123456789abcdef" for char in digest):
