@@ -31,6 +31,7 @@ import ssl
 import threading
 import time
 from dataclasses import dataclass
+from typing import cast
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -252,7 +253,8 @@ class _PinnedHTTP(http.client.HTTPConnection):
         self.watchdog = watchdog
 
     def connect(self) -> None:
-        self.sock = _open(self.address, self.port, self.timeout, self.watchdog)
+        # The timeout is the float given to __init__, never None.
+        self.sock = _open(self.address, self.port, cast(float, self.timeout), self.watchdog)
 
 
 class _PinnedHTTPS(http.client.HTTPSConnection):
@@ -267,8 +269,10 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
         self.watchdog = watchdog
 
     def connect(self) -> None:
-        raw = _open(self.address, self.port, self.timeout, self.watchdog)
-        self.sock = self._context.wrap_socket(raw, server_hostname=self.host)
+        # The timeout is the float given to __init__, never None.
+        raw = _open(self.address, self.port, cast(float, self.timeout), self.watchdog)
+        context = self._context  # type: ignore[attr-defined]  # http.client's own; typeshed leaves it out
+        self.sock = context.wrap_socket(raw, server_hostname=self.host)
 
 
 def timed_out(deadline: float) -> str:

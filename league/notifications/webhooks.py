@@ -16,10 +16,11 @@ import json
 import secrets
 import time
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -46,7 +47,7 @@ def signature(secret: str, timestamp: str, body: bytes) -> str:
     return f"sha256={digest}"
 
 
-def _check_events(events: Any, allowed: list[str]) -> list[str]:
+def _check_events(events: Any, allowed: Sequence[str]) -> list[str]:
     if isinstance(events, str):
         events = [events]
     if not isinstance(events, list | tuple) or not events:
@@ -60,7 +61,7 @@ def _check_events(events: Any, allowed: list[str]) -> list[str]:
 
 
 def webhook_create(
-    *, by: AbstractBaseUser, url: Any, events: Any, tournament: Tournament | None = None,
+    *, by: User | AnonymousUser | None, url: Any, events: Any, tournament: Tournament | None = None,
     league: BotLeague | None = None,
 ) -> Webhook:  # fmt: skip
     """Register a webhook of `by` for a tournament (its organizers, site staff) or a bot league (site staff)."""
@@ -94,7 +95,7 @@ def webhook_create(
         )
 
 
-def owned_webhook(*, by: AbstractBaseUser | None, webhook_id: Any) -> Webhook:
+def owned_webhook(*, by: User | AnonymousUser | None, webhook_id: Any) -> Webhook:
     """The webhook if `by` owns it and still holds the role it was registered under; 404 otherwise (another
     owner's webhook is not even shown to exist, nor one whose role its owner lost)."""
     if by is None or not by.is_authenticated:
@@ -111,11 +112,11 @@ def owned_webhook(*, by: AbstractBaseUser | None, webhook_id: Any) -> Webhook:
     return webhook
 
 
-def webhook_delete(*, by: AbstractBaseUser, webhook_id: Any) -> None:
+def webhook_delete(*, by: User | AnonymousUser | None, webhook_id: Any) -> None:
     owned_webhook(by=by, webhook_id=webhook_id).delete()
 
 
-def owner_webhooks_delete(*, owner: AbstractBaseUser) -> int:
+def owner_webhooks_delete(*, owner: User) -> int:
     """Delete every webhook of `owner`, with its deliveries and their attempts (the account is being deleted);
     how many webhooks went."""
     _, deleted = Webhook.objects.filter(owner=owner).delete()
