@@ -419,9 +419,19 @@ class ExternalSeats:
             game: Game, seat: int, num_players: int, options: Mapping[str, Any], rng: random.Random
         ) -> Bot:
             bot = ExternalBot(
-                game, seat, num_players, options, rng, command, limits, seed, self.sandbox,
-                program_dir=program_dir, program_error=program_error, clock=self.clock,
-            )  # fmt: skip
+                game,
+                seat,
+                num_players,
+                options,
+                rng,
+                command,
+                limits,
+                seed,
+                self.sandbox,
+                program_dir=program_dir,
+                program_error=program_error,
+                clock=self.clock,
+            )
             self.bots.append((label, bot))
             return bot
 

@@ -76,9 +76,13 @@ def ladder_create(
         raise UserError(f"there is already a league called {name!r}", field="name", code=ErrorCode.DUPLICATE)
     spec = game_spec(game_id, field="game")
     numbers = {
-        "table_size": table_size, "seed": seed, "sittings_per_round": sittings_per_round,
-        "batch_size": batch_size, "commit_every": commit_every, "interval_seconds": interval_seconds,
-    }  # fmt: skip
+        "table_size": table_size,
+        "seed": seed,
+        "sittings_per_round": sittings_per_round,
+        "batch_size": batch_size,
+        "commit_every": commit_every,
+        "interval_seconds": interval_seconds,
+    }
     for field, value in numbers.items():
         SETTING_BOUNDS[field].check(value, field)
     NEWCOMER_MATCHES.check(newcomer_matches, "newcomer_matches")

@@ -117,10 +117,15 @@ def league_create(
         raise UserError(f"there is already a league called {name!r}", field="name", code=ErrorCode.DUPLICATE)
     spec = game_spec(game_id, field="game")
     numbers = {
-        "table_size": table_size, "seed": seed, "target_value": target_value,
-        "sittings_per_round": sittings_per_round, "batch_size": batch_size, "commit_every": commit_every,
-        "lease_seconds": lease_seconds, "interval_seconds": interval_seconds,
-    }  # fmt: skip
+        "table_size": table_size,
+        "seed": seed,
+        "target_value": target_value,
+        "sittings_per_round": sittings_per_round,
+        "batch_size": batch_size,
+        "commit_every": commit_every,
+        "lease_seconds": lease_seconds,
+        "interval_seconds": interval_seconds,
+    }
     for field, value in numbers.items():
         SETTING_BOUNDS[field].check(value, field)
     if target_kind not in BotLeague.Target.values:

@@ -275,7 +275,7 @@ class Sandbox:
             "--die-with-parent", "--new-session",
             "--proc", "/proc",
             "--dev", "/dev",
-        ]  # fmt: skip
+        ]  # fmt: skip  # a table: each bubblewrap option beside its arguments
         for path in self.config.system_paths:
             if os.path.islink(path):
                 argv += ["--symlink", os.readlink(path), path]
@@ -296,7 +296,7 @@ class Sandbox:
             "--chdir", SANDBOX_HOME if program_dir is None else PROGRAM_MOUNT,
             "--seccomp", str(seccomp_fd),
             "--", *command,
-        ]  # fmt: skip
+        ]  # fmt: skip  # a table: each bubblewrap option beside its arguments
         return argv
 
     def preexec(self, limits: ProgramLimits) -> Callable[[], None]:

@@ -294,8 +294,9 @@ def league_chart(league: BotLeague) -> Chart | None:
     names = dict(LeagueEntry.objects.filter(league=league).values_list("bot__player_id", "bot__name"))
     values: dict[int, list[float]] = {player_id: [] for player_id in names}
     dates: dict[int, list] = {player_id: [] for player_id in names}
-    rows = history_points(RatingHistory.objects.filter(pool_id=league.rating_pool_id), "player_id", "mu_after",
-                          "sigma_after")  # fmt: skip
+    rows = history_points(
+        RatingHistory.objects.filter(pool_id=league.rating_pool_id), "player_id", "mu_after", "sigma_after"
+    )
     for player_id, mu, sigma, played_at in rows.iterator(chunk_size=5000):
         values.setdefault(player_id, []).append(maths.conservative(mu, sigma))
         dates.setdefault(player_id, []).append(

@@ -261,9 +261,14 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
     """An HTTPS connection to a checked address, verifying the certificate of the URL's host (SNI)."""
 
     def __init__(
-        self, host: str, port: int, address: IPAddress, timeout: float, watchdog: _Watchdog,
+        self,
+        host: str,
+        port: int,
+        address: IPAddress,
+        timeout: float,
+        watchdog: _Watchdog,
         context: ssl.SSLContext,
-    ):  # fmt: skip
+    ):
         super().__init__(host, port, timeout=timeout, context=context)
         self.address = address
         self.watchdog = watchdog
@@ -281,9 +286,13 @@ def timed_out(deadline: float) -> str:
 
 
 def post(
-    url: str, body: bytes, headers: dict[str, str], *, timeout: float = TIMEOUT_SECONDS,
+    url: str,
+    body: bytes,
+    headers: dict[str, str],
+    *,
+    timeout: float = TIMEOUT_SECONDS,
     deadline: float = DEADLINE_SECONDS,
-) -> Attempt:  # fmt: skip
+) -> Attempt:
     """POST `body` to `url` once under the rules above, all of it within `deadline` seconds; never raises
     for what the far end does."""
     started = time.monotonic()

@@ -48,7 +48,7 @@ def _store(
             link=link,
             tournament=tournament,
             table=table,
-        )  # fmt: skip
+        )
         for user_id, key, text, link, tournament, table in rows
     ]
     if not new:
@@ -81,8 +81,11 @@ def notify_table_ready(*, tournament_id: int, table_ids: list[int]) -> list[int]
     tournament = _tournament(tournament_id)
     if tournament is None:
         return []
-    tables = list(Table.objects.filter(pk__in=table_ids, round__tournament=tournament, match__isnull=False)
-                  .select_related("round"))  # fmt: skip
+    tables = list(
+        Table.objects.filter(
+            pk__in=table_ids, round__tournament=tournament, match__isnull=False
+        ).select_related("round")
+    )
     # Every table here has its match (the filter above).
     users = _users_at([cast(int, table.match_id) for table in tables])
     return _store(
@@ -95,7 +98,7 @@ def notify_table_ready(*, tournament_id: int, table_ids: list[int]) -> list[int]
                 _round_link(tournament, table),
                 tournament,
                 table,
-            )  # fmt: skip
+            )
             for table in tables
             for user_id in users.get(cast(int, table.match_id), [])
         ),
@@ -121,7 +124,7 @@ def notify_confirm(*, tournament_id: int, table_id: int, report_id: int, user_id
                 _round_link(tournament, table),
                 tournament,
                 table,
-            )  # fmt: skip
+            )
             for user_id in known
         ),
     )
@@ -153,7 +156,7 @@ def notify_disputed(*, tournament_id: int, table_id: int, dispute_id: int) -> li
                 _round_link(tournament, table),
                 tournament,
                 table,
-            )  # fmt: skip
+            )
             for user_id in organizer_ids(tournament)
         ),
     )
@@ -178,7 +181,7 @@ def notify_finished(*, tournament_id: int) -> list[int]:
                 link,
                 tournament,
                 None,
-            )  # fmt: skip
+            )
             for user_id in users
         ),
     )
@@ -246,7 +249,7 @@ def notify_invited(*, tournament_id: int, player_id: int) -> list[int]:
                 link,
                 tournament,
                 None,
-            )  # fmt: skip
+            )
             for user_id in invited
         ),
     )

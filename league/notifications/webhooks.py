@@ -61,9 +61,13 @@ def _check_events(events: Any, allowed: Sequence[str]) -> list[str]:
 
 
 def webhook_create(
-    *, by: User | AnonymousUser | None, url: Any, events: Any, tournament: Tournament | None = None,
+    *,
+    by: User | AnonymousUser | None,
+    url: Any,
+    events: Any,
+    tournament: Tournament | None = None,
     league: BotLeague | None = None,
-) -> Webhook:  # fmt: skip
+) -> Webhook:
     """Register a webhook of `by` for a tournament (its organizers, site staff) or a bot league (site staff)."""
     if by is None or not by.is_authenticated:
         raise Forbidden("sign in to register a webhook")
@@ -123,8 +127,14 @@ def owner_webhooks_delete(*, owner: User) -> int:
     return deleted.get(Webhook._meta.label, 0)
 
 
-def deliveries_create(*, event: str, key: str, data: dict[str, Any], tournament_id: int | None = None,
-                      league_id: int | None = None) -> list[int]:  # fmt: skip
+def deliveries_create(
+    *,
+    event: str,
+    key: str,
+    data: dict[str, Any],
+    tournament_id: int | None = None,
+    league_id: int | None = None,
+) -> list[int]:
     """One delivery of `event` per webhook of the tournament (or league) subscribed to it, once per `key`;
     the ids of the deliveries still pending."""
     if tournament_id is not None:
