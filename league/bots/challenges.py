@@ -158,5 +158,6 @@ def queue_challenge_work(tasks: int) -> None:
 
 
 def may_see(challenge: Challenge, user: User | AnonymousUser | None) -> bool:
-    """A challenge is its challenger's and staff's to see (an author's trials are theirs, not the public's)."""
+    """A challenge is its challenger's and staff's to see (an author's trials are theirs, not the
+    public's)."""
     return bool(user and user.is_authenticated and (user.is_staff or challenge.challenger_id == user.pk))

@@ -299,7 +299,8 @@ def draw_chickie_nuggs(table: dict[str, Any], names: Sequence[str]) -> SafeStrin
         )
         seats.append(
             format_html(
-                '<div class="seat">{}<div class="tray">{}{}</div><div class="row"><span class="label">Hand</span>{}</div></div>',
+                '<div class="seat">{}<div class="tray">{}{}</div>'
+                '<div class="row"><span class="label">Hand</span>{}</div></div>',
                 _seat_header(names, index, f"tray worth {seat['points']}", seat["active"]),
                 nuggets or format_html('<span class="muted">{}</span>', "empty tray"),
                 sauces,

@@ -168,7 +168,8 @@ class ProgramProcess:
         return True
 
     def send(self, message: Mapping[str, Any]) -> None:
-        """Write one message line; a program that stops reading gets the move time to drain it, then is killed."""
+        """Write one message line; a program that stops reading gets the move time to drain it, then is
+        killed."""
         pending = memoryview(canonical_bytes(message) + b"\n")
         deadline = self.clock() + self.limits.move_seconds
         descriptor = self.process.stdin.fileno()

@@ -240,7 +240,7 @@ def assign_seats(
     return best[(1 << size) - 1][1]
 
 
-# Ladders ------------------------------------------------------------------------------------------------------
+# Ladders ----------------------------------------------------------------------------------------------------
 #
 # A ladder's schedule is a pure function of its seed and its entry log: it never reads a rating or a result,
 # so it replays from (seed, log) alone (`ladder_schedule`), and a late or lost result never changes a draw.

@@ -4,8 +4,8 @@ A seat is a `SeatBot`: a built-in strategy with parameters (the runner times it 
 its time limit forfeits), or an external program (hard time-out, in the sandbox: see `league.bots.external`),
 which the record names by its bot definition, since the program is not a bot of the registry: its seat entry
 says `"external": {"definition": <the definition's name>, "version": <its version>}`, so that strict
-verification (`games.core.verify`) lists the seat as not re-made. A built-in seat's entry carries its strategy's
-own version (the runner writes it).
+verification (`games.core.verify`) lists the seat as not re-made. A built-in seat's entry carries its
+strategy's own version (the runner writes it).
 
 The record holds forfeit codes only; what each forfeited seat did, in words, and what each program printed
 come back beside it in `LeagueMatch.logs`, for staff.

@@ -96,7 +96,8 @@ class ProgramCache:
             os.unlink(trash)
 
     def blob(self, digest: str, fetch: Callable[[], bytes]) -> bytes:
-        """The program's bytes: from the cache if they match `digest`, else fetched (and checked) and cached."""
+        """The program's bytes: from the cache if they match `digest`, else fetched (and checked) and
+        cached."""
         path = os.path.join(self.root, "blobs", digest)
         with contextlib.suppress(FileNotFoundError, IsADirectoryError):
             with open(path, "rb") as handle:

@@ -290,7 +290,8 @@ def league_recent_matches(league: BotLeague, limit: int = 10) -> list[Fixture]:
 
 
 def league_chart(league: BotLeague) -> Chart | None:
-    """Each bot's conservative rating after each of its matches, with the match's time (thinned by the chart)."""
+    """Each bot's conservative rating after each of its matches, with the match's time (thinned by the
+    chart)."""
     names = dict(LeagueEntry.objects.filter(league=league).values_list("bot__player_id", "bot__name"))
     values: dict[int, list[float]] = {player_id: [] for player_id in names}
     dates: dict[int, list] = {player_id: [] for player_id in names}
@@ -404,7 +405,7 @@ def sandbox_status(league: BotLeague | None = None) -> SandboxStatus:
     return SandboxStatus(probes=rows, isolated=isolated, waiting=waiting)
 
 
-# --- uploaded bots and their logs (league.bots.uploads) ------------------------------------------------------
+# --- uploaded bots and their logs (league.bots.uploads) -----------------------------------------------------
 
 ERROR_REASONS = ("crashed", "protocol_error", "illegal_action", "limit_exceeded")
 

@@ -180,7 +180,8 @@ def bot_upload(
         cleaned = check_bot_name(name, game_id=spec.id)
     elif latest.created_by_id != by.pk or not latest.is_uploaded:
         raise UserError(
-            f"there is already a bot called {latest.name!r} for this game, by someone else: choose another name",
+            f"there is already a bot called {latest.name!r} for this game, by someone else: "
+            "choose another name",
             field="name",
             code=ErrorCode.DUPLICATE,
         )
@@ -232,7 +233,8 @@ def bot_upload(
             return uploaded
     except IntegrityError:
         raise Conflict(
-            f"another version of {cleaned!r} was uploaded at the same moment: look at your bots and try again",
+            f"another version of {cleaned!r} was uploaded at the same moment: "
+            "look at your bots and try again",
             field="name",
         ) from None
 

@@ -229,13 +229,18 @@ class UploadForm(forms.Form):
     name = forms.CharField(
         max_length=200,
         strip=False,
-        help_text="A new name makes version 1 of a new bot; the name of one of your uploaded bots, its next version.",
+        help_text=(
+            "A new name makes version 1 of a new bot; "
+            "the name of one of your uploaded bots, its next version."
+        ),
     )
     file = forms.FileField(
         label="Program",
         allow_empty_file=True,
-        help_text="One Python file, or a zip or tar(.gz) archive with bot.toml or manifest.json naming its entry "
-        "point (docs/bot-leagues.md). Python 3's standard library only.",
+        help_text=(
+            "One Python file, or a zip or tar(.gz) archive with bot.toml or manifest.json naming its entry "
+            "point (docs/bot-leagues.md). Python 3's standard library only."
+        ),
         widget=forms.ClearableFileInput(attrs={"accept": ".py,.zip,.tar,.tgz,.gz,.bz2,.xz"}),
     )
     description = forms.CharField(required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 3}))
@@ -360,7 +365,7 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, context)
 
 
-# Ladders -----------------------------------------------------------------------------------------------------
+# Ladders ----------------------------------------------------------------------------------------------------
 
 
 def ladder_list(request: HttpRequest) -> HttpResponse:
@@ -421,7 +426,7 @@ def ladder_entry(request: SignedInRequest, pk: int, action: str) -> HttpResponse
     return redirect("bots:ladder", pk=pk)
 
 
-# Challenges --------------------------------------------------------------------------------------------------
+# Challenges -------------------------------------------------------------------------------------------------
 
 
 class OpponentChoiceField(BotChoiceField):
@@ -444,8 +449,10 @@ class ChallengeForm(forms.Form):
     opponents = OpponentChoiceField(
         queryset=BotDefinition.objects.none(),
         widget=GameCheckboxes,
-        help_text=f"Bots of your bot's game (latest versions), at most {challenges.MAX_OPPONENTS}; every match "
-        "seats all of them.",
+        help_text=(
+            f"Bots of your bot's game (latest versions), at most {challenges.MAX_OPPONENTS}; every match "
+            "seats all of them."
+        ),
     )
     matches = forms.IntegerField(
         initial=20,

@@ -209,7 +209,8 @@ class PlayedFixture:
 
 
 def _program_logs(items: Sequence[PlayedFixture]) -> list[ProgramLog]:
-    """The unsaved log rows of the played matches' external seats (`services.program_logs_add` stores them)."""
+    """The unsaved log rows of the played matches' external seats (`services.program_logs_add` stores
+    them)."""
     return [
         ProgramLog(
             match_id=item.match_id,

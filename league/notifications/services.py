@@ -152,7 +152,8 @@ def notify_disputed(*, tournament_id: int, table_id: int, dispute_id: int) -> li
             (
                 user_id,
                 f"dispute:{dispute_id}",
-                f"A result is disputed in {tournament.name}: {_table_name(table)}. Settle it with an organizer entry.",
+                f"A result is disputed in {tournament.name}: {_table_name(table)}. "
+                "Settle it with an organizer entry.",
                 _round_link(tournament, table),
                 tournament,
                 table,
@@ -163,7 +164,8 @@ def notify_disputed(*, tournament_id: int, table_id: int, dispute_id: int) -> li
 
 
 def notify_finished(*, tournament_id: int) -> list[int]:
-    """'The tournament finished' to its players who have an account (withdrawn and waitlisted ones excluded)."""
+    """'The tournament finished' to its players who have an account (withdrawn and waitlisted ones
+    excluded)."""
     tournament = _tournament(tournament_id)
     if tournament is None:
         return []

@@ -68,7 +68,8 @@ def webhook_create(
     tournament: Tournament | None = None,
     league: BotLeague | None = None,
 ) -> Webhook:
-    """Register a webhook of `by` for a tournament (its organizers, site staff) or a bot league (site staff)."""
+    """Register a webhook of `by` for a tournament (its organizers, site staff) or a bot league (site
+    staff)."""
     if by is None or not by.is_authenticated:
         raise Forbidden("sign in to register a webhook")
     if (tournament is None) == (league is None):
