@@ -550,9 +550,8 @@ def voided_match(match_id: int) -> VoidedMatch | None:
             player__seats__match_id=match_id, kind=BotDefinition.Kind.EXTERNAL
         ).order_by("player__seats__seat")
     )
-    challenge_game = cast(
-        ChallengeMatch, game
-    )  # None only beside a fixture (see above), read only without one
+    # Not both None (see above): the challenge's match is read only where there is no fixture.
+    challenge_game = cast(ChallengeMatch, game)
     owner = fixture.league if fixture else challenge_game.challenge
     return VoidedMatch(
         match_id=match_id,
