@@ -95,8 +95,15 @@ class BotDefinitionAdmin(admin.ModelAdmin):
     list_filter = ("game_id", "kind", "state")
     search_fields = ("name",)
     readonly_fields = (
-        "version", "state", "refusal", "checked_at", "player", "previous", "created_by", "created_at",
-    )  # fmt: skip
+        "version",
+        "state",
+        "refusal",
+        "checked_at",
+        "player",
+        "previous",
+        "created_by",
+        "created_at",
+    )
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)

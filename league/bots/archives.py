@@ -29,8 +29,9 @@ import tarfile
 import tomllib
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from league.bots.sandbox import PROGRAM_MOUNT
 from league.core.errors import UserError
@@ -99,7 +100,8 @@ def sha256(data: bytes) -> str:
 
 def program_command(entry: str) -> list[str]:
     """The command that runs an uploaded program in its sandbox: the system's Python 3, ignoring PYTHON*
-    variables and the user's site folder, writing no bytecode (the files are read-only), on its entry point."""
+    variables and the user's site folder, writing no bytecode (the files are read-only), on its entry
+    point."""
     return ["python3", "-E", "-s", "-B", f"{PROGRAM_MOUNT}/{entry}"]
 
 
@@ -180,7 +182,8 @@ class _Tree:
         self.total += count
         if self.total > self.limits.total_bytes:
             raise ProgramRefused(
-                f"the program unpacks to more than {_size(self.limits.total_bytes)} (the limit for all its files)"
+                f"the program unpacks to more than {_size(self.limits.total_bytes)} "
+                "(the limit for all its files)"
             )
 
 
@@ -248,7 +251,8 @@ def _read_zip(data: bytes, limits: ArchiveLimits) -> dict[str, bytes]:
             tree.file(path, info.file_size)
             if info.file_size > RATIO_FLOOR and info.file_size > limits.ratio * max(info.compress_size, 1):
                 raise ProgramRefused(
-                    f"{_shown(path)} is compressed more than {limits.ratio} to 1: that is a zip bomb, not a program"
+                    f"{_shown(path)} is compressed more than {limits.ratio} to 1: "
+                    "that is a zip bomb, not a program"
                 )
             tree.add_bytes(info.file_size)
             plan.append((info, path))
@@ -273,7 +277,8 @@ def _read_zip_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str, 
                     raise ProgramRefused(f"{_shown(path)} holds more bytes than the archive declares")
     except (zipfile.BadZipFile, EOFError, zlib.error, lzma.LZMAError, OSError) as exc:
         raise ProgramRefused(
-            f"{_shown(path)} is damaged (its size or checksum does not match what the archive declares: {exc})"
+            f"{_shown(path)} is damaged "
+            f"(its size or checksum does not match what the archive declares: {exc})"
         ) from None
     if len(got) != info.file_size:
         raise ProgramRefused(f"{_shown(path)} holds fewer bytes than the archive declares")
@@ -284,7 +289,7 @@ def _decompressed(data: bytes, limits: ArchiveLimits) -> bytes:
     """The tar stream inside a gzip, bzip2 or xz layer (or `data` itself), read no further than a tar of
     the allowed size can be."""
     if data[:2] == b"\x1f\x8b":
-        opener = lambda raw: gzip.GzipFile(fileobj=raw)  # noqa: E731
+        opener: Callable[[io.BytesIO], io.BufferedIOBase] = lambda raw: gzip.GzipFile(fileobj=raw)  # noqa: E731
     elif data[:3] == b"BZh":
         opener = bz2.BZ2File
     elif data[:6] == b"\xfd7zXZ\x00":
@@ -302,7 +307,8 @@ def _decompressed(data: bytes, limits: ArchiveLimits) -> bytes:
                 out += chunk
                 if len(out) > cap:
                     raise ProgramRefused(
-                        f"the program unpacks to more than {_size(limits.total_bytes)} (the limit for all its files)"
+                        f"the program unpacks to more than {_size(limits.total_bytes)} "
+                        "(the limit for all its files)"
                     )
     except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:
         raise ProgramRefused(f"the compressed archive is damaged: {exc}") from None
@@ -490,7 +496,7 @@ def check_program(data: bytes, limits: ArchiveLimits) -> CheckedProgram:
     )
 
 
-def tree_matches(folder: str, files: list[list] | tuple[ProgramFile, ...]) -> bool:
+def tree_matches(folder: str, files: Sequence[Sequence[Any] | ProgramFile]) -> bool:
     """Whether `folder` holds exactly `files` (path, size, SHA-256): no file missing, changed or added, no
     link or special file anywhere."""
     expected = {}

@@ -19,7 +19,7 @@ from datetime import timedelta
 
 from celery import signature
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
@@ -48,7 +48,7 @@ def challenge_create(
     bot_id: int,
     opponent_ids: Sequence[int],
     matches: int,
-    by: AbstractBaseUser | None,
+    by: User | AnonymousUser | None,
     seed: int | None = None,
 ) -> Challenge:
     """Queue a challenge of `matches` unrated matches of bot `bot_id` against `opponent_ids` for user `by`."""
@@ -157,6 +157,7 @@ def queue_challenge_work(tasks: int) -> None:
     transaction.on_commit(send)
 
 
-def may_see(challenge: Challenge, user: AbstractBaseUser | None) -> bool:
-    """A challenge is its challenger's and staff's to see (an author's trials are theirs, not the public's)."""
+def may_see(challenge: Challenge, user: User | AnonymousUser | None) -> bool:
+    """A challenge is its challenger's and staff's to see (an author's trials are theirs, not the
+    public's)."""
     return bool(user and user.is_authenticated and (user.is_staff or challenge.challenger_id == user.pk))

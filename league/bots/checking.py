@@ -22,6 +22,7 @@ import subprocess
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import cast
 
 CHILD = os.path.abspath(__file__)
 STARTED = "module "
@@ -87,7 +88,7 @@ def compile_check(
     if child.returncode == 0 and lines and lines[-1] == DONE:
         return None
     if child.returncode == 0 and lines and lines[-1].startswith(REFUSED):
-        return json.loads(lines[-1][len(REFUSED) :])
+        return cast(str, json.loads(lines[-1][len(REFUSED) :]))  # `_refuse` wrote a JSON string
     started = _last_module(child.stdout)
     if not started:  # it died before it read the first module: the interpreter, not the program
         raise CheckUnavailable(

@@ -9,6 +9,8 @@ the ladder if it exists, are skipped.
 
 from __future__ import annotations
 
+from typing import Any
+
 from games import registry
 from league.bots.ladders import ladder_create, ladder_enter
 from league.bots.leagues import league_create, league_start
@@ -23,9 +25,9 @@ DEMO_LADDER = "Demo ladder: Nacho Pile"
 DEMO_LADDER_GAME = "nacho_pile"
 
 
-def demo_bots(game_id: str) -> list[tuple[str, str, dict]]:
+def demo_bots(game_id: str) -> list[tuple[str, str, dict[str, Any]]]:
     """(label, strategy, params) of the demo bots of a game."""
-    bots = [("random", "random", {})]
+    bots: list[tuple[str, str, dict[str, Any]]] = [("random", "random", {})]
     for name in registry.bots_for(game_id):
         if name not in ("random", "search"):
             bots.append((name, name, {}))

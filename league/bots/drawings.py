@@ -178,9 +178,14 @@ def draw_nobody_but_us_chickens(table: dict[str, Any], names: Sequence[str]) -> 
 # ------------------------------------------------------------------------------------------- Chicken Foot
 
 PIPS = {
-    0: (), 1: ((2, 2),), 2: ((1, 1), (3, 3)), 3: ((1, 1), (2, 2), (3, 3)), 4: ((1, 1), (1, 3), (3, 1), (3, 3)),
-    5: ((1, 1), (1, 3), (2, 2), (3, 1), (3, 3)), 6: ((1, 1), (1, 2), (1, 3), (3, 1), (3, 2), (3, 3)),
-}  # fmt: skip
+    0: (),
+    1: ((2, 2),),
+    2: ((1, 1), (3, 3)),
+    3: ((1, 1), (2, 2), (3, 3)),
+    4: ((1, 1), (1, 3), (3, 1), (3, 3)),
+    5: ((1, 1), (1, 3), (2, 2), (3, 1), (3, 3)),
+    6: ((1, 1), (1, 2), (1, 3), (3, 1), (3, 2), (3, 3)),
+}
 
 
 def pip_symbols() -> SafeString:
@@ -294,7 +299,8 @@ def draw_chickie_nuggs(table: dict[str, Any], names: Sequence[str]) -> SafeStrin
         )
         seats.append(
             format_html(
-                '<div class="seat">{}<div class="tray">{}{}</div><div class="row"><span class="label">Hand</span>{}</div></div>',
+                '<div class="seat">{}<div class="tray">{}{}</div>'
+                '<div class="row"><span class="label">Hand</span>{}</div></div>',
                 _seat_header(names, index, f"tray worth {seat['points']}", seat["active"]),
                 nuggets or format_html('<span class="muted">{}</span>', "empty tray"),
                 sauces,

@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from games.core.bot import Bot
 from games.core.encoding import canonical_bytes
@@ -168,7 +168,8 @@ class ProgramProcess:
         return True
 
     def send(self, message: Mapping[str, Any]) -> None:
-        """Write one message line; a program that stops reading gets the move time to drain it, then is killed."""
+        """Write one message line; a program that stops reading gets the move time to drain it, then is
+        killed."""
         pending = memoryview(canonical_bytes(message) + b"\n")
         deadline = self.clock() + self.limits.move_seconds
         descriptor = self.process.stdin.fileno()
@@ -337,7 +338,8 @@ class ExternalBot(Bot):
         self.started = True
         if self.error is not None:
             raise self.error
-        self.program.send(
+        program = cast(ProgramProcess, self.program)  # None only with an error, raised above
+        program.send(
             {
                 "type": "start",
                 "game": self.game.spec.id,
@@ -354,8 +356,10 @@ class ExternalBot(Bot):
             self._start()
         # The first answer may also pay for the program's start (an interpreter loading its modules).
         seconds = self.limits.move_seconds + (0.0 if self.answered else self.limits.startup_seconds)
-        self.program.send({"type": "act", "observation": observation, "legal_actions": legal_actions})
-        action = self.program.read_answer(seconds)
+        # None only with an error, which `_start` raised at the seat's first decision (its forfeit)
+        program = cast(ProgramProcess, self.program)
+        program.send({"type": "act", "observation": observation, "legal_actions": legal_actions})
+        action = program.read_answer(seconds)
         self.answered = True
         return action
 
@@ -416,9 +420,19 @@ class ExternalSeats:
             game: Game, seat: int, num_players: int, options: Mapping[str, Any], rng: random.Random
         ) -> Bot:
             bot = ExternalBot(
-                game, seat, num_players, options, rng, command, limits, seed, self.sandbox,
-                program_dir=program_dir, program_error=program_error, clock=self.clock,
-            )  # fmt: skip
+                game,
+                seat,
+                num_players,
+                options,
+                rng,
+                command,
+                limits,
+                seed,
+                self.sandbox,
+                program_dir=program_dir,
+                program_error=program_error,
+                clock=self.clock,
+            )
             self.bots.append((label, bot))
             return bot
 

@@ -21,9 +21,9 @@ Fixtures drawn before an event are played as drawn: a bot that left still plays 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.db.models import Max
 
@@ -63,19 +63,26 @@ def ladder_create(
     commit_every: int = 10,
     pace: str = BotLeague.Pace.FAST,
     interval_seconds: int = 60,
-    by: AbstractBaseUser | None,
+    by: User | None,
 ) -> BotLeague:
     """Create a ladder in draft (no bots yet: they enter with `ladder_enter`), with its own rating pool."""
     if by is not None and not by.is_staff:
         raise Forbidden("only staff create ladders")
-    name = check_name(name, what="a ladder", max_length=BotLeague._meta.get_field("name").max_length)
+    # A CharField, so its max_length is set.
+    name = check_name(
+        name, what="a ladder", max_length=cast(int, BotLeague._meta.get_field("name").max_length)
+    )
     if BotLeague.objects.filter(name__iexact=name).exists():
         raise UserError(f"there is already a league called {name!r}", field="name", code=ErrorCode.DUPLICATE)
     spec = game_spec(game_id, field="game")
     numbers = {
-        "table_size": table_size, "seed": seed, "sittings_per_round": sittings_per_round,
-        "batch_size": batch_size, "commit_every": commit_every, "interval_seconds": interval_seconds,
-    }  # fmt: skip
+        "table_size": table_size,
+        "seed": seed,
+        "sittings_per_round": sittings_per_round,
+        "batch_size": batch_size,
+        "commit_every": commit_every,
+        "interval_seconds": interval_seconds,
+    }
     for field, value in numbers.items():
         SETTING_BOUNDS[field].check(value, field)
     NEWCOMER_MATCHES.check(newcomer_matches, "newcomer_matches")
@@ -116,7 +123,7 @@ def _locked_ladder(ladder_id: int) -> BotLeague:
     return ladder
 
 
-def _may_act_for(bot: BotDefinition, by: AbstractBaseUser | None) -> None:
+def _may_act_for(bot: BotDefinition, by: User | AnonymousUser | None) -> None:
     if by is None:
         return  # the system (a new version taking its predecessor's place, the demo)
     if not by.is_authenticated:
@@ -145,7 +152,7 @@ def _log(
     )
 
 
-def ladder_enter(*, ladder_id: int, bot_id: int, by: AbstractBaseUser | None) -> LadderEvent:
+def ladder_enter(*, ladder_id: int, bot_id: int, by: User | AnonymousUser | None) -> LadderEvent:
     """Enter a bot in a ladder at the next round's position; an earlier version of it there retires."""
     bot = BotDefinition.objects.filter(pk=bot_id).first() if isinstance(bot_id, int) else None
     if bot is None:
@@ -177,10 +184,11 @@ def ladder_enter(*, ladder_id: int, bot_id: int, by: AbstractBaseUser | None) ->
         _log(ladder, position, LadderEvent.Action.ENTER, bot.pk, author=bot.seating_author)
         if ladder.status == BotLeague.Status.RUNNING:
             queue_work(ladder.pk, 1)  # a ladder waiting for members draws its round now
-        return LadderEvent.objects.filter(league=ladder).order_by("-seq").first()
+        # `_log` has just stored one, so there is a first.
+        return cast(LadderEvent, LadderEvent.objects.filter(league=ladder).order_by("-seq").first())
 
 
-def ladder_leave(*, ladder_id: int, bot_id: int, by: AbstractBaseUser | None) -> LadderEvent:
+def ladder_leave(*, ladder_id: int, bot_id: int, by: User | AnonymousUser | None) -> LadderEvent:
     """Withdraw a bot from a ladder at the next round's position (its history stays)."""
     bot = BotDefinition.objects.filter(pk=bot_id).first() if isinstance(bot_id, int) else None
     if bot is None:
@@ -192,7 +200,8 @@ def ladder_leave(*, ladder_id: int, bot_id: int, by: AbstractBaseUser | None) ->
         if bot.pk not in ladder_members(ladder_log(ladder), position):
             raise UserError(f"{bot.label} is not in this ladder", field="bot")
         _log(ladder, position, LadderEvent.Action.LEAVE, bot.pk, "withdrawn")
-        return LadderEvent.objects.filter(league=ladder).order_by("-seq").first()
+        # `_log` has just stored one, so there is a first.
+        return cast(LadderEvent, LadderEvent.objects.filter(league=ladder).order_by("-seq").first())
 
 
 def ladders_follow_new_version(*, bot: BotDefinition) -> list[int]:

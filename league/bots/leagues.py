@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from celery import signature
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Count, Max
 from django.utils import timezone
@@ -106,18 +106,26 @@ def league_create(
     lease_seconds: int = 30,
     pace: str = BotLeague.Pace.FAST,
     interval_seconds: int = 60,
-    by: AbstractBaseUser | None,
+    by: User | None,
 ) -> BotLeague:
     """Create a league in draft with its own rating pool. Bots must play the league's game."""
-    name = check_name(name, what="a league", max_length=BotLeague._meta.get_field("name").max_length)
+    # A CharField, so its max_length is set.
+    name = check_name(
+        name, what="a league", max_length=cast(int, BotLeague._meta.get_field("name").max_length)
+    )
     if BotLeague.objects.filter(name__iexact=name).exists():
         raise UserError(f"there is already a league called {name!r}", field="name", code=ErrorCode.DUPLICATE)
     spec = game_spec(game_id, field="game")
     numbers = {
-        "table_size": table_size, "seed": seed, "target_value": target_value,
-        "sittings_per_round": sittings_per_round, "batch_size": batch_size, "commit_every": commit_every,
-        "lease_seconds": lease_seconds, "interval_seconds": interval_seconds,
-    }  # fmt: skip
+        "table_size": table_size,
+        "seed": seed,
+        "target_value": target_value,
+        "sittings_per_round": sittings_per_round,
+        "batch_size": batch_size,
+        "commit_every": commit_every,
+        "lease_seconds": lease_seconds,
+        "interval_seconds": interval_seconds,
+    }
     for field, value in numbers.items():
         SETTING_BOUNDS[field].check(value, field)
     if target_kind not in BotLeague.Target.values:

@@ -115,8 +115,8 @@ def keep_authors_apart(groups: Sequence[Sequence[int]], authors: Mapping[int, in
         tables_left = len(groups) - table
         counts: dict[int, int] = {}
         for bot_id in left:
-            if authors.get(bot_id) is not None:
-                counts[authors[bot_id]] = counts.get(authors[bot_id], 0) + 1
+            if (author := authors.get(bot_id)) is not None:
+                counts[author] = counts.get(author, 0) + 1
         forced = {author for author, count in counts.items() if count >= tables_left}
         group: list[int] = []
         for wanted in (forced, None):
@@ -240,7 +240,7 @@ def assign_seats(
     return best[(1 << size) - 1][1]
 
 
-# Ladders ------------------------------------------------------------------------------------------------------
+# Ladders ----------------------------------------------------------------------------------------------------
 #
 # A ladder's schedule is a pure function of its seed and its entry log: it never reads a rating or a result,
 # so it replays from (seed, log) alone (`ladder_schedule`), and a late or lost result never changes a draw.

@@ -283,7 +283,8 @@ class BotLeague(models.Model):
 
 
 class LeagueEntry(models.Model):
-    """A bot of a league, or a bot that ever entered a ladder (whether it is still in it: its `LadderEvent`s)."""
+    """A bot of a league, or a bot that ever entered a ladder (whether it is still in it: its
+    `LadderEvent`s)."""
 
     league = models.ForeignKey(BotLeague, on_delete=models.CASCADE, related_name="entries")
     bot = models.ForeignKey(BotDefinition, on_delete=models.PROTECT, related_name="entries")

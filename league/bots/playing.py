@@ -4,8 +4,8 @@ A seat is a `SeatBot`: a built-in strategy with parameters (the runner times it 
 its time limit forfeits), or an external program (hard time-out, in the sandbox: see `league.bots.external`),
 which the record names by its bot definition, since the program is not a bot of the registry: its seat entry
 says `"external": {"definition": <the definition's name>, "version": <its version>}`, so that strict
-verification (`games.core.verify`) lists the seat as not re-made. A built-in seat's entry carries its strategy's
-own version (the runner writes it).
+verification (`games.core.verify`) lists the seat as not re-made. A built-in seat's entry carries its
+strategy's own version (the runner writes it).
 
 The record holds forfeit codes only; what each forfeited seat did, in words, and what each program printed
 come back beside it in `LeagueMatch.logs`, for staff.
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from games.core.runner import SeatPlayer, bot_seed, play_match
 from league.bots.external import ExternalSeats, Limits, SeatLog
@@ -71,7 +71,8 @@ def play_league_match(
     if sandbox is None and any(seat.is_external for seat in seats):
         raise ValueError("external programs play only in a sandbox")
     details: dict[int, str] = {}
-    with ExternalSeats(sandbox) as programs:
+    # None only when no seat is an external program (checked above), and then none starts.
+    with ExternalSeats(cast(Sandbox, sandbox)) as programs:
         players = [
             programs.seat(
                 label=seat.label,

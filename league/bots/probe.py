@@ -51,8 +51,9 @@ TIME_LIMIT_SECONDS = 0.3
 LEFTOVER_SECONDS = 2.0
 SYSTEM_PYTHON = "/usr/bin/python3"
 
-# The program: reads its targets from its first input line, tries each escape, prints one JSON line (protection ->
-# [held, what it saw]), then waits to be killed. Every attempt that succeeds is a protection that failed.
+# The program: reads its targets from its first input line, tries each escape, prints one JSON line
+# (protection -> [held, what it saw]), then waits to be killed. Every attempt that succeeds is a protection
+# that failed.
 PROGRAM = r"""
 import ctypes, errno, fcntl, json, os, resource, signal, socket, struct, sys, time
 targets = json.loads(sys.stdin.readline())["targets"]
@@ -122,7 +123,8 @@ else:
     os.waitpid(pid, 0)
     status = 0
 note("cpu_limit", os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL),
-     f"a spinning process was {'killed by ' + signal.Signals(os.WTERMSIG(status)).name if os.WIFSIGNALED(status) else 'not killed'}")
+     f"a spinning process was "
+     f"{'killed by ' + signal.Signals(os.WTERMSIG(status)).name if os.WIFSIGNALED(status) else 'not killed'}")
 
 seen = []
 for entry in os.listdir("/proc"):
@@ -137,7 +139,8 @@ for entry in os.listdir("/proc"):
             seen.append(entry)
 visible = sorted(set(os.environ) - ALLOWED)
 note("clean_environment", not visible and not seen,
-     f"extra variables {visible or 'none'}; processes of others or with more in their environment: {seen or 'none'}")
+     f"extra variables {visible or 'none'}; "
+     f"processes of others or with more in their environment: {seen or 'none'}")
 
 opened = []
 for path in targets["files"]:
@@ -153,8 +156,8 @@ for path in targets["files"]:
 note("no_service_files", not opened, f"read {len(opened)} of {len(targets['files'])} of the service's paths")
 
 written = []
-for path in ["/probe", "/usr/probe", "/etc/probe", "/dev/shm/probe", "/proc/probe", targets["folder"] + "/probe",
-             *[folder + "/probe" for folder in targets["outside"]]]:
+for path in ["/probe", "/usr/probe", "/etc/probe", "/dev/shm/probe", "/proc/probe",
+             targets["folder"] + "/probe", *[folder + "/probe" for folder in targets["outside"]]]:
     try:
         with open(path, "wb") as handle:
             handle.write(b"x")

@@ -25,6 +25,7 @@ import stat
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from league.bots.archives import ArchiveLimits, ProgramRefused, sha256, tree_matches, unpack_program
 
@@ -95,7 +96,8 @@ class ProgramCache:
             os.unlink(trash)
 
     def blob(self, digest: str, fetch: Callable[[], bytes]) -> bytes:
-        """The program's bytes: from the cache if they match `digest`, else fetched (and checked) and cached."""
+        """The program's bytes: from the cache if they match `digest`, else fetched (and checked) and
+        cached."""
         path = os.path.join(self.root, "blobs", digest)
         with contextlib.suppress(FileNotFoundError, IsADirectoryError):
             with open(path, "rb") as handle:
@@ -115,7 +117,7 @@ class ProgramCache:
         os.replace(temporary, path)
         return data
 
-    def folder(self, digest: str, files: Sequence, fetch: Callable[[], bytes]) -> str:
+    def folder(self, digest: str, files: Sequence[Sequence[Any]], fetch: Callable[[], bytes]) -> str:
         """The folder holding the program's files, exactly `files` (path, size, SHA-256 each): the cached
         one if it matches, else unpacked anew from its bytes (`blob`). Raises ProgramUnavailable."""
         if len(digest) != 64 or not all(char in "0123456789abcdef" for char in digest):

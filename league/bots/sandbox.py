@@ -60,6 +60,7 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import IO, Protocol, cast
 
 from league.bots import seccomp
 
@@ -139,6 +140,19 @@ class ProgramLimits:
 
     cpu_seconds: int
     memory_mb: int
+
+
+class PipedProcess(Protocol):
+    """A program started by `Sandbox.popen`: a `subprocess.Popen` whose three standard streams are pipes."""
+
+    pid: int
+    stdin: IO[bytes]
+    stdout: IO[bytes]
+    stderr: IO[bytes]
+
+    def poll(self) -> int | None: ...
+
+    def wait(self, timeout: float | None = None) -> int: ...
 
 
 def _inside(path: str, folder: str) -> bool:
@@ -261,7 +275,7 @@ class Sandbox:
             "--die-with-parent", "--new-session",
             "--proc", "/proc",
             "--dev", "/dev",
-        ]  # fmt: skip
+        ]  # fmt: skip  # a table: each bubblewrap option beside its arguments
         for path in self.config.system_paths:
             if os.path.islink(path):
                 argv += ["--symlink", os.readlink(path), path]
@@ -282,7 +296,7 @@ class Sandbox:
             "--chdir", SANDBOX_HOME if program_dir is None else PROGRAM_MOUNT,
             "--seccomp", str(seccomp_fd),
             "--", *command,
-        ]  # fmt: skip
+        ]  # fmt: skip  # a table: each bubblewrap option beside its arguments
         return argv
 
     def preexec(self, limits: ProgramLimits) -> Callable[[], None]:
@@ -306,7 +320,7 @@ class Sandbox:
 
     def popen(
         self, command: Sequence[str], limits: ProgramLimits, user: SlotUser, program_dir: str | None = None
-    ) -> subprocess.Popen:
+    ) -> PipedProcess:
         """Start `command` in the sandbox as `user`, its standard streams piped to the worker; an uploaded
         program's folder (`program_dir`) is shown at `PROGRAM_MOUNT`."""
         folders = self.bot_folders(command)
@@ -317,20 +331,24 @@ class Sandbox:
         except seccomp.SeccompUnavailable as exc:
             raise SandboxUnavailable(str(exc)) from None
         try:
-            return subprocess.Popen(
-                self.command(command, folders, program_dir, seccomp_fd=filter_fd),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd="/",
-                env={"PATH": SAFE_PATH},
-                close_fds=True,
-                pass_fds=(filter_fd,),
-                start_new_session=True,
-                user=user.uid,
-                group=user.gid,
-                extra_groups=[],
-                preexec_fn=self.preexec(limits),
+            # Its three standard streams are pipes, so none of them is None.
+            return cast(
+                PipedProcess,
+                subprocess.Popen(
+                    self.command(command, folders, program_dir, seccomp_fd=filter_fd),
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    cwd="/",
+                    env={"PATH": SAFE_PATH},
+                    close_fds=True,
+                    pass_fds=(filter_fd,),
+                    start_new_session=True,
+                    user=user.uid,
+                    group=user.gid,
+                    extra_groups=[],
+                    preexec_fn=self.preexec(limits),
+                ),
             )
         except OSError as exc:
             raise SandboxUnavailable(f"could not start bubblewrap: {exc.strerror or exc}") from None
@@ -618,7 +636,7 @@ def delegated_memory_cgroup(proc: str = "/proc/self/cgroup", root: str = "/sys/f
     return f"its cgroup {unified[0]} is delegated with the memory controller (not used yet)"
 
 
-def kill_sandbox(process: subprocess.Popen) -> None:
+def kill_sandbox(process: PipedProcess) -> None:
     """Kill bubblewrap's outer process (and with it, its pid namespace) and wait for it."""
     if process.poll() is None:
         with contextlib.suppress(ProcessLookupError, PermissionError):

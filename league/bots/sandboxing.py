@@ -2,8 +2,9 @@
 
 `verdict()` runs the probe (`league.bots.probe`) the first time a process needs it (at worker start:
 `league.bots.tasks`; or when a shell command first plays a league with external programs) and keeps it for
-the process's lifetime (forked pool processes inherit it); the worker stores it in its `WorkerProbe` row. `sandbox()` is what plays external programs, handed out only to a worker whose probe proved
-every protection.
+the process's lifetime (forked pool processes inherit it); the worker stores it in its `WorkerProbe` row.
+`sandbox()` is what plays external programs, handed out only to a worker whose probe proved every
+protection.
 """
 
 from __future__ import annotations

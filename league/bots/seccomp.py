@@ -50,9 +50,19 @@ F_GETLK64, F_SETLK64, F_SETLKW64 = 12, 13, 14
 F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW = 36, 37, 38
 F_SETLEASE, F_GETLEASE, F_NOTIFY = 1024, 1025, 1026
 REFUSED_FCNTL = (
-    F_GETLK, F_SETLK, F_SETLKW, F_GETLK64, F_SETLK64, F_SETLKW64,
-    F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_GETLEASE, F_NOTIFY,
-)  # fmt: skip
+    F_GETLK,
+    F_SETLK,
+    F_SETLKW,
+    F_GETLK64,
+    F_SETLK64,
+    F_SETLKW64,
+    F_OFD_GETLK,
+    F_OFD_SETLK,
+    F_OFD_SETLKW,
+    F_SETLEASE,
+    F_GETLEASE,
+    F_NOTIFY,
+)
 REFUSED_FAMILIES = (AF_NETLINK, AF_VSOCK)
 # The calls refused outright, by name; fcntl and socket are refused for the arguments above only.
 REFUSED_CALLS = ("flock", "inotify_init", "inotify_init1", "fanotify_init", "io_uring_setup")
@@ -81,7 +91,7 @@ ARCHITECTURES = {
             "inotify_init1": 294,
             "fanotify_init": 300,
             "io_uring_setup": 425,
-        },  # fmt: skip
+        },
         x32_bit=True,
     ),
     "aarch64": Architecture(
@@ -95,7 +105,7 @@ ARCHITECTURES = {
             "inotify_init1": 26,
             "fanotify_init": 262,
             "io_uring_setup": 425,
-        },  # fmt: skip
+        },
     ),
 }
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
+from typing import TYPE_CHECKING, TypedDict, cast
 
+from django.contrib.auth.models import User
 from django.db.models import Avg, Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery, TextField, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -31,6 +33,9 @@ from league.ratings.charts import Chart, Series, history_chart
 from league.ratings.models import Rating, RatingHistory
 from league.ratings.selectors import history_points
 from league.results.models import ResultVersion
+
+if TYPE_CHECKING:  # django-stubs-ext is a development requirement only
+    from django_stubs_ext import WithAnnotations
 
 RATE_WINDOW_SECONDS = 30
 # A worker counts as present if it looked for work this recently; probes are listed for a day.
@@ -194,11 +199,17 @@ def challenge_summary(challenge: Challenge) -> list[ChallengeLine]:
                 bot=bot,
                 played=played,
                 wins=row["wins"] if row else 0,
-                win_share=row["wins"] / played if played else None,
+                win_share=row["wins"] / played if row and played else None,
                 mean_place=row["mean"] if row else None,
             )
         )
     return lines
+
+
+class VoidReason(TypedDict):
+    """The annotation `void_reason()` adds."""
+
+    void_reason: str
 
 
 def void_reason() -> Coalesce:
@@ -208,7 +219,7 @@ def void_reason() -> Coalesce:
     return Coalesce(Subquery(voids.values("reason")[:1]), Value(""), output_field=TextField())
 
 
-def challenge_games(challenge: Challenge) -> QuerySet[ChallengeMatch]:
+def challenge_games(challenge: Challenge) -> QuerySet[WithAnnotations[ChallengeMatch, VoidReason]]:
     """The challenge's matches in order, with their seats and players, and `void_reason`."""
     return (
         ChallengeMatch.objects.filter(challenge=challenge)
@@ -219,7 +230,7 @@ def challenge_games(challenge: Challenge) -> QuerySet[ChallengeMatch]:
     )
 
 
-def challenges_of(user) -> QuerySet[Challenge]:
+def challenges_of(user: User) -> QuerySet[Challenge]:
     """A user's challenges, newest first, with their matches played."""
     return (
         Challenge.objects.filter(challenger=user)
@@ -279,12 +290,14 @@ def league_recent_matches(league: BotLeague, limit: int = 10) -> list[Fixture]:
 
 
 def league_chart(league: BotLeague) -> Chart | None:
-    """Each bot's conservative rating after each of its matches, with the match's time (thinned by the chart)."""
+    """Each bot's conservative rating after each of its matches, with the match's time (thinned by the
+    chart)."""
     names = dict(LeagueEntry.objects.filter(league=league).values_list("bot__player_id", "bot__name"))
     values: dict[int, list[float]] = {player_id: [] for player_id in names}
     dates: dict[int, list] = {player_id: [] for player_id in names}
-    rows = history_points(RatingHistory.objects.filter(pool_id=league.rating_pool_id), "player_id", "mu_after",
-                          "sigma_after")  # fmt: skip
+    rows = history_points(
+        RatingHistory.objects.filter(pool_id=league.rating_pool_id), "player_id", "mu_after", "sigma_after"
+    )
     for player_id, mu, sigma, played_at in rows.iterator(chunk_size=5000):
         values.setdefault(player_id, []).append(maths.conservative(mu, sigma))
         dates.setdefault(player_id, []).append(
@@ -392,7 +405,7 @@ def sandbox_status(league: BotLeague | None = None) -> SandboxStatus:
     return SandboxStatus(probes=rows, isolated=isolated, waiting=waiting)
 
 
-# --- uploaded bots and their logs (league.bots.uploads) ------------------------------------------------------
+# --- uploaded bots and their logs (league.bots.uploads) -----------------------------------------------------
 
 ERROR_REASONS = ("crashed", "protocol_error", "illegal_action", "limit_exceeded")
 
@@ -474,7 +487,7 @@ def current_versions() -> QuerySet[BotDefinition]:
     return BotDefinition.objects.filter(state=BotDefinition.State.READY).exclude(Exists(newer))
 
 
-def my_bots(user) -> list[MyBot]:
+def my_bots(user: User) -> list[MyBot]:
     """The bots `user` registered or uploaded, each with its versions (newest first), its program and its
     number of matches (two queries)."""
     rows = list(
@@ -490,7 +503,7 @@ def my_bots(user) -> list[MyBot]:
     return list(groups.values())
 
 
-def league_schedule(league: BotLeague) -> QuerySet[Fixture]:
+def league_schedule(league: BotLeague) -> QuerySet[WithAnnotations[Fixture, VoidReason]]:
     """A league's (or ladder's) fixtures in schedule order, with their rounds, matches, seated players and
     `void_reason`."""
     return (
@@ -537,13 +550,15 @@ def voided_match(match_id: int) -> VoidedMatch | None:
             player__seats__match_id=match_id, kind=BotDefinition.Kind.EXTERNAL
         ).order_by("player__seats__seat")
     )
-    owner = fixture.league if fixture else game.challenge
+    # Not both None (see above): the challenge's match is read only where there is no fixture.
+    challenge_game = cast(ChallengeMatch, game)
+    owner = fixture.league if fixture else challenge_game.challenge
     return VoidedMatch(
         match_id=match_id,
         reason=reason,
-        owner=fixture.league.name if fixture else f"challenge #{game.challenge_id}",
+        owner=fixture.league.name if fixture else f"challenge #{challenge_game.challenge_id}",
         link=owner.get_absolute_url(),
         bots=tuple(bot.label for bot in bots),
         author_links={bot.created_by_id: bot.get_absolute_url() for bot in bots[::-1] if bot.created_by_id},
-        challenger_id=None if fixture else game.challenge.challenger_id,
+        challenger_id=None if fixture else challenge_game.challenge.challenger_id,
     )

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -63,7 +63,7 @@ def check_bot(
     move_seconds: float = 1.0,
     cpu_seconds: int = 60,
     memory_mb: int = DEFAULT_MEMORY_MB,
-    by: AbstractBaseUser | None,
+    by: User | None,
 ) -> BotPlan:
     """Validate a bot definition. Only staff may register external programs (they run on the workers)."""
     spec = game_spec(game_id, field="game")
@@ -107,7 +107,10 @@ def check_bot(
 def check_bot_name(name: Any, *, game_id: str) -> str:
     """The cleaned name (`league.core.names.check_name`), or a UserError if it is not a fit name or another
     bot of the game (`game_id`, a registered game's) has it."""
-    cleaned = check_name(name, what="a bot", max_length=BotDefinition._meta.get_field("name").max_length)
+    # A CharField, so its max_length is set.
+    cleaned = check_name(
+        name, what="a bot", max_length=cast(int, BotDefinition._meta.get_field("name").max_length)
+    )
     if BotDefinition.objects.filter(game_id=game_id, name__iexact=cleaned).exists():
         raise UserError(
             f"there is already a bot called {cleaned!r} for this game", field="name", code=ErrorCode.DUPLICATE
@@ -124,9 +127,7 @@ def check_bot_description(description: Any) -> str:
     return check_text(description, field="description", max_length=DESCRIPTION_MAX_LENGTH)
 
 
-def bot_register(
-    *, name: str, description: str = "", by: AbstractBaseUser | None, **definition: Any
-) -> BotDefinition:
+def bot_register(*, name: str, description: str = "", by: User | None, **definition: Any) -> BotDefinition:
     """Register version 1 of a bot (and its player). `definition` is what `check_bot` takes."""
     plan = check_bot(by=by, **definition)
     cleaned = check_bot_name(name, game_id=plan.game_id)
@@ -161,7 +162,7 @@ def bot_has_played(bot: BotDefinition) -> bool:
     return MatchSeat.objects.filter(player_id=bot.player_id).exists()
 
 
-def bot_revise(*, bot: BotDefinition, by: AbstractBaseUser | None, **changes: Any) -> BotDefinition:
+def bot_revise(*, bot: BotDefinition, by: User | None, **changes: Any) -> BotDefinition:
     """Change a bot: in place while it has never taken a seat, else as a new version (a new player).
 
     `changes` are fields of `check_bot` (kind, strategy, params, command, limits) and `description`.

@@ -22,12 +22,12 @@ from __future__ import annotations
 import logging
 import math
 from datetime import timedelta
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from celery import signature
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
@@ -101,7 +101,7 @@ def _size(number: int) -> str:
     return f"{number} bytes"
 
 
-def upload_usage(user: AbstractBaseUser) -> tuple[int, int]:
+def upload_usage(user: User) -> tuple[int, int]:
     """(versions uploaded, bytes stored) by `user`: the bytes of each distinct upload, counted once."""
     versions = BotDefinition.objects.filter(created_by=user, program__isnull=False)
     stored = (
@@ -110,7 +110,7 @@ def upload_usage(user: AbstractBaseUser) -> tuple[int, int]:
     return versions.count(), stored
 
 
-def check_quota(user: AbstractBaseUser, checked: CheckedProgram) -> None:
+def check_quota(user: User, checked: CheckedProgram) -> None:
     versions, stored = upload_usage(user)
     if versions >= settings.BOT_UPLOAD_QUOTA_VERSIONS:
         raise UserError(
@@ -125,7 +125,7 @@ def check_quota(user: AbstractBaseUser, checked: CheckedProgram) -> None:
         )
 
 
-def check_throttle(user: AbstractBaseUser) -> None:
+def check_throttle(user: User) -> None:
     """Refuse (429) a user who uploaded BOT_UPLOADS_PER_USER_HOUR versions in the last hour."""
     since = timezone.now() - THROTTLE_WINDOW
     recent = list(
@@ -159,7 +159,7 @@ def _latest_version(game_id: str, name: Any) -> BotDefinition | None:
 
 def bot_upload(
     *,
-    by: AbstractBaseUser | None,
+    by: User | AnonymousUser | None,
     game_id: Any,
     name: Any,
     data: bytes,
@@ -180,7 +180,8 @@ def bot_upload(
         cleaned = check_bot_name(name, game_id=spec.id)
     elif latest.created_by_id != by.pk or not latest.is_uploaded:
         raise UserError(
-            f"there is already a bot called {latest.name!r} for this game, by someone else: choose another name",
+            f"there is already a bot called {latest.name!r} for this game, by someone else: "
+            "choose another name",
             field="name",
             code=ErrorCode.DUPLICATE,
         )
@@ -190,7 +191,8 @@ def bot_upload(
         checked = check_program(data, upload_limits())
     except ProgramRefused as exc:
         raise UserError(str(exc), field="file") from None
-    if latest is not None and latest.program.sha256 == checked.sha256:
+    # An uploaded version (checked above) has its program.
+    if latest is not None and cast(Program, latest.program).sha256 == checked.sha256:
         raise UserError(
             f"this is the same program as {latest.label} (SHA-256 {checked.sha256[:12]}): change it first",
             field="file",
@@ -231,7 +233,8 @@ def bot_upload(
             return uploaded
     except IntegrityError:
         raise Conflict(
-            f"another version of {cleaned!r} was uploaded at the same moment: look at your bots and try again",
+            f"another version of {cleaned!r} was uploaded at the same moment: "
+            "look at your bots and try again",
             field="name",
         ) from None
 
@@ -278,7 +281,8 @@ def bot_check(*, bot_id: int) -> str:
     if bot is None or bot.state != BotDefinition.State.CHECKING:
         return bot.state if bot is not None else ""
     try:
-        checked = check_program(bytes(bot.program.content), upload_limits())
+        # A version that is checking is an upload, so it has its program.
+        checked = check_program(bytes(cast(Program, bot.program).content), upload_limits())
         refusal = compile_check(python_sources(checked.contents), check_limits())
     except ProgramRefused as exc:  # the caps of the settings were lowered since the upload
         refusal = str(exc)
@@ -317,7 +321,7 @@ def _store_program_with_content(checked: CheckedProgram, data: bytes) -> Program
         return Program.objects.get(sha256=checked.sha256)
 
 
-def can_read_logs(user: AbstractBaseUser | None, bot: BotDefinition) -> bool:
+def can_read_logs(user: User | AnonymousUser | None, bot: BotDefinition) -> bool:
     """Whether `user` may read `bot`'s program logs: its author (who registered or uploaded this version)
     and staff."""
     if user is None or not user.is_authenticated:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TypedDict, cast
+
 from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
@@ -21,7 +24,7 @@ from league.bots.ladders import ladder_enter, ladder_leave
 from league.bots.leagues import SETTING_BOUNDS, league_create, league_pause, league_start
 from league.bots.models import BotDefinition, BotLeague, Challenge
 from league.core.bodies import takes_body
-from league.core.bounds import ROW_IDS, whole_number
+from league.core.bounds import ROW_IDS, Bounds, whole_number
 from league.core.catalogue import game_choices, game_name
 from league.core.errors import NotFound, UserError
 from league.core.forms import add_user_error
@@ -30,10 +33,16 @@ from league.matches.selectors import verification_of
 from league.ratings.selectors import predictions_by_seat
 
 
+class SignedInRequest(HttpRequest):
+    """The request of a view behind `login_required` or `staff_member_required`: its user is signed in."""
+
+    user: User
+
+
 def league_list(request: HttpRequest) -> HttpResponse:
     leagues = list(selectors.leagues_list())
     for league in leagues:
-        league.game_name = game_name(league.game_id)
+        league.game_name = game_name(league.game_id)  # type: ignore[attr-defined]  # for the template
     return render(request, "bots/leagues.html", {"leagues": leagues})
 
 
@@ -60,6 +69,18 @@ class GameCheckboxes(forms.CheckboxSelectMultiple):
         return option
 
 
+class FieldLimits(TypedDict):
+    """A whole number's `Bounds.limits`, as a form's IntegerField takes them."""
+
+    min_value: int
+    max_value: int
+
+
+def field_limits(bounds: Bounds) -> FieldLimits:
+    """`bounds.limits`, for bounds of a whole number (every setting of these forms is one)."""
+    return cast(FieldLimits, bounds.limits)  # whole-number bounds: their low and high are ints
+
+
 class LeagueForm(forms.Form):
     name = forms.CharField(max_length=120)
     game = forms.ChoiceField(choices=game_choices)
@@ -70,22 +91,25 @@ class LeagueForm(forms.Form):
         widget=GameCheckboxes,
         help_text="Bots of the league's game.",
     )
-    table_size = forms.IntegerField(initial=4, **SETTING_BOUNDS["table_size"].limits)
+    table_size = forms.IntegerField(initial=4, **field_limits(SETTING_BOUNDS["table_size"]))
     target_kind = forms.ChoiceField(choices=BotLeague.Target.choices, initial=BotLeague.Target.ROUNDS)
-    target_value = forms.IntegerField(initial=10, label="Target", **SETTING_BOUNDS["target_value"].limits)
-    sittings_per_round = forms.IntegerField(
-        initial=4, label="Matches per bot per round", **SETTING_BOUNDS["sittings_per_round"].limits
+    target_value = forms.IntegerField(
+        initial=10, label="Target", **field_limits(SETTING_BOUNDS["target_value"])
     )
-    seed = forms.IntegerField(initial=1, **SETTING_BOUNDS["seed"].limits)
+    sittings_per_round = forms.IntegerField(
+        initial=4, label="Matches per bot per round", **field_limits(SETTING_BOUNDS["sittings_per_round"])
+    )
+    seed = forms.IntegerField(initial=1, **field_limits(SETTING_BOUNDS["seed"]))
     pace = forms.ChoiceField(choices=BotLeague.Pace.choices, initial=BotLeague.Pace.FAST)
     interval_seconds = forms.IntegerField(
-        initial=60, label="Seconds between rounds (scheduled pace)",
-        **SETTING_BOUNDS["interval_seconds"].limits,
-    )  # fmt: skip
+        initial=60,
+        label="Seconds between rounds (scheduled pace)",
+        **field_limits(SETTING_BOUNDS["interval_seconds"]),
+    )
 
 
 @staff_member_required
-def league_new(request: HttpRequest) -> HttpResponse:
+def league_new(request: SignedInRequest) -> HttpResponse:
     form = LeagueForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -171,7 +195,7 @@ def league_control(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 def bot_list(request: HttpRequest) -> HttpResponse:
     bots = list(selectors.bots_list())
     for bot in bots:
-        bot.game_name = game_name(bot.game_id)
+        bot.game_name = game_name(bot.game_id)  # type: ignore[attr-defined]  # for the template
     return render(request, "bots/bots.html", {"bots": bots})
 
 
@@ -205,13 +229,18 @@ class UploadForm(forms.Form):
     name = forms.CharField(
         max_length=200,
         strip=False,
-        help_text="A new name makes version 1 of a new bot; the name of one of your uploaded bots, its next version.",
+        help_text=(
+            "A new name makes version 1 of a new bot; "
+            "the name of one of your uploaded bots, its next version."
+        ),
     )
     file = forms.FileField(
         label="Program",
         allow_empty_file=True,
-        help_text="One Python file, or a zip or tar(.gz) archive with bot.toml or manifest.json naming its entry "
-        "point (docs/bot-leagues.md). Python 3's standard library only.",
+        help_text=(
+            "One Python file, or a zip or tar(.gz) archive with bot.toml or manifest.json naming its entry "
+            "point (docs/bot-leagues.md). Python 3's standard library only."
+        ),
         widget=forms.ClearableFileInput(attrs={"accept": ".py,.zip,.tar,.tgz,.gz,.bz2,.xz"}),
     )
     description = forms.CharField(required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 3}))
@@ -219,7 +248,7 @@ class UploadForm(forms.Form):
 
 @login_required
 @takes_body(uploads.upload_body_limit)
-def bot_upload(request: HttpRequest) -> HttpResponse:
+def bot_upload(request: SignedInRequest) -> HttpResponse:
     form = UploadForm(
         request.POST or None, request.FILES or None, initial={"game": request.GET.get("game", "")}
     )
@@ -259,7 +288,7 @@ def bot_upload(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def my_bots(request: HttpRequest) -> HttpResponse:
+def my_bots(request: SignedInRequest) -> HttpResponse:
     bots = selectors.my_bots(request.user)
     for bot in bots:
         bot.game_name = game_name(bot.game_id)
@@ -270,7 +299,7 @@ LOGS_PER_PAGE = 20
 
 
 @login_required
-def bot_logs(request: HttpRequest, pk: int) -> HttpResponse:
+def bot_logs(request: SignedInRequest, pk: int) -> HttpResponse:
     """A bot version's program logs: what it printed on standard error and why it forfeited, match by match.
     Its author's and staff's only."""
     bot = get_object_or_404(BotDefinition, pk=pk)
@@ -278,7 +307,8 @@ def bot_logs(request: HttpRequest, pk: int) -> HttpResponse:
         raise PermissionDenied("only the bot's author and staff read its logs")
     page = Paginator(selectors.bot_logs(bot), LOGS_PER_PAGE).get_page(request.GET.get("page"))
     for log in page:
-        log.forfeit_words = FORFEIT_WORDS.get(log.forfeit, log.forfeit)
+        words = FORFEIT_WORDS.get(log.forfeit, log.forfeit)
+        log.forfeit_words = words  # type: ignore[attr-defined]  # for the template
     return render(
         request,
         "bots/logs.html",
@@ -335,13 +365,13 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, context)
 
 
-# Ladders -----------------------------------------------------------------------------------------------------
+# Ladders ----------------------------------------------------------------------------------------------------
 
 
 def ladder_list(request: HttpRequest) -> HttpResponse:
     ladders = list(selectors.leagues_list(BotLeague.Kind.LADDER))
     for ladder in ladders:
-        ladder.game_name = game_name(ladder.game_id)
+        ladder.game_name = game_name(ladder.game_id)  # type: ignore[attr-defined]  # for the template
     return render(request, "bots/ladders.html", {"ladders": ladders})
 
 
@@ -375,7 +405,7 @@ def ladder_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def ladder_entry(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+def ladder_entry(request: SignedInRequest, pk: int, action: str) -> HttpResponse:
     """Enter a bot of yours in the ladder, or withdraw it (the form's `bot`)."""
     service = {"enter": ladder_enter, "leave": ladder_leave}.get(action)
     bot_id = whole_number(request.POST.get("bot", ""))
@@ -396,7 +426,7 @@ def ladder_entry(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     return redirect("bots:ladder", pk=pk)
 
 
-# Challenges --------------------------------------------------------------------------------------------------
+# Challenges -------------------------------------------------------------------------------------------------
 
 
 class OpponentChoiceField(BotChoiceField):
@@ -419,13 +449,19 @@ class ChallengeForm(forms.Form):
     opponents = OpponentChoiceField(
         queryset=BotDefinition.objects.none(),
         widget=GameCheckboxes,
-        help_text=f"Bots of your bot's game (latest versions), at most {challenges.MAX_OPPONENTS}; every match "
-        "seats all of them.",
+        help_text=(
+            f"Bots of your bot's game (latest versions), at most {challenges.MAX_OPPONENTS}; every match "
+            "seats all of them."
+        ),
     )
     matches = forms.IntegerField(
-        initial=20, help_text=f"Unrated; at most {challenges.MAX_MATCHES}.", **challenges.MATCHES.limits
+        initial=20,
+        help_text=f"Unrated; at most {challenges.MAX_MATCHES}.",
+        **field_limits(challenges.MATCHES),
     )
-    seed = forms.IntegerField(required=False, help_text="Empty: a random one.", **challenges.SEED.limits)
+    seed = forms.IntegerField(
+        required=False, help_text="Empty: a random one.", **field_limits(challenges.SEED)
+    )
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
@@ -440,7 +476,7 @@ class ChallengeForm(forms.Form):
 
 
 @login_required
-def challenge_new(request: HttpRequest) -> HttpResponse:
+def challenge_new(request: SignedInRequest) -> HttpResponse:
     form = ChallengeForm(request.POST or None, user=request.user, initial=request.GET.dict() or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -464,17 +500,17 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
         "bots/challenge_new.html",
         {
             "form": form,
-            "has_bots": form.fields["bot"].queryset.exists(),
+            "has_bots": form.fields["bot"].queryset.exists(),  # type: ignore[attr-defined]  # a ModelChoiceField
             "open_cap": challenges.OPEN_PER_USER,
         },
     )
 
 
 @login_required
-def challenge_list(request: HttpRequest) -> HttpResponse:
+def challenge_list(request: SignedInRequest) -> HttpResponse:
     mine = list(selectors.challenges_of(request.user))
     for challenge in mine:
-        challenge.game_name = game_name(challenge.game_id)
+        challenge.game_name = game_name(challenge.game_id)  # type: ignore[attr-defined]  # for the template
     return render(request, "bots/challenges.html", {"challenges": mine})
 
 

@@ -209,7 +209,8 @@ class PlayedFixture:
 
 
 def _program_logs(items: Sequence[PlayedFixture]) -> list[ProgramLog]:
-    """The unsaved log rows of the played matches' external seats (`services.program_logs_add` stores them)."""
+    """The unsaved log rows of the played matches' external seats (`services.program_logs_add` stores
+    them)."""
     return [
         ProgramLog(
             match_id=item.match_id,
@@ -320,7 +321,7 @@ def league_work(
     *,
     league_id: int,
     worker: str,
-    on_stored: Callable[[int], None] | None = None,
+    on_stored: Callable[[int], object] | None = None,
     max_seconds: float | None = None,
     node: str | None = None,
 ) -> int:
@@ -397,7 +398,7 @@ def _play_batch(
     bots: dict[int, tuple[int, SeatBot]],
     sandbox: Sandbox | None,
     stored_before: int,
-    on_stored: Callable[[int], None] | None,
+    on_stored: Callable[[int], object] | None,
 ) -> int:
     """Play and store a claimed batch, `commit_every` matches per transaction; how many were stored."""
     stored = 0

@@ -31,6 +31,7 @@ import ssl
 import threading
 import time
 from dataclasses import dataclass
+from typing import cast
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -252,23 +253,31 @@ class _PinnedHTTP(http.client.HTTPConnection):
         self.watchdog = watchdog
 
     def connect(self) -> None:
-        self.sock = _open(self.address, self.port, self.timeout, self.watchdog)
+        # The timeout is the float given to __init__, never None.
+        self.sock = _open(self.address, self.port, cast(float, self.timeout), self.watchdog)
 
 
 class _PinnedHTTPS(http.client.HTTPSConnection):
     """An HTTPS connection to a checked address, verifying the certificate of the URL's host (SNI)."""
 
     def __init__(
-        self, host: str, port: int, address: IPAddress, timeout: float, watchdog: _Watchdog,
+        self,
+        host: str,
+        port: int,
+        address: IPAddress,
+        timeout: float,
+        watchdog: _Watchdog,
         context: ssl.SSLContext,
-    ):  # fmt: skip
+    ):
         super().__init__(host, port, timeout=timeout, context=context)
         self.address = address
         self.watchdog = watchdog
 
     def connect(self) -> None:
-        raw = _open(self.address, self.port, self.timeout, self.watchdog)
-        self.sock = self._context.wrap_socket(raw, server_hostname=self.host)
+        # The timeout is the float given to __init__, never None.
+        raw = _open(self.address, self.port, cast(float, self.timeout), self.watchdog)
+        context = self._context  # type: ignore[attr-defined]  # http.client's own; typeshed leaves it out
+        self.sock = context.wrap_socket(raw, server_hostname=self.host)
 
 
 def timed_out(deadline: float) -> str:
@@ -277,9 +286,13 @@ def timed_out(deadline: float) -> str:
 
 
 def post(
-    url: str, body: bytes, headers: dict[str, str], *, timeout: float = TIMEOUT_SECONDS,
+    url: str,
+    body: bytes,
+    headers: dict[str, str],
+    *,
+    timeout: float = TIMEOUT_SECONDS,
     deadline: float = DEADLINE_SECONDS,
-) -> Attempt:  # fmt: skip
+) -> Attempt:
     """POST `body` to `url` once under the rules above, all of it within `deadline` seconds; never raises
     for what the far end does."""
     started = time.monotonic()

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q
 
 from league.bots.models import BotLeague
@@ -20,7 +22,7 @@ class MailForm(forms.Form):
     )
 
 
-def scope_choices(user: AbstractBaseUser) -> list[tuple[str, str]]:
+def scope_choices(user: User) -> list[tuple[str, str]]:
     """The tournaments the user organizes (newest first) and, for site staff, the bot leagues."""
     tournaments = Tournament.objects.exclude(status=Tournament.Status.FINISHED)
     if not user.is_staff:
@@ -44,10 +46,10 @@ class WebhookForm(forms.Form):
         choices=Event.choices, widget=forms.CheckboxSelectMultiple, label="Events"
     )
 
-    def __init__(self, *args, user: AbstractBaseUser, **kwargs):
+    def __init__(self, *args, user: User, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["scope"].widget = forms.Select(choices=scope_choices(user))
-        self.fields["url"].strip = True
+        cast(forms.CharField, self.fields["url"]).strip = True  # the url field is a CharField
 
     def clean_scope(self) -> tuple[str, int]:
         kind, _, pk = self.cleaned_data["scope"].partition(":")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.urls import reverse
 
@@ -32,8 +32,9 @@ def _tables(table_ids: list[int]) -> list[Table]:
     )
 
 
-def _seats(match_ids: list[int]) -> dict[int, list[MatchSeat]]:
-    seats: dict[int, list[MatchSeat]] = {}
+def _seats(match_ids: list[int]) -> dict[int | None, list[MatchSeat]]:
+    """Match id → its seats; a table without a match (its match id None) finds none."""
+    seats: dict[int | None, list[MatchSeat]] = {}
     for seat in (
         MatchSeat.objects.filter(match_id__in=match_ids).select_related("player").order_by("match", "seat")
     ):
@@ -76,7 +77,8 @@ def result_recorded(*, tournament_id: int, table_id: int, version_id: int) -> di
     if tournament is None or version is None or not tables:
         return None
     table = tables[0]
-    seats = _seats([table.match_id]).get(table.match_id, [])
+    match_id = cast(int, table.match_id)  # a result was recorded at the table: it has its match
+    seats = _seats([match_id]).get(match_id, [])
     players = [seat.player_id for seat in seats]
     return {
         "tournament": tournament_data(tournament),

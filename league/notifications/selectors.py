@@ -7,7 +7,9 @@ the owner no longer sees the webhook or its deliveries, and nothing more is sent
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from typing import cast
+
+from django.contrib.auth.models import User
 from django.db.models import Count, Prefetch, QuerySet
 
 from league.notifications.models import Attempt, Delivery, Notification, Webhook
@@ -15,11 +17,11 @@ from league.tournaments.models import Tournament
 from league.tournaments.selectors import is_organizer
 
 
-def unread_count(user: AbstractBaseUser) -> int:
+def unread_count(user: User) -> int:
     return Notification.objects.filter(user=user, read_at__isnull=True).count()
 
 
-def inbox(user: AbstractBaseUser) -> QuerySet[Notification]:
+def inbox(user: User) -> QuerySet[Notification]:
     """The user's notifications, newest first."""
     return Notification.objects.filter(user=user).order_by("-created_at", "-id")
 
@@ -30,11 +32,11 @@ def webhook_role_holds(webhook: Webhook) -> bool:
     if not owner.is_active:
         return False
     if webhook.tournament_id is not None:
-        return is_organizer(owner, webhook.tournament)
+        return is_organizer(owner, cast(Tournament, webhook.tournament))  # its id is set, so it is one
     return owner.is_staff
 
 
-def webhooks_of(user: AbstractBaseUser) -> QuerySet[Webhook]:
+def webhooks_of(user: User) -> QuerySet[Webhook]:
     """The user's own webhooks whose role they still hold, newest first, with what they are for and how many
     deliveries each made."""
     mine = Webhook.objects.filter(owner=user)

@@ -4,11 +4,11 @@ one, mark them read, set a user's mail preference. See `league.notifications.mod
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Q
@@ -48,7 +48,7 @@ def _store(
             link=link,
             tournament=tournament,
             table=table,
-        )  # fmt: skip
+        )
         for user_id, key, text, link, tournament, table in rows
     ]
     if not new:
@@ -81,9 +81,13 @@ def notify_table_ready(*, tournament_id: int, table_ids: list[int]) -> list[int]
     tournament = _tournament(tournament_id)
     if tournament is None:
         return []
-    tables = list(Table.objects.filter(pk__in=table_ids, round__tournament=tournament, match__isnull=False)
-                  .select_related("round"))  # fmt: skip
-    users = _users_at([table.match_id for table in tables])
+    tables = list(
+        Table.objects.filter(
+            pk__in=table_ids, round__tournament=tournament, match__isnull=False
+        ).select_related("round")
+    )
+    # Every table here has its match (the filter above).
+    users = _users_at([cast(int, table.match_id) for table in tables])
     return _store(
         Kind.TABLE_READY,
         (
@@ -94,9 +98,9 @@ def notify_table_ready(*, tournament_id: int, table_ids: list[int]) -> list[int]
                 _round_link(tournament, table),
                 tournament,
                 table,
-            )  # fmt: skip
+            )
             for table in tables
-            for user_id in users.get(table.match_id, [])
+            for user_id in users.get(cast(int, table.match_id), [])
         ),
     )
 
@@ -120,7 +124,7 @@ def notify_confirm(*, tournament_id: int, table_id: int, report_id: int, user_id
                 _round_link(tournament, table),
                 tournament,
                 table,
-            )  # fmt: skip
+            )
             for user_id in known
         ),
     )
@@ -148,18 +152,20 @@ def notify_disputed(*, tournament_id: int, table_id: int, dispute_id: int) -> li
             (
                 user_id,
                 f"dispute:{dispute_id}",
-                f"A result is disputed in {tournament.name}: {_table_name(table)}. Settle it with an organizer entry.",
+                f"A result is disputed in {tournament.name}: {_table_name(table)}. "
+                "Settle it with an organizer entry.",
                 _round_link(tournament, table),
                 tournament,
                 table,
-            )  # fmt: skip
+            )
             for user_id in organizer_ids(tournament)
         ),
     )
 
 
 def notify_finished(*, tournament_id: int) -> list[int]:
-    """'The tournament finished' to its players who have an account (withdrawn and waitlisted ones excluded)."""
+    """'The tournament finished' to its players who have an account (withdrawn and waitlisted ones
+    excluded)."""
     tournament = _tournament(tournament_id)
     if tournament is None:
         return []
@@ -177,7 +183,7 @@ def notify_finished(*, tournament_id: int) -> list[int]:
                 link,
                 tournament,
                 None,
-            )  # fmt: skip
+            )
             for user_id in users
         ),
     )
@@ -218,7 +224,8 @@ def notify_bot_checked(*, bot_id: int) -> list[int]:
         text = f"{bot.label} was refused by the check of uploads: {bot.refusal}"
         if len(text) > 300:
             text = text[:299] + "…"  # the bot's page shows the whole reason
-    row = (bot.created_by_id, f"bot_checked:{bot.pk}", text, bot.get_absolute_url(), None, None)
+    author = cast(int, bot.created_by_id)  # an upload's, filtered above on created_by
+    row = (author, f"bot_checked:{bot.pk}", text, bot.get_absolute_url(), None, None)
     return _store(Kind.BOT_CHECKED, [row])
 
 
@@ -244,18 +251,18 @@ def notify_invited(*, tournament_id: int, player_id: int) -> list[int]:
                 link,
                 tournament,
                 None,
-            )  # fmt: skip
+            )
             for user_id in invited
         ),
     )
 
 
-def preference_of(user: AbstractBaseUser) -> MailPreference:
+def preference_of(user: User) -> MailPreference:
     """The user's mail preference (unsaved default when they never set one: every kind is mailed)."""
     return MailPreference.objects.filter(user=user).first() or MailPreference(user=user)
 
 
-def wants_mail(user: AbstractBaseUser, kind: str) -> bool:
+def wants_mail(user: User, kind: str) -> bool:
     if not user.is_active or not user.email:
         return False
     preference = preference_of(user)
@@ -292,7 +299,7 @@ def _check_ids(ids: Any) -> list[int]:
     return list(ids)
 
 
-def notifications_mark_read(*, user: AbstractBaseUser, ids: Any = None, every: bool = False) -> int:
+def notifications_mark_read(*, user: User | AnonymousUser, ids: Any = None, every: bool = False) -> int:
     """Mark the user's own notifications read (the ids given, or every unread one); how many changed.
     Ids of other users' notifications are ignored (they are not the user's to mark)."""
     if not user.is_authenticated:
@@ -304,7 +311,7 @@ def notifications_mark_read(*, user: AbstractBaseUser, ids: Any = None, every: b
         return mine.update(read_at=timezone.now())
 
 
-def mail_preference_set(*, user: AbstractBaseUser, email_enabled: bool, muted_kinds: Any) -> MailPreference:
+def mail_preference_set(*, user: User, email_enabled: bool, muted_kinds: Any) -> MailPreference:
     if not isinstance(muted_kinds, list | tuple) or not all(kind in Kind.values for kind in muted_kinds):
         raise UserError(f"muted kinds are among {', '.join(Kind.values)}", field="muted_kinds")
     preference, _ = MailPreference.objects.update_or_create(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import smtplib
+from collections.abc import Callable
 from typing import Any
 
 from celery import shared_task
@@ -29,7 +30,7 @@ BACKOFF_MAX_SECONDS = 15 * 60
 DELIVERY_SOFT_TIME_LIMIT_SECONDS = settings.WEBHOOK_DEADLINE_SECONDS + 20
 DELIVERY_TIME_LIMIT_SECONDS = settings.WEBHOOK_DEADLINE_SECONDS + 30
 
-NOTIFY = {
+NOTIFY: dict[str, Callable[..., list[int]]] = {
     "table_ready": services.notify_table_ready,
     "report_awaiting_confirmation": services.notify_confirm,
     "result_disputed": services.notify_disputed,
@@ -76,7 +77,7 @@ def _key(event: str, payload: dict[str, Any]) -> str:
     return f"{event}:{payload['league_id']}:{payload['round_number']}"
 
 
-DATA = {
+DATA: dict[str, Callable[..., dict[str, Any] | None]] = {
     Event.TABLE_READY: payloads.table_ready,
     Event.RESULT_RECORDED: payloads.result_recorded,
     Event.RESULT_DISPUTED: payloads.result_disputed,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -20,7 +21,13 @@ PER_PAGE = 30
 DELIVERIES_PER_PAGE = 20
 
 
-def _mail_form(user) -> MailForm:
+class SignedInRequest(HttpRequest):
+    """The request of a view behind `login_required`: its user is signed in."""
+
+    user: User
+
+
+def _mail_form(user: User) -> MailForm:
     preference = services.preference_of(user)
     muted = set(preference.muted_kinds)
     return MailForm(
@@ -32,7 +39,7 @@ def _mail_form(user) -> MailForm:
 
 
 @login_required
-def inbox(request: HttpRequest) -> HttpResponse:
+def inbox(request: SignedInRequest) -> HttpResponse:
     page = Paginator(selectors.inbox(request.user), PER_PAGE).get_page(request.GET.get("page"))
     context = {"page": page, "mail_form": _mail_form(request.user), "has_email": bool(request.user.email)}
     return render(request, "notifications/inbox.html", context)
@@ -47,7 +54,7 @@ def _ids(request: HttpRequest) -> list[int]:
 
 @login_required
 @require_POST
-def mark_read(request: HttpRequest) -> HttpResponse:
+def mark_read(request: SignedInRequest) -> HttpResponse:
     try:
         count = services.notifications_mark_read(user=request.user, ids=_ids(request))
     except UserError as exc:
@@ -59,7 +66,7 @@ def mark_read(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def mark_all_read(request: HttpRequest) -> HttpResponse:
+def mark_all_read(request: SignedInRequest) -> HttpResponse:
     count = services.notifications_mark_read(user=request.user, every=True)
     messages.success(request, f"Marked {count} notification{'s' if count != 1 else ''} read.")
     return redirect("notifications:inbox")
@@ -67,7 +74,7 @@ def mark_all_read(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def mail_settings(request: HttpRequest) -> HttpResponse:
+def mail_settings(request: SignedInRequest) -> HttpResponse:
     form = MailForm(request.POST)
     if not form.is_valid():
         messages.error(request, "choose among the kinds of notification shown")
@@ -82,13 +89,13 @@ def mail_settings(request: HttpRequest) -> HttpResponse:
     return redirect("notifications:inbox")
 
 
-def _webhook_list(request: HttpRequest, form: WebhookForm, status: int = 200) -> HttpResponse:
+def _webhook_list(request: SignedInRequest, form: WebhookForm, status: int = 200) -> HttpResponse:
     context = {"webhooks": selectors.webhooks_of(request.user), "form": form}
     return render(request, "notifications/webhooks.html", context, status=status)
 
 
 @login_required
-def webhook_list(request: HttpRequest) -> HttpResponse:
+def webhook_list(request: SignedInRequest) -> HttpResponse:
     """My webhooks, and the form that registers one (POST)."""
     if request.method != "POST":
         return _webhook_list(request, WebhookForm(user=request.user))
@@ -120,7 +127,7 @@ def webhook_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def webhook_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def webhook_detail(request: SignedInRequest, pk: int) -> HttpResponse:
     """One of my webhooks: its secret, its deliveries and every attempt (404 for another owner's)."""
     webhook = webhooks.owned_webhook(by=request.user, webhook_id=pk)
     page = Paginator(selectors.deliveries_of(webhook), DELIVERIES_PER_PAGE).get_page(request.GET.get("page"))
@@ -129,7 +136,7 @@ def webhook_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def webhook_delete(request: HttpRequest, pk: int) -> HttpResponse:
+def webhook_delete(request: SignedInRequest, pk: int) -> HttpResponse:
     webhooks.webhook_delete(by=request.user, webhook_id=pk)
     messages.success(request, "The webhook is deleted: nothing more is sent to it.")
     return redirect("notifications:webhooks")

@@ -16,10 +16,11 @@ import json
 import secrets
 import time
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -46,7 +47,7 @@ def signature(secret: str, timestamp: str, body: bytes) -> str:
     return f"sha256={digest}"
 
 
-def _check_events(events: Any, allowed: list[str]) -> list[str]:
+def _check_events(events: Any, allowed: Sequence[str]) -> list[str]:
     if isinstance(events, str):
         events = [events]
     if not isinstance(events, list | tuple) or not events:
@@ -60,10 +61,15 @@ def _check_events(events: Any, allowed: list[str]) -> list[str]:
 
 
 def webhook_create(
-    *, by: AbstractBaseUser, url: Any, events: Any, tournament: Tournament | None = None,
+    *,
+    by: User | AnonymousUser | None,
+    url: Any,
+    events: Any,
+    tournament: Tournament | None = None,
     league: BotLeague | None = None,
-) -> Webhook:  # fmt: skip
-    """Register a webhook of `by` for a tournament (its organizers, site staff) or a bot league (site staff)."""
+) -> Webhook:
+    """Register a webhook of `by` for a tournament (its organizers, site staff) or a bot league (site
+    staff)."""
     if by is None or not by.is_authenticated:
         raise Forbidden("sign in to register a webhook")
     if (tournament is None) == (league is None):
@@ -94,7 +100,7 @@ def webhook_create(
         )
 
 
-def owned_webhook(*, by: AbstractBaseUser | None, webhook_id: Any) -> Webhook:
+def owned_webhook(*, by: User | AnonymousUser | None, webhook_id: Any) -> Webhook:
     """The webhook if `by` owns it and still holds the role it was registered under; 404 otherwise (another
     owner's webhook is not even shown to exist, nor one whose role its owner lost)."""
     if by is None or not by.is_authenticated:
@@ -111,19 +117,25 @@ def owned_webhook(*, by: AbstractBaseUser | None, webhook_id: Any) -> Webhook:
     return webhook
 
 
-def webhook_delete(*, by: AbstractBaseUser, webhook_id: Any) -> None:
+def webhook_delete(*, by: User | AnonymousUser | None, webhook_id: Any) -> None:
     owned_webhook(by=by, webhook_id=webhook_id).delete()
 
 
-def owner_webhooks_delete(*, owner: AbstractBaseUser) -> int:
+def owner_webhooks_delete(*, owner: User) -> int:
     """Delete every webhook of `owner`, with its deliveries and their attempts (the account is being deleted);
     how many webhooks went."""
     _, deleted = Webhook.objects.filter(owner=owner).delete()
     return deleted.get(Webhook._meta.label, 0)
 
 
-def deliveries_create(*, event: str, key: str, data: dict[str, Any], tournament_id: int | None = None,
-                      league_id: int | None = None) -> list[int]:  # fmt: skip
+def deliveries_create(
+    *,
+    event: str,
+    key: str,
+    data: dict[str, Any],
+    tournament_id: int | None = None,
+    league_id: int | None = None,
+) -> list[int]:
     """One delivery of `event` per webhook of the tournament (or league) subscribed to it, once per `key`;
     the ids of the deliveries still pending."""
     if tournament_id is not None:

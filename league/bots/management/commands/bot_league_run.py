@@ -22,7 +22,10 @@ WATCH_INTERVAL_SECONDS = 1.0
 
 
 class Command(BaseCommand):
-    help = "Start (or resume) a bot league and play it here to its target, showing progress; --watch only watches."
+    help = (
+        "Start (or resume) a bot league and play it here to its target, showing progress; "
+        "--watch only watches."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("league", help="The league's id or name.")
