@@ -118,11 +118,29 @@ def run(args: argparse.Namespace, database_url: str, broker_url: str) -> None:
     ]
     environment = {**os.environ}
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "league", "worker", "--pool", "prefork", "--concurrency",
-         str(args.processes), "-l", "warning", "-n", f"bench-{os.getpid()}@%h", "--without-gossip",
-         "--without-mingle", "--without-heartbeat"],
-        cwd=ROOT, env=environment, start_new_session=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "league",
+            "worker",
+            "--pool",
+            "prefork",
+            "--concurrency",
+            str(args.processes),
+            "-l",
+            "warning",
+            "-n",
+            f"bench-{os.getpid()}@%h",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=environment,
+        start_new_session=True,
+    )
     service, recorded, engine, sizes, matches = [], [], [], [], 0
     before: float | None = None
     try:

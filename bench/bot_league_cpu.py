@@ -87,10 +87,18 @@ def run(args: argparse.Namespace, database_url: str) -> None:
     rows = []
     for repeat in range(args.repeats):
         league = league_create(
-            name=f"CPU {repeat}", game_id="nacho_pile", bot_ids=[bot.pk for bot in bots], table_size=4,
-            target_kind="rounds", target_value=args.rounds, sittings_per_round=args.sittings, seed=1000,
-            batch_size=100, commit_every=50, by=None,
-        )  # fmt: skip
+            name=f"CPU {repeat}",
+            game_id="nacho_pile",
+            bot_ids=[bot.pk for bot in bots],
+            table_size=4,
+            target_kind="rounds",
+            target_value=args.rounds,
+            sittings_per_round=args.sittings,
+            seed=1000,
+            batch_size=100,
+            commit_every=50,
+            by=None,
+        )
         with (
             mock.patch.object(leagues, "queue_work"),
             mock.patch.object(worker, "queue_work"),

@@ -121,10 +121,19 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    rates: dict[str, list[float]] = {key: [] for key in (
-        "engine_wall", "engine_cpu", "decisions_wall", "decisions_cpu", "baseline_wall", "baseline_cpu",
-        "clones_wall", "clones_cpu",
-    )}  # fmt: skip
+    rates: dict[str, list[float]] = {
+        key: []
+        for key in (
+            "engine_wall",
+            "engine_cpu",
+            "decisions_wall",
+            "decisions_cpu",
+            "baseline_wall",
+            "baseline_cpu",
+            "clones_wall",
+            "clones_cpu",
+        )
+    }
     records: list[dict] = []
     events_per_game: list[float] = []
     for repeat in range(args.repeats):

@@ -62,9 +62,13 @@ def simulate(strategy: str, seed: int, players: int, rounds: int) -> list[tuple[
                 for b in range(players)
             ]
             drawn = matchmaking.draw_round(
-                standings=standings, table_size=TABLE, sittings=1, league_seed=seed, round_number=number,
+                standings=standings,
+                table_size=TABLE,
+                sittings=1,
+                league_seed=seed,
+                round_number=number,
                 strategy=strategy,
-            )  # fmt: skip
+            )
             tables = [list(t.seats) for t in drawn]
         for table in tables:
             performance = [true[b] + outcomes.gauss(0, BETA) for b in table]

@@ -136,23 +136,35 @@ class Site:
                     played_at=when,
                     result_version=1,
                     created_by=self.organizer,
-                )  # fmt: skip
+                )
                 for game, _, when in plans
             )
             seats, versions, history = [], [], []
             for match, (game, seated, when) in zip(matches, plans, strict=True):
                 places = list(range(1, len(seated) + 1))
                 rng.shuffle(places)
-                versions.append(ResultVersion(match=match, version=1, places=places, entered_by=self.organizer,
-                                              entered_at=when))  # fmt: skip
+                versions.append(
+                    ResultVersion(
+                        match=match, version=1, places=places, entered_by=self.organizer, entered_at=when
+                    )
+                )
                 pool_id = pools[game].pk
                 for seat, (player, place) in enumerate(zip(seated, places, strict=True)):
                     seats.append(MatchSeat(match=match, seat=seat, player=player, place=place))
                     mu, sigma, played = self.state.get((player.pk, pool_id), (25.0, 25 / 3, 0))
                     after_mu = mu + (len(seated) + 1 - 2 * place) * sigma / 8
                     after_sigma = max(1.0, sigma * 0.97)
-                    history.append(RatingHistory(pool_id=pool_id, match=match, player=player, mu_before=mu,
-                                                 sigma_before=sigma, mu_after=after_mu, sigma_after=after_sigma))  # fmt: skip
+                    history.append(
+                        RatingHistory(
+                            pool_id=pool_id,
+                            match=match,
+                            player=player,
+                            mu_before=mu,
+                            sigma_before=sigma,
+                            mu_after=after_mu,
+                            sigma_after=after_sigma,
+                        )
+                    )
                     self.state[(player.pk, pool_id)] = (after_mu, after_sigma, played + 1)
             MatchSeat.objects.bulk_create(seats, batch_size=BATCH)
             ResultVersion.objects.bulk_create(versions, batch_size=BATCH)
@@ -167,7 +179,7 @@ class Site:
                     sigma=sigma,
                     conservative=maths.conservative(mu, sigma),
                     matches=played,
-                )  # fmt: skip
+                )
                 for (player_id, pool_id), (mu, sigma, played) in self.state.items()
             ),
             batch_size=BATCH,
@@ -186,9 +198,14 @@ class Site:
         seats = 2 if fmt == "single_elimination" else 4
         settings = {"rounds": 3} if fmt == "swiss" else {}
         tournament = services.tournament_create(
-            created_by=self.organizer, name=f"Bench {self.tournaments:03d} ({size})", game_id="nacho_pile",
-            format=fmt, table_size=seats, rated=False, **settings,
-        )  # fmt: skip
+            created_by=self.organizer,
+            name=f"Bench {self.tournaments:03d} ({size})",
+            game_id="nacho_pile",
+            format=fmt,
+            table_size=seats,
+            rated=False,
+            **settings,
+        )
         Registration.objects.bulk_create(
             Registration(tournament=tournament, player=player, seed=seed)
             for seed, player in enumerate(self.rng.sample(self.players, size), 1)
@@ -223,14 +240,20 @@ class Site:
                     strategy=strategy,
                     params=params,
                     by=self.organizer,
-                )  # fmt: skip
+                )
                 for name, strategy, params in BOTS
             ]
         league = league_create(
-            name=f"Bench league {len(self.leagues) + 1:02d}", game_id="nacho_pile",
-            bot_ids=[bot.pk for bot in self.bots], table_size=3, target_kind=BotLeague.Target.ROUNDS,
-            target_value=rounds, sittings_per_round=2, seed=len(self.leagues) + 1, by=self.organizer,
-        )  # fmt: skip
+            name=f"Bench league {len(self.leagues) + 1:02d}",
+            game_id="nacho_pile",
+            bot_ids=[bot.pk for bot in self.bots],
+            table_size=3,
+            target_kind=BotLeague.Target.ROUNDS,
+            target_value=rounds,
+            sittings_per_round=2,
+            seed=len(self.leagues) + 1,
+            by=self.organizer,
+        )
         with mock.patch("league.bots.leagues.queue_work"):
             league_start(league_id=league.pk)
         league_work(league_id=league.pk, worker="bench")
@@ -371,10 +394,12 @@ def main() -> int:
         site.grow(rest)
         pages = site.pages()
         after = {name: measure(urls, args.repeat, name) for name, urls in pages.items()}
-        print(f"\nsmall site: {small['players']} players, {small['tournaments']} tournaments, "
-              f"{small['leagues']} bot leagues, {site_counts(small)}; full site: {len(site.players)} players, "
-              f"{site.tournaments} tournaments ({full['big']} of {full['big_size']} players), "
-              f"{len(site.leagues)} bot leagues, {total_matches()} matches")  # fmt: skip
+        print(
+            f"\nsmall site: {small['players']} players, {small['tournaments']} tournaments, "
+            f"{small['leagues']} bot leagues, {site_counts(small)}; full site: {len(site.players)} players, "
+            f"{site.tournaments} tournaments ({full['big']} of {full['big_size']} players), "
+            f"{len(site.leagues)} bot leagues, {total_matches()} matches"
+        )
         print(f"{'page':<12} {'ms small':>9} {'ms full':>9} {'queries':>8} {'(small)':>8}  urls (full site)")
         grows = []
         for name, (ms, count) in after.items():
@@ -391,8 +416,10 @@ def main() -> int:
                 for query_ms, sql in SLOWEST[name][: args.slowest]:
                     print(f"  {query_ms:7.1f}  {sql[:300]}")
         slowest = max(after, key=lambda name: after[name][0])
-        print(f"RESULT slowest={slowest.replace(' ', '_')} slowest_ms={after[slowest][0]:.1f} "
-              f"over_100ms={sum(1 for ms, _ in after.values() if ms > 100)} growing={len(grows)}")  # fmt: skip
+        print(
+            f"RESULT slowest={slowest.replace(' ', '_')} slowest_ms={after[slowest][0]:.1f} "
+            f"over_100ms={sum(1 for ms, _ in after.values() if ms > 100)} growing={len(grows)}"
+        )
     return 0
 
 

@@ -82,8 +82,18 @@ sys.path.insert(0, str(ROOT))
 from bench.scratch import bench_database, setup_django  # noqa: E402
 
 FORMATS = {"swiss": ("2-seat Swiss", 2), "pods": ("4-seat pods", 4)}
-COLUMNS = ("generate", "pair", "publish", "results", "per result", "t-cold", "complete", "standings", "t-page",
-           "r-page")  # fmt: skip
+COLUMNS = (
+    "generate",
+    "pair",
+    "publish",
+    "results",
+    "per result",
+    "t-cold",
+    "complete",
+    "standings",
+    "t-page",
+    "r-page",
+)
 
 
 def timed(action, **arguments) -> tuple[float, object]:
@@ -133,8 +143,15 @@ def run(key: str, players: list, organizer, rounds: int, rng: random.Random) -> 
     from league.tournaments.models import Registration, Tournament
 
     label, seats = FORMATS[key]
-    tournament = services.tournament_create(created_by=organizer, name=f"Bench {label}", game_id="nacho_pile",
-                                            format="swiss", table_size=seats, rounds=rounds, rated=False)  # fmt: skip
+    tournament = services.tournament_create(
+        created_by=organizer,
+        name=f"Bench {label}",
+        game_id="nacho_pile",
+        format="swiss",
+        table_size=seats,
+        rounds=rounds,
+        rated=False,
+    )
     Registration.objects.bulk_create(
         Registration(tournament=tournament, player=player, seed=seed)
         for seed, player in enumerate(players, 1)
@@ -170,8 +187,10 @@ def run(key: str, players: list, organizer, rounds: int, rng: random.Random) -> 
     print(f"{'med':>5} {'':>6} " + " ".join(f"{medians[name]:>10.3f}" for name in COLUMNS))
     print(f"{'max':>5} {'':>6} " + " ".join(f"{worst[name]:>10.3f}" for name in COLUMNS))
     quality = round_row.quality
-    print(f"  last round's quality: repeat pairs {quality['repeat_pairs']}, max score spread "
-          f"{quality['max_score_spread']:g}, seat excess {quality['seat_excess']}, byes {quality['byes']}")  # fmt: skip
+    print(
+        f"  last round's quality: repeat pairs {quality['repeat_pairs']}, max score spread "
+        f"{quality['max_score_spread']:g}, seat excess {quality['seat_excess']}, byes {quality['byes']}"
+    )
     figures = {}
     for name in (
         "generate",
@@ -195,9 +214,14 @@ def double_elimination(players: list, organizer, rng: random.Random) -> dict[str
     from league.tournaments import services
     from league.tournaments.models import Registration, Table
 
-    tournament = services.tournament_create(created_by=organizer, name="Bench double elimination",
-                                            game_id="nacho_pile", format="double_elimination", table_size=2,
-                                            rated=False)  # fmt: skip
+    tournament = services.tournament_create(
+        created_by=organizer,
+        name="Bench double elimination",
+        game_id="nacho_pile",
+        format="double_elimination",
+        table_size=2,
+        rated=False,
+    )
     Registration.objects.bulk_create(
         Registration(tournament=tournament, player=player, seed=seed)
         for seed, player in enumerate(players, 1)
@@ -218,10 +242,14 @@ def double_elimination(players: list, organizer, rng: random.Random) -> dict[str
             timed(services.table_result, table=table, by=organizer, expected_version=0, places=places)[0]
         )
     tournament.refresh_from_db()
-    print(f"\nDouble elimination, {len(players)} players, match by match ({len(calls)} results, "
-          f"tournament {tournament.status}):")  # fmt: skip
-    print(f"  one result stored and the next match ready: median {statistics.median(calls) * 1000:.1f} ms, "
-          f"p95 {p95(calls) * 1000:.1f} ms, max {max(calls) * 1000:.1f} ms")  # fmt: skip
+    print(
+        f"\nDouble elimination, {len(players)} players, match by match ({len(calls)} results, "
+        f"tournament {tournament.status}):"
+    )
+    print(
+        f"  one result stored and the next match ready: median {statistics.median(calls) * 1000:.1f} ms, "
+        f"p95 {p95(calls) * 1000:.1f} ms, max {max(calls) * 1000:.1f} ms"
+    )
     return {"de_result_med": statistics.median(calls), "de_result_p95": p95(calls)}
 
 

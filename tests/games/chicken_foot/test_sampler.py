@@ -58,9 +58,15 @@ def replay_round_of(sample):
 
 @pytest.mark.parametrize(
     ("num_players", "options", "every"),
-    [(4, {}, 3), (2, D6, 3), (3, {"lead_policy": "draw_until_required"}, 3), (5, {"lead_policy": "skip_unheld"}, 3),
-     (4, {"round_end": "all_passed_yard_empty"}, 3), (6, {"set": "double_twelve", "spinner_arms": 6}, 20)],
-)  # fmt: skip
+    [
+        (4, {}, 3),
+        (2, D6, 3),
+        (3, {"lead_policy": "draw_until_required"}, 3),
+        (5, {"lead_policy": "skip_unheld"}, 3),
+        (4, {"round_end": "all_passed_yard_empty"}, 3),
+        (6, {"set": "double_twelve", "spinner_arms": 6}, 20),
+    ],
+)
 def test_every_sample_is_a_position_the_public_history_could_have_come_from(num_players, options, every):
     rng = random.Random(5)
     checked = 0

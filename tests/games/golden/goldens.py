@@ -51,9 +51,17 @@ class Golden:
         """The arguments of `python -m games` that print this golden."""
         options = [part for key, value in self.options for part in ("--option", f"{key}={value}")]
         return [
-            "play", self.game, "--players", str(self.players), "--bots", ",".join(self.bots),
-            "--seed", str(self.seed), *options, "--json",
-        ]  # fmt: skip
+            "play",
+            self.game,
+            "--players",
+            str(self.players),
+            "--bots",
+            ",".join(self.bots),
+            "--seed",
+            str(self.seed),
+            *options,
+            "--json",
+        ]
 
     @property
     def command(self) -> str:

@@ -78,8 +78,12 @@ def test_search_bots_of_the_goldens_play_on_an_iteration_budget_alone(golden):
     assert all(params["time_limit"] == 0 and params["iterations"] <= 50 for params in search)
 
 
-RECORD = {"game": "toy", "version": 1, "events": [["c", [1, 2]], ["m", {"0": "draw"}], ["m", {"0": "stop"}]],
-          "outcome": {"places": [1, 2]}}  # fmt: skip
+RECORD = {
+    "game": "toy",
+    "version": 1,
+    "events": [["c", [1, 2]], ["m", {"0": "draw"}], ["m", {"0": "stop"}]],
+    "outcome": {"places": [1, 2]},
+}
 
 
 def encoded(record: dict) -> bytes:

@@ -129,6 +129,7 @@ def test_a_missing_league_or_an_unplayed_record_is_a_404_with_its_code(staff):
     missing = api(staff).post("/api/bot-leagues/4040/start/")
 
     assert (unplayed.status_code, unplayed.json()) == (
-        404, {"code": "not_played", "detail": "this match has not been played yet", "errors": []}
-    )  # fmt: skip
+        404,
+        {"code": "not_played", "detail": "this match has not been played yet", "errors": []},
+    )
     assert (missing.status_code, missing.json()["code"]) == (404, "not_found")

@@ -55,8 +55,14 @@ def test_a_tar_with_bot_toml_names_its_entry_point(mode):
 
 
 def test_a_zip_with_manifest_json_in_folders():
-    data = zip_bytes({"manifest.json": b'{"entry": "src/main.py", "description": "mine"}', "src/main.py": MAIN,
-                      "src/": b"", "src/helper.py": HELPER})  # fmt: skip
+    data = zip_bytes(
+        {
+            "manifest.json": b'{"entry": "src/main.py", "description": "mine"}',
+            "src/main.py": MAIN,
+            "src/": b"",
+            "src/helper.py": HELPER,
+        }
+    )
     checked = check_program(data, LIMITS)
     assert checked.manifest == {"entry": "src/main.py", "runtime": "python3", "description": "mine"}
     assert checked.extracted_bytes == len(MAIN) + len(HELPER) + 47
@@ -120,7 +126,9 @@ TRAPS = {
         "'zeros.bin' is compressed more than 100 to 1: that is a zip bomb, not a program",
     ),
     "zip entry over the per-entry size": (
-        lambda: zip_bytes({"bot.toml": TOML, "main.py": BOT, "big.bin": os.urandom(129 << 10)}, method=zipfile.ZIP_STORED),
+        lambda: zip_bytes(
+            {"bot.toml": TOML, "main.py": BOT, "big.bin": os.urandom(129 << 10)}, method=zipfile.ZIP_STORED
+        ),
         "the upload is larger than 64 KiB",
     ),
     "zip declaring fewer bytes than it holds": (
@@ -136,16 +144,23 @@ TRAPS = {
         "'main.py' is larger than 128 KiB (each file's limit)",
     ),
     "tar.gz bomb by ratio": (
-        lambda: tar_bytes([tar_file("bot.toml", TOML), tar_file("main.py", BOT), tar_file("z", b"\0" * (100 << 10))]),
+        lambda: tar_bytes(
+            [tar_file("bot.toml", TOML), tar_file("main.py", BOT), tar_file("z", b"\0" * (100 << 10))]
+        ),
         "the archive is compressed more than 100 to 1: that is a bomb, not a program",
     ),
     "tar.gz bomb by size": (
-        lambda: tar_bytes([tar_file("bot.toml", TOML), tar_file("main.py", BOT)] + [tar_file(f"z{n}", b"\0" * (100 << 10)) for n in range(3)]),
+        lambda: tar_bytes(
+            [tar_file("bot.toml", TOML), tar_file("main.py", BOT)]
+            + [tar_file(f"z{n}", b"\0" * (100 << 10)) for n in range(3)]
+        ),
         "the program unpacks to more than 256 KiB (the limit for all its files)",
         UNRATIOED,
     ),
     "tar entry over the per-entry size": (
-        lambda: tar_bytes([tar_file("bot.toml", TOML), tar_file("main.py", BOT), tar_file("z", os.urandom(10) * (13 << 10))]),
+        lambda: tar_bytes(
+            [tar_file("bot.toml", TOML), tar_file("main.py", BOT), tar_file("z", os.urandom(10) * (13 << 10))]
+        ),
         "'z' is larger than 128 KiB (each file's limit)",
         UNRATIOED,
     ),
@@ -201,7 +216,9 @@ TRAPS = {
         "the entry name 'caf\\xe9-bot.py' is not UTF-8: name files in UTF-8",
     ),
     "non-UTF-8 name in a tar": (
-        lambda: tar_bytes([tar_file("bot.toml", TOML), tar_file("main.py", BOT), tar_file("caf\udce9.py", b"")], mode="w"),
+        lambda: tar_bytes(
+            [tar_file("bot.toml", TOML), tar_file("main.py", BOT), tar_file("caf\udce9.py", b"")], mode="w"
+        ),
         "the entry name 'caf\\xe9.py' is not UTF-8: name files in UTF-8",
     ),
     "duplicate entry": (
@@ -216,7 +233,7 @@ TRAPS = {
         lambda: zip_bytes({"bot.toml": TOML, "main.py": BOT, "a\nb.py": b""}),
         "the entry name 'a\\nb.py' holds a control character",
     ),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("trap", list(TRAPS))

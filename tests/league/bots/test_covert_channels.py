@@ -24,10 +24,23 @@ PYTHON = "/usr/bin/python3"
 LIMITS = Limits(move_seconds=20, cpu_seconds=10, memory_mb=96, startup_seconds=10)
 WORD = 0xC0FFEE42
 REFUSED = {
-    "flock", "F_GETLK", "F_SETLK", "F_SETLKW", "F_OFD_GETLK", "F_OFD_SETLK", "F_OFD_SETLKW", "F_SETLEASE",
-    "F_GETLEASE", "F_NOTIFY", "inotify_init", "inotify_init1", "fanotify_init", "io_uring_setup",
-    "socket AF_NETLINK", "socket AF_VSOCK",
-}  # fmt: skip
+    "flock",
+    "F_GETLK",
+    "F_SETLK",
+    "F_SETLKW",
+    "F_OFD_GETLK",
+    "F_OFD_SETLK",
+    "F_OFD_SETLKW",
+    "F_SETLEASE",
+    "F_GETLEASE",
+    "F_NOTIFY",
+    "inotify_init",
+    "inotify_init1",
+    "fanotify_init",
+    "io_uring_setup",
+    "socket AF_NETLINK",
+    "socket AF_VSOCK",
+}
 
 pytestmark = pytest.mark.sandbox
 
@@ -95,8 +108,10 @@ def test_outside_the_sandbox_the_same_pair_gets_the_word_across():
     try:
         bits = bin(WORD).count("1")
         assert ask(sender, {"word": WORD, "files": files}) == {
-            "flock": ["held"] * bits, "F_SETLK": ["held"] * bits, "F_OFD_SETLK": ["held"] * bits,
-        }  # fmt: skip
+            "flock": ["held"] * bits,
+            "F_SETLK": ["held"] * bits,
+            "F_OFD_SETLK": ["held"] * bits,
+        }
         read = ask(receiver, {"files": files})
         assert read == {name: {"word": WORD, "errors": []} for name in ("flock", "F_GETLK", "F_OFD_GETLK")}
     finally:

@@ -33,8 +33,11 @@ def test_the_demo_tournaments_are_created_once_and_are_live(db, capsys, settings
     assert list(cup.round_set.values_list("number", "status")) == [(1, "complete"), (2, "published")]
     live = Round.objects.get(tournament=swiss, number=3)
     assert [table.match.status for table in live.tables.order_by("number")] == [
-        "finished", "finished", "scheduled", "scheduled",
-    ]  # fmt: skip
+        "finished",
+        "finished",
+        "scheduled",
+        "scheduled",
+    ]
 
     open_day = Tournament.objects.get(name="Demo Open Day: Chickie Nuggs")
     assert (open_day.status, open_day.self_signup, open_day.capacity, open_day.time_zone) == (
