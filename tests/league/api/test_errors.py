@@ -97,45 +97,18 @@ def test_a_version_conflict_keeps_current_version(organizer_api, staff, players)
 
 
 DRF_ERRORS = [
-    (
-        "anonymous",
-        "post",
-        "/api/players/",
-        {"data": {"name": "Zed"}, "format": "json"},
-        401,
-        "not_authenticated",
-        "Authentication credentials were not provided.",
-    ),
+    ("anonymous", "post", "/api/players/", {"data": {"name": "Zed"}, "format": "json"},
+     401, "not_authenticated", "Authentication credentials were not provided."),
     ("wrong token", "get", "/api/games/", {}, 401, "authentication_failed", "Invalid token."),
     ("staff", "delete", "/api/players/", {}, 405, "method_not_allowed", 'Method "DELETE" not allowed.'),
-    (
-        "staff",
-        "post",
-        "/api/players/",
-        {"data": "name=Zed", "content_type": "text/plain"},
-        415,
-        "unsupported_media_type",
-        'Unsupported media type "text/plain" in request.',
-    ),
-    (
-        "anonymous",
-        "get",
-        "/api/games/",
-        {"HTTP_ACCEPT": "text/html"},
-        406,
-        "not_acceptable",
-        "Could not satisfy the request Accept header.",
-    ),
-    (
-        "staff",
-        "post",
-        "/api/players/",
-        {"data": "{not json", "content_type": "application/json"},
-        400,
-        "parse_error",
-        "JSON parse error - Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
-    ),
-]
+    ("staff", "post", "/api/players/", {"data": "name=Zed", "content_type": "text/plain"},
+     415, "unsupported_media_type", 'Unsupported media type "text/plain" in request.'),
+    ("anonymous", "get", "/api/games/", {"HTTP_ACCEPT": "text/html"},
+     406, "not_acceptable", "Could not satisfy the request Accept header."),
+    ("staff", "post", "/api/players/", {"data": "{not json", "content_type": "application/json"},
+     400, "parse_error",
+     "JSON parse error - Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
+]  # fmt: skip # a table: one row per case
 
 
 @pytest.mark.parametrize(("who", "method", "url", "request_args", "status", "code", "detail"), DRF_ERRORS)
