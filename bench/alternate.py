@@ -47,7 +47,8 @@ class BenchFailed(Exception):
 
 
 def figures(output: str) -> dict[str, float]:
-    """The figures of one run: its last `RESULT key=value ...` line, else bench/bot_league.py's human table."""
+    """The figures of one run: its last `RESULT key=value ...` line,
+    else bench/bot_league.py's human table."""
     results = [line for line in output.splitlines() if line.startswith("RESULT ")]
     if results:
         pairs = (item.split("=", 1) for item in results[-1].split()[1:])

@@ -5,17 +5,17 @@ engine alone with the same number of processes, in the same run.
         .venv/bin/python bench/bot_league.py [--processes 2] [--bots 8] [--table 4] [--rounds 3] [--sittings 300]
         [--batch 100] [--commit-every 50] [--repeats 5]
 
-The service's figure counts matches played, recorded (record and result version stored) and rated, per
-second, from the league's start to the commit that finished it (which follows the last rating): the
-league's `finished_at − started_at`, both written by the database's clock. The engine's figure plays the
-very same matches (same seeds, same bots, same seats) with a pool of the same number of processes and
-stores nothing, right after the league; from the second repeat on it is averaged with the engine's rate
-on the previous league's matches measured right before the league (the same bots, table size and number
-of matches), so that a machine whose speed drifts weighs on both sides of the ratio alike. Each repeat uses a
-fresh league; the medians are printed, then once more on one line for scripts (bench/alternate.py reads it):
-`RESULT ratio=0.58 service=672.4 engine=1153.0 recorded=701.2 size=251.0`. The bench works in a database of
-its own, created on the server of DATABASE_URL under a name no other run uses and dropped at its end
-(bench/scratch.py); the Redis database of CELERY_BROKER_URL is emptied first, so give the bench one of its own.
+The service's figure counts matches played, recorded (record and result version stored) and rated, per second,
+from the league's start to the commit that finished it (which follows the last rating): the league's
+`finished_at − started_at`, both written by the database's clock. The engine's figure plays the very same
+matches (same seeds, same bots, same seats) with a pool of the same number of processes and stores nothing,
+right after the league; from the second repeat on it is averaged with the engine's rate on the previous
+league's matches measured right before the league (the same bots, table size and number of matches), so that a
+machine whose speed drifts weighs on both sides of the ratio alike. Each repeat uses a fresh league; the
+medians are printed, then once more on one line for scripts (bench/alternate.py reads it): `RESULT ratio=0.58
+service=672.4 engine=1153.0 recorded=701.2 size=251.0`. The bench works in a database of its own, created on
+the server of DATABASE_URL under a name no other run uses and dropped at its end (bench/scratch.py); the Redis
+database of CELERY_BROKER_URL is emptied first, so give the bench one of its own.
 """
 
 from __future__ import annotations

@@ -4,11 +4,11 @@ split into the engine's time, the service's own time around it, and its PostgreS
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/bot_league_cpu.py [--repeats 3]
 
 The engine's time is the CPU time spent inside `play_league_match`; the service's is the rest of this
-process's CPU time while the league ran (claims, stores, ratings, draws); PostgreSQL's is the CPU time of
-this connection's backend process, read from /proc (the server must run on this machine). The same league
-(seed, bots, batch sizes as `bench/bot_league.py`) each repeat, in a database of its own (created on the
-server of DATABASE_URL under a name no other run uses, dropped at the end: bench/scratch.py); medians are printed,
-then once more on one `RESULT key=value ...` line for scripts (bench/alternate.py).
+process's CPU time while the league ran (claims, stores, ratings, draws); PostgreSQL's is the CPU time of this
+connection's backend process, read from /proc (the server must run on this machine). The same league (seed,
+bots, batch sizes as `bench/bot_league.py`) each repeat, in a database of its own (created on the server of
+DATABASE_URL under a name no other run uses, dropped at the end: bench/scratch.py); medians are printed, then
+once more on one `RESULT key=value ...` line for scripts (bench/alternate.py).
 """
 
 from __future__ import annotations

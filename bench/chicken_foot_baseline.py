@@ -4,9 +4,9 @@ The engine side plays whole 10-round double-nine games with 4 random bots throug
 `games.core.runner.play_match` (the same runner and JSON records as real matches) and clones states taken
 along those games. The baseline is a plain loop written here with no engine interface at all: the same rules
 (highest held double leads, four spinner arms, chickies of three, draw one then play or pass, a full cycle of
-passes ends the round, double blank 50), random choices, no records, no observations, no legality checks.
-Both sides run alternately in each repeat. The script prints medians of each and their ratio, by the wall clock
-and by this process's CPU time (on a shared machine the wall clock also counts time spent waiting for a core).
+passes ends the round, double blank 50), random choices, no records, no observations, no legality checks. Both
+sides run alternately in each repeat. The script prints medians of each and their ratio, by the wall clock and
+by this process's CPU time (on a shared machine the wall clock also counts time spent waiting for a core).
 
     .venv/bin/python bench/chicken_foot_baseline.py [--games 200] [--repeats 5] [--seed 1]
 """

@@ -14,7 +14,8 @@ default `search` bot (Nacho Pile's tuned defaults) for the decisions `--split` n
 - `specials`: the heuristic decides draw or stop, the search values the Wilds and plays the Specials.
 
 `--special-iterations N` gives the search N iterations for its Wild and Special decisions (its draw-or-stop
-decisions keep the default; N is checked as the search bot's own `iterations` parameter). A measuring stick only: the split bot is not in the registry.
+decisions keep the default; N is checked as the search bot's own `iterations` parameter). A measuring stick
+only: the split bot is not in the registry.
 """
 
 from __future__ import annotations

@@ -7,12 +7,12 @@ Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python 
 
 The site is built twice over: first a tenth of it (the small site), then the rest (the full site). After each
 part every page type is rendered `--repeat` times with Django's test Client (a visitor, DEBUG off), each time
-with the fragments the page loads (a tournament's live standings `?fragment=live`, a round page's refresh, a bot
-league's live part), counting the queries of the whole (CaptureQueriesContext). Printed per page type: the
+with the fragments the page loads (a tournament's live standings `?fragment=live`, a round page's refresh, a
+bot league's live part), counting the queries of the whole (CaptureQueriesContext). Printed per page type: the
 median milliseconds at both sizes and the query count at both sizes; a count that grows with the rows is
-marked `GROWS`. The people's matches, their seats, result versions, rating histories and ratings are written in
-bulk (the bench owns its scratch database); tournaments go through the tournament services (registrations in
-bulk, as bench/tournament_round.py does), bot leagues through the league services and an in-process worker.
+marked `GROWS`. The people's matches, their seats, result versions, rating histories and ratings are written
+in bulk (the bench owns its scratch database); tournaments go through the tournament services (registrations
+in bulk, as bench/tournament_round.py does), bot leagues through the league services and an in-process worker.
 
 Figures only: nothing is asserted about time. The last line is `RESULT key=value ...` (bench/alternate.py).
 `--slowest N` also prints the N slowest queries of each page type over 50 ms.
@@ -424,9 +424,9 @@ def main() -> int:
 
 
 def analyze() -> None:
-    """Table statistics for the query planner, as autovacuum keeps them on a running site. Without them,
-    right after the bulk writes, PostgreSQL plans from table sizes alone: a ten-row lookup of a few matches'
-    seats became a parallel scan (about 10 ms where it takes 1 ms), which no site that has run a while sees."""
+    """Table statistics for the query planner, as autovacuum keeps them on a running site. Without them, right
+    after the bulk writes, PostgreSQL plans from table sizes alone: a ten-row lookup of a few matches' seats
+    became a parallel scan (about 10 ms where it takes 1 ms), which no site that has run a while sees."""
     from django.db import connection
 
     with connection.cursor() as cursor:

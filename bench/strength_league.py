@@ -4,13 +4,13 @@ bot at several budgets, rated by the league's own pool.
     .venv/bin/python bench/strength_league.py GAME [--table 4] [--rounds 6] [--sittings 8] [--seed 1]
         [--budgets 25,100,400] [--move-seconds 60]
 
-The bots are registered, the league is created, started and played to its target by the same services the
-site and the Celery workers use (`league.bots.services.bot_register`, `league.bots.leagues`,
+The bots are registered, the league is created, started and played to its target by the same services the site
+and the Celery workers use (`league.bots.services.bot_register`, `league.bots.leagues`,
 `league.bots.worker.league_work`, here in this process), on a database of its own (a scratch PostgreSQL
 database on the server of DATABASE_URL, else a SQLite file in a temporary folder). Printed: the league's
-standings as its page shows them (conservative rating mu − 3σ, mu, 3σ (the page's ±), matches, mean place, share of wins),
-then whether the order is random < heuristic < search and where the budgets come out in order of budget.
-The search bots are `search` with only `iterations` set (every other parameter the game's default);
+standings as its page shows them (conservative rating mu − 3σ, mu, 3σ (the page's ±), matches, mean place,
+share of wins), then whether the order is random < heuristic < search and where the budgets come out in order
+of budget. The search bots are `search` with only `iterations` set (every other parameter the game's default);
 "search (default)" is the bot with no parameters at all.
 
 Every bot is registered with `--move-seconds` (60 by default) as its time for a move: a league's own default

@@ -1,5 +1,5 @@
-"""Tune the search bot's parameters for one game: a small grid with common random seeds against three copies of
-the game's best heuristic.
+"""Tune the search bot's parameters for one game: a small grid
+with common random seeds against three copies of the game's best heuristic.
 
     .venv/bin/python bench/tune_search.py GAME "SETTING" ["SETTING" ...] [--games N] [--seed S] [--players P]
 

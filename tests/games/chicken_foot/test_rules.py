@@ -1,4 +1,5 @@
-"""Chicken Foot rules from hand-built positions (`ChickenFootState.position`) and hand-chosen deals and draws."""
+"""Chicken Foot rules from hand-built positions (`ChickenFootState.position`)
+and hand-chosen deals and draws."""
 
 import pytest
 
@@ -141,7 +142,8 @@ BLOCK_YARD = ["3-0", "4-3", "4-0", "5-0"]
 
 
 def blocked_chickie(options=None):
-    """Seat 0 opens a chickie of 5s that can never be filled; seat 1 adds 5-1; both draw a bone that misses."""
+    """Seat 0 opens a chickie of 5s that can never be filled; seat 1 adds 5-1;
+    both draw a bone that misses."""
     state = full_spinner(BLOCK_HANDS, BLOCK_YARD, options=options)
     assert state.legal_actions(0) == ["1-0@4-1", "2-1@4-1", "4-4@6-4", "5-5@5-3", "5-5@5-2"]
     play(state, "5-5@5-3")

@@ -190,8 +190,8 @@ def difference(stored: bytes, fresh: bytes) -> str | None:
     """None when the bytes are equal; else where the fresh record parts from the stored one.
 
     Records that differ as JSON are described by their first differing event (with the event before it, so the
-    position is recognisable) and then by any other differing field; records equal as JSON but not as bytes (an
-    encoding change) by the first differing byte.
+    position is recognisable) and then by any other differing field; records equal as JSON but not as bytes
+    (an encoding change) by the first differing byte.
     """
     if stored == fresh:
         return None

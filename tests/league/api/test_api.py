@@ -245,7 +245,8 @@ def test_the_schema_documents_one_error_body_whose_codes_are_the_enum(client, db
 
 def test_the_schema_admits_what_the_api_answers_for_unicode_slugs_and_unset_times(db, client):
     """Schemathesis found these: slugs keep letters of any script (no ASCII pattern), a tournament without a
-    start time or check-in answers null for them, and every answer of a tournament carries its player count."""
+    start time or check-in answers null for them, and every answer of
+    a tournament carries its player count."""
     components = client.get("/api/schema/", {"format": "json"}).json()["components"]["schemas"]
     assert components["Player"]["properties"]["slug"] == {
         "type": "string",

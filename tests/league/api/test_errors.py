@@ -1,5 +1,5 @@
-"""Every error under /api/ is JSON of one shape, `{code, detail, field?, errors}`, whoever finds it: a service,
-DRF, Django's request limits or the URL map; the schema documents each operation's errors."""
+"""Every error under /api/ is JSON of one shape, `{code, detail, field?, errors}`, whoever finds it: a
+service, DRF, Django's request limits or the URL map; the schema documents each operation's errors."""
 
 import json
 from unittest import mock

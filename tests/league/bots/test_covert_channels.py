@@ -1,7 +1,8 @@
 """Two sandboxes of one match cannot signal each other, in the real sandbox: a covert pair (one seat holds
-locks on files of the shared /usr, the other tests them) gets nothing across, each call of the system-call filter is
-refused with EPERM, and the machine's memory budget keeps two seats whose caps exceed it from running at once.
-The same programs outside the sandbox do get the word across and the calls through: the attacks are real."""
+locks on files of the shared /usr, the other tests them) gets nothing across, each call of the system-call
+filter is refused with EPERM, and the machine's memory budget keeps two seats whose caps exceed it from
+running at once. The same programs outside the sandbox do get the word across and the calls through:
+the attacks are real."""
 
 import dataclasses
 import json

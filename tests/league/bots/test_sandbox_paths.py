@@ -1,4 +1,5 @@
-"""What the sandbox would show a program, and what registering a bot refuses: paths only, no sandbox needed."""
+"""What the sandbox would show a program, and what registering a bot refuses: paths only,
+no sandbox needed."""
 
 import pytest
 from django.conf import settings

@@ -158,7 +158,7 @@ def test_logs_keep_the_last_matches_of_each_version(member, staff, settings):
     assert ProgramLog.objects.filter(bot=other).count() == 3
 
 
-# --- pages ---------------------------------------------------------------------------------------------------
+# --- pages --------------------------------------------------------------------------------------------------
 
 
 def post_upload(client, content: bytes, name="Greedy", filename="bot.py", game="nacho_pile"):
@@ -226,7 +226,7 @@ def test_logs_pages_are_the_authors_and_staffs_only(client, member, staff):
         assert "100% time-outs" in page
 
 
-# --- API -----------------------------------------------------------------------------------------------------
+# --- API ----------------------------------------------------------------------------------------------------
 
 
 def test_the_api_uploads_lists_mine_and_reads_logs(member):

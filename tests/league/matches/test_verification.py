@@ -1,5 +1,5 @@
-"""Strict verification in the league: once per stored bot match, in a task; the verdict on the replay page, the
-match page and in the API."""
+"""Strict verification in the league: once per stored bot match, in a task; the verdict on the replay page,
+the match page and in the API."""
 
 from __future__ import annotations
 

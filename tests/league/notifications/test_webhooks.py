@@ -270,10 +270,10 @@ def test_a_receiver_that_does_not_answer_times_out(allow_loopback):
 
 class Dripper:
     """A receiver on 127.0.0.1 that reads each request, then answers one byte every `interval` seconds: a
-    status line and a header of `length` bytes in all (the rest of the answer after them), as a receiver
-    that wants to hold a delivery would. With `tls_stall` it reads a TLS client hello and never answers; with
-    `body` it sends its status line and headers at once and drips a body of `length` bytes.
-    `cut` counts the connections the sender closed before the answer was out, `sent` the bytes sent on each."""
+    status line and a header of `length` bytes in all (the rest of the answer after them), as a receiver that
+    wants to hold a delivery would. With `tls_stall` it reads a TLS client hello and never answers; with
+    `body` it sends its status line and headers at once and drips a body of `length` bytes. `cut` counts the
+    connections the sender closed before the answer was out, `sent` the bytes sent on each."""
 
     ANSWER_END = b"\r\nContent-Length: 0\r\n\r\n"
 

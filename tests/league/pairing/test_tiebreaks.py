@@ -123,7 +123,8 @@ def test_the_pods_example_unscaled_leaves_the_short_table_winner_level_with_a_ru
 
 
 def test_thirds_of_scaled_points_add_up_exactly_so_level_players_stay_level():
-    # Tables of 5 preferred: a table of 4 scores 4, 8/3, 4/3, 0, and 4 + 8/3 + 4/3 is 7.999999999999999 in floats.
+    # Tables of 5 preferred: a table of 4 scores 4, 8/3, 4/3, 0,
+    # and 4 + 8/3 + 4/3 is 7.999999999999999 in floats.
     seeds = {"v": 1, "p": 2, "a": 3, "b": 4, "c": 5, "d": 6, "e": 7, "f": 8, "g": 9}
     rounds = [
         PlayedRound(

@@ -1,4 +1,5 @@
-"""What `manage.py serve` (`make run`) prints last, once web, worker and beat run: the URLs and the demo logins."""
+"""What `manage.py serve` (`make run`) prints last, once web, worker and beat run:
+the URLs and the demo logins."""
 
 from league.site.management.commands.serve import serve_banner
 

@@ -23,7 +23,8 @@ def standings_of(tournament):
 
 
 def expected_ratings(pool, tables):
-    """Ratings computed with the rating maths alone, applying `tables` (player ids by seat, places) in order."""
+    """Ratings computed with the rating maths alone, applying `tables` (player ids by seat,
+    places) in order."""
     skills = {}
     for seats, places in tables:
         before = [skills.get(pid, pool.model.initial()) for pid in seats]

@@ -16,7 +16,8 @@ def standings(tournament):
 
 
 def seed_order(tournament, final_order=None):
-    """A `places` callback: each table finishes in seed order; at the final table, in `final_order` (names)."""
+    """A `places` callback: each table finishes in seed order; at the final table,
+    in `final_order` (names)."""
     seeds = dict(Registration.objects.filter(tournament=tournament).values_list("player_id", "seed"))
     names = dict(Registration.objects.filter(tournament=tournament).values_list("player_id", "player__name"))
 
@@ -63,8 +64,8 @@ def test_a_third_place_winner_with_more_wins_stays_below_the_finalist(make_tourn
         play_round,
         lambda index, seats: (worse if len(played(tournament)) == 3 and index == 1 else better)(index, seats),
     )
-    # Ada and Bea had byes; Dov beat Eli, lost the semi-final to Ada and won the third-place match against Cal:
-    # two wins, one more than the finalist Bea, who was listed below him by points
+    # Ada and Bea had byes; Dov beat Eli, lost the semi-final to Ada and won the third-place match against
+    # Cal: two wins, one more than the finalist Bea, who was listed below him by points
     assert standings(tournament) == [
         ("Ada", "Champion"),
         ("Bea", "Final"),

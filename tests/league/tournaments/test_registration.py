@@ -197,8 +197,8 @@ def test_pending_players_do_not_check_in(organizer, people):
 
 @pytest.fixture
 def checked(organizer, people):
-    """Cap 4: Ada, Bea, Cal, Dov registered; Eli, Fay, Gus, Hal waitlisted in that order. Checked in: Ada, Cal,
-    Fay, Gus, Hal."""
+    """Cap 4: Ada, Bea, Cal, Dov registered; Eli, Fay, Gus, Hal waitlisted in that order. Checked in: Ada,
+    Cal, Fay, Gus, Hal."""
     tournament = open_signup(organizer, capacity=4, schedule=OPEN_CHECK_IN)
     join(tournament, people, *NAMES)
     for name in ("Ada", "Cal", "Fay", "Gus", "Hal"):

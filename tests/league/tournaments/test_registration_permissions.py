@@ -17,9 +17,9 @@ ORGANIZERS_ONLY = {"anonymous": "login", "other player": 403, "registered player
 
 @pytest.fixture
 def world(organizer):
-    """Registration open with check-in open; "reg" (player Reg) registered, Pen pending, Ada and Bea registered
-    and checked in by hand; a
-    scorekeeper, a non-staff organizer ("helper"), another player ("other") and site staff."""
+    """Registration open with check-in open; "reg" (player Reg) registered, Pen pending, Ada and Bea
+    registered and checked in by hand; a scorekeeper, a non-staff organizer ("helper"),
+    another player ("other") and site staff."""
     tournament = open_signup(
         organizer,
         capacity=8,
