@@ -198,8 +198,8 @@ def run(args: argparse.Namespace, database_url: str, broker_url: str) -> None:
             engine.append(after if before is None else (before + after) / 2)
             before = engine_rate(jobs, args.processes) if repeat + 1 < args.repeats else None
             print(
-                f"  repeat {repeat + 1}: service {service[-1]:,.0f} matches/s, engine {engine[-1]:,.0f} matches/s, "
-                f"ratio {service[-1] / engine[-1]:.2f}"
+                f"  repeat {repeat + 1}: service {service[-1]:,.0f} matches/s, engine {engine[-1]:,.0f} "
+                f"matches/s, ratio {service[-1] / engine[-1]:.2f}"
             )
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
@@ -208,7 +208,8 @@ def run(args: argparse.Namespace, database_url: str, broker_url: str) -> None:
     service_rate, engine_median = statistics.median(service), statistics.median(engine)
     ratio = statistics.median(rate / alone for rate, alone in zip(service, engine, strict=True))
     print(
-        f"Nacho Pile bot league: {args.bots} bots, tables of {args.table}, {args.rounds} rounds x {args.sittings} "
+        f"Nacho Pile bot league: {args.bots} bots, tables of {args.table}, "
+        f"{args.rounds} rounds x {args.sittings} "
         f"sittings = {matches} matches a league, {args.processes} worker processes, PostgreSQL + Redis"
     )
     print(f"medians of {args.repeats} repeats:")

@@ -44,7 +44,8 @@ def main() -> None:
     server_url = os.environ.get("DATABASE_URL", "")
     if not server_url.startswith("postgres"):
         fail(
-            "set DATABASE_URL to a PostgreSQL server on this machine, e.g. postgres://postgres@127.0.0.1:5432/postgres"
+            "set DATABASE_URL to a PostgreSQL server on this machine, e.g. "
+            "postgres://postgres@127.0.0.1:5432/postgres"
         )
     with scratch_database(server_url) as database_url:
         run(args, database_url)
@@ -116,7 +117,8 @@ def run(args: argparse.Namespace, database_url: str) -> None:
         engine = engine_seconds[0]
         rows.append((matches, engine, own - engine, database))
         print(
-            f"  repeat {repeat + 1}: {matches} matches; CPU ms a match: engine {engine / matches * 1000:.2f}, "
+            f"  repeat {repeat + 1}: {matches} matches; "
+            f"CPU ms a match: engine {engine / matches * 1000:.2f}, "
             f"service {(own - engine) / matches * 1000:.2f}, PostgreSQL {database / matches * 1000:.2f}; "
             f"engine share {engine / (own + database):.3f}"
         )

@@ -185,12 +185,14 @@ def main() -> int:
     )
     print(f"  {'':28}{'wall clock':>14}{'CPU time':>14}")
     print(
-        f"  {'engine via play_match':28}{median['engine_wall']:>14,.0f}{median['engine_cpu']:>14,.0f}  games/s"
+        f"  {'engine via play_match':28}{median['engine_wall']:>14,.0f}{median['engine_cpu']:>14,.0f}  "
+        "games/s"
     )
     print(f"  {'':28}{median['decisions_wall']:>14,.0f}{median['decisions_cpu']:>14,.0f}  decisions/s")
     print(f"  {'':28}{median['clones_wall']:>14,.0f}{median['clones_cpu']:>14,.0f}  clones/s")
     print(
-        f"  {'bare loop, no engine':28}{median['baseline_wall']:>14,.0f}{median['baseline_cpu']:>14,.0f}  games/s"
+        f"  {'bare loop, no engine':28}{median['baseline_wall']:>14,.0f}{median['baseline_cpu']:>14,.0f}  "
+        "games/s"
     )
     print(
         f"  {'engine / bare loop':28}{median['engine_wall'] / median['baseline_wall']:>14.2f}"

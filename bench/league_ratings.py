@@ -116,8 +116,8 @@ def measure(args: argparse.Namespace) -> None:
 
     rebuild, applied = median_time(lambda: pool_rebuild(pool_id=pool_id), args.repeats)
     print(
-        f"from-scratch replay: median {rebuild:.2f} s for {applied} matches = {applied / rebuild:,.0f} matches/s "
-        f"({4 * applied / rebuild:,.0f} player ratings/s)"
+        f"from-scratch replay: median {rebuild:.2f} s for {applied} matches = {applied / rebuild:,.0f} "
+        f"matches/s ({4 * applied / rebuild:,.0f} player ratings/s)"
     )
 
     pool = RatingPool.objects.get(pk=pool_id)

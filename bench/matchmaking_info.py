@@ -125,7 +125,8 @@ def main() -> None:
         ]
         print(
             f"{strategy:<28} {statistics.median(settle):>8.1f} ({min(settle)}–{max(settle)})"
-            f"{'':>3} {statistics.median(accuracy):>8.3f}{'':>8} {statistics.median(reach):>8.1f} ({min(reach)}–{max(reach)})"
+            f"{'':>3} {statistics.median(accuracy):>8.3f}{'':>8} {statistics.median(reach):>8.1f} "
+            f"({min(reach)}–{max(reach)})"
         )
 
 

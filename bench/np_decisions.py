@@ -90,8 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         f", {args.special_iterations} iterations for Wilds and Specials" if args.special_iterations else ""
     )
     print(
-        f"Nacho Pile: search for {args.split}{iterations} (the heuristic for the rest) against 3 x heuristic, "
-        f"{args.games} games, seed {args.seed}; CPU {time.process_time() - started:.0f} s"
+        f"Nacho Pile: search for {args.split}{iterations} (the heuristic for the rest) against 3 x "
+        f"heuristic, {args.games} games, seed {args.seed}; CPU {time.process_time() - started:.0f} s"
     )
     print(result.table())
     return 0

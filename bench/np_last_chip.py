@@ -100,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.seed + args.games - 1}"
     )
     print(
-        f"{'chips in the bag':<17} {'turns':>7} {'Wild: bag share':>16} {'last':>6} {'Special: bag share':>19} {'last':>6}"
+        f"{'chips in the bag':<17} {'turns':>7} {'Wild: bag share':>16} {'last':>6} "
+        f"{'Special: bag share':>19} {'last':>6}"
     )
     buckets: dict[int, list[float]] = {}
     for bag, last in rows:
@@ -120,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     wild, special, likelihood = fit(rows)
     print(
-        f"most likely weights (a number's 1): Wild {wild:.2f}, Special {special:.2f} (log-likelihood {likelihood:,.1f})"
+        f"most likely weights (a number's 1): Wild {wild:.2f}, Special {special:.2f} (log-likelihood "
+        f"{likelihood:,.1f})"
     )
     return 0
 

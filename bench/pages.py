@@ -408,7 +408,8 @@ def main() -> int:
             if mark:
                 grows.append(name)
             print(
-                f"{name:<12} {small_ms:>9.1f} {ms:>9.1f} {count:>8} {small_count:>8}  {' + '.join(pages[name])}{mark}"
+                f"{name:<12} {small_ms:>9.1f} {ms:>9.1f} {count:>8} {small_count:>8}  "
+                f"{' + '.join(pages[name])}{mark}"
             )
         for name, (ms, _) in after.items():
             if args.slowest and ms > 50:

@@ -165,7 +165,8 @@ def test_a_changed_chance_outcome_is_named():
     assert verdict.expected == record["events"][index][1]
     assert verdict.recorded == changed["events"][index][1]
     assert verdict.summary() == (
-        f"rejected: event {index}: chance: re-made {json.dumps(verdict.expected)}, recorded {json.dumps(verdict.recorded)}"
+        f"rejected: event {index}: chance: re-made {json.dumps(verdict.expected)}, recorded "
+        f"{json.dumps(verdict.recorded)}"
     )
 
 
@@ -292,8 +293,8 @@ def test_forfeits_are_remade(toy):
     verdict = verify(record)
     assert verdict.status == REJECTED
     assert verdict.summary() == (
-        f"rejected: event {index}: seat 0 (keep_high): the record says the bot forfeited (crashed); re-made, it"
-        " plays a legal action"
+        f"rejected: event {index}: seat 0 (keep_high): the record says the bot forfeited (crashed); re-made, "
+        "it plays a legal action"
     )
 
 
@@ -394,6 +395,6 @@ def test_the_command_line_lists_seats_not_remade(capsys, tmp_path):
     assert status == 0
     assert out.splitlines()[:2] == [
         "verified",
-        "  seat 0 not re-made (time-limited search (5 s a decision): its choices depend on wall time): its decisions"
-        " checked for legality only",
+        "  seat 0 not re-made (time-limited search (5 s a decision): its choices depend on wall time): its "
+        "decisions checked for legality only",
     ]

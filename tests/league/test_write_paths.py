@@ -363,7 +363,8 @@ PLANTED = [
         ".save()",
     ),
     (
-        "def f():\n    seats = list(MatchSeat.objects.filter(match_id=1))\n    for seat in seats:\n        seat.save()",
+        "def f():\n    seats = list(MatchSeat.objects.filter(match_id=1))\n"
+        "    for seat in seats:\n        seat.save()",
         "MatchSeat",
         ".save()",
     ),

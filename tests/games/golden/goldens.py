@@ -169,7 +169,8 @@ def version_mismatch(golden: Golden, stored: dict[str, Any], version: int) -> st
     if stored.get("version") == version:
         return None
     return (
-        f"{golden.path.relative_to(FOLDER.parents[2])} is a golden of {golden.game} version {stored.get('version')}; "
+        f"{golden.path.relative_to(FOLDER.parents[2])} is a golden of "
+        f"{golden.game} version {stored.get('version')}; "
         f"the game is at version {version}: regenerate it with `{REGENERATE} {golden.game}`"
     )
 

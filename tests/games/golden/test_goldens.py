@@ -27,8 +27,8 @@ def test_a_golden_plays_again_byte_for_byte(golden):
 
     if changed:
         pytest.fail(
-            f"{golden} ({golden.command}) plays differently, and {golden.game} is still at the golden's version.\n"
-            f"{changed}\n"
+            f"{golden} ({golden.command}) plays differently, and {golden.game} is still at the golden's "
+            f"version.\n{changed}\n"
             f"A change of the rules or encodings bumps the game's version; then `{REGENERATE} {golden.game}`."
         )
 
@@ -128,8 +128,8 @@ def test_a_golden_of_another_version_says_which_and_how_to_regenerate():
     golden = Golden("nacho_pile", "2p-random-heuristic", ("random", "heuristic"), seed=1)
 
     assert version_mismatch(golden, {"version": 1}, 2) == (
-        "tests/games/golden/nacho_pile/2p-random-heuristic.json is a golden of nacho_pile version 1; the game is at"
-        " version 2: regenerate it with `python -m tests.games.golden.regenerate nacho_pile`"
+        "tests/games/golden/nacho_pile/2p-random-heuristic.json is a golden of nacho_pile version 1; the "
+        "game is at version 2: regenerate it with `python -m tests.games.golden.regenerate nacho_pile`"
     )
     assert version_mismatch(golden, {"version": 2}, 2) is None
 

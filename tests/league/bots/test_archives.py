@@ -133,7 +133,8 @@ TRAPS = {
     ),
     "zip declaring fewer bytes than it holds": (
         lambda: crafted.zip_lying_size(10, BOT),
-        "'main.py' is damaged (its size or checksum does not match what the archive declares: Bad CRC-32 for file 'main.py')",
+        "'main.py' is damaged (its size or checksum does not match what the archive declares: Bad CRC-32 for "
+        "file 'main.py')",
     ),
     "zip declaring more bytes than it holds": (
         lambda: crafted.zip_lying_size(len(BOT) + 5, BOT),
@@ -168,7 +169,8 @@ TRAPS = {
     "empty upload": (lambda: b"", "the upload is empty"),
     "missing manifest": (
         lambda: zip_bytes({"main.py": BOT}),
-        'the archive has no manifest: put a bot.toml (entry = "main.py") or a manifest.json ({"entry": "main.py"}) at its top, beside the entry point',
+        'the archive has no manifest: put a bot.toml (entry = "main.py") or a manifest.json ({"entry": '
+        '"main.py"}) at its top, beside the entry point',
     ),
     "manifest not TOML": (
         lambda: zip_bytes({"bot.toml": b"entry = main.py", "main.py": BOT}),
@@ -176,7 +178,8 @@ TRAPS = {
     ),
     "manifest not JSON": (
         lambda: zip_bytes({"manifest.json": b"{entry: 1}", "main.py": BOT}),
-        "manifest.json is not valid JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
+        "manifest.json is not valid JSON: Expecting property name enclosed in double quotes: line 1 column 2 "
+        "(char 1)",
     ),
     "manifest without entry": (
         lambda: zip_bytes({"bot.toml": b'runtime = "python3"', "main.py": BOT}),
@@ -200,7 +203,8 @@ TRAPS = {
     ),
     "entry point outside the archive": (
         lambda: zip_bytes({"bot.toml": b'entry = "../main.py"', "main.py": BOT}),
-        "bot.toml: entry '../main.py' is not a path inside the archive (the entry '../main.py' climbs out of the program's folder with ..)",
+        "bot.toml: entry '../main.py' is not a path inside the archive (the entry '../main.py' climbs out of "
+        "the program's folder with ..)",
     ),
     "entry point not Python": (
         lambda: zip_bytes({"bot.toml": b'entry = "run.sh"', "run.sh": b"#!/bin/sh\n"}),
@@ -298,7 +302,8 @@ def _patched_zip(*, method: int | None = None, flags: int | None = None) -> byte
 
 def test_a_zip_entry_of_an_unknown_compression_method_is_refused_by_name():
     assert refused(_patched_zip(method=99)) == (
-        "the entry 'bot.py' is compressed with method 99: only stored, deflate, bzip2 and lzma entries are read"
+        "the entry 'bot.py' is compressed with method 99: only stored, deflate, bzip2 and lzma entries are "
+        "read"
     )
 
 

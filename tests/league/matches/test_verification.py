@@ -149,8 +149,8 @@ def test_an_external_seat_is_listed_as_not_remade(client, staff, no_broker):
     assert "<strong>✓ Verified</strong>" in page
     assert "every decision of the other built-in bot was made again by the same version" in page
     assert (
-        "<li>Seat 2 not re-made (external program Program v2): its decisions were checked for legality only.</li>"
-        in page
+        "<li>Seat 2 not re-made (external program Program v2): its decisions were checked for legality "
+        "only.</li>" in page
     )
     api = client.get(f"/api/matches/{match.pk}/").json()["verification"]
     assert api["not_remade"] == [{"seat": 1, "why": "external program Program v2"}]

@@ -451,8 +451,8 @@ def test_registration_checks_the_events_for_its_scope(cup, orga):
     with pytest.raises(UserError) as refused:
         hook(cup, orga, "https://example.com/", ["league.round_rated"])
     assert refused.value.message == (
-        "unknown event 'league.round_rated' here: choose among table.ready, result.recorded, result.disputed, "
-        "tournament.finished"
+        "unknown event 'league.round_rated' here: choose among table.ready, result.recorded, "
+        "result.disputed, tournament.finished"
     )
 
 

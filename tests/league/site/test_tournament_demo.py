@@ -18,8 +18,8 @@ def test_the_demo_tournaments_are_created_once_and_are_live(db, capsys, settings
     call_command("tournament_demo")
     output = capsys.readouterr().out.splitlines()
     assert output == [
-        "Created the demo tournaments: Demo Swiss: Nacho Pile pods, Demo Cup: Chicken Foot, Demo Open Day: Chickie "
-        "Nuggs.",
+        "Created the demo tournaments: Demo Swiss: Nacho Pile pods, Demo Cup: Chicken Foot, Demo Open Day: "
+        "Chickie Nuggs.",
         "The demo tournaments exist already (or there are too few players).",
     ]
     swiss = Tournament.objects.get(name="Demo Swiss: Nacho Pile pods")

@@ -302,8 +302,8 @@ def test_the_log_page_shows_who_did_what_newest_first(client, make_tournament, o
     assert len(rows) == 16
     entry = tournament.audit_entries.order_by("-at", "-id").first()
     assert (
-        f'<td class="log-when"><time datetime="{entry.at.isoformat()}">{entry.at:%-d %b %Y}<br>{entry.at:%H:%M:%S}'
-        in page
+        '<td class="log-when"><time '
+        f'datetime="{entry.at.isoformat()}">{entry.at:%-d %b %Y}<br>{entry.at:%H:%M:%S}' in page
     )
     assert "Times in UTC." in page
 
@@ -325,7 +325,8 @@ def test_the_log_words_settings_in_the_events_clock(client, organizer, db):
         (
             "settings.changed",
             "organizer",
-            "Changed settings: starts at none → Sat 5 Dec 2099, 10:00 (Europe/Berlin); time zone UTC → Europe/Berlin",
+            "Changed settings: starts at none → Sat 5 Dec 2099, 10:00 (Europe/Berlin); time zone UTC → "
+            "Europe/Berlin",
         ),
     ]
 

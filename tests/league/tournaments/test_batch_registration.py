@@ -50,7 +50,8 @@ def test_a_batch_with_bad_lines_saves_nothing_and_names_every_one(open_day, orga
             "Zed\u202e",
             False,
             [],
-            "a name cannot hold control or invisible formatting characters, such as U+202E (RIGHT-TO-LEFT OVERRIDE)",
+            "a name cannot hold control or invisible formatting characters, such as U+202E (RIGHT-TO-LEFT "
+            "OVERRIDE)",
         ),
         (5, "Cal", True, [], "seed 1 is taken"),
         (6, "Dov", True, [], "seed must be a whole number from 1 to 100000"),

@@ -248,8 +248,8 @@ def test_the_api_and_the_page_offer_the_reset(client, make_tournament, organizer
     content = page.content.decode()
     assert RESET_F in content
     assert (
-        '<button type="submit" name="reset" value="yes">Reset the later matches and save the correction</button>'
-        in content
+        '<button type="submit" name="reset" value="yes">Reset the later matches and save the '
+        "correction</button>" in content
     )
     assert client.post(url, {**form, "reset": "yes"}).status_code == 302
     old_final = Table.objects.get(round__tournament=tournament, label="F", closed_as=Table.Closed.RESET)
@@ -267,8 +267,8 @@ def test_the_api_and_the_page_offer_the_reset(client, make_tournament, organizer
     ]
     staff_page = client.get(f"/matches/{old_final.match_id}/").content.decode()
     assert (
-        '<tr><td class="num">1 <span class="badge finished">counts</span></td><td colspan="2"><span class="badge '
-        'void">void</span> no longer counts</td>' in staff_page
+        '<tr><td class="num">1 <span class="badge finished">counts</span></td>'
+        '<td colspan="2"><span class="badge void">void</span> no longer counts</td>' in staff_page
     )
     assert "reset: F is played again after a correction of R1-1" in staff_page
     assert [row[3:] for row in board(tournament)][2:] == [

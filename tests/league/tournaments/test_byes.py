@@ -159,8 +159,8 @@ def test_the_tournament_page_asks_for_a_bye_and_takes_it_back(client, make_tourn
     page = client.get(tournament.get_absolute_url()).content.decode()
     assert "a <strong>bye</strong> scores half a win" in page
     assert (
-        '<label>Round <select name="round"><option>1</option><option>2</option><option>3</option></select></label>'
-        in page
+        "<label>Round <select "
+        'name="round"><option>1</option><option>2</option><option>3</option></select></label>' in page
     )
     response = client.post(f"/tournaments/{tournament.slug}/byes/request/", {"round": "2", "kind": "bye"})
     assert response["Location"] == tournament.get_absolute_url()

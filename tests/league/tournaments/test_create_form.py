@@ -188,8 +188,8 @@ def test_a_chicken_foot_event_is_saved_from_typed_inputs(staff_client, organizer
     page = staff_client.get(tournament.get_absolute_url()).content.decode()
     assert '<p id="venue"><strong>Venue:</strong> Town hall, room 2</p>' in page
     assert (
-        '<div class="description" id="description"><p>Bring your own dominoes.<br>Prizes for the top 4.</p></div>'
-        in page
+        '<div class="description" id="description"><p>Bring your own dominoes.<br>Prizes for the top '
+        "4.</p></div>" in page
     )
 
 

@@ -125,14 +125,14 @@ def test_the_start_preview_and_a_confirmed_start(organizer, people):
         {
             "code": "invalid",
             "field": "confirm",
-            "detail": "check-in is on: starting drops 1 no-show(s) and moves 1 up from the waitlist; look at the start "
-            "preview and confirm",
+            "detail": "check-in is on: starting drops 1 no-show(s) and moves 1 up from the waitlist; look at "
+            "the start preview and confirm",
             "errors": [
                 {
                     "field": "confirm",
                     "code": "invalid",
-                    "detail": "check-in is on: starting drops 1 no-show(s) and moves 1 up from the waitlist; look at "
-                    "the start preview and confirm",
+                    "detail": "check-in is on: starting drops 1 no-show(s) and moves 1 up from the waitlist; "
+                    "look at the start preview and confirm",
                 }
             ],
         },

@@ -574,8 +574,8 @@ def test_the_embed_shows_the_standings_and_the_bracket(client, make_tournament, 
     assert '<base target="_blank">' in page
     assert rows(element(page, "standings"))[0] == ["#", "Player", "Pts", "Opp. pts", "Wins", "H2H", "Pl"]
     assert (
-        '<div class="bracket" tabindex="0" role="region" aria-label="Main bracket (drawing)"><svg role="group"'
-        in page
+        '<div class="bracket" tabindex="0" role="region" aria-label="Main bracket (drawing)"><svg '
+        'role="group"' in page
     )
     assert '<main id="embed" data-live data-live-seconds="30">' in page
     standings = client.get(f"/tournaments/{tournament.slug}/embed/?show=standings").content.decode()

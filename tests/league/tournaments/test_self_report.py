@@ -265,8 +265,8 @@ def test_a_report_after_an_organizer_entry_is_409(table_of_four, organizer):
     )
     assert (status, message) == (
         409,
-        "the result is at version 1, not 0: someone entered a result meanwhile; review it and submit again with "
-        "expected_version 1",
+        "the result is at version 1, not 0: someone entered a result meanwhile; review it and submit again "
+        "with expected_version 1",
     )
     assert refused(
         services.table_report, table=table, by=users["Ada"], expected_version=1, places=[1, 2, 3, 4]
