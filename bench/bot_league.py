@@ -2,8 +2,8 @@
 engine alone with the same number of processes, in the same run.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres CELERY_BROKER_URL=redis://127.0.0.1:6379/12 \
-        .venv/bin/python bench/bot_league.py [--processes 2] [--bots 8] [--table 4] [--rounds 3] [--sittings 300]
-        [--batch 100] [--commit-every 50] [--repeats 5]
+        .venv/bin/python bench/bot_league.py [--processes 2] [--bots 8] [--table 4] [--rounds 3]
+        [--sittings 300] [--batch 100] [--commit-every 50] [--repeats 5]
 
 The service's figure counts matches played, recorded (record and result version stored) and rated, per second,
 from the league's start to the commit that finished it (which follows the last rating): the league's

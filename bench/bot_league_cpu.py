@@ -1,7 +1,8 @@
 """Where a bot league's CPU goes: one Nacho Pile league played in this process (`league_work`, no Celery),
 split into the engine's time, the service's own time around it, and its PostgreSQL backend's time.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/bot_league_cpu.py [--repeats 3]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \
+        .venv/bin/python bench/bot_league_cpu.py [--repeats 3]
 
 The engine's time is the CPU time spent inside `play_league_match`; the service's is the rest of this
 process's CPU time while the league ran (claims, stores, ratings, draws); PostgreSQL's is the CPU time of this

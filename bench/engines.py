@@ -1,6 +1,7 @@
 """Engine benchmark: every registered game, one process, through the real runner and records.
 
-    .venv/bin/python bench/engines.py [--games K] [--repeats R] [--players N] [--against REV] [--clock cpu|wall]
+    .venv/bin/python bench/engines.py [--games K] [--repeats R] [--players N] [--against REV]
+        [--clock cpu|wall]
 
 Per game: whole games a second (4 random bots through `play_match`, records included), decisions a second,
 clones a second (states from the middle of those games), and search iterations a second (the search bot with

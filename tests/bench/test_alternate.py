@@ -5,7 +5,8 @@ from bench.alternate import figures, summary
 
 TABLE_SINCE_AF1CF23 = """\
   repeat 1: service 612 matches/s, engine 1,071 matches/s, ratio 0.57
-Nacho Pile bot league: 8 bots, tables of 4, 3 rounds x 300 sittings = 900 matches a league, 2 worker processes, PostgreSQL + Redis
+Nacho Pile bot league: 8 bots, tables of 4, 3 rounds x 300 sittings = 900 matches a league, \
+2 worker processes, PostgreSQL + Redis
 medians of 1 repeats:
   service: played and recorded                   701 matches/s
   service: played, recorded and rated            612 matches/s   (to the last rating)

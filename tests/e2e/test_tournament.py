@@ -180,7 +180,8 @@ def test_a_user_who_does_not_organize_never_sees_the_controls(live_server, page)
     answer = page.evaluate(
         """async (url) => {
             const token = document.cookie.split('; ').find(c => c.startsWith('csrftoken='));
-            const response = await fetch(url, {method: 'POST', headers: {'X-CSRFToken': token ? token.split('=')[1] : ''}});
+            const response = await fetch(url, {method: 'POST', """
+        """headers: {'X-CSRFToken': token ? token.split('=')[1] : ''}});
             return [response.status, await response.text()];
         }""",
         f"{base}/tournaments/{tournament.slug}/rounds/1/complete/",
