@@ -146,11 +146,7 @@ def test_who_may_ask_for_whose_bye(make_tournament, organizer, ada):
         services.bye_cancel(tournament=tournament, by=bea, round_number=2, player_id=ids["Ada"])
     assert list(
         ByeRequest.objects.order_by("round_number").values_list("round_number", "requested_by__username")
-    ) == [
-        (1, "ada"),
-        (2, "helper"),
-        (3, "site-staff"),
-    ]
+    ) == [(1, "ada"), (2, "helper"), (3, "site-staff")]
 
 
 def test_the_tournament_page_asks_for_a_bye_and_takes_it_back(client, make_tournament, organizer, ada):

@@ -252,12 +252,7 @@ def test_the_settings_of_other_formats_and_other_games_are_ignored(staff_client)
         tournament.cut_size,
         tournament.requested_bye_score,
         tournament.third_place,
-    ) == (
-        None,
-        None,
-        "zero",
-        True,
-    )
+    ) == (None, None, "zero", True)
     assert tournament.options == {"specials_all_identical": False, "optional_specials": True}
     assert (tournament.scale_points, tournament.points) == (False, {}), (
         "unchecked: unscaled; defaults: stored as none"
