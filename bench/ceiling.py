@@ -38,8 +38,8 @@ CEILING = "ceiling"
 
 
 class SeeingGame:
-    """A game whose `sample_state` hands out copies of one true state instead of dealing from an
-    observation."""
+    """A game whose `sample_state` hands out copies of one true state
+    instead of dealing from an observation."""
 
     def __init__(self, game: Game, state: State):
         self._game = game

@@ -1,5 +1,5 @@
-"""A database of the bench's own for each bench run: created under a name nobody else uses, removed at the
-end.
+"""A database of the bench's own for each bench run:
+created under a name nobody else uses, removed at the end.
 
 Benches share their machine and their PostgreSQL server with other benches, test runs and people. A bench
 therefore never works in, empties or drops a database it did not create: `scratch_database` creates

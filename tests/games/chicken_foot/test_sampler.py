@@ -94,8 +94,8 @@ def test_a_pass_shows_the_player_holds_none_of_the_numbers_it_passed_on():
         assert len(hand) == 4
         assert not any(n in ("1", "4", "5") for bone in hand for n in bone.split("-"))
         hands.add(tuple(hand))
-    # Bones without a 1, 4 or 5 left unseen by seat 0: 2-0, 2-2, 3-0, 3-2, 3-3, 6-0 (6 of them): C(6, 4)
-    # hands.
+    # Bones without a 1, 4 or 5 left unseen by seat 0: 2-0, 2-2, 3-0, 3-2, 3-3, 6-0 (6 of them):
+    # C(6, 4) hands.
     assert len(hands) == 15
 
 

@@ -39,8 +39,8 @@ def play(state, *events):
 
 
 def piles(state, where="fronts"):
-    """{seat: {value: chips}} of every non-empty pile in front of (or on the plate of) each seat, Wilds
-    included."""
+    """{seat: {value: chips}} of every non-empty pile in front of (or on the plate of) each seat,
+    Wilds included."""
     table = {}
     for seat, place in enumerate(state.observation(0)[where]):
         counts = {

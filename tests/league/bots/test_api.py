@@ -1,5 +1,5 @@
-"""The bot and bot-league API: registration rights, versions, league lifecycle, standings, matches,
-records."""
+"""The bot and bot-league API:
+registration rights, versions, league lifecycle, standings, matches, records."""
 
 import sys
 from pathlib import Path

@@ -35,8 +35,8 @@ def result(table, winner):
 
 
 def play_out(format_name, entrants, decide=better_seed_wins, **options):
-    """Generate and play every round; return the rounds as (label, seats) lists, the results, the last
-    error."""
+    """Generate and play every round;
+    return the rounds as (label, seats) lists, the results, the last error."""
     results = []
     rounds = []
     round_number = 1
