@@ -5,7 +5,9 @@ is an SPDX expression) or, for a distribution without one, from requirements/lic
 file in the distribution that says so. An expression passes when it admits only the licences below: `OR`
 needs one side allowed, `AND` both. GPL and AGPL, and anything not listed, fail the run.
 
-    .venv/bin/python .ci/licenses.py   # prints one line per distribution; exits 1 on a refused or unknown licence
+    .venv/bin/python .ci/licenses.py
+
+It prints one line per distribution and exits 1 on a refused or unknown licence.
 """
 
 from __future__ import annotations

@@ -35,7 +35,9 @@ NUMBER = r"(-?[\d,]*\.?\d+)"
 # What bench/bot_league.py printed before its RESULT line, in every wording it has had.
 BOT_LEAGUE_TABLE = {
     "ratio": rf"service / engine(?:, repeat by repeat)?\s+{NUMBER}",
-    "service": rf"service(?:: played, recorded and rated| \(played, recorded and rated\))\s+{NUMBER} matches/s",
+    "service": (
+        rf"service(?:: played, recorded and rated| \(played, recorded and rated\))\s+{NUMBER} matches/s"
+    ),
     "engine": rf"engine alone, \d+ processes\s+{NUMBER} matches/s",
     "recorded": rf"service: played and recorded\s+{NUMBER} matches/s",
     "size": rf"stored record size\s+{NUMBER} bytes a match",
@@ -47,7 +49,8 @@ class BenchFailed(Exception):
 
 
 def figures(output: str) -> dict[str, float]:
-    """The figures of one run: its last `RESULT key=value ...` line, else bench/bot_league.py's human table."""
+    """The figures of one run: its last `RESULT key=value ...` line,
+    else bench/bot_league.py's human table."""
     results = [line for line in output.splitlines() if line.startswith("RESULT ")]
     if results:
         pairs = (item.split("=", 1) for item in results[-1].split()[1:])

@@ -2,20 +2,20 @@
 engine alone with the same number of processes, in the same run.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres CELERY_BROKER_URL=redis://127.0.0.1:6379/12 \
-        .venv/bin/python bench/bot_league.py [--processes 2] [--bots 8] [--table 4] [--rounds 3] [--sittings 300]
-        [--batch 100] [--commit-every 50] [--repeats 5]
+        .venv/bin/python bench/bot_league.py [--processes 2] [--bots 8] [--table 4] [--rounds 3]
+        [--sittings 300] [--batch 100] [--commit-every 50] [--repeats 5]
 
-The service's figure counts matches played, recorded (record and result version stored) and rated, per
-second, from the league's start to the commit that finished it (which follows the last rating): the
-league's `finished_at − started_at`, both written by the database's clock. The engine's figure plays the
-very same matches (same seeds, same bots, same seats) with a pool of the same number of processes and
-stores nothing, right after the league; from the second repeat on it is averaged with the engine's rate
-on the previous league's matches measured right before the league (the same bots, table size and number
-of matches), so that a machine whose speed drifts weighs on both sides of the ratio alike. Each repeat uses a
-fresh league; the medians are printed, then once more on one line for scripts (bench/alternate.py reads it):
-`RESULT ratio=0.58 service=672.4 engine=1153.0 recorded=701.2 size=251.0`. The bench works in a database of
-its own, created on the server of DATABASE_URL under a name no other run uses and dropped at its end
-(bench/scratch.py); the Redis database of CELERY_BROKER_URL is emptied first, so give the bench one of its own.
+The service's figure counts matches played, recorded (record and result version stored) and rated, per second,
+from the league's start to the commit that finished it (which follows the last rating): the league's
+`finished_at − started_at`, both written by the database's clock. The engine's figure plays the very same
+matches (same seeds, same bots, same seats) with a pool of the same number of processes and stores nothing,
+right after the league; from the second repeat on it is averaged with the engine's rate on the previous
+league's matches measured right before the league (the same bots, table size and number of matches), so that a
+machine whose speed drifts weighs on both sides of the ratio alike. Each repeat uses a fresh league; the
+medians are printed, then once more on one line for scripts (bench/alternate.py reads it): `RESULT ratio=0.58
+service=672.4 engine=1153.0 recorded=701.2 size=251.0`. The bench works in a database of its own, created on
+the server of DATABASE_URL under a name no other run uses and dropped at its end (bench/scratch.py); the Redis
+database of CELERY_BROKER_URL is emptied first, so give the bench one of its own.
 """
 
 from __future__ import annotations
@@ -118,11 +118,29 @@ def run(args: argparse.Namespace, database_url: str, broker_url: str) -> None:
     ]
     environment = {**os.environ}
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "league", "worker", "--pool", "prefork", "--concurrency",
-         str(args.processes), "-l", "warning", "-n", f"bench-{os.getpid()}@%h", "--without-gossip",
-         "--without-mingle", "--without-heartbeat"],
-        cwd=ROOT, env=environment, start_new_session=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "league",
+            "worker",
+            "--pool",
+            "prefork",
+            "--concurrency",
+            str(args.processes),
+            "-l",
+            "warning",
+            "-n",
+            f"bench-{os.getpid()}@%h",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=environment,
+        start_new_session=True,
+    )
     service, recorded, engine, sizes, matches = [], [], [], [], 0
     before: float | None = None
     try:
@@ -180,8 +198,8 @@ def run(args: argparse.Namespace, database_url: str, broker_url: str) -> None:
             engine.append(after if before is None else (before + after) / 2)
             before = engine_rate(jobs, args.processes) if repeat + 1 < args.repeats else None
             print(
-                f"  repeat {repeat + 1}: service {service[-1]:,.0f} matches/s, engine {engine[-1]:,.0f} matches/s, "
-                f"ratio {service[-1] / engine[-1]:.2f}"
+                f"  repeat {repeat + 1}: service {service[-1]:,.0f} matches/s, engine {engine[-1]:,.0f} "
+                f"matches/s, ratio {service[-1] / engine[-1]:.2f}"
             )
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
@@ -190,7 +208,8 @@ def run(args: argparse.Namespace, database_url: str, broker_url: str) -> None:
     service_rate, engine_median = statistics.median(service), statistics.median(engine)
     ratio = statistics.median(rate / alone for rate, alone in zip(service, engine, strict=True))
     print(
-        f"Nacho Pile bot league: {args.bots} bots, tables of {args.table}, {args.rounds} rounds x {args.sittings} "
+        f"Nacho Pile bot league: {args.bots} bots, tables of {args.table}, "
+        f"{args.rounds} rounds x {args.sittings} "
         f"sittings = {matches} matches a league, {args.processes} worker processes, PostgreSQL + Redis"
     )
     print(f"medians of {args.repeats} repeats:")

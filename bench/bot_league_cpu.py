@@ -1,14 +1,15 @@
 """Where a bot league's CPU goes: one Nacho Pile league played in this process (`league_work`, no Celery),
 split into the engine's time, the service's own time around it, and its PostgreSQL backend's time.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/bot_league_cpu.py [--repeats 3]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \
+        .venv/bin/python bench/bot_league_cpu.py [--repeats 3]
 
 The engine's time is the CPU time spent inside `play_league_match`; the service's is the rest of this
-process's CPU time while the league ran (claims, stores, ratings, draws); PostgreSQL's is the CPU time of
-this connection's backend process, read from /proc (the server must run on this machine). The same league
-(seed, bots, batch sizes as `bench/bot_league.py`) each repeat, in a database of its own (created on the
-server of DATABASE_URL under a name no other run uses, dropped at the end: bench/scratch.py); medians are printed,
-then once more on one `RESULT key=value ...` line for scripts (bench/alternate.py).
+process's CPU time while the league ran (claims, stores, ratings, draws); PostgreSQL's is the CPU time of this
+connection's backend process, read from /proc (the server must run on this machine). The same league (seed,
+bots, batch sizes as `bench/bot_league.py`) each repeat, in a database of its own (created on the server of
+DATABASE_URL under a name no other run uses, dropped at the end: bench/scratch.py); medians are printed, then
+once more on one `RESULT key=value ...` line for scripts (bench/alternate.py).
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ def main() -> None:
     server_url = os.environ.get("DATABASE_URL", "")
     if not server_url.startswith("postgres"):
         fail(
-            "set DATABASE_URL to a PostgreSQL server on this machine, e.g. postgres://postgres@127.0.0.1:5432/postgres"
+            "set DATABASE_URL to a PostgreSQL server on this machine, e.g. "
+            "postgres://postgres@127.0.0.1:5432/postgres"
         )
     with scratch_database(server_url) as database_url:
         run(args, database_url)
@@ -87,10 +89,18 @@ def run(args: argparse.Namespace, database_url: str) -> None:
     rows = []
     for repeat in range(args.repeats):
         league = league_create(
-            name=f"CPU {repeat}", game_id="nacho_pile", bot_ids=[bot.pk for bot in bots], table_size=4,
-            target_kind="rounds", target_value=args.rounds, sittings_per_round=args.sittings, seed=1000,
-            batch_size=100, commit_every=50, by=None,
-        )  # fmt: skip
+            name=f"CPU {repeat}",
+            game_id="nacho_pile",
+            bot_ids=[bot.pk for bot in bots],
+            table_size=4,
+            target_kind="rounds",
+            target_value=args.rounds,
+            sittings_per_round=args.sittings,
+            seed=1000,
+            batch_size=100,
+            commit_every=50,
+            by=None,
+        )
         with (
             mock.patch.object(leagues, "queue_work"),
             mock.patch.object(worker, "queue_work"),
@@ -108,7 +118,8 @@ def run(args: argparse.Namespace, database_url: str) -> None:
         engine = engine_seconds[0]
         rows.append((matches, engine, own - engine, database))
         print(
-            f"  repeat {repeat + 1}: {matches} matches; CPU ms a match: engine {engine / matches * 1000:.2f}, "
+            f"  repeat {repeat + 1}: {matches} matches; "
+            f"CPU ms a match: engine {engine / matches * 1000:.2f}, "
             f"service {(own - engine) / matches * 1000:.2f}, PostgreSQL {database / matches * 1000:.2f}; "
             f"engine share {engine / (own + database):.3f}"
         )

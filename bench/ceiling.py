@@ -38,7 +38,8 @@ CEILING = "ceiling"
 
 
 class SeeingGame:
-    """A game whose `sample_state` hands out copies of one true state instead of dealing from an observation."""
+    """A game whose `sample_state` hands out copies of one true state
+    instead of dealing from an observation."""
 
     def __init__(self, game: Game, state: State):
         self._game = game
@@ -52,7 +53,8 @@ class SeeingGame:
 
 
 class Seeing:
-    """Mixed into a search bot: it searches the true state (kept out of the registry: a measuring stick only)."""
+    """Mixed into a search bot: it searches the true state (kept out of the registry:
+    a measuring stick only)."""
 
     name = CEILING
     summary = "search that sees every hidden card (bench/ceiling.py only)"

@@ -4,9 +4,9 @@ The engine side plays whole 10-round double-nine games with 4 random bots throug
 `games.core.runner.play_match` (the same runner and JSON records as real matches) and clones states taken
 along those games. The baseline is a plain loop written here with no engine interface at all: the same rules
 (highest held double leads, four spinner arms, chickies of three, draw one then play or pass, a full cycle of
-passes ends the round, double blank 50), random choices, no records, no observations, no legality checks.
-Both sides run alternately in each repeat. The script prints medians of each and their ratio, by the wall clock
-and by this process's CPU time (on a shared machine the wall clock also counts time spent waiting for a core).
+passes ends the round, double blank 50), random choices, no records, no observations, no legality checks. Both
+sides run alternately in each repeat. The script prints medians of each and their ratio, by the wall clock and
+by this process's CPU time (on a shared machine the wall clock also counts time spent waiting for a core).
 
     .venv/bin/python bench/chicken_foot_baseline.py [--games 200] [--repeats 5] [--seed 1]
 """
@@ -121,10 +121,19 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    rates: dict[str, list[float]] = {key: [] for key in (
-        "engine_wall", "engine_cpu", "decisions_wall", "decisions_cpu", "baseline_wall", "baseline_cpu",
-        "clones_wall", "clones_cpu",
-    )}  # fmt: skip
+    rates: dict[str, list[float]] = {
+        key: []
+        for key in (
+            "engine_wall",
+            "engine_cpu",
+            "decisions_wall",
+            "decisions_cpu",
+            "baseline_wall",
+            "baseline_cpu",
+            "clones_wall",
+            "clones_cpu",
+        )
+    }
     records: list[dict] = []
     events_per_game: list[float] = []
     for repeat in range(args.repeats):
@@ -176,12 +185,14 @@ def main() -> int:
     )
     print(f"  {'':28}{'wall clock':>14}{'CPU time':>14}")
     print(
-        f"  {'engine via play_match':28}{median['engine_wall']:>14,.0f}{median['engine_cpu']:>14,.0f}  games/s"
+        f"  {'engine via play_match':28}{median['engine_wall']:>14,.0f}{median['engine_cpu']:>14,.0f}  "
+        "games/s"
     )
     print(f"  {'':28}{median['decisions_wall']:>14,.0f}{median['decisions_cpu']:>14,.0f}  decisions/s")
     print(f"  {'':28}{median['clones_wall']:>14,.0f}{median['clones_cpu']:>14,.0f}  clones/s")
     print(
-        f"  {'bare loop, no engine':28}{median['baseline_wall']:>14,.0f}{median['baseline_cpu']:>14,.0f}  games/s"
+        f"  {'bare loop, no engine':28}{median['baseline_wall']:>14,.0f}{median['baseline_cpu']:>14,.0f}  "
+        "games/s"
     )
     print(
         f"  {'engine / bare loop':28}{median['engine_wall'] / median['baseline_wall']:>14.2f}"

@@ -1,6 +1,7 @@
 """Engine benchmark: every registered game, one process, through the real runner and records.
 
-    .venv/bin/python bench/engines.py [--games K] [--repeats R] [--players N] [--against REV] [--clock cpu|wall]
+    .venv/bin/python bench/engines.py [--games K] [--repeats R] [--players N] [--against REV]
+        [--clock cpu|wall]
 
 Per game: whole games a second (4 random bots through `play_match`, records included), decisions a second,
 clones a second (states from the middle of those games), and search iterations a second (the search bot with
@@ -167,7 +168,8 @@ def compare(against: str, players: int, games: int, repeats: int, clock: str) ->
     dirty = " (with uncommitted changes)" if git("status", "--porcelain", "--untracked-files=no") else ""
     print(
         f"python {sys.version.split()[0]}, {os.cpu_count()} cores; {players} random bots, {games} games a "
-        f"repeat, {repeats} repeats alternating, medians, {clock} time; before = {commit[:7]}, after = {head}{dirty}"
+        f"repeat, {repeats} repeats alternating, medians, {clock} time; before = {commit[:7]}, after = "
+        f"{head}{dirty}"
     )
     print(f"search: {', '.join(f'{k}={v}' for k, v in SEARCH_PARAMS.items())}, 8 positions\n")
     labels = {
@@ -216,7 +218,10 @@ def main(argv: list[str] | None = None) -> int:
         f"python {sys.version.split()[0]}, {os.cpu_count()} cores; {args.players} random bots, "
         f"{args.games} games x {args.repeats} repeats, medians, {args.clock} time\n"
     )
-    head = f"{'game':<24} {'games/s':>9} {'target':>7} {'ratio':>6} {'decisions/s':>12} {'clones/s':>11} {'ratio':>6}"
+    head = (
+        f"{'game':<24} {'games/s':>9} {'target':>7} {'ratio':>6} {'decisions/s':>12} {'clones/s':>11} "
+        f"{'ratio':>6}"
+    )
     print(head + f" {'search it/s':>12}")
     for game_id, figures in measure(args.players, args.games, args.repeats, args.clock).items():
         target = TARGETS.get(game_id)

@@ -1,8 +1,9 @@
 """Benchmark: 100,000 four-seat results in one rating pool; the leaderboard at that size.
 
 Run:  .venv/bin/python bench/league_ratings.py [--matches 100000] [--players 2000] [--repeats 3]
-      (DATABASE_URL=postgres://... to measure PostgreSQL, in a database the bench creates on that server and drops
-      at its end; the default is a SQLite file in a temporary folder, removed at the end: bench/scratch.py)
+      (DATABASE_URL=postgres://... to measure PostgreSQL, in a database the bench creates on that server and
+      drops at its end; the default is a SQLite file in a temporary folder, removed at the end:
+      bench/scratch.py)
 
 Prints medians over the repeats:
 - a from-scratch replay of the pool (the work of `ratings_recompute --write`): ratings applied per second;
@@ -116,8 +117,8 @@ def measure(args: argparse.Namespace) -> None:
 
     rebuild, applied = median_time(lambda: pool_rebuild(pool_id=pool_id), args.repeats)
     print(
-        f"from-scratch replay: median {rebuild:.2f} s for {applied} matches = {applied / rebuild:,.0f} matches/s "
-        f"({4 * applied / rebuild:,.0f} player ratings/s)"
+        f"from-scratch replay: median {rebuild:.2f} s for {applied} matches = {applied / rebuild:,.0f} "
+        f"matches/s ({4 * applied / rebuild:,.0f} player ratings/s)"
     )
 
     pool = RatingPool.objects.get(pk=pool_id)

@@ -62,9 +62,13 @@ def simulate(strategy: str, seed: int, players: int, rounds: int) -> list[tuple[
                 for b in range(players)
             ]
             drawn = matchmaking.draw_round(
-                standings=standings, table_size=TABLE, sittings=1, league_seed=seed, round_number=number,
+                standings=standings,
+                table_size=TABLE,
+                sittings=1,
+                league_seed=seed,
+                round_number=number,
                 strategy=strategy,
-            )  # fmt: skip
+            )
             tables = [list(t.seats) for t in drawn]
         for table in tables:
             performance = [true[b] + outcomes.gauss(0, BETA) for b in table]
@@ -121,7 +125,8 @@ def main() -> None:
         ]
         print(
             f"{strategy:<28} {statistics.median(settle):>8.1f} ({min(settle)}–{max(settle)})"
-            f"{'':>3} {statistics.median(accuracy):>8.3f}{'':>8} {statistics.median(reach):>8.1f} ({min(reach)}–{max(reach)})"
+            f"{'':>3} {statistics.median(accuracy):>8.3f}{'':>8} {statistics.median(reach):>8.1f} "
+            f"({min(reach)}–{max(reach)})"
         )
 
 

@@ -14,7 +14,8 @@ default `search` bot (Nacho Pile's tuned defaults) for the decisions `--split` n
 - `specials`: the heuristic decides draw or stop, the search values the Wilds and plays the Specials.
 
 `--special-iterations N` gives the search N iterations for its Wild and Special decisions (its draw-or-stop
-decisions keep the default; N is checked as the search bot's own `iterations` parameter). A measuring stick only: the split bot is not in the registry.
+decisions keep the default; N is checked as the search bot's own `iterations` parameter). A measuring stick
+only: the split bot is not in the registry.
 """
 
 from __future__ import annotations
@@ -89,8 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         f", {args.special_iterations} iterations for Wilds and Specials" if args.special_iterations else ""
     )
     print(
-        f"Nacho Pile: search for {args.split}{iterations} (the heuristic for the rest) against 3 x heuristic, "
-        f"{args.games} games, seed {args.seed}; CPU {time.process_time() - started:.0f} s"
+        f"Nacho Pile: search for {args.split}{iterations} (the heuristic for the rest) against 3 x "
+        f"heuristic, {args.games} games, seed {args.seed}; CPU {time.process_time() - started:.0f} s"
     )
     print(result.table())
     return 0

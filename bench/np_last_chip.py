@@ -1,17 +1,17 @@
-"""Nacho Pile: which chip is left last, against what the bag shows. The engine's `evaluation_mix` (what a search
-scores a position short of the end by) weighs every chip in the bag alike as the possible last chip; this
-measures how far that is from what games do, and fits the weights that would match them (docs/bots.md, "the
-last chip's odds": a search with such weights was measured and not taken).
+"""Nacho Pile: which chip is left last, against what the bag shows. The engine's `evaluation_mix` (what a
+search scores a position short of the end by) weighs every chip in the bag alike as the possible last chip;
+this measures how far that is from what games do, and fits the weights that would match them (docs/bots.md,
+"the last chip's odds": a search with such weights was measured and not taken).
 
     .venv/bin/python bench/np_last_chip.py [--games N] [--seed S] [--players P]
 
 Plays N games of P default heuristics (match seeds S, S+1, ...) and notes the bag at the start of every turn
 and the game's last chip (leaving out the turns whose bag held no chip of the last chip's kind: the chip was
-out of the bag then, and came back with a Remove). Prints, by the number of chips in the bag, how often the last chip was a Wild and
-a Special against their share of the bag then (what a mix weighing every chip in the bag alike predicts),
-then the weights of a Wild and of a Special (a number's is 1) that make the observed last chips most likely:
-P(last chip = kind) = weight x chips of the kind in the bag / the bag's weighted sum, the weights on a grid of
-0.05 from 0.20 to 2.00. Bad arguments exit with status 2.
+out of the bag then, and came back with a Remove). Prints, by the number of chips in the bag, how often the
+last chip was a Wild and a Special against their share of the bag then (what a mix weighing every chip in the
+bag alike predicts), then the weights of a Wild and of a Special (a number's is 1) that make the observed last
+chips most likely: P(last chip = kind) = weight x chips of the kind in the bag / the bag's weighted sum, the
+weights on a grid of 0.05 from 0.20 to 2.00. Bad arguments exit with status 2.
 """
 
 from __future__ import annotations
@@ -58,10 +58,11 @@ def observe(games: int, seed: int, players: int) -> list[tuple[tuple[int, ...], 
 
 
 def fit(rows: list[tuple[tuple[int, ...], int]]) -> tuple[float, float, float]:
-    """The weights of a Wild and of a Special on the grid that maximize the log-likelihood; and that maximum."""
-    # The likelihood depends on a bag only through its numbers, Wilds and Specials: count each such triple once.
-    # Each key: the bag's numbers, Wilds and Specials, the last chip's kind (0 a number, 1 the Wild, 2 a Special)
-    # and how many chips of exactly the last chip were in the bag.
+    """The weights of a Wild and of a Special on the grid that maximize the log-likelihood;
+    and that maximum."""
+    # The likelihood depends on a bag only through its numbers, Wilds and Specials: count each such triple
+    # once. Each key: the bag's numbers, Wilds and Specials, the last chip's kind (0 a number, 1 the Wild, 2 a
+    # Special) and how many chips of exactly the last chip were in the bag.
     counted: dict[tuple[int, int, int, int, int], int] = {}
     for bag, last in rows:
         kind = 0 if last < WILD else 1 if last == WILD else 2
@@ -99,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.seed + args.games - 1}"
     )
     print(
-        f"{'chips in the bag':<17} {'turns':>7} {'Wild: bag share':>16} {'last':>6} {'Special: bag share':>19} {'last':>6}"
+        f"{'chips in the bag':<17} {'turns':>7} {'Wild: bag share':>16} {'last':>6} "
+        f"{'Special: bag share':>19} {'last':>6}"
     )
     buckets: dict[int, list[float]] = {}
     for bag, last in rows:
@@ -119,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     wild, special, likelihood = fit(rows)
     print(
-        f"most likely weights (a number's 1): Wild {wild:.2f}, Special {special:.2f} (log-likelihood {likelihood:,.1f})"
+        f"most likely weights (a number's 1): Wild {wild:.2f}, Special {special:.2f} (log-likelihood "
+        f"{likelihood:,.1f})"
     )
     return 0
 

@@ -7,12 +7,12 @@ Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python 
 
 The site is built twice over: first a tenth of it (the small site), then the rest (the full site). After each
 part every page type is rendered `--repeat` times with Django's test Client (a visitor, DEBUG off), each time
-with the fragments the page loads (a tournament's live standings `?fragment=live`, a round page's refresh, a bot
-league's live part), counting the queries of the whole (CaptureQueriesContext). Printed per page type: the
+with the fragments the page loads (a tournament's live standings `?fragment=live`, a round page's refresh, a
+bot league's live part), counting the queries of the whole (CaptureQueriesContext). Printed per page type: the
 median milliseconds at both sizes and the query count at both sizes; a count that grows with the rows is
-marked `GROWS`. The people's matches, their seats, result versions, rating histories and ratings are written in
-bulk (the bench owns its scratch database); tournaments go through the tournament services (registrations in
-bulk, as bench/tournament_round.py does), bot leagues through the league services and an in-process worker.
+marked `GROWS`. The people's matches, their seats, result versions, rating histories and ratings are written
+in bulk (the bench owns its scratch database); tournaments go through the tournament services (registrations
+in bulk, as bench/tournament_round.py does), bot leagues through the league services and an in-process worker.
 
 Figures only: nothing is asserted about time. The last line is `RESULT key=value ...` (bench/alternate.py).
 `--slowest N` also prints the N slowest queries of each page type over 50 ms.
@@ -26,11 +26,13 @@ leagues, 101,548 matches; building took about 5 minutes; 2 cores shared with fou
     players       236.3 (2)     56.1 (3)              28.0 (3)             33.2 (3)
     player        145.2 (7)    113.4 (7)              52.6 (7)             42.2 (7)
     bot player    130.2 (7)     68.7 (7)              43.3 (8)             29.9 (8)
-    league        489.2 (30)   174.2 (30)             96.0 (28)            76.9 (28)   + its live part
-    tournament    210.7 (24)   112.4 (24)             42.7 (24)            42.6 (24)   500 players, + ?fragment=live
-    round         286.3 (26)   141.4 (26)             47.7 (26)            58.0 (26)   125 tables, + its refresh
+    league        489.2 (30)   174.2 (30)             96.0 (28)            76.9 (28)
+    tournament    210.7 (24)   112.4 (24)             42.7 (24)            42.6 (24)
+    round         286.3 (26)   141.4 (26)             47.7 (26)            58.0 (26)
     bracket       105.7 (46)    89.9 (46)             43.2 (46)            43.7 (46)
     every other page type under 45 ms; no query count grows between the small and the full site.
+    The league's figures include its live part, the tournament's (500 players) its `?fragment=live`, the
+    round's (125 tables) its refresh.
 
 (a) the standings rows, a round's table cards and their seats written by Python template tags (the same HTML),
 a round page's partial history read as values, rating histories read with the match's time by a subquery
@@ -136,23 +138,35 @@ class Site:
                     played_at=when,
                     result_version=1,
                     created_by=self.organizer,
-                )  # fmt: skip
+                )
                 for game, _, when in plans
             )
             seats, versions, history = [], [], []
             for match, (game, seated, when) in zip(matches, plans, strict=True):
                 places = list(range(1, len(seated) + 1))
                 rng.shuffle(places)
-                versions.append(ResultVersion(match=match, version=1, places=places, entered_by=self.organizer,
-                                              entered_at=when))  # fmt: skip
+                versions.append(
+                    ResultVersion(
+                        match=match, version=1, places=places, entered_by=self.organizer, entered_at=when
+                    )
+                )
                 pool_id = pools[game].pk
                 for seat, (player, place) in enumerate(zip(seated, places, strict=True)):
                     seats.append(MatchSeat(match=match, seat=seat, player=player, place=place))
                     mu, sigma, played = self.state.get((player.pk, pool_id), (25.0, 25 / 3, 0))
                     after_mu = mu + (len(seated) + 1 - 2 * place) * sigma / 8
                     after_sigma = max(1.0, sigma * 0.97)
-                    history.append(RatingHistory(pool_id=pool_id, match=match, player=player, mu_before=mu,
-                                                 sigma_before=sigma, mu_after=after_mu, sigma_after=after_sigma))  # fmt: skip
+                    history.append(
+                        RatingHistory(
+                            pool_id=pool_id,
+                            match=match,
+                            player=player,
+                            mu_before=mu,
+                            sigma_before=sigma,
+                            mu_after=after_mu,
+                            sigma_after=after_sigma,
+                        )
+                    )
                     self.state[(player.pk, pool_id)] = (after_mu, after_sigma, played + 1)
             MatchSeat.objects.bulk_create(seats, batch_size=BATCH)
             ResultVersion.objects.bulk_create(versions, batch_size=BATCH)
@@ -167,7 +181,7 @@ class Site:
                     sigma=sigma,
                     conservative=maths.conservative(mu, sigma),
                     matches=played,
-                )  # fmt: skip
+                )
                 for (player_id, pool_id), (mu, sigma, played) in self.state.items()
             ),
             batch_size=BATCH,
@@ -186,9 +200,14 @@ class Site:
         seats = 2 if fmt == "single_elimination" else 4
         settings = {"rounds": 3} if fmt == "swiss" else {}
         tournament = services.tournament_create(
-            created_by=self.organizer, name=f"Bench {self.tournaments:03d} ({size})", game_id="nacho_pile",
-            format=fmt, table_size=seats, rated=False, **settings,
-        )  # fmt: skip
+            created_by=self.organizer,
+            name=f"Bench {self.tournaments:03d} ({size})",
+            game_id="nacho_pile",
+            format=fmt,
+            table_size=seats,
+            rated=False,
+            **settings,
+        )
         Registration.objects.bulk_create(
             Registration(tournament=tournament, player=player, seed=seed)
             for seed, player in enumerate(self.rng.sample(self.players, size), 1)
@@ -223,14 +242,20 @@ class Site:
                     strategy=strategy,
                     params=params,
                     by=self.organizer,
-                )  # fmt: skip
+                )
                 for name, strategy, params in BOTS
             ]
         league = league_create(
-            name=f"Bench league {len(self.leagues) + 1:02d}", game_id="nacho_pile",
-            bot_ids=[bot.pk for bot in self.bots], table_size=3, target_kind=BotLeague.Target.ROUNDS,
-            target_value=rounds, sittings_per_round=2, seed=len(self.leagues) + 1, by=self.organizer,
-        )  # fmt: skip
+            name=f"Bench league {len(self.leagues) + 1:02d}",
+            game_id="nacho_pile",
+            bot_ids=[bot.pk for bot in self.bots],
+            table_size=3,
+            target_kind=BotLeague.Target.ROUNDS,
+            target_value=rounds,
+            sittings_per_round=2,
+            seed=len(self.leagues) + 1,
+            by=self.organizer,
+        )
         with mock.patch("league.bots.leagues.queue_work"):
             league_start(league_id=league.pk)
         league_work(league_id=league.pk, worker="bench")
@@ -371,10 +396,12 @@ def main() -> int:
         site.grow(rest)
         pages = site.pages()
         after = {name: measure(urls, args.repeat, name) for name, urls in pages.items()}
-        print(f"\nsmall site: {small['players']} players, {small['tournaments']} tournaments, "
-              f"{small['leagues']} bot leagues, {site_counts(small)}; full site: {len(site.players)} players, "
-              f"{site.tournaments} tournaments ({full['big']} of {full['big_size']} players), "
-              f"{len(site.leagues)} bot leagues, {total_matches()} matches")  # fmt: skip
+        print(
+            f"\nsmall site: {small['players']} players, {small['tournaments']} tournaments, "
+            f"{small['leagues']} bot leagues, {site_counts(small)}; full site: {len(site.players)} players, "
+            f"{site.tournaments} tournaments ({full['big']} of {full['big_size']} players), "
+            f"{len(site.leagues)} bot leagues, {total_matches()} matches"
+        )
         print(f"{'page':<12} {'ms small':>9} {'ms full':>9} {'queries':>8} {'(small)':>8}  urls (full site)")
         grows = []
         for name, (ms, count) in after.items():
@@ -383,7 +410,8 @@ def main() -> int:
             if mark:
                 grows.append(name)
             print(
-                f"{name:<12} {small_ms:>9.1f} {ms:>9.1f} {count:>8} {small_count:>8}  {' + '.join(pages[name])}{mark}"
+                f"{name:<12} {small_ms:>9.1f} {ms:>9.1f} {count:>8} {small_count:>8}  "
+                f"{' + '.join(pages[name])}{mark}"
             )
         for name, (ms, _) in after.items():
             if args.slowest and ms > 50:
@@ -391,15 +419,17 @@ def main() -> int:
                 for query_ms, sql in SLOWEST[name][: args.slowest]:
                     print(f"  {query_ms:7.1f}  {sql[:300]}")
         slowest = max(after, key=lambda name: after[name][0])
-        print(f"RESULT slowest={slowest.replace(' ', '_')} slowest_ms={after[slowest][0]:.1f} "
-              f"over_100ms={sum(1 for ms, _ in after.values() if ms > 100)} growing={len(grows)}")  # fmt: skip
+        print(
+            f"RESULT slowest={slowest.replace(' ', '_')} slowest_ms={after[slowest][0]:.1f} "
+            f"over_100ms={sum(1 for ms, _ in after.values() if ms > 100)} growing={len(grows)}"
+        )
     return 0
 
 
 def analyze() -> None:
-    """Table statistics for the query planner, as autovacuum keeps them on a running site. Without them,
-    right after the bulk writes, PostgreSQL plans from table sizes alone: a ten-row lookup of a few matches'
-    seats became a parallel scan (about 10 ms where it takes 1 ms), which no site that has run a while sees."""
+    """Table statistics for the query planner, as autovacuum keeps them on a running site. Without them, right
+    after the bulk writes, PostgreSQL plans from table sizes alone: a ten-row lookup of a few matches' seats
+    became a parallel scan (about 10 ms where it takes 1 ms), which no site that has run a while sees."""
     from django.db import connection
 
     with connection.cursor() as cursor:

@@ -72,7 +72,8 @@ def play_rounds(
 def describe(round_number: int, quality, seconds: float) -> str:
     cost = ", ".join(f"{term:g}" for term in quality.cost)
     return (
-        f"  round {round_number}: tables {quality.tables}, byes {quality.byes}, repeat pairs {quality.repeat_pairs}, "
+        f"  round {round_number}: tables {quality.tables}, byes {quality.byes}, "
+        f"repeat pairs {quality.repeat_pairs}, "
         f"score spread max {quality.max_score_spread:g} total {quality.total_score_spread:g}, "
         f"seat excess {quality.seat_excess}, max seat imbalance {quality.max_seat_imbalance}, "
         f"cost ({cost}); generated in {seconds:.3f} s"

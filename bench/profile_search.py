@@ -1,4 +1,5 @@
-"""Profile the search bot on positions from heuristic games: `bench/profile_search.py GAME 'k=v;k=v' [--profile]`.
+"""Profile the search bot on positions from heuristic games:
+`bench/profile_search.py GAME 'k=v;k=v' [--profile]`.
 
 Collects up to 12 decision positions of the first seat from a seeded game of four heuristics, then times the
 search bot (with the given parameters, over the game's tuned defaults) deciding each; `--profile` prints the

@@ -1,11 +1,12 @@
-"""A database of the bench's own for each bench run: created under a name nobody else uses, removed at the end.
+"""A database of the bench's own for each bench run:
+created under a name nobody else uses, removed at the end.
 
 Benches share their machine and their PostgreSQL server with other benches, test runs and people. A bench
 therefore never works in, empties or drops a database it did not create: `scratch_database` creates
-`pecking_order_bench_<pid>_<random hex>` on the server that DATABASE_URL names (the database named in that URL is
-not used: the bench creates and drops its own from the server's `postgres` maintenance database, as Django's test
-runner does), and drops exactly that one when the bench ends, however it ends (an error, Ctrl-C, or SIGTERM,
-which it turns into an ordinary exit so that the drop still runs).
+`pecking_order_bench_<pid>_<random hex>` on the server that DATABASE_URL names (the database named in that URL
+is not used: the bench creates and drops its own from the server's `postgres` maintenance database, as
+Django's test runner does), and drops exactly that one when the bench ends, however it ends (an error, Ctrl-C,
+or SIGTERM, which it turns into an ordinary exit so that the drop still runs).
 """
 
 from __future__ import annotations
@@ -60,8 +61,8 @@ def sigterm_exits() -> Iterator[None]:
 
 @contextmanager
 def scratch_database(server_url: str) -> Iterator[str]:
-    """Create a database of a fresh name on the PostgreSQL server of `server_url`; yield its URL; drop it at the
-    end. Connections still open to it at the end (the bench's own) are closed by the drop."""
+    """Create a database of a fresh name on the PostgreSQL server of `server_url`; yield its URL; drop it at
+    the end. Connections still open to it at the end (the bench's own) are closed by the drop."""
     name = scratch_name()
     _execute(server_url, f"CREATE DATABASE {name}")
     try:
@@ -88,8 +89,8 @@ def bench_database(database_url_or_none: str | None) -> Iterator[str]:
 
 
 def setup_django(database_url: str) -> None:
-    """Django on `database_url` (local settings, no debug, an in-memory broker unless one is set), migrated; on
-    SQLite the var folder is the database file's folder."""
+    """Django on `database_url` (local settings, no debug, an in-memory broker unless one is set), migrated;
+    on SQLite the var folder is the database file's folder."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings.local")
     os.environ["DATABASE_URL"] = database_url
     if database_url.startswith("sqlite:///"):

@@ -4,13 +4,13 @@ bot at several budgets, rated by the league's own pool.
     .venv/bin/python bench/strength_league.py GAME [--table 4] [--rounds 6] [--sittings 8] [--seed 1]
         [--budgets 25,100,400] [--move-seconds 60]
 
-The bots are registered, the league is created, started and played to its target by the same services the
-site and the Celery workers use (`league.bots.services.bot_register`, `league.bots.leagues`,
+The bots are registered, the league is created, started and played to its target by the same services the site
+and the Celery workers use (`league.bots.services.bot_register`, `league.bots.leagues`,
 `league.bots.worker.league_work`, here in this process), on a database of its own (a scratch PostgreSQL
 database on the server of DATABASE_URL, else a SQLite file in a temporary folder). Printed: the league's
-standings as its page shows them (conservative rating mu − 3σ, mu, 3σ (the page's ±), matches, mean place, share of wins),
-then whether the order is random < heuristic < search and where the budgets come out in order of budget.
-The search bots are `search` with only `iterations` set (every other parameter the game's default);
+standings as its page shows them (conservative rating mu − 3σ, mu, 3σ (the page's ±), matches, mean place,
+share of wins), then whether the order is random < heuristic < search and where the budgets come out in order
+of budget. The search bots are `search` with only `iterations` set (every other parameter the game's default);
 "search (default)" is the bot with no parameters at all.
 
 Every bot is registered with `--move-seconds` (60 by default) as its time for a move: a league's own default
@@ -82,18 +82,20 @@ def run(args: argparse.Namespace) -> int:
     rows = league_standings(league)
     print(f"command: .venv/bin/python bench/{Path(__file__).name} {' '.join(sys.argv[1:])}")
     print(
-        f"{args.game}: {len(bots)} bots, tables of {args.table}, {args.rounds} rounds x {args.sittings} sittings, "
-        f"seed {args.seed}, {args.move_seconds:g} s a move; played in {wall:.0f} s ({cpu:.0f} s CPU)\n"
+        f"{args.game}: {len(bots)} bots, tables of {args.table}, {args.rounds} rounds x "
+        f"{args.sittings} sittings, seed {args.seed}, {args.move_seconds:g} s a move; "
+        f"played in {wall:.0f} s ({cpu:.0f} s CPU)\n"
     )
     print(
-        f"{'rank':>4}  {'bot':<18} {'mu-3σ':>7} {'mu':>7} {'3σ':>6} {'matches':>7} {'mean place':>10} {'wins':>6}"
-        f" {'time-outs':>9}"
+        f"{'rank':>4}  {'bot':<18} {'mu-3σ':>7} {'mu':>7} {'3σ':>6} {'matches':>7} {'mean place':>10} "
+        f"{'wins':>6} {'time-outs':>9}"
     )
     for row in rows:
         timeouts = bot_forfeit_rates(row.bot).timeouts
         print(
-            f"{row.rank:>4}  {row.bot.name:<18} {row.conservative:>7.2f} {row.mu:>7.2f} {row.uncertainty:>6.2f} "
-            f"{row.matches:>7} {row.mean_place:>10.2f} {row.win_share:>6.3f} {timeouts:>9}"
+            f"{row.rank:>4}  {row.bot.name:<18} {row.conservative:>7.2f} "
+            f"{row.mu:>7.2f} {row.uncertainty:>6.2f} {row.matches:>7} {row.mean_place:>10.2f} "
+            f"{row.win_share:>6.3f} {timeouts:>9}"
         )
     mu = {row.bot.name: row.mu for row in rows}
     strongest_search = max(

@@ -1,8 +1,10 @@
 """Benchmark: every round of a large tournament through the tournament services and pages (ORM seam included).
 
-Run:  .venv/bin/python bench/tournament_round.py [--players 10000] [--rounds 5] [--seed 2026] [--de-players 256]
-      (DATABASE_URL=postgres://... to measure PostgreSQL, in a database the bench creates on that server and drops
-      at its end; the default is a SQLite file in a temporary folder, removed at the end: bench/scratch.py)
+Run:  .venv/bin/python bench/tournament_round.py [--players 10000] [--rounds 5] [--seed 2026]
+      [--de-players 256]
+      (DATABASE_URL=postgres://... to measure PostgreSQL, in a database the bench creates on that server and
+      drops at its end; the default is a SQLite file in a temporary folder, removed at the end:
+      bench/scratch.py)
 
 For 2-seat Swiss and 4-seat pods, every round (1 to `--rounds`) is generated, published and filled through the
 services with seeded random places, then completed. Each round prints one line of seconds:
@@ -57,10 +59,11 @@ The targets' levers (issue 13), measured the same way on this branch (`scale`), 
       round 2     0.742     0.441  0.361    0.011       0.794   0.781     1.097      0.115 (24)  0.085 (20)
       round 3     0.862     0.331  0.494    0.011       0.858   1.119     1.414      0.138 (24)  0.084 (20)
       round 4     1.600     1.320  0.371    0.011       1.310   1.159     1.958      0.163 (24)  0.091 (20)
-    4-seat pods   round 1     0.512     0.166  0.443    0.012       0.567   0.541     0.791      0.085 (24)  0.104 (20)
-                  round 2     0.573     0.488  0.233    0.010       0.714   0.741     1.010      0.135 (24)  0.110 (20)
-                  round 3     1.719     1.461  0.242    0.008       0.866   0.807     1.108      0.112 (24)  0.103 (20)
-                  round 4     1.867     1.421  0.241    0.008       0.920   1.300     1.361      0.119 (24)  0.105 (20)
+    4-seat pods
+      round 1     0.512     0.166  0.443    0.012       0.567   0.541     0.791      0.085 (24)  0.104 (20)
+      round 2     0.573     0.488  0.233    0.010       0.714   0.741     1.010      0.135 (24)  0.110 (20)
+      round 3     1.719     1.461  0.242    0.008       0.866   0.807     1.108      0.112 (24)  0.103 (20)
+      round 4     1.867     1.421  0.241    0.008       0.920   1.300     1.361      0.119 (24)  0.105 (20)
     double elimination, 256 players, 511 results: median 23.8 ms, p95 33.6 ms, max 84.9 ms a result
 
 `t-page` is the page after a round is completed (its standings stored when it completed: `complete`);
@@ -82,8 +85,18 @@ sys.path.insert(0, str(ROOT))
 from bench.scratch import bench_database, setup_django  # noqa: E402
 
 FORMATS = {"swiss": ("2-seat Swiss", 2), "pods": ("4-seat pods", 4)}
-COLUMNS = ("generate", "pair", "publish", "results", "per result", "t-cold", "complete", "standings", "t-page",
-           "r-page")  # fmt: skip
+COLUMNS = (
+    "generate",
+    "pair",
+    "publish",
+    "results",
+    "per result",
+    "t-cold",
+    "complete",
+    "standings",
+    "t-page",
+    "r-page",
+)
 
 
 def timed(action, **arguments) -> tuple[float, object]:
@@ -133,8 +146,15 @@ def run(key: str, players: list, organizer, rounds: int, rng: random.Random) -> 
     from league.tournaments.models import Registration, Tournament
 
     label, seats = FORMATS[key]
-    tournament = services.tournament_create(created_by=organizer, name=f"Bench {label}", game_id="nacho_pile",
-                                            format="swiss", table_size=seats, rounds=rounds, rated=False)  # fmt: skip
+    tournament = services.tournament_create(
+        created_by=organizer,
+        name=f"Bench {label}",
+        game_id="nacho_pile",
+        format="swiss",
+        table_size=seats,
+        rounds=rounds,
+        rated=False,
+    )
     Registration.objects.bulk_create(
         Registration(tournament=tournament, player=player, seed=seed)
         for seed, player in enumerate(players, 1)
@@ -170,8 +190,10 @@ def run(key: str, players: list, organizer, rounds: int, rng: random.Random) -> 
     print(f"{'med':>5} {'':>6} " + " ".join(f"{medians[name]:>10.3f}" for name in COLUMNS))
     print(f"{'max':>5} {'':>6} " + " ".join(f"{worst[name]:>10.3f}" for name in COLUMNS))
     quality = round_row.quality
-    print(f"  last round's quality: repeat pairs {quality['repeat_pairs']}, max score spread "
-          f"{quality['max_score_spread']:g}, seat excess {quality['seat_excess']}, byes {quality['byes']}")  # fmt: skip
+    print(
+        f"  last round's quality: repeat pairs {quality['repeat_pairs']}, max score spread "
+        f"{quality['max_score_spread']:g}, seat excess {quality['seat_excess']}, byes {quality['byes']}"
+    )
     figures = {}
     for name in (
         "generate",
@@ -195,9 +217,14 @@ def double_elimination(players: list, organizer, rng: random.Random) -> dict[str
     from league.tournaments import services
     from league.tournaments.models import Registration, Table
 
-    tournament = services.tournament_create(created_by=organizer, name="Bench double elimination",
-                                            game_id="nacho_pile", format="double_elimination", table_size=2,
-                                            rated=False)  # fmt: skip
+    tournament = services.tournament_create(
+        created_by=organizer,
+        name="Bench double elimination",
+        game_id="nacho_pile",
+        format="double_elimination",
+        table_size=2,
+        rated=False,
+    )
     Registration.objects.bulk_create(
         Registration(tournament=tournament, player=player, seed=seed)
         for seed, player in enumerate(players, 1)
@@ -218,10 +245,14 @@ def double_elimination(players: list, organizer, rng: random.Random) -> dict[str
             timed(services.table_result, table=table, by=organizer, expected_version=0, places=places)[0]
         )
     tournament.refresh_from_db()
-    print(f"\nDouble elimination, {len(players)} players, match by match ({len(calls)} results, "
-          f"tournament {tournament.status}):")  # fmt: skip
-    print(f"  one result stored and the next match ready: median {statistics.median(calls) * 1000:.1f} ms, "
-          f"p95 {p95(calls) * 1000:.1f} ms, max {max(calls) * 1000:.1f} ms")  # fmt: skip
+    print(
+        f"\nDouble elimination, {len(players)} players, match by match ({len(calls)} results, "
+        f"tournament {tournament.status}):"
+    )
+    print(
+        f"  one result stored and the next match ready: median {statistics.median(calls) * 1000:.1f} ms, "
+        f"p95 {p95(calls) * 1000:.1f} ms, max {max(calls) * 1000:.1f} ms"
+    )
     return {"de_result_med": statistics.median(calls), "de_result_p95": p95(calls)}
 
 

@@ -1,5 +1,5 @@
-"""Tune the search bot's parameters for one game: a small grid with common random seeds against three copies of
-the game's best heuristic.
+"""Tune the search bot's parameters for one game: a small grid
+with common random seeds against three copies of the game's best heuristic.
 
     .venv/bin/python bench/tune_search.py GAME "SETTING" ["SETTING" ...] [--games N] [--seed S] [--players P]
 
@@ -40,7 +40,8 @@ def run(game_id: str, setting: str, games: int, seed: int, players: int) -> str:
     low, high = line.wins_interval
     ms = 1000 * cpu / line.decisions if line.decisions else 0.0
     return (
-        f"{game_id} {setting:<60} games {games} seed {seed}: win share {line.win_share:.3f} ({low:.3f}-{high:.3f})"
+        f"{game_id} {setting:<60} games {games} seed {seed}: win share {line.win_share:.3f} "
+        f"({low:.3f}-{high:.3f})"
         f" mean place {line.mean_place:.3f} cpu ms/decision {ms:.1f} (wall {line.ms_per_decision:.1f})"
     )
 

@@ -20,12 +20,16 @@ import pytest
 CHROMIUM = "/usr/bin/chromium"
 CAPABILITY_MARKERS = ("postgres", "worker", "browser", "sandbox", "slow")
 HOW_TO_RUN = {
-    "postgres": "run them with DATABASE_URL=postgres://postgres@127.0.0.1:5432/pecking_order (or bash .ci/run)",
+    "postgres": (
+        "run them with DATABASE_URL=postgres://postgres@127.0.0.1:5432/pecking_order (or bash .ci/run)"
+    ),
     "worker": "start the broker named by CELERY_BROKER_URL (the default filesystem broker needs nothing)",
     "browser": "install Debian's chromium (apt-get install chromium) and the dev requirements (make install)",
-    "sandbox": "as root, run bash .ci/sandbox-users (installs bubblewrap, creates the slot users po-sandbox-0..15) "
-    "and run the tests as root",
-    "slow": "they need nothing but time (every machine runs them unless PECKING_ORDER_DEFER_MARKERS names them)",
+    "sandbox": "as root, run bash .ci/sandbox-users (installs bubblewrap, creates the slot users "
+    "po-sandbox-0..15) and run the tests as root",
+    "slow": (
+        "they need nothing but time (every machine runs them unless PECKING_ORDER_DEFER_MARKERS names them)"
+    ),
 }
 
 

@@ -5,7 +5,8 @@ from bench.alternate import figures, summary
 
 TABLE_SINCE_AF1CF23 = """\
   repeat 1: service 612 matches/s, engine 1,071 matches/s, ratio 0.57
-Nacho Pile bot league: 8 bots, tables of 4, 3 rounds x 300 sittings = 900 matches a league, 2 worker processes, PostgreSQL + Redis
+Nacho Pile bot league: 8 bots, tables of 4, 3 rounds x 300 sittings = 900 matches a league, \
+2 worker processes, PostgreSQL + Redis
 medians of 1 repeats:
   service: played and recorded                   701 matches/s
   service: played, recorded and rated            612 matches/s   (to the last rating)
@@ -33,8 +34,12 @@ def test_the_last_result_line_gives_the_figures():
 
 def test_without_a_result_line_the_human_tables_of_bot_league_are_read():
     assert figures(TABLE_SINCE_AF1CF23) == {
-        "ratio": 0.57, "service": 612.0, "engine": 1071.0, "recorded": 701.0, "size": 251.0,
-    }  # fmt: skip
+        "ratio": 0.57,
+        "service": 612.0,
+        "engine": 1071.0,
+        "recorded": 701.0,
+        "size": 251.0,
+    }
     assert figures(TABLE_OF_FD5E143) == {"ratio": 0.5, "service": 540.0, "engine": 1080.0, "size": 262.0}
     assert figures("Traceback (most recent call last):\n") == {}
 

@@ -13,8 +13,8 @@ from games.nacho_pile.bots import HeuristicBot
 
 
 def positions(kind: str, wanted: int = 12) -> list:
-    """States of 4-seat heuristic games where seat `current` faces a draw or stop (`kind` "drawstop") or a Wild
-    or a Special (`kind` "specials")."""
+    """States of 4-seat heuristic games where seat `current` faces a draw or stop (`kind` "drawstop") or a
+    Wild or a Special (`kind` "specials")."""
     game = registry.get_game("nacho_pile")
     found = []
     for seed in range(40):

@@ -1,4 +1,5 @@
-"""bench/np_last_chip.py: how often each kind of chip is left last in Nacho Pile, and the mix's weights fitted."""
+"""bench/np_last_chip.py: how often each kind of chip is left last in Nacho Pile,
+and the mix's weights fitted."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""bench/scratch.py: a bench works in a database it created, under a name no other run uses, and drops only that."""
+"""bench/scratch.py: a bench works in a database it created, under a name no other run uses,
+and drops only that."""
 
 import os
 import re

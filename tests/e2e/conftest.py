@@ -13,7 +13,8 @@ def browser():
     """Chromium for one module's tests; closed afterwards so that its threads do not outlive the module."""
     from playwright.sync_api import expect, sync_playwright
 
-    # A loaded machine's live server can take seconds to answer: expect() retries for up to a minute (not 5 s).
+    # A loaded machine's live server can take seconds to answer:
+    # expect() retries for up to a minute (not 5 s).
     expect.set_options(timeout=60_000)
     # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are still synchronous.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"

@@ -100,7 +100,7 @@ def build_site() -> list[Visit]:
             "table",
             f"/tournaments/{swiss.slug}/rounds/{table.round.number}/tables/{table.number}/",
             DEMO_PLAYER_USERNAME,
-        ),  # fmt: skip
+        ),
         Visit("upload form", "/bots/bots/upload/", "author"),
         Visit("my bots", "/bots/bots/mine/", "author"),
         Visit("challenges", "/bots/challenges/", "author"),
@@ -112,5 +112,8 @@ def session_cookie(username: str, base_url: str) -> dict:
     """A signed-in session of `username` as a browser cookie (no log-in page to go through)."""
     client = Client()
     client.force_login(get_user_model().objects.get(username=username))
-    return {"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-            "url": base_url}  # fmt: skip
+    return {
+        "name": settings.SESSION_COOKIE_NAME,
+        "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+        "url": base_url,
+    }

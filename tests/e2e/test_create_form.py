@@ -57,6 +57,8 @@ def test_the_form_shows_what_the_choices_use_and_creates_the_tournament(browser,
     expect(page.locator("#venue")).to_have_text("Venue: The Coop")
     tournament = Tournament.objects.get()
     assert (tournament.options["sauce_value_bbq"], tournament.points, tournament.tiebreaks[:2]) == (
-        4, {"4": [5.0, 2.0, 1.0, 0.0]}, ["points", "opponents_points_average"],
-    )  # fmt: skip
+        4,
+        {"4": [5.0, 2.0, 1.0, 0.0]},
+        ["points", "opponents_points_average"],
+    )
     context.close()

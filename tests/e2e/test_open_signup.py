@@ -127,8 +127,12 @@ def test_two_newcomers_sign_up_join_check_in_and_find_their_tables(live_server, 
 
     tournament = Tournament.objects.get(slug="open-doors")
     assert dict(tournament.registrations.values_list("player__name", "status")) == {
-        "Ada": "active", "Bea": "active", "Cal": "no_show", "Max": "active", "Nia": "active",
-    }  # fmt: skip
+        "Ada": "active",
+        "Bea": "active",
+        "Cal": "no_show",
+        "Max": "active",
+        "Nia": "active",
+    }
     round_row = Round.objects.get(tournament=tournament, number=1)
     for page, name in ((max_, "Max"), (nia, "Nia")):
         table = next(

@@ -39,9 +39,10 @@ def other_site_page():
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, "--disable-features=LocalNetworkAccessChecks"],
+            executable_path=CHROMIUM,
+            args=[*CHROMIUM_ARGS, "--disable-features=LocalNetworkAccessChecks"],
             timeout=120_000,
-        )  # fmt: skip
+        )
         page = chromium.new_page()
         page.set_default_timeout(60_000)
         yield page
@@ -54,8 +55,13 @@ def test_only_the_embed_shows_inside_another_sites_frame(live_server, other_site
     tournament, _, _ = running
     page = other_site_page
     base = f"{live_server.url}/tournaments/{tournament.slug}"
-    framed = {"embed": f"{base}/embed/", "redirect": f"{base}/?embed=1", "page": f"{base}/",
-              "round": f"{base}/rounds/1/", "projector": f"{base}/projector/"}  # fmt: skip
+    framed = {
+        "embed": f"{base}/embed/",
+        "redirect": f"{base}/?embed=1",
+        "page": f"{base}/",
+        "round": f"{base}/rounds/1/",
+        "projector": f"{base}/projector/",
+    }
     host = "".join(f'<iframe id="{name}" src="{url}"></iframe>' for name, url in framed.items())
     refused = []
     page.on("requestfailed", lambda request: refused.append((request.url, request.failure)))
@@ -67,8 +73,9 @@ def test_only_the_embed_shows_inside_another_sites_frame(live_server, other_site
     for name in ("page", "round", "projector"):
         frame = page.locator(f"#{name}").element_handle().content_frame()
         assert frame.url == "chrome-error://chromewebdata/", name
-    assert sorted(refused) == sorted((framed[name], "net::ERR_BLOCKED_BY_RESPONSE")
-                                     for name in ("page", "round", "projector"))  # fmt: skip
+    assert sorted(refused) == sorted(
+        (framed[name], "net::ERR_BLOCKED_BY_RESPONSE") for name in ("page", "round", "projector")
+    )
 
 
 @pytest.mark.browser

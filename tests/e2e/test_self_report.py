@@ -17,8 +17,15 @@ def signed_in_context(browser, live_server, user):
     client = Client()
     client.force_login(user)
     context = browser.new_context(viewport={"width": 390, "height": 844})
-    context.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME,
-                          "value": client.cookies[django_settings.SESSION_COOKIE_NAME].value, "url": live_server.url}])  # fmt: skip
+    context.add_cookies(
+        [
+            {
+                "name": django_settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[django_settings.SESSION_COOKIE_NAME].value,
+                "url": live_server.url,
+            }
+        ]
+    )
     context.set_default_timeout(60_000)
     return context
 

@@ -56,10 +56,23 @@ NAMES = [f"P{seed:02d}" for seed in range(1, 65)]
 ROUND_1 = [[j, j + 16, j + 32, j + 48] for j in range(1, 17)]  # seat order
 ROUND_2 = [[16 * q + s + 1 + 4 * r for r in range(4)] for q in range(4) for s in range(4)]  # seat order
 ROUND_3 = [  # players of each table, by seed, in table order
-    [1, 2, 3, 4], [5, 7, 17, 19], [6, 8, 18, 20], [9, 12, 22, 35], [10, 23, 33, 36], [11, 21, 24, 34],
-    [13, 25, 37, 49], [14, 26, 38, 50], [15, 27, 39, 51], [16, 28, 40, 52], [29, 32, 43, 54],
-    [30, 41, 44, 55], [31, 42, 53, 56], [45, 47, 57, 59], [46, 48, 58, 60], [61, 62, 63, 64],
-]  # fmt: skip
+    [1, 2, 3, 4],
+    [5, 7, 17, 19],
+    [6, 8, 18, 20],
+    [9, 12, 22, 35],
+    [10, 23, 33, 36],
+    [11, 21, 24, 34],
+    [13, 25, 37, 49],
+    [14, 26, 38, 50],
+    [15, 27, 39, 51],
+    [16, 28, 40, 52],
+    [29, 32, 43, 54],
+    [30, 41, 44, 55],
+    [31, 42, 53, 56],
+    [45, 47, 57, 59],
+    [46, 48, 58, 60],
+    [61, 62, 63, 64],
+]
 POINTS_AFTER_3 = {
     9: [1],
     8: [2, 5, 6],
@@ -131,10 +144,19 @@ def test_a_64_player_swiss_and_a_top_16_cut_at_4_seat_tables_follow_the_seeds(li
     organizer = StaffFactory(username="organizer")
     # setup through the services: the settings; the players are registered by batch on the page
     tournament = services.tournament_create(
-        created_by=organizer, name="Big Pods", game_id="nacho_pile", format="stages", first_stage="swiss",
-        rounds=4, cut_size=16, cut_format="single_elimination", table_size=4, advance=2, rated=False,
+        created_by=organizer,
+        name="Big Pods",
+        game_id="nacho_pile",
+        format="stages",
+        first_stage="swiss",
+        rounds=4,
+        cut_size=16,
+        cut_format="single_elimination",
+        table_size=4,
+        advance=2,
+        rated=False,
         requested_bye_score="half",
-    )  # fmt: skip
+    )
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     page = context.new_page()
     base = f"{live_server.url}/tournaments/{tournament.slug}"
@@ -170,8 +192,9 @@ def test_a_64_player_swiss_and_a_top_16_cut_at_4_seat_tables_follow_the_seeds(li
     assert by_seed(round_3) == ROUND_3
     page.goto(f"{base}/")
     points = {row[1]: row[2] for row in standings_rows(page)}
-    assert points == {f"P{player:02d}": str(value) for value, players in POINTS_AFTER_3.items()
-                      for player in players}  # fmt: skip
+    assert points == {
+        f"P{player:02d}": str(value) for value, players in POINTS_AFTER_3.items() for player in players
+    }
 
     # P64 (0 points, last) drops before round 4 is drawn
     page.locator("#players tr", has_text="P64").get_by_role("button", name="Drop").click()
@@ -215,9 +238,11 @@ def test_a_64_player_swiss_and_a_top_16_cut_at_4_seat_tables_follow_the_seeds(li
     page.goto(f"{base}/")
     assert page.inner_text("#status") == "Finished"
     assert page.locator("#standings tr.group th").all_inner_texts() == [
-        "Final table, by place", "Out in round 6, by place at the table", "Out in round 5, by place at the table",
+        "Final table, by place",
+        "Out in round 6, by place at the table",
+        "Out in round 5, by place at the table",
         "Did not make the cut: by the Swiss standings",
-    ]  # fmt: skip
+    ]
     final = [row[1] for row in standings_rows(page)]
     # the final table by place, i.e. by seed; P01 never loses, P02 loses only to P01
     assert final[:4] == sorted(cut[2][0], key=seed)

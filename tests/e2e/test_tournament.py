@@ -85,13 +85,19 @@ def test_organizer_runs_a_four_seat_swiss_and_a_visitor_reads_the_final_standing
     rows = [row.split("\t") for row in page.locator("#standings tbody tr").all_inner_texts()]
     # rank, player, points, opponents' points, wins, head to head, tables played
     assert rows == [
-        ["1", "Ada", "6", "43", "1", "0", "3"], ["2", "Bea", "6", "42", "1", "0", "3"],
-        ["3", "Fay", "6", "36", "1", "0", "3"], ["4", "Dov", "5", "44", "1", "0", "3"],
-        ["5", "Eli", "5", "42", "1", "0", "3"], ["6", "Jon", "5", "38", "1", "0", "3"],
-        ["7", "Ivy", "4", "41", "1", "0", "3"], ["8", "Cal", "4", "40", "1", "0", "3"],
-        ["9", "Hal", "4", "38", "1", "0", "3"], ["10", "Kai", "3", "43", "0", "0", "3"],
-        ["11", "Gus", "3", "42", "0", "0", "3"], ["12", "Lea", "3", "37", "0", "0", "3"],
-    ]  # fmt: skip
+        ["1", "Ada", "6", "43", "1", "0", "3"],
+        ["2", "Bea", "6", "42", "1", "0", "3"],
+        ["3", "Fay", "6", "36", "1", "0", "3"],
+        ["4", "Dov", "5", "44", "1", "0", "3"],
+        ["5", "Eli", "5", "42", "1", "0", "3"],
+        ["6", "Jon", "5", "38", "1", "0", "3"],
+        ["7", "Ivy", "4", "41", "1", "0", "3"],
+        ["8", "Cal", "4", "40", "1", "0", "3"],
+        ["9", "Hal", "4", "38", "1", "0", "3"],
+        ["10", "Kai", "3", "43", "0", "0", "3"],
+        ["11", "Gus", "3", "42", "0", "0", "3"],
+        ["12", "Lea", "3", "37", "0", "0", "3"],
+    ]
     assert sum(int(row[2]) for row in rows) == 3 * 3 * (3 + 2 + 1 + 0)
     assert fits_the_screen(page), "the tournament page scrolls sideways on a phone"
     page.get_by_role("link", name="By name").nth(2).click()
@@ -122,17 +128,28 @@ def test_a_single_elimination_bracket_is_played_out(live_server, page):
             with page.expect_navigation():
                 page.press("#id_place_1", "Enter")
         page.goto(f"{base}/tournaments/{tournament.slug}/")
-    assert visited == ["Round 1, table 1 (R1-2)", "Round 2, table 1 (R2-1)", "Round 2, table 2 (R2-2)",
-                       "Round 3, table 1 (F)"]  # fmt: skip
+    assert visited == [
+        "Round 1, table 1 (R1-2)",
+        "Round 2, table 1 (R2-1)",
+        "Round 2, table 2 (R2-2)",
+        "Round 3, table 1 (F)",
+    ]
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     boxes = page.locator(".bracket g.match")
-    drawn = {box.locator("text.label").text_content(): box.locator("text:not(.label)").all_text_contents()
-             for box in boxes.all()}  # fmt: skip
+    drawn = {
+        box.locator("text.label").text_content(): box.locator("text:not(.label)").all_text_contents()
+        for box in boxes.all()
+    }
     assert drawn == {
-        "R1-1": ["Ada", "bye"], "R1-2": ["Dov (1)", "Eli (2)"], "R1-3": ["Bea", "bye"], "R1-4": ["Cal", "bye"],
-        "R2-1": ["Ada (1)", "Dov (2)"], "R2-2": ["Bea (1)", "Cal (2)"], "F": ["Ada (1)", "Bea (2)"],
-    }  # fmt: skip
+        "R1-1": ["Ada", "bye"],
+        "R1-2": ["Dov (1)", "Eli (2)"],
+        "R1-3": ["Bea", "bye"],
+        "R1-4": ["Cal", "bye"],
+        "R2-1": ["Ada (1)", "Dov (2)"],
+        "R2-2": ["Bea (1)", "Cal (2)"],
+        "F": ["Ada (1)", "Bea (2)"],
+    }
     winners = page.locator(".bracket text.won").all_text_contents()
     assert winners == ["Ada", "Dov (1)", "Bea", "Cal", "Ada (1)", "Bea (1)", "Ada (1)"]
     assert fits_the_screen(page), "the bracket makes the page scroll sideways on a phone"
@@ -163,7 +180,8 @@ def test_a_user_who_does_not_organize_never_sees_the_controls(live_server, page)
     answer = page.evaluate(
         """async (url) => {
             const token = document.cookie.split('; ').find(c => c.startsWith('csrftoken='));
-            const response = await fetch(url, {method: 'POST', headers: {'X-CSRFToken': token ? token.split('=')[1] : ''}});
+            const response = await fetch(url, {method: 'POST', """
+        """headers: {'X-CSRFToken': token ? token.split('=')[1] : ''}});
             return [response.status, await response.text()];
         }""",
         f"{base}/tournaments/{tournament.slug}/rounds/1/complete/",
@@ -194,8 +212,9 @@ def table_state(tournament, label):
 @pytest.mark.django_db(transaction=True)
 def test_a_sixteen_player_double_elimination_is_played_match_by_match(live_server, page):
     organizer = StaffFactory(username="organizer")
-    tournament, _ = make_tournament(organizer, 16, format="double_elimination", table_size=2, name="Double Cup",
-                                    rated=False)  # fmt: skip
+    tournament, _ = make_tournament(
+        organizer, 16, format="double_elimination", table_size=2, name="Double Cup", rated=False
+    )
     base = f"{live_server.url}/tournaments/{tournament.slug}"
     log_in(page, live_server.url, "organizer", f"/tournaments/{tournament.slug}/")
     page.get_by_role("button", name="Generate round 1").click()

@@ -1,4 +1,5 @@
-"""A visitor reads a replay page's verdict: verified, or rejected naming the event, on a phone and a desktop."""
+"""A visitor reads a replay page's verdict: verified, or rejected naming the event,
+on a phone and a desktop."""
 
 import os
 from pathlib import Path

@@ -1,4 +1,5 @@
-"""factory-boy factories for league models. Matches are made through the matches service, so they are valid."""
+"""factory-boy factories for league models. Matches are made through the matches service,
+so they are valid."""
 
 from datetime import UTC, datetime, timedelta
 

@@ -109,8 +109,15 @@ def open_signup(organizer, *, schedule=None, name: str = "Open Day", **signup) -
     """A 2-seat Swiss of Nacho Pile (unrated) with registration open to players who join themselves.
 
     `signup` sets the sign-up settings (self sign-up on by default), `schedule` the event's clock."""
-    tournament = services.tournament_create(created_by=organizer, name=name, game_id="nacho_pile", format="swiss",
-                                            table_size=2, rounds=2, rated=False)  # fmt: skip
+    tournament = services.tournament_create(
+        created_by=organizer,
+        name=name,
+        game_id="nacho_pile",
+        format="swiss",
+        table_size=2,
+        rounds=2,
+        rated=False,
+    )
     services.signup_configure(tournament=tournament, by=organizer, **{"self_signup": True, **signup})
     if schedule:
         services.tournament_schedule(tournament=tournament, by=organizer, **schedule)

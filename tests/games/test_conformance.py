@@ -275,7 +275,8 @@ def test_sampled_states_agree_with_the_observation_and_play_to_the_end(game):
 
 
 def test_observations_do_not_depend_on_what_the_seat_cannot_see(game):
-    """Two states the sampler makes from one observation look the same from that seat, yet differ for others."""
+    """Two states the sampler makes from one observation look the same from that seat,
+    yet differ for others."""
     rng = random.Random(29)
     num_players = player_counts(game)[-1]
     for state in spread_positions(game, num_players, seed=31, count=15, every=11):
@@ -305,8 +306,8 @@ def test_an_engine_s_playout_draws_the_same_numbers_and_reaches_the_same_state_a
 
 def test_an_engine_s_run_plays_what_the_generic_one_plays(game):
     """`State.run` is the runner's whole match; an engine's override must ask `decide` the same questions with
-    the state up to date (the deciding seat's observation as the generic loop has it then), draw the same numbers,
-    append the same events and reach the same state, to the end and to a cap."""
+    the state up to date (the deciding seat's observation as the generic loop has it then), draw the same
+    numbers, append the same events and reach the same state, to the end and to a cap."""
     from games.core.state import State
 
     def decider(state, asked, seed):

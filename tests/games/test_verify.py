@@ -165,7 +165,8 @@ def test_a_changed_chance_outcome_is_named():
     assert verdict.expected == record["events"][index][1]
     assert verdict.recorded == changed["events"][index][1]
     assert verdict.summary() == (
-        f"rejected: event {index}: chance: re-made {json.dumps(verdict.expected)}, recorded {json.dumps(verdict.recorded)}"
+        f"rejected: event {index}: chance: re-made {json.dumps(verdict.expected)}, recorded "
+        f"{json.dumps(verdict.recorded)}"
     )
 
 
@@ -229,10 +230,15 @@ def test_an_external_seat_is_listed_as_not_remade_and_checked_for_legality_only(
     seats = ["heuristic", outside_seat({"definition": "Program", "version": 2}), "random"]
     record = json.loads(json.dumps(play_match("nacho_pile", 3, seats, seed=5)))
     assert record["seats"][1] == {
-        "bot": "external", "params": {"definition": "Program v2"}, "external": {"definition": "Program", "version": 2}
-    }  # fmt: skip
-    assert record["seats"][0] == {"bot": "heuristic", "params": {"caution": record["seats"][0]["params"]["caution"]},
-                                  "version": 1}  # fmt: skip
+        "bot": "external",
+        "params": {"definition": "Program v2"},
+        "external": {"definition": "Program", "version": 2},
+    }
+    assert record["seats"][0] == {
+        "bot": "heuristic",
+        "params": {"caution": record["seats"][0]["params"]["caution"]},
+        "version": 1,
+    }
     verdict = verify(record)
     assert verdict.status == VERIFIED
     assert verdict.not_remade == [{"seat": 1, "why": "external program Program v2"}]
@@ -287,8 +293,8 @@ def test_forfeits_are_remade(toy):
     verdict = verify(record)
     assert verdict.status == REJECTED
     assert verdict.summary() == (
-        f"rejected: event {index}: seat 0 (keep_high): the record says the bot forfeited (crashed); re-made, it"
-        " plays a legal action"
+        f"rejected: event {index}: seat 0 (keep_high): the record says the bot forfeited (crashed); re-made, "
+        "it plays a legal action"
     )
 
 
@@ -297,9 +303,12 @@ def test_forfeits_are_remade(toy):
     [
         ([], "not a match record: a record is a JSON object"),
         ({"format": 1}, "not a match record: it has no 'game'"),
-        ({**{"format": 1, "game": "nacho_pile", "version": 1, "options": {}, "seed": "x"}}, "not a match record: its 'seed' has the wrong type"),
+        (
+            {**{"format": 1, "game": "nacho_pile", "version": 1, "options": {}, "seed": "x"}},
+            "not a match record: its 'seed' has the wrong type",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_value_that_is_not_a_record_is_bad_input(value, message):
     with pytest.raises(BadRecord) as caught:
         verify(value)
@@ -361,8 +370,10 @@ def test_the_command_line_exit_codes(capsys, tmp_path):
 
     path.write_text("[1, 2]")
     assert run_cli(capsys, "replay", "--strict", str(path)) == (
-        2, "", "python -m games: error: not a match record: a record is a JSON object\n"
-    )  # fmt: skip
+        2,
+        "",
+        "python -m games: error: not a match record: a record is a JSON object\n",
+    )
     path.write_text("{not json")
     status, _, err = run_cli(capsys, "replay", "--strict", str(path))
     assert status == 2 and err.startswith(f"python -m games: error: {path} is not JSON: ")
@@ -384,6 +395,6 @@ def test_the_command_line_lists_seats_not_remade(capsys, tmp_path):
     assert status == 0
     assert out.splitlines()[:2] == [
         "verified",
-        "  seat 0 not re-made (time-limited search (5 s a decision): its choices depend on wall time): its decisions"
-        " checked for legality only",
+        "  seat 0 not re-made (time-limited search (5 s a decision): its choices depend on wall time): its "
+        "decisions checked for legality only",
     ]

@@ -20,9 +20,17 @@ def admin_client(client, db):
 
 @pytest.mark.parametrize(
     "model",
-    ["players/player", "matches/match", "results/resultversion", "ratings/ratingpool", "ratings/rating",
-     "ratings/ratinghistory", "ratings/pendingratingupdate", "django_celery_beat/periodictask"],
-)  # fmt: skip
+    [
+        "players/player",
+        "matches/match",
+        "results/resultversion",
+        "ratings/ratingpool",
+        "ratings/rating",
+        "ratings/ratinghistory",
+        "ratings/pendingratingupdate",
+        "django_celery_beat/periodictask",
+    ],
+)
 def test_admin_lists_every_league_model(admin_client, match_of, submit, model):
     submit(match_of(), [1, 2, 3, 4])
     assert admin_client.get(f"/admin/{model}/").status_code == 200
@@ -31,9 +39,15 @@ def test_admin_lists_every_league_model(admin_client, match_of, submit, model):
 def test_admin_adds_a_match_through_the_service(admin_client, players):
     response = admin_client.post(
         "/admin/matches/match/add/",
-        {"game": "nacho_pile", "seat_names": "cat\nAnn\n", "options_json": "", "rated": "on",
-         "played_at_0": "2026-03-01", "played_at_1": "20:00:00"},
-    )  # fmt: skip
+        {
+            "game": "nacho_pile",
+            "seat_names": "cat\nAnn\n",
+            "options_json": "",
+            "rated": "on",
+            "played_at_0": "2026-03-01",
+            "played_at_1": "20:00:00",
+        },
+    )
     assert response.status_code == 302
     match = Match.objects.get()
     assert list(match.seats.values_list("player__name", flat=True)) == ["Cat", "Ann"]
@@ -43,9 +57,15 @@ def test_admin_adds_a_match_through_the_service(admin_client, players):
 def test_admin_refuses_a_bad_match_with_a_form_error(admin_client, players):
     response = admin_client.post(
         "/admin/matches/match/add/",
-        {"game": "chickie_nuggs", "seat_names": "Ann\nNobody", "options_json": "[]", "rated": "on",
-         "played_at_0": "2026-03-01", "played_at_1": "20:00:00"},
-    )  # fmt: skip
+        {
+            "game": "chickie_nuggs",
+            "seat_names": "Ann\nNobody",
+            "options_json": "[]",
+            "rated": "on",
+            "played_at_0": "2026-03-01",
+            "played_at_1": "20:00:00",
+        },
+    )
     assert response.status_code == 200
     page = response.content.decode()
     assert "no player called Nobody" in page and "options are a JSON object" in page

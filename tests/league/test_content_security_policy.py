@@ -46,7 +46,8 @@ def _markup(template: str) -> str:
 
 
 def test_the_template_reader_sees_through_template_tags():
-    template = """{% load static %}{# a <style> element is refused #}<input value='<a href="{% url 'home' %}">'>
+    template = """{% load static %}{# a <style> element is refused #}\
+<input value='<a href="{% url 'home' %}">'>
 <p{% if late %} style="color: {{ colour }}"{% endif %}>{{ name }}</p>"""
     assert inline_code(_markup(template)) == ["line 2: a style= attribute on <p>"]
 

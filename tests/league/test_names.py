@@ -94,8 +94,12 @@ def test_a_name_typed_decomposed_is_the_same_player_as_composed(db):
 
 def test_names_in_any_script_get_slugs_in_their_script(staff):
     assert [player_create(name=name).slug for name in (PERSIAN, "李雷", "محمد علي", "Юлия", "Zoë Smith")] == [
-        "میخواهم", "李雷", "محمد-علي", "юлия", "zoë-smith",
-    ]  # fmt: skip
+        "میخواهم",
+        "李雷",
+        "محمد-علي",
+        "юлия",
+        "zoë-smith",
+    ]
     tournament = tournaments.tournament_create(
         created_by=staff, name="Кубок 2026", game_id="nacho_pile", format="round_robin", table_size=2
     )

@@ -27,9 +27,14 @@ def organizer(db):
 def cup(organizer):
     """A 2-round Swiss named in Cyrillic of the four names, registered by name through the service, played."""
     tournament = services.tournament_create(
-        created_by=organizer, name="Кубок Юлии", game_id="nacho_pile", format="swiss", table_size=2, rounds=2,
+        created_by=organizer,
+        name="Кубок Юлии",
+        game_id="nacho_pile",
+        format="swiss",
+        table_size=2,
+        rounds=2,
         rated=False,
-    )  # fmt: skip
+    )
     for name in NAMES:
         services.registration_add(tournament=tournament, by=organizer, name=name)
     services.tournament_start(tournament=tournament, by=organizer)
@@ -40,8 +45,11 @@ def cup(organizer):
 def test_names_in_any_script_are_accepted_and_kept_as_typed(db):
     players = [player_create(name=name) for name in NAMES]
     assert [(player.name, player.slug) for player in players] == [
-        ("李雷", "李雷"), ("محمد علي", "محمد-علي"), ("Юлия", "юлия"), ("Zoë", "zoë"),
-    ]  # fmt: skip
+        ("李雷", "李雷"),
+        ("محمد علي", "محمد-علي"),
+        ("Юлия", "юлия"),
+        ("Zoë", "zoë"),
+    ]
     assert player_create(name="مهر\u200cناز").name == "مهر\u200cناز"  # the zero-width non-joiner stays
     with pytest.raises(
         UserError, match=r"^a name cannot hold control .* U\+202E \(RIGHT-TO-LEFT OVERRIDE\)$"
@@ -138,5 +146,10 @@ def test_csv_exports_keep_names_start_with_a_bom_and_defuse_formulas(client, org
     results = client.get(f"/tournaments/{quote(tournament.slug)}/results.csv").content.decode("utf-8-sig")
     assert "'=HYPERLINK(1)" in results and "Юлия" in results
     assert [safe_cell(value) for value in ["-Zed", "+1", "-1.5", -2, "Ann", "=1+2"]] == [
-        "'-Zed", "+1", "-1.5", -2, "Ann", "'=1+2",
-    ]  # fmt: skip
+        "'-Zed",
+        "+1",
+        "-1.5",
+        -2,
+        "Ann",
+        "'=1+2",
+    ]

@@ -79,7 +79,8 @@ def test_list_pages_do_not_grow_their_query_count_with_rows(client, league, play
 
 def test_list_page_query_counts(client, league, django_assert_num_queries):
     expected = {
-        "/": 8,  # home: the leaders of each of the 4 games, live and open tournaments, results and their seats
+        # home: the leaders of each of the 4 games, live and open tournaments, results and their seats
+        "/": 8,
         "/games/nacho_pile/": 3,
         "/players/": 3,
         "/matches/": 3,

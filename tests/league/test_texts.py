@@ -64,14 +64,23 @@ def manifest_zip(manifest: bytes, name: str = "manifest.json") -> bytes:
 @pytest.mark.parametrize(
     ("manifest", "name", "message"),
     [
-        (b'{"entry": "main.py", "description": "a\\u0000b"}', "manifest.json",
-         "manifest.json: the description cannot hold a control character, such as U+0000"),
-        (b'{"entry": "main.py", "description": "half \\ud800"}', "manifest.json",
-         "manifest.json: the description cannot hold a lone surrogate, such as U+D800"),
-        (b'entry = "main.py"\ndescription = "bell \\u0007"\n', "bot.toml",
-         "bot.toml: the description cannot hold a control character, such as U+0007"),
+        (
+            b'{"entry": "main.py", "description": "a\\u0000b"}',
+            "manifest.json",
+            "manifest.json: the description cannot hold a control character, such as U+0000",
+        ),
+        (
+            b'{"entry": "main.py", "description": "half \\ud800"}',
+            "manifest.json",
+            "manifest.json: the description cannot hold a lone surrogate, such as U+D800",
+        ),
+        (
+            b'entry = "main.py"\ndescription = "bell \\u0007"\n',
+            "bot.toml",
+            "bot.toml: the description cannot hold a control character, such as U+0007",
+        ),
     ],
-)  # fmt: skip
+)
 def test_an_upload_whose_manifest_description_holds_nul_or_a_surrogate_is_refused(
     db, manifest, name, message
 ):
@@ -87,28 +96,34 @@ def test_the_api_answers_a_manifest_with_nul_with_400_naming_the_file(db):
     upload = SimpleUploadedFile("bot.zip", manifest_zip(b'{"entry": "main.py", "description": "\\u0000"}'))
     response = client.post("/api/bots/upload/", {"game": "nacho_pile", "name": "Nully", "file": upload})
     assert (response.status_code, response.json()["field"], response.json()["detail"]) == (
-        400, "file", "manifest.json: the description cannot hold a control character, such as U+0000"
-    )  # fmt: skip
+        400,
+        "file",
+        "manifest.json: the description cannot hold a control character, such as U+0000",
+    )
     assert not BotDefinition.objects.exists()
 
 
 def test_a_typed_description_is_checked_too_and_wins_over_the_manifests(db):
     member = UserFactory()
     data = manifest_zip(b'{"entry": "main.py", "description": "from the manifest"}')
-    assert refused(bot_upload, by=member, game_id="nacho_pile", name="Typed", data=data,
-                   description="typed \ud83d") == (
-        "description", "the description cannot hold a lone surrogate, such as U+D83D"
-    )  # fmt: skip
+    assert refused(
+        bot_upload, by=member, game_id="nacho_pile", name="Typed", data=data, description="typed \ud83d"
+    ) == ("description", "the description cannot hold a lone surrogate, such as U+D83D")
     bot = bot_upload(by=member, game_id="nacho_pile", name="Typed", data=data, description=" typed\nhere ")
     assert bot.description == "typed\nhere"
 
 
 def test_a_registered_bots_description_is_checked(db):
     staff = StaffFactory()
-    assert refused(bot_register, name="Greedy", description="a\x00", by=staff, game_id="nacho_pile",
-                   kind="builtin", strategy="random") == (
-        "description", "the description cannot hold a control character, such as U+0000"
-    )  # fmt: skip
+    assert refused(
+        bot_register,
+        name="Greedy",
+        description="a\x00",
+        by=staff,
+        game_id="nacho_pile",
+        kind="builtin",
+        strategy="random",
+    ) == ("description", "the description cannot hold a control character, such as U+0000")
     assert not BotDefinition.objects.exists()
 
 
@@ -122,22 +137,29 @@ def test_a_registered_bots_description_is_checked(db):
 )
 def test_an_external_bots_command_with_nul_or_a_surrogate_is_refused(db, command, message):
     staff = StaffFactory()
-    assert refused(bot_register, name="Outside", by=staff, game_id="nacho_pile", kind="external",
-                   command=command) == ("command", message)  # fmt: skip
+    assert refused(
+        bot_register, name="Outside", by=staff, game_id="nacho_pile", kind="external", command=command
+    ) == ("command", message)
     assert not BotDefinition.objects.exists()
 
 
 def test_a_tournaments_venue_and_description_are_checked(db):
     organizer = StaffFactory()
     settings = {
-        "name": "Spring Open", "game_id": "nacho_pile", "format": "swiss", "table_size": 4, "rounds": 3
-    }  # fmt: skip
+        "name": "Spring Open",
+        "game_id": "nacho_pile",
+        "format": "swiss",
+        "table_size": 4,
+        "rounds": 3,
+    }
     assert refused(tournaments.tournament_create, created_by=organizer, venue="Hall\x00 B", **settings) == (
-        "venue", "the venue cannot hold a control character, such as U+0000"
-    )  # fmt: skip
+        "venue",
+        "the venue cannot hold a control character, such as U+0000",
+    )
     assert refused(tournaments.tournament_create, created_by=organizer, description="\udfff", **settings) == (
-        "description", "the description cannot hold a lone surrogate, such as U+DFFF"
-    )  # fmt: skip
+        "description",
+        "the description cannot hold a lone surrogate, such as U+DFFF",
+    )
     tournament = tournaments.tournament_create(
         created_by=organizer, venue=" Hall B ", description="Two\nlines", **settings
     )
@@ -150,19 +172,26 @@ def test_a_results_reason_is_checked_on_entry_correction_and_void(db):
     result_submit(match_id=match.pk, expected_version=0, places=[1, 2, 3, 4], entered_by=staff)
     correction = {"match_id": match.pk, "expected_version": 1, "places": [4, 3, 2, 1], "entered_by": staff}
     assert refused(result_submit, reason="slip\x00", **correction) == (
-        "reason", "the reason cannot hold a control character, such as U+0000"
-    )  # fmt: skip
+        "reason",
+        "the reason cannot hold a control character, such as U+0000",
+    )
     assert refused(result_void, match_id=match.pk, entered_by=staff, reason="\ud800") == (
-        "reason", "the reason cannot hold a lone surrogate, such as U+D800"
-    )  # fmt: skip
+        "reason",
+        "the reason cannot hold a lone surrogate, such as U+D800",
+    )
     match.refresh_from_db()
     assert (match.result_version, match.status) == (1, "finished")
 
 
 def test_program_output_with_nul_and_surrogates_is_stored_with_replacement_characters(db):
     match = MatchFactory(players=PlayerFactory.create_batch(2))
-    program_logs_add(logs=[ProgramLog(match=match, seat=0, forfeit="illegal", detail="said \x00",
-                                      output="out\x00put \udcff\nnext")])  # fmt: skip
+    program_logs_add(
+        logs=[
+            ProgramLog(
+                match=match, seat=0, forfeit="illegal", detail="said \x00", output="out\x00put \udcff\nnext"
+            )
+        ]
+    )
     stored = list(ProgramLog.objects.values_list("detail", "output"))
     assert stored == [("said \ufffd", "out\ufffdput \ufffd\nnext")]
 

@@ -48,7 +48,8 @@ SQL_WRITE = r"\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+[\"'`]?{table}\b"
 @dataclass(frozen=True)
 class Guard:
     """What the check knows of the guarded models: where they are defined and who owns them, the attributes
-    that hold one (foreign keys and related managers), their tables, and the league functions returning one."""
+    that hold one (foreign keys and related managers), their tables, and
+    the league functions returning one."""
 
     models: dict[str, str]  # model class name -> its models module
     owners: dict[str, str]  # model class name -> the one module that may write it
@@ -78,7 +79,8 @@ def league_modules() -> list[Path]:
 
 
 def _returning(guard: Guard, tree: ast.Module, module: str) -> dict[str, str]:
-    """This module's functions whose return annotation names a guarded model (a selector's `QuerySet[Match]`)."""
+    """This module's functions whose return annotation names a guarded model
+    (a selector's `QuerySet[Match]`)."""
     found = {}
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, guard.models)) + r")\b")
     for node in ast.walk(tree):
@@ -137,7 +139,8 @@ class _Reader(ast.NodeVisitor):
             self.imported[alias.asname or alias.name] = f"{node.module}.{alias.name}"
 
     def _qualified(self, node: ast.expr) -> str | None:
-        """The dotted name an expression stands for, through imports (`bulk.insert` -> league.core.bulk.insert)."""
+        """The dotted name an expression stands for, through imports
+        (`bulk.insert` -> league.core.bulk.insert)."""
         if isinstance(node, ast.Name):
             return self.imported.get(node.id, f"{self.module}.{node.id}")
         if isinstance(node, ast.Attribute):
@@ -259,7 +262,8 @@ class _Reader(ast.NodeVisitor):
 
 
 def writes_in(source: str, *, module: str, guard: Guard) -> list[Write]:
-    """The writes of guarded models in `source` (the module `module`) that its owner's services do not make."""
+    """The writes of guarded models in `source` (the module `module`)
+    that its owner's services do not make."""
     reader = _Reader(guard, module)
     tree = ast.parse(source)
     for node in ast.walk(tree):  # imports first, wherever they are (inside functions too)
@@ -311,7 +315,8 @@ def test_the_owners_services_are_seen_writing(guard):
 @pytest.mark.django_db
 def test_the_admin_of_guarded_models_writes_only_through_services():
     """Django's defaults write: `save_model` saves the form's instance, `delete_model` deletes it, an inline's
-    formset saves its rows. An admin of a guarded model overrides what it allows, and allows no inline edit."""
+    formset saves its rows. An admin of a guarded model overrides what it allows,
+    and allows no inline edit."""
     request = RequestFactory().get("/admin/")
     request.user = get_user_model().objects.create_superuser("root", "root@example.invalid", "pw-root-1")
     admins, inlines = [], []
@@ -358,7 +363,8 @@ PLANTED = [
         ".save()",
     ),
     (
-        "def f():\n    seats = list(MatchSeat.objects.filter(match_id=1))\n    for seat in seats:\n        seat.save()",
+        "def f():\n    seats = list(MatchSeat.objects.filter(match_id=1))\n"
+        "    for seat in seats:\n        seat.save()",
         "MatchSeat",
         ".save()",
     ),

@@ -49,8 +49,8 @@ def test_rewards_share_wins_and_credit_places_and_score_margins():
 
 
 def test_same_seed_same_choice_and_choices_depend_only_on_the_observation(game):
-    """Two states that look the same from the bot's seat (one the truth, one the sampler's redeal) get the same
-    choice for the same seed: the bot can only reach the observation."""
+    """Two states that look the same from the bot's seat (one the truth, one the sampler's redeal) get the
+    same choice for the same seed: the bot can only reach the observation."""
     low, _ = game.spec.players_allowed(game.spec.validate_options({}))
     num_players = max(low, min(4, game.spec.max_players))
     checked = 0
@@ -71,7 +71,8 @@ def test_same_seed_same_choice_and_choices_depend_only_on_the_observation(game):
 
 
 def test_plays_a_legal_action_in_every_position_of_many_games(game):
-    """Whole matches with the search bot in every seat: the runner forfeits a seat on any illegal action or error."""
+    """Whole matches with the search bot in every seat: the runner forfeits
+    a seat on any illegal action or error."""
     low, high = game.spec.players_allowed(game.spec.validate_options({}))
     for seed in range(4):
         num_players = low + seed % (high - low + 1)
@@ -166,15 +167,16 @@ def test_registering_a_game_again_with_more_bots_keeps_its_tuned_search():
 
 
 def test_a_position_short_of_the_end_is_scored_by_the_mix_with_its_margins():
-    # The position of Nacho Pile's rules test of the mix: the last chip is a 3 (a quarter), a 5 (a half) or the Wild.
+    # The position of Nacho Pile's rules test of the mix: the last chip is a 3 (a quarter),
+    # a 5 (a half) or the Wild.
     from games.nacho_pile import GAME
     from tests.games.nacho_pile import short_of_the_end
 
     state = short_of_the_end()
     rewards = make_bot(GAME, state, 2, 1)._evaluate(state)
     # Each entry of the mix scores places (0.55 + 0.25 for first, 0.125 for second) and the margin of the
-    # deciding count over the others' mean, scaled by the spread + 1, with weight 0.2, even though Nacho Pile's
-    # final outcome has no single score for margins.
+    # deciding count over the others' mean, scaled by the spread + 1, with weight 0.2, even though Nacho
+    # Pile's final outcome has no single score for margins.
     last_3 = [0.8 + 0.2 * (1 + 3 / 4) / 2, 0.125 + 0.2 * (1 - 1.5 / 4) / 2, 0.2 * (1 - 1.5 / 4) / 2]
     a_5 = [0.125 + 0.2 * (1 - 1.5 / 4) / 2, 0.8 + 0.2 * (1 + 3 / 4) / 2, 0.2 * (1 - 1.5 / 4) / 2]
     wild = [0.125 + 0.2 * (1 + 1 / 5) / 2, 0.8 + 0.2 * (1 + 2.5 / 5) / 2, 0.2 * (1 - 3.5 / 5) / 2]

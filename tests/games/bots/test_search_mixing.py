@@ -12,8 +12,8 @@ def guessing_position():
     """The last two hours of a two-player game, level on points, a Prize Chicken in the coop.
 
     Seat 0 holds a Fox and a Healthy Chicken; seat 1 a Guard Dog and a Plump Chicken. Whoever guesses right
-    wins: the Fox now against the Chicken takes 6 points, against the Dog gives the Dog 4; holding the Fox back
-    sends it next hour against the Dog (seat 1 takes 7) or against the Chicken (seat 0 takes 7). Matching
+    wins: the Fox now against the Chicken takes 6 points, against the Dog gives the Dog 4; holding the Fox
+    back sends it next hour against the Dog (seat 1 takes 7) or against the Chicken (seat 0 takes 7). Matching
     pennies: the right answer is a mix.
     """
     return NobodyButUsChickensState.position(

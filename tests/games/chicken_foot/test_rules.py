@@ -1,4 +1,5 @@
-"""Chicken Foot rules from hand-built positions (`ChickenFootState.position`) and hand-chosen deals and draws."""
+"""Chicken Foot rules from hand-built positions (`ChickenFootState.position`)
+and hand-chosen deals and draws."""
 
 import pytest
 
@@ -13,9 +14,15 @@ D6 = {"set": "double_six"}
 # A double-six layout after the spinner is full: free ends 1 (on 4-1), 4 (on 6-4), 5 (on 5-3) and 5 (on 5-2).
 # Of the bones showing a 5 only 5-0, 5-1 and 5-5 are off the table, so a chickie of 5s can never be filled.
 FULL_SPINNER_PLAYS = (
-    (1, "6-5", "6-6"), (0, "6-4", "6-6"), (1, "6-3", "6-6"), (0, "6-2", "6-6"),
-    (1, "5-4", "6-5"), (0, "4-1", "5-4"), (1, "5-3", "6-3"), (0, "5-2", "6-2"),
-)  # fmt: skip
+    (1, "6-5", "6-6"),
+    (0, "6-4", "6-6"),
+    (1, "6-3", "6-6"),
+    (0, "6-2", "6-6"),
+    (1, "5-4", "6-5"),
+    (0, "4-1", "5-4"),
+    (1, "5-3", "6-3"),
+    (0, "5-2", "6-2"),
+)
 
 
 def full_spinner(hands, yard=None, turn=0, options=None):
@@ -78,9 +85,11 @@ def test_the_spinner_takes_only_its_number_until_its_four_arms_are_down():
     play(state, "6-3@6-6")
     assert observe(state)["constraint"] is None
     assert observe(state)["open_ends"] == [
-        {"onto": "6-1", "number": 1}, {"onto": "6-2", "number": 2},
-        {"onto": "6-4", "number": 4}, {"onto": "6-3", "number": 3},
-    ]  # fmt: skip
+        {"onto": "6-1", "number": 1},
+        {"onto": "6-2", "number": 2},
+        {"onto": "6-4", "number": 4},
+        {"onto": "6-3", "number": 3},
+    ]
     assert state.legal_actions(1) == ["1-1@6-1", "4-0@6-4"]
 
 
@@ -133,7 +142,8 @@ BLOCK_YARD = ["3-0", "4-3", "4-0", "5-0"]
 
 
 def blocked_chickie(options=None):
-    """Seat 0 opens a chickie of 5s that can never be filled; seat 1 adds 5-1; both draw a bone that misses."""
+    """Seat 0 opens a chickie of 5s that can never be filled; seat 1 adds 5-1;
+    both draw a bone that misses."""
     state = full_spinner(BLOCK_HANDS, BLOCK_YARD, options=options)
     assert state.legal_actions(0) == ["1-0@4-1", "2-1@4-1", "4-4@6-4", "5-5@5-3", "5-5@5-2"]
     play(state, "5-5@5-3")
@@ -151,11 +161,18 @@ def test_an_unfillable_chickie_ends_the_round_after_a_full_cycle_of_passes(round
     assert seen["awaiting"] == "deal" and seen["rounds_played"] == 1
     assert [entry["event"] for entry in seen["history"][-4:]] == ["draw", "pass", "draw", "pass"]
     assert seen["rounds"][0] == {
-        "round": 1, "lead": "6-6", "skipped": False, "opener": 0, "went_out": None,
-        "hands": [["0-0", "1-0", "2-0", "2-1", "2-2", "3-0", "3-3", "4-4"],
-                  ["1-1", "3-1", "3-2", "4-2", "4-3", "6-0", "6-1"]],
-        "points": [77, 37], "totals": [77, 37],
-    }  # fmt: skip
+        "round": 1,
+        "lead": "6-6",
+        "skipped": False,
+        "opener": 0,
+        "went_out": None,
+        "hands": [
+            ["0-0", "1-0", "2-0", "2-1", "2-2", "3-0", "3-3", "4-4"],
+            ["1-1", "3-1", "3-2", "4-2", "4-3", "6-0", "6-1"],
+        ],
+        "points": [77, 37],
+        "totals": [77, 37],
+    }
     assert seen["scores"] == [77, 37]
 
 
@@ -301,8 +318,12 @@ def test_going_out_on_a_double_ends_the_round_with_the_chickie_unfilled():
 
 # ----------------------------------------------------------------------------------------------- the lead
 
-NO_SIX_SIX = [["1-0", "2-0", "3-0", "4-0", "5-0"], ["2-1", "3-1", "4-1", "5-1", "6-1"],
-              ["3-2", "4-2", "5-2", "6-2", "5-5"], ["4-3", "5-3", "6-3", "5-4", "6-4"]]  # fmt: skip
+NO_SIX_SIX = [
+    ["1-0", "2-0", "3-0", "4-0", "5-0"],
+    ["2-1", "3-1", "4-1", "5-1", "6-1"],
+    ["3-2", "4-2", "5-2", "6-2", "5-5"],
+    ["4-3", "5-3", "6-3", "5-4", "6-4"],
+]
 
 
 def test_seed_highest_held_leads_with_the_highest_double_anyone_holds():
@@ -372,8 +393,12 @@ def test_the_double_blanks_round_is_never_skipped():
 
 
 def test_seed_highest_held_draws_from_left_of_the_previous_opener_when_no_double_can_lead():
-    hands = [["1-0", "2-0", "3-0", "4-0", "5-0"], ["2-1", "3-1", "4-1", "5-1", "6-1"],
-             ["3-2", "4-2", "5-2", "6-2", "6-0"], ["4-3", "5-3", "6-3", "5-4", "6-4"]]  # fmt: skip
+    hands = [
+        ["1-0", "2-0", "3-0", "4-0", "5-0"],
+        ["2-1", "3-1", "4-1", "5-1", "6-1"],
+        ["3-2", "4-2", "5-2", "6-2", "6-0"],
+        ["4-3", "5-3", "6-3", "5-4", "6-4"],
+    ]
     # 6-6 led in round 1; nobody holds a double now.
     state = ChickenFootState.position(4, D6, hands=hands, round_number=2, led=["6-6"], previous_opener=2)
     assert observe(state)["awaiting"] == "lead_draw" and observe(state)["turn"] == 3
@@ -390,10 +415,12 @@ def test_seed_highest_held_draws_from_left_of_the_previous_opener_when_no_double
 
 @pytest.mark.parametrize(
     ("set_name", "counts"),
-    [("double_six", {2: 8, 3: 7, 4: 5}),
-     ("double_nine", {2: 9, 3: 9, 4: 9, 5: 7, 6: 7, 7: 7}),
-     ("double_twelve", {2: 15, 3: 12, 4: 12, 5: 9, 6: 9, 7: 9})],
-)  # fmt: skip
+    [
+        ("double_six", {2: 8, 3: 7, 4: 5}),
+        ("double_nine", {2: 9, 3: 9, 4: 9, 5: 7, 6: 7, 7: 7}),
+        ("double_twelve", {2: 15, 3: 12, 4: 12, 5: 9, 6: 9, 7: 9}),
+    ],
+)
 def test_hand_sizes_follow_the_table_and_the_set_limits_the_players(set_name, counts):
     for num_players, size in counts.items():
         state = GAME.start(num_players, {"set": set_name}, seed=num_players)
@@ -446,15 +473,17 @@ def test_the_table_is_drawn_as_a_tree_from_the_spinner():
     state = full_spinner([["5-5", "3-3", "1-0"], ["5-1", "2-0"]])
     play(state, "5-5@5-3")
     play(state, "5-1@5-5")
-    assert state.render() == "\n".join([
-        "Round 1 of 7 · spinner 6-6 led by seat 0 · yard 14 · seat 0 to draw",
-        "    [6-6] spinner",
-        "      6-5 5-4 4-1",
-        "      6-4",
-        "      6-3 3-5 [5-5] chickie, needs 2 more",
-        "        5-1",
-        "      6-2 2-5",
-        "  open ends: 1 on 4-1, 4 on 6-4, 5 on 5-2, 1 on 5-1",
-        "  hands: seat 0: 2 bones, seat 1: 1 bone",
-        "  totals: seat 0 0, seat 1 0",
-    ])  # fmt: skip
+    assert state.render() == "\n".join(
+        [
+            "Round 1 of 7 · spinner 6-6 led by seat 0 · yard 14 · seat 0 to draw",
+            "    [6-6] spinner",
+            "      6-5 5-4 4-1",
+            "      6-4",
+            "      6-3 3-5 [5-5] chickie, needs 2 more",
+            "        5-1",
+            "      6-2 2-5",
+            "  open ends: 1 on 4-1, 4 on 6-4, 5 on 5-2, 1 on 5-1",
+            "  hands: seat 0: 2 bones, seat 1: 1 bone",
+            "  totals: seat 0 0, seat 1 0",
+        ]
+    )

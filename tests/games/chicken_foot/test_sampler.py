@@ -58,9 +58,15 @@ def replay_round_of(sample):
 
 @pytest.mark.parametrize(
     ("num_players", "options", "every"),
-    [(4, {}, 3), (2, D6, 3), (3, {"lead_policy": "draw_until_required"}, 3), (5, {"lead_policy": "skip_unheld"}, 3),
-     (4, {"round_end": "all_passed_yard_empty"}, 3), (6, {"set": "double_twelve", "spinner_arms": 6}, 20)],
-)  # fmt: skip
+    [
+        (4, {}, 3),
+        (2, D6, 3),
+        (3, {"lead_policy": "draw_until_required"}, 3),
+        (5, {"lead_policy": "skip_unheld"}, 3),
+        (4, {"round_end": "all_passed_yard_empty"}, 3),
+        (6, {"set": "double_twelve", "spinner_arms": 6}, 20),
+    ],
+)
 def test_every_sample_is_a_position_the_public_history_could_have_come_from(num_players, options, every):
     rng = random.Random(5)
     checked = 0
@@ -88,7 +94,8 @@ def test_a_pass_shows_the_player_holds_none_of_the_numbers_it_passed_on():
         assert len(hand) == 4
         assert not any(n in ("1", "4", "5") for bone in hand for n in bone.split("-"))
         hands.add(tuple(hand))
-    # Bones without a 1, 4 or 5 left unseen by seat 0: 2-0, 2-2, 3-0, 3-2, 3-3, 6-0 (6 of them): C(6, 4) hands.
+    # Bones without a 1, 4 or 5 left unseen by seat 0: 2-0, 2-2, 3-0, 3-2, 3-3, 6-0 (6 of them):
+    # C(6, 4) hands.
     assert len(hands) == 15
 
 

@@ -1,4 +1,5 @@
-"""Chickie Nuggs rules, from hand-built positions (`ChickieNuggsState.position`), with exact expected results."""
+"""Chickie Nuggs rules, from hand-built positions (`ChickieNuggsState.position`),
+with exact expected results."""
 
 import pytest
 
@@ -28,7 +29,7 @@ def last_events(state, seat, count):
     return state.observation(seat)["log"][-count:]
 
 
-# ----- the deck and the deal ---------------------------------------------------------------------------------
+# ----- the deck and the deal --------------------------------------------------------------------------------
 
 
 def test_the_deck_holds_the_76_cards_of_the_rulings():
@@ -81,7 +82,7 @@ def test_the_deal_holds_the_flying_nuggets_out_then_shuffles_them_into_the_pile(
     assert state.deciders() == (0,) and state.observation(1)["phase"] == "turn"
 
 
-# ----- the turn: plays, placement, draw ----------------------------------------------------------------------
+# ----- the turn: plays, placement, draw ---------------------------------------------------------------------
 
 
 def test_two_plays_then_only_the_placement_is_left():
@@ -134,7 +135,8 @@ def test_nothing_to_place_means_passing_to_the_draw():
     act(state, "pass")
     assert hand(state, 0) == {"nugget3": 1, "dropped_nugget": 3}
     assert state.deciders() == (1,) and state.pile == [0]
-    # Passing with a free nugget slot told everyone that the hand held no nugget then; the drawn card is unknown.
+    # Passing with a free nugget slot told everyone that the hand held no nugget then;
+    # the drawn card is unknown.
     no_nuggets = [name for name in HELD if name not in NUGGETS]
     assert state.observation(1)["hand_knowledge"][0] == [
         {"could_be": no_nuggets, "count": 3},
@@ -552,13 +554,14 @@ def test_observations_hide_other_hands_and_the_pile_order():
     ]
 
 
-# ----- knowledge kept until an observation asks for it -------------------------------------------------------
+# ----- knowledge kept until an observation asks for it ------------------------------------------------------
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_observations_are_the_same_whether_asked_at_every_event_or_only_now_and_then(seed):
-    """What the seats learn is journalled and applied when an observation needs it: asking at every event, every
-    seventh, or on clones taken along the way gives the same observations (face-down nuggets' values included)."""
+    """What the seats learn is journalled and applied when an observation needs it: asking at every event,
+    every seventh, or on clones taken along the way gives the same observations
+    (face-down nuggets' values included)."""
     import random
 
     num_players = 2 + seed % 3

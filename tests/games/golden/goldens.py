@@ -51,9 +51,17 @@ class Golden:
         """The arguments of `python -m games` that print this golden."""
         options = [part for key, value in self.options for part in ("--option", f"{key}={value}")]
         return [
-            "play", self.game, "--players", str(self.players), "--bots", ",".join(self.bots),
-            "--seed", str(self.seed), *options, "--json",
-        ]  # fmt: skip
+            "play",
+            self.game,
+            "--players",
+            str(self.players),
+            "--bots",
+            ",".join(self.bots),
+            "--seed",
+            str(self.seed),
+            *options,
+            "--json",
+        ]
 
     @property
     def command(self) -> str:
@@ -161,7 +169,8 @@ def version_mismatch(golden: Golden, stored: dict[str, Any], version: int) -> st
     if stored.get("version") == version:
         return None
     return (
-        f"{golden.path.relative_to(FOLDER.parents[2])} is a golden of {golden.game} version {stored.get('version')}; "
+        f"{golden.path.relative_to(FOLDER.parents[2])} is a golden of "
+        f"{golden.game} version {stored.get('version')}; "
         f"the game is at version {version}: regenerate it with `{REGENERATE} {golden.game}`"
     )
 
@@ -182,8 +191,8 @@ def difference(stored: bytes, fresh: bytes) -> str | None:
     """None when the bytes are equal; else where the fresh record parts from the stored one.
 
     Records that differ as JSON are described by their first differing event (with the event before it, so the
-    position is recognisable) and then by any other differing field; records equal as JSON but not as bytes (an
-    encoding change) by the first differing byte.
+    position is recognisable) and then by any other differing field; records equal as JSON but not as bytes
+    (an encoding change) by the first differing byte.
     """
     if stored == fresh:
         return None

@@ -17,7 +17,8 @@ from tests.games.golden.goldens import FOLDER, GOLDENS, play
 
 
 def regenerate(game_ids: list[str]) -> list[str]:
-    """Write the goldens of `game_ids`, remove their files no golden names; return what was done, a line each."""
+    """Write the goldens of `game_ids`, remove their files no golden names;
+    return what was done, a line each."""
     done = []
     for game_id in game_ids:
         folder = FOLDER / game_id

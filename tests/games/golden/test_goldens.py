@@ -27,8 +27,8 @@ def test_a_golden_plays_again_byte_for_byte(golden):
 
     if changed:
         pytest.fail(
-            f"{golden} ({golden.command}) plays differently, and {golden.game} is still at the golden's version.\n"
-            f"{changed}\n"
+            f"{golden} ({golden.command}) plays differently, and {golden.game} is still at the golden's "
+            f"version.\n{changed}\n"
             f"A change of the rules or encodings bumps the game's version; then `{REGENERATE} {golden.game}`."
         )
 
@@ -78,8 +78,12 @@ def test_search_bots_of_the_goldens_play_on_an_iteration_budget_alone(golden):
     assert all(params["time_limit"] == 0 and params["iterations"] <= 50 for params in search)
 
 
-RECORD = {"game": "toy", "version": 1, "events": [["c", [1, 2]], ["m", {"0": "draw"}], ["m", {"0": "stop"}]],
-          "outcome": {"places": [1, 2]}}  # fmt: skip
+RECORD = {
+    "game": "toy",
+    "version": 1,
+    "events": [["c", [1, 2]], ["m", {"0": "draw"}], ["m", {"0": "stop"}]],
+    "outcome": {"places": [1, 2]},
+}
 
 
 def encoded(record: dict) -> bytes:
@@ -124,8 +128,8 @@ def test_a_golden_of_another_version_says_which_and_how_to_regenerate():
     golden = Golden("nacho_pile", "2p-random-heuristic", ("random", "heuristic"), seed=1)
 
     assert version_mismatch(golden, {"version": 1}, 2) == (
-        "tests/games/golden/nacho_pile/2p-random-heuristic.json is a golden of nacho_pile version 1; the game is at"
-        " version 2: regenerate it with `python -m tests.games.golden.regenerate nacho_pile`"
+        "tests/games/golden/nacho_pile/2p-random-heuristic.json is a golden of nacho_pile version 1; the "
+        "game is at version 2: regenerate it with `python -m tests.games.golden.regenerate nacho_pile`"
     )
     assert version_mismatch(golden, {"version": 2}, 2) is None
 

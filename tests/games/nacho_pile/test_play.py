@@ -1,4 +1,5 @@
-"""Nacho Pile through the runner, the arena and the CLI: termination, bot strength, the heuristic's choices."""
+"""Nacho Pile through the runner, the arena and the CLI: termination, bot strength,
+the heuristic's choices."""
 
 import json
 import random

@@ -39,7 +39,8 @@ def play(state, *events):
 
 
 def piles(state, where="fronts"):
-    """{seat: {value: chips}} of every non-empty pile in front of (or on the plate of) each seat, Wilds included."""
+    """{seat: {value: chips}} of every non-empty pile in front of (or on the plate of) each seat,
+    Wilds included."""
     table = {}
     for seat, place in enumerate(state.observation(0)[where]):
         counts = {
@@ -56,7 +57,7 @@ def specials_on_plate(state, seat):
     return state.observation(0)["plates"][seat]["specials"]
 
 
-# ----- drawing and busting ------------------------------------------------------------------------------------
+# ----- drawing and busting ----------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -122,7 +123,7 @@ def test_the_first_draw_of_a_turn_is_compulsory_and_stop_follows_any_safe_draw()
     assert state.is_chance()
 
 
-# ----- stopping: Wilds and taking piles -----------------------------------------------------------------------
+# ----- stopping: Wilds and taking piles ---------------------------------------------------------------------
 
 
 def test_stop_puts_chips_in_front_and_takes_every_matching_pile_of_the_others():
@@ -273,7 +274,7 @@ def test_the_player_chooses_the_order_of_the_specials(first, then, fronts_after,
     assert specials_on_plate(state, 0) == {"steal": 1, "score": 0, "remove": 1}
 
 
-# ----- the end --------------------------------------------------------------------------------------------------
+# ----- the end ----------------------------------------------------------------------------------------------
 
 
 def test_last_chip_a_number_ties_on_that_number_go_to_most_chips():
@@ -355,7 +356,7 @@ def test_before_the_end_the_outcome_counts_chips_in_total_on_plates_and_in_front
     assert state.outcome().places == (2, 1, 2)
 
 
-# ----- positions ---------------------------------------------------------------------------------------------------
+# ----- positions --------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,8 @@ from games.core.errors import IllegalAction, OptionError
 from games.nobody_but_us_chickens import GAME
 from games.nobody_but_us_chickens.rules import NobodyButUsChickensState
 
-# A hand at the start of hour 3 (six cards left): the Sickly and Prize Chickens and one Healthy already played.
+# A hand at the start of hour 3 (six cards left): the Sickly and Prize Chickens
+# and one Healthy already played.
 HOUR_3_HAND = ["healthy", "healthy", "plump", "fox", "rat", "dog"]
 
 
@@ -21,7 +22,8 @@ def at_hour_3(coop, night=0, options=None):
 
 
 def play_hour(state, picks, takes=()):
-    """Apply one pick per seat, then each expected (seat, take) decision; return the seats that had to take."""
+    """Apply one pick per seat, then each expected (seat, take) decision; return
+    the seats that had to take."""
     state.apply(dict(enumerate(picks)))
     takers = []
     for seat, take in takes:
@@ -145,7 +147,8 @@ def test_dogs_alone_do_nothing(options):
             [],
             [["healthy", "healthy", "prize"], [], [], []],
         ),
-        # Two Dogs rout predators under both readings; counter-clockwise from the Top Dog (seat 3): seat 2, then 1.
+        # Two Dogs rout predators under both readings; counter-clockwise from the Top Dog (seat 3): seat 2,
+        # then 1.
         (
             {},
             ["fox", "dog", "dog", "rat"],
@@ -310,8 +313,8 @@ def test_fox_king_and_top_dog_rotate_over_a_full_game():
             first_fox = state.deciders()[0]
         if hour == 3:
             seen.append((state.night, fox_king, top_dog, first_fox, state.deciders()[0]))
-    # (night, Fox King, Top Dog, first Fox to take, first Dog to take): the Fox King marker moves left each night
-    # and the old Fox King becomes Top Dog.
+    # (night, Fox King, Top Dog, first Fox to take, first Dog to take): the Fox King marker moves left each
+    # night and the old Fox King becomes Top Dog.
     assert seen == [(0, 0, 3, 0, 3), (1, 1, 0, 1, 0), (2, 2, 1, 2, 1), (3, 3, 2, 3, 2)]
     assert len(state.observation(0)["night_scores"]) == 4
     assert len(state.observation(0)["log"]) == 36

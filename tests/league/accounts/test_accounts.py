@@ -363,9 +363,15 @@ def test_junk_in_any_account_form_is_a_400_never_a_500(alice, junk):
     # Three or four fields of 100,000 characters pass the 256 KiB cap on bodies: 413, unread.
     over_cap = 413 if len(junk) == 100_000 else 400
     assert {name: answer.status_code for name, answer in answers.items()} == {
-        "signup": over_cap, "login": 400, "reset": 400, "player": 400, "claim": 400, "redeem": 404, "delete": 400,
+        "signup": over_cap,
+        "login": 400,
+        "reset": 400,
+        "player": 400,
+        "claim": 400,
+        "redeem": 404,
+        "delete": 400,
         "password": over_cap,
-    }  # fmt: skip
+    }
 
 
 @pytest.mark.parametrize("url", [LOGIN, "/admin/login/"])

@@ -70,7 +70,8 @@ def test_a_user_creates_their_player_once(alice):
         ("   ", "a player needs a name"),
         (
             "Zed\u202e",
-            "a name cannot hold control or invisible formatting characters, such as U+202E (RIGHT-TO-LEFT OVERRIDE)",
+            "a name cannot hold control or invisible formatting characters, such as U+202E (RIGHT-TO-LEFT "
+            "OVERRIDE)",
         ),
         ("x" * 81, "a name has at most 80 characters"),
     ],

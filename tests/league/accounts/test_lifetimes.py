@@ -157,8 +157,9 @@ def test_a_token_lasts_the_days_chosen_on_my_page_then_answers_401_token_expired
     assert 'it expired on <strong id="token-expires">2027-03-31 09:00</strong> UTC.' in page
 
 
-@pytest.mark.parametrize(("days", "expires"), [(None, "2027-05-30 09:00"), ("90", "2027-05-30 09:00"),
-                                               ("365", "2028-02-29 09:00")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("days", "expires"), [(None, "2027-05-30 09:00"), ("90", "2027-05-30 09:00"), ("365", "2028-02-29 09:00")]
+)
 def test_a_token_lasts_90_days_unless_chosen_otherwise(alice, days, expires):
     with at(T0):
         created = browser_at(T0, alice).post("/me/token/", {} if days is None else {"days": days})
@@ -221,13 +222,17 @@ def test_the_api_makes_a_token_for_a_logged_in_session_only(alice):
         refused = session.post("/api/me/token/", {"days": 7}, format="json")
     body = refused.json()
     assert (refused.status_code, body["code"], body["field"], body["detail"]) == (
-        400, "invalid", "days", "an API token lasts 30, 90 or 365 days",
-    )  # fmt: skip
+        400,
+        "invalid",
+        "days",
+        "an API token lasts 30, 90 or 365 days",
+    )
     key = Token.objects.get(user=alice).key
     by_token = APIClient().post("/api/me/token/", {}, format="json", HTTP_AUTHORIZATION=f"Token {key}")
     assert (by_token.status_code, by_token.json()["detail"]) == (
-        403, "a token cannot make a new token: log in, and make it on your page (/me/)",
-    )  # fmt: skip
+        403,
+        "a token cannot make a new token: log in, and make it on your page (/me/)",
+    )
     assert Token.objects.get(user=alice).key == key
     visitor = APIClient().post("/api/me/token/", {}, format="json")
     assert (visitor.status_code, visitor.json()["code"]) == (401, "not_authenticated")

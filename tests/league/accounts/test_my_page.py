@@ -249,6 +249,8 @@ def test_an_organizer_issues_only_for_their_own_events_players(event, other_even
     assert api_for(orga).post("/api/claims/", {"player": ada.pk}, format="json").status_code == 201
     assert api_for(orga).post("/api/claims/", {"player": eli.pk}, format="json").status_code == 403
     assert api_for(orga).post("/api/claims/", {"player": 10**9}, format="json").json() == {
-        "code": "invalid", "detail": "no such player", "field": "player",
+        "code": "invalid",
+        "detail": "no such player",
+        "field": "player",
         "errors": [{"field": "player", "code": "invalid", "detail": "no such player"}],
-    }  # fmt: skip
+    }

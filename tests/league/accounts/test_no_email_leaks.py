@@ -56,9 +56,16 @@ def world(staff, orga, alice, submit):
         for n in range(3)
     ]
     league = league_create(
-        name="Mail League", game_id="nacho_pile", bot_ids=[bot.pk for bot in bots], table_size=3,
-        target_kind="rounds", target_value=1, sittings_per_round=1, seed=7, by=staff,
-    )  # fmt: skip
+        name="Mail League",
+        game_id="nacho_pile",
+        bot_ids=[bot.pk for bot in bots],
+        table_size=3,
+        target_kind="rounds",
+        target_value=1,
+        sittings_per_round=1,
+        seed=7,
+        by=staff,
+    )
     with mock.patch("league.bots.leagues.queue_work"):
         league_start(league_id=league.pk)
         league_work(league_id=league.pk, worker="test")
@@ -128,22 +135,32 @@ def test_no_api_response_holds_another_users_email(world, who, bob):
         assert [address for address in others if address in text] == [], (method, url)
         assert response.status_code < 500, (method, url, text)
     gets = {path: status for (method, path), status in seen.items() if method == "get"}
-    # every read found its object: the world holds one of each
-    # ... except what only organizers read (the start preview, the roles), the caller's own entry and bots, and
-    # what only a bot's author reads (its logs)
+    # every read found its object: the world holds one of each ... except what only organizers read (the start
+    # preview, the roles), the caller's own entry and bots, and what only a bot's author reads (its logs)
     organizers_only = ("/api/tournaments/{id}/start-preview/", "/api/tournaments/{id}/roles/")
     # ... and what only its owner reads (orga's webhook and its deliveries: a 404 to anyone else)
     owners_only = ("/api/webhooks/{id}/", "/api/webhooks/{id}/deliveries/")
     mine = ("/api/notifications/", "/api/webhooks/")
     assert {path: status for path, status in gets.items() if status != 200} == (
-        {"/api/me/": 401, **dict.fromkeys(organizers_only, 401), "/api/tournaments/{id}/entry/": 401,
-         **dict.fromkeys(owners_only + mine, 401), "/api/bots/mine/": 401, "/api/bots/{id}/logs/": 401,
-         "/api/challenges/": 401, "/api/challenges/{id}/": 401}
+        {
+            "/api/me/": 401,
+            **dict.fromkeys(organizers_only, 401),
+            "/api/tournaments/{id}/entry/": 401,
+            **dict.fromkeys(owners_only + mine, 401),
+            "/api/bots/mine/": 401,
+            "/api/bots/{id}/logs/": 401,
+            "/api/challenges/": 401,
+            "/api/challenges/{id}/": 401,
+        }
         if who == "anonymous"
-        else {**dict.fromkeys(organizers_only, 403), "/api/tournaments/{id}/entry/": 404,
-              **dict.fromkeys(owners_only, 404), "/api/bots/{id}/logs/": 403,
-              "/api/challenges/{id}/": 403}  # orga's challenge: theirs and staff's to see
-    )  # fmt: skip
+        else {
+            **dict.fromkeys(organizers_only, 403),
+            "/api/tournaments/{id}/entry/": 404,
+            **dict.fromkeys(owners_only, 404),
+            "/api/bots/{id}/logs/": 403,
+            "/api/challenges/{id}/": 403,
+        }  # orga's challenge: theirs and staff's to see
+    )
     assert len(seen) >= 45
 
 
@@ -174,8 +191,18 @@ def test_templates_render_email_only_on_the_owners_pages():
 def test_no_page_of_another_user_holds_their_email(world, who, bob, orga, alice):
     client = browser_for(bob if who == "another user" else None)
     slug = Tournament.objects.get(pk=world["tournaments"]["id"]).slug
-    pages = ["/", "/players/", "/players/ada/", "/matches/", f"/matches/{world['matches']['id']}/",
-             "/tournaments/", f"/tournaments/{slug}/", f"/tournaments/{slug}/rounds/1/", "/bots/", "/me/"]  # fmt: skip
+    pages = [
+        "/",
+        "/players/",
+        "/players/ada/",
+        "/matches/",
+        f"/matches/{world['matches']['id']}/",
+        "/tournaments/",
+        f"/tournaments/{slug}/",
+        f"/tournaments/{slug}/rounds/1/",
+        "/bots/",
+        "/me/",
+    ]
     others = addresses() - {bob.email}
     for url in pages:
         text = client.get(url).content.decode().lower()

@@ -64,8 +64,10 @@ def test_sign_up_mails_a_link_that_makes_the_account_and_logs_it_in(db):
     )
     [message] = mail.outbox
     assert (message.to, message.subject, message.from_email) == (
-        ["zoe@secret.example"], "Pecking Order: finish signing up", "Pecking Order <no-reply@localhost>",
-    )  # fmt: skip
+        ["zoe@secret.example"],
+        "Pecking Order: finish signing up",
+        "Pecking Order <no-reply@localhost>",
+    )
     assert message.body.startswith("Hello zoe,\n\nsomeone (we hope you) signed up at Pecking Order")
     assert message.body.rstrip().endswith(
         "The link works for 24 hours. If you did not sign up, ignore this mail: no account is made."
@@ -83,8 +85,11 @@ def test_sign_up_mails_a_link_that_makes_the_account_and_logs_it_in(db):
     assert (made.status_code, made["Location"]) == (302, "/me/")
     user = User.objects.get(username="zoe")
     assert (user.email, user.is_staff, user.is_active, user.check_password(GOOD)) == (
-        "zoe@secret.example", False, True, True,
-    )  # fmt: skip
+        "zoe@secret.example",
+        False,
+        True,
+        True,
+    )
     me = client.get("/me/").content.decode()
     assert "Welcome, zoe: create your player or claim yours below." in me
     assert '<strong id="my-email">zoe@secret.example</strong>' in me
@@ -99,8 +104,10 @@ def test_the_link_carries_the_passwords_hash_never_the_password(db):
 
 
 def test_the_link_goes_back_to_a_local_next_only(db):
-    for username, next_url, expected in (("yan", "/tournaments/", "/tournaments/"),
-                                         ("xia", "https://evil.example/", "/me/")):  # fmt: skip
+    for username, next_url, expected in (
+        ("yan", "/tournaments/", "/tournaments/"),
+        ("xia", "https://evil.example/", "/me/"),
+    ):
         sign_up(username=username, email=f"{username}@secret.example", next=next_url)
         made = Client().post(link_in(mail.outbox[-1]))
         assert made["Location"] == expected
@@ -151,8 +158,11 @@ def test_both_answers_take_the_same_work(alice):
 
 
 def test_one_address_gets_at_most_3_mails_an_hour_whether_or_not_it_has_an_account(alice):
-    answers = [sign_up(Client(REMOTE_ADDR=f"10.0.0.{n}"), email=email)["Location"]
-               for email in ("alice@secret.example", "zoe@secret.example") for n in range(5)]  # fmt: skip
+    answers = [
+        sign_up(Client(REMOTE_ADDR=f"10.0.0.{n}"), email=email)["Location"]
+        for email in ("alice@secret.example", "zoe@secret.example")
+        for n in range(5)
+    ]
     assert answers == [SENT] * 10
     recipients = [message.to[0] for message in mail.outbox]
     assert recipients == ["alice@secret.example"] * 3 + ["zoe@secret.example"] * 3
@@ -212,8 +222,9 @@ def test_a_link_works_for_a_day(db):
     with at(T0 + timedelta(days=1)):
         late = Client().post(link)
     assert (late.status_code, refusal(late)) == (
-        409, "This sign-up link expired on 2027-03-02 09:00 UTC: sign up again.",
-    )  # fmt: skip
+        409,
+        "This sign-up link expired on 2027-03-02 09:00 UTC: sign up again.",
+    )
     assert not User.objects.filter(username="zoe").exists()
 
 
@@ -223,8 +234,9 @@ def test_a_link_makes_one_account_once(db):
     assert Client().post(link).status_code == 302
     again = Client().post(link)
     assert (again.status_code, refusal(again)) == (
-        409, "This link was used already: the account zoe exists, log in.",
-    )  # fmt: skip
+        409,
+        "This link was used already: the account zoe exists, log in.",
+    )
     assert User.objects.filter(username="zoe").count() == 1
 
 
@@ -236,12 +248,14 @@ def test_a_link_whose_username_or_address_got_an_account_meanwhile_is_refused(db
     assert Client().post(first).status_code == 302
     name = Client().post(same_name)
     assert (name.status_code, refusal(name)) == (
-        409, "The username ZOE was taken meanwhile: sign up again with another.",
-    )  # fmt: skip
+        409,
+        "The username ZOE was taken meanwhile: sign up again with another.",
+    )
     address = Client().post(same_address)
     assert (address.status_code, refusal(address)) == (
-        409, "An account uses this email address already: log in, or reset its password.",
-    )  # fmt: skip
+        409,
+        "An account uses this email address already: log in, or reset its password.",
+    )
     assert list(User.objects.values_list("username", "email")) == [("zoe", "zoe@secret.example")]
 
 

@@ -108,18 +108,29 @@ BAD_WRITES = [
     ("patch", "/api/players/{ann}/", {"active": "sometimes"}, "active", "Must be a valid boolean."),
     ("patch", "/api/players/{ann}/", {"name": "BOB"}, "name", "there is already a player called 'BOB'"),
     ("post", "/api/matches/", {"game": "go", "players": "{pair}"}, "game", "unknown game 'go'"),
-    ("post", "/api/matches/", {"game": "nacho_pile", "players": "x"}, "players", 'Expected a list of items but got type "str".'),
-    ("post", "/api/matches/", {"game": "nacho_pile", "players": [999, 998]}, "players", "no player with id 999, 998"),
-    ("post", "/api/matches/", {"game": "nacho_pile", "players": "{pair}", "options": {"x": 1}}, "options", "unknown option x"),
-    ("post", "/api/matches/", {"game": "nacho_pile", "players": "{pair}", "played_at": "yesterday"}, "played_at", None),
-    ("post", "/api/matches/{match}/results/", {"places": [1, 2, 3, 4]}, "expected_version", "This field is required."),
-    ("post", "/api/matches/{match}/results/", {"expected_version": "one", "places": [1, 2, 3, 4]}, "expected_version", "A valid integer is required."),
-    ("post", "/api/matches/{match}/results/", {"expected_version": 0, "places": [1, 2]}, "places", "give one place per seat (4 seats)"),
-    ("post", "/api/matches/{match}/results/", {"expected_version": 0, "places": [1, 2, 3, 9]}, "places", "places run from 1 to 4"),
-    ("post", "/api/matches/{match}/results/", {"expected_version": 0, "places": ["a", 2, 3, 4]}, "places.0", "A valid integer is required."),
-    ("post", "/api/matches/{match}/results/", {"expected_version": 0}, "places", "enter places, or scores where the game's score decides places"),
-    ("post", "/api/matches/{match}/results/", {"expected_version": 0, "scores": [1, 2, 3, 4]}, "places", "this game's scores do not decide places: enter the places"),
-]  # fmt: skip
+    ("post", "/api/matches/", {"game": "nacho_pile", "players": "x"},
+     "players", 'Expected a list of items but got type "str".'),
+    ("post", "/api/matches/", {"game": "nacho_pile", "players": [999, 998]},
+     "players", "no player with id 999, 998"),
+    ("post", "/api/matches/", {"game": "nacho_pile", "players": "{pair}", "options": {"x": 1}},
+     "options", "unknown option x"),
+    ("post", "/api/matches/", {"game": "nacho_pile", "players": "{pair}", "played_at": "yesterday"},
+     "played_at", None),
+    ("post", "/api/matches/{match}/results/", {"places": [1, 2, 3, 4]},
+     "expected_version", "This field is required."),
+    ("post", "/api/matches/{match}/results/", {"expected_version": "one", "places": [1, 2, 3, 4]},
+     "expected_version", "A valid integer is required."),
+    ("post", "/api/matches/{match}/results/", {"expected_version": 0, "places": [1, 2]},
+     "places", "give one place per seat (4 seats)"),
+    ("post", "/api/matches/{match}/results/", {"expected_version": 0, "places": [1, 2, 3, 9]},
+     "places", "places run from 1 to 4"),
+    ("post", "/api/matches/{match}/results/", {"expected_version": 0, "places": ["a", 2, 3, 4]},
+     "places.0", "A valid integer is required."),
+    ("post", "/api/matches/{match}/results/", {"expected_version": 0},
+     "places", "enter places, or scores where the game's score decides places"),
+    ("post", "/api/matches/{match}/results/", {"expected_version": 0, "scores": [1, 2, 3, 4]},
+     "places", "this game's scores do not decide places: enter the places"),
+]  # fmt: skip # a table: one row per case
 
 
 @pytest.mark.parametrize(("method", "url", "body", "field", "message"), BAD_WRITES)
@@ -211,8 +222,9 @@ def test_a_missing_object_is_a_404_with_the_error_body(api, organizer_api, match
 def test_a_refused_write_says_forbidden_like_every_403(member_api, db):
     refused = member_api.post("/api/players/", {"name": "Zed"}, format="json")
     assert (refused.status_code, refused.json()) == (
-        403, {"code": "forbidden", "detail": "only staff can change league data", "errors": []}
-    )  # fmt: skip
+        403,
+        {"code": "forbidden", "detail": "only staff can change league data", "errors": []},
+    )
 
 
 def test_the_schema_documents_one_error_body_whose_codes_are_the_enum(client, db):
@@ -233,11 +245,14 @@ def test_the_schema_documents_one_error_body_whose_codes_are_the_enum(client, db
 
 def test_the_schema_admits_what_the_api_answers_for_unicode_slugs_and_unset_times(db, client):
     """Schemathesis found these: slugs keep letters of any script (no ASCII pattern), a tournament without a
-    start time or check-in answers null for them, and every answer of a tournament carries its player count."""
+    start time or check-in answers null for them, and every answer of
+    a tournament carries its player count."""
     components = client.get("/api/schema/", {"format": "json"}).json()["components"]["schemas"]
     assert components["Player"]["properties"]["slug"] == {
-        "type": "string", "readOnly": True, "description": "Derived from the name; used in page URLs."
-    }  # fmt: skip
+        "type": "string",
+        "readOnly": True,
+        "description": "Derived from the name; used in page URLs.",
+    }
     tournament = components["Tournament"]["properties"]
     assert "pattern" not in tournament["slug"]
     assert (tournament["starts_at"].get("nullable"), tournament["checkin_opens_at"].get("nullable")) == (

@@ -1,5 +1,5 @@
-"""Every error under /api/ is JSON of one shape, `{code, detail, field?, errors}`, whoever finds it: a service,
-DRF, Django's request limits or the URL map; the schema documents each operation's errors."""
+"""Every error under /api/ is JSON of one shape, `{code, detail, field?, errors}`, whoever finds it: a
+service, DRF, Django's request limits or the URL map; the schema documents each operation's errors."""
 
 import json
 from unittest import mock
@@ -69,9 +69,11 @@ def test_a_service_error_keeps_its_code_and_names_its_field(organizer_api, playe
     response = organizer_api.post("/api/players/", {"name": "ann"}, format="json")
     detail = "there is already a player called 'ann'"
     assert error(response, 400) == {
-        "code": "duplicate", "detail": detail, "field": "name",
+        "code": "duplicate",
+        "detail": detail,
+        "field": "name",
         "errors": [{"field": "name", "code": "duplicate", "detail": detail}],
-    }  # fmt: skip
+    }
 
 
 def test_a_version_conflict_keeps_current_version(organizer_api, staff, players):
@@ -86,24 +88,27 @@ def test_a_version_conflict_keeps_current_version(organizer_api, staff, players)
         "with expected_version 1"
     )
     assert error(response, 409) == {
-        "code": "version_conflict", "detail": detail, "field": "expected_version",
+        "code": "version_conflict",
+        "detail": detail,
+        "field": "expected_version",
         "errors": [{"field": "expected_version", "code": "version_conflict", "detail": detail}],
         "current_version": 1,
-    }  # fmt: skip
+    }
 
 
 DRF_ERRORS = [
-    ("anonymous", "post", "/api/players/", {"data": {"name": "Zed"}, "format": "json"}, 401, "not_authenticated",
-     "Authentication credentials were not provided."),
+    ("anonymous", "post", "/api/players/", {"data": {"name": "Zed"}, "format": "json"},
+     401, "not_authenticated", "Authentication credentials were not provided."),
     ("wrong token", "get", "/api/games/", {}, 401, "authentication_failed", "Invalid token."),
     ("staff", "delete", "/api/players/", {}, 405, "method_not_allowed", 'Method "DELETE" not allowed.'),
-    ("staff", "post", "/api/players/", {"data": "name=Zed", "content_type": "text/plain"}, 415,
-     "unsupported_media_type", 'Unsupported media type "text/plain" in request.'),
-    ("anonymous", "get", "/api/games/", {"HTTP_ACCEPT": "text/html"}, 406, "not_acceptable",
-     "Could not satisfy the request Accept header."),
-    ("staff", "post", "/api/players/", {"data": "{not json", "content_type": "application/json"}, 400, "parse_error",
+    ("staff", "post", "/api/players/", {"data": "name=Zed", "content_type": "text/plain"},
+     415, "unsupported_media_type", 'Unsupported media type "text/plain" in request.'),
+    ("anonymous", "get", "/api/games/", {"HTTP_ACCEPT": "text/html"},
+     406, "not_acceptable", "Could not satisfy the request Accept header."),
+    ("staff", "post", "/api/players/", {"data": "{not json", "content_type": "application/json"},
+     400, "parse_error",
      "JSON parse error - Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
-]  # fmt: skip
+]  # fmt: skip # a table: one row per case
 
 
 @pytest.mark.parametrize(("who", "method", "url", "request_args", "status", "code", "detail"), DRF_ERRORS)
@@ -160,8 +165,10 @@ def test_a_body_at_the_cap_is_read(organizer_api, settings):
 
 
 TOO_MANY_FIELDS = {
-    "code": "too_many_fields", "detail": "the request has more than 1000 query or form fields", "errors": []
-}  # fmt: skip
+    "code": "too_many_fields",
+    "detail": "the request has more than 1000 query or form fields",
+    "errors": [],
+}
 
 
 def test_more_query_fields_than_django_allows_is_400(api, db):

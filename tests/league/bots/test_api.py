@@ -1,4 +1,5 @@
-"""The bot and bot-league API: registration rights, versions, league lifecycle, standings, matches, records."""
+"""The bot and bot-league API:
+registration rights, versions, league lifecycle, standings, matches, records."""
 
 import sys
 from pathlib import Path
@@ -129,6 +130,7 @@ def test_a_missing_league_or_an_unplayed_record_is_a_404_with_its_code(staff):
     missing = api(staff).post("/api/bot-leagues/4040/start/")
 
     assert (unplayed.status_code, unplayed.json()) == (
-        404, {"code": "not_played", "detail": "this match has not been played yet", "errors": []}
-    )  # fmt: skip
+        404,
+        {"code": "not_played", "detail": "this match has not been played yet", "errors": []},
+    )
     assert (missing.status_code, missing.json()["code"]) == (404, "not_found")

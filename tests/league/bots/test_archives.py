@@ -55,8 +55,14 @@ def test_a_tar_with_bot_toml_names_its_entry_point(mode):
 
 
 def test_a_zip_with_manifest_json_in_folders():
-    data = zip_bytes({"manifest.json": b'{"entry": "src/main.py", "description": "mine"}', "src/main.py": MAIN,
-                      "src/": b"", "src/helper.py": HELPER})  # fmt: skip
+    data = zip_bytes(
+        {
+            "manifest.json": b'{"entry": "src/main.py", "description": "mine"}',
+            "src/main.py": MAIN,
+            "src/": b"",
+            "src/helper.py": HELPER,
+        }
+    )
     checked = check_program(data, LIMITS)
     assert checked.manifest == {"entry": "src/main.py", "runtime": "python3", "description": "mine"}
     assert checked.extracted_bytes == len(MAIN) + len(HELPER) + 47
@@ -120,12 +126,15 @@ TRAPS = {
         "'zeros.bin' is compressed more than 100 to 1: that is a zip bomb, not a program",
     ),
     "zip entry over the per-entry size": (
-        lambda: zip_bytes({"bot.toml": TOML, "main.py": BOT, "big.bin": os.urandom(129 << 10)}, method=zipfile.ZIP_STORED),
+        lambda: zip_bytes(
+            {"bot.toml": TOML, "main.py": BOT, "big.bin": os.urandom(129 << 10)}, method=zipfile.ZIP_STORED
+        ),
         "the upload is larger than 64 KiB",
     ),
     "zip declaring fewer bytes than it holds": (
         lambda: crafted.zip_lying_size(10, BOT),
-        "'main.py' is damaged (its size or checksum does not match what the archive declares: Bad CRC-32 for file 'main.py')",
+        "'main.py' is damaged (its size or checksum does not match what the archive declares: Bad CRC-32 for "
+        "file 'main.py')",
     ),
     "zip declaring more bytes than it holds": (
         lambda: crafted.zip_lying_size(len(BOT) + 5, BOT),
@@ -136,16 +145,23 @@ TRAPS = {
         "'main.py' is larger than 128 KiB (each file's limit)",
     ),
     "tar.gz bomb by ratio": (
-        lambda: tar_bytes([tar_file("bot.toml", TOML), tar_file("main.py", BOT), tar_file("z", b"\0" * (100 << 10))]),
+        lambda: tar_bytes(
+            [tar_file("bot.toml", TOML), tar_file("main.py", BOT), tar_file("z", b"\0" * (100 << 10))]
+        ),
         "the archive is compressed more than 100 to 1: that is a bomb, not a program",
     ),
     "tar.gz bomb by size": (
-        lambda: tar_bytes([tar_file("bot.toml", TOML), tar_file("main.py", BOT)] + [tar_file(f"z{n}", b"\0" * (100 << 10)) for n in range(3)]),
+        lambda: tar_bytes(
+            [tar_file("bot.toml", TOML), tar_file("main.py", BOT)]
+            + [tar_file(f"z{n}", b"\0" * (100 << 10)) for n in range(3)]
+        ),
         "the program unpacks to more than 256 KiB (the limit for all its files)",
         UNRATIOED,
     ),
     "tar entry over the per-entry size": (
-        lambda: tar_bytes([tar_file("bot.toml", TOML), tar_file("main.py", BOT), tar_file("z", os.urandom(10) * (13 << 10))]),
+        lambda: tar_bytes(
+            [tar_file("bot.toml", TOML), tar_file("main.py", BOT), tar_file("z", os.urandom(10) * (13 << 10))]
+        ),
         "'z' is larger than 128 KiB (each file's limit)",
         UNRATIOED,
     ),
@@ -153,7 +169,8 @@ TRAPS = {
     "empty upload": (lambda: b"", "the upload is empty"),
     "missing manifest": (
         lambda: zip_bytes({"main.py": BOT}),
-        'the archive has no manifest: put a bot.toml (entry = "main.py") or a manifest.json ({"entry": "main.py"}) at its top, beside the entry point',
+        'the archive has no manifest: put a bot.toml (entry = "main.py") or a manifest.json ({"entry": '
+        '"main.py"}) at its top, beside the entry point',
     ),
     "manifest not TOML": (
         lambda: zip_bytes({"bot.toml": b"entry = main.py", "main.py": BOT}),
@@ -161,7 +178,8 @@ TRAPS = {
     ),
     "manifest not JSON": (
         lambda: zip_bytes({"manifest.json": b"{entry: 1}", "main.py": BOT}),
-        "manifest.json is not valid JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
+        "manifest.json is not valid JSON: Expecting property name enclosed in double quotes: line 1 column 2 "
+        "(char 1)",
     ),
     "manifest without entry": (
         lambda: zip_bytes({"bot.toml": b'runtime = "python3"', "main.py": BOT}),
@@ -185,7 +203,8 @@ TRAPS = {
     ),
     "entry point outside the archive": (
         lambda: zip_bytes({"bot.toml": b'entry = "../main.py"', "main.py": BOT}),
-        "bot.toml: entry '../main.py' is not a path inside the archive (the entry '../main.py' climbs out of the program's folder with ..)",
+        "bot.toml: entry '../main.py' is not a path inside the archive (the entry '../main.py' climbs out of "
+        "the program's folder with ..)",
     ),
     "entry point not Python": (
         lambda: zip_bytes({"bot.toml": b'entry = "run.sh"', "run.sh": b"#!/bin/sh\n"}),
@@ -201,7 +220,9 @@ TRAPS = {
         "the entry name 'caf\\xe9-bot.py' is not UTF-8: name files in UTF-8",
     ),
     "non-UTF-8 name in a tar": (
-        lambda: tar_bytes([tar_file("bot.toml", TOML), tar_file("main.py", BOT), tar_file("caf\udce9.py", b"")], mode="w"),
+        lambda: tar_bytes(
+            [tar_file("bot.toml", TOML), tar_file("main.py", BOT), tar_file("caf\udce9.py", b"")], mode="w"
+        ),
         "the entry name 'caf\\xe9.py' is not UTF-8: name files in UTF-8",
     ),
     "duplicate entry": (
@@ -216,7 +237,7 @@ TRAPS = {
         lambda: zip_bytes({"bot.toml": TOML, "main.py": BOT, "a\nb.py": b""}),
         "the entry name 'a\\nb.py' holds a control character",
     ),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("trap", list(TRAPS))
@@ -281,7 +302,8 @@ def _patched_zip(*, method: int | None = None, flags: int | None = None) -> byte
 
 def test_a_zip_entry_of_an_unknown_compression_method_is_refused_by_name():
     assert refused(_patched_zip(method=99)) == (
-        "the entry 'bot.py' is compressed with method 99: only stored, deflate, bzip2 and lzma entries are read"
+        "the entry 'bot.py' is compressed with method 99: only stored, deflate, bzip2 and lzma entries are "
+        "read"
     )
 
 

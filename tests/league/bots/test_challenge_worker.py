@@ -1,4 +1,5 @@
-"""A challenge played by a real Celery worker process: queued after the commit, played, shown to its author."""
+"""A challenge played by a real Celery worker process: queued after the commit, played,
+shown to its author."""
 
 import pytest
 from django.test import Client

@@ -1,7 +1,8 @@
 """Two sandboxes of one match cannot signal each other, in the real sandbox: a covert pair (one seat holds
-locks on files of the shared /usr, the other tests them) gets nothing across, each call of the system-call filter is
-refused with EPERM, and the machine's memory budget keeps two seats whose caps exceed it from running at once.
-The same programs outside the sandbox do get the word across and the calls through: the attacks are real."""
+locks on files of the shared /usr, the other tests them) gets nothing across, each call of the system-call
+filter is refused with EPERM, and the machine's memory budget keeps two seats whose caps exceed it from
+running at once. The same programs outside the sandbox do get the word across and the calls through:
+the attacks are real."""
 
 import dataclasses
 import json
@@ -24,10 +25,23 @@ PYTHON = "/usr/bin/python3"
 LIMITS = Limits(move_seconds=20, cpu_seconds=10, memory_mb=96, startup_seconds=10)
 WORD = 0xC0FFEE42
 REFUSED = {
-    "flock", "F_GETLK", "F_SETLK", "F_SETLKW", "F_OFD_GETLK", "F_OFD_SETLK", "F_OFD_SETLKW", "F_SETLEASE",
-    "F_GETLEASE", "F_NOTIFY", "inotify_init", "inotify_init1", "fanotify_init", "io_uring_setup",
-    "socket AF_NETLINK", "socket AF_VSOCK",
-}  # fmt: skip
+    "flock",
+    "F_GETLK",
+    "F_SETLK",
+    "F_SETLKW",
+    "F_OFD_GETLK",
+    "F_OFD_SETLK",
+    "F_OFD_SETLKW",
+    "F_SETLEASE",
+    "F_GETLEASE",
+    "F_NOTIFY",
+    "inotify_init",
+    "inotify_init1",
+    "fanotify_init",
+    "io_uring_setup",
+    "socket AF_NETLINK",
+    "socket AF_VSOCK",
+}
 
 pytestmark = pytest.mark.sandbox
 
@@ -95,8 +109,10 @@ def test_outside_the_sandbox_the_same_pair_gets_the_word_across():
     try:
         bits = bin(WORD).count("1")
         assert ask(sender, {"word": WORD, "files": files}) == {
-            "flock": ["held"] * bits, "F_SETLK": ["held"] * bits, "F_OFD_SETLK": ["held"] * bits,
-        }  # fmt: skip
+            "flock": ["held"] * bits,
+            "F_SETLK": ["held"] * bits,
+            "F_OFD_SETLK": ["held"] * bits,
+        }
         read = ask(receiver, {"files": files})
         assert read == {name: {"word": WORD, "errors": []} for name in ("flock", "F_GETLK", "F_OFD_GETLK")}
     finally:

@@ -154,8 +154,11 @@ def test_only_the_system_paths_and_the_bots_own_folder_are_shown():
     shown = [command[i + 2] for i, part in enumerate(command) if part in ("--ro-bind", "--symlink")]
     assert shown == [path for path in SYSTEM_PATHS if os.path.lexists(path)] + [str(PROGRAMS)]
     assert command[command.index("--tmpfs") - 2 : command.index("--tmpfs") + 2] == [
-        "--size", str(16 << 20), "--tmpfs", "/tmp"
-    ]  # fmt: skip
+        "--size",
+        str(16 << 20),
+        "--tmpfs",
+        "/tmp",
+    ]
 
 
 def test_an_answer_nested_too_deep_is_a_protocol_error_not_a_crash_of_the_worker():

@@ -34,9 +34,14 @@ def authored(staff, member):
 def test_the_ladder_page_ranks_current_entries_and_lists_retired_versions_apart(staff, member, authored):
     mine, bots = authored
     ladder = ladder_create(
-        name="Spring ladder", game_id="nacho_pile", table_size=3, sittings_per_round=2, newcomer_matches=2,
-        pace="scheduled", by=staff,
-    )  # fmt: skip
+        name="Spring ladder",
+        game_id="nacho_pile",
+        table_size=3,
+        sittings_per_round=2,
+        newcomer_matches=2,
+        pace="scheduled",
+        by=staff,
+    )
     for bot in bots[:4]:
         ladder_enter(ladder_id=ladder.pk, bot_id=bot.pk, by=staff)
     league_start(league_id=ladder.pk)

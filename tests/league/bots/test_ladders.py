@@ -238,9 +238,14 @@ def test_one_authors_uploaded_programs_never_share_a_table_and_the_schedule_stil
     for bot in builtins:
         ladder_enter(ladder_id=ladder.pk, bot_id=bot.pk, by=staff)
     assert list(LadderEvent.objects.filter(league=ladder).values_list("bot__name", "author")) == [
-        ("A1", member.pk), ("A2", member.pk), ("A3", member.pk), ("O1", other.pk),
-        ("Random", None), ("Careful", None), ("Balanced", None),
-    ]  # fmt: skip
+        ("A1", member.pk),
+        ("A2", member.pk),
+        ("A3", member.pk),
+        ("O1", other.pk),
+        ("Random", None),
+        ("Careful", None),
+        ("Balanced", None),
+    ]
     league_start(league_id=ladder.pk)
 
     # Seven bots, tables of three: two tables a sitting, so two of the member's three programs play (one at

@@ -158,8 +158,8 @@ def test_a_league_page_says_when_external_programs_wait_for_a_proven_worker(clie
     league_start(league_id=league.pk)
     worker_probe_record(worker="celery@leaky", hostname="leaky", result=probe(failed=("no_host_sockets",)))
     message = (
-        "1 match with an external program waits for a worker that has proved its sandbox: none has in the last "
-        "10 minutes (see /health/ for what each worker proved)."
+        "1 match with an external program waits for a worker that has proved its sandbox: none has in the "
+        "last 10 minutes (see /health/ for what each worker proved)."
     )
 
     waiting = client.get(reverse("bots:league", args=[league.pk])).content.decode()
@@ -263,6 +263,9 @@ def test_a_replay_says_why_a_seat_forfeited_in_words_from_its_code(client, staff
 
     words = {"Faller": "the bot crashed", "Cheater": "an illegal action"}
     for forfeit in record["end"]["forfeits"]:
-        line = f"Seat {forfeit['seat'] + 1} forfeited at event {forfeit['event'] + 1}: {words[names[forfeit['seat']]]}"
+        line = (
+            f"Seat {forfeit['seat'] + 1} forfeited at event {forfeit['event'] + 1}: "
+            f"{words[names[forfeit['seat']]]}"
+        )
         assert f"<li>{line}</li>" in page
     assert "fell over" not in page

@@ -105,8 +105,10 @@ def test_the_cache_is_0750_of_the_slot_users_group_and_a_loose_root_is_narrowed(
     folder = cache.folder(CHECKED.sha256, FILES, Store())
     assert (mode(root), os.stat(root).st_gid, os.stat(root).st_uid) == ("0o750", group, os.getuid())
     assert (mode(root / "blobs"), mode(folder), mode(os.path.join(folder, "main.py"))) == (
-        "0o700", "0o755", "0o644"
-    )  # fmt: skip
+        "0o700",
+        "0o755",
+        "0o644",
+    )
 
 
 def test_slot_users_of_groups_of_their_own_may_pass_through_the_cache_but_not_list_it(tmp_path):
@@ -154,8 +156,12 @@ def test_the_program_cache_defaults_to_a_folder_of_this_account_under_the_tempor
     environment = {key: value for key, value in os.environ.items() if key != "PROGRAM_CACHE_DIR"}
     shown = subprocess.run(
         [sys.executable, "-c", "from league.settings import base; print(base.PROGRAM_CACHE_DIR)"],
-        cwd=settings.BASE_DIR, env=environment, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        cwd=settings.BASE_DIR,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     expected = os.path.join(tempfile.gettempdir(), f"pecking-order-{os.getuid()}", "programs")
     assert shown.stdout.strip() == expected
     assert not settings.PROGRAM_CACHE_DIR.startswith(str(settings.VAR_DIR))

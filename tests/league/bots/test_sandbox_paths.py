@@ -1,4 +1,5 @@
-"""What the sandbox would show a program, and what registering a bot refuses: paths only, no sandbox needed."""
+"""What the sandbox would show a program, and what registering a bot refuses: paths only,
+no sandbox needed."""
 
 import pytest
 from django.conf import settings
@@ -39,7 +40,8 @@ def test_a_sandbox_without_bubblewrap_or_slot_users_says_why_it_cannot_run(tmp_p
 
     assert lacking.problems()[:2] == [
         f"bubblewrap ({tmp_path / 'bwrap'}) is not installed (apt-get install bubblewrap)",
-        "none of the slot users exists or is unprivileged: po-no-such-user (create them with .ci/sandbox-users)",
+        "none of the slot users exists or is unprivileged: po-no-such-user (create them with "
+        ".ci/sandbox-users)",
     ]
 
 

@@ -72,14 +72,22 @@ def test_no_draw_seats_two_bots_of_one_author_together_and_every_sitting_is_as_f
         expected = len(seated_within_rule(sorted(authors), authors, table_size, count // table_size))
         if kind == "ladder":
             tables = draw_ladder_round(
-                standings=bots, table_size=table_size, sittings=3, newcomer_matches=2, ladder_seed=case,
+                standings=bots,
+                table_size=table_size,
+                sittings=3,
+                newcomer_matches=2,
+                ladder_seed=case,
                 round_number=1,
-            )  # fmt: skip
+            )
         else:
             tables = draw_round(
-                standings=bots, table_size=table_size, sittings=3, league_seed=case, round_number=1,
+                standings=bots,
+                table_size=table_size,
+                sittings=3,
+                league_seed=case,
+                round_number=1,
                 strategy=kind,
-            )  # fmt: skip
+            )
         check_apart(tables, authors)
         for sitting in range(3):
             seats = [bot for table in tables if table.sitting == sitting for bot in table.seats]

@@ -98,6 +98,6 @@ def test_an_upload_climbs_a_ladder_played_by_a_worker_and_its_new_version_replac
     replay = visitor.get(f"/bots/matches/{match.pk}/replay/").content.decode()
     assert "<strong>✓ Verified</strong>" in replay
     assert (
-        f"<li>Seat {seat + 1} not re-made (external program Climber v1): its decisions were checked for legality "
-        "only.</li>" in replay
+        f"<li>Seat {seat + 1} not re-made (external program Climber v1): its decisions were checked for "
+        "legality only.</li>" in replay
     )

@@ -35,12 +35,20 @@ def api(user) -> APIClient:
 def test_a_member_uploads_a_file_and_gets_version_one_an_external_program(member):
     bot = upload(member)
     assert (bot.name, bot.version, bot.kind, bot.command, bot.created_by, bot.previous) == (
-        "Greedy", 1, "external", [], member, None,
-    )  # fmt: skip
+        "Greedy",
+        1,
+        "external",
+        [],
+        member,
+        None,
+    )
     program = bot.program
     assert (program.sha256, program.size, program.format, program.entry) == (
-        hashlib.sha256(BOT).hexdigest(), len(BOT), "python", "bot.py",
-    )  # fmt: skip
+        hashlib.sha256(BOT).hexdigest(),
+        len(BOT),
+        "python",
+        "bot.py",
+    )
     assert bytes(program.content) == BOT
     assert bot.player.name == "Greedy"
 
@@ -82,8 +90,9 @@ def test_the_same_bytes_are_stored_once_and_an_identical_new_version_is_refused(
     with pytest.raises(UserError) as caught:
         upload(member, name="One")
     assert (caught.value.field, caught.value.message) == (
-        "file", f"this is the same program as One (SHA-256 {hashlib.sha256(BOT).hexdigest()[:12]}): change it first",
-    )  # fmt: skip
+        "file",
+        f"this is the same program as One (SHA-256 {hashlib.sha256(BOT).hexdigest()[:12]}): change it first",
+    )
 
 
 def test_another_users_bot_name_and_a_staff_builtin_are_not_yours_to_version(member, staff):
@@ -138,14 +147,18 @@ def test_logs_keep_the_last_matches_of_each_version(member, staff, settings):
     other = upload(member, name="Other", data=BOT + b"#\n")
     matches = [MatchFactory(rated=False, players=[bot.player, other.player]) for _ in range(5)]
     for match in matches:
-        program_logs_add(logs=[ProgramLog(match=match, seat=0, bot=bot, output=f"m{match.pk}\x00"),
-                               ProgramLog(match=match, seat=1, bot=other, output="o")])  # fmt: skip
+        program_logs_add(
+            logs=[
+                ProgramLog(match=match, seat=0, bot=bot, output=f"m{match.pk}\x00"),
+                ProgramLog(match=match, seat=1, bot=other, output="o"),
+            ]
+        )
     kept = list(ProgramLog.objects.filter(bot=bot).order_by("match_id").values_list("match_id", "output"))
     assert kept == [(match.pk, f"m{match.pk}\ufffd") for match in matches[2:]]
     assert ProgramLog.objects.filter(bot=other).count() == 3
 
 
-# --- pages ---------------------------------------------------------------------------------------------------
+# --- pages --------------------------------------------------------------------------------------------------
 
 
 def post_upload(client, content: bytes, name="Greedy", filename="bot.py", game="nacho_pile"):
@@ -185,7 +198,18 @@ def test_logs_pages_are_the_authors_and_staffs_only(client, member, staff):
     match = MatchFactory(
         rated=False, players=[bot.player, upload(UserFactory(), name="X", data=BOT + b"#\n").player]
     )
-    program_logs_add(logs=[ProgramLog(match=match, seat=0, bot=bot, forfeit="timeout", detail="no answer within 1s (killed)", output="thinking hard")])  # fmt: skip
+    program_logs_add(
+        logs=[
+            ProgramLog(
+                match=match,
+                seat=0,
+                bot=bot,
+                forfeit="timeout",
+                detail="no answer within 1s (killed)",
+                output="thinking hard",
+            )
+        ]
+    )
     url = f"/bots/bots/{bot.pk}/logs/"
     assert client.get(url)["Location"] == f"/accounts/login/?next={url}"
     client.force_login(UserFactory())
@@ -202,17 +226,25 @@ def test_logs_pages_are_the_authors_and_staffs_only(client, member, staff):
         assert "100% time-outs" in page
 
 
-# --- API -----------------------------------------------------------------------------------------------------
+# --- API ----------------------------------------------------------------------------------------------------
 
 
 def test_the_api_uploads_lists_mine_and_reads_logs(member):
     client = api(member)
-    response = client.post("/api/bots/upload/", {"game": "nacho_pile", "name": "Api bot", "file": SimpleUploadedFile("b.py", BOT)}, format="multipart")  # fmt: skip
+    response = client.post(
+        "/api/bots/upload/",
+        {"game": "nacho_pile", "name": "Api bot", "file": SimpleUploadedFile("b.py", BOT)},
+        format="multipart",
+    )
     assert response.status_code == 201, response.json()
     body = response.json()
     assert (body["name"], body["version"], body["kind"], body["program"]["sha256"], body["state"]) == (
-        "Api bot", 1, "external", hashlib.sha256(BOT).hexdigest(), "checking",
-    )  # fmt: skip
+        "Api bot",
+        1,
+        "external",
+        hashlib.sha256(BOT).hexdigest(),
+        "checking",
+    )
     mine = client.get("/api/bots/mine/").json()
     assert [row["id"] for row in mine["results"]] == [body["id"]]
     assert client.get(f"/api/bots/{body['id']}/logs/").json() == {
@@ -225,7 +257,11 @@ def test_the_api_uploads_lists_mine_and_reads_logs(member):
 
 def test_the_api_answers_refusals_with_400_and_others_logs_with_403(member):
     client = api(member)
-    response = client.post("/api/bots/upload/", {"game": "nacho_pile", "name": "Bad", "file": SimpleUploadedFile("b.zip", zip_bytes({"x.py": b""}))}, format="multipart")  # fmt: skip
+    response = client.post(
+        "/api/bots/upload/",
+        {"game": "nacho_pile", "name": "Bad", "file": SimpleUploadedFile("b.zip", zip_bytes({"x.py": b""}))},
+        format="multipart",
+    )
     assert response.status_code == 400
     assert (response.json()["field"], response.json()["detail"][:29]) == (
         "file",

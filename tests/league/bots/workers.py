@@ -57,9 +57,23 @@ class Worker:
             ["--pool", "solo"] if processes == 1 else ["--pool", "prefork", "--concurrency", str(processes)]
         )
         command = [
-            sys.executable, "-m", "celery", "-A", "league", "worker", *pool, "-I", "tests.league.bots.faulty_bots",
-            "-n", f"{name}-{os.getpid()}@%h", "-l", "warning", "--without-gossip", "--without-mingle", "--without-heartbeat",
-        ]  # fmt: skip
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "league",
+            "worker",
+            *pool,
+            "-I",
+            "tests.league.bots.faulty_bots",
+            "-n",
+            f"{name}-{os.getpid()}@%h",
+            "-l",
+            "warning",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ]
         self.process = subprocess.Popen(
             command, cwd=settings.BASE_DIR, env=environment, start_new_session=True
         )

@@ -79,14 +79,28 @@ def chunked_post(path: str, body: bytes, **headers) -> tuple[str, bytes, Countin
     CSRF check reads the body for its token. (status, page, the input)."""
     stream = CountingInput(body)
     environ = {
-        "REQUEST_METHOD": "POST", "PATH_INFO": path, "SCRIPT_NAME": "", "QUERY_STRING": "",
-        "SERVER_NAME": "localhost", "SERVER_PORT": "80", "SERVER_PROTOCOL": "HTTP/1.1",
-        "REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": "localhost", "HTTP_TRANSFER_ENCODING": "chunked",
-        "HTTP_COOKIE": "csrftoken=" + "a" * 32, "CONTENT_TYPE": "application/x-www-form-urlencoded",
-        "wsgi.input": stream, "wsgi.input_terminated": True, "wsgi.errors": sys.stderr,
-        "wsgi.url_scheme": "http", "wsgi.version": (1, 0), "wsgi.multithread": False,
-        "wsgi.multiprocess": False, "wsgi.run_once": False, **headers,
-    }  # fmt: skip
+        "REQUEST_METHOD": "POST",
+        "PATH_INFO": path,
+        "SCRIPT_NAME": "",
+        "QUERY_STRING": "",
+        "SERVER_NAME": "localhost",
+        "SERVER_PORT": "80",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1",
+        "HTTP_HOST": "localhost",
+        "HTTP_TRANSFER_ENCODING": "chunked",
+        "HTTP_COOKIE": "csrftoken=" + "a" * 32,
+        "CONTENT_TYPE": "application/x-www-form-urlencoded",
+        "wsgi.input": stream,
+        "wsgi.input_terminated": True,
+        "wsgi.errors": sys.stderr,
+        "wsgi.url_scheme": "http",
+        "wsgi.version": (1, 0),
+        "wsgi.multithread": False,
+        "wsgi.multiprocess": False,
+        "wsgi.run_once": False,
+        **headers,
+    }
     statuses = []
     # As Django's test client does: the test's database connection stays open after the request.
     request_started.disconnect(close_old_connections)
@@ -153,17 +167,28 @@ def test_an_upload_under_the_upload_cap_but_over_the_default_one_is_taken_by_the
     program = padded_bot(MIB - 1000)
     assert len(program) == MIB - 1000
     client.force_login(member)
-    response = client.post("/bots/bots/upload/", {
-        "game": "nacho_pile", "name": "Big page bot", "file": SimpleUploadedFile("bot.py", program),
-        "description": "d" * 5000,
-    })  # fmt: skip
+    response = client.post(
+        "/bots/bots/upload/",
+        {
+            "game": "nacho_pile",
+            "name": "Big page bot",
+            "file": SimpleUploadedFile("bot.py", program),
+            "description": "d" * 5000,
+        },
+    )
     assert response.status_code == 302
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=member).key}")
     program = padded_bot(MIB - 2000)
-    response = api.post("/api/bots/upload/", {
-        "game": "nacho_pile", "name": "Big api bot", "file": SimpleUploadedFile("bot.py", program),
-    }, format="multipart")  # fmt: skip
+    response = api.post(
+        "/api/bots/upload/",
+        {
+            "game": "nacho_pile",
+            "name": "Big api bot",
+            "file": SimpleUploadedFile("bot.py", program),
+        },
+        format="multipart",
+    )
     assert response.status_code == 201
     stored = {bot.name: bot.program.size for bot in BotDefinition.objects.select_related("program")}
     assert stored == {"Big page bot": MIB - 1000, "Big api bot": MIB - 2000}
@@ -208,8 +233,11 @@ def test_a_capped_stream_stops_one_byte_past_its_cap_whatever_is_asked():
 
 def test_sizes_in_words():
     assert [size_in_words(n) for n in (256 * KIB, MIB, MIB + 64 * KIB, 1500)] == [
-        "256 KiB", "1 MiB", "1088 KiB", "1,500 bytes"
-    ]  # fmt: skip
+        "256 KiB",
+        "1 MiB",
+        "1088 KiB",
+        "1,500 bytes",
+    ]
 
 
 def test_djangos_own_bounds_neither_refuse_nor_spool_what_a_cap_lets_through(settings):

@@ -58,14 +58,21 @@ def test_insert_returns_the_new_keys_and_update_matches_rows_on_a_composite_key(
         "player__name", "place", "score"
     )
     assert list(seats) == [
-        ("Ann", None, None), ("Bob", 2, -5),
+        ("Ann", None, None),
+        ("Bob", 2, -5),
         *[("Ann", None, None), ("Bob", None, None)] * 2,
-        ("Ann", 1, None), ("Bob", None, None),
-        ("Ann", None, None), ("Bob", None, None),
-    ]  # fmt: skip
+        ("Ann", 1, None),
+        ("Bob", None, None),
+        ("Ann", None, None),
+        ("Bob", None, None),
+    ]
     assert list(Match.objects.order_by("played_at").values_list("status", "result_version")) == [
-        ("scheduled", 0), ("scheduled", 0), ("scheduled", 0), ("finished", 4), ("scheduled", 0),
-    ]  # fmt: skip
+        ("scheduled", 0),
+        ("scheduled", 0),
+        ("scheduled", 0),
+        ("finished", 4),
+        ("scheduled", 0),
+    ]
 
 
 def test_nothing_to_write_is_no_statement(db, django_assert_num_queries):

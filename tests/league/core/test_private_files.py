@@ -47,8 +47,10 @@ def test_private_database_creates_an_empty_0600_file_and_narrows_its_companions(
         db.execute("CREATE TABLE t (x)")
         db.execute("INSERT INTO t VALUES (1)")
         assert {path.name: mode(path) for path in tmp_path.iterdir()} == {
-            "league.sqlite3": "0o600", "league.sqlite3-wal": "0o600", "league.sqlite3-shm": "0o600"
-        }  # fmt: skip
+            "league.sqlite3": "0o600",
+            "league.sqlite3-wal": "0o600",
+            "league.sqlite3-shm": "0o600",
+        }
     os.chmod(database, 0o644)
     private_database(database)
     assert mode(database) == "0o600"
@@ -101,8 +103,12 @@ def test_the_local_settings_make_var_0700_and_the_embedded_database_0600(tmp_pat
         environment["PECKING_ORDER_VAR_DIR"] = str(var)
         started = subprocess.run(
             [sys.executable, "-c", "import os; os.umask(0o022); import league.settings.local"],
-            cwd=settings.BASE_DIR, env=environment, capture_output=True, text=True, timeout=120,
-        )  # fmt: skip
+            cwd=settings.BASE_DIR,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert started.returncode == 0, started.stderr
         assert (mode(var), mode(var / "league.sqlite3")) == ("0o700", "0o600")
 

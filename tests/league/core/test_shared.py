@@ -25,24 +25,47 @@ def test_every_user_error_carries_a_code_of_the_enum_and_its_status():
         VersionConflict(2, 1),
     ]
     assert [(error.status, error.code) for error in errors] == [
-        (400, ErrorCode.INVALID), (400, ErrorCode.DUPLICATE), (404, ErrorCode.NOT_FOUND), (403, ErrorCode.FORBIDDEN),
-        (403, ErrorCode.FORBIDDEN), (409, ErrorCode.CONFLICT), (409, ErrorCode.VERSION_CONFLICT),
-    ]  # fmt: skip
+        (400, ErrorCode.INVALID),
+        (400, ErrorCode.DUPLICATE),
+        (404, ErrorCode.NOT_FOUND),
+        (403, ErrorCode.FORBIDDEN),
+        (403, ErrorCode.FORBIDDEN),
+        (409, ErrorCode.CONFLICT),
+        (409, ErrorCode.VERSION_CONFLICT),
+    ]
     assert UserError("taken", field="name", code=ErrorCode.DUPLICATE).as_dict() == {
-        "code": "duplicate", "detail": "taken", "field": "name",
-    }  # fmt: skip
+        "code": "duplicate",
+        "detail": "taken",
+        "field": "name",
+    }
     with pytest.raises(ValueError):
         UserError("bad", code="no_such_code")
 
 
 def test_the_codes_are_the_stable_strings_clients_branch_on():
     assert [code.value for code in ErrorCode] == [
-        "invalid", "unknown_game", "duplicate", "pairing", "not_found", "not_played", "forbidden", "conflict",
-        "version_conflict", "throttled", "required", "parse_error", "too_many_fields", "not_authenticated",
-        "authentication_failed", "token_expired", "method_not_allowed", "not_acceptable", "payload_too_large",
+        "invalid",
+        "unknown_game",
+        "duplicate",
+        "pairing",
+        "not_found",
+        "not_played",
+        "forbidden",
+        "conflict",
+        "version_conflict",
+        "throttled",
+        "required",
+        "parse_error",
+        "too_many_fields",
+        "not_authenticated",
+        "authentication_failed",
+        "token_expired",
+        "method_not_allowed",
+        "not_acceptable",
+        "payload_too_large",
         "unsupported_media_type",
         "server_error",
-    ]  # fmt: skip
+    ]
 
 
 def test_not_found_is_also_djangos_404_and_an_invariant_violation_is_no_user_error():
@@ -57,11 +80,23 @@ def test_bulk_naming_a_column_that_does_not_exist_is_an_invariant_violation(db):
 
 def test_whole_numbers_and_numbers_exclude_booleans():
     assert [is_int(value) for value in (0, -3, 2**70, True, False, 1.0, "1", None)] == [
-        True, True, True, False, False, False, False, False,
-    ]  # fmt: skip
+        True,
+        True,
+        True,
+        False,
+        False,
+        False,
+        False,
+        False,
+    ]
     assert [is_number(value) for value in (0, 1.5, float("inf"), True, "1.5", None)] == [
-        True, True, True, False, False, False,
-    ]  # fmt: skip
+        True,
+        True,
+        True,
+        False,
+        False,
+        False,
+    ]
 
 
 def test_a_free_slug_skips_taken_and_reserved_ones_and_ignores_the_row_itself(db):
@@ -98,5 +133,6 @@ def test_a_service_error_shows_next_to_its_field_or_on_top():
     add_user_error(form, UserError("there is already a player called 'Ann'", field="name"))
     add_user_error(form, UserError("the season is over", field="season"))
     assert form.errors == {
-        "name": ["there is already a player called 'Ann'"], "__all__": ["the season is over"],
-    }  # fmt: skip
+        "name": ["there is already a player called 'Ann'"],
+        "__all__": ["the season is over"],
+    }

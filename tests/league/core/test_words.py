@@ -35,8 +35,11 @@ def test_rating_models_end_reasons_and_exact_terms():
     )
     assert words.rating_model_words("Elo") == "Rated by places (Elo)"
     assert [words.end_words(reason) for reason in ("normal", "forfeit", "turn_cap", None)] == [
-        "Played to the end", "Ended by a forfeit", "Stopped at the turn limit", "Not finished"
-    ]  # fmt: skip
+        "Played to the end",
+        "Ended by a forfeit",
+        "Stopped at the turn limit",
+        "Not finished",
+    ]
     assert words.exact_terms({"iterations": 25, "rollout": "playout"}) == "iterations=25 rollout=playout"
 
 

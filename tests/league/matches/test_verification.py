@@ -1,5 +1,5 @@
-"""Strict verification in the league: once per stored bot match, in a task; the verdict on the replay page, the
-match page and in the API."""
+"""Strict verification in the league: once per stored bot match, in a task; the verdict on the replay page,
+the match page and in the API."""
 
 from __future__ import annotations
 
@@ -149,8 +149,8 @@ def test_an_external_seat_is_listed_as_not_remade(client, staff, no_broker):
     assert "<strong>✓ Verified</strong>" in page
     assert "every decision of the other built-in bot was made again by the same version" in page
     assert (
-        "<li>Seat 2 not re-made (external program Program v2): its decisions were checked for legality only.</li>"
-        in page
+        "<li>Seat 2 not re-made (external program Program v2): its decisions were checked for legality "
+        "only.</li>" in page
     )
     api = client.get(f"/api/matches/{match.pk}/").json()["verification"]
     assert api["not_remade"] == [{"seat": 1, "why": "external program Program v2"}]

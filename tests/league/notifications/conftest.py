@@ -44,7 +44,8 @@ def people(db):
 
 @pytest.fixture
 def cup(orga, people):
-    """'Club Cup', one round of Nacho Pile at one table of 4, created by staff and organized by orga, started."""
+    """'Club Cup', one round of Nacho Pile at one table of 4,
+    created by staff and organized by orga, started."""
     staff = StaffFactory(username="staff", email="staff@example.com")
     tournament = tournament_services.tournament_create(
         created_by=staff,

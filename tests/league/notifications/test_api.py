@@ -26,9 +26,15 @@ def test_my_notifications_are_listed_and_marked_read_and_no_one_elses(people):
     listed = api(ada).get("/api/notifications/").json()
     assert (listed["count"], [row["id"] for row in listed["results"]]) == (2, [second.pk, first.pk])
     assert listed["results"][0] | {"created_at": None} == {
-        "id": second.pk, "kind": "table_ready", "text": "Second.", "link": "/tournaments/", "tournament": None,
-        "table": None, "created_at": None, "read_at": None,
-    }  # fmt: skip
+        "id": second.pk,
+        "kind": "table_ready",
+        "text": "Second.",
+        "link": "/tournaments/",
+        "tournament": None,
+        "table": None,
+        "created_at": None,
+        "read_at": None,
+    }
     response = api(ada).post("/api/notifications/read/", {"ids": [first.pk, theirs.pk]}, format="json")
     assert (response.status_code, response.json()) == (200, {"marked": 1, "unread": 1})
     theirs.refresh_from_db()
@@ -66,8 +72,11 @@ def test_webhooks_through_the_api_are_their_owners_alone(cup, orga, people):
     assert api(orga).get(f"/api/webhooks/{webhook.pk}/deliveries/").json()["count"] == 0
 
     stranger = api(people[0])
-    for method, url in (("get", f"/api/webhooks/{webhook.pk}/"), ("get", f"/api/webhooks/{webhook.pk}/deliveries/"),
-                        ("delete", f"/api/webhooks/{webhook.pk}/")):  # fmt: skip
+    for method, url in (
+        ("get", f"/api/webhooks/{webhook.pk}/"),
+        ("get", f"/api/webhooks/{webhook.pk}/deliveries/"),
+        ("delete", f"/api/webhooks/{webhook.pk}/"),
+    ):
         response = getattr(stranger, method)(url)
         assert (response.status_code, response.json()["detail"]) == (404, "no such webhook"), url
     assert stranger.get("/api/webhooks/").json()["count"] == 0
@@ -83,8 +92,10 @@ def test_webhooks_through_the_api_are_their_owners_alone(cup, orga, people):
         format="json",
     )
     assert (scheme.status_code, scheme.json()["detail"], scheme.json()["field"]) == (
-        400, "the URL must start with http:// or https://, not gopher:", "url"
-    )  # fmt: skip
+        400,
+        "the URL must start with http:// or https://, not gopher:",
+        "url",
+    )
     league = api(orga).post(
         "/api/webhooks/",
         {"url": "https://a.example/", "events": ["league.round_rated"], "league": 99},

@@ -125,8 +125,10 @@ def test_a_failing_mail_server_is_retried_and_the_action_still_succeeds(
             raise smtplib.SMTPServerDisconnected("the mail server went away")
         return real(**kwargs)
 
-    with mock.patch("league.notifications.services.send_mail", side_effect=flaky), \
-            django_capture_on_commit_callbacks(execute=True):  # fmt: skip
+    with (
+        mock.patch("league.notifications.services.send_mail", side_effect=flaky),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         round_row = publish(cup, orga)
     assert Round.objects.get(pk=round_row.pk).status == Round.Status.PUBLISHED
     assert calls[:3] == ["ada@example.com", "ada@example.com", "ada@example.com"]  # twice refused, then sent
@@ -159,8 +161,13 @@ def test_a_report_asks_the_users_it_names_to_confirm(
         table = publish(cup, orga).tables.get()
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        events.emit(events.report_awaiting_confirmation, tournament_id=cup.pk, table_id=table.pk, report_id=7,
-                    user_ids=[people[1].pk, people[2].pk])  # fmt: skip
+        events.emit(
+            events.report_awaiting_confirmation,
+            tournament_id=cup.pk,
+            table_id=table.pk,
+            report_id=7,
+            user_ids=[people[1].pk, people[2].pk],
+        )
     text = "A result waits for your confirmation in Club Cup: round 1, table 1."
     assert [row for row in inbox("bea") if row[0] == "confirm_result"] == [
         ("confirm_result", text, "/tournaments/club-cup/rounds/1/")

@@ -73,13 +73,28 @@ def test_deliveries_are_signed_and_a_real_receiver_verifies_them(
     assert first["headers"]["X-PeckingOrder-Delivery"] == str(deliveries[0].delivery_id) == ready["delivery"]
     assert ready["event"] == "table.ready"
     assert ready["data"] == {
-        "tournament": {"id": cup.pk, "slug": "club-cup", "name": "Club Cup", "game": "nacho_pile",
-                       "status": "running", "url": "/tournaments/club-cup/"},
-        "tables": [{"id": table.pk, "round": 1, "number": 1, "label": "", "match": table.match_id, "players": [
-            {"seat": n, "id": player.pk, "name": player.name}
-            for n, player in enumerate((user.player for user in _seated(table)), start=1)
-        ]}],
-    }  # fmt: skip
+        "tournament": {
+            "id": cup.pk,
+            "slug": "club-cup",
+            "name": "Club Cup",
+            "game": "nacho_pile",
+            "status": "running",
+            "url": "/tournaments/club-cup/",
+        },
+        "tables": [
+            {
+                "id": table.pk,
+                "round": 1,
+                "number": 1,
+                "label": "",
+                "match": table.match_id,
+                "players": [
+                    {"seat": n, "id": player.pk, "name": player.name}
+                    for n, player in enumerate((user.player for user in _seated(table)), start=1)
+                ],
+            }
+        ],
+    }
     result = recorded["data"]["result"]
     assert (result["version"], result["places"], result["scores"], result["void"]) == (
         1,
@@ -93,8 +108,9 @@ def test_deliveries_are_signed_and_a_real_receiver_verifies_them(
         ("result.recorded", "delivered"),
     ]
     assert list(Attempt.objects.order_by("id").values_list("number", "status_code", "error")) == [
-        (1, 204, ""), (1, 204, "")
-    ]  # fmt: skip
+        (1, 204, ""),
+        (1, 204, ""),
+    ]
     assert version.pk == table.pk  # table_result returns the table
 
 
@@ -116,8 +132,10 @@ def test_a_receiver_that_fails_twice_and_then_succeeds_gets_three_logged_attempt
     item = Delivery.objects.get(webhook=webhook)
     assert item.status == "delivered"
     assert list(item.attempts.values_list("number", "status_code", "excerpt")) == [
-        (1, 500, "boom"), (2, 503, "busy"), (3, 200, "ok")
-    ]  # fmt: skip
+        (1, 500, "boom"),
+        (2, 503, "busy"),
+        (3, 200, "ok"),
+    ]
     ids = {entry["headers"]["X-PeckingOrder-Delivery"] for entry in receiver.received}
     assert (len(receiver.received), ids) == (3, {str(item.delivery_id)})
     assert len({entry["body"] for entry in receiver.received}) == 1  # the same bytes every time
@@ -150,10 +168,15 @@ def test_loopback_is_refused_when_not_allow_listed_and_nothing_is_sent(
 def answers(*addresses):
     def getaddrinfo(host, port, *args, **kwargs):
         return [
-            (socket.AF_INET6 if ":" in address else socket.AF_INET, socket.SOCK_STREAM, 6, "",
-             (address, port) if ":" not in address else (address, port, 0, 0))
+            (
+                socket.AF_INET6 if ":" in address else socket.AF_INET,
+                socket.SOCK_STREAM,
+                6,
+                "",
+                (address, port) if ":" not in address else (address, port, 0, 0),
+            )
             for address in addresses
-        ]  # fmt: skip
+        ]
 
     return getaddrinfo
 
@@ -178,8 +201,10 @@ def answers(*addresses):
     ],
 )
 def test_a_name_resolving_to_a_forbidden_address_is_refused_before_connecting(address, why):
-    with mock.patch("socket.getaddrinfo", side_effect=answers(address)) as resolve, \
-            mock.patch("socket.create_connection", side_effect=AssertionError("connected")):  # fmt: skip
+    with (
+        mock.patch("socket.getaddrinfo", side_effect=answers(address)) as resolve,
+        mock.patch("socket.create_connection", side_effect=AssertionError("connected")),
+    ):
         attempt = delivery.post("https://hooks.example.com/in", b"{}", {})
     assert (attempt.refused, attempt.status_code) == (True, None)
     shown = str(ipaddress.ip_address(address))  # ::ffff:127.0.0.1 is written ::ffff:7f00:1
@@ -188,8 +213,10 @@ def test_a_name_resolving_to_a_forbidden_address_is_refused_before_connecting(ad
 
 
 def test_one_forbidden_answer_among_public_ones_refuses_the_name():
-    with mock.patch("socket.getaddrinfo", side_effect=answers("93.184.215.14", "127.0.0.1")), \
-            mock.patch("socket.create_connection", side_effect=AssertionError("connected")):  # fmt: skip
+    with (
+        mock.patch("socket.getaddrinfo", side_effect=answers("93.184.215.14", "127.0.0.1")),
+        mock.patch("socket.create_connection", side_effect=AssertionError("connected")),
+    ):
         attempt = delivery.post("http://rebind.example/", b"{}", {})
     assert attempt.error == "rebind.example resolves to 127.0.0.1, a loopback address: refused"
 
@@ -243,10 +270,10 @@ def test_a_receiver_that_does_not_answer_times_out(allow_loopback):
 
 class Dripper:
     """A receiver on 127.0.0.1 that reads each request, then answers one byte every `interval` seconds: a
-    status line and a header of `length` bytes in all (the rest of the answer after them), as a receiver
-    that wants to hold a delivery would. With `tls_stall` it reads a TLS client hello and never answers; with
-    `body` it sends its status line and headers at once and drips a body of `length` bytes.
-    `cut` counts the connections the sender closed before the answer was out, `sent` the bytes sent on each."""
+    status line and a header of `length` bytes in all (the rest of the answer after them), as a receiver that
+    wants to hold a delivery would. With `tls_stall` it reads a TLS client hello and never answers; with
+    `body` it sends its status line and headers at once and drips a body of `length` bytes. `cut` counts the
+    connections the sender closed before the answer was out, `sent` the bytes sent on each."""
 
     ANSWER_END = b"\r\nContent-Length: 0\r\n\r\n"
 
@@ -371,8 +398,10 @@ def test_a_receiver_that_stalls_the_tls_handshake_is_cut_off_at_the_deadline(all
     finally:
         stall.close()
     assert (attempt.status_code, attempt.refused, attempt.error) == (
-        None, False, "timed out: no answer within the 0.5 s deadline"
-    )  # fmt: skip
+        None,
+        False,
+        "timed out: no answer within the 0.5 s deadline",
+    )
     assert (stall.cut, stall.sent) == (1, [0])
 
 
@@ -389,8 +418,11 @@ def test_a_look_up_slower_than_the_deadline_is_a_timed_out_attempt_not_a_refusal
     finally:
         release.set()
     assert (attempt.status_code, attempt.refused, attempt.address, attempt.error) == (
-        None, False, "", "timed out: no answer within the 0.3 s deadline"
-    )  # fmt: skip
+        None,
+        False,
+        "",
+        "timed out: no answer within the 0.3 s deadline",
+    )
 
 
 @pytest.mark.parametrize(
@@ -419,8 +451,8 @@ def test_registration_checks_the_events_for_its_scope(cup, orga):
     with pytest.raises(UserError) as refused:
         hook(cup, orga, "https://example.com/", ["league.round_rated"])
     assert refused.value.message == (
-        "unknown event 'league.round_rated' here: choose among table.ready, result.recorded, result.disputed, "
-        "tournament.finished"
+        "unknown event 'league.round_rated' here: choose among table.ready, result.recorded, "
+        "result.disputed, tournament.finished"
     )
 
 
@@ -431,8 +463,12 @@ def test_a_non_organizer_cannot_register_for_a_tournament_nor_a_non_staff_for_a_
         refused.value.message == "only the tournament's organizers (and site staff) can register its webhooks"
     )
     with mock.patch.object(BotLeague, "pk", 1), pytest.raises(Forbidden) as refused:
-        webhooks.webhook_create(by=people[0], url="https://example.com/", events=["league.round_rated"],
-                                league=BotLeague(name="L"))  # fmt: skip
+        webhooks.webhook_create(
+            by=people[0],
+            url="https://example.com/",
+            events=["league.round_rated"],
+            league=BotLeague(name="L"),
+        )
     assert refused.value.message == "only site staff can register a bot league's webhooks"
     assert not Webhook.objects.exists()
 
@@ -508,7 +544,12 @@ def test_a_bot_league_sends_each_round_once_it_is_played_and_rated(
         ("league.round_rated", n) for n in (1, 2, 3)
     ]
     last = bodies[-1]["data"]
-    assert last["league"] == {"id": league.pk, "name": league.name, "game": league.game_id, "status": "finished",
-                              "url": f"/bots/{league.pk}/"}  # fmt: skip
+    assert last["league"] == {
+        "id": league.pk,
+        "name": league.name,
+        "game": league.game_id,
+        "status": "finished",
+        "url": f"/bots/{league.pk}/",
+    }
     assert sorted(row["matches"] for row in last["standings"]) == [6] * 6  # its last round finished it
     assert Delivery.objects.filter(webhook=webhook, status="delivered").count() == 3

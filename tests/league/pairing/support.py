@@ -1,4 +1,5 @@
-"""Helpers for the pairing tests: seeded fields and results decided by seed (the better seed finishes ahead)."""
+"""Helpers for the pairing tests: seeded fields and results decided by seed
+(the better seed finishes ahead)."""
 
 from __future__ import annotations
 

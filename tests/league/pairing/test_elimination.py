@@ -35,7 +35,8 @@ def result(table, winner):
 
 
 def play_out(format_name, entrants, decide=better_seed_wins, **options):
-    """Generate and play every round; return the rounds as (label, seats) lists, the results, the last error."""
+    """Generate and play every round;
+    return the rounds as (label, seats) lists, the results, the last error."""
     results = []
     rounds = []
     round_number = 1
@@ -289,13 +290,30 @@ def test_a_multi_seat_top_cut_first_round_avoids_the_swiss_stage_rematches():
     """The cut's entrants keep their Swiss opponents: seeds 1, 4, 5, 8 shared a Swiss table, and so did 2, 3,
     6, 7, which is exactly the snake deal of the cut's first round. The optimiser mixes the two tables: two
     players of each Swiss table per cut table, 2 + 2 repeat pairs, the fewest possible (the deal has 12)."""
-    met = {1: (4, 5, 8), 4: (1, 5, 8), 5: (1, 4, 8), 8: (1, 4, 5), 2: (3, 6, 7), 3: (2, 6, 7), 6: (2, 3, 7),
-           7: (2, 3, 6)}  # fmt: skip
-    entrants = [Entrant(id=seed, seed=seed, score=float(9 - seed), standing=seed, opponents=met[seed],
-                        seat_history=(0,)) for seed in range(1, 9)]  # fmt: skip
+    met = {
+        1: (4, 5, 8),
+        4: (1, 5, 8),
+        5: (1, 4, 8),
+        8: (1, 4, 5),
+        2: (3, 6, 7),
+        3: (2, 6, 7),
+        6: (2, 3, 7),
+        7: (2, 3, 6),
+    }
+    entrants = [
+        Entrant(
+            id=seed, seed=seed, score=float(9 - seed), standing=seed, opponents=met[seed], seat_history=(0,)
+        )
+        for seed in range(1, 9)
+    ]
     plan = StagePlan(first="swiss", first_rounds=1, cut=8)
-    inputs = RoundInputs(entrants=entrants, round_number=2, stage=plan, advance=2,
-                         table=TableSpec(preferred=4, minimum=4, maximum=4))  # fmt: skip
+    inputs = RoundInputs(
+        entrants=entrants,
+        round_number=2,
+        stage=plan,
+        advance=2,
+        table=TableSpec(preferred=4, minimum=4, maximum=4),
+    )
     draft = generate_round("stages", inputs)
     assert draft.quality.repeat_pairs == 4
     for table in draft.tables:

@@ -63,8 +63,8 @@ def final_standings(count, results, groups):
 def test_single_elimination_with_a_third_place_match_ranks_the_finalist_above_the_third_place_winner():
     results = play("single_elimination", 8, by_seed, third_place=True)
     groups = bracket_placement(single_elimination_bracket(8, third_place=True), field(8), results)
-    # By points the third-place winner p3 (2 wins, opponents' points 4) would be above the finalist p2 (2 wins,
-    # opponents' points 1). The quarter-final losers are ordered by the tie-breaks: p8 met the champion
+    # By points the third-place winner p3 (2 wins, opponents' points 4) would be above the finalist p2 (2
+    # wins, opponents' points 1). The quarter-final losers are ordered by the tie-breaks: p8 met the champion
     # (opponents' points 3), p6 and p7 met players of 2 points (seed settles), p5 met p4 (1 point).
     assert final_standings(8, results, groups) == [
         ("p1", "Champion"),

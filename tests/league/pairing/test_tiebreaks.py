@@ -24,8 +24,16 @@ SIX_ROUNDS = [
         tables=(table({"Bob": 1, "Cat": 2}), table({"Ann": 1, "Eve": 2}), table({"Fay": 1, "Dan": 2}))
     ),
 ]
-COLUMNS = ("points", "opponents_points", "opponents_points_average", "buchholz_cut1", "buchholz_median",
-           "sonneborn_berger", "opponents_match_win_percentage", "cumulative")  # fmt: skip
+COLUMNS = (
+    "points",
+    "opponents_points",
+    "opponents_points_average",
+    "buchholz_cut1",
+    "buchholz_median",
+    "sonneborn_berger",
+    "opponents_match_win_percentage",
+    "cumulative",
+)
 
 
 def lines(standings):
@@ -104,12 +112,19 @@ def test_the_pods_example_scaled_with_the_average_of_opponents_points():
 def test_the_pods_example_unscaled_leaves_the_short_table_winner_level_with_a_runner_up():
     standings = compute_standings(SEVEN, SEVEN_ROUNDS, Scoring(), ["points", "seed"])
     assert [(line.id, line.points) for line in standings] == [
-        ("A", 5.0), ("E", 5.0), ("C", 3.0), ("B", 2.0), ("F", 2.0), ("G", 1.0), ("D", 0.0),
-    ]  # fmt: skip
+        ("A", 5.0),
+        ("E", 5.0),
+        ("C", 3.0),
+        ("B", 2.0),
+        ("F", 2.0),
+        ("G", 1.0),
+        ("D", 0.0),
+    ]
 
 
 def test_thirds_of_scaled_points_add_up_exactly_so_level_players_stay_level():
-    # Tables of 5 preferred: a table of 4 scores 4, 8/3, 4/3, 0, and 4 + 8/3 + 4/3 is 7.999999999999999 in floats.
+    # Tables of 5 preferred: a table of 4 scores 4, 8/3, 4/3, 0,
+    # and 4 + 8/3 + 4/3 is 7.999999999999999 in floats.
     seeds = {"v": 1, "p": 2, "a": 3, "b": 4, "c": 5, "d": 6, "e": 7, "f": 8, "g": 9}
     rounds = [
         PlayedRound(
@@ -134,8 +149,10 @@ def test_thirds_of_scaled_points_add_up_exactly_so_level_players_stay_level():
 @pytest.mark.parametrize(("score", "points", "wins"), [("win", 3.0, 1), ("half", 1.5, 0), ("zero", 0.0, 0)])
 def test_a_requested_bye_scores_as_the_tournament_says(score, points, wins):
     rounds = [PlayedRound(tables=(table({"a": 1, "b": 2, "c": 3, "d": 4}),), requested_byes=(("e", score),))]
-    standings = {line.id: line for line in compute_standings({"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}, rounds,
-                                                               bye_table_size=4)}  # fmt: skip
+    standings = {
+        line.id: line
+        for line in compute_standings({"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}, rounds, bye_table_size=4)
+    }
     assert (standings["e"].points, standings["e"].wins, standings["e"].requested_byes) == (points, wins, 1)
     assert (standings["e"].byes, standings["e"].played, standings["e"].cumulative) == (0, 0, points)
 
@@ -147,9 +164,18 @@ def test_a_requested_bye_with_an_unknown_score_is_refused():
 
 def test_every_tie_break_is_known_and_the_default_order_is_unchanged():
     assert TIEBREAKS == (
-        "points", "opponents_points", "opponents_points_average", "buchholz_cut1", "buchholz_median",
-        "sonneborn_berger", "opponents_match_win_percentage", "cumulative", "wins", "head_to_head", "seed",
-    )  # fmt: skip
+        "points",
+        "opponents_points",
+        "opponents_points_average",
+        "buchholz_cut1",
+        "buchholz_median",
+        "sonneborn_berger",
+        "opponents_match_win_percentage",
+        "cumulative",
+        "wins",
+        "head_to_head",
+        "seed",
+    )
     assert compute_standings(SIX, SIX_ROUNDS) == compute_standings(
         SIX, SIX_ROUNDS, tiebreaks=["points", "opponents_points", "wins", "head_to_head", "seed"]
     )

@@ -33,12 +33,20 @@ def test_a_chart_over_days_has_date_ticks_rating_ticks_and_a_title_per_point():
 def test_a_chart_within_a_day_labels_times_and_one_over_years_labels_months():
     minutes = [DAY + timedelta(minutes=15 * k) for k in range(5)]
     assert [t for t, _ in history_chart([Series("A", [1, 2, 3, 4, 5], minutes)]).x_ticks] == [
-        "12:00", "12:15", "12:30", "12:45", "13:00"
-    ]  # fmt: skip
+        "12:00",
+        "12:15",
+        "12:30",
+        "12:45",
+        "13:00",
+    ]
     years = [DAY, DAY + timedelta(days=730)]
     assert [t for t, _ in history_chart([Series("A", [1, 2], years)]).x_ticks] == [
-        "Mar 2026", "Aug 2026", "Mar 2027", "Aug 2027", "Feb 2028"
-    ]  # fmt: skip
+        "Mar 2026",
+        "Aug 2026",
+        "Mar 2027",
+        "Aug 2027",
+        "Feb 2028",
+    ]
 
 
 def test_a_long_history_is_thinned_keeping_its_last_point():

@@ -36,7 +36,8 @@ def test_two_equal_players_have_even_chances():
 
 
 def test_two_seats_match_the_closed_form():
-    # P(A first) = Φ((30 − 20) / √(2β² + 2² + 5²)) computed by hand: √(2·17.3611 + 4 + 25) = 7.98262, 10 / 7.98262 = 1.25272
+    # P(A first) = Φ((30 − 20) / √(2β² + 2² + 5²)) computed by hand: √(2·17.3611 + 4 + 25) = 7.98262,
+    # 10 / 7.98262 = 1.25272
     chances = forecast([(30.0, 2.0), (20.0, 5.0)], BETA)
     expected = NormalDist().cdf(10 / math.sqrt(2 * BETA**2 + 4 + 25))
     assert round(expected, 6) == 0.894846
@@ -54,7 +55,8 @@ def test_four_seats_with_known_ratings():
     for chance, reference in zip(chances, by_hand, strict=True):
         assert chance.p_first == pytest.approx(reference, abs=1e-12)
     assert sum(c.p_first for c in chances) == pytest.approx(1.0, abs=1e-12)
-    # Expected place of seat 0: 1 + Φ((25−30)/√(2β²+1+69.44)) + Φ((20−30)/√(2β²+1+4)) + Φ((28−30)/√(2β²+1+0.64))
+    # Expected place of seat 0:
+    # 1 + Φ((25−30)/√(2β²+1+69.44)) + Φ((20−30)/√(2β²+1+4)) + Φ((28−30)/√(2β²+1+0.64))
     hand = 1 + sum(
         NormalDist().cdf((mu - 30) / math.sqrt(2 * BETA**2 + 1 + sigma**2)) for mu, sigma in skills[1:]
     )

@@ -12,7 +12,8 @@ def fresh(n: int) -> list[maths.Skill]:
 
 
 def test_two_tied_winners_rank_above_the_third_and_fourth():
-    """Four new players finish 1, 1, 2, 3: the winners stay level and above the third, who is above the last."""
+    """Four new players finish 1, 1, 2, 3: the winners stay level and above the third,
+    who is above the last."""
     first, second, third, fourth = maths.rate(MODEL, fresh(4), [1, 1, 2, 3])
 
     assert first == second
@@ -34,7 +35,8 @@ def test_plackett_luce_gets_the_tie_case_wrong_which_is_why_it_is_not_used():
 
 
 def test_a_sequence_of_matches_equals_openskill_step_by_step():
-    """Three matches with ties and different table sizes, chained through `maths.rate` and through openskill."""
+    """Three matches with ties and different table sizes,
+    chained through `maths.rate` and through openskill."""
     sequence = [
         ([0, 1, 2, 3], [1, 1, 2, 3]),
         ([2, 0, 4], [1, 2, 3]),

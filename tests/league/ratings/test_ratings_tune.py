@@ -1,4 +1,5 @@
-"""`manage.py ratings_tune`: the log loss of candidate settings on a pool's own history; --write keeps the best."""
+"""`manage.py ratings_tune`: the log loss of candidate settings on a pool's own history;
+--write keeps the best."""
 
 import io
 import math

@@ -89,9 +89,12 @@ def test_health_shows_the_filter_and_the_memory_budget_protection_by_protection(
     (worker,) = client.get("/health/?format=json").json()["sandbox"]["workers"]
     assert worker["isolated"] is False
     assert {name: worker["proven"][name] for name in NEW} == {
-        "no_file_locks": False, "no_file_watches": True, "no_io_uring": True, "no_kernel_sockets": True,
+        "no_file_locks": False,
+        "no_file_watches": True,
+        "no_io_uring": True,
+        "no_kernel_sockets": True,
         "memory_budget": False,
-    }  # fmt: skip
+    }
     assert worker["failed"] == failed
     page = client.get("/health/").content.decode()
     assert (

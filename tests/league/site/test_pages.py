@@ -46,7 +46,10 @@ def test_home_shows_live_and_open_tournaments_but_no_draft(client, db):
     page = page_of(client, "/")
     live = page[page.index('id="live-heading"') : page.index('id="upcoming-heading"')]
     upcoming = page[page.index('id="upcoming-heading"') :]
-    spring = '<a href="/tournaments/spring-open/">Spring Open</a> <span class="muted">Nacho Pile · 8 players</span>'
+    spring = (
+        '<a href="/tournaments/spring-open/">Spring Open</a> <span class="muted">Nacho Pile · 8 '
+        "players</span>"
+    )
     assert spring in live
     assert '<a href="/tournaments/autumn-open-day/">Autumn Open Day</a>' in upcoming
     assert "Secret Draft" not in page
@@ -94,8 +97,8 @@ def test_pages_say_plain_words_and_keep_the_exact_terms_in_details(client, leagu
     bots = page_of(client, "/bots/bots/")
     assert "<td>Search bot, 25 iterations a move<details" in bots
     assert (
-        "<summary>Exact settings</summary><code>search c=0.7 chance_nodes=True determinizations=0 exploration=0.1 iterations=25 "
-        in bots
+        "<summary>Exact settings</summary><code>search c=0.7 chance_nodes=True determinizations=0 "
+        "exploration=0.1 iterations=25 " in bots
     )
 
     foot = MatchFactory(

@@ -1,4 +1,5 @@
-"""`manage.py serve` (what `make run` starts): web, worker and beat come up together; Ctrl-C stops them all."""
+"""`manage.py serve` (what `make run` starts): web, worker and beat come up together;
+Ctrl-C stops them all."""
 
 import json
 import os

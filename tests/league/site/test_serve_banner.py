@@ -1,4 +1,5 @@
-"""What `manage.py serve` (`make run`) prints last, once web, worker and beat run: the URLs and the demo logins."""
+"""What `manage.py serve` (`make run`) prints last, once web, worker and beat run:
+the URLs and the demo logins."""
 
 from league.site.management.commands.serve import serve_banner
 
@@ -7,8 +8,9 @@ RULE = "=" * 72
 
 
 def test_the_banner_names_the_url_and_both_demo_logins_and_ends_the_output():
-    banner = serve_banner(url=URL, admin_password="adm-secret", demo_password="demo-secret", worker_ready=True,
-                          verbose=False)  # fmt: skip
+    banner = serve_banner(
+        url=URL, admin_password="adm-secret", demo_password="demo-secret", worker_ready=True, verbose=False
+    )
     assert banner.splitlines() == [
         RULE,
         "Pecking Order is running at http://127.0.0.1:8000/  (Ctrl-C stops everything)",

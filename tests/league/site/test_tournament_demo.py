@@ -18,8 +18,8 @@ def test_the_demo_tournaments_are_created_once_and_are_live(db, capsys, settings
     call_command("tournament_demo")
     output = capsys.readouterr().out.splitlines()
     assert output == [
-        "Created the demo tournaments: Demo Swiss: Nacho Pile pods, Demo Cup: Chicken Foot, Demo Open Day: Chickie "
-        "Nuggs.",
+        "Created the demo tournaments: Demo Swiss: Nacho Pile pods, Demo Cup: Chicken Foot, Demo Open Day: "
+        "Chickie Nuggs.",
         "The demo tournaments exist already (or there are too few players).",
     ]
     swiss = Tournament.objects.get(name="Demo Swiss: Nacho Pile pods")
@@ -33,8 +33,11 @@ def test_the_demo_tournaments_are_created_once_and_are_live(db, capsys, settings
     assert list(cup.round_set.values_list("number", "status")) == [(1, "complete"), (2, "published")]
     live = Round.objects.get(tournament=swiss, number=3)
     assert [table.match.status for table in live.tables.order_by("number")] == [
-        "finished", "finished", "scheduled", "scheduled",
-    ]  # fmt: skip
+        "finished",
+        "finished",
+        "scheduled",
+        "scheduled",
+    ]
 
     open_day = Tournament.objects.get(name="Demo Open Day: Chickie Nuggs")
     assert (open_day.status, open_day.self_signup, open_day.capacity, open_day.time_zone) == (

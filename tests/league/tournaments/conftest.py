@@ -1,4 +1,5 @@
-"""Tournament fixtures: an organizer (site staff), a stranger, and helpers running rounds through the services."""
+"""Tournament fixtures: an organizer (site staff), a stranger,
+and helpers running rounds through the services."""
 
 import pytest
 

@@ -10,8 +10,11 @@ def test_the_admin_drives_a_tournament_through_the_services(client, make_tournam
     client.force_login(
         get_user_model().objects.create_superuser("root", "root@example.invalid", "pass-word-123")
     )
-    for url in ("/admin/tournaments/tournament/", f"/admin/tournaments/tournament/{tournament.pk}/change/",
-                "/admin/tournaments/round/"):  # fmt: skip
+    for url in (
+        "/admin/tournaments/tournament/",
+        f"/admin/tournaments/tournament/{tournament.pk}/change/",
+        "/admin/tournaments/round/",
+    ):
         assert client.get(url).status_code == 200, url
     changelist = "/admin/tournaments/tournament/"
     client.post(changelist, {"action": "start", "_selected_action": [tournament.pk]})
@@ -19,8 +22,9 @@ def test_the_admin_drives_a_tournament_through_the_services(client, make_tournam
     round_row = Round.objects.get()
     assert client.get(f"/admin/tournaments/round/{round_row.pk}/change/").status_code == 200
     client.post("/admin/tournaments/round/", {"action": "publish", "_selected_action": [round_row.pk]})
-    response = client.post("/admin/tournaments/round/", {"action": "complete", "_selected_action": [round_row.pk]},
-                           follow=True)  # fmt: skip
+    response = client.post(
+        "/admin/tournaments/round/", {"action": "complete", "_selected_action": [round_row.pk]}, follow=True
+    )
     round_row.refresh_from_db()
     tournament.refresh_from_db()
     assert (tournament.status, round_row.status) == (Tournament.Status.RUNNING, Round.Status.PUBLISHED)

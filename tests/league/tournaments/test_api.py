@@ -24,8 +24,18 @@ def api(organizer):
 
 
 def test_an_organizer_runs_a_tournament_through_the_api(api, organizer):
-    created = api.post("/api/tournaments/", {"name": "API Open", "game": "nacho_pile", "format": "swiss",
-                                              "table_size": 2, "rounds": 1, "rated": False}, format="json")  # fmt: skip
+    created = api.post(
+        "/api/tournaments/",
+        {
+            "name": "API Open",
+            "game": "nacho_pile",
+            "format": "swiss",
+            "table_size": 2,
+            "rounds": 1,
+            "rated": False,
+        },
+        format="json",
+    )
     assert created.status_code == 201, created.json()
     tournament = created.json()
     assert (tournament["slug"], tournament["status"], tournament["tiebreaks"]) == (
@@ -45,25 +55,33 @@ def test_an_organizer_runs_a_tournament_through_the_api(api, organizer):
     assert round_data["quality"]["byes"] == 1
     conflict = api.post(f"{base}/rounds/generate/")
     assert conflict.status_code == 409
-    assert conflict.json() == {"code": "conflict",
-                               "detail": "round 1 is not complete yet: the next round waits for every result",
-                               "errors": []}  # fmt: skip
+    assert conflict.json() == {
+        "code": "conflict",
+        "detail": "round 1 is not complete yet: the next round waits for every result",
+        "errors": [],
+    }
     published = api.post(f"/api/tournament-rounds/{round_data['id']}/publish/").json()
     table = published["tables"][0]
     assert published["status"] == "published" and table["match"] is not None
-    result = api.post(f"/api/tournament-tables/{table['id']}/result/", {"expected_version": 0, "places": [1, 2]},
-                      format="json")  # fmt: skip
+    result = api.post(
+        f"/api/tournament-tables/{table['id']}/result/",
+        {"expected_version": 0, "places": [1, 2]},
+        format="json",
+    )
     assert result.status_code == 201
     assert [(seat["name"], seat["place"], seat["points"]) for seat in result.json()["seats"]] == [
-        ("Ada", 1, 1.0), ("Bea", 2, 0.0),
-    ]  # fmt: skip
+        ("Ada", 1, 1.0),
+        ("Bea", 2, 0.0),
+    ]
     completed = api.post(f"/api/tournament-rounds/{round_data['id']}/complete/")
     assert completed.json()["status"] == "complete"
     assert api.get(f"{base}/").json()["status"] == "finished"
     standings = api.get(f"{base}/standings/").json()
     assert [(row["rank"], row["name"], row["points"], row["byes"]) for row in standings] == [
-        (1, "Ada", 1.0, 0), (2, "Cal", 1.0, 1), (3, "Bea", 0.0, 0),
-    ]  # fmt: skip
+        (1, "Ada", 1.0, 0),
+        (2, "Cal", 1.0, 1),
+        (3, "Bea", 0.0, 0),
+    ]
 
 
 @pytest.fixture
@@ -97,14 +115,14 @@ def write_endpoints(tournament):
             "post",
             f"/api/tournament-rounds/{first.pk}/swap/",
             {"first_table": 1, "first_seat": 1, "second_table": 2, "second_seat": 1},
-        ),  # fmt: skip
+        ),
         ("post", f"/api/tournament-rounds/{first.pk}/move/", {"player": 1, "to_table": 2}),
         ("delete", f"/api/tournament-rounds/{first.pk}/", {}),
         (
             "post",
             f"/api/tournament-tables/{table.pk}/result/",
             {"expected_version": 1, "places": [1, 2, 3, 4], "reason": "x"},
-        ),  # fmt: skip
+        ),
         ("post", f"/api/tournament-tables/{table.pk}/close/", {"kind": "forfeit", "absent": [1]}),
     ]
 
@@ -118,9 +136,15 @@ def test_anonymous_writes_are_refused_and_strangers_get_403(running, stranger):
     for method, url, data in endpoints:
         response = getattr(stranger_api, method)(url, data, format="json")
         assert response.status_code == 403, url
-        expected = "only site staff create tournaments" if url == "/api/tournaments/" else (
-            "only the tournament's organizers and scorekeepers (and site staff) can do this" if url.endswith("/result/")
-            else "only the tournament's organizers (and site staff) can do this")  # fmt: skip
+        expected = (
+            "only site staff create tournaments"
+            if url == "/api/tournaments/"
+            else (
+                "only the tournament's organizers and scorekeepers (and site staff) can do this"
+                if url.endswith("/result/")
+                else "only the tournament's organizers (and site staff) can do this"
+            )
+        )
         assert response.json() == {"code": "forbidden", "detail": expected, "errors": []}, url
     assert Round.objects.filter(tournament=running).count() == 2
 
@@ -131,8 +155,11 @@ def test_an_added_organizer_who_is_not_staff_may_run_it(running, stranger):
     assert [(item["name"], item["player_count"]) for item in listed] == [("Spring Open", 8)]
     second = Round.objects.get(tournament=running, number=2)
     table = second.tables.get(number=1)
-    answer = client_for(stranger).post(f"/api/tournament-tables/{table.pk}/result/",
-                                       {"expected_version": 0, "places": [1, 2, 3, 4]}, format="json")  # fmt: skip
+    answer = client_for(stranger).post(
+        f"/api/tournament-tables/{table.pk}/result/",
+        {"expected_version": 0, "places": [1, 2, 3, 4]},
+        format="json",
+    )
     assert answer.status_code == 201
 
 
@@ -144,11 +171,22 @@ def test_bad_input_on_every_write_endpoint_gives_400_or_409_with_a_message(api, 
     cases = [
         ("post", "/api/tournaments/", {"name": "X", "game": "chess", "rounds": 1}, 400, "unknown game"),
         ("post", "/api/tournaments/", {"name": "X", "game": "nacho_pile", "table_size": "four"}, 400, None),
-        ("post", "/api/tournaments/", {"name": "X", "game": "nacho_pile", "rounds": 1, "tiebreaks": ["luck"]}, 400,
-         "unknown tie-break 'luck'"),
+        (
+            "post",
+            "/api/tournaments/",
+            {"name": "X", "game": "nacho_pile", "rounds": 1, "tiebreaks": ["luck"]},
+            400,
+            "unknown tie-break 'luck'",
+        ),
         ("patch", f"{base}/", {"rounds": 4}, 409, "settings are fixed once the tournament has started"),
         ("patch", f"{base}/", {"rounds": "many"}, 400, None),
-        ("post", f"{base}/open-registration/", {}, 409, "a tournament in running cannot move to registration"),
+        (
+            "post",
+            f"{base}/open-registration/",
+            {},
+            409,
+            "a tournament in running cannot move to registration",
+        ),
         ("post", f"{base}/start/", {}, 409, "the tournament has already started"),
         ("post", f"{base}/finish/", {}, 409, "round 2 is not complete: complete or discard it first"),
         ("post", f"{base}/organizers/", {"username": "ghost"}, 400, "no user called 'ghost'"),
@@ -160,23 +198,60 @@ def test_bad_input_on_every_write_endpoint_gives_400_or_409_with_a_message(api, 
         ("post", f"{base}/seed/", {"method": "dice"}, 400, None),
         ("post", f"{base}/seed/", {"method": "rating"}, 409, "seeds are fixed once round 1 is generated"),
         ("post", f"{base}/rounds/generate/", {}, 409, "round 2 is not complete yet"),
-        ("post", f"/api/tournament-rounds/{first.pk}/publish/", {}, 409, "round 1 is complete: only drafts change"),
-        ("post", f"/api/tournament-rounds/{second.pk}/complete/", {}, 409,
-         "round 2 still waits for the result of table 1, 2"),
+        (
+            "post",
+            f"/api/tournament-rounds/{first.pk}/publish/",
+            {},
+            409,
+            "round 1 is complete: only drafts change",
+        ),
+        (
+            "post",
+            f"/api/tournament-rounds/{second.pk}/complete/",
+            {},
+            409,
+            "round 2 still waits for the result of table 1, 2",
+        ),
         ("post", f"/api/tournament-rounds/{first.pk}/swap/", {"first_table": 1}, 400, None),
-        ("post", f"/api/tournament-rounds/{second.pk}/swap/", {"first_table": 1, "first_seat": 1, "second_table": 2,
-                                                               "second_seat": 1}, 409, "only drafts change"),
+        (
+            "post",
+            f"/api/tournament-rounds/{second.pk}/swap/",
+            {"first_table": 1, "first_seat": 1, "second_table": 2, "second_seat": 1},
+            409,
+            "only drafts change",
+        ),
         ("post", f"/api/tournament-rounds/{second.pk}/move/", {"player": "x"}, 400, None),
-        ("delete", f"/api/tournament-rounds/{second.pk}/", {}, 409, "round 2 is published: only drafts change"),
-        ("post", f"/api/tournament-tables/{table.pk}/result/", {"expected_version": 0, "places": [1, 2, 3, 4]}, 409,
-         "the result is at version 1, not 0"),
-        ("post", f"/api/tournament-tables/{table.pk}/result/", {"expected_version": 1, "places": [1, 2],
-                                                               "reason": "x"}, 400, "give one place per seat (4 seats)"),
+        (
+            "delete",
+            f"/api/tournament-rounds/{second.pk}/",
+            {},
+            409,
+            "round 2 is published: only drafts change",
+        ),
+        (
+            "post",
+            f"/api/tournament-tables/{table.pk}/result/",
+            {"expected_version": 0, "places": [1, 2, 3, 4]},
+            409,
+            "the result is at version 1, not 0",
+        ),
+        (
+            "post",
+            f"/api/tournament-tables/{table.pk}/result/",
+            {"expected_version": 1, "places": [1, 2], "reason": "x"},
+            400,
+            "give one place per seat (4 seats)",
+        ),
         ("post", f"/api/tournament-tables/{table.pk}/result/", {"places": "first"}, 400, None),
         ("post", f"/api/tournament-tables/{table.pk}/close/", {"kind": "late", "absent": [1]}, 400, None),
-        ("post", f"/api/tournament-tables/{table.pk}/close/", {"kind": "forfeit", "absent": [99999]}, 400,
-         "name the absent players among the table's players"),
-    ]  # fmt: skip
+        (
+            "post",
+            f"/api/tournament-tables/{table.pk}/close/",
+            {"kind": "forfeit", "absent": [99999]},
+            400,
+            "name the absent players among the table's players",
+        ),
+    ]
     for method, url, data, status, message in cases:
         response = getattr(api, method)(url, data, format="json")
         assert response.status_code == status, (url, data, response.content)
@@ -230,10 +305,13 @@ def test_read_endpoints_take_the_same_number_of_queries_whatever_their_size(make
 def test_the_schema_lists_the_tournament_endpoints(client, db):
     schema = client.get("/api/schema/").content.decode()
     for path in (
-        "/api/tournaments/{id}/rounds/generate/", "/api/tournament-rounds/{id}/publish/",
-        "/api/tournament-rounds/{id}/complete/", "/api/tournament-tables/{id}/result/",
-        "/api/tournaments/{id}/registrations/", "/api/tournaments/{id}/standings/",
-    ):  # fmt: skip
+        "/api/tournaments/{id}/rounds/generate/",
+        "/api/tournament-rounds/{id}/publish/",
+        "/api/tournament-rounds/{id}/complete/",
+        "/api/tournament-tables/{id}/result/",
+        "/api/tournaments/{id}/registrations/",
+        "/api/tournaments/{id}/standings/",
+    ):
         assert f"{path}:" in schema, path
     assert Tournament.objects.count() == 0
 
@@ -257,8 +335,13 @@ def test_a_player_who_is_not_registered_is_a_404_naming_the_player(api, running)
         f"/api/tournaments/{running.pk}/registrations/99999/", {"status": "dropped"}, format="json"
     )
     missing = api.get("/api/tournaments/99999/")
-    assert (response.status_code, response.json()) == (404, {
-        "code": "not_found", "detail": "player 99999 is not registered", "field": "player",
-        "errors": [{"field": "player", "code": "not_found", "detail": "player 99999 is not registered"}],
-    })  # fmt: skip
+    assert (response.status_code, response.json()) == (
+        404,
+        {
+            "code": "not_found",
+            "detail": "player 99999 is not registered",
+            "field": "player",
+            "errors": [{"field": "player", "code": "not_found", "detail": "player 99999 is not registered"}],
+        },
+    )
     assert (missing.status_code, missing.json()["code"]) == (404, "not_found")

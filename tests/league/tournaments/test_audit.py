@@ -34,8 +34,9 @@ def test_settings_roles_registrations_and_the_start_are_logged(organizer, db):
     UserFactory(username="helper")
     UserFactory(username="keeper")
     ada, bea, cal, dov, eli = players_named(["Ada", "Bea", "Cal", "Dov", "Eli"])
-    tournament = services.tournament_create(created_by=organizer, name="Spring Open", game_id="nacho_pile",
-                                            format="swiss", table_size=4, rounds=3)  # fmt: skip
+    tournament = services.tournament_create(
+        created_by=organizer, name="Spring Open", game_id="nacho_pile", format="swiss", table_size=4, rounds=3
+    )
     services.tournament_update(tournament=tournament, by=organizer, rounds=4, name="Spring Cup", rated=True)
     services.tournament_update(tournament=tournament, by=organizer, rounds=4)  # no change, no entry
     services.tournament_open_registration(tournament=tournament, by=organizer)
@@ -52,13 +53,37 @@ def test_settings_roles_registrations_and_the_start_are_logged(organizer, db):
     services.tournament_start(tournament=tournament, by=helper)
     assert entries(tournament) == [
         ("organizer", "tournament.created", {"name": "Spring Open", "game": "nacho_pile", "format": "swiss"}),
-        ("organizer", "settings.changed", {"changes": {"name": ["Spring Open", "Spring Cup"], "rounds": [3, 4]}}),
+        (
+            "organizer",
+            "settings.changed",
+            {"changes": {"name": ["Spring Open", "Spring Cup"], "rounds": [3, 4]}},
+        ),
         ("organizer", "tournament.registration_opened", {}),
-        ("organizer", "registration.added", {"player": "Ada", "player_id": ada.pk, "seed": 1, "entered_round": 1}),
-        ("organizer", "registration.added", {"player": "Bea", "player_id": bea.pk, "seed": 2, "entered_round": 1}),
-        ("organizer", "registration.added", {"player": "Cal", "player_id": cal.pk, "seed": 3, "entered_round": 1}),
-        ("organizer", "registration.added", {"player": "Dov", "player_id": dov.pk, "seed": 4, "entered_round": 1}),
-        ("organizer", "registration.added", {"player": "Eli", "player_id": eli.pk, "seed": None, "entered_round": 1}),
+        (
+            "organizer",
+            "registration.added",
+            {"player": "Ada", "player_id": ada.pk, "seed": 1, "entered_round": 1},
+        ),
+        (
+            "organizer",
+            "registration.added",
+            {"player": "Bea", "player_id": bea.pk, "seed": 2, "entered_round": 1},
+        ),
+        (
+            "organizer",
+            "registration.added",
+            {"player": "Cal", "player_id": cal.pk, "seed": 3, "entered_round": 1},
+        ),
+        (
+            "organizer",
+            "registration.added",
+            {"player": "Dov", "player_id": dov.pk, "seed": 4, "entered_round": 1},
+        ),
+        (
+            "organizer",
+            "registration.added",
+            {"player": "Eli", "player_id": eli.pk, "seed": None, "entered_round": 1},
+        ),
         ("organizer", "registration.withdrawn", {"player": "Dov", "player_id": dov.pk, "after_round": None}),
         ("organizer", "organizer.added", {"user": "helper"}),
         ("organizer", "scorekeeper.added", {"user": "keeper"}),
@@ -66,7 +91,7 @@ def test_settings_roles_registrations_and_the_start_are_logged(organizer, db):
         ("helper", "organizer.removed", {"user": "organizer"}),
         ("organizer", "tournament.seeded", {"method": "rating", "players": 4}),
         ("helper", "tournament.started", {"players": 4, "no_shows": [], "moved_up": []}),
-    ]  # fmt: skip
+    ]
 
 
 def test_rounds_seats_tables_drops_and_the_finish_are_logged(make_tournament, organizer):
@@ -92,19 +117,33 @@ def test_rounds_seats_tables_drops_and_the_finish_are_logged(make_tournament, or
     services.tournament_finish(tournament=tournament, by=organizer)
     assert entries(tournament, since) == [
         ("organizer", "round.generated", {"round": 1, "tables": 3}),
-        ("organizer", "seats.swapped", {"round": 1, "first": {"table": 1, "seat": 2, "player": "Dov"},
-                                        "second": {"table": 2, "seat": 1, "player": "Bea"}}),
-        ("organizer", "seats.moved", {"round": 1, "player": "Jon", "player_id": seeds[10], "from_table": 1,
-                                      "to_table": 3}),
+        (
+            "organizer",
+            "seats.swapped",
+            {
+                "round": 1,
+                "first": {"table": 1, "seat": 2, "player": "Dov"},
+                "second": {"table": 2, "seat": 1, "player": "Bea"},
+            },
+        ),
+        (
+            "organizer",
+            "seats.moved",
+            {"round": 1, "player": "Jon", "player_id": seeds[10], "from_table": 1, "to_table": 3},
+        ),
         ("organizer", "round.published", {"round": 1, "tables": 3}),
-        ("organizer", "table.closed", {"round": 1, "table": 2, "label": "", "kind": "no_show", "absent": ["Eli"]}),
+        (
+            "organizer",
+            "table.closed",
+            {"round": 1, "table": 2, "label": "", "kind": "no_show", "absent": ["Eli"]},
+        ),
         ("organizer", "round.completed", {"round": 1}),
         ("organizer", "registration.dropped", {"player": "Ada", "player_id": seeds[1], "after_round": 1}),
         ("organizer", "registration.no_show", {"player": "Bea", "player_id": seeds[2], "after_round": 1}),
         ("organizer", "round.generated", {"round": 2, "tables": 2}),
         ("organizer", "round.discarded", {"round": 2}),
         ("organizer", "tournament.finished", {"after_round": 1, "early": True}),
-    ]  # fmt: skip
+    ]
 
 
 def test_the_last_round_finishing_the_tournament_is_logged(make_tournament, organizer, play_round):
@@ -112,16 +151,26 @@ def test_the_last_round_finishing_the_tournament_is_logged(make_tournament, orga
     since = count(tournament)
     play_round(tournament)
     assert [action for _, action, _ in entries(tournament, since)] == [
-        "round.generated", "round.published", "round.completed", "tournament.finished"
-    ]  # fmt: skip
+        "round.generated",
+        "round.published",
+        "round.completed",
+        "tournament.finished",
+    ]
     assert entries(tournament)[-1] == ("organizer", "tournament.finished", {"after_round": 1, "early": False})
 
 
 def test_sign_up_approval_check_in_and_the_clock_are_logged(organizer, db):
     ada, bea, cal = (user_with_player(name.lower(), name) for name in ("Ada", "Bea", "Cal"))
-    tournament = open_signup(organizer, capacity=1, approval=True,
-                             schedule={"time_zone": "Europe/Berlin", "starts_at": "2099-12-05 10:00",
-                                       "checkin_opens_at": "2020-01-01 09:00"})  # fmt: skip
+    tournament = open_signup(
+        organizer,
+        capacity=1,
+        approval=True,
+        schedule={
+            "time_zone": "Europe/Berlin",
+            "starts_at": "2099-12-05 10:00",
+            "checkin_opens_at": "2020-01-01 09:00",
+        },
+    )
     since = count(tournament)
     for user in (ada, bea, cal):
         services.registration_join(tournament=tournament, by=user)
@@ -139,25 +188,51 @@ def test_sign_up_approval_check_in_and_the_clock_are_logged(organizer, db):
     )
     services.registration_withdraw(tournament=tournament, by=ada)
     services.signup_configure(tournament=tournament, by=organizer, capacity=5, approval=False)
-    services.tournament_schedule(tournament=tournament, by=organizer, starts_at="2099-12-05 11:00",
-                                 round_times=["2099-12-05 11:00", "2099-12-05 12:30"])  # fmt: skip
+    services.tournament_schedule(
+        tournament=tournament,
+        by=organizer,
+        starts_at="2099-12-05 11:00",
+        round_times=["2099-12-05 11:00", "2099-12-05 12:30"],
+    )
     assert entries(tournament, since) == [
         ("ada", "registration.joined", {"player": "Ada", "player_id": ids["Ada"], "status": "pending"}),
         ("bea", "registration.joined", {"player": "Bea", "player_id": ids["Bea"], "status": "pending"}),
         ("cal", "registration.joined", {"player": "Cal", "player_id": ids["Cal"], "status": "pending"}),
-        ("organizer", "registration.approved", {"player": "Ada", "player_id": ids["Ada"], "status": "active"}),
-        ("organizer", "registration.approved", {"player": "Bea", "player_id": ids["Bea"], "status": "waitlisted"}),
-        ("organizer", "registration.declined", {"player": "Cal", "player_id": ids["Cal"], "status": "declined"}),
+        (
+            "organizer",
+            "registration.approved",
+            {"player": "Ada", "player_id": ids["Ada"], "status": "active"},
+        ),
+        (
+            "organizer",
+            "registration.approved",
+            {"player": "Bea", "player_id": ids["Bea"], "status": "waitlisted"},
+        ),
+        (
+            "organizer",
+            "registration.declined",
+            {"player": "Cal", "player_id": ids["Cal"], "status": "declined"},
+        ),
         ("bea", "registration.checked_in", {"player": "Bea", "player_id": ids["Bea"], "desk": False}),
         ("organizer", "registration.checked_in", {"player": "Ada", "player_id": ids["Ada"], "desk": True}),
-        ("organizer", "registration.check_in_undone", {"player": "Ada", "player_id": ids["Ada"], "desk": True}),
+        (
+            "organizer",
+            "registration.check_in_undone",
+            {"player": "Ada", "player_id": ids["Ada"], "desk": True},
+        ),
         ("ada", "registration.left", {"player": "Ada", "player_id": ids["Ada"], "moved_up": ["Bea"]}),
         ("organizer", "settings.changed", {"changes": {"capacity": [1, 5], "approval": [True, False]}}),
-        ("organizer", "settings.changed", {"changes": {
-            "starts_at": ["2099-12-05T09:00:00+00:00", "2099-12-05T10:00:00+00:00"],
-            "round_times": [[], ["2099-12-05T10:00:00+00:00", "2099-12-05T11:30:00+00:00"]],
-        }}),
-    ]  # fmt: skip
+        (
+            "organizer",
+            "settings.changed",
+            {
+                "changes": {
+                    "starts_at": ["2099-12-05T09:00:00+00:00", "2099-12-05T10:00:00+00:00"],
+                    "round_times": [[], ["2099-12-05T10:00:00+00:00", "2099-12-05T11:30:00+00:00"]],
+                }
+            },
+        ),
+    ]
 
 
 def test_a_refused_change_writes_no_entry(make_tournament, organizer, stranger):
@@ -169,8 +244,9 @@ def test_a_refused_change_writes_no_entry(make_tournament, organizer, stranger):
         services.registration_add(tournament=tournament, by=stranger, name="Zed")
     round_row = services.round_generate(tournament=tournament, by=organizer)
     with pytest.raises(UserError):
-        services.round_swap(round_row=round_row, by=organizer, first_table=1, first_seat=9, second_table=2,
-                            second_seat=1)  # fmt: skip
+        services.round_swap(
+            round_row=round_row, by=organizer, first_table=1, first_seat=9, second_table=2, second_seat=1
+        )
     assert [action for _, action, _ in entries(tournament, since)] == ["round.generated"]
 
 
@@ -226,24 +302,33 @@ def test_the_log_page_shows_who_did_what_newest_first(client, make_tournament, o
     assert len(rows) == 16
     entry = tournament.audit_entries.order_by("-at", "-id").first()
     assert (
-        f'<td class="log-when"><time datetime="{entry.at.isoformat()}">{entry.at:%-d %b %Y}<br>{entry.at:%H:%M:%S}'
-        in page
+        '<td class="log-when"><time '
+        f'datetime="{entry.at.isoformat()}">{entry.at:%-d %b %Y}<br>{entry.at:%H:%M:%S}' in page
     )
     assert "Times in UTC." in page
 
 
 def test_the_log_words_settings_in_the_events_clock(client, organizer, db):
     tournament = open_signup(organizer, capacity=2)
-    services.tournament_schedule(tournament=tournament, by=organizer, time_zone="Europe/Berlin",
-                                 starts_at="2099-12-05 10:00")  # fmt: skip
+    services.tournament_schedule(
+        tournament=tournament, by=organizer, time_zone="Europe/Berlin", starts_at="2099-12-05 10:00"
+    )
     services.tournament_update(tournament=tournament, by=organizer, points={"2": [3, 0]}, third_place=True)
     client.force_login(organizer)
     rows = log_rows(client.get(f"/tournaments/{tournament.slug}/log/").content.decode())
     assert rows[:2] == [
-        ("settings.changed", "organizer", 'Changed settings: points none → {"2": [3, 0]}; third place no → yes'),
-        ("settings.changed", "organizer",
-         "Changed settings: starts at none → Sat 5 Dec 2099, 10:00 (Europe/Berlin); time zone UTC → Europe/Berlin"),
-    ]  # fmt: skip
+        (
+            "settings.changed",
+            "organizer",
+            'Changed settings: points none → {"2": [3, 0]}; third place no → yes',
+        ),
+        (
+            "settings.changed",
+            "organizer",
+            "Changed settings: starts at none → Sat 5 Dec 2099, 10:00 (Europe/Berlin); time zone UTC → "
+            "Europe/Berlin",
+        ),
+    ]
 
 
 def test_the_log_is_paginated(client, make_tournament, organizer):
@@ -263,8 +348,12 @@ def test_the_log_is_for_organizers_and_staff_only(client, make_tournament, organ
     tournament, _ = make_tournament(4)
     keeper = UserFactory(username="keeper")
     services.role_add(tournament=tournament, by=organizer, username="keeper", role="scorekeeper")
-    users = {"stranger": stranger, "scorekeeper": keeper, "organizer": organizer,
-             "staff": StaffFactory(username="site-staff")}  # fmt: skip
+    users = {
+        "stranger": stranger,
+        "scorekeeper": keeper,
+        "organizer": organizer,
+        "staff": StaffFactory(username="site-staff"),
+    }
     if who != "anonymous":
         client.force_login(users[who])
     response = client.get(f"/tournaments/{tournament.slug}/log/")
@@ -280,8 +369,9 @@ def test_the_log_is_for_organizers_and_staff_only(client, make_tournament, organ
         assert f'<a href="/tournaments/{tournament.slug}/log/">Log of organizer actions</a>' in detail
 
 
-def test_the_log_page_query_count_does_not_grow_with_entries(client, make_tournament, organizer,
-                                                            django_assert_max_num_queries):  # fmt: skip
+def test_the_log_page_query_count_does_not_grow_with_entries(
+    client, make_tournament, organizer, django_assert_max_num_queries
+):
     tournament, _ = make_tournament(12)
     client.force_login(organizer)
     with django_assert_max_num_queries(12):

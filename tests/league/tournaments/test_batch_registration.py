@@ -21,8 +21,10 @@ def open_day(make_tournament):
 
 
 def entries(*lines):
-    return [BatchEntry(*line, number) if isinstance(line, tuple) else BatchEntry(line, None, number)
-            for number, line in enumerate(lines, 1)]  # fmt: skip
+    return [
+        BatchEntry(*line, number) if isinstance(line, tuple) else BatchEntry(line, None, number)
+        for number, line in enumerate(lines, 1)
+    ]
 
 
 def lines_of(batch_lines):
@@ -33,19 +35,27 @@ def test_a_batch_with_bad_lines_saves_nothing_and_names_every_one(open_day, orga
     players_before = Player.objects.count()
     with pytest.raises(BatchRefused) as refused:
         services.registrations_add_batch(
-            tournament=open_day, by=organizer, confirm_new=True,
+            tournament=open_day,
+            by=organizer,
+            confirm_new=True,
             entries=entries("Ada", ("Bea", 1), "ada", "Zed\u202e", ("Cal", 1), ("Dov", 0)),
-        )  # fmt: skip
+        )
     assert refused.value.message == "4 lines need fixing: nothing was registered"
     assert lines_of(refused.value.lines) == [
         (1, "Ada", False, [], ""),
         (2, "Bea", False, [], ""),
         (3, "ada", False, [], "ada is on line 1 already"),
-        (4, "Zed\u202e", False, [],
-         "a name cannot hold control or invisible formatting characters, such as U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+        (
+            4,
+            "Zed\u202e",
+            False,
+            [],
+            "a name cannot hold control or invisible formatting characters, such as U+202E (RIGHT-TO-LEFT "
+            "OVERRIDE)",
+        ),
         (5, "Cal", True, [], "seed 1 is taken"),
         (6, "Dov", True, [], "seed must be a whole number from 1 to 100000"),
-    ]  # fmt: skip
+    ]
     assert refused.value.faults[0] == ("entries.2", "line 3: ada is on line 1 already")
     assert open_day.registrations.count() == 0
     assert Player.objects.count() == players_before
@@ -106,8 +116,10 @@ def test_a_csv_of_participants_goes_the_same_way(client, open_day, organizer):
     preview = client.post(url, {"participants": upload})
     assert preview.status_code == 200
     assert [(line.line, line.name, line.seed, line.new) for line in preview.context["batch"]] == [
-        (2, "Ada", 2, False), (3, "Борис", 1, True), (4, "Bea", None, False),
-    ]  # fmt: skip
+        (2, "Ada", 2, False),
+        (3, "Борис", 1, True),
+        (4, "Bea", None, False),
+    ]
     client.post(url, {"entries": preview.context["register_form"].initial["entries"], "confirm_new": "True"})
     assert dict(open_day.registrations.values_list("player__name", "seed")) == {
         "Ada": 2,
@@ -130,9 +142,11 @@ def test_the_api_registers_a_batch_all_or_nothing(open_day, organizer):
     )
     assert refused.status_code == 400
     assert refused.json() == {
-        "code": "invalid", "detail": "1 line needs fixing: nothing was registered", "field": "entries.1",
+        "code": "invalid",
+        "detail": "1 line needs fixing: nothing was registered",
+        "field": "entries.1",
         "errors": [{"field": "entries.1", "code": "invalid", "detail": "line 2: ADA is on line 1 already"}],
-    }  # fmt: skip
+    }
     preview = api.post(url, {"entries": [{"name": "Priyaa"}, {"name": "Ada", "seed": 1}]}, format="json")
     assert preview.status_code == 200
     assert preview.json() == {
@@ -149,12 +163,14 @@ def test_the_api_registers_a_batch_all_or_nothing(open_day, organizer):
             {"line": 2, "name": "Ada", "seed": 1, "new": False, "suggestions": [], "player": None},
         ],
     }
-    saved = api.post(url, {"entries": [{"name": "Priyaa"}, {"name": "Ada", "seed": 1}], "confirm_new": True},
-                     format="json")  # fmt: skip
+    saved = api.post(
+        url, {"entries": [{"name": "Priyaa"}, {"name": "Ada", "seed": 1}], "confirm_new": True}, format="json"
+    )
     assert saved.status_code == 201
     assert [(line["name"], line["player"] is not None) for line in saved.json()["lines"]] == [
-        ("Priyaa", True), ("Ada", True),
-    ]  # fmt: skip
+        ("Priyaa", True),
+        ("Ada", True),
+    ]
 
 
 @pytest.mark.parametrize("entries", ["[" * 200_000, '[{"name": "Ada", "line": 1}, ' + "[" * 5_000 + "]"])

@@ -66,8 +66,8 @@ def test_the_api_serves_the_bracket(client, make_tournament, play_round):
     tournament, _ = make_tournament(3, format="single_elimination", table_size=2, rated=False)
     play_round(tournament, better_seed_wins(tournament))
     bracket = client.get(f"/api/tournaments/{tournament.pk}/bracket/").json()
-    assert [(match["label"], [slot["text"] for slot in match["slots"]], match["decided"]) for match in bracket] == [
-        ("R1-1", ["Ada", "bye"], True), ("R1-2", ["Bea", "Cal"], True), ("F", ["Ada", "Bea"], False),
-    ]  # fmt: skip
+    assert [
+        (match["label"], [slot["text"] for slot in match["slots"]], match["decided"]) for match in bracket
+    ] == [("R1-1", ["Ada", "bye"], True), ("R1-2", ["Bea", "Cal"], True), ("F", ["Ada", "Bea"], False)]
     swiss, _ = make_tournament(4, name="Swiss", table_size=2)
     assert client.get(f"/api/tournaments/{swiss.pk}/bracket/").json() == []

@@ -19,11 +19,18 @@ def board(tournament):
     """Every table: (round, round status, table number, label, player names in seat order, closed_as)."""
     names = dict(tournament.registrations.values_list("player_id", "player__name"))
     return [
-        (table.round.number, table.round.status, table.number, table.label,
-         [names[pid] for pid in table.planned_seats], table.closed_as)
-        for table in Table.objects.filter(round__tournament=tournament).select_related("round")
+        (
+            table.round.number,
+            table.round.status,
+            table.number,
+            table.label,
+            [names[pid] for pid in table.planned_seats],
+            table.closed_as,
+        )
+        for table in Table.objects.filter(round__tournament=tournament)
+        .select_related("round")
         .order_by("round__number", "number")
-    ]  # fmt: skip
+    ]
 
 
 def table_of(tournament, label):
@@ -84,8 +91,10 @@ def test_a_semi_final_starts_while_the_other_quarter_final_is_still_played(eight
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     assert list(tournament.round_set.values_list("number", "status", "final")) == [
-        (1, "complete", False), (2, "complete", False), (3, "complete", True),
-    ]  # fmt: skip
+        (1, "complete", False),
+        (2, "complete", False),
+        (3, "complete", True),
+    ]
     assert [row.name for row in selectors.standings(seam.load_history(tournament))][:2] == ["Fay", "Dov"]
 
 
@@ -193,8 +202,11 @@ def test_a_reset_cascades_to_the_matches_the_reset_match_fed(make_tournament, or
     ]:
         win(tournament, organizer, label, winner)
     assert [row[3] for row in board(tournament)] == ["W1-1", "W1-2", "W2-1", "L1-1", "L2-1", "GF"]
-    with pytest.raises(UserError, match=r"^the result of W1-1 already plays on in W2-1 \(round 2, table 1\): "
-                                        "correcting who won resets W2-1, L1-1, L2-1 and GF "):  # fmt: skip
+    with pytest.raises(
+        UserError,
+        match=r"^the result of W1-1 already plays on in W2-1 \(round 2, table 1\): "
+        "correcting who won resets W2-1, L1-1, L2-1 and GF ",
+    ):
         win(tournament, organizer, "W1-1", "Dov", reason="scoring error")
     win(tournament, organizer, "W1-1", "Dov", reason="scoring error", reset=True)
     assert board(tournament) == [
@@ -222,8 +234,12 @@ def test_the_api_and_the_page_offer_the_reset(client, make_tournament, organizer
     body = {"expected_version": 1, "places": [2, 1], "reason": "Dov won"}
     refused = api.post(f"/api/tournament-tables/{first.pk}/result/", body, format="json")
     assert refused.status_code == 409
-    assert refused.json() == {"code": "conflict", "detail": RESET_F, "field": "reset",
-                              "errors": [{"field": "reset", "code": "conflict", "detail": RESET_F}]}  # fmt: skip
+    assert refused.json() == {
+        "code": "conflict",
+        "detail": RESET_F,
+        "field": "reset",
+        "errors": [{"field": "reset", "code": "conflict", "detail": RESET_F}],
+    }
     client.force_login(organizer)
     url = f"/tournaments/{tournament.slug}/rounds/1/tables/1/result/"
     form = {"expected_version": 1, "place_0": 2, "place_1": 1, "reason": "Dov won"}
@@ -232,28 +248,38 @@ def test_the_api_and_the_page_offer_the_reset(client, make_tournament, organizer
     content = page.content.decode()
     assert RESET_F in content
     assert (
-        '<button type="submit" name="reset" value="yes">Reset the later matches and save the correction</button>'
-        in content
+        '<button type="submit" name="reset" value="yes">Reset the later matches and save the '
+        "correction</button>" in content
     )
     assert client.post(url, {**form, "reset": "yes"}).status_code == 302
     old_final = Table.objects.get(round__tournament=tournament, label="F", closed_as=Table.Closed.RESET)
     history = api.get(f"/api/matches/{old_final.match_id}/results/").json()
-    assert [{key: row[key] for key in ("version", "void", "places", "entered_by", "reason")} for row in history] == [
-        {"version": 1, "void": True, "places": [], "entered_by": "organizer",
-         "reason": "reset: F is played again after a correction of R1-1"},
-    ]  # fmt: skip
+    assert [
+        {key: row[key] for key in ("version", "void", "places", "entered_by", "reason")} for row in history
+    ] == [
+        {
+            "version": 1,
+            "void": True,
+            "places": [],
+            "entered_by": "organizer",
+            "reason": "reset: F is played again after a correction of R1-1",
+        },
+    ]
     staff_page = client.get(f"/matches/{old_final.match_id}/").content.decode()
     assert (
-        '<tr><td class="num">1 <span class="badge finished">counts</span></td><td colspan="2"><span class="badge '
-        'void">void</span> no longer counts</td>' in staff_page
+        '<tr><td class="num">1 <span class="badge finished">counts</span></td>'
+        '<td colspan="2"><span class="badge void">void</span> no longer counts</td>' in staff_page
     )
     assert "reset: F is played again after a correction of R1-1" in staff_page
     assert [row[3:] for row in board(tournament)][2:] == [
         ("F", ["Ada", "Bea"], "reset"),
         ("F", ["Bea", "Dov"], ""),
     ]
-    again = api.post(f"/api/tournament-tables/{first.pk}/result/",
-                     {**body, "expected_version": 2, "places": [1, 2], "reset": True}, format="json")  # fmt: skip
+    again = api.post(
+        f"/api/tournament-tables/{first.pk}/result/",
+        {**body, "expected_version": 2, "places": [1, 2], "reset": True},
+        format="json",
+    )
     assert again.status_code == 201
     assert [row[3:] for row in board(tournament)][3:] == [
         ("F", ["Bea", "Dov"], "reset"),

@@ -98,11 +98,20 @@ def test_a_bye_is_asked_for_before_its_round_is_generated(make_tournament, play_
         ({}, 4, UserError, "the Swiss rounds run from 1 to 3"),
         ({}, 0, UserError, "give the round as a whole number from 1"),
         ({}, "2", UserError, "give the round as a whole number from 1"),
-        ({"format": "round_robin", "rounds": None}, 1, UserError,
-         "byes on request are for Swiss rounds: this format plays a fixed schedule"),
-        ({"format": "stages", "rounds": 2, "cut_size": 4}, 3, UserError, "byes on request are for the Swiss rounds 1 to 2"),
+        (
+            {"format": "round_robin", "rounds": None},
+            1,
+            UserError,
+            "byes on request are for Swiss rounds: this format plays a fixed schedule",
+        ),
+        (
+            {"format": "stages", "rounds": 2, "cut_size": 4},
+            3,
+            UserError,
+            "byes on request are for the Swiss rounds 1 to 2",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_request_outside_the_swiss_rounds_is_refused(
     make_tournament, ada, settings, number, error, message
 ):
@@ -135,9 +144,9 @@ def test_who_may_ask_for_whose_bye(make_tournament, organizer, ada):
         services.bye_request(tournament=tournament, by=organizer, round_number=1, player_id=ids["Ada"] + 1000)
     with pytest.raises(Forbidden, match=f"^{refused}$"):
         services.bye_cancel(tournament=tournament, by=bea, round_number=2, player_id=ids["Ada"])
-    assert list(ByeRequest.objects.order_by("round_number").values_list("round_number", "requested_by__username")) == [
-        (1, "ada"), (2, "helper"), (3, "site-staff"),
-    ]  # fmt: skip
+    assert list(
+        ByeRequest.objects.order_by("round_number").values_list("round_number", "requested_by__username")
+    ) == [(1, "ada"), (2, "helper"), (3, "site-staff")]
 
 
 def test_the_tournament_page_asks_for_a_bye_and_takes_it_back(client, make_tournament, organizer, ada):
@@ -146,8 +155,8 @@ def test_the_tournament_page_asks_for_a_bye_and_takes_it_back(client, make_tourn
     page = client.get(tournament.get_absolute_url()).content.decode()
     assert "a <strong>bye</strong> scores half a win" in page
     assert (
-        '<label>Round <select name="round"><option>1</option><option>2</option><option>3</option></select></label>'
-        in page
+        "<label>Round <select "
+        'name="round"><option>1</option><option>2</option><option>3</option></select></label>' in page
     )
     response = client.post(f"/tournaments/{tournament.slug}/byes/request/", {"round": "2", "kind": "bye"})
     assert response["Location"] == tournament.get_absolute_url()
@@ -201,8 +210,10 @@ def test_the_api_asks_lists_and_takes_back(make_tournament, play_round, organize
     url = f"/api/tournaments/{tournament.pk}/bye-requests/"
     assert api_for(None).post(url, {"round": 1}, format="json").status_code == 401
     response = api_for(ada).post(url, {"round": 1}, format="json")
-    assert (response.status_code, response.json()) == (201, {"round": 1, "player": ids["Ada"], "name": "Ada",
-                                                             "kind": "bye"})  # fmt: skip
+    assert (response.status_code, response.json()) == (
+        201,
+        {"round": 1, "player": ids["Ada"], "name": "Ada", "kind": "bye"},
+    )
     staff_api = api_for(organizer)
     response = staff_api.post(url, {"round": 2, "player": ids["Bea"], "kind": "sit_out"}, format="json")
     assert response.status_code == 201
@@ -218,8 +229,9 @@ def test_the_api_asks_lists_and_takes_back(make_tournament, play_round, organize
     round_row = play_round(tournament)
     response = api_for(ada).post(url, {"round": 1}, format="json")
     assert (response.status_code, response.json()["detail"]) == (
-        409, "round 1 is already generated: a bye is asked for before that",
-    )  # fmt: skip
+        409,
+        "round 1 is already generated: a bye is asked for before that",
+    )
     rounds = api_for(None).get(f"/api/tournaments/{tournament.pk}/rounds/").json()
     assert (rounds[0]["requested_byes"], rounds[0]["sat_out"]) == ([[ids["Ada"], "win"]], [])
     assert round_row.requested_byes == [[ids["Ada"], "win"]]

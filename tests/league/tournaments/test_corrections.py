@@ -23,7 +23,8 @@ def standings_of(tournament):
 
 
 def expected_ratings(pool, tables):
-    """Ratings computed with the rating maths alone, applying `tables` (player ids by seat, places) in order."""
+    """Ratings computed with the rating maths alone, applying `tables` (player ids by seat,
+    places) in order."""
     skills = {}
     for seats, places in tables:
         before = [skills.get(pid, pool.model.initial()) for pid in seats]
@@ -42,8 +43,11 @@ def test_a_correction_of_round_one_updates_standings_tiebreaks_and_ratings(
     assert table_seats(first) == [[ada.pk, cal.pk], [bea.pk, dov.pk]]
     assert table_seats(second) == [[ada.pk, bea.pk], [cal.pk, dov.pk]]
     assert standings_of(tournament) == [
-        ("Ada", 2.0, 2.0, 2), ("Bea", 1.0, 2.0, 1), ("Cal", 1.0, 2.0, 1), ("Dov", 0.0, 2.0, 0),
-    ]  # fmt: skip
+        ("Ada", 2.0, 2.0, 2),
+        ("Bea", 1.0, 2.0, 1),
+        ("Cal", 1.0, 2.0, 1),
+        ("Dov", 0.0, 2.0, 0),
+    ]
 
     table = Table.objects.get(round=first, number=1)
     services.table_result(
@@ -52,8 +56,11 @@ def test_a_correction_of_round_one_updates_standings_tiebreaks_and_ratings(
     rate()
 
     assert standings_of(tournament) == [
-        ("Cal", 2.0, 1.0, 2), ("Ada", 1.0, 3.0, 1), ("Bea", 1.0, 1.0, 1), ("Dov", 0.0, 3.0, 0),
-    ]  # fmt: skip
+        ("Cal", 2.0, 1.0, 2),
+        ("Ada", 1.0, 3.0, 1),
+        ("Bea", 1.0, 1.0, 1),
+        ("Dov", 0.0, 3.0, 0),
+    ]
     assert table_seats(first) == [[ada.pk, cal.pk], [bea.pk, dov.pk]], "published pairings stay"
     pool = RatingPool.objects.get(kind="people", game_id="nacho_pile")
     expected = expected_ratings(
@@ -81,5 +88,8 @@ def test_head_to_head_decides_between_players_tied_on_points_who_met(make_tourna
     play_round(tournament, by_name({"Cal": 2, "Bea": 1, "Ada": 1, "Dov": 2}))
     rows = selectors.standings(seam.load_history(tournament))
     assert [(row.name, row.points, row.head_to_head) for row in rows] == [
-        ("Bea", 2.0, 0), ("Cal", 1.0, 1), ("Ada", 1.0, -1), ("Dov", 0.0, 0),
-    ]  # fmt: skip
+        ("Bea", 2.0, 0),
+        ("Cal", 1.0, 1),
+        ("Ada", 1.0, -1),
+        ("Dov", 0.0, 0),
+    ]

@@ -1,5 +1,6 @@
-"""A player who leaves a fixed field (round robin, elimination) keeps their place in the schedule; their tables
-close as forfeits: at once when already published and still waiting, on publication for later rounds."""
+"""A player who leaves a fixed field (round robin, elimination) keeps their place in the schedule; their
+tables close as forfeits: at once when already published and still waiting,
+on publication for later rounds."""
 
 from rest_framework.test import APIClient
 

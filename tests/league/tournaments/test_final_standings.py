@@ -16,7 +16,8 @@ def standings(tournament):
 
 
 def seed_order(tournament, final_order=None):
-    """A `places` callback: each table finishes in seed order; at the final table, in `final_order` (names)."""
+    """A `places` callback: each table finishes in seed order; at the final table,
+    in `final_order` (names)."""
     seeds = dict(Registration.objects.filter(tournament=tournament).values_list("player_id", "seed"))
     names = dict(Registration.objects.filter(tournament=tournament).values_list("player_id", "player__name"))
 
@@ -58,10 +59,13 @@ def test_a_third_place_winner_with_more_wins_stays_below_the_finalist(make_tourn
     )
     better = better_seed_wins(tournament)
     worse = better_seed_wins(tournament, upset=True)
-    play_out(tournament, play_round, lambda index, seats: (worse if len(played(tournament)) == 3 and index == 1
-                                                           else better)(index, seats))  # fmt: skip
-    # Ada and Bea had byes; Dov beat Eli, lost the semi-final to Ada and won the third-place match against Cal:
-    # two wins, one more than the finalist Bea, who was listed below him by points
+    play_out(
+        tournament,
+        play_round,
+        lambda index, seats: (worse if len(played(tournament)) == 3 and index == 1 else better)(index, seats),
+    )
+    # Ada and Bea had byes; Dov beat Eli, lost the semi-final to Ada and won the third-place match against
+    # Cal: two wins, one more than the finalist Bea, who was listed below him by points
     assert standings(tournament) == [
         ("Ada", "Champion"),
         ("Bea", "Final"),
@@ -91,8 +95,9 @@ def test_double_elimination_the_grand_final_loser_is_second(make_tournament, pla
 
 
 def test_four_seat_elimination_top_two_ranks_the_final_table_by_place(make_tournament, play_round):
-    tournament, _ = make_tournament(16, format="single_elimination", table_size=4, advance=2, leftovers="byes",
-                                    rated=False)  # fmt: skip
+    tournament, _ = make_tournament(
+        16, format="single_elimination", table_size=4, advance=2, leftovers="byes", rated=False
+    )
     play_out(tournament, play_round, seed_order(tournament, final_order=["Dov", "Ada", "Bea", "Cal"]))
     lines = standings(tournament)
     # the final table's winner Dov was listed 2nd or 3rd by points
@@ -107,7 +112,16 @@ def test_swiss_then_a_top_cut_ranks_the_cut_first(make_tournament, play_round):
     tournament, _ = make_tournament(8, format="stages", table_size=2, rounds=3, cut_size=4, rated=False)
     for _ in range(3):
         play_round(tournament, seed_order(tournament))
-    assert [name for name, _ in standings(tournament)] == ["Ada", "Bea", "Cal", "Dov", "Eli", "Fay", "Gus", "Hal"]  # fmt: skip
+    assert [name for name, _ in standings(tournament)] == [
+        "Ada",
+        "Bea",
+        "Cal",
+        "Dov",
+        "Eli",
+        "Fay",
+        "Gus",
+        "Hal",
+    ]
     # the cut: Ada v Dov and Bea v Cal, the worse seed wins every match, so Dov beats Cal in the final
     play_out(tournament, play_round, better_seed_wins(tournament, upset=True))
     assert standings(tournament) == [
@@ -129,8 +143,11 @@ def test_the_api_and_the_page_name_the_rule_of_each_group(client, make_tournamen
     play_out(tournament, play_round, better_seed_wins(tournament))
     rows = APIClient().get(f"/api/tournaments/{tournament.pk}/standings/").json()
     assert [(row["rank"], row["name"], row["group"]) for row in rows] == [
-        (1, "Ada", "Champion"), (2, "Bea", "Final"), (3, "Cal", "Third-place match"), (4, "Dov", "Third-place match"),
-    ]  # fmt: skip
+        (1, "Ada", "Champion"),
+        (2, "Bea", "Final"),
+        (3, "Cal", "Third-place match"),
+        (4, "Dov", "Third-place match"),
+    ]
     page = client.get(f"/tournaments/{tournament.slug}/").content.decode()
     assert page.count('<tr class="group">') == 3
     for rule in ("Champion", "Final", "Third-place match"):
@@ -142,8 +159,9 @@ def test_the_api_and_the_page_name_the_rule_of_each_group(client, make_tournamen
 def test_a_top_cut_names_the_tournaments_round_a_player_went_out_in(make_tournament, play_round):
     """The cut's rounds carry the tournament's numbers (round 3 after a 2-round Swiss), as the round pages do,
     not the elimination's own count ("round 1" would name a Swiss round)."""
-    tournament, _ = make_tournament(12, format="stages", rounds=2, cut_size=8, table_size=4, advance=2,
-                                    rated=False)  # fmt: skip
+    tournament, _ = make_tournament(
+        12, format="stages", rounds=2, cut_size=8, table_size=4, advance=2, rated=False
+    )
     play_out(tournament, play_round, seed_order(tournament))
     assert tournament.round_set.count() == 4
     groups = [group for _, group in standings(tournament)]
@@ -159,8 +177,12 @@ def test_a_two_seat_top_cut_names_the_tournaments_round_too(make_tournament, pla
     play_out(tournament, play_round, better_seed_wins(tournament))
     groups = [group for _, group in standings(tournament)]
     assert list(dict.fromkeys(groups)) == [
-        "Champion", "Final", "Out in the semi-finals (shared third)", "Out in the quarter-finals", "Out in round 2",
-    ]  # fmt: skip
+        "Champion",
+        "Final",
+        "Out in the semi-finals (shared third)",
+        "Out in the quarter-finals",
+        "Out in round 2",
+    ]
 
 
 def _cut_players(tournament, round_row):
@@ -174,8 +196,9 @@ def test_a_player_who_drops_before_the_cut_is_drawn_gives_their_place_to_the_nex
 ):
     """Ada leads the Swiss (seat 1 wins every table) but leaves before the top cut is drawn, after the last
     Swiss round or during it: the cut takes the next eight, Ada is no cut table's forfeit."""
-    tournament, players = make_tournament(12, format="stages", table_size=4, rounds=2, cut_size=8, advance=2,
-                                          rated=False)  # fmt: skip
+    tournament, players = make_tournament(
+        12, format="stages", table_size=4, rounds=2, cut_size=8, advance=2, rated=False
+    )
     play_round(tournament, seed_order(tournament))
     ada = players[0]
     if during_last_round:  # round 2 is played but for Ada's table, which closes as a forfeit when she leaves

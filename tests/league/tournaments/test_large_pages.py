@@ -14,8 +14,9 @@ from league.tournaments.models import Registration
 @pytest.fixture
 def large(organizer):
     """A 2-seat Swiss of 210 players (P001 ... P210, seeded in that order) with round 1 published."""
-    tournament = services.tournament_create(created_by=organizer, name="Big Open", game_id="nacho_pile",
-                                            format="swiss", table_size=2, rounds=3)  # fmt: skip
+    tournament = services.tournament_create(
+        created_by=organizer, name="Big Open", game_id="nacho_pile", format="swiss", table_size=2, rounds=3
+    )
     names = [f"P{number:03d}" for number in range(1, 211)]
     Player.objects.bulk_create(
         Player(name=name, name_key=name_key(name), slug=name.lower()) for name in names

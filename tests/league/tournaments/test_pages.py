@@ -102,17 +102,47 @@ def test_only_staff_open_the_new_tournament_page(client, stranger, organizer):
     client.force_login(stranger)
     assert client.get("/tournaments/new/").status_code == 302
     client.force_login(organizer)
-    response = client.post("/tournaments/new/", {"name": "Cup", "game_id": "nacho_pile", "format": "swiss",
-                                                 "table_size": 9, "leftovers": "short", "rounds": 3, "advance": 1})  # fmt: skip
+    response = client.post(
+        "/tournaments/new/",
+        {
+            "name": "Cup",
+            "game_id": "nacho_pile",
+            "format": "swiss",
+            "table_size": 9,
+            "leftovers": "short",
+            "rounds": 3,
+            "advance": 1,
+        },
+    )
     assert response.status_code == 400
     assert "Ensure this value is less than or equal to 7." in response.content.decode()
-    response = client.post("/tournaments/new/", {"name": "Cup", "game_id": "nacho_pile", "format": "swiss",
-                                                 "table_size": 4, "leftovers": "short", "advance": 1})  # fmt: skip
+    response = client.post(
+        "/tournaments/new/",
+        {
+            "name": "Cup",
+            "game_id": "nacho_pile",
+            "format": "swiss",
+            "table_size": 4,
+            "leftovers": "short",
+            "advance": 1,
+        },
+    )
     assert response.status_code == 400
     assert "a Swiss tournament needs its number of rounds" in response.content.decode()
-    response = client.post("/tournaments/new/", {"name": "Cup", "game_id": "nacho_pile", "format": "swiss",
-                                                 "table_size": 4, "leftovers": "short", "rounds": 3, "advance": 1,
-                                                 "tiebreak_1": "points", "tiebreak_2": "wins"})  # fmt: skip
+    response = client.post(
+        "/tournaments/new/",
+        {
+            "name": "Cup",
+            "game_id": "nacho_pile",
+            "format": "swiss",
+            "table_size": 4,
+            "leftovers": "short",
+            "rounds": 3,
+            "advance": 1,
+            "tiebreak_1": "points",
+            "tiebreak_2": "wins",
+        },
+    )
     assert response.status_code == 302
     assert Tournament.objects.get().tiebreaks == ["points", "wins"]
 
@@ -154,8 +184,12 @@ def test_bad_input_on_every_page_control_is_a_message_not_a_500(client, running,
     base = f"/tournaments/{running.slug}"
     cases = [
         ("rounds/2/swap/", {"first_table": "x"}, 400, "give both tables and seats as whole numbers from 1"),
-        ("rounds/2/swap/", {"first_table": 1, "first_seat": 1, "second_table": 7, "second_seat": 1}, 400,
-         "round 2 has no table 7"),
+        (
+            "rounds/2/swap/",
+            {"first_table": 1, "first_seat": 1, "second_table": 7, "second_seat": 1},
+            400,
+            "round 2 has no table 7",
+        ),
         ("rounds/2/move/", {"player": "x", "to_table": 1}, 400, "player must be a whole number"),
         ("rounds/2/move/", {"player": 999, "to_table": 1}, 400, "player 999 is not in round 2"),
         ("rounds/1/complete/", {}, 409, "round 1 is already complete"),
@@ -167,7 +201,7 @@ def test_bad_input_on_every_page_control_is_a_message_not_a_500(client, running,
         ("finish/", {"confirm": "yes"}, 409, "round 2 is not complete: complete or discard it first"),
         ("start/", {}, 409, "the tournament has already started"),
         ("seed/", {}, 409, "seeds are fixed once round 1 is generated"),
-    ]  # fmt: skip
+    ]
     for path, data, status, message in cases:
         response = client.post(f"{base}/{path}", data)
         assert response.status_code == status, path
@@ -232,8 +266,9 @@ def test_a_players_path_lists_each_round(client, make_tournament, play_round):
     assert rows == ["1 bye – 1", "2 1, seat 1 Ada 1 1"]
 
 
-def test_list_pages_take_the_same_number_of_queries_whatever_their_size(client, make_tournament, play_round,
-                                                                         organizer):  # fmt: skip
+def test_list_pages_take_the_same_number_of_queries_whatever_their_size(
+    client, make_tournament, play_round, organizer
+):
     def count(url):
         with CaptureQueriesContext(connection) as queries:
             assert client.get(url).status_code == 200

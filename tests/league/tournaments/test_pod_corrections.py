@@ -55,9 +55,11 @@ def test_a_correction_that_changes_who_goes_through_is_refused_once_the_next_rou
     with pytest.raises(UserError, match=r"^the result of R1-T1 already sent players to round 2, which is"):
         services.table_close(table=table, by=organizer, absent=seats[2:], kind="forfeit")
     correct(table, organizer, [3, 4, 1, 2], 3)  # who goes through stays
-    assert list(ResultVersion.objects.filter(match=table.match_id).order_by("version").values_list("places", flat=True)) == [
-        [1, 2, 3, 4], [2, 1, 3, 4], [4, 3, 2, 1], [3, 4, 1, 2]
-    ]  # fmt: skip
+    assert list(
+        ResultVersion.objects.filter(match=table.match_id)
+        .order_by("version")
+        .values_list("places", flat=True)
+    ) == [[1, 2, 3, 4], [2, 1, 3, 4], [4, 3, 2, 1], [3, 4, 1, 2]]
     services.table_result(table=final.tables.get(), by=organizer, expected_version=0, places=[1, 2, 3, 4])
 
 
@@ -69,8 +71,12 @@ def test_the_page_and_the_api_show_the_refusal(client, pods, organizer):
     body = {"expected_version": 1, "places": [4, 3, 2, 1], "reason": "slips swapped"}
     refused = api.post(f"/api/tournament-tables/{table.pk}/result/", body, format="json")
     assert refused.status_code == 409
-    assert refused.json() == {"code": "conflict", "detail": DRAFT, "field": "places",
-                              "errors": [{"field": "places", "code": "conflict", "detail": DRAFT}]}  # fmt: skip
+    assert refused.json() == {
+        "code": "conflict",
+        "detail": DRAFT,
+        "field": "places",
+        "errors": [{"field": "places", "code": "conflict", "detail": DRAFT}],
+    }
     client.force_login(organizer)
     url = f"/tournaments/{tournament.slug}/rounds/1/tables/1/result/"
     form = {"expected_version": 1, "place_0": 4, "place_1": 3, "place_2": 2, "place_3": 1, "reason": "x"}
@@ -132,8 +138,12 @@ def test_the_close_form_and_the_api_ask_who_goes_through(client, pods_published,
     url = f"/api/tournament-tables/{table.pk}/close/"
     refused = api.post(url, {"kind": "forfeit", "absent": [ids["Hal"]]}, format="json")
     assert refused.status_code == 400
-    assert refused.json() == {"code": "invalid", "detail": tied, "field": "advancing",
-                              "errors": [{"field": "advancing", "code": "invalid", "detail": tied}]}  # fmt: skip
+    assert refused.json() == {
+        "code": "invalid",
+        "detail": tied,
+        "field": "advancing",
+        "errors": [{"field": "advancing", "code": "invalid", "detail": tied}],
+    }
     client.force_login(organizer)
     page = client.get(f"/tournaments/{tournament.slug}/rounds/1/tables/1/result/").content.decode()
     assert "Only when more players are present than go through: tick who goes through." in page

@@ -102,8 +102,9 @@ def test_an_organizer_of_another_event_cannot_take_over_its_walk_ins(client, hom
     base = f"/api/tournaments/{raid.pk}"
     one = api.post(f"{base}/registrations/", {"name": "Tom"}, format="json")
     assert (one.status_code, one.json()["code"], one.json()["detail"]) == (400, "invalid", TOM)
-    batch = api.post(f"{base}/registrations/batch/", {"entries": [{"name": "Uma"}], "confirm_new": True},
-                     format="json")  # fmt: skip
+    batch = api.post(
+        f"{base}/registrations/batch/", {"entries": [{"name": "Uma"}], "confirm_new": True}, format="json"
+    )
     assert batch.status_code == 400
     assert batch.json()["errors"] == [
         {"field": "entries.0", "code": "invalid", "detail": f"line 1: {walk_in_message('Uma')}"}
@@ -225,8 +226,9 @@ def test_the_rating_of_a_player_who_never_accepted_does_not_move(staff, raider):
     rating stays exactly where it was while the event is played and rated."""
     demo = user_with_player("demo", "Chiara")
     chiara = demo.player
-    spring = services.tournament_create(created_by=staff, name="Spring Open", game_id="nacho_pile",
-                                        format="swiss", table_size=2, rounds=1)  # fmt: skip
+    spring = services.tournament_create(
+        created_by=staff, name="Spring Open", game_id="nacho_pile", format="swiss", table_size=2, rounds=1
+    )
     services.registration_add(tournament=spring, by=staff, player_id=chiara.pk)
     services.registration_add(tournament=spring, by=staff, name="Walt")
     services.tournament_start(tournament=spring, by=staff)

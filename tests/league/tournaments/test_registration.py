@@ -42,12 +42,21 @@ def queue(tournament) -> list[str]:
 def test_a_full_tournament_sends_joiners_to_the_waitlist_which_moves_up_in_order(organizer, people):
     tournament = open_signup(organizer, capacity=2)
     assert join(tournament, people, "Ada", "Bea", "Cal", "Dov", "Eli") == [
-        "active", "active", "waitlisted", "waitlisted", "waitlisted",
-    ]  # fmt: skip
+        "active",
+        "active",
+        "waitlisted",
+        "waitlisted",
+        "waitlisted",
+    ]
     assert queue(tournament) == ["Cal", "Dov", "Eli"]
     services.registration_withdraw(tournament=tournament, by=people["Ada"])
-    assert statuses(tournament) == {"Ada": "withdrawn", "Bea": "active", "Cal": "active", "Dov": "waitlisted",
-                                    "Eli": "waitlisted"}  # fmt: skip
+    assert statuses(tournament) == {
+        "Ada": "withdrawn",
+        "Bea": "active",
+        "Cal": "active",
+        "Dov": "waitlisted",
+        "Eli": "waitlisted",
+    }
     services.registration_withdraw(tournament=tournament, by=people["Dov"])
     assert queue(tournament) == ["Eli"], "a waitlisted player leaving frees no place"
     assert join(tournament, people, "Ada") == ["waitlisted"], "who comes back queues at the back"
@@ -56,15 +65,21 @@ def test_a_full_tournament_sends_joiners_to_the_waitlist_which_moves_up_in_order
     assert statuses(tournament)["Eli"] == "active"
     assert queue(tournament) == ["Ada"]
     services.signup_configure(tournament=tournament, by=organizer, capacity=None)
-    assert statuses(tournament) == {"Ada": "active", "Bea": "active", "Cal": "active", "Dov": "withdrawn",
-                                    "Eli": "active"}  # fmt: skip
+    assert statuses(tournament) == {
+        "Ada": "active",
+        "Bea": "active",
+        "Cal": "active",
+        "Dov": "withdrawn",
+        "Eli": "active",
+    }
 
 
 def test_an_organizers_withdrawal_frees_a_place_too_and_hand_entries_bypass_the_cap(organizer, people):
     tournament = open_signup(organizer, capacity=2)
     join(tournament, people, "Ada", "Bea", "Cal", "Dov")
-    services.registration_leave(tournament=tournament, by=organizer, player_id=people["Bea"].player.pk,
-                                status="withdrawn")  # fmt: skip
+    services.registration_leave(
+        tournament=tournament, by=organizer, player_id=people["Bea"].player.pk, status="withdrawn"
+    )
     assert statuses(tournament)["Cal"] == "active"
     hand = services.registration_add(tournament=tournament, by=organizer, name="Zed")
     assert hand.status == "active"
@@ -86,8 +101,9 @@ def test_with_approval_joins_wait_and_only_approved_waitlisted_players_move_up(o
     assert join(tournament, people, "Ada", "Bea", "Cal", "Dov") == ["pending"] * 4
 
     def decide(name, approve):
-        return services.registration_decide(tournament=tournament, by=organizer, player_id=people[name].player.pk,
-                                            approve=approve).status  # fmt: skip
+        return services.registration_decide(
+            tournament=tournament, by=organizer, player_id=people[name].player.pk, approve=approve
+        ).status
 
     assert decide("Ada", True) == "active"
     assert decide("Cal", True) == "waitlisted"
@@ -156,8 +172,11 @@ def test_check_in_while_open_after_start_and_without_check_in(organizer, people)
     with pytest.raises(NotFound, match="^you are not registered in this tournament$"):
         services.registration_check_in(tournament=tournament, by=people["Cal"])
     services.registration_add(tournament=tournament, by=organizer, name="Zed")
-    services.registration_check_in(tournament=tournament, by=organizer, player_id=tournament.registrations.get(
-        player__name="Zed").player_id)  # fmt: skip
+    services.registration_check_in(
+        tournament=tournament,
+        by=organizer,
+        player_id=tournament.registrations.get(player__name="Zed").player_id,
+    )
     services.tournament_start(tournament=tournament, by=organizer, confirm=True)
     with pytest.raises(StateConflict, match="^the tournament has started: check-in is closed$"):
         services.registration_check_in(tournament=tournament, by=people["Ada"])
@@ -178,8 +197,8 @@ def test_pending_players_do_not_check_in(organizer, people):
 
 @pytest.fixture
 def checked(organizer, people):
-    """Cap 4: Ada, Bea, Cal, Dov registered; Eli, Fay, Gus, Hal waitlisted in that order. Checked in: Ada, Cal,
-    Fay, Gus, Hal."""
+    """Cap 4: Ada, Bea, Cal, Dov registered; Eli, Fay, Gus, Hal waitlisted in that order. Checked in: Ada,
+    Cal, Fay, Gus, Hal."""
     tournament = open_signup(organizer, capacity=4, schedule=OPEN_CHECK_IN)
     join(tournament, people, *NAMES)
     for name in ("Ada", "Cal", "Fay", "Gus", "Hal"):
@@ -203,8 +222,11 @@ def test_the_start_plan_drops_no_shows_and_promotes_checked_in_waitlisted_player
 def test_the_start_asks_for_confirmation_refuses_a_stale_plan_and_then_carries_it_out(
     checked, organizer, people
 ):
-    with pytest.raises(UserError, match="^check-in is on: starting drops 2 no-show\\(s\\) and moves 2 up from the "
-                                        "waitlist; look at the start preview and confirm$"):  # fmt: skip
+    with pytest.raises(
+        UserError,
+        match="^check-in is on: starting drops 2 no-show\\(s\\) and moves 2 up from the "
+        "waitlist; look at the start preview and confirm$",
+    ):
         services.tournament_start(tournament=checked, by=organizer)
     ids = {name: people[name].player.pk for name in NAMES}
     shown = {"dropped": [ids["Bea"], ids["Dov"]], "promoted": [ids["Fay"], ids["Gus"]]}
@@ -219,16 +241,26 @@ def test_the_start_asks_for_confirmation_refuses_a_stale_plan_and_then_carries_i
     assert started.status == Tournament.Status.RUNNING
     rows = checked.registrations.select_related("player").order_by("player__name")
     assert [(reg.player.name, reg.status, reg.seed) for reg in rows] == [
-        ("Ada", "active", 1), ("Bea", "no_show", None), ("Cal", "active", 2), ("Dov", "active", 3),
-        ("Eli", "waitlisted", None), ("Fay", "active", 4), ("Gus", "waitlisted", None), ("Hal", "waitlisted", None),
-    ]  # fmt: skip
+        ("Ada", "active", 1),
+        ("Bea", "no_show", None),
+        ("Cal", "active", 2),
+        ("Dov", "active", 3),
+        ("Eli", "waitlisted", None),
+        ("Fay", "active", 4),
+        ("Gus", "waitlisted", None),
+        ("Hal", "waitlisted", None),
+    ]
 
 
 def test_no_shows_leave_no_gap_in_hand_seeds(organizer, people):
     tournament = open_signup(organizer, schedule=OPEN_CHECK_IN)
     join(tournament, people, "Ada", "Bea", "Cal", "Dov")
-    services.tournament_seed(tournament=tournament, by=organizer, method="hand",
-                             order=[people[name].player.pk for name in ("Dov", "Cal", "Bea", "Ada")])  # fmt: skip
+    services.tournament_seed(
+        tournament=tournament,
+        by=organizer,
+        method="hand",
+        order=[people[name].player.pk for name in ("Dov", "Cal", "Bea", "Ada")],
+    )
     for name in ("Ada", "Bea", "Dov"):
         services.registration_check_in(tournament=tournament, by=people[name])
     services.tournament_start(tournament=tournament, by=organizer, confirm=True)
@@ -266,7 +298,8 @@ def test_waitlisted_players_left_over_may_still_enter_late_by_hand(organizer, pe
     tournament.refresh_from_db()
     play_round(tournament)
     with pytest.raises(StateConflict, match="^Cal is waitlisted, not playing$"):
-        services.registration_leave(tournament=tournament, by=organizer, player_id=people["Cal"].player.pk,
-                                    status="dropped")  # fmt: skip
+        services.registration_leave(
+            tournament=tournament, by=organizer, player_id=people["Cal"].player.pk, status="dropped"
+        )
     late = services.registration_add(tournament=tournament, by=organizer, player_id=people["Cal"].player.pk)
     assert (late.status, late.entered_round, late.seed) == ("active", 2, 3)

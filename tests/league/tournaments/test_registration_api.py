@@ -23,14 +23,28 @@ def people(db):
 
 
 def entry(name, pk, status, *, checked_in=False, position=None, seed=None):
-    return {"player": pk, "name": name, "status": status, "seed": seed, "entered_round": 1, "left_after_round": None,
-            "checked_in": checked_in, "waitlist_position": position}  # fmt: skip
+    return {
+        "player": pk,
+        "name": name,
+        "status": status,
+        "seed": seed,
+        "entered_round": 1,
+        "left_after_round": None,
+        "checked_in": checked_in,
+        "waitlist_position": position,
+    }
 
 
 def test_players_join_leave_and_check_in_their_own_entry(organizer, people):
-    tournament = open_signup(organizer, capacity=1, schedule={
-        "time_zone": "UTC", "starts_at": "2099-01-01 10:00", "checkin_opens_at": "2020-01-01 09:00",
-    })  # fmt: skip
+    tournament = open_signup(
+        organizer,
+        capacity=1,
+        schedule={
+            "time_zone": "UTC",
+            "starts_at": "2099-01-01 10:00",
+            "checkin_opens_at": "2020-01-01 09:00",
+        },
+    )
     base = f"/api/tournaments/{tournament.pk}"
     ada, bea = api_for(people["Ada"]), api_for(people["Bea"])
     ada_id, bea_id = people["Ada"].player.pk, people["Bea"].player.pk
@@ -42,8 +56,10 @@ def test_players_join_leave_and_check_in_their_own_entry(organizer, people):
     checked = bea.post(f"{base}/check-in/", {}, format="json")
     assert checked.json() == entry("Bea", bea_id, "waitlisted", checked_in=True, position=1)
     again = ada.post(f"{base}/join/")
-    assert (again.status_code, again.json()) == (400, {"code": "duplicate", "detail": "you are already registered",
-                                                       "errors": []})  # fmt: skip
+    assert (again.status_code, again.json()) == (
+        400,
+        {"code": "duplicate", "detail": "you are already registered", "errors": []},
+    )
     other = bea.post(f"{base}/registrations/{ada_id}/check-in/", {"checked_in": True}, format="json")
     assert (other.status_code, other.json()["code"]) == (403, "forbidden"), "only their own entry"
     left = ada.post(f"{base}/leave/")
@@ -79,9 +95,15 @@ def test_organizers_approve_and_declined_entries_are_listed_for_organizers_only(
 
 
 def test_the_start_preview_and_a_confirmed_start(organizer, people):
-    tournament = open_signup(organizer, capacity=2, schedule={
-        "time_zone": "UTC", "starts_at": "2099-01-01 10:00", "checkin_opens_at": "2020-01-01 09:00",
-    })  # fmt: skip
+    tournament = open_signup(
+        organizer,
+        capacity=2,
+        schedule={
+            "time_zone": "UTC",
+            "starts_at": "2099-01-01 10:00",
+            "checkin_opens_at": "2020-01-01 09:00",
+        },
+    )
     base = f"/api/tournaments/{tournament.pk}"
     for name in ("Ada", "Bea", "Cal", "Dov"):
         api_for(people[name]).post(f"{base}/join/")
@@ -98,21 +120,33 @@ def test_the_start_preview_and_a_confirmed_start(organizer, people):
         "starting": 2,
     }
     unconfirmed = staff.post(f"{base}/start/", {}, format="json")
-    assert (unconfirmed.status_code, unconfirmed.json()) == (400, {
-        "code": "invalid", "field": "confirm",
-        "detail": "check-in is on: starting drops 1 no-show(s) and moves 1 up from the waitlist; look at the start "
-                  "preview and confirm",
-        "errors": [{"field": "confirm", "code": "invalid",
-                    "detail": "check-in is on: starting drops 1 no-show(s) and moves 1 up from the waitlist; look at "
-                              "the start preview and confirm"}],
-    })  # fmt: skip
+    assert (unconfirmed.status_code, unconfirmed.json()) == (
+        400,
+        {
+            "code": "invalid",
+            "field": "confirm",
+            "detail": "check-in is on: starting drops 1 no-show(s) and moves 1 up from the waitlist; look at "
+            "the start preview and confirm",
+            "errors": [
+                {
+                    "field": "confirm",
+                    "code": "invalid",
+                    "detail": "check-in is on: starting drops 1 no-show(s) and moves 1 up from the waitlist; "
+                    "look at the start preview and confirm",
+                }
+            ],
+        },
+    )
     stale = staff.post(
         f"{base}/start/", {"confirm": True, "dropped": [], "promoted": [ids["Cal"]]}, format="json"
     )
-    assert (stale.status_code, stale.json()["detail"]) == (409, "check-ins changed since the preview: look at the "
-                                                                "start preview again")  # fmt: skip
-    started = staff.post(f"{base}/start/", {"confirm": True, "dropped": [ids["Bea"]], "promoted": [ids["Cal"]]},
-                         format="json")  # fmt: skip
+    assert (stale.status_code, stale.json()["detail"]) == (
+        409,
+        "check-ins changed since the preview: look at the start preview again",
+    )
+    started = staff.post(
+        f"{base}/start/", {"confirm": True, "dropped": [ids["Bea"]], "promoted": [ids["Cal"]]}, format="json"
+    )
     assert started.json()["status"] == "running"
     assert statuses(tournament) == {"Ada": "active", "Bea": "no_show", "Cal": "active", "Dov": "waitlisted"}
 
@@ -121,20 +155,30 @@ def test_the_schedule_is_set_in_local_times_and_read_back_in_the_events_zone(org
     tournament = open_signup(organizer)
     staff = api_for(organizer)
     base = f"/api/tournaments/{tournament.pk}"
-    answer = staff.patch(f"{base}/schedule/", {
-        "time_zone": "Europe/Berlin", "starts_at": "2026-12-05T10:00", "checkin_opens_at": "2026-12-05T08:30:00Z",
-        "round_times": ["2026-12-05 10:00", None, "2026-12-05T15:00:00+01:00"],
-    }, format="json")  # fmt: skip
+    answer = staff.patch(
+        f"{base}/schedule/",
+        {
+            "time_zone": "Europe/Berlin",
+            "starts_at": "2026-12-05T10:00",
+            "checkin_opens_at": "2026-12-05T08:30:00Z",
+            "round_times": ["2026-12-05 10:00", None, "2026-12-05T15:00:00+01:00"],
+        },
+        format="json",
+    )
     assert answer.status_code == 200, answer.json()
     body = api_for().get(f"{base}/").json()
-    assert {key: body[key] for key in ("time_zone", "starts_at", "checkin_opens_at", "check_in", "round_times")} == {
+    assert {
+        key: body[key] for key in ("time_zone", "starts_at", "checkin_opens_at", "check_in", "round_times")
+    } == {
         "time_zone": "Europe/Berlin",
         "starts_at": "2026-12-05T10:00:00+01:00",
         "checkin_opens_at": "2026-12-05T09:30:00+01:00",
         "check_in": True,
-        "round_times": [{"number": 1, "starts_at": "2026-12-05T10:00:00+01:00"},
-                        {"number": 3, "starts_at": "2026-12-05T15:00:00+01:00"}],
-    }  # fmt: skip
+        "round_times": [
+            {"number": 1, "starts_at": "2026-12-05T10:00:00+01:00"},
+            {"number": 3, "starts_at": "2026-12-05T15:00:00+01:00"},
+        ],
+    }
     listed = api_for().get("/api/tournaments/").json()["results"][0]
     assert listed["round_times"] == body["round_times"]
     bad = staff.patch(f"{base}/schedule/", {"time_zone": "Berlin"}, format="json")

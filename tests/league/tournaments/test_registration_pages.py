@@ -142,10 +142,15 @@ def test_check_in_on_the_tournament_page_before_and_while_the_window_is_open(cli
 
 
 def test_times_are_shown_in_the_events_zone_with_the_zone_named(client, organizer):
-    tournament = open_signup(organizer, schedule={
-        "time_zone": "Europe/Berlin", "starts_at": "2099-12-05 10:00", "checkin_opens_at": "2099-12-05 09:00",
-        "round_times": ["2099-12-05 10:00", "", "2099-12-05 14:30"],
-    })  # fmt: skip
+    tournament = open_signup(
+        organizer,
+        schedule={
+            "time_zone": "Europe/Berlin",
+            "starts_at": "2099-12-05 10:00",
+            "checkin_opens_at": "2099-12-05 09:00",
+            "round_times": ["2099-12-05 10:00", "", "2099-12-05 14:30"],
+        },
+    )
     assert tournament.starts_at == datetime(2099, 12, 5, 9, 0, tzinfo=UTC)
     response = client.get(f"/tournaments/{tournament.slug}/")
     assert text(response, "starts-at") == "Sat 5 Dec 2099, 10:00 (Europe/Berlin)"
@@ -179,10 +184,15 @@ def test_the_settings_page_reads_local_times_in_the_zone_given(client, organizer
     client.force_login(organizer)
     base = f"/tournaments/{tournament.slug}/settings/"
     assert client.get(base).status_code == 200
-    saved = client.post(f"{base}schedule/", {
-        "time_zone": "Australia/Sydney", "starts_at": "2026-12-05T10:00", "checkin_opens_at": "2026-12-05T09:30",
-        "round_times": "2026-12-05 10:00\n2026-12-05 11:00\n",
-    })  # fmt: skip
+    saved = client.post(
+        f"{base}schedule/",
+        {
+            "time_zone": "Australia/Sydney",
+            "starts_at": "2026-12-05T10:00",
+            "checkin_opens_at": "2026-12-05T09:30",
+            "round_times": "2026-12-05 10:00\n2026-12-05 11:00\n",
+        },
+    )
     assert saved["Location"] == base
     tournament.refresh_from_db()
     assert (tournament.time_zone, tournament.starts_at, tournament.checkin_opens_at) == (
@@ -191,25 +201,42 @@ def test_the_settings_page_reads_local_times_in_the_zone_given(client, organizer
         datetime(2026, 12, 4, 22, 30, tzinfo=UTC),
     )
     assert [(row.number, row.starts_at) for row in tournament.round_times.all()] == [
-        (1, datetime(2026, 12, 4, 23, 0, tzinfo=UTC)), (2, datetime(2026, 12, 5, 0, 0, tzinfo=UTC)),
-    ]  # fmt: skip
+        (1, datetime(2026, 12, 4, 23, 0, tzinfo=UTC)),
+        (2, datetime(2026, 12, 5, 0, 0, tzinfo=UTC)),
+    ]
     form = client.get(base).content.decode()
     assert 'name="starts_at" value="2026-12-05T10:00"' in form
     assert "2026-12-05 10:00\n2026-12-05 11:00</textarea>" in form
     cases = [
-        ({"time_zone": "Mars/Olympus"}, "&#x27;Mars/Olympus&#x27; is not a time zone: give an IANA name such as "
-                                        "Europe/Berlin"),
-        ({"time_zone": "Europe/Berlin", "starts_at": "2026-03-29T02:30"},
-         "2026-03-29 02:30 does not exist in Europe/Berlin: the clocks skip that hour"),
-        ({"time_zone": "UTC", "starts_at": "2026-12-05T10:00", "checkin_opens_at": "2026-12-05T10:00"},
-         "check-in must open before the start time"),
-        ({"time_zone": "UTC", "checkin_opens_at": "2026-12-05T10:00"}, "set the start time too: check-in opens before it"),
-        ({"time_zone": "UTC", "starts_at": "2026-12-05T10:00", "round_times": "2026-12-05 09:00"},
-         "round 1 starts before the tournament"),
-        ({"time_zone": "UTC", "round_times": "2026-12-05 11:00\n2026-12-05 10:00"},
-         "round 2 starts no later than round 1"),
-        ({"time_zone": "UTC", "starts_at": "soon"}, "&#x27;soon&#x27; is not a time: write it as 2026-12-05 10:00"),
-    ]  # fmt: skip
+        (
+            {"time_zone": "Mars/Olympus"},
+            "&#x27;Mars/Olympus&#x27; is not a time zone: give an IANA name such as Europe/Berlin",
+        ),
+        (
+            {"time_zone": "Europe/Berlin", "starts_at": "2026-03-29T02:30"},
+            "2026-03-29 02:30 does not exist in Europe/Berlin: the clocks skip that hour",
+        ),
+        (
+            {"time_zone": "UTC", "starts_at": "2026-12-05T10:00", "checkin_opens_at": "2026-12-05T10:00"},
+            "check-in must open before the start time",
+        ),
+        (
+            {"time_zone": "UTC", "checkin_opens_at": "2026-12-05T10:00"},
+            "set the start time too: check-in opens before it",
+        ),
+        (
+            {"time_zone": "UTC", "starts_at": "2026-12-05T10:00", "round_times": "2026-12-05 09:00"},
+            "round 1 starts before the tournament",
+        ),
+        (
+            {"time_zone": "UTC", "round_times": "2026-12-05 11:00\n2026-12-05 10:00"},
+            "round 2 starts no later than round 1",
+        ),
+        (
+            {"time_zone": "UTC", "starts_at": "soon"},
+            "&#x27;soon&#x27; is not a time: write it as 2026-12-05 10:00",
+        ),
+    ]
     for data, message in cases:
         response = client.post(f"{base}schedule/", data)
         assert response.status_code == 400, data
@@ -243,8 +270,10 @@ def test_settings_are_fixed_once_started_except_round_times_and_zone(client, org
     moved = client.post(f"{base}schedule/", {"time_zone": "UTC", "starts_at": "2026-12-06T10:00"})
     assert moved.status_code == 409
     assert "the start and check-in are fixed once the tournament has started" in moved.content.decode()
-    kept = client.post(f"{base}schedule/", {"time_zone": "UTC", "starts_at": "2026-12-05T10:00",
-                                            "round_times": "2026-12-05 12:00"})  # fmt: skip
+    kept = client.post(
+        f"{base}schedule/",
+        {"time_zone": "UTC", "starts_at": "2026-12-05T10:00", "round_times": "2026-12-05 12:00"},
+    )
     assert kept.status_code == 302
 
 
@@ -270,17 +299,21 @@ def test_the_check_in_desk_lists_everyone_by_name_and_checks_in_with_one_post(cl
     url = f"/tournaments/{tournament.slug}/check-in/"
     response = client.get(url)
     assert desk_rows(response) == [
-        ["Ada", "Registered Check in"], ["Bea", "Registered Check in"], ["Cal", "Registered Check in"],
+        ["Ada", "Registered Check in"],
+        ["Bea", "Registered Check in"],
+        ["Cal", "Registered Check in"],
         ["Dov", "Waitlisted Check in"],
-    ]  # fmt: skip
+    ]
     assert text(response, "counts").startswith("0 of 3 registered players checked in · 0 of 1 waitlisted.")
     answer = client.post(
         url, {"player": people["Bea"].player.pk, "checked_in": "1"}, HTTP_ACCEPT="application/json"
     )
     assert answer.json() == {
-        "player": people["Bea"].player.pk, "name": "Bea", "checked_in": True,
+        "player": people["Bea"].player.pk,
+        "name": "Bea",
+        "checked_in": True,
         "counts": {"registered": 3, "registered_checked_in": 1, "waitlisted": 1, "waitlisted_checked_in": 0},
-    }  # fmt: skip
+    }
     plain = client.post(url, {"player": people["Dov"].player.pk, "checked_in": "1", "q": "do"})
     assert plain["Location"] == f"{url}?q=do"
     filtered = client.get(plain["Location"])

@@ -17,12 +17,18 @@ ORGANIZERS_ONLY = {"anonymous": "login", "other player": 403, "registered player
 
 @pytest.fixture
 def world(organizer):
-    """Registration open with check-in open; "reg" (player Reg) registered, Pen pending, Ada and Bea registered
-    and checked in by hand; a
-    scorekeeper, a non-staff organizer ("helper"), another player ("other") and site staff."""
-    tournament = open_signup(organizer, capacity=8, schedule={
-        "time_zone": "Europe/Berlin", "starts_at": "2099-12-05 10:00", "checkin_opens_at": "2020-01-01 09:00",
-    })  # fmt: skip
+    """Registration open with check-in open; "reg" (player Reg) registered, Pen pending, Ada and Bea
+    registered and checked in by hand; a scorekeeper, a non-staff organizer ("helper"),
+    another player ("other") and site staff."""
+    tournament = open_signup(
+        organizer,
+        capacity=8,
+        schedule={
+            "time_zone": "Europe/Berlin",
+            "starts_at": "2099-12-05 10:00",
+            "checkin_opens_at": "2020-01-01 09:00",
+        },
+    )
     users = {
         "other player": user_with_player("other", "Oth"),
         "registered player": user_with_player("reg", "Reg"),
@@ -72,15 +78,35 @@ def page_cases():
         cases.append((name, method, path, data, {**ORGANIZERS_ONLY, "organizer": allowed, "staff": allowed}))
     no_player = {"scorekeeper": 403, "organizer": 403, "staff": 403}
     cases += [
-        ("join", "post", "entry/join/", {}, {"anonymous": "login", "other player": "done", "registered player": 400,
-                                             **no_player}),
-        ("leave", "post", "entry/leave/", {}, {"anonymous": "login", "other player": 404,
-                                               "registered player": "done", **no_player}),
-        ("check in", "post", "entry/check-in/", {}, {"anonymous": "login", "other player": 404,
-                                                     "registered player": "done", **no_player}),
-        ("undo check-in", "post", "entry/undo-check-in/", {}, {"anonymous": "login", "other player": 404,
-                                                               "registered player": "done", **no_player}),
-    ]  # fmt: skip
+        (
+            "join",
+            "post",
+            "entry/join/",
+            {},
+            {"anonymous": "login", "other player": "done", "registered player": 400, **no_player},
+        ),
+        (
+            "leave",
+            "post",
+            "entry/leave/",
+            {},
+            {"anonymous": "login", "other player": 404, "registered player": "done", **no_player},
+        ),
+        (
+            "check in",
+            "post",
+            "entry/check-in/",
+            {},
+            {"anonymous": "login", "other player": 404, "registered player": "done", **no_player},
+        ),
+        (
+            "undo check-in",
+            "post",
+            "entry/undo-check-in/",
+            {},
+            {"anonymous": "login", "other player": 404, "registered player": "done", **no_player},
+        ),
+    ]
     return [
         pytest.param(method, path, data, who, expected[who], id=f"{name}-{who}")
         for name, method, path, data, expected in cases
@@ -131,9 +157,21 @@ def api_cases():
         ("join", "post", "join/", None, {**no_player, "other player": 201, "registered player": 400}),
         ("leave", "post", "leave/", None, {**no_player, "other player": 404, "registered player": 200}),
         ("check in", "post", "check-in/", {}, {**no_player, "other player": 404, "registered player": 200}),
-        ("own entry", "get", "entry/", None, {**no_player, "scorekeeper": 404, "organizer": 404, "staff": 404,
-                                              "other player": 404, "registered player": 200}),
-    ]  # fmt: skip
+        (
+            "own entry",
+            "get",
+            "entry/",
+            None,
+            {
+                **no_player,
+                "scorekeeper": 404,
+                "organizer": 404,
+                "staff": 404,
+                "other player": 404,
+                "registered player": 200,
+            },
+        ),
+    ]
     return [
         pytest.param(method, path, data, who, expected[who], id=f"{name}-{who}")
         for name, method, path, data, expected in cases

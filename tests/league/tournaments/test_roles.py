@@ -58,11 +58,19 @@ def test_a_scorekeeper_cannot_change_settings_start_publish_drop_or_close(client
     base = f"/tournaments/{running.slug}"
     player = running.registrations.first().player_id
     for path, data in [
-        ("settings/", None), ("settings/signup/", {"self_signup": "on"}), ("settings/schedule/", {"time_zone": "UTC"}),
-        ("check-in/", None), ("start/", {}), ("organizers/", {"username": "scorer", "role": "organizer"}),
-        ("generate/", {}), ("finish/", {}), ("leave/", {"player": player, "status": "dropped"}),
-        ("register/", {"names": "Zed"}), ("rounds/1/complete/", {}), ("rounds/1/tables/1/close/", {"kind": "forfeit"}),
-    ]:  # fmt: skip
+        ("settings/", None),
+        ("settings/signup/", {"self_signup": "on"}),
+        ("settings/schedule/", {"time_zone": "UTC"}),
+        ("check-in/", None),
+        ("start/", {}),
+        ("organizers/", {"username": "scorer", "role": "organizer"}),
+        ("generate/", {}),
+        ("finish/", {}),
+        ("leave/", {"player": player, "status": "dropped"}),
+        ("register/", {"names": "Zed"}),
+        ("rounds/1/complete/", {}),
+        ("rounds/1/tables/1/close/", {"kind": "forfeit"}),
+    ]:
         response = client.get(f"{base}/{path}") if data is None else client.post(f"{base}/{path}", data)
         assert response.status_code == 403, path
         assert (
@@ -71,8 +79,14 @@ def test_a_scorekeeper_cannot_change_settings_start_publish_drop_or_close(client
     assert running.organizers.filter(username="scorer").count() == 0
     api = api_for(scorer)
     table = running.round_set.get(number=1).tables.get(number=1)
-    assert api.post(f"/api/tournament-tables/{table.pk}/result/", {"expected_version": 0, "places": [1, 2, 3, 4]},
-                    format="json").status_code == 201  # fmt: skip
+    assert (
+        api.post(
+            f"/api/tournament-tables/{table.pk}/result/",
+            {"expected_version": 0, "places": [1, 2, 3, 4]},
+            format="json",
+        ).status_code
+        == 201
+    )
     for method, url, data in [
         ("patch", f"/api/tournaments/{running.pk}/", {"rounds": 5}),
         ("patch", f"/api/tournaments/{running.pk}/sign-up/", {"capacity": 3}),
@@ -93,8 +107,9 @@ def test_roles_are_added_by_user_name_and_a_scorekeeper_can_become_an_organizer(
         services.role_add(tournament=running, by=organizer, username="scorer", role="scorekeeper")
     services.role_add(tournament=running, by=organizer, username=" scorer ", role="organizer")
     assert [(role.username, role.role) for role in selectors.roles(running)] == [
-        ("organizer", "organizer"), ("scorer", "organizer"),
-    ]  # fmt: skip
+        ("organizer", "organizer"),
+        ("scorer", "organizer"),
+    ]
     with pytest.raises(UserError, match="^scorer organizes this tournament: organizers enter results too$"):
         services.role_add(tournament=running, by=organizer, username="scorer", role="scorekeeper")
     with pytest.raises(UserError, match="^no user called 'ghost'$"):
@@ -124,8 +139,9 @@ def test_the_organizers_page_adds_and_removes_roles(client, organizer, running, 
     removed = client.post(f"{url}remove/", {"username": "helper", "role": "scorekeeper"}, follow=True)
     assert "helper no longer has that role here." in removed.content.decode()
     assert [(role.username, role.role) for role in selectors.roles(running)] == [
-        ("organizer", "organizer"), ("scorer", "scorekeeper"),
-    ]  # fmt: skip
+        ("organizer", "organizer"),
+        ("scorer", "scorekeeper"),
+    ]
 
 
 @pytest.mark.parametrize("who", ["stranger", "scorer", "player"])
@@ -147,8 +163,11 @@ def test_adding_a_role_reveals_nothing_to_who_may_not_add(client, running, score
         for path in ("roles", "organizers")
         for name in ("exists", "missing")
     ]
-    forbidden = {"code": "forbidden", "detail": "only the tournament's organizers (and site staff) can do this",
-                 "errors": []}  # fmt: skip
+    forbidden = {
+        "code": "forbidden",
+        "detail": "only the tournament's organizers (and site staff) can do this",
+        "errors": [],
+    }
     assert [(answer.status_code, answer.json()) for answer in answers] == [(403, forbidden)] * 4
     with pytest.raises(NotOrganizer):
         services.role_add(tournament=running, by=user, username="missing", role="organizer")
@@ -160,15 +179,21 @@ def test_roles_through_the_api(running, organizer):
     api = api_for(organizer)
     base = f"/api/tournaments/{running.pk}/roles"
     assert api.get(f"{base}/").json() == [
-        {"username": "organizer", "role": "organizer"}, {"username": "scorer", "role": "scorekeeper"},
-    ]  # fmt: skip
+        {"username": "organizer", "role": "organizer"},
+        {"username": "scorer", "role": "scorekeeper"},
+    ]
     added = api.post(f"{base}/", {"username": "helper", "role": "scorekeeper"}, format="json")
     assert (added.status_code, added.json()) == (201, {"username": "helper", "role": "scorekeeper"})
     unknown = api.post(f"{base}/", {"username": "ghost"}, format="json")
-    assert (unknown.status_code, unknown.json()) == (400, {
-        "code": "invalid", "detail": "no user called 'ghost'", "field": "username",
-        "errors": [{"field": "username", "code": "invalid", "detail": "no user called 'ghost'"}],
-    })  # fmt: skip
+    assert (unknown.status_code, unknown.json()) == (
+        400,
+        {
+            "code": "invalid",
+            "detail": "no user called 'ghost'",
+            "field": "username",
+            "errors": [{"field": "username", "code": "invalid", "detail": "no user called 'ghost'"}],
+        },
+    )
     assert api.delete(f"{base}/scorekeeper/helper/").status_code == 204
     gone = api.delete(f"{base}/scorekeeper/helper/")
     assert (gone.status_code, gone.json()["detail"]) == (
@@ -176,5 +201,7 @@ def test_roles_through_the_api(running, organizer):
         "helper is not a scorekeeper of this tournament",
     )
     last = api.delete(f"{base}/organizer/organizer/")
-    assert (last.status_code, last.json()["detail"]) == (409, "a tournament keeps at least one organizer: add another "
-                                                               "one first")  # fmt: skip
+    assert (last.status_code, last.json()["detail"]) == (
+        409,
+        "a tournament keeps at least one organizer: add another one first",
+    )

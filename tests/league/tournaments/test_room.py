@@ -194,8 +194,12 @@ def test_projector_shows_the_current_round_and_standings_without_chrome(client, 
     assert "Round 1 · 3 tables, 2 still playing" in text(page)
     standings = rows(element(page, "pj-standings"))
     assert standings[0] == ["#", "Player", "Pts", "Pl"]
-    assert standings[1:5] == [["1", "Ada", "3", "1"], ["2", "Dov", "2", "1"], ["3", "Gus", "1", "1"],
-                              ["4", "Jon", "0", "1"]]  # fmt: skip
+    assert standings[1:5] == [
+        ["1", "Ada", "3", "1"],
+        ["2", "Dov", "2", "1"],
+        ["3", "Gus", "1", "1"],
+        ["4", "Jon", "0", "1"],
+    ]
     assert '<main id="projector" data-live data-live-seconds="15">' in page
     assert '<script src="/static/tournaments/live.js" defer></script>' in page
 
@@ -210,8 +214,9 @@ def test_projector_top_rows_and_one_part_per_screen(client, running):
     assert 'id="pj-standings"' in standings_only and 'id="pj-tables"' not in standings_only
 
 
-def test_projector_never_shows_a_draft_and_stops_refreshing_when_finished(client, make_tournament, organizer,
-                                                                         play_round):  # fmt: skip
+def test_projector_never_shows_a_draft_and_stops_refreshing_when_finished(
+    client, make_tournament, organizer, play_round
+):
     tournament, _ = make_tournament(8, rounds=2)
     play_round(tournament)
     services.round_generate(tournament=tournament, by=organizer)
@@ -352,10 +357,14 @@ def test_timer_steps_that_do_not_fit_its_state_are_refused(running, organizer, c
 
 @pytest.mark.parametrize(
     ("minutes", "message"),
-    [(0, "minutes must be a whole number from 1 to 600"), (601, "minutes must be a whole number from 1 to 600"),
-     ("50", "minutes must be a whole number from 1 to 600"), (True, "minutes must be a whole number from 1 to 600"),
-     (None, "minutes must be a whole number from 1 to 600")],
-)  # fmt: skip
+    [
+        (0, "minutes must be a whole number from 1 to 600"),
+        (601, "minutes must be a whole number from 1 to 600"),
+        ("50", "minutes must be a whole number from 1 to 600"),
+        (True, "minutes must be a whole number from 1 to 600"),
+        (None, "minutes must be a whole number from 1 to 600"),
+    ],
+)
 def test_timer_minutes_are_checked(running, organizer, minutes, message):
     with pytest.raises(UserError) as refused:
         services.round_timer_start(round_row=first_round(running), by=organizer, minutes=minutes)
@@ -492,13 +501,19 @@ def test_timer_through_the_api(running, organizer, stranger, clock):
     response = api_client.post(url, {"action": "start", "minutes": 30}, format="json")
     assert response.status_code == 200
     assert response.json()["timer"] == {
-        "state": "running", "duration_seconds": 1800, "seconds_left": 1800, "ends_at": "2026-12-05T12:30:00Z"
-    }  # fmt: skip
+        "state": "running",
+        "duration_seconds": 1800,
+        "seconds_left": 1800,
+        "ends_at": "2026-12-05T12:30:00Z",
+    }
     clock.at = NOON + timedelta(minutes=1)
     response = api_client.post(url, {"action": "pause"}, format="json")
     assert response.json()["timer"] == {
-        "state": "paused", "duration_seconds": 1800, "seconds_left": 1740, "ends_at": None
-    }  # fmt: skip
+        "state": "paused",
+        "duration_seconds": 1800,
+        "seconds_left": 1740,
+        "ends_at": None,
+    }
     response = api_client.post(url, {"action": "extend", "minutes": 500}, format="json")
     assert (response.status_code, response.json()["detail"]) == (
         400,
@@ -521,10 +536,19 @@ def test_the_embed_may_be_framed_and_no_other_page_may(client, running, organize
     assert policy(embed) == EMBED_POLICY
     client.force_login(organizer)
     slug = running.slug
-    for path in (f"/tournaments/{slug}/", f"/tournaments/{slug}/rounds/1/", f"/tournaments/{slug}/rounds/1/print/",
-                 f"/tournaments/{slug}/rounds/1/slips/", f"/tournaments/{slug}/projector/",
-                 f"/tournaments/{slug}/rounds/1/find/", f"/tournaments/{slug}/standings.csv", "/tournaments/",
-                 "/", f"/api/tournaments/{running.pk}/", "/admin/"):  # fmt: skip
+    for path in (
+        f"/tournaments/{slug}/",
+        f"/tournaments/{slug}/rounds/1/",
+        f"/tournaments/{slug}/rounds/1/print/",
+        f"/tournaments/{slug}/rounds/1/slips/",
+        f"/tournaments/{slug}/projector/",
+        f"/tournaments/{slug}/rounds/1/find/",
+        f"/tournaments/{slug}/standings.csv",
+        "/tournaments/",
+        "/",
+        f"/api/tournaments/{running.pk}/",
+        "/admin/",
+    ):
         response = client.get(path)
         assert response.status_code == 200, path
         assert response["X-Frame-Options"] == "DENY", path
@@ -550,8 +574,8 @@ def test_the_embed_shows_the_standings_and_the_bracket(client, make_tournament, 
     assert '<base target="_blank">' in page
     assert rows(element(page, "standings"))[0] == ["#", "Player", "Pts", "Opp. pts", "Wins", "H2H", "Pl"]
     assert (
-        '<div class="bracket" tabindex="0" role="region" aria-label="Main bracket (drawing)"><svg role="group"'
-        in page
+        '<div class="bracket" tabindex="0" role="region" aria-label="Main bracket (drawing)"><svg '
+        'role="group"' in page
     )
     assert '<main id="embed" data-live data-live-seconds="30">' in page
     standings = client.get(f"/tournaments/{tournament.slug}/embed/?show=standings").content.decode()

@@ -88,9 +88,17 @@ def test_a_four_seat_report_confirmed_by_the_other_three_is_stored_once_and_attr
     others = [name for name in seats if name != "Ada"]
     assert sorted(Player.objects.get(pk=pid).name for pid in report.awaiting) == sorted(others)
     assert events == [
-        ("awaiting", {"signal": report_awaiting_confirmation, "tournament_id": tournament.pk, "table_id": table.pk,
-                      "report_id": report.pk, "user_ids": [users[name].pk for name in others]}),
-    ]  # fmt: skip
+        (
+            "awaiting",
+            {
+                "signal": report_awaiting_confirmation,
+                "tournament_id": tournament.pk,
+                "table_id": table.pk,
+                "report_id": report.pk,
+                "user_ids": [users[name].pk for name in others],
+            },
+        ),
+    ]
     for name in others[:2]:
         with django_capture_on_commit_callbacks(execute=True):
             services.table_confirm(table=table, by=users[name], report_id=report.pk)
@@ -252,12 +260,13 @@ def test_a_confirmation_after_an_organizer_entry_is_409(table_of_four, organizer
 def test_a_report_after_an_organizer_entry_is_409(table_of_four, organizer):
     _, table, users, _ = table_of_four
     services.table_result(table=table, by=organizer, expected_version=0, places=[4, 3, 2, 1])
-    status, message = refused(services.table_report, table=table, by=users["Ada"], expected_version=0,
-                              places=[1, 2, 3, 4])  # fmt: skip
+    status, message = refused(
+        services.table_report, table=table, by=users["Ada"], expected_version=0, places=[1, 2, 3, 4]
+    )
     assert (status, message) == (
         409,
-        "the result is at version 1, not 0: someone entered a result meanwhile; review it and submit again with "
-        "expected_version 1",
+        "the result is at version 1, not 0: someone entered a result meanwhile; review it and submit again "
+        "with expected_version 1",
     )
     assert refused(
         services.table_report, table=table, by=users["Ada"], expected_version=1, places=[1, 2, 3, 4]
@@ -388,8 +397,13 @@ def test_at_two_seats_the_opponents_confirmation_stores_it_unless_organizers_ent
     report = services.table_report(table=table, by=users["Bea"], expected_version=0, places=[1, 2])
     assert services.table_confirm(table=table, by=users["Cal"], report_id=report.pk).status == "stored"
     Tournament.objects.filter(pk=tournament.pk).update(two_seat_confirmation="organizer")
-    assert refused(services.table_report, table=first.tables.get(number=1), by=users["Ada"], expected_version=0,
-                   places=[1, 2]) == (403, "at tables of 2 in this tournament an organizer enters the result")  # fmt: skip
+    assert refused(
+        services.table_report,
+        table=first.tables.get(number=1),
+        by=users["Ada"],
+        expected_version=0,
+        places=[1, 2],
+    ) == (403, "at tables of 2 in this tournament an organizer enters the result")
 
 
 def test_two_players_reporting_one_after_the_other_one_wins(table_of_four):
@@ -522,9 +536,14 @@ def test_in_a_bracket_played_match_by_match_the_same_race_locks_the_tournament_f
     users = None
     for repetition in range(4):
         tournament, players = helpers.make_tournament(
-            organizer, 4, format="single_elimination", table_size=2, rated=False, result_reporting="self_report",
+            organizer,
+            4,
+            format="single_elimination",
+            table_size=2,
+            rated=False,
+            result_reporting="self_report",
             name=f"Cup {repetition}",
-        )  # fmt: skip
+        )
         users = users or with_accounts(players)
         assert seam.flows(tournament, 1)
         first = services.round_generate(tournament=tournament, by=organizer)

@@ -31,8 +31,9 @@ def setup(organizer):
 def test_report_then_every_other_player_confirms_through_the_api(setup):
     table, users, seats = setup
     url = f"/api/tournament-tables/{table.pk}/"
-    response = api_for(users["Ada"]).post(url + "report/", {"expected_version": 0, "places": [1, 2, 3, 4]},
-                                          format="json")  # fmt: skip
+    response = api_for(users["Ada"]).post(
+        url + "report/", {"expected_version": 0, "places": [1, 2, 3, 4]}, format="json"
+    )
     assert response.status_code == 201, response.json()
     body = response.json()
     others = [pid for name, pid in seats if name != "Ada"]
@@ -101,8 +102,11 @@ def test_errors_of_the_report_operations(setup, organizer):
     assert (nothing.status_code, nothing.json()["detail"]) == (404, f"no report {2**62} of this table")
     too_big = api_for(users["Bea"]).post(url + "confirm/", {"report": 2**63}, format="json")
     assert (too_big.status_code, too_big.json()["field"]) == (400, "report")
-    report = api_for(users["Ada"]).post(url + "report/", {"expected_version": 0, "places": [1, 2, 3, 4]},
-                                        format="json").json()  # fmt: skip
+    report = (
+        api_for(users["Ada"])
+        .post(url + "report/", {"expected_version": 0, "places": [1, 2, 3, 4]}, format="json")
+        .json()
+    )
     own = api_for(users["Ada"]).post(url + "confirm/", {"report": report["id"]}, format="json")
     assert (own.status_code, own.json()["detail"]) == (
         403,
@@ -120,8 +124,11 @@ def test_errors_of_the_report_operations(setup, organizer):
 def test_a_dispute_through_the_api(setup):
     table, users, seats = setup
     url = f"/api/tournament-tables/{table.pk}/"
-    report = api_for(users["Ada"]).post(url + "report/", {"expected_version": 0, "places": [1, 2, 3, 4]},
-                                        format="json").json()  # fmt: skip
+    report = (
+        api_for(users["Ada"])
+        .post(url + "report/", {"expected_version": 0, "places": [1, 2, 3, 4]}, format="json")
+        .json()
+    )
     empty = api_for(users["Bea"]).post(url + "dispute/", {}, format="json")
     assert (empty.status_code, empty.json()["detail"]) == (
         400,

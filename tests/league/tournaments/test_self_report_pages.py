@@ -34,8 +34,9 @@ def post(client: Client, url: str, data: dict):
 
 @pytest.fixture
 def table(organizer):
-    tournament, players = helpers.make_tournament(organizer, 3, table_size=3, result_reporting="self_report",
-                                                  game_id="nacho_pile")  # fmt: skip
+    tournament, players = helpers.make_tournament(
+        organizer, 3, table_size=3, result_reporting="self_report", game_id="nacho_pile"
+    )
     users = with_accounts(players)
     round_row = services.round_generate(tournament=tournament, by=organizer)
     services.round_publish(round_row=round_row, by=organizer)
@@ -80,10 +81,16 @@ def test_a_dispute_shows_both_claims_on_the_organizers_round_page(table, organiz
     tournament, table_row, users, names, base = table
     ada, bea = signed_in(users["Ada"]), signed_in(users["Bea"])
     post(ada, base + "report/", {"expected_version": 0, **places_data(names, ["Ada", "Bea", "Cal"])})
-    response = post(bea, base + "dispute/", {
-        "report": ResultReport.objects.get().pk, "claim-expected_version": 0,
-        **places_data(names, ["Bea", "Ada", "Cal"], "claim-"), "note": "my last pile was not counted",
-    })  # fmt: skip
+    response = post(
+        bea,
+        base + "dispute/",
+        {
+            "report": ResultReport.objects.get().pk,
+            "claim-expected_version": 0,
+            **places_data(names, ["Bea", "Ada", "Cal"], "claim-"),
+            "note": "my last pile was not counted",
+        },
+    )
     assert response.status_code == 302
     page = text(signed_in(organizer).get(f"/tournaments/{tournament.slug}/rounds/1/"))
     assert "Disputed tables" in page
@@ -148,8 +155,9 @@ def test_the_settings_form_sets_self_report(organizer):
     tournament, _ = helpers.make_tournament(organizer, 4, start=False, table_size=4)
     page = client.get(f"/tournaments/{tournament.slug}/settings/").content.decode()
     assert 'name="result_reporting"' in page and 'name="dispute_window_minutes"' in page
-    services.tournament_update(tournament=tournament, by=organizer, result_reporting="self_report",
-                               dispute_window_minutes=30)  # fmt: skip
+    services.tournament_update(
+        tournament=tournament, by=organizer, result_reporting="self_report", dispute_window_minutes=30
+    )
     tournament.refresh_from_db()
     assert (
         tournament.result_reporting,

@@ -345,8 +345,16 @@ def test_a_round_robin_takes_no_late_entries(make_tournament, play_round, organi
 
 
 def test_a_round_robin_stage_then_a_pod_cut(make_tournament, play_round):
-    tournament, _ = make_tournament(8, format="stages", first_stage="round_robin", rounds=2, cut_size=4,
-                                    table_size=4, advance=2, rated=False)  # fmt: skip
+    tournament, _ = make_tournament(
+        8,
+        format="stages",
+        first_stage="round_robin",
+        rounds=2,
+        cut_size=4,
+        table_size=4,
+        advance=2,
+        rated=False,
+    )
     play_round(tournament)
     play_round(tournament)
     final = play_round(tournament)

@@ -14,8 +14,10 @@ MIGRATION = "venue_description_tiebreak_options"
 
 def lines(tournament):
     tournament.refresh_from_db()
-    return [(row.rank, row.name, row.points, row.opponents_points, row.wins, row.played)
-            for row in selectors.standings(seam.load_history(tournament))]  # fmt: skip
+    return [
+        (row.rank, row.name, row.points, row.opponents_points, row.wins, row.played)
+        for row in selectors.standings(seam.load_history(tournament))
+    ]
 
 
 def test_new_pod_tournaments_scale_points_and_two_seat_ones_do_not(organizer):
@@ -45,8 +47,10 @@ def test_a_win_at_a_short_table_earns_a_full_tables_win(make_tournament, play_ro
 
 
 def _names(round_row):
-    return [list(table.match.seats.order_by("seat").values_list("player__name", flat=True))
-            for table in round_row.tables.order_by("number").select_related("match")]  # fmt: skip
+    return [
+        list(table.match.seats.order_by("seat").values_list("player__name", flat=True))
+        for table in round_row.tables.order_by("number").select_related("match")
+    ]
 
 
 def _previous(executor: MigrationExecutor) -> tuple[str, str]:
