@@ -4,10 +4,10 @@ The idle limit is Django's `SESSION_COOKIE_AGE`, which every save of the session
 reads its signed-in user (every page but the embeddable standings, a live page's poll too) saves the session
 when it was last saved more than `REFRESH_SECONDS` ago (`REFRESHED_AT`), so a session lives 12 hours after
 its last request give or take a minute, at one write a minute at most. The embed never reads the user, so
-its answer reads no session and sets no cookie (one answer for everyone, cacheable). The absolute limit is kept here: the log-in
-writes its time into the session (`LOGGED_IN_AT`, by `remember_login`, a receiver of `user_logged_in`), and
-`SessionLifetime` logs out a session whose log-in is older than `SESSION_ABSOLUTE_SECONDS`, whatever the
-requests since. A signed-in session without the time (one that began before this rule) gets it at its next
+its answer reads no session and sets no cookie (one answer for everyone, cacheable). The absolute limit is
+kept here: the log-in writes its time into the session (`LOGGED_IN_AT`, by `remember_login`, a receiver of
+`user_logged_in`), and `SessionLifetime` logs out a session whose log-in is older than
+`SESSION_ABSOLUTE_SECONDS`, whatever the requests since. A signed-in session without the time (one that began before this rule) gets it at its next
 request, so it too ends at the latest `SESSION_ABSOLUTE_SECONDS` later.
 """
 
@@ -48,7 +48,7 @@ class SessionLifetime:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         looked_up = request.user
-        request.user = SimpleLazyObject(lambda: _within_lifetime(request, looked_up))
+        request.user = SimpleLazyObject(lambda: _within_lifetime(request, looked_up))  # type: ignore[assignment]  # a lazy user, as Django's AuthenticationMiddleware sets
         return self.get_response(request)
 
 

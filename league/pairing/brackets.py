@@ -130,15 +130,16 @@ def single_elimination_bracket(players: int, third_place: bool = False) -> Brack
 
 @lru_cache(maxsize=16)
 def crossed_drop_masks(size: int) -> dict[int, int]:
-    """For each winners' round k >= 2, the mask m such that losers' drop match i takes the loser of W<k>-(i^m).
+    """For each winners' round k >= 2, the mask m such that losers' drop match i takes the loser of
+    W<k>-(i^m).
 
     Two players can only meet twice if they met in the winners' bracket (a losers' bracket match eliminates
     its loser), and two players who started in first-round matches m1 and m2 met there with a chance that
     halves with every round their parts of the bracket stay apart. Assuming every match is a coin toss, the
     builder follows, for every losers' bracket match, the chance that each side started in each first-round
-    match, and for each drop round picks the mask (among all i -> i XOR m, which include reversing and swapping
-    halves) that minimises the expected number of such rematches over that drop round and the round after
-    it; the smallest mask wins ties.
+    match, and for each drop round picks the mask (among all i -> i XOR m, which include reversing and
+    swapping halves) that minimises the expected number of such rematches over that drop round and the round
+    after it; the smallest mask wins ties.
     """
     first_matches = size // 2
     rounds = first_matches.bit_length()

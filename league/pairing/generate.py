@@ -47,7 +47,8 @@ class RoundInputs:
 
 
 def generate_round(format: Format | str, inputs: RoundInputs) -> RoundDraft:
-    """Generate round `inputs.round_number` of a tournament of `format`. Raises `PairingError` on bad input."""
+    """Generate round `inputs.round_number` of a tournament of `format`. Raises `PairingError` on bad
+    input."""
     try:
         chosen = Format(format)
     except ValueError:

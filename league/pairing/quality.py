@@ -52,7 +52,8 @@ def round_quality(
 
 
 def schedule_balance(players: Sequence[PlayerId], rounds: Iterable[Sequence[Table]]) -> ScheduleBalance:
-    """Count how often each pair of `players` shared a table over `rounds`: the fewest, the most, the zeros."""
+    """Count how often each pair of `players` shared a table over `rounds`: the fewest, the most, the
+    zeros."""
     together: dict[frozenset[PlayerId], int] = {}
     for tables in rounds:
         for table in tables:

@@ -117,9 +117,9 @@ def _spread_schedule(groupings: list[list[list[PlayerId]]], steps: int = SPREAD_
     The cost is the sum over pairs of 4^m (m: times the pair meets over the schedule; pairs that never meet
     count 1). With the total number of meetings fixed, this steeply convex cost evens them out: moving one
     meeting from a pair that meets twice to a pair that never meets saves 8, and a pair meeting three times
-    costs as much as four pairs meeting twice. The search is simulated annealing over a fixed number of steps, driven by a generator with a fixed
-    seed (the field size and the number of rounds), so a schedule always comes out the same; the best
-    schedule seen is kept.
+    costs as much as four pairs meeting twice. The search is simulated annealing over a fixed number of
+    steps, driven by a generator with a fixed seed (the field size and the number of rounds), so a schedule
+    always comes out the same; the best schedule seen is kept.
     """
     together: dict[frozenset[PlayerId], int] = {}
     for grouping in groupings:
@@ -174,7 +174,8 @@ def _spread_schedule(groupings: list[list[list[PlayerId]]], steps: int = SPREAD_
 
 
 def _rotated_grid(count: int, sizes: Sequence[int], round_index: int) -> list[list[int]]:
-    """Positions 0..count-1 on a grid of len(sizes) columns, row i shifted by i*round_index, cut into tables."""
+    """Positions 0..count-1 on a grid of len(sizes) columns, row i shifted by i*round_index, cut into
+    tables."""
     columns = len(sizes)
     order = sorted(
         range(count),

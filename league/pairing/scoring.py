@@ -33,9 +33,18 @@ from typing import Any
 from league.pairing.types import Entrant, PairingError, PlayedRound, PlayerId, TableResult
 
 TIEBREAKS = (
-    "points", "opponents_points", "opponents_points_average", "buchholz_cut1", "buchholz_median",
-    "sonneborn_berger", "opponents_match_win_percentage", "cumulative", "wins", "head_to_head", "seed",
-)  # fmt: skip
+    "points",
+    "opponents_points",
+    "opponents_points_average",
+    "buchholz_cut1",
+    "buchholz_median",
+    "sonneborn_berger",
+    "opponents_match_win_percentage",
+    "cumulative",
+    "wins",
+    "head_to_head",
+    "seed",
+)
 DEFAULT_TIEBREAKS = ("points", "opponents_points", "wins", "head_to_head", "seed")
 REQUESTED_BYE_SCORES = ("win", "half", "zero")
 MATCH_WIN_FLOOR = (
@@ -60,7 +69,8 @@ class Scoring:
     """Points per place by table size; sizes missing from `points_by_size` use `default_points`.
 
     With `scale_to` (the preferred table size), tables of other sizes are scaled so that their first place
-    earns what first place earns at the preferred size (no scaling when either first place is worth 0 or less).
+    earns what first place earns at the preferred size (no scaling when either first place is worth 0 or
+    less).
     """
 
     points_by_size: Mapping[int, tuple[float, ...]] = field(default_factory=dict)

@@ -104,8 +104,9 @@ class RoundQuality:
     `repeat_pairs`: pairs of players seated together who had already met (a table of four where two pairs
     met before counts 2). `max_score_spread`/`total_score_spread`: the largest and the summed difference
     between the best and worst score at a table. `seat_excess`: summed over players, how many more times
-    they have used the seat given to them than their least-used seat of that table. `max_seat_imbalance`: after this round, the largest
-    difference between a player's most- and least-used seat (over the seats of the tables they sat at).
+    they have used the seat given to them than their least-used seat of that table. `max_seat_imbalance`:
+    after this round, the largest difference between a player's most- and least-used seat (over the seats of
+    the tables they sat at).
     `byes`: players without a table. `cost`: the optimiser's cost terms, in priority order.
     """
 
