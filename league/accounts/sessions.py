@@ -7,8 +7,8 @@ its last request give or take a minute, at one write a minute at most. The embed
 its answer reads no session and sets no cookie (one answer for everyone, cacheable). The absolute limit is
 kept here: the log-in writes its time into the session (`LOGGED_IN_AT`, by `remember_login`, a receiver of
 `user_logged_in`), and `SessionLifetime` logs out a session whose log-in is older than
-`SESSION_ABSOLUTE_SECONDS`, whatever the requests since. A signed-in session without the time (one that began before this rule) gets it at its next
-request, so it too ends at the latest `SESSION_ABSOLUTE_SECONDS` later.
+`SESSION_ABSOLUTE_SECONDS`, whatever the requests since. A signed-in session without the time (one that began
+before this rule) gets it at its next request, so it too ends at the latest `SESSION_ABSOLUTE_SECONDS` later.
 """
 
 from __future__ import annotations
