@@ -17,7 +17,7 @@ from django.db.models import Prefetch
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
-from league.accounts.models import ClaimLink, TokenExpiry
+from league.accounts.models import ClaimLink, PendingSignUp, TokenExpiry
 from league.core.catalogue import game_name
 from league.matches.models import Match, MatchSeat
 from league.players.models import Player
@@ -29,7 +29,7 @@ from league.tournaments.reach import reaches
 
 
 def token_digest(token: str) -> str:
-    """The stored form of a claim link's token: its SHA-256 in hex (the token is 256 random bits, so a plain
+    """The stored form of a claim link's or a sign-up link's token: its SHA-256 in hex (the token is 256 random bits, so a plain
     hash suffices; nobody can guess a token from its digest)."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -39,6 +39,13 @@ def claim_link_for_token(token: str) -> ClaimLink | None:
     if not isinstance(token, str) or not token or len(token) > 200:
         return None
     return ClaimLink.objects.select_related("player").filter(token_hash=token_digest(token)).first()
+
+
+def pending_sign_up_for_token(token: str) -> PendingSignUp | None:
+    """The pending sign-up whose link's token this is, expired or not; None for a token that names none."""
+    if not isinstance(token, str) or not token or len(token) > 2000:
+        return None
+    return PendingSignUp.objects.filter(token_hash=token_digest(token)).first()
 
 
 def token_expires_at(token: Token) -> datetime:
