@@ -119,11 +119,39 @@ class ChickenFootState(State):
     """One position of a Chicken Foot game. See the module docstring for the rules and the observation."""
 
     __slots__ = (
-        "num_players", "options", "rng", "t", "hand_size", "arms", "round_end", "lead_policy",
-        "double_blank_value", "rounds_total", "phase", "turn", "hands", "counts", "yard", "scores", "led",
-        "led_order", "lead", "opener", "open_ends", "c_bone", "c_num", "c_left", "layout", "history",
-        "rounds", "passes", "drew", "legal", "mark", "points",
-    )  # fmt: skip
+        "num_players",
+        "options",
+        "rng",
+        "t",
+        "hand_size",
+        "arms",
+        "round_end",
+        "lead_policy",
+        "double_blank_value",
+        "rounds_total",
+        "phase",
+        "turn",
+        "hands",
+        "counts",
+        "yard",
+        "scores",
+        "led",
+        "led_order",
+        "lead",
+        "opener",
+        "open_ends",
+        "c_bone",
+        "c_num",
+        "c_left",
+        "layout",
+        "history",
+        "rounds",
+        "passes",
+        "drew",
+        "legal",
+        "mark",
+        "points",
+    )
 
     def __init__(self, num_players: int, options: Mapping[str, Any], rng: random.Random | None = None):
         self.num_players = num_players
@@ -448,10 +476,18 @@ class ChickenFootState(State):
         self.passes = 0
 
     def _skip_round(self, double: int) -> None:
-        self.rounds.append({
-            "round": len(self.rounds) + 1, "lead": self.t.names[double], "skipped": True, "opener": None,
-            "went_out": None, "hands": None, "points": [0] * self.num_players, "totals": list(self.scores),
-        })  # fmt: skip
+        self.rounds.append(
+            {
+                "round": len(self.rounds) + 1,
+                "lead": self.t.names[double],
+                "skipped": True,
+                "opener": None,
+                "went_out": None,
+                "hands": None,
+                "points": [0] * self.num_players,
+                "totals": list(self.scores),
+            }
+        )
         self._gather()
 
     def _gather(self) -> None:
@@ -553,12 +589,18 @@ class ChickenFootState(State):
         points = [self.hand_points(seat) for seat in range(self.num_players)]
         for seat, value in enumerate(points):
             self.scores[seat] += value
-        self.rounds.append({
-            "round": len(self.rounds) + 1, "lead": t.names[self.lead], "skipped": False, "opener": self.opener,
-            "went_out": went_out if went_out >= 0 else None,
-            "hands": [[t.names[b] for b in t.bones_of(hand)] for hand in self.hands],
-            "points": points, "totals": list(self.scores),
-        })  # fmt: skip
+        self.rounds.append(
+            {
+                "round": len(self.rounds) + 1,
+                "lead": t.names[self.lead],
+                "skipped": False,
+                "opener": self.opener,
+                "went_out": went_out if went_out >= 0 else None,
+                "hands": [[t.names[b] for b in t.bones_of(hand)] for hand in self.hands],
+                "points": points,
+                "totals": list(self.scores),
+            }
+        )
         self._gather()
 
     # ------------------------------------------------------------------------------------- what seats see

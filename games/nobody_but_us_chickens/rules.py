@@ -220,10 +220,28 @@ class NobodyButUsChickensState(State):
 
     game: ClassVar[NobodyButUsChickensGame]
     __slots__ = (
-        "num_players", "options", "rng", "setup", "hours", "all_seats", "resolutions", "night", "hour", "fox_king", "phase", "hands",
-        "coop", "claimed", "night_scores", "totals", "revealed", "takers_once", "takers_repeating", "log",
+        "num_players",
+        "options",
+        "rng",
+        "setup",
+        "hours",
+        "all_seats",
+        "resolutions",
+        "night",
+        "hour",
+        "fox_king",
+        "phase",
+        "hands",
+        "coop",
+        "claimed",
+        "night_scores",
+        "totals",
+        "revealed",
+        "takers_once",
+        "takers_repeating",
+        "log",
         "narrate_from",
-    )  # fmt: skip
+    )
 
     def __init__(self, num_players: int, options: Mapping[str, Any], rng: random.Random | None):
         self.num_players = num_players

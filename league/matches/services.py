@@ -82,8 +82,11 @@ def check_seats_of_many(player_ids: Sequence[int], *, rated: bool) -> None:
     else:
         players = players.filter(pk__in=wanted)
     # Plain values: model instances of 10,000 players would cost more than the check.
-    found = {pk: (name, active, kind) for pk, name, active, kind in players.values_list("pk", "name", "active", "kind")
-             if pk in wanted}  # fmt: skip
+    found = {
+        pk: (name, active, kind)
+        for pk, name, active, kind in players.values_list("pk", "name", "active", "kind")
+        if pk in wanted
+    }
     missing = sorted({pid for pid in player_ids if pid not in found})
     if missing:
         raise UserError(f"no player with id {', '.join(map(str, missing))}", field="players")

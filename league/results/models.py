@@ -149,9 +149,13 @@ class ResultDispute(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     created_at = models.DateTimeField(default=timezone.now)
     settled_by = models.ForeignKey(
-        ResultVersion, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        ResultVersion,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
         help_text="The organizer's version that settled it.",
-    )  # fmt: skip
+    )
 
     class Meta:
         ordering = ["match", "-created_at", "-id"]

@@ -463,9 +463,11 @@ def dispute_open(
     if places is not None or scores is not None:
         match = Match.objects.get(pk=report.match_id)
         places, scores = check_outcome(
-            num_seats=len(report.places), score_order=game_spec(match.game_id).score_order, places=places,
+            num_seats=len(report.places),
+            score_order=game_spec(match.game_id).score_order,
+            places=places,
             scores=scores,
-        )  # fmt: skip
+        )
     elif not note:
         raise UserError("give the places you claim, or say what happened", field="places")
     if report.status == ResultReport.Status.STORED:
@@ -488,9 +490,14 @@ def dispute_open(
     try:
         with transaction.atomic():
             dispute = ResultDispute.objects.create(
-                match_id=report.match_id, report=report, player_id=player_id, user=user, places=places,
-                scores=scores, note=note,
-            )  # fmt: skip
+                match_id=report.match_id,
+                report=report,
+                player_id=player_id,
+                user=user,
+                places=places,
+                scores=scores,
+                note=note,
+            )
     except IntegrityError:
         raise Conflict("this table is disputed already: an organizer settles it") from None
     if report.status == ResultReport.Status.OPEN:
