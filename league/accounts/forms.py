@@ -38,7 +38,7 @@ class ThrottledPasswordResetForm(PasswordResetForm):
     def save(self, *args, request=None, **kwargs) -> None:
         email = self.cleaned_data["email"]
         if throttling.reset_request_allowed(email=email, client=client_address(request) if request else None):
-            super().save(*args, request=request, **kwargs)
+            super().save(*args, request=request, **kwargs)  # type: ignore[misc]  # Django passes keywords only
 
     def get_users(self, email):
         return (user for user in super().get_users(email) if throttling.reset_mail_allowed(user_id=user.pk))

@@ -9,10 +9,11 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
@@ -57,7 +58,7 @@ def token_expires_at(token: Token) -> datetime:
         return token.created + timedelta(days=settings.API_TOKEN_DEFAULT_DAYS)
 
 
-def api_token_of(user: AbstractBaseUser) -> Token | None:
+def api_token_of(user: User) -> Token | None:
     """The user's API token (with its expiry), or None."""
     return Token.objects.select_related("expiry").filter(user=user).first()
 
@@ -67,7 +68,7 @@ def api_token_for_key(key: str) -> Token | None:
     return Token.objects.select_related("user", "expiry").filter(key=key).first()
 
 
-def can_issue_claim_link(user: AbstractBaseUser | None, player: Player) -> bool:
+def can_issue_claim_link(user: User | AnonymousUser | None, player: Player) -> bool:
     """Site staff, and an organizer who reaches the player (`league.tournaments.reach`): a walk-in first
     registered in an event they organize (whatever became of that registration since)."""
     return reaches(user, player)
@@ -152,7 +153,8 @@ def next_tables(player: Player) -> list[NextTable]:
     )
     found = []
     for table in tables:
-        seats = list(table.match.seats.all())
+        match = cast(Match, table.match)  # set: the query joins the match's seats
+        seats = list(match.seats.all())
         mine = next(seat for seat in seats if seat.player_id == player.pk)
         tournament = table.round.tournament
         found.append(
@@ -168,7 +170,7 @@ def next_tables(player: Player) -> list[NextTable]:
                     for seat in seats
                     if seat.player_id != player.pk
                 ],
-                match_id=table.match_id,
+                match_id=match.pk,
                 round_url=table.round.get_absolute_url(),
                 table_url=reverse(
                     "tournaments:table", args=[tournament.slug, table.round.number, table.number]
@@ -216,7 +218,7 @@ def my_ratings(player: Player) -> list[MyRating]:
     ]
 
 
-def my_page(user: AbstractBaseUser) -> MyPage:
+def my_page(user: User) -> MyPage:
     """What a signed-in user's own page shows: their player, its next tables, events and ratings."""
     player = player_of(user)
     if player is None:

@@ -26,13 +26,14 @@ results, unlinked (and renamed "former player N" when the user asks).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.hashers import make_password
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.auth.tokens import default_token_generator
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
@@ -122,7 +123,7 @@ def check_password(password: object, *, username: str, email: str) -> str:
     return password
 
 
-def account_create(*, username: str, email: str, password: str) -> AbstractBaseUser:
+def account_create(*, username: str, email: str, password: str) -> User:
     """A new account (not staff), after Django's checks of each field; usernames and emails unique ignoring case."""
     username = check_username(username)
     email = check_email(email)
@@ -167,7 +168,7 @@ def sign_up_expired_purge() -> int:
     return deleted
 
 
-def _mail(*, to: str, template: str, context: dict) -> None:
+def _mail(*, to: str, template: str, context: Mapping[str, object]) -> None:
     subject = render_to_string(f"accounts/{template}_subject.txt", context).strip()
     send_mail(subject, render_to_string(f"accounts/{template}_email.txt", context), None, [to])
 
@@ -194,7 +195,7 @@ def sign_up_request(
         uid = urlsafe_base64_encode(force_bytes(existing.pk))
         reset_token = default_token_generator.make_token(existing)
         reset = reverse("accounts:password-reset-confirm", kwargs={"uidb64": uid, "token": reset_token})
-        context = {"username": existing.get_username(), "reset_url": f"{site}{reset}"}
+        context: dict[str, object] = {"username": existing.get_username(), "reset_url": f"{site}{reset}"}
         _mail(to=existing.email, template="sign_up_exists", context=context)
         return
     sign_up_expired_purge()
@@ -213,7 +214,7 @@ def sign_up_request(
     _mail(to=email, template="sign_up", context=context)
 
 
-def sign_up_complete(*, token: object) -> tuple[AbstractBaseUser, str]:
+def sign_up_complete(*, token: object) -> tuple[User, str]:
     """Create the account of a sign-up link (see `check_sign_up_token`); the new user and the link's `next`.
 
     The link works once: its pending sign-up is deleted with the account made (a second follow finds none:
@@ -247,7 +248,7 @@ def sign_up_complete(*, token: object) -> tuple[AbstractBaseUser, str]:
     return user, pending.next_url
 
 
-def account_delete(*, user: AbstractBaseUser, password: str, forget_name: bool = False) -> None:
+def account_delete(*, user: User, password: str, forget_name: bool = False) -> None:
     """Delete `user`'s account after checking their password (see the module docstring for what stays).
 
     Their sessions end with it: Django's session check compares a hash of the password, which is gone.
@@ -293,7 +294,7 @@ class IssuedToken:
     expires_at: datetime
 
 
-def api_token_create(*, user: AbstractBaseUser, days: object = None) -> IssuedToken:
+def api_token_create(*, user: User | AnonymousUser, days: object = None) -> IssuedToken:
     """A new API token for `user` (DRF's: `Authorization: Token <key>`), replacing the one they had, that
     expires `days` days from now (one of API_TOKEN_DAYS; API_TOKEN_DEFAULT_DAYS when None); the key is
     returned to be shown once."""
@@ -308,7 +309,7 @@ def api_token_create(*, user: AbstractBaseUser, days: object = None) -> IssuedTo
     return IssuedToken(key=token.key, expires_at=expiry.expires_at)
 
 
-def api_token_revoke(*, user: AbstractBaseUser) -> bool:
+def api_token_revoke(*, user: User) -> bool:
     """Revoke `user`'s API token; whether there was one."""
     deleted, _ = Token.objects.filter(user=user).delete()
     return bool(deleted)
@@ -320,7 +321,7 @@ def _already_has(player: Player) -> Conflict:
     )
 
 
-def my_player_create(*, user: AbstractBaseUser, name: str) -> Player:
+def my_player_create(*, user: User, name: str) -> Player:
     """Create the signed-in user's own person-player (a name as any player's: unique, through check_name)."""
     if not user.is_authenticated:
         raise Forbidden("log in to create your player")
@@ -340,7 +341,7 @@ class IssuedClaimLink:
     token: str  # shown once, to the issuer; only its hash is stored
 
 
-def claim_link_issue(*, by: AbstractBaseUser, player_id: object) -> IssuedClaimLink:
+def claim_link_issue(*, by: User, player_id: object) -> IssuedClaimLink:
     """A claim link for an unclaimed person-player, by site staff or an organizer who reaches the player (of
     the event the walk-in was first registered in: `league.tournaments.reach`); it works once, for
     `CLAIM_LINK_DAYS` days."""
@@ -373,7 +374,7 @@ def claim_link_issue(*, by: AbstractBaseUser, player_id: object) -> IssuedClaimL
     return IssuedClaimLink(link=link, token=token)
 
 
-def check_claim_link(*, link: ClaimLink, user: AbstractBaseUser) -> None:
+def check_claim_link(*, link: ClaimLink, user: User | AnonymousUser) -> None:
     """Refuse (with the reason) a claim of `link` by `user`: used, expired, the user has a player, the player
     is a bot or belongs to an account already."""
     if link.used_at is not None:
@@ -391,7 +392,7 @@ def check_claim_link(*, link: ClaimLink, user: AbstractBaseUser) -> None:
         raise Conflict(f"{player.name} already belongs to an account")
 
 
-def claim_redeem(*, user: AbstractBaseUser, token: str) -> Player:
+def claim_redeem(*, user: User | AnonymousUser, token: str) -> Player:
     """Give the signed-in `user`, who has no player, the player of the claim link whose token this is; the
     link is used up. Never merges two players."""
     if not user.is_authenticated:

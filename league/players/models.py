@@ -40,6 +40,9 @@ class Player(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    # Not a column: the seats taken, set on the players of a page by `selectors.with_seat_counts`.
+    seat_count: int
+
     class Meta:
         ordering = ["name"]
 

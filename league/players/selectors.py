@@ -2,7 +2,7 @@
 
 from collections.abc import Iterable
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, QuerySet
 
 from league.players.models import Player
@@ -33,7 +33,7 @@ def with_seat_counts(players: Iterable[Player]) -> list[Player]:
     return players
 
 
-def player_of(user: AbstractBaseUser | None) -> Player | None:
+def player_of(user: User | AnonymousUser | None) -> Player | None:
     """The person-player a signed-in user owns, or None (anonymous, or no player yet). Read afresh each call
     (not through the cached `user.player`), so a player created or claimed earlier in a request is seen."""
     if user is None or not user.is_authenticated:
