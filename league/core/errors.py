@@ -111,7 +111,7 @@ class VersionConflict(UserError):
     status = 409
     code = ErrorCode.VERSION_CONFLICT
 
-    def __init__(self, current_version: int, expected_version: int):
+    def __init__(self, current_version: int | None, expected_version: int):  # None: the match is gone
         super().__init__(
             f"the result is at version {current_version}, not {expected_version}: "
             "someone entered a result meanwhile; review it and submit again with "

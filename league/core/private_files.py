@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 DIR_MODE = 0o700
@@ -27,7 +28,7 @@ def private_dir(path: str | os.PathLike) -> Path:
     return folder
 
 
-def sqlite_file(database: dict) -> str | None:
+def sqlite_file(database: Mapping[str, object]) -> str | None:
     """The file of a Django DATABASES entry if it is a SQLite database on disk, else None."""
     if not str(database.get("ENGINE", "")).endswith("sqlite3"):
         return None
@@ -48,7 +49,7 @@ def private_database(path: str | os.PathLike, *, create: bool = True) -> None:
             os.chmod(name, FILE_MODE)
 
 
-def private_embedded_database(database: dict) -> None:
+def private_embedded_database(database: Mapping[str, object]) -> None:
     """For a Django DATABASES entry: its SQLite file made private (created at 0600 if missing), if it is one
     and its folder exists; any other database is left alone."""
     name = sqlite_file(database)

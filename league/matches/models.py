@@ -6,6 +6,9 @@ which the results services call, so that lists and ratings read it without parsi
 themselves live in `results`.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -88,7 +91,7 @@ class Match(models.Model):
         return decompress(self.record)
 
     @staticmethod
-    def compress_record(record: dict) -> bytes:
+    def compress_record(record: Mapping[str, Any]) -> bytes:
         """The stored form of a match record: the engines' one codec (`games.core.record.compress`)."""
         return compress(record)
 

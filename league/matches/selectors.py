@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from datetime import datetime
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from django.db.models import Prefetch, Q, QuerySet
 
@@ -98,7 +98,9 @@ def rated_matches_for_pool(*, pool_id: int, start: PoolKey | None = None) -> Ite
             "match_id", "seat", "player_id", "place"
         )
         for match_id, seat, player_id, place in rows:
-            seats[match_id].append((seat, player_id, place))
+            seats[match_id].append(
+                (seat, player_id, cast(int, place))
+            )  # a finished match's seats have places
         for match_id, played_at in chunk:
             seated = sorted(seats[match_id])
             yield PoolMatch(

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -115,7 +115,7 @@ def match_create(
     options: Mapping[str, Any] | None = None,
     rated: bool = True,
     played_at: datetime | None = None,
-    created_by: AbstractBaseUser | None = None,
+    created_by: User | None = None,
 ) -> Match:
     """Create a scheduled match of `game_id` with one seat per player, in the order given (seat 0 first).
 
@@ -140,7 +140,7 @@ def matches_create(
     rated: bool,
     tables: Sequence[Sequence[int]],
     played_at: datetime,
-    created_by: AbstractBaseUser | None = None,
+    created_by: User | None = None,
 ) -> list[int]:
     """Create the scheduled matches of people at many tables at once (a tournament round); their ids, in the
     order of `tables`. The bulk form of `match_create`: the players and the options (for each table size) are
@@ -189,7 +189,7 @@ def result_submit(
     expected_version: int,
     places: Any = None,
     scores: Any = None,
-    entered_by: AbstractBaseUser | None,
+    entered_by: User | None,
     reason: str = "",
     advancing: Any = None,
     report_id: int | None = None,
@@ -261,7 +261,8 @@ def result_submit(
         if match.rated:
             if version_number == 1:  # a match entered with its result: predicted now if it was not before
                 prediction_for_match(match_id=match.pk)
-            pools_changed(changes=[PoolChange(match.rating_pool_id, match.pk)])
+            # A rated match has a pool (the match's rated-has-pool constraint).
+            pools_changed(changes=[PoolChange(cast(int, match.rating_pool_id), match.pk)])
         _reports_closed(match.pk, version, stored_report_id=report_id)
     return version
 
@@ -275,7 +276,7 @@ def _reports_closed(match_id: int, version: ResultVersion, *, stored_report_id: 
             status=ResultReport.Status.STORED, closed_at=now
         )
     ResultReport.objects.filter(match_id=match_id, status=ResultReport.Status.OPEN).exclude(
-        pk=stored_report_id
+        pk=stored_report_id  # type: ignore[misc]  # pk=None is a lookup (IS NULL): excludes nothing
     ).update(status=ResultReport.Status.SUPERSEDED, closed_at=now)
     if stored_report_id is None:
         ResultDispute.objects.filter(match_id=match_id, status=ResultDispute.Status.OPEN).update(
@@ -319,7 +320,7 @@ def report_open(
     match_id: int,
     expected_version: Any,
     reporter_id: int,
-    reported_by: AbstractBaseUser | None,
+    reported_by: User | None,
     places: Any = None,
     scores: Any = None,
     advancing: list[int] | None = None,
@@ -423,7 +424,7 @@ def _check_open(report: ResultReport) -> None:
         raise Conflict("this report is disputed: an organizer settles it by entering the result")
 
 
-def report_confirm(*, report: ResultReport, player_id: int, user: AbstractBaseUser | None) -> list[int]:
+def report_confirm(*, report: ResultReport, player_id: int, user: User | None) -> list[int]:
     """Record `player_id`'s confirmation of an open report (`report_locked`); who is still awaited.
 
     409 when the report is no longer open (an organizer's entry overtook it: confirming it then would
@@ -446,7 +447,7 @@ def dispute_open(
     *,
     report: ResultReport,
     player_id: int,
-    user: AbstractBaseUser | None,
+    user: User | None,
     window: timedelta,
     places: Any = None,
     scores: Any = None,
@@ -507,7 +508,7 @@ def dispute_open(
     return dispute
 
 
-def result_void(*, match_id: int, entered_by: AbstractBaseUser | None = None, reason: str = "") -> Match:
+def result_void(*, match_id: int, entered_by: User | None = None, reason: str = "") -> Match:
     """Void a match: it no longer counts, and a rated one that counted is replayed out of its pool (a people's
     pool at once, after the commit). The void is a new result version (`void`, no places; never a deletion of
     the versions before it), entered by `entered_by` with `reason` ("voided" without one). Its seats keep
@@ -539,7 +540,8 @@ def result_void(*, match_id: int, entered_by: AbstractBaseUser | None = None, re
         match.status = Match.Status.VOID
         match.result_version = version_number
         if counted:
-            pools_changed(changes=[PoolChange(match.rating_pool_id, match.pk)])
+            # A rated match has a pool (the match's rated-has-pool constraint).
+            pools_changed(changes=[PoolChange(cast(int, match.rating_pool_id), match.pk)])
     return match
 
 

@@ -115,7 +115,7 @@ TEMPLATES = [
 ]
 
 
-def database_from_url(url: str) -> dict:
+def database_from_url(url: str) -> dj_database_url.DBConfig:
     """Django's DATABASES entry for `url`; SQLite gets WAL mode and immediate transactions.
 
     WAL lets readers work while one writer writes; IMMEDIATE takes the write lock when a transaction starts,
