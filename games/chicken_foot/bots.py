@@ -1,7 +1,7 @@
 """Chicken Foot bots. Both read only their observation (see `games.chicken_foot.rules` for its fields).
 
-- `greedy`: plays its heaviest bone (the double blank weighing its ruled value); a double only when its chickie
-  can still be filled (at least three bones of its number are not on the table), otherwise last.
+- `greedy`: plays its heaviest bone (the double blank weighing its ruled value); a double only when its
+  chickie can still be filled (at least three bones of its number are not on the table), otherwise last.
 - `heuristic`: weighs each play by the points it sheds, what it leaves itself to play next, and how easily the
   opponents can answer the ends it opens: it tracks which numbers each opponent is known to lack (a pass or a
   draw shows the numbers they held none of, until they next draw a bone they keep) and how many bones of each
@@ -137,7 +137,8 @@ class HeuristicBot(Bot):
                 others_hold = table.count_with(table.unseen, number)
                 mine_after = table.count_with(rest, number)
                 if others_hold + mine_after < 3:
-                    # Nobody can fill it: the round blocks after a cycle of passes and everyone scores their hand.
+                    # Nobody can fill it: the round blocks after a cycle of passes and everyone scores their
+                    # hand.
                     their_points = min(mean_unseen * hand_sizes[o] for o in opponents)
                     score += BLOCK_WEIGHT * (their_points - (my_points - table.points(bone)))
                     ends = [number]

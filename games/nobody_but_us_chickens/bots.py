@@ -163,7 +163,8 @@ class HeuristicBot(Bot):
         return {card: total / playouts for card, total in totals.items()}
 
     def mix(self, values: dict[int, float]) -> int:
-        """A card drawn with probability proportional to exp(value / temperature); the best at temperature 0."""
+        """A card drawn with probability proportional to exp(value / temperature); the best at temperature
+        0."""
         best = max(values.values())
         temperature = self.config["temperature"]
         if temperature == 0:

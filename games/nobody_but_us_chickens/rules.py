@@ -43,12 +43,13 @@ Actions: a pick is the card's name ("healthy", "plump", "prize", "sickly", "fox"
 "take_" and the Chicken's name ("take_prize"), so that every action reads unambiguously in a record.
 
 Observation (card lists are card names, sorted in the order above, repeats included): seat, num_players,
-options; phase ("pick", "take" or "over"), night and nights, hour and hours (0-based night and hour), fox_king,
-top_dog; hand (this seat's) and hands (every seat's, public: the set minus the cards played tonight); coop;
-revealed (the cards of the hour being resolved by seat, None during a pick); taker, takers_once and
-takers_repeating (who takes next: each seat of takers_once once, in order, then takers_repeating in turn);
-claimed (each seat's Chickens tonight); night_scores (points of each finished night by seat); totals; and
-log, one entry per hour played: {"night", "hour", "revealed": cards by seat, "takes": [[seat, chicken], ...]}.
+options; phase ("pick", "take" or "over"), night and nights, hour and hours (0-based night and hour),
+fox_king, top_dog; hand (this seat's) and hands (every seat's, public: the set minus the cards played
+tonight); coop; revealed (the cards of the hour being resolved by seat, None during a pick); taker,
+takers_once and takers_repeating (who takes next: each seat of takers_once once, in order, then
+takers_repeating in turn); claimed (each seat's Chickens tonight); night_scores (points of each finished night
+by seat); totals; and log, one entry per hour played: {"night", "hour", "revealed": cards by seat, "takes":
+[[seat, chicken], ...]}.
 
 Hidden information. A pick is simultaneous: the runner collects every seat's card and applies them together,
 so no state ever holds a pick that another seat has made and not yet revealed. Everything else is public:
@@ -531,7 +532,8 @@ class NobodyButUsChickensState(State):
         self._reveal(tuple(map(LAST_CARD.__getitem__, self.hands)))
 
     def _dawn(self) -> None:
-        """Score the night, give every card back, pass the markers left; the game ends after the last night."""
+        """Score the night, give every card back, pass the markers left; the game ends after the last
+        night."""
         healthy_coop = self.healthy_coop
         night_scores = []
         claimed = self.claimed
@@ -646,14 +648,15 @@ class NobodyButUsChickensState(State):
         return str(action)
 
     def playout_action(self, seat: int, legal: list[Action], rng: random.Random) -> Action:
-        """Search rollouts: a random card, but a take grabs the best Chicken (Prize, Plump, Healthy, Sickly)."""
+        """Search rollouts: a random card, but a take grabs the best Chicken (Prize, Plump, Healthy,
+        Sickly)."""
         if self.phase == TAKE:
             return min(legal, key=PLAYOUT_TAKE_ORDER.__getitem__)
         return legal[int(rng.random() * len(legal))]
 
     def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
-        """`State.playout` in one loop: the same draws from `rng`, the same state at the end. A pick draws each
-        seat's card by kind index from its hand's table (the legal list's order), a take grabs the best
+        """`State.playout` in one loop: the same draws from `rng`, the same state at the end. A pick draws
+        each seat's card by kind index from its hand's table (the legal list's order), a take grabs the best
         Chicken as `playout_action` does; both go straight to the rules' `_reveal` and `_take`."""
         draw = rng.random
         kinds_of = KINDS_OF

@@ -71,7 +71,8 @@ class ClaimIssueForm(forms.Form):
 
 
 class DeleteAccountForm(forms.Form):
-    """Your password (counted by the log-in lockout like any log-in), and whether your player keeps its name."""
+    """Your password (counted by the log-in lockout like any log-in), and whether your player keeps its
+    name."""
 
     password = forms.CharField(
         strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})

@@ -30,8 +30,8 @@ from league.tournaments.reach import reaches
 
 
 def token_digest(token: str) -> str:
-    """The stored form of a claim link's or a sign-up link's token: its SHA-256 in hex (the token is 256 random bits, so a plain
-    hash suffices; nobody can guess a token from its digest)."""
+    """The stored form of a claim link's or a sign-up link's token: its SHA-256 in hex (the token is 256
+    random bits, so a plain hash suffices; nobody can guess a token from its digest)."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 

@@ -69,8 +69,8 @@ CLAIM_LINK_USED = "this claim link has been used already: a claim link works onc
 
 
 def check_username(username: object) -> str:
-    """The username as it is stored, or a UserError: Django's username rule (letters, digits and @.+-_, at most
-    150 characters), and not taken by another account, ignoring case."""
+    """The username as it is stored, or a UserError: Django's username rule (letters, digits and @.+-_, at
+    most 150 characters), and not taken by another account, ignoring case."""
     if not isinstance(username, str) or not username.strip():
         raise UserError("choose a username", field="username", code=ErrorCode.REQUIRED)
     username = username.strip()
@@ -124,7 +124,8 @@ def check_password(password: object, *, username: str, email: str) -> str:
 
 
 def account_create(*, username: str, email: str, password: str) -> User:
-    """A new account (not staff), after Django's checks of each field; usernames and emails unique ignoring case."""
+    """A new account (not staff), after Django's checks of each field; usernames and emails unique ignoring
+    case."""
     username = check_username(username)
     email = check_email(email)
     password = check_password(password, username=username, email=email)
@@ -178,8 +179,8 @@ def sign_up_request(
 ) -> None:
     """Check a sign-up and mail its address: the link that finishes it, or, when an account has the address
     already, a note saying so with a link that sets a new password. Both take the same work (the password is
-    hashed either way); only the link's pending sign-up is stored. Beyond SIGN_UP_MAILS_PER_ADDRESS_HOUR mails to the address
-    nothing is sent. `site` is the scheme and host of the links (`https://example.org`).
+    hashed either way); only the link's pending sign-up is stored. Beyond SIGN_UP_MAILS_PER_ADDRESS_HOUR mails
+    to the address nothing is sent. `site` is the scheme and host of the links (`https://example.org`).
 
     Raises a UserError for a field at fault (a username that is taken, a password Django's validators
     refuse); whether the address has an account is never one.

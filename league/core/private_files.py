@@ -21,7 +21,8 @@ SQLITE_COMPANIONS = ("-wal", "-shm", "-journal")
 
 
 def private_dir(path: str | os.PathLike) -> Path:
-    """`path` as a folder of mode 0700: made (with its missing parents) or, if it exists, its mode narrowed."""
+    """`path` as a folder of mode 0700: made (with its missing parents) or, if it exists, its mode
+    narrowed."""
     folder = Path(path)
     folder.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
     os.chmod(folder, DIR_MODE)

@@ -123,8 +123,8 @@ class MatchSeat(models.Model):
 
 class Verification(models.Model):
     """The strict verification of a bot match's record (`games.core.verify`), run once per stored match by
-    `league.matches.tasks.verify_matches_task`: verified, rejected (the first changed or illegal event), or not
-    verifiable (why: a record written before bot versions were recorded, another version of the game).
+    `league.matches.tasks.verify_matches_task`: verified, rejected (the first changed or illegal event), or
+    not verifiable (why: a record written before bot versions were recorded, another version of the game).
     `not_remade` lists the seats checked for legality only: `{"seat": n, "why": "..."}` (external programs,
     time-limited search, other bot versions)."""
 

@@ -7,8 +7,8 @@ from django.db import models
 class Player(models.Model):
     """Someone (or some bot) who takes a seat at a match.
 
-        A bot player is linked to its bot definition by the bot-league app, which adds that relation; people may
-        be linked to a user account so that they can log in. Names are unique regardless of case, by `name_key`
+    A bot player is linked to its bot definition by the bot-league app, which adds that relation; people may
+    be linked to a user account so that they can log in. Names are unique regardless of case, by `name_key`
     (computed in Python: the databases' lower() functions fold case differently).
     """
 

@@ -10,9 +10,9 @@ class ResultVersion(models.Model):
 
     `places` and `scores` are lists indexed by seat. `entered_by` is None for results entered by the system
     (bot matches). A `void` version records that the match was voided (it no longer counts; its places are
-    empty, the seats keep their last places for the record). `advancing` is the decider of a tie at an elimination table's cut (who goes through),
-    which the tournament asks for. The (match, version) uniqueness rule decides between concurrent
-    submissions.
+    empty, the seats keep their last places for the record). `advancing` is the decider of a tie at an
+    elimination table's cut (who goes through), which the tournament asks for. The (match, version) uniqueness
+    rule decides between concurrent submissions.
     """
 
     match = models.ForeignKey(

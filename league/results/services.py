@@ -1,7 +1,8 @@
 """Writes for results: every outcome decision of the league, and the only code that writes `ResultVersion`.
 
 - `result_submit`: an entry or a correction (a new version; the latest counts); `result_void`: a match that
-  no longer counts (a void version); `results_record_played`: the system's results of played bot matches, in bulk;
+  no longer counts (a void version); `results_record_played`: the system's results of played bot matches, in
+  bulk;
 - `report_open`, `report_confirm`, `dispute_open`: players' reports of a result, their confirmations and
   disputes (the tournament decides who may, and stores a fully confirmed report through `result_submit`);
 - `match_create`: a match of people, rated in its game's people pool (the pool is chosen here, above
@@ -202,8 +203,9 @@ def result_submit(
 
     `expected_version` is the version being corrected (0 for the first result); a correction (version 2 on)
     needs a reason. `advancing` (player ids of the match, each once) is stored with the version: the decider
-    of a tie at an elimination table, which the caller (a tournament) checks against its cut. Raises VersionConflict when the match has moved on, UserError on bad input; nothing is
-    written in either case. A rated match of people queues its pool's update after the commit.
+    of a tie at an elimination table, which the caller (a tournament) checks against its cut. Raises
+    VersionConflict when the match has moved on, UserError on bad input; nothing is written in either case. A
+    rated match of people queues its pool's update after the commit.
     """
     if not is_int(expected_version) or expected_version < 0:
         raise UserError(

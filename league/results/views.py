@@ -1,6 +1,6 @@
 """Match pages that show or write results: a match with its result versions, and the staff pages to
-create a match and enter its result. They are served under the `matches` URL namespace (`league.results.urls`),
-with the list of matches (`league.matches.views`)."""
+create a match and enter its result. They are served under the `matches` URL namespace
+(`league.results.urls`), with the list of matches (`league.matches.views`)."""
 
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required

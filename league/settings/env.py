@@ -63,7 +63,8 @@ def number(name: str, default: int, minimum: int = 0) -> int:
 
 
 def rate(name: str, default: str) -> str:
-    """A request-rate variable such as `600/minute` (a count per s, sec, second, m, min, minute, h, hour, d, day)."""
+    """A request-rate variable such as `600/minute` (a count per s, sec, second, m, min, minute, h, hour, d,
+    day)."""
     raw = os.environ.get(name)
     if raw is None:
         return default
