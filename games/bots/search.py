@@ -151,7 +151,8 @@ class SearchBot(Bot):
             "score_weight",
             "float",
             0.2,
-            "part of the reward from the score margin, in games where one score decides places and in the outcomes"
+            "part of the reward from the score margin, in games where one score decides places and in the "
+            "outcomes"
             " of an evaluation mix",
             min=0.0,
             max=0.75,
@@ -226,7 +227,10 @@ class SearchBot(Bot):
         load, so they cannot be re-made. On an iteration budget alone (`time_limit` 0, the default) every
         choice is a function of the seed and is re-made."""
         if params.get("time_limit"):
-            return f"time-limited search ({params['time_limit']:g} s a decision): its choices depend on wall time"
+            return (
+                f"time-limited search ({params['time_limit']:g} s a decision): its choices depend on wall "
+                "time"
+            )
         return None
 
     def __init__(

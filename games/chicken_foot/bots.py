@@ -84,7 +84,10 @@ BLOCK_WEIGHT = 0.5  # per point we expect to score less than the best opponent w
 class HeuristicBot(Bot):
     name = "heuristic"
     version = 1  # bump when its choices change (games.core.bot.Bot.version)
-    summary = "sheds points while keeping ends the opponents are known or likely to lack, and plays chickies to block"
+    summary = (
+        "sheds points while keeping ends the opponents are known or likely to lack, and plays chickies to "
+        "block"
+    )
     games = ("chicken_foot",)
 
     def act(self, observation: Observation | None, legal_actions: list[Action]) -> Action:

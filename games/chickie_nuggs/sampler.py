@@ -165,7 +165,8 @@ class _Deal:
     def __init__(self, slot_masks: list[int], supply: list[int]):
         if sum(supply) != len(slot_masks):
             raise InconsistentObservation(
-                f"{len(slot_masks)} unseen places for {sum(supply)} unseen cards: the observation does not add up"
+                f"{len(slot_masks)} unseen places for {sum(supply)} unseen cards: the observation does not "
+                "add up"
             )
         demand: dict[int, int] = {}
         for mask in slot_masks:

@@ -31,7 +31,10 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
     version = 1  # bump when its choices change (games.core.bot.Bot.version)
-    summary = "stops when the bust risk outweighs the expected gain of one more chip; Specials take the biggest piles"
+    summary = (
+        "stops when the bust risk outweighs the expected gain of one more chip; Specials take the biggest "
+        "piles"
+    )
     games = ("nacho_pile",)
     params = (
         Option(

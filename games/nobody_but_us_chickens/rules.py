@@ -625,7 +625,8 @@ class NobodyButUsChickensState(State):
             return "\n".join(
                 [head]
                 + [
-                    f"seat {seat}: total {self.totals[seat]} (nights {', '.join(f'{s[seat]:+d}' for s in self.night_scores)})"
+                    f"seat {seat}: total {self.totals[seat]} (nights "
+                    f"{', '.join(f'{s[seat]:+d}' for s in self.night_scores)})"
                     for seat in self.all_seats
                 ]
             )
@@ -634,7 +635,8 @@ class NobodyButUsChickensState(State):
             played = f"; played {CARD_NAMES[self.revealed[seat]]}" if self.revealed is not None else ""
             lines.append(
                 f"seat {seat}: total {self.totals[seat]}; hand {' '.join(NAMES_OF[self.hands[seat]]) or '-'}"
-                f"; claimed tonight {' '.join(cards_to_names(self.claimed[4 * seat : 4 * seat + 4])) or '-'}{played}"
+                "; claimed tonight "
+                f"{' '.join(cards_to_names(self.claimed[4 * seat : 4 * seat + 4])) or '-'}{played}"
             )
         if self.phase == TAKE:
             lines.append(f"seat {self.taker()} chooses a Chicken to take")

@@ -80,7 +80,9 @@ class DeleteAccountForm(forms.Form):
     forget_name = forms.BooleanField(
         required=False,
         label='Rename my player to "former player N"',
-        help_text="Your player's results stay in the league either way; unticked, they keep your player's name.",
+        help_text=(
+            "Your player's results stay in the league either way; unticked, they keep your player's name."
+        ),
     )
 
     def __init__(self, *args, request, **kwargs):

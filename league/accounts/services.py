@@ -318,7 +318,8 @@ def api_token_revoke(*, user: User) -> bool:
 
 def _already_has(player: Player) -> Conflict:
     return Conflict(
-        f"your account already has a player, {player.name}: an account owns one player, and claims never merge two"
+        f"your account already has a player, {player.name}: an account owns one player, and claims never "
+        "merge two"
     )
 
 

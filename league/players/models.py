@@ -21,7 +21,10 @@ class Player(models.Model):
         max_length=240,
         unique=True,
         editable=False,
-        help_text="The name case-folded (league.core.names.name_key): names are unique ignoring case, in any script.",
+        help_text=(
+            "The name case-folded (league.core.names.name_key): names are unique ignoring case, in any "
+            "script."
+        ),
     )
     slug = models.SlugField(
         max_length=90, unique=True, allow_unicode=True, help_text="Derived from the name; used in page URLs."

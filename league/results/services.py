@@ -353,7 +353,8 @@ def report_open(
         current = _match_locked(match.pk)
         if current and current == expected_version:
             raise Conflict(
-                f"the result of this table is stored already (version {current}): dispute it, or ask an organizer"
+                f"the result of this table is stored already (version {current}): dispute it, or ask an "
+                "organizer"
             )
         if current != expected_version:
             raise VersionConflict(current, expected_version)
@@ -481,7 +482,8 @@ def dispute_open(
         closes = stored.entered_at + window
         if timezone.now() > closes:
             raise Conflict(
-                f"the dispute window closed at {closes:%H:%M} UTC ({int(window.total_seconds() // 60)} minutes "
+                f"the dispute window closed at {closes:%H:%M} UTC ({int(window.total_seconds() // 60)} "
+                "minutes "
                 "after the result was stored): ask an organizer to correct it"
             )
     else:

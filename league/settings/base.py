@@ -230,7 +230,10 @@ def check_secret(secret: str | None) -> str:
     elif len(secret) < SECRET_KEY_MIN_LENGTH:
         flaw = f"it has {len(secret)} characters, production needs at least {SECRET_KEY_MIN_LENGTH}"
     elif distinct < SECRET_KEY_MIN_UNIQUE_CHARACTERS:
-        flaw = f"it has {distinct} distinct characters, production needs at least {SECRET_KEY_MIN_UNIQUE_CHARACTERS}"
+        flaw = (
+            f"it has {distinct} distinct characters, production needs at least "
+            f"{SECRET_KEY_MIN_UNIQUE_CHARACTERS}"
+        )
     else:
         return secret
     raise ImproperlyConfigured(
