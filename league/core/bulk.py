@@ -129,8 +129,9 @@ def insert(
             for row in by_row:
                 cursor.execute(f"{head}VALUES {row_sql}", row)
                 ids.append(cursor.lastrowid)
-            rows = model.objects.filter(pk__in=ids)  # type: ignore[attr-defined]  # set by ModelBase.values_list("pk", *returning)
-            found = {row[0]: tuple(row[1:]) for row in rows}
+            manager = model.objects  # type: ignore[attr-defined]  # ModelBase gives every model class one
+            found_rows = manager.filter(pk__in=ids).values_list("pk", *returning)
+            found = {row[0]: tuple(row[1:]) for row in found_rows}
             return [found[pk] for pk in ids]
         size = max(1, _parameter_limit(connection) // width)
         for start in range(0, len(by_row), size):
