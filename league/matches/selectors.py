@@ -101,9 +101,8 @@ def rated_matches_for_pool(*, pool_id: int, start: PoolKey | None = None) -> Ite
             "match_id", "seat", "player_id", "place"
         )
         for match_id, seat, player_id, place in rows:
-            seats[match_id].append(
-                (seat, player_id, cast(int, place))
-            )  # a finished match's seats have places
+            # A finished match's seats have places.
+            seats[match_id].append((seat, player_id, cast(int, place)))
         for match_id, played_at in chunk:
             seated = sorted(seats[match_id])
             yield PoolMatch(
