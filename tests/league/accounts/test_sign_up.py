@@ -363,7 +363,7 @@ def test_the_console_backend_prints_the_mail_as_make_run_shows_it(db, settings, 
     assert LINK.search(printed) is not None
 
 
-@pytest.mark.parametrize("junk", ["\x00", "x" * 100_000, "ž" * 151])
+@pytest.mark.parametrize("junk", ["\x00", "x" * 60_000, "ž" * 151])  # 4 fields of 60,000: under the body cap
 def test_junk_is_a_400_never_a_500(db, junk):
     response = sign_up(username=junk, email=junk, password1=junk, password2=junk)
     assert response.status_code == 400
