@@ -192,6 +192,7 @@ def sign_up_request(
     existing = get_user_model().objects.filter(email__iexact=email).order_by("pk").first()
     if not throttling.sign_up_mail_allowed(email=email):
         return
+    sign_up_expired_purge()  # on both paths, so that they take the same work
     if existing is not None:
         uid = urlsafe_base64_encode(force_bytes(existing.pk))
         reset_token = default_token_generator.make_token(existing)
@@ -199,7 +200,6 @@ def sign_up_request(
         context: dict[str, object] = {"username": existing.get_username(), "reset_url": f"{site}{reset}"}
         _mail(to=existing.email, template="sign_up_exists", context=context)
         return
-    sign_up_expired_purge()
     token = secrets.token_urlsafe(32)
     PendingSignUp.objects.create(
         token_hash=token_digest(token),
