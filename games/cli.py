@@ -78,7 +78,8 @@ def cmd_list(args: argparse.Namespace) -> int:
         return 0
     for entry in out:
         print(
-            f"{entry['id']}  v{entry['version']}  {entry['name']}  ({entry['min_players']}-{entry['max_players']} players)"
+            f"{entry['id']}  v{entry['version']}  {entry['name']}  "
+            f"({entry['min_players']}-{entry['max_players']} players)"
         )
         for opt in entry["options"]:
             choices = f" [{', '.join(str(c) for c in opt['choices'])}]" if "choices" in opt else ""
@@ -264,8 +265,10 @@ def build_parser() -> Parser:
     p.add_argument(
         "--strict",
         action="store_true",
-        help="also re-draw every chance outcome from the seed and re-make the built-in bots' decisions: exit 0"
-        " verified, 1 rejected, 2 not a record, 3 not verifiable",
+        help=(
+            "also re-draw every chance outcome from the seed and re-make the built-in bots' decisions: exit "
+            "0 verified, 1 rejected, 2 not a record, 3 not verifiable"
+        ),
     )
     p.set_defaults(func=cmd_replay)
 

@@ -4,20 +4,21 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): every iteration d
 bot's own observation with the game's sampler (`game.sample_state`), so the search never reads hidden state,
 then walks one tree of decision sequences shared by all those determinizations:
 
-* A node where one seat decides selects by UCB1 with availability counts (an action is only eligible when it is
-  legal in the current determinization), from the point of view of the seat deciding there.
-* A node where several seats decide at once (a simultaneous step) keeps separate statistics per seat and selects
-  each seat's action by regret matching with exploration (Lanctot et al., 2013), so every seat plays a mixed
-  strategy; the bot's own choice at such a root is drawn from its average strategy, so it cannot be read.
+* A node where one seat decides selects by UCB1 with availability counts (an action is only eligible when it
+  is legal in the current determinization), from the point of view of the seat deciding there.
+* A node where several seats decide at once (a simultaneous step) keeps separate statistics per seat and
+  selects each seat's action by regret matching with exploration (Lanctot et al., 2013), so every seat plays a
+  mixed strategy; the bot's own choice at such a root is drawn from its average strategy, so it cannot be
+  read.
 * Small chance outcomes (a chip drawn from a bag) are branches of the tree, so that what follows a draw is
   searched knowing the draw; large ones (a shuffle, a deal) are not branched on (open loop): each iteration
   samples them afresh and the node averages over them.
-* A rollout plays the position on with the `rollout` policy (the engine's `playout_action`, uniform random unless
-  the engine knows a better cheap rule, or a heuristic bot of the game) up
-  to `rollout_depth` events (0: no limit) or, with `rollout_to_break`, to the game's next natural break
-  (`State.at_break()`, e.g. the end of a Chicken Foot round), and the outcome there is scored for every seat
-  at once: a share of a win (1/k for k seats sharing first place), a part for the place and, where one score
-  decides places, a part for the score margin.
+* A rollout plays the position on with the `rollout` policy (the engine's `playout_action`, uniform random
+  unless the engine knows a better cheap rule, or a heuristic bot of the game) up to `rollout_depth` events
+  (0: no limit) or, with `rollout_to_break`, to the game's next natural break (`State.at_break()`, e.g. the
+  end of a Chicken Foot round), and the outcome there is scored for every seat at once: a share of a win (1/k
+  for k seats sharing first place), a part for the place and, where one score decides places, a part for the
+  score margin.
 
 The budget is a number of iterations, deterministic for a seed so that league matches replay; `time_limit`
 caps the thinking time for interactive use (and then the choice depends on the machine's speed).
@@ -41,7 +42,8 @@ from games.core.state import Action, Game, Observation, Outcome, State, is_legal
 
 # An entry of a node's statistics: [visits, reward sum, availability, cumulative regret, strategy sum].
 Entry = list[float]
-# What a regret-matching selection needs for its update: the entries offered, the pick's probability, the pick.
+# What a regret-matching selection needs for its update: the entries offered, the pick's probability, the
+# pick.
 Regret = tuple[list[Entry], float, int]
 
 _REGRET = itemgetter(3)  # an entry's cumulative regret
@@ -92,8 +94,9 @@ class Node:
         self.children: dict[Any, Node] = {}
         # per deciding seat: action key -> [visits, reward sum, availability, regret, strategy sum]
         self.stats: dict[int, dict[Any, list[float]]] = {}
-        # At a simultaneous step: (seat, *legal actions) -> their entries in the seat's table, in that order, for
-        # legal lists of strings only (a str equals nothing but a str, so an equal tuple is the same JSON list).
+        # At a simultaneous step: (seat, *legal actions) -> their entries in the seat's table, in that order,
+        # for legal lists of strings only (a str equals nothing but a str, so an equal tuple is the same JSON
+        # list).
         self.offered: dict[tuple[Any, ...], list[Entry]] | None = None
 
 
@@ -103,13 +106,14 @@ class SearchBot(Bot):
         7  # bump when its choices change (games.core.bot.Bot.version); 2: tuned defaults per game, prior;
     )
     # 3: Chickie Nuggs' tuned search runs 600 iterations (was 300); 4: rollouts that stop short of the end are
-    # scored by the engine's `evaluation_mix` where it has one (Nacho Pile: what each possible last chip decides);
-    # 5: the mix's outcomes count their score margins too (`score_weight`), as single outcomes do where one score
-    # decides places (Nacho Pile: 0.365 -> 0.390 and 0.278 -> 0.320 over 300 common games on two seeds);
-    # 6: Nobody but Us Chickens' tuned search runs 800 iterations (was 500; the budget sweep at seed 2027 measured
-    # 0.498 at 800 against 0.340 at 400, and 800 took 73 ms a decision in a lone process); 7: Chicken Foot's
-    # tuned search runs 1,400 iterations (was 600; the sweep at seed 2027 measured 0.490 at 1,600 against 0.400 at
-    # 800 and 0.280 at 400; 1,200 took 68 ms and 1,600 89 ms a decision in a lone process)
+    # scored by the engine's `evaluation_mix` where it has one (Nacho Pile: what each possible last chip
+    # decides); 5: the mix's outcomes count their score margins too (`score_weight`), as single outcomes do
+    # where one score decides places (Nacho Pile: 0.365 -> 0.390 and 0.278 -> 0.320 over 300 common games on
+    # two seeds); 6: Nobody but Us Chickens' tuned search runs 800 iterations (was 500; the budget sweep at
+    # seed 2027 measured 0.498 at 800 against 0.340 at 400, and 800 took 73 ms a decision in a lone process);
+    # 7: Chicken Foot's tuned search runs 1,400 iterations (was 600; the sweep at seed 2027 measured 0.490 at
+    # 1,600 against 0.400 at 800 and 0.280 at 400; 1,200 took 68 ms and 1,600 89 ms a decision in a lone
+    # process)
     summary = "information-set Monte Carlo tree search over the game's sampler"
     params = (
         Option("iterations", "int", 300, "search iterations per decision", min=1, max=1_000_000),
@@ -147,7 +151,8 @@ class SearchBot(Bot):
             "score_weight",
             "float",
             0.2,
-            "part of the reward from the score margin, in games where one score decides places and in the outcomes"
+            "part of the reward from the score margin, in games where one score decides places and in the "
+            "outcomes"
             " of an evaluation mix",
             min=0.0,
             max=0.75,
@@ -222,7 +227,10 @@ class SearchBot(Bot):
         load, so they cannot be re-made. On an iteration budget alone (`time_limit` 0, the default) every
         choice is a function of the seed and is re-made."""
         if params.get("time_limit"):
-            return f"time-limited search ({params['time_limit']:g} s a decision): its choices depend on wall time"
+            return (
+                f"time-limited search ({params['time_limit']:g} s a decision): its choices depend on wall "
+                "time"
+            )
         return None
 
     def __init__(
@@ -336,7 +344,8 @@ class SearchBot(Bot):
         select_ucb, select_regret = self._select_ucb, self._select_regret
         is_terminal, is_chance, deciders_of = state.is_terminal, state.is_chance, state.deciders
         legal_actions, apply, apply_chance = state.legal_actions, state._apply, state._apply_chance
-        # What the backup updates, in the order it updates it: (entry, seat, regret or None) per searched seat.
+        # What the backup updates, in the order it updates it: (entry, seat, regret or None) per searched
+        # seat.
         updates: list[tuple[Entry, int, Regret | None]] = []
         node = root
         expanded = False
@@ -433,7 +442,8 @@ class SearchBot(Bot):
     def _select_ucb(
         self, table: dict[Any, list[float]], legal: list[Action], c: float, prior: Any = None
     ) -> tuple[int, Entry]:
-        """The index of the action UCB1 picks among `legal` (an untried one first, at random), and its entry."""
+        """The index of the action UCB1 picks among `legal` (an untried one first, at random), and its
+        entry."""
         untried = []
         entries: list[Entry] = []
         append = entries.append
@@ -503,8 +513,8 @@ class SearchBot(Bot):
         averaging = self._averaging
         pick = self.rng.random()
         chosen = -1
-        # One pass: each action's probability, the average strategy's sums and the pick (the first action whose
-        # cumulative probability passes it).
+        # One pass: each action's probability, the average strategy's sums and the pick (the first action
+        # whose cumulative probability passes it).
         for index, entry in enumerate(entries):
             probability = kept * entry[3] / total + floor
             if averaging:
@@ -552,9 +562,9 @@ class SearchBot(Bot):
         return self._evaluate(state)
 
     def _evaluate(self, state: State) -> list[float]:
-        """Each seat's reward where a rollout stops: `State.evaluation`'s, or the mean over its `evaluation_mix`
-        (whose scores are always more-is-better counts, so their margins count even in a game like Nacho Pile,
-        where no one score decides places and the final outcome's margins do not)."""
+        """Each seat's reward where a rollout stops: `State.evaluation`'s, or the mean over its
+        `evaluation_mix` (whose scores are always more-is-better counts, so their margins count even in a game
+        like Nacho Pile, where no one score decides places and the final outcome's margins do not)."""
         score_weight = self.config["score_weight"]
         mix = state.evaluation_mix()
         if mix is None:

@@ -1,7 +1,7 @@
 """Chicken Foot bots. Both read only their observation (see `games.chicken_foot.rules` for its fields).
 
-- `greedy`: plays its heaviest bone (the double blank weighing its ruled value); a double only when its chickie
-  can still be filled (at least three bones of its number are not on the table), otherwise last.
+- `greedy`: plays its heaviest bone (the double blank weighing its ruled value); a double only when its
+  chickie can still be filled (at least three bones of its number are not on the table), otherwise last.
 - `heuristic`: weighs each play by the points it sheds, what it leaves itself to play next, and how easily the
   opponents can answer the ends it opens: it tracks which numbers each opponent is known to lack (a pass or a
   draw shows the numbers they held none of, until they next draw a bone they keep) and how many bones of each
@@ -84,7 +84,10 @@ BLOCK_WEIGHT = 0.5  # per point we expect to score less than the best opponent w
 class HeuristicBot(Bot):
     name = "heuristic"
     version = 1  # bump when its choices change (games.core.bot.Bot.version)
-    summary = "sheds points while keeping ends the opponents are known or likely to lack, and plays chickies to block"
+    summary = (
+        "sheds points while keeping ends the opponents are known or likely to lack, and plays chickies to "
+        "block"
+    )
     games = ("chicken_foot",)
 
     def act(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
@@ -137,7 +140,8 @@ class HeuristicBot(Bot):
                 others_hold = table.count_with(table.unseen, number)
                 mine_after = table.count_with(rest, number)
                 if others_hold + mine_after < 3:
-                    # Nobody can fill it: the round blocks after a cycle of passes and everyone scores their hand.
+                    # Nobody can fill it: the round blocks after a cycle of passes and everyone scores their
+                    # hand.
                     their_points = min(mean_unseen * hand_sizes[o] for o in opponents)
                     score += BLOCK_WEIGHT * (their_points - (my_points - table.points(bone)))
                     ends = [number]

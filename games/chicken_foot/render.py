@@ -1,8 +1,8 @@
 """Text pictures of a Chicken Foot table for the command line.
 
 The layout is drawn as a tree from the spinner: each arm or toe is one line that follows its chain of bones,
-each bone written with the number it joins first (`9-5 5-3` reads as a chain), doubles in brackets; a chickie's
-toes are indented under it. Example (double six, mid-round):
+each bone written with the number it joins first (`9-5 5-3` reads as a chain), doubles in brackets; a
+chickie's toes are indented under it. Example (double six, mid-round):
 
     Round 1 of 7 · spinner 6-6 led by seat 0 · yard 14 · seat 0 to draw
         [6-6] spinner

@@ -9,8 +9,8 @@ Rounds. One round per double of the set (7, 10 or 13), each with a fresh shuffle
 (option `lead_policy`):
 - `seed_highest_held` (default): the highest double not led in an earlier round that any player holds leads;
   its holder opens. If nobody holds one, players draw from the yard in turn (seat 0 first in the first round,
-  later the seat left of the previous round's opener) until someone draws a double not yet led, and that player
-  opens with it. Every double leads exactly once.
+  later the seat left of the previous round's opener) until someone draws a double not yet led, and that
+  player opens with it. Every double leads exactly once.
 - `draw_until_required`: round k's double is fixed (the highest first, then one lower each round); if nobody
   holds it, players draw in turn as above until it appears, and whoever draws it opens.
 - `skip_unheld`: round k's double is fixed as above; if nobody holds it the round is skipped (no plays, no
@@ -36,7 +36,8 @@ never filled), or when play is blocked (option `round_end`):
   does not end the round).
 The player who went out scores 0; every other player scores the pips left in hand, the double blank counting
 `double_blank_value` (0, 25 or 50; default 50). After the last round the lowest total wins; equal totals share
-a place. At any point before the end (the engine's turn cap), places follow the totals of the rounds completed.
+a place. At any point before the end (the engine's turn cap), places follow the totals of the rounds
+completed.
 
 Choices made here where neither the rule text nor the rulings say:
 - Plays are the only decisions. Drawing is compulsory when nothing fits, so a draw is a chance event (which
@@ -55,9 +56,9 @@ the spinner or chickie while one is open), then the bones in ascending order.
 
 Chance outcomes: the deal is one event, a list of hands (one per seat, each a list of bone names in ascending
 order); the yard is the rest and has no order. Each draw (for the lead or in a turn) is one event: the name of
-the bone drawn, any bone of the yard. Keeping each draw a separate pick from the yard's multiset means no state
-ever holds a hidden yard order, a tampered draw names a bone that is not in the yard, and the sampler only
-redistributes bones.
+the bone drawn, any bone of the yard. Keeping each draw a separate pick from the yard's multiset means no
+state ever holds a hidden yard order, a tampered draw names a bone that is not in the yard, and the sampler
+only redistributes bones.
 
 Observation of seat s (all JSON; also the structure a web replay draws):
 - `seat`, `num_players`, `options`;
@@ -119,11 +120,39 @@ class ChickenFootState(State):
     """One position of a Chicken Foot game. See the module docstring for the rules and the observation."""
 
     __slots__ = (
-        "num_players", "options", "rng", "t", "hand_size", "arms", "round_end", "lead_policy",
-        "double_blank_value", "rounds_total", "phase", "turn", "hands", "counts", "yard", "scores", "led",
-        "led_order", "lead", "opener", "open_ends", "c_bone", "c_num", "c_left", "layout", "history",
-        "rounds", "passes", "drew", "legal", "mark", "points",
-    )  # fmt: skip
+        "num_players",
+        "options",
+        "rng",
+        "t",
+        "hand_size",
+        "arms",
+        "round_end",
+        "lead_policy",
+        "double_blank_value",
+        "rounds_total",
+        "phase",
+        "turn",
+        "hands",
+        "counts",
+        "yard",
+        "scores",
+        "led",
+        "led_order",
+        "lead",
+        "opener",
+        "open_ends",
+        "c_bone",
+        "c_num",
+        "c_left",
+        "layout",
+        "history",
+        "rounds",
+        "passes",
+        "drew",
+        "legal",
+        "mark",
+        "points",
+    )
 
     def __init__(self, num_players: int, options: Mapping[str, Any], rng: random.Random | None = None):
         self.num_players = num_players
@@ -180,15 +209,15 @@ class ChickenFootState(State):
     ) -> ChickenFootState:
         """A hand-built position (for tests and analysis).
 
-        `hands` are the bones each seat holds now and `yard` the yard (None: every bone not in a hand or on the
-        table). Earlier rounds are summed up by `round_number` (1-based), `led` (the doubles led before this
-        round, in order), `scores` (their totals) and `previous_opener` (who opened the last round); the round
-        summaries themselves are left blank. Without `lead` the
-        position is the moment right after the deal: the lead is found by the ruled policy (which may mean
-        drawing). With `lead`, seat `opener` has led it, then `plays` — (seat, bone, onto) triples — were made
-        in order (the engine checks each against the layout, not against hands), and `turn` (default: left of
-        the last player) is to move: to play, to draw, or to pass, which the engine does at once as in play.
-        Every bone of the set must be in exactly one place.
+        `hands` are the bones each seat holds now and `yard` the yard (None: every bone not in a hand or on
+        the table). Earlier rounds are summed up by `round_number` (1-based), `led` (the doubles led before
+        this round, in order), `scores` (their totals) and `previous_opener` (who opened the last round); the
+        round summaries themselves are left blank. Without `lead` the position is the moment right after the
+        deal: the lead is found by the ruled policy (which may mean drawing). With `lead`, seat `opener` has
+        led it, then `plays` — (seat, bone, onto) triples — were made in order (the engine checks each against
+        the layout, not against hands), and `turn` (default: left of the last player) is to move: to play, to
+        draw, or to pass, which the engine does at once as in play. Every bone of the set must be in exactly
+        one place.
         """
         options = SPEC.validate_options(options, num_players)
         state = cls(num_players, options)
@@ -404,8 +433,8 @@ class ChickenFootState(State):
         return self.t.double_of[self.t.top - len(self.rounds)]
 
     def _open_round(self) -> None:
-        """Right after a deal: the holder of the ruled lead double opens, or players draw for it, or (skip_unheld)
-        the round is skipped."""
+        """Right after a deal: the holder of the ruled lead double opens, or players draw for it, or
+        (skip_unheld) the round is skipped."""
         t = self.t
         self.passes = 0
         self.drew = False
@@ -448,10 +477,18 @@ class ChickenFootState(State):
         self.passes = 0
 
     def _skip_round(self, double: int) -> None:
-        self.rounds.append({
-            "round": len(self.rounds) + 1, "lead": self.t.names[double], "skipped": True, "opener": None,
-            "went_out": None, "hands": None, "points": [0] * self.num_players, "totals": list(self.scores),
-        })  # fmt: skip
+        self.rounds.append(
+            {
+                "round": len(self.rounds) + 1,
+                "lead": self.t.names[double],
+                "skipped": True,
+                "opener": None,
+                "went_out": None,
+                "hands": None,
+                "points": [0] * self.num_players,
+                "totals": list(self.scores),
+            }
+        )
         self._gather()
 
     def _gather(self) -> None:
@@ -553,12 +590,18 @@ class ChickenFootState(State):
         points = [self.hand_points(seat) for seat in range(self.num_players)]
         for seat, value in enumerate(points):
             self.scores[seat] += value
-        self.rounds.append({
-            "round": len(self.rounds) + 1, "lead": t.names[self.lead], "skipped": False, "opener": self.opener,
-            "went_out": went_out if went_out >= 0 else None,
-            "hands": [[t.names[b] for b in t.bones_of(hand)] for hand in self.hands],
-            "points": points, "totals": list(self.scores),
-        })  # fmt: skip
+        self.rounds.append(
+            {
+                "round": len(self.rounds) + 1,
+                "lead": t.names[self.lead],
+                "skipped": False,
+                "opener": self.opener,
+                "went_out": went_out if went_out >= 0 else None,
+                "hands": [[t.names[b] for b in t.bones_of(hand)] for hand in self.hands],
+                "points": points,
+                "totals": list(self.scores),
+            }
+        )
         self._gather()
 
     # ------------------------------------------------------------------------------------- what seats see
@@ -659,7 +702,7 @@ class ChickenFootState(State):
         other.mark = self.mark
         return other
 
-    # ------------------------------------------------------------------------------------------ words, pictures
+    # ---------------------------------------------------------------------------------------- words, pictures
 
     def describe_chance(self, outcome: Any) -> str:
         """Words for the chance outcome just applied (the CLI's account calls it after each event)."""
@@ -709,7 +752,8 @@ class ChickenFootState(State):
         return Outcome(places=tuple([ordered.index(score) + 1 for score in scores]), scores=tuple(scores))
 
     def playout_action(self, seat: int, legal: list[Any], rng: random.Random) -> Any:
-        """Search rollouts: the heaviest bone (the greedy bot's rule without its chickie check), ties at random."""
+        """Search rollouts: the heaviest bone (the greedy bot's rule without its chickie check), ties at
+        random."""
         values = list(map(self.points.__getitem__, legal))
         top = max(values)
         if values.count(top) == 1:
@@ -719,8 +763,9 @@ class ChickenFootState(State):
         return best[int(rng.random() * len(best))]
 
     def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
-        """`State.playout` in one loop: the same draws from `rng`, the same state at the end (a decision is due
-        exactly when it is a seat's turn with plays to choose from, and `legal` is never changed in place)."""
+        """`State.playout` in one loop: the same draws from `rng`, the same state at the end (a decision is
+        due exactly when it is a seat's turn with plays to choose from, and `legal` is never changed in
+        place)."""
         steps = 0
         playout_action, apply, apply_chance, sample_chance = (
             self.playout_action,

@@ -14,11 +14,11 @@ history shows constrains those bones:
 - what is due now: a player about to draw holds nothing playable; a player to play holds something playable
   (after a draw, the drawn bone is what fits).
 
-Every arrival is a slot owned by one player (plus one slot per yard bone), and every bone not seen by this seat
-(and every bone another player played, which must come from one of that player's slots) is placed in one slot.
-This is a bipartite matching, solved with randomised augmenting paths: it always finds an assignment when one
-exists (the true position is one), so the sample honours every inference above. The spread over consistent
-positions is random but not exactly uniform.
+Every arrival is a slot owned by one player (plus one slot per yard bone), and every bone not seen by this
+seat (and every bone another player played, which must come from one of that player's slots) is placed in one
+slot. This is a bipartite matching, solved with randomised augmenting paths: it always finds an assignment
+when one exists (the true position is one), so the sample honours every inference above. The spread over
+consistent positions is random but not exactly uniform.
 
 Speed. Everything that follows from the observation alone (the slots, what each may hold, the lists the
 matching shuffles) is worked out once and kept for the next call with an equal observation (a search deals
@@ -183,8 +183,8 @@ class _Plan:
             elif index not in consumed:
                 played[seat].append((bone, 2 * index))
 
-        # The dealt bones: what each player holds now or played, less what they drew (a hand-built position may
-        # not start from a full deal, so this is counted rather than read from the hand-size table).
+        # The dealt bones: what each player holds now or played, less what they drew (a hand-built position
+        # may not start from a full deal, so this is counted rather than read from the hand-size table).
         for seat in others:
             dealt = state.counts[seat] + len(played[seat]) - len(slots[seat])
             if dealt < 0:

@@ -1,16 +1,17 @@
 """Chickie Nuggs bots (the generic `random` bot is added by the registry).
 
 `heuristic` plays from its observation only:
-- placement: its best nugget while a nugget slot is free, unless a sauce worth as much can go on the tray instead
-  (nothing burns or takes a sauce), else its least useful sauce; with the nugget slots full it trades its worst
-  tray nugget for a better one in hand (Honey Mustard). It does not play Incognuggo: against blind choosers
-  each face-down nugget is a target of its own, where face-up equal nuggets are one (measured: it loses wins);
+- placement: its best nugget while a nugget slot is free, unless a sauce worth as much can go on the tray
+  instead (nothing burns or takes a sauce), else its least useful sauce; with the nugget slots full it trades
+  its worst tray nugget for a better one in hand (Honey Mustard). It does not play Incognuggo: against blind
+  choosers each face-down nugget is a target of its own, where face-up equal nuggets are one (measured: it
+  loses wins);
 - Burnt Nugget on the leader's best nugget (the leader: the opponent with the most tray points in view, a
   face-down nugget counted at the average value of the nuggets still unseen);
 - Gimme Nuggs and Steal on the opponent most likely to hold nuggets, judged from its `hand_knowledge` and the
   nuggets still unseen; they are kept for the tray while they are its only sauce and a sauce slot is free;
-- Dropped Nugget is held for defence and played only when a Gimme targets a hand that holds nuggets; Five-Second
-  Rule always answers a Dropped Nugget;
+- Dropped Nugget is held for defence and played only when a Gimme targets a hand that holds nuggets;
+  Five-Second Rule always answers a Dropped Nugget;
 - Skip when it has nothing to place; Check the Freezer only once the sauce slots are full, shuffling away a
   Flying Nuggets on top while its tray holds nuggets;
 - draws two whenever it may; on Flying Nuggets takes the best nugget in view (a face-down one at the average).

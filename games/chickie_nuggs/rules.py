@@ -3,19 +3,21 @@
 The deck (76 cards; the section totals of the rule text decide):
   nuggets 30: 12 Ordinary (1 point), 8 Quality (2), 6 Premium (3), 4 Extra (4);
   sauces 18: 6 Buffalo (Gimme Nuggs), 3 Ranch (Check the Freezer), 3 Sweet & Sour (Steal), 3 BBQ (Skip),
-    3 Honey Mustard (Discard); a sauce is worth 1 point on a tray (variant `sauce_values`: one option per sauce);
+    3 Honey Mustard (Discard); a sauce is worth 1 point on a tray (variant `sauce_values`: one option per
+    sauce);
   actions 28: 6 Flying Nuggets, 8 Burnt Nugget, 7 Incognuggo, 5 Dropped Nugget, 2 Five-Second Rule.
 
-Setup: the Flying Nuggets are held out; the other 70 cards are shuffled (a chance event) and 8 are dealt to each
-of 2-4 players; the Flying Nuggets go back into the rest, which is shuffled (a second chance event) into the draw
-pile. Seat 0 goes first; play goes left (seat + 1). A player's left neighbour is seat + 1, the right seat - 1.
+Setup: the Flying Nuggets are held out; the other 70 cards are shuffled (a chance event) and 8 are dealt to
+each of 2-4 players; the Flying Nuggets go back into the rest, which is shuffled (a second chance event) into
+the draw pile. Seat 0 goes first; play goes left (seat + 1). A player's left neighbour is seat + 1, the
+right seat - 1.
 
 A turn: up to two plays of non-nugget cards, then one placement on the tray, then the draw.
 - Plays (each counts toward the two): a sauce for its action, Burnt Nugget, Incognuggo. A card with no legal
   target cannot be played; targets are judged from public view only:
   Buffalo / Gimme Nuggs on any opponent (whose hand may hold no nugget: then no effect);
-  Ranch / Check the Freezer: the player privately sees the top 4 cards (fewer if the pile is shorter), then keeps
-    the order or shuffles the whole pile (a chance event); a pile of one card is simply kept;
+  Ranch / Check the Freezer: the player privately sees the top 4 cards (fewer if the pile is shorter),
+    then keeps the order or shuffles the whole pile (a chance event); a pile of one card is simply kept;
   Sweet & Sour / Steal on an opponent holding a card: a random card of that hand (a chance event) joins the
     player's hand;
   BBQ / Skip: the turn ends at once (no placement, no draw) and the next player's whole turn is skipped (in a
@@ -23,50 +25,50 @@ A turn: up to two plays of non-nugget cards, then one placement on the tray, the
   Honey Mustard / Discard: one nugget of the player's own tray goes to the discard pile;
   Burnt Nugget: one nugget of an opponent's tray goes to the discard pile (a face-down one is chosen blind).
 - Incognuggo places a nugget face down as this turn's placement (choice: playing Incognuggo and placing the
-  face-down nugget are one action, "incognuggo:<nugget>"; it counts as one of the two plays and so needs a play
-  left). Whether played first or last, the cards reachable are the same, and this way a state never holds "an
-  Incognuggo waiting for its nugget", which would tell the others that the hand holds a nugget.
+  face-down nugget are one action, "incognuggo:<nugget>"; it counts as one of the two plays and so needs a
+  play left). Whether played first or last, the cards reachable are the same, and this way a state never holds
+  "an Incognuggo waiting for its nugget", which would tell the others that the hand holds a nugget.
 - Placement: one nugget (6 nugget slots) or one sauce (2 sauce slots) on the tray. It is compulsory while the
   player holds a nugget and has a free nugget slot (placing a sauce meets it); otherwise the player may pass.
   Placing (or passing) ends the plays.
 - The draw: one card; a player whose hand holds two or fewer cards after the placement chooses to draw one or
   two (only offered while the pile holds two or more).
-- Flying Nuggets is never held: drawn, it is played at once and uses up that draw. The drawer's left neighbour,
-  then the right one, each take one nugget of the drawer's tray into their hand (in a 2-player game the lone
-  opponent takes two); with too few nuggets the later chooser gets nothing. Taking is compulsory (choice: it
-  never hurts the taker); a face-down nugget is taken blind. A chooser with one distinct option takes it without
-  being asked.
-- Gimme Nuggs: the target is always asked whether to answer with Dropped Nugget (even without one: the only legal
-  answer is then to decline, and the question looks the same to everyone else). Dropped Nugget cancels the Gimme;
-  the attacker is then always asked whether to answer with Five-Second Rule, which cancels the Dropped Nugget:
-  the target gives their highest nugget to the attacker. No further counters. If the Gimme stands, the attacker
-  takes one of the target's nuggets at random (a chance event whose outcome is "none" when the target has no
-  nugget: no effect). Answers do not count toward the two plays.
+- Flying Nuggets is never held: drawn, it is played at once and uses up that draw. The drawer's left
+  neighbour, then the right one, each take one nugget of the drawer's tray into their hand (in a 2-player game
+  the lone opponent takes two); with too few nuggets the later chooser gets nothing. Taking is compulsory
+  (choice: it never hurts the taker); a face-down nugget is taken blind. A chooser with one distinct option
+  takes it without being asked.
+- Gimme Nuggs: the target is always asked whether to answer with Dropped Nugget (even without one: the only
+  legal answer is then to decline, and the question looks the same to everyone else). Dropped Nugget cancels
+  the Gimme; the attacker is then always asked whether to answer with Five-Second Rule, which cancels the
+  Dropped Nugget: the target gives their highest nugget to the attacker. No further counters. If the Gimme
+  stands, the attacker takes one of the target's nuggets at random (a chance event whose outcome is "none"
+  when the target has no nugget: no effect). Answers do not count toward the two plays.
 - Played cards, burnt and discarded nuggets, and resolved Flying Nuggets go face up to the discard pile; a
   face-down nugget is revealed when it goes there (choice: the discard pile is face up).
-- The end: right after the draw that empties the pile (a Flying Nuggets drawn last is resolved first). The trays
-  are turned up (observations then show every face-down value). Places: most tray points (face-down nuggets
-  count); then most cards on the tray; then most points of cards in hand (nuggets and sauces at their tray
-  values); then a shared place. `scores` are the tray points.
+- The end: right after the draw that empties the pile (a Flying Nuggets drawn last is resolved first). The
+  trays are turned up (observations then show every face-down value). Places: most tray points (face-down
+  nuggets count); then most cards on the tray; then most points of cards in hand (nuggets and sauces at their
+  tray values); then a shared place. `scores` are the tray points.
 
 Hidden information. A seat sees its own hand, all trays (face-down nuggets as "a nugget", their values only to
-their owner and to whoever takes one), the discard pile, hand sizes and pile size, and the top cards of the pile
-it saw through Check the Freezer until they are drawn or the pile is shuffled. What it learns about other hands
-is kept per seat: for every other hand, entries "this many cards, each one of these kinds" (`hand_knowledge` in
-the observation). They come from the draws it saw coming off the known top, the cards it gave and took (Steal,
-Gimme, Five-Second Rule, Flying Nuggets, its own face-down nuggets taken), and public events: a card played or
-placed from a hand, a face-up nugget taken, a Gimme with no effect (no nugget in that hand), a pass of the
-placement with a free nugget slot (no nugget either, placing being compulsory otherwise). The entries are sound
-(the truth always fits them) but not always complete: when a card leaves a hand unseen (a Steal or a Gimme
-between two others), the seat cannot tell which entry left, and the candidates merge into one wider entry. The
-sampler (`games.chickie_nuggs.sampler`) deals every card the seat cannot see so that every entry, every
-face-down nugget and the known top of the pile fit.
+their owner and to whoever takes one), the discard pile, hand sizes and pile size, and the top cards of the
+pile it saw through Check the Freezer until they are drawn or the pile is shuffled. What it learns about other
+hands is kept per seat: for every other hand, entries "this many cards, each one of these kinds"
+(`hand_knowledge` in the observation). They come from the draws it saw coming off the known top, the cards it
+gave and took (Steal, Gimme, Five-Second Rule, Flying Nuggets, its own face-down nuggets taken), and public
+events: a card played or placed from a hand, a face-up nugget taken, a Gimme with no effect (no nugget in that
+hand), a pass of the placement with a free nugget slot (no nugget either, placing being compulsory otherwise).
+The entries are sound (the truth always fits them) but not always complete: when a card leaves a hand unseen
+(a Steal or a Gimme between two others), the seat cannot tell which entry left, and the candidates merge into
+one wider entry. The sampler (`games.chickie_nuggs.sampler`) deals every card the seat cannot see so that
+every entry, every face-down nugget and the known top of the pile fit.
 
 Observation keys: seat, num_players, options; phase (deal, shuffle_in, turn, draw_choice, gimme_answer,
 five_second_answer, gimme_pick, steal_pick, freezer_choice, freezer_shuffle, flying_take, over), turn,
 plays_made, skip_next, attacker and target (of the latest Gimme or Steal, -1 before any), draws_left, choosers
-(Flying Nuggets choosers still to take), to_act; hand (name -> count), hand_sizes; trays (per seat: "nuggets" as
-values, a face-down one as {"face_down": [values it could have]}, "sauces" by name), tray_points (as far as
+(Flying Nuggets choosers still to take), to_act; hand (name -> count), hand_sizes; trays (per seat: "nuggets"
+as values, a face-down one as {"face_down": [values it could have]}, "sauces" by name), tray_points (as far as
 this seat can see); discard (name -> count), pile_size, pile_top (known top cards, top first); hand_knowledge
 (per seat, null for one's own); log (the events as this seat saw them, oldest first).
 
@@ -74,8 +76,8 @@ Actions (strings; `ACTION_PARTS` parses them): "gimme:<seat>", "freezer", "steal
 "discard:<slot>", "burn:<seat>:<slot>", "incognuggo:<nugget>", "place:<card>", "pass", "draw:1", "draw:2",
 "dropped_nugget", "five_second_rule", "decline", "keep", "shuffle", "take:<slot>". A slot indexes a tray's
 nugget list (0 = placed first); cards are named as in `CARD_NAMES` (nugget1 ... five_second_rule).
-Chance outcomes: a permutation (list of pile indices, new order bottom to top) for each shuffle, and a card name
-(or "none") for the random picks of Gimme Nuggs and Steal.
+Chance outcomes: a permutation (list of pile indices, new order bottom to top) for each shuffle, and a card
+name (or "none") for the random picks of Gimme Nuggs and Steal.
 """
 
 from __future__ import annotations
@@ -382,8 +384,8 @@ class ChickieNuggsState(State):
         self.hand_sizes = [0] * num_players
         self.pile = DEAL_PILE[:]
         self.discard = [0] * KINDS
-        # A tray nugget is (kind, masks): masks None when face up; for a face-down one, per seat the kinds that
-        # seat knows it could be (its owner's mask names the kind).
+        # A tray nugget is (kind, masks): masks None when face up; for a face-down one, per seat the kinds
+        # that seat knows it could be (its owner's mask names the kind).
         self.tray_nuggets: list[list[tuple[Any, ...]]] = [[] for _ in range(num_players)]
         self.tray_sauces: list[list[int]] = [[] for _ in range(num_players)]
         self.phase = DEAL
@@ -598,8 +600,8 @@ class ChickieNuggsState(State):
         return actions
 
     def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
-        """`State.playout` in one loop: the same draws from `rng`, the same state at the end (Chickie Nuggs has
-        no break, one decider at a time, and plays out uniformly at random)."""
+        """`State.playout` in one loop: the same draws from `rng`, the same state at the end (Chickie Nuggs
+        has no break, one decider at a time, and plays out uniformly at random)."""
         if max_events:
             return super().playout(rng, max_events, to_break)
         draw = rng.random
@@ -632,8 +634,8 @@ class ChickieNuggsState(State):
         decide: Callable[[int, list[Any]], Action],
     ) -> None:
         """`State.run` in one loop: a turn's legal actions and its action as `_apply` takes it, the other
-        decisions through `legal_actions` and `_apply`, chance through `sample_chance` and `_apply_chance`. The
-        state is up to date whenever `decide` is called (a bot may read it)."""
+        decisions through `legal_actions` and `_apply`, chance through `sample_chance` and `_apply_chance`.
+        The state is up to date whenever `decide` is called (a bot may read it)."""
         append = events.append
         room = cap - len(events)
         turn_actions, apply_turn_action = self._turn_actions, self._apply_turn_action
@@ -849,7 +851,8 @@ class ChickieNuggsState(State):
         viewers: tuple[Any, ...] = (),
         secret: dict[str, Any] | None = None,
     ) -> None:
-        """Append an event: public `detail`, plus `secret` shown only to `viewers`. Details are never mutated."""
+        """Append an event: public `detail`, plus `secret` shown only to `viewers`. Details are never
+        mutated."""
         self.log = ((event, seat, detail, viewers, secret), self.log)
 
     def _own_tags(self) -> list[list[dict[int, int] | None]]:
@@ -1047,7 +1050,8 @@ class ChickieNuggsState(State):
         self._draw_step()
 
     def _draw_step(self) -> None:
-        """Draw the remaining cards of this turn's draw, stopping for Flying Nuggets choices; then end the turn."""
+        """Draw the remaining cards of this turn's draw, stopping for Flying Nuggets choices; then end the
+        turn."""
         seat = self.turn
         n = self.num_players
         pile = self.pile
@@ -1180,7 +1184,8 @@ class ChickieNuggsState(State):
         }
 
     def _visible_points(self, owner: int, seat: int) -> int:
-        """Tray points `seat` can see on `owner`'s tray (face-down nuggets count for their owner, and at the end)."""
+        """Tray points `seat` can see on `owner`'s tray (face-down nuggets count for their owner, and at the
+        end)."""
         points = self.points
         total = sum(points[k] for k in self.tray_sauces[owner])
         everything = owner == seat or self.phase == OVER

@@ -1,11 +1,13 @@
-"""The Chickie Nuggs sampler: complete states consistent with one seat's observation, from the observation alone.
+"""The Chickie Nuggs sampler: complete states consistent with one seat's observation, from the observation
+alone.
 
-Every card the seat cannot see (other hands, face-down nuggets of other trays, the pile below the top cards the
-seat saw through Check the Freezer) is dealt from the cards unaccounted for, so that every `hand_knowledge`
-entry ("a card that could be one of these kinds") and every face-down nugget's possible values are respected.
-Slots are filled one at a time, the most constrained first, each with a kind drawn in proportion to the copies
-left, after checking (Hall's condition, or a small max-flow when many kinds of constraint meet) that the slots
-still open can all be filled. Flying Nuggets not yet seen are always in the pile.
+Every card the seat cannot see (other hands, face-down nuggets of other trays, the pile below the top cards
+the seat saw through Check the Freezer) is dealt from the cards unaccounted for, so that every
+`hand_knowledge` entry ("a card that could be one of these kinds") and every face-down nugget's possible
+values are respected. Slots are filled one at a time, the most constrained first, each with a kind drawn in
+proportion to the copies left, after checking (Hall's condition, or a small max-flow when many kinds of
+constraint meet) that the slots still open can all be filled. Flying Nuggets not yet seen are always in the
+pile.
 
 The other seats of a sampled state know their own hands and nothing more about the others' hands than their
 sizes: their knowledge is not the seat's to see, and what they might have learned is weaker than the truth.
@@ -163,7 +165,8 @@ class _Deal:
     def __init__(self, slot_masks: list[int], supply: list[int]):
         if sum(supply) != len(slot_masks):
             raise InconsistentObservation(
-                f"{len(slot_masks)} unseen places for {sum(supply)} unseen cards: the observation does not add up"
+                f"{len(slot_masks)} unseen places for {sum(supply)} unseen cards: the observation does not "
+                "add up"
             )
         demand: dict[int, int] = {}
         for mask in slot_masks:
@@ -175,7 +178,8 @@ class _Deal:
         self.demand = demand
         widths = [mask.bit_count() for mask in slot_masks]
         order = sorted(range(len(slot_masks)), key=widths.__getitem__)
-        # Slots with a narrower mask than "any held card", most constrained first: (slot, mask), drawn one by one.
+        # Slots with a narrower mask than "any held card", most constrained first: (slot, mask), drawn one by
+        # one.
         self.constrained: list[tuple[int, int]] = []
         self.any_held_card: list[int] = []  # slots of a hand card known to be nothing in particular
         self.open_slots: list[int] = []  # pile slots: any card at all
@@ -228,8 +232,9 @@ class _Deal:
         else:
             supply = self.supply
             held = self.held[:]
-        # Only "any held card" and "any card" slots are left, and the checks above leave enough cards other than
-        # Flying Nuggets for the former: a uniform draw of them from those cards, then the rest into the pile.
+        # Only "any held card" and "any card" slots are left, and the checks above leave enough cards other
+        # than Flying Nuggets for the former: a uniform draw of them from those cards, then the rest into the
+        # pile.
         shuffle(rng, held)
         any_held_card = self.any_held_card
         for index, kind in zip(any_held_card, held, strict=False):
@@ -242,7 +247,8 @@ class _Deal:
 
 
 def assign(slot_masks: list[int], supply: list[int], rng: random.Random) -> list[int]:
-    """A kind for every slot within its mask, using up `supply` exactly (slots with ALL_MASK take what is left).
+    """A kind for every slot within its mask, using up `supply` exactly (slots with ALL_MASK take what is
+    left).
 
     Raises InconsistentObservation when no assignment exists.
     """
@@ -267,7 +273,8 @@ class _Plan:
         options = validated_options(observation["options"], n)
         state = self.template = ChickieNuggsState(n, options, None)
         # The observation's log as it stands: the state copies each entry when it makes an observation, so a
-        # sampled state never hands out the caller's dicts (a caller does not change an observation it sampled).
+        # sampled state never hands out the caller's dicts (a caller does not change an observation it
+        # sampled).
         logged = tuple(observation["log"])
         state.log = ((None, -1, logged, (), None), None) if logged else None
         state.phase = PHASE_BY_NAME[observation["phase"]]
@@ -298,7 +305,8 @@ class _Plan:
             if count:
                 account(kind, count)
         slot_masks: list[int] = []
-        # Per slot of another tray's face-down nugget, in tray order: (owner, place in the tray, its masks per kind).
+        # Per slot of another tray's face-down nugget, in tray order: (owner, place in the tray, its masks per
+        # kind).
         self.tray_slots: list[tuple[int, int, list[tuple[int, ...]]]] = []
         self.hand_slots: list[int] = []  # per slot of another hand, after the trays' slots: its owner
         for owner, tray in enumerate(observation["trays"]):

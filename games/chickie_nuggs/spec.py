@@ -31,14 +31,19 @@ SPEC = GameSpec(
             option_name,
             "int",
             1,
-            help=f"Points of a {display} sauce placed on a tray (variant sauce_values; the rules print none).",
+            help=(
+                f"Points of a {display} sauce placed on a tray (variant sauce_values; the rules print none)."
+            ),
             min=0,
             max=10,
         )
         for _sauce, option_name, display in SAUCE_OPTIONS
     ),
     score_order=None,
-    summary="Build the best tray of up to 6 nuggets and 2 dipping sauces: play up to two sauce or action cards "
-    "a turn (Gimme Nuggs, Steal, Skip, Burnt Nugget, Incognuggo...), answer Gimme Nuggs with Dropped Nugget "
-    "and Five-Second Rule, dodge Flying Nuggets, and hold the most tray points when the draw pile runs out.",
+    summary=(
+        "Build the best tray of up to 6 nuggets and 2 dipping sauces: play up to two sauce or action cards a "
+        "turn (Gimme Nuggs, Steal, Skip, Burnt Nugget, Incognuggo...), answer Gimme Nuggs with Dropped "
+        "Nugget and Five-Second Rule, dodge Flying Nuggets, and hold the most tray points when the draw pile "
+        "runs out."
+    ),
 )

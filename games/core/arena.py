@@ -96,7 +96,10 @@ class SeriesResult:
 
     def table(self) -> str:
         """A fixed-width table of the results (deterministic apart from the timing columns)."""
-        head = f"{'bot':<28} {'seats':>6} {'mean place':>10} {'win share':>9} {'95% interval':>15} {'mean score':>10}"
+        head = (
+            f"{'bot':<28} {'seats':>6} {'mean place':>10} {'win share':>9} {'95% interval':>15} "
+            f"{'mean score':>10}"
+        )
         head += f" {'decisions':>10} {'ms/decision':>11} {'forfeits':>8}"
         rows = [head]
         for line in sorted(self.lines.values(), key=lambda x: (-x.win_share, x.name)):

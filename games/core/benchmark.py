@@ -77,7 +77,8 @@ def bench_game(game_id: str, players: int, games: int, seed: int = 0, repeats: i
         f"{spec.name} ({players} random bots, {games} games x {repeats} repeats, medians):\n"
         f"  games/s      {report['games_per_s']:>12,.0f}\n"
         f"  decisions/s  {report['decisions_per_s']:>12,.0f}\n"
-        f"  events/s     {report['events_per_s']:>12,.0f}  ({report['mean_events_per_game']:.0f} events a game)\n"
+        f"  events/s     {report['events_per_s']:>12,.0f}  ({report['mean_events_per_game']:.0f} events a "
+        "game)\n"
         f"  clones/s     {report['clones_per_s']:>12,.0f}"
     )
     return report

@@ -1,10 +1,10 @@
 """`random.Random`'s own draws with the calls inlined: the same numbers from the same generator, so records
 and search choices do not move.
 
-`rng.randrange(n)` and `rng.shuffle(cards)` draw with `getrandbits(k)`, k the bit length of the bound, retrying
-a number at or above the bound (`Random._randbelow_with_getrandbits`). A generator of another class (a subclass
-may draw otherwise) is left to its own methods. `tests/games/core/test_draws.py` compares both with the
-generator's own methods.
+`rng.randrange(n)` and `rng.shuffle(cards)` draw with `getrandbits(k)`, k the bit length of the bound,
+retrying a number at or above the bound (`Random._randbelow_with_getrandbits`). A generator of another class
+(a subclass may draw otherwise) is left to its own methods. `tests/games/core/test_draws.py` compares both
+with the generator's own methods.
 """
 
 from __future__ import annotations
@@ -47,9 +47,10 @@ def shuffle(rng: random.Random, cards: list[Any]) -> None:
 def seeded(seed: int | str) -> random.Random:
     """`random.Random(seed)` for an int or a str seed: the same generator state, seeded once in C.
 
-    `random.Random(seed)` runs the Python-level `__init__` and `seed` around the C seeding; a str seed is turned
-    into an int as `Random.seed` does (version 2: the UTF-8 bytes followed by their SHA-512, read big-endian).
-    Any other seed goes to `random.Random` itself. tests/games/core/test_draws.py compares the states."""
+    `random.Random(seed)` runs the Python-level `__init__` and `seed` around the C seeding; a str seed is
+    turned into an int as `Random.seed` does (version 2: the UTF-8 bytes followed by their SHA-512, read
+    big-endian). Any other seed goes to `random.Random` itself. tests/games/core/test_draws.py compares the
+    states."""
     if type(seed) is str:
         raw = seed.encode()
         seed = int.from_bytes(raw + sha512(raw).digest())

@@ -14,7 +14,8 @@ class UnknownBot(GameError):
 
 
 class OptionError(GameError):
-    """A variant option or bot parameter is unknown or has a bad value, or the player count is out of range."""
+    """A variant option or bot parameter is unknown or has a bad value, or the player count is out of
+    range."""
 
 
 class IllegalAction(GameError):

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import zlib
+from collections.abc import Mapping
 from typing import Any
 
 from games.core.encoding import canonical_bytes, canonical_json
@@ -56,7 +57,7 @@ FORFEIT_REASONS = ("illegal_action", "timeout", "crashed", "protocol_error", "li
 ZLIB_LEVEL = 6
 
 
-def compress(record: dict[str, Any]) -> bytes:
+def compress(record: Mapping[str, Any]) -> bytes:
     """The stored form of a record: its canonical JSON bytes (`canonical_bytes`), zlib-compressed."""
     return zlib.compress(canonical_bytes(record), ZLIB_LEVEL)
 

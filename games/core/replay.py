@@ -74,7 +74,8 @@ def iter_steps(record: Any) -> Iterator[Step]:
     version = _field(record, "version", int)
     if version != game.spec.version:
         raise ReplayError(
-            f"the record is of {game.spec.name} version {version}; this engine plays version {game.spec.version}"
+            f"the record is of {game.spec.name} version {version}; this engine plays version "
+            f"{game.spec.version}"
             " and will not misread it"
         )
     seats = _field(record, "seats", list)

@@ -169,11 +169,11 @@ def play_match(
     table = registry.bots_for(game_id)
     classes = [None if seat.make is not None else table[seat.name] for seat in seats]
     players = make_bots(game, num_players, options, seats, seed, classes)
-    # Per seat: its move-time limit; whether its clock is read (only for a seat with a limit, or when the caller
-    # asked for timings); the bot playing it now (a forfeited seat's substitute replaces its bot) and whether it
-    # is given observations; and for a seat the random bot plays untimed, its generator's `getrandbits`: its
-    # pick is drawn here, `RandomBot.act`'s `rng.randrange(len(legal))` inlined as `games.core.draws.randbelow`
-    # does it (the same numbers).
+    # Per seat: its move-time limit; whether its clock is read (only for a seat with a limit, or when the
+    # caller asked for timings); the bot playing it now (a forfeited seat's substitute replaces its bot) and
+    # whether it is given observations; and for a seat the random bot plays untimed, its generator's
+    # `getrandbits`: its pick is drawn here, `RandomBot.act`'s `rng.randrange(len(legal))` inlined as
+    # `games.core.draws.randbelow` does it (the same numbers).
     limits, timed, acts, observes, random_bits = [], [], [], [], []
     for seat_player, bot in zip(seats, players, strict=True):
         limit = move_time_limit if seat_player.move_time_limit is None else seat_player.move_time_limit
@@ -223,8 +223,8 @@ def play_match(
         return ask(seat, legal)
 
     def ask(seat: int, legal: list[Any]) -> Any:
-        """`decide` for a seat whose bot is asked (kept apart so that the random seat's pick, a call of its own,
-        copies only the few variables it reads)."""
+        """`decide` for a seat whose bot is asked (kept apart so that the random seat's pick, a call of its
+        own, copies only the few variables it reads)."""
         observation = state.observation(seat) if observes[seat] else None
         if timed[seat]:
             started = clock()

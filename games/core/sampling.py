@@ -1,9 +1,9 @@
 """What a sampler works out once per observation, kept for the observations sampled last.
 
 A search bot samples one observation hundreds of times (`Game.sample_state`), so a sampler may work out what
-follows from the observation alone once (a plan: a template state, the cards to deal) and only draw per sample.
-`RecentPlans` keeps the plans of the last few observations, recognized by identity: a caller does not change
-an observation after sampling from it (docs/engine.md), and the plan holds the observation, so that its
+follows from the observation alone once (a plan: a template state, the cards to deal) and only draw per
+sample. `RecentPlans` keeps the plans of the last few observations, recognized by identity: a caller does not
+change an observation after sampling from it (docs/engine.md), and the plan holds the observation, so that its
 identity is never another's.
 """
 

@@ -4,13 +4,13 @@ Turn structure. At any point a state is in exactly one of three conditions:
 
 * terminal (`is_terminal()`): the game is over and `outcome()` gives places and scores;
 * a chance node (`is_chance()`): the next event is a chance outcome (a shuffle, a draw from a bag, a random
-  pick). The runner asks `sample_chance(rng)` for one and applies it with `apply_chance(outcome)`; replay applies
-  the recorded outcome instead, so a replay never depends on a generator. `apply_chance` refuses an outcome
-  that is impossible at that point (`IllegalAction`);
-* a decision (`deciders()` is non-empty): every seat in `deciders()` must choose one of its `legal_actions(seat)`,
-  and all of them are applied together with `apply({seat: action, ...})`. One seat is an ordinary turn; several
-  seats are a simultaneous step (every player picks a card at once); a seat that is not the turn's owner is an
-  interruption (a reaction to another player's card).
+  pick). The runner asks `sample_chance(rng)` for one and applies it with `apply_chance(outcome)`; replay
+  applies the recorded outcome instead, so a replay never depends on a generator. `apply_chance` refuses an
+  outcome that is impossible at that point (`IllegalAction`);
+* a decision (`deciders()` is non-empty): every seat in `deciders()` must choose one of its
+  `legal_actions(seat)`, and all of them are applied together with `apply({seat: action, ...})`. One seat is
+  an ordinary turn; several seats are a simultaneous step (every player picks a card at once); a seat that is
+  not the turn's owner is an interruption (a reaction to another player's card).
 
 Actions and chance outcomes are plain JSON values (str, int, bool, None, and lists and dicts of them; never
 tuples, so that a value equals itself after a JSON round trip). Observations are JSON dicts holding everything
@@ -124,7 +124,8 @@ class State(ABC):
 
     @abstractmethod
     def outcome(self) -> Outcome:
-        """Places and scores; at the end of the game, or (at a turn cap) as the game's scoring gives them now."""
+        """Places and scores; at the end of the game, or (at a turn cap) as the game's scoring gives them
+        now."""
 
     @abstractmethod
     def observation(self, seat: int) -> Observation:
@@ -151,7 +152,8 @@ class State(ABC):
         self._apply(actions)
 
     def apply_chance(self, outcome: Any) -> None:
-        """Apply a chance outcome after checking that it is possible; raise IllegalAction and change nothing."""
+        """Apply a chance outcome after checking that it is possible; raise IllegalAction and change
+        nothing."""
         if not self.is_chance():
             raise IllegalAction("no chance event is due now")
         if not self.chance_is_possible(outcome):
@@ -208,8 +210,8 @@ class State(ABC):
         room: int,
         actions: Mapping[int, Action] | None = None,
     ) -> tuple[int, ...]:
-        """Apply `actions` (a decision the caller checked, if any), play the chance events due then as the runner
-        does, and return the seats to decide next.
+        """Apply `actions` (a decision the caller checked, if any), play the chance events due then as the
+        runner does, and return the seats to decide next.
 
         While the state is at a chance node and `room` (the events the match may still hold) is left, draw
         `sample_chance(rng)`, apply it and `append(["c", outcome])` right after applying it. Then return
@@ -243,13 +245,14 @@ class State(ABC):
         `events` holds `cap` events.
 
         Chance events are drawn with `rng` as `advance` draws them. At each decision, `decide(seat,
-        legal_actions(seat))` gives each deciding seat's action, in seat order and before any is applied (a legal
-        one: the runner's `decide` asks the seat's bot and checks its answer); then `["m", {"<seat>": action,
-        ...}]` is appended and the actions are applied. `decide` may read the state (a bot's observation), so
-        the state is up to date whenever it is called. The runner calls this once per match (without `on_event`);
-        this generic version loops over `advance`, and an engine may override it with one loop over its own
-        steps that draws the same numbers, asks `decide` the same questions, appends the same events and reaches
-        the same state (tests/games/test_conformance.py compares an override with this)."""
+        legal_actions(seat))` gives each deciding seat's action, in seat order and before any is applied (a
+        legal one: the runner's `decide` asks the seat's bot and checks its answer); then `["m", {"<seat>":
+        action, ...}]` is appended and the actions are applied. `decide` may read the state (a bot's
+        observation), so the state is up to date whenever it is called. The runner calls this once per match
+        (without `on_event`); this generic version loops over `advance`, and an engine may override it with
+        one loop over its own steps that draws the same numbers, asks `decide` the same questions, appends the
+        same events and reaches the same state (tests/games/test_conformance.py compares an override with
+        this)."""
         append = events.append
         advance, legal_actions = self.advance, self.legal_actions
         actions = None

@@ -1,4 +1,5 @@
-"""Nacho Pile bots that read only what their observation shows (from the observation, or in a search's own state)."""
+"""Nacho Pile bots that read only what their observation shows (from the observation, or in a search's own
+state)."""
 
 from __future__ import annotations
 
@@ -20,17 +21,20 @@ class HeuristicBot(Bot):
     """Pushes its luck by one-draw expectation, and spends Wilds and Specials on the biggest piles.
 
     Draw or stop: the chips at stake (this turn's chips, the piles they would take, and what the drawn
-    Specials would take) are lost with the chance that the next chip busts; the next chip, if safe, adds itself
-    and what it would take. The bot draws while `caution` x (bust chance x stake) is below the expected gain.
-    The Wild takes the value that captures the most chips from the other players (ties: the value the bot
-    holds most of, then the lowest). Specials go in the order of their worth: the biggest pile to steal, the
-    biggest opposing pile to remove, the bot's biggest drawn pile to score; declining (with the variant) only
-    beats removing its own pile.
+    Specials would take) are lost with the chance that the next chip busts; the next chip, if safe, adds
+    itself and what it would take. The bot draws while `caution` x (bust chance x stake) is below the expected
+    gain. The Wild takes the value that captures the most chips from the other players (ties: the value the
+    bot holds most of, then the lowest). Specials go in the order of their worth: the biggest pile to steal,
+    the biggest opposing pile to remove, the bot's biggest drawn pile to score; declining (with the variant)
+    only beats removing its own pile.
     """
 
     name = "heuristic"
     version = 1  # bump when its choices change (games.core.bot.Bot.version)
-    summary = "stops when the bust risk outweighs the expected gain of one more chip; Specials take the biggest piles"
+    summary = (
+        "stops when the bust risk outweighs the expected gain of one more chip; Specials take the biggest "
+        "piles"
+    )
     games = ("nacho_pile",)
     params = (
         Option(
@@ -60,7 +64,7 @@ class HeuristicBot(Bot):
             return "draw" if self._wants_to_draw_in(state) else "stop"
         return self.act(state.observation(seat), legal_actions)
 
-    # ----- draw or stop -----------------------------------------------------------------------------------------
+    # ----- draw or stop -------------------------------------------------------------------------------------
 
     def _wants_to_draw_in(self, state: Any) -> bool:
         """`_wants_to_draw` read from a `NachoPileState` (its flat fronts, bag counts and drawn codes)."""
@@ -102,8 +106,8 @@ class HeuristicBot(Bot):
         bag: list[int],
         identical_specials: bool,
     ) -> bool:
-        """Draw or stop from the chips in front of the others by value, the biggest of their piles, this turn's
-        chips and the bag's (chip codes of `games.nacho_pile.rules`)."""
+        """Draw or stop from the chips in front of the others by value, the biggest of their piles, this
+        turn's chips and the bag's (chip codes of `games.nacho_pile.rules`)."""
         drawn_numbers = {code for code in drawn if code < WILD}
         has_wild = WILD in drawn
         free = [value for value in range(7) if value not in drawn_numbers]
@@ -138,7 +142,7 @@ class HeuristicBot(Bot):
                 expected_gain += count * gain
         return expected_gain > self.config["caution"] * bust_chips * stake and sum(bag) > 1
 
-    # ----- the Wild and the Specials ----------------------------------------------------------------------------
+    # ----- the Wild and the Specials ------------------------------------------------------------------------
 
     def _wild_value(self, observation: Observation, legal_actions: list[Action]) -> int:
         me = observation["seat"]

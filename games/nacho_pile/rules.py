@@ -2,8 +2,8 @@
 
 The chips. 54 chips in a bag: six each of the numbers 1-7, six Wilds (W) and two each of the Specials Steal,
 Score and Remove. 2-6 players; seat 0 goes first, then seat order. Every chip drawn is shown to the table, so
-there is no hidden information: the bag's contents follow from what is on the table (the bag has no order, so a
-draw is a pick from a multiset).
+there is no hidden information: the bag's contents follow from what is on the table (the bag has no order, so
+a draw is a pick from a multiset).
 
 A turn.
 1. The player claims the chips in front of them: every pile in front of them goes onto their plate, where
@@ -13,8 +13,8 @@ A turn.
 3. Bust: the drawn chip is identical to one drawn earlier this turn: the same number, a second Wild, or a
    second Special of the same kind (with the variant `specials_all_identical`, any second Special). A Wild
    never busts against a number, but the turn busts at the draw that leaves a Wild with no value it could take
-   (a Wild and all of 1-7 drawn this turn, whichever came last). On a bust every chip drawn this turn, Specials
-   included, goes back into the bag and the turn passes on.
+   (a Wild and all of 1-7 drawn this turn, whichever came last). On a bust every chip drawn this turn,
+   Specials included, goes back into the bag and the turn passes on.
 4. Stop, in this order:
    a. each Wild drawn this turn is given a value 1-7 that was not drawn this turn (one decision; at most one
       Wild is ever drawn in a turn, since a second one busts);
@@ -28,14 +28,14 @@ A turn.
         triggers no further taking);
       - Score: the player's pile of one value drawn this turn goes onto their plate; it is ignored if the
         player drew no number or Wild this turn;
-      - Remove: one pile in front of any player, the player's own included, goes back into the bag (a Wild goes
-        back as a W and forgets its value).
+      - Remove: one pile in front of any player, the player's own included, goes back into the bag (a Wild
+        goes back as a W and forgets its value).
 5. End: when a draw that did not bust leaves exactly one chip in the bag, that chip is set aside as the last
    chip and the drawer stops at once and resolves the stop as usual, except that chips a Remove would return
-   leave the game instead. Then every pile in front of a player goes onto that player's plate and the last chip
-   is revealed. A number: each seat's score is its count of chips of that number (a Wild counts as its assigned
-   value). A Wild or a Special: each seat's score is its count of chips in total. Places go by score, then by
-   chips in total; seats still level share the place.
+   leave the game instead. Then every pile in front of a player goes onto that player's plate and the last
+   chip is revealed. A number: each seat's score is its count of chips of that number (a Wild counts as its
+   assigned value). A Wild or a Special: each seat's score is its count of chips in total. Places go by score,
+   then by chips in total; seats still level share the place.
 
 Choices made here where neither the rule text nor the rulings say (the rulings leave them to the table):
 - Every Special's effect is compulsory when it has a target; the variant `optional_specials` lets the player
@@ -45,8 +45,8 @@ Choices made here where neither the rule text nor the rulings say (the rulings l
 - Score takes the player's whole pile of that value, chips taken from other players included, and a value only
   counts as "drawn this turn" while its pile is still in front of the player (a Remove resolved earlier may
   have returned it).
-- The last chip's identity is known to everyone (all other chips are on the table), so setting it aside is not a
-  chance event.
+- The last chip's identity is known to everyone (all other chips are on the table), so setting it aside is not
+  a chance event.
 - Termination: a stop is always legal after a draw that did not bust, and `NachoPileGame.max_events` caps a
   match at 20,000 events (thousands of turns; a game between random players takes about 150 events). A match
   that reaches the cap ends with the places `outcome()` gives there: chips in total (plate and in front)
@@ -57,10 +57,10 @@ Decisions (actions are JSON values), all taken by the seat whose turn it is; a d
 choice (a Wild with one value left, a Special with one target) is still asked, so records show every choice:
 - after a draw that did not bust: `"draw"` or `"stop"`;
 - the Wild's value: an int 1-7, one of the values not drawn this turn;
-- each Special, one decision that picks both which unresolved Special goes next and its target, so the order of
-  resolution is the order of these decisions: `["steal", seat, value]`, `["score", value]`,
-  `["remove", seat, value]`, and with `optional_specials` also `["decline", kind]`.
-  Legal lists are ordered Steal, Score, Remove, then by seat and value.
+- each Special, one decision that picks both which unresolved Special goes next and its target, so the order
+  of resolution is the order of these decisions: `["steal", seat, value]`, `["score", value]`, `["remove",
+  seat, value]`, and with `optional_specials` also `["decline", kind]`. Legal lists are ordered Steal, Score,
+  Remove, then by seat and value.
 Chance outcomes: the chip drawn, as `1`-`7`, `"W"`, `"steal"`, `"score"` or `"remove"`.
 
 Build a position for a test or an analysis with `NachoPileState.position(...)`.
@@ -97,7 +97,8 @@ SPECIAL_CODES = (STEAL, SCORE, REMOVE)
 # SPECIALS_OF[drawn mask >> STEAL]: the codes of the Specials drawn, in code order.
 SPECIALS_OF = tuple(tuple(code for code in SPECIAL_CODES if mask << STEAL >> code & 1) for mask in range(8))
 VALUES_OF_MASK = tuple(tuple(value for value in range(7) if mask >> value & 1) for mask in range(1 << 7))
-# WILD_VALUES[mask of the numbers drawn]: the value indexes a Wild may take, ascending (the legal list's order).
+# WILD_VALUES[mask of the numbers drawn]: the value indexes a Wild may take, ascending (the legal list's
+# order).
 WILD_VALUES = tuple(VALUES_OF_MASK[ALL_NUMBERS_MASK ^ mask] for mask in range(1 << 7))
 # WILD_ACTIONS[mask of the numbers drawn]: the legal actions giving the Wild its value (1-7), in order.
 WILD_ACTIONS = tuple(tuple(value + 1 for value in values) for values in WILD_VALUES)
@@ -225,10 +226,11 @@ class NachoPileState(State):
 
         `drawn` lists the chips drawn so far this turn (labels as in chance outcomes; none of them may bust):
         with none, the turn's compulsory first draw is due (a chance node); otherwise the seat is to decide
-        "draw" or "stop". `fronts[seat][value]` counts number chips in front of a seat, `front_wilds[seat][value]`
-        Wilds given that value; `plates` and `plate_wilds` likewise for plates, where `plates[seat]` may also
-        count "steal", "score" and "remove" chips. `bag` gives the bag's contents by label; by default it holds
-        every chip not placed elsewhere. Raises OptionError on a position the chips cannot make.
+        "draw" or "stop". `fronts[seat][value]` counts number chips in front of a seat,
+        `front_wilds[seat][value]` Wilds given that value; `plates` and `plate_wilds` likewise for plates,
+        where `plates[seat]` may also count "steal", "score" and "remove" chips. `bag` gives the bag's
+        contents by label; by default it holds every chip not placed elsewhere. Raises OptionError on a
+        position the chips cannot make.
         """
         options = SPEC.validate_options(options, num_players)
         state = cls(num_players, options)
@@ -321,9 +323,9 @@ class NachoPileState(State):
     def _targets(self, code: int) -> list[list[Any]]:
         """The effects the pending Special `code` can have now, as actions.
 
-        A pile of value v is in front of a seat exactly when bit v of its `piles` mask is set (numbers or Wilds
-        of that value there), so the masks name the targets, in ascending values as a look at every value of
-        the fronts would find them."""
+        A pile of value v is in front of a seat exactly when bit v of its `piles` mask is set (numbers or
+        Wilds of that value there), so the masks name the targets, in ascending values as a look at every
+        value of the fronts would find them."""
         me = self.current
         piles = self.piles
         if code == SCORE:
@@ -358,8 +360,8 @@ class NachoPileState(State):
         return VALUES_OF_MASK[mask]
 
     def sample_chance(self, rng: random.Random) -> Any:
-        # random() rather than randrange(): a third of the cost, and r * n < n for every float r < 1. The chips
-        # are in code order, so the pick is the same as counting through the bag's counts kind by kind.
+        # random() rather than randrange(): a third of the cost, and r * n < n for every float r < 1. The
+        # chips are in code order, so the pick is the same as counting through the bag's counts kind by kind.
         chips = self.chips
         return CHIP_LABELS[chips[int(rng.random() * len(chips))]]
 
@@ -398,7 +400,8 @@ class NachoPileState(State):
             self.phase = PHASE_DRAW_OR_STOP
 
     def _bust(self) -> None:
-        """The chip just drawn busts: it never left the bag, this turn's others go back, and the turn passes."""
+        """The chip just drawn busts: it never left the bag, this turn's others go back, and the turn
+        passes."""
         chips = self.chips
         bag = self.bag
         for drawn in self.drawn:
@@ -407,15 +410,16 @@ class NachoPileState(State):
         self._next_turn()
 
     def _last_chip(self) -> None:
-        """A draw that did not bust left one chip in the bag: it is set aside, and the drawer stops at once."""
+        """A draw that did not bust left one chip in the bag: it is set aside, and the drawer stops at
+        once."""
         last = self.chips.pop()
         self.bag[last] = 0
         self.last_chip = last
         self._stop()
 
     def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
-        """`State.playout` in one loop: the same draws from `rng`, the same state at the end (Nacho Pile has no
-        break and plays out uniformly at random). A turn's draws and draw-or-stop decisions run in an inner
+        """`State.playout` in one loop: the same draws from `rng`, the same state at the end (Nacho Pile has
+        no break and plays out uniformly at random). A turn's draws and draw-or-stop decisions run in an inner
         loop on local variables: what `_apply_chance` and `_apply` do, in the same order."""
         if max_events:
             return super().playout(rng, max_events, to_break)
@@ -477,9 +481,9 @@ class NachoPileState(State):
     def run(
         self, rng: random.Random, events: list[list[Any]], cap: int, decide: Callable[[int, list[Any]], Any]
     ) -> None:
-        """`State.run` in one loop: each draw as `sample_chance` and `_apply_chance` make it, each decision asked
-        of `decide` with `legal_actions` and applied as `_apply` would, a "draw" or a "stop" without the generic
-        calls. Every attribute is written before `decide` is called (a bot may read the state)."""
+        """`State.run` in one loop: each draw as `sample_chance` and `_apply_chance` make it, each decision
+        asked of `decide` with `legal_actions` and applied as `_apply` would, a "draw" or a "stop" without the
+        generic calls. Every attribute is written before `decide` is called (a bot may read the state)."""
         append = events.append
         room = cap - len(events)
         draw = rng.random
@@ -729,8 +733,9 @@ class NachoPileState(State):
         """Short of the end, what each possible last chip would decide now, weighed by its chips in the bag.
 
         Any chip in the bag may be the last one: a number's chips decide by that number's count (plate and
-        front), a Wild's or a Special's by chips in total. Searches that stop short of the end score a position
-        by this mix instead of by chips in total alone (issue 19: 0.350 against 0.238 over 300 common games)."""
+        front), a Wild's or a Special's by chips in total. Searches that stop short of the end score a
+        position by this mix instead of by chips in total alone (issue 19: 0.350 against 0.238 over 300 common
+        games)."""
         if self.phase == PHASE_OVER:
             return None
         bag = self.bag

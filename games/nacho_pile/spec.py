@@ -20,15 +20,19 @@ SPEC = GameSpec(
             "specials_all_identical",
             "bool",
             False,
-            help="Any two Special chips (Steal, Score, Remove) drawn in one turn bust, not only two of the same "
-            "kind.",
+            help=(
+                "Any two Special chips (Steal, Score, Remove) drawn in one turn bust, not only two of the "
+                "same kind."
+            ),
         ),
         Option(
             "optional_specials",
             "bool",
             False,
-            help="A player may decline the effect of a Special chip they drew (by default each effect that has "
-            "a target must be carried out, even a Remove whose only target is the player's own pile).",
+            help=(
+                "A player may decline the effect of a Special chip they drew (by default each effect that "
+                "has a target must be carried out, even a Remove whose only target is the player's own pile)."
+            ),
         ),
     ),
     score_order=None,

@@ -97,7 +97,8 @@ class HeuristicBot(Bot):
     version = 1  # bump when its choices change (games.core.bot.Bot.version)
     summary = (
         "plays by coop value and cards seen: scores each card by playouts of the rest of the night from the "
-        "known hands, picks by a softmax of the scores (randomized, so it cannot be read); takes the best Chicken"
+        "known hands, picks by a softmax of the scores (randomized, so it cannot be read); takes the best "
+        "Chicken"
     )
     params = (
         Option(
@@ -163,7 +164,8 @@ class HeuristicBot(Bot):
         return {card: total / playouts for card, total in totals.items()}
 
     def mix(self, values: dict[int, float]) -> int:
-        """A card drawn with probability proportional to exp(value / temperature); the best at temperature 0."""
+        """A card drawn with probability proportional to exp(value / temperature); the best at temperature
+        0."""
         best = max(values.values())
         temperature = self.config["temperature"]
         if temperature == 0:

@@ -43,12 +43,13 @@ Actions: a pick is the card's name ("healthy", "plump", "prize", "sickly", "fox"
 "take_" and the Chicken's name ("take_prize"), so that every action reads unambiguously in a record.
 
 Observation (card lists are card names, sorted in the order above, repeats included): seat, num_players,
-options; phase ("pick", "take" or "over"), night and nights, hour and hours (0-based night and hour), fox_king,
-top_dog; hand (this seat's) and hands (every seat's, public: the set minus the cards played tonight); coop;
-revealed (the cards of the hour being resolved by seat, None during a pick); taker, takers_once and
-takers_repeating (who takes next: each seat of takers_once once, in order, then takers_repeating in turn);
-claimed (each seat's Chickens tonight); night_scores (points of each finished night by seat); totals; and
-log, one entry per hour played: {"night", "hour", "revealed": cards by seat, "takes": [[seat, chicken], ...]}.
+options; phase ("pick", "take" or "over"), night and nights, hour and hours (0-based night and hour),
+fox_king, top_dog; hand (this seat's) and hands (every seat's, public: the set minus the cards played
+tonight); coop; revealed (the cards of the hour being resolved by seat, None during a pick); taker,
+takers_once and takers_repeating (who takes next: each seat of takers_once once, in order, then
+takers_repeating in turn); claimed (each seat's Chickens tonight); night_scores (points of each finished night
+by seat); totals; and log, one entry per hour played: {"night", "hour", "revealed": cards by seat, "takes":
+[[seat, chicken], ...]}.
 
 Hidden information. A pick is simultaneous: the runner collects every seat's card and applies them together,
 so no state ever holds a pick that another seat has made and not yet revealed. Everything else is public:
@@ -220,10 +221,28 @@ class NobodyButUsChickensState(State):
 
     game: ClassVar[NobodyButUsChickensGame]
     __slots__ = (
-        "num_players", "options", "rng", "setup", "hours", "all_seats", "resolutions", "night", "hour", "fox_king", "phase", "hands",
-        "coop", "claimed", "night_scores", "totals", "revealed", "takers_once", "takers_repeating", "log",
+        "num_players",
+        "options",
+        "rng",
+        "setup",
+        "hours",
+        "all_seats",
+        "resolutions",
+        "night",
+        "hour",
+        "fox_king",
+        "phase",
+        "hands",
+        "coop",
+        "claimed",
+        "night_scores",
+        "totals",
+        "revealed",
+        "takers_once",
+        "takers_repeating",
+        "log",
         "narrate_from",
-    )  # fmt: skip
+    )
 
     def __init__(self, num_players: int, options: Mapping[str, Any], rng: random.Random | None):
         self.num_players = num_players
@@ -513,7 +532,8 @@ class NobodyButUsChickensState(State):
         self._reveal(tuple(map(LAST_CARD.__getitem__, self.hands)))
 
     def _dawn(self) -> None:
-        """Score the night, give every card back, pass the markers left; the game ends after the last night."""
+        """Score the night, give every card back, pass the markers left; the game ends after the last
+        night."""
         healthy_coop = self.healthy_coop
         night_scores = []
         claimed = self.claimed
@@ -605,7 +625,8 @@ class NobodyButUsChickensState(State):
             return "\n".join(
                 [head]
                 + [
-                    f"seat {seat}: total {self.totals[seat]} (nights {', '.join(f'{s[seat]:+d}' for s in self.night_scores)})"
+                    f"seat {seat}: total {self.totals[seat]} (nights "
+                    f"{', '.join(f'{s[seat]:+d}' for s in self.night_scores)})"
                     for seat in self.all_seats
                 ]
             )
@@ -614,7 +635,8 @@ class NobodyButUsChickensState(State):
             played = f"; played {CARD_NAMES[self.revealed[seat]]}" if self.revealed is not None else ""
             lines.append(
                 f"seat {seat}: total {self.totals[seat]}; hand {' '.join(NAMES_OF[self.hands[seat]]) or '-'}"
-                f"; claimed tonight {' '.join(cards_to_names(self.claimed[4 * seat : 4 * seat + 4])) or '-'}{played}"
+                "; claimed tonight "
+                f"{' '.join(cards_to_names(self.claimed[4 * seat : 4 * seat + 4])) or '-'}{played}"
             )
         if self.phase == TAKE:
             lines.append(f"seat {self.taker()} chooses a Chicken to take")
@@ -628,14 +650,15 @@ class NobodyButUsChickensState(State):
         return str(action)
 
     def playout_action(self, seat: int, legal: list[Action], rng: random.Random) -> Action:
-        """Search rollouts: a random card, but a take grabs the best Chicken (Prize, Plump, Healthy, Sickly)."""
+        """Search rollouts: a random card, but a take grabs the best Chicken (Prize, Plump, Healthy,
+        Sickly)."""
         if self.phase == TAKE:
             return min(legal, key=PLAYOUT_TAKE_ORDER.__getitem__)
         return legal[int(rng.random() * len(legal))]
 
     def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
-        """`State.playout` in one loop: the same draws from `rng`, the same state at the end. A pick draws each
-        seat's card by kind index from its hand's table (the legal list's order), a take grabs the best
+        """`State.playout` in one loop: the same draws from `rng`, the same state at the end. A pick draws
+        each seat's card by kind index from its hand's table (the legal list's order), a take grabs the best
         Chicken as `playout_action` does; both go straight to the rules' `_reveal` and `_take`."""
         draw = rng.random
         kinds_of = KINDS_OF

@@ -40,7 +40,10 @@ SPEC = GameSpec(
             "healthy_coop",
             "bool",
             False,
-            help="+1 point for each night in which a player claimed at least one Chicken and no Sickly Chicken.",
+            help=(
+                "+1 point for each night in which a player claimed at least one Chicken and no Sickly "
+                "Chicken."
+            ),
         ),
         Option(
             "lone_dog_powerless",
@@ -51,7 +54,10 @@ SPEC = GameSpec(
         ),
     ),
     score_order="high",
-    summary="Each hour every player sends one card into the coop at once: Chickens wait there, Foxes and Rats "
-    "snatch them, Guard Dogs rescue them from the predators. One night per player; the highest total wins.",
+    summary=(
+        "Each hour every player sends one card into the coop at once: Chickens wait there, Foxes and Rats "
+        "snatch them, Guard Dogs rescue them from the predators. One night per player; the highest total "
+        "wins."
+    ),
     player_range=player_range,
 )

@@ -38,7 +38,7 @@ class ThrottledPasswordResetForm(PasswordResetForm):
     def save(self, *args, request=None, **kwargs) -> None:
         email = self.cleaned_data["email"]
         if throttling.reset_request_allowed(email=email, client=client_address(request) if request else None):
-            super().save(*args, request=request, **kwargs)
+            super().save(*args, request=request, **kwargs)  # type: ignore[misc]  # Django passes keywords only
 
     def get_users(self, email):
         return (user for user in super().get_users(email) if throttling.reset_mail_allowed(user_id=user.pk))
@@ -71,7 +71,8 @@ class ClaimIssueForm(forms.Form):
 
 
 class DeleteAccountForm(forms.Form):
-    """Your password (counted by the log-in lockout like any log-in), and whether your player keeps its name."""
+    """Your password (counted by the log-in lockout like any log-in), and whether your player keeps its
+    name."""
 
     password = forms.CharField(
         strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
@@ -79,7 +80,9 @@ class DeleteAccountForm(forms.Form):
     forget_name = forms.BooleanField(
         required=False,
         label='Rename my player to "former player N"',
-        help_text="Your player's results stay in the league either way; unticked, they keep your player's name.",
+        help_text=(
+            "Your player's results stay in the league either way; unticked, they keep your player's name."
+        ),
     )
 
     def __init__(self, *args, request, **kwargs):

@@ -6,6 +6,10 @@ Users are Django's own (`django.contrib.auth`); a user owns at most one person-p
 of the event that walk-in was first registered in (`league.tournaments.reach`), works once and expires.
 Only a hash of its token is stored: the token itself is shown once, to whoever issued it.
 
+A pending sign-up is what a sign-up link finishes: the account it will make (the password only as Django's
+salted hash) and the page to go back to. Only a hash of its link's token is stored, as for a claim link, so
+that the link carries nothing but the token; it works for `SIGN_UP_LINK_SECONDS`, once.
+
 API tokens are DRF's (`rest_framework.authtoken.Token`); each one made here gets a `TokenExpiry`, its lifetime
 chosen when it is made. A token without one (made by other means) expires `API_TOKEN_DEFAULT_DAYS` after it
 was made (`league.accounts.selectors.token_expires_at`).
@@ -48,6 +52,30 @@ class ClaimLink(models.Model):
 
     def __str__(self) -> str:
         return f"claim link {self.pk} for player {self.player_id}"
+
+
+class PendingSignUp(models.Model):
+    token_hash = models.CharField(
+        max_length=64,
+        unique=True,
+        help_text="SHA-256 of the sign-up link's token (hex); the token itself is never stored.",
+    )
+    username = models.CharField(max_length=150)
+    email = models.TextField()
+    password_hash = models.CharField(
+        max_length=128, help_text="The chosen password as Django's salted hash; never the password."
+    )
+    next_url = models.TextField(blank=True, help_text="The page of this site to go back to once signed up.")
+    created_at = models.DateTimeField(
+        default=timezone.now, help_text="The link expires SIGN_UP_LINK_SECONDS after this."
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["created_at"], name="pending_sign_up_created")]
+
+    def __str__(self) -> str:
+        return f"pending sign-up {self.pk} of {self.username}"
 
 
 class TokenExpiry(models.Model):

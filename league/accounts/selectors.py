@@ -9,15 +9,16 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
-from league.accounts.models import ClaimLink, TokenExpiry
+from league.accounts.models import ClaimLink, PendingSignUp, TokenExpiry
 from league.core.catalogue import game_name
 from league.matches.models import Match, MatchSeat
 from league.players.models import Player
@@ -29,8 +30,8 @@ from league.tournaments.reach import reaches
 
 
 def token_digest(token: str) -> str:
-    """The stored form of a claim link's token: its SHA-256 in hex (the token is 256 random bits, so a plain
-    hash suffices; nobody can guess a token from its digest)."""
+    """The stored form of a claim link's or a sign-up link's token: its SHA-256 in hex (the token is 256
+    random bits, so a plain hash suffices; nobody can guess a token from its digest)."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -39,6 +40,13 @@ def claim_link_for_token(token: str) -> ClaimLink | None:
     if not isinstance(token, str) or not token or len(token) > 200:
         return None
     return ClaimLink.objects.select_related("player").filter(token_hash=token_digest(token)).first()
+
+
+def pending_sign_up_for_token(token: str) -> PendingSignUp | None:
+    """The pending sign-up whose link's token this is, expired or not; None for a token that names none."""
+    if not isinstance(token, str) or not token or len(token) > 2000:
+        return None
+    return PendingSignUp.objects.filter(token_hash=token_digest(token)).first()
 
 
 def token_expires_at(token: Token) -> datetime:
@@ -50,7 +58,7 @@ def token_expires_at(token: Token) -> datetime:
         return token.created + timedelta(days=settings.API_TOKEN_DEFAULT_DAYS)
 
 
-def api_token_of(user: AbstractBaseUser) -> Token | None:
+def api_token_of(user: User) -> Token | None:
     """The user's API token (with its expiry), or None."""
     return Token.objects.select_related("expiry").filter(user=user).first()
 
@@ -60,7 +68,7 @@ def api_token_for_key(key: str) -> Token | None:
     return Token.objects.select_related("user", "expiry").filter(key=key).first()
 
 
-def can_issue_claim_link(user: AbstractBaseUser | None, player: Player) -> bool:
+def can_issue_claim_link(user: User | AnonymousUser | None, player: Player) -> bool:
     """Site staff, and an organizer who reaches the player (`league.tournaments.reach`): a walk-in first
     registered in an event they organize (whatever became of that registration since)."""
     return reaches(user, player)
@@ -145,7 +153,8 @@ def next_tables(player: Player) -> list[NextTable]:
     )
     found = []
     for table in tables:
-        seats = list(table.match.seats.all())
+        match = cast(Match, table.match)  # set: the query joins the match's seats
+        seats = list(match.seats.all())
         mine = next(seat for seat in seats if seat.player_id == player.pk)
         tournament = table.round.tournament
         found.append(
@@ -161,7 +170,7 @@ def next_tables(player: Player) -> list[NextTable]:
                     for seat in seats
                     if seat.player_id != player.pk
                 ],
-                match_id=table.match_id,
+                match_id=match.pk,
                 round_url=table.round.get_absolute_url(),
                 table_url=reverse(
                     "tournaments:table", args=[tournament.slug, table.round.number, table.number]
@@ -209,7 +218,7 @@ def my_ratings(player: Player) -> list[MyRating]:
     ]
 
 
-def my_page(user: AbstractBaseUser) -> MyPage:
+def my_page(user: User) -> MyPage:
     """What a signed-in user's own page shows: their player, its next tables, events and ratings."""
     player = player_of(user)
     if player is None:

@@ -3,11 +3,12 @@
 Sign-up happens in two steps, so that its answer never says whether an address has an account.
 `sign_up_request` checks the form's fields and mails the address: a link that finishes the sign-up, or, when
 the address has an account already, a note saying so with a link that sets a new password. The page answers
-the same either way. The sign-up link carries the pending sign-up (username, address, the password's hash,
-never the password; `next`) in a token signed with SECRET_KEY (`django.core.signing`) that works for
-`SIGN_UP_LINK_SECONDS`; `sign_up_complete` creates the account from it. Nothing is stored until then. The
-token is signed, not encrypted: whoever holds the link can read its username, address and hash, as the
-address's owner may.
+the same either way. The pending sign-up (username, address, the password's hash, never the password;
+`next`) is stored as a `PendingSignUp` with the SHA-256 of a random token (`secrets`), and the link carries
+only that token, so nothing of the account lands in the access logs of the web server or a proxy. The link
+works for `SIGN_UP_LINK_SECONDS`, once: `sign_up_complete` creates the account from it and deletes the row.
+An expired row is refused (409) and deleted a further SIGN_UP_LINK_SECONDS later, when a sign-up is
+requested; until then its link says it expired rather than that it is broken.
 
 Each function checks first (raising a `UserError`: 400 bad input, 403 not allowed, 404 no such object, 409 a
 state that refuses the request) and only then writes. Users are Django's own; passwords go through Django's
@@ -25,16 +26,16 @@ results, unlinked (and renamed "former player N" when the user asks).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.hashers import make_password
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.auth.tokens import default_token_generator
 from django.contrib.auth.validators import UnicodeUsernameValidator
-from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
@@ -47,8 +48,13 @@ from django.utils.http import urlsafe_base64_encode
 from rest_framework.authtoken.models import Token
 
 from league.accounts import throttling
-from league.accounts.models import ClaimLink, TokenExpiry
-from league.accounts.selectors import claim_link_for_token, email_taken, token_digest
+from league.accounts.models import ClaimLink, PendingSignUp, TokenExpiry
+from league.accounts.selectors import (
+    claim_link_for_token,
+    email_taken,
+    pending_sign_up_for_token,
+    token_digest,
+)
 from league.core.errors import Conflict, ErrorCode, Forbidden, UserError
 from league.notifications.webhooks import owner_webhooks_delete
 from league.players.models import Player
@@ -58,14 +64,13 @@ from league.tournaments.reach import organizes_first_event
 USERNAME_MAX_LENGTH = 150
 DELETED_USERNAME = "deleted user {pk}"  # a space: no sign-up can take it (the username validator refuses one)
 NO_SUCH_CLAIM_LINK = "no such claim link: check that you copied all of it"
-SIGN_UP_SALT = "league.accounts.sign-up"
 BROKEN_SIGN_UP_LINK = "this sign-up link is broken: open it from the mail again (all of it), or sign up again"
 CLAIM_LINK_USED = "this claim link has been used already: a claim link works once"
 
 
 def check_username(username: object) -> str:
-    """The username as it is stored, or a UserError: Django's username rule (letters, digits and @.+-_, at most
-    150 characters), and not taken by another account, ignoring case."""
+    """The username as it is stored, or a UserError: Django's username rule (letters, digits and @.+-_, at
+    most 150 characters), and not taken by another account, ignoring case."""
     if not isinstance(username, str) or not username.strip():
         raise UserError("choose a username", field="username", code=ErrorCode.REQUIRED)
     username = username.strip()
@@ -118,8 +123,9 @@ def check_password(password: object, *, username: str, email: str) -> str:
     return password
 
 
-def account_create(*, username: str, email: str, password: str) -> AbstractBaseUser:
-    """A new account (not staff), after Django's checks of each field; usernames and emails unique ignoring case."""
+def account_create(*, username: str, email: str, password: str) -> User:
+    """A new account (not staff), after Django's checks of each field; usernames and emails unique ignoring
+    case."""
     username = check_username(username)
     email = check_email(email)
     password = check_password(password, username=username, email=email)
@@ -132,53 +138,38 @@ def account_create(*, username: str, email: str, password: str) -> AbstractBaseU
         ) from None
 
 
-@dataclass(frozen=True)
-class PendingSignUp:
-    """What a sign-up link carries."""
-
-    username: str
-    email: str
-    password_hash: str
-    next_url: str
-    requested_at: int  # seconds since the epoch
+def sign_up_expires_at(pending: PendingSignUp) -> datetime:
+    """When the link of `pending` stops working: SIGN_UP_LINK_SECONDS after it was requested."""
+    return pending.created_at + timedelta(seconds=settings.SIGN_UP_LINK_SECONDS)
 
 
-def sign_up_token(pending: PendingSignUp) -> str:
-    """The signed token of a sign-up link."""
-    payload = {
-        "u": pending.username,
-        "e": pending.email,
-        "p": pending.password_hash,
-        "n": pending.next_url,
-        "t": pending.requested_at,
-    }
-    return signing.dumps(payload, salt=SIGN_UP_SALT, compress=True)
-
-
-def check_sign_up_token(token: object) -> PendingSignUp:
-    """The pending sign-up of a sign-up link's token, or a UserError: broken (not signed by us, cut, changed:
-    400) or older than SIGN_UP_LINK_SECONDS (409)."""
-    if not isinstance(token, str) or not token or len(token) > 2000:
+def check_sign_up_token(token: object, *, lock: bool = False) -> PendingSignUp:
+    """The pending sign-up of a sign-up link's token, or a UserError: broken (no pending sign-up has it: cut,
+    changed, made up or used already: 400) or older than SIGN_UP_LINK_SECONDS (409). With `lock`, the row is
+    locked (call inside a transaction)."""
+    if not isinstance(token, str):
         raise UserError(BROKEN_SIGN_UP_LINK, field="token")
-    try:
-        payload = signing.loads(token, salt=SIGN_UP_SALT)
-    except (signing.BadSignature, ValueError):
-        raise UserError(BROKEN_SIGN_UP_LINK, field="token") from None
-    fields = ("u", "e", "p", "n")
-    if not isinstance(payload, dict) or not all(isinstance(payload.get(key), str) for key in fields):
+    pending = pending_sign_up_for_token(token)
+    if pending is not None and lock:
+        pending = PendingSignUp.objects.select_for_update().filter(pk=pending.pk).first()
+    if pending is None:
         raise UserError(BROKEN_SIGN_UP_LINK, field="token")
-    requested_at = payload.get("t")
-    if not isinstance(requested_at, int) or isinstance(requested_at, bool):
-        raise UserError(BROKEN_SIGN_UP_LINK, field="token")
-    pending = PendingSignUp(payload["u"], payload["e"], payload["p"], payload["n"], requested_at)
-    expires = requested_at + settings.SIGN_UP_LINK_SECONDS
-    if timezone.now().timestamp() >= expires:
-        when = datetime.fromtimestamp(expires, UTC).strftime("%Y-%m-%d %H:%M")
+    expires = sign_up_expires_at(pending)
+    if timezone.now() >= expires:
+        when = expires.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
         raise Conflict(f"this sign-up link expired on {when} UTC: sign up again")
     return pending
 
 
-def _mail(*, to: str, template: str, context: dict) -> None:
+def sign_up_expired_purge() -> int:
+    """Delete the pending sign-ups whose link expired more than SIGN_UP_LINK_SECONDS ago (until then the link
+    answers that it expired); how many."""
+    cutoff = timezone.now() - timedelta(seconds=2 * settings.SIGN_UP_LINK_SECONDS)
+    deleted, _ = PendingSignUp.objects.filter(created_at__lte=cutoff).delete()
+    return deleted
+
+
+def _mail(*, to: str, template: str, context: Mapping[str, object]) -> None:
     subject = render_to_string(f"accounts/{template}_subject.txt", context).strip()
     send_mail(subject, render_to_string(f"accounts/{template}_email.txt", context), None, [to])
 
@@ -188,8 +179,8 @@ def sign_up_request(
 ) -> None:
     """Check a sign-up and mail its address: the link that finishes it, or, when an account has the address
     already, a note saying so with a link that sets a new password. Both take the same work (the password is
-    hashed either way) and neither stores anything; beyond SIGN_UP_MAILS_PER_ADDRESS_HOUR mails to the address
-    nothing is sent. `site` is the scheme and host of the links (`https://example.org`).
+    hashed either way); only the link's pending sign-up is stored. Beyond SIGN_UP_MAILS_PER_ADDRESS_HOUR mails
+    to the address nothing is sent. `site` is the scheme and host of the links (`https://example.org`).
 
     Raises a UserError for a field at fault (a username that is taken, a password Django's validators
     refuse); whether the address has an account is never one.
@@ -201,30 +192,40 @@ def sign_up_request(
     existing = get_user_model().objects.filter(email__iexact=email).order_by("pk").first()
     if not throttling.sign_up_mail_allowed(email=email):
         return
+    sign_up_expired_purge()  # on both paths, so that they take the same work
     if existing is not None:
         uid = urlsafe_base64_encode(force_bytes(existing.pk))
         reset_token = default_token_generator.make_token(existing)
         reset = reverse("accounts:password-reset-confirm", kwargs={"uidb64": uid, "token": reset_token})
-        context = {"username": existing.get_username(), "reset_url": f"{site}{reset}"}
+        context: dict[str, object] = {"username": existing.get_username(), "reset_url": f"{site}{reset}"}
         _mail(to=existing.email, template="sign_up_exists", context=context)
         return
-    pending = PendingSignUp(username, email, password_hash, next_url, int(timezone.now().timestamp()))
-    link = reverse("accounts:signup-confirm", kwargs={"token": sign_up_token(pending)})
+    token = secrets.token_urlsafe(32)
+    PendingSignUp.objects.create(
+        token_hash=token_digest(token),
+        username=username,
+        email=email,
+        password_hash=password_hash,
+        next_url=next_url,
+        created_at=timezone.now(),
+    )
+    link = reverse("accounts:signup-confirm", kwargs={"token": token})
     hours = settings.SIGN_UP_LINK_SECONDS // 3600
     context = {"username": username, "url": f"{site}{link}", "hours": hours}
     _mail(to=email, template="sign_up", context=context)
 
 
-def sign_up_complete(*, token: object) -> tuple[AbstractBaseUser, str]:
+def sign_up_complete(*, token: object) -> tuple[User, str]:
     """Create the account of a sign-up link (see `check_sign_up_token`); the new user and the link's `next`.
 
-    Refused (409) when the link was used already, or when its username or address got an account meanwhile.
+    The link works once: its pending sign-up is deleted with the account made (a second follow finds none:
+    400, as a broken link). Refused (409) when its username or address got an account meanwhile.
     """
-    pending = check_sign_up_token(token)
     model = get_user_model()
-    name_taken = f"the username {pending.username} was taken meanwhile: sign up again with another"
     try:
         with transaction.atomic():
+            pending = check_sign_up_token(token, lock=True)
+            name_taken = f"the username {pending.username} was taken meanwhile: sign up again with another"
             taken = model.objects.filter(username__iexact=pending.username).first()
             if taken is not None and taken.email.casefold() == pending.email.casefold():
                 raise Conflict(
@@ -240,12 +241,15 @@ def sign_up_complete(*, token: object) -> tuple[AbstractBaseUser, str]:
                 password=pending.password_hash,
             )
             user.save()
-    except IntegrityError:  # a concurrent follow of the same link, or a sign-up of the same username
-        raise Conflict(name_taken) from None
+            pending.delete()
+    except IntegrityError:  # a concurrent sign-up of the same username
+        raise Conflict(
+            f"the username {pending.username} was taken meanwhile: sign up again with another"
+        ) from None
     return user, pending.next_url
 
 
-def account_delete(*, user: AbstractBaseUser, password: str, forget_name: bool = False) -> None:
+def account_delete(*, user: User, password: str, forget_name: bool = False) -> None:
     """Delete `user`'s account after checking their password (see the module docstring for what stays).
 
     Their sessions end with it: Django's session check compares a hash of the password, which is gone.
@@ -291,7 +295,7 @@ class IssuedToken:
     expires_at: datetime
 
 
-def api_token_create(*, user: AbstractBaseUser, days: object = None) -> IssuedToken:
+def api_token_create(*, user: User | AnonymousUser, days: object = None) -> IssuedToken:
     """A new API token for `user` (DRF's: `Authorization: Token <key>`), replacing the one they had, that
     expires `days` days from now (one of API_TOKEN_DAYS; API_TOKEN_DEFAULT_DAYS when None); the key is
     returned to be shown once."""
@@ -306,7 +310,7 @@ def api_token_create(*, user: AbstractBaseUser, days: object = None) -> IssuedTo
     return IssuedToken(key=token.key, expires_at=expiry.expires_at)
 
 
-def api_token_revoke(*, user: AbstractBaseUser) -> bool:
+def api_token_revoke(*, user: User) -> bool:
     """Revoke `user`'s API token; whether there was one."""
     deleted, _ = Token.objects.filter(user=user).delete()
     return bool(deleted)
@@ -314,11 +318,12 @@ def api_token_revoke(*, user: AbstractBaseUser) -> bool:
 
 def _already_has(player: Player) -> Conflict:
     return Conflict(
-        f"your account already has a player, {player.name}: an account owns one player, and claims never merge two"
+        f"your account already has a player, {player.name}: an account owns one player, and claims never "
+        "merge two"
     )
 
 
-def my_player_create(*, user: AbstractBaseUser, name: str) -> Player:
+def my_player_create(*, user: User, name: str) -> Player:
     """Create the signed-in user's own person-player (a name as any player's: unique, through check_name)."""
     if not user.is_authenticated:
         raise Forbidden("log in to create your player")
@@ -338,7 +343,7 @@ class IssuedClaimLink:
     token: str  # shown once, to the issuer; only its hash is stored
 
 
-def claim_link_issue(*, by: AbstractBaseUser, player_id: object) -> IssuedClaimLink:
+def claim_link_issue(*, by: User, player_id: object) -> IssuedClaimLink:
     """A claim link for an unclaimed person-player, by site staff or an organizer who reaches the player (of
     the event the walk-in was first registered in: `league.tournaments.reach`); it works once, for
     `CLAIM_LINK_DAYS` days."""
@@ -371,7 +376,7 @@ def claim_link_issue(*, by: AbstractBaseUser, player_id: object) -> IssuedClaimL
     return IssuedClaimLink(link=link, token=token)
 
 
-def check_claim_link(*, link: ClaimLink, user: AbstractBaseUser) -> None:
+def check_claim_link(*, link: ClaimLink, user: User | AnonymousUser) -> None:
     """Refuse (with the reason) a claim of `link` by `user`: used, expired, the user has a player, the player
     is a bot or belongs to an account already."""
     if link.used_at is not None:
@@ -389,7 +394,7 @@ def check_claim_link(*, link: ClaimLink, user: AbstractBaseUser) -> None:
         raise Conflict(f"{player.name} already belongs to an account")
 
 
-def claim_redeem(*, user: AbstractBaseUser, token: str) -> Player:
+def claim_redeem(*, user: User | AnonymousUser, token: str) -> Player:
     """Give the signed-in `user`, who has no player, the player of the claim link whose token this is; the
     link is used up. Never merges two players."""
     if not user.is_authenticated:

@@ -32,6 +32,7 @@ from league.accounts.forms import (
 )
 from league.core.errors import Conflict, NotFound, UserError
 from league.core.forms import add_user_error
+from league.core.http import SignedInRequest
 from league.core.throttling import client_address
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -186,12 +187,12 @@ class PasswordResetConfirmView(BadFormIs400, auth_views.PasswordResetConfirmView
 
 
 @login_required
-def me(request: HttpRequest) -> HttpResponse:
+def me(request: SignedInRequest) -> HttpResponse:
     return _me(request)
 
 
 def _me(
-    request: HttpRequest,
+    request: SignedInRequest,
     *,
     player_form: PlayerNameForm | None = None,
     token_form: ApiTokenForm | None = None,
@@ -213,7 +214,7 @@ def _me(
 
 @login_required
 @require_POST
-def me_player_create(request: HttpRequest) -> HttpResponse:
+def me_player_create(request: SignedInRequest) -> HttpResponse:
     form = PlayerNameForm(request.POST)
     if form.is_valid():
         try:
@@ -230,7 +231,7 @@ def me_player_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def api_token_create(request: HttpRequest) -> HttpResponse:
+def api_token_create(request: SignedInRequest) -> HttpResponse:
     """A new API token that lasts the days chosen, shown on this answer only (the page is not a redirect, so
     the key is stored nowhere else)."""
     form = ApiTokenForm(request.POST)
@@ -243,7 +244,7 @@ def api_token_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def api_token_revoke(request: HttpRequest) -> HttpResponse:
+def api_token_revoke(request: SignedInRequest) -> HttpResponse:
     revoked = services.api_token_revoke(user=request.user)
     messages.success(request, "Your API token is revoked." if revoked else "You had no API token.")
     return redirect("accounts:me")
@@ -258,7 +259,7 @@ def _refused(
 
 @login_required
 @require_POST
-def claim_link_issue(request: HttpRequest) -> HttpResponse:
+def claim_link_issue(request: SignedInRequest) -> HttpResponse:
     """Issue a claim link for a player (staff, or an organizer of a tournament the player is in); the answer
     shows the link, once."""
     form = ClaimIssueForm(request.POST)
@@ -295,7 +296,7 @@ def claim(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @login_required
-def account_delete(request: HttpRequest) -> HttpResponse:
+def account_delete(request: SignedInRequest) -> HttpResponse:
     """Delete my account: the confirmation page asks for the password; the player and its results stay."""
     form = DeleteAccountForm(request.POST or None, request=request)
     if request.method == "POST" and form.is_valid():

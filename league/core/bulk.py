@@ -17,10 +17,10 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import Field, Model
+from django.db.models import Field, ForeignKey, Model
 
 from league.core.errors import InvariantViolation
 
@@ -56,8 +56,14 @@ def _field(model: type[Model], column: str) -> Field:
     raise InvariantViolation(f"{model.__name__} has no column {column!r}")
 
 
+def _column(field: Field) -> str:
+    """The column of a field `_field` found: a concrete field, so it has one."""
+    return cast(str, field.column)
+
+
 def _is_plain(field: Field) -> bool:
-    target = field.target_field if field.is_relation else field
+    # A concrete field that is a relation is a ForeignKey (or a OneToOneField, one of those).
+    target = cast(ForeignKey, field).target_field if field.is_relation else field
     return target.get_internal_type() in PLAIN_TYPES
 
 
@@ -103,9 +109,9 @@ def insert(
         for field, value in zip(constant_fields, constants.values(), strict=True)
     ]
     values = _prepared(fields, rows, connection)
-    targets = ", ".join(quote(field.column) for field in (*fields, *constant_fields))
+    targets = ", ".join(quote(_column(field)) for field in (*fields, *constant_fields))
     head = f"INSERT INTO {quote(model._meta.db_table)} ({targets}) "
-    tail = f" RETURNING {', '.join(quote(_field(model, c).column) for c in returning)}" if returning else ""
+    tail = f" RETURNING {', '.join(quote(_column(_field(model, c))) for c in returning)}" if returning else ""
     result: list[tuple] = []
     if connection.vendor == "postgresql":
         arrays = ", ".join(f"%b::{field.cast_db_type(connection)}[]" for field in fields)
@@ -123,8 +129,9 @@ def insert(
             for row in by_row:
                 cursor.execute(f"{head}VALUES {row_sql}", row)
                 ids.append(cursor.lastrowid)
-            rows = model.objects.filter(pk__in=ids).values_list("pk", *returning)
-            found = {row[0]: tuple(row[1:]) for row in rows}
+            manager = model.objects  # type: ignore[attr-defined]  # ModelBase gives every model class one
+            found_rows = manager.filter(pk__in=ids).values_list("pk", *returning)
+            found = {row[0]: tuple(row[1:]) for row in found_rows}
             return [found[pk] for pk in ids]
         size = max(1, _parameter_limit(connection) // width)
         for start in range(0, len(by_row), size):
@@ -185,17 +192,17 @@ def update(
     names = [f"k{index}" for index in range(len(key_fields))] + [f"c{index}" for index in range(len(columns))]
     values = _prepared(fields, rows, connection)
     assignments = [
-        f"{quote(field.column)} = v.{name}"
+        f"{quote(_column(field))} = v.{name}"
         for field, name in zip(fields[len(key) :], names[len(key) :], strict=True)
     ]
     postgresql = connection.vendor == "postgresql"
     constant_params = []
     for name, value in constants.items():
         field = _field(model, name)
-        assignments.append(f"{quote(field.column)} = {'%b' if postgresql else '%s'}")
+        assignments.append(f"{quote(_column(field))} = {'%b' if postgresql else '%s'}")
         constant_params.append(field.get_db_prep_save(value, connection))
     where = " AND ".join(
-        f"{table}.{quote(field.column)} = v.{name}" for field, name in zip(key_fields, names, strict=False)
+        f"{table}.{quote(_column(field))} = v.{name}" for field, name in zip(key_fields, names, strict=False)
     )
     if postgresql:
         arrays = ", ".join(f"%b::{field.cast_db_type(connection)}[]" for field in fields)

@@ -3,8 +3,9 @@ violations, which are bugs.
 
 A `UserError` is bad input or a wrong state that the person can fix: the form shows it next to `field`,
 the API answers with `status` and its error body (`league/api/errors.py`: `code`, `detail`, `field` and
-`errors`), where `code` is one of `ErrorCode` (stable: clients branch on it). `NotFound` is also Django's `Http404`, so a page whose service finds no such object
-answers 404 like any other missing page, and the API answers 404 with the same body as for its own misses.
+`errors`), where `code` is one of `ErrorCode` (stable: clients branch on it). `NotFound` is also Django's
+`Http404`, so a page whose service finds no such object answers 404 like any other missing page, and the API
+answers 404 with the same body as for its own misses.
 
 An `InvariantViolation` is what can only happen through a bug (two rows the code just made disagree, a
 caller naming a column that does not exist): it is never caught, so it surfaces as a 500 and in the logs.
@@ -111,7 +112,7 @@ class VersionConflict(UserError):
     status = 409
     code = ErrorCode.VERSION_CONFLICT
 
-    def __init__(self, current_version: int, expected_version: int):
+    def __init__(self, current_version: int | None, expected_version: int):  # None: the match is gone
         super().__init__(
             f"the result is at version {current_version}, not {expected_version}: "
             "someone entered a result meanwhile; review it and submit again with "

@@ -9,17 +9,21 @@ is logged and the others still run (`send_robust`), so hearing about an action n
 Every payload is keyword arguments of plain ids (and a few plain values), not model instances, so a
 receiver reads the rows afresh and can hand the ids on to a Celery task as they are.
 
-| signal | sent when | payload |
-| --- | --- | --- |
-| `table_ready` | tables get their players: a round is published, or a bracket match's players are known | `tournament_id`, `table_ids` |
-| `result_recorded` | a result version is stored at a tournament table (organizer entry or confirmed report) | `tournament_id`, `table_id`, `version_id` |
-| `report_awaiting_confirmation` | a player reports a table's result and others must confirm it | `tournament_id`, `table_id`, `report_id`, `user_ids` (who must confirm) |
-| `result_disputed` | a seated player disputes a report or a stored result | `tournament_id`, `table_id`, `dispute_id` |
-| `player_invited` | an organizer invites a player into a tournament | `tournament_id`, `player_id` |
-| `tournament_finished` | a tournament's status becomes finished | `tournament_id` |
-| `league_round_rated` | every match of a bot-league round is played and rated | `league_id`, `round_number` |
-| `bot_match_voided` | a league fixture's or challenge's match is voided because its workers were lost (its lease expired too often) | `match_id` |
-| `bot_checked` | the check of an uploaded bot version ends: ready, or refused (with the reason) | `bot_id` |
+Each signal, when it is sent, and its payload:
+- `table_ready`: tables get their players: a round is published, or a bracket match's players are known.
+  `tournament_id`, `table_ids`.
+- `result_recorded`: a result version is stored at a tournament table (organizer entry or confirmed report).
+  `tournament_id`, `table_id`, `version_id`.
+- `report_awaiting_confirmation`: a player reports a table's result and others must confirm it.
+  `tournament_id`, `table_id`, `report_id`, `user_ids` (who must confirm).
+- `result_disputed`: a seated player disputes a report or a stored result. `tournament_id`, `table_id`,
+  `dispute_id`.
+- `player_invited`: an organizer invites a player into a tournament. `tournament_id`, `player_id`.
+- `tournament_finished`: a tournament's status becomes finished. `tournament_id`.
+- `league_round_rated`: every match of a bot-league round is played and rated. `league_id`, `round_number`.
+- `bot_match_voided`: a league fixture's or challenge's match is voided because its workers were lost (its
+  lease expired too often). `match_id`.
+- `bot_checked`: the check of an uploaded bot version ends: ready, or refused (with the reason). `bot_id`.
 """
 
 from __future__ import annotations

@@ -45,14 +45,14 @@ def _brackets(text: str) -> str:
     """The brackets of `text` that stand outside string literals, in order.
 
     A string literal opens at a quote that stands outside one and closes at the next quote that no backslash
-    escapes. If one never closes, every quote after it is escaped inside it (a quote it reaches unescaped would
-    have closed it), so no later quote opens a string either: from there on every bracket counts. One match
-    finds where such a string opens (or the end), so the work is linear in the text; a scan that tried a string
-    at each quote again, as a regular expression's search does, was quadratic on an unterminated string of
-    escaped quotes.
+    escapes. If one never closes, every quote after it is escaped inside it (a quote it reaches unescaped
+    would have closed it), so no later quote opens a string either: from there on every bracket counts. One
+    match finds where such a string opens (or the end), so the work is linear in the text; a scan that tried a
+    string at each quote again, as a regular expression's search does, was quadratic on an unterminated string
+    of escaped quotes.
     """
-    # The pattern matches at any position (it may match nothing), so there is always a match: its end is a quote
-    # whose string never closes, or len(text).
+    # The pattern matches at any position (it may match nothing), so there is always a match: its end is a
+    # quote whose string never closes, or len(text).
     unclosed = cast("re.Match[str]", _OUTSIDE_STRINGS.match(text)).end()
     outside = _STRING.sub("", text[:unclosed]) + text[unclosed + 1 :]
     return _NOT_BRACKET.sub("", outside)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 DIR_MODE = 0o700
@@ -20,14 +21,15 @@ SQLITE_COMPANIONS = ("-wal", "-shm", "-journal")
 
 
 def private_dir(path: str | os.PathLike) -> Path:
-    """`path` as a folder of mode 0700: made (with its missing parents) or, if it exists, its mode narrowed."""
+    """`path` as a folder of mode 0700: made (with its missing parents) or, if it exists, its mode
+    narrowed."""
     folder = Path(path)
     folder.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
     os.chmod(folder, DIR_MODE)
     return folder
 
 
-def sqlite_file(database: dict) -> str | None:
+def sqlite_file(database: Mapping[str, object]) -> str | None:
     """The file of a Django DATABASES entry if it is a SQLite database on disk, else None."""
     if not str(database.get("ENGINE", "")).endswith("sqlite3"):
         return None
@@ -48,7 +50,7 @@ def private_database(path: str | os.PathLike, *, create: bool = True) -> None:
             os.chmod(name, FILE_MODE)
 
 
-def private_embedded_database(database: dict) -> None:
+def private_embedded_database(database: Mapping[str, object]) -> None:
     """For a Django DATABASES entry: its SQLite file made private (created at 0600 if missing), if it is one
     and its folder exists; any other database is left alone."""
     name = sqlite_file(database)

@@ -39,7 +39,8 @@ def is_slug(value: str) -> bool:
 
 
 class NameSlugConverter:
-    """The path converter `<name_slug:...>`: any slug of `slug_of`, in any script (percent-encoded in URLs)."""
+    """The path converter `<name_slug:...>`: any slug of `slug_of`, in any script (percent-encoded in
+    URLs)."""
 
     regex = r"[^/]+"
 

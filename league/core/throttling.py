@@ -40,6 +40,14 @@ def client_address(request: HttpRequest) -> str | None:
         return remote
 
 
+class AxesRequest(HttpRequest):
+    """A login request as axes' middleware and handler leave it (a type only): the attributes they set."""
+
+    axes_ip_address: str | None
+    axes_locked_out: bool
+    axes_credentials: dict | None
+
+
 # The user name column of axes' records (AccessAttempt, AccessLog, AccessFailureLog).
 RECORDED_USERNAME_LENGTH = 255
 
@@ -49,7 +57,7 @@ def attempted_username(request: HttpRequest, credentials: dict | None = None) ->
     255 characters, so that a failed login with a longer name (no account has one: usernames have at most 150)
     is counted like any other instead of failing to store on PostgreSQL."""
     source = credentials if credentials else getattr(request, "data", request.POST)
-    username = source.get(settings.AXES_USERNAME_FORM_FIELD)
+    username = source.get(settings.AXES_USERNAME_FORM_FIELD)  # type: ignore[misc]  # axes.conf sets its default
     return username[:RECORDED_USERNAME_LENGTH] if isinstance(username, str) else username
 
 
@@ -57,21 +65,21 @@ class LoginLockoutHandler(AxesDatabaseHandler):
     """axes' database handler plus the per-address limit: `LOGIN_ADDRESS_FAILURE_LIMIT` failures from one
     client address within the cool-off lock every login from it, whatever the user name."""
 
-    def address_failures(self, request: HttpRequest) -> int:
+    def address_failures(self, request: AxesRequest) -> int:
         """Failed logins from the request's client address within the cool-off, over all user names."""
         attempts = AccessAttempt.objects.filter(
             ip_address=request.axes_ip_address, attempt_time__gte=get_cool_off_threshold(request)
         )
         return attempts.aggregate(total=Sum("failures_since_start"))["total"] or 0
 
-    def is_locked(self, request: HttpRequest, credentials: dict | None = None) -> bool:
+    def is_locked(self, request: AxesRequest, credentials: dict | None = None) -> bool:
         return (
             super().is_locked(request, credentials)
             or self.address_failures(request) >= settings.LOGIN_ADDRESS_FAILURE_LIMIT
         )
 
     def user_login_failed(
-        self, sender, credentials: dict, request: HttpRequest | None = None, **kwargs
+        self, sender, credentials: dict, request: AxesRequest | None = None, **kwargs
     ) -> None:
         """Record the failure (axes); flag the request as locked out when either limit is reached now, so that
         the failure that reaches a limit, and every attempt after it, gets the lockout page."""

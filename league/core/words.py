@@ -63,8 +63,8 @@ def bot_play_words(strategy: str, params: Mapping[str, Any] | None, *, external:
 
 
 def exact_terms(params: Mapping[str, Any] | None) -> str:
-    """The stored settings as `key=value`, space-separated, by name (what the <details> element shows; by name,
-    since PostgreSQL's jsonb keeps its own order of an object's keys)."""
+    """The stored settings as `key=value`, space-separated, by name (what the <details> element shows; by
+    name, since PostgreSQL's jsonb keeps its own order of an object's keys)."""
     return " ".join(f"{key}={value}" for key, value in sorted((params or {}).items()))
 
 

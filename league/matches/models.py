@@ -6,6 +6,9 @@ which the results services call, so that lists and ratings read it without parsi
 themselves live in `results`.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -88,7 +91,7 @@ class Match(models.Model):
         return decompress(self.record)
 
     @staticmethod
-    def compress_record(record: dict) -> bytes:
+    def compress_record(record: Mapping[str, Any]) -> bytes:
         """The stored form of a match record: the engines' one codec (`games.core.record.compress`)."""
         return compress(record)
 
@@ -120,8 +123,8 @@ class MatchSeat(models.Model):
 
 class Verification(models.Model):
     """The strict verification of a bot match's record (`games.core.verify`), run once per stored match by
-    `league.matches.tasks.verify_matches_task`: verified, rejected (the first changed or illegal event), or not
-    verifiable (why: a record written before bot versions were recorded, another version of the game).
+    `league.matches.tasks.verify_matches_task`: verified, rejected (the first changed or illegal event), or
+    not verifiable (why: a record written before bot versions were recorded, another version of the game).
     `not_remade` lists the seats checked for legality only: `{"seat": n, "why": "..."}` (external programs,
     time-limited search, other bot versions)."""
 

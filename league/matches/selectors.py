@@ -1,10 +1,11 @@
-"""Reads for matches: lists and pages, and a rating pool's matches in the pool's order for `league.ratings`."""
+"""Reads for matches: lists and pages, and a rating pool's matches in the pool's order for
+`league.ratings`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from datetime import datetime
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from django.db.models import Prefetch, Q, QuerySet
 
@@ -42,7 +43,8 @@ def player_seats(player: Player) -> QuerySet[MatchSeat]:
 
 
 def verification_of(match: Match) -> Verification | None:
-    """The strict verification of a match's record, or None while it is pending (or for a match without one)."""
+    """The strict verification of a match's record, or None while it is pending (or for a match without
+    one)."""
     return Verification.objects.filter(match_id=match.pk).first()
 
 
@@ -55,7 +57,8 @@ def players_by_seat(*, match_ids: Sequence[int]) -> dict[int, list[int]]:
     return players
 
 
-# A pool applies its matches by (played_at, id); the (rating_pool, played_at, id) index serves every read below.
+# A pool applies its matches by (played_at, id); the (rating_pool, played_at, id) index serves every read
+# below.
 PoolKey = tuple[datetime, int]
 POOL_ORDER = ("played_at", "id")
 BATCH = 2000
@@ -98,7 +101,8 @@ def rated_matches_for_pool(*, pool_id: int, start: PoolKey | None = None) -> Ite
             "match_id", "seat", "player_id", "place"
         )
         for match_id, seat, player_id, place in rows:
-            seats[match_id].append((seat, player_id, place))
+            # A finished match's seats have places.
+            seats[match_id].append((seat, player_id, cast(int, place)))
         for match_id, played_at in chunk:
             seated = sorted(seats[match_id])
             yield PoolMatch(

@@ -22,10 +22,10 @@ import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from celery import signature
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -82,8 +82,11 @@ def check_seats_of_many(player_ids: Sequence[int], *, rated: bool) -> None:
     else:
         players = players.filter(pk__in=wanted)
     # Plain values: model instances of 10,000 players would cost more than the check.
-    found = {pk: (name, active, kind) for pk, name, active, kind in players.values_list("pk", "name", "active", "kind")
-             if pk in wanted}  # fmt: skip
+    found = {
+        pk: (name, active, kind)
+        for pk, name, active, kind in players.values_list("pk", "name", "active", "kind")
+        if pk in wanted
+    }
     missing = sorted({pid for pid in player_ids if pid not in found})
     if missing:
         raise UserError(f"no player with id {', '.join(map(str, missing))}", field="players")
@@ -132,9 +135,7 @@ def check_match(
     return MatchPlan(spec, players, valid_options, rated, played_at)
 
 
-def match_schedule(
-    *, plan: MatchPlan, rating_pool_id: int | None, created_by: AbstractBaseUser | None = None
-) -> Match:
+def match_schedule(*, plan: MatchPlan, rating_pool_id: int | None, created_by: User | None = None) -> Match:
     """Create a scheduled match from a validated plan, one seat per player in the plan's order (seat 0 first).
 
     A rated plan needs the pool it counts in (`rating_pool_id`), an unrated one none.
@@ -245,8 +246,13 @@ def matches_set_outcomes(*, status: str, outcomes: Sequence[MatchOutcome]) -> No
     if any(with_record) and not all(with_record):
         raise InvariantViolation("the outcomes of one call all carry a record or none do")
     if all(with_record):
-        rows = [
-            (outcome.match_id, outcome.result_version, Match.compress_record(outcome.record))
+        rows: list[tuple[Any, ...]] = [
+            # all(with_record): each outcome has a record
+            (
+                outcome.match_id,
+                outcome.result_version,
+                Match.compress_record(cast(Mapping[str, Any], outcome.record)),
+            )
             for outcome in outcomes
         ]
         bulk.update(Match, ("result_version", "record"), rows, status=status)
@@ -275,7 +281,7 @@ def matches_verify(*, match_ids: Sequence[int]) -> int:
     rows = Match.objects.filter(pk__in=list(match_ids), record__isnull=False).values_list("pk", "record")
     for match_id, blob in rows.iterator():
         try:
-            verdict = verify(decompress(blob))
+            verdict = verify(decompress(cast(bytes | memoryview, blob)))  # record__isnull=False
         except (BadRecord, zlib.error, ValueError) as exc:  # not a readable record: nothing to re-make
             verdicts.append(
                 Verification(

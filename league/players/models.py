@@ -7,8 +7,8 @@ from django.db import models
 class Player(models.Model):
     """Someone (or some bot) who takes a seat at a match.
 
-        A bot player is linked to its bot definition by the bot-league app, which adds that relation; people may
-        be linked to a user account so that they can log in. Names are unique regardless of case, by `name_key`
+    A bot player is linked to its bot definition by the bot-league app, which adds that relation; people may
+    be linked to a user account so that they can log in. Names are unique regardless of case, by `name_key`
     (computed in Python: the databases' lower() functions fold case differently).
     """
 
@@ -21,7 +21,10 @@ class Player(models.Model):
         max_length=240,
         unique=True,
         editable=False,
-        help_text="The name case-folded (league.core.names.name_key): names are unique ignoring case, in any script.",
+        help_text=(
+            "The name case-folded (league.core.names.name_key): names are unique ignoring case, in any "
+            "script."
+        ),
     )
     slug = models.SlugField(
         max_length=90, unique=True, allow_unicode=True, help_text="Derived from the name; used in page URLs."
@@ -39,6 +42,9 @@ class Player(models.Model):
         default=True, help_text="Inactive players keep their history but take no new seats."
     )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    # Not a column: the seats taken, set on the players of a page by `selectors.with_seat_counts`.
+    seat_count: int
 
     class Meta:
         ordering = ["name"]

@@ -1,8 +1,9 @@
 """Reads for players."""
 
 from collections.abc import Iterable
+from typing import cast
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import Count, QuerySet
 
 from league.players.models import Player
@@ -33,9 +34,9 @@ def with_seat_counts(players: Iterable[Player]) -> list[Player]:
     return players
 
 
-def player_of(user: AbstractBaseUser | None) -> Player | None:
+def player_of(user: AbstractBaseUser | AnonymousUser | None) -> Player | None:
     """The person-player a signed-in user owns, or None (anonymous, or no player yet). Read afresh each call
     (not through the cached `user.player`), so a player created or claimed earlier in a request is seen."""
     if user is None or not user.is_authenticated:
         return None
-    return Player.objects.filter(user=user).first()
+    return Player.objects.filter(user=cast(User, user)).first()  # AUTH_USER_MODEL is auth's User

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from typing import cast
+
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from league.core.errors import Conflict, ErrorCode, UserError
@@ -10,7 +12,7 @@ from league.core.names import check_name, name_key
 from league.core.slugs import free_slug
 from league.players.models import Player
 
-NAME_MAX_LENGTH = Player._meta.get_field("name").max_length
+NAME_MAX_LENGTH = cast(int, Player._meta.get_field("name").max_length)  # a CharField: always set
 SLUG_LENGTH = 80  # of the slug column's 90, leaving room for a -N suffix
 
 
@@ -45,7 +47,7 @@ def _free_slug(name: str, exclude_id: int | None) -> str:
 
 
 def player_create(
-    *, name: str, kind: str = Player.Kind.PERSON, user: AbstractBaseUser | None = None, active: bool = True
+    *, name: str, kind: str = Player.Kind.PERSON, user: User | None = None, active: bool = True
 ) -> Player:
     """Create a player with a unique name (ignoring case) and a slug derived from it."""
     cleaned = check_player_name(name)
@@ -93,7 +95,7 @@ def player_update(*, player: Player, name: str | None = None, active: bool | Non
     return player
 
 
-def player_claim(*, player: Player, user: AbstractBaseUser) -> Player:
+def player_claim(*, player: Player, user: User) -> Player:
     """Link an unclaimed person-player to `user`, an account without a player; never merges two players.
 
     Call inside a transaction that holds `player`'s row lock (select_for_update): the checks and the link are

@@ -1,5 +1,6 @@
-"""The list of players (people: bots have their own list, under /bots/). A player's page shows ratings and results, so it is `league.ratings.views`;
-`league.ratings.player_urls` maps both under the `players` namespace."""
+"""The list of players (people: bots have their own list, under /bots/). A player's page shows ratings and
+results, so it is `league.ratings.views`; `league.ratings.player_urls` maps both under the `players`
+namespace."""
 
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse

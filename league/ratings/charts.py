@@ -6,6 +6,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import cast
 
 WIDTH = 600
 HEIGHT = 240
@@ -147,7 +148,13 @@ def history_chart(series: Sequence[Series], *, by_time: bool = True) -> Chart | 
     dates = [when for s in series for when in s.dates] if dated else []
     start, end = (min(dates), max(dates)) if dates else (None, None)
     # Time on the x axis only when the matches are spread in time: a bot league's are stored many to a second.
-    timed = by_time and start is not None and end > start and len(set(dates)) >= 0.8 * len(dates)
+    timed = (
+        by_time
+        and start is not None
+        and end is not None
+        and end > start
+        and len(set(dates)) >= 0.8 * len(dates)
+    )
     longest = max(len(s.values) for s in series)
     inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
@@ -155,8 +162,9 @@ def history_chart(series: Sequence[Series], *, by_time: bool = True) -> Chart | 
         return round(HEIGHT - BOTTOM - (value - low) / (high - low) * inner_h, 1)
 
     def x(index: int, when: datetime | None) -> float:
-        if timed:
-            return round(LEFT + (when - start) / (end - start) * inner_w, 1)
+        if timed:  # then every point has a date, and start and end are set
+            at, first, last = cast(datetime, when), cast(datetime, start), cast(datetime, end)
+            return round(LEFT + (at - first) / (last - first) * inner_w, 1)
         return round(LEFT + (index / max(longest - 1, 1)) * inner_w, 1)
 
     lines = []
@@ -178,14 +186,14 @@ def history_chart(series: Sequence[Series], *, by_time: bool = True) -> Chart | 
             )
         )
     y_ticks = [(_rating_label(value, step), y(value)) for value in _rating_ticks(low, high, step)]
-    x_ticks = []
-    if timed:
+    x_ticks: list[tuple[str, float]] = []
+    if timed and start is not None and end is not None:
         span = end - start
         for k in range(5):
             label = date_label(start + span * k / 4, span)
             if not x_ticks or x_ticks[-1][0] != label:
                 x_ticks.append((label, round(LEFT + inner_w * k / 4, 1)))
-    elif start is not None and end > start:
+    elif start is not None and end is not None and end > start:
         span, dated_line = end - start, max(series, key=lambda s: len(s.values)).dates
         for k in range(5):
             index = round((longest - 1) * k / 4)

@@ -128,8 +128,8 @@ def apply_matches(
 
 
 def rewind(standings: dict[int, Standing], undone: Mapping[int, tuple[Skill, int]]) -> None:
-    """Take undone matches off `standings` (in place): `undone` gives, per player, their skill before the first
-    undone match and how many were undone. A player left with no match leaves the standings."""
+    """Take undone matches off `standings` (in place): `undone` gives, per player, their skill before the
+    first undone match and how many were undone. A player left with no match leaves the standings."""
     for player_id, (before, removed) in undone.items():
         left = standings[player_id].matches - removed
         if left:

@@ -374,8 +374,10 @@ def predictions_store(*, pool_id: int, tables: Sequence[PredictedTable]) -> int:
     players = sorted({pid for table in tables if table.match_id not in done for pid in table.player_ids})
     skills: dict[int, tuple[float, float]] = {}
     for offset in range(0, len(players), BATCH):
-        rows = Rating.objects.filter(pool_id=pool_id, player_id__in=players[offset : offset + BATCH])
-        skills.update((pid, (mu, sigma)) for pid, mu, sigma in rows.values_list("player_id", "mu", "sigma"))
+        ratings = Rating.objects.filter(pool_id=pool_id, player_id__in=players[offset : offset + BATCH])
+        skills.update(
+            (pid, (mu, sigma)) for pid, mu, sigma in ratings.values_list("player_id", "mu", "sigma")
+        )
     now = timezone.now()
     cached: dict[tuple[tuple[float, float], ...], list[forecast.SeatForecast]] = {}
     rows: list[tuple] = []

@@ -1,6 +1,8 @@
 """Rating pages: the leaderboard of a game's people pool, and a player's page (ratings in every pool, the
 rating-history chart, and their results)."""
 
+from collections.abc import Iterable
+
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -70,7 +72,7 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def _history_by_rating(player: Player, ratings: list) -> list[tuple]:
     """Each rating with its history rows' (conservative rating, played at), one query for all pools."""
     by_pool: dict[int, list[tuple[float, object]]] = {}
-    rows = history_points(
+    rows: Iterable[tuple] = history_points(
         RatingHistory.objects.filter(player=player).order_by(), "pool_id", "mu_after", "sigma_after"
     )
     rows = sorted(rows, key=lambda row: row[0])  # each pool's rows in their matches' order

@@ -86,7 +86,7 @@ class MatchChangeForm(forms.ModelForm):
 
     class Meta:
         model = Match
-        fields = []
+        fields: list[str] = []
 
     def clean(self):
         data = super().clean()
@@ -115,7 +115,7 @@ class MatchChangeForm(forms.ModelForm):
 
 class SeatInline(admin.TabularInline):
     model = MatchSeat
-    fields = ["seat", "player", "place", "score"]
+    fields = ("seat", "player", "place", "score")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -130,7 +130,7 @@ class SeatInline(admin.TabularInline):
 
 class ResultVersionInline(admin.TabularInline):
     model = ResultVersion
-    fields = ["version", "places", "scores", "entered_by", "entered_at", "reason"]
+    fields = ("version", "places", "scores", "entered_by", "entered_at", "reason")
     readonly_fields = fields
     extra = 0
     can_delete = False

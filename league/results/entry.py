@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.http import QueryDict
 
@@ -51,8 +51,8 @@ def result_entry_form(
             reason=form.cleaned_data["reason"],
         )
     except VersionConflict as exc:
-        fresh = data.copy()
-        fresh["expected_version"] = exc.current_version
+        fresh = cast(QueryDict, data).copy()  # a valid form is bound: data is set
+        fresh["expected_version"] = exc.current_version  # type: ignore[assignment]  # QueryDict keeps any value
         form = ResultForm(fresh, seats=seats)
         form.is_valid()
         form.add_error(None, exc.message)

@@ -10,9 +10,9 @@ class ResultVersion(models.Model):
 
     `places` and `scores` are lists indexed by seat. `entered_by` is None for results entered by the system
     (bot matches). A `void` version records that the match was voided (it no longer counts; its places are
-    empty, the seats keep their last places for the record). `advancing` is the decider of a tie at an elimination table's cut (who goes through),
-    which the tournament asks for. The (match, version) uniqueness rule decides between concurrent
-    submissions.
+    empty, the seats keep their last places for the record). `advancing` is the decider of a tie at an
+    elimination table's cut (who goes through), which the tournament asks for. The (match, version) uniqueness
+    rule decides between concurrent submissions.
     """
 
     match = models.ForeignKey(
@@ -149,9 +149,13 @@ class ResultDispute(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     created_at = models.DateTimeField(default=timezone.now)
     settled_by = models.ForeignKey(
-        ResultVersion, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        ResultVersion,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
         help_text="The organizer's version that settled it.",
-    )  # fmt: skip
+    )
 
     class Meta:
         ordering = ["match", "-created_at", "-id"]

@@ -1,7 +1,8 @@
 """Writes for results: every outcome decision of the league, and the only code that writes `ResultVersion`.
 
 - `result_submit`: an entry or a correction (a new version; the latest counts); `result_void`: a match that
-  no longer counts (a void version); `results_record_played`: the system's results of played bot matches, in bulk;
+  no longer counts (a void version); `results_record_played`: the system's results of played bot matches, in
+  bulk;
 - `report_open`, `report_confirm`, `dispute_open`: players' reports of a result, their confirmations and
   disputes (the tournament decides who may, and stores a fully confirmed report through `result_submit`);
 - `match_create`: a match of people, rated in its game's people pool (the pool is chosen here, above
@@ -21,9 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -115,7 +116,7 @@ def match_create(
     options: Mapping[str, Any] | None = None,
     rated: bool = True,
     played_at: datetime | None = None,
-    created_by: AbstractBaseUser | None = None,
+    created_by: User | None = None,
 ) -> Match:
     """Create a scheduled match of `game_id` with one seat per player, in the order given (seat 0 first).
 
@@ -140,7 +141,7 @@ def matches_create(
     rated: bool,
     tables: Sequence[Sequence[int]],
     played_at: datetime,
-    created_by: AbstractBaseUser | None = None,
+    created_by: User | None = None,
 ) -> list[int]:
     """Create the scheduled matches of people at many tables at once (a tournament round); their ids, in the
     order of `tables`. The bulk form of `match_create`: the players and the options (for each table size) are
@@ -189,7 +190,7 @@ def result_submit(
     expected_version: int,
     places: Any = None,
     scores: Any = None,
-    entered_by: AbstractBaseUser | None,
+    entered_by: User | None,
     reason: str = "",
     advancing: Any = None,
     report_id: int | None = None,
@@ -202,8 +203,9 @@ def result_submit(
 
     `expected_version` is the version being corrected (0 for the first result); a correction (version 2 on)
     needs a reason. `advancing` (player ids of the match, each once) is stored with the version: the decider
-    of a tie at an elimination table, which the caller (a tournament) checks against its cut. Raises VersionConflict when the match has moved on, UserError on bad input; nothing is
-    written in either case. A rated match of people queues its pool's update after the commit.
+    of a tie at an elimination table, which the caller (a tournament) checks against its cut. Raises
+    VersionConflict when the match has moved on, UserError on bad input; nothing is written in either case. A
+    rated match of people queues its pool's update after the commit.
     """
     if not is_int(expected_version) or expected_version < 0:
         raise UserError(
@@ -261,7 +263,8 @@ def result_submit(
         if match.rated:
             if version_number == 1:  # a match entered with its result: predicted now if it was not before
                 prediction_for_match(match_id=match.pk)
-            pools_changed(changes=[PoolChange(match.rating_pool_id, match.pk)])
+            # A rated match has a pool (the match's rated-has-pool constraint).
+            pools_changed(changes=[PoolChange(cast(int, match.rating_pool_id), match.pk)])
         _reports_closed(match.pk, version, stored_report_id=report_id)
     return version
 
@@ -275,7 +278,7 @@ def _reports_closed(match_id: int, version: ResultVersion, *, stored_report_id: 
             status=ResultReport.Status.STORED, closed_at=now
         )
     ResultReport.objects.filter(match_id=match_id, status=ResultReport.Status.OPEN).exclude(
-        pk=stored_report_id
+        pk=stored_report_id  # type: ignore[misc]  # pk=None is a lookup (IS NULL): excludes nothing
     ).update(status=ResultReport.Status.SUPERSEDED, closed_at=now)
     if stored_report_id is None:
         ResultDispute.objects.filter(match_id=match_id, status=ResultDispute.Status.OPEN).update(
@@ -319,7 +322,7 @@ def report_open(
     match_id: int,
     expected_version: Any,
     reporter_id: int,
-    reported_by: AbstractBaseUser | None,
+    reported_by: User | None,
     places: Any = None,
     scores: Any = None,
     advancing: list[int] | None = None,
@@ -350,7 +353,8 @@ def report_open(
         current = _match_locked(match.pk)
         if current and current == expected_version:
             raise Conflict(
-                f"the result of this table is stored already (version {current}): dispute it, or ask an organizer"
+                f"the result of this table is stored already (version {current}): dispute it, or ask an "
+                "organizer"
             )
         if current != expected_version:
             raise VersionConflict(current, expected_version)
@@ -423,7 +427,7 @@ def _check_open(report: ResultReport) -> None:
         raise Conflict("this report is disputed: an organizer settles it by entering the result")
 
 
-def report_confirm(*, report: ResultReport, player_id: int, user: AbstractBaseUser | None) -> list[int]:
+def report_confirm(*, report: ResultReport, player_id: int, user: User | None) -> list[int]:
     """Record `player_id`'s confirmation of an open report (`report_locked`); who is still awaited.
 
     409 when the report is no longer open (an organizer's entry overtook it: confirming it then would
@@ -446,7 +450,7 @@ def dispute_open(
     *,
     report: ResultReport,
     player_id: int,
-    user: AbstractBaseUser | None,
+    user: User | None,
     window: timedelta,
     places: Any = None,
     scores: Any = None,
@@ -463,9 +467,11 @@ def dispute_open(
     if places is not None or scores is not None:
         match = Match.objects.get(pk=report.match_id)
         places, scores = check_outcome(
-            num_seats=len(report.places), score_order=game_spec(match.game_id).score_order, places=places,
+            num_seats=len(report.places),
+            score_order=game_spec(match.game_id).score_order,
+            places=places,
             scores=scores,
-        )  # fmt: skip
+        )
     elif not note:
         raise UserError("give the places you claim, or say what happened", field="places")
     if report.status == ResultReport.Status.STORED:
@@ -476,7 +482,8 @@ def dispute_open(
         closes = stored.entered_at + window
         if timezone.now() > closes:
             raise Conflict(
-                f"the dispute window closed at {closes:%H:%M} UTC ({int(window.total_seconds() // 60)} minutes "
+                f"the dispute window closed at {closes:%H:%M} UTC ({int(window.total_seconds() // 60)} "
+                "minutes "
                 "after the result was stored): ask an organizer to correct it"
             )
     else:
@@ -488,9 +495,14 @@ def dispute_open(
     try:
         with transaction.atomic():
             dispute = ResultDispute.objects.create(
-                match_id=report.match_id, report=report, player_id=player_id, user=user, places=places,
-                scores=scores, note=note,
-            )  # fmt: skip
+                match_id=report.match_id,
+                report=report,
+                player_id=player_id,
+                user=user,
+                places=places,
+                scores=scores,
+                note=note,
+            )
     except IntegrityError:
         raise Conflict("this table is disputed already: an organizer settles it") from None
     if report.status == ResultReport.Status.OPEN:
@@ -500,7 +512,7 @@ def dispute_open(
     return dispute
 
 
-def result_void(*, match_id: int, entered_by: AbstractBaseUser | None = None, reason: str = "") -> Match:
+def result_void(*, match_id: int, entered_by: User | None = None, reason: str = "") -> Match:
     """Void a match: it no longer counts, and a rated one that counted is replayed out of its pool (a people's
     pool at once, after the commit). The void is a new result version (`void`, no places; never a deletion of
     the versions before it), entered by `entered_by` with `reason` ("voided" without one). Its seats keep
@@ -532,7 +544,8 @@ def result_void(*, match_id: int, entered_by: AbstractBaseUser | None = None, re
         match.status = Match.Status.VOID
         match.result_version = version_number
         if counted:
-            pools_changed(changes=[PoolChange(match.rating_pool_id, match.pk)])
+            # A rated match has a pool (the match's rated-has-pool constraint).
+            pools_changed(changes=[PoolChange(cast(int, match.rating_pool_id), match.pk)])
     return match
 
 

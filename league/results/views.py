@@ -1,6 +1,6 @@
 """Match pages that show or write results: a match with its result versions, and the staff pages to
-create a match and enter its result. They are served under the `matches` URL namespace (`league.results.urls`),
-with the list of matches (`league.matches.views`)."""
+create a match and enter its result. They are served under the `matches` URL namespace
+(`league.results.urls`), with the list of matches (`league.matches.views`)."""
 
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from league.core.catalogue import game_name, game_spec
 from league.core.errors import UserError
 from league.core.forms import add_user_error
+from league.core.http import SignedInRequest
 from league.matches.forms import MatchForm
 from league.matches.models import Match
 from league.matches.selectors import verification_of
@@ -38,7 +39,7 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @staff_member_required
-def match_new(request: HttpRequest) -> HttpResponse:
+def match_new(request: SignedInRequest) -> HttpResponse:
     form = MatchForm(request.POST or None, initial={"rated": True})
     if request.method == "POST" and form.is_valid():
         try:
@@ -58,7 +59,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
 
 
 @staff_member_required
-def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
+def result_entry(request: SignedInRequest, pk: int) -> HttpResponse:
     match = _match_or_404(pk)
     try:
         spec = game_spec(match.game_id)

@@ -115,7 +115,7 @@ TEMPLATES = [
 ]
 
 
-def database_from_url(url: str) -> dict:
+def database_from_url(url: str) -> dj_database_url.DBConfig:
     """Django's DATABASES entry for `url`; SQLite gets WAL mode and immediate transactions.
 
     WAL lets readers work while one writer writes; IMMEDIATE takes the write lock when a transaction starts,
@@ -229,7 +229,10 @@ def check_secret(secret: str | None) -> str:
     elif len(secret) < SECRET_KEY_MIN_LENGTH:
         flaw = f"it has {len(secret)} characters, production needs at least {SECRET_KEY_MIN_LENGTH}"
     elif distinct < SECRET_KEY_MIN_UNIQUE_CHARACTERS:
-        flaw = f"it has {distinct} distinct characters, production needs at least {SECRET_KEY_MIN_UNIQUE_CHARACTERS}"
+        flaw = (
+            f"it has {distinct} distinct characters, production needs at least "
+            f"{SECRET_KEY_MIN_UNIQUE_CHARACTERS}"
+        )
     else:
         return secret
     raise ImproperlyConfigured(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import overload
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -15,6 +16,12 @@ TRUE_WORDS = ("1", "true", "yes", "on")
 FALSE_WORDS = ("0", "false", "no", "off", "")
 # A request rate as Django REST framework's throttles read it: a count per second, minute, hour or day.
 RATE = re.compile(r"[0-9]+/(s|sec|second|m|min|minute|h|hour|d|day)")
+
+
+@overload
+def text(name: str, default: str) -> str: ...
+@overload
+def text(name: str, default: None = None) -> str | None: ...
 
 
 def text(name: str, default: str | None = None) -> str | None:
@@ -56,7 +63,8 @@ def number(name: str, default: int, minimum: int = 0) -> int:
 
 
 def rate(name: str, default: str) -> str:
-    """A request-rate variable such as `600/minute` (a count per s, sec, second, m, min, minute, h, hour, d, day)."""
+    """A request-rate variable such as `600/minute` (a count per s, sec, second, m, min, minute, h, hour, d,
+    day)."""
     raw = os.environ.get(name)
     if raw is None:
         return default

@@ -28,9 +28,23 @@ from league.results.services import competition_places, match_create, result_sub
 DEMO_SEED = 20240611
 MATCHES_PER_GAME = 36
 DEMO_NAMES = (
-    "Ada", "Bertil", "Chiara", "Dmitri", "Efua", "Farid", "Greta", "Hiro", "Ines", "Jonas",
-    "Kalani", "Lucía", "Mateo", "Nkechi", "Oskar", "Priya",
-)  # fmt: skip
+    "Ada",
+    "Bertil",
+    "Chiara",
+    "Dmitri",
+    "Efua",
+    "Farid",
+    "Greta",
+    "Hiro",
+    "Ines",
+    "Jonas",
+    "Kalani",
+    "Lucía",
+    "Mateo",
+    "Nkechi",
+    "Oskar",
+    "Priya",
+)
 ADMIN_USERNAME = "admin"
 DEMO_PLAYER_USERNAME = "demo"
 DEMO_PLAYER_NAME = "Chiara"  # seated at two waiting tables of the demo tournaments (tournament_demo)

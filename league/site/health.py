@@ -1,7 +1,7 @@
-"""Health checks: does the database answer, and does at least one Celery worker answer a ping? And the sandbox:
-what each worker proved of it, and whether matches with an external program wait for a worker that proved it
-(shown, not counted in `ok`: a service whose workers cannot run external programs still serves everything
-else)."""
+"""Health checks: does the database answer, and does at least one Celery worker answer a ping? And the
+sandbox: what each worker proved of it, and whether matches with an external program wait for a worker that
+proved it (shown, not counted in `ok`: a service whose workers cannot run external programs still serves
+everything else)."""
 
 from __future__ import annotations
 

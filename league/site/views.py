@@ -32,8 +32,8 @@ def home_tournaments() -> tuple[list[Tournament], list[Tournament]]:
 
 
 def home_results() -> list[Match]:
-    """The latest finished matches that people played: a match with a bot at it (a bot league's, a challenge's)
-    is left out, so a busy league does not push people's results off the page."""
+    """The latest finished matches that people played: a match with a bot at it (a bot league's, a
+    challenge's) is left out, so a busy league does not push people's results off the page."""
     people = Match.objects.filter(status=Match.Status.FINISHED).exclude(
         Q(seats__player__kind=Player.Kind.BOT)
     )
@@ -64,8 +64,8 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def favicon(request: HttpRequest) -> HttpResponse:
-    """/favicon.ico, which browsers ask for by themselves: the SVG icon base.html links (resolved per request, as
-    the static files' manifest may not exist yet when the URL map is imported)."""
+    """/favicon.ico, which browsers ask for by themselves: the SVG icon base.html links (resolved per request,
+    as the static files' manifest may not exist yet when the URL map is imported)."""
     return HttpResponsePermanentRedirect(static("league/favicon.svg"))
 
 

@@ -1,4 +1,5 @@
-"""Template filters of the league pages: game names, and plain words for internal terms (`league.core.words`)."""
+"""Template filters of the league pages: game names, and plain words for internal terms
+(`league.core.words`)."""
 
 from typing import Any
 

@@ -31,12 +31,14 @@ def history_chart(chart: Chart, chart_id: str, label: str) -> SafeString:
     cid, name = escape(chart_id), escape(label)
     out = [
         f'<figure class="history-chart" id="{cid}">',
-        f'<svg class="chart" viewBox="0 0 {chart.width} {chart.height}" role="img" aria-labelledby="{cid}-label">',
+        f'<svg class="chart" viewBox="0 0 {chart.width} {chart.height}" role="img" '
+        f'aria-labelledby="{cid}-label">',
         f'<title id="{cid}-label">{name}</title><g class="grid">',
     ]
     out += [f'<line x1="{chart.left}" x2="{chart.right}" y1="{y}" y2="{y}"/>' for _, y in chart.y_ticks]
     out.append(
-        f'</g><g class="axis"><line x1="{chart.left}" x2="{chart.right}" y1="{chart.baseline}" y2="{chart.baseline}"/>'
+        f'</g><g class="axis"><line x1="{chart.left}" x2="{chart.right}" y1="{chart.baseline}" '
+        f'y2="{chart.baseline}"/>'
         f'<line x1="{chart.left}" x2="{chart.left}" y1="{chart.top}" y2="{chart.baseline}"/>'
     )
     out += [
@@ -46,7 +48,8 @@ def history_chart(chart: Chart, chart_id: str, label: str) -> SafeString:
     ]
     count = len(chart.x_ticks)
     out += [
-        f'<text class="x-tick" x="{x}" y="{chart.baseline + 18}" text-anchor="{_x_anchor(i, count)}">{escape(text)}</text>'
+        f'<text class="x-tick" x="{x}" y="{chart.baseline + 18}" '
+        f'text-anchor="{_x_anchor(i, count)}">{escape(text)}</text>'
         for i, (text, x) in enumerate(chart.x_ticks)
     ]
     out.append("</g>")
@@ -58,7 +61,8 @@ def history_chart(chart: Chart, chart_id: str, label: str) -> SafeString:
             title = escape(dot.title)
             out.append(
                 f'<g class="pt"><title>{title}</title><circle cx="{dot.x}" cy="{dot.y}" r="3"/>'
-                f'<text class="tip" x="{dot.x}" y="{dot.tip_y}" text-anchor="{dot.tip_anchor}">{escape(dot.tip)}</text></g>'
+                f'<text class="tip" x="{dot.x}" y="{dot.tip_y}" '
+                f'text-anchor="{dot.tip_anchor}">{escape(dot.tip)}</text></g>'
             )
             when = f"{dot.when:%Y-%m-%d %H:%M}" if dot.when is not None else "–"
             rows.append(f'<tr><td>{line_label}</td><td>{when}</td><td class="num">{dot.value:.1f}</td></tr>')

@@ -1,5 +1,5 @@
-"""Pre-match chances in templates: `{% load forecasts %}`, then `{% with f=forecasts|forecast_of:seat %}` for a
-match seat (anything with `match_id` and `seat`), and `{{ f.p_first|chance }}` for a percentage."""
+"""Pre-match chances in templates: `{% load forecasts %}`, then `{% with f=forecasts|forecast_of:seat %}` for
+a match seat (anything with `match_id` and `seat`), and `{{ f.p_first|chance }}` for a percentage."""
 
 from django import template
 

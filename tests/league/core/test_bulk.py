@@ -3,6 +3,7 @@
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.db import connection
 
 from league.core import bulk
 from league.matches.models import Match, MatchSeat
@@ -79,3 +80,13 @@ def test_nothing_to_write_is_no_statement(db, django_assert_num_queries):
     with django_assert_num_queries(0):
         assert bulk.insert(Match, ("played_at",), [], returning=("id",)) == []
         bulk.update(Match, ("result_version",), [])
+
+
+def test_insert_returns_the_new_rows_where_sqlite_cannot_return_them_from_the_insert(db, monkeypatch):
+    # SQLite before 3.35 inserts row by row and reads the returned columns back (PostgreSQL never asks).
+    monkeypatch.setattr(type(connection.features), "can_return_rows_from_bulk_insert", False)
+    pool = RatingPool.objects.create(name="Old SQLite", game_id="nacho_pile")
+    returned = insert_matches(pool, 3)
+    stored = dict(Match.objects.values_list("played_at", "id"))
+    assert returned == stored
+    assert sorted(returned) == [WHEN + timedelta(microseconds=index) for index in range(3)]

@@ -52,7 +52,8 @@ class Command(BaseCommand):
         )
         for difference in differences:
             self.stdout.write(
-                f"{names.get(difference.player_id, difference.player_id)}: stored {_show(difference.stored)}, "
+                f"{names.get(difference.player_id, difference.player_id)}: stored "
+                f"{_show(difference.stored)}, "
                 f"recomputed {_show(difference.computed)}"
             )
         raise CommandError(f"{pool.name}: {len(differences)} ratings differ from a recompute", returncode=1)

@@ -76,7 +76,8 @@ class Command(BaseCommand):
         self.stdout.write(f"{'setting':<24} {'model':<24} {'beta':>7} {'tau':>7} {'log loss':>9}")
         for loss, label, model in scored:
             self.stdout.write(
-                f"{label:<24} {model.name:<24} {model.params['beta']:>7.3f} {model.params['tau']:>7.4f} {loss:>9.4f}"
+                f"{label:<24} {model.name:<24} {model.params['beta']:>7.3f} {model.params['tau']:>7.4f} "
+                f"{loss:>9.4f}"
             )
         self.stdout.write(f"{'uniform 1/n':<24} {'':<24} {'':>7} {'':>7} {uniform:>9.4f}")
         best_loss, best_label, best = scored[0]

@@ -24,5 +24,6 @@ class Command(BaseCommand):
         self.stdout.write(f"Admin login: user {username!r}, password {password!r}")
         player, player_password = ensure_demo_player()
         self.stdout.write(
-            f"Player login (plays as Chiara): user {player!r}, password {player_password!r} at /accounts/login/"
+            f"Player login (plays as Chiara): user {player!r}, password {player_password!r} at "
+            "/accounts/login/"
         )

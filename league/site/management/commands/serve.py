@@ -6,9 +6,9 @@ embedded SQLite default wants a single writer per process; it consumes the defau
 notifications queue (mail and webhooks).
 
 Quiet by default: the worker and beat log warnings and errors only (no start-up banner), the web server no
-access log; `--verbose` (`make run VERBOSE=1`) shows everything. Their output passes through this command; once the
-web answers, the worker answers a ping and all three have been silent for a moment, it prints the URLs and the
-demo logins (`serve_banner`) last, where they stay on screen.
+access log; `--verbose` (`make run VERBOSE=1`) shows everything. Their output passes through this command;
+once the web answers, the worker answers a ping and all three have been silent for a moment, it prints the
+URLs and the demo logins (`serve_banner`) last, where they stay on screen.
 """
 
 from __future__ import annotations
