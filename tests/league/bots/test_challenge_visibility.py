@@ -8,6 +8,8 @@ from unittest import mock
 import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -49,7 +51,9 @@ def played(staff, member):
     assert challenge_work(worker="test") == 3
     public = Fixture.objects.get(league=league).match_id
     private = list(
-        ChallengeMatch.objects.filter(challenge=challenge).order_by("index").values_list("match_id", flat=True)
+        ChallengeMatch.objects.filter(challenge=challenge)
+        .order_by("index")
+        .values_list("match_id", flat=True)
     )
     return {"faller": faller, "author": author, "public": public, "private": private, "challenge": challenge}
 
@@ -76,13 +80,17 @@ def strangers(db):
 
 def test_a_challenge_schedules_private_matches_with_their_viewers(staff, member, played):
     assert Match.objects.get(pk=played["public"]).visibility == "public"
-    assert list(Match.objects.filter(pk__in=played["private"]).values_list("visibility", flat=True)) == [
-        "private"
-    ] * 3
+    assert (
+        list(Match.objects.filter(pk__in=played["private"]).values_list("visibility", flat=True))
+        == ["private"] * 3
+    )
     # The challenger, Plain's author and Careful's (staff, who registered it); Faller's author is the challenger.
     expected = sorted([member.pk, played["author"].pk, staff.pk])
     for match_id in played["private"]:
-        assert sorted(MatchViewer.objects.filter(match_id=match_id).values_list("user_id", flat=True)) == expected
+        assert (
+            sorted(MatchViewer.objects.filter(match_id=match_id).values_list("user_id", flat=True))
+            == expected
+        )
     assert not MatchViewer.objects.filter(match_id=played["public"]).exists()
 
 
@@ -113,7 +121,10 @@ def test_the_challenger_the_seated_authors_and_staff_see_a_challenge_match(playe
     assert client.get(f"/api/matches/{private}/").json()["id"] == private
     assert len(client.get(f"/api/matches/{private}/results/").json()) == 1
     listed = client.get("/api/matches/").json()
-    assert (listed["count"], [row["id"] for row in listed["results"]]) == (4, [*played["private"][::-1], public])
+    assert (listed["count"], [row["id"] for row in listed["results"]]) == (
+        4,
+        [*played["private"][::-1], public],
+    )
     page = client.get("/matches/").content.decode()
     assert all(f'href="/matches/{match_id}/"' in page for match_id in [public, *played["private"]])
     player_page = client.get(played["faller"].player.get_absolute_url()).content.decode()
@@ -159,5 +170,33 @@ def test_the_data_migration_makes_existing_challenge_matches_private(staff, memb
     }
     expected = sorted([member.pk, played["author"].pk, staff.pk])
     for match_id in played["private"]:
-        assert sorted(MatchViewer.objects.filter(match_id=match_id).values_list("user_id", flat=True)) == expected
+        assert (
+            sorted(MatchViewer.objects.filter(match_id=match_id).values_list("user_id", flat=True))
+            == expected
+        )
     assert not MatchViewer.objects.filter(match_id=played["public"]).exists()
+
+
+def queries(client, url) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return len(captured)
+
+
+def test_the_filter_adds_no_query_as_private_matches_grow(member, played, viewers, strangers):
+    faller = played["faller"]
+    urls = ["/matches/", "/api/matches/", faller.get_absolute_url(), faller.player.get_absolute_url()]
+    clients = [client_of(user) for user in [*viewers.values(), *strangers.values()]]
+    before = [[queries(client, url) for url in urls] for client in clients]
+    with mock.patch("league.bots.challenges.queue_challenge_work"):
+        challenge_create(
+            bot_id=faller.pk,
+            opponent_ids=[*played["challenge"].opponents.values_list("pk", flat=True)],
+            matches=5,
+            seed=8,
+            by=member,
+        )
+    assert challenge_work(worker="test") == 5
+    assert [[queries(client, url) for url in urls] for client in clients] == before
+    assert client_of(viewers["author"]).get("/api/matches/").json()["count"] == 9
+    assert client_of(strangers["stranger"]).get("/api/matches/").json()["count"] == 1
