@@ -200,3 +200,15 @@ def test_the_filter_adds_no_query_as_private_matches_grow(member, played, viewer
     assert [[queries(client, url) for url in urls] for client in clients] == before
     assert client_of(viewers["author"]).get("/api/matches/").json()["count"] == 9
     assert client_of(strangers["stranger"]).get("/api/matches/").json()["count"] == 1
+
+
+def test_staff_find_the_private_matches_in_the_admin_and_cannot_change_who_sees_them(played, viewers):
+    client = client_of(User.objects.create_superuser("root", password="pw-root-1"))
+    private = client.get("/admin/matches/match/", {"visibility__exact": "private"})
+    assert private.status_code == 200
+    assert sorted(row.pk for row in private.context["cl"].result_list) == sorted(played["private"])
+    change = client.get(f"/admin/matches/match/{played['private'][0]}/change/")
+    assert change.status_code == 200
+    assert "visibility" not in change.context["adminform"].form.fields  # shown read-only
+    assert '<div class="readonly">Private</div>' in change.content.decode()
+    assert client_of(viewers["challenger"]).get("/admin/matches/match/").status_code == 302
