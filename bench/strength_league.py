@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         f"{'wins':>6} {'time-outs':>9}"
     )
     for row in rows:
-        timeouts = bot_forfeit_rates(row.bot).timeouts
+        timeouts = bot_forfeit_rates(row.bot, viewer=None).timeouts
         print(
             f"{row.rank:>4}  {row.bot.name:<18} {row.conservative:>7.2f} "
             f"{row.mu:>7.2f} {row.uncertainty:>6.2f} {row.matches:>7} {row.mean_place:>10.2f} "

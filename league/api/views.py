@@ -25,6 +25,7 @@ from league.api.serializers import (
 )
 from league.core.catalogue import game_specs
 from league.matches.models import Match, MatchSeat
+from league.matches.selectors import visible_to
 from league.players.models import Player
 from league.players.services import player_create, player_update
 from league.ratings.models import Prediction, Rating, RatingHistory, RatingPool
@@ -79,6 +80,10 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     filterset_class = filters.MatchFilter
     ordering_fields = ["played_at", "id"]
 
+    def get_queryset(self):
+        """The matches the user may see: a private match (a challenge's) does not exist for the others."""
+        return visible_to(super().get_queryset(), self.request.user)
+
     @extend_schema(request=MatchCreateSerializer, responses={201: MatchSerializer})
     def create(self, request):
         data = MatchCreateSerializer(data=request.data)
@@ -106,7 +111,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     )
     @action(detail=True, methods=["get", "post"], pagination_class=None)
     def results(self, request, pk=None):
-        match = get_object_or_404(Match, pk=pk)  # DRF's: an id that is not a number is a 404 too
+        match = get_object_or_404(self.get_queryset(), pk=pk)  # DRF's: a non-numeric id is a 404 too
         if request.method == "GET":
             versions = match.result_versions.select_related("entered_by").order_by("-version")
             return Response(ResultVersionSerializer(versions, many=True).data)

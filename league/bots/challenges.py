@@ -1,8 +1,9 @@
 """Writes for challenges: an author's bot against chosen bots for a number of unrated matches.
 
 A challenge is the third owner of matches, beside tournament tables and league fixtures: its matches are
-created here (`league.matches.services.matches_schedule`, unrated: no rating pool, so no rating ever moves)
-and linked one to one (`ChallengeMatch`). The workers play them behind every league and ladder fixture
+created here (`league.matches.services.matches_schedule`, unrated: no rating pool, so no rating ever moves;
+private: seen only by the challenger, the authors of the bots seated and staff) and linked one to one
+(`ChallengeMatch`). The workers play them behind every league and ladder fixture
 (`league.bots.worker.challenge_work`). Every match seats the bot and its opponents, the seat order turning by
 one each match; each match's seed comes from the challenge's seed, so a challenge replays.
 
@@ -124,6 +125,7 @@ def challenge_create(
             rating_pool_id=None,
             rated=False,
             created_by_id=by.pk,
+            viewer_ids=challenge_viewers(challenger_id=by.pk, bots=[bot, *opponents]),
             tables=[
                 ScheduledMatch(now + timedelta(microseconds=index), [players[pk] for pk in seats[index]])
                 for index in range(matches)
@@ -145,6 +147,11 @@ def challenge_create(
         )
         queue_challenge_work(1)
     return challenge
+
+
+def challenge_viewers(*, challenger_id: int, bots: Sequence[BotDefinition]) -> list[int]:
+    """Who may see a challenge's matches beside staff: its challenger and the authors of the bots it seats."""
+    return sorted({challenger_id} | {bot.created_by_id for bot in bots if bot.created_by_id is not None})
 
 
 def queue_challenge_work(tasks: int) -> None:

@@ -28,6 +28,7 @@ from league.bots.models import (
 )
 from league.bots.probe import PROTECTIONS
 from league.matches.models import Match, MatchSeat
+from league.matches.selectors import Viewer, seen_by
 from league.ratings import maths
 from league.ratings.charts import Chart, Series, history_chart
 from league.ratings.models import Rating, RatingHistory
@@ -428,24 +429,27 @@ class ForfeitRates:
         return self.timeouts / self.matches if self.matches else None
 
 
-def bot_forfeit_rates(bot: BotDefinition) -> ForfeitRates:
+def bot_forfeit_rates(bot: BotDefinition, *, viewer: Viewer) -> ForfeitRates:
     """How often this version's seat forfeited for an error (crashed, broke the protocol, played an illegal
-    action, went over a limit) or ran out of time (two queries)."""
-    counts = ProgramLog.objects.filter(bot=bot).aggregate(
+    action, went over a limit) or ran out of time (two queries), over the matches `viewer` may see: a
+    challenge's private matches count for its viewers and staff only."""
+    counts = ProgramLog.objects.filter(seen_by(viewer, match="match"), bot=bot).aggregate(
         logged=Count("id"),
         errors=Count("id", filter=Q(forfeit__in=ERROR_REASONS)),
         timeouts=Count("id", filter=Q(forfeit="timeout")),
     )
     matches = counts["logged"]
     if not bot.is_external:
-        matches = MatchSeat.objects.filter(player_id=bot.player_id, place__isnull=False).count()
+        matches = MatchSeat.objects.filter(
+            seen_by(viewer, match="match"), player_id=bot.player_id, place__isnull=False
+        ).count()
     return ForfeitRates(matches=matches, errors=counts["errors"], timeouts=counts["timeouts"])
 
 
-def bot_matches(bot: BotDefinition, limit: int = 50) -> list[MatchSeat]:
-    """This version's last `limit` seats, newest first, with their matches."""
+def bot_matches(bot: BotDefinition, *, viewer: Viewer, limit: int = 50) -> list[MatchSeat]:
+    """This version's last `limit` seats at matches `viewer` may see, newest first, with their matches."""
     return list(
-        MatchSeat.objects.filter(player_id=bot.player_id)
+        MatchSeat.objects.filter(seen_by(viewer, match="match"), player_id=bot.player_id)
         .select_related("match")
         .order_by("-match__played_at", "-match_id")[:limit]
     )

@@ -29,7 +29,7 @@ from league.core.catalogue import game_choices, game_name
 from league.core.errors import NotFound, UserError
 from league.core.forms import add_user_error
 from league.matches.models import Match
-from league.matches.selectors import verification_of
+from league.matches.selectors import match_visible, verification_of
 from league.ratings.selectors import predictions_by_seat
 
 
@@ -217,8 +217,8 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "leagues": selectors.bot_leagues(bot),
             "sandbox": selectors.sandbox_status() if bot.is_external else None,
             "max_processes": settings.SANDBOX_MAX_PROCESSES,
-            "rates": selectors.bot_forfeit_rates(bot),
-            "matches": selectors.bot_matches(bot),
+            "rates": selectors.bot_forfeit_rates(bot, viewer=request.user),
+            "matches": selectors.bot_matches(bot, viewer=request.user),
             "can_read_logs": uploads.can_read_logs(request.user, bot),
         },
     )
@@ -315,7 +315,7 @@ def bot_logs(request: SignedInRequest, pk: int) -> HttpResponse:
         {
             "bot": bot,
             "page": page,
-            "rates": selectors.bot_forfeit_rates(bot),
+            "rates": selectors.bot_forfeit_rates(bot, viewer=request.user),
             "kept": settings.BOT_LOG_MATCHES,
         },
     )
@@ -324,8 +324,7 @@ def bot_logs(request: SignedInRequest, pk: int) -> HttpResponse:
 def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
     """A bot match step by step; `?step=k` shows the table after k events (`&fragment=1`: the frame alone)."""
     match = get_object_or_404(Match.objects.select_related("challenge_match__challenge"), pk=pk)
-    game = getattr(match, "challenge_match", None)
-    if game is not None and not challenges.may_see(game.challenge, request.user):
+    if not match_visible(match, request.user):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         raise PermissionDenied("this match belongs to another user's challenge")
@@ -359,7 +358,7 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         "game_name": game_name(match.game_id),
         "fixture": getattr(match, "bot_fixture", None),
         "verification": verification_of(match),
-        "challenge_game": game,
+        "challenge_game": getattr(match, "challenge_match", None),
     }
     template = "bots/_frame.html" if request.GET.get("fragment") else "bots/replay.html"
     return render(request, template, context)

@@ -1,6 +1,9 @@
 """Matches: one table of one game, shared by casual play, tournaments and bot leagues.
 
-A tournament table or a league fixture links to its match rather than copying it. The outcome of the latest
+A tournament table or a league fixture links to its match rather than copying it. Who may see a match is
+stored on it when it is scheduled: a public match is everyone's, a private one (a challenge's) its viewers'
+(`MatchViewer`) and staff's, so that every list filters in one query (`league.matches.selectors.visible_to`)
+without knowing what owns the match. The outcome of the latest
 result version is copied onto the seats (`MatchSeat.place`, `MatchSeat.score`) by `matches_set_outcomes`,
 which the results services call, so that lists and ratings read it without parsing versions; the versions
 themselves live in `results`.
@@ -26,6 +29,10 @@ class Match(models.Model):
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
         VOID = "void", "Void"
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", "Public"
+        PRIVATE = "private", "Private"
 
     game_id = models.CharField(max_length=40, help_text="A game id from the games registry.")
     game_version = models.PositiveIntegerField(
@@ -61,6 +68,12 @@ class Match(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    visibility = models.CharField(
+        max_length=7,
+        choices=Visibility.choices,
+        default=Visibility.PUBLIC,
+        help_text="Set when the match is scheduled: private matches are their viewers' and staff's only.",
+    )
 
     class Meta:
         ordering = ["-played_at", "-id"]
@@ -119,6 +132,19 @@ class MatchSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id} seat {self.seat}: {self.player_id}"
+
+
+class MatchViewer(models.Model):
+    """A user who may see a private match (a challenge's challenger, the authors of the bots seated in it)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="viewers", db_index=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "user"], name="match_viewer_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} viewer {self.user_id}"
 
 
 class Verification(models.Model):

@@ -1,5 +1,9 @@
 """Reads for matches: lists and pages, and a rating pool's matches in the pool's order for
-`league.ratings`."""
+`league.ratings`.
+
+Lists and pages show a viewer only the matches they may see (`visible_to`, `seen_by`): public matches,
+private ones they are a viewer of, and every match to staff. The workers and the rating pools read every
+match."""
 
 from __future__ import annotations
 
@@ -7,10 +11,40 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import NamedTuple, cast
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
-from league.matches.models import Match, MatchSeat, Verification
+from league.matches.models import Match, MatchSeat, MatchViewer, Verification
 from league.players.models import Player
+
+Viewer = AbstractBaseUser | AnonymousUser | None
+
+
+def seen_by(viewer: Viewer, *, match: str = "") -> Q:
+    """The filter of what `viewer` may see (staff everything), for a query of matches (`match=""`) or of
+    rows with a match (`match="match"`): one condition, no extra query."""
+    if viewer is not None and getattr(viewer, "is_staff", False):
+        return Q()
+    prefix = f"{match}__" if match else ""
+    public = Q(**{f"{prefix}visibility": Match.Visibility.PUBLIC})
+    if viewer is None or not viewer.is_authenticated:
+        return public
+    viewers = MatchViewer.objects.filter(
+        match_id=OuterRef(f"{match}_id" if match else "pk"), user_id=viewer.pk
+    )
+    return public | Q(Exists(viewers))
+
+
+def visible_to(matches: QuerySet[Match], viewer: Viewer) -> QuerySet[Match]:
+    """`matches` less those `viewer` may not see."""
+    return matches.filter(seen_by(viewer))
+
+
+def match_visible(match: Match, viewer: Viewer) -> bool:
+    """Whether `viewer` may see `match` (a query only for a private match seen by a user other than staff)."""
+    if match.visibility == Match.Visibility.PUBLIC:
+        return True
+    return Match.objects.filter(seen_by(viewer), pk=match.pk).exists()
 
 
 def with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
@@ -21,7 +55,8 @@ def with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
 
 
 def match_list(*, game_id: str | None = None, status: str | None = None) -> QuerySet[Match]:
-    """Matches, most recently played first, with their seats and players."""
+    """Matches, most recently played first, with their seats and players (every match: a page narrows it
+    with `visible_to`)."""
     matches = Match.objects.all()
     if game_id:
         matches = matches.filter(game_id=game_id)
@@ -30,10 +65,11 @@ def match_list(*, game_id: str | None = None, status: str | None = None) -> Quer
     return with_seats(matches.order_by("-played_at", "-id"))
 
 
-def player_seats(player: Player) -> QuerySet[MatchSeat]:
-    """A player's seats, most recent match first, with the match and every player at it."""
+def player_seats(player: Player, *, viewer: Viewer) -> QuerySet[MatchSeat]:
+    """A player's seats at the matches `viewer` may see, most recent match first, with the match and every
+    player at it."""
     return (
-        MatchSeat.objects.filter(player=player)
+        MatchSeat.objects.filter(seen_by(viewer, match="match"), player=player)
         .select_related("match")
         .prefetch_related(
             Prefetch("match__seats", queryset=MatchSeat.objects.select_related("player").order_by("seat"))

@@ -3,9 +3,10 @@
 - `match_schedule`: one match of people, validated by `check_match` (the people's pages and API reach it
   through `league.results.services.match_create`, which picks the game's rating pool);
 - `matches_schedule`, `matches_set_running`, `matches_hand_back`: a bot league's drawn round (or a
-  tournament round's tables, through `league.results.services.matches_create`), its workers'
-  claims and the reaper's hand-backs, set-based (`league.core.bulk`: one statement per table however many
-  rows, which a worker storing hundreds of matches a second needs);
+  tournament round's tables, through `league.results.services.matches_create`, or a challenge's private
+  matches with their viewers), its workers' claims and the reaper's hand-backs, set-based
+  (`league.core.bulk`: one statement per table however many rows, which a worker storing hundreds of
+  matches a second needs);
 - `matches_set_outcomes`: the counted outcome of matches (status, result version, record; each seat's
   place and score), for `league.results`, which decides every outcome and stores its versions; matches stored
   with a record are queued for strict verification after the commit;
@@ -38,7 +39,7 @@ from league.core.catalogue import game_spec
 from league.core.checks import is_int
 from league.core.errors import InvariantViolation, UserError
 from league.core.names import storable_text
-from league.matches.models import Match, MatchSeat, Verification
+from league.matches.models import Match, MatchSeat, MatchViewer, Verification
 from league.players.models import Player
 
 logger = logging.getLogger(__name__)
@@ -173,12 +174,14 @@ def matches_schedule(
     tables: Sequence[ScheduledMatch],
     rated: bool = True,
     created_by_id: int | None = None,
+    viewer_ids: Sequence[int] = (),
 ) -> list[int]:
     """Insert the scheduled matches of a drawn round and their seats; their ids, in the order of `tables`.
 
-    Two statements whatever the number of tables. `options` are already validated by the game's spec (when
-    the league or tournament was created) and the tables' times are distinct: the pool applies matches by
-    (played_at, id). A rated round needs its pool, an unrated one none.
+    Two statements whatever the number of tables (three with viewers). `options` are already validated by
+    the game's spec (when the league or tournament was created) and the tables' times are distinct: the pool
+    applies matches by (played_at, id). A rated round needs its pool, an unrated one none. With `viewer_ids`
+    (user ids) the matches are private: those users and staff alone see them (a challenge's).
     """
     if rated != (rating_pool_id is not None):
         raise InvariantViolation("rated matches need their rating pool, and unrated ones have none")
@@ -198,6 +201,7 @@ def matches_schedule(
             result_version=0,
             created_by_id=created_by_id,
             created_at=timezone.now(),
+            visibility=Match.Visibility.PRIVATE if viewer_ids else Match.Visibility.PUBLIC,
         )
     )
     if len(ids_by_time) != len(tables):
@@ -211,6 +215,11 @@ def matches_schedule(
             for match_id, table in zip(ids, tables, strict=True)
             for seat, player_id in enumerate(table.player_ids)
         ],
+    )
+    bulk.insert(
+        MatchViewer,
+        ("match_id", "user_id"),
+        [(match_id, user_id) for match_id in ids for user_id in sorted(set(viewer_ids))],
     )
     return ids
 

@@ -7,7 +7,7 @@ from django.shortcuts import render
 
 from league.core.catalogue import game_choices
 from league.matches.models import Match
-from league.matches.selectors import match_list
+from league.matches.selectors import match_list, visible_to
 
 MATCHES_PER_PAGE = 50
 
@@ -19,8 +19,7 @@ def match_index(request: HttpRequest) -> HttpResponse:
     status = request.GET.get("status", "")
     if status not in Match.Status.values:
         status = ""
-    page = Paginator(match_list(game_id=game_id, status=status), MATCHES_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
+    matches = visible_to(match_list(game_id=game_id, status=status), request.user)
+    page = Paginator(matches, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
     context = {"page": page, "game": game_id, "status": status, "statuses": Match.Status.choices}
     return render(request, "matches/list.html", context)

@@ -54,7 +54,8 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
     ratings = list(player_ratings(player))
     chart = history_chart([_history_series(r.pool, rows) for r, rows in _history_by_rating(player, ratings)])
     upsets = player_upsets(player)
-    page = Paginator(player_seats(player), RESULTS_PER_PAGE).get_page(request.GET.get("page"))
+    seats = player_seats(player, viewer=request.user)
+    page = Paginator(seats, RESULTS_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "players/detail.html",

@@ -147,7 +147,7 @@ class ResultVersionInline(admin.TabularInline):
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
     list_display = ["id", "game_id", "status", "rated", "played_at", "result_version"]
-    list_filter = ["game_id", "status", "rated"]
+    list_filter = ["game_id", "status", "rated", "visibility"]
     date_hierarchy = "played_at"
     search_fields = ["id", "seats__player__name"]
     readonly_fields = [
@@ -161,6 +161,7 @@ class MatchAdmin(admin.ModelAdmin):
         "result_version",
         "created_by",
         "created_at",
+        "visibility",
     ]
     actions = ["void_matches"]
 

@@ -5,17 +5,18 @@ from __future__ import annotations
 from django.db.models import Prefetch
 
 from league.matches.models import Match
-from league.matches.selectors import with_seats
+from league.matches.selectors import Viewer, visible_to, with_seats
 from league.results.models import ResultVersion
 
 
-def match_detail(pk: int) -> Match | None:
-    """One match with its seats and every result version (newest first), and what it was played for: its
-    tournament table (with round and tournament), bot-league fixture or challenge, through the reverse
+def match_detail(pk: int, *, viewer: Viewer) -> Match | None:
+    """One match that `viewer` may see (None if they may not), with its seats and every result version
+    (newest first), and what it was played for: its tournament table (with round and tournament), bot-league
+    fixture or challenge, through the reverse
     relations those apps declare (named, not imported: they stand above this app)."""
     return (
         with_seats(
-            Match.objects.filter(pk=pk).select_related(
+            visible_to(Match.objects.filter(pk=pk), viewer).select_related(
                 "tournament_table__round__tournament", "bot_fixture__league", "challenge_match__challenge"
             )
         )

@@ -20,15 +20,15 @@ from league.results.selectors import match_detail
 from league.results.services import match_create, result_submit
 
 
-def _match_or_404(pk: int) -> Match:
-    match = match_detail(pk)
+def _match_or_404(request: HttpRequest, pk: int) -> Match:
+    match = match_detail(pk, viewer=request.user)
     if match is None:
         raise Http404("no such match")
     return match
 
 
 def match_page(request: HttpRequest, pk: int) -> HttpResponse:
-    match = _match_or_404(pk)
+    match = _match_or_404(request, pk)
     context = {
         "match": match,
         "game_name": game_name(match.game_id),
@@ -60,7 +60,7 @@ def match_new(request: SignedInRequest) -> HttpResponse:
 
 @staff_member_required
 def result_entry(request: SignedInRequest, pk: int) -> HttpResponse:
-    match = _match_or_404(pk)
+    match = _match_or_404(request, pk)
     try:
         spec = game_spec(match.game_id)
     except UserError as exc:
