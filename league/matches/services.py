@@ -3,8 +3,8 @@
 - `match_schedule`: one match of people, validated by `check_match` (the people's pages and API reach it
   through `league.results.services.match_create`, which picks the game's rating pool);
 - `matches_schedule`, `matches_set_running`, `matches_hand_back`: a bot league's drawn round (or a
-  tournament round's tables, through `league.results.services.matches_create`), its workers'
-  claims and the reaper's hand-backs, set-based (`league.core.bulk`: one statement per table however many
+  tournament round's tables, through `league.results.services.matches_create`, or a challenge's matches), its
+  workers' claims and the reaper's hand-backs, set-based (`league.core.bulk`: one statement per table however many
   rows, which a worker storing hundreds of matches a second needs);
 - `matches_set_outcomes`: the counted outcome of matches (status, result version, record; each seat's
   place and score), for `league.results`, which decides every outcome and stores its versions; matches stored
@@ -12,7 +12,9 @@
 - `matches_verify`: the strict verification of stored records (`games.core.verify`), one `Verification` row
   per match, for `league.matches.tasks.verify_matches_task` (once per stored match) and its sweep.
 
-A match's rating pool is chosen by its caller: this app imports neither results nor ratings.
+A match's rating pool is chosen by its caller: this app imports neither results nor ratings. So is its owner
+(`Match.owner`): casual for `match_schedule`, the linking kind for `matches_schedule`; it is never changed,
+and `check_owned` is the check every service that links a match calls (docs/league.md).
 """
 
 from __future__ import annotations
@@ -149,6 +151,7 @@ def match_schedule(
             rated=plan.rated,
             rating_pool_id=rating_pool_id,
             played_at=plan.played_at or timezone.now(),
+            owner=Match.Owner.CASUAL,
             created_by=created_by,
         )
         MatchSeat.objects.bulk_create(
@@ -166,6 +169,7 @@ class ScheduledMatch(NamedTuple):
 
 def matches_schedule(
     *,
+    owner: str,
     game_id: str,
     options: Mapping[str, Any],
     rating_pool_id: int | None,
@@ -177,10 +181,14 @@ def matches_schedule(
 
     Two statements whatever the number of tables. `options` are already validated by the game's spec (when
     the league or tournament was created) and the tables' times are distinct: the pool applies matches by
-    (played_at, id). A rated round needs its pool, an unrated one none.
+    (played_at, id). A rated round needs its pool, an unrated one none. `owner` is the kind of row that will
+    link each match (`Match.Owner`: a tournament table, a league's fixture, a challenge match); the caller
+    links them through `check_owned` in the same transaction.
     """
     if rated != (rating_pool_id is not None):
         raise InvariantViolation("rated matches need their rating pool, and unrated ones have none")
+    if owner not in Match.Owner.values or owner == Match.Owner.CASUAL:
+        raise InvariantViolation(f"a round's matches are owned by a table, a fixture or a challenge, not {owner!r}")
     spec = game_spec(game_id)
     ids_by_time = dict(
         bulk.insert(
@@ -192,6 +200,7 @@ def matches_schedule(
             game_version=spec.version,
             options=options,
             status=Match.Status.SCHEDULED,
+            owner=owner,
             rated=rated,
             rating_pool_id=rating_pool_id,
             result_version=0,
@@ -212,6 +221,15 @@ def matches_schedule(
         ],
     )
     return ids
+
+
+def check_owned(*, match_ids: Sequence[int], owner: str) -> None:
+    """Before a row of kind `owner` (a table, a fixture, a challenge match) links these matches: each was
+    scheduled for that kind. On PostgreSQL the link tables' composite foreign key (match_id, owner) guards the
+    same in the database; on SQLite this one query is the guard, and every linking service calls it."""
+    wanted = set(match_ids)
+    if Match.objects.filter(pk__in=wanted, owner=owner).count() != len(wanted):
+        raise InvariantViolation(f"a match linked as a {owner} was not scheduled for one")
 
 
 def matches_set_running(*, match_ids: Sequence[int]) -> None:
