@@ -188,7 +188,9 @@ def matches_schedule(
     if rated != (rating_pool_id is not None):
         raise InvariantViolation("rated matches need their rating pool, and unrated ones have none")
     if owner not in Match.Owner.values or owner == Match.Owner.CASUAL:
-        raise InvariantViolation(f"a round's matches are owned by a table, a fixture or a challenge, not {owner!r}")
+        raise InvariantViolation(
+            f"a round's matches are owned by a table, a fixture or a challenge, not {owner!r}"
+        )
     spec = game_spec(game_id)
     ids_by_time = dict(
         bulk.insert(

@@ -66,7 +66,9 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404(exc.message) from None
     if match.owner != Match.Owner.CASUAL:  # its owner's rules apply: the service refuses it here (409)
         context = {"match": match, "spec": spec, "refusal": owner_entry(match)}
-        return render(request, "matches/result.html", context, status=409 if request.method == "POST" else 200)
+        return render(
+            request, "matches/result.html", context, status=409 if request.method == "POST" else 200
+        )
     entry = result_entry_form(
         request.POST or None,
         match=match,

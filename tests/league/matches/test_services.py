@@ -113,8 +113,7 @@ def test_a_drawn_round_is_scheduled_in_two_statements_in_table_order(players, dj
 
     with django_assert_num_queries(2):
         match_ids = matches_schedule(
-            owner="fixture",
-            game_id="nacho_pile", options={"x": 1}, rating_pool_id=pool.pk, tables=tables
+            owner="fixture", game_id="nacho_pile", options={"x": 1}, rating_pool_id=pool.pk, tables=tables
         )
 
     matches = [Match.objects.get(pk=match_id) for match_id in match_ids]
@@ -129,7 +128,10 @@ def test_a_drawn_round_is_scheduled_in_two_statements_in_table_order(players, dj
     with pytest.raises(InvariantViolation, match="the same time"):
         matches_schedule(
             owner="fixture",
-            game_id="nacho_pile", options={}, rating_pool_id=pool.pk, tables=[tables[0], tables[0]]
+            game_id="nacho_pile",
+            options={},
+            rating_pool_id=pool.pk,
+            tables=[tables[0], tables[0]],
         )
 
 
