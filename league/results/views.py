@@ -64,7 +64,7 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
         spec = game_spec(match.game_id)
     except UserError as exc:
         raise Http404(exc.message) from None
-    if match.owner != Match.Owner.CASUAL:  # its owner's rules apply: the service refuses it here (409)
+    if match.owner != Match.Owner.CASUAL:  # the page says where its result goes; result_submit would refuse
         context = {"match": match, "spec": spec, "refusal": owner_entry(match)}
         return render(
             request, "matches/result.html", context, status=409 if request.method == "POST" else 200
