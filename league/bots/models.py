@@ -13,8 +13,8 @@ A ladder is a league that never ends (`BotLeague.kind` "ladder"): its entries ch
 
 A challenge is the third owner of matches, beside tournament tables and league fixtures: an author's bot
 against chosen bots for a number of unrated matches (`Challenge`, `ChallengeMatch`). A match belongs to at
-most one owner: its `owner` (`league.matches.models.Match.owner`) is the kind of row that may link it, set when
-it is scheduled (docs/league.md says how each database backend guards it).
+most one owner: its `owner` (`league.matches.models.Match.owner`) is the kind of row that may link it, set
+when it is scheduled (docs/league.md says how each database backend guards it).
 """
 
 from django.conf import settings

@@ -50,7 +50,8 @@ class Match(models.Model):
         max_length=10,
         choices=Owner.choices,
         editable=False,
-        help_text="Whose rules its results follow; the one link row (table, fixture, challenge match) agrees.",
+        help_text="Whose rules its results follow; the one link row (table, fixture, challenge "
+        "match) agrees.",
     )
     rated = models.BooleanField(default=True)
     rating_pool = models.ForeignKey(

@@ -4,8 +4,8 @@
   through `league.results.services.match_create`, which picks the game's rating pool);
 - `matches_schedule`, `matches_set_running`, `matches_hand_back`: a bot league's drawn round (or a
   tournament round's tables, through `league.results.services.matches_create`, or a challenge's matches), its
-  workers' claims and the reaper's hand-backs, set-based (`league.core.bulk`: one statement per table however many
-  rows, which a worker storing hundreds of matches a second needs);
+  workers' claims and the reaper's hand-backs, set-based (`league.core.bulk`: one statement per table however
+  many rows, which a worker storing hundreds of matches a second needs);
 - `matches_set_outcomes`: the counted outcome of matches (status, result version, record; each seat's
   place and score), for `league.results`, which decides every outcome and stores its versions; matches stored
   with a record are queued for strict verification after the commit;

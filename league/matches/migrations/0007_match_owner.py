@@ -7,7 +7,11 @@ from django.db import migrations, models
 
 from league.core.schema import PostgresOnlySQL
 
-LINKS = [("tournaments", "Table", "table"), ("bots", "Fixture", "fixture"), ("bots", "ChallengeMatch", "challenge")]
+LINKS = [
+    ("tournaments", "Table", "table"),
+    ("bots", "Fixture", "fixture"),
+    ("bots", "ChallengeMatch", "challenge"),
+]
 
 
 def owners_from_links(apps, schema_editor):
@@ -46,8 +50,8 @@ class Migration(migrations.Migration):
                 ],
                 default="casual",
                 editable=False,
-                help_text="Whose rules its results follow; the one link row (table, fixture, challenge match) "
-                "agrees.",
+                help_text="Whose rules its results follow; the one link row (table, fixture, challenge "
+                "match) agrees.",
                 max_length=10,
             ),
             preserve_default=False,

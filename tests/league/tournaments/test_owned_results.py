@@ -36,10 +36,11 @@ BOARD = [
 
 
 def refusal(tournament, first):
+    page = f"/tournaments/{tournament.slug}/rounds/1/tables/1/result/"
+    api = f"/api/tournament-tables/{first.pk}/result/"
     return (
-        f"match {first.match_id} is table 1 of round 1 of {tournament.name}: enter or correct its result at the "
-        f"table, where the tournament's rules apply (/tournaments/{tournament.slug}/rounds/1/tables/1/result/, "
-        f"or POST /api/tournament-tables/{first.pk}/result/)"
+        f"match {first.match_id} is table 1 of round 1 of {tournament.name}: enter or correct its result at "
+        f"the table, where the tournament's rules apply ({page}, or POST {api})"
     )
 
 
@@ -85,8 +86,8 @@ def test_the_result_page_refuses_a_table_and_names_the_tables_entry(client, brac
     assert unchanged(bracket, first)
     match_page = client.get(f"/matches/{first.match_id}/").content.decode()
     assert (
-        f'<a class="button" href="/tournaments/{bracket.slug}/rounds/1/tables/1/result/">Correct the result at the '
-        "table</a>"
+        f'<a class="button" href="/tournaments/{bracket.slug}/rounds/1/tables/1/result/">'
+        "Correct the result at the table</a>"
     ) in match_page
     assert f'href="/matches/{first.match_id}/result/"' not in match_page
 
