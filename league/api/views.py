@@ -107,7 +107,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         request=ResultSubmitSerializer,
         responses={201: ResultVersionSerializer, 409: OpenApiResponse(VERSION_CONFLICT)},
         description="Submit the next result version. `expected_version` is the version being corrected "
-        "(0 for the first result); a stale one answers 409 with `current_version`.",
+        "(0 for the first result); a stale one answers 409 with `current_version`. A match owned by a "
+        "tournament table, a bot league or a challenge answers 409 naming where its result goes.",
     )
     @action(detail=True, methods=["get", "post"], pagination_class=None)
     def results(self, request, pk=None):

@@ -34,7 +34,8 @@ from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.checks import is_int
 from league.core.errors import Forbidden, UserError
-from league.matches.services import ScheduledMatch, matches_schedule
+from league.matches.models import Match
+from league.matches.services import ScheduledMatch, check_owned, matches_schedule
 
 MAX_MATCHES = 100
 MAX_OPPONENTS = 7
@@ -120,6 +121,7 @@ def challenge_create(
             for index in range(matches)
         ]
         ids = matches_schedule(
+            owner=Match.Owner.CHALLENGE,
             game_id=spec.id,
             options=options,
             rating_pool_id=None,
@@ -131,6 +133,7 @@ def challenge_create(
                 for index in range(matches)
             ],
         )
+        check_owned(match_ids=ids, owner=Match.Owner.CHALLENGE)
         bulk.insert(
             ChallengeMatch,
             ("index", "match_id", "seed"),

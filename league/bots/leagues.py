@@ -42,7 +42,7 @@ from league.core.catalogue import game_spec
 from league.core.errors import ErrorCode, NotFound, UserError
 from league.core.names import check_name
 from league.matches.models import Match, MatchSeat
-from league.matches.services import ScheduledMatch, matches_schedule
+from league.matches.services import ScheduledMatch, check_owned, matches_schedule
 from league.ratings.models import PendingRatingUpdate, Rating, RatingPool
 from league.ratings.services import (
     PredictedTable,
@@ -412,6 +412,7 @@ def _store_round(league: BotLeague, number: int, tables: Sequence[matchmaking.Ta
     league_round = LeagueRound.objects.create(league=league, number=number, drawn_at=drawn_at)
     players = dict(LeagueEntry.objects.filter(league=league).values_list("bot_id", "bot__player_id"))
     ids = matches_schedule(
+        owner=Match.Owner.FIXTURE,
         game_id=league.game_id,
         options=league.options,
         rating_pool_id=league.rating_pool_id,
@@ -432,6 +433,7 @@ def _store_round(league: BotLeague, number: int, tables: Sequence[matchmaking.Ta
     if number > 1:
         calibration_queue(pool_id=league.rating_pool_id)
     start = next_position(league)
+    check_owned(match_ids=ids, owner=Match.Owner.FIXTURE)
     bulk.insert(
         Fixture,
         ("position", "match_id", "seed"),

@@ -13,8 +13,8 @@ A ladder is a league that never ends (`BotLeague.kind` "ladder"): its entries ch
 
 A challenge is the third owner of matches, beside tournament tables and league fixtures: an author's bot
 against chosen bots for a number of unrated matches (`Challenge`, `ChallengeMatch`). A match belongs to at
-most one owner (`match_owners` is checked whenever a fixture or a challenge match is saved one by one; the
-set-based writers only link matches they have just created).
+most one owner: its `owner` (`league.matches.models.Match.owner`) is the kind of row that may link it, set
+when it is scheduled (docs/league.md says how each database backend guards it).
 """
 
 from django.conf import settings
@@ -353,10 +353,6 @@ class Fixture(models.Model):
     def __str__(self) -> str:
         return f"{self.league} #{self.position}"
 
-    def save(self, *args, **kwargs):
-        check_single_owner(self.match_id, allowed="fixture")
-        super().save(*args, **kwargs)
-
 
 class LadderEvent(models.Model):
     """One line of a ladder's entry log: a bot entered or left, taking effect at a schedule position.
@@ -464,36 +460,6 @@ class ChallengeMatch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.challenge} #{self.index}"
-
-    def save(self, *args, **kwargs):
-        check_single_owner(self.match_id, allowed="challenge")
-        super().save(*args, **kwargs)
-
-
-def match_owners(match_id: int) -> list[str]:
-    """What owns a match: "table" (a tournament table), "fixture" (a league's), "challenge"; at most one."""
-    from league.matches.models import Match  # the bots app sits above matches; models load lazily
-
-    match = Match.objects.filter(pk=match_id)
-    owners = []
-    if match.filter(bot_fixture__isnull=False).exists():
-        owners.append("fixture")
-    if match.filter(challenge_match__isnull=False).exists():
-        owners.append("challenge")
-    if match.filter(tournament_table__isnull=False).exists():
-        owners.append("table")
-    return owners
-
-
-def check_single_owner(match_id: int | None, *, allowed: str) -> None:
-    """Refuse to link a match that another owner (or another row of the same kind) holds already."""
-    from league.core.errors import InvariantViolation
-
-    if match_id is None:
-        return
-    owners = match_owners(match_id)
-    if owners and owners != [allowed]:
-        raise InvariantViolation(f"match {match_id} belongs to a {' and a '.join(owners)} already")
 
 
 class ProgramLog(models.Model):

@@ -1,9 +1,11 @@
 """Matches: one table of one game, shared by casual play, tournaments and bot leagues.
 
-A tournament table or a league fixture links to its match rather than copying it. Who may see a match is
-stored on it when it is scheduled: a public match is everyone's, a private one (a challenge's) its viewers'
-(`MatchViewer`) and staff's, so that every list filters in one query (`league.matches.selectors.visible_to`)
-without knowing what owns the match. The outcome of the latest
+A tournament table, a league fixture or a challenge match links to its match rather than copying it, and the
+match knows which kind of link it takes (`Match.owner`, set by the scheduling services here): see
+docs/league.md for the database's guard of it. Who may see a match is stored on it when it is scheduled: a
+public match is everyone's, a private one (a challenge's) its viewers' (`MatchViewer`) and staff's, so that
+every list filters in one query (`league.matches.selectors.visible_to`) without knowing what owns the match.
+The outcome of the latest
 result version is copied onto the seats (`MatchSeat.place`, `MatchSeat.score`) by `matches_set_outcomes`,
 which the results services call, so that lists and ratings read it without parsing versions; the versions
 themselves live in `results`.
@@ -20,6 +22,16 @@ from django.utils import timezone
 from games.core.record import compress, decompress
 
 
+class MatchOwner(models.TextChoices):
+    """Whose rules a match follows: casual play (the generic result entry), a tournament table, a bot
+    league's or ladder's fixture, or a bot challenge. Set when it is scheduled, never changed."""
+
+    CASUAL = "casual", "Casual"
+    TABLE = "table", "Tournament table"
+    FIXTURE = "fixture", "Bot league fixture"
+    CHALLENGE = "challenge", "Bot challenge"
+
+
 class Match(models.Model):
     """One match. A bot league writes several rows per match it plays, so every index here earns its keep:
     a foreign key led by a composite index or unique constraint has no index of its own."""
@@ -34,6 +46,8 @@ class Match(models.Model):
         PUBLIC = "public", "Public"
         PRIVATE = "private", "Private"
 
+    Owner = MatchOwner
+
     game_id = models.CharField(max_length=40, help_text="A game id from the games registry.")
     game_version = models.PositiveIntegerField(
         help_text="The game's rules version when the match was created."
@@ -42,6 +56,13 @@ class Match(models.Model):
         default=dict, blank=True, help_text="Validated variant options, defaults filled."
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
+    owner = models.CharField(
+        max_length=10,
+        choices=Owner.choices,
+        editable=False,
+        help_text="Whose rules its results follow; the one link row (table, fixture, challenge "
+        "match) agrees.",
+    )
     rated = models.BooleanField(default=True)
     rating_pool = models.ForeignKey(
         "ratings.RatingPool",
@@ -89,6 +110,7 @@ class Match(models.Model):
                 | models.Q(rated=False, rating_pool__isnull=True),
                 name="match_rated_iff_pool",
             ),
+            models.CheckConstraint(condition=models.Q(owner__in=MatchOwner.values), name="match_owner_known"),
         ]
 
     def __str__(self) -> str:

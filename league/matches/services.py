@@ -13,7 +13,9 @@
 - `matches_verify`: the strict verification of stored records (`games.core.verify`), one `Verification` row
   per match, for `league.matches.tasks.verify_matches_task` (once per stored match) and its sweep.
 
-A match's rating pool is chosen by its caller: this app imports neither results nor ratings.
+A match's rating pool is chosen by its caller: this app imports neither results nor ratings. So is its owner
+(`Match.owner`): casual for `match_schedule`, the linking kind for `matches_schedule`; it is never changed,
+and `check_owned` is the check every service that links a match calls (docs/league.md).
 """
 
 from __future__ import annotations
@@ -151,6 +153,7 @@ def match_schedule(*, plan: MatchPlan, rating_pool_id: int | None, created_by: U
             rated=plan.rated,
             rating_pool_id=rating_pool_id,
             played_at=plan.played_at or timezone.now(),
+            owner=Match.Owner.CASUAL,
             created_by=created_by,
         )
         MatchSeat.objects.bulk_create(
@@ -168,6 +171,7 @@ class ScheduledMatch(NamedTuple):
 
 def matches_schedule(
     *,
+    owner: str,
     game_id: str,
     options: Mapping[str, Any],
     rating_pool_id: int | None,
@@ -181,10 +185,16 @@ def matches_schedule(
     Two statements whatever the number of tables (three with viewers). `options` are already validated by
     the game's spec (when the league or tournament was created) and the tables' times are distinct: the pool
     applies matches by (played_at, id). A rated round needs its pool, an unrated one none. With `viewer_ids`
-    (user ids) the matches are private: those users and staff alone see them (a challenge's).
+    (user ids) the matches are private: those users and staff alone see them (a challenge's). `owner` is the
+    kind of row that will link each match (`Match.Owner`: a tournament table, a league's fixture, a challenge
+    match); the caller links them through `check_owned` in the same transaction.
     """
     if rated != (rating_pool_id is not None):
         raise InvariantViolation("rated matches need their rating pool, and unrated ones have none")
+    if owner not in Match.Owner.values or owner == Match.Owner.CASUAL:
+        raise InvariantViolation(
+            f"a round's matches are owned by a table, a fixture or a challenge, not {owner!r}"
+        )
     spec = game_spec(game_id)
     ids_by_time = dict(
         bulk.insert(
@@ -196,6 +206,7 @@ def matches_schedule(
             game_version=spec.version,
             options=options,
             status=Match.Status.SCHEDULED,
+            owner=owner,
             rated=rated,
             rating_pool_id=rating_pool_id,
             result_version=0,
@@ -222,6 +233,15 @@ def matches_schedule(
         [(match_id, user_id) for match_id in ids for user_id in sorted(set(viewer_ids))],
     )
     return ids
+
+
+def check_owned(*, match_ids: Sequence[int], owner: str) -> None:
+    """Before a row of kind `owner` (a table, a fixture, a challenge match) links these matches: each was
+    scheduled for that kind. On PostgreSQL the link tables' composite foreign key (match_id, owner) guards the
+    same in the database; on SQLite this one query is the guard, and every linking service calls it."""
+    wanted = set(match_ids)
+    if Match.objects.filter(pk__in=wanted, owner=owner).count() != len(wanted):
+        raise InvariantViolation(f"a match linked as a {owner} was not scheduled for one")
 
 
 def matches_set_running(*, match_ids: Sequence[int]) -> None:

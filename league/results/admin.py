@@ -13,6 +13,7 @@ from league.matches.models import Match, MatchSeat
 from league.matches.services import check_match
 from league.players.services import player_by_name
 from league.results.models import ResultVersion
+from league.results.selectors import owner_entry
 from league.results.services import check_outcome, match_create, result_submit, result_void
 
 
@@ -96,6 +97,8 @@ class MatchChangeForm(forms.ModelForm):
             data["correction"] = None
             return data
         match = self.instance
+        if match.owner != Match.Owner.CASUAL:  # the results service refuses it too (check_owner)
+            raise ValidationError(owner_entry(match))
         if match.status == Match.Status.VOID:
             raise ValidationError("the match is void: it takes no result")
         try:
@@ -146,8 +149,8 @@ class ResultVersionInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ["id", "game_id", "status", "rated", "played_at", "result_version"]
-    list_filter = ["game_id", "status", "rated", "visibility"]
+    list_display = ["id", "game_id", "status", "owner", "rated", "played_at", "result_version"]
+    list_filter = ["game_id", "status", "owner", "rated", "visibility"]
     date_hierarchy = "played_at"
     search_fields = ["id", "seats__player__name"]
     readonly_fields = [
@@ -155,6 +158,7 @@ class MatchAdmin(admin.ModelAdmin):
         "game_version",
         "options",
         "status",
+        "owner",
         "rated",
         "rating_pool",
         "played_at",

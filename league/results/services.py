@@ -53,6 +53,7 @@ from league.ratings.services import (
     predictions_store,
 )
 from league.results.models import ReportConfirmation, ResultDispute, ResultReport, ResultVersion
+from league.results.selectors import owner_entry
 
 REASON_MAX_LENGTH = 500
 SCORE_LIMIT = 1_000_000
@@ -109,6 +110,13 @@ def check_outcome(
     return normalized, scores
 
 
+def check_owner(match: Match, owner: str) -> None:
+    """Refuse (409) a result of `match` from a caller applying another owner's rules than the match's: the
+    message says where its results go (`selectors.owner_entry`)."""
+    if match.owner != owner:
+        raise Conflict(owner_entry(match))
+
+
 def match_create(
     *,
     game_id: str,
@@ -147,7 +155,7 @@ def matches_create(
     order of `tables`. The bulk form of `match_create`: the players and the options (for each table size) are
     checked once, then one statement per table kind writes the matches and their seats
     (`matches.services.matches_schedule`). The tables get times a microsecond apart from `played_at`, in
-    order, so their pool applies them in table order.
+    order, so their pool applies them in table order. Their owner is a tournament table (`Match.Owner`).
     """
     sizes = sorted({len(seats) for seats in tables})
     plans = {
@@ -165,6 +173,7 @@ def matches_create(
     for size, plan in plans.items():
         indexes = [index for index, seats in enumerate(tables) if len(seats) == size]
         created = matches_schedule(
+            owner=Match.Owner.TABLE,
             game_id=plan.spec.id,
             options=plan.options,
             rating_pool_id=pool_id,
@@ -194,6 +203,7 @@ def result_submit(
     reason: str = "",
     advancing: Any = None,
     report_id: int | None = None,
+    owner: str = Match.Owner.CASUAL,
 ) -> ResultVersion:
     """Add the next result version of a match and make it count.
 
@@ -206,6 +216,10 @@ def result_submit(
     of a tie at an elimination table, which the caller (a tournament) checks against its cut. Raises
     VersionConflict when the match has moved on, UserError on bad input; nothing is written in either case. A
     rated match of people queues its pool's update after the commit.
+
+    `owner` is whose rules the caller applies (`Match.Owner`): the generic entry (page, API, admin) is casual,
+    and a match owned by a tournament table, a bot league or a challenge is refused with a 409 that names
+    where its result goes (`check_owner`); the tournament's services pass "table".
     """
     if not is_int(expected_version) or expected_version < 0:
         raise UserError(
@@ -219,6 +233,7 @@ def result_submit(
     match = Match.objects.filter(pk=match_id).first() if is_int(match_id) else None
     if match is None:
         raise NotFound(f"no match with id {match_id}")
+    check_owner(match, owner)
     if match.status == Match.Status.VOID:
         raise UserError("the match is void: it takes no result", field="status")
     spec = game_spec(match.game_id)
@@ -512,11 +527,21 @@ def dispute_open(
     return dispute
 
 
-def result_void(*, match_id: int, entered_by: User | None = None, reason: str = "") -> Match:
+def result_void(
+    *,
+    match_id: int,
+    entered_by: User | None = None,
+    reason: str = "",
+    owner: str = Match.Owner.CASUAL,
+) -> Match:
     """Void a match: it no longer counts, and a rated one that counted is replayed out of its pool (a people's
     pool at once, after the commit). The void is a new result version (`void`, no places; never a deletion of
     the versions before it), entered by `entered_by` with `reason` ("voided" without one). Its seats keep
-    their last places, for the record."""
+    their last places, for the record.
+
+    A tournament table's match is voided only by the tournament (`owner` "table": a reset, a table closed as
+    a no-show); staff may void a bot league's or a challenge's match from anywhere (its workers then skip it).
+    """
     if not isinstance(reason, str) or len(reason) > REASON_MAX_LENGTH:
         raise UserError(f"the reason is text of at most {REASON_MAX_LENGTH} characters", field="reason")
     reason = check_text(reason, field="reason", max_length=REASON_MAX_LENGTH)
@@ -524,6 +549,8 @@ def result_void(*, match_id: int, entered_by: User | None = None, reason: str = 
         match = Match.objects.select_for_update().filter(pk=match_id).first() if is_int(match_id) else None
         if match is None:
             raise NotFound(f"no match with id {match_id}")
+        if Match.Owner.TABLE in (match.owner, owner):
+            check_owner(match, owner)
         if match.status == Match.Status.VOID:
             raise UserError("the match is already void", field="status")
         counted = match.rated and match.status == Match.Status.FINISHED

@@ -16,7 +16,7 @@ from league.matches.models import Match
 from league.matches.selectors import verification_of
 from league.ratings.selectors import predictions_by_seat
 from league.results.entry import result_entry_form
-from league.results.selectors import match_detail
+from league.results.selectors import match_detail, owner_entry
 from league.results.services import match_create, result_submit
 
 
@@ -65,6 +65,11 @@ def result_entry(request: SignedInRequest, pk: int) -> HttpResponse:
         spec = game_spec(match.game_id)
     except UserError as exc:
         raise Http404(exc.message) from None
+    if match.owner != Match.Owner.CASUAL:  # the page says where its result goes; result_submit would refuse
+        context = {"match": match, "spec": spec, "refusal": owner_entry(match)}
+        return render(
+            request, "matches/result.html", context, status=409 if request.method == "POST" else 200
+        )
     entry = result_entry_form(
         request.POST or None,
         match=match,

@@ -421,3 +421,51 @@ def test_reads_and_other_models_writes_are_not_writes(guard):
         "    return 'SELECT * FROM matches_match'\n"
     )
     assert writes_in(code, module="league.bots.worker", guard=guard) == []
+
+
+# ------------------------------------------------------------------------------------ a match's owner
+
+SCHEDULERS = frozenset({"matches_schedule", "matches_create"})
+
+
+def _called(function: ast.AST) -> set[str]:
+    return {
+        node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name | ast.Attribute)
+    }
+
+
+def test_every_function_that_schedules_owned_matches_checks_their_owner_before_linking():
+    """On SQLite `check_owned` is the guard of a link's kind (PostgreSQL adds a composite foreign key): every
+    function outside the matches and results services that schedules owned matches calls it too."""
+    linking = {}
+    for path in league_modules():
+        module = _module_name(path)
+        if module in ("league.matches.services", "league.results.services"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef) and _called(node) & SCHEDULERS:
+                linking[f"{module}.{node.name}"] = "check_owned" in _called(node)
+    assert linking == {
+        "league.bots.challenges.challenge_create": True,
+        "league.bots.leagues._store_round": True,
+        "league.tournaments.services.brackets._open": True,
+        "league.tournaments.services.rounds.round_publish": True,
+    }
+
+
+def test_no_code_changes_the_owner_of_a_match():
+    """`Match.owner` is written once, when the match is scheduled: no update names it."""
+    changes = []
+    for path in league_modules():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                continue
+            if node.func.attr == "update" and any(keyword.arg == "owner" for keyword in node.keywords):
+                changes.append(f"{_module_name(path)}:{node.lineno}")
+            if node.func.attr == "update" and "'owner'" in ast.unparse(
+                node.args[1] if len(node.args) > 1 else node
+            ):
+                changes.append(f"{_module_name(path)}:{node.lineno}")
+    assert changes == []

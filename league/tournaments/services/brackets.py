@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from league.core import events
 from league.matches.models import Match
+from league.matches.services import check_owned
 from league.results.services import matches_create, result_void
 from league.tournaments import seam
 from league.tournaments.models import Round, Table, Tournament
@@ -96,6 +97,7 @@ def _open(
             played_at=now,
             created_by=by,
         )
+        check_owned(match_ids=match_ids, owner=Match.Owner.TABLE)
         for table, match_id in zip(opened, match_ids, strict=True):
             table.match_id = match_id
         Table.objects.bulk_create(opened)
@@ -138,6 +140,7 @@ def tables_reset(*, tournament: Tournament, tables: Sequence[Table], by: User | 
                 match_id=table.published_match_id,
                 entered_by=by,
                 reason=f"reset: {table.label} is played again after a correction of {cause}",
+                owner=Match.Owner.TABLE,
             )
         table.closed_as = Table.Closed.RESET
         table.save(update_fields=["closed_as"])

@@ -33,7 +33,10 @@ def close_table(
     if len(absent) == len(seats):
         label = Table.Closed(kind).label.lower()
         result_void(
-            match_id=match.pk, entered_by=by, reason=reason or f"closed as {label}: nobody was present"
+            match_id=match.pk,
+            entered_by=by,
+            reason=reason or f"closed as {label}: nobody was present",
+            owner=Match.Owner.TABLE,
         )
     else:
         places = [len(seats) - len(absent) + 1 if pid in absent else 1 for pid in seats]
@@ -45,6 +48,7 @@ def close_table(
             entered_by=by,
             reason=reason or (f"closed as {label}" if match.result_version else ""),
             advancing=advancing,
+            owner=Match.Owner.TABLE,
         )
         events.emit(
             events.result_recorded,

@@ -15,6 +15,7 @@ from league.core.catalogue import game_spec
 from league.core.checks import is_int
 from league.core.errors import UserError
 from league.matches.models import Match
+from league.matches.services import check_owned
 from league.players.models import Player
 from league.results.services import matches_create
 from league.tournaments import seam, snapshots
@@ -243,6 +244,7 @@ def round_publish(*, round_row: Round, by: User) -> Round:
             played_at=now,
             created_by=by,
         )
+        check_owned(match_ids=match_ids, owner=Match.Owner.TABLE)
         bulk.update(
             Table, ("match_id",), [(pk, match_id) for (pk, _), match_id in zip(rows, match_ids, strict=True)]
         )

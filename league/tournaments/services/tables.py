@@ -13,6 +13,7 @@ from django.db import transaction
 from league.core import events
 from league.core.catalogue import game_spec
 from league.core.errors import UserError
+from league.matches.models import Match
 from league.players.models import Player
 from league.results.services import check_outcome, result_submit
 from league.tournaments import seam
@@ -130,6 +131,7 @@ def table_record(
             reason=reason,
             advancing=decider,
             report_id=report_id,
+            owner=Match.Owner.TABLE,
         )
         events.emit(
             events.result_recorded, tournament_id=tournament.pk, table_id=table.pk, version_id=version.pk

@@ -6,12 +6,13 @@ from django.db import IntegrityError, transaction
 from league.bots.challenges import OPEN_PER_USER, challenge_create
 from league.bots.ladders import ladder_create, ladder_enter
 from league.bots.leagues import league_start
-from league.bots.models import Challenge, ChallengeMatch, Fixture, match_owners
+from league.bots.models import Challenge, ChallengeMatch, Fixture
 from league.bots.selectors import challenge_summary
 from league.bots.services import bot_register, bot_revise
 from league.bots.worker import challenge_work, work_claim
 from league.core.errors import Forbidden, InvariantViolation, UserError
 from league.matches.models import Match
+from league.matches.services import check_owned
 from league.ratings.models import PendingRatingUpdate, Rating, RatingHistory
 from tests.league.bots.conftest import make_bots, make_league
 
@@ -105,13 +106,12 @@ def test_a_match_cannot_belong_to_two_owners(staff, member, authored):
     fixture = Fixture.objects.filter(league=league).first()
     challenge = challenge_create(bot_id=mine.pk, opponent_ids=[bots[0].pk], matches=1, seed=1, by=member)
     game = ChallengeMatch.objects.get(challenge=challenge)
-    assert match_owners(fixture.match_id) == ["fixture"]
-    assert match_owners(game.match_id) == ["challenge"]
-    with pytest.raises(InvariantViolation, match=f"match {fixture.match_id} belongs to a fixture already"):
-        ChallengeMatch(challenge=challenge, index=1, match_id=fixture.match_id, seed=1).save()
-    fixture.match_id = game.match_id
-    with pytest.raises(InvariantViolation, match="belongs to a challenge already"):
-        fixture.save()
+    owners = dict(Match.objects.filter(pk__in=[fixture.match_id, game.match_id]).values_list("pk", "owner"))
+    assert owners == {fixture.match_id: "fixture", game.match_id: "challenge"}
+    with pytest.raises(InvariantViolation, match="a match linked as a challenge was not scheduled for one"):
+        check_owned(match_ids=[game.match_id, fixture.match_id], owner="challenge")
+    with pytest.raises(InvariantViolation, match="a match linked as a fixture was not scheduled for one"):
+        check_owned(match_ids=[game.match_id], owner="fixture")
     with transaction.atomic(), pytest.raises(IntegrityError):
         ChallengeMatch.objects.create(challenge=challenge, index=2, match_id=game.match_id, seed=1)
     assert ChallengeMatch.objects.filter(match_id=game.match_id).count() == 1

@@ -113,7 +113,7 @@ def test_a_drawn_round_is_scheduled_in_two_statements_in_table_order(players, dj
 
     with django_assert_num_queries(2):
         match_ids = matches_schedule(
-            game_id="nacho_pile", options={"x": 1}, rating_pool_id=pool.pk, tables=tables
+            owner="fixture", game_id="nacho_pile", options={"x": 1}, rating_pool_id=pool.pk, tables=tables
         )
 
     matches = [Match.objects.get(pk=match_id) for match_id in match_ids]
@@ -127,12 +127,17 @@ def test_a_drawn_round_is_scheduled_in_two_statements_in_table_order(players, dj
     ]
     with pytest.raises(InvariantViolation, match="the same time"):
         matches_schedule(
-            game_id="nacho_pile", options={}, rating_pool_id=pool.pk, tables=[tables[0], tables[0]]
+            owner="fixture",
+            game_id="nacho_pile",
+            options={},
+            rating_pool_id=pool.pk,
+            tables=[tables[0], tables[0]],
         )
 
 
 def test_claims_and_hand_backs_move_the_status(players):
     [match_id] = matches_schedule(
+        owner="fixture",
         game_id="nacho_pile",
         options={},
         rating_pool_id=bot_pool().pk,

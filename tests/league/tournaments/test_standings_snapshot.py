@@ -1,6 +1,6 @@
 """The standings are computed once per state of a tournament and kept (`league.tournaments.snapshots`): every
-change a visitor would see in them (a result, a correction, a drop, a void, a new round, a result entered on
-the match's own page, a settings change) shows at once; nothing else recomputes them."""
+change a visitor would see in them (a result, a correction, a drop, a void, a new round, a result stored by
+the results service itself, a settings change) shows at once; nothing else recomputes them."""
 
 import re
 from datetime import timedelta
@@ -8,6 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from league.core.errors import Conflict
+from league.matches.models import Match
 from league.players.models import Player
 from league.results.services import result_submit
 from league.tournaments import seam, services, snapshots, views
@@ -145,11 +147,15 @@ def test_a_new_round_changes_the_standings_shown(client, swiss, play_round):
     ]
 
 
-def test_a_result_entered_on_the_matchs_own_page_shows_too(client, swiss, organizer):
+def test_a_result_stored_by_the_results_service_itself_shows_too(client, swiss, organizer):
     tournament, first = swiss
     assert shown(client, tournament) == AFTER_ROUND_1
     match_id = first.tables.get(number=2).match_id
-    result_submit(match_id=match_id, expected_version=1, places=[2, 1], entered_by=organizer, reason="typo")
+    correction = {"match_id": match_id, "expected_version": 1, "places": [2, 1], "reason": "typo"}
+    with pytest.raises(Conflict, match=f"^match {match_id} is table 2 of round 1 of "):
+        result_submit(**correction, entered_by=organizer)  # the generic entry: the table's rules apply
+    assert shown(client, tournament) == AFTER_ROUND_1
+    result_submit(**correction, entered_by=organizer, owner=Match.Owner.TABLE)
     assert shown(client, tournament) == [
         ("1", "Ada", "1", "1"),
         ("2", "Dov", "1", "1"),
