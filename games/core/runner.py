@@ -208,6 +208,10 @@ def play_match(
         acts[seat] = substitute.act
         observes[seat] = substitute.uses_observation
         random_bits[seat] = None
+        # The substitute plays untimed: a seat forfeits once, and a preemption of the substitute on a busy
+        # machine must not write a second forfeit into the record.
+        limits[seat] = None
+        timed[seat] = timing is not None
         return substitute.act(observation, legal)
 
     def decide(seat: int, legal: list[Any]) -> Any:

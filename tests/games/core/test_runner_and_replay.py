@@ -1,5 +1,6 @@
 import copy
 import json
+from unittest import mock
 
 import pytest
 
@@ -117,14 +118,25 @@ def test_a_record_whose_forfeit_reason_is_not_a_code_does_not_replay(toy):
 
 
 def test_a_seats_own_move_time_limit_replaces_the_matchs(toy):
-    own_limit = play_match(GAME, 2, [SeatPlayer("slow", move_time_limit=0.001), "slow"], seed=1)
+    # Limits of half a second, which "slow" (a second a move) overruns and nothing else comes near on a
+    # loaded machine; 1 ms limits failed there once, when a forfeited seat's substitute was still timed.
+    own_limit = play_match(GAME, 2, [SeatPlayer("slow", move_time_limit=0.5), "slow"], seed=1)
     exempt = play_match(
-        GAME, 2, [SeatPlayer("slow", move_time_limit=60), "slow"], seed=1, move_time_limit=0.001
+        GAME, 2, [SeatPlayer("slow", move_time_limit=60), "slow"], seed=1, move_time_limit=0.5
     )
 
     assert [(f["seat"], f["event"]) for f in own_limit["end"]["forfeits"]] == [(0, 1)]
     assert [(f["seat"], f["event"]) for f in exempt["end"]["forfeits"]] == [(1, 2)]
     assert exempt["end"]["forfeits"][0]["reason"] == "timeout"
+
+
+def test_a_forfeited_seats_substitute_plays_untimed_so_the_seat_forfeits_once(toy):
+    """The substitute of a seat that overran its limit is not held to it: with a clock on which every move
+    takes a second, the slow seat forfeits at its first move and never again."""
+    ticks = iter(range(10_000))
+    with mock.patch("games.core.runner.time.perf_counter", lambda: float(next(ticks))):
+        record = play_match(GAME, 2, [SeatPlayer("slow", move_time_limit=0.5), "keep_high"], seed=1)
+    assert [(f["seat"], f["event"], f["reason"]) for f in record["end"]["forfeits"]] == [(0, 1, "timeout")]
 
 
 def test_a_seat_made_by_its_own_maker_plays_under_its_label_with_the_seats_generator(toy):
