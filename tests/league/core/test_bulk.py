@@ -24,6 +24,8 @@ def insert_matches(pool, count):
             game_version=1,
             options={"optional_specials": True},
             status=Match.Status.SCHEDULED,
+            owner=Match.Owner.CASUAL,
+            visibility=Match.Visibility.PUBLIC,
             rated=True,
             rating_pool_id=pool.pk,
             result_version=0,
