@@ -101,7 +101,15 @@ ERROR = inline_serializer(
     },
 )
 VERSION_CONFLICT = inline_serializer(
-    "VersionConflict", fields={**_ERROR_FIELDS, "current_version": serializers.IntegerField()}
+    "VersionConflict",
+    fields={
+        **_ERROR_FIELDS,
+        "current_version": serializers.IntegerField(
+            required=False,
+            help_text="The match's result version now, when someone else was first (`version_conflict`); "
+            "absent when the match's result goes through its owner instead (`conflict`)",
+        ),
+    },
 )
 
 

@@ -105,7 +105,15 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @extend_schema(
         methods=["POST"],
         request=ResultSubmitSerializer,
-        responses={201: ResultVersionSerializer, 409: OpenApiResponse(VERSION_CONFLICT)},
+        responses={
+            201: ResultVersionSerializer,
+            409: OpenApiResponse(
+                VERSION_CONFLICT,
+                description="Someone was first (`version_conflict`, with `current_version`), or the match "
+                "belongs to a tournament table, a bot league or a challenge (`conflict`, naming where its "
+                "result goes)",
+            ),
+        },
         description="Submit the next result version. `expected_version` is the version being corrected "
         "(0 for the first result); a stale one answers 409 with `current_version`. A match owned by a "
         "tournament table, a bot league or a challenge answers 409 naming where its result goes.",
