@@ -32,14 +32,7 @@ def _load() -> tuple[dict[str, Game], dict[str, dict[str, type[Bot]]]]:
     games: dict[str, Game] = {}
     bots: dict[str, dict[str, type[Bot]]] = {}
     for package in GAME_PACKAGES:
-        try:
-            module = importlib.import_module(package)
-        except ModuleNotFoundError as exc:  # a game still being written is not offered yet
-            if exc.name == package:
-                continue
-            raise
-        if not hasattr(module, "GAME"):  # only the spec is written yet (a namespace package): not offered yet
-            continue
+        module = importlib.import_module(package)
         game: Game = module.GAME
         games[game.spec.id] = game
         table = _generic_table(game.spec.id)
@@ -63,12 +56,7 @@ def _generic_table(game_id: str) -> dict[str, type[Bot]]:
 def _load_specs() -> dict[str, GameSpec]:
     specs: dict[str, GameSpec] = {}
     for package in GAME_PACKAGES:
-        try:
-            module = importlib.import_module(f"{package}.spec")
-        except ModuleNotFoundError as exc:  # a game still being written is not offered yet
-            if exc.name in (package, f"{package}.spec"):
-                continue
-            raise
+        module = importlib.import_module(f"{package}.spec")
         specs[module.SPEC.id] = module.SPEC
     return specs
 

@@ -297,14 +297,10 @@ class Game(ABC):
 
     `max_events` is the engine's hard cap on events in one match; a match that reaches it ends with the
     places `outcome()` gives at that point, and its record says so.
-    `hidden_state` is False for a game whose positions hold nothing hidden between events (every decision
-    is public or simultaneous, so another seat's choice never sits in a state); its sampler then rebuilds
-    the true state exactly.
     """
 
     spec: ClassVar[GameSpec]
     max_events: ClassVar[int] = 100_000
-    hidden_state: ClassVar[bool] = True
 
     @abstractmethod
     def new_state(self, num_players: int, options: Mapping[str, Any], rng: random.Random) -> State:

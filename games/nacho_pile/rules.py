@@ -918,7 +918,6 @@ class NachoPileGame(Game):
 
     spec = SPEC
     max_events = 20_000
-    hidden_state = False
 
     def new_state(self, num_players: int, options: Mapping[str, Any], rng: random.Random) -> NachoPileState:
         return NachoPileState(num_players, options, rng)

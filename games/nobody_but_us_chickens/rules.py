@@ -715,7 +715,6 @@ class NobodyButUsChickensGame(Game):
     """The game object: starts states and rebuilds a state from an observation (there is nothing to draw)."""
 
     spec = SPEC
-    hidden_state = False
 
     def new_state(
         self, num_players: int, options: Mapping[str, Any], rng: random.Random
