@@ -290,17 +290,37 @@ def test_observations_do_not_depend_on_what_the_seat_cannot_see(game):
 
 
 def test_an_engine_s_playout_draws_the_same_numbers_and_reaches_the_same_state_as_the_generic_one(game):
-    """`State.playout` is what a search bot's rollout does; an engine's faster loop must match it exactly."""
+    """`State.playout` plays on uniformly at random; an engine's faster loop must match it exactly."""
     from games.core.state import State
 
+    num_players = player_counts(game)[-1]
+    compared = 0
+    for state in spread_positions(game, num_players, seed=41, count=12, every=13):
+        for max_events in (0, 7, 1):
+            fast, generic = state.clone(), state.clone()
+            fast_rng, generic_rng = random.Random(compared), random.Random(compared)
+            steps = fast.playout(fast_rng, max_events)
+            assert steps == State.playout(generic, generic_rng, max_events)
+            assert snapshot(fast) == snapshot(generic)
+            assert fast_rng.getstate() == generic_rng.getstate()
+            compared += 1
+    assert compared >= 24
+
+
+def test_a_game_s_rollout_draws_the_same_numbers_and_reaches_the_same_state_as_the_generic_loop(game):
+    """`Evaluator.playout` is what a search bot's rollout does, with the game's own playout rule and breaks;
+    a game's faster loop must match the generic loop over its `playout_action` and `at_break` exactly."""
+    from games.core.evaluator import Evaluator
+
+    evaluator = registry.evaluator(game.spec.id)
     num_players = player_counts(game)[-1]
     compared = 0
     for state in spread_positions(game, num_players, seed=41, count=12, every=13):
         for max_events, to_break in ((0, True), (0, False), (7, True), (1, False)):
             fast, generic = state.clone(), state.clone()
             fast_rng, generic_rng = random.Random(compared), random.Random(compared)
-            steps = fast.playout(fast_rng, max_events, to_break)
-            assert steps == State.playout(generic, generic_rng, max_events, to_break)
+            steps = evaluator.playout(fast, fast_rng, max_events, to_break)
+            assert steps == Evaluator.playout(evaluator, generic, generic_rng, max_events, to_break)
             assert snapshot(fast) == snapshot(generic)
             assert fast_rng.getstate() == generic_rng.getstate()
             compared += 1
