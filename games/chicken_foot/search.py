@@ -40,21 +40,28 @@ class ChickenFootEvaluator(Evaluator[ChickenFootState]):
     ) -> int:
         """`Evaluator.playout` in one loop: the same draws from `rng`, the same state at the end (a decision
         is due exactly when it is a seat's turn with plays to choose from, and `legal` is never changed in
-        place)."""
+        place), with `playout_action` inlined."""
         steps = 0
-        playout_action, apply, apply_chance, sample_chance = (
-            self.playout_action,
-            state._apply,
-            state._apply_chance,
-            state.sample_chance,
-        )
+        draw = rng.random
+        points = state.points.__getitem__  # the same table for the whole game
+        apply, apply_chance, sample_chance = state._apply, state._apply_chance, state.sample_chance
         while state.phase != OVER and (max_events == 0 or steps < max_events):
             if to_break and steps and state.phase == DEAL and state.rounds:  # at_break
                 break
             legal = state.legal
             if state.phase == TURN and legal:
-                seat = state.turn
-                apply({seat: legal[0] if len(legal) == 1 else playout_action(state, seat, legal, rng)})
+                if len(legal) == 1:
+                    action = legal[0]
+                else:  # `playout_action`
+                    values = list(map(points, legal))
+                    top = max(values)
+                    if values.count(top) == 1:
+                        draw()
+                        action = legal[values.index(top)]
+                    else:
+                        best = [action for action, value in zip(legal, values, strict=True) if value == top]
+                        action = best[int(draw() * len(best))]
+                apply({state.turn: action})
             else:
                 apply_chance(sample_chance(rng))
             steps += 1
