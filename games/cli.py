@@ -101,6 +101,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             f"--players {args.players} needs {args.players} bots (or one for all), got {len(bots)}"
         )
 
+    milestone = registry.milestone_text(game.spec.id)
+
     def narrate(state: State, event: list[Any]) -> None:
         kind, payload = event
         if kind == "c":
@@ -108,7 +110,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         else:
             for seat, action in payload.items():
                 print(f"  seat {seat} ({bots[int(seat)][0]}): {state.describe_action(int(seat), action)}")
-        picture = state.milestone()
+        picture = milestone(state) if milestone is not None else None
         if picture:
             print(picture)
 

@@ -4,7 +4,8 @@ Each game package `games.<id>` exposes `GAME` (a `Game`) and `BOTS` (its own bot
 `games.<id>.spec` exposes `SPEC` (the `GameSpec`), so that a catalogue of games (the league's) can be read
 without loading the engines. Generic bots (playing every game) live in `games.bots`. Bot names are unique per
 game: `bot_class("heuristic", "nacho_pile")`. A game's replay view is `table(state)` in the `view` module of
-its package (`table_view(game_id)`).
+its package (`table_view(game_id)`), its search policy the `EVALUATOR` of its `search` module
+(`evaluator(game_id)`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 from games.core.bot import Bot
 from games.core.errors import UnknownBot, UnknownGame
+from games.core.evaluator import Evaluator
 from games.core.spec import GameSpec
 from games.core.state import Game, State
 
@@ -32,14 +34,7 @@ def _load() -> tuple[dict[str, Game], dict[str, dict[str, type[Bot]]]]:
     games: dict[str, Game] = {}
     bots: dict[str, dict[str, type[Bot]]] = {}
     for package in GAME_PACKAGES:
-        try:
-            module = importlib.import_module(package)
-        except ModuleNotFoundError as exc:  # a game still being written is not offered yet
-            if exc.name == package:
-                continue
-            raise
-        if not hasattr(module, "GAME"):  # only the spec is written yet (a namespace package): not offered yet
-            continue
+        module = importlib.import_module(package)
         game: Game = module.GAME
         games[game.spec.id] = game
         table = _generic_table(game.spec.id)
@@ -63,12 +58,7 @@ def _generic_table(game_id: str) -> dict[str, type[Bot]]:
 def _load_specs() -> dict[str, GameSpec]:
     specs: dict[str, GameSpec] = {}
     for package in GAME_PACKAGES:
-        try:
-            module = importlib.import_module(f"{package}.spec")
-        except ModuleNotFoundError as exc:  # a game still being written is not offered yet
-            if exc.name in (package, f"{package}.spec"):
-                continue
-            raise
+        module = importlib.import_module(f"{package}.spec")
         specs[module.SPEC.id] = module.SPEC
     return specs
 
@@ -116,17 +106,46 @@ def bot_class(name: str, game_id: str) -> type[Bot]:
         raise UnknownBot(f"unknown bot {name!r} for {game_id} (known: {', '.join(table)})") from None
 
 
-def table_view(game_id: str) -> Callable[[State], dict[str, Any]] | None:
-    """`table(state)` of the game's `view` module (the plain data a replay draws), or None without one."""
+def _game_module(game_id: str, name: str) -> Any:
+    """The game's module `name` (`view`, `render`, `search`), or None when its package has none."""
     package = type(get_game(game_id)).__module__.rpartition(".")[0]
     try:
-        module = importlib.import_module(f"{package}.view")
+        return importlib.import_module(f"{package}.{name}")
     except ModuleNotFoundError as exc:
-        if exc.name == f"{package}.view":
+        if exc.name == f"{package}.{name}":
             return None
         raise
+
+
+def table_view(game_id: str) -> Callable[[State], dict[str, Any]] | None:
+    """`table(state)` of the game's `view` module (the plain data a replay draws), or None without one."""
+    module = _game_module(game_id, "view")
+    if module is None:
+        return None
     table: Callable[[State], dict[str, Any]] = module.table
     return table
+
+
+def milestone_text(game_id: str) -> Callable[[State], str | None] | None:
+    """`milestone(state)` of the game's `render` module (what the CLI prints after an event), or None."""
+    module = _game_module(game_id, "render")
+    milestone: Callable[[State], str | None] | None = getattr(module, "milestone", None)
+    return milestone
+
+
+@cache
+def _evaluators() -> dict[str, Evaluator[Any]]:
+    return {}
+
+
+def evaluator(game_id: str) -> Evaluator[Any]:
+    """The search policy of the game: `EVALUATOR` of its `search` module, or the generic `Evaluator` for a
+    game without one."""
+    made = _evaluators().get(game_id)
+    if made is None:
+        module = _game_module(game_id, "search")
+        made = _evaluators()[game_id] = module.EVALUATOR if module is not None else Evaluator()
+    return made
 
 
 def register(game: Game, bots: tuple[type[Bot], ...] = ()) -> None:
@@ -136,9 +155,11 @@ def register(game: Game, bots: tuple[type[Bot], ...] = ()) -> None:
     games[game.spec.id] = game
     tables[game.spec.id] = {**_generic_table(game.spec.id), **{bot.name: bot for bot in bots}}
     _load_specs()[game.spec.id] = game.spec
+    _evaluators().pop(game.spec.id, None)
 
 
 def unregister(game_id: str) -> None:
+    _evaluators().pop(game_id, None)
     games, tables = _load()
     games.pop(game_id, None)
     tables.pop(game_id, None)

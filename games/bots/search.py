@@ -13,12 +13,16 @@ then walks one tree of decision sequences shared by all those determinizations:
 * Small chance outcomes (a chip drawn from a bag) are branches of the tree, so that what follows a draw is
   searched knowing the draw; large ones (a shuffle, a deal) are not branched on (open loop): each iteration
   samples them afresh and the node averages over them.
-* A rollout plays the position on with the `rollout` policy (the engine's `playout_action`, uniform random
-  unless the engine knows a better cheap rule, or a heuristic bot of the game) up to `rollout_depth` events
-  (0: no limit) or, with `rollout_to_break`, to the game's next natural break (`State.at_break()`, e.g. the
-  end of a Chicken Foot round), and the outcome there is scored for every seat at once: a share of a win (1/k
-  for k seats sharing first place), a part for the place and, where one score decides places, a part for the
-  score margin.
+* A rollout plays the position on with the `rollout` policy (the game evaluator's `playout_action`, uniform
+  random unless the game knows a better cheap rule, or a heuristic bot of the game) up to `rollout_depth`
+  events (0: no limit) or, with `rollout_to_break`, to the game's next natural break (the evaluator's
+  `at_break`, e.g. the end of a Chicken Foot round), and the evaluator's outcome there is scored for every
+  seat at once: a share of a win (1/k for k seats sharing first place), a part for the place and, where one
+  score decides places, a part for the score margin.
+
+What the search knows of a game beyond its rules is its evaluator (`games.core.evaluator.Evaluator`, the
+`EVALUATOR` of the game's `search` module, `registry.evaluator`), as OpenSpiel hands its MCTS bot an
+evaluator: the state itself holds the rules only.
 
 The budget is a number of iterations, deterministic for a seed so that league matches replay; `time_limit`
 caps the thinking time for interactive use (and then the choice depends on the machine's speed).
@@ -36,6 +40,7 @@ from typing import Any
 
 from games.core.bot import Bot
 from games.core.errors import OptionError
+from games.core.evaluator import Evaluator
 from games.core.record import canonical_json
 from games.core.spec import Option
 from games.core.state import Action, Game, Observation, Outcome, State, is_legal_action
@@ -102,18 +107,7 @@ class Node:
 
 class SearchBot(Bot):
     name = "search"
-    version = (
-        7  # bump when its choices change (games.core.bot.Bot.version); 2: tuned defaults per game, prior;
-    )
-    # 3: Chickie Nuggs' tuned search runs 600 iterations (was 300); 4: rollouts that stop short of the end are
-    # scored by the engine's `evaluation_mix` where it has one (Nacho Pile: what each possible last chip
-    # decides); 5: the mix's outcomes count their score margins too (`score_weight`), as single outcomes do
-    # where one score decides places (Nacho Pile: 0.365 -> 0.390 and 0.278 -> 0.320 over 300 common games on
-    # two seeds); 6: Nobody but Us Chickens' tuned search runs 800 iterations (was 500; the budget sweep at
-    # seed 2027 measured 0.498 at 800 against 0.340 at 400, and 800 took 73 ms a decision in a lone process);
-    # 7: Chicken Foot's tuned search runs 1,400 iterations (was 600; the sweep at seed 2027 measured 0.490 at
-    # 1,600 against 0.400 at 800 and 0.280 at 400; 1,200 took 68 ms and 1,600 89 ms a decision in a lone
-    # process)
+    version = 7  # bump when its choices change (games.core.bot.Bot.version)
     summary = "information-set Monte Carlo tree search over the game's sampler"
     params = (
         Option("iterations", "int", 300, "search iterations per decision", min=1, max=1_000_000),
@@ -130,7 +124,7 @@ class SearchBot(Bot):
             "rollout",
             "str",
             "playout",
-            "rollout policy: playout (the engine's fast playout rule, uniform random unless it has a better"
+            "rollout policy: playout (the game's fast playout rule, uniform random unless it has a better"
             " one), or the name of a bot of the game",
         ),
         Option(
@@ -245,6 +239,7 @@ class SearchBot(Bot):
         super().__init__(game, seat, num_players, options, params, rng)
         from games import registry
 
+        self.evaluator: Evaluator[Any] = registry.evaluator(game.spec.id)
         rollout = self.config["rollout"]
         self.rollout_bots: list[Bot] | None = None
         if rollout != "playout":
@@ -534,7 +529,7 @@ class SearchBot(Bot):
         if len(legal) == 1:
             return legal[0]
         if bots is None:
-            return state.playout_action(seat, legal, self.rng)
+            return self.evaluator.playout_action(state, seat, legal, self.rng)
         action = bots[seat].act_in_state(state, seat, legal)
         return action if is_legal_action(action, legal) else legal[0]
 
@@ -542,14 +537,16 @@ class SearchBot(Bot):
         rng = self.rng
         depth = self.config["rollout_depth"]
         to_break = self.config["rollout_to_break"]
+        evaluator = self.evaluator
         if self.rollout_bots is None:
-            # Exactly the loop below with the engine's playout rule (State.playout's contract, checked by
-            # tests/games/test_conformance.py), in the engine's own faster loop where it has one.
-            state.playout(rng, depth, to_break)
+            # Exactly the loop below with the game's playout rule (Evaluator.playout's contract, checked by
+            # tests/games/test_conformance.py), in the game's own faster loop where it has one.
+            evaluator.playout(state, rng, depth, to_break)
             return self._evaluate(state)
+        at_break = evaluator.at_break
         steps = 0
         while not state.is_terminal() and (depth == 0 or steps < depth):
-            if to_break and steps and state.at_break():
+            if to_break and steps and at_break(state):
                 break
             if state.is_chance():
                 state._apply_chance(state.sample_chance(rng))
@@ -562,13 +559,16 @@ class SearchBot(Bot):
         return self._evaluate(state)
 
     def _evaluate(self, state: State) -> list[float]:
-        """Each seat's reward where a rollout stops: `State.evaluation`'s, or the mean over its
+        """Each seat's reward where a rollout stops: the evaluator's `evaluation`, or the mean over its
         `evaluation_mix` (whose scores are always more-is-better counts, so their margins count even in a game
         like Nacho Pile, where no one score decides places and the final outcome's margins do not)."""
         score_weight = self.config["score_weight"]
-        mix = state.evaluation_mix()
+        evaluator = self.evaluator
+        mix = evaluator.evaluation_mix(state)
         if mix is None:
-            return rewards_of(state.evaluation(), self.num_players, self.game.spec.score_order, score_weight)
+            return rewards_of(
+                evaluator.evaluation(state), self.num_players, self.game.spec.score_order, score_weight
+            )
         total = [0.0] * self.num_players
         for weight, outcome in mix:
             for seat, reward in enumerate(rewards_of(outcome, self.num_players, "high", score_weight)):

@@ -15,7 +15,7 @@ chickie's toes are indented under it. Example (double six, mid-round):
       hands: seat 0: 2 bones, seat 1: 1 bone
       totals: seat 0 0, seat 1 0
 
-After a round (`milestone()`), the header says who went out or that the round was blocked, and each seat's
+After a round (`milestone`), the header says who went out or that the round was blocked, and each seat's
 points and remaining bones follow the layout.
 """
 
@@ -25,6 +25,23 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from games.chicken_foot.rules import ChickenFootState
+
+
+def milestone(state: ChickenFootState) -> str | None:
+    """Passes made without a decision during the last event, and the table when a round has just ended (the
+    CLI prints it after each event)."""
+    from games.chicken_foot.rules import DEAL, DRAW_EVENT, OVER, PASS_EVENT
+
+    lines = []
+    latest = state.history[state.mark :]
+    for index, (kind, seat, _, _, numbers) in enumerate(latest):
+        drew = index > 0 and latest[index - 1][0] == DRAW_EVENT
+        if kind == PASS_EVENT and not drew:
+            needed = ", ".join(str(n) for n in numbers)
+            lines.append(f"  seat {seat} passes: no bone with {needed}, and the yard is empty")
+    if state.phase in (DEAL, OVER) and state.rounds:
+        lines.append(render_state(state))
+    return "\n".join(lines) if lines else None
 
 
 def render_state(state: ChickenFootState) -> str:

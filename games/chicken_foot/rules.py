@@ -88,9 +88,9 @@ Observation of seat s (all JSON; also the structure a web replay draws):
   (`"bone"` in its draw and lead_draw entries) and no one else's;
 - `rounds`: a summary per round completed: `{"round", "lead", "skipped", "opener", "went_out", "hands",
   "points", "totals"}` (`hands`: the bones each seat held at the end, shown to all; None for a skipped round).
-The CLI shows `render()` after each round through `milestone()` (which also names the passes made without a
-decision during the last event): a round has just ended (or was skipped) exactly when `awaiting` is "deal" or
-None and `rounds_played` > 0.
+The CLI shows `render()` after each round through `render.milestone` (which also names the passes made
+without a decision during the last event): a round has just ended (or was skipped) exactly when `awaiting` is
+"deal" or None and `rounds_played` > 0.
 
 Build a position for a test or an analysis with `ChickenFootState.position(...)`.
 """
@@ -741,66 +741,6 @@ class ChickenFootState(State):
         if bone_id is not None and t.is_double[bone_id]:
             return f"plays {bone} on {onto}: chickie {t.hi[bone_id]}s!"
         return f"plays {bone} on {onto}"
-
-    def evaluation(self) -> Outcome:
-        """For search: the scores as if the round ended now, every seat counting the bones in its hand."""
-        if self.phase != TURN and self.phase != LEAD:
-            return self.outcome()
-        scores = [score + self.hand_points(seat) for seat, score in enumerate(self.scores)]
-        # places_from_keys(scores, higher_is_better=False): one more than the number of lower totals.
-        ordered = sorted(scores)
-        return Outcome(places=tuple([ordered.index(score) + 1 for score in scores]), scores=tuple(scores))
-
-    def playout_action(self, seat: int, legal: list[Any], rng: random.Random) -> Any:
-        """Search rollouts: the heaviest bone (the greedy bot's rule without its chickie check), ties at
-        random."""
-        values = list(map(self.points.__getitem__, legal))
-        top = max(values)
-        if values.count(top) == 1:
-            rng.random()  # the tie-break's draw, made even without a tie
-            return legal[values.index(top)]
-        best = [action for action, value in zip(legal, values, strict=True) if value == top]
-        return best[int(rng.random() * len(best))]
-
-    def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
-        """`State.playout` in one loop: the same draws from `rng`, the same state at the end (a decision is
-        due exactly when it is a seat's turn with plays to choose from, and `legal` is never changed in
-        place)."""
-        steps = 0
-        playout_action, apply, apply_chance, sample_chance = (
-            self.playout_action,
-            self._apply,
-            self._apply_chance,
-            self.sample_chance,
-        )
-        while self.phase != OVER and (max_events == 0 or steps < max_events):
-            if to_break and steps and self.phase == DEAL and self.rounds:  # at_break
-                break
-            legal = self.legal
-            if self.phase == TURN and legal:
-                seat = self.turn
-                apply({seat: legal[0] if len(legal) == 1 else playout_action(seat, legal, rng)})
-            else:
-                apply_chance(sample_chance(rng))
-            steps += 1
-        return steps
-
-    def at_break(self) -> bool:
-        """Between two rounds: the scores so far are a fair picture of the game."""
-        return self.phase == DEAL and bool(self.rounds)
-
-    def milestone(self) -> str | None:
-        """Passes made without a decision during the last event, and the table when a round has just ended."""
-        lines = []
-        latest = self.history[self.mark :]
-        for index, (kind, seat, _, _, numbers) in enumerate(latest):
-            drew = index > 0 and latest[index - 1][0] == DRAW_EVENT
-            if kind == PASS_EVENT and not drew:
-                needed = ", ".join(str(n) for n in numbers)
-                lines.append(f"  seat {seat} passes: no bone with {needed}, and the yard is empty")
-        if self.phase in (DEAL, OVER) and self.rounds:
-            lines.append(self.render())
-        return "\n".join(lines) if lines else None
 
     def render(self) -> str:
         """The table as text: the round, the layout as a tree from the spinner, hands, and the scores."""

@@ -55,14 +55,15 @@ Hidden information. A seat sees its own hand, all trays (face-down nuggets as "a
 their owner and to whoever takes one), the discard pile, hand sizes and pile size, and the top cards of the
 pile it saw through Check the Freezer until they are drawn or the pile is shuffled. What it learns about other
 hands is kept per seat: for every other hand, entries "this many cards, each one of these kinds"
-(`hand_knowledge` in the observation). They come from the draws it saw coming off the known top, the cards it
-gave and took (Steal, Gimme, Five-Second Rule, Flying Nuggets, its own face-down nuggets taken), and public
-events: a card played or placed from a hand, a face-up nugget taken, a Gimme with no effect (no nugget in that
-hand), a pass of the placement with a free nugget slot (no nugget either, placing being compulsory otherwise).
-The entries are sound (the truth always fits them) but not always complete: when a card leaves a hand unseen
-(a Steal or a Gimme between two others), the seat cannot tell which entry left, and the candidates merge into
-one wider entry. The sampler (`games.chickie_nuggs.sampler`) deals every card the seat cannot see so that
-every entry, every face-down nugget and the known top of the pile fit.
+(`hand_knowledge` in the observation, kept by `games.chickie_nuggs.knowledge` from the rules' journal). They
+come from the draws it saw coming off the known top, the cards it gave and took (Steal, Gimme, Five-Second
+Rule, Flying Nuggets, its own face-down nuggets taken), and public events: a card played or placed from a
+hand, a face-up nugget taken, a Gimme with no effect (no nugget in that hand), a pass of the placement with a
+free nugget slot (no nugget either, placing being compulsory otherwise). The entries are sound (the truth
+always fits them) but not always complete: when a card leaves a hand unseen (a Steal or a Gimme between two
+others), the seat cannot tell which entry left, and the candidates merge into one wider entry. The sampler
+(`games.chickie_nuggs.sampler`) deals every card the seat cannot see so that every entry, every face-down
+nugget and the known top of the pile fit.
 
 Observation keys: seat, num_players, options; phase (deal, shuffle_in, turn, draw_choice, gimme_answer,
 five_second_answer, gimme_pick, steal_pick, freezer_choice, freezer_shuffle, flying_take, over), turn,
@@ -271,60 +272,6 @@ def copy_event(event: Mapping[str, Any]) -> dict[str, Any]:
     if "top" in copied:
         copied["top"] = list(copied["top"])
     return copied
-
-
-def _add_tag(tags: dict[int, int], mask: int) -> None:
-    tags[mask] = tags.get(mask, 0) + 1
-
-
-def _remove_tag(tags: dict[int, int], allowed: int) -> int:
-    """A card known only to be of a kind in `allowed` left this hand: forget one entry soundly.
-
-    Returns the mask the departed card is known by. Entries that cannot be that card stay as they are. If a
-    single-kind entry matches a single-kind departure, it is the one removed (any other candidate could hold
-    that kind as well). If the candidates differ, nobody can tell which one left, so the remaining candidates
-    widen to their union.
-    """
-    if len(tags) == 1:
-        for mask, count in tags.items():
-            if count == 1:
-                del tags[mask]
-            else:
-                tags[mask] = count - 1
-            return mask & allowed
-    if allowed in tags and allowed & (allowed - 1) == 0:
-        count = tags[allowed]
-        if count == 1:
-            del tags[allowed]
-        else:
-            tags[allowed] = count - 1
-        return allowed
-    candidates = [mask for mask in tags if mask & allowed]
-    if len(candidates) == 1:
-        mask = candidates[0]
-        count = tags[mask]
-        if count == 1:
-            del tags[mask]
-        else:
-            tags[mask] = count - 1
-        return mask & allowed
-    union = 0
-    total = 0
-    for mask in candidates:
-        union |= mask
-        total += tags.pop(mask)
-    if total > 1:
-        tags[union] = tags.get(union, 0) + total - 1
-    return union & allowed
-
-
-def _restrict_tags(tags: dict[int, int], keep: int) -> None:
-    """Every card of this hand is known to be of a kind in `keep`."""
-    narrowed: dict[int, int] = {}
-    for mask, count in tags.items():
-        narrowed[mask & keep] = narrowed.get(mask & keep, 0) + count
-    tags.clear()
-    tags.update(narrowed)
 
 
 def _slot_options(entries: Sequence[tuple[Any, ...]], seat_actions: list[Any]) -> list[Any]:
@@ -599,11 +546,11 @@ class ChickieNuggsState(State):
                 append(PLACE_HONEY_MUSTARD)
         return actions
 
-    def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
-        """`State.playout` in one loop: the same draws from `rng`, the same state at the end (Chickie Nuggs
-        has no break, one decider at a time, and plays out uniformly at random)."""
+    def playout(self, rng: random.Random, max_events: int = 0) -> int:
+        """`State.playout` in one loop: the same draws from `rng`, the same state at the end (one decider at a
+        time)."""
         if max_events:
-            return super().playout(rng, max_events, to_break)
+            return super().playout(rng, max_events)
         draw = rng.random
         turn_actions, apply_turn_action = self._turn_actions, self._apply_turn_action
         steps = 0
@@ -855,82 +802,11 @@ class ChickieNuggsState(State):
         mutated."""
         self.log = ((event, seat, detail, viewers, secret), self.log)
 
-    def _own_tags(self) -> list[list[dict[int, int] | None]]:
-        """The knowledge table, copied first if a clone still shares it; call before changing it."""
-        if self.tags_shared:
-            self.tags = [[None if tags is None else tags.copy() for tags in row] for row in self.tags]
-            self.tags_shared = False
-        return self.tags
-
     def _knowledge(self) -> list[list[dict[int, int] | None]]:
-        """The knowledge table (`tags`) brought up to date with the journal, oldest entry first.
+        """The knowledge table (`tags`) brought up to date with the journal (`knowledge.catch_up`)."""
+        from games.chickie_nuggs.knowledge import catch_up
 
-        Each entry is what one event taught the seats, applied exactly as it would have been at the event:
-        nothing but this reads or writes `tags` in between (the rules never look at what seats know)."""
-        node = self.journal
-        if node is None:
-            return self.tags
-        entries = []
-        while node is not None:
-            entry, node = node
-            entries.append(entry)
-        self.journal = None
-        tags = self._own_tags()
-        n = self.num_players
-        for entry in reversed(entries):
-            what = entry[0]
-            if what == LEARN_LOSE:  # a card of a known kind left `seat`'s hand face up
-                _, seat, bit = entry
-                for o in OPPONENTS[n][seat]:
-                    seen = tags[o][seat]
-                    if (
-                        len(seen) == 1
-                    ):  # the common case, inlined: one kind of entry, which must hold this card
-                        for mask, count in seen.items():
-                            if count == 1:
-                                del seen[mask]
-                            else:
-                                seen[mask] = count - 1
-                            break
-                    else:
-                        _remove_tag(seen, bit)
-            elif what == LEARN_DRAW:  # `seat` drew a card of `kind`; the seats in `seers` knew it was on top
-                _, seat, kind, seers = entry
-                for o in OPPONENTS[n][seat]:
-                    seen = tags[o][seat]
-                    mask = 1 << kind if seers >> o & 1 else HAND_MASK
-                    seen[mask] = seen.get(mask, 0) + 1
-            elif what == LEARN_FACE_DOWN:  # `seat` placed a nugget of `kind` face down: what each seat knows
-                _, seat, kind, masks = entry
-                for o in range(n):
-                    masks[o] = 1 << kind if o == seat else _remove_tag(tags[o][seat], NUGGET_MASK)
-            elif what == LEARN_TRANSFER:
-                _, giver, taker, bit, seen_as = entry
-                for o in range(n):
-                    if o == giver:
-                        _add_tag(tags[o][taker], bit)
-                    elif o == taker:
-                        _remove_tag(tags[o][giver], bit)
-                    else:
-                        _add_tag(tags[o][taker], _remove_tag(tags[o][giver], seen_as))
-            elif (
-                what == LEARN_RESTRICT
-            ):  # `observer` (every other seat, if -1) knows `seat` holds only `keep`
-                _, observer, seat, keep = entry
-                for o in range(n) if observer < 0 else (observer,):
-                    if o != seat:
-                        _restrict_tags(tags[o][seat], keep)
-            elif what == LEARN_TAKE:  # `chooser` took a tray nugget of `kind` (`masks` None when face up)
-                _, chooser, kind, masks = entry
-                for o in range(n):
-                    if o != chooser:
-                        _add_tag(tags[o][chooser], 1 << kind if masks is None else masks[o])
-            else:  # LEARN_DEAL: every seat holds a full hand of cards it alone knows
-                for o in range(n):
-                    for p in range(n):
-                        if o != p:
-                            tags[o][p] = {HAND_MASK: HAND_SIZE}
-        return tags
+        return catch_up(self)
 
     def _start_turn(self, seat: int) -> None:
         self.phase = TURN

@@ -155,7 +155,7 @@ def feasible(demand: dict[int, int], supply: list[int]) -> bool:
 class _Deal:
     """Dealing the unseen cards into slots, each within its mask, using up the supply exactly (slots with
     ALL_MASK take what is left): everything that does not depend on the draws is worked out once, in
-    `__init__`, and `draw` deals (`assign` in one go).
+    `__init__`, and `draw` deals.
 
     Raises InconsistentObservation when no assignment exists.
     """
@@ -244,15 +244,6 @@ class _Deal:
         for index, kind in zip(self.open_slots, rest, strict=True):
             kinds[index] = kind
         return kinds
-
-
-def assign(slot_masks: list[int], supply: list[int], rng: random.Random) -> list[int]:
-    """A kind for every slot within its mask, using up `supply` exactly (slots with ALL_MASK take what is
-    left).
-
-    Raises InconsistentObservation when no assignment exists.
-    """
-    return _Deal(slot_masks, supply).draw(rng)
 
 
 def sample_state(observation: Observation, rng: random.Random) -> ChickieNuggsState:

@@ -10,8 +10,6 @@ with the generator's own methods.
 from __future__ import annotations
 
 import random
-from _random import Random as _CRandom
-from hashlib import sha512
 from typing import Any
 
 BIT_LENGTH = tuple(n.bit_length() for n in range(257))  # the bounds a shuffle of a deck or a bone yard meets
@@ -42,25 +40,3 @@ def shuffle(rng: random.Random, cards: list[Any]) -> None:
         while j > i:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
-
-
-def seeded(seed: int | str) -> random.Random:
-    """`random.Random(seed)` for an int or a str seed: the same generator state, seeded once in C.
-
-    `random.Random(seed)` runs the Python-level `__init__` and `seed` around the C seeding; a str seed is
-    turned into an int as `Random.seed` does (version 2: the UTF-8 bytes followed by their SHA-512, read
-    big-endian). Any other seed goes to `random.Random` itself. tests/games/core/test_draws.py compares the
-    states."""
-    if type(seed) is str:
-        raw = seed.encode()
-        seed = int.from_bytes(raw + sha512(raw).digest())
-    elif type(seed) is not int:
-        return random.Random(seed)
-    rng = _NEW(random.Random)
-    _SEED(rng, seed)
-    rng.gauss_next = None  # type: ignore[attr-defined]  # set by Random.seed too; typeshed leaves it out
-    return rng
-
-
-_NEW = random.Random.__new__  # allocates a generator without seeding it (`Random.__init__` seeds it)
-_SEED = _CRandom.seed  # the C seeding `Random.seed` ends in

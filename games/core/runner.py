@@ -22,7 +22,7 @@ from typing import Any, cast
 
 from games import registry
 from games.core.bot import Bot, RandomBot
-from games.core.draws import BIT_LENGTH, seeded
+from games.core.draws import BIT_LENGTH
 from games.core.errors import OptionError
 from games.core.record import FORFEIT_REASONS, FORMAT_VERSION, apply_forfeits
 from games.core.state import SEAT_KEYS, Action, Game, State, is_legal_action
@@ -106,7 +106,7 @@ def make_bots(
     `classes`, if given, holds each registry seat's bot class, already looked up (None for a `make` seat)."""
     bots = []
     for seat, player in enumerate(seats):
-        rng = seeded(bot_seed(seed, seat))
+        rng = random.Random(bot_seed(seed, seat))
         if player.make is not None:
             bots.append(player.make(game, seat, num_players, options, rng))
         else:  # `classes` holds None only for a `make` seat
@@ -165,7 +165,7 @@ def play_match(
         raise OptionError(f"the seed must be a whole number, got {seed!r}")
     seats = normalize_seats(bots, game_id)
     options = game.spec.validate_options(options, num_players)
-    state = game.new_state(num_players, options, seeded(seed))
+    state = game.new_state(num_players, options, random.Random(seed))
     table = registry.bots_for(game_id)
     classes = [None if seat.make is not None else table[seat.name] for seat in seats]
     players = make_bots(game, num_players, options, seats, seed, classes)
@@ -203,7 +203,7 @@ def play_match(
         if forfeit_details is not None:
             forfeit_details[seat] = detail[:300]
         substitute = RandomBot(
-            game, seat, num_players, options, None, seeded(bot_seed(seed, seat, "forfeit"))
+            game, seat, num_players, options, None, random.Random(bot_seed(seed, seat, "forfeit"))
         )
         acts[seat] = substitute.act
         observes[seat] = substitute.uses_observation

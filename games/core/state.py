@@ -173,32 +173,24 @@ class State(ABC):
         text = str(outcome)
         return text if len(text) <= 60 else text[:57] + "..."
 
-    def playout_action(self, seat: int, legal: list[Action], rng: random.Random) -> Action:
-        """A fast move for search rollouts: uniform random unless the engine knows a better cheap rule.
+    def playout(self, rng: random.Random, max_events: int = 0) -> int:
+        """Play on in place uniformly at random, and return the number of events applied: a fast path for
+        rollouts (`games.core.evaluator.Evaluator.playout`, whose generic loop with no break and uniform moves
+        this is).
 
-        It is called on states a search bot dealt itself, so it may read the whole state it is given."""
-        return legal[int(rng.random() * len(legal))]
-
-    def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
-        """Play on in place as a search bot's rollout does, and return the number of events applied.
-
-        Each decision takes the single legal action of a seat that has one and asks `playout_action(seat,
-        legal, rng)` otherwise; each chance event applies `sample_chance(rng)`. It stops at the end, after
-        `max_events` events (0: no limit), or with `to_break` at the first `at_break()` after at least one
-        event. Engines may override it with a faster loop that draws the same numbers from `rng` and reaches
-        the same state (tests/games/test_conformance.py compares them); it is called on states a search bot
-        dealt itself, like `playout_action`."""
+        Each decision takes the single legal action of a seat that has one and `legal[int(rng.random() *
+        len(legal))]` otherwise; each chance event applies `sample_chance(rng)`. It stops at the end or after
+        `max_events` events (0: no limit). Engines may override it with a faster loop that draws the same
+        numbers from `rng` and reaches the same state (tests/games/test_conformance.py compares them)."""
         steps = 0
         while not self.is_terminal() and (max_events == 0 or steps < max_events):
-            if to_break and steps and self.at_break():
-                break
             if self.is_chance():
                 self._apply_chance(self.sample_chance(rng))
             else:
                 actions = {}
                 for seat in self.deciders():
                     legal = self.legal_actions(seat)
-                    actions[seat] = legal[0] if len(legal) == 1 else self.playout_action(seat, legal, rng)
+                    actions[seat] = legal[0] if len(legal) == 1 else legal[int(rng.random() * len(legal))]
                 self._apply(actions)
             steps += 1
         return steps
@@ -268,43 +260,16 @@ class State(ABC):
             else:
                 append(["m", {SEAT_KEYS[seat]: action for seat, action in actions.items()}])
 
-    def evaluation(self) -> Outcome:
-        """The outcome a search bot scores a position by when it stops looking ahead: `outcome()` unless the
-        engine knows a better estimate (e.g. counting the bones still in hand as if the round ended now)."""
-        return self.outcome()
-
-    def evaluation_mix(self) -> list[tuple[float, Outcome]] | None:
-        """Where one outcome is a poor estimate, the outcomes a search bot scores a position by, with their
-        probabilities (summing to 1): its reward is the weighted mean of theirs. None (the default) means
-        `evaluation()` alone. Each outcome's `scores` are counts where more is better (whatever the game's
-        `score_order`), so a search may also weigh each seat's margin in them. Nacho Pile weighs what each
-        possible last chip would decide, its scores that chip's deciding counts."""
-        return None
-
-    def at_break(self) -> bool:
-        """Whether this is a natural point to stop looking ahead and score the position with `outcome()`
-        (e.g. between two rounds). Search bots may cut their rollouts here. Engines override it."""
-        return False
-
-    def milestone(self) -> str | None:
-        """A picture of the table worth showing right after the event just applied (e.g. at the end of a
-        round), or None. The CLI's readable account prints it."""
-        return None
-
 
 class Game(ABC):
     """A registered game: its spec, how to start a state, and the sampler.
 
     `max_events` is the engine's hard cap on events in one match; a match that reaches it ends with the
     places `outcome()` gives at that point, and its record says so.
-    `hidden_state` is False for a game whose positions hold nothing hidden between events (every decision
-    is public or simultaneous, so another seat's choice never sits in a state); its sampler then rebuilds
-    the true state exactly.
     """
 
     spec: ClassVar[GameSpec]
     max_events: ClassVar[int] = 100_000
-    hidden_state: ClassVar[bool] = True
 
     @abstractmethod
     def new_state(self, num_players: int, options: Mapping[str, Any], rng: random.Random) -> State:

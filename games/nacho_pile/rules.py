@@ -417,12 +417,12 @@ class NachoPileState(State):
         self.last_chip = last
         self._stop()
 
-    def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
-        """`State.playout` in one loop: the same draws from `rng`, the same state at the end (Nacho Pile has
-        no break and plays out uniformly at random). A turn's draws and draw-or-stop decisions run in an inner
-        loop on local variables: what `_apply_chance` and `_apply` do, in the same order."""
+    def playout(self, rng: random.Random, max_events: int = 0) -> int:
+        """`State.playout` in one loop: the same draws from `rng`, the same state at the end. A turn's draws
+        and draw-or-stop decisions run in an inner loop on local variables: what `_apply_chance` and `_apply`
+        do, in the same order."""
         if max_events:
-            return super().playout(rng, max_events, to_break)
+            return super().playout(rng, max_events)
         draw = rng.random
         busts_after = self._busts_after
         bag = self.bag
@@ -729,42 +729,6 @@ class NachoPileState(State):
             scores = totals
         return Outcome(places=places_from_keys(list(zip(scores, totals, strict=True))), scores=tuple(scores))
 
-    def evaluation_mix(self) -> list[tuple[float, Outcome]] | None:
-        """Short of the end, what each possible last chip would decide now, weighed by its chips in the bag.
-
-        Any chip in the bag may be the last one: a number's chips decide by that number's count (plate and
-        front), a Wild's or a Special's by chips in total. Searches that stop short of the end score a
-        position by this mix instead of by chips in total alone (issue 19: 0.350 against 0.238 over 300 common
-        games)."""
-        if self.phase == PHASE_OVER:
-            return None
-        bag = self.bag
-        in_bag = sum(bag)
-        if not in_bag:
-            return None
-        n = self.num_players
-        plate, front = self.plate, self.front
-        totals = [self.chips_in_total(seat) for seat in range(n)]
-        mix = []
-        for value in range(7):
-            count = bag[value]
-            if count:
-                scores = tuple(
-                    plate[seat * PLATE_STRIDE + value]
-                    + plate[seat * PLATE_STRIDE + 7 + value]
-                    + front[seat * FRONT_STRIDE + value]
-                    + front[seat * FRONT_STRIDE + 7 + value]
-                    for seat in range(n)
-                )
-                places = places_from_keys(list(zip(scores, totals, strict=True)))
-                mix.append((count / in_bag, Outcome(places=places, scores=scores)))
-        others = in_bag - sum(bag[:WILD])
-        if others:
-            scores = tuple(totals)
-            places = places_from_keys(list(zip(scores, totals, strict=True)))
-            mix.append((others / in_bag, Outcome(places=places, scores=scores)))
-        return mix
-
     # ----- observation, copies, words -----------------------------------------------------------------------
 
     def observation(self, seat: int) -> Observation:
@@ -918,7 +882,6 @@ class NachoPileGame(Game):
 
     spec = SPEC
     max_events = 20_000
-    hidden_state = False
 
     def new_state(self, num_players: int, options: Mapping[str, Any], rng: random.Random) -> NachoPileState:
         return NachoPileState(num_players, options, rng)

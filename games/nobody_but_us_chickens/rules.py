@@ -88,7 +88,6 @@ FULL_SET = (3, 1, 1, 1, 1, 1, 1)
 SHORT_SET = (2, 1, 1, 1, 1, 0, 1)
 
 PICK, TAKE, OVER = "pick", "take", "over"
-PLAYOUT_TAKE_ORDER = {"take_prize": 0, "take_plump": 1, "take_healthy": 2, "take_sickly": 3}
 
 # Inside a state a hand is one int, its count of each kind a base-4 digit (kind 0 lowest): playing a card
 # subtracts CARD_UNIT[card]. What a hand code means is looked up in tables filled as codes turn up.
@@ -649,73 +648,11 @@ class NobodyButUsChickensState(State):
             return f"sends the {CARD_TITLES[CARD_INDEX[action]]} into the coop"
         return str(action)
 
-    def playout_action(self, seat: int, legal: list[Action], rng: random.Random) -> Action:
-        """Search rollouts: a random card, but a take grabs the best Chicken (Prize, Plump, Healthy,
-        Sickly)."""
-        if self.phase == TAKE:
-            return min(legal, key=PLAYOUT_TAKE_ORDER.__getitem__)
-        return legal[int(rng.random() * len(legal))]
-
-    def playout(self, rng: random.Random, max_events: int = 0, to_break: bool = True) -> int:
-        """`State.playout` in one loop: the same draws from `rng`, the same state at the end. A pick draws
-        each seat's card by kind index from its hand's table (the legal list's order), a take grabs the best
-        Chicken as `playout_action` does; both go straight to the rules' `_reveal` and `_take`."""
-        draw = rng.random
-        kinds_of = KINDS_OF
-        seats = self.all_seats
-        steps = 0
-        while self.phase != OVER and (max_events == 0 or steps < max_events):
-            if to_break and steps and self.hour == 0 and self.phase == PICK and self.night > 0:
-                break  # at_break: dawn
-            if self.phase == PICK:
-                hands = self.hands
-                cards = []
-                for seat in seats:
-                    kinds = kinds_of[hands[seat]]
-                    cards.append(kinds[0] if len(kinds) == 1 else kinds[int(draw() * len(kinds))])
-                self.narrate_from = len(self.log)
-                self._reveal(cards)
-            else:
-                coop = self.coop
-                self.narrate_from = len(self.log) - 1
-                self._take(
-                    PRIZE if coop[PRIZE] else PLUMP if coop[PLUMP] else HEALTHY if coop[HEALTHY] else SICKLY
-                )
-                self._run_takes()
-            steps += 1
-        return steps
-
-    def at_break(self) -> bool:
-        """Dawn: a night is scored and the next has not begun."""
-        return self.phase == PICK and self.hour == 0 and self.night > 0
-
-    def milestone(self) -> str | None:
-        """What the last decision set off: the hours it revealed or finished, and the scores at dawn."""
-        lines = []
-        for night, hour, revealed, takes in self.log[self.narrate_from :]:
-            cards = ", ".join(f"{seat} {CARD_NAMES[card]}" for seat, card in enumerate(revealed))
-            taken = "; ".join(f"seat {seat} takes {CARD_NAMES[chicken]}" for seat, chicken in takes)
-            lines.append(
-                f"    night {night + 1} hour {hour + 1}: revealed {cards}" + (f"; {taken}" if taken else "")
-            )
-        if self.phase == TAKE:
-            lines.append(
-                f"    seat {self.taker()} chooses from the coop: {' '.join(cards_to_names(self.coop))}"
-            )
-        elif self.hour == 0 and self.night_scores and len(self.night_scores) == self.night:
-            night_scores = ", ".join(
-                f"{seat} {points:+d}" for seat, points in enumerate(self.night_scores[-1])
-            )
-            totals = ", ".join(f"{seat} {total}" for seat, total in enumerate(self.totals))
-            lines.append(f"    dawn: night points {night_scores}; totals {totals}")
-        return "\n".join(lines) or None
-
 
 class NobodyButUsChickensGame(Game):
     """The game object: starts states and rebuilds a state from an observation (there is nothing to draw)."""
 
     spec = SPEC
-    hidden_state = False
 
     def new_state(
         self, num_players: int, options: Mapping[str, Any], rng: random.Random

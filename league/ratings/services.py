@@ -16,6 +16,8 @@ module, and this module imports no task, so there is no import cycle.
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -121,19 +123,34 @@ class _QueuedUpdates:
             signature(POOL_UPDATE_TASK, args=(pool_id,)).delay()
 
 
+# The callback registered last on each connection of this thread, by alias, held weakly: Django holds the
+# callbacks it will run, so the referent lives exactly while its transaction may still run it.
+_registered = threading.local()
+
+
 def _queue_updates(pool_ids: set[int]) -> None:
     """Queue an update of each pool after the commit, once per pool and transaction.
 
-    A transaction's changes join its one callback. Django drops a callback only when a savepoint it was
-    registered in rolls back, and every savepoint still open encloses this change too, so joining never
-    loses an update (at worst a change rolled back queues an update that finds nothing to do). Outside a
-    transaction the updates are queued at once.
+    A transaction's changes join its one callback (`_QueuedUpdates`), registered once with
+    `transaction.on_commit` and known to later changes through a weak reference per connection. Django drops
+    a callback when a savepoint it was registered in rolls back, or its transaction does: nothing else holds
+    it then, so the reference is dead and the next change registers a callback of its own. Every savepoint
+    still open when a live callback is joined encloses this change too, so joining never loses an update (at
+    worst a change rolled back queues an update that finds nothing to do). Outside a transaction the
+    updates are queued at once.
     """
-    for _, callback, *_ in transaction.get_connection().run_on_commit:
-        if isinstance(callback, _QueuedUpdates) and not callback.sent:
-            callback.pool_ids |= pool_ids
-            return
-    transaction.on_commit(_QueuedUpdates(set(pool_ids)))
+    alias = transaction.get_connection().alias
+    by_alias: dict[str, weakref.ref[_QueuedUpdates]] | None = getattr(_registered, "by_alias", None)
+    if by_alias is None:
+        by_alias = _registered.by_alias = {}
+    reference = by_alias.get(alias)
+    callback = reference() if reference is not None else None
+    if callback is not None and not callback.sent:
+        callback.pool_ids |= pool_ids
+        return
+    callback = _QueuedUpdates(set(pool_ids))
+    by_alias[alias] = weakref.ref(callback)
+    transaction.on_commit(callback)
 
 
 def pool_recompute(pool: RatingPool) -> dict[int, maths.Standing]:

@@ -186,3 +186,23 @@ def test_a_position_short_of_the_end_is_scored_by_the_mix_with_its_margins():
     assert make_bot(GAME, state, 2, 1, score_weight=0.0)._evaluate(state) == pytest.approx(
         [0.25 * 1.0 + 0.5 * 0.125 + 0.25 * 0.125, 0.25 * 0.125 + 0.5 * 1.0 + 0.25 * 1.0, 0.0]
     )
+
+
+def test_each_game_s_search_module_hands_the_search_bot_its_evaluator_and_a_game_without_one_the_generic(toy):
+    from games import registry
+    from games.core.evaluator import Evaluator
+    from games.nacho_pile import GAME
+    from tests.games.nacho_pile import short_of_the_end
+
+    assert {game_id: type(registry.evaluator(game_id)).__name__ for game_id in registry.game_ids()} == {
+        "nacho_pile": "NachoPileEvaluator",
+        "nobody_but_us_chickens": "NobodyButUsChickensEvaluator",
+        "chicken_foot": "ChickenFootEvaluator",
+        "chickie_nuggs": "ChickieNuggsEvaluator",
+        toy.spec.id: "Evaluator",
+    }
+    state = short_of_the_end()
+    assert make_bot(GAME, state, 2, 1).evaluator is registry.evaluator("nacho_pile")
+    # The generic evaluator scores Nacho Pile's position by its outcome alone: chips in total, no mix.
+    assert Evaluator().evaluation_mix(state) is None
+    assert Evaluator().evaluation(state) == state.outcome()

@@ -1,6 +1,6 @@
 """The search bot's choices do not move when its loop gets faster.
 
-`ReferenceSearch` is the search loop as it was before the speed work of issue 19 (every event through the
+`ReferenceSearch` is the search loop written plainly, without its speed work (every event through the
 generic state calls, rollouts event by event through `_rollout_action`): the search bot must reach exactly
 the same root statistics, the same choice and the same generator state from the same seed, on positions from
 random games of every game and with parameters that take every path (rollout to the end, to a depth, past
@@ -216,7 +216,7 @@ class ReferenceSearch(SearchBot):
         if len(legal) == 1:
             return legal[0]
         if bots is None:
-            return state.playout_action(seat, legal, self.rng)
+            return self.evaluator.playout_action(state, seat, legal, self.rng)
         action = bots[seat].act(state.observation(seat), legal)
         return action if is_legal_action(action, legal) else legal[0]
 
@@ -226,7 +226,7 @@ class ReferenceSearch(SearchBot):
         steps = 0
         to_break = self.config["rollout_to_break"]
         while not state.is_terminal() and (depth == 0 or steps < depth):
-            if to_break and steps and state.at_break():
+            if to_break and steps and self.evaluator.at_break(state):
                 break
             if state.is_chance():
                 state._apply_chance(state.sample_chance(rng))

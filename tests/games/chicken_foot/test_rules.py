@@ -4,6 +4,7 @@ and hand-chosen deals and draws."""
 import pytest
 
 from games.chicken_foot import GAME, ChickenFootState
+from games.chicken_foot.render import milestone
 from games.chicken_foot.spec import SPEC
 from games.core.errors import IllegalAction, OptionError
 from games.core.replay import replay
@@ -313,7 +314,7 @@ def test_going_out_on_a_double_ends_the_round_with_the_chickie_unfilled():
     assert (
         summary["went_out"] == 0 and summary["points"] == [0, 8] and summary["hands"] == [[], ["2-0", "3-3"]]
     )
-    assert state.milestone().splitlines()[0] == "Round 1 of 7 · spinner 6-6 led by seat 0 · seat 0 went out"
+    assert milestone(state).splitlines()[0] == "Round 1 of 7 · spinner 6-6 led by seat 0 · seat 0 went out"
 
 
 # ----------------------------------------------------------------------------------------------- the lead
@@ -370,7 +371,7 @@ def test_skip_unheld_skips_a_round_whose_double_nobody_holds():
         }
     ]
     assert (
-        state.milestone()
+        milestone(state)
         == "Round 1 of 7: nobody held 6-6, skipped\n  totals: seat 0 0, seat 1 0, seat 2 0, seat 3 0"
     )
     state.apply_chance([sort_bones(hand) for hand in NO_SIX_SIX])

@@ -5,6 +5,7 @@ import pytest
 from games.core.errors import IllegalAction, OptionError
 from games.nacho_pile import NachoPileState
 from games.nacho_pile.rules import PHASE_OVER
+from games.nacho_pile.search import EVALUATOR
 from tests.games.nacho_pile import short_of_the_end
 
 FULL_BAG = {
@@ -402,11 +403,11 @@ def test_a_special_has_a_target_exactly_when_it_has_target_actions():
 def test_a_position_short_of_the_end_is_scored_by_what_each_possible_last_chip_would_decide():
     # Seat 0 leads the 3s (2 on its plate and a Wild given 3 in front), seat 1 the 5s and chips in total.
     state = short_of_the_end()
-    mix = state.evaluation_mix()
+    mix = EVALUATOR.evaluation_mix(state)
     assert [(weight, outcome.places, outcome.scores) for weight, outcome in mix] == [
         (0.25, (1, 2, 3), (3, 0, 0)),  # the last 3: seat 0 has three
         (0.5, (2, 1, 3), (0, 3, 0)),  # a 5: seat 1 has three, and more chips in total
         (0.25, (2, 1, 3), (3, 4, 0)),  # the Wild: chips in total
     ]
     state.phase = PHASE_OVER  # over: the outcome itself decides
-    assert state.evaluation_mix() is None
+    assert EVALUATOR.evaluation_mix(state) is None

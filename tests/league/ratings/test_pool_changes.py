@@ -103,6 +103,22 @@ def test_a_rolled_back_change_loses_no_later_update(
     assert list(PendingRatingUpdate.objects.values_list("match_id", flat=True)) == [kept.pk]
 
 
+def test_a_pool_named_only_in_a_rolled_back_savepoint_gets_no_update(
+    players, staff, queued, django_capture_on_commit_callbacks
+):
+    dropped = MatchFactory(players=players, game_id="chicken_foot")
+    kept = MatchFactory(players=players)
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks, transaction.atomic():
+        with pytest.raises(RuntimeError), transaction.atomic():
+            result_submit(match_id=dropped.pk, expected_version=0, places=[1, 2, 3, 4], entered_by=staff)
+            raise RuntimeError("the savepoint rolls back, with its after-commit callback")
+        result_submit(match_id=kept.pk, expected_version=0, places=[1, 2, 3, 4], entered_by=staff)
+
+    assert dropped.rating_pool_id != kept.rating_pool_id
+    assert (len(callbacks), queued()) == (1, [kept.rating_pool_id])
+
+
 def test_a_change_in_a_released_savepoint_is_queued_once(
     players, staff, queued, django_capture_on_commit_callbacks
 ):
