@@ -2,7 +2,7 @@
 entry), the start's plan under check-in, standings with every tie-break column, rounds and their tables,
 the public "find my table" list, the bracket and each player's path.
 
-Pages read a tournament once through `seam.load_history` (a fixed number of queries whatever the number of
+Pages read a tournament once through `load_history` (a fixed number of queries whatever the number of
 players, rounds and tables) and build everything else from it in memory.
 """
 
@@ -20,7 +20,10 @@ from league.matches.models import Match
 from league.players.models import Player
 from league.players.selectors import player_of
 from league.results.models import ResultDispute, ResultReport, ResultVersion
-from league.tournaments import seam
+from league.tournaments import ranking, seam
+from league.tournaments.bracket_reading import DrawnBracket, bracket_of
+from league.tournaments.bracket_selectors import bracket_matches
+from league.tournaments.history import ROUND_REPORT
 from league.tournaments.models import ByeRequest, Registration, Round, Table, Tournament
 
 BOX_WIDTH = 170
@@ -248,10 +251,10 @@ NEW_TIEBREAK_COLUMNS = (
 )
 
 
-def standings(history) -> list[StandingRow]:
+def standing_rows_of(history) -> list[StandingRow]:
     """The standings: every player who took part, with every tie-break column, in the tournament's order
     (an elimination's by its bracket, each row naming the rule of its group)."""
-    return standing_rows(seam.standings(history), {reg.player_id: reg for reg in history.registrations})
+    return standing_rows(ranking.standings_of(history), {reg.player_id: reg for reg in history.registrations})
 
 
 def standing_rows(ordered, registrations) -> list[StandingRow]:
@@ -361,7 +364,7 @@ def round_summaries(tournament: Tournament, *, include_drafts: bool) -> list[Rou
         .annotate(tables=Count("id"), done=Count("id", filter=Q(match__status__in=done)))
     }
     summaries = []
-    for row in tournament.round_set.order_by("number").defer(*seam.ROUND_REPORT):
+    for row in tournament.round_set.order_by("number").defer(*ROUND_REPORT):
         if row.status == Round.Status.DRAFT and not include_drafts:
             continue
         count = counts.get(row.pk, {"tables": 0, "done": 0})
@@ -663,9 +666,9 @@ def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing
             if table.label and table.closed_as != Table.Closed.RESET:
                 links[table.label] = table_link(round_url(view.number), table.number)
                 by_label[table.label] = table
-    matches = seam.bracket_matches(history, names)
+    matches = bracket_matches(history, names)
     if matches is not None:
-        drawn = cast(seam.Bracket, seam.bracket_of(history))  # bracket_matches found the bracket
+        drawn = cast(DrawnBracket, bracket_of(history))  # bracket_matches found the bracket
         feeders = {match.label: match for match in drawn.bracket.matches}
         sections: dict[str, dict[str, list[dict]]] = {}
         for match in matches:
