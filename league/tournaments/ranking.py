@@ -5,8 +5,8 @@ snapshot (`snapshots.py`), which stores what this computes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass, fields, replace
+from typing import Any, cast
 
 from league.core.errors import UserError
 from league.pairing import (
@@ -28,6 +28,29 @@ from league.pairing import (
 from league.tournaments import seam
 from league.tournaments.history import History
 from league.tournaments.models import Tournament
+
+
+@dataclass(frozen=True, kw_only=True)
+class StandingRow(Standing):
+    """A line of the standings as pages and the API show it: the pairing's `Standing` with the player's
+    name, page (`slug`) and registration status."""
+
+    name: str
+    slug: str
+    status: str
+
+    @property
+    def player_id(self) -> int:
+        return cast(int, self.id)  # the seam's player ids are ints
+
+    @classmethod
+    def of(cls, standing: Standing, *, name: str, slug: str, status: str) -> StandingRow:
+        return cls(
+            **{line.name: getattr(standing, line.name) for line in fields(Standing)},
+            name=name,
+            slug=slug,
+            status=status,
+        )
 
 
 def standings_of(history: History, *, last_round: int | None = None) -> list[Standing]:

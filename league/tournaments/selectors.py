@@ -25,6 +25,7 @@ from league.tournaments.bracket_reading import DrawnBracket, bracket_of
 from league.tournaments.bracket_selectors import bracket_matches
 from league.tournaments.history import ROUND_REPORT
 from league.tournaments.models import ByeRequest, Registration, Round, Table, Tournament
+from league.tournaments.ranking import StandingRow
 
 BOX_WIDTH = 170
 ROW_HEIGHT = 22
@@ -216,30 +217,6 @@ def open_bye_requests(tournament: Tournament, player_id: int | None = None) -> l
     return sorted(rows, key=lambda row: (row.round_number, seeds.get(row.player_id) or 0, row.player.name))
 
 
-@dataclass
-class StandingRow:
-    rank: int
-    player_id: int
-    name: str
-    slug: str
-    seed: int
-    status: str
-    points: float
-    opponents_points: float
-    wins: int
-    head_to_head: int
-    played: int
-    byes: int
-    opponents_points_average: float = 0.0
-    buchholz_cut1: float = 0.0
-    buchholz_median: float = 0.0
-    sonneborn_berger: float = 0.0
-    opponents_match_win_percentage: float = 0.0
-    cumulative: float = 0.0
-    requested_byes: int = 0
-    group: str = ""
-
-
 NEW_TIEBREAK_COLUMNS = (
     "opponents_points_average",
     "buchholz_cut1",
@@ -264,21 +241,8 @@ def standing_rows(ordered, registrations) -> list[StandingRow]:
     for standing in ordered:
         reg = registrations[standing.id]
         rows.append(
-            StandingRow(
-                rank=standing.rank,
-                player_id=standing.id,
-                name=reg.player.name,
-                slug=reg.player.slug,
-                seed=standing.seed,
-                status=reg.get_status_display(),
-                points=standing.points,
-                opponents_points=standing.opponents_points,
-                wins=standing.wins,
-                head_to_head=standing.head_to_head,
-                played=standing.played,
-                byes=standing.byes,
-                **{name: getattr(standing, name) for name in NEW_TIEBREAK_COLUMNS},
-                group=standing.group,
+            StandingRow.of(
+                standing, name=reg.player.name, slug=reg.player.slug, status=reg.get_status_display()
             )
         )
     return rows

@@ -24,7 +24,12 @@ from league.tournaments.models import Registration, Round, Table, Tournament
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.brackets import bracket_sync, tables_reset
 from league.tournaments.services.checks import check_advancing
-from league.tournaments.services.common import check_organizer, check_scorer, tournament_locked
+from league.tournaments.services.common import (
+    bump_public_version,
+    check_organizer,
+    check_scorer,
+    tournament_locked,
+)
 from league.tournaments.services.forfeits import close_table
 
 
@@ -136,6 +141,7 @@ def table_record(
             report_id=report_id,
             owner=Match.Owner.TABLE,
         )
+        bump_public_version(tournament.pk)
         events.emit(
             events.result_recorded, tournament_id=tournament.pk, table_id=table.pk, version_id=version.pk
         )
