@@ -2,11 +2,9 @@
 queries and turned into the pure layer's results (`PlayedRound`, `TableResult`) that pairing, standings and
 the bracket flow read.
 
-Fields: Swiss pairs the players active before each round (a late entry starts with zero points). Round
-robin and elimination play a fixed field, the players registered when round 1 was generated; a player who
-drops from a fixed field keeps their place in the schedule, and their tables are closed as forfeits. The
-top cut of a stage sequence is taken from the standings after the first stage, among the players still in
-when it is drawn: one who left during or after the first stage's last round gives their place to the next.
+It has three shapes, by what reads it: model instances (`load_history`: pages that link players and tables),
+plain values (`load_facts`: the services and the standings snapshot), and one round's tables with the names
+of the players it shows (`load_round_part`); `load_outline` reads the registrations and round rows alone.
 """
 
 from __future__ import annotations

@@ -1,10 +1,16 @@
-"""The one seam between the ORM and the pure pairing code (`league.pairing`).
+"""The seam between the ORM and the pure pairing code (`league.pairing`).
 
 It turns a tournament's settings and history (`history.py`) into the pure layer's inputs (`Entrant`,
 `RoundInputs`, `TableSpec`, `Scoring`), calls `generate_round`, and turns the `RoundDraft` back into plain
 values that the services save. Standings (`ranking.py`), the bracket's reading
 (`bracket_reading.py`) and the checks of settings and deciders (`services/checks.py`) take their
 inputs from here too, so the rules of pairing, scoring and tie-breaks live in one place.
+
+Fields: Swiss pairs the players active before each round (a late entry starts with zero points). Round
+robin and elimination play a fixed field, the players registered when round 1 was generated; a player who
+drops from a fixed field keeps their place in the schedule, and their tables are closed as forfeits. The
+top cut of a stage sequence is taken from the standings after the first stage, among the players still in
+when it is drawn: one who left during or after the first stage's last round gives their place to the next.
 """
 
 from __future__ import annotations
