@@ -143,6 +143,7 @@ def run(key: str, players: list, organizer, rounds: int, rng: random.Random) -> 
     from django.test import Client
 
     from league.tournaments import seam, selectors, services
+    from league.tournaments.history import load_history
     from league.tournaments.models import Registration, Tournament
 
     label, seats = FORMATS[key]
@@ -168,7 +169,7 @@ def run(key: str, players: list, organizer, rounds: int, rng: random.Random) -> 
     for number in range(1, rounds + 1):
         row: dict[str, float] = {}
         row["generate"], round_row = timed(services.round_generate, tournament=tournament, by=organizer)
-        history = seam.load_history(Tournament.objects.get(pk=tournament.pk))
+        history = load_history(Tournament.objects.get(pk=tournament.pk))
         row["pair"] = timed(seam.generate, history=history, number=number)[0]
         row["publish"] = timed(services.round_publish, round_row=round_row, by=organizer)[0]
         tables = list(round_row.tables.order_by("number"))
@@ -176,7 +177,7 @@ def run(key: str, players: list, organizer, rounds: int, rng: random.Random) -> 
         row["results"], row["per result"] = sum(calls), statistics.median(calls)
         row["t-cold"], _ = page_time(client, [url, f"{url}?fragment=live"])  # the first look after a result
         row["complete"] = timed(services.round_complete, round_row=round_row, by=organizer)[0]
-        row["standings"] = timed(lambda: selectors.standings(seam.load_history(tournament)))[0]
+        row["standings"] = timed(lambda: selectors.standing_rows_of(load_history(tournament)))[0]
         row["t-page"], t_queries = page_time(client, [url, f"{url}?fragment=live"])
         round_url = round_row.get_absolute_url()
         row["r-page"], r_queries = page_time(client, [round_url, round_url])

@@ -23,8 +23,10 @@ from league.core.bodies import takes_body
 from league.results.models import ResultDispute, ResultReport
 from league.results.services import report_describe
 from league.tournaments import clock, seam, selectors, services, snapshots, timers
+from league.tournaments.bracket_selectors import bracket_matches
 from league.tournaments.errors import NotOrganizer
 from league.tournaments.forms import participants_body_limit
+from league.tournaments.history import load_history
 from league.tournaments.models import ByeRequest, Registration, Round, RoundTime, Table, Tournament
 
 # A tournament's writes answer 409 when its state refuses them (e.g. a round before the last is complete);
@@ -87,8 +89,15 @@ class TournamentSerializer(serializers.ModelSerializer):
             "dispute_window_minutes",
             "venue",
             "description",
+            "public_version",
         ]
         read_only_fields = fields
+        extra_kwargs = {
+            "public_version": {
+                "help_text": "Counts the changes to what the tournament's public pages show (results, "
+                "rounds, drops, timers, settings): it grows with each"
+            }
+        }
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_starts_at(self, tournament: Tournament) -> str | None:
@@ -632,7 +641,7 @@ def _round_view(round_row: Round, user) -> object:
     organizer = selectors.is_organizer(user, round_row.tournament)
     if round_row.status == Round.Status.DRAFT and not organizer:
         raise Http404("no such round")
-    history = seam.load_history(round_row.tournament)
+    history = load_history(round_row.tournament)
     return next(
         view for view in selectors.rounds(history, include_drafts=True) if view.row.pk == round_row.pk
     )
@@ -946,9 +955,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     def bracket(self, request, pk=None):
         """The 2-seat elimination bracket (or top cut) in playing order, as far as results tell; [] before
         it is drawn and for other formats."""
-        history = seam.load_history(self.get_object())
+        history = load_history(self.get_object())
         names = {reg.player_id: reg.player.name for reg in history.registrations}
-        return Response(BracketMatchSerializer(seam.bracket_matches(history, names) or [], many=True).data)
+        return Response(BracketMatchSerializer(bracket_matches(history, names) or [], many=True).data)
 
     @extend_schema(responses=TournamentRoundSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)
@@ -956,7 +965,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         """Every round with its tables, seats, places and points (draft rounds for organizers only)."""
         tournament = self.get_object()
         views = selectors.rounds(
-            seam.load_history(tournament), include_drafts=selectors.is_organizer(request.user, tournament)
+            load_history(tournament), include_drafts=selectors.is_organizer(request.user, tournament)
         )
         return Response(TournamentRoundSerializer(views, many=True).data)
 

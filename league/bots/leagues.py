@@ -400,7 +400,7 @@ def _draw_ladder_round(league: BotLeague) -> LeagueRound | None:
     return _store_round(league, number, tables)
 
 
-def _store_round(league: BotLeague, number: int, tables: Sequence[matchmaking.Table]) -> LeagueRound:
+def _store_round(league: BotLeague, number: int, tables: Sequence[matchmaking.MatchmadeTable]) -> LeagueRound:
     """Store round `number`'s tables: its matches and seats (through `matches`), the round, its fixtures."""
     # The pool applies matches by (played_at, id): each match gets the draw time plus its index in
     # microseconds, after every earlier match of the league, so the order is the schedule's whatever the

@@ -54,7 +54,7 @@ class BotStanding:
 
 
 @dataclass(frozen=True)
-class Table:
+class MatchmadeTable:
     """One match of a round: the bots by seat (seat 0 first) and the match's seed."""
 
     index: int
@@ -142,7 +142,7 @@ def draw_round(
     league_seed: int,
     round_number: int,
     strategy: str = "similar",
-) -> list[Table]:
+) -> list[MatchmadeTable]:
     """The tables of one round, in schedule order (sitting by sitting, table by table).
 
     Raises ValueError when there are fewer bots than seats at one table.
@@ -157,7 +157,7 @@ def draw_round(
     by_id = {standing.bot_id: standing for standing in sorted(standings, key=lambda s: s.bot_id)}
     tallies = {bot_id: _Tally(s.matches, _padded(s.seat_counts, table_size)) for bot_id, s in by_id.items()}
     authors = {bot_id: standing.author for bot_id, standing in by_id.items()}
-    tables: list[Table] = []
+    tables: list[MatchmadeTable] = []
     for sitting in range(sittings):
         tiebreak = {bot_id: rng.random() for bot_id in by_id}
         playing = seated_within_rule(
@@ -178,7 +178,7 @@ def draw_round(
         for group in keep_authors_apart(groups, authors):
             seats = assign_seats(group, {bot_id: tallies[bot_id].seat_counts for bot_id in group}, rng)
             index = len(tables)
-            tables.append(Table(index, sitting, seats, match_seed(league_seed, round_number, index)))
+            tables.append(MatchmadeTable(index, sitting, seats, match_seed(league_seed, round_number, index)))
             for seat, bot_id in enumerate(seats):
                 tallies[bot_id].matches += 1
                 tallies[bot_id].seat_counts[seat] += 1
@@ -271,7 +271,7 @@ class LadderRound:
 
     number: int
     start: int
-    tables: tuple[Table, ...]
+    tables: tuple[MatchmadeTable, ...]
 
 
 def ladder_authors(events: Sequence[LadderEvent]) -> dict[int, int | None]:
@@ -300,7 +300,7 @@ def draw_ladder_round(
     newcomer_matches: int,
     ladder_seed: int,
     round_number: int,
-) -> list[Table]:
+) -> list[MatchmadeTable]:
     """The tables of one ladder round from its members' matches and seat counts (their mu and sigma are not
     read). Raises ValueError when there are fewer bots than seats at one table."""
     if table_size < 2:
@@ -318,7 +318,7 @@ def draw_ladder_round(
     }
     this_round = dict.fromkeys(ids, 0)
     authors = {bot_id: by_id[bot_id].author for bot_id in ids}
-    tables: list[Table] = []
+    tables: list[MatchmadeTable] = []
     for sitting in range(sittings):
         tiebreak = {bot_id: rng.random() for bot_id in ids}
 
@@ -336,7 +336,7 @@ def draw_ladder_round(
         for group in keep_authors_apart(groups, authors):
             seats = assign_seats(group, {bot_id: tallies[bot_id].seat_counts for bot_id in group}, rng)
             index = len(tables)
-            tables.append(Table(index, sitting, seats, match_seed(ladder_seed, round_number, index)))
+            tables.append(MatchmadeTable(index, sitting, seats, match_seed(ladder_seed, round_number, index)))
             for seat, bot_id in enumerate(seats):
                 tallies[bot_id].matches += 1
                 tallies[bot_id].seat_counts[seat] += 1

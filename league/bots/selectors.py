@@ -68,7 +68,7 @@ def _seats_in_order() -> Prefetch:
 
 
 @dataclass(frozen=True)
-class StandingRow:
+class BotStandingRow:
     rank: int
     bot: BotDefinition
     conservative: float | None
@@ -79,7 +79,7 @@ class StandingRow:
     win_share: float | None
 
 
-def league_standings(league: BotLeague) -> list[StandingRow]:
+def league_standings(league: BotLeague) -> list[BotStandingRow]:
     """The league's bots ranked by conservative rating (mu − 3σ), with mean place, share of wins and matches.
 
     Bots without a rated match yet come last, by name. Ties in rating share a rank.
@@ -97,7 +97,7 @@ def league_standings(league: BotLeague) -> list[StandingRow]:
         rating = ratings.get(entry.bot.player_id)
         return (rating is None, -(rating.conservative if rating else 0.0), entry.bot.name, entry.bot.version)
 
-    rows: list[StandingRow] = []
+    rows: list[BotStandingRow] = []
     previous = None
     for position, entry in enumerate(sorted(entries, key=key), start=1):
         rating = ratings.get(entry.bot.player_id)
@@ -106,7 +106,7 @@ def league_standings(league: BotLeague) -> list[StandingRow]:
         rank = rows[-1].rank if rows and conservative is not None and conservative == previous else position
         previous = conservative
         rows.append(
-            StandingRow(
+            BotStandingRow(
                 rank=rank,
                 bot=entry.bot,
                 conservative=conservative,
@@ -126,15 +126,15 @@ class LadderStandings:
     the event that took each out; `entered` is each bot's entry event; `kept_apart` are the groups of bots in
     it now that are one author's uploaded programs (they never share a table: `league.bots.matchmaking`)."""
 
-    current: list[StandingRow]
-    retired: list[StandingRow]
+    current: list[BotStandingRow]
+    retired: list[BotStandingRow]
     left: dict[int, LadderEvent]
     entered: dict[int, LadderEvent]
     kept_apart: list[list[BotDefinition]] = field(default_factory=list)
 
 
-def _reranked(rows: list[StandingRow]) -> list[StandingRow]:
-    ranked: list[StandingRow] = []
+def _reranked(rows: list[BotStandingRow]) -> list[BotStandingRow]:
+    ranked: list[BotStandingRow] = []
     for position, row in enumerate(rows, start=1):
         tied = ranked and row.conservative is not None and row.conservative == ranked[-1].conservative
         ranked.append(replace(row, rank=ranked[-1].rank if tied else position))

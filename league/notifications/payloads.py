@@ -10,9 +10,9 @@ from league.bots.models import BotLeague
 from league.bots.selectors import league_standings
 from league.matches.models import MatchSeat
 from league.results.models import ResultVersion
-from league.tournaments import seam
+from league.tournaments.history import load_history
 from league.tournaments.models import Table, Tournament
-from league.tournaments.selectors import standings
+from league.tournaments.selectors import standing_rows_of
 
 
 def tournament_data(tournament: Tournament) -> dict[str, Any]:
@@ -116,7 +116,7 @@ def tournament_finished(*, tournament_id: int) -> dict[str, Any] | None:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return None
-    rows = standings(seam.load_history(tournament))
+    rows = standing_rows_of(load_history(tournament))
     return {
         "tournament": tournament_data(tournament),
         "standings": [

@@ -54,13 +54,13 @@ from league.pairing.stages import StagePlan, top_cut
 from league.pairing.swiss import swiss_round
 from league.pairing.tables import table_sizes
 from league.pairing.types import (
+    DrawTable,
     Entrant,
     PairingError,
     PlayedRound,
     RoundDraft,
     RoundQuality,
     ScheduleBalance,
-    Table,
     TableQuality,
     TableResult,
     TableSpec,
@@ -86,7 +86,7 @@ __all__ = (
     "Scoring",
     "StagePlan",
     "Standing",
-    "Table",
+    "DrawTable",
     "TableQuality",
     "TableResult",
     "TableSpec",

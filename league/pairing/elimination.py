@@ -33,11 +33,11 @@ from league.pairing.search import LOCAL_SEARCH_WORK
 from league.pairing.swiss import arrange, seat_tables
 from league.pairing.tables import assign_seats, check_entrants, deal, table_sizes
 from league.pairing.types import (
+    DrawTable,
     Entrant,
     PairingError,
     PlayerId,
     RoundDraft,
-    Table,
     TableResult,
     TableSpec,
 )
@@ -285,7 +285,7 @@ def ready_matches(
     results: Sequence[TableResult],
     opened: Collection[str],
     states: Mapping[str, MatchState] | None = None,
-) -> list[Table]:
+) -> list[DrawTable]:
     """The matches that can be played now and have no table yet (`opened` lists those that have one): both
     players known from the results (a semi-final is ready as soon as its two quarter-finals have results,
     whatever the rest of the bracket), no result yet. Seats as in `bracket_round`; bracket order. `states`:
@@ -300,7 +300,7 @@ def ready_matches(
         state = states[match.label]
         if match.label in opened or state.decided or state.players is None or None in state.players:
             continue
-        tables.append(Table(seats=assign_seats(list(state.players), by_id, rank_of), label=match.label))
+        tables.append(DrawTable(seats=assign_seats(list(state.players), by_id, rank_of), label=match.label))
     return tables
 
 
@@ -369,7 +369,7 @@ def bracket_round(
             for player in cast("tuple[PlayerId | None, ...]", states[label].players)
             if player is not None
         ]
-        tables.append(Table(seats=assign_seats(players, by_id, rank_of), label=label))
+        tables.append(DrawTable(seats=assign_seats(players, by_id, rank_of), label=label))
     final = any(label in bracket.deciding for label in current.labels)
     return RoundDraft(
         tables=tuple(tables),
@@ -414,7 +414,7 @@ def pod_elimination_round(
             placed = seat_tables(
                 [list(range(len(current)))], current, {entrant.id: entrant for entrant in current}
             )
-            final = (Table(seats=placed[0].seats, label="Final"),)
+            final = (DrawTable(seats=placed[0].seats, label="Final"),)
             return RoundDraft(tables=final, byes=(), final=True, quality=round_quality(final, (), by_id))
         sizes, bye_count = table_sizes(len(field_ids), spec)
         advanced = field_ids[:bye_count]
@@ -424,7 +424,7 @@ def pod_elimination_round(
         )
         placed = seat_tables(arranged, seated, {entrant.id: entrant for entrant in seated})
         tables = tuple(
-            Table(seats=table.seats, label=f"R{number}-T{index}")
+            DrawTable(seats=table.seats, label=f"R{number}-T{index}")
             for index, table in enumerate(placed, start=1)
         )
         if number == round_number:

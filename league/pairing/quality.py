@@ -6,17 +6,17 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 
 from league.pairing.types import (
+    DrawTable,
     Entrant,
     PlayerId,
     RoundQuality,
     ScheduleBalance,
-    Table,
     TableQuality,
 )
 
 
 def round_quality(
-    tables: Sequence[Table],
+    tables: Sequence[DrawTable],
     byes: Iterable[PlayerId],
     entrants: dict[PlayerId, Entrant],
     cost: tuple[float, ...] = (),
@@ -51,7 +51,7 @@ def round_quality(
     )
 
 
-def schedule_balance(players: Sequence[PlayerId], rounds: Iterable[Sequence[Table]]) -> ScheduleBalance:
+def schedule_balance(players: Sequence[PlayerId], rounds: Iterable[Sequence[DrawTable]]) -> ScheduleBalance:
     """Count how often each pair of `players` shared a table over `rounds`: the fewest, the most, the
     zeros."""
     together: dict[frozenset[PlayerId], int] = {}

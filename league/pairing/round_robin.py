@@ -29,10 +29,10 @@ from league.pairing.quality import round_quality, schedule_balance
 from league.pairing.search import LOCAL_SEARCH_WORK
 from league.pairing.swiss import arrange
 from league.pairing.tables import assign_seats, check_entrants, table_sizes
-from league.pairing.types import Entrant, PairingError, PlayerId, RoundDraft, Table, TableSpec
+from league.pairing.types import DrawTable, Entrant, PairingError, PlayerId, RoundDraft, TableSpec
 
 
-def circle_rounds(players: Sequence[PlayerId]) -> list[tuple[list[Table], list[PlayerId]]]:
+def circle_rounds(players: Sequence[PlayerId]) -> list[tuple[list[DrawTable], list[PlayerId]]]:
     """The full 2-seat round robin of `players` (seed order): per round, tables and the bye (if any)."""
     positions: list[PlayerId | None] = list(players)
     if len(positions) % 2:
@@ -40,7 +40,7 @@ def circle_rounds(players: Sequence[PlayerId]) -> list[tuple[list[Table], list[P
     count = len(positions)
     schedule = []
     for round_index in range(count - 1):
-        tables: list[Table] = []
+        tables: list[DrawTable] = []
         byes: list[PlayerId] = []
         for index in range(count // 2):
             first, second = positions[index], positions[count - 1 - index]
@@ -49,7 +49,7 @@ def circle_rounds(players: Sequence[PlayerId]) -> list[tuple[list[Table], list[P
             if first is None or second is None:
                 byes.append(second if first is None else first)
             else:
-                tables.append(Table(seats=(first, second)))
+                tables.append(DrawTable(seats=(first, second)))
         schedule.append((tables, byes))
         positions = [positions[0], positions[-1], *positions[1:-1]]
     return schedule
@@ -64,7 +64,7 @@ def default_rounds(players: int, spec: TableSpec) -> int:
 
 def multi_seat_rounds(
     entrants: Sequence[Entrant], spec: TableSpec, rounds: int, work_limit: int = LOCAL_SEARCH_WORK
-) -> list[tuple[tuple[Table, ...], tuple[PlayerId, ...]]]:
+) -> list[tuple[tuple[DrawTable, ...], tuple[PlayerId, ...]]]:
     """The whole `rounds`-round schedule of a multi-seat round robin (tables and byes of each round).
 
     Built round by round (each from its rotating grid, optimised against the rounds before it), then
@@ -97,10 +97,10 @@ def multi_seat_rounds(
     _spread_schedule(groupings)
     seats: dict[PlayerId, list[int]] = {entrant.id: [] for entrant in by_seed}
     rank_of = {entrant.id: position for position, entrant in enumerate(by_seed)}
-    schedule: list[tuple[tuple[Table, ...], tuple[PlayerId, ...]]] = []
+    schedule: list[tuple[tuple[DrawTable, ...], tuple[PlayerId, ...]]] = []
     for grouping, sitting_out in zip(groupings, round_byes, strict=True):
         history = {player: Entrant(id=player, seed=1, seat_history=tuple(seats[player])) for player in seats}
-        placed = tuple(Table(seats=assign_seats(members, history, rank_of)) for members in grouping)
+        placed = tuple(DrawTable(seats=assign_seats(members, history, rank_of)) for members in grouping)
         for table in placed:
             for seat, player in enumerate(table.seats):
                 seats[player].append(seat)
@@ -210,7 +210,7 @@ def round_robin_round(
         repeat, index = divmod(round_number - 1, len(cycle))
         tables, byes = cycle[index]
         if repeat % 2:
-            tables = [Table(seats=tuple(reversed(table.seats))) for table in tables]
+            tables = [DrawTable(seats=tuple(reversed(table.seats))) for table in tables]
         return RoundDraft(tables=tuple(tables), byes=tuple(byes), quality=round_quality(tables, byes, by_id))
     schedule = multi_seat_rounds(entrants, spec, total, work_limit)
     drawn_tables, drawn_byes = schedule[round_number - 1]

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from league.pairing.quality import round_quality
 from league.pairing.search import LOCAL_SEARCH_WORK, CostModel, Problem, optimise
 from league.pairing.tables import assign_seats, check_entrants, fold_by_score, ranked, table_sizes
-from league.pairing.types import Entrant, PlayerId, RoundDraft, Table, TableSpec
+from league.pairing.types import DrawTable, Entrant, PlayerId, RoundDraft, TableSpec
 
 
 def choose_byes(order: Sequence[Entrant], count: int) -> list[Entrant]:
@@ -82,11 +82,11 @@ def arrange(
 
 def seat_tables(
     tables: Sequence[Sequence[int]], seated: Sequence[Entrant], entrants: dict[PlayerId, Entrant]
-) -> tuple[Table, ...]:
-    """Turn index tables into `Table`s with balanced seats."""
+) -> tuple[DrawTable, ...]:
+    """Turn index tables into `DrawTable`s with balanced seats."""
     rank_of = {entrant.id: position for position, entrant in enumerate(seated)}
     return tuple(
-        Table(seats=assign_seats([seated[member].id for member in members], entrants, rank_of))
+        DrawTable(seats=assign_seats([seated[member].id for member in members], entrants, rank_of))
         for members in tables
     )
 

@@ -72,7 +72,7 @@ class TableSpec:
 
 
 @dataclass(frozen=True)
-class Table:
+class DrawTable:
     """One table of a round: `seats[0]` starts. `label` names bracket matches ("W2-1", "GF"); else empty."""
 
     seats: tuple[PlayerId, ...]
@@ -130,7 +130,7 @@ class RoundDraft:
     score a bye's points. `byes` are Swiss/round-robin byes, which score as a win.
     """
 
-    tables: tuple[Table, ...]
+    tables: tuple[DrawTable, ...]
     byes: tuple[PlayerId, ...]
     quality: RoundQuality
     advanced: tuple[PlayerId, ...] = ()

@@ -89,7 +89,7 @@ def rate(model: RatingModel, skills: Sequence[Skill], places: Sequence[int]) -> 
 
 
 @dataclass
-class Standing:
+class RatedSkill:
     """A player's skill in a pool and the number of rated matches behind it."""
 
     skill: Skill
@@ -110,7 +110,7 @@ class RatedMatch(Protocol):
 
 
 def apply_matches(
-    model: RatingModel, standings: dict[int, Standing], matches: Iterable[RatedMatch]
+    model: RatingModel, standings: dict[int, RatedSkill], matches: Iterable[RatedMatch]
 ) -> Iterator[tuple[int, int, Skill, Skill]]:
     """Apply matches in order to `standings` (updated in place); yield (match, player, before, after) rows."""
     initial = model.initial()
@@ -120,27 +120,27 @@ def apply_matches(
         for player_id, old, new in zip(match.player_ids, before, after, strict=True):
             standing = standings.get(player_id)
             if standing is None:
-                standings[player_id] = Standing(new, 1)
+                standings[player_id] = RatedSkill(new, 1)
             else:
                 standing.skill = new
                 standing.matches += 1
             yield match.match_id, player_id, old, new
 
 
-def rewind(standings: dict[int, Standing], undone: Mapping[int, tuple[Skill, int]]) -> None:
+def rewind(standings: dict[int, RatedSkill], undone: Mapping[int, tuple[Skill, int]]) -> None:
     """Take undone matches off `standings` (in place): `undone` gives, per player, their skill before the
     first undone match and how many were undone. A player left with no match leaves the standings."""
     for player_id, (before, removed) in undone.items():
         left = standings[player_id].matches - removed
         if left:
-            standings[player_id] = Standing(before, left)
+            standings[player_id] = RatedSkill(before, left)
         else:
             del standings[player_id]
 
 
-def recompute(model: RatingModel, matches: Iterable[RatedMatch]) -> dict[int, Standing]:
+def recompute(model: RatingModel, matches: Iterable[RatedMatch]) -> dict[int, RatedSkill]:
     """Every player's standing from applying `matches` in order to an empty pool."""
-    standings: dict[int, Standing] = {}
+    standings: dict[int, RatedSkill] = {}
     for _ in apply_matches(model, standings, matches):
         pass
     return standings

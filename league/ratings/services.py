@@ -153,7 +153,7 @@ def _queue_updates(pool_ids: set[int]) -> None:
     transaction.on_commit(callback)
 
 
-def pool_recompute(pool: RatingPool) -> dict[int, maths.Standing]:
+def pool_recompute(pool: RatingPool) -> dict[int, maths.RatedSkill]:
     """Every player's standing from a replay of the whole pool in memory; writes nothing."""
     return maths.recompute(pool.model, rated_matches_for_pool(pool_id=pool.pk))
 
@@ -169,7 +169,7 @@ def pool_replay_from(pool: RatingPool, start: PoolKey | None) -> int:
     if start is None:
         RatingHistory.objects.filter(pool=pool).delete()
         current = {row.player_id: row for row in ratings}
-        standings: dict[int, maths.Standing] = {}
+        standings: dict[int, maths.RatedSkill] = {}
         matches: Iterable[PoolMatch] = rated_matches_for_pool(pool_id=pool.pk)
     else:
         through = (pool.applied_through_at, pool.applied_through_id)
@@ -184,7 +184,7 @@ def pool_replay_from(pool: RatingPool, start: PoolKey | None) -> int:
                 (row.player_id, row) for row in ratings.filter(player_id__in=ordered[offset : offset + BATCH])
             )
         standings = {
-            pid: maths.Standing(maths.Skill(row.mu, row.sigma), row.matches) for pid, row in current.items()
+            pid: maths.RatedSkill(maths.Skill(row.mu, row.sigma), row.matches) for pid, row in current.items()
         }
         maths.rewind(standings, undone)
 
@@ -264,7 +264,7 @@ def _undo_from(pool: RatingPool, start: PoolKey) -> dict[int, tuple[maths.Skill,
 
 
 def _store_standings(
-    pool: RatingPool, current: dict[int, Rating], standings: dict[int, maths.Standing]
+    pool: RatingPool, current: dict[int, Rating], standings: dict[int, maths.RatedSkill]
 ) -> None:
     changed, created = [], []
     for player_id, standing in standings.items():

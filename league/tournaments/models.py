@@ -176,6 +176,11 @@ class Tournament(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    public_version = models.PositiveBigIntegerField(
+        default=0,
+        editable=False,
+        help_text="Counts the changes to what the tournament's public pages show (`bump_public_version`).",
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -32,8 +32,9 @@ from django.views.decorators.http import require_POST
 from league.core.bounds import whole_number
 from league.core.catalogue import game_name, game_spec
 from league.core.errors import UserError
-from league.tournaments import seam, selectors, services, snapshots
+from league.tournaments import selectors, services, snapshots
 from league.tournaments import views as pages
+from league.tournaments.history import load_history
 from league.tournaments.models import Round, Tournament
 
 PROJECTOR_TOP = 12  # standings rows on the projector unless ?top= says otherwise
@@ -98,7 +99,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.visible_tournament(slug, None)  # a screen shows what everyone may see
     if tournament is None:
         raise Http404("no such tournament")
-    history = seam.load_history(tournament)
+    history = load_history(tournament)
     round_views = selectors.rounds(history, include_drafts=False)
     top = whole_number(request.GET.get("top", ""))
     top = PROJECTOR_TOP if top is None or not 1 <= top <= PROJECTOR_MAX_TOP else top
@@ -127,7 +128,7 @@ def embed(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.visible_tournament(slug, None)
     if tournament is None:
         raise Http404("no such tournament")
-    history = seam.load_history(tournament)
+    history = load_history(tournament)
     round_views = selectors.rounds(history, include_drafts=False)
     show = _choice(request, "show", EMBED_SHOWS)
     context = {

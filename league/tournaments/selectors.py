@@ -2,7 +2,7 @@
 entry), the start's plan under check-in, standings with every tie-break column, rounds and their tables,
 the public "find my table" list, the bracket and each player's path.
 
-Pages read a tournament once through `seam.load_history` (a fixed number of queries whatever the number of
+Pages read a tournament once through `load_history` (a fixed number of queries whatever the number of
 players, rounds and tables) and build everything else from it in memory.
 """
 
@@ -20,8 +20,12 @@ from league.matches.models import Match
 from league.players.models import Player
 from league.players.selectors import player_of
 from league.results.models import ResultDispute, ResultReport, ResultVersion
-from league.tournaments import seam
+from league.tournaments import ranking, seam
+from league.tournaments.bracket_reading import DrawnBracket, bracket_of
+from league.tournaments.bracket_selectors import bracket_matches
+from league.tournaments.history import ROUND_REPORT
 from league.tournaments.models import ByeRequest, Registration, Round, Table, Tournament
+from league.tournaments.ranking import StandingRow
 
 BOX_WIDTH = 170
 ROW_HEIGHT = 22
@@ -213,30 +217,6 @@ def open_bye_requests(tournament: Tournament, player_id: int | None = None) -> l
     return sorted(rows, key=lambda row: (row.round_number, seeds.get(row.player_id) or 0, row.player.name))
 
 
-@dataclass
-class StandingRow:
-    rank: int
-    player_id: int
-    name: str
-    slug: str
-    seed: int
-    status: str
-    points: float
-    opponents_points: float
-    wins: int
-    head_to_head: int
-    played: int
-    byes: int
-    opponents_points_average: float = 0.0
-    buchholz_cut1: float = 0.0
-    buchholz_median: float = 0.0
-    sonneborn_berger: float = 0.0
-    opponents_match_win_percentage: float = 0.0
-    cumulative: float = 0.0
-    requested_byes: int = 0
-    group: str = ""
-
-
 NEW_TIEBREAK_COLUMNS = (
     "opponents_points_average",
     "buchholz_cut1",
@@ -248,10 +228,10 @@ NEW_TIEBREAK_COLUMNS = (
 )
 
 
-def standings(history) -> list[StandingRow]:
+def standing_rows_of(history) -> list[StandingRow]:
     """The standings: every player who took part, with every tie-break column, in the tournament's order
     (an elimination's by its bracket, each row naming the rule of its group)."""
-    return standing_rows(seam.standings(history), {reg.player_id: reg for reg in history.registrations})
+    return standing_rows(ranking.standings_of(history), {reg.player_id: reg for reg in history.registrations})
 
 
 def standing_rows(ordered, registrations) -> list[StandingRow]:
@@ -261,21 +241,8 @@ def standing_rows(ordered, registrations) -> list[StandingRow]:
     for standing in ordered:
         reg = registrations[standing.id]
         rows.append(
-            StandingRow(
-                rank=standing.rank,
-                player_id=standing.id,
-                name=reg.player.name,
-                slug=reg.player.slug,
-                seed=standing.seed,
-                status=reg.get_status_display(),
-                points=standing.points,
-                opponents_points=standing.opponents_points,
-                wins=standing.wins,
-                head_to_head=standing.head_to_head,
-                played=standing.played,
-                byes=standing.byes,
-                **{name: getattr(standing, name) for name in NEW_TIEBREAK_COLUMNS},
-                group=standing.group,
+            StandingRow.of(
+                standing, name=reg.player.name, slug=reg.player.slug, status=reg.get_status_display()
             )
         )
     return rows
@@ -361,7 +328,7 @@ def round_summaries(tournament: Tournament, *, include_drafts: bool) -> list[Rou
         .annotate(tables=Count("id"), done=Count("id", filter=Q(match__status__in=done)))
     }
     summaries = []
-    for row in tournament.round_set.order_by("number").defer(*seam.ROUND_REPORT):
+    for row in tournament.round_set.order_by("number").defer(*ROUND_REPORT):
         if row.status == Round.Status.DRAFT and not include_drafts:
             continue
         count = counts.get(row.pk, {"tables": 0, "done": 0})
@@ -663,9 +630,9 @@ def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing
             if table.label and table.closed_as != Table.Closed.RESET:
                 links[table.label] = table_link(round_url(view.number), table.number)
                 by_label[table.label] = table
-    matches = seam.bracket_matches(history, names)
+    matches = bracket_matches(history, names)
     if matches is not None:
-        drawn = cast(seam.Bracket, seam.bracket_of(history))  # bracket_matches found the bracket
+        drawn = cast(DrawnBracket, bracket_of(history))  # bracket_matches found the bracket
         feeders = {match.label: match for match in drawn.bracket.matches}
         sections: dict[str, dict[str, list[dict]]] = {}
         for match in matches:

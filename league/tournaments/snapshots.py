@@ -42,7 +42,8 @@ from django.utils import timezone
 
 from league.core.errors import UserError
 from league.pairing import Standing
-from league.tournaments import seam, selectors
+from league.tournaments import ranking, selectors
+from league.tournaments.history import History, load_facts
 from league.tournaments.models import Registration, StandingsChunk, StandingsSnapshot, Table, Tournament
 
 CHUNK = 100  # rows per stored chunk: a page of standings (views.STANDINGS_PER_PAGE) reads one
@@ -85,14 +86,14 @@ def fingerprint(tournament: Tournament) -> str:
     return digest.hexdigest()
 
 
-def standings(tournament: Tournament, history: seam.History | None = None) -> list[Standing]:
-    """The tournament's standings (`seam.standings`), from its snapshot when the fingerprint still matches;
-    otherwise computed (from `history` when given, else loaded) and stored."""
-    return standings_list(tournament, history).standings(0, None)
+def current_standings(tournament: Tournament, history: History | None = None) -> list[Standing]:
+    """The tournament's standings (`ranking.standings_of`), from its snapshot when the fingerprint still
+    matches; otherwise computed (from `history` when given, else loaded) and stored."""
+    return standings_list(tournament, history).lines(0, None)
 
 
 def standings_list(
-    tournament: Tournament, history: seam.History | None = None, *, allow_stale: bool = False
+    tournament: Tournament, history: History | None = None, *, allow_stale: bool = False
 ) -> StandingsList:
     """The standings as a `StandingsList` (what pages paginate): the snapshot's when its key is the
     tournament's fingerprint now (one query; the rows are read when asked for), else computed and stored.
@@ -110,7 +111,7 @@ def standings_list(
     if allow_stale and stored is not None and _may_serve_stale(stored[1], stored[2]):
         refresh_soon(tournament.pk, key)
         return StandingsList(tournament, stored[0], stored[1], as_of=stored[2])
-    computed = seam.standings(history if history is not None else seam.load_facts(tournament))
+    computed = ranking.standings_of(history if history is not None else load_facts(tournament))
     if fingerprint(tournament) == key:
         _store(tournament, key, [[getattr(standing, name) for name in FIELDS] for standing in computed])
     return StandingsList(tournament, key, len(computed), computed)
@@ -190,17 +191,17 @@ class StandingsList(Sequence):
     def __getitem__(self, index):
         if isinstance(index, slice):
             start, stop, step = index.indices(self.count_of_rows)
-            chosen = self.standings(start, stop)[::step] if step != 1 else self.standings(start, stop)
+            chosen = self.lines(start, stop)[::step] if step != 1 else self.lines(start, stop)
             return self._rows(chosen)
         if not -self.count_of_rows <= index < self.count_of_rows:
             raise IndexError(index)
         index %= self.count_of_rows
-        return self._rows(self.standings(index, index + 1))[0]
+        return self._rows(self.lines(index, index + 1))[0]
 
     def __iter__(self):
-        return iter(self._rows(self.standings(0, None)))
+        return iter(self._rows(self.lines(0, None)))
 
-    def standings(self, start: int, stop: int | None) -> list[Standing]:
+    def lines(self, start: int, stop: int | None) -> list[Standing]:
         """Rows `start` to `stop` (None: to the end) as pairing's Standings."""
         stop = self.count_of_rows if stop is None else min(stop, self.count_of_rows)
         if self.computed is None and start < stop:
@@ -211,7 +212,7 @@ class StandingsList(Sequence):
             first = (start // CHUNK) * CHUNK
             if len(rows) == min(self.count_of_rows, ((stop - 1) // CHUNK + 1) * CHUNK) - first:
                 return [Standing(*row) for row in rows[start - first : stop - first]]
-            self.computed = seam.standings(seam.load_facts(self.tournament))  # replaced meanwhile
+            self.computed = ranking.standings_of(load_facts(self.tournament))  # replaced meanwhile
         return (self.computed or [])[start:stop]
 
     def _rows(self, chosen: list[Standing]) -> list[selectors.StandingRow]:

@@ -38,6 +38,7 @@ from league.results.forms import ResultForm
 from league.results.selectors import counting_advancing
 from league.tournaments import clock, seam, selectors, services, snapshots
 from league.tournaments.errors import NotOrganizer
+from league.tournaments.formats import flows, has_bracket, is_swiss_round, table_cut
 from league.tournaments.forms import (
     AdvancingForm,
     CloseForm,
@@ -51,6 +52,14 @@ from league.tournaments.forms import (
     SwapForm,
     TournamentForm,
     participants_body_limit,
+)
+from league.tournaments.history import (
+    History,
+    RegistrationFacts,
+    TableFacts,
+    load_history,
+    load_outline,
+    load_round_part,
 )
 from league.tournaments.models import Registration, Round, RoundTime, Table, Tournament
 
@@ -145,22 +154,16 @@ def _detail(
     organizer = selectors.is_organizer(request.user, tournament)
     # The whole history only where the page draws a bracket; the standings come from their snapshot
     # (`snapshots`), the rounds as counts (`selectors.round_summaries`), the players a page at a time.
-    full = seam.has_bracket(tournament)
+    full = has_bracket(tournament)
     fragment = request.GET.get("fragment") == "live"
-    history: (
-        seam.History[Table, Registration] | seam.History[seam.TableFacts, seam.RegistrationFacts] | None
-    ) = None
+    history: History[Table, Registration] | History[TableFacts, RegistrationFacts] | None = None
     if full:
-        history = seam.load_history(tournament)
+        history = load_history(tournament)
     elif not fragment:  # registrations' statuses only where the number of rounds depends on the field
-        history = seam.load_outline(
-            tournament, registrations=tournament.format == Tournament.Format.ROUND_ROBIN
-        )
+        history = load_outline(tournament, registrations=tournament.format == Tournament.Format.ROUND_ROBIN)
     round_views = selectors.round_summaries(tournament, include_drafts=organizer)
     last = round_views[-1] if round_views else None
-    flowing = (
-        last is not None and last.row.status != Round.Status.DRAFT and seam.flows(tournament, last.number)
-    )
+    flowing = last is not None and last.row.status != Round.Status.DRAFT and flows(tournament, last.number)
     context = {
         "flowing": flowing,
         "tournament": tournament,
@@ -198,7 +201,7 @@ def _detail(
             "next_table": selectors.next_bracket_table(tournament) if flowing else None,
             "game_name": game_name(tournament.game_id),
             "last_round": last,
-            "planned_rounds": seam.planned_rounds(cast(seam.History, history)),  # loaded unless a fragment
+            "planned_rounds": seam.planned_rounds(cast(History, history)),  # loaded unless a fragment
             "registrations": listed,  # read only by an organizer's form before the start
             "players_page": Paginator(listed, PLAYERS_PER_PAGE).get_page(request.GET.get("players")),
             "waitlist": waiting,
@@ -231,11 +234,11 @@ def _detail(
 def _bye_context(tournament: Tournament, organizer: bool, history, own: Registration | None) -> dict:
     """Byes and breaks on the tournament's page: the Swiss rounds still open for requests, the requests
     (every one for organizers, their own for a registered player) and who an organizer can ask for."""
-    if tournament.status == Tournament.Status.FINISHED or not seam.is_swiss_round(tournament, 1):
+    if tournament.status == Tournament.Status.FINISHED or not is_swiss_round(tournament, 1):
         return {"bye_rounds": []}
     generated = history.round_rows[-1].number if history.round_rows else 0
     last = tournament.rounds or 0
-    rounds = [number for number in range(generated + 1, last + 1) if seam.is_swiss_round(tournament, number)]
+    rounds = [number for number in range(generated + 1, last + 1) if is_swiss_round(tournament, number)]
     own = own if own is not None and own.status == Registration.Status.ACTIVE else None
     if not rounds or not (organizer or own):
         return {"bye_rounds": []}
@@ -481,8 +484,8 @@ def _round(
     tournament: Tournament, number: int, organizer: bool, tables: tuple[int, int] | None = None
 ) -> tuple:
     """The round's history (only that round's tables, within table numbers `tables` when given:
-    `seam.load_round_part`), every round's view and this round's; 404 for a round not shown."""
-    history = seam.load_round_part(tournament, number, tables)
+    `load_round_part`), every round's view and this round's; 404 for a round not shown."""
+    history = load_round_part(tournament, number, tables)
     views = selectors.rounds(history, include_drafts=organizer)
     view = next((view for view in views if view.number == number), None)
     if view is None:
@@ -548,14 +551,14 @@ def _round_page(request, tournament, number, *, status=200, error="", swap_form=
         "next_waiting": next_waiting,
         "can_score": organizer or selectors.is_scorekeeper(request.user, tournament),
         "planned_start": planned.starts_at if planned else None,
-        "flowing": seam.flows(tournament, number),
+        "flowing": flows(tournament, number),
         "reports": selectors.round_reports(view.tables) if not draft else None,
         "self_report": tournament.result_reporting == Tournament.Reporting.SELF_REPORT,
         "my_player_id": getattr(selectors.player_of(request.user), "pk", None),
         "can_generate_next": tournament.status == Tournament.Status.RUNNING
         and view.row.status == Round.Status.COMPLETE
         and view.number == views[-1].number
-        and not seam.flows(tournament, number),
+        and not flows(tournament, number),
     }
     return render(request, "tournaments/round.html", context, status=status)
 
@@ -653,7 +656,7 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
     table = _table(tournament, number, table_number)
     match = table.published_match
     seats = list(match.seats.select_related("player").order_by("seat"))
-    cut = seam.table_cut(tournament, number, table.label)
+    cut = table_cut(tournament, number, table.label)
     advancing_form = None
     if cut is not None:
         initial = {"advancing": counting_advancing(match)}
@@ -764,7 +767,7 @@ def _table_page(
     seats = list(table.match.seats.select_related("player").order_by("seat"))
     seat_views = _seat_views(tournament, table)
     reporting = selectors.table_reporting(table, request.user, seat_views)
-    cut = seam.table_cut(tournament, table.round.number, table.label)
+    cut = table_cut(tournament, table.round.number, table.label)
     if advancing_form is None and cut is not None:
         advancing_form = AdvancingForm(seats=seats)
     open_id = reporting.open.id if reporting.open else (reporting.stored.id if reporting.stored else None)
@@ -820,7 +823,7 @@ def table_report_action(
         if action == "report":
             form = forms_used["report_form"] = ResultForm(request.POST, seats=seats)
             advancing = None
-            if seam.table_cut(tournament, number, table.label) is not None:
+            if table_cut(tournament, number, table.label) is not None:
                 chosen = forms_used["advancing_form"] = AdvancingForm(request.POST, seats=seats)
                 if not chosen.is_valid():
                     raise UserError("advancing lists players of this table", field="advancing")
@@ -869,12 +872,12 @@ def _first_error(form) -> str:
 
 def player_path(request: HttpRequest, slug: str, player_slug: str) -> HttpResponse:
     tournament = _tournament(request, slug)
-    history = seam.load_history(tournament)
+    history = load_history(tournament)
     reg = next((reg for reg in history.registrations if reg.player.slug == player_slug), None)
     if reg is None or reg.status in (Registration.Status.WITHDRAWN, Registration.Status.INVITED):
         raise Http404("this player is not in the tournament")
     views = selectors.rounds(history, include_drafts=False)
-    ordered = snapshots.standings(tournament, history)
+    ordered = snapshots.current_standings(tournament, history)
     standing = next(
         (
             selectors.standing_rows([row], {reg.player_id: reg})[0]
@@ -950,7 +953,7 @@ def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(request, slug)
     response, writer = _csv(f"{tournament.slug}-results.csv")
     writer.writerow(["round", "table", "label", "seat", "player", "place", "score", "points", "closed_as"])
-    history = seam.load_history(tournament)
+    history = load_history(tournament)
     for view in selectors.rounds(history, include_drafts=False):
         for table in view.tables:
             for seat in table.seats:

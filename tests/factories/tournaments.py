@@ -2,7 +2,8 @@
 
 from league.matches.models import Match
 from league.players.models import Player
-from league.tournaments import seam, services
+from league.tournaments import services
+from league.tournaments.formats import flows
 from league.tournaments.models import Registration, Round, Table, Tournament
 from tests.factories import PlayerFactory, UserFactory
 
@@ -65,7 +66,7 @@ def play_round(tournament: Tournament, organizer, places=None, *, complete: bool
     Once a 2-seat bracket has started its matches open by themselves: the next round is then the earliest
     round with tables waiting, and its waiting tables are filled (the round completes by itself)."""
     last = tournament.round_set.order_by("-number").first()
-    if last is not None and last.status != Round.Status.DRAFT and seam.flows(tournament, last.number):
+    if last is not None and last.status != Round.Status.DRAFT and flows(tournament, last.number):
         waiting = Table.objects.filter(round__tournament=tournament, match__status=Match.Status.SCHEDULED)
         round_row = waiting.order_by("round__number").first().round
         tables = waiting.filter(round=round_row).order_by("number").select_related("match")
@@ -74,7 +75,7 @@ def play_round(tournament: Tournament, organizer, places=None, *, complete: bool
         round_row = services.round_generate(tournament=tournament, by=organizer)
         services.round_publish(round_row=round_row, by=organizer)
         tables = round_row.tables.order_by("number").select_related("match")
-        complete = complete and not seam.flows(tournament, round_row.number)
+        complete = complete and not flows(tournament, round_row.number)
     for index, table in enumerate(tables):
         seats = list(table.match.seats.order_by("seat").values_list("player_id", flat=True))
         chosen = places(index, seats) if places else list(range(1, len(seats) + 1))

@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 
 from league.tournaments.models import AuditEntry, Tournament
+from league.tournaments.services.common import bump_public_version
 
 Action = AuditEntry.Action
 
@@ -31,10 +32,12 @@ def audit(
     tournament: Tournament, actor: User | AnonymousUser | None, action: str, **details: Any
 ) -> AuditEntry:
     """Record that `actor` (None: the system) did `action` (an `AuditEntry.Action`) to `tournament`.
-    Call inside the transaction of the change."""
+    Call inside the transaction of the change; an audited change changes the tournament's public state, so
+    this bumps its public version too."""
     if action not in Action.values:
         raise ValueError(f"unknown audit action {action!r}")
     user = actor if actor is not None and actor.is_authenticated else None
+    bump_public_version(tournament.pk)
     return AuditEntry.objects.create(
         tournament=tournament, actor=user, action=action, details=_plain(details)
     )

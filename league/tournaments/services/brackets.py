@@ -24,7 +24,8 @@ from league.core import events
 from league.matches.models import Match
 from league.matches.services import check_owned
 from league.results.services import matches_create, result_void
-from league.tournaments import seam
+from league.tournaments.bracket_reading import BracketFlow, bracket_flow
+from league.tournaments.history import load_facts
 from league.tournaments.models import Round, Table, Tournament
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.common import tournament_locked
@@ -40,8 +41,8 @@ def bracket_sync(*, tournament: Tournament, by: User | None) -> list[Table]:
     tournament = tournament_locked(tournament)
     opened: list[Table] = []
     while True:
-        history = seam.load_facts(tournament)
-        flow = seam.bracket_flow(history)
+        history = load_facts(tournament)
+        flow = bracket_flow(history)
         if flow is None:
             return []
         rows = {row.number: row for row in history.round_rows}
@@ -64,9 +65,7 @@ def bracket_sync(*, tournament: Tournament, by: User | None) -> list[Table]:
     return opened
 
 
-def _open(
-    tournament: Tournament, flow: seam.BracketFlow, rows: dict[int, Round], by: User | None
-) -> list[Table]:
+def _open(tournament: Tournament, flow: BracketFlow, rows: dict[int, Round], by: User | None) -> list[Table]:
     """Open the ready matches of `flow` at new tables of their rounds (a round created when it has none
     yet)."""
     now = timezone.now()
@@ -105,7 +104,7 @@ def _open(
 
 
 def _update_rounds(
-    tournament: Tournament, flow: seam.BracketFlow, rows: dict[int, Round], opened: list[Table]
+    tournament: Tournament, flow: BracketFlow, rows: dict[int, Round], opened: list[Table]
 ) -> None:
     """Each bracket round complete exactly when every match of its column is decided; walkovers listed."""
     now = timezone.now()

@@ -16,8 +16,8 @@ from django.db import transaction
 
 from league.core.checks import is_int
 from league.core.errors import Forbidden, NotFound, UserError
-from league.tournaments import seam
 from league.tournaments.errors import StateConflict
+from league.tournaments.formats import is_swiss_round
 from league.tournaments.models import ByeRequest, Registration, Tournament
 from league.tournaments.selectors import is_organizer, player_of
 from league.tournaments.services.audit import Action, audit
@@ -49,7 +49,7 @@ def _check_round(tournament: Tournament, round_number: Any) -> int:
         raise StateConflict("the tournament is finished", field="status")
     if not is_int(round_number) or round_number < 1:
         raise UserError("give the round as a whole number from 1", field="round")
-    if not seam.is_swiss_round(tournament, round_number):
+    if not is_swiss_round(tournament, round_number):
         if tournament.format == Tournament.Format.STAGES and tournament.first_stage == "swiss":
             raise UserError(
                 f"byes on request are for the Swiss rounds 1 to {tournament.rounds}", field="round"

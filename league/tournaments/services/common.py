@@ -1,9 +1,10 @@
 """What every tournament write shares: the organizer and scorekeeper checks, the signed-in player, the
-tournament row lock, the last round."""
+tournament row lock, the last round, the public-state version."""
 
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import F
 
 from league.core.errors import Forbidden
 from league.players.models import Player
@@ -43,3 +44,11 @@ def tournament_locked(tournament: Tournament) -> Tournament:
 def last_round(tournament: Tournament) -> Round | None:
     """The tournament's latest round (of any status), or None before round 1."""
     return tournament.round_set.order_by("-number").first()
+
+
+def bump_public_version(tournament_id: int) -> None:
+    """Count one more change to what the tournament's public pages show (results, corrections, drops,
+    rounds, timers, settings, names): call inside the transaction of the change, so a refused or rolled-back
+    change counts none. Every audited change bumps it (`audit`); the writes that are not audited (a
+    result, a round's timer) call it themselves. An F() update: two writes at once both count."""
+    Tournament.objects.filter(pk=tournament_id).update(public_version=F("public_version") + 1)

@@ -27,6 +27,7 @@ from league.tournaments.errors import NotOrganizer, StateConflict
 from league.tournaments.models import Registration, Round, RoundTime, Tournament, default_time_zone
 from league.tournaments.selectors import start_plan
 from league.tournaments.services.audit import Action, audit, diff
+from league.tournaments.services.checks import check_points
 from league.tournaments.services.common import check_organizer, last_round, tournament_locked
 
 NAME_MAX_LENGTH = 120
@@ -133,7 +134,7 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
             raise UserError("a top cut needs a size of at least 2 players", field="cut_size")
         if cleaned.get("cut_format") == "double_elimination" and size != 2:
             raise UserError("double elimination is for tables of 2", field="cut_format")
-    cleaned["points"] = seam.check_points(cleaned.get("points"))
+    cleaned["points"] = check_points(cleaned.get("points"))
     tiebreaks = cleaned.get("tiebreaks") or list(seam.DEFAULT_TIEBREAKS)
     if not isinstance(tiebreaks, list | tuple) or not all(isinstance(name, str) for name in tiebreaks):
         raise UserError("tie-breaks are a list of names", field="tiebreaks")

@@ -30,8 +30,8 @@ from league.core.events import emit, report_awaiting_confirmation, result_disput
 from league.players.models import Player
 from league.results.models import ResultDispute, ResultReport
 from league.results.services import dispute_open, report_confirm, report_locked, report_open
-from league.tournaments import seam
 from league.tournaments.errors import StateConflict
+from league.tournaments.formats import flows
 from league.tournaments.models import Registration, Round, Table, Tournament
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.common import tournament_locked
@@ -134,7 +134,7 @@ def table_confirm(*, table: Table, by: User | AnonymousUser | None, report_id: A
     player, _, _ = _seated_player(table, by)
     tournament = table.round.tournament
     with transaction.atomic():
-        if seam.flows(tournament, table.round.number):
+        if flows(tournament, table.round.number):
             tournament_locked(tournament)  # first, as an organizer's entry takes it (`tables.table_record`)
         report = report_locked(report_id, table.published_match_id)
         remaining = report_confirm(

@@ -19,7 +19,10 @@ from league.matches.services import check_owned
 from league.players.models import Player
 from league.results.services import matches_create
 from league.tournaments import seam, snapshots
+from league.tournaments.bracket_reading import is_finished
 from league.tournaments.errors import StateConflict
+from league.tournaments.formats import flows, is_swiss_round
+from league.tournaments.history import History, load_facts
 from league.tournaments.models import ByeRequest, Registration, Round, Table, Tournament
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.brackets import bracket_sync
@@ -41,7 +44,7 @@ def round_generate(*, tournament: Tournament, by: User) -> Round:
                 f"the tournament is {what}: rounds are generated while it runs", field="status"
             )
         last = last_round(tournament)
-        if last is not None and last.status != Round.Status.DRAFT and seam.flows(tournament, last.number):
+        if last is not None and last.status != Round.Status.DRAFT and flows(tournament, last.number):
             raise StateConflict(
                 "the bracket opens each match as soon as its players are known: "
                 "enter the results and the next matches follow"
@@ -51,7 +54,7 @@ def round_generate(*, tournament: Tournament, by: User) -> Round:
                 f"round {last.number} is not complete yet: the next round waits for every result"
             )
         number = 1 if last is None else last.number + 1
-        history = seam.load_facts(tournament)
+        history = load_facts(tournament)
         planned = seam.planned_rounds(history)
         if planned is not None and number > planned and tournament.format != Tournament.Format.STAGES:
             raise StateConflict(f"all {planned} rounds are played: finish the tournament")
@@ -83,11 +86,11 @@ def round_generate(*, tournament: Tournament, by: User) -> Round:
     return round_row
 
 
-def _requests_for(history: seam.History, number: int) -> dict[int, str]:
+def _requests_for(history: History, number: int) -> dict[int, str]:
     """The active players who asked to miss Swiss round `number`, in seed order, with the kind asked for
     (requests for a round that is not paired Swiss are not used)."""
     tournament = history.tournament
-    if not seam.is_swiss_round(tournament, number):
+    if not is_swiss_round(tournament, number):
         return {}
     asked = dict(tournament.bye_requests.filter(round_number=number).values_list("player_id", "kind"))
     return {
@@ -133,7 +136,7 @@ def _check_adjustable(round_row: Round, tournament: Tournament, *, between_table
 
 def _store_adjusted(round_row: Round, tables: list[Table]) -> None:
     Table.objects.bulk_update(tables, ["planned_seats"])
-    history = seam.load_facts(round_row.tournament)
+    history = load_facts(round_row.tournament)
     ordered = sorted(tables, key=lambda table: table.number)
     round_row.quality = seam.quality_after_adjust(
         history, round_row.number, [table.planned_seats for table in ordered], list(round_row.byes)
@@ -263,7 +266,7 @@ def round_publish(*, round_row: Round, by: User) -> Round:
             tournament_id=tournament.pk,
             table_ids=[pk for pk, _ in rows if pk not in closed],
         )
-        if seam.flows(tournament, locked.number):
+        if flows(tournament, locked.number):
             bracket_sync(tournament=tournament, by=by)
     return locked
 
@@ -279,7 +282,7 @@ def round_complete(*, round_row: Round, by: User) -> Round:
             raise StateConflict(f"round {locked.number} is a draft: publish it first")
         if locked.status == Round.Status.COMPLETE:
             raise StateConflict(f"round {locked.number} is already complete")
-        if seam.flows(tournament, locked.number):
+        if flows(tournament, locked.number):
             raise StateConflict(
                 f"round {locked.number} is a bracket round: it completes by itself once every "
                 "match of its column has a result"
@@ -297,7 +300,7 @@ def round_complete(*, round_row: Round, by: User) -> Round:
         locked.completed_at = timezone.now()
         locked.save(update_fields=["status", "completed_at"])
         audit(tournament, by, Action.ROUND_COMPLETED, round=locked.number)
-        if seam.is_finished(seam.load_facts(tournament), locked):
+        if is_finished(load_facts(tournament), locked):
             tournament.status = Tournament.Status.FINISHED
             tournament.save(update_fields=["status"])
             audit(tournament, by, Action.FINISHED, after_round=locked.number, early=False)

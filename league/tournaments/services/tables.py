@@ -16,12 +16,20 @@ from league.core.errors import UserError
 from league.matches.models import Match
 from league.players.models import Player
 from league.results.services import check_outcome, result_submit
-from league.tournaments import seam
+from league.tournaments.bracket_reading import correction_resets, pod_correction_round
 from league.tournaments.errors import StateConflict
+from league.tournaments.formats import flows, table_cut
+from league.tournaments.history import load_history
 from league.tournaments.models import Registration, Round, Table, Tournament
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.brackets import bracket_sync, tables_reset
-from league.tournaments.services.common import check_organizer, check_scorer, tournament_locked
+from league.tournaments.services.checks import check_advancing
+from league.tournaments.services.common import (
+    bump_public_version,
+    check_organizer,
+    check_scorer,
+    tournament_locked,
+)
 from league.tournaments.services.forfeits import close_table
 
 
@@ -52,7 +60,7 @@ def table_result(
 
     At an elimination table whose places leave the cut undecided (a tie between the last player who would
     go through and the first who would not), `advancing` names who goes through; it is stored with the
-    result version. Without it such a result is refused (`seam.check_advancing`).
+    result version. Without it such a result is refused (`check_advancing`).
 
     In a bracket played match by match (`brackets`), the result opens the matches it makes ready. A
     correction that changes who won, once the players of a later match come from it, is refused (409) unless
@@ -75,10 +83,10 @@ def check_decider(
     table: Table, places: Any, scores: Any, advancing: Any
 ) -> tuple[list[int] | None, list[int] | None]:
     """(places checked, decider) of a result at `table`: at an elimination table whose places leave the cut
-    undecided, `advancing` must say who goes through (`seam.check_advancing`, 400 otherwise); (None, None)
+    undecided, `advancing` must say who goes through (`check_advancing`, 400 otherwise); (None, None)
     where no cut applies and no decider is given."""
     tournament = table.round.tournament
-    if not advancing and seam.table_cut(tournament, table.round.number, table.label) is None:
+    if not advancing and table_cut(tournament, table.round.number, table.label) is None:
         return None, None
     seated = list(table.published_match.seats.order_by("seat").values_list("player_id", "player__name"))
     spec = game_spec(tournament.game_id)
@@ -86,7 +94,7 @@ def check_decider(
         num_seats=len(seated), score_order=spec.score_order, places=places, scores=scores
     )
     ids = [pid for pid, _ in seated]
-    decider = seam.check_advancing(
+    decider = check_advancing(
         tournament, table.round.number, table.label, ids, checked, advancing, dict(seated)
     )
     return checked, decider
@@ -112,7 +120,7 @@ def table_record(
     _check_live(table)
     tournament = table.round.tournament
     checked, decider = check_decider(table, places, scores, advancing)
-    flowing = seam.flows(tournament, table.round.number)
+    flowing = flows(tournament, table.round.number)
     with transaction.atomic():
         if flowing:
             tournament_locked(tournament)
@@ -133,6 +141,7 @@ def table_record(
             report_id=report_id,
             owner=Match.Owner.TABLE,
         )
+        bump_public_version(tournament.pk)
         events.emit(
             events.result_recorded, tournament_id=tournament.pk, table_id=table.pk, version_id=version.pk
         )
@@ -157,17 +166,17 @@ def _later_matches(table: Table, places: list[int] | None, advancing: list[int] 
     """The live tables of later matches whose players a new result at `table` (`places`) would change."""
     if places is None or not table.published_match.result_version:
         return []
-    return seam.correction_resets(seam.load_history(table.round.tournament), table, places, advancing)
+    return correction_resets(load_history(table.round.tournament), table, places, advancing)
 
 
 def _check_later_round(
     tournament: Tournament, table: Table, places: list[int], decider: list[int] | None
 ) -> None:
     """Refuse a correction at a multi-seat elimination table that changes who goes through once a later
-    round exists (`seam.pod_correction_round`): that round was seated from the result being corrected. A
+    round exists (`pod_correction_round`): that round was seated from the result being corrected. A
     draft can be discarded first; a published round stays, so such a correction is refused for good."""
     tournament_locked(tournament)
-    later = seam.pod_correction_round(seam.load_history(tournament), table, places, decider)
+    later = pod_correction_round(load_history(tournament), table, places, decider)
     if later is None:
         return
     head = f"the result of {table.label} already sent players to round {later.number}"
@@ -202,7 +211,7 @@ def table_close(
     first; with nobody present the match is void and nobody scores. No-shows are paired no more.
 
     At an elimination table where more players are present than go through (they share first place: a tie
-    at the cut), `advancing` names who goes through, as for a result (`seam.check_advancing`); without it
+    at the cut), `advancing` names who goes through, as for a result (`check_advancing`); without it
     the close is refused. A 2-seat match has one player present at most, so it never needs one."""
     table = _published_table(table, by)
     _check_live(table)
@@ -216,12 +225,12 @@ def table_close(
     if len(set(absent)) < len(seats):
         names = dict(table.published_match.seats.values_list("player_id", "player__name"))
         present_places = [len(seats) - len(set(absent)) + 1 if pid in absent else 1 for pid in seats]
-        decider = seam.check_advancing(
+        decider = check_advancing(
             tournament, table.round.number, table.label, seats, present_places, advancing, names
         )
     elif advancing:
         raise UserError("nobody is present at this table: nobody goes through", field="advancing")
-    flowing = seam.flows(tournament, table.round.number)
+    flowing = flows(tournament, table.round.number)
     with transaction.atomic():
         if flowing:
             tournament_locked(tournament)

@@ -15,7 +15,7 @@ from league.core.bounds import Bounds
 from league.tournaments import timers
 from league.tournaments.errors import StateConflict
 from league.tournaments.models import Round
-from league.tournaments.services.common import check_organizer
+from league.tournaments.services.common import bump_public_version, check_organizer
 
 TIMER_MINUTES = Bounds(1, 600)  # a round of up to ten hours
 EXTEND_MINUTES = Bounds(1, 120)
@@ -34,6 +34,7 @@ def _published_round(round_row: Round, by: User) -> Round:
 
 def _save(locked: Round, round_row: Round) -> Round:
     locked.save(update_fields=TIMER_FIELDS)
+    bump_public_version(locked.tournament_id)
     for name in TIMER_FIELDS:
         setattr(round_row, name, getattr(locked, name))
     return locked

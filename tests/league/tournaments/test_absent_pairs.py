@@ -6,7 +6,8 @@ import pytest
 
 from league.matches.models import Match
 from league.results.models import ResultVersion
-from league.tournaments import seam, selectors, services
+from league.tournaments import selectors, services
+from league.tournaments.history import load_history
 from league.tournaments.models import Registration, Tournament
 from tests.league.tournaments.test_bracket_flow import board, table_of, win
 
@@ -22,7 +23,7 @@ def eight(make_tournament, organizer):
 
 
 def lines(tournament):
-    return [(row.name, row.group) for row in selectors.standings(seam.load_history(tournament))]
+    return [(row.name, row.group) for row in selectors.standing_rows_of(load_history(tournament))]
 
 
 def absent_pair(tournament, organizer, label):

@@ -1,17 +1,19 @@
 """The drawn bracket: who plays each match as far as results tell, walkovers, and where future players come
 from; multi-seat elimination tables with who goes through."""
 
-from league.tournaments import seam, selectors
+from league.tournaments import selectors
+from league.tournaments.bracket_selectors import bracket_matches
+from league.tournaments.history import load_history
 from league.tournaments.models import Tournament
 from tests.factories.tournaments import better_seed_wins
 
 
 def drawn(tournament):
-    history = seam.load_history(tournament)
+    history = load_history(tournament)
     names = {reg.player_id: reg.player.name for reg in history.registrations}
     return [
         (match.label, [(slot.text, slot.won) for slot in match.slots], match.skipped)
-        for match in seam.bracket_matches(history, names)
+        for match in bracket_matches(history, names)
     ]
 
 
@@ -38,7 +40,7 @@ def test_a_double_elimination_bracket_names_the_players_known_so_far(make_tourna
 def test_multi_seat_elimination_draws_each_round_with_who_goes_through(make_tournament, play_round):
     tournament, _ = make_tournament(8, format="single_elimination", table_size=4, advance=2, leftovers="byes")
     play_round(tournament)  # snake seeding: seeds 1, 4, 5, 8 at table 1; seat order is the finishing order
-    history = seam.load_history(tournament)
+    history = load_history(tournament)
     views = selectors.rounds(history, include_drafts=False)
     (drawing,) = selectors.bracket(history, views, round_url=lambda number: f"/r/{number}/")
     assert [(box.title, [(text, won) for text, won, _ in box.lines], box.href) for box in drawing.boxes] == [
@@ -55,7 +57,7 @@ def test_multi_seat_elimination_draws_each_round_with_who_goes_through(make_tour
     ]
     play_round(tournament)
     assert tournament.status == Tournament.Status.FINISHED
-    history = seam.load_history(tournament)
+    history = load_history(tournament)
     (drawing,) = selectors.bracket(history, selectors.rounds(history, include_drafts=False), round_url=str)
     assert [column for _, column in drawing.columns] == ["Round 1", "Round 2"]
     assert drawing.boxes[-1].title == "Final"

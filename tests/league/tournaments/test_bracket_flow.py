@@ -11,7 +11,8 @@ from league.core.errors import UserError
 from league.matches.models import Match
 from league.ratings.models import RatingHistory
 from league.results.models import ResultVersion
-from league.tournaments import seam, selectors, services
+from league.tournaments import selectors, services
+from league.tournaments.history import load_history
 from league.tournaments.models import Round, Table, Tournament
 
 
@@ -95,7 +96,7 @@ def test_a_semi_final_starts_while_the_other_quarter_final_is_still_played(eight
         (2, "complete", False),
         (3, "complete", True),
     ]
-    assert [row.name for row in selectors.standings(seam.load_history(tournament))][:2] == ["Fay", "Dov"]
+    assert [row.name for row in selectors.standing_rows_of(load_history(tournament))][:2] == ["Fay", "Dov"]
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -128,7 +129,7 @@ def test_double_elimination_of_sixteen_played_in_any_order_of_readiness(make_tou
         "-round__number"
     )[0]
     winner, loser = final.match.seats.order_by("place").values_list("player__name", flat=True)
-    lines = [(row.name, row.group) for row in selectors.standings(seam.load_history(tournament))]
+    lines = [(row.name, row.group) for row in selectors.standing_rows_of(load_history(tournament))]
     assert lines[:2] == [(winner, "Champion"), (loser, "Final")]
 
 
@@ -185,7 +186,7 @@ def test_a_correction_that_changes_who_plays_on_needs_a_reset(make_tournament, o
     win(tournament, organizer, "F", "Dov")
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
-    assert [row.name for row in selectors.standings(seam.load_history(tournament))][:2] == ["Dov", "Bea"]
+    assert [row.name for row in selectors.standing_rows_of(load_history(tournament))][:2] == ["Dov", "Bea"]
 
 
 def test_a_reset_cascades_to_the_matches_the_reset_match_fed(make_tournament, organizer):

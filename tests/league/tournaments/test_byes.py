@@ -9,8 +9,9 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from league.core.errors import Forbidden, NotFound, UserError
-from league.tournaments import seam, selectors, services
+from league.tournaments import selectors, services
 from league.tournaments.errors import StateConflict
+from league.tournaments.history import load_history
 from league.tournaments.log import describe
 from league.tournaments.models import ByeRequest
 from tests.factories import StaffFactory, UserFactory
@@ -30,7 +31,7 @@ def swiss(make_tournament, count=8, **settings):
 
 
 def points(tournament) -> dict[str, float]:
-    return {row.name: row.points for row in selectors.standings(seam.load_history(tournament))}
+    return {row.name: row.points for row in selectors.standing_rows_of(load_history(tournament))}
 
 
 @pytest.mark.parametrize(("score", "expected"), [("win", 1.0), ("half", 0.5), ("zero", 0.0)])
@@ -48,7 +49,7 @@ def test_a_requested_bye_scores_as_the_organizer_set(
         [ids["Hal"]],
         [],
     )
-    standings = {row.name: row for row in selectors.standings(seam.load_history(tournament))}
+    standings = {row.name: row for row in selectors.standing_rows_of(load_history(tournament))}
     ada_line = standings["Ada"]
     assert (ada_line.points, ada_line.played, ada_line.byes, ada_line.requested_byes) == (expected, 0, 0, 1)
     assert ada_line.wins == (1 if score == "win" else 0)
@@ -64,7 +65,7 @@ def test_sitting_out_scores_nothing_and_the_player_comes_back(make_tournament, p
     second = play_round(tournament, better_seed_wins(tournament))
     assert ids["Ada"] not in sum(table_seats(second), [])
     assert (second.sat_out, second.requested_byes) == ([ids["Ada"]], [])
-    line = next(row for row in selectors.standings(seam.load_history(tournament)) if row.name == "Ada")
+    line = next(row for row in selectors.standing_rows_of(load_history(tournament)) if row.name == "Ada")
     assert (line.points, line.played, line.byes, line.requested_byes) == (1.0, 1, 0, 0)
     assert ids["Ada"] in sum(table_seats(play_round(tournament, better_seed_wins(tournament))), [])
 

@@ -2,7 +2,8 @@
 
 from league.ratings import maths
 from league.ratings.models import Rating, RatingPool
-from league.tournaments import seam, selectors, services
+from league.tournaments import selectors, services
+from league.tournaments.history import load_history
 from league.tournaments.models import Table
 from tests.factories.tournaments import table_seats
 
@@ -18,7 +19,7 @@ def by_name(names):
 def standings_of(tournament):
     return [
         (row.name, row.points, row.opponents_points, row.wins)
-        for row in selectors.standings(seam.load_history(tournament))
+        for row in selectors.standing_rows_of(load_history(tournament))
     ]
 
 
@@ -86,7 +87,7 @@ def test_head_to_head_decides_between_players_tied_on_points_who_met(make_tourna
     )
     play_round(tournament, by_name({"Ada": 2, "Cal": 1, "Bea": 1, "Dov": 2}))
     play_round(tournament, by_name({"Cal": 2, "Bea": 1, "Ada": 1, "Dov": 2}))
-    rows = selectors.standings(seam.load_history(tournament))
+    rows = selectors.standing_rows_of(load_history(tournament))
     assert [(row.name, row.points, row.head_to_head) for row in rows] == [
         ("Bea", 2.0, 0),
         ("Cal", 1.0, 1),

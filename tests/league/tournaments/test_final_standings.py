@@ -6,13 +6,14 @@ import random
 import pytest
 from rest_framework.test import APIClient
 
-from league.tournaments import seam, selectors, services
+from league.tournaments import selectors, services
+from league.tournaments.history import load_history
 from league.tournaments.models import Registration, Tournament
 from tests.factories.tournaments import better_seed_wins, table_seats
 
 
 def standings(tournament):
-    return [(row.name, row.group) for row in selectors.standings(seam.load_history(tournament))]
+    return [(row.name, row.group) for row in selectors.standing_rows_of(load_history(tournament))]
 
 
 def seed_order(tournament, final_order=None):
@@ -226,7 +227,7 @@ def test_players_who_missed_the_cut_show_their_swiss_figures(make_tournament, pl
         play_round(tournament, seed_order(tournament))
 
     def figures():
-        rows = selectors.standings(seam.load_history(tournament))
+        rows = selectors.standing_rows_of(load_history(tournament))
         return {row.name: (row.points, row.opponents_points, row.wins, row.played) for row in rows}
 
     swiss = figures()

@@ -19,7 +19,8 @@ from league.matches.models import Match
 from league.players.models import Player
 from league.results.models import ResultDispute, ResultReport, ResultVersion
 from league.results.services import ReportConflict
-from league.tournaments import seam, services
+from league.tournaments import services
+from league.tournaments.formats import flows
 from league.tournaments.models import AuditEntry, Registration, Tournament
 from tests.factories import UserFactory
 from tests.factories import tournaments as helpers
@@ -545,7 +546,7 @@ def test_in_a_bracket_played_match_by_match_the_same_race_locks_the_tournament_f
             name=f"Cup {repetition}",
         )
         users = users or with_accounts(players)
-        assert seam.flows(tournament, 1)
+        assert flows(tournament, 1)
         first = services.round_generate(tournament=tournament, by=organizer)
         services.round_publish(round_row=first, by=organizer)
         for table in first.tables.order_by("number"):

@@ -9,6 +9,7 @@ from league.matches.models import Match
 from league.ratings.models import Rating, RatingPool
 from league.tournaments import seam, selectors, services
 from league.tournaments.errors import NotOrganizer, StateConflict
+from league.tournaments.history import load_history
 from league.tournaments.models import Registration, Round, Table, Tournament
 from tests.factories import PlayerFactory, UserFactory
 from tests.factories.tournaments import better_seed_wins, table_seats
@@ -207,7 +208,7 @@ def test_a_late_entry_starts_with_zero_points_and_is_paired_from_the_next_round(
     play_round(tournament)
     late = services.registration_add(tournament=tournament, by=organizer, name="Zoe")
     assert (late.entered_round, late.seed) == (2, 9)
-    rows = {row.name: row for row in selectors.standings(seam.load_history(tournament))}
+    rows = {row.name: row for row in selectors.standing_rows_of(load_history(tournament))}
     assert (rows["Zoe"].points, rows["Zoe"].played, rows["Zoe"].rank) == (0.0, 0, 9)
     second = play_round(tournament)
     assert [len(seats) for seats in table_seats(second)] == [3, 3, 3]
@@ -228,7 +229,7 @@ def test_a_dropped_player_is_paired_no_more_but_keeps_their_results(make_tournam
     second = play_round(tournament)
     assert players[0].pk not in sum(table_seats(second), [])
     assert [len(seats) for seats in table_seats(second)] == [4, 4]
-    rows = {row.name: row for row in selectors.standings(seam.load_history(tournament))}
+    rows = {row.name: row for row in selectors.standing_rows_of(load_history(tournament))}
     # Ada won a table of 3 in round 1: 3 points, scaled to a win at the preferred table of 4.
     assert (rows["Ada"].points, rows["Ada"].played, rows["Ada"].status) == (3.0, 1, "Dropped")
 
@@ -261,7 +262,7 @@ def test_closing_tables_as_no_show_and_forfeit(make_tournament, organizer):
     second.match.refresh_from_db()
     assert second.match.status == Match.Status.VOID
     services.round_complete(round_row=round_row, by=organizer)
-    points = {row.player_id: row.points for row in selectors.standings(seam.load_history(tournament))}
+    points = {row.player_id: row.points for row in selectors.standing_rows_of(load_history(tournament))}
     assert sorted(points[pid] for pid in seats) == [0.0, 2.0, 2.0, 2.0]
     assert {points[pid] for pid in everyone} == {0.0}
     with pytest.raises(UserError, match="name the absent players among the table's players"):
@@ -304,7 +305,7 @@ def test_a_stage_sequence_cuts_the_top_of_the_swiss_into_a_bracket(make_tourname
     play_round(tournament)
     semis = play_round(tournament)
     names = {player.pk: player.name for player in players}
-    standings = [row.name for row in selectors.standings(seam.load_history(tournament))]
+    standings = [row.name for row in selectors.standing_rows_of(load_history(tournament))]
     assert [[names[pid] for pid in seats] for seats in table_seats(semis)]
     assert list(semis.tables.order_by("number").values_list("label", flat=True)) == ["R1-1", "R1-2"]
     assert standings[0] in {names[pid] for seats in table_seats(semis) for pid in seats}

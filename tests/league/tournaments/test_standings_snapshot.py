@@ -12,7 +12,7 @@ from league.core.errors import Conflict
 from league.matches.models import Match
 from league.players.models import Player
 from league.results.services import result_submit
-from league.tournaments import seam, services, snapshots, views
+from league.tournaments import ranking, services, snapshots, views
 from league.tournaments.models import StandingsChunk, StandingsSnapshot
 from tests.factories.tournaments import table_seats
 
@@ -35,13 +35,13 @@ def shown(client, tournament, fragment=False):
 def computations(monkeypatch):
     """How many times the standings were computed from the history."""
     calls = []
-    real = seam.standings
+    real = ranking.standings_of
 
     def counted(history, **kwargs):
         calls.append(history.tournament.pk)
         return real(history, **kwargs)
 
-    monkeypatch.setattr(seam, "standings", counted)
+    monkeypatch.setattr(ranking, "standings_of", counted)
     return calls
 
 

@@ -6,7 +6,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from league.tournaments import seam, selectors, services
+from league.tournaments import selectors, services
+from league.tournaments.history import load_history
 from league.tournaments.models import Tournament
 
 MIGRATION = "venue_description_tiebreak_options"
@@ -16,7 +17,7 @@ def lines(tournament):
     tournament.refresh_from_db()
     return [
         (row.rank, row.name, row.points, row.opponents_points, row.wins, row.played)
-        for row in selectors.standings(seam.load_history(tournament))
+        for row in selectors.standing_rows_of(load_history(tournament))
     ]
 
 
@@ -34,7 +35,7 @@ def test_a_win_at_a_short_table_earns_a_full_tables_win(make_tournament, play_ro
     # 7 players at tables of 4: one table of 4 and one of 3; each seat order is the finishing order.
     tournament, _ = make_tournament(7, rated=False, tiebreaks=["points", "opponents_points_average", "seed"])
     round_row = play_round(tournament)
-    names = {row.name: row for row in selectors.standings(seam.load_history(tournament))}
+    names = {row.name: row for row in selectors.standing_rows_of(load_history(tournament))}
     seats = _names(round_row)
     assert [len(table) for table in seats] == [4, 3]
     earned = {name: names[name].points for table in seats for name in table}
@@ -42,7 +43,7 @@ def test_a_win_at_a_short_table_earns_a_full_tables_win(make_tournament, play_ro
     assert [earned[name] for name in seats[1]] == [3.0, 1.5, 0.0]
     short_winner = names[seats[1][0]]
     assert (short_winner.opponents_points, short_winner.opponents_points_average) == (1.5, 0.75)
-    page = selectors.rounds(seam.load_history(tournament), include_drafts=False)[0]
+    page = selectors.rounds(load_history(tournament), include_drafts=False)[0]
     assert [seat.points for seat in page.tables[1].seats] == [3.0, 1.5, 0.0]
 
 
