@@ -14,12 +14,12 @@ by repeat, service over the engine on the same matches; printed: each figure's m
 too, and a `RESULT ratio=... service=... engine=... recorded=... size=...` line for scripts.
 
 So that the two sides are measured alike: the league starts only once the worker answers a ping (its start-up
-is not the league's), and the engine runs only once the worker is idle and nothing is queued (the
-verifications the league's matches queued are done), so the worker's work never overlaps the engine's. While a
-league runs, the bench hands back expired leases and queues work every 15 seconds, as the beat's reaper does
-in a deployment (the bench runs no beat): without it, a lease that expired was never handed back and the
-league sat with its worker idle and nothing queued. A league that still makes no progress for `--stall`
-seconds (nothing queued, the worker idle) stops the bench with a message.
+is not the league's), and the engine runs only once nothing is queued and every match of the league is
+verified (the verifications its matches queued are done), so the worker's work never overlaps the engine's.
+While a league runs, the bench hands back expired leases and queues work every 15 seconds, as the beat's
+reaper does in a deployment (the bench runs no beat): without it, a lease that expired was never handed back
+and the league sat with its worker idle and nothing queued. A league that still makes no progress for
+`--stall` seconds with nothing queued stops the bench with a message.
 
 The bench works in a database of its own, created on the server of DATABASE_URL under a name no other run
 uses and dropped at its end (bench/scratch.py); the worker's queues on the broker of CELERY_BROKER_URL are
@@ -104,17 +104,6 @@ def purge() -> None:
             channel.queue_purge(name)
 
 
-def worker_busy(node: str) -> bool:
-    """Whether the worker holds a task (running or reserved); True while it does not answer."""
-    from league.celery import app
-
-    inspect = app.control.inspect(destination=[node], timeout=2.0)
-    active, reserved = inspect.active(), inspect.reserved()
-    if active is None or reserved is None or node not in active:
-        return True
-    return bool(active[node] or reserved.get(node))
-
-
 def wait_ready(node: str, worker: subprocess.Popen, seconds: float = 120) -> None:
     from league.celery import app
 
@@ -126,11 +115,15 @@ def wait_ready(node: str, worker: subprocess.Popen, seconds: float = 120) -> Non
             fail(f"the Celery worker {node} did not answer a ping within {seconds:.0f}s")
 
 
-def wait_idle(node: str, seconds: float = 600) -> None:
-    """Until nothing is queued and the worker holds no task (twice in a row, a moment apart)."""
+def wait_idle(league_id: int, seconds: float = 600) -> None:
+    """Until nothing is queued and every match of the league is verified (the work the league left the
+    worker), twice in a row a moment apart."""
+    from league.matches.models import Match
+
     deadline, quiet = time.monotonic() + seconds, 0
     while quiet < 2:
-        quiet = quiet + 1 if queued() == 0 and not worker_busy(node) else 0
+        unverified = Match.objects.filter(bot_fixture__league_id=league_id, verification__isnull=True)
+        quiet = quiet + 1 if queued() == 0 and not unverified.exists() else 0
         if time.monotonic() > deadline:
             fail(f"the worker was still busy {seconds:.0f}s after the league finished")
         time.sleep(0.2)
@@ -239,10 +232,10 @@ def run(args: argparse.Namespace, database_url: str) -> dict[str, list[dict[str,
             if now - reaped_at >= REAP_EVERY_SECONDS:
                 reaped[0] += leases_reap()
                 reaped_at = now
-            if now - progress_at > args.stall and queued() == 0 and not worker_busy(node):
+            if now - progress_at > args.stall and queued() == 0:
                 fail(
                     f"league {league_id} ({status}) made no progress for {args.stall:.0f}s with nothing "
-                    f"queued and its worker idle: {done} fixtures done"
+                    f"queued: {done} fixtures done"
                 )
             time.sleep(0.2)
 
@@ -289,7 +282,7 @@ def run(args: argparse.Namespace, database_url: str) -> dict[str, list[dict[str,
             "size": sum(len(bytes(blob)) for blob in stored) / matches,
             "matches": float(matches),
         }
-        wait_idle(node)
+        wait_idle(league.pk)
         connection.close()
         return figures
 

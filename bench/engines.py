@@ -31,7 +31,7 @@ from bench import harness
 
 ROOT = Path(__file__).resolve().parent.parent
 
-TARGETS = {  # whole games per second at 4 players with random bots, from the issues
+TARGETS = {  # whole games per second at 4 players with random bots: the engines' targets
     "nacho_pile": 2000,
     "nobody_but_us_chickens": 1000,
     "chicken_foot": 300,

@@ -49,7 +49,7 @@ up to 2x; `DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/py
     bracket flow computes its elimination part once (`--formats de`, beside a test run): median 53.2 ms,
     p95 214.1 ms
 
-The targets' levers (issue 13), measured the same way on this branch (`scale`), seconds; load average
+The targets' levers, measured the same way on this branch (`scale`), seconds; load average
 1.5-4 during these runs (a full test suite ran beside the pods run), so figures vary by up to 2x:
 
     after (standings snapshot per tournament state, lean histories, pods seat search once per seat-use rows,

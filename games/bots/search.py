@@ -52,7 +52,7 @@ _STRINGS = {str}
 PLACE_WEIGHT = 0.25  # part of the reward from the place; the rest is the share of the win
 MAX_CHANCE_KEY = 40  # chance outcomes whose encoding is longer (shuffles, deals) are not branched on
 
-# The tuned defaults per game (bench/tune_search.py, docs/bots.md): `registry` offers each game the search bot
+# The tuned defaults per game (bench/studies/tune_search.py, docs/bots.md): `registry` offers each game the search bot
 # of `SearchBot.for_game`, whose parameters default to these; an explicit parameter still overrides them, and
 # a game not listed plays the generic defaults of `SearchBot.params`.
 TUNED: dict[str, dict[str, Any]] = {
@@ -102,18 +102,12 @@ class Node:
 
 class SearchBot(Bot):
     name = "search"
-    version = (
-        7  # bump when its choices change (games.core.bot.Bot.version); 2: tuned defaults per game, prior;
-    )
-    # 3: Chickie Nuggs' tuned search runs 600 iterations (was 300); 4: rollouts that stop short of the end are
-    # scored by the engine's `evaluation_mix` where it has one (Nacho Pile: what each possible last chip
-    # decides); 5: the mix's outcomes count their score margins too (`score_weight`), as single outcomes do
-    # where one score decides places (Nacho Pile: 0.365 -> 0.390 and 0.278 -> 0.320 over 300 common games on
-    # two seeds); 6: Nobody but Us Chickens' tuned search runs 800 iterations (was 500; the budget sweep at
-    # seed 2027 measured 0.498 at 800 against 0.340 at 400, and 800 took 73 ms a decision in a lone process);
-    # 7: Chicken Foot's tuned search runs 1,400 iterations (was 600; the sweep at seed 2027 measured 0.490 at
-    # 1,600 against 0.400 at 800 and 0.280 at 400; 1,200 took 68 ms and 1,600 89 ms a decision in a lone
-    # process)
+    version = 7  # bump when its choices change (games.core.bot.Bot.version)
+    # What each version changed: 2 tuned defaults per game and the prior; 3 Chickie Nuggs' tuned search
+    # runs 600 iterations; 4 rollouts stopping short of the end are scored by the engine's `evaluation_mix`
+    # where it has one; 5 the mix's outcomes count their score margins (`score_weight`); 6 Nobody but Us
+    # Chickens' tuned search runs 800 iterations; 7 Chicken Foot's tuned search runs 1,400 iterations.
+    # Strength: docs/bots.md.
     summary = "information-set Monte Carlo tree search over the game's sampler"
     params = (
         Option("iterations", "int", 300, "search iterations per decision", min=1, max=1_000_000),

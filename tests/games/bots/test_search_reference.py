@@ -1,6 +1,6 @@
 """The search bot's choices do not move when its loop gets faster.
 
-`ReferenceSearch` is the search loop as it was before the speed work of issue 19 (every event through the
+`ReferenceSearch` is the search loop as it was before its speed work (every event through the
 generic state calls, rollouts event by event through `_rollout_action`): the search bot must reach exactly
 the same root statistics, the same choice and the same generator state from the same seed, on positions from
 random games of every game and with parameters that take every path (rollout to the end, to a depth, past
