@@ -52,7 +52,7 @@ _STRINGS = {str}
 PLACE_WEIGHT = 0.25  # part of the reward from the place; the rest is the share of the win
 MAX_CHANCE_KEY = 40  # chance outcomes whose encoding is longer (shuffles, deals) are not branched on
 
-# The tuned defaults per game (bench/studies/tune_search.py, docs/bots.md): `registry` offers each game the search bot
+# The tuned defaults per game (docs/studies/tune_search.md): `registry` offers each game the search bot
 # of `SearchBot.for_game`, whose parameters default to these; an explicit parameter still overrides them, and
 # a game not listed plays the generic defaults of `SearchBot.params`.
 TUNED: dict[str, dict[str, Any]] = {
