@@ -301,7 +301,11 @@ def run(args: argparse.Namespace, database_url: str) -> dict[str, list[dict[str,
         )
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
-        worker.wait()
+        try:
+            worker.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # a warm shutdown that hangs (seen with the filesystem broker)
+            os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait()
         connection.close()  # the database is dropped next
     for service_run, engine_run in zip(runs["service"], runs["engine"], strict=True):
         service_run["ratio"] = service_run["service"] / engine_run["engine"]

@@ -44,6 +44,6 @@ def test_a_tiny_bench_plays_every_league_to_the_end_and_takes_the_ratio_repeat_b
     ratio = written["sides"]["service"]["medians"]["ratio"]
     assert ratio["n"] == 2 and ratio["min"] <= ratio["median"] <= ratio["max"]
     lines = done.stdout.splitlines()
-    assert "= 6 matches a league" in lines[-7]
+    assert "= 6 matches a league" in lines[-8]
     assert lines[-3].startswith("  service / engine, repeat by repeat") and " – " in lines[-3]
     assert lines[-1].startswith(f"RESULT ratio={ratio['median']:.4f} ")
