@@ -80,15 +80,19 @@ def table(runs: Runs) -> list[str]:
     sides = list(summary)
     names = list(dict.fromkeys(name for side in sides for name in summary[side]))
     width = max([len("figure"), *map(len, names)]) + 2
-    head = f"{'figure':<{width}}" + "".join(f"{f'{side}: median [range]':>34}" for side in sides)
+    cells = {
+        (side, name): f"{found} n={found.n}" if (found := summary[side].get(name)) else "—"
+        for side in sides
+        for name in names
+    }
+    column = max([34, *(len(cell) + 2 for cell in cells.values())])
+    head = f"{'figure':<{width}}" + "".join(f"{f'{side}: median [range]':>{column}}" for side in sides)
     if len(sides) == 2:
         head += f"{f'{sides[1]} / {sides[0]}':>16}"
     lines = [head]
     for name in names:
         spreads = [summary[side].get(name) for side in sides]
-        line = f"{name:<{width}}" + "".join(
-            f"{f'{found} n={found.n}' if found else '—':>34}" for found in spreads
-        )
+        line = f"{name:<{width}}" + "".join(f"{cells[side, name]:>{column}}" for side in sides)
         if len(sides) == 2:
             first, second = spreads
             ratio = f"{second.median / first.median:.3f}" if first and second and first.median else "—"
