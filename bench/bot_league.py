@@ -90,7 +90,10 @@ def queued() -> int:
 
     with app.connection_for_read() as connection:
         channel = connection.default_channel
-        return sum(channel.queue_declare(queue=name, passive=True).message_count for name in QUEUES)
+        return sum(
+            channel.queue_declare(queue=name, durable=True, auto_delete=False).message_count
+            for name in QUEUES
+        )
 
 
 def purge() -> None:
