@@ -3,7 +3,7 @@ legal action of any seat at any decision, as the bot protocol serialises an answ
 engine's canonical encoding, docs/bot-protocol.md), against the answers' cap
 (`league.bots.external.MAX_ANSWER_BYTES`).
 
-    .venv/bin/python bench/answer_sizes.py
+    .venv/bin/python -m bench.answer_sizes
 
 Replays each golden and, before each event, encodes every legal action of every seat that must decide then.
 Prints one line per game (its largest answer: bytes, the line, and the golden where it is reached) and the
@@ -13,15 +13,12 @@ largest of all against the cap; exits with status 1 if an answer does not fit un
 from __future__ import annotations
 
 import json
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from games.core.encoding import canonical_bytes  # noqa: E402
-from games.core.replay import iter_steps  # noqa: E402
-from league.bots.external import MAX_ANSWER_BYTES  # noqa: E402
-from tests.games.golden.goldens import GOLDENS  # noqa: E402
+from games.core.encoding import canonical_bytes
+from games.core.replay import iter_steps
+from league.bots.external import MAX_ANSWER_BYTES
+from tests.games.golden.goldens import GOLDENS
 
 
 def largest_answer(record: dict) -> bytes:

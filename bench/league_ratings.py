@@ -1,6 +1,6 @@
 """Benchmark: 100,000 four-seat results in one rating pool; the leaderboard at that size.
 
-Run:  .venv/bin/python bench/league_ratings.py [--matches 100000] [--players 2000] [--repeats 3]
+Run:  .venv/bin/python -m bench.league_ratings [--matches 100000] [--players 2000] [--repeats 3]
       (DATABASE_URL=postgres://... to measure PostgreSQL, in a database the bench creates on that server and
       drops at its end; the default is a SQLite file in a temporary folder, removed at the end:
       bench/scratch.py)
@@ -23,9 +23,9 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bench.scratch import bench_database, setup_django
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from bench.scratch import bench_database, setup_django  # noqa: E402
 
 
 def load(matches: int, players: int, seed: int) -> int:

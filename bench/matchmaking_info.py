@@ -1,6 +1,6 @@
 """How fast each matchmaking learns the true order: a simulation with known strengths, no database.
 
-    .venv/bin/python bench/matchmaking_info.py [--seeds 20] [--players 32] [--rounds 60]
+    .venv/bin/python -m bench.matchmaking_info [--seeds 20] [--players 32] [--rounds 60]
 
 32 players with true skills from N(25, (25/3)²); each table's outcome from performances skill + N(0, β²),
 β = 25/6; 4-seat tables, one sitting per round (every player plays once a round), rated with the league's
@@ -16,12 +16,9 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from league.bots import matchmaking  # noqa: E402
-from league.ratings import maths  # noqa: E402
+from league.bots import matchmaking
+from league.ratings import maths
 
 BETA = 25 / 6
 TABLE = 4

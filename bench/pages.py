@@ -1,7 +1,7 @@
 """Benchmark: every public page type, server side, on a site of 1,000 players, 200 tournaments (a few of 500
 players), 20 bot leagues and 100,000 matches, with each page's query count at two data sizes.
 
-Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/pages.py [--repeat 15]
+Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python -m bench.pages [--repeat 15]
       [--scale 1.0]   (a scratch database on that server, dropped at the end: bench/scratch.py; without a
       PostgreSQL URL, a SQLite file in a temporary folder)
 
@@ -14,7 +14,7 @@ marked `GROWS`. The people's matches, their seats, result versions, rating histo
 in bulk (the bench owns its scratch database); tournaments go through the tournament services (registrations
 in bulk, as bench/tournament_round.py does), bot leagues through the league services and an in-process worker.
 
-Figures only: nothing is asserted about time. The last line is `RESULT key=value ...` (bench/alternate.py).
+Figures only: nothing is asserted about time. The last line is `RESULT key=value ...` (bench/compare.py).
 `--slowest N` also prints the N slowest queries of each page type over 50 ms.
 
 Figures (PostgreSQL, `--repeat 15`, full site: 1,000 players, 200 tournaments (3 of 500 players), 20 bot
@@ -47,15 +47,14 @@ import argparse
 import os
 import random
 import statistics
-import sys
 import time
 from datetime import timedelta
 from pathlib import Path
 from unittest import mock
 
+from bench.scratch import bench_database, setup_django
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from bench.scratch import bench_database, setup_django  # noqa: E402
 
 FULL = {"players": 1000, "tournaments": 200, "big": 3, "big_size": 500, "leagues": 20, "matches": 100_000}
 GAME_WEIGHTS = {"nacho_pile": 5, "chicken_foot": 2, "nobody_but_us_chickens": 2, "chickie_nuggs": 1}

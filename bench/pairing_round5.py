@@ -6,7 +6,7 @@ round's quality figures (cost terms: repeat, short, score, seat, seed; see leagu
 the time its generation took (one run for rounds 1-4), and the median time of generating round 5 over
 several runs.
 
-    .venv/bin/python bench/pairing_round5.py [--players 1000] [--runs 5] [--seed 2026]
+    .venv/bin/python -m bench.pairing_round5 [--players 1000] [--runs 5] [--seed 2026]
 """
 
 from __future__ import annotations
@@ -16,11 +16,8 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
-
-from league.pairing import (  # noqa: E402
+from league.pairing import (
     Format,
     PlayedRound,
     RoundInputs,

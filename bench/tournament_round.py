@@ -1,6 +1,6 @@
 """Benchmark: every round of a large tournament through the tournament services and pages (ORM seam included).
 
-Run:  .venv/bin/python bench/tournament_round.py [--players 10000] [--rounds 5] [--seed 2026]
+Run:  .venv/bin/python -m bench.tournament_round [--players 10000] [--rounds 5] [--seed 2026]
       [--de-players 256]
       (DATABASE_URL=postgres://... to measure PostgreSQL, in a database the bench creates on that server and
       drops at its end; the default is a SQLite file in a temporary folder, removed at the end:
@@ -28,10 +28,10 @@ after round 1 is published, each result is entered through `table_result` at the
 one by one, which stores the result and opens the matches it makes ready; printed are the median and p95
 seconds of one such call (result stored and next match ready), and the number of results.
 
-Figures only: nothing is asserted about time. The last line is `RESULT key=value ...` (bench/alternate.py).
+Figures only: nothing is asserted about time. The last line is `RESULT key=value ...` (bench/compare.py).
 
 Figures (PostgreSQL, 10,000 players, 2 shared cores under a load average of 4-6, so single figures vary by
-up to 2x; `DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/tournament_round.py
+up to 2x; `DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python -m bench.tournament_round
 --players 10000 [--rounds 2]`), seconds:
 
     before (code of ea9f8a9, this bench; stopped after 2 Swiss rounds)
@@ -49,7 +49,7 @@ up to 2x; `DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/py
     bracket flow computes its elimination part once (`--formats de`, beside a test run): median 53.2 ms,
     p95 214.1 ms
 
-The targets' levers (issue 13), measured the same way on this branch (`scale`), seconds; load average
+The targets' levers, measured the same way on this branch (`scale`), seconds; load average
 1.5-4 during these runs (a full test suite ran beside the pods run), so figures vary by up to 2x:
 
     after (standings snapshot per tournament state, lean histories, pods seat search once per seat-use rows,
@@ -80,9 +80,9 @@ import sys
 import time
 from pathlib import Path
 
+from bench.scratch import bench_database, setup_django
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from bench.scratch import bench_database, setup_django  # noqa: E402
 
 FORMATS = {"swiss": ("2-seat Swiss", 2), "pods": ("4-seat pods", 4)}
 COLUMNS = (

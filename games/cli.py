@@ -114,6 +114,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         if picture:
             print(picture)
 
+    if args.json and args.playthrough:
+        raise UsageError("--json and --playthrough print different things: give one of them")
+    quiet = args.json or args.playthrough
     details: dict[int, str] = {}
     record = play_match(
         game.spec.id,
@@ -121,11 +124,16 @@ def cmd_play(args: argparse.Namespace) -> int:
         bots,
         args.seed,
         options,
-        on_event=None if args.json else narrate,
+        on_event=None if quiet else narrate,
         forfeit_details=details,
     )
     if args.json:
         print(canonical_json(record))
+        return 0
+    if args.playthrough:
+        from games.core.playthrough import playthrough
+
+        sys.stdout.write(playthrough(record))
         return 0
     final = replay(record)
     picture = final.render()
@@ -257,6 +265,11 @@ def build_parser() -> Parser:
     p.add_argument("--seed", type=parse_seed, default=0)
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--json", action="store_true", help="print the match record instead of an account")
+    p.add_argument(
+        "--playthrough",
+        action="store_true",
+        help="print every step with every seat's observation (docs/engine.md, Playthroughs)",
+    )
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser(

@@ -1,4 +1,4 @@
-"""bench/ceiling.py: the search that sees every hidden card, kept out of the registry."""
+"""bench/studies/ceiling.py: the search that sees every hidden card, kept out of the registry."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bench import ceiling
+from bench.studies import ceiling
 from games import registry
 from games.core.errors import UnknownBot
 

@@ -1,4 +1,4 @@
-"""bench/engines.py: the child measurement and the refusals of bad arguments."""
+"""bench/engines.py: every figure of every game, repeat by repeat, its --json file, and refusals."""
 
 from __future__ import annotations
 
@@ -11,16 +11,35 @@ from bench import engines
 
 
 @pytest.mark.parametrize("clock", ["cpu", "wall"])
-def test_child_prints_every_figure_of_every_game(clock, capsys):
+def test_measure_gives_every_figure_of_every_game_and_puts_the_clock_back(clock):
     from games.core import benchmark
 
-    assert engines.main(["--child", str(engines.ROOT), "--games", "2", "--clock", clock]) == 0
-    figures = json.loads(capsys.readouterr().out.splitlines()[-1])
-    assert sorted(figures) == ["chicken_foot", "chickie_nuggs", "nacho_pile", "nobody_but_us_chickens"]
-    for game in figures.values():
+    found = engines.measure(3, 2, 1, clock)
+
+    assert sorted(found) == ["chicken_foot", "chickie_nuggs", "nacho_pile", "nobody_but_us_chickens"]
+    for game in found.values():
         assert sorted(game) == sorted(engines.FIGURES)
         assert all(value > 0 for value in game.values())
     assert benchmark.time.perf_counter is time.perf_counter  # the clock is put back for everything else
+
+
+def test_a_run_writes_each_figures_median_and_range_over_its_repeats(tmp_path, capsys):
+    path = tmp_path / "engines.json"
+
+    assert engines.main(["--games", "2", "--repeats", "2", "--players", "3", "--json", str(path)]) == 0
+
+    written = json.loads(path.read_text())
+    assert written["bench"] == "engines"
+    assert written["settings"] == {"games": 2, "repeats": 2, "players": 3, "clock": "cpu"}
+    side = written["sides"]["engines"]
+    assert len(side["runs"]) == 2
+    assert len(side["medians"]) == 4 * len(engines.FIGURES)
+    rate = side["medians"]["nacho_pile games_per_s"]
+    runs = sorted(run["nacho_pile games_per_s"] for run in side["runs"])
+    assert (rate["min"], rate["max"], rate["n"]) == (runs[0], runs[1], 2)
+    assert rate["median"] == (runs[0] + runs[1]) / 2
+    out = capsys.readouterr().out
+    assert "nacho_pile games_per_s" in out and " n=2" in out
 
 
 def test_an_unknown_clock_is_refused_with_exit_code_2(capsys):
@@ -28,11 +47,6 @@ def test_an_unknown_clock_is_refused_with_exit_code_2(capsys):
         engines.main(["--clock", "sundial"])
     assert exit_info.value.code == 2
     assert "invalid choice: 'sundial'" in capsys.readouterr().err
-
-
-def test_against_an_unknown_revision_is_refused_with_exit_code_2(capsys):
-    assert engines.main(["--against", "no-such-revision", "--games", "1", "--repeats", "1"]) == 2
-    assert "'no-such-revision' is not a commit of this repository" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argv", [["--games", "0"], ["--repeats", "0"], ["--players", "1"]])

@@ -1,4 +1,4 @@
-"""bench/np_decisions.py: Nacho Pile's search seat split by decision, the rest played by the heuristic."""
+"""bench/studies/np_decisions.py: Nacho Pile's search seat split by decision, the heuristic elsewhere."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bench import np_decisions
+from bench.studies import np_decisions
 from games import registry
 from games.core.runner import SeatPlayer, play_match
 from games.nacho_pile.bots import HeuristicBot

@@ -1,11 +1,11 @@
-"""bench/np_last_chip.py: how often each kind of chip is left last in Nacho Pile,
+"""bench/studies/np_last_chip.py: how often each kind of chip is left last in Nacho Pile,
 and the mix's weights fitted."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench import np_last_chip
+from bench.studies import np_last_chip
 from games.nacho_pile.rules import STEAL, WILD
 
 # A bag of two 3s, a Wild and a Steal (chip codes: 2 is the number 3).

@@ -1,10 +1,10 @@
-"""bench/strength_league.py: its line-up and its refusals (the league itself runs through tested services)."""
+"""bench/studies/strength_league.py: its line-up and refusals (the league runs through tested services)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench import strength_league
+from bench.studies import strength_league
 
 
 def test_the_lineup_is_random_heuristic_the_budgets_and_the_default_search():

@@ -50,6 +50,41 @@ def test_play_json_prints_the_same_record_as_the_runner(toy, capsys):
     assert json.loads(out) == expected
 
 
+def test_play_playthrough_prints_every_step_with_each_seats_view_of_it(toy, capsys):
+    status, out, _ = run(
+        capsys,
+        "play",
+        "toy_high_hand",
+        "--players",
+        "2",
+        "--bots",
+        "random",
+        "--seed",
+        "4",
+        "--option",
+        "max_card=3",
+        "--playthrough",
+    )
+
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[:5] == [
+        "playthrough toy_high_hand v1, 2 players, seed 4",
+        'options {"max_card":3}',
+        "seat 0: random v1",
+        "seat 1: random v1",
+        "step 0 start",
+    ]
+    assert lines[7:12] == [
+        "step 1 chance [1,2]",
+        '  legal 0: ["keep","redraw"]',
+        '  seen 0: [["=",["deck_size"],4],["=",["hand"],1],["=",["phase"],"turns"]]',
+        '  seen 1: [["=",["deck_size"],4],["=",["hand"],2],["=",["phase"],"turns"]]',
+        'step 2 move {"0":"redraw"}',
+    ]
+    assert lines[-1] == "end normal: places [2,1], scores [-1,3]"
+
+
 def test_play_gives_a_readable_account(toy, capsys):
     status, out, _ = run(
         capsys, "play", "toy_high_hand", "--players", "2", "--bots", "keep_high", "--seed", "4"
@@ -102,6 +137,10 @@ def test_replay_verifies_a_file_and_names_the_first_bad_event(toy, capsys, tmp_p
         (["replay", "/nonexistent/record.json"], "cannot read /nonexistent/record.json"),
         (["bench", "toy_high_hand", "--games", "0"], "--games takes a number of 1 or more"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
+        (
+            ["play", "toy_high_hand", "--players", "2", "--bots", "random", "--json", "--playthrough"],
+            "--json and --playthrough print different things",
+        ),
     ],
 )
 def test_bad_arguments_exit_2_with_a_clear_message(toy, capsys, argv, message):

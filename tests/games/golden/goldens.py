@@ -1,14 +1,19 @@
-"""Golden playthroughs: checked-in match records that every engine change is compared against.
+"""Goldens: checked-in outputs of `python -m games play` that every engine and bot change is compared against.
 
-Each `Golden` names the inputs of one `python -m games play ... --json` command (game, players, bots one per
-seat, seed, variant options); its file `tests/games/golden/<game>/<name>.json` holds exactly what that
-command prints. `play(golden)` runs the CLI's own code path in this process and returns those bytes, so a
-golden is what a user of the command line gets. Search bots play on an iteration budget only (no time limit),
-so their choices depend on the seed alone.
+Two sets (docs/engine.md, "Golden playthroughs and records"):
 
-A game whose rules or encodings change bumps its version (docs/engine.md); its goldens are then regenerated
-with `python -m tests.games.golden.regenerate GAME`. A record that changes while the version does not is the
-bug these files exist to catch: `difference` names the first event where the two plays part.
+- `PLAYTHROUGHS`, `tests/games/golden/playthroughs/<game>/<name>.txt`: random players only, every step with
+  every seat's observation (`play ... --playthrough`). They move with the game's version alone, and an
+  observation that shows a seat something it should not see changes them.
+- `GOLDENS`, `tests/games/golden/records/<game>/<name>.json`: match records of heuristic and search bots
+  (`play ... --json`). They move with a game's version or a bot's version. Search bots play on an iteration
+  budget only (no time limit), so their choices depend on the seed alone.
+
+Each `Golden` names the inputs of one command (game, players, bots one per seat, seed, variant options); its
+file holds exactly what that command prints. `play(golden)` runs the CLI's own code path in this process and
+returns those bytes, so a golden is what a user of the command line gets. After a version bump the goldens are
+regenerated with `python -m tests.games.golden.regenerate GAME`. A file that changes while no version does is
+the bug these files exist to catch: `difference` names the first event (or line) where the two plays part.
 """
 
 from __future__ import annotations
@@ -42,9 +47,13 @@ class Golden:
     def players(self) -> int:
         return len(self.bots)
 
+    folder = "records"
+    suffix = ".json"
+    flag = "--json"
+
     @property
     def path(self) -> Path:
-        return FOLDER / self.game / f"{self.name}.json"
+        return FOLDER / self.folder / self.game / f"{self.name}{self.suffix}"
 
     @property
     def argv(self) -> list[str]:
@@ -60,7 +69,7 @@ class Golden:
             "--seed",
             str(self.seed),
             *options,
-            "--json",
+            self.flag,
         ]
 
     @property
@@ -68,7 +77,16 @@ class Golden:
         return f"python -m games {shlex.join(self.argv)}"
 
     def __str__(self) -> str:
-        return f"{self.game}/{self.name}"
+        return f"{self.folder}/{self.game}/{self.name}"
+
+
+@dataclass(frozen=True)
+class Playthrough(Golden):
+    """The inputs of one golden playthrough: random players only."""
+
+    folder = "playthroughs"
+    suffix = ".txt"
+    flag = "--playthrough"
 
 
 SEARCH = "search:iterations=20"
@@ -154,6 +172,54 @@ GOLDENS = (
 )
 
 
+def random_seats(players: int) -> tuple[str, ...]:
+    return ("random",) * players
+
+
+# The smallest player count of each game and a larger one, with variants; each file at most PLAYTHROUGH_BYTES.
+PLAYTHROUGHS = (
+    Playthrough("nacho_pile", "2p", random_seats(2), seed=1),
+    Playthrough(
+        "nacho_pile",
+        "6p-specials-all-identical",
+        random_seats(6),
+        seed=1,
+        options=(("specials_all_identical", "true"),),
+    ),
+    Playthrough(
+        "nobody_but_us_chickens",
+        "2p-lone-dog-powerless",
+        random_seats(2),
+        seed=1,
+        options=(("allow_two_players", "true"), ("lone_dog_powerless", "true")),
+    ),
+    Playthrough("nobody_but_us_chickens", "3p", random_seats(3), seed=1),
+    Playthrough("chicken_foot", "2p-double-six", random_seats(2), seed=2, options=(("set", "double_six"),)),
+    Playthrough(
+        "chicken_foot",
+        "3p-double-six-skip-unheld",
+        random_seats(3),
+        seed=3,
+        options=(
+            ("set", "double_six"),
+            ("lead_policy", "skip_unheld"),
+            ("round_end", "all_passed_yard_empty"),
+            ("double_blank_value", "25"),
+        ),
+    ),
+    Playthrough("chickie_nuggs", "2p", random_seats(2), seed=1),
+    Playthrough(
+        "chickie_nuggs",
+        "4p-sauce-values",
+        random_seats(4),
+        seed=1,
+        options=(("sauce_value_bbq", "3"), ("sauce_value_ranch", "0"), ("sauce_value_honey_mustard", "2")),
+    ),
+)
+PLAYTHROUGH_BYTES = 200_000
+ALL_PLAYTHROUGH_BYTES = 2_000_000
+
+
 def play(golden: Golden) -> bytes:
     """What `python -m games <golden.argv>` prints, played in this process through the CLI's own code."""
     out, err = io.StringIO(), io.StringIO()
@@ -162,6 +228,14 @@ def play(golden: Golden) -> bytes:
     if status != 0:
         raise RuntimeError(f"{golden.command} exited with status {status}: {err.getvalue().strip()}")
     return out.getvalue().encode()
+
+
+def playthrough_version(stored: bytes) -> int | None:
+    """The game version a playthrough's first line names (None if it names none)."""
+    words = stored.split(b"\n", 1)[0].split()
+    if len(words) > 2 and words[2].startswith(b"v") and words[2][1:].rstrip(b",").isdigit():
+        return int(words[2][1:].rstrip(b","))
+    return None
 
 
 def version_mismatch(golden: Golden, stored: dict[str, Any], version: int) -> str | None:
@@ -185,6 +259,26 @@ def _first_difference(old: Sequence, new: Sequence) -> int:
     return next(
         (i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new))
     )
+
+
+def text_difference(stored: bytes, fresh: bytes) -> str | None:
+    """None when the bytes are equal; else the first differing line of two playthroughs, numbered from 1, with
+    the step it belongs to."""
+    if stored == fresh:
+        return None
+    old, new = stored.decode().splitlines(), fresh.decode().splitlines()
+    index = _first_difference(old, new)
+    step = next((line for line in reversed(old[:index]) if line.startswith("step ")), None)
+    lines = [f"first differing line: {index + 1} (golden has {len(old)} lines, now {len(new)})"]
+    if step is not None:
+        lines.append(f"  in: {step}")
+    lines.append(f"  golden: {_cut(old[index]) if index < len(old) else '(no more lines)'}")
+    lines.append(f"  now:    {_cut(new[index]) if index < len(new) else '(no more lines)'}")
+    return "\n".join(lines)
+
+
+def _cut(line: str) -> str:
+    return line if len(line) <= 300 else f"{line[:300]}..."
 
 
 def difference(stored: bytes, fresh: bytes) -> str | None:

@@ -2,14 +2,14 @@
 split into the engine's time, the service's own time around it, and its PostgreSQL backend's time.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \
-        .venv/bin/python bench/bot_league_cpu.py [--repeats 3]
+        .venv/bin/python -m bench.studies.bot_league_cpu [--repeats 3]
 
 The engine's time is the CPU time spent inside `play_league_match`; the service's is the rest of this
 process's CPU time while the league ran (claims, stores, ratings, draws); PostgreSQL's is the CPU time of this
 connection's backend process, read from /proc (the server must run on this machine). The same league (seed,
 bots, batch sizes as `bench/bot_league.py`) each repeat, in a database of its own (created on the server of
 DATABASE_URL under a name no other run uses, dropped at the end: bench/scratch.py); medians are printed, then
-once more on one `RESULT key=value ...` line for scripts (bench/alternate.py).
+once more on one `RESULT key=value ...` line for scripts (bench/compare.py).
 """
 
 from __future__ import annotations
@@ -18,16 +18,14 @@ import argparse
 import os
 import secrets
 import statistics
-import sys
 import time
 from pathlib import Path
 from unittest import mock
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.bot_league import BOT_MIX, fail
+from bench.scratch import scratch_database
 
-from bench.bot_league import BOT_MIX, fail  # noqa: E402
-from bench.scratch import scratch_database  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def process_cpu(pid: int) -> float:

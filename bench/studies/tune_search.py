@@ -1,7 +1,8 @@
 """Tune the search bot's parameters for one game: a small grid
 with common random seeds against three copies of the game's best heuristic.
 
-    .venv/bin/python bench/tune_search.py GAME "SETTING" ["SETTING" ...] [--games N] [--seed S] [--players P]
+    .venv/bin/python -m bench.studies.tune_search GAME "SETTING" ["SETTING" ...] [--games N] [--seed S]
+        [--players P]
 
 Each SETTING is the search bot's parameters as on the arena command line (`iterations=300;prior=heuristic`,
 or `default` for the game's tuned defaults). Every setting plays the same series (`games.core.arena`: the same
@@ -14,15 +15,11 @@ and unlike wall time it does not grow with the load of other processes).
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from games import registry  # noqa: E402
-from games.cli import parse_option  # noqa: E402
-from games.core.arena import play_series  # noqa: E402
+from games import registry
+from games.cli import parse_option
+from games.core.arena import play_series
 
 
 def best_heuristic(game_id: str) -> str:

@@ -1,6 +1,6 @@
 """Where Nacho Pile's search wins: its draw-or-stop decisions, its Wild and Special decisions, or both.
 
-    .venv/bin/python bench/np_decisions.py --split both|drawstop|specials [--special-iterations N]
+    .venv/bin/python -m bench.studies.np_decisions --split both|drawstop|specials [--special-iterations N]
         [--games 600] [--seed 2038]
 
 Plays the arena's series (`games.core.arena.play_series`: match g has seed `series_seed(seed, g)`, seats
@@ -23,16 +23,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from games.bots.search import SearchBot  # noqa: E402
-from games.core.arena import play_series  # noqa: E402
-from games.core.errors import GameError  # noqa: E402
-from games.core.runner import SeatPlayer  # noqa: E402
-from games.nacho_pile.bots import HeuristicBot  # noqa: E402
+from games.bots.search import SearchBot
+from games.core.arena import play_series
+from games.core.errors import GameError
+from games.core.runner import SeatPlayer
+from games.nacho_pile.bots import HeuristicBot
 
 GAME = "nacho_pile"
 DRAW_OR_STOP = ["draw", "stop"]
@@ -70,13 +67,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2038)
     args = parser.parse_args(argv)
     if args.games < 1:
-        print("bench/np_decisions.py: --games must be at least 1", file=sys.stderr)
+        print("bench/studies/np_decisions.py: --games must be at least 1", file=sys.stderr)
         return 2
     if args.special_iterations:
         try:  # the search bot's own check of its `iterations` parameter
             SearchBot.validate_params({"iterations": args.special_iterations})
         except GameError as exc:
-            print(f"bench/np_decisions.py: --special-iterations: {exc}", file=sys.stderr)
+            print(f"bench/studies/np_decisions.py: --special-iterations: {exc}", file=sys.stderr)
             return 2
     cls = split_bot(args.split, args.special_iterations)
 

@@ -1,5 +1,5 @@
 """Profile the search bot on positions from heuristic games:
-`bench/profile_search.py GAME 'k=v;k=v' [--profile]`.
+`python -m bench.studies.profile_search GAME 'k=v;k=v' [--profile]`.
 
 Collects up to 12 decision positions of the first seat from a seeded game of four heuristics, then times the
 search bot (with the given parameters, over the game's tuned defaults) deciding each; `--profile` prints the
@@ -10,16 +10,12 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import os
 import pstats
 import random
-import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from games import registry  # noqa: E402
-from games.cli import parse_option  # noqa: E402
+from games import registry
+from games.cli import parse_option
 
 
 def positions(game_id: str, players: int, seed: int, count: int):

@@ -8,7 +8,7 @@ passes ends the round, double blank 50), random choices, no records, no observat
 sides run alternately in each repeat. The script prints medians of each and their ratio, by the wall clock and
 by this process's CPU time (on a shared machine the wall clock also counts time spent waiting for a core).
 
-    .venv/bin/python bench/chicken_foot_baseline.py [--games 200] [--repeats 5] [--seed 1]
+    .venv/bin/python -m bench.studies.chicken_foot_baseline [--games 200] [--repeats 5] [--seed 1]
 """
 
 from __future__ import annotations
@@ -18,12 +18,9 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
-
-from games.core.benchmark import states_along  # noqa: E402
-from games.core.runner import play_match  # noqa: E402
+from games.core.benchmark import states_along
+from games.core.runner import play_match
 
 TOP = 9
 PLAYERS = 4

@@ -3,7 +3,7 @@ search scores a position short of the end by) weighs every chip in the bag alike
 this measures how far that is from what games do, and fits the weights that would match them (docs/bots.md,
 "the last chip's odds": a search with such weights was measured and not taken).
 
-    .venv/bin/python bench/np_last_chip.py [--games N] [--seed S] [--players P]
+    .venv/bin/python -m bench.studies.np_last_chip [--games N] [--seed S] [--players P]
 
 Plays N games of P default heuristics (match seeds S, S+1, ...) and notes the bag at the start of every turn
 and the game's last chip (leaving out the turns whose bag held no chip of the last chip's kind: the chip was
@@ -18,15 +18,12 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import random
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from games import registry  # noqa: E402
-from games.nacho_pile.bots import HeuristicBot  # noqa: E402
-from games.nacho_pile.rules import CHIP_KINDS, STEAL, WILD  # noqa: E402
+from games import registry
+from games.nacho_pile.bots import HeuristicBot
+from games.nacho_pile.rules import CHIP_KINDS, STEAL, WILD
 
 GRID = tuple(step / 20 for step in range(4, 41))
 
@@ -81,7 +78,9 @@ def fit(rows: list[tuple[tuple[int, ...], int]]) -> tuple[float, float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="bench/np_last_chip.py", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.studies.np_last_chip", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=900_000)
     parser.add_argument("--players", type=int, default=4)

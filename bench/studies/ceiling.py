@@ -1,6 +1,6 @@
 """How much of a game is luck: a search that sees every hidden card, against the game's best heuristic.
 
-    .venv/bin/python bench/ceiling.py GAME [--players 4] [--games 200] [--seed 7] [--jobs 2]
+    .venv/bin/python -m bench.studies.ceiling GAME [--players 4] [--games 200] [--seed 7] [--jobs 2]
         [--params "iterations=300;..."] [--opponent heuristic]
 
 The ceiling bot is the search bot (`games.bots.search.SearchBot`, the game's default parameters unless
@@ -22,17 +22,14 @@ import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from games import registry  # noqa: E402
-from games.bots.search import SearchBot  # noqa: E402
-from games.core.arena import BotLine, SeriesResult, series_seed  # noqa: E402
-from games.core.errors import GameError  # noqa: E402
-from games.core.runner import bot_seed  # noqa: E402
-from games.core.state import Game, Observation, State  # noqa: E402
+from games import registry
+from games.bots.search import SearchBot
+from games.core.arena import BotLine, SeriesResult, series_seed
+from games.core.errors import GameError
+from games.core.runner import bot_seed
+from games.core.state import Game, Observation, State
 
 CEILING = "ceiling"
 
@@ -57,7 +54,7 @@ class Seeing:
     a measuring stick only)."""
 
     name = CEILING
-    summary = "search that sees every hidden card (bench/ceiling.py only)"
+    summary = "search that sees every hidden card (bench/studies/ceiling.py only)"
 
     def act_seeing(self, state: State, legal: list) -> Any:
         self.game = SeeingGame(self.game, state)
@@ -163,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent", default="heuristic", help="the bot of the other seats")
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1:
-        print("bench/ceiling.py: --games and --jobs must be at least 1", file=sys.stderr)
+        print("bench/studies/ceiling.py: --games and --jobs must be at least 1", file=sys.stderr)
         return 2
     try:
         game = registry.get_game(args.game)
@@ -180,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
             min(args.jobs, os.cpu_count() or 1),
         )
     except (GameError, ValueError) as exc:
-        print(f"bench/ceiling.py: {exc}", file=sys.stderr)
+        print(f"bench/studies/ceiling.py: {exc}", file=sys.stderr)
         return 2
     shown = ";".join(f"{k}={v}" for k, v in params.items()) or "the game's defaults"
     print(

@@ -1,7 +1,7 @@
 """A bot league through the service that orders the bots by strength: random, the heuristic, and the search
 bot at several budgets, rated by the league's own pool.
 
-    .venv/bin/python bench/strength_league.py GAME [--table 4] [--rounds 6] [--sittings 8] [--seed 1]
+    .venv/bin/python -m bench.studies.strength_league GAME [--table 4] [--rounds 6] [--sittings 8] [--seed 1]
         [--budgets 25,100,400] [--move-seconds 60]
 
 The bots are registered, the league is created, started and played to its target by the same services the site
@@ -27,9 +27,9 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from bench.scratch import bench_database, setup_django  # noqa: E402
+from bench.scratch import bench_database, setup_django
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def lineup(game_id: str, budgets: list[int]) -> list[tuple[str, str, dict]]:
@@ -131,15 +131,19 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args.budgets = [int(part) for part in args.budgets.split(",") if part.strip()]
     except ValueError:
-        print("bench/strength_league.py: --budgets takes whole numbers separated by commas", file=sys.stderr)
+        print(
+            "strength_league: --budgets takes whole numbers separated by commas",
+            file=sys.stderr,
+        )
         return 2
     if not args.budgets or min(args.budgets) < 1 or min(args.rounds, args.sittings) < 1:
         print(
-            "bench/strength_league.py: budgets, --rounds and --sittings must be at least 1", file=sys.stderr
+            "strength_league: budgets, --rounds and --sittings must be at least 1",
+            file=sys.stderr,
         )
         return 2
     if not 0.01 <= args.move_seconds <= 600:
-        print("bench/strength_league.py: --move-seconds must be between 0.01 and 600", file=sys.stderr)
+        print("strength_league: --move-seconds must be between 0.01 and 600", file=sys.stderr)
         return 2
     from games import registry
     from games.core.errors import GameError
@@ -148,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         registry.get_game(args.game).spec.validate_options(None, args.table)
         registry.bot_class("heuristic", args.game)
     except GameError as exc:
-        print(f"bench/strength_league.py: {exc}", file=sys.stderr)
+        print(f"strength_league: {exc}", file=sys.stderr)
         return 2
     with bench_database(os.environ.get("DATABASE_URL")) as database_url:
         setup_django(database_url)
