@@ -1,7 +1,7 @@
 """The largest bot answer any game asks for: over every golden record (tests/games/golden/), the longest
 legal action of any seat at any decision, as the bot protocol serialises an answer (`{"action": ...}` in the
 engine's canonical encoding, docs/bot-protocol.md), against the answers' cap
-(`league.bots.external.MAX_ANSWER_BYTES`).
+(`league.programs.external.MAX_ANSWER_BYTES`).
 
     .venv/bin/python bench/answer_sizes.py
 
@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.core.encoding import canonical_bytes  # noqa: E402
 from games.core.replay import iter_steps  # noqa: E402
-from league.bots.external import MAX_ANSWER_BYTES  # noqa: E402
+from league.programs.external import MAX_ANSWER_BYTES  # noqa: E402
 from tests.games.golden.goldens import GOLDENS  # noqa: E402
 
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from league.bots import seccomp
-from league.bots.external import Limits, ProgramProcess
-from league.bots.sandbox import Sandbox, SandboxUnavailable
-from league.bots.sandboxing import sandbox, sandbox_config
+from league.programs import seccomp
+from league.programs.external import Limits, ProgramProcess
+from league.programs.sandbox import Sandbox, SandboxUnavailable
+from league.programs.sandboxing import sandbox, sandbox_config
 
 HOSTILE = Path(__file__).parent / "hostile"
 PYTHON = "/usr/bin/python3"

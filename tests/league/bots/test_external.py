@@ -10,8 +10,9 @@ import pytest
 
 from games.core.replay import replay
 from games.core.runner import play_match
-from league.bots import external
-from league.bots.external import (
+from league.core.json_input import parse_json
+from league.programs import external
+from league.programs.external import (
     MAX_ANSWER_BYTES,
     ExternalBotError,
     ExternalSeats,
@@ -19,9 +20,8 @@ from league.bots.external import (
     ProgramProcess,
     resolve_command,
 )
-from league.bots.sandbox import SYSTEM_PATHS
-from league.bots.sandboxing import sandbox as worker_sandbox
-from league.core.json_input import parse_json
+from league.programs.sandbox import SYSTEM_PATHS
+from league.programs.sandboxing import sandbox as worker_sandbox
 
 PROGRAMS = Path(__file__).parent / "programs"
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "random_bot.py"

@@ -2,7 +2,8 @@
 
 Pure Python: no Django. The league's worker hands the runner one seat per program through `ExternalSeats`:
 to the runner an `ExternalBot` is a plain `Bot`; `ExternalSeats` starts one process per seat, each in the
-sandbox (`league.bots.sandbox`) as a slot user of its own, and stops every one of them when the match ends.
+sandbox (`league.programs.sandbox`) as a slot user of its own, and stops every one of them when the match
+ends.
 
 The protocol, one JSON value per line (the engine's canonical encoding):
 
@@ -44,8 +45,8 @@ from games.core.bot import Bot
 from games.core.encoding import canonical_bytes
 from games.core.runner import SeatPlayer
 from games.core.state import Action, Game, Observation
-from league.bots.sandbox import SAFE_PATH, ProgramLimits, Sandbox, SandboxRefused, kill_sandbox
 from league.core.json_input import parse_json
+from league.programs.sandbox import SAFE_PATH, ProgramLimits, Sandbox, SandboxRefused, kill_sandbox
 
 # An answer's line, newline excluded. The largest legal action of any game over the goldens is 32 bytes as an
 # answer (bench/answer_sizes.py, docs/bot-protocol.md): 64 KiB leaves room for any game to come.
@@ -72,7 +73,7 @@ class Limits:
 
     `move_seconds` is the wall-clock time allowed for each answer (the sandbox is killed when it runs out);
     `cpu_seconds` is the CPU time per process for the whole match; `memory_mb` caps each process's address
-    space (the sandbox's processes are capped too: see `league.bots.sandbox`).
+    space (the sandbox's processes are capped too: see `league.programs.sandbox`).
     """
 
     move_seconds: float = 1.0
