@@ -60,8 +60,9 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Protocol, cast
+from typing import cast
 
+from games.core.protocol import PipedProcess
 from league.programs import seccomp
 
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -140,19 +141,6 @@ class ProgramLimits:
 
     cpu_seconds: int
     memory_mb: int
-
-
-class PipedProcess(Protocol):
-    """A program started by `Sandbox.popen`: a `subprocess.Popen` whose three standard streams are pipes."""
-
-    pid: int
-    stdin: IO[bytes]
-    stdout: IO[bytes]
-    stderr: IO[bytes]
-
-    def poll(self) -> int | None: ...
-
-    def wait(self, timeout: float | None = None) -> int: ...
 
 
 def _inside(path: str, folder: str) -> bool:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from games.core import protocol
 from games.core.replay import replay
 from games.core.runner import play_match
 from league.core.json_input import parse_json
-from league.programs import external
 from league.programs.external import (
     MAX_ANSWER_BYTES,
     ExternalBotError,
@@ -221,7 +221,7 @@ def play_with_slow_parse(monkeypatch, parse_seconds: float, limits: Limits):
         clock.skew += parse_seconds
         return parse_json(text, **options)
 
-    monkeypatch.setattr(external, "parse_json", slow_parse)
+    monkeypatch.setattr(protocol, "parse_json", slow_parse)
     details = {}
     with ExternalSeats(worker_sandbox(), clock=clock) as seats:
         program_seat = seats.seat(
