@@ -23,7 +23,7 @@ from league.programs.external import (
 from league.programs.sandbox import SYSTEM_PATHS
 from league.programs.sandboxing import sandbox as worker_sandbox
 
-PROGRAMS = Path(__file__).parent / "programs"
+PROGRAMS = Path(__file__).parents[1] / "bots" / "programs"
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "random_bot.py"
 PYTHON = "/usr/bin/python3"  # a system interpreter: the sandbox shows /usr, not the project's virtualenv
 
