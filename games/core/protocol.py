@@ -37,6 +37,7 @@ from typing import IO, Any, Protocol, cast
 from games.core.bot import Bot
 from games.core.encoding import canonical_bytes
 from games.core.json_bounds import parse_json
+from games.core.runner import SeatPlayer
 from games.core.state import Action, Game, Observation
 
 # An answer's line, newline excluded. The largest legal action of any game over the goldens is 32 bytes as an
@@ -367,3 +368,45 @@ def _too_long() -> ExternalBotError:
         "limit_exceeded",
         f"answered more than {MAX_ANSWER_BYTES:,} bytes in one line (64 KiB, the most an answer may take)",
     )
+
+
+class LocalSeats:
+    """Programs of one match started on this machine with no sandbox (`local_program`): `seat(...)` is the
+    runner's seat of one program, and leaving the `with` block (or `finish(outcome)`) stops every one of
+    them. For an author's own programs, as `league.programs.external.ExternalSeats` is for the workers'."""
+
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.bots: list[ProtocolBot] = []
+
+    def seat(self, *, label: str, command: Sequence[str], limits: Limits, seed: str) -> SeatPlayer:
+        """The seat of `command`, named `{"bot": "external", "params": {"definition": label}}` in the record;
+        `seed` is the seat's seed the program is told (`games.core.runner.bot_seed`)."""
+
+        def make(
+            game: Game, seat: int, num_players: int, options: Mapping[str, Any], rng: random.Random
+        ) -> Bot:
+            bot = ProtocolBot(
+                game,
+                seat,
+                num_players,
+                options,
+                rng,
+                limits,
+                seed,
+                lambda: local_program(command, limits, clock=self.clock),
+            )
+            self.bots.append(bot)
+            return bot
+
+        return SeatPlayer(ProtocolBot.name, {"definition": label}, make=make, external={"definition": label})
+
+    def finish(self, outcome: Mapping[str, Any] | None) -> None:
+        for bot in self.bots:
+            bot.finish(outcome)
+
+    def __enter__(self) -> LocalSeats:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.finish(None)

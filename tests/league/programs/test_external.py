@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from games.core import protocol
+from games.core.protocol import LocalSeats
 from games.core.replay import replay
 from games.core.runner import play_match
 from league.core.json_input import parse_json
@@ -63,6 +64,21 @@ def test_the_example_bot_plays_the_same_match_twice():
 
     assert first["end"]["reason"] == "normal"
     assert first == second
+
+
+def test_the_example_bot_plays_the_same_match_in_the_sandbox_as_on_its_authors_machine():
+    """Its author runs it with the protocol's client alone (`games.core.protocol.LocalSeats`, no sandbox):
+    the same seed makes the same match as in a worker's sandbox."""
+    sandboxed, _, _ = play_against_random([PYTHON, str(EXAMPLE)], Limits(move_seconds=5), seed=11)
+    with LocalSeats() as seats:
+        mine = seats.seat(
+            label="Program", command=[PYTHON, str(EXAMPLE)], limits=Limits(move_seconds=5), seed="bot:11:0"
+        )
+        local = play_match("nacho_pile", 2, [mine, "random"], 11)
+        seats.finish(local["outcome"])
+
+    assert sandboxed["end"] == local["end"] == {"reason": "normal", "forfeits": []}
+    assert (local["events"], local["outcome"]) == (sandboxed["events"], sandboxed["outcome"])
 
 
 def test_a_program_that_hangs_is_killed_and_forfeits_its_seat_with_a_timeout():
