@@ -1,7 +1,7 @@
 """The largest bot answer any game asks for: over every golden record (tests/games/golden/), the longest
 legal action of any seat at any decision, as the bot protocol serialises an answer (`{"action": ...}` in the
 engine's canonical encoding, docs/bot-protocol.md), against the answers' cap
-(`league.bots.external.MAX_ANSWER_BYTES`).
+(`league.programs.external.MAX_ANSWER_BYTES`).
 
     .venv/bin/python -m bench.answer_sizes
 
@@ -17,7 +17,7 @@ import sys
 
 from games.core.encoding import canonical_bytes
 from games.core.replay import iter_steps
-from league.bots.external import MAX_ANSWER_BYTES
+from league.programs.external import MAX_ANSWER_BYTES
 from tests.games.golden.goldens import GOLDENS
 
 

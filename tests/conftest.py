@@ -58,7 +58,7 @@ def missing_capabilities() -> dict[str, str]:
         missing["worker"] = f"the broker {settings.CELERY_BROKER_URL} does not answer"
     if not os.access(CHROMIUM, os.X_OK) or importlib.util.find_spec("playwright") is None:
         missing["browser"] = f"{CHROMIUM} or the playwright package is missing"
-    from league.bots.sandboxing import sandbox
+    from league.programs.sandboxing import sandbox
 
     problems = sandbox().problems()
     if problems:

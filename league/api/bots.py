@@ -12,10 +12,11 @@ from league.api import filters
 from league.api.errors import ERROR
 from league.api.limits import number_limits, whole_limits
 from league.bots import leagues, selectors, services, uploads
-from league.bots.models import BotDefinition, BotLeague, Fixture, Program, ProgramLog
+from league.bots.models import BotDefinition, BotLeague, Fixture
 from league.core.bodies import takes_body
 from league.core.errors import ErrorCode, NotFound
 from league.players.models import Player
+from league.programs.models import Program, ProgramLog
 
 
 class ProgramSerializer(serializers.ModelSerializer):

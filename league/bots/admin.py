@@ -3,8 +3,7 @@
 A bot's form validates with `check_bot` (only staff may register external programs); saving a bot that has
 taken a seat makes its next version instead of editing it. Leagues are created in the admin or on the site
 and started, paused or resumed with the list's actions; their rounds and fixtures are read-only. The
-programs' logs (why a seat forfeited, what its program printed: staff only) and the workers' sandbox probes
-are read-only too.
+programs' logs and the workers' sandbox probes are in `league.programs.admin`.
 """
 
 import json
@@ -20,8 +19,6 @@ from league.bots.models import (
     Fixture,
     LadderEvent,
     LeagueEntry,
-    ProgramLog,
-    WorkerProbe,
 )
 from league.core.catalogue import game_choices
 from league.core.errors import UserError
@@ -233,24 +230,6 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
-
-
-@admin.register(ProgramLog)
-class ProgramLogAdmin(ReadOnlyAdmin):
-    """What a seat's program printed and why it forfeited: for staff (never on a public page)."""
-
-    list_display = ("match", "seat", "bot", "forfeit", "output_bytes", "created_at")
-    list_filter = ("forfeit",)
-    list_select_related = ("bot",)
-    raw_id_fields = ("match", "bot")
-    readonly_fields = [field.name for field in ProgramLog._meta.fields]
-
-
-@admin.register(WorkerProbe)
-class WorkerProbeAdmin(ReadOnlyAdmin):
-    list_display = ("worker", "isolated", "checked_at", "seen_at")
-    list_filter = ("isolated",)
-    readonly_fields = [field.name for field in WorkerProbe._meta.fields]
 
 
 @admin.register(LadderEvent)

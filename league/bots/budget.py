@@ -1,8 +1,9 @@
 """What a machine's memory budget for sandboxes (`SANDBOX_MEMORY_BUDGET_MB`) lets the league seat.
 
-The workers hold it (`league.bots.sandbox`: the caps of the seats running at once on one machine never exceed
-it); these checks refuse, when a bot is registered or a table is formed, what could never be played within it:
-a bot whose own seat's cap exceeds the budget, and a table whose seats' caps, which start together, exceed it.
+The workers hold it (`league.programs.sandbox`: the caps of the seats running at once on one machine never
+exceed it); these checks refuse, when a bot is registered or a table is formed, what could never be played
+within it: a bot whose own seat's cap exceeds the budget, and a table whose seats' caps, which start together,
+exceed it.
 """
 
 from __future__ import annotations

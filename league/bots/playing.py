@@ -1,11 +1,11 @@
 """Playing one league match from plain data: no database. The worker's seam between the league and `games/`.
 
 A seat is a `SeatBot`: a built-in strategy with parameters (the runner times it when it returns: a move over
-its time limit forfeits), or an external program (hard time-out, in the sandbox: see `league.bots.external`),
-which the record names by its bot definition, since the program is not a bot of the registry: its seat entry
-says `"external": {"definition": <the definition's name>, "version": <its version>}`, so that strict
-verification (`games.core.verify`) lists the seat as not re-made. A built-in seat's entry carries its
-strategy's own version (the runner writes it).
+its time limit forfeits), or an external program (hard time-out, in the sandbox: see
+`league.programs.external`), which the record names by its bot definition, since the program is not a bot of
+the registry: its seat entry says `"external": {"definition": <the definition's name>, "version": <its
+version>}`, so that strict verification (`games.core.verify`) lists the seat as not re-made. A built-in seat's
+entry carries its strategy's own version (the runner writes it).
 
 The record holds forfeit codes only; what each forfeited seat did, in words, and what each program printed
 come back beside it in `LeagueMatch.logs`, for staff.
@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from games.core.runner import SeatPlayer, bot_seed, play_match
-from league.bots.external import ExternalSeats, Limits, SeatLog
-from league.bots.sandbox import Sandbox
+from league.programs.external import ExternalSeats, Limits, SeatLog
+from league.programs.sandbox import Sandbox
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class SeatBot:
     limits: Limits = Limits()
     definition: str = ""
     version: int | None = None
-    # An uploaded program: its hash and files ([path, size, sha256] each), which `league.bots.programs.
+    # An uploaded program: its hash and files ([path, size, sha256] each), which `league.programs.programs.
     # seats_ready` turns into the folder its sandbox shows (`program_dir`), or why it could not be had
     # (`program_error`: the seat forfeits).
     program_sha256: str = ""

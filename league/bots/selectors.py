@@ -23,12 +23,11 @@ from league.bots.models import (
     Fixture,
     LadderEvent,
     LeagueEntry,
-    ProgramLog,
-    WorkerProbe,
 )
-from league.bots.probe import PROTECTIONS
 from league.matches.models import Match, MatchSeat
 from league.matches.selectors import Viewer, seen_by
+from league.programs.models import ProgramLog, WorkerProbe
+from league.programs.probe import PROTECTIONS
 from league.ratings import maths
 from league.ratings.charts import Chart, Series, history_chart
 from league.ratings.models import Rating, RatingHistory

@@ -1,5 +1,5 @@
-"""Writes for bot definitions: registering a bot and revising it (a bot that has played gets a new version);
-and what the workers proved of their sandbox (`worker_probe_record`).
+"""Writes for bot definitions: registering a bot and revising it (a bot that has played gets a new version).
+What the workers proved of their sandbox and the programs' logs are written by `league.programs.services`.
 
 Leagues and their rounds are in `league.bots.leagues`; the workers' loop (claim, play, store, reap) in
 `league.bots.worker`.
@@ -11,28 +11,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
-from django.utils import timezone
 
 from games import registry
 from games.core.errors import OptionError, UnknownBot
 from league.bots.budget import DEFAULT_MEMORY_MB, check_seat_memory
-from league.bots.external import ExternalBotError, resolve_command
 from league.bots.ladders import ladders_follow_new_version
-from league.bots.models import BotDefinition, ProgramLog, WorkerProbe
-from league.bots.probe import ProbeResult
-from league.bots.sandbox import SandboxRefused
-from league.bots.sandboxing import sandbox
+from league.bots.models import BotDefinition
 from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.errors import Conflict, ErrorCode, Forbidden, UserError
-from league.core.names import check_name, check_text, storable_text
+from league.core.names import check_name, check_text
 from league.matches.models import MatchSeat
 from league.players.models import Player
 from league.players.services import player_create
+from league.programs.external import ExternalBotError, resolve_command
+from league.programs.sandbox import SandboxRefused
+from league.programs.sandboxing import sandbox
 
 MOVE_SECONDS = Bounds(0.01, 600, whole=False)
 # An external program's limits per process; its sandbox holds at most SANDBOX_MAX_PROCESSES of them, so the
@@ -208,44 +205,3 @@ def bot_revise(*, bot: BotDefinition, by: User | None, **changes: Any) -> BotDef
         )
         ladders_follow_new_version(bot=revised)  # it replaces its predecessor in the ladders
         return revised
-
-
-def program_logs_add(*, logs: Sequence[ProgramLog]) -> None:
-    """Store the seats' logs of played matches (unsaved rows), then keep only each bot version's logs of its
-    last BOT_LOG_MATCHES matches (by match id): what authors read (`docs/bot-leagues.md`, "Logs")."""
-    if not logs:
-        return
-    for log in logs:
-        log.detail = storable_text(log.detail)
-        log.output = storable_text(log.output)
-    ProgramLog.objects.bulk_create(logs)
-    keep = settings.BOT_LOG_MATCHES
-    for bot_id in sorted({log.bot_id for log in logs if log.bot_id is not None}):
-        kept = ProgramLog.objects.filter(bot_id=bot_id).order_by("-match_id", "-id")
-        old = list(kept.values_list("id", flat=True)[keep:])
-        if old:
-            ProgramLog.objects.filter(pk__in=old).delete()
-
-
-def worker_probe_record(
-    *, worker: str, hostname: str, result: ProbeResult, seen: bool = False
-) -> WorkerProbe:
-    """Store what `worker` proved of its sandbox (`league.bots.probe`), replacing what it proved before.
-
-    With `seen`, only mark the worker as looking for work now (storing the result if it has no row yet).
-    """
-    now = timezone.now()
-    if seen and WorkerProbe.objects.filter(worker=worker).update(seen_at=now):
-        return WorkerProbe.objects.get(worker=worker)
-    probe, _ = WorkerProbe.objects.update_or_create(
-        worker=worker,
-        defaults={
-            "hostname": hostname,
-            "isolated": result.isolated,
-            "proven": dict(result.proven),
-            "detail": dict(result.detail),
-            "checked_at": result.checked_at,
-            "seen_at": now,
-        },
-    )
-    return probe

@@ -14,12 +14,12 @@ from django.db import DatabaseError, OperationalError, connections
 from django.db.backends.signals import connection_created
 
 from games import registry
-from league.bots import sandboxing
-from league.bots.checking import CheckUnavailable
 from league.bots.leagues import league_tick
-from league.bots.services import worker_probe_record
 from league.bots.uploads import bot_check, uploads_recheck
 from league.bots.worker import challenge_work, league_work, leases_reap, relax_session_commits
+from league.programs import sandboxing
+from league.programs.checking import CheckUnavailable
+from league.programs.services import worker_probe_record
 
 logger = logging.getLogger(__name__)
 
@@ -43,8 +43,8 @@ def relax_commits(**kwargs) -> None:
 
 @worker_init.connect
 def probe_sandbox(sender=None, **kwargs) -> None:
-    """Prove the sandbox before taking any work: the probe tries every escape (`league.bots.probe`); what it
-    proved goes into this worker's `WorkerProbe` row (the bot pages and /health/ show it), and the pool's
+    """Prove the sandbox before taking any work: the probe tries every escape (`league.programs.probe`); what
+    it proved goes into this worker's `WorkerProbe` row (the bot pages and /health/ show it), and the pool's
     processes inherit the verdict. A worker that proved less takes no external program's seat."""
     result = sandboxing.reprobe()
     node = getattr(sender, "hostname", None) or worker_name()

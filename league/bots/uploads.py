@@ -1,15 +1,15 @@
 """Bots uploaded by their authors: any signed-in user registers a bot for a game by uploading a program, and
 each upload of the same bot's name is its next version (docs/bot-leagues.md, "Uploading a bot").
 
-The upload is checked by `league.bots.archives` under the caps of the settings (BOT_UPLOAD_*), stored once
+The upload is checked by `league.programs.archives` under the caps of the settings (BOT_UPLOAD_*), stored once
 by its SHA-256 (`Program`), and the version made is an external program's `BotDefinition` whose command is
-derived from the entry point; the workers fetch its files by hash (`league.bots.program_cache`) and show
+derived from the entry point; the workers fetch its files by hash (`league.programs.program_cache`) and show
 only them to its sandbox. A per-user quota bounds the versions and the bytes one author stores, and a
 throttle the versions one author uploads in an hour (BOT_UPLOADS_PER_USER_HOUR).
 
 The request never compiles the program (CPython's compiler is not linear in its input): the version is
 stored in state `checking`, and a Celery task (`bot_check_task`, queued after the commit) compiles every
-module in a bounded child process (`league.bots.checking`, BOT_CHECK_*). The version becomes `ready`, and
+module in a bounded child process (`league.programs.checking`, BOT_CHECK_*). The version becomes `ready`, and
 only then takes seats and follows its predecessor into its ladders; or `refused`, with the reason on its
 page and in its author's inbox (the `bot_checked` event).
 
@@ -33,17 +33,20 @@ from django.db.models import Max, Sum
 from django.utils import timezone
 from kombu.exceptions import KombuError
 
-from league.bots.archives import ArchiveLimits, CheckedProgram, ProgramRefused, check_program
 from league.bots.budget import DEFAULT_MEMORY_MB, check_seat_memory
-from league.bots.checking import CheckLimits, compile_check, python_sources
 from league.bots.ladders import ladders_follow_new_version
-from league.bots.models import BotDefinition, Program
+from league.bots.models import BotDefinition
 from league.bots.services import check_bot_description, check_bot_name
 from league.core import events
 from league.core.catalogue import game_spec
 from league.core.errors import Conflict, ErrorCode, Forbidden, TooMany, UserError
 from league.players.models import Player
 from league.players.services import player_create
+from league.programs.archives import CheckedProgram, ProgramRefused, check_program
+from league.programs.checking import compile_check, python_sources
+from league.programs.models import Program
+from league.programs.services import program_store
+from league.programs.uploads import check_limits, upload_limits
 
 CHECK_TASK = "league.bots.tasks.bot_check_task"
 THROTTLE_WINDOW = timedelta(hours=1)
@@ -54,24 +57,6 @@ logger = logging.getLogger(__name__)
 
 class NotSignedIn(Forbidden):
     """The upload needs a signed-in user."""
-
-
-def upload_limits() -> ArchiveLimits:
-    return ArchiveLimits(
-        upload_bytes=settings.BOT_UPLOAD_MAX_BYTES,
-        total_bytes=settings.BOT_UPLOAD_MAX_EXTRACTED_BYTES,
-        entries=settings.BOT_UPLOAD_MAX_ENTRIES,
-        entry_bytes=settings.BOT_UPLOAD_MAX_ENTRY_BYTES,
-        ratio=settings.BOT_UPLOAD_MAX_RATIO,
-    )
-
-
-def check_limits() -> CheckLimits:
-    return CheckLimits(
-        cpu_seconds=settings.BOT_CHECK_CPU_SECONDS,
-        memory_mb=settings.BOT_CHECK_MEMORY_MB,
-        wall_seconds=settings.BOT_CHECK_WALL_SECONDS,
-    )
 
 
 def upload_body_limit() -> int:
@@ -206,7 +191,7 @@ def bot_upload(
             # The throttle again, under the user's lock: two requests at once cannot both pass it.
             get_user_model().objects.select_for_update().filter(pk=by.pk).first()
             check_throttle(by)
-            program = _store_program_with_content(checked, data)
+            program = program_store(checked, data)
             version = 1 if latest is None else latest.version + 1
             current = (
                 BotDefinition.objects.filter(game_id=spec.id, name=cleaned).aggregate(v=Max("version"))["v"]
@@ -270,7 +255,7 @@ def uploads_recheck() -> list[int]:
 
 def bot_check(*, bot_id: int) -> str:
     """Check an uploaded version in state `checking`: read its stored program again and compile every module
-    in a bounded child process (`league.bots.checking`); the version becomes `ready` (and follows its
+    in a bounded child process (`league.programs.checking`); the version becomes `ready` (and follows its
     predecessor into the ladders) or `refused` with the reason, and its author hears of it. Its state after.
 
     Idempotent: a version that is no longer checking is left as it is. The compiling happens outside any
@@ -298,27 +283,6 @@ def bot_check(*, bot_id: int) -> str:
             ladders_follow_new_version(bot=locked)  # it replaces its predecessor in the ladders
         events.emit(events.bot_checked, bot_id=locked.pk)
     return locked.state
-
-
-def _store_program_with_content(checked: CheckedProgram, data: bytes) -> Program:
-    """The stored program of these bytes: the row that holds them already, or a new one."""
-    program = Program.objects.filter(sha256=checked.sha256).first()
-    if program is not None:
-        return program
-    try:
-        with transaction.atomic():
-            return Program.objects.create(
-                sha256=checked.sha256,
-                size=checked.size,
-                format=checked.format,
-                entry=checked.entry,
-                manifest=checked.manifest,
-                files=[file.as_list() for file in checked.files],
-                extracted_bytes=checked.extracted_bytes,
-                content=data,
-            )
-    except IntegrityError:  # the same bytes uploaded at the same moment by another request: one row
-        return Program.objects.get(sha256=checked.sha256)
 
 
 def can_read_logs(user: User | AnonymousUser | None, bot: BotDefinition) -> bool:

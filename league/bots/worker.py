@@ -21,9 +21,9 @@ again within a minute, and counted once (see above). A match whose lease expired
 times is voided instead ("the worker was lost 3 times"), not played again, and its external seats' authors
 and staff are told.
 
-External programs play only on a worker whose sandbox was proven (`league.bots.sandboxing.verdict`: the probe
-tried every escape, and each failed). A worker that could not prove it does not claim the fixtures with an
-external program's seat: they wait for one that can, and the league page and /health/ say so.
+External programs play only on a worker whose sandbox was proven (`league.programs.sandboxing.verdict`: the
+probe tried every escape, and each failed). A worker that could not prove it does not claim the fixtures with
+an external program's seat: they wait for one that can, and the league page and /health/ say so.
 """
 
 from __future__ import annotations
@@ -42,10 +42,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from league.bots import sandboxing
-from league.bots.archives import program_command
 from league.bots.challenges import queue_challenge_work
-from league.bots.external import Limits, SeatLog
 from league.bots.leagues import league_advance, queue_work
 from league.bots.models import (
     BotDefinition,
@@ -54,17 +51,20 @@ from league.bots.models import (
     ChallengeMatch,
     Fixture,
     LeagueEntry,
-    ProgramLog,
 )
 from league.bots.playing import SeatBot, play_league_match
-from league.bots.programs import seats_ready
-from league.bots.sandbox import Sandbox, SandboxUnavailable
 from league.bots.selectors import external_seat
-from league.bots.services import program_logs_add, worker_probe_record
 from league.core import bulk, events
 from league.matches.models import Match
 from league.matches.selectors import match_list, players_by_seat
 from league.matches.services import matches_hand_back, matches_set_running
+from league.programs import sandboxing
+from league.programs.archives import program_command
+from league.programs.external import Limits, SeatLog
+from league.programs.models import ProgramLog
+from league.programs.programs import seats_ready
+from league.programs.sandbox import Sandbox, SandboxUnavailable
+from league.programs.services import program_logs_add, worker_probe_record
 from league.ratings.services import pool_update
 from league.results.services import PlayedMatch, result_void, results_record_played
 
@@ -209,8 +209,8 @@ class PlayedFixture:
 
 
 def _program_logs(items: Sequence[PlayedFixture]) -> list[ProgramLog]:
-    """The unsaved log rows of the played matches' external seats (`services.program_logs_add` stores
-    them)."""
+    """The unsaved log rows of the played matches' external seats (`league.programs.services.program_logs_add`
+    stores them)."""
     return [
         ProgramLog(
             match_id=item.match_id,
@@ -279,7 +279,7 @@ def _seat_bots(bots) -> dict[int, tuple[int, SeatBot]]:
 
 def seat_bot(bot: BotDefinition) -> SeatBot:
     """What plays a seat of `bot`: its strategy, or its program's command and limits (an uploaded program's
-    files are put in place per match by `league.bots.programs.seats_ready`)."""
+    files are put in place per match by `league.programs.programs.seats_ready`)."""
     limits = Limits(move_seconds=bot.move_seconds, cpu_seconds=bot.cpu_seconds, memory_mb=bot.memory_mb)
     program = bot.program if bot.is_uploaded else None
     if program is not None:

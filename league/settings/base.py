@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "league.matches",
     "league.results",
     "league.ratings",
+    "league.programs",
     "league.bots",
     "league.tournaments",
     "league.notifications",
@@ -373,7 +374,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = TIME_ZONE
 
-# The sandbox of external bot programs (league.bots.sandbox; docs/bot-protocol.md, "Setting up a worker"):
+# The sandbox of external bot programs (league.programs.sandbox; docs/bot-protocol.md, "Setting up a worker"):
 # bubblewrap, run as one of SANDBOX_SLOTS slot users (po-sandbox-0, ...: .ci/sandbox-users creates them).
 SANDBOX_BWRAP = env.text("SANDBOX_BWRAP", "/usr/bin/bwrap")
 SANDBOX_USERS = tuple(
@@ -388,7 +389,8 @@ SANDBOX_LOCK_DIR = env.text("SANDBOX_LOCK_DIR", "/tmp/pecking-order-sandbox")
 # refused when it is registered. Set it alike on the web servers and on every worker.
 SANDBOX_MEMORY_BUDGET_MB = env.number("SANDBOX_MEMORY_BUDGET_MB", 16384, minimum=256)
 
-# Uploaded bot programs (league.bots.uploads, league.bots.archives; docs/bot-leagues.md, "Uploading a bot").
+# Uploaded bot programs (league.bots.uploads, league.programs.archives; docs/bot-leagues.md, "Uploading a
+# bot").
 BOT_UPLOAD_MAX_BYTES = env.number("BOT_UPLOAD_MAX_BYTES", 1 << 20, minimum=1024)  # the upload, compressed
 BOT_UPLOAD_MAX_EXTRACTED_BYTES = env.number("BOT_UPLOAD_MAX_EXTRACTED_BYTES", 8 << 20, minimum=1024)
 BOT_UPLOAD_MAX_ENTRIES = env.number("BOT_UPLOAD_MAX_ENTRIES", 200, minimum=2)
@@ -399,13 +401,13 @@ BOT_UPLOAD_QUOTA_BYTES = env.number(
     "BOT_UPLOAD_QUOTA_BYTES", 20 << 20, minimum=1024
 )  # per user, distinct uploads
 BOT_UPLOADS_PER_USER_HOUR = env.number("BOT_UPLOADS_PER_USER_HOUR", 20, minimum=1)  # per user
-# The check of an upload's modules (league.bots.checking): compiled by a worker in a child process under
+# The check of an upload's modules (league.programs.checking): compiled by a worker in a child process under
 # these bounds for all its modules together (CPU seconds, address space in MB, and a wall deadline).
 BOT_CHECK_CPU_SECONDS = env.number("BOT_CHECK_CPU_SECONDS", 1, minimum=1)
 BOT_CHECK_MEMORY_MB = env.number("BOT_CHECK_MEMORY_MB", 256, minimum=64)
 BOT_CHECK_WALL_SECONDS = env.number("BOT_CHECK_WALL_SECONDS", 30, minimum=1)
-# Each worker's cache of uploaded programs by hash (league.bots.program_cache), outside var/ (0700): under the
-# system's temporary folder, one per account. The slot users read the one program a seat plays, so every
+# Each worker's cache of uploaded programs by hash (league.programs.program_cache), outside var/ (0700): under
+# the system's temporary folder, one per account. The slot users read the one program a seat plays, so every
 # folder above it must let them through (o+x); the cache itself is 0750, of the slot users' group.
 PROGRAM_CACHE_DIR = env.text(
     "PROGRAM_CACHE_DIR", str(Path(tempfile.gettempdir()) / f"pecking-order-{os.getuid()}" / "programs")

@@ -10,11 +10,13 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
-from league.bots.models import BotDefinition, ProgramLog
-from league.bots.services import bot_register, program_logs_add
+from league.bots.models import BotDefinition
+from league.bots.services import bot_register
 from league.bots.uploads import bot_upload
 from league.core.errors import UserError
 from league.core.names import check_text, storable_text
+from league.programs.models import ProgramLog
+from league.programs.services import program_logs_add
 from league.results.services import result_submit, result_void
 from league.tournaments import services as tournaments
 from tests.factories import MatchFactory, PlayerFactory, StaffFactory, UserFactory

@@ -10,8 +10,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from league.bots.models import WorkerProbe
-from league.bots.probe import PROTECTIONS
+from league.programs.models import WorkerProbe
+from league.programs.probe import PROTECTIONS
 from league.ratings.models import PendingRatingUpdate, Rating
 from league.ratings.services import pool_differences
 from league.results.services import result_submit, result_void

@@ -18,15 +18,16 @@ from django.conf import settings
 from django.test import Client
 
 from games.core.replay import replay
-from league.bots.external import Limits
 from league.bots.leagues import league_start
-from league.bots.models import BotDefinition, Fixture, ProgramLog, WorkerProbe
+from league.bots.models import BotDefinition, Fixture
 from league.bots.playing import SeatBot, play_league_match
-from league.bots.sandbox import Sandbox, processes_of
-from league.bots.sandboxing import sandbox, sandbox_config
 from league.bots.services import bot_register
 from league.bots.worker import league_work
 from league.players.models import Player
+from league.programs.external import Limits
+from league.programs.models import ProgramLog, WorkerProbe
+from league.programs.sandbox import Sandbox, processes_of
+from league.programs.sandboxing import sandbox, sandbox_config
 from tests.league.bots.conftest import make_bots, make_league
 
 HOSTILE = Path(__file__).parent / "hostile"
@@ -248,7 +249,7 @@ def test_what_a_program_prints_reaches_only_staff_never_an_anonymous_visitor(sta
         "/api/schema/",
         "/api/docs/",
         "/admin/",
-        f"/admin/bots/programlog/{logs[0].pk}/change/",
+        f"/admin/programs/programlog/{logs[0].pk}/change/",
     ]
     pages += [player.get_absolute_url() for player in Player.objects.all()]
     pages += [bot.get_absolute_url() for bot in BotDefinition.objects.all()]

@@ -14,10 +14,10 @@ from rest_framework.test import APIClient
 from league.bots.challenges import challenge_create
 from league.bots.ladders import ladder_create, ladder_enter
 from league.bots.models import BotDefinition
-from league.bots.sandbox import Sandbox, SandboxConfig, SandboxUnavailable
 from league.bots.services import bot_register
 from league.bots.uploads import bot_check, bot_upload
 from league.core.errors import UserError
+from league.programs.sandbox import Sandbox, SandboxConfig, SandboxUnavailable
 from tests.league.bots.conftest import make_bots, make_league
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -101,7 +101,7 @@ def test_a_holder_that_is_killed_frees_its_room(tmp_path):
             sys.executable,
             "-c",
             "import sys, time\n"
-            "from league.bots.sandbox import Sandbox, SandboxConfig\n"
+            "from league.programs.sandbox import Sandbox, SandboxConfig\n"
             f"sandbox = Sandbox(SandboxConfig(lock_dir={str(tmp_path / 'locks')!r}, max_processes=4,"
             " memory_budget_mb=1000))\n"
             "with sandbox.memory(200):\n"

@@ -12,10 +12,11 @@ from games.core.runner import play_match
 from league.bots.drawings import replay_frame
 from league.bots.leagues import league_start
 from league.bots.models import BotLeague, Fixture
-from league.bots.probe import PROTECTIONS, ProbeResult
-from league.bots.services import bot_register, worker_probe_record
+from league.bots.services import bot_register
 from league.bots.worker import league_work
 from league.matches.models import Match
+from league.programs.probe import PROTECTIONS, ProbeResult
+from league.programs.services import worker_probe_record
 from tests.league.bots.conftest import league_page_form, make_bots, make_league
 
 PROGRAMS = Path(__file__).parent / "programs"

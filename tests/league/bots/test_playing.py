@@ -9,9 +9,9 @@ import pytest
 from games.core.replay import replay
 from games.core.runner import play_match
 from games.core.verify import verify
-from league.bots.external import Limits, SeatLog
 from league.bots.playing import SeatBot, play_league_match
-from league.bots.sandboxing import sandbox
+from league.programs.external import Limits, SeatLog
+from league.programs.sandboxing import sandbox
 
 PROGRAMS = Path(__file__).parent / "programs"
 

@@ -4,10 +4,10 @@ no sandbox needed."""
 import pytest
 from django.conf import settings
 
-from league.bots.sandbox import Sandbox, SandboxConfig, SandboxRefused, delegated_memory_cgroup
-from league.bots.sandboxing import sandbox
 from league.bots.services import bot_register
 from league.core.errors import UserError
+from league.programs.sandbox import Sandbox, SandboxConfig, SandboxRefused, delegated_memory_cgroup
+from league.programs.sandboxing import sandbox
 
 PYTHON = "/usr/bin/python3"
 

@@ -9,13 +9,14 @@ import pytest
 from django.utils import timezone
 
 from league.bots.leagues import league_start
-from league.bots.models import BotLeague, Fixture, WorkerProbe
-from league.bots.probe import PROTECTIONS, ProbeResult
-from league.bots.sandbox import Sandbox, SandboxConfig
+from league.bots.models import BotLeague, Fixture
 from league.bots.selectors import sandbox_status
 from league.bots.services import bot_register
 from league.bots.worker import league_work, leases_reap
 from league.matches.models import Match
+from league.programs.models import WorkerProbe
+from league.programs.probe import PROTECTIONS, ProbeResult
+from league.programs.sandbox import Sandbox, SandboxConfig
 from league.results.models import ResultVersion
 from tests.league.bots.conftest import make_bots, make_league
 
@@ -67,7 +68,7 @@ def test_a_worker_that_did_not_prove_its_sandbox_leaves_the_programs_fixtures_wa
     league = league_with_a_program(staff)
     waiting = external_fixtures(league)
 
-    with mock.patch("league.bots.sandboxing.verdict", return_value=verdict("no_host_sockets")):
+    with mock.patch("league.programs.sandboxing.verdict", return_value=verdict("no_host_sockets")):
         stored = league_work(league_id=league.pk, worker="host:1", node="celery@leaky")
 
     assert (stored, len(waiting)) == (
@@ -90,8 +91,8 @@ def test_a_sandbox_that_cannot_be_had_hands_the_batch_back_and_no_seat_forfeits(
     no_slots = Sandbox(SandboxConfig(users=()))
 
     with (
-        mock.patch("league.bots.sandboxing.verdict", return_value=verdict()),
-        mock.patch("league.bots.sandboxing.sandbox", return_value=no_slots),
+        mock.patch("league.programs.sandboxing.verdict", return_value=verdict()),
+        mock.patch("league.programs.sandboxing.sandbox", return_value=no_slots),
         mock.patch("league.bots.worker.logger") as logger,
     ):
         league_work(league_id=league.pk, worker="host:1")

@@ -10,13 +10,14 @@ from django.utils import timezone
 
 from games.core.replay import replay
 from league.bots.leagues import PLAY_TASK, TICK_TASK, league_pause, league_start
-from league.bots.models import BotDefinition, BotLeague, Fixture, ProgramLog
+from league.bots.models import BotDefinition, BotLeague, Fixture
 from league.bots.services import bot_register, bot_revise
 from league.bots.tasks import league_play_task, league_tick_task
 from league.bots.worker import PlayedFixture, fixtures_claim, fixtures_store, league_work, leases_reap
 from league.celery import app
 from league.core.errors import Forbidden, NotFound, UserError
 from league.matches.models import Match
+from league.programs.models import ProgramLog
 from league.ratings.models import Rating
 from league.ratings.services import pool_differences
 from league.results.models import ResultVersion

@@ -14,12 +14,13 @@ from django.test import Client
 
 from games.core.replay import replay
 from league.bots.leagues import league_start
-from league.bots.models import BotDefinition, Fixture, ProgramLog
+from league.bots.models import BotDefinition, Fixture
 from league.bots.playing import SeatBot, play_league_match
-from league.bots.programs import program_cache, seats_ready
-from league.bots.sandboxing import sandbox
 from league.bots.uploads import bot_check, bot_upload
 from league.bots.worker import league_work, seat_bot
+from league.programs.models import ProgramLog
+from league.programs.programs import program_cache, seats_ready
+from league.programs.sandboxing import sandbox
 from tests.factories import UserFactory
 from tests.league.bots.conftest import make_bots, make_league
 from tests.league.bots.crafted import BOT, TOML, good_tar, tar_bytes, tar_file

@@ -10,10 +10,12 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from league.bots.leagues import league_create
-from league.bots.models import BotDefinition, Program, ProgramLog
-from league.bots.services import bot_register, bot_revise, program_logs_add
+from league.bots.models import BotDefinition
+from league.bots.services import bot_register, bot_revise
 from league.bots.uploads import bot_check, bot_upload
 from league.core.errors import Conflict, UserError
+from league.programs.models import Program, ProgramLog
+from league.programs.services import program_logs_add
 from tests.factories import MatchFactory, UserFactory
 from tests.league.bots.crafted import BOT, MAIN, good_tar, zip_bytes
 

@@ -4,10 +4,10 @@ import pytest
 from django.core.management import call_command
 from kombu import Connection
 
-from league.bots.probe import PROTECTIONS, ProbeResult
-from league.bots.services import worker_probe_record
 from league.matches.models import Match
 from league.players.models import Player
+from league.programs.probe import PROTECTIONS, ProbeResult
+from league.programs.services import worker_probe_record
 from league.ratings.models import Rating, RatingPool
 from league.ratings.services import pool_differences
 from league.site import demo

@@ -1,8 +1,8 @@
 """The sandbox every external program runs in: bubblewrap, a user of its own, resource limits.
 
-Pure Python: no Django (the worker builds the `SandboxConfig` from its settings, `league.bots.sandboxing`).
-Nothing here is assumed to work: `league.bots.probe` runs a program inside the sandbox that tries each escape,
-and a worker whose probe fails takes no external seats.
+Pure Python: no Django (the worker builds the `SandboxConfig` from its settings,
+`league.programs.sandboxing`). Nothing here is assumed to work: `league.programs.probe` runs a program
+inside the sandbox that tries each escape, and a worker whose probe fails takes no external seats.
 
 A program runs as
 
@@ -30,9 +30,9 @@ Limits, set before bubblewrap starts and inherited by every process in the sandb
 (`max_processes`, counted per slot user), `RLIMIT_AS` (the bot's memory per process: the sandbox as a whole
 can hold at most `max_processes` times that), `RLIMIT_CPU` (the bot's CPU seconds per process),
 `RLIMIT_FSIZE` (files it writes: 1 MiB each), `RLIMIT_NOFILE`, no core dumps, no locked memory, no
-message queues. A system-call filter (`league.bots.seccomp`, installed by bubblewrap just before the command
-starts) refuses the locks, leases, watches and sockets by which two sandboxes of one match could signal
-each other through the files they share.
+message queues. A system-call filter (`league.programs.seccomp`, installed by bubblewrap just before the
+command starts) refuses the locks, leases, watches and sockets by which two sandboxes of one match could
+signal each other through the files they share.
 
 Memory per machine: a seat's cap is what its sandbox can hold (`max_processes` times the bot's memory per
 process); the caps of the seats running at once on one machine, in every worker process sharing `lock_dir`,
@@ -60,12 +60,13 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Protocol, cast
+from typing import cast
 
-from league.bots import seccomp
+from games.core.protocol import PipedProcess
+from league.programs import seccomp
 
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
-PROGRAM_MOUNT = "/bot"  # where an uploaded program's own files are shown (league.bots.archives)
+PROGRAM_MOUNT = "/bot"  # where an uploaded program's own files are shown (league.programs.archives)
 SANDBOX_HOME = "/tmp"
 # Paths the sandbox shows read-only where they exist (links are recreated as links): the system's programs
 # and libraries, and what the dynamic loader and the C library read from /etc. Nothing else of /etc.
@@ -140,19 +141,6 @@ class ProgramLimits:
 
     cpu_seconds: int
     memory_mb: int
-
-
-class PipedProcess(Protocol):
-    """A program started by `Sandbox.popen`: a `subprocess.Popen` whose three standard streams are pipes."""
-
-    pid: int
-    stdin: IO[bytes]
-    stdout: IO[bytes]
-    stderr: IO[bytes]
-
-    def poll(self) -> int | None: ...
-
-    def wait(self, timeout: float | None = None) -> int: ...
 
 
 def _inside(path: str, folder: str) -> bool:
@@ -247,8 +235,8 @@ class Sandbox:
         return folders
 
     def program_folder(self, folder: str) -> str:
-        """An uploaded program's own folder (in the workers' cache, `league.bots.program_cache`), to be shown
-        at `PROGRAM_MOUNT` alone: refused if it holds any of the service's files."""
+        """An uploaded program's own folder (in the workers' cache, `league.programs.program_cache`), to be
+        shown at `PROGRAM_MOUNT` alone: refused if it holds any of the service's files."""
         real = os.path.realpath(folder)
         if not os.path.isdir(real):
             raise SandboxRefused(f"the program's folder {folder} does not exist")

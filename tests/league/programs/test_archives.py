@@ -1,4 +1,4 @@
-"""The upload check (league.bots.archives), pure: every trap a crafted archive carries is refused with a
+"""The upload check (league.programs.archives), pure: every trap a crafted archive carries is refused with a
 message saying what and where; good programs pass with their files, manifest and hash."""
 
 import hashlib
@@ -8,7 +8,13 @@ import zipfile
 
 import pytest
 
-from league.bots.archives import ArchiveLimits, ProgramRefused, check_program, tree_matches, unpack_program
+from league.programs.archives import (
+    ArchiveLimits,
+    ProgramRefused,
+    check_program,
+    tree_matches,
+    unpack_program,
+)
 from tests.league.bots import crafted
 from tests.league.bots.crafted import (
     BOT,

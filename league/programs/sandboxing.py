@@ -1,6 +1,6 @@
 """The worker's sandbox, from the settings: built once per process, proven by the probe before any use.
 
-`verdict()` runs the probe (`league.bots.probe`) the first time a process needs it (at worker start:
+`verdict()` runs the probe (`league.programs.probe`) the first time a process needs it (at worker start:
 `league.bots.tasks`; or when a shell command first plays a league with external programs) and keeps it for
 the process's lifetime (forked pool processes inherit it); the worker stores it in its `WorkerProbe` row.
 `sandbox()` is what plays external programs, handed out only to a worker whose probe proved every
@@ -15,8 +15,8 @@ from urllib.parse import urlparse
 
 from django.conf import settings
 
-from league.bots.probe import ProbeResult, ProbeTargets, host_unix_sockets, probe_sandbox
-from league.bots.sandbox import Sandbox, SandboxConfig
+from league.programs.probe import ProbeResult, ProbeTargets, host_unix_sockets, probe_sandbox
+from league.programs.sandbox import Sandbox, SandboxConfig
 
 _verdict: ProbeResult | None = None
 
@@ -49,8 +49,8 @@ def sandbox() -> Sandbox:
 
 
 def program_cache_access() -> tuple[int, int | None]:
-    """The mode and group of the program cache's root (`league.bots.program_cache`): 0750 and the slot users'
-    group where they share one (.ci/sandbox-users makes it their primary group, the one a sandbox runs
+    """The mode and group of the program cache's root (`league.programs.program_cache`): 0750 and the slot
+    users' group where they share one (.ci/sandbox-users makes it their primary group, the one a sandbox runs
     with); 0750 and this account's own group where there are no slot users (no sandbox reads it); 0751 where
     slot users of groups of their own exist (set up before they shared one): they pass, nobody lists."""
     groups = {user.gid for user in sandbox().slot_users()}

@@ -33,9 +33,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from league.bots.sandbox import PROGRAM_MOUNT
 from league.core.errors import UserError
 from league.core.names import check_text
+from league.programs.sandbox import PROGRAM_MOUNT
 
 # The compression methods entries may use (Python's zipfile reads these, and no others).
 ZIP_METHODS = frozenset({zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA})
@@ -461,7 +461,7 @@ def check_program(data: bytes, limits: ArchiveLimits) -> CheckedProgram:
 
     A zip (by its signature) or tar archive (plain, gzip, bzip2 or xz: by its signature) must carry a
     manifest; anything else must be one Python file, stored as `bot.py`. Every module (`.py` file) must be
-    UTF-8 text; none is compiled here (compiling is not linear in the source): `league.bots.checking` does
+    UTF-8 text; none is compiled here (compiling is not linear in the source): `league.programs.checking` does
     that in a bounded child process.
     """
     if len(data) > limits.upload_bytes:

@@ -7,7 +7,7 @@ import struct
 
 import pytest
 
-from league.bots import seccomp
+from league.programs import seccomp
 
 EPERM = seccomp.RET_ERRNO | errno.EPERM
 AUDIT_ARCH_I386 = 0x40000003

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from league.bots import seccomp
-from league.bots.external import Limits, ProgramProcess
-from league.bots.sandbox import Sandbox, SandboxUnavailable
-from league.bots.sandboxing import sandbox, sandbox_config
+from league.programs import seccomp
+from league.programs.external import Limits, ProgramProcess
+from league.programs.sandbox import Sandbox, SandboxUnavailable
+from league.programs.sandboxing import sandbox, sandbox_config
 
-HOSTILE = Path(__file__).parent / "hostile"
+HOSTILE = Path(__file__).parents[1] / "bots" / "hostile"
 PYTHON = "/usr/bin/python3"
 LIMITS = Limits(move_seconds=20, cpu_seconds=10, memory_mb=96, startup_seconds=10)
 WORD = 0xC0FFEE42

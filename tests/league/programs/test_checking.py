@@ -1,7 +1,7 @@
-"""The check of an upload's modules (`league.bots.checking`): every module compiled in a child process under
-RLIMIT_CPU, RLIMIT_AS and a wall deadline. The inputs on which CPython's compiler is quadratic are refused
-within those bounds: each is proven in a child process of the test under its own RLIMIT_CPU (the check's
-parent side compiles nothing itself, so it finishes far inside it), never by a wall clock."""
+"""The check of an upload's modules (`league.programs.checking`): every module compiled in a child process
+under RLIMIT_CPU, RLIMIT_AS and a wall deadline. The inputs on which CPython's compiler is quadratic are
+refused within those bounds: each is proven in a child process of the test under its own RLIMIT_CPU (the
+check's parent side compiles nothing itself, so it finishes far inside it), never by a wall clock."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import textwrap
 
 import pytest
 
-from league.bots import checking
-from league.bots.archives import ArchiveLimits, ProgramRefused, check_program
-from league.bots.checking import CheckLimits, CheckUnavailable, compile_check, python_sources
+from league.programs import checking
+from league.programs.archives import ArchiveLimits, ProgramRefused, check_program
+from league.programs.checking import CheckLimits, CheckUnavailable, compile_check, python_sources
 from tests.league.bots.crafted import BOT, HELPER, MAIN, TOML, zip_bytes
 
 FSTRING = b"x=f'" + b"{1}" * 50_000 + b"'\n"  # 150 KB: seconds of CPU to compile

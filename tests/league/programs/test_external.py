@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from games.core import protocol
+from games.core.protocol import LocalSeats
 from games.core.replay import replay
 from games.core.runner import play_match
-from league.bots import external
-from league.bots.external import (
+from league.core.json_input import parse_json
+from league.programs.external import (
     MAX_ANSWER_BYTES,
     ExternalBotError,
     ExternalSeats,
@@ -19,11 +21,10 @@ from league.bots.external import (
     ProgramProcess,
     resolve_command,
 )
-from league.bots.sandbox import SYSTEM_PATHS
-from league.bots.sandboxing import sandbox as worker_sandbox
-from league.core.json_input import parse_json
+from league.programs.sandbox import SYSTEM_PATHS
+from league.programs.sandboxing import sandbox as worker_sandbox
 
-PROGRAMS = Path(__file__).parent / "programs"
+PROGRAMS = Path(__file__).parents[1] / "bots" / "programs"
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "random_bot.py"
 PYTHON = "/usr/bin/python3"  # a system interpreter: the sandbox shows /usr, not the project's virtualenv
 
@@ -63,6 +64,21 @@ def test_the_example_bot_plays_the_same_match_twice():
 
     assert first["end"]["reason"] == "normal"
     assert first == second
+
+
+def test_the_example_bot_plays_the_same_match_in_the_sandbox_as_on_its_authors_machine():
+    """Its author runs it with the protocol's client alone (`games.core.protocol.LocalSeats`, no sandbox):
+    the same seed makes the same match as in a worker's sandbox."""
+    sandboxed, _, _ = play_against_random([PYTHON, str(EXAMPLE)], Limits(move_seconds=5), seed=11)
+    with LocalSeats() as seats:
+        mine = seats.seat(
+            label="Program", command=[PYTHON, str(EXAMPLE)], limits=Limits(move_seconds=5), seed="bot:11:0"
+        )
+        local = play_match("nacho_pile", 2, [mine, "random"], 11)
+        seats.finish(local["outcome"])
+
+    assert sandboxed["end"] == local["end"] == {"reason": "normal", "forfeits": []}
+    assert (local["events"], local["outcome"]) == (sandboxed["events"], sandboxed["outcome"])
 
 
 def test_a_program_that_hangs_is_killed_and_forfeits_its_seat_with_a_timeout():
@@ -221,7 +237,7 @@ def play_with_slow_parse(monkeypatch, parse_seconds: float, limits: Limits):
         clock.skew += parse_seconds
         return parse_json(text, **options)
 
-    monkeypatch.setattr(external, "parse_json", slow_parse)
+    monkeypatch.setattr(protocol, "parse_json", slow_parse)
     details = {}
     with ExternalSeats(worker_sandbox(), clock=clock) as seats:
         program_seat = seats.seat(

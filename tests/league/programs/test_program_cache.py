@@ -11,10 +11,10 @@ from unittest import mock
 import pytest
 from django.conf import settings
 
-from league.bots import sandboxing
-from league.bots.archives import ArchiveLimits, check_program
-from league.bots.program_cache import ProgramCache, ProgramUnavailable
-from league.bots.sandbox import SlotUser
+from league.programs import sandboxing
+from league.programs.archives import ArchiveLimits, check_program
+from league.programs.program_cache import ProgramCache, ProgramUnavailable
+from league.programs.sandbox import SlotUser
 from tests.league.bots.crafted import HELPER, good_tar
 
 DATA = good_tar()

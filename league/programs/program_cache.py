@@ -8,9 +8,10 @@ from the database). Layout under the cache's root:
 
 Everything is written under a temporary name and renamed into place, so a reader never sees half a program;
 whatever fails a check (a file changed, added, removed, a link put in) is thrown away and fetched again.
-Only the one folder of the program a seat plays is shown to its sandbox (`league.bots.sandbox`), read-only.
+Only the one folder of the program a seat plays is shown to its sandbox (`league.programs.sandbox`),
+read-only.
 The root is the worker account's, 0750 and of the slot users' group (`group`, when they share one; `mode`
-and `group` come from `league.bots.sandboxing.program_cache_access`); the programs' folders in it are 0755
+and `group` come from `league.programs.sandboxing.program_cache_access`); the programs' folders in it are 0755
 and their files 0644 (the slot users read them, nobody but the worker writes them), `blobs/` is 0700. Every
 folder above the root must belong to the worker's account or root, and be writable by no other account
 unless sticky (/tmp): otherwise another account could swap the cache, and the cache refuses (OSError).
@@ -27,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from league.bots.archives import ArchiveLimits, ProgramRefused, sha256, tree_matches, unpack_program
+from league.programs.archives import ArchiveLimits, ProgramRefused, sha256, tree_matches, unpack_program
 
 
 class ProgramUnavailable(Exception):

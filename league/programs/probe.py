@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from league.bots import seccomp
-from league.bots.external import ExternalBotError, Limits, ProgramProcess
-from league.bots.sandbox import Sandbox, SandboxUnavailable, delegated_memory_cgroup, processes_of
+from league.programs import seccomp
+from league.programs.external import ExternalBotError, Limits, ProgramProcess
+from league.programs.sandbox import Sandbox, SandboxUnavailable, delegated_memory_cgroup, processes_of
 
 # name → what the bot page says it means
 PROTECTIONS = {

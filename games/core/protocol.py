@@ -1,28 +1,24 @@
-"""External-program bots: a command that speaks the bot protocol (docs/bot-protocol.md) over stdin/stdout.
-
-Pure Python: no Django. The league's worker hands the runner one seat per program through `ExternalSeats`:
-to the runner an `ExternalBot` is a plain `Bot`; `ExternalSeats` starts one process per seat, each in the
-sandbox (`league.bots.sandbox`) as a slot user of its own, and stops every one of them when the match ends.
+"""The bot protocol's client (docs/bot-protocol.md): a program that plays a seat by JSON lines over its
+standard streams, read and written with hard time-outs. No sandbox here: the league's workers start each
+program in theirs (`league.programs.external`) and play it through this very code; `local_program` starts one
+as a plain child process, for an author trying their program on their own machine.
 
 The protocol, one JSON value per line (the engine's canonical encoding):
 
-- worker → bot, once: `{"type": "start", "game": ..., "version": ..., "seat": ..., "num_players": ...,
+- runner → bot, once: `{"type": "start", "game": ..., "version": ..., "seat": ..., "num_players": ...,
   "options": {...}, "seed": "..."}`
-- worker → bot, at each decision: `{"type": "act", "observation": {...}, "legal_actions": [...]}`;
-  bot → worker: `{"action": <one of legal_actions>}`
-- worker → bot, at the end: `{"type": "end", "outcome": {...}}`, then stdin closes.
+- runner → bot, at each decision: `{"type": "act", "observation": {...}, "legal_actions": [...]}`;
+  bot → runner: `{"action": <one of legal_actions>}`
+- runner → bot, at the end: `{"type": "end", "outcome": {...}}`, then stdin closes.
 
-A bot that answers late (hard time-out: the sandbox is killed), exits, answers something that is not JSON or
+A bot that answers late (hard time-out: the program is killed), exits, answers something that is not JSON or
 not `{"action": ...}`, answers more than `MAX_ANSWER_BYTES` in one line, or answers an illegal action forfeits
-its seat. An answer is read and parsed before the move clock stops (`ProgramProcess.read_answer`): the time
+its seat. An answer is read and parsed before the move clock stops (`ProgramPipes.read_answer`): the time
 its parse takes is the bot's, so an answer that is slow to parse is that bot's time-out, and with the cap no
-answer holds the worker longer than the parse of 64 KiB. The record holds only the reason's code
-(`ExternalBotError.forfeit_reason`, one of `games.core.record.FORFEIT_REASONS`); the words, and the last
-`OUTPUT_LIMIT` bytes the program wrote to its standard error, go to the seat's `ProgramLog`, which the league
-shows only to the bot's author and staff: nothing a program prints is ever public.
-
-A sandbox that cannot be had (no bubblewrap, every slot user busy) raises `SandboxUnavailable` out of the
-match, before any seat plays: that is the worker's fault, not the bot's, so no seat forfeits for it.
+answer holds the runner longer than the parse of 64 KiB (`games.core.json_bounds.parse_json`). The record
+holds only the reason's code (`ExternalBotError.forfeit_reason`, one of `games.core.record.FORFEIT_REASONS`);
+the words, and the last `OUTPUT_LIMIT` bytes the program wrote to its standard error, are kept beside it
+(`ProgramPipes.output_text`).
 """
 
 from __future__ import annotations
@@ -31,21 +27,18 @@ import contextlib
 import os
 import random
 import select
-import shutil
 import signal
 import subprocess
 import time
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import IO, Any, Protocol, cast
 
 from games.core.bot import Bot
 from games.core.encoding import canonical_bytes
+from games.core.json_bounds import parse_json
 from games.core.runner import SeatPlayer
 from games.core.state import Action, Game, Observation
-from league.bots.sandbox import SAFE_PATH, ProgramLimits, Sandbox, SandboxRefused, kill_sandbox
-from league.core.json_input import parse_json
 
 # An answer's line, newline excluded. The largest legal action of any game over the goldens is 32 bytes as an
 # answer (bench/answer_sizes.py, docs/bot-protocol.md): 64 KiB leaves room for any game to come.
@@ -59,7 +52,7 @@ LIMIT_SIGNALS = {signal.SIGXCPU, signal.SIGXFSZ}
 
 class ExternalBotError(Exception):
     """The program broke the protocol or a limit. `forfeit_reason` is the record's code; the message says
-    what happened, in words (for the staff's log, never for the record)."""
+    what happened, in words (for the author's and staff's log, never for the record)."""
 
     def __init__(self, forfeit_reason: str, message: str):
         super().__init__(message)
@@ -70,9 +63,10 @@ class ExternalBotError(Exception):
 class Limits:
     """What one bot process may use.
 
-    `move_seconds` is the wall-clock time allowed for each answer (the sandbox is killed when it runs out);
-    `cpu_seconds` is the CPU time per process for the whole match; `memory_mb` caps each process's address
-    space (the sandbox's processes are capped too: see `league.bots.sandbox`).
+    `move_seconds` is the wall-clock time allowed for each answer (the program is killed when it runs out),
+    and the first answer has `startup_seconds` more; `cpu_seconds` is the CPU time per process for the whole
+    match and `memory_mb` caps each process's address space (the league's sandbox enforces both:
+    `league.programs.sandbox`).
     """
 
     move_seconds: float = 1.0
@@ -81,66 +75,43 @@ class Limits:
     startup_seconds: float = 5.0
 
 
-def resolve_command(command: Sequence[str]) -> list[str]:
-    """The command with its program made an absolute path, or ExternalBotError when it does not exist here.
+class PipedProcess(Protocol):
+    """A running program whose three standard streams are pipes: a `subprocess.Popen`."""
 
-    A bare name is looked up on the bots' `PATH` (not the worker's); a path must be absolute, since the
-    program runs in a fresh empty folder.
-    """
-    if not command or not all(isinstance(part, str) and part for part in command):
-        raise ExternalBotError("crashed", "the command must be a program followed by its arguments")
-    program = command[0]
-    if "/" in program:
-        if not os.path.isabs(program):
-            raise ExternalBotError("crashed", f"give the program as an absolute path, not {program!r}")
-        found = program if os.access(program, os.X_OK) and os.path.isfile(program) else None
-    else:
-        found = shutil.which(program, path=SAFE_PATH)
-    if found is None:
-        raise ExternalBotError("crashed", f"no executable program {program!r} on this machine")
-    return [found, *command[1:]]
+    pid: int
+    stdin: IO[bytes]
+    stdout: IO[bytes]
+    stderr: IO[bytes]
+
+    def poll(self) -> int | None: ...
+
+    def wait(self, timeout: float | None = None) -> int: ...
 
 
-class ProgramProcess:
-    """One running bot program in its sandbox: JSON lines in, one answer line out, with hard time-outs.
+class ProgramPipes:
+    """One running bot program: JSON lines in, one answer line out, with hard time-outs.
 
-    Holds its slot user from start to `close()`; raises SandboxUnavailable if it cannot get one. Every
-    deadline is kept on `clock` (seconds; `time.monotonic` unless a test injects another).
+    `process` is started by the caller; `kill` stops it for good (and waits for it), when the program runs
+    out of time and at `close`. Every deadline is kept on `clock` (seconds; `time.monotonic` unless a test
+    injects another).
     """
 
     def __init__(
         self,
-        command: Sequence[str],
+        process: PipedProcess,
         limits: Limits,
-        sandbox: Sandbox,
-        program_dir: str | None = None,
         *,
+        kill: Callable[[PipedProcess], None],
         clock: Callable[[], float] = time.monotonic,
     ):
-        command = resolve_command(command)
+        self.process = process
         self.limits = limits
         self.clock = clock
+        self._kill = kill
         self.output = bytearray()
         self.output_bytes = 0
         self.buffer = b""
         self.closed = False
-        self._stack = ExitStack()
-        try:
-            self._stack.enter_context(sandbox.memory(limits.memory_mb))  # room first, then a slot user
-            self.user = self._stack.enter_context(sandbox.slot())
-            self.process = sandbox.popen(
-                command,
-                ProgramLimits(cpu_seconds=limits.cpu_seconds, memory_mb=limits.memory_mb),
-                self.user,
-                program_dir=program_dir,
-            )
-        except SandboxRefused as exc:
-            self._stack.close()
-            raise ExternalBotError("crashed", str(exc)) from None
-        except BaseException:
-            self._stack.close()
-            raise
-        self._stack.callback(kill_sandbox, self.process)
         self.stdout = self.process.stdout.fileno()
         self.stderr = self.process.stderr.fileno()
         for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
@@ -256,10 +227,14 @@ class ProgramProcess:
         return self.output.decode(errors="replace")
 
     def kill(self) -> None:
-        kill_sandbox(self.process)
+        self._kill(self.process)
+
+    def _stop(self) -> None:
+        """Stop the program for good once it had its moment to exit (`close`)."""
+        self.kill()
 
     def close(self) -> None:
-        """Close stdin, give the program a moment to exit, then kill its sandbox and free its slot."""
+        """Close stdin, give the program a moment to exit, then kill it."""
         if self.closed:
             return
         self.closed = True
@@ -268,7 +243,7 @@ class ProgramProcess:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=EXIT_GRACE_SECONDS)
         try:
-            self._stack.close()  # kills the sandbox, then sweeps and frees the slot
+            self._stop()
         finally:
             # Every writer of the pipe is dead now: what is left of standard error ends at end-of-file.
             with contextlib.suppress(OSError):
@@ -282,23 +257,36 @@ class ProgramProcess:
             self.process.stderr.close()
 
 
-@dataclass
-class SeatLog:
-    """What staff may read of one program's match: why it forfeited, in words, and what it printed."""
-
-    seat: int
-    label: str
-    forfeit: str = ""
-    detail: str = ""
-    output: str = ""
-    output_bytes: int = 0
+def kill_process(process: PipedProcess) -> None:
+    """Kill a program started as a plain child process, and wait for it."""
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process.pid, signal.SIGKILL)
+    process.wait()
 
 
-class ExternalBot(Bot):
-    """A seat played by an external program (made through `ExternalSeats`, not by the registry).
+def local_program(
+    command: Sequence[str], limits: Limits, *, clock: Callable[[], float] = time.monotonic
+) -> ProgramPipes:
+    """`command` started on this machine as a plain child process, with no sandbox: for an author's own
+    program on their own machine, never for a program someone else wrote. ExternalBotError if it cannot
+    start."""
+    try:
+        process = subprocess.Popen(
+            list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+    except OSError as exc:
+        raise ExternalBotError("crashed", f"could not start {command[0]!r}: {exc}") from None
+    return ProgramPipes(cast(PipedProcess, process), limits, kill=kill_process, clock=clock)
 
-    The program starts in its sandbox when the match starts (so that a worker without a free sandbox fails
-    the match before it begins, rather than a seat); it is told the start of the match on its first decision.
+
+class ProtocolBot(Bot):
+    """A seat played by a program speaking the bot protocol: a plain `Bot` to the runner.
+
+    `start` starts the program when the match starts (so that a runner that cannot start it, a worker
+    without a free sandbox say, fails the match before it begins, rather than a seat); the program is told
+    the start of the match on its first decision. An ExternalBotError from `start`, or `program_error`, is
+    the seat's forfeit at its first decision.
     """
 
     name = "external"
@@ -311,13 +299,10 @@ class ExternalBot(Bot):
         num_players: int,
         options: Mapping[str, Any],
         rng: random.Random,
-        command: Sequence[str],
         limits: Limits,
         seed: str,
-        sandbox: Sandbox,
-        program_dir: str | None = None,
+        start: Callable[[], ProgramPipes],
         program_error: str = "",
-        clock: Callable[[], float] = time.monotonic,
     ):
         super().__init__(game, seat, num_players, options, None, rng)
         self.limits = limits
@@ -325,12 +310,12 @@ class ExternalBot(Bot):
         self.started = False
         self.answered = False
         self.error: ExternalBotError | None = None
-        self.program: ProgramProcess | None = None
+        self.program: ProgramPipes | None = None
         if program_error:
             self.error = ExternalBotError("crashed", program_error)
             return
         try:
-            self.program = ProgramProcess(command, limits, sandbox, program_dir, clock=clock)
+            self.program = start()
         except ExternalBotError as exc:
             self.error = exc  # the seat forfeits on its first decision
 
@@ -338,7 +323,7 @@ class ExternalBot(Bot):
         self.started = True
         if self.error is not None:
             raise self.error
-        program = cast(ProgramProcess, self.program)  # None only with an error, raised above
+        program = cast(ProgramPipes, self.program)  # None only with an error, raised above
         program.send(
             {
                 "type": "start",
@@ -357,7 +342,7 @@ class ExternalBot(Bot):
         # The first answer may also pay for the program's start (an interpreter loading its modules).
         seconds = self.limits.move_seconds + (0.0 if self.answered else self.limits.startup_seconds)
         # None only with an error, which `_start` raised at the seat's first decision (its forfeit)
-        program = cast(ProgramProcess, self.program)
+        program = cast(ProgramPipes, self.program)
         program.send({"type": "act", "observation": observation, "legal_actions": legal_actions})
         action = program.read_answer(seconds)
         self.answered = True
@@ -385,93 +370,43 @@ def _too_long() -> ExternalBotError:
     )
 
 
-class ExternalSeats:
-    """The external programs of one match: their seats for the runner, and the cleanup of every process.
+class LocalSeats:
+    """Programs of one match started on this machine with no sandbox (`local_program`): `seat(...)` is the
+    runner's seat of one program, and leaving the `with` block (or `finish(outcome)`) stops every one of
+    them. For an author's own programs, as `league.programs.external.ExternalSeats` is for the workers'."""
 
-    Use as a context manager around `play_match`; `seat(...)` is the `SeatPlayer` of one program (its sandbox
-    starts with the match), `finish(outcome)` tells every program the result and stops it, and `logs(details)`
-    is then what staff may read of each program (`details`: the runner's `forfeit_details`). The programs'
-    move clocks run on `clock` (`time.monotonic` unless a test injects another).
-    """
-
-    def __init__(self, sandbox: Sandbox, *, clock: Callable[[], float] = time.monotonic) -> None:
-        self.sandbox = sandbox
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
-        self.bots: list[tuple[str, ExternalBot]] = []
+        self.bots: list[ProtocolBot] = []
 
-    def seat(
-        self,
-        *,
-        label: str,
-        command: Sequence[str],
-        limits: Limits,
-        seed: str,
-        external: Mapping[str, Any] | None = None,
-        program_dir: str | None = None,
-        program_error: str = "",
-    ) -> SeatPlayer:
-        """The seat of one program, named `{"bot": "external", "params": {"definition": label}, "external":
-        external}` in the record (`external`: the league's bot definition and version); `seed` is the seat's
-        seed the program is told (`games.core.runner.bot_seed`). The program keeps its own hard time-out, so
-        the runner's move-time check does not apply to it. An uploaded program's files are in `program_dir`;
-        `program_error` says why they could not be had (the seat forfeits, `crashed`)."""
+    def seat(self, *, label: str, command: Sequence[str], limits: Limits, seed: str) -> SeatPlayer:
+        """The seat of `command`, named `{"bot": "external", "params": {"definition": label}}` in the record;
+        `seed` is the seat's seed the program is told (`games.core.runner.bot_seed`)."""
 
         def make(
             game: Game, seat: int, num_players: int, options: Mapping[str, Any], rng: random.Random
         ) -> Bot:
-            bot = ExternalBot(
+            bot = ProtocolBot(
                 game,
                 seat,
                 num_players,
                 options,
                 rng,
-                command,
                 limits,
                 seed,
-                self.sandbox,
-                program_dir=program_dir,
-                program_error=program_error,
-                clock=self.clock,
+                lambda: local_program(command, limits, clock=self.clock),
             )
-            self.bots.append((label, bot))
+            self.bots.append(bot)
             return bot
 
-        return SeatPlayer(ExternalBot.name, {"definition": label}, make=make, external=external)
+        return SeatPlayer(ProtocolBot.name, {"definition": label}, make=make, external={"definition": label})
 
     def finish(self, outcome: Mapping[str, Any] | None) -> None:
-        errors = []
-        for _, bot in self.bots:
-            try:
-                bot.finish(outcome)
-            except Exception as exc:  # stop every program even if one sandbox will not go away
-                errors.append(exc)
-        if errors:
-            raise errors[0]
+        for bot in self.bots:
+            bot.finish(outcome)
 
-    def logs(self, forfeits: Sequence[Mapping[str, Any]], details: Mapping[int, str]) -> list[SeatLog]:
-        """Each program's log: its forfeit (code and words) if it forfeited, and what it printed."""
-        reasons = {forfeit["seat"]: forfeit["reason"] for forfeit in forfeits}
-        logs = []
-        for label, bot in self.bots:
-            program = bot.program
-            logs.append(
-                SeatLog(
-                    seat=bot.seat,
-                    label=label,
-                    forfeit=reasons.get(bot.seat, ""),
-                    detail=details.get(bot.seat, ""),
-                    output=program.output_text() if program is not None else "",
-                    output_bytes=program.output_bytes if program is not None else 0,
-                )
-            )
-        return logs
-
-    def __enter__(self) -> ExternalSeats:
+    def __enter__(self) -> LocalSeats:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, *exc_info: object) -> None:
-        try:
-            self.finish(None)
-        except Exception:
-            if exc_type is None:
-                raise  # else the error already on its way out is the one to report
+    def __exit__(self, *exc_info: object) -> None:
+        self.finish(None)

@@ -1,5 +1,5 @@
 """The worker's side of uploaded programs: each seat's files fetched by hash from the database into this
-worker's cache (`league.bots.program_cache`, under PROGRAM_CACHE_DIR), checked on every use.
+worker's cache (`league.programs.program_cache`, under PROGRAM_CACHE_DIR), checked on every use.
 
 `seats_ready` turns the seats of one match into seats that can play: an uploaded program's seat gets the
 folder its sandbox shows at /bot, or, if its stored program cannot be unpacked, the reason (it forfeits,
@@ -11,15 +11,31 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from django.conf import settings
 
-from league.bots.models import Program
-from league.bots.playing import SeatBot
-from league.bots.program_cache import ProgramCache, ProgramUnavailable
-from league.bots.sandbox import SandboxUnavailable
-from league.bots.sandboxing import program_cache_access
-from league.bots.uploads import upload_limits
+from league.programs.models import Program
+from league.programs.program_cache import ProgramCache, ProgramUnavailable
+from league.programs.sandbox import SandboxUnavailable
+from league.programs.sandboxing import program_cache_access
+from league.programs.uploads import upload_limits
+
+
+class ProgramSeat(Protocol):
+    """A seat of a match as the worker plays it (`league.bots.playing.SeatBot`, a frozen dataclass): an
+    uploaded program's hash and files, and the two fields `seat_ready` fills."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def program_sha256(self) -> str: ...
+
+    @property
+    def program_files(self) -> tuple[Any, ...]: ...
+
+
+Seat = TypeVar("Seat", bound=ProgramSeat)
 
 
 def program_cache() -> ProgramCache:
@@ -35,7 +51,7 @@ def fetch_program(digest: str) -> bytes:
     return bytes(content)
 
 
-def seat_ready(seat: SeatBot, cache: ProgramCache | None = None) -> SeatBot:
+def seat_ready(seat: Seat, cache: ProgramCache | None = None) -> Seat:
     if not seat.program_sha256:
         return seat
     cache = cache or program_cache()
@@ -50,7 +66,7 @@ def seat_ready(seat: SeatBot, cache: ProgramCache | None = None) -> SeatBot:
     return dataclasses.replace(seat, program_dir=folder)
 
 
-def seats_ready(seats: Sequence[SeatBot]) -> list[SeatBot]:
+def seats_ready(seats: Sequence[Seat]) -> list[Seat]:
     """The seats with each uploaded program's files in place (see the module docstring)."""
     cache = program_cache()
     return [seat_ready(seat, cache) for seat in seats]

@@ -1,0 +1,29 @@
+"""The caps of an uploaded program from the settings: its archive's (BOT_UPLOAD_*, `league.programs.archives`)
+and the check of its modules' (BOT_CHECK_*, `league.programs.checking`). The upload of a bot version is
+`league.bots.uploads`.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from league.programs.archives import ArchiveLimits
+from league.programs.checking import CheckLimits
+
+
+def upload_limits() -> ArchiveLimits:
+    return ArchiveLimits(
+        upload_bytes=settings.BOT_UPLOAD_MAX_BYTES,
+        total_bytes=settings.BOT_UPLOAD_MAX_EXTRACTED_BYTES,
+        entries=settings.BOT_UPLOAD_MAX_ENTRIES,
+        entry_bytes=settings.BOT_UPLOAD_MAX_ENTRY_BYTES,
+        ratio=settings.BOT_UPLOAD_MAX_RATIO,
+    )
+
+
+def check_limits() -> CheckLimits:
+    return CheckLimits(
+        cpu_seconds=settings.BOT_CHECK_CPU_SECONDS,
+        memory_mb=settings.BOT_CHECK_MEMORY_MB,
+        wall_seconds=settings.BOT_CHECK_WALL_SECONDS,
+    )
