@@ -12,12 +12,12 @@ import pytest
 from django.db.models import Count
 from django.utils import timezone
 
-from league.bots.leagues import league_start
 from league.bots.models import BotLeague, Fixture, ProgramLog
 from league.bots.sandbox import processes_of
 from league.bots.sandboxing import sandbox
-from league.bots.services import bot_register
-from league.bots.worker import leases_reap
+from league.bots.services.definitions import bot_register
+from league.bots.services.leagues import league_start
+from league.bots.services.leases import leases_reap
 from league.ratings.models import Rating
 from league.ratings.services import pool_differences
 from league.results.models import ResultVersion

@@ -6,7 +6,7 @@ from django.conf import settings
 
 from league.bots.sandbox import Sandbox, SandboxConfig, SandboxRefused, delegated_memory_cgroup
 from league.bots.sandboxing import sandbox
-from league.bots.services import bot_register
+from league.bots.services.definitions import bot_register
 from league.core.errors import UserError
 
 PYTHON = "/usr/bin/python3"

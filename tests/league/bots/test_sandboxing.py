@@ -8,13 +8,14 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
-from league.bots.leagues import league_start
 from league.bots.models import BotLeague, Fixture, WorkerProbe
 from league.bots.probe import PROTECTIONS, ProbeResult
 from league.bots.sandbox import Sandbox, SandboxConfig
 from league.bots.selectors import sandbox_status
-from league.bots.services import bot_register
-from league.bots.worker import league_work, leases_reap
+from league.bots.services.definitions import bot_register
+from league.bots.services.leagues import league_start
+from league.bots.services.leases import leases_reap
+from league.bots.services.work import work_play
 from league.matches.models import Match
 from league.results.models import ResultVersion
 from tests.league.bots.conftest import make_bots, make_league
@@ -24,7 +25,7 @@ PROGRAMS = Path(__file__).parent / "programs"
 
 @pytest.fixture
 def no_broker():
-    with mock.patch("league.bots.leagues.queue_work"):
+    with mock.patch("league.bots.services.leagues.queue_work"):
         yield
 
 
@@ -68,7 +69,7 @@ def test_a_worker_that_did_not_prove_its_sandbox_leaves_the_programs_fixtures_wa
     waiting = external_fixtures(league)
 
     with mock.patch("league.bots.sandboxing.verdict", return_value=verdict("no_host_sockets")):
-        stored = league_work(league_id=league.pk, worker="host:1", node="celery@leaky")
+        stored = work_play(league_id=league.pk, worker="host:1", node="celery@leaky")
 
     assert (stored, len(waiting)) == (
         2,
@@ -92,9 +93,9 @@ def test_a_sandbox_that_cannot_be_had_hands_the_batch_back_and_no_seat_forfeits(
     with (
         mock.patch("league.bots.sandboxing.verdict", return_value=verdict()),
         mock.patch("league.bots.sandboxing.sandbox", return_value=no_slots),
-        mock.patch("league.bots.worker.logger") as logger,
+        mock.patch("league.bots.services.work.logger") as logger,
     ):
-        league_work(league_id=league.pk, worker="host:1")
+        work_play(league_id=league.pk, worker="host:1")
 
     waiting = external_fixtures(league)
     assert [(f.done, f.lease_token, f.lease_expires_at) for f in waiting] == [(False, "", None)] * 2
@@ -127,7 +128,7 @@ def test_a_lease_is_renewed_while_a_slow_batch_plays_so_the_reaper_leaves_it(sta
         handed_back.append(leases_reap(now=timezone.now()))
 
     started = timezone.now()
-    assert league_work(league_id=league.pk, worker="slow", on_stored=reap) == 3
+    assert work_play(league_id=league.pk, worker="slow", on_stored=reap) == 3
     took = (timezone.now() - started).total_seconds()
 
     assert handed_back == [0, 0, 0]

@@ -5,7 +5,7 @@ from django.core.management import call_command
 from kombu import Connection
 
 from league.bots.probe import PROTECTIONS, ProbeResult
-from league.bots.services import worker_probe_record
+from league.bots.services.definitions import worker_probe_record
 from league.matches.models import Match
 from league.players.models import Player
 from league.ratings.models import Rating, RatingPool
