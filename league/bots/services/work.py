@@ -30,7 +30,8 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from django.db import DatabaseError, connection, transaction
@@ -191,6 +192,21 @@ def _token(worker: str) -> str:
     return f"{worker}:{uuid.uuid4().hex[:12]}"
 
 
+@dataclass(frozen=True)
+class Batch:
+    """A claimed batch and how to play it: its kind, rows (with their game), lease, chunk size, rating pool
+    (None: unrated), what plays each player's seat (by player id) and each match's players by seat."""
+
+    kind: Kind
+    claimed: list[Claimed]
+    lease_seconds: int
+    commit_every: int
+    pool_id: int | None
+    bots: Mapping[int, tuple[int, SeatBot]]
+    seat_players: Mapping[int, list[int]]
+    label: str
+
+
 def work_play(
     *,
     worker: str,
@@ -236,75 +252,31 @@ def work_play(
                 # seats are read afresh for every batch, a league's once.
                 bots = seat_bots(league)
                 sandbox = proven_sandbox(league=league, worker=node or worker)
-            # The end of a round is shared out in ever smaller claims (half of what is left each time), so
-            # that no worker waits long at the round's barrier for another to finish a large batch.
-            claimed = leases_claim(
-                league_kind(league),
-                token=token,
-                seconds=league.lease_seconds,
-                limit=league.batch_size,
-                least=max(1, league.commit_every // 10),
-                owner_id=league.pk,
-                external=sandbox is not None,
-            )
-            if not claimed:
+            batch = _league_batch(league, token, bots, external=sandbox is not None)
+            if batch is None:
                 if league_advance(league_id=league.pk):
                     continue
                 return stored
-            kind, seconds, commit_every, pool_id = (
-                league_kind(league),
-                league.lease_seconds,
-                league.commit_every,
-                league.rating_pool_id,
-            )
-            claimed = [row._replace(game_id=league.game_id, options=league.options) for row in claimed]
-            seat_players = players_by_seat(match_ids=[row.match_id for row in claimed])
-            label = f"league {league.pk}"
         else:
             claim = work_claim(token=token, external=sandbox is not None, leagues=leagues_first)
             if claim.league_id is not None:
                 left = None if max_seconds is None else max(1.0, max_seconds - elapsed)
                 played = work_play(league_id=claim.league_id, worker=worker, max_seconds=left, node=node)
-                leagues_first = (
-                    played > 0
-                )  # nothing to claim after all (others hold it): challenges meanwhile
+                # Nothing to claim after all (others hold it): challenges meanwhile.
+                leagues_first = played > 0
                 continue
             leagues_first = True
-            claimed = claim.games
-            if not claimed:
+            if not claim.games:
                 return stored
-            kind, seconds, commit_every, pool_id = (
-                Kind.CHALLENGE,
-                CHALLENGE_LEASE_SECONDS,
-                CHALLENGE_COMMIT_EVERY,
-                None,
-            )
-            seat_players = players_by_seat(match_ids=[row.match_id for row in claimed])
-            bots = _seat_bots(
-                BotDefinition.objects.filter(
-                    player_id__in={pid for ids in seat_players.values() for pid in ids}
-                )
-                .select_related("program")
-                .defer("program__content")
-            )
-            label = "challenges"
+            batch = _challenge_batch(claim.games)
         try:
-            with LeaseRenewal(token=token, seconds=seconds):
-                stored += _play_batch(
-                    kind,
-                    token,
-                    claimed,
-                    seat_players,
-                    bots,
-                    sandbox,
-                    commit_every,
-                    pool_id,
-                    stored,
-                    on_stored,
-                )
+            with LeaseRenewal(token=token, seconds=batch.lease_seconds):
+                stored += _play_batch(batch, token, sandbox, stored, on_stored)
         except SandboxUnavailable as exc:
             handed_back = leases_release(token=token)
-            logger.error("%s: handed back %d matches, no sandbox to be had: %s", label, handed_back, exc)
+            logger.error(
+                "%s: handed back %d matches, no sandbox to be had: %s", batch.label, handed_back, exc
+            )
             return stored
         # Rate while the others play, strictly in schedule order: only once every earlier match is stored
         # (the worker storing the last of them rates ours too), so no batch is applied early and replayed.
@@ -314,7 +286,7 @@ def work_play(
             league is not None
             and time.monotonic() - rated_at >= RATE_EVERY_SECONDS
             and not Fixture.objects.filter(
-                league_id=league.pk, done=False, position__lt=claimed[0].position
+                league_id=league.pk, done=False, position__lt=batch.claimed[0].position
             ).exists()
         ):
             with transaction.atomic():
@@ -323,25 +295,72 @@ def work_play(
             rated_at = time.monotonic()
 
 
+def _league_batch(
+    league: BotLeague, token: str, bots: Mapping[int, tuple[int, SeatBot]], *, external: bool
+) -> Batch | None:
+    """Claim a batch of the league's (or ladder's) open fixtures, in schedule order; None if none is left.
+
+    The end of a round is shared out in ever smaller claims (half of what is left each time), so that no
+    worker waits long at the round's barrier for another to finish a large batch.
+    """
+    kind = league_kind(league)
+    claimed = leases_claim(
+        kind,
+        token=token,
+        seconds=league.lease_seconds,
+        limit=league.batch_size,
+        least=max(1, league.commit_every // 10),
+        owner_id=league.pk,
+        external=external,
+    )
+    if not claimed:
+        return None
+    return Batch(
+        kind,
+        [row._replace(game_id=league.game_id, options=league.options) for row in claimed],
+        league.lease_seconds,
+        league.commit_every,
+        league.rating_pool_id,
+        bots,
+        players_by_seat(match_ids=[row.match_id for row in claimed]),
+        f"league {league.pk}",
+    )
+
+
+def _challenge_batch(claimed: list[Claimed]) -> Batch:
+    """A batch of claimed challenge matches (unrated), with what plays each of their seats."""
+    seat_players = players_by_seat(match_ids=[row.match_id for row in claimed])
+    bots = _seat_bots(
+        BotDefinition.objects.filter(player_id__in={pid for ids in seat_players.values() for pid in ids})
+        .select_related("program")
+        .defer("program__content")
+    )
+    return Batch(
+        Kind.CHALLENGE,
+        claimed,
+        CHALLENGE_LEASE_SECONDS,
+        CHALLENGE_COMMIT_EVERY,
+        None,
+        bots,
+        seat_players,
+        "challenges",
+    )
+
+
 def _play_batch(
-    kind: Kind,
+    batch: Batch,
     token: str,
-    claimed: Sequence[Claimed],
-    seat_players: Mapping[int, list[int]],
-    bots: Mapping[int, tuple[int, SeatBot]],
     sandbox: Sandbox | None,
-    commit_every: int,
-    pool_id: int | None,
     stored_before: int,
     on_stored: Callable[[int], object] | None,
 ) -> int:
     """Play and store a claimed batch, `commit_every` matches per transaction; how many were stored."""
     stored = 0
-    for start in range(0, len(claimed), commit_every):
+    for start in range(0, len(batch.claimed), batch.commit_every):
         chunk = []
-        for row in claimed[start : start + commit_every]:
+        for row in batch.claimed[start : start + batch.commit_every]:
             began = time.perf_counter()
-            seats = [bots[player_id] for player_id in seat_players[row.match_id]]
+            seats = [batch.bots[player_id] for player_id in batch.seat_players[row.match_id]]
             played = play_league_match(
                 game_id=row.game_id,
                 options=row.options or {},
@@ -359,7 +378,7 @@ def _play_batch(
                     bot_ids=[bot_id for bot_id, _ in seats],
                 )
             )
-        stored += leases_store(kind, token=token, played=chunk, pool_id=pool_id)
+        stored += leases_store(batch.kind, token=token, played=chunk, pool_id=batch.pool_id)
         if on_stored is not None:
             on_stored(stored_before + stored)
     return stored
