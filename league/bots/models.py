@@ -319,6 +319,7 @@ class LeasedWork(models.Model):
     voids its match at the `LEASES_LOST_LIMIT`th expiry.
     """
 
+    # Each kind's model redeclares it with the name the match knows it by (`bot_fixture`, `challenge_match`).
     match = models.OneToOneField("matches.Match", on_delete=models.PROTECT, related_name="+")
     seed = models.BigIntegerField()
     done = models.BooleanField(default=False)
@@ -331,7 +332,7 @@ class LeasedWork(models.Model):
     played_by = models.CharField(max_length=80, blank=True, help_text="The batch that stored its result.")
     seconds = models.FloatField(null=True, blank=True, help_text="Time spent playing it (not in the record).")
 
-    objects = models.Manager()
+    objects = models.Manager()  # inherited by both: the pipeline queries either model through it
 
     class Meta:
         abstract = True
