@@ -180,10 +180,11 @@ def run(args: argparse.Namespace, database_url: str) -> dict[str, list[dict[str,
 
     from django.db.models import Max
 
-    from league.bots.leagues import league_create, league_start
     from league.bots.models import BotLeague, Fixture
-    from league.bots.services import bot_register
-    from league.bots.worker import leases_reap, seat_bots
+    from league.bots.services.definitions import bot_register
+    from league.bots.services.leagues import league_create, league_start
+    from league.bots.services.leases import leases_reap
+    from league.bots.services.work import seat_bots
     from league.matches.models import Match, MatchSeat
     from league.results.models import ResultVersion
 

@@ -227,10 +227,10 @@ class Site:
 
     def add_league(self, rounds: int) -> object:
         """A bot league of the bench's built-in bots, played in-process to its end."""
-        from league.bots.leagues import league_create, league_start
         from league.bots.models import BotLeague
-        from league.bots.services import bot_register
-        from league.bots.worker import league_work
+        from league.bots.services.definitions import bot_register
+        from league.bots.services.leagues import league_create, league_start
+        from league.bots.services.work import work_play
 
         if not self.bots:
             self.bots = [
@@ -255,9 +255,9 @@ class Site:
             seed=len(self.leagues) + 1,
             by=self.organizer,
         )
-        with mock.patch("league.bots.leagues.queue_work"):
+        with mock.patch("league.bots.services.leagues.queue_work"):
             league_start(league_id=league.pk)
-        league_work(league_id=league.pk, worker="bench")
+        work_play(league_id=league.pk, worker="bench")
         self.leagues.append(BotLeague.objects.get(pk=league.pk))
         return self.leagues[-1]
 

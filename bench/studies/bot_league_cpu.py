@@ -1,4 +1,4 @@
-"""Where a bot league's CPU goes: one Nacho Pile league played in this process (`league_work`, no Celery),
+"""Where a bot league's CPU goes: one Nacho Pile league played in this process (`work_play`, no Celery),
 split into the engine's time, the service's own time around it, and its PostgreSQL backend's time.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \
@@ -61,11 +61,11 @@ def run(args: argparse.Namespace, database_url: str) -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    import league.bots.leagues as leagues
-    import league.bots.worker as worker
-    from league.bots.leagues import league_create, league_start
-    from league.bots.services import bot_register
-    from league.bots.worker import league_work
+    import league.bots.services.leagues as leagues
+    import league.bots.services.work as worker
+    from league.bots.services.definitions import bot_register
+    from league.bots.services.leagues import league_create, league_start
+    from league.bots.services.work import work_play
 
     call_command("migrate", verbosity=0)
     bots = [
@@ -110,7 +110,7 @@ def run(args: argparse.Namespace, database_url: str) -> None:
                 backend = cursor.fetchone()[0]
             engine_seconds[0] = 0.0
             backend_before, own_before = process_cpu(backend), time.process_time()
-            matches = league_work(league_id=league.pk, worker="bench")
+            matches = work_play(league_id=league.pk, worker="bench")
             own = time.process_time() - own_before
             database = process_cpu(backend) - backend_before
         engine = engine_seconds[0]
@@ -123,7 +123,7 @@ def run(args: argparse.Namespace, database_url: str) -> None:
         )
     matches = rows[0][0]
     engine, service, database = (statistics.median(row[i] / row[0] * 1000 for row in rows) for i in (1, 2, 3))
-    print(f"Nacho Pile league of {matches} matches in one process (league_work), medians of {args.repeats}:")
+    print(f"Nacho Pile league of {matches} matches in one process (work_play), medians of {args.repeats}:")
     print(f"  engine (play_league_match)     {engine:6.2f} ms CPU a match")
     print(f"  service around it              {service:6.2f} ms CPU a match")
     print(f"  its PostgreSQL backend         {database:6.2f} ms CPU a match")

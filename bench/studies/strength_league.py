@@ -5,8 +5,8 @@ bot at several budgets, rated by the league's own pool.
         [--budgets 25,100,400] [--move-seconds 60]
 
 The bots are registered, the league is created, started and played to its target by the same services the site
-and the Celery workers use (`league.bots.services.bot_register`, `league.bots.leagues`,
-`league.bots.worker.league_work`, here in this process), on a database of its own (a scratch PostgreSQL
+and the Celery workers use (`league.bots.services.bot_register`, `league.bots.services.leagues`,
+`league.bots.services.work.work_play`, here in this process), on a database of its own (a scratch PostgreSQL
 database on the server of DATABASE_URL, else a SQLite file in a temporary folder). Printed: the league's
 standings as its page shows them (conservative rating mu − 3σ, mu, 3σ (the page's ±), matches, mean place,
 share of wins), then whether the order is random < heuristic < search and where the budgets come out in order
@@ -41,11 +41,11 @@ def lineup(game_id: str, budgets: list[int]) -> list[tuple[str, str, dict]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from league.bots.leagues import league_create, league_start
     from league.bots.models import BotLeague
     from league.bots.selectors import bot_forfeit_rates, league_standings
-    from league.bots.services import bot_register
-    from league.bots.worker import league_work
+    from league.bots.services.definitions import bot_register
+    from league.bots.services.leagues import league_create, league_start
+    from league.bots.services.work import work_play
 
     budgets = sorted(args.budgets)
     bots = [
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     )
     league_start(league_id=league.pk)
     started, cpu = time.perf_counter(), time.process_time()
-    league_work(league_id=league.pk, worker=f"bench:{os.getpid()}")
+    work_play(league_id=league.pk, worker=f"bench:{os.getpid()}")
     league.refresh_from_db()
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     if league.status != BotLeague.Status.FINISHED:

@@ -11,8 +11,9 @@ from rest_framework.response import Response
 from league.api import filters
 from league.api.errors import ERROR
 from league.api.limits import number_limits, whole_limits
-from league.bots import leagues, selectors, services, uploads
+from league.bots import selectors, uploads
 from league.bots.models import BotDefinition, BotLeague, Fixture
+from league.bots.services import definitions, leagues
 from league.core.bodies import takes_body
 from league.core.errors import ErrorCode, NotFound
 from league.players.models import Player
@@ -104,9 +105,9 @@ class BotWriteSerializer(serializers.Serializer):
     command = serializers.ListField(
         child=serializers.CharField(max_length=1000), default=list, max_length=100
     )
-    move_seconds = serializers.FloatField(default=1.0, **number_limits(services.MOVE_SECONDS))
-    cpu_seconds = serializers.IntegerField(default=60, **whole_limits(services.CPU_SECONDS))
-    memory_mb = serializers.IntegerField(default=512, **whole_limits(services.MEMORY_MB))
+    move_seconds = serializers.FloatField(default=1.0, **number_limits(definitions.MOVE_SECONDS))
+    cpu_seconds = serializers.IntegerField(default=60, **whole_limits(definitions.CPU_SECONDS))
+    memory_mb = serializers.IntegerField(default=512, **whole_limits(definitions.MEMORY_MB))
     description = serializers.CharField(default="", allow_blank=True, max_length=5000)
 
 
@@ -116,9 +117,9 @@ class BotReviseSerializer(serializers.Serializer):
     command = serializers.ListField(
         child=serializers.CharField(max_length=1000), required=False, max_length=100
     )
-    move_seconds = serializers.FloatField(required=False, **number_limits(services.MOVE_SECONDS))
-    cpu_seconds = serializers.IntegerField(required=False, **whole_limits(services.CPU_SECONDS))
-    memory_mb = serializers.IntegerField(required=False, **whole_limits(services.MEMORY_MB))
+    move_seconds = serializers.FloatField(required=False, **number_limits(definitions.MOVE_SECONDS))
+    cpu_seconds = serializers.IntegerField(required=False, **whole_limits(definitions.CPU_SECONDS))
+    memory_mb = serializers.IntegerField(required=False, **whole_limits(definitions.MEMORY_MB))
     description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
 
 
@@ -182,7 +183,7 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
         data = BotWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
-        bot = services.bot_register(
+        bot = definitions.bot_register(
             name=values.pop("name"),
             description=values.pop("description"),
             game_id=values.pop("game"),
@@ -200,7 +201,7 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
         bot = self.get_object()
         data = BotReviseSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        revised = services.bot_revise(bot=bot, by=request.user, **data.validated_data)
+        revised = definitions.bot_revise(bot=bot, by=request.user, **data.validated_data)
         return Response(BotSerializer(revised).data)
 
 

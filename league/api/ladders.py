@@ -1,5 +1,5 @@
-"""REST endpoints for ladders and challenges: thin adapters over `league.bots.ladders`,
-`league.bots.challenges` and the bots' selectors.
+"""REST endpoints for ladders and challenges: thin adapters over `league.bots.services.ladders`,
+`league.bots.services.challenges` and the bots' selectors.
 
 - `/api/ladders/`: anyone reads ladders and their standings; staff create them; a bot's owner (or staff)
   enters it (`entries/`) or withdraws it (`leave/`).
@@ -18,9 +18,10 @@ from rest_framework.response import Response
 from league.api.bots import LeagueMatchSerializer, StandingSerializer
 from league.api.errors import ERROR
 from league.api.limits import whole_limits
-from league.bots import challenges, ladders, selectors
-from league.bots.leagues import SETTING_BOUNDS
+from league.bots import selectors
 from league.bots.models import BotDefinition, BotLeague, Challenge, ChallengeMatch, LadderEvent
+from league.bots.services import challenges, ladders
+from league.bots.services.leagues import SETTING_BOUNDS
 from league.core.errors import Forbidden
 
 

@@ -11,7 +11,6 @@ import json
 from django import forms
 from django.contrib import admin, messages
 
-from league.bots import leagues, services
 from league.bots.models import (
     BotDefinition,
     BotLeague,
@@ -20,6 +19,7 @@ from league.bots.models import (
     LadderEvent,
     LeagueEntry,
 )
+from league.bots.services import definitions, leagues
 from league.core.catalogue import game_choices
 from league.core.errors import UserError
 from league.core.forms import add_user_error, json_object
@@ -67,7 +67,7 @@ class BotDefinitionForm(forms.ModelForm):
         if self.errors:
             return data
         try:
-            plan = services.check_bot(
+            plan = definitions.check_bot(
                 game_id=data.get("game_id") or self.instance.game_id,
                 kind=data["kind"],
                 strategy=data.get("strategy") or "",
@@ -79,7 +79,7 @@ class BotDefinitionForm(forms.ModelForm):
                 by=self.user,
             )
             if not self.instance.pk:  # a new bot's name (fixed once it exists): checked here, not on saving
-                services.check_bot_name(data.get("name"), game_id=plan.game_id)
+                definitions.check_bot_name(data.get("name"), game_id=plan.game_id)
         except UserError as exc:
             add_user_error(self, exc)
         return data
@@ -121,7 +121,7 @@ class BotDefinitionAdmin(admin.ModelAdmin):
         definition = {field: data.get(field) for field in DEFINITION_FIELDS}
         definition["strategy"] = definition["strategy"] or ""
         if not change:
-            bot = services.bot_register(
+            bot = definitions.bot_register(
                 name=data["name"],
                 description=data.get("description", ""),
                 game_id=data["game_id"],
@@ -131,7 +131,7 @@ class BotDefinitionAdmin(admin.ModelAdmin):
             )
         else:
             before = BotDefinition.objects.get(pk=obj.pk)
-            bot = services.bot_revise(
+            bot = definitions.bot_revise(
                 bot=before,
                 by=request.user,
                 kind=data["kind"],
@@ -244,7 +244,7 @@ class LadderEventAdmin(ReadOnlyAdmin):
 
 @admin.register(Challenge)
 class ChallengeAdmin(ReadOnlyAdmin):
-    """Authors' challenges (unrated matches): written only by `league.bots.challenges`."""
+    """Authors' challenges (unrated matches): written only by `league.bots.services.challenges`."""
 
     list_display = ("id", "challenger", "bot", "game_id", "match_count", "status", "created_at")
     list_filter = ("status", "game_id")

@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from games import registry
-from league.bots.ladders import ladder_create, ladder_enter
-from league.bots.leagues import league_create, league_start
 from league.bots.models import BotDefinition, BotLeague
-from league.bots.services import bot_register
+from league.bots.services.definitions import bot_register
+from league.bots.services.ladders import ladder_create, ladder_enter
+from league.bots.services.leagues import league_create, league_start
 
 DEMO_ROUNDS = 40
 DEMO_INTERVAL_SECONDS = 5

@@ -278,21 +278,17 @@ class LeagueRound(models.Model):
         return f"{self.league} round {self.number}"
 
 
-class Fixture(models.Model):
-    """One scheduled match of a league, with the lease of the worker playing it.
+class LeasedWork(models.Model):
+    """The lease columns of a match a worker plays: a league's or ladder's `Fixture`, a `ChallengeMatch`.
 
-    `done` is set in the transaction that stores the match's result (version 1, by the system); the unique
-    (match, version) rule of results makes a second store of the same match fail, so a match counts once.
-    It is set too when the reaper voids the match, its lease having expired `LEASES_LOST_LIMIT` times
-    (`league.bots.worker.leases_reap`): the match is not played again.
+    One pipeline claims, renews, stores and reaps them, whatever the kind (`league.bots.services.leases`):
+    a claim writes `lease_token` (the worker's batch) and `lease_expires_at`; the store of the match's result
+    sets `done` and clears the lease in one transaction; the reaper hands back a row whose lease expired, and
+    voids its match at the `LEASES_LOST_LIMIT`th expiry.
     """
 
-    league = models.ForeignKey(
-        BotLeague, on_delete=models.CASCADE, related_name="fixtures", db_index=False
-    )  # fixture_position_unique leads with it
-    round = models.ForeignKey(LeagueRound, on_delete=models.CASCADE, related_name="fixtures")
-    position = models.PositiveIntegerField(help_text="Order in the league's schedule (ratings apply in it).")
-    match = models.OneToOneField("matches.Match", on_delete=models.PROTECT, related_name="bot_fixture")
+    # Each kind's model redeclares it with the name the match knows it by (`bot_fixture`, `challenge_match`).
+    match = models.OneToOneField("matches.Match", on_delete=models.PROTECT, related_name="+")
     seed = models.BigIntegerField()
     done = models.BooleanField(default=False)
     lease_token = models.CharField(max_length=80, blank=True, help_text="The claiming worker's batch.")
@@ -303,6 +299,28 @@ class Fixture(models.Model):
     )
     played_by = models.CharField(max_length=80, blank=True, help_text="The batch that stored its result.")
     seconds = models.FloatField(null=True, blank=True, help_text="Time spent playing it (not in the record).")
+
+    objects = models.Manager()  # inherited by both: the pipeline queries either model through it
+
+    class Meta:
+        abstract = True
+
+
+class Fixture(LeasedWork):
+    """One scheduled match of a league, with the lease of the worker playing it.
+
+    `done` is set in the transaction that stores the match's result (version 1, by the system); the unique
+    (match, version) rule of results makes a second store of the same match fail, so a match counts once.
+    It is set too when the reaper voids the match, its lease having expired `LEASES_LOST_LIMIT` times
+    (`league.bots.services.leases.leases_reap`): the match is not played again.
+    """
+
+    league = models.ForeignKey(
+        BotLeague, on_delete=models.CASCADE, related_name="fixtures", db_index=False
+    )  # fixture_position_unique leads with it
+    round = models.ForeignKey(LeagueRound, on_delete=models.CASCADE, related_name="fixtures")
+    position = models.PositiveIntegerField(help_text="Order in the league's schedule (ratings apply in it).")
+    match = models.OneToOneField("matches.Match", on_delete=models.PROTECT, related_name="bot_fixture")
 
     class Meta:
         ordering = ["league", "position"]
@@ -391,22 +409,12 @@ class Challenge(models.Model):
         return reverse("bots:challenge", kwargs={"pk": self.pk})
 
 
-class ChallengeMatch(models.Model):
+class ChallengeMatch(LeasedWork):
     """One match of a challenge, with the lease of the worker playing it (as a league's `Fixture`)."""
 
     challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="games", db_index=False)
     index = models.PositiveSmallIntegerField()
     match = models.OneToOneField("matches.Match", on_delete=models.PROTECT, related_name="challenge_match")
-    seed = models.BigIntegerField()
-    done = models.BooleanField(default=False)
-    lease_token = models.CharField(max_length=80, blank=True)
-    lease_expires_at = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    leases_lost = models.PositiveSmallIntegerField(
-        default=0, help_text="Times its lease expired (its worker was lost); the third voids its match."
-    )
-    played_by = models.CharField(max_length=80, blank=True)
-    seconds = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["challenge", "index"]

@@ -1,7 +1,7 @@
 """Celery adapters for bot leagues: ids in, a service call. Each is idempotent, so `acks_late` is safe.
 
 This module imports the services; they queue these tasks by their registered names (see
-`league.bots.leagues`), so the services never import it.
+`league.bots.services.leagues`), so the services never import it.
 """
 
 import logging
@@ -14,9 +14,10 @@ from django.db import DatabaseError, OperationalError, connections
 from django.db.backends.signals import connection_created
 
 from games import registry
-from league.bots.leagues import league_tick
+from league.bots.services.leagues import league_tick
+from league.bots.services.leases import leases_reap, relax_session_commits
+from league.bots.services.work import work_play
 from league.bots.uploads import bot_check, uploads_recheck
-from league.bots.worker import challenge_work, league_work, leases_reap, relax_session_commits
 from league.programs import sandboxing
 from league.programs.checking import CheckUnavailable
 from league.programs.services import worker_probe_record
@@ -77,7 +78,7 @@ TASK_TIME_LIMIT_SECONDS = 6 * 3600
 )
 def league_play_task(self, league_id: int) -> int:
     """Claim, play and store batches of a league's open matches for about a minute; matches stored."""
-    return league_work(
+    return work_play(
         league_id=league_id,
         worker=worker_name(),
         max_seconds=TASK_WORK_SECONDS,
@@ -108,9 +109,7 @@ def league_tick_task(league_id: int) -> bool:
 def challenge_play_task(self) -> int:
     """Play open work for about a minute: league and ladder fixtures first, then challenge matches; the
     challenge matches stored."""
-    return challenge_work(
-        worker=worker_name(), max_seconds=TASK_WORK_SECONDS, node=self.request.hostname or None
-    )
+    return work_play(worker=worker_name(), max_seconds=TASK_WORK_SECONDS, node=self.request.hostname or None)
 
 
 @shared_task(

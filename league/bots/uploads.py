@@ -34,9 +34,9 @@ from django.utils import timezone
 from kombu.exceptions import KombuError
 
 from league.bots.budget import DEFAULT_MEMORY_MB, check_seat_memory
-from league.bots.ladders import ladders_follow_new_version
 from league.bots.models import BotDefinition
-from league.bots.services import check_bot_description, check_bot_name
+from league.bots.services.definitions import check_bot_description, check_bot_name
+from league.bots.services.ladders import ladders_follow_new_version
 from league.core import events
 from league.core.catalogue import game_spec
 from league.core.errors import Conflict, ErrorCode, Forbidden, TooMany, UserError

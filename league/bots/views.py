@@ -18,11 +18,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from games.core.errors import ReplayError
-from league.bots import challenges, selectors, uploads
+from league.bots import selectors, uploads
 from league.bots.drawings import replay_frame
-from league.bots.ladders import ladder_enter, ladder_leave
-from league.bots.leagues import SETTING_BOUNDS, league_create, league_pause, league_start
 from league.bots.models import BotDefinition, BotLeague, Challenge
+from league.bots.services import challenges
+from league.bots.services.ladders import ladder_enter, ladder_leave
+from league.bots.services.leagues import SETTING_BOUNDS, league_create, league_pause, league_start
 from league.core.bodies import takes_body
 from league.core.bounds import ROW_IDS, Bounds, whole_number
 from league.core.catalogue import game_choices, game_name

@@ -191,8 +191,9 @@ def notify_finished(*, tournament_id: int) -> list[int]:
 
 def notify_bot_match_voided(*, match_id: int) -> list[int]:
     """'A bot match was voided' to the authors of its external seats' bots and to site staff (a league's or
-    a challenge's match voided because its workers were lost, `league.bots.worker.leases_reap`). Each author
-    is sent to their bot's page, unless they may see where it was played (a league, or their challenge)."""
+    a challenge's match voided because its workers were lost, `league.bots.services.leases.leases_reap`).
+    Each author is sent to their bot's page, unless they may see where it was played (a league, or their
+    challenge)."""
     voided = voided_match(match_id)
     if voided is None:
         return []

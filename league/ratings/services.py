@@ -8,9 +8,10 @@ replays everything after it. The arithmetic is `league.ratings.maths` (pure); th
 `ratings_recompute` proves the stored numbers.
 
 How the rest of the league reaches ratings: `league.results` calls `pools_changed` in the transaction that
-changed an outcome. It marks the pools; a people's pool also gets one `pool_update_task` queued after the
-commit, while a bot league's worker brings its pool up to date itself, in schedule order
-(`league.bots.worker`). Tasks are queued by their registered name: `league.ratings.tasks` imports this
+changed an outcome. It marks the pools. One entry point rates a pool, whatever its kind: `pool_rate`. A
+people's pool is rated through it at once (an update queued after the commit); a bot league's worker calls
+it with `now` when the matches before its batch are stored, so the pool follows the schedule's order
+(`league.bots.services.work`). Tasks are queued by their registered name: `league.ratings.tasks` imports this
 module, and this module imports no task, so there is no import cycle.
 """
 
@@ -105,9 +106,8 @@ def pools_changed(*, changes: Sequence[PoolChange]) -> None:
     people = RatingPool.objects.filter(
         pk__in={change.pool_id for change in changes}, kind=RatingPool.Kind.PEOPLE
     )
-    pool_ids = set(people.values_list("pk", flat=True))
-    if pool_ids:
-        _queue_updates(pool_ids)
+    for pool_id in sorted(people.values_list("pk", flat=True)):
+        pool_rate(pool_id=pool_id)
 
 
 class _QueuedUpdates:
@@ -324,6 +324,20 @@ def pool_update(*, pool_id: int) -> int:
         if pool.kind == RatingPool.Kind.PEOPLE:  # a bot league's is queued when its round is rated
             calibration_queue(pool_id=pool.pk)
         return applied
+
+
+def pool_rate(*, pool_id: int, now: bool = False) -> int:
+    """Bring a pool's ratings up to its pending matches: the one way a pool is rated, whatever its kind.
+
+    By default the update is queued after the commit (`pool_update_task`, one per pool and transaction, at
+    once outside a transaction; returns 0): how a people's pool follows its results. With `now`, it runs here,
+    in the caller's transaction (`pool_update`), and returns the matches applied: how the task runs it, and
+    how a bot league's worker rates its pool in schedule order while the league plays.
+    """
+    if now:
+        return pool_update(pool_id=pool_id)
+    _queue_updates({pool_id})
+    return 0
 
 
 def pool_rebuild(*, pool_id: int) -> int:

@@ -4,13 +4,13 @@ from celery import shared_task
 from django.db import OperationalError
 
 from league.ratings.models import PendingRatingUpdate
-from league.ratings.services import calibration_refresh, pool_update
+from league.ratings.services import calibration_refresh, pool_rate
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def pool_update_task(pool_id: int) -> int:
     """Replay a pool from its earliest pending match; returns the number of matches applied."""
-    return pool_update(pool_id=pool_id)
+    return pool_rate(pool_id=pool_id, now=True)
 
 
 @shared_task

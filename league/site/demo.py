@@ -22,7 +22,7 @@ from league.core.private_files import private_dir
 from league.players.models import Player
 from league.players.services import player_claim, player_create
 from league.ratings.models import RatingPool
-from league.ratings.services import pool_update
+from league.ratings.services import pool_rate
 from league.results.services import competition_places, match_create, result_submit
 
 DEMO_SEED = 20240611
@@ -135,5 +135,5 @@ def load_demo(*, admin) -> int:
                 result_submit(match_id=match.pk, expected_version=0, scores=scores, entered_by=admin)
             created += 1
     for pool in RatingPool.objects.all():
-        pool_update(pool_id=pool.pk)
+        pool_rate(pool_id=pool.pk, now=True)
     return created

@@ -13,10 +13,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from league.bots.ladders import ladder_create, ladder_enter
-from league.bots.leagues import league_start
 from league.bots.models import BotLeague, Fixture
-from league.bots.worker import league_work
+from league.bots.services.ladders import ladder_create, ladder_enter
+from league.bots.services.leagues import league_start
+from league.bots.services.work import work_play
 from league.matches.models import MatchSeat
 from league.ratings.services import calibration_refresh
 from league.site.demo import DEMO_PLAYER_USERNAME, ensure_demo_player, load_demo
@@ -36,7 +36,7 @@ class Visit:
 def _played_league(staff, bots, name: str) -> BotLeague:
     league = make_league(staff, bots, name=name)
     league_start(league_id=league.pk)
-    league_work(league_id=league.pk, worker="test")
+    work_play(league_id=league.pk, worker="test")
     league.refresh_from_db()
     return league
 
@@ -48,7 +48,7 @@ def build_site() -> list[Visit]:
     load_tournament_demo(admin=organizer)
     ensure_demo_player()
     author = UserFactory(username="author")
-    with mock.patch("league.bots.leagues.queue_work"):
+    with mock.patch("league.bots.services.leagues.queue_work"):
         league = _played_league(organizer, make_bots(author), "Nacho season")
         ladder = ladder_create(name="Weekday run", game_id="nacho_pile", table_size=3, by=organizer)
         for entrant in league.bots.order_by("pk")[:4]:

@@ -10,8 +10,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from league.bots.leagues import league_start
 from league.bots.models import BotDefinition, BotLeague
+from league.bots.services.leagues import league_start
 from league.tournaments.demo import OPEN_NAME, SWISS_NAME
 from league.tournaments.models import Registration, Tournament
 from tests.e2e.site_pages import build_site, session_cookie
@@ -114,7 +114,7 @@ def test_what_left_the_inline_scripts_and_handlers_still_works(live_server, brow
     visits = {visit.name: visit.path for visit in build_site()}
     league = BotLeague.objects.get(name="Nacho season")
     organizer = get_user_model().objects.get(username="organizer")
-    with mock.patch("league.bots.leagues.queue_work"):  # running, with nobody to play it
+    with mock.patch("league.bots.services.leagues.queue_work"):  # running, with nobody to play it
         running = make_league(organizer, list(league.bots.order_by("pk")), name="Running season")
         league_start(league_id=running.pk)
     swiss, open_day = (Tournament.objects.get(name=name) for name in (SWISS_NAME, OPEN_NAME))

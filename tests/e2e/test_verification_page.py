@@ -8,9 +8,9 @@ from unittest import mock
 import pytest
 from django.contrib.auth import get_user_model
 
-from league.bots.leagues import league_start
 from league.bots.models import Fixture
-from league.bots.worker import league_work
+from league.bots.services.leagues import league_start
+from league.bots.services.work import work_play
 from league.matches.models import Match
 from league.matches.tasks import verify_matches_task
 from tests.games.test_verify import legal, mutations
@@ -23,10 +23,13 @@ SHOTS = os.environ.get("PECKING_ORDER_SHOTS")  # a folder to keep the screenshot
 @pytest.mark.django_db(transaction=True)
 def test_the_replay_page_shows_the_verdict_on_a_phone_and_a_desktop(live_server, page, tmp_path):
     operator = get_user_model().objects.create_user("operator", password="pw-operator-1", is_staff=True)
-    with mock.patch("league.bots.leagues.queue_work"), mock.patch.object(verify_matches_task, "apply_async"):
+    with (
+        mock.patch("league.bots.services.leagues.queue_work"),
+        mock.patch.object(verify_matches_task, "apply_async"),
+    ):
         league = make_league(operator, make_bots(operator), target_value=1)
         league_start(league_id=league.pk)
-        league_work(league_id=league.pk, worker="e2e")
+        work_play(league_id=league.pk, worker="e2e")
     good, *others = sorted(Fixture.objects.filter(league=league).values_list("match_id", flat=True))
     bad, (index, seat, changed) = next(
         (pk, m)

@@ -8,9 +8,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from league.bots.leagues import league_create
 from league.bots.models import BotDefinition, BotLeague
-from league.bots.services import bot_register
+from league.bots.services.definitions import bot_register
+from league.bots.services.leagues import league_create
 from league.core.errors import UserError
 from league.core.names import check_name
 from league.players.models import Player

@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from league.bots.models import BotDefinition
-from league.bots.services import bot_register
+from league.bots.services.definitions import bot_register
 from league.bots.uploads import bot_upload
 from league.core.errors import UserError
 from league.core.names import check_text, storable_text

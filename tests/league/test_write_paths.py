@@ -420,7 +420,7 @@ def test_reads_and_other_models_writes_are_not_writes(guard):
         "    match.rating_pool.save()\n"
         "    return 'SELECT * FROM matches_match'\n"
     )
-    assert writes_in(code, module="league.bots.worker", guard=guard) == []
+    assert writes_in(code, module="league.bots.services.work", guard=guard) == []
 
 
 # ------------------------------------------------------------------------------------ a match's owner
@@ -448,8 +448,8 @@ def test_every_function_that_schedules_owned_matches_checks_their_owner_before_l
             if isinstance(node, ast.FunctionDef) and _called(node) & SCHEDULERS:
                 linking[f"{module}.{node.name}"] = "check_owned" in _called(node)
     assert linking == {
-        "league.bots.challenges.challenge_create": True,
-        "league.bots.leagues._store_round": True,
+        "league.bots.services.challenges.challenge_create": True,
+        "league.bots.services.leagues._store_round": True,
         "league.tournaments.services.brackets._open": True,
         "league.tournaments.services.rounds.round_publish": True,
     }

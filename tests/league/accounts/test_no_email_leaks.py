@@ -19,11 +19,11 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from league.accounts import services as account_services
-from league.bots.challenges import challenge_create
-from league.bots.ladders import ladder_create, ladder_enter
-from league.bots.leagues import league_create, league_start
-from league.bots.services import bot_register
-from league.bots.worker import challenge_work, league_work
+from league.bots.services.challenges import challenge_create
+from league.bots.services.definitions import bot_register
+from league.bots.services.ladders import ladder_create, ladder_enter
+from league.bots.services.leagues import league_create, league_start
+from league.bots.services.work import work_play
 from league.notifications.webhooks import webhook_create
 from league.tournaments import services as tournament_services
 from league.tournaments.models import Tournament
@@ -66,15 +66,15 @@ def world(staff, orga, alice, submit):
         seed=7,
         by=staff,
     )
-    with mock.patch("league.bots.leagues.queue_work"):
+    with mock.patch("league.bots.services.leagues.queue_work"):
         league_start(league_id=league.pk)
-        league_work(league_id=league.pk, worker="test")
+        work_play(league_id=league.pk, worker="test")
     league_match = league.fixtures.exclude(match=None).first().match_id
     ladder = ladder_create(name="Mail Ladder", game_id="nacho_pile", table_size=3, by=staff)
     for bot in bots:
         ladder_enter(ladder_id=ladder.pk, bot_id=bot.pk, by=orga)  # orga's own bots
     challenge = challenge_create(bot_id=bots[0].pk, opponent_ids=[bots[1].pk], matches=2, seed=1, by=orga)
-    challenge_work(worker="test")
+    work_play(worker="test")
     webhook = webhook_create(
         by=orga, url="https://example.com/in", events=["table.ready"], tournament=tournament
     )

@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from rest_framework.test import APIClient
 
-from league.bots.services import bot_register
+from league.bots.services.definitions import bot_register
 from league.tournaments import services as tournament_services
 from league.tournaments.models import Tournament
 from tests.factories import FIRST_PLAY, MatchFactory

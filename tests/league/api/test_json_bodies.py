@@ -7,9 +7,9 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from league.bots.ladders import ladder_create
-from league.bots.leagues import league_create
-from league.bots.services import bot_register
+from league.bots.services.definitions import bot_register
+from league.bots.services.ladders import ladder_create
+from league.bots.services.leagues import league_create
 from league.core.json_input import MAX_DEPTH
 from league.players.models import Player
 from league.tournaments import services as tournament_services

@@ -4,8 +4,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 import tests.league.bots.faulty_bots  # noqa: F401 - registers the test-only bots
-from league.bots.leagues import league_create
-from league.bots.services import bot_register
+from league.bots.services.definitions import bot_register
+from league.bots.services.leagues import league_create
 
 NACHO_BOTS = (
     ("Random", "random", {}),

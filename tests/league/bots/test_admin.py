@@ -5,8 +5,8 @@ from unittest import mock
 import pytest
 from django.contrib.auth import get_user_model
 
-from league.bots.leagues import league_start
 from league.bots.models import BotDefinition
+from league.bots.services.leagues import league_start
 from tests.league.bots.conftest import make_bots, make_league
 
 pytestmark = pytest.mark.django_db
@@ -55,7 +55,7 @@ def test_the_admin_refuses_a_bad_parameter_with_the_engines_message(admin_client
 
 def test_saving_a_played_bot_in_the_admin_makes_its_next_version(admin_client):
     bots = make_bots(admin_client.user)
-    with mock.patch("league.bots.leagues.queue_work"):
+    with mock.patch("league.bots.services.leagues.queue_work"):
         league_start(league_id=make_league(admin_client.user, bots).pk)
     careful = bots[1]
 

@@ -9,7 +9,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from league.bots.models import BotDefinition
-from league.bots.worker import league_work
+from league.bots.services.work import work_play
 from tests.league.bots.conftest import make_bots, make_league
 
 PROGRAMS = Path(__file__).parent / "programs"
@@ -72,9 +72,9 @@ def test_a_league_through_the_api_from_creation_to_records(staff, member):
     assert created.status_code == 201 and created.json()["status"] == "draft"
     assert api(member).post(f"/api/bot-leagues/{league_id}/start/").status_code == 403
 
-    with mock.patch("league.bots.leagues.queue_work"):
+    with mock.patch("league.bots.services.leagues.queue_work"):
         started = api(staff).post(f"/api/bot-leagues/{league_id}/start/")
-        league_work(league_id=league_id, worker="test")
+        work_play(league_id=league_id, worker="test")
     again = api(staff).post(f"/api/bot-leagues/{league_id}/start/")
     standings = api().get(f"/api/bot-leagues/{league_id}/standings/").json()
     matches = api().get(f"/api/bot-leagues/{league_id}/matches/").json()
@@ -92,7 +92,7 @@ def test_a_league_through_the_api_from_creation_to_records(staff, member):
 
 def test_changing_a_bot_that_has_played_returns_its_next_version(staff):
     bots = make_bots(staff)
-    with mock.patch("league.bots.leagues.queue_work"):
+    with mock.patch("league.bots.services.leagues.queue_work"):
         league = (
             api(staff)
             .post(
@@ -123,7 +123,7 @@ def test_changing_a_bot_that_has_played_returns_its_next_version(staff):
 
 def test_a_missing_league_or_an_unplayed_record_is_a_404_with_its_code(staff):
     league = make_league(staff, make_bots(staff), name="Unplayed")
-    with mock.patch("league.bots.leagues.queue_work"):
+    with mock.patch("league.bots.services.leagues.queue_work"):
         api(staff).post(f"/api/bot-leagues/{league.pk}/start/")
     first = api().get(f"/api/bot-leagues/{league.pk}/matches/").json()["results"][0]
     unplayed = api().get(f"/api/bot-leagues/{league.pk}/matches/{first['match']}/record/")

@@ -5,18 +5,18 @@ import pytest
 from rest_framework.test import APIClient
 
 from league.api.bots import BotReviseSerializer, BotWriteSerializer, LeagueCreateSerializer
-from league.bots import services
-from league.bots.leagues import SETTING_BOUNDS
 from league.bots.models import BotDefinition, BotLeague
+from league.bots.services import definitions
+from league.bots.services.leagues import SETTING_BOUNDS
 from league.bots.views import LeagueForm
 from league.core.errors import UserError
 from tests.league.api_errors import field_error_body
 from tests.league.bots.conftest import league_page_form, make_bots
 
 BOT_BOUNDS = {
-    "move_seconds": services.MOVE_SECONDS,
-    "cpu_seconds": services.CPU_SECONDS,
-    "memory_mb": services.MEMORY_MB,
+    "move_seconds": definitions.MOVE_SECONDS,
+    "cpu_seconds": definitions.CPU_SECONDS,
+    "memory_mb": definitions.MEMORY_MB,
 }
 
 
@@ -92,7 +92,7 @@ def test_the_api_and_the_page_refuse_league_numbers_beyond_the_bounds(
 )
 def test_registering_a_bot_refuses_memory_and_cpu_beyond_the_sandboxs_caps(staff, field, value, message):
     with pytest.raises(UserError) as caught:
-        services.bot_register(
+        definitions.bot_register(
             name="Hog", game_id="nacho_pile", kind="builtin", strategy="random", by=staff, **{field: value}
         )
     assert (caught.value.field, caught.value.message) == (field, message)

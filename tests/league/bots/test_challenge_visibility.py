@@ -13,11 +13,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from league.bots.challenges import challenge_create
-from league.bots.leagues import league_start
 from league.bots.models import ChallengeMatch, Fixture
 from league.bots.selectors import ForfeitRates, bot_forfeit_rates
-from league.bots.worker import challenge_work, league_work
+from league.bots.services.challenges import challenge_create
+from league.bots.services.leagues import league_start
+from league.bots.services.work import work_play
 from league.matches.models import Match, MatchViewer
 from tests.league.bots.conftest import make_bots, make_league
 
@@ -41,14 +41,14 @@ def played(staff, member):
     plain.created_by = author
     plain.save(update_fields=["created_by"])
     league = make_league(staff, [faller, plain, careful], target_value=1, sittings_per_round=1)
-    with mock.patch("league.bots.leagues.queue_work"):
+    with mock.patch("league.bots.services.leagues.queue_work"):
         league_start(league_id=league.pk)
-        league_work(league_id=league.pk, worker="test")
-    with mock.patch("league.bots.challenges.queue_challenge_work"):
+        work_play(league_id=league.pk, worker="test")
+    with mock.patch("league.bots.services.challenges.queue_challenge_work"):
         challenge = challenge_create(
             bot_id=faller.pk, opponent_ids=[plain.pk, careful.pk], matches=3, seed=7, by=member
         )
-    assert challenge_work(worker="test") == 3
+    assert work_play(worker="test") == 3
     public = Fixture.objects.get(league=league).match_id
     private = list(
         ChallengeMatch.objects.filter(challenge=challenge)
@@ -189,7 +189,7 @@ def test_the_filter_adds_no_query_as_private_matches_grow(member, played, viewer
     urls = ["/matches/", "/api/matches/", faller.get_absolute_url(), faller.player.get_absolute_url()]
     clients = [client_of(user) for user in [*viewers.values(), *strangers.values()]]
     before = [[queries(client, url) for url in urls] for client in clients]
-    with mock.patch("league.bots.challenges.queue_challenge_work"):
+    with mock.patch("league.bots.services.challenges.queue_challenge_work"):
         challenge_create(
             bot_id=faller.pk,
             opponent_ids=[*played["challenge"].opponents.values_list("pk", flat=True)],
@@ -197,7 +197,7 @@ def test_the_filter_adds_no_query_as_private_matches_grow(member, played, viewer
             seed=8,
             by=member,
         )
-    assert challenge_work(worker="test") == 5
+    assert work_play(worker="test") == 5
     assert [[queries(client, url) for url in urls] for client in clients] == before
     assert client_of(viewers["author"]).get("/api/matches/").json()["count"] == 9
     assert client_of(strangers["stranger"]).get("/api/matches/").json()["count"] == 1

@@ -4,9 +4,9 @@ shown to its author."""
 import pytest
 from django.test import Client
 
-from league.bots.challenges import challenge_create
 from league.bots.models import Challenge, ChallengeMatch
-from league.bots.services import bot_register
+from league.bots.services.challenges import challenge_create
+from league.bots.services.definitions import bot_register
 from league.ratings.models import Rating
 from tests.league.bots.conftest import make_bots
 from tests.league.bots.workers import Worker, wait_until

@@ -3,13 +3,13 @@
 import pytest
 from django.db import IntegrityError, transaction
 
-from league.bots.challenges import OPEN_PER_USER, challenge_create
-from league.bots.ladders import ladder_create, ladder_enter
-from league.bots.leagues import league_start
 from league.bots.models import Challenge, ChallengeMatch, Fixture
 from league.bots.selectors import challenge_summary
-from league.bots.services import bot_register, bot_revise
-from league.bots.worker import challenge_work, work_claim
+from league.bots.services.challenges import OPEN_PER_USER, challenge_create
+from league.bots.services.definitions import bot_register, bot_revise
+from league.bots.services.ladders import ladder_create, ladder_enter
+from league.bots.services.leagues import league_start
+from league.bots.services.work import work_claim, work_play
 from league.core.errors import Forbidden, InvariantViolation, UserError
 from league.matches.models import Match
 from league.matches.services import check_owned
@@ -42,7 +42,7 @@ def test_a_challenge_of_twenty_matches_is_played_unrated_and_replays(member, aut
         bot_id=mine.pk, opponent_ids=[bots[1].pk, bots[0].pk], matches=20, seed=5, by=member
     )
     assert ChallengeMatch.objects.filter(challenge=challenge).count() == 20
-    assert challenge_work(worker="test") == 20
+    assert work_play(worker="test") == 20
     challenge.refresh_from_db()
     assert challenge.status == "finished"
     games = list(ChallengeMatch.objects.filter(challenge=challenge).select_related("match").order_by("index"))
@@ -65,7 +65,7 @@ def test_a_challenge_of_twenty_matches_is_played_unrated_and_replays(member, aut
     again = challenge_create(
         bot_id=mine.pk, opponent_ids=[bots[0].pk, bots[1].pk], matches=20, seed=5, by=member
     )
-    challenge_work(worker="again")
+    work_play(worker="again")
     records = [
         g.match.record_json() for g in ChallengeMatch.objects.filter(challenge=again).order_by("index")
     ]
@@ -87,7 +87,7 @@ def test_ladder_fixtures_are_claimed_before_challenge_matches(staff, member, aut
     assert (claim.league_id, claim.games) == (ladder.pk, [])
     assert not ChallengeMatch.objects.exclude(lease_token="").exists()  # nothing of the challenge taken
 
-    challenge_work(worker="test")  # plays the ladder's fixture first, then the challenge
+    work_play(worker="test")  # plays the ladder's fixture first, then the challenge
     assert Fixture.objects.get(league=ladder).done
     assert ChallengeMatch.objects.filter(challenge=challenge, done=True).count() == 3
     fixture_stored = Fixture.objects.get(league=ladder).match.result_versions.get().entered_at
@@ -130,7 +130,7 @@ def test_challenges_are_refused_with_a_clear_message(staff, member, authored):
     with pytest.raises(UserError, match="these bots play another game than Member's bot: Hen"):
         challenge_create(bot_id=mine.pk, opponent_ids=[hen.pk], matches=5, by=member)
     challenge_create(bot_id=mine.pk, opponent_ids=[bots[1].pk], matches=1, seed=1, by=member)
-    challenge_work(worker="test")  # Careful has played: a change makes its v2, and v1 is retired
+    work_play(worker="test")  # Careful has played: a change makes its v2, and v1 is retired
     careful_v2 = bot_revise(bot=bots[1], by=staff, params={"caution": 2.5})
     with pytest.raises(UserError, match="newer versions, challenge those: Careful"):
         challenge_create(bot_id=mine.pk, opponent_ids=[bots[1].pk], matches=5, by=member)

@@ -48,7 +48,7 @@ def test_bots_and_a_league_from_the_shell_run_to_the_target():
         "2",
     )
 
-    with mock.patch("league.bots.leagues.queue_work"):
+    with mock.patch("league.bots.services.leagues.queue_work"):
         output = run("bot_league_run", "Shell league")
 
     league = BotLeague.objects.get(name="Shell league")

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_every_registered_game_gets_a_running_demo_league_once():
-    with mock.patch("league.bots.leagues.queue_work"):
+    with mock.patch("league.bots.services.leagues.queue_work"):
         first = load_bot_demo()
         second = load_bot_demo()
 

@@ -18,11 +18,11 @@ from django.conf import settings
 from django.test import Client
 
 from games.core.replay import replay
-from league.bots.leagues import league_start
 from league.bots.models import BotDefinition, Fixture
 from league.bots.playing import SeatBot, play_league_match
-from league.bots.services import bot_register
-from league.bots.worker import league_work
+from league.bots.services.definitions import bot_register
+from league.bots.services.leagues import league_start
+from league.bots.services.work import work_play
 from league.players.models import Player
 from league.programs.external import Limits
 from league.programs.models import ProgramLog, WorkerProbe
@@ -224,9 +224,9 @@ def test_what_a_program_prints_reaches_only_staff_never_an_anonymous_visitor(sta
     )
     bots = [*make_bots(staff, (("Dice", "random", {}), ("Plain", "random", {}))), program]
     league = make_league(staff, bots, table_size=3, target_value=2, sittings_per_round=1)
-    with mock.patch("league.bots.leagues.queue_work"):
+    with mock.patch("league.bots.services.leagues.queue_work"):
         league_start(league_id=league.pk)
-        league_work(league_id=league.pk, worker="test-canary")
+        work_play(league_id=league.pk, worker="test-canary")
     fixtures = list(Fixture.objects.filter(league=league).select_related("match"))
 
     # It played, forfeited on its first answer, and what it printed is in the staff's log.

@@ -5,11 +5,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from rest_framework.test import APIClient
 
-from league.bots.challenges import OPEN_PER_USER
-from league.bots.ladders import ladder_create
 from league.bots.models import Challenge
-from league.bots.services import bot_register, bot_revise
-from league.bots.worker import challenge_work
+from league.bots.services.challenges import OPEN_PER_USER
+from league.bots.services.definitions import bot_register, bot_revise
+from league.bots.services.ladders import ladder_create
+from league.bots.services.work import work_play
 from tests.league.bots.conftest import make_bots
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +49,7 @@ def test_a_member_challenges_with_their_bot_and_sees_the_results_others_get_403(
         "queued",
         0,
     )
-    assert challenge_work(worker="test") == 20
+    assert work_play(worker="test") == 20
 
     shown = api(member).get(f"/api/challenges/{challenge_id}/").json()
     assert (shown["status"], shown["played"]) == ("finished", 20)
@@ -96,7 +96,7 @@ def test_hostile_challenges_are_refused_with_4xx_and_a_message(member, staff, au
         "these bots play another game than Mine: Hen",
     )
     bot_revise(bot=bots[0], by=staff, params={})  # never played: changed in place
-    challenge_work(worker="test")
+    work_play(worker="test")
     assert post(member, opponents=[10**15])[:2] == (400, "opponents")
     assert post(member, opponents="x")[:2] == (400, "opponents")
     assert post(member, bot="x")[:2] == (400, "bot")
@@ -118,7 +118,7 @@ def test_a_retired_version_cannot_be_challenged_nor_challenge(member, staff, aut
         .status_code
         == 201
     )
-    challenge_work(worker="test")
+    work_play(worker="test")
     v2 = bot_revise(bot=bots[0], by=staff, params={})
     assert v2.version == 2
     response = api(member).post(

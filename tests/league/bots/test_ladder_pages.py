@@ -4,12 +4,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from league.bots.challenges import challenge_create
-from league.bots.ladders import ladder_create, ladder_enter
-from league.bots.leagues import league_start, league_tick
 from league.bots.models import Challenge, LadderEvent
-from league.bots.services import bot_register, bot_revise
-from league.bots.worker import challenge_work, league_work
+from league.bots.services.challenges import challenge_create
+from league.bots.services.definitions import bot_register, bot_revise
+from league.bots.services.ladders import ladder_create, ladder_enter
+from league.bots.services.leagues import league_start, league_tick
+from league.bots.services.work import work_play
 from tests.league.bots.conftest import make_bots
 
 pytestmark = pytest.mark.django_db
@@ -45,10 +45,10 @@ def test_the_ladder_page_ranks_current_entries_and_lists_retired_versions_apart(
     for bot in bots[:4]:
         ladder_enter(ladder_id=ladder.pk, bot_id=bot.pk, by=staff)
     league_start(league_id=ladder.pk)
-    league_work(league_id=ladder.pk, worker="test")
+    work_play(league_id=ladder.pk, worker="test")
     bot_revise(bot=bots[1], by=staff, params={"caution": 2.0})  # Careful v2 replaces Careful
     league_tick(league_id=ladder.pk)
-    league_work(league_id=ladder.pk, worker="test")
+    work_play(league_id=ladder.pk, worker="test")
 
     html = page().get(f"/bots/ladders/{ladder.pk}/").content.decode()
     current, retired = html.split('id="ladder-standings"')[1].split('id="ladder-retired"')
@@ -86,7 +86,7 @@ def test_the_challenge_form_queues_a_challenge_and_its_page_shows_the_results(me
     )
     challenge = Challenge.objects.get(challenger=member)
     assert response["Location"] == f"/bots/challenges/{challenge.pk}/"
-    assert challenge_work(worker="test") == 20
+    assert work_play(worker="test") == 20
 
     html = page(member).get(f"/bots/challenges/{challenge.pk}/").content.decode()
     assert "20</span> of 20 matches played" in html

@@ -7,13 +7,13 @@ from django.urls import reverse
 
 from games.core.record import canonical_json
 from league.bots import matchmaking
-from league.bots.ladders import ladder_create, ladder_enter, ladder_leave
-from league.bots.leagues import ladder_log, league_start, league_tick
 from league.bots.models import BotDefinition, BotLeague, Fixture, LadderEvent, LeagueEntry
 from league.bots.selectors import ladder_standings
-from league.bots.services import bot_register, bot_revise
+from league.bots.services.definitions import bot_register, bot_revise
+from league.bots.services.ladders import ladder_create, ladder_enter, ladder_leave
+from league.bots.services.leagues import ladder_log, league_start, league_tick
+from league.bots.services.work import work_play
 from league.bots.uploads import bot_check, bot_upload
-from league.bots.worker import league_work
 from league.core.errors import Forbidden, UserError
 from league.ratings.models import Rating
 from tests.league.bots.conftest import make_bots, make_league
@@ -42,7 +42,7 @@ def play_rounds(ladder, rounds):
     """Draw (the scheduled pace's tick) and play `rounds` rounds with the workers' code."""
     for _ in range(rounds):
         assert league_tick(league_id=ladder.pk)
-        league_work(league_id=ladder.pk, worker="test")
+        work_play(league_id=ladder.pk, worker="test")
     assert not Fixture.objects.filter(league=ladder, done=False).exists()
 
 
@@ -92,7 +92,7 @@ def test_a_ladder_with_arrivals_departures_and_a_new_version_replays_from_its_se
     for bot in (random_bot, careful, balanced, daring):
         ladder_enter(ladder_id=ladder.pk, bot_id=bot.pk, by=staff)
     league_start(league_id=ladder.pk)
-    league_work(league_id=ladder.pk, worker="test")  # round 1, drawn by the start
+    work_play(league_id=ladder.pk, worker="test")  # round 1, drawn by the start
     play_rounds(ladder, 2)  # rounds 2 and 3: four bots, one table of three a sitting
     assert Fixture.objects.filter(league=ladder).count() == 6
 
@@ -177,7 +177,7 @@ def test_the_same_seed_and_log_give_the_same_ladder(staff):
         for bot in bots[:4]:
             ladder_enter(ladder_id=ladder.pk, bot_id=bot.pk, by=staff)
         league_start(league_id=ladder.pk)
-        league_work(league_id=ladder.pk, worker="test")
+        work_play(league_id=ladder.pk, worker="test")
         play_rounds(ladder, 2)
         schedules.append(schedule_bytes_replayed(ladder))
         schedules.append(

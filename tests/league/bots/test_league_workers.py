@@ -12,10 +12,10 @@ import pytest
 from django.db.models import Count
 from django.utils import timezone
 
-from league.bots.leagues import league_start
 from league.bots.models import BotLeague, Fixture
-from league.bots.services import bot_register
-from league.bots.worker import leases_reap
+from league.bots.services.definitions import bot_register
+from league.bots.services.leagues import league_start
+from league.bots.services.leases import leases_reap
 from league.programs.models import ProgramLog
 from league.programs.sandbox import processes_of
 from league.programs.sandboxing import sandbox

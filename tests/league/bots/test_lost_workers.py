@@ -11,12 +11,13 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from league.bots import worker
-from league.bots.challenges import challenge_create
-from league.bots.leagues import league_start
 from league.bots.models import BotLeague, Challenge, ChallengeMatch, Fixture
-from league.bots.services import bot_register
-from league.bots.worker import fixtures_claim, league_work, leases_reap, work_claim
+from league.bots.services import leases
+from league.bots.services.challenges import challenge_create
+from league.bots.services.definitions import bot_register
+from league.bots.services.leagues import league_start
+from league.bots.services.leases import league_kind, leases_claim, leases_reap
+from league.bots.services.work import work_claim, work_play
 from league.celery import app
 from league.matches.models import Match
 from league.notifications.models import Notification
@@ -35,8 +36,8 @@ LOST = "the worker was lost 3 times"
 @pytest.fixture
 def eager(monkeypatch):
     """Tasks run at once in this process, as a worker would run them; but no play task is queued."""
-    monkeypatch.setattr(worker, "queue_work", lambda league_id, tasks: None)
-    monkeypatch.setattr(worker, "queue_challenge_work", lambda tasks: None)
+    monkeypatch.setattr(leases, "queue_work", lambda league_id, tasks: None)
+    monkeypatch.setattr(leases, "queue_challenge_work", lambda tasks: None)
     before = (app.conf.task_always_eager, app.conf.task_eager_propagates)
     app.conf.task_always_eager, app.conf.task_eager_propagates = True, False
     yield
@@ -83,7 +84,14 @@ def test_a_fixture_whose_lease_expired_three_times_is_voided_not_retried_and_its
     first = Fixture.objects.filter(league=league).order_by("position").first()
 
     def claim(token):
-        claimed = fixtures_claim(league=league, token=token, limit=1, least=1)
+        claimed = leases_claim(
+            league_kind(league),
+            owner_id=league.pk,
+            seconds=league.lease_seconds,
+            token=token,
+            limit=1,
+            least=1,
+        )
         assert [fixture.id for fixture in claimed] == [first.pk]  # the same fixture, back each time
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -104,7 +112,17 @@ def test_a_fixture_whose_lease_expired_three_times_is_voided_not_retried_and_its
     versions = ResultVersion.objects.filter(match=match)
     assert list(versions.values_list("version", "void", "reason", "entered_by")) == [(1, True, LOST, None)]
     # Not played again: the next claim takes the next fixture, and a worker plays the others but not it.
-    assert fixtures_claim(league=league, token="alive", limit=1, least=1)[0].id != first.pk
+    assert (
+        leases_claim(
+            league_kind(league),
+            owner_id=league.pk,
+            seconds=league.lease_seconds,
+            token="alive",
+            limit=1,
+            least=1,
+        )[0].id
+        != first.pk
+    )
     assert not Fixture.objects.filter(pk=first.pk, lease_token="alive").exists()
     text = f"Match {match.pk} of Nacho season (Prober) was voided: {LOST}."
     link = f"/bots/{league.pk}/"
@@ -185,12 +203,26 @@ def test_a_fixture_reaped_once_or_twice_is_played_again_and_counts(staff):
     league = make_league(staff, make_bots(staff), lease_seconds=30)
     league_start(league_id=league.pk)
     league = BotLeague.objects.get(pk=league.pk)
-    claimed = fixtures_claim(league=league, token="dead-1", limit=3, least=3)
+    claimed = leases_claim(
+        league_kind(league),
+        owner_id=league.pk,
+        seconds=league.lease_seconds,
+        token="dead-1",
+        limit=3,
+        least=3,
+    )
     leases_reap(now=timezone.now() + timedelta(seconds=31))
-    fixtures_claim(league=league, token="dead-2", limit=1, least=1)
+    leases_claim(
+        league_kind(league),
+        owner_id=league.pk,
+        seconds=league.lease_seconds,
+        token="dead-2",
+        limit=1,
+        least=1,
+    )
     leases_reap(now=timezone.now() + timedelta(seconds=31))
 
-    league_work(league_id=league.pk, worker="alive")
+    work_play(league_id=league.pk, worker="alive")
 
     fixtures = Fixture.objects.filter(pk__in=[fixture.id for fixture in claimed]).order_by("position")
     assert [(fixture.done, fixture.leases_lost) for fixture in fixtures] == [(True, 2), (True, 1), (True, 1)]
@@ -205,11 +237,18 @@ def test_a_league_goes_on_past_its_voided_fixture_and_rates_every_match_but_it(s
     league = BotLeague.objects.get(pk=league.pk)
     first = Fixture.objects.filter(league=league).order_by("position").first()
     for dead in range(3):
-        claimed = fixtures_claim(league=league, token=f"dead-{dead}", limit=1, least=1)
+        claimed = leases_claim(
+            league_kind(league),
+            owner_id=league.pk,
+            seconds=league.lease_seconds,
+            token=f"dead-{dead}",
+            limit=1,
+            least=1,
+        )
         assert [fixture.id for fixture in claimed] == [first.pk]
         leases_reap(now=timezone.now() + timedelta(seconds=31))
 
-    league_work(league_id=league.pk, worker="alive")
+    work_play(league_id=league.pk, worker="alive")
 
     league.refresh_from_db()
     statuses = list(
@@ -232,7 +271,14 @@ def test_a_match_staff_voided_meanwhile_keeps_their_void_when_its_lease_expires_
     first = Fixture.objects.filter(league=league).order_by("position").first()
 
     def claim(token):
-        fixtures_claim(league=league, token=token, limit=1, least=1)
+        leases_claim(
+            league_kind(league),
+            owner_id=league.pk,
+            seconds=league.lease_seconds,
+            token=token,
+            limit=1,
+            least=1,
+        )
 
     with django_capture_on_commit_callbacks(execute=True):
         lose_the_worker(claim)

@@ -9,9 +9,9 @@ from django.apps import apps
 from django.db import IntegrityError, transaction
 from rest_framework.test import APIClient
 
-from league.bots.challenges import challenge_create
-from league.bots.leagues import league_start
 from league.bots.models import ChallengeMatch, Fixture
+from league.bots.services.challenges import challenge_create
+from league.bots.services.leagues import league_start
 from league.matches.models import Match
 from league.results.models import ResultVersion
 from league.results.services import match_create

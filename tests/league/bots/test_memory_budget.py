@@ -11,10 +11,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from league.bots.challenges import challenge_create
-from league.bots.ladders import ladder_create, ladder_enter
 from league.bots.models import BotDefinition
-from league.bots.services import bot_register
+from league.bots.services.challenges import challenge_create
+from league.bots.services.definitions import bot_register
+from league.bots.services.ladders import ladder_create, ladder_enter
 from league.bots.uploads import bot_check, bot_upload
 from league.core.errors import UserError
 from league.programs.sandbox import Sandbox, SandboxConfig, SandboxUnavailable

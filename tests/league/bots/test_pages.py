@@ -10,10 +10,10 @@ from django.urls import reverse
 
 from games.core.runner import play_match
 from league.bots.drawings import replay_frame
-from league.bots.leagues import league_start
 from league.bots.models import BotLeague, Fixture
-from league.bots.services import bot_register
-from league.bots.worker import league_work
+from league.bots.services.definitions import bot_register
+from league.bots.services.leagues import league_start
+from league.bots.services.work import work_play
 from league.matches.models import Match
 from league.programs.probe import PROTECTIONS, ProbeResult
 from league.programs.services import worker_probe_record
@@ -26,14 +26,14 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def no_broker():
     """Pages start leagues; these tests play them in-process instead of queueing work."""
-    with mock.patch("league.bots.leagues.queue_work"):
+    with mock.patch("league.bots.services.leagues.queue_work"):
         yield
 
 
 def played_league(staff, bots, name="Nacho season", **overrides):
     league = make_league(staff, bots, name=name, **overrides)
     league_start(league_id=league.pk)
-    league_work(league_id=league.pk, worker="test")
+    work_play(league_id=league.pk, worker="test")
     league.refresh_from_db()
     return league
 

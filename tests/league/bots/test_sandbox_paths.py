@@ -4,7 +4,7 @@ no sandbox needed."""
 import pytest
 from django.conf import settings
 
-from league.bots.services import bot_register
+from league.bots.services.definitions import bot_register
 from league.core.errors import UserError
 from league.programs.sandbox import Sandbox, SandboxConfig, SandboxRefused, delegated_memory_cgroup
 from league.programs.sandboxing import sandbox

@@ -8,11 +8,12 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
-from league.bots.leagues import league_start
 from league.bots.models import BotLeague, Fixture
 from league.bots.selectors import sandbox_status
-from league.bots.services import bot_register
-from league.bots.worker import league_work, leases_reap
+from league.bots.services.definitions import bot_register
+from league.bots.services.leagues import league_start
+from league.bots.services.leases import leases_reap
+from league.bots.services.work import work_play
 from league.matches.models import Match
 from league.programs.models import WorkerProbe
 from league.programs.probe import PROTECTIONS, ProbeResult
@@ -25,7 +26,7 @@ PROGRAMS = Path(__file__).parent / "programs"
 
 @pytest.fixture
 def no_broker():
-    with mock.patch("league.bots.leagues.queue_work"):
+    with mock.patch("league.bots.services.leagues.queue_work"):
         yield
 
 
@@ -69,7 +70,7 @@ def test_a_worker_that_did_not_prove_its_sandbox_leaves_the_programs_fixtures_wa
     waiting = external_fixtures(league)
 
     with mock.patch("league.programs.sandboxing.verdict", return_value=verdict("no_host_sockets")):
-        stored = league_work(league_id=league.pk, worker="host:1", node="celery@leaky")
+        stored = work_play(league_id=league.pk, worker="host:1", node="celery@leaky")
 
     assert (stored, len(waiting)) == (
         2,
@@ -93,9 +94,9 @@ def test_a_sandbox_that_cannot_be_had_hands_the_batch_back_and_no_seat_forfeits(
     with (
         mock.patch("league.programs.sandboxing.verdict", return_value=verdict()),
         mock.patch("league.programs.sandboxing.sandbox", return_value=no_slots),
-        mock.patch("league.bots.worker.logger") as logger,
+        mock.patch("league.bots.services.work.logger") as logger,
     ):
-        league_work(league_id=league.pk, worker="host:1")
+        work_play(league_id=league.pk, worker="host:1")
 
     waiting = external_fixtures(league)
     assert [(f.done, f.lease_token, f.lease_expires_at) for f in waiting] == [(False, "", None)] * 2
@@ -128,7 +129,7 @@ def test_a_lease_is_renewed_while_a_slow_batch_plays_so_the_reaper_leaves_it(sta
         handed_back.append(leases_reap(now=timezone.now()))
 
     started = timezone.now()
-    assert league_work(league_id=league.pk, worker="slow", on_stored=reap) == 3
+    assert work_play(league_id=league.pk, worker="slow", on_stored=reap) == 3
     took = (timezone.now() - started).total_seconds()
 
     assert handed_back == [0, 0, 0]

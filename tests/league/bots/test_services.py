@@ -9,11 +9,12 @@ import pytest
 from django.utils import timezone
 
 from games.core.replay import replay
-from league.bots.leagues import PLAY_TASK, TICK_TASK, league_pause, league_start
 from league.bots.models import BotDefinition, BotLeague, Fixture
-from league.bots.services import bot_register, bot_revise
+from league.bots.services.definitions import bot_register, bot_revise
+from league.bots.services.leagues import PLAY_TASK, TICK_TASK, league_pause, league_start
+from league.bots.services.leases import Kind, Played, league_kind, leases_claim, leases_reap, leases_store
+from league.bots.services.work import work_play
 from league.bots.tasks import league_play_task, league_tick_task
-from league.bots.worker import PlayedFixture, fixtures_claim, fixtures_store, league_work, leases_reap
 from league.celery import app
 from league.core.errors import Forbidden, NotFound, UserError
 from league.matches.models import Match
@@ -38,7 +39,7 @@ def test_a_league_runs_to_its_target_and_every_match_replays(staff):
     league = make_league(staff, make_bots(staff))
     league_start(league_id=league.pk)
 
-    stored = league_work(league_id=league.pk, worker="test")
+    stored = work_play(league_id=league.pk, worker="test")
 
     league.refresh_from_db()
     assert league.status == BotLeague.Status.FINISHED
@@ -61,7 +62,7 @@ def test_the_same_seed_and_bots_give_the_same_league(staff):
     second = make_league(staff, bots, name="Second")
     for league in (first, second):
         league_start(league_id=league.pk)
-        league_work(league_id=league.pk, worker="test")
+        work_play(league_id=league.pk, worker="test")
 
     def records(league):
         return [f.match.record_json() for f in Fixture.objects.filter(league=league).select_related("match")]
@@ -73,9 +74,9 @@ def test_the_same_seed_and_bots_give_the_same_league(staff):
 def test_running_the_work_again_stores_nothing_twice(staff):
     league = make_league(staff, make_bots(staff))
     league_start(league_id=league.pk)
-    league_work(league_id=league.pk, worker="first")
+    work_play(league_id=league.pk, worker="first")
 
-    assert league_work(league_id=league.pk, worker="second") == 0
+    assert work_play(league_id=league.pk, worker="second") == 0
     assert ResultVersion.objects.filter(match__bot_fixture__league=league).count() == 12
 
 
@@ -83,15 +84,23 @@ def test_a_store_under_a_lease_that_was_handed_back_is_refused(staff):
     league = make_league(staff, make_bots(staff))
     league_start(league_id=league.pk)
     league = BotLeague.objects.get(pk=league.pk)
-    claimed = fixtures_claim(league=league, token="dead-worker", limit=3, least=3)
+    claimed = leases_claim(
+        league_kind(league),
+        owner_id=league.pk,
+        seconds=league.lease_seconds,
+        token="dead-worker",
+        limit=3,
+        least=3,
+    )
 
     handed_back = leases_reap(now=timezone.now() + timedelta(seconds=league.lease_seconds + 1))
     fixture = Fixture.objects.select_related("match").get(pk=claimed[0].id)
     record = {"seats": [{}, {}, {}], "outcome": {"places": [1, 2, 3], "scores": [5, 3, 1]}}
-    stored = fixtures_store(
+    stored = leases_store(
+        Kind.LEAGUE,
         pool_id=league.rating_pool_id,
         token="dead-worker",
-        played=[PlayedFixture(fixture.pk, fixture.match_id, record, 0.1)],
+        played=[Played(fixture.pk, fixture.match_id, record, 0.1)],
     )
 
     assert (handed_back, stored) == (3, 0)
@@ -104,16 +113,16 @@ def test_a_paused_league_plays_nothing_until_resumed(staff):
     league_start(league_id=league.pk)
     league_pause(league_id=league.pk)
 
-    assert league_work(league_id=league.pk, worker="test") == 0
+    assert work_play(league_id=league.pk, worker="test") == 0
     league_start(league_id=league.pk)
-    assert league_work(league_id=league.pk, worker="test") == 12
+    assert work_play(league_id=league.pk, worker="test") == 12
 
 
 def test_bots_that_raise_or_answer_illegal_moves_forfeit(staff):
     bots = make_bots(staff, (("Faller", "raises", {}), ("Cheater", "illegal", {}), ("Plain", "random", {})))
     league = make_league(staff, bots, target_value=1, sittings_per_round=1)
     league_start(league_id=league.pk)
-    league_work(league_id=league.pk, worker="test")
+    work_play(league_id=league.pk, worker="test")
 
     (fixture,) = Fixture.objects.filter(league=league).select_related("match")
     record = fixture.match.record_json()
@@ -187,7 +196,19 @@ def test_claims_leave_half_of_what_is_left_to_the_other_workers(staff):
     league_start(league_id=league.pk)
     league = BotLeague.objects.get(pk=league.pk)
 
-    sizes = [len(fixtures_claim(league=league, token=f"worker-{n}", limit=5, least=1)) for n in range(5)]
+    sizes = [
+        len(
+            leases_claim(
+                league_kind(league),
+                owner_id=league.pk,
+                seconds=league.lease_seconds,
+                token=f"worker-{n}",
+                limit=5,
+                least=1,
+            )
+        )
+        for n in range(5)
+    ]
 
     assert sizes == [4, 2, 1, 1, 0]
 
@@ -196,8 +217,8 @@ def test_work_past_its_time_hands_on_to_a_new_task(staff):
     league = make_league(staff, make_bots(staff))
     league_start(league_id=league.pk)
 
-    with mock.patch("league.bots.worker.queue_work") as queue:
-        stored = league_work(league_id=league.pk, worker="test", max_seconds=-1)
+    with mock.patch("league.bots.services.work.queue_work") as queue:
+        stored = work_play(league_id=league.pk, worker="test", max_seconds=-1)
 
     assert stored == 0
     queue.assert_called_once_with(league.pk, 1)
@@ -226,7 +247,7 @@ def test_work_is_queued_by_the_tasks_registered_names(staff, django_capture_on_c
 def test_the_pool_applies_the_league_in_schedule_order(staff):
     league = make_league(staff, make_bots(staff))
     league_start(league_id=league.pk)
-    league_work(league_id=league.pk, worker="test")
+    work_play(league_id=league.pk, worker="test")
 
     by_schedule = list(
         Fixture.objects.filter(league=league).order_by("position").values_list("match_id", flat=True)
@@ -248,7 +269,7 @@ def test_a_worker_session_commits_without_waiting_for_the_disk(db):
     from django.db import connection, connections
     from django.test.utils import CaptureQueriesContext
 
-    from league.bots.worker import _relax_commit, relax_session_commits
+    from league.bots.services.leases import _relax_commit, relax_session_commits
 
     def setting():
         with connection.cursor() as cursor:

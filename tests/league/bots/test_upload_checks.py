@@ -15,11 +15,11 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from league.bots import selectors
-from league.bots.challenges import challenge_create
-from league.bots.ladders import ladder_create, ladder_enter
-from league.bots.leagues import ladder_log, league_create, next_position
 from league.bots.matchmaking import ladder_members
 from league.bots.models import BotDefinition, LadderEvent
+from league.bots.services.challenges import challenge_create
+from league.bots.services.ladders import ladder_create, ladder_enter
+from league.bots.services.leagues import ladder_log, league_create, next_position
 from league.bots.tasks import bot_check_task
 from league.bots.uploads import CHECK_TASK, bot_check, bot_upload, uploads_recheck
 from league.celery import app

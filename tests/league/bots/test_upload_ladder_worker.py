@@ -6,9 +6,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from league.bots.ladders import ladder_create, ladder_enter
-from league.bots.leagues import league_pause, league_start
 from league.bots.models import BotDefinition, Fixture, LadderEvent
+from league.bots.services.ladders import ladder_create, ladder_enter
+from league.bots.services.leagues import league_pause, league_start
 from league.matches.models import MatchSeat, Verification
 from league.ratings.models import Rating
 from tests.league.bots.conftest import make_bots

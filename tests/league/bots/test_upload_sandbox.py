@@ -13,11 +13,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from games.core.replay import replay
-from league.bots.leagues import league_start
 from league.bots.models import BotDefinition, Fixture
 from league.bots.playing import SeatBot, play_league_match
+from league.bots.services.leagues import league_start
+from league.bots.services.work import seat_bot, work_play
 from league.bots.uploads import bot_check, bot_upload
-from league.bots.worker import league_work, seat_bot
 from league.programs.models import ProgramLog
 from league.programs.programs import program_cache, seats_ready
 from league.programs.sandboxing import sandbox
@@ -62,9 +62,9 @@ def test_an_upload_plays_league_matches_and_its_author_reads_its_stderr(member, 
     uploaded.refresh_from_db()
     bots = [*make_bots(staff, (("Dice", "random", {}), ("Plain", "random", {}))), uploaded]
     league = make_league(staff, bots, table_size=3, target_value=2, sittings_per_round=1)
-    with mock.patch("league.bots.leagues.queue_work"):
+    with mock.patch("league.bots.services.leagues.queue_work"):
         league_start(league_id=league.pk)
-        league_work(league_id=league.pk, worker="test-upload")
+        work_play(league_id=league.pk, worker="test-upload")
     fixtures = list(Fixture.objects.filter(league=league).select_related("match"))
     assert len(fixtures) == 2 and all(fixture.done for fixture in fixtures)
     for fixture in fixtures:

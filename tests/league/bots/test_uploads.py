@@ -9,9 +9,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from league.bots.leagues import league_create
 from league.bots.models import BotDefinition
-from league.bots.services import bot_register, bot_revise
+from league.bots.services.definitions import bot_register, bot_revise
+from league.bots.services.leagues import league_create
 from league.bots.uploads import bot_check, bot_upload
 from league.core.errors import Conflict, UserError
 from league.programs.models import Program, ProgramLog
@@ -284,10 +284,10 @@ def test_the_api_answers_refusals_with_400_and_others_logs_with_403(member):
 
 
 def test_an_uploaded_new_version_replaces_the_old_one_in_its_ladders(member, staff):
-    from league.bots.ladders import ladder_create, ladder_enter
-    from league.bots.leagues import ladder_log, next_position
     from league.bots.matchmaking import ladder_members
     from league.bots.models import LadderEvent
+    from league.bots.services.ladders import ladder_create, ladder_enter
+    from league.bots.services.leagues import ladder_log, next_position
 
     first = upload(member)
     ladder = ladder_create(name="Uploads ladder", game_id="nacho_pile", table_size=2, by=staff)

@@ -8,9 +8,9 @@ import pytest
 from django.apps import apps
 
 from games.core.record import compress
-from league.bots.leagues import league_start
 from league.bots.models import Fixture
-from league.bots.worker import league_work
+from league.bots.services.leagues import league_start
+from league.bots.services.work import work_play
 from league.matches.models import Match
 from tests.league.bots.conftest import make_bots, make_league
 
@@ -42,9 +42,9 @@ def test_each_old_reason_becomes_its_code(words, code):
 def test_the_migration_rewrites_the_stored_records_and_leaves_the_others_byte_for_byte(staff):
     bots = make_bots(staff, (("Faller", "raises", {}), ("Cheater", "illegal", {}), ("Plain", "random", {})))
     league = make_league(staff, bots, target_value=1, sittings_per_round=2)
-    with mock.patch("league.bots.leagues.queue_work"):
+    with mock.patch("league.bots.services.leagues.queue_work"):
         league_start(league_id=league.pk)
-        league_work(league_id=league.pk, worker="test")
+        work_play(league_id=league.pk, worker="test")
     first, second = (Match.objects.get(pk=f.match_id) for f in Fixture.objects.filter(league=league))
     current = first.record_json()
     old = {**current, "end": {**current["end"], "forfeits": [dict(f) for f in current["end"]["forfeits"]]}}

@@ -10,9 +10,9 @@ from django.urls import reverse
 
 from games.core.encoding import canonical_json
 from games.core.runner import SeatPlayer, play_match
-from league.bots.leagues import league_start
 from league.bots.models import Fixture
-from league.bots.worker import league_work
+from league.bots.services.leagues import league_start
+from league.bots.services.work import work_play
 from league.matches.models import Match, Verification
 from league.matches.services import VERIFY_TASK, matches_unverified
 from league.matches.tasks import verify_matches_task, verify_unverified_task
@@ -24,14 +24,14 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def no_broker():
-    with mock.patch("league.bots.leagues.queue_work"):
+    with mock.patch("league.bots.services.leagues.queue_work"):
         yield
 
 
 def played_league(staff, *, capture=None):
     league = make_league(staff, make_bots(staff), target_value=1)
     league_start(league_id=league.pk)
-    league_work(league_id=league.pk, worker="test")
+    work_play(league_id=league.pk, worker="test")
     return league
 
 

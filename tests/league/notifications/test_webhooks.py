@@ -15,9 +15,9 @@ from unittest import mock
 import pytest
 from django.test import Client
 
-from league.bots.leagues import league_start
 from league.bots.models import BotLeague
-from league.bots.worker import league_work
+from league.bots.services.leagues import league_start
+from league.bots.services.work import work_play
 from league.core.errors import Forbidden, NotFound, UserError
 from league.matches.models import MatchSeat
 from league.notifications import delivery, webhooks
@@ -536,9 +536,12 @@ def test_a_bot_league_sends_each_round_once_it_is_played_and_rated(
     webhook = webhooks.webhook_create(
         by=staff, url=receiver.url, events=["league.round_rated"], league=league
     )
-    with mock.patch("league.bots.leagues.queue_work"), django_capture_on_commit_callbacks(execute=True):
+    with (
+        mock.patch("league.bots.services.leagues.queue_work"),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         league_start(league_id=league.pk)
-        league_work(league_id=league.pk, worker="test")
+        work_play(league_id=league.pk, worker="test")
     bodies = receiver.bodies()
     assert [(body["event"], body["data"]["round"]) for body in bodies] == [
         ("league.round_rated", n) for n in (1, 2, 3)

@@ -76,7 +76,7 @@ def test_the_player_page_draws_dated_axes_point_titles_legend_and_a_table(client
 @pytest.mark.django_db
 def test_a_bots_chart_names_each_league_not_the_game(client, staff):
     bots = make_bots(staff)
-    with mock.patch("league.bots.leagues.queue_work"):
+    with mock.patch("league.bots.services.leagues.queue_work"):
         played_league(staff, bots, name="Spring")
         played_league(staff, bots, name="Autumn")
     bot = BotDefinition.objects.select_related("player").get(name="Careful")
@@ -90,7 +90,7 @@ def test_a_bots_chart_names_each_league_not_the_game(client, staff):
 
 @pytest.mark.django_db
 def test_the_league_chart_has_a_line_and_titled_points_per_bot(client, staff):
-    with mock.patch("league.bots.leagues.queue_work"):
+    with mock.patch("league.bots.services.leagues.queue_work"):
         league = played_league(staff, make_bots(staff))
 
     page = client.get(reverse("bots:league-live", args=[league.pk])).content.decode()

@@ -7,9 +7,9 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 import league.site.views
-from league.bots.leagues import league_start
 from league.bots.models import BotLeague
-from league.bots.services import bot_register
+from league.bots.services.definitions import bot_register
+from league.bots.services.leagues import league_start
 from league.matches.models import Match
 from tests.factories import MatchFactory, StaffFactory, UserFactory
 from tests.factories.tournaments import make_tournament, open_signup, play_round

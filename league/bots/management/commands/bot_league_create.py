@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from league.bots.leagues import league_create, league_start
 from league.bots.models import BotDefinition
+from league.bots.services.leagues import league_create, league_start
 from league.core.errors import UserError
 
 

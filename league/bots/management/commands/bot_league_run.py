@@ -11,11 +11,11 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from league.bots.leagues import league_start
 from league.bots.models import BotLeague
 from league.bots.progress import progress_line
 from league.bots.selectors import league_progress
-from league.bots.worker import league_work
+from league.bots.services.leagues import league_start
+from league.bots.services.work import work_play
 from league.core.errors import UserError
 
 WATCH_INTERVAL_SECONDS = 1.0
@@ -65,7 +65,7 @@ class Command(BaseCommand):
             while show() == BotLeague.Status.RUNNING:
                 time.sleep(WATCH_INTERVAL_SECONDS)
         else:
-            league_work(
+            work_play(
                 league_id=found.pk, worker=f"shell:{socket.gethostname()}:{os.getpid()}", on_stored=show
             )
             show()

@@ -7,7 +7,7 @@ import shlex
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from league.bots.services import bot_register
+from league.bots.services.definitions import bot_register
 from league.core.errors import UserError
 
 

@@ -1,9 +1,10 @@
 """Writes for ladders: leagues that never end, whose bots enter and leave over time.
 
 A ladder is a `BotLeague` of kind "ladder": one game and table size, a seed, a rating pool, and an entry log
-(`LadderEvent`: who entered or left, at which schedule position). Its rounds are drawn by the league machinery
-(`league.bots.leagues._draw_ladder_round`) from the seed and the log alone, so the whole schedule replays
-(`league.bots.matchmaking.ladder_schedule`); it is played by the same workers, rated through its pool.
+(`LadderEvent`: who entered or left, at which schedule position). Its rounds are drawn by the league
+machinery (`league.bots.services.leagues._draw_ladder_round`) from the seed and the log alone, so the whole
+schedule replays (`league.bots.matchmaking.ladder_schedule`); it is played by the same workers (its fixtures
+are the leased work of kind "ladder"), rated through its pool.
 
 - `ladder_create` (staff): a ladder in draft, with its own pool; `league_start` starts it.
 - `ladder_enter` (the bot's owner or staff): the bot enters at the next round's position. An earlier version
@@ -29,7 +30,9 @@ from django.db.models import Max
 
 from games.core.errors import OptionError
 from league.bots.budget import check_table_memory
-from league.bots.leagues import (
+from league.bots.matchmaking import ladder_members
+from league.bots.models import BotDefinition, BotLeague, LadderEvent, LeagueEntry
+from league.bots.services.leagues import (
     SETTING_BOUNDS,
     _locked_league,
     ladder_log,
@@ -38,8 +41,6 @@ from league.bots.leagues import (
     queue_work,
     retired,
 )
-from league.bots.matchmaking import ladder_members
-from league.bots.models import BotDefinition, BotLeague, LadderEvent, LeagueEntry
 from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.errors import ErrorCode, Forbidden, NotFound, UserError

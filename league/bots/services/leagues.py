@@ -3,19 +3,19 @@
 How a league runs (every step is idempotent, so `acks_late`, retries and a killed worker are safe):
 
 1. `league_start` draws round 1 and, after the commit, queues `league_play_task`s.
-2. A task runs the worker loop (`league.bots.worker.league_work`): it claims open fixtures under row locks,
-   plays them from their stored seeds and stores their results in chunks, rating the league's pool as it
-   goes, in schedule order.
+2. A task runs the workers' loop (`league.bots.services.work.work_play`): it claims open fixtures under row
+   locks (`league.bots.services.leases`), plays them from their stored seeds and stores their results in
+   chunks, rating the league's pool as it goes, in schedule order.
 3. When a round's fixtures are all stored and rated, `league_advance` (under the league row lock) draws the
    next round from the ratings (`league.bots.matchmaking`, pure), or finishes the league at its target.
-4. The reaper (`league.bots.worker.leases_reap`, periodic) hands back fixtures whose lease expired and
-   queues work for every running league (a safety net for lost messages).
+4. The reaper (`league.bots.services.leases.leases_reap`, periodic) hands back fixtures whose lease expired
+   and queues work for every running league (a safety net for lost messages).
 
 A round's matches and seats are written by `league.matches.services.matches_schedule`; this app writes only
 its own rows (leagues, entries, rounds, fixtures) and the league's periodic task.
 
 Work is queued by the tasks' registered names (`PLAY_TASK`, and `TICK_TASK` for the scheduled pace's
-periodic task): `league.bots.tasks` imports this module and `league.bots.worker`, and neither imports a
+periodic task): `league.bots.tasks` imports this module and `league.bots.services.work`, and neither imports a
 task, so there is no import cycle between the services and the tasks.
 """
 
@@ -48,7 +48,7 @@ from league.ratings.services import (
     PredictedTable,
     calibration_queue,
     pool_create,
-    pool_update,
+    pool_rate,
     predictions_store,
 )
 
@@ -465,7 +465,7 @@ def league_advance(*, league_id: int, scheduled_tick: bool = False) -> bool:
         return False
     if Fixture.objects.filter(league_id=league_id, done=False).exists():
         return False
-    pool_update(pool_id=league.rating_pool_id)
+    pool_rate(pool_id=league.rating_pool_id, now=True)
     with transaction.atomic():
         league = _locked_league(league_id)
         if league.status != BotLeague.Status.RUNNING:

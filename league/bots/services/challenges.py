@@ -3,9 +3,10 @@
 A challenge is the third owner of matches, beside tournament tables and league fixtures: its matches are
 created here (`league.matches.services.matches_schedule`, unrated: no rating pool, so no rating ever moves;
 private: seen only by the challenger, the authors of the bots seated and staff) and linked one to one
-(`ChallengeMatch`). The workers play them behind every league and ladder fixture
-(`league.bots.worker.challenge_work`). Every match seats the bot and its opponents, the seat order turning by
-one each match; each match's seed comes from the challenge's seed, so a challenge replays.
+(`ChallengeMatch`). The workers play them behind every league and ladder fixture, through the leased-work
+pipeline (`league.bots.services.leases`, kind "challenge"; the loop is `league.bots.services.work`). Every
+match seats the bot and its opponents, the seat order turning by one each match; each match's seed comes
+from the challenge's seed, so a challenge replays.
 
 Rules (each refused with a message): only the bot's owner (its `created_by`) or staff challenge with it;
 anyone's bot may be challenged; every bot plays the challenge's game and is its latest version; from 1 to
@@ -15,7 +16,7 @@ anyone's bot may be challenged; every bot plays the challenge's game and is its 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import timedelta
 
 from celery import signature
@@ -27,8 +28,8 @@ from django.utils import timezone
 from games.core.errors import OptionError
 from league.bots import matchmaking
 from league.bots.budget import check_table_memory
-from league.bots.leagues import not_ready_message, retired
 from league.bots.models import BotDefinition, Challenge, ChallengeMatch
+from league.bots.services.leagues import not_ready_message, retired
 from league.core import bulk
 from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
@@ -165,6 +166,16 @@ def queue_challenge_work(tasks: int) -> None:
             signature(PLAY_TASK).delay()
 
     transaction.on_commit(send)
+
+
+def challenges_finish(challenge_ids: Collection[int]) -> int:
+    """Finish the queued challenges among these that have nothing left to play (every match stored or voided);
+    how many. In the transaction that stored or voided their last matches."""
+    return (
+        Challenge.objects.filter(pk__in=challenge_ids, status=Challenge.Status.QUEUED)
+        .exclude(games__done=False)
+        .update(status=Challenge.Status.FINISHED, finished_at=timezone.now())
+    )
 
 
 def may_see(challenge: Challenge, user: User | AnonymousUser | None) -> bool:

@@ -1,8 +1,8 @@
 """Writes for bot definitions: registering a bot and revising it (a bot that has played gets a new version).
 What the workers proved of their sandbox and the programs' logs are written by `league.programs.services`.
 
-Leagues and their rounds are in `league.bots.leagues`; the workers' loop (claim, play, store, reap) in
-`league.bots.worker`.
+Leagues and their rounds are in `league.bots.services.leagues`; the leased work (claim, store, reap) in
+`league.bots.services.leases`, and the workers' loop in `league.bots.services.work`.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from django.db.models import Max
 from games import registry
 from games.core.errors import OptionError, UnknownBot
 from league.bots.budget import DEFAULT_MEMORY_MB, check_seat_memory
-from league.bots.ladders import ladders_follow_new_version
 from league.bots.models import BotDefinition
+from league.bots.services.ladders import ladders_follow_new_version
 from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.errors import Conflict, ErrorCode, Forbidden, UserError
