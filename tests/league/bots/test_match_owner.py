@@ -1,4 +1,4 @@
-"""`Match.owner` (issue 40): each scheduling service writes the owner of the matches it creates, a link row
+"""`Match.owner`: each scheduling service writes the owner of the matches it creates, a link row
 takes only a match of its own kind (PostgreSQL: a composite foreign key; SQLite: `check_owned`, which every
 linking service calls), and the generic result entry refuses a bot league's or a challenge's match."""
 

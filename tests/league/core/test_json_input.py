@@ -77,7 +77,7 @@ def test_form_fields_refuse_what_parse_json_refuses_with_its_message():
         assert caught.value.messages == [f"not valid JSON: {problem}"]
 
 
-# Today's check until issue 36, kept here as the reference the linear check must agree with: a regular
+# The earlier, quadratic check, kept here as the reference the linear check must agree with: a regular
 # expression that tried a whole string literal at every quote, so an unterminated string of escaped quotes
 # cost time quadratic in its length.
 _OLD_STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)

@@ -1,6 +1,6 @@
 """A tournament table's match takes its result at the table only: the generic entry points (the API's match
 results, the match's result page, the admin) refuse it with a 409 or a form error naming the table's own
-entry, so a correction there cannot skip the bracket's rules (issue 40)."""
+entry, so a correction there cannot skip the bracket's rules."""
 
 import re
 

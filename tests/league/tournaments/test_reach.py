@@ -1,4 +1,4 @@
-"""Reach (issue 36, parts 3 and 4): an organizer registers by hand only their walk-ins (made now, or first
+"""Reach: an organizer registers by hand only their walk-ins (made now, or first
 registered in an event they organize) and players who asked to join; anyone else is invited by user name and
 takes part only by accepting. The takeover path of the issue step by step, each step refused; the rating of a
 player who never accepted does not move; the invitation accepted and declined on the invitee's pages."""
