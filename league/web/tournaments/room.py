@@ -1,5 +1,6 @@
 """Pages for the room at an event: print views, the projector, the round timer's controls and the embeddable
-standings and bracket. Thin views over the same selectors as the tournament pages (`views`).
+standings and bracket. Thin views over the same selectors as the tournament pages
+(`league.web.tournaments`).
 
 - **Print views** of a round follow the round page's visibility (published rounds for everyone, drafts for
   their organizers): the pairings by table and by name, and the score slips, one per table on its own printed
@@ -33,8 +34,9 @@ from league.core.bounds import whole_number
 from league.core.catalogue import game_name, game_spec
 from league.core.errors import UserError
 from league.tournaments import seam, selectors, services, snapshots
-from league.tournaments import views as pages
 from league.tournaments.models import Round, Tournament
+from league.web.tournaments.common import require_organizer, round_or_404, tournament_or_404
+from league.web.tournaments.rounds import round_page_response, round_state
 
 PROJECTOR_TOP = 12  # standings rows on the projector unless ?top= says otherwise
 PROJECTOR_MAX_TOP = 1000
@@ -43,9 +45,9 @@ PROJECTOR_SHOWS = ("all", "round", "standings")
 
 
 def _round_context(request: HttpRequest, slug: str, number: int) -> dict:
-    tournament = pages._tournament(request, slug)
+    tournament = tournament_or_404(request, slug)
     organizer = selectors.is_organizer(request.user, tournament)
-    _, _, view = pages._round(tournament, number, organizer)
+    _, _, view = round_state(tournament, number, organizer)
     return {
         "tournament": tournament,
         "game_name": game_name(tournament.game_id),
@@ -173,11 +175,11 @@ TIMER_ACTIONS: dict[str, tuple[Callable, str]] = {
 def round_timer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The round page's timer controls: `action` start, pause, resume, extend or reset; `minutes` for start
     and extend."""
-    tournament = pages._tournament(request, slug)
-    denied = pages._require_organizer(request, tournament)
+    tournament = tournament_or_404(request, slug)
+    denied = require_organizer(request, tournament)
     if denied:
         return denied
-    round_row = pages._round_row(tournament, number)
+    round_row = round_or_404(tournament, number)
     entry = TIMER_ACTIONS.get(request.POST.get("action", ""))
     try:
         if entry is None:
@@ -185,6 +187,6 @@ def round_timer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         handler, message = entry
         handler(request, round_row=round_row, by=request.user)
     except UserError as exc:
-        return pages._round_page(request, tournament, number, status=exc.status, error=exc.message)
+        return round_page_response(request, tournament, number, status=exc.status, error=exc.message)
     messages.success(request, message)
     return redirect(round_row.get_absolute_url())

@@ -1,0 +1,140 @@
+"""Before/after for bench/pages.py on one database: build the site once, then render its pages from two
+checkouts in turn (before, after, before, after, ...) and compare each page type's medians.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/pages_alternate.py \\
+        --before /work/main --after . [--repeats 7] [--repeat 15] [--scale 0.2]
+
+The site is bench/pages.py's (`Site`, grown by its small part and then the rest, as bench/pages.py does) on a
+scratch database (bench/scratch.py), dropped at the end. Each run is a fresh interpreter in the checkout's own
+folder (its code first on sys.path) that renders every page type `--repeat` times (bench/pages.py's `measure`)
+and prints `RESULT page=ms ...`. Both checkouts must share the database schema. Printed: per page type the
+median and range of each side's run medians, and the ratio of the medians (after / before).
+
+Figures only: nothing is asserted about time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from bench.scratch import _execute, bench_database  # noqa: E402
+
+MEASURE = """
+import json, sys
+sys.path.insert(0, ".")
+from bench.scratch import setup_django
+setup_django(sys.argv[1])
+from bench.pages import measure
+pages = json.loads(open(sys.argv[2]).read())
+repeat = int(sys.argv[3])
+figures = {name.replace(" ", "_"): measure(urls, repeat)[0] for name, urls in pages.items()}
+print("RESULT " + " ".join(f"{name}={ms:.2f}" for name, ms in figures.items()))
+"""
+
+
+def build(database_url: str, scale: float, seed: int) -> dict[str, list[str]]:
+    """bench/pages.py's site at `scale`, built as its main() builds it; the URLs of each page type."""
+    from bench.pages import FULL, Site
+    from bench.scratch import setup_django
+
+    setup_django(database_url)
+    full = {key: max(1, round(value * scale)) for key, value in FULL.items()}
+    full["big_size"] = min(full["big_size"], full["players"])
+    small = {key: max(1, value // 10) for key, value in full.items()}
+    small["big"], small["big_size"], small["league_rounds"] = 0, 0, 4
+    rest = {key: full[key] - small[key] for key in full}
+    rest["big_size"], rest["league_rounds"] = full["big_size"], 40
+    site = Site(random.Random(seed))
+    site.grow(small)
+    site.grow(rest)
+    from django.db import connections
+
+    connections.close_all()
+    return site.pages()
+
+
+def run(checkout: Path, database_url: str, pages_file: str, repeat: int) -> dict[str, float]:
+    env = dict(os.environ, PYTHONPATH=str(checkout), DATABASE_URL=database_url)
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURE, database_url, pages_file, str(repeat)],
+        cwd=checkout,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode:
+        raise SystemExit(f"{checkout}: {done.stderr[-3000:]}")
+    line = [one for one in done.stdout.splitlines() if one.startswith("RESULT ")][-1]
+    return {key: float(value) for key, value in (item.split("=") for item in line.split()[1:])}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", type=Path, required=True)
+    parser.add_argument("--after", type=Path, required=True)
+    parser.add_argument("--repeats", type=int, default=7, help="runs of each checkout, alternating")
+    parser.add_argument("--repeat", type=int, default=15, help="renders of each page type in one run")
+    parser.add_argument("--scale", type=float, default=0.2)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--reuse", nargs=2, metavar=("DATABASE_URL", "PAGES_JSON"), help="a site built before"
+    )
+    parser.add_argument(
+        "--build-only", metavar="PAGES_JSON", help="build, keep the database, write its pages"
+    )
+    args = parser.parse_args()
+    if args.build_only:
+        with bench_database(os.environ.get("DATABASE_URL")) as database_url:
+            Path(args.build_only).write_text(json.dumps(build(database_url, args.scale, args.seed)))
+            name = database_url.rpartition("/")[2]
+            keep = name + "_kept"
+            _execute(database_url, f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'")
+            _execute(database_url, f"ALTER DATABASE {name} RENAME TO {keep}")
+            print(f"kept: {database_url.rpartition('/')[0]}/{keep}")
+        return 0
+    if args.reuse:
+        compare(args, args.reuse[0], json.loads(Path(args.reuse[1]).read_text()))
+        return 0
+    with bench_database(os.environ.get("DATABASE_URL")) as database_url:
+        compare(args, database_url, build(database_url, args.scale, args.seed))
+    return 0
+
+
+def compare(args: argparse.Namespace, database_url: str, pages: dict[str, list[str]]) -> None:
+    if True:
+        runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as pages_file:
+            pages_file.write(json.dumps(pages))
+            pages_file.flush()
+            for index in range(args.repeats):
+                for side in ("before", "after"):
+                    figures = run(getattr(args, side).resolve(), database_url, pages_file.name, args.repeat)
+                    runs[side].append(figures)
+                    print(f"run {index + 1} {side}: {figures}", flush=True)
+        print(f"\n{'page':<12} {'before ms (range)':>24} {'after ms (range)':>24} {'ratio':>6}")
+        worst = 0.0
+        for name in runs["before"][0]:
+            before = [one[name] for one in runs["before"]]
+            after = [one[name] for one in runs["after"]]
+            ratio = statistics.median(after) / statistics.median(before)
+            worst = max(worst, ratio)
+            print(
+                f"{name:<12} {statistics.median(before):>8.1f} ({min(before):.1f}-{max(before):.1f})"
+                f"{'':>4} {statistics.median(after):>8.1f} ({min(after):.1f}-{max(after):.1f}){'':>4}"
+                f" {ratio:>6.3f}"
+            )
+        print(f"RESULT worst_ratio={worst:.3f}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
