@@ -98,7 +98,10 @@ def main() -> int:
             Path(args.build_only).write_text(json.dumps(build(database_url, args.scale, args.seed)))
             name = database_url.rpartition("/")[2]
             keep = name + "_kept"
-            _execute(database_url, f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'")
+            _execute(
+                database_url,
+                f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'",
+            )
             _execute(database_url, f"ALTER DATABASE {name} RENAME TO {keep}")
             print(f"kept: {database_url.rpartition('/')[0]}/{keep}")
         return 0

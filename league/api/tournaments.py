@@ -220,7 +220,7 @@ class TournamentRegistrationSerializer(serializers.Serializer):
 def _positions(tournament: Tournament, registrations=None) -> dict[int, int]:
     """Registration id → waitlist position (from 1)."""
     rows = registrations if registrations is not None else list(tournament.registrations.all())
-    return {reg.pk: position for position, reg in enumerate(selectors.waitlist(rows), start=1)}
+    return selectors.waitlist_positions(rows)
 
 
 def _registration_data(reg: Registration) -> dict:

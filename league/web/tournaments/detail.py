@@ -9,7 +9,6 @@ from typing import cast
 
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -21,14 +20,15 @@ from league.core.bounds import ROW_IDS
 from league.core.catalogue import game_name, game_specs
 from league.core.errors import UserError
 from league.core.forms import add_user_error
-from league.tournaments import clock, seam, selectors, services, snapshots
+from league.tournaments import clock, pages, selectors, services
 from league.tournaments.forms import (
     ParticipantsForm,
     RegisterForm,
     TournamentForm,
     participants_body_limit,
 )
-from league.tournaments.models import Registration, Round, Table, Tournament
+from league.tournaments.models import Registration, Round, Tournament
+from league.web.drawing import bracket
 from league.web.tournaments.common import (
     int_field,
     require_organizer,
@@ -38,14 +38,6 @@ from league.web.tournaments.common import (
 )
 
 TOURNAMENTS_PER_PAGE = 50
-
-
-# The tournament page shows the standings and the players this many rows at a time (`?standings=N`,
-# `?players=N`): a 10,000-player event is not one page of 20,000 rows.
-STANDINGS_PER_PAGE = 100
-
-
-PLAYERS_PER_PAGE = 100
 
 
 def tournament_index(request: HttpRequest) -> HttpResponse:
@@ -97,111 +89,61 @@ def detail_response(
     batch=None,
     new_count: int = 0,
 ) -> HttpResponse:
-    organizer = selectors.is_organizer(request.user, tournament)
-    # The whole history only where the page draws a bracket; the standings come from their snapshot
-    # (`snapshots`), the rounds as counts (`selectors.round_summaries`), the players a page at a time.
-    full = seam.has_bracket(tournament)
-    fragment = request.GET.get("fragment") == "live"
-    history: (
-        seam.History[Table, Registration] | seam.History[seam.TableFacts, seam.RegistrationFacts] | None
-    ) = None
-    if full:
-        history = seam.load_history(tournament)
-    elif not fragment:  # registrations' statuses only where the number of rounds depends on the field
-        history = seam.load_outline(
-            tournament, registrations=tournament.format == Tournament.Format.ROUND_ROBIN
-        )
-    round_views = selectors.round_summaries(tournament, include_drafts=organizer)
-    last = round_views[-1] if round_views else None
-    flowing = (
-        last is not None and last.row.status != Round.Status.DRAFT and seam.flows(tournament, last.number)
+    """The tournament page (`pages.tournament_page`) with its forms, or its live part (`?fragment=live`)."""
+    if request.GET.get("fragment") == "live":  # what live refreshes: standings, bracket and rounds
+        live = pages.tournament_live(tournament, request.user, standings_page=request.GET.get("standings"))
+        return render(request, "tournaments/_live.html", _live_context(live), status=status)
+    page = pages.tournament_page(
+        tournament,
+        request.user,
+        standings_page=request.GET.get("standings"),
+        players_page=request.GET.get("players"),
     )
     context = {
-        "flowing": flowing,
-        "tournament": tournament,
-        "organizer": organizer,
-        "standings": Paginator(
-            snapshots.standings_list(tournament, history if full else None, allow_stale=True),
-            STANDINGS_PER_PAGE,
-        ).get_page(request.GET.get("standings")),
-        "tiebreak_columns": [name for name in tournament.tiebreaks if name not in ("points", "seed")],
-        "rounds": round_views,
-        "drawings": selectors.bracket(
-            history,
-            selectors.rounds(history, include_drafts=organizer),
-            round_url=lambda n: round_url(tournament, n),
-        )
-        if full
-        else [],
+        **_live_context(page),
+        "next_table": page.next_table,
+        "game_name": page.game_name,
+        "last_round": page.last_round,
+        "planned_rounds": page.planned_rounds,
+        "registrations": page.registrations,
+        "players_page": page.players_page,
+        "waitlist": page.waitlist,
+        "pending": page.pending,
+        "declined": page.declined,
+        "invited": page.invited,
+        "places_left": page.places_left,
+        "entry": page.entry,
+        "check_in_state": page.check_in_state,
+        "round_times": page.round_times,
+        "register_form": register_form or ParticipantsForm(),
+        "batch": batch,
+        "confirming": new_count > 0,
+        "new_count": new_count,
+        "can_register": page.can_register,
+        "error": error,
+        "table_rule": page.table_rule,
+        "bye_rounds": page.byes.rounds,
+        "bye_requests": page.byes.requests,
+        "bye_players": page.byes.players,
+        "bye_own": page.byes.own,
     }
-    if fragment:  # what live refreshes: standings, bracket and rounds
-        return render(request, "tournaments/_live.html", context, status=status)
-    queued = (
-        Registration.Status.WAITLISTED,
-        Registration.Status.PENDING,
-        Registration.Status.DECLINED,
-        Registration.Status.INVITED,
-    )
-    rows = tournament.registrations.select_related("player").order_by("seed", "id")
-    listed = rows.exclude(status__in=queued)
-    waiting = selectors.waitlist(list(rows.filter(status=Registration.Status.WAITLISTED)))
-    # player_of also takes anonymous users (it checks is_authenticated; its annotation names only users)
-    player = selectors.player_of(cast(AbstractBaseUser | None, request.user))
-    own = rows.filter(player=player).first() if player is not None else None
-    context.update(
-        {
-            "next_table": selectors.next_bracket_table(tournament) if flowing else None,
-            "game_name": game_name(tournament.game_id),
-            "last_round": last,
-            "planned_rounds": seam.planned_rounds(cast(seam.History, history)),  # loaded unless a fragment
-            "registrations": listed,  # read only by an organizer's form before the start
-            "players_page": Paginator(listed, PLAYERS_PER_PAGE).get_page(request.GET.get("players")),
-            "waitlist": waiting,
-            "pending": list(rows.filter(status=Registration.Status.PENDING)),
-            "declined": list(rows.filter(status=Registration.Status.DECLINED)) if organizer else [],
-            "invited": list(rows.filter(status=Registration.Status.INVITED)) if organizer else [],
-            "places_left": None
-            if tournament.capacity is None
-            else max(0, tournament.capacity - rows.filter(status=Registration.Status.ACTIVE).count()),
-            "entry": selectors.my_entry(
-                tournament,
-                request.user,
-                [*([own] if own is not None and own not in waiting else []), *waiting],
-            ),
-            "check_in_state": selectors.check_in_state(tournament),
-            "round_times": list(tournament.round_times.all()),
-            "register_form": register_form or ParticipantsForm(),
-            "batch": batch,
-            "confirming": new_count > 0,
-            "new_count": new_count,
-            "can_register": organizer and services.registration_open(tournament),
-            "error": error,
-            "table_rule": seam.table_spec(tournament),
-            **_bye_context(tournament, organizer, history, own),
-        }
-    )
     return render(request, "tournaments/detail.html", context, status=status)
 
 
-def _bye_context(tournament: Tournament, organizer: bool, history, own: Registration | None) -> dict:
-    """Byes and breaks on the tournament's page: the Swiss rounds still open for requests, the requests
-    (every one for organizers, their own for a registered player) and who an organizer can ask for."""
-    if tournament.status == Tournament.Status.FINISHED or not seam.is_swiss_round(tournament, 1):
-        return {"bye_rounds": []}
-    generated = history.round_rows[-1].number if history.round_rows else 0
-    last = tournament.rounds or 0
-    rounds = [number for number in range(generated + 1, last + 1) if seam.is_swiss_round(tournament, number)]
-    own = own if own is not None and own.status == Registration.Status.ACTIVE else None
-    if not rounds or not (organizer or own):
-        return {"bye_rounds": []}
-    active = tournament.registrations.select_related("player").filter(status=Registration.Status.ACTIVE)
+def _live_context(live: pages.TournamentLive) -> dict:
+    tournament = live.tournament
     return {
-        "bye_rounds": rounds,
-        "bye_requests": selectors.open_bye_requests(
-            tournament, None if organizer else cast(Registration, own).player_id
-        ),
-        "bye_players": active.order_by("seed", "id") if organizer else [],
-        "bye_own": own,
+        "flowing": live.flowing,
+        "tournament": tournament,
+        "organizer": live.organizer,
+        "standings": live.standings,
+        "tiebreak_columns": live.tiebreak_columns,
+        "rounds": live.rounds,
+        "drawings": bracket.bracket(
+            live.history, live.bracket_rounds, round_url=lambda n: round_url(tournament, n)
+        )
+        if live.bracket_rounds is not None
+        else [],
     }
 
 

@@ -35,6 +35,7 @@ from league.core.catalogue import game_name, game_spec
 from league.core.errors import UserError
 from league.tournaments import seam, selectors, services, snapshots
 from league.tournaments.models import Round, Tournament
+from league.web.drawing import bracket
 from league.web.tournaments.common import require_organizer, round_or_404, tournament_or_404
 from league.web.tournaments.rounds import round_page_response, round_state
 
@@ -139,7 +140,7 @@ def embed(request: HttpRequest, slug: str) -> HttpResponse:
         "show_bracket": show != "standings",
         "standings": snapshots.standings_list(tournament, history, allow_stale=True),
         "tiebreak_columns": [name for name in tournament.tiebreaks if name not in ("points", "seed")],
-        "drawings": selectors.bracket(
+        "drawings": bracket.bracket(
             history, round_views, round_url=lambda n: reverse("tournaments:round", args=[tournament.slug, n])
         ),
         "live_seconds": 2 * settings.TOURNAMENT_LIVE_SECONDS

@@ -1,0 +1,189 @@
+"""Page selectors: what each tournament page shows, read in one call and returned as a frozen dataclass, so
+that the pages (`league.web.tournaments`) and the API (`league.api.tournaments`) read it the same way.
+
+`tournament_live` is what the tournament page's live part refreshes (standings, rounds, the bracket's rounds);
+`tournament_page` is the whole page: that, the sign-up (the players a page at a time, the waitlist in its
+order, one's own entry), the schedule and the byes. The forms a page shows stay with the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+from django.core.paginator import Page, Paginator
+from django.db.models import QuerySet
+
+from league.core.catalogue import game_name
+from league.tournaments import seam, selectors, services, snapshots
+from league.tournaments.models import Registration, Round, RoundTime, Table, Tournament
+
+# The tournament page shows the standings and the players this many rows at a time (`?standings=N`,
+# `?players=N`): a 10,000-player event is not one page of 20,000 rows.
+STANDINGS_PER_PAGE = 100
+PLAYERS_PER_PAGE = 100
+
+History = seam.History[Table, Registration] | seam.History[seam.TableFacts, seam.RegistrationFacts]
+
+
+@dataclass(frozen=True)
+class TournamentLive:
+    """The tournament page's live part: the standings (a page of them), the rounds as counts and, where the
+    tournament has a bracket, its whole history and the rounds' views the bracket is drawn from."""
+
+    tournament: Tournament
+    organizer: bool
+    flowing: bool  # a bracket played match by match, its last round under way
+    standings: Page
+    tiebreak_columns: list[str]
+    rounds: list[selectors.RoundSummary]
+    history: History | None  # the whole history with a bracket; else an outline (None for the live part)
+    bracket_rounds: list[selectors.RoundView] | None  # with a bracket only
+
+
+@dataclass(frozen=True)
+class TournamentPage(TournamentLive):
+    """The whole tournament page (its forms aside)."""
+
+    next_table: tuple[Round, Table] | None
+    game_name: str
+    last_round: selectors.RoundSummary | None
+    planned_rounds: int | None
+    registrations: QuerySet[Registration]  # everyone listed (not queued), seed order
+    players_page: Page
+    waitlist: list[Registration]  # in the order they move up
+    pending: list[Registration]
+    declined: list[Registration]  # organizers only
+    invited: list[Registration]  # organizers only
+    places_left: int | None
+    entry: selectors.MyEntry
+    check_in_state: str
+    round_times: list[RoundTime]
+    can_register: bool
+    table_rule: Any
+    byes: ByeChoices
+
+
+@dataclass(frozen=True)
+class ByeChoices:
+    """Byes and breaks on the tournament's page: the Swiss rounds still open for requests, the requests
+    (every one for organizers, their own for a registered player) and who an organizer can ask for."""
+
+    rounds: list[int]
+    requests: list[Any] = field(default_factory=list)
+    players: QuerySet[Registration] | list[Registration] = field(default_factory=list)
+    own: Registration | None = None
+
+
+def tournament_live(
+    tournament: Tournament,
+    user: User | AnonymousUser | None,
+    *,
+    standings_page: str | None,
+    live: bool = True,
+) -> TournamentLive:
+    """The live part of the tournament page (with `live=False`, the history the whole page reads too)."""
+    organizer = selectors.is_organizer(user, tournament)
+    # The whole history only where the page draws a bracket; the standings come from their snapshot
+    # (`snapshots`), the rounds as counts (`selectors.round_summaries`), the players a page at a time.
+    full = seam.has_bracket(tournament)
+    history: History | None = None
+    if full:
+        history = seam.load_history(tournament)
+    elif not live:  # registrations' statuses only where the number of rounds depends on the field
+        history = seam.load_outline(
+            tournament, registrations=tournament.format == Tournament.Format.ROUND_ROBIN
+        )
+    round_views = selectors.round_summaries(tournament, include_drafts=organizer)
+    last = round_views[-1] if round_views else None
+    flowing = (
+        last is not None and last.row.status != Round.Status.DRAFT and seam.flows(tournament, last.number)
+    )
+    return TournamentLive(
+        tournament=tournament,
+        organizer=organizer,
+        flowing=flowing,
+        standings=Paginator(
+            snapshots.standings_list(tournament, history if full else None, allow_stale=True),
+            STANDINGS_PER_PAGE,
+        ).get_page(standings_page),
+        tiebreak_columns=[name for name in tournament.tiebreaks if name not in ("points", "seed")],
+        rounds=round_views,
+        history=history,
+        bracket_rounds=selectors.rounds(history, include_drafts=organizer) if full else None,
+    )
+
+
+QUEUED = (
+    Registration.Status.WAITLISTED,
+    Registration.Status.PENDING,
+    Registration.Status.DECLINED,
+    Registration.Status.INVITED,
+)
+
+
+def tournament_page(
+    tournament: Tournament,
+    user: User | AnonymousUser | None,
+    *,
+    standings_page: str | None,
+    players_page: str | None,
+) -> TournamentPage:
+    """The whole tournament page for `user` (its forms aside)."""
+    live = tournament_live(tournament, user, standings_page=standings_page, live=False)
+    organizer = live.organizer
+    rows = tournament.registrations.select_related("player").order_by("seed", "id")
+    listed = rows.exclude(status__in=QUEUED)
+    waiting = selectors.waitlist(list(rows.filter(status=Registration.Status.WAITLISTED)))
+    # player_of also takes anonymous users (it checks is_authenticated; its annotation names only users)
+    player = selectors.player_of(cast(AbstractBaseUser | None, user))
+    own = rows.filter(player=player).first() if player is not None else None
+    last = live.rounds[-1] if live.rounds else None
+    return TournamentPage(
+        **{name: getattr(live, name) for name in TournamentLive.__dataclass_fields__},
+        next_table=selectors.next_bracket_table(tournament) if live.flowing else None,
+        game_name=game_name(tournament.game_id),
+        last_round=last,
+        planned_rounds=seam.planned_rounds(cast(seam.History, live.history)),  # loaded for the whole page
+        registrations=listed,  # read only by an organizer's form before the start
+        players_page=Paginator(listed, PLAYERS_PER_PAGE).get_page(players_page),
+        waitlist=waiting,
+        pending=list(rows.filter(status=Registration.Status.PENDING)),
+        declined=list(rows.filter(status=Registration.Status.DECLINED)) if organizer else [],
+        invited=list(rows.filter(status=Registration.Status.INVITED)) if organizer else [],
+        places_left=None
+        if tournament.capacity is None
+        else max(0, tournament.capacity - rows.filter(status=Registration.Status.ACTIVE).count()),
+        entry=selectors.my_entry(
+            tournament, user, [*([own] if own is not None and own not in waiting else []), *waiting]
+        ),
+        check_in_state=selectors.check_in_state(tournament),
+        round_times=list(tournament.round_times.all()),
+        can_register=organizer and services.registration_open(tournament),
+        table_rule=seam.table_spec(tournament),
+        byes=bye_choices(tournament, organizer, cast(History, live.history), own),
+    )
+
+
+def bye_choices(
+    tournament: Tournament, organizer: bool, history: History, own: Registration | None
+) -> ByeChoices:
+    """The byes and breaks part of the tournament page, for an organizer or for `own` registration."""
+    if tournament.status == Tournament.Status.FINISHED or not seam.is_swiss_round(tournament, 1):
+        return ByeChoices(rounds=[])
+    generated = history.round_rows[-1].number if history.round_rows else 0
+    last = tournament.rounds or 0
+    rounds = [number for number in range(generated + 1, last + 1) if seam.is_swiss_round(tournament, number)]
+    own = own if own is not None and own.status == Registration.Status.ACTIVE else None
+    if not rounds or not (organizer or own):
+        return ByeChoices(rounds=[])
+    active = tournament.registrations.select_related("player").filter(status=Registration.Status.ACTIVE)
+    return ByeChoices(
+        rounds=rounds,
+        requests=selectors.open_bye_requests(
+            tournament, None if organizer else cast(Registration, own).player_id
+        ),
+        players=active.order_by("seed", "id") if organizer else [],
+        own=own,
+    )
