@@ -3,7 +3,9 @@ that the pages (`league.web.tournaments`) and the API (`league.api.tournaments`)
 
 `tournament_live` is what the tournament page's live part refreshes (standings, rounds, the bracket's rounds);
 `tournament_page` is the whole page: that, the sign-up (the players a page at a time, the waitlist in its
-order, one's own entry), the schedule and the byes. The forms a page shows stay with the page.
+order, one's own entry), the schedule and the byes. `round_page` is a round's page (a page of its tables),
+read through `round_state` (that round's part of the history), which the room's pages and a table's page
+share. The forms a page shows stay with the page.
 """
 
 from __future__ import annotations
@@ -13,9 +15,12 @@ from typing import Any, cast
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.core.paginator import Page, Paginator
-from django.db.models import QuerySet
+from django.db.models import Max, QuerySet
+from django.http import Http404
 
 from league.core.catalogue import game_name
+from league.matches.models import Match
+from league.ratings.selectors import predictions_by_seat
 from league.tournaments import seam, selectors, services, snapshots
 from league.tournaments.models import Registration, Round, RoundTime, Table, Tournament
 
@@ -186,4 +191,105 @@ def bye_choices(
         ),
         players=active.order_by("seed", "id") if organizer else [],
         own=own,
+    )
+
+
+def round_state(
+    tournament: Tournament, number: int, organizer: bool, tables: tuple[int, int] | None = None
+) -> tuple:
+    """The round's history (only that round's tables, within table numbers `tables` when given:
+    `seam.load_round_part`), every round's view and this round's; 404 for a round not shown."""
+    history = seam.load_round_part(tournament, number, tables)
+    views = selectors.rounds(history, include_drafts=organizer)
+    view = next((view for view in views if view.number == number), None)
+    if view is None:
+        raise Http404("no such round")
+    return history, views, view
+
+
+@dataclass(frozen=True)
+class RoundPage:
+    """A round's page: the round's view (a page of its tables, every table of a draft) with the tables'
+    forecasts, the rounds, the first table still waiting, its reports and what the user may do."""
+
+    tournament: Tournament
+    game_name: str
+    organizer: bool
+    draft: bool
+    round: selectors.RoundView
+    rounds: list[selectors.RoundView]
+    table_pages: dict[str, int] | None  # with more than one page of tables
+    quality: Any
+    next_waiting: Any
+    can_score: bool
+    planned_start: Any
+    flowing: bool
+    reports: selectors.RoundReports | None  # published rounds only
+    self_report: bool
+    my_player_id: int | None
+    can_generate_next: bool
+
+
+def _attach_forecasts(view) -> None:
+    """Each seat of a published table gets its stored pre-match chances as `seat.forecast` (one query)."""
+    forecasts = predictions_by_seat([table.match_id for table in view.tables if table.match_id])
+    by_match: dict[int, dict[int, object]] = {}
+    for (match_id, _), forecast in forecasts.items():
+        by_match.setdefault(match_id, {})[forecast.player_id] = forecast
+    for table in view.tables:
+        for seat in table.seats:
+            seat.forecast = by_match.get(table.match_id, {}).get(seat.player_id)
+
+
+def round_page(
+    tournament: Tournament, user: User | AnonymousUser | None, number: int, *, table_page: str | None
+) -> RoundPage:
+    """Round `number`'s page for `user`, at page `table_page` of its tables; 404 for a round not shown."""
+    organizer = selectors.is_organizer(user, tournament)
+    planned = RoundTime.objects.filter(tournament=tournament, number=number).first()
+    round_row = tournament.round_set.filter(number=number).first()
+    # A draft shows every table (the organizer moves any player to any table); a published round a page of
+    # tables by number (`selectors.table_page`), the first table still waiting found by one query.
+    draft = round_row is not None and round_row.status == Round.Status.DRAFT
+    page = selectors.page_number(table_page)
+    _, views, view = round_state(
+        tournament, number, organizer, None if draft else selectors.table_range(page)
+    )
+    top = (round_row.tables.aggregate(top=Max("number"))["top"] or 0) if round_row is not None else 0
+    pages = 1 if draft else selectors.table_page(top)
+    if draft:
+        next_waiting = next((table for table in view.tables if not table.has_result), None)
+    else:
+        done = (Match.Status.FINISHED, Match.Status.VOID)
+        next_waiting = (
+            cast(Round, round_row)  # a round shown that is not a draft has its row
+            .tables.filter(match__isnull=False)
+            .exclude(match__status__in=done)
+            .order_by("number")
+            .first()
+        )
+    _attach_forecasts(view)
+    first, last = selectors.table_range(page)
+    return RoundPage(
+        tournament=tournament,
+        game_name=game_name(tournament.game_id),
+        organizer=organizer,
+        draft=draft,
+        round=view,
+        rounds=views,
+        table_pages={"number": page, "count": pages, "first": first, "last": min(top, last), "top": top}
+        if pages > 1
+        else None,
+        quality=round_row.quality if round_row is not None else view.row.quality,
+        next_waiting=next_waiting,
+        can_score=organizer or selectors.is_scorekeeper(user, tournament),
+        planned_start=planned.starts_at if planned else None,
+        flowing=seam.flows(tournament, number),
+        reports=selectors.round_reports(view.tables) if not draft else None,
+        self_report=tournament.result_reporting == Tournament.Reporting.SELF_REPORT,
+        my_player_id=getattr(selectors.player_of(cast(AbstractBaseUser | None, user)), "pk", None),
+        can_generate_next=tournament.status == Tournament.Status.RUNNING
+        and view.row.status == Round.Status.COMPLETE
+        and view.number == views[-1].number
+        and not seam.flows(tournament, number),
     )

@@ -33,11 +33,11 @@ from django.views.decorators.http import require_POST
 from league.core.bounds import whole_number
 from league.core.catalogue import game_name, game_spec
 from league.core.errors import UserError
-from league.tournaments import seam, selectors, services, snapshots
+from league.tournaments import pages, seam, selectors, services, snapshots
 from league.tournaments.models import Round, Tournament
 from league.web.drawing import bracket
 from league.web.tournaments.common import require_organizer, round_or_404, tournament_or_404
-from league.web.tournaments.rounds import round_page_response, round_state
+from league.web.tournaments.rounds import round_page_response
 
 PROJECTOR_TOP = 12  # standings rows on the projector unless ?top= says otherwise
 PROJECTOR_MAX_TOP = 1000
@@ -48,7 +48,7 @@ PROJECTOR_SHOWS = ("all", "round", "standings")
 def _round_context(request: HttpRequest, slug: str, number: int) -> dict:
     tournament = tournament_or_404(request, slug)
     organizer = selectors.is_organizer(request.user, tournament)
-    _, _, view = round_state(tournament, number, organizer)
+    _, _, view = pages.round_state(tournament, number, organizer)
     return {
         "tournament": tournament,
         "game_name": game_name(tournament.game_id),

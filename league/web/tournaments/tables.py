@@ -15,7 +15,7 @@ from league.core.errors import UserError
 from league.results.entry import result_entry_form
 from league.results.forms import ResultForm
 from league.results.selectors import counting_advancing
-from league.tournaments import seam, selectors, services
+from league.tournaments import pages, seam, selectors, services
 from league.tournaments.forms import (
     AdvancingForm,
     CloseForm,
@@ -31,7 +31,7 @@ from league.web.tournaments.common import (
     table_or_404,
     tournament_or_404,
 )
-from league.web.tournaments.rounds import round_page_response, round_state
+from league.web.tournaments.rounds import round_page_response
 
 
 def table_result(request: HttpRequest, slug: str, number: int, table_number: int) -> HttpResponse:
@@ -134,7 +134,7 @@ def table_close(request: HttpRequest, slug: str, number: int, table_number: int)
 
 
 def _seat_views(tournament: Tournament, table: Table) -> list:
-    _, _, view = round_state(tournament, table.round.number, False, (table.number, table.number))
+    _, _, view = pages.round_state(tournament, table.round.number, False, (table.number, table.number))
     return next(item for item in view.tables if item.id == table.pk).seats
 
 
