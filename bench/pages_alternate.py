@@ -10,6 +10,9 @@ folder (its code first on sys.path) that renders every page type `--repeat` time
 and prints `RESULT page=ms ...`. Both checkouts must share the database schema. Printed: per page type the
 median and range of each side's run medians, and the ratio of the medians (after / before).
 
+`--build-only PAGES_JSON` builds the site and keeps its database (renamed `..._kept`, printed; drop it by
+hand), `--reuse DATABASE_URL PAGES_JSON` compares on such a site without building one.
+
 Figures only: nothing is asserted about time.
 """
 
@@ -80,8 +83,8 @@ def run(checkout: Path, database_url: str, pages_file: str, repeat: int) -> dict
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--before", type=Path, required=True)
-    parser.add_argument("--after", type=Path, required=True)
+    parser.add_argument("--before", type=Path, help="a checkout (a folder) of the revision before")
+    parser.add_argument("--after", type=Path, help="a checkout (a folder) of the revision after")
     parser.add_argument("--repeats", type=int, default=7, help="runs of each checkout, alternating")
     parser.add_argument("--repeat", type=int, default=15, help="renders of each page type in one run")
     parser.add_argument("--scale", type=float, default=0.2)
@@ -105,6 +108,8 @@ def main() -> int:
             _execute(database_url, f"ALTER DATABASE {name} RENAME TO {keep}")
             print(f"kept: {database_url.rpartition('/')[0]}/{keep}")
         return 0
+    if not (args.before and args.after):
+        parser.error("--before and --after name the two checkouts")
     if args.reuse:
         compare(args, args.reuse[0], json.loads(Path(args.reuse[1]).read_text()))
         return 0
@@ -114,29 +119,29 @@ def main() -> int:
 
 
 def compare(args: argparse.Namespace, database_url: str, pages: dict[str, list[str]]) -> None:
-    if True:
-        runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
-        with tempfile.NamedTemporaryFile("w", suffix=".json") as pages_file:
-            pages_file.write(json.dumps(pages))
-            pages_file.flush()
-            for index in range(args.repeats):
-                for side in ("before", "after"):
-                    figures = run(getattr(args, side).resolve(), database_url, pages_file.name, args.repeat)
-                    runs[side].append(figures)
-                    print(f"run {index + 1} {side}: {figures}", flush=True)
-        print(f"\n{'page':<12} {'before ms (range)':>24} {'after ms (range)':>24} {'ratio':>6}")
-        worst = 0.0
-        for name in runs["before"][0]:
-            before = [one[name] for one in runs["before"]]
-            after = [one[name] for one in runs["after"]]
-            ratio = statistics.median(after) / statistics.median(before)
-            worst = max(worst, ratio)
-            print(
-                f"{name:<12} {statistics.median(before):>8.1f} ({min(before):.1f}-{max(before):.1f})"
-                f"{'':>4} {statistics.median(after):>8.1f} ({min(after):.1f}-{max(after):.1f}){'':>4}"
-                f" {ratio:>6.3f}"
-            )
-        print(f"RESULT worst_ratio={worst:.3f}")
+    """Run both checkouts in turn on `database_url`; print each page type's medians, ranges and ratio."""
+    runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as pages_file:
+        pages_file.write(json.dumps(pages))
+        pages_file.flush()
+        for index in range(args.repeats):
+            for side in ("before", "after"):
+                figures = run(getattr(args, side).resolve(), database_url, pages_file.name, args.repeat)
+                runs[side].append(figures)
+                print(f"run {index + 1} {side}: {figures}", flush=True)
+    print(f"\n{'page':<12} {'before ms (range)':>24} {'after ms (range)':>24} {'ratio':>6}")
+    worst = 0.0
+    for name in runs["before"][0]:
+        before = [one[name] for one in runs["before"]]
+        after = [one[name] for one in runs["after"]]
+        ratio = statistics.median(after) / statistics.median(before)
+        worst = max(worst, ratio)
+        print(
+            f"{name:<12} {statistics.median(before):>8.1f} ({min(before):.1f}-{max(before):.1f})"
+            f"{'':>4} {statistics.median(after):>8.1f} ({min(after):.1f}-{max(after):.1f}){'':>4}"
+            f" {ratio:>6.3f}"
+        )
+    print(f"RESULT worst_ratio={worst:.3f}")
 
 
 if __name__ == "__main__":
