@@ -10,6 +10,8 @@ folder (its code first on sys.path) that renders every page type `--repeat` time
 and prints `RESULT page=ms ...`. Both checkouts must share the database schema. Printed: per page type the
 median and range of each side's run medians, and the ratio of the medians (after / before).
 
+`--clock cpu` times the rendering process's own CPU time (the database server's work left out): on a
+machine shared by many processes the wall clock's medians vary by several times from run to run.
 `--build-only PAGES_JSON` builds the site and keeps its database (renamed `..._kept`, printed; drop it by
 hand), `--reuse DATABASE_URL PAGES_JSON` compares on such a site without building one.
 
@@ -37,9 +39,13 @@ import json, sys
 sys.path.insert(0, ".")
 from bench.scratch import setup_django
 setup_django(sys.argv[1])
+import bench.pages
 from bench.pages import measure
 pages = json.loads(open(sys.argv[2]).read())
 repeat = int(sys.argv[3])
+if sys.argv[4] == "cpu":  # this process's CPU time instead of the wall clock's
+    import time, types
+    bench.pages.time = types.SimpleNamespace(perf_counter=time.process_time)
 figures = {name.replace(" ", "_"): measure(urls, repeat)[0] for name, urls in pages.items()}
 print("RESULT " + " ".join(f"{name}={ms:.2f}" for name, ms in figures.items()))
 """
@@ -66,10 +72,10 @@ def build(database_url: str, scale: float, seed: int) -> dict[str, list[str]]:
     return site.pages()
 
 
-def run(checkout: Path, database_url: str, pages_file: str, repeat: int) -> dict[str, float]:
+def run(checkout: Path, database_url: str, pages_file: str, repeat: int, clock: str) -> dict[str, float]:
     env = dict(os.environ, PYTHONPATH=str(checkout), DATABASE_URL=database_url)
     done = subprocess.run(
-        [sys.executable, "-c", MEASURE, database_url, pages_file, str(repeat)],
+        [sys.executable, "-c", MEASURE, database_url, pages_file, str(repeat), clock],
         cwd=checkout,
         env=env,
         capture_output=True,
@@ -89,6 +95,9 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=15, help="renders of each page type in one run")
     parser.add_argument("--scale", type=float, default=0.2)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--clock", choices=("wall", "cpu"), default="wall", help="cpu: the rendering process's CPU time only"
+    )
     parser.add_argument(
         "--reuse", nargs=2, metavar=("DATABASE_URL", "PAGES_JSON"), help="a site built before"
     )
@@ -126,7 +135,9 @@ def compare(args: argparse.Namespace, database_url: str, pages: dict[str, list[s
         pages_file.flush()
         for index in range(args.repeats):
             for side in ("before", "after"):
-                figures = run(getattr(args, side).resolve(), database_url, pages_file.name, args.repeat)
+                figures = run(
+                    getattr(args, side).resolve(), database_url, pages_file.name, args.repeat, args.clock
+                )
                 runs[side].append(figures)
                 print(f"run {index + 1} {side}: {figures}", flush=True)
     print(f"\n{'page':<12} {'before ms (range)':>24} {'after ms (range)':>24} {'ratio':>6}")
