@@ -132,6 +132,7 @@ class Site:
                     game_version=specs[game].version,
                     options={},
                     status=Match.Status.FINISHED,
+                    owner=Match.Owner.CASUAL,
                     rated=True,
                     rating_pool=pools[game],
                     played_at=when,

@@ -3,7 +3,7 @@
 A URL that matches nothing, or a bug, answers with the site's error pages (templates/404.html, 403.html and a
 500.html that needs no context), except under /api/: the API's error body there (league.api.errors; with DEBUG
 off, as Django uses these handlers only then). /favicon.ico, which browsers ask for on their own, redirects to
-the SVG icon that base.html links (league.site.views.favicon). The API docs are Swagger UI from the files of
+the SVG icon that base.html links (league.web.site.favicon). The API docs are Swagger UI from the files of
 drf-spectacular-sidecar, its start-up script fetched from the docs' own address (`?script`) and the page's
 template without a style element (templates/api/swagger_ui.html): the Content-Security-Policy of every page
 holds for it too, with data: images added (Swagger UI's stylesheet draws its icons with them).
@@ -14,7 +14,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from league.site import views as site_views
+from league.web import site as site_views
 
 handler404 = "league.api.errors.not_found"
 handler500 = "league.api.errors.server_error"
@@ -23,13 +23,13 @@ urlpatterns = [
     path("", site_views.home, name="home"),
     path("health/", site_views.health_page, name="health"),
     path("favicon.ico", site_views.favicon),
-    path("", include("league.accounts.urls")),
-    path("", include("league.notifications.urls")),
-    path("players/", include("league.ratings.player_urls")),
-    path("matches/", include("league.results.urls")),
-    path("games/", include("league.ratings.urls")),
-    path("bots/", include("league.bots.urls")),
-    path("tournaments/", include("league.tournaments.urls")),
+    path("", include("league.web.accounts")),
+    path("", include("league.web.notifications")),
+    path("players/", include("league.web.players")),
+    path("matches/", include("league.web.matches")),
+    path("games/", include("league.web.ratings")),
+    path("bots/", include("league.web.bots")),
+    path("tournaments/", include("league.web.tournaments")),
     path("admin/", admin.site.urls),
     path("api/", include("league.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -79,8 +79,8 @@ MIDDLEWARE = [
 # only, and no inline script, <style> element, style= attribute or on*= handler: neither 'unsafe-inline' nor
 # nonces (a nonce would make every response unique, which no cache can share). No other site may frame a page
 # (as X-Frame-Options: DENY says to older browsers) except the embed, which replaces frame-ancestors with *
-# (league.tournaments.room); the API docs add data: images (league.urls). docs/league.md, "Content Security
-# Policy".
+# (league.web.tournaments.room); the API docs add data: images (league.urls). docs/league.md, "Content
+# Security Policy".
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
@@ -204,7 +204,7 @@ WEBHOOK_ALLOWED_ADDRESSES: tuple[str, ...] = ()
 # watchdog closes its socket); the delivery task's Celery time limit is this plus a margin.
 WEBHOOK_DEADLINE_SECONDS = 10.0
 # Live tournament pages (a published round's page, the projector) fetch themselves again this often; the
-# embed every twice as long (league.tournaments.room).
+# embed every twice as long (league.web.tournaments.room).
 TOURNAMENT_LIVE_SECONDS = 15
 # Standings of events this large (rows) are refreshed in the background while the pages that show them keep
 # showing a snapshot at most this many seconds old, "as of" its time (league.tournaments.snapshots).

@@ -2,7 +2,8 @@ from django.apps import AppConfig
 
 
 class SiteConfig(AppConfig):
-    """The top floor: site-wide pages (home, health), the demo data and `serve`; it may use every app."""
+    """Site-wide pieces below the pages: the health check, the demo data and `serve`; it may use every app
+    below it."""
 
     name = "league.site"
     label = "site"

@@ -1,25 +1,18 @@
-"""A tournament's log page: its organizers' actions (and the players' own sign-ups), newest first, with who
-and when, for its organizers and site staff only; never public (it names accounts). Entries are written by
-the services (`services.audit`); this module only reads and words them."""
+"""A tournament's log in words: its organizers' actions (and the players' own sign-ups), each entry worded for
+the log page (`league.web.tournaments.log`). Entries are written by the services (`services.audit`); this
+module only words them."""
 
 from __future__ import annotations
 
 import json
-import zoneinfo
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-
 from league.core.catalogue import game_name
 from league.tournaments import clock
-from league.tournaments import views as pages
 from league.tournaments.models import AuditEntry, Registration, Tournament
 
-ENTRIES_PER_PAGE = 50
 Action = AuditEntry.Action
 
 
@@ -192,26 +185,3 @@ def describe(entry: AuditEntry, zone: str) -> str:
     """What the entry records, in a sentence for the log page."""
     wording = WORDING.get(entry.action)
     return wording(entry.details, zone) if wording else entry.get_action_display()
-
-
-def tournament_log(request: HttpRequest, slug: str) -> HttpResponse:
-    """The log, 50 entries a page, newest first: when (the event's local time), who, what."""
-    tournament = pages._tournament(request, slug)
-    denied = pages._require_organizer(request, tournament)
-    if denied:
-        return denied
-    entries = tournament.audit_entries.select_related("actor").order_by("-at", "-id")
-    page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
-    zone = zoneinfo.ZoneInfo(tournament.time_zone)
-    rows = [
-        (
-            entry.at.astimezone(zone),
-            entry.actor.get_username() if entry.actor else "—",
-            entry.action,
-            describe(entry, tournament.time_zone),
-        )
-        for entry in page
-    ]
-    return render(
-        request, "tournaments/room/log.html", {"tournament": tournament, "page": page, "rows": rows}
-    )

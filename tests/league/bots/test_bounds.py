@@ -8,8 +8,8 @@ from league.api.bots import BotReviseSerializer, BotWriteSerializer, LeagueCreat
 from league.bots.models import BotDefinition, BotLeague
 from league.bots.services import definitions
 from league.bots.services.leagues import SETTING_BOUNDS
-from league.bots.views import LeagueForm
 from league.core.errors import UserError
+from league.web.bots.leagues import LeagueForm
 from tests.league.api_errors import field_error_body
 from tests.league.bots.conftest import league_page_form, make_bots
 

@@ -6,7 +6,7 @@ from django.core.exceptions import PermissionDenied
 from django.test import Client, override_settings
 from django.urls import reverse
 
-import league.site.views
+import league.web.site
 from league.bots.models import BotLeague
 from league.bots.services.definitions import bot_register
 from league.bots.services.leagues import league_start
@@ -199,7 +199,7 @@ def test_a_refused_page_is_the_sites_403(client, db, monkeypatch):
     def refuse(*args, **kwargs):
         raise PermissionDenied
 
-    monkeypatch.setattr(league.site.views, "home_leaders", refuse)
+    monkeypatch.setattr(league.web.site, "home_leaders", refuse)
     page = page_of(client, "/", status=403)
     assert "<h1>You may not open this page</h1>" in page
     assert '<a href="/accounts/login/?next=/">Log in</a> and try again.' in page
@@ -211,7 +211,7 @@ def test_a_bug_is_the_sites_500_without_context(db, monkeypatch):
     def fail(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(league.site.views, "home_leaders", fail)
+    monkeypatch.setattr(league.web.site, "home_leaders", fail)
     page = page_of(Client(raise_request_exception=False), "/", status=500)
     assert "<h1>Something went wrong on our side</h1>" in page
     assert '<a class="button" href="/" id="back-home">Back to the home page</a>' in page

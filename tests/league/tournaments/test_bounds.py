@@ -7,7 +7,8 @@ from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from league.api.tournaments import RegistrationWriteSerializer, TournamentWriteSerializer
+from league.api.tournaments.registrations import RegistrationWriteSerializer
+from league.api.tournaments.tournaments import TournamentWriteSerializer
 from league.core.errors import UserError
 from league.tournaments import services
 from league.tournaments.forms import TournamentForm

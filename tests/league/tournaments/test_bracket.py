@@ -5,6 +5,7 @@ from league.tournaments import selectors
 from league.tournaments.bracket_selectors import bracket_matches
 from league.tournaments.history import load_history
 from league.tournaments.models import Tournament
+from league.web.drawing import bracket
 from tests.factories.tournaments import better_seed_wins
 
 
@@ -42,7 +43,7 @@ def test_multi_seat_elimination_draws_each_round_with_who_goes_through(make_tour
     play_round(tournament)  # snake seeding: seeds 1, 4, 5, 8 at table 1; seat order is the finishing order
     history = load_history(tournament)
     views = selectors.rounds(history, include_drafts=False)
-    (drawing,) = selectors.bracket(history, views, round_url=lambda number: f"/r/{number}/")
+    (drawing,) = bracket.bracket(history, views, round_url=lambda number: f"/r/{number}/")
     assert [(box.title, [(text, won) for text, won, _ in box.lines], box.href) for box in drawing.boxes] == [
         (
             "R1-T1",
@@ -58,7 +59,7 @@ def test_multi_seat_elimination_draws_each_round_with_who_goes_through(make_tour
     play_round(tournament)
     assert tournament.status == Tournament.Status.FINISHED
     history = load_history(tournament)
-    (drawing,) = selectors.bracket(history, selectors.rounds(history, include_drafts=False), round_url=str)
+    (drawing,) = bracket.bracket(history, selectors.rounds(history, include_drafts=False), round_url=str)
     assert [column for _, column in drawing.columns] == ["Round 1", "Round 2"]
     assert drawing.boxes[-1].title == "Final"
     assert [won for _, won, _ in drawing.boxes[-1].lines] == [True, False, False, False]

@@ -13,7 +13,7 @@ from league.core.errors import Conflict
 from league.matches.models import Match
 from league.players.models import Player
 from league.results.services import result_submit
-from league.tournaments import ranking, services, snapshots, views
+from league.tournaments import pages, ranking, services, snapshots
 from league.tournaments.models import StandingsChunk, StandingsSnapshot
 from tests.factories.tournaments import table_seats
 
@@ -188,7 +188,7 @@ def test_a_stale_snapshot_is_never_shown(client, swiss):
 def test_pages_of_standings_read_the_chunks_that_hold_them(client, swiss, monkeypatch, computations):
     tournament, _ = swiss
     monkeypatch.setattr(snapshots, "CHUNK", 3)
-    monkeypatch.setattr(views, "STANDINGS_PER_PAGE", 3)
+    monkeypatch.setattr(pages, "STANDINGS_PER_PAGE", 3)
     assert shown(client, tournament) == AFTER_ROUND_1[:3]
     assert [
         len(rows) for rows in StandingsChunk.objects.order_by("index").values_list("rows", flat=True)

@@ -1,5 +1,7 @@
 """The home page and the health page."""
 
+from __future__ import annotations
+
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
@@ -15,7 +17,11 @@ from league.tournaments.models import Tournament
 from league.tournaments.selectors import tournament_list
 
 HOME_RECENT_MATCHES = 10
+
+
 HOME_TOP_PLAYERS = 3
+
+
 HOME_TOURNAMENTS = 5
 
 

@@ -8,6 +8,7 @@ from django.contrib.auth.models import User
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import path
 from django.views.decorators.http import require_POST
 
 from league.bots.models import BotLeague
@@ -18,6 +19,8 @@ from league.notifications.models import Kind
 from league.tournaments.models import Tournament
 
 PER_PAGE = 30
+
+
 DELIVERIES_PER_PAGE = 20
 
 
@@ -140,3 +143,16 @@ def webhook_delete(request: SignedInRequest, pk: int) -> HttpResponse:
     webhooks.webhook_delete(by=request.user, webhook_id=pk)
     messages.success(request, "The webhook is deleted: nothing more is sent to it.")
     return redirect("notifications:webhooks")
+
+
+app_name = "notifications"
+
+urlpatterns = [
+    path("notifications/", inbox, name="inbox"),
+    path("notifications/read/", mark_read, name="read"),
+    path("notifications/read-all/", mark_all_read, name="read-all"),
+    path("notifications/mail/", mail_settings, name="mail"),
+    path("webhooks/", webhook_list, name="webhooks"),
+    path("webhooks/<int:pk>/", webhook_detail, name="webhook"),
+    path("webhooks/<int:pk>/delete/", webhook_delete, name="webhook-delete"),
+]

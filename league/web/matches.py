@@ -1,23 +1,41 @@
-"""Match pages that show or write results: a match with its result versions, and the staff pages to
-create a match and enter its result. They are served under the `matches` URL namespace
-(`league.results.urls`), with the list of matches (`league.matches.views`)."""
+"""The match pages, under the `matches` namespace: the list of matches, a match's page, a new match and its
+result entry (staff)."""
+
+from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import path
 
-from league.core.catalogue import game_name, game_spec
+from league.core.catalogue import game_choices, game_name, game_spec
 from league.core.errors import UserError
 from league.core.forms import add_user_error
 from league.core.http import SignedInRequest
 from league.matches.forms import MatchForm
 from league.matches.models import Match
-from league.matches.selectors import verification_of
+from league.matches.selectors import match_list, verification_of, visible_to
 from league.ratings.selectors import predictions_by_seat
 from league.results.entry import result_entry_form
 from league.results.selectors import match_detail, owner_entry
 from league.results.services import match_create, result_submit
+
+MATCHES_PER_PAGE = 50
+
+
+def match_index(request: HttpRequest) -> HttpResponse:
+    game_id = request.GET.get("game", "")
+    if game_id not in dict(game_choices()):
+        game_id = ""
+    status = request.GET.get("status", "")
+    if status not in Match.Status.values:
+        status = ""
+    matches = visible_to(match_list(game_id=game_id, status=status), request.user)
+    page = Paginator(matches, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    context = {"page": page, "game": game_id, "status": status, "statuses": Match.Status.choices}
+    return render(request, "matches/list.html", context)
 
 
 def _match_or_404(request: HttpRequest, pk: int) -> Match:
@@ -81,3 +99,12 @@ def result_entry(request: SignedInRequest, pk: int) -> HttpResponse:
         return redirect(match)
     context = {"match": match, "form": entry.form, "spec": spec}
     return render(request, "matches/result.html", context, status=entry.status)
+
+
+app_name = "matches"
+urlpatterns = [
+    path("", match_index, name="list"),
+    path("new/", match_new, name="new"),
+    path("<int:pk>/", match_page, name="detail"),
+    path("<int:pk>/result/", result_entry, name="result"),
+]

@@ -1,5 +1,6 @@
 """Pages for the room at an event: print views, the projector, the round timer's controls and the embeddable
-standings and bracket. Thin views over the same selectors as the tournament pages (`views`).
+standings and bracket. Thin views over the same selectors as the tournament pages
+(`league.web.tournaments`).
 
 - **Print views** of a round follow the round page's visibility (published rounds for everyone, drafts for
   their organizers): the pairings by table and by name, and the score slips, one per table on its own printed
@@ -32,10 +33,12 @@ from django.views.decorators.http import require_POST
 from league.core.bounds import whole_number
 from league.core.catalogue import game_name, game_spec
 from league.core.errors import UserError
-from league.tournaments import selectors, services, snapshots
-from league.tournaments import views as pages
+from league.tournaments import pages, selectors, services, snapshots
 from league.tournaments.history import load_history
 from league.tournaments.models import Round, Tournament
+from league.web.drawing import bracket
+from league.web.tournaments.common import require_organizer, round_or_404, tournament_or_404
+from league.web.tournaments.rounds import round_page_response
 
 PROJECTOR_TOP = 12  # standings rows on the projector unless ?top= says otherwise
 PROJECTOR_MAX_TOP = 1000
@@ -44,9 +47,9 @@ PROJECTOR_SHOWS = ("all", "round", "standings")
 
 
 def _round_context(request: HttpRequest, slug: str, number: int) -> dict:
-    tournament = pages._tournament(request, slug)
+    tournament = tournament_or_404(request, slug)
     organizer = selectors.is_organizer(request.user, tournament)
-    _, _, view = pages._round(tournament, number, organizer)
+    _, _, view = pages.round_state(tournament, number, organizer)
     return {
         "tournament": tournament,
         "game_name": game_name(tournament.game_id),
@@ -138,7 +141,7 @@ def embed(request: HttpRequest, slug: str) -> HttpResponse:
         "show_bracket": show != "standings",
         "standings": snapshots.standings_list(tournament, history, allow_stale=True),
         "tiebreak_columns": [name for name in tournament.tiebreaks if name not in ("points", "seed")],
-        "drawings": selectors.bracket(
+        "drawings": bracket.bracket(
             history, round_views, round_url=lambda n: reverse("tournaments:round", args=[tournament.slug, n])
         ),
         "live_seconds": 2 * settings.TOURNAMENT_LIVE_SECONDS
@@ -174,11 +177,11 @@ TIMER_ACTIONS: dict[str, tuple[Callable, str]] = {
 def round_timer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The round page's timer controls: `action` start, pause, resume, extend or reset; `minutes` for start
     and extend."""
-    tournament = pages._tournament(request, slug)
-    denied = pages._require_organizer(request, tournament)
+    tournament = tournament_or_404(request, slug)
+    denied = require_organizer(request, tournament)
     if denied:
         return denied
-    round_row = pages._round_row(tournament, number)
+    round_row = round_or_404(tournament, number)
     entry = TIMER_ACTIONS.get(request.POST.get("action", ""))
     try:
         if entry is None:
@@ -186,6 +189,6 @@ def round_timer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         handler, message = entry
         handler(request, round_row=round_row, by=request.user)
     except UserError as exc:
-        return pages._round_page(request, tournament, number, status=exc.status, error=exc.message)
+        return round_page_response(request, tournament, number, status=exc.status, error=exc.message)
     messages.success(request, message)
     return redirect(round_row.get_absolute_url())

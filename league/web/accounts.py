@@ -16,7 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse, reverse_lazy
+from django.urls import path, reverse, reverse_lazy
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
@@ -314,3 +314,29 @@ def account_delete(request: SignedInRequest) -> HttpResponse:
             return redirect("home")
     context = {"form": form, "player": selectors.player_of(request.user)}
     return render(request, "accounts/delete.html", context, status=400 if form.errors else 200)
+
+
+app_name = "accounts"
+
+urlpatterns = [
+    path("accounts/signup/", sign_up, name="signup"),
+    path("accounts/signup/sent/", sign_up_sent, name="signup-sent"),
+    path("accounts/signup/<str:token>/", sign_up_confirm, name="signup-confirm"),
+    path("accounts/login/", LoginView.as_view(), name="login"),
+    path("accounts/logout/", log_out, name="logout"),
+    path("accounts/password/", PasswordChangeView.as_view(), name="password-change"),
+    path("accounts/password/reset/", PasswordResetView.as_view(), name="password-reset"),
+    path("accounts/password/reset/sent/", PasswordResetSentView.as_view(), name="password-reset-sent"),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        PasswordResetConfirmView.as_view(),
+        name="password-reset-confirm",
+    ),
+    path("accounts/delete/", account_delete, name="delete"),
+    path("me/", me, name="me"),
+    path("me/player/", me_player_create, name="player-create"),
+    path("me/token/", api_token_create, name="token-create"),
+    path("me/token/revoke/", api_token_revoke, name="token-revoke"),
+    path("claims/new/", claim_link_issue, name="claim-issue"),
+    path("claims/<str:token>/", claim, name="claim"),
+]

@@ -1,52 +1,42 @@
-"""Rating pages: the leaderboard of a game's people pool, and a player's page (ratings in every pool, the
-rating-history chart, and their results)."""
+"""The player pages, under the `players` namespace: the list of players, and a player's page (their ratings
+with their history, and their matches)."""
+
+from __future__ import annotations
 
 from collections.abc import Iterable
 
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import path
 from django.utils import timezone
 
-from games.core.errors import UnknownGame
-from games.registry import get_spec
 from league.core.catalogue import game_name
 from league.matches.selectors import player_seats
 from league.players.models import Player
+from league.players.selectors import player_list, with_seat_counts
 from league.ratings import maths
-from league.ratings.charts import Series, history_chart, reliability_chart
-from league.ratings.models import Prediction, RatingHistory, RatingPool
+from league.ratings.charts import Series, history_chart
+from league.ratings.models import RatingHistory, RatingPool
 from league.ratings.selectors import (
-    LEADERBOARD_SORTS,
     history_points,
-    leaderboard,
-    people_pool,
     player_ratings,
     player_upsets,
-    pool_calibration,
 )
 
-LEADERBOARD_PAGE_SIZE = 50
-RESULTS_PER_PAGE = 25
+PLAYERS_PER_PAGE = 50
 
 
-def game_leaderboard(request: HttpRequest, game_id: str) -> HttpResponse:
-    try:
-        spec = get_spec(game_id)
-    except UnknownGame:
-        raise Http404(f"no game {game_id!r}") from None
-    sort = request.GET.get("sort", "rating")
-    if sort not in LEADERBOARD_SORTS:
-        sort = "rating"
-    pool = people_pool(game_id)
-    page = None
-    if pool is not None:
-        page = Paginator(leaderboard(pool, sort=sort), LEADERBOARD_PAGE_SIZE).get_page(
-            request.GET.get("page")
-        )
-    return render(
-        request, "ratings/leaderboard.html", {"spec": spec, "pool": pool, "page": page, "sort": sort}
+def player_index(request: HttpRequest) -> HttpResponse:
+    search = request.GET.get("q", "").strip()[:80]
+    page = Paginator(player_list(search=search, kind=Player.Kind.PERSON), PLAYERS_PER_PAGE).get_page(
+        request.GET.get("page")
     )
+    page.object_list = with_seat_counts(page.object_list)
+    return render(request, "players/list.html", {"page": page, "search": search})
+
+
+RESULTS_PER_PAGE = 25
 
 
 def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -90,29 +80,8 @@ def _history_series(pool: RatingPool, rows: list[tuple]) -> Series:
     return Series(label, [value for value, _ in rows], dates if None not in dates else ())
 
 
-def pool_calibration_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """How well a pool's pre-match chances predicted what happened: reliability, scores, biggest upsets."""
-    pool = get_object_or_404(RatingPool, pk=pk)
-    calibration = pool_calibration(pool)
-    summary = calibration.summary if calibration is not None else {}
-    upsets = summary.get("upsets", [])
-    seats = {
-        (row.match_id, row.seat): row
-        for row in Prediction.objects.filter(match_id__in=[u["match"] for u in upsets]).select_related(
-            "player"
-        )
-    }
-    rows = [seats[(u["match"], u["seat"])] for u in upsets if (u["match"], u["seat"]) in seats]
-    return render(
-        request,
-        "ratings/calibration.html",
-        {
-            "pool": pool,
-            "calibration": calibration,
-            "summary": summary,
-            "chart": reliability_chart(summary.get("bins", [])),
-            "worse_than_uniform": bool(summary.get("matches"))
-            and summary["model"]["log_loss"] > summary["uniform"]["log_loss"],
-            "upsets": rows,
-        },
-    )
+app_name = "players"
+urlpatterns = [
+    path("", player_index, name="list"),
+    path("<name_slug:slug>/", player_detail, name="detail"),
+]

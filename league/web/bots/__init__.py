@@ -1,0 +1,27 @@
+"""The pages under the `bots` namespace (/bots/): bot leagues, bots, ladders and challenges."""
+
+from django.urls import path
+
+from league.web.bots import bots, ladders, leagues
+
+app_name = "bots"
+
+urlpatterns = [
+    path("", leagues.league_list, name="leagues"),
+    path("ladders/", ladders.ladder_list, name="ladders"),
+    path("ladders/<int:pk>/", ladders.ladder_detail, name="ladder"),
+    path("ladders/<int:pk>/<str:action>/", ladders.ladder_entry, name="ladder-entry"),
+    path("challenges/", ladders.challenge_list, name="challenges"),
+    path("challenges/new/", ladders.challenge_new, name="challenge-new"),
+    path("challenges/<int:pk>/", ladders.challenge_detail, name="challenge"),
+    path("new/", leagues.league_new, name="league-new"),
+    path("<int:pk>/", leagues.league_detail, name="league"),
+    path("<int:pk>/live/", leagues.league_live, name="league-live"),
+    path("<int:pk>/<str:action>/", leagues.league_control, name="league-control"),
+    path("bots/", bots.bot_list, name="bots"),
+    path("bots/upload/", bots.bot_upload, name="upload"),
+    path("bots/mine/", bots.my_bots, name="mine"),
+    path("bots/<int:pk>/", bots.bot_detail, name="bot"),
+    path("bots/<int:pk>/logs/", bots.bot_logs, name="bot-logs"),
+    path("matches/<int:pk>/replay/", bots.match_replay, name="replay"),
+]

@@ -1,0 +1,1 @@
+"""Drawing code beside the templates: geometry of what pages draw as SVG."""

@@ -1,0 +1,96 @@
+"""What every tournament page needs: the tournament (404 unless visible), the organizer check, a round and a
+table by number, and reading small form fields."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from django.contrib.auth.models import User
+from django.contrib.auth.views import redirect_to_login as login_redirect
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+
+from league.core.errors import UserError
+from league.tournaments import selectors
+from league.tournaments.errors import NotOrganizer
+from league.tournaments.models import Round, Table, Tournament
+
+
+def tournament_or_404(request: HttpRequest, slug: str) -> Tournament:
+    tournament = selectors.visible_tournament(slug, request.user)
+    if tournament is None:
+        raise Http404("no such tournament")
+    return tournament
+
+
+def signed_in(request: HttpRequest) -> User:
+    """`request.user` where the view has sent anonymous visitors to the login page already
+    (`require_organizer`, `staff_member_required`)."""
+    return cast(User, request.user)  # signed in: checked before
+
+
+def require_organizer(
+    request: HttpRequest, tournament: Tournament, *, scorer: bool = False
+) -> HttpResponse | None:
+    """A login redirect for anonymous visitors, a 403 page for users who do not organize (with `scorer`: who
+    neither organize nor keep score); None when allowed."""
+    if not request.user.is_authenticated:
+        return login_redirect(request.get_full_path(), reverse("accounts:login"))
+    allowed = (selectors.can_score if scorer else selectors.is_organizer)(request.user, tournament)
+    if not allowed:
+        error = (
+            NotOrganizer("only the tournament's organizers and scorekeepers (and site staff) can do this")
+            if (scorer)
+            else NotOrganizer()
+        )
+        context = {"tournament": tournament, "message": error.message}
+        return render(request, "tournaments/forbidden.html", context, status=403)
+    return None
+
+
+def round_url(tournament: Tournament, number: int) -> str:
+    return reverse("tournaments:round", kwargs={"slug": tournament.slug, "number": number})
+
+
+def round_or_404(tournament: Tournament, number: int) -> Round:
+    round_row = tournament.round_set.filter(number=number).first()
+    if round_row is None:
+        raise Http404("no such round")
+    return round_row
+
+
+def int_field(data, name: str) -> int:
+    try:
+        return int(data.get(name, ""))
+    except ValueError:
+        raise UserError(f"{name.replace('_', ' ')} must be a whole number", field=name) from None
+
+
+def table_or_404(tournament: Tournament, number: int, table_number: int) -> Table:
+    table = (
+        Table.objects.select_related("round__tournament", "match")
+        .filter(round__tournament=tournament, round__number=number, number=table_number)
+        .first()
+    )
+    if table is None or table.match is None:
+        raise Http404("no such published table")
+    return table
+
+
+def first_error(form) -> str:
+    errors = form.errors.get("__all__") or next(iter(form.errors.values()), ["check the form"])
+    return str(errors[0])
+
+
+def wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def player_ids(data, name: str) -> list[int] | None:
+    if name not in data:
+        return None
+    try:
+        return [int(value) for value in data.getlist(name) if value != ""]
+    except ValueError:
+        raise UserError(f"{name} lists player ids", field=name) from None

@@ -1,0 +1,116 @@
+"""A round's page, finding one's table, and the organizers' round actions (publish, complete, discard, swap,
+move)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from league.core.errors import UserError
+from league.tournaments import pages, selectors, services
+from league.tournaments.forms import (
+    MoveForm,
+    SwapForm,
+)
+from league.tournaments.models import Tournament
+from league.web.tournaments.common import (
+    int_field,
+    require_organizer,
+    round_or_404,
+    round_url,
+    signed_in,
+    tournament_or_404,
+)
+
+
+def _move_form(view) -> MoveForm:
+    """The draft's "move a player" form: every seated player and every bye, by name."""
+    players = [(seat.player_id, seat.name) for table in view.tables for seat in table.seats] + view.byes
+    return MoveForm(players=sorted(players, key=lambda item: item[1].casefold()))
+
+
+def round_page_response(request, tournament, number, *, status=200, error="", swap_form=None):
+    """Round `number`'s page (`pages.round_page`) with its forms."""
+    page = pages.round_page(tournament, request.user, number, table_page=request.GET.get("page"))
+    context = {
+        "table_pages": page.table_pages,
+        "tournament": tournament,
+        "game_name": page.game_name,
+        "organizer": page.organizer,
+        "round": page.round,
+        "rounds": page.rounds,
+        "quality": page.quality,
+        "error": error,
+        "swap_form": swap_form or SwapForm(),
+        # shown to organizers on a draft
+        "move_form": _move_form(page.round) if page.organizer and page.draft else None,
+        "next_waiting": page.next_waiting,
+        "can_score": page.can_score,
+        "planned_start": page.planned_start,
+        "flowing": page.flowing,
+        "reports": page.reports,
+        "self_report": page.self_report,
+        "my_player_id": page.my_player_id,
+        "can_generate_next": page.can_generate_next,
+    }
+    return render(request, "tournaments/round.html", context, status=status)
+
+
+def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return round_page_response(request, tournament_or_404(request, slug), number)
+
+
+def find_my_table(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = tournament_or_404(request, slug)
+    organizer = selectors.is_organizer(request.user, tournament)
+    _, _, view = pages.round_state(tournament, number, organizer)
+    context = {"tournament": tournament, "round": view, "rows": selectors.find_my_table(view)}
+    return render(request, "tournaments/find.html", context)
+
+
+@require_POST
+def round_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+    tournament = tournament_or_404(request, slug)
+    denied = require_organizer(request, tournament)
+    if denied:
+        return denied
+    round_row = round_or_404(tournament, number)
+    swap_form = None
+    try:
+        if action == "publish":
+            services.round_publish(round_row=round_row, by=signed_in(request))
+            message = f"Round {number} published: the tables are out."
+        elif action == "complete":
+            services.round_complete(round_row=round_row, by=signed_in(request))
+            tournament.refresh_from_db()
+            message = f"Round {number} complete." + (
+                " The tournament is finished." if tournament.status == Tournament.Status.FINISHED else ""
+            )
+        elif action == "discard":
+            services.round_discard(round_row=round_row, by=signed_in(request))
+            messages.success(request, f"Draft of round {number} discarded.")
+            return redirect(tournament)
+        elif action == "swap":
+            swap_form = SwapForm(request.POST)
+            if not swap_form.is_valid():
+                raise UserError("give both tables and seats as whole numbers from 1")
+            services.round_swap(round_row=round_row, by=signed_in(request), **swap_form.cleaned_data)
+            message = "Seats swapped."
+        elif action == "move":
+            services.round_move(
+                round_row=round_row,
+                by=signed_in(request),
+                player_id=int_field(request.POST, "player"),
+                to_table=int_field(request.POST, "to_table"),
+            )
+            message = "Player moved."
+        else:
+            raise Http404("no such action")
+    except UserError as exc:
+        return round_page_response(
+            request, tournament, number, status=exc.status, error=exc.message, swap_form=swap_form
+        )
+    messages.success(request, message)
+    return redirect(round_url(tournament, number))
