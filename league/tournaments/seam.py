@@ -47,10 +47,12 @@ from league.pairing import (
     bracket_states,
     compute_standings,
     cut_placement,
+    cut_problem,
     double_elimination_bracket,
     entrants_from_history,
     flow_plan,
     generate_round,
+    largest_cut,
     open_cut,
     ordinal,
     place_points,
@@ -115,6 +117,19 @@ def table_sizes_of(tournament: Tournament) -> list[int]:
     except PairingError:
         return []
     return list(range(rule.minimum, rule.maximum + 1))
+
+
+def top_cut_problem(tournament: Tournament) -> str | None:
+    """Why a stage sequence's top cut (its size, the table rule and the advance) can never be played, or None
+    (`pairing.cut_problem`; the rule is in docs/tournaments.md). `tournament` may be unsaved settings."""
+    return cut_problem(
+        tournament.cut_size or 0, table_spec(tournament), tournament.advance, tournament.cut_format
+    )
+
+
+def largest_top_cut(tournament: Tournament, players: int) -> int | None:
+    """The largest top cut `players` can fill with the tournament's tables and advance, or None."""
+    return largest_cut(players, table_spec(tournament), tournament.advance, tournament.cut_format)
 
 
 def check_points(points: Any) -> dict[str, list[float]]:

@@ -133,6 +133,7 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
             raise UserError("a top cut needs a size of at least 2 players", field="cut_size")
         if cleaned.get("cut_format") == "double_elimination" and size != 2:
             raise UserError("double elimination is for tables of 2", field="cut_format")
+        _check_top_cut(cleaned, size=size, leftovers=leftovers, cut=cut, advance=advance)
     cleaned["points"] = seam.check_points(cleaned.get("points"))
     tiebreaks = cleaned.get("tiebreaks") or list(seam.DEFAULT_TIEBREAKS)
     if not isinstance(tiebreaks, list | tuple) or not all(isinstance(name, str) for name in tiebreaks):
@@ -168,6 +169,23 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
     for name, limit in TEXT_LIMITS.items():
         cleaned[name] = check_text(cleaned.get(name) or "", field=name, max_length=limit)
     return cleaned
+
+
+def _check_top_cut(cleaned: Mapping[str, Any], *, size: int, leftovers: str, cut: int, advance: int) -> None:
+    """Refuse a stage sequence's top cut that could never be played (docs/tournaments.md, "The size of a top
+    cut"): an advance that eliminates nobody, a cut below 2 or not of whole tables."""
+    settings = Tournament(
+        game_id=cleaned["game_id"],
+        options=cleaned["options"],
+        table_size=size,
+        leftovers=leftovers,
+        cut_size=cut,
+        advance=advance,
+        cut_format=cleaned.get("cut_format", "single_elimination"),
+    )
+    problem = seam.top_cut_problem(settings)
+    if problem is not None:
+        raise UserError(problem, field="advance" if size > 2 and advance >= size else "cut_size")
 
 
 def _free_slug(name: str, exclude_id: int | None = None) -> str:
