@@ -63,8 +63,20 @@ def cut_problem(
     At tables of 2 any cut of 2 or more is a bracket (byes fill it out; double elimination takes at most 256).
     At tables of `t` > 2 with `advance` going through from each table: `advance` is below `t`; while more than
     `t` players remain, they fill whole tables of `t` and the top `advance` of each go on; the players left
-    (at most `t`) play the final table, which needs at least the table rule's minimum.
+    (at most `t`) play the final table, which needs at least the table rule's minimum. A refusal of a size
+    names the first few sizes that work.
     """
+    problem = _cut_problem(cut, table, advance, elimination)
+    if problem is None or cut < 2 or table.preferred == 2 or advance >= table.preferred:
+        return problem
+    cuts = playable_cuts(table, advance, elimination)[:SUGGESTED_CUTS]
+    if not cuts:
+        return problem
+    more = " ..." if len(cuts) == SUGGESTED_CUTS else ""
+    return f"{problem} (cuts that work: {', '.join(map(str, cuts))}{more})"
+
+
+def _cut_problem(cut: int, table: TableSpec, advance: int, elimination: str) -> str | None:
     if cut < 2:
         return "a top cut needs at least 2 players"
     size = table.preferred
@@ -77,26 +89,25 @@ def cut_problem(
     remaining, round_number = cut, 1
     while remaining > size:
         if remaining % size:
+            where = "is not" if round_number == 1 else f"has {remaining} players in its round {round_number},"
             return (
-                f"a top cut of {cut} at tables of {size} with {advance} advancing "
-                + ("is not" if round_number == 1 else f"has {remaining} players in its round {round_number},")
-                + f" a whole number of tables of {size}"
-                + _suggestion(table, advance)
+                f"a top cut of {cut} at tables of {size} with {advance} advancing {where} "
+                f"a whole number of tables of {size}"
             )
         remaining = remaining // size * advance
         round_number += 1
     if remaining < table.minimum:
         return (
             f"a top cut of {cut} at tables of {size} with {advance} advancing leaves {remaining} for the "
-            f"final table, fewer than its minimum of {table.minimum}" + _suggestion(table, advance)
+            f"final table, fewer than its minimum of {table.minimum}"
         )
     return None
 
 
 def playable_cuts(table: TableSpec, advance: int, elimination: str = "single_elimination") -> list[int]:
-    """Every cut size up to the settings' limit that `cut_problem` takes, smallest first."""
+    """Every cut size up to the settings' limit that can be played, smallest first."""
     return [
-        cut for cut in range(2, CUT_SIZE_LIMIT + 1) if cut_problem(cut, table, advance, elimination) is None
+        cut for cut in range(2, CUT_SIZE_LIMIT + 1) if _cut_problem(cut, table, advance, elimination) is None
     ]
 
 
@@ -108,14 +119,7 @@ def largest_cut(
         (
             cut
             for cut in range(min(players, CUT_SIZE_LIMIT), 1, -1)
-            if cut_problem(cut, table, advance, elimination) is None
+            if _cut_problem(cut, table, advance, elimination) is None
         ),
         None,
     )
-
-
-def _suggestion(table: TableSpec, advance: int) -> str:
-    cuts = playable_cuts(table, advance)[:SUGGESTED_CUTS]
-    if not cuts:
-        return ""
-    return f" (cuts that work: {', '.join(map(str, cuts))}{' ...' if len(cuts) == SUGGESTED_CUTS else ''})"
