@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.management import CommandError, call_command
 
 from league.site.restarts import restart_counts_clear, restart_counts_write, restart_delay
 from tests.league.site.test_serve import free_port, group_alive
@@ -153,3 +154,13 @@ def test_serve_exits_non_zero_when_the_web_server_dies():
     while group_alive(serve.group) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not group_alive(serve.group), "the worker or beat outlived the web server"
+
+
+@pytest.mark.parametrize("delay", ["0", "-1", "61", "nan"])
+def test_serve_refuses_a_restart_delay_outside_a_minute(delay):
+    with pytest.raises(CommandError) as refused:
+        call_command("serve", "--restart-delay", delay)
+    assert refused.value.returncode == 2
+    assert str(refused.value) == (
+        f"--restart-delay must be more than 0 and at most 60 seconds, not {float(delay):g}"
+    )
