@@ -75,5 +75,3 @@ class Channel(filesystem.Channel):
 
 class Transport(filesystem.Transport):
     Channel = Channel
-    # The broker's state (exchange bindings) is shared with kombu's own filesystem transport.
-    global_state = filesystem.Transport.global_state
