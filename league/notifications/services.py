@@ -20,7 +20,10 @@ from league.bots.selectors import voided_match
 from league.core.errors import UserError
 from league.matches.models import MatchSeat
 from league.notifications.models import Kind, MailPreference, Notification
+from league.players.models import Player
+from league.results.models import ResultReport
 from league.tournaments.models import Registration, Table, Tournament
+from league.tournaments.selectors import through_text
 
 MAX_IDS = 500
 PLAYED = (Registration.Status.ACTIVE, Registration.Status.DROPPED, Registration.Status.NO_SHOW)
@@ -114,13 +117,20 @@ def notify_confirm(*, tournament_id: int, table_id: int, report_id: int, user_id
     if tournament is None or table is None:
         return []
     known = get_user_model().objects.filter(pk__in=list(user_ids)[:MAX_IDS]).values_list("pk", flat=True)
+    # At a tie across the cut, who the reporter says goes through: the confirmer hears it first here.
+    advancing = (ResultReport.objects.filter(pk=report_id).values_list("advancing", flat=True).first()) or []
+    names = dict(Player.objects.filter(pk__in=advancing).values_list("pk", "name"))
+    through = through_text([names[pid] for pid in advancing if pid in names])
+    text = f"A result waits for your confirmation in {tournament.name}: {_table_name(table)}." + (
+        f" The report says {through}." if through else ""
+    )
     return _store(
         Kind.CONFIRM,
         (
             (
                 user_id,
                 f"confirm:{report_id}",
-                f"A result waits for your confirmation in {tournament.name}: {_table_name(table)}.",
+                text,
                 _round_link(tournament, table),
                 tournament,
                 table,

@@ -50,7 +50,7 @@ from league.pairing.scoring import (
     entrants_from_history,
     place_points,
 )
-from league.pairing.stages import StagePlan, top_cut
+from league.pairing.stages import StagePlan, cut_problem, largest_cut, top_cut
 from league.pairing.swiss import swiss_round
 from league.pairing.tables import table_sizes
 from league.pairing.types import (
@@ -122,4 +122,6 @@ __all__ = (
     "table_order",
     "table_sizes",
     "top_cut",
+    "cut_problem",
+    "largest_cut",
 )

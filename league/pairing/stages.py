@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from league.pairing.brackets import DOUBLE_ELIMINATION_PLAYERS
 from league.pairing.tables import check_entrants, ranked
-from league.pairing.types import Entrant, PairingError
+from league.pairing.types import Entrant, PairingError, TableSpec
 
 FIRST_STAGES = ("swiss", "round_robin")
 CUT_STAGES = ("single_elimination", "double_elimination")
@@ -45,3 +46,80 @@ def top_cut(entrants: Sequence[Entrant], cut: int) -> list[Entrant]:
     return [
         replace(entrant, seed=position) for position, entrant in enumerate(ranked(entrants)[:cut], start=1)
     ]
+
+
+# The largest cut the settings take (a bound of the cut size's setting), and how many playable sizes a
+# refusal suggests.
+CUT_SIZE_LIMIT = 1024
+SUGGESTED_CUTS = 5
+
+
+def cut_problem(
+    cut: int, table: TableSpec, advance: int, elimination: str = "single_elimination"
+) -> str | None:
+    """Why a top cut of `cut` players cannot be played, or None when it can (docs/tournaments.md, "The size
+    of a top cut").
+
+    At tables of 2 any cut of 2 or more is a bracket (byes fill it out; double elimination takes at most 256).
+    At tables of `t` > 2 with `advance` going through from each table: `advance` is below `t`; while more than
+    `t` players remain, they fill whole tables of `t` and the top `advance` of each go on; the players left
+    (at most `t`) play the final table, which needs at least the table rule's minimum. A refusal of a size
+    names the first few sizes that work.
+    """
+    problem = _cut_problem(cut, table, advance, elimination)
+    if problem is None or cut < 2 or table.preferred == 2 or advance >= table.preferred:
+        return problem
+    cuts = playable_cuts(table, advance, elimination)[:SUGGESTED_CUTS]
+    if not cuts:
+        return problem
+    more = " ..." if len(cuts) == SUGGESTED_CUTS else ""
+    return f"{problem} (cuts that work: {', '.join(map(str, cuts))}{more})"
+
+
+def _cut_problem(cut: int, table: TableSpec, advance: int, elimination: str) -> str | None:
+    if cut < 2:
+        return "a top cut needs at least 2 players"
+    size = table.preferred
+    if size == 2:
+        if elimination == "double_elimination" and cut > DOUBLE_ELIMINATION_PLAYERS:
+            return f"a double-elimination top cut takes at most {DOUBLE_ELIMINATION_PLAYERS} players"
+        return None
+    if advance >= size:
+        return f"with tables of {size}, fewer than {size} players must advance from each table"
+    remaining, round_number = cut, 1
+    while remaining > size:
+        if remaining % size:
+            where = "is not" if round_number == 1 else f"has {remaining} players in its round {round_number},"
+            return (
+                f"a top cut of {cut} at tables of {size} with {advance} advancing {where} "
+                f"a whole number of tables of {size}"
+            )
+        remaining = remaining // size * advance
+        round_number += 1
+    if remaining < table.minimum:
+        return (
+            f"a top cut of {cut} at tables of {size} with {advance} advancing leaves {remaining} for the "
+            f"final table, fewer than its minimum of {table.minimum}"
+        )
+    return None
+
+
+def playable_cuts(table: TableSpec, advance: int, elimination: str = "single_elimination") -> list[int]:
+    """Every cut size up to the settings' limit that can be played, smallest first."""
+    return [
+        cut for cut in range(2, CUT_SIZE_LIMIT + 1) if _cut_problem(cut, table, advance, elimination) is None
+    ]
+
+
+def largest_cut(
+    players: int, table: TableSpec, advance: int, elimination: str = "single_elimination"
+) -> int | None:
+    """The largest cut `players` can fill that can be played, or None when there is none."""
+    return next(
+        (
+            cut
+            for cut in range(min(players, CUT_SIZE_LIMIT), 1, -1)
+            if _cut_problem(cut, table, advance, elimination) is None
+        ),
+        None,
+    )

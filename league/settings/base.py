@@ -346,6 +346,15 @@ def broker_settings(url: str, root: Path = VAR_DIR / "broker") -> tuple[str, dic
 CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = broker_settings(
     env.text("CELERY_BROKER_URL", "filesystem://localhost/")
 )
+# `manage.py serve` counts its restarts of the worker and beat here, for /health/ (league/site/restarts.py).
+SERVE_RESTARTS_FILE = VAR_DIR / "serve-restarts.json"
+# Seconds `serve` waits before its first restart of a process that died (doubled for each restart in a row).
+SERVE_RESTART_DELAY = env.text("PECKING_ORDER_RESTART_DELAY", "1")
+# kombu's filesystem transport with whole-file writes and reads (league/core/broker.py); other URLs use
+# the transport their scheme names.
+CELERY_BROKER_TRANSPORT = (
+    "league.core.broker:Transport" if CELERY_BROKER_URL.startswith("filesystem://") else None
+)
 
 
 def celery_queues(default: str, notifications: str) -> tuple[tuple[Queue, ...], dict[str, dict[str, str]]]:

@@ -37,6 +37,7 @@ STORAGES = {
 CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = broker_settings(
     CELERY_BROKER_URL, TEST_RUN_DIR / "broker"
 )
+SERVE_RESTARTS_FILE = TEST_RUN_DIR / "serve-restarts.json"
 # A queue of this run's own, so that runs sharing a Redis broker never take each other's tasks.
 CELERY_TASK_DEFAULT_QUEUE = f"tests-{TEST_RUN_DIR.name}"
 NOTIFICATIONS_QUEUE = f"tests-{TEST_RUN_DIR.name}-notifications"

@@ -13,6 +13,7 @@ from kombu.exceptions import KombuError
 
 from league.bots.selectors import SandboxStatus, sandbox_status
 from league.celery import app
+from league.site.restarts import restart_counts
 
 WORKER_PING_TIMEOUT = 1.0
 
@@ -23,6 +24,8 @@ class Health:
     database_error: str
     workers: list[str]
     sandbox: SandboxStatus | None = None
+    # How often `manage.py serve` restarted the worker and beat; None when no `serve` runs this service.
+    restarts: dict[str, int] | None = None
 
     @property
     def ok(self) -> bool:
@@ -34,6 +37,7 @@ class Health:
             "database": {"ok": self.database, "vendor": connection.vendor, "error": self.database_error},
             "workers": {"ok": bool(self.workers), "names": self.workers},
             "sandbox": self.sandbox.as_dict() if self.sandbox is not None else None,
+            "restarts": self.restarts,
         }
 
 
@@ -70,4 +74,10 @@ def health() -> Health:
         sandbox = sandbox_status() if database else None
     except DatabaseError:
         sandbox = None
-    return Health(database=database, database_error=error, workers=check_workers(), sandbox=sandbox)
+    return Health(
+        database=database,
+        database_error=error,
+        workers=check_workers(),
+        sandbox=sandbox,
+        restarts=restart_counts(),
+    )

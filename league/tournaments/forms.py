@@ -367,10 +367,10 @@ class TournamentForm(forms.Form):
     def tiebreak_fields(self) -> list:
         return [self[name] for name in self.tiebreak_names]
 
-    def disable(self) -> None:
-        """Show the settings read-only (after the start)."""
-        for field in self.fields.values():
-            field.disabled = True
+    def disable(self, keep: tuple[str, ...] = ()) -> None:
+        """Show the settings read-only (after the start), but for those named in `keep`."""
+        for name, field in self.fields.items():
+            field.disabled = name not in keep
 
 
 def _option_field(option: Option) -> forms.Field:

@@ -543,6 +543,13 @@ def names_text(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}" if names else ""
 
 
+def through_text(names: list[str]) -> str:
+    """ "Bea goes through", "Ada and Bea go through"; "" for nobody."""
+    if not names:
+        return ""
+    return f"{names_text(names)} {'goes' if len(names) == 1 else 'go'} through"
+
+
 @dataclass
 class ReportView:
     id: int
@@ -556,6 +563,9 @@ class ReportView:
     awaiting: str  # their names in words
     confirmed: str
     created_at: datetime
+    # At a tie across an elimination table's cut: who the reporter says goes through ("Bea goes through"),
+    # also ending `claim`, so nobody confirms without seeing it; "" where the places decide.
+    through: str = ""
 
 
 @dataclass
@@ -575,12 +585,15 @@ def _report_views(reports, seat_names: dict[int, list[str]], names: dict[int, st
     for report in reports:
         confirmed = [row.player_id for row in report.confirmations.all()]
         waiting = [pid for pid in report.awaiting if pid not in confirmed]
+        through = through_text([names.get(pid, "?") for pid in report.advancing or []])
+        claim = claim_text(report.places, report.scores, seat_names.get(report.match_id, []))
         views[report.pk] = ReportView(
             id=report.pk,
             status=report.status,
             reporter_id=report.reporter_id,
             reporter=names.get(report.reporter_id, "?"),
-            claim=claim_text(report.places, report.scores, seat_names.get(report.match_id, [])),
+            claim=f"{claim}; {through}" if through and claim else claim,
+            through=through,
             places=report.places,
             scores=report.scores,
             awaiting_ids=waiting,

@@ -5,11 +5,15 @@ import os
 import signal
 import subprocess
 import sys
+import uuid
+from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.test import Client
+from kombu.utils.json import dumps
 
+from league.core import broker
 from league.programs.models import WorkerProbe
 from league.programs.probe import PROTECTIONS
 from league.ratings.models import PendingRatingUpdate, Rating
@@ -76,6 +80,47 @@ def test_a_worker_applies_the_rating_update_queued_by_a_result(worker):
 
     wait_until(lambda: health().status_code == 200, "the worker answers the health check")
     assert health().json()["workers"]["names"][0].startswith(f"test-{os.getpid()}@")
+
+
+@pytest.mark.worker
+def test_a_half_written_message_file_neither_stops_the_worker_nor_is_lost(worker, monkeypatch):
+    """A writer that has not finished a message file (kombu's own transport writes in place) leaves the
+    worker consuming the messages behind it, and the message is taken once the file is complete."""
+    staff = StaffFactory()
+    first = MatchFactory(game_id="nacho_pile")
+    second = MatchFactory(game_id="chicken_foot")
+    assert first.rating_pool != second.rating_pool
+    held = []
+    with monkeypatch.context() as patch:
+        patch.setattr(
+            broker.Channel, "_put", lambda channel, queue, payload, **kwargs: held.append((queue, payload))
+        )
+        result_submit(match_id=first.pk, expected_version=0, places=[1, 2, 3, 4], entered_by=staff)
+    assert held
+    folder = Path(settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"])
+    halves = []
+    for number, (queue, payload) in enumerate(held):
+        path = folder / f"{number}_{uuid.uuid4()}.{queue}.msg"  # older than any message sent from now on
+        whole = dumps(payload).encode()
+        path.write_bytes(whole[: len(whole) // 2])
+        halves.append((path, whole[len(whole) // 2 :]))
+
+    result_submit(match_id=second.pk, expected_version=0, places=[1, 2, 3, 4], entered_by=staff)
+    wait_until(
+        lambda: Rating.objects.filter(pool=second.rating_pool).count() == 4,
+        "the worker rates the match queued behind the half-written file",
+    )
+    assert not Rating.objects.filter(pool=first.rating_pool).exists()
+    assert worker.poll() is None
+
+    for path, rest in halves:
+        with path.open("ab") as file:
+            file.write(rest)
+    wait_until(
+        lambda: Rating.objects.filter(pool=first.rating_pool).count() == 4,
+        "the worker takes the message once its file is complete",
+    )
+    assert worker.poll() is None
 
 
 @pytest.mark.worker

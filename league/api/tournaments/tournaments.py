@@ -318,7 +318,8 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Regist
     @extend_schema(
         request=TournamentWriteSerializer,
         responses={200: TournamentSerializer, **STATE_CONFLICT},
-        description="Change settings before the tournament starts.",
+        description="Change settings before the tournament starts; once a stage sequence has started, its "
+        "cut's size and advance until the cut is drawn (409 for any other setting).",
     )
     def partial_update(self, request, pk=None):
         data = TournamentWriteSerializer(data=request.data, partial=True)

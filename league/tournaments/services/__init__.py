@@ -21,11 +21,13 @@ from league.tournaments.services.batch import (
 )
 from league.tournaments.services.byes import bye_cancel, bye_request
 from league.tournaments.services.lifecycle import (
+    CUT_SETTINGS,
     ROLES,
     SCHEDULE,
     SETTING_BOUNDS,
     SETTINGS,
     check_settings_open,
+    cut_settings_open,
     organizer_add,
     role_add,
     role_remove,
@@ -89,7 +91,9 @@ __all__ = [
     "audit",
     "bye_cancel",
     "bye_request",
+    "CUT_SETTINGS",
     "check_settings_open",
+    "cut_settings_open",
     "invitation_answer",
     "invitation_withdraw",
     "organizer_add",

@@ -1,5 +1,6 @@
 """The checks of what an organizer sets or enters that the pure rules decide: points per place
-(`check_points`) and who goes through at a tie across an elimination's cut (`check_advancing`)."""
+(`check_points`), a top cut that can be played (`top_cut_problem`, `largest_top_cut`) and who goes through
+at a tie across an elimination's cut (`check_advancing`)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,23 @@ from typing import Any
 
 from league.core.checks import is_int, is_number
 from league.core.errors import UserError
-from league.pairing import PairingError, Scoring, open_cut, ordinal
+from league.pairing import PairingError, Scoring, cut_problem, largest_cut, open_cut, ordinal
 from league.tournaments import seam
 from league.tournaments.formats import table_cut
 from league.tournaments.models import Tournament
+
+
+def top_cut_problem(tournament: Tournament) -> str | None:
+    """Why a stage sequence's top cut (its size, the table rule and the advance) can never be played, or None
+    (`pairing.cut_problem`; the rule is in docs/tournaments.md). `tournament` may be unsaved settings."""
+    return cut_problem(
+        tournament.cut_size or 0, seam.table_spec(tournament), tournament.advance, tournament.cut_format
+    )
+
+
+def largest_top_cut(tournament: Tournament, players: int) -> int | None:
+    """The largest top cut `players` can fill with the tournament's tables and advance, or None."""
+    return largest_cut(players, seam.table_spec(tournament), tournament.advance, tournament.cut_format)
 
 
 def check_points(points: Any) -> dict[str, list[float]]:

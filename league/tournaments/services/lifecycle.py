@@ -27,7 +27,7 @@ from league.tournaments.errors import NotOrganizer, StateConflict
 from league.tournaments.models import Registration, Round, RoundTime, Tournament, default_time_zone
 from league.tournaments.selectors import start_plan
 from league.tournaments.services.audit import Action, audit, diff
-from league.tournaments.services.checks import check_points
+from league.tournaments.services.checks import check_points, largest_top_cut, top_cut_problem
 from league.tournaments.services.common import check_organizer, last_round, tournament_locked
 
 NAME_MAX_LENGTH = 120
@@ -70,6 +70,8 @@ SETTINGS = (
 TEXT_LIMITS = {"venue": 200, "description": 4000}  # characters, as the columns store
 SCHEDULE = ("time_zone", "starts_at", "checkin_opens_at", "round_times")
 ROLES = ("organizer", "scorekeeper")
+# A started stage sequence's settings that may change until its cut is drawn.
+CUT_SETTINGS = ("cut_size", "advance")
 
 
 def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -134,6 +136,7 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
             raise UserError("a top cut needs a size of at least 2 players", field="cut_size")
         if cleaned.get("cut_format") == "double_elimination" and size != 2:
             raise UserError("double elimination is for tables of 2", field="cut_format")
+        _check_top_cut(cleaned, size=size, leftovers=leftovers, cut=cut, advance=advance)
     cleaned["points"] = check_points(cleaned.get("points"))
     tiebreaks = cleaned.get("tiebreaks") or list(seam.DEFAULT_TIEBREAKS)
     if not isinstance(tiebreaks, list | tuple) or not all(isinstance(name, str) for name in tiebreaks):
@@ -169,6 +172,23 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
     for name, limit in TEXT_LIMITS.items():
         cleaned[name] = check_text(cleaned.get(name) or "", field=name, max_length=limit)
     return cleaned
+
+
+def _check_top_cut(cleaned: Mapping[str, Any], *, size: int, leftovers: str, cut: int, advance: int) -> None:
+    """Refuse a stage sequence's top cut that could never be played (docs/tournaments.md, "The size of a top
+    cut"): an advance that eliminates nobody, a cut below 2 or not of whole tables."""
+    settings = Tournament(
+        game_id=cleaned["game_id"],
+        options=cleaned["options"],
+        table_size=size,
+        leftovers=leftovers,
+        cut_size=cut,
+        advance=advance,
+        cut_format=cleaned.get("cut_format", "single_elimination"),
+    )
+    problem = top_cut_problem(settings)
+    if problem is not None:
+        raise UserError(problem, field="advance" if size > 2 and advance >= size else "cut_size")
 
 
 def _free_slug(name: str, exclude_id: int | None = None) -> str:
@@ -226,18 +246,72 @@ def check_settings_open(tournament: Tournament) -> None:
         raise StateConflict("settings are fixed once the tournament has started", field="status")
 
 
+def cut_settings_open(tournament: Tournament) -> bool:
+    """Whether a started stage sequence's cut settings (`CUT_SETTINGS`) may still change: its cut is not
+    drawn yet (no round after the first stage's exists)."""
+    return (
+        tournament.status == Tournament.Status.RUNNING
+        and tournament.format == Tournament.Format.STAGES
+        and not Round.objects.filter(tournament=tournament, number__gt=tournament.rounds or 0).exists()
+    )
+
+
+def _check_started_changes(tournament: Tournament, cleaned: Mapping[str, Any], fields: list[str]) -> None:
+    """After the start, only the cut's size and advance change, until the cut is drawn, and the cut must fit
+    the players still in (StateConflict or UserError otherwise)."""
+    if not set(fields) <= set(CUT_SETTINGS):
+        check_settings_open(tournament)
+    if "cut_size" in fields or "advance" in fields:
+        _check_cut_fits(
+            tournament,
+            cleaned["cut_size"],
+            players=tournament.registrations.filter(status=Registration.Status.ACTIVE).count(),
+            advance=cleaned["advance"],
+            who="still in",
+        )
+
+
+def _check_cut_fits(tournament: Tournament, cut: int, *, players: int, advance: int, who: str) -> None:
+    """Refuse a top cut larger than the `players` there are, naming the largest one they can fill."""
+    if cut <= players:
+        return
+    settings = Tournament(
+        game_id=tournament.game_id,
+        options=tournament.options,
+        table_size=tournament.table_size,
+        leftovers=tournament.leftovers,
+        advance=advance,
+        cut_format=tournament.cut_format,
+    )
+    largest = largest_top_cut(settings, players)
+    raise UserError(
+        f"a top cut of {cut} needs at least {cut} players and {players} are {who}: "
+        + (f"the largest possible cut is {largest}" if largest else "no top cut is possible with so few")
+        + "; change the cut's size in the settings",
+        field="cut_size",
+    )
+
+
 def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> Tournament:
-    """Change settings while the tournament has not started (draft or registration)."""
+    """Change settings while the tournament has not started (draft or registration); once a stage sequence
+    has started, its cut's size and advance until the cut is drawn (`cut_settings_open`). A cut larger
+    than the places of a capped tournament is refused."""
     check_organizer(user=by, tournament=tournament)
     unknown = sorted(set(changes) - set(SETTINGS))
     if unknown:
         raise UserError(f"unknown setting {', '.join(unknown)}", field=unknown[0])
     with transaction.atomic():
         tournament = tournament_locked(tournament)
-        check_settings_open(tournament)
+        started = tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
+        if started and not cut_settings_open(tournament):
+            check_settings_open(tournament)
         current = {name: getattr(tournament, name) for name in SETTINGS}
         cleaned = check_settings({**current, **changes})
         fields = [name for name in SETTINGS if cleaned[name] != current[name]]
+        if started:
+            _check_started_changes(tournament, cleaned, fields)
+        elif cleaned["format"] == Tournament.Format.STAGES:
+            _check_cut_within_capacity(tournament, cleaned["cut_size"])
         if fields:
             audit(
                 tournament,
@@ -253,6 +327,14 @@ def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> To
         if fields:
             tournament.save(update_fields=fields)
     return tournament
+
+
+def _check_cut_within_capacity(tournament: Tournament, cut: int | None) -> None:
+    if cut is not None and tournament.capacity is not None and cut > tournament.capacity:
+        raise UserError(
+            f"a top cut of {cut} is larger than this tournament's {tournament.capacity} places",
+            field="cut_size",
+        )
 
 
 def organizer_add(*, tournament: Tournament, by: User, username: Any) -> User:
@@ -463,6 +545,14 @@ def tournament_start(
         minimum = max(2, seam.table_spec(tournament).minimum)
         if len(plan.starting) < minimum:
             raise StateConflict(f"a tournament needs at least {minimum} registered players to start")
+        if tournament.format == Tournament.Format.STAGES and tournament.cut_size is not None:
+            _check_cut_fits(
+                tournament,
+                tournament.cut_size,
+                players=len(plan.starting),
+                advance=tournament.advance,
+                who="starting",
+            )
         if plan.check_in:
             for reg in plan.dropped:
                 reg.status, reg.seed, reg.left_after_round = Registration.Status.NO_SHOW, None, 0

@@ -580,6 +580,13 @@ def signup_configure(*, tournament: Tournament, by: User, **changes: Any) -> Tou
         tournament = tournament_locked(tournament)
         if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
             raise StateConflict("sign-up settings are fixed once the tournament has started", field="status")
+        capacity = changes.get("capacity", tournament.capacity)
+        cut = tournament.cut_size if tournament.format == Tournament.Format.STAGES else None
+        if capacity is not None and cut is not None and capacity < cut:
+            raise UserError(
+                f"{capacity} places cannot fill this tournament's top cut of {cut}",
+                field="capacity",
+            )
         fields = [
             name for name in SIGNUP_SETTINGS if name in changes and changes[name] != getattr(tournament, name)
         ]

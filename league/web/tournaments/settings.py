@@ -28,8 +28,9 @@ def _settings_page(
     round_times = list(tournament.round_times.all())
     started = tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
     settings_form = settings_form or TournamentForm.of(tournament)
+    cut_open = started and services.cut_settings_open(tournament)
     if started:
-        settings_form.disable()
+        settings_form.disable(keep=services.CUT_SETTINGS if cut_open else ())
     context = {
         "tournament": tournament,
         "form": settings_form,
@@ -39,6 +40,7 @@ def _settings_page(
         "zones": sorted(clock.zone_names()),
         "round_times": round_times,
         "started": started,
+        "cut_open": cut_open,
         "error": error,
     }
     return render(request, "tournaments/settings.html", context, status=status)
@@ -58,8 +60,12 @@ def _settings_save(request: HttpRequest, tournament: Tournament) -> HttpResponse
     """The tournament's settings: refused once it has started (whatever the form holds), else checked by
     the form, then by the service."""
     form = TournamentForm.of(tournament, request.POST)
+    started = tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
+    if started:
+        form.disable(keep=services.CUT_SETTINGS)
     try:
-        services.check_settings_open(tournament)
+        if not services.cut_settings_open(tournament):
+            services.check_settings_open(tournament)
         if not form.is_valid():
             return _settings_page(request, tournament, status=400, settings_form=form)
         tournament = services.tournament_update(

@@ -219,7 +219,7 @@ def table_report_action(
                 advancing = chosen.cleaned_data["advancing"] or None
             if not form.is_valid():
                 raise UserError(first_error(form))
-            services.table_report(
+            report = services.table_report(
                 table=table,
                 by=request.user,
                 expected_version=form.cleaned_data["expected_version"],
@@ -240,6 +240,7 @@ def table_report_action(
                 raise UserError(first_error(claim))
             if not note.is_valid():
                 raise UserError(first_error(note))
+            report = None
             services.table_dispute(
                 table=table,
                 by=request.user,
@@ -252,5 +253,7 @@ def table_report_action(
         return table_page_response(
             request, tournament, table, status=exc.status, error=exc.message, **forms_used
         )
-    messages.success(request, REPORT_DONE[action])
+    names = {seat.player_id: seat.player.name for seat in seats}
+    through = selectors.through_text([names[pid] for pid in (report.advancing if report else None) or []])
+    messages.success(request, REPORT_DONE[action] + (f" {through}." if through else ""))
     return redirect("tournaments:table", slug=slug, number=number, table_number=table_number)

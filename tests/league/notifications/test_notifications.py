@@ -13,6 +13,7 @@ from django.db import transaction
 from league.core import events
 from league.notifications import services
 from league.notifications.models import Notification
+from league.results.services import report_open
 from league.tournaments import services as tournament_services
 from league.tournaments.models import Round
 
@@ -176,6 +177,34 @@ def test_a_report_asks_the_users_it_names_to_confirm(
     assert mails() == [
         (["bea@example.com"], f"Pecking Order: {text}"),
         (["cal@example.com"], f"Pecking Order: {text}"),
+    ]
+
+
+def test_the_confirm_notification_names_who_goes_through_when_the_report_picked_a_decider(
+    eager, cup, orga, people, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        table = publish(cup, orga).tables.get()
+    seated = list(table.match.seats.order_by("seat").values_list("player_id", "player__name"))
+    report = report_open(
+        match_id=table.match_id,
+        expected_version=0,
+        reporter_id=seated[0][0],
+        reported_by=people[0],
+        places=[1, 2, 2, 4],
+        advancing=[seated[0][0], seated[1][0]],
+        awaiting=[pid for pid, _ in seated[1:]],
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.notify_confirm(
+            tournament_id=cup.pk, table_id=table.pk, report_id=report.pk, user_ids=[people[2].pk]
+        )
+    text = (
+        "A result waits for your confirmation in Club Cup: round 1, table 1. "
+        f"The report says {seated[0][1]} and {seated[1][1]} go through."
+    )
+    assert [row for row in inbox("cal") if row[0] == "confirm_result"] == [
+        ("confirm_result", text, "/tournaments/club-cup/rounds/1/")
     ]
 
 

@@ -1,7 +1,10 @@
 """`manage.py serve`: the web server, one Celery worker and beat together, stopped together.
 
-Ctrl-C (or SIGTERM) stops all three and waits for them, so nothing is left running. If one of them dies,
-the others are stopped too and the command exits non-zero. One worker process (`--pool solo`), as the
+Ctrl-C (or SIGTERM) stops all three and waits for them, so nothing is left running. When the worker or
+beat dies, it is restarted after a backoff (`--restart-delay`, default 1 s or PECKING_ORDER_RESTART_DELAY,
+doubled for each restart in a row up to 60 s), each restart printed and counted on `/health/`
+(`league/site/restarts.py`); the web server keeps answering meanwhile. When the web server itself dies, the
+worker and beat are stopped and the command exits non-zero. One worker process (`--pool solo`), as the
 embedded SQLite default wants a single writer per process; it consumes the default queue and the
 notifications queue (mail and webhooks).
 
@@ -33,6 +36,13 @@ from league.site.demo import (
     demo_player_password_file,
 )
 from league.site.health import check_workers
+from league.site.restarts import (
+    RESTARTED_PROCESSES,
+    STABLE_RUN_SECONDS,
+    restart_counts_clear,
+    restart_counts_write,
+    restart_delay,
+)
 
 STOP_GRACE_SECONDS = 10
 STARTUP_WAIT_SECONDS = 60
@@ -40,6 +50,7 @@ STARTUP_WAIT_SECONDS = 60
 # notification mails on the console, print first), at most SETTLE_WAIT_SECONDS.
 QUIET_SECONDS = 2.0
 SETTLE_WAIT_SECONDS = 30
+POLL_SECONDS = 0.1
 
 
 class OutputRelay:
@@ -105,6 +116,37 @@ def serve_banner(
     return "\n".join(lines)
 
 
+class Supervisor:
+    """Restarts the worker and beat when they die, after a backoff, saying so and counting each restart."""
+
+    def __init__(self, *, base_delay: float, relay: OutputRelay, start) -> None:
+        self.base_delay = base_delay
+        self.relay = relay
+        self.start = start
+        self.restarts = dict.fromkeys(RESTARTED_PROCESSES, 0)
+        self._in_a_row = dict.fromkeys(RESTARTED_PROCESSES, 0)
+        self._due: dict[str, float] = {}
+
+    def check(self, processes: dict[str, subprocess.Popen], started_at: dict[str, float]) -> None:
+        now = time.monotonic()
+        for name in RESTARTED_PROCESSES:
+            status = processes[name].poll()
+            if status is None:
+                continue
+            if name not in self._due:
+                if now - started_at[name] >= STABLE_RUN_SECONDS:
+                    self._in_a_row[name] = 0
+                delay = restart_delay(base=self.base_delay, restarts_in_a_row=self._in_a_row[name])
+                self._due[name] = now + delay
+                self.relay.say(f"The {name} stopped (exit status {status}); restarting it in {delay:g} s.")
+            elif now >= self._due.pop(name):
+                self._in_a_row[name] += 1
+                self.restarts[name] += 1
+                self.start(name)
+                restart_counts_write(self.restarts)
+                self.relay.say(f"Restarted the {name} (restart {self.restarts[name]} since serve started).")
+
+
 class Command(BaseCommand):
     help = "Run the web server, a Celery worker and Celery beat until Ctrl-C."
 
@@ -116,10 +158,24 @@ class Command(BaseCommand):
             action="store_true",
             help="Show the access log and the worker's and beat's info logs.",
         )
+        parser.add_argument(
+            "--restart-delay",
+            type=float,
+            default=settings.SERVE_RESTART_DELAY,
+            help="Seconds before restarting a worker or beat that died, doubled for each restart in a row "
+            "up to 60 (default 1, or PECKING_ORDER_RESTART_DELAY).",
+        )
 
-    def handle(self, *args, host: str, port: int, verbose: bool = False, **options):
+    def handle(
+        self, *args, host: str, port: int, verbose: bool = False, restart_delay: float = 1.0, **options
+    ):
         if not 1 <= port <= 65535:
             raise CommandError(f"--port must be between 1 and 65535, not {port}", returncode=2)
+        if not 0 < restart_delay <= 60:
+            raise CommandError(
+                f"--restart-delay must be more than 0 and at most 60 seconds, not {restart_delay:g}",
+                returncode=2,
+            )
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
             if probe.connect_ex((host, port)) == 0:
                 raise CommandError(
@@ -153,16 +209,24 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGINT, request_stop)
         signal.signal(signal.SIGTERM, request_stop)
+
+        def start(name: str) -> None:
+            processes[name] = subprocess.Popen(
+                commands[name],
+                cwd=settings.BASE_DIR,
+                env=environment,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+            )
+            started_at[name] = time.monotonic()
+            relay.follow(processes[name])
+
+        started_at: dict[str, float] = {}
+        supervisor = Supervisor(base_delay=restart_delay, relay=relay, start=start)
         try:
-            for name, command in commands.items():
-                processes[name] = subprocess.Popen(
-                    command,
-                    cwd=settings.BASE_DIR,
-                    env=environment,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.STDOUT,
-                )
-                relay.follow(processes[name])
+            restart_counts_write(supervisor.restarts)
+            for name in commands:
+                start(name)
             url = f"http://{host}:{port}/"
             if self._wait_for(url, processes, lambda: stopping):
                 worker_ready = self._wait_for_worker(processes, lambda: stopping)
@@ -176,12 +240,17 @@ class Command(BaseCommand):
                 )
                 relay.say(self.style.SUCCESS("\n" + banner + "\n"))
             while not stopping:
-                dead = [name for name, process in processes.items() if process.poll() is not None]
-                if dead:
-                    raise CommandError(f"{', '.join(dead)} stopped unexpectedly; stopping the rest")
-                time.sleep(0.5)
+                web = processes["web"].poll()
+                if web is not None:
+                    raise CommandError(
+                        f"the web server stopped unexpectedly (exit status {web}); "
+                        "stopping the worker and beat"
+                    )
+                supervisor.check(processes, started_at)
+                time.sleep(POLL_SECONDS)
         finally:
             self._stop_all(processes)
+            restart_counts_clear()
         self.stdout.write("Stopped the web server, the worker and beat.")
 
     def _wait_for(self, url: str, processes: dict, stopping) -> bool:
