@@ -81,8 +81,15 @@ class TournamentSerializer(serializers.ModelSerializer):
             "dispute_window_minutes",
             "venue",
             "description",
+            "public_version",
         ]
         read_only_fields = fields
+        extra_kwargs = {
+            "public_version": {
+                "help_text": "Counts the changes to what the tournament's public pages show (results, "
+                "rounds, drops, timers, settings): it grows with each"
+            }
+        }
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_starts_at(self, tournament: Tournament) -> str | None:

@@ -402,10 +402,13 @@ NO_PUBLIC_CHANGE = {
     "check_scorer",
     "check_settings",
     "check_settings_open",
+    "cut_settings_open",
     "diff",
+    "largest_top_cut",
     "last_round",
     "registration_open",
     "signed_in_player",
+    "top_cut_problem",
     "tournament_locked",
     "tournament_create",  # a new tournament: its pages start from its first version (below)
 }
