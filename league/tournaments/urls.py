@@ -1,7 +1,7 @@
 from django.urls import path
 from django.views.generic import RedirectView
 
-from league.tournaments import log, room, views
+from league.tournaments import log, private_links, room, views
 
 app_name = "tournaments"
 
@@ -52,5 +52,6 @@ urlpatterns = [
     path("<name_slug:slug>/start/", views.start_page, name="start"),
     path("<name_slug:slug>/organizers/", views.roles_page, name="organizers"),
     path("<name_slug:slug>/organizers/remove/", views.role_remove, name="organizers-remove"),
+    path("<name_slug:slug>/private-links/", private_links.links_page, name="private-links"),
     path("<name_slug:slug>/<str:action>/", views.tournament_action, name="action"),
 ]
