@@ -13,6 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 from league.matches.models import Match
+from league.notifications import receivers
 from league.notifications import services as notifications
 from league.players.models import Player
 from league.results.models import ResultReport
@@ -335,3 +336,43 @@ def test_venue_address_refuses_a_bad_address_or_a_missing_day(event, organizer):
     assert cleared.status_code == 302
     tournament.refresh_from_db()
     assert (tournament.venue_address, tournament.venue_day) == (None, None)
+
+
+def test_a_table_where_someone_has_neither_account_nor_link_goes_to_the_organizers(event, organizer):
+    tournament, tokens, round_row = event
+    table = table_of(round_row, "Ada")
+    names = seat_names(table)
+    quiet = Player.objects.get(name=names[-1])
+    services.private_link_revoke(tournament=tournament, player_id=quiet.pk, by=organizer)
+    response = post(tokens[names[0]], report_data(table, [1, 2, 3, 4]))
+    assert response.status_code == 409
+    assert (
+        f"{quiet.name} cannot confirm (no account, no private link): ask an organizer to enter this result"
+        in response.content.decode()
+    )
+
+
+def test_a_tournament_whose_organizers_enter_results_takes_no_report_through_a_link(organizer):
+    tournament, players = helpers.make_tournament(organizer, 4, table_size=4)  # organizers enter results
+    token = services.private_link_issue(tournament=tournament, player_id=players[0].pk, by=organizer).token
+    round_row = services.round_generate(tournament=tournament, by=organizer)
+    services.round_publish(round_row=round_row, by=organizer)
+    table = round_row.tables.get()
+    text = page(token).content.decode()
+    assert "No result yet: the organizers enter it." in text
+    assert 'id="report-form"' not in text
+    refused = post(token, report_data(table, [1, 2, 3, 4]))
+    assert refused.status_code == 403
+    assert "the organizers enter the results" in refused.content.decode()
+
+
+def test_publishing_a_round_queues_the_link_mails(organizer, monkeypatch, django_capture_on_commit_callbacks):
+    queued = []
+    monkeypatch.setattr(receivers.table_ready_links_task, "delay", lambda *args: queued.append(args))
+    monkeypatch.setattr(receivers.notify_task, "delay", lambda *args: None)
+    monkeypatch.setattr(receivers.webhooks_event_task, "delay", lambda *args: None)
+    tournament, _ = helpers.make_tournament(organizer, 4, table_size=4)
+    round_row = services.round_generate(tournament=tournament, by=organizer)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_publish(round_row=round_row, by=organizer)
+    assert queued == [(tournament.pk, [round_row.tables.get().pk])]
