@@ -15,6 +15,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from league.web import site as site_views
+from league.web.tournaments import private_links
 
 handler404 = "league.api.errors.not_found"
 handler500 = "league.api.errors.server_error"
@@ -30,6 +31,9 @@ urlpatterns = [
     path("games/", include("league.web.ratings")),
     path("bots/", include("league.web.bots")),
     path("tournaments/", include("league.web.tournaments")),
+    # A registration's private link: short, for typing from a slip (league.web.tournaments.private_links).
+    path("p/<str:token>/", private_links.link_page, name="private-link"),
+    path("p/<str:token>/attach/", private_links.link_attach, name="private-link-attach"),
     path("admin/", admin.site.urls),
     path("api/", include("league.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -1,7 +1,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from league.api import accounts, bots, ladders, notifications, tournaments, views
+from league.api import accounts, bots, ladders, notifications, private_links, tournaments, views
 
 router = DefaultRouter()
 router.register("players", views.PlayerViewSet, basename="player")
@@ -33,6 +33,21 @@ urlpatterns = [
         "webhooks/<int:pk>/deliveries/",
         notifications.WebhookDeliveries.as_view(),
         name="api-webhook-deliveries",
+    ),
+    path(
+        "tournaments/<int:pk>/private-links/",
+        private_links.PrivateLinkList.as_view(),
+        name="api-private-links",
+    ),
+    path(
+        "tournaments/<int:pk>/private-links/<int:player_id>/",
+        private_links.PrivateLinkDetail.as_view(),
+        name="api-private-link",
+    ),
+    path(
+        "tournaments/<int:pk>/venue-address/",
+        private_links.VenueAddress.as_view(),
+        name="api-venue-address",
     ),
     path("", include(router.urls)),
 ]

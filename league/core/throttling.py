@@ -3,21 +3,33 @@
 django-axes records every failed login and locks a (user name, client address) pair after
 `AXES_FAILURE_LIMIT` failures within `AXES_COOLOFF_TIME`, so that nobody can lock an organizer out from
 elsewhere; `LoginLockoutHandler` adds a looser limit per client address (`LOGIN_ADDRESS_FAILURE_LIMIT`
-failures, whatever the user names), against one machine trying many names. The API's throttles
-(`league.api.throttling`) use the same `client_address`.
+failures, whatever the user names; sized for a venue), against one machine trying many names. The API's
+throttles (`league.api.throttling`) use the same `client_address`.
+
+`take` and `used_up` count uses of anything (a client address, an email address, a private link) in a
+sliding hour, in the default cache. `declared_venue` says whether a client address is a venue's that an
+organizer declared for today (`DECLARED_VENUE_CALLABLE`, the tournaments' rule): a hundred phones share it, so
+the limits per client address do not apply there and the limits per account and per private link count
+instead.
 """
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
+import time
 
 from axes.attempts import get_cool_off_threshold
 from axes.handlers.database import AxesDatabaseHandler
 from axes.models import AccessAttempt
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.module_loading import import_string
+
+WINDOW_SECONDS = 60 * 60
 
 
 def client_address(request: HttpRequest) -> str | None:
@@ -38,6 +50,40 @@ def client_address(request: HttpRequest) -> str | None:
         return str(ipaddress.ip_address(entries[-min(proxies, len(entries))].strip()))
     except ValueError:
         return remote
+
+
+def declared_venue(client: str | None) -> bool:
+    """Whether `client` is the address an organizer declared as their venue's for today."""
+    if client is None:
+        return False
+    check = import_string(settings.DECLARED_VENUE_CALLABLE)
+    return bool(check(client))
+
+
+def _key(scope: str, ident: str) -> str:
+    return f"throttle:{scope}:{hashlib.sha256(ident.encode('utf-8', 'surrogatepass')).hexdigest()}"
+
+
+def _uses(key: str, now: float) -> list[float]:
+    return [moment for moment in cache.get(key, []) if moment > now - WINDOW_SECONDS]
+
+
+def take(scope: str, ident: str, limit: int) -> bool:
+    """Count one use of (scope, ident) and say whether it is within `limit` uses in the last hour; a use
+    beyond the limit is not counted, so the window ends an hour after the last allowed use. Keys are hashed:
+    no email address or token is stored in the cache."""
+    key = _key(scope, ident)
+    now = time.time()
+    uses = _uses(key, now)
+    if len(uses) >= limit:
+        return False
+    cache.set(key, [*uses, now], WINDOW_SECONDS)
+    return True
+
+
+def used_up(scope: str, ident: str, limit: int) -> bool:
+    """Whether (scope, ident) has had `limit` uses in the last hour (counts nothing)."""
+    return len(_uses(_key(scope, ident), time.time())) >= limit
 
 
 class AxesRequest(HttpRequest):
@@ -73,10 +119,12 @@ class LoginLockoutHandler(AxesDatabaseHandler):
         return attempts.aggregate(total=Sum("failures_since_start"))["total"] or 0
 
     def is_locked(self, request: AxesRequest, credentials: dict | None = None) -> bool:
-        return (
-            super().is_locked(request, credentials)
-            or self.address_failures(request) >= settings.LOGIN_ADDRESS_FAILURE_LIMIT
-        )
+        """Either limit reached; at a declared venue's address only the (user name, address) pair's."""
+        if super().is_locked(request, credentials):
+            return True
+        if declared_venue(request.axes_ip_address):
+            return False
+        return self.address_failures(request) >= settings.LOGIN_ADDRESS_FAILURE_LIMIT
 
     def user_login_failed(
         self, sender, credentials: dict, request: AxesRequest | None = None, **kwargs

@@ -47,6 +47,24 @@ class Notification(models.Model):
         return f"{self.kind} for user {self.user_id}"
 
 
+class LinkMail(models.Model):
+    """The "your table is out" mail to the email address a private link's holder left (a player without an
+    account): stored once per link and table by the task after the round was published, sent once. The
+    mail carries no link: the token is never stored, and a mail is no place for it."""
+
+    link = models.ForeignKey("tournaments.PrivateLink", on_delete=models.CASCADE, related_name="+")
+    table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    emailed_at = models.DateTimeField(null=True, blank=True, help_text="When its mail was sent (if it was).")
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["link", "table"], name="link_mail_once_per_table")]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} mail for private link {self.link_id}"
+
+
 class MailPreference(models.Model):
     """Which notifications a user also gets by mail (all kinds unless they opt out); no row = all."""
 

@@ -10,7 +10,7 @@ from django.dispatch import receiver
 
 from league.core import events
 from league.notifications.models import Event
-from league.notifications.tasks import notify_task, webhooks_event_task
+from league.notifications.tasks import notify_task, table_ready_links_task, webhooks_event_task
 
 NOTIFIED = {
     events.table_ready: "table_ready",
@@ -51,6 +51,8 @@ def heard(signal, sender=None, **payload: Any) -> None:
     if signal in NOTIFIED:
         name = NOTIFIED[signal]
         notify_task.delay(name, _plain(PAYLOADS[name], payload))
+    if signal is events.table_ready:  # holders of private links who left an email address
+        table_ready_links_task.delay(payload["tournament_id"], payload["table_ids"])
     if signal in HOOKED:
         event = HOOKED[signal]
         names = PAYLOADS.get(event) or PAYLOADS[NOTIFIED[signal]]

@@ -19,10 +19,10 @@ from league.bots.models import BotDefinition
 from league.bots.selectors import voided_match
 from league.core.errors import UserError
 from league.matches.models import MatchSeat
-from league.notifications.models import Kind, MailPreference, Notification
+from league.notifications.models import Kind, LinkMail, MailPreference, Notification
 from league.players.models import Player
 from league.results.models import ResultReport
-from league.tournaments.models import Registration, Table, Tournament
+from league.tournaments.models import PrivateLink, Registration, Table, Tournament
 from league.tournaments.selectors import through_text
 
 MAX_IDS = 500
@@ -106,6 +106,58 @@ def notify_table_ready(*, tournament_id: int, table_ids: list[int]) -> list[int]
             for user_id in users.get(cast(int, table.match_id), [])
         ),
     )
+
+
+def notify_table_ready_links(*, tournament_id: int, table_ids: list[int]) -> list[int]:
+    """'Your table is out' for each seated player whose live private link has an email address (players
+    without an account); ids of the link mails due (stored once per link and table, not sent yet)."""
+    tables = Table.objects.filter(
+        pk__in=table_ids, round__tournament_id=tournament_id, match__isnull=False
+    ).values_list("pk", "match__seats__player_id")
+    seated: dict[int, list[int]] = {}
+    for table_id, player_id in tables:
+        seated.setdefault(player_id, []).append(table_id)
+    links = PrivateLink.objects.filter(
+        registration__tournament_id=tournament_id,
+        registration__player_id__in=list(seated),
+        revoked_at__isnull=True,
+    ).exclude(email="")
+    rows = [
+        LinkMail(link_id=link.pk, table_id=table_id)
+        for link in links.only("pk", "registration__player_id").select_related("registration")
+        for table_id in seated[link.registration.player_id]
+    ]
+    LinkMail.objects.bulk_create(rows, ignore_conflicts=True)
+    keys = Q()
+    for row in rows:
+        keys |= Q(link_id=row.link_id, table_id=row.table_id)
+    return (
+        list(LinkMail.objects.filter(keys, emailed_at__isnull=True).values_list("pk", flat=True))
+        if rows
+        else []
+    )
+
+
+def link_mail(*, link_mail_id: int) -> bool:
+    """Send one private link's "your table is out" mail unless it was sent or the link lost its address
+    (revoked, or the holder cleared it); True if sent. A failing mail server raises (the task retries)."""
+    row = LinkMail.objects.filter(pk=link_mail_id).select_related("link", "table__round__tournament").first()
+    if row is None or row.emailed_at is not None or row.link.revoked_at is not None or not row.link.email:
+        return False
+    table = row.table
+    tournament = table.round.tournament
+    text = f"Your table is out in {tournament.name}: {_table_name(table)}."
+    send_mail(
+        subject=f"Pecking Order: {text}",
+        message=(
+            f"{text}\n\nOpen your private link to see who you play and to report the result.\n\n"
+            "You get this mail because you left this address on your private link; clear it there to stop."
+        ),
+        from_email=None,
+        recipient_list=[row.link.email],
+    )
+    LinkMail.objects.filter(pk=row.pk).update(emailed_at=timezone.now())
+    return True
 
 
 def notify_confirm(*, tournament_id: int, table_id: int, report_id: int, user_ids: list[int]) -> list[int]:

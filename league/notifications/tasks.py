@@ -64,6 +64,25 @@ def notification_mail_task(notification_id: int) -> bool:
     return services.notification_mail(notification_id=notification_id)
 
 
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def table_ready_links_task(tournament_id: int, table_ids: list[int]) -> int:
+    """Store the "your table is out" mails of private links' holders and queue them; how many."""
+    due = services.notify_table_ready_links(tournament_id=tournament_id, table_ids=table_ids)
+    for link_mail_id in due:
+        link_mail_task.delay(link_mail_id)
+    return len(due)
+
+
+@shared_task(
+    autoretry_for=(smtplib.SMTPException, OSError, OperationalError),
+    retry_backoff=True,
+    retry_backoff_max=BACKOFF_MAX_SECONDS,
+    max_retries=MAIL_RETRIES,
+)
+def link_mail_task(link_mail_id: int) -> bool:
+    return services.link_mail(link_mail_id=link_mail_id)
+
+
 def _key(event: str, payload: dict[str, Any]) -> str:
     if event == Event.TABLE_READY:
         tables = ",".join(str(pk) for pk in sorted(payload["table_ids"]))

@@ -180,7 +180,7 @@ DEFAULT_FROM_EMAIL = env.text("DEFAULT_FROM_EMAIL", "Pecking Order <no-reply@loc
 # Password-reset mails: at most this many per hour to one address, to one account and from one client
 # address; beyond them the form answers the same and sends nothing (league.accounts.throttling).
 PASSWORD_RESET_MAILS_PER_HOUR = env.number("PASSWORD_RESET_MAILS_PER_HOUR", 3, minimum=1)
-PASSWORD_RESET_REQUESTS_PER_CLIENT_HOUR = 20
+PASSWORD_RESET_REQUESTS_PER_CLIENT_HOUR = 200  # a venue: a hundred phones behind one address
 # Sign-up mails its link (or, to an address that has an account, a note saying so): at most this many an
 # hour to one address, and from one client address this many mails and failed attempts (a form at fault, a
 # broken link) an hour; beyond the client's limits sign-up answers 429 (league.accounts.throttling). A venue
@@ -195,6 +195,14 @@ API_TOKEN_DAYS = (30, 90, 365)
 API_TOKEN_DEFAULT_DAYS = 90
 # A claim link (league.accounts) lets one person take over one player; it expires after this many days.
 CLAIM_LINK_DAYS = 7
+# A private link (league.web.tournaments.private_links) works until its event ends plus this many
+# days; it answers this many requests an hour, and one client address may send this many unknown, revoked or
+# expired links an hour before every private link from it answers 429 (sized for a venue). At the address an
+# organizer declared for the event day only the limit per link counts (DECLARED_VENUE_CALLABLE).
+PRIVATE_LINK_DAYS_AFTER_END = 7
+PRIVATE_LINK_REQUESTS_PER_LINK_HOUR = env.number("PRIVATE_LINK_REQUESTS_PER_LINK_HOUR", 600, minimum=1)
+PRIVATE_LINK_FAILURES_PER_CLIENT_HOUR = env.number("PRIVATE_LINK_FAILURES_PER_CLIENT_HOUR", 300, minimum=1)
+DECLARED_VENUE_CALLABLE = "league.tournaments.venues.is_declared_venue"
 # The address of the site in mails (notifications link back to it).
 SITE_URL = env.text("SITE_URL", "http://localhost:8000")
 # Outbound webhooks (league.notifications.delivery) never call loopback, private, link-local or metadata
@@ -271,7 +279,8 @@ AXES_USERNAME_CALLABLE = "league.core.throttling.attempted_username"
 AXES_LOCKOUT_CALLABLE = "league.core.throttling.lockout_response"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_FAILURE_LIMIT = env.number("LOGIN_FAILURE_LIMIT", 5, minimum=1)
-LOGIN_ADDRESS_FAILURE_LIMIT = env.number("LOGIN_ADDRESS_FAILURE_LIMIT", 50, minimum=1)
+# Sized for a venue where a hundred phones share one address (three failures each).
+LOGIN_ADDRESS_FAILURE_LIMIT = env.number("LOGIN_ADDRESS_FAILURE_LIMIT", 300, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env.number("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False  # no banner on every manage.py command; failures are still logged

@@ -42,7 +42,8 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     filter_horizontal = ["organizers", "scorekeepers"]
     # Sign-up and the event's clock change on the tournament's "Sign-up and schedule" page (or the API),
-    # where local times are read in the event's zone; here they are shown only.
+    # where local times are read in the event's zone, the venue's address on its "Private links" page; here
+    # they are shown only.
     readonly_fields = [
         "slug",
         "status",
@@ -55,6 +56,8 @@ class TournamentAdmin(admin.ModelAdmin):
         "capacity",
         "waitlist",
         "approval",
+        "venue_address",
+        "venue_day",
     ]
     inlines = [RegistrationInline]
     actions = ["open_registration", "start", "generate_round", "finish"]

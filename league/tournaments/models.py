@@ -172,6 +172,15 @@ class Tournament(models.Model):
         default=True, help_text="When full, joiners queue on a waitlist (else refused)."
     )
     approval = models.BooleanField(default=False, help_text="Joins wait for an organizer's approval.")
+    venue_address = models.GenericIPAddressField(
+        null=True,
+        blank=True,
+        help_text="The address the venue's phones share on the event day: there the per-address limits "
+        "count per account and per private link instead (league.tournaments.venues).",
+    )
+    venue_day = models.DateField(
+        null=True, blank=True, help_text="The event day (in the tournament's zone) the venue address holds."
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -197,6 +206,11 @@ class Tournament(models.Model):
                 condition=models.Q(checkin_opens_at__isnull=True)
                 | models.Q(starts_at__isnull=False, checkin_opens_at__lt=models.F("starts_at")),
                 name="tournament_checkin_before_start",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(venue_address__isnull=True, venue_day__isnull=True)
+                | models.Q(venue_address__isnull=False, venue_day__isnull=False),
+                name="tournament_venue_address_with_its_day",
             ),
         ]
 
@@ -298,6 +312,35 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} in {self.tournament_id}"
+
+
+class PrivateLink(models.Model):
+    """A registration's private link: a player without an account reads their table and reports or
+    confirms its result through it (`league.web.tournaments.private_links`).
+
+    Only the SHA-256 of its 128-bit token is stored; the token is shown once, to the organizer who issues it,
+    for the holder's personal slip or to scan from the organizer's screen. Reissuing replaces the hash (the
+    old token dies); revoking stops it until it is reissued. It works until the event ends plus
+    `PRIVATE_LINK_DAYS_AFTER_END` days."""
+
+    registration = models.OneToOneField(Registration, on_delete=models.CASCADE, related_name="private_link")
+    token_hash = models.CharField(
+        max_length=64, unique=True, help_text="SHA-256 of the link's token (hex); the token is never stored."
+    )
+    issued_at = models.DateTimeField()
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True, help_text="Set: the link no longer works.")
+    email = models.EmailField(
+        blank=True, help_text="Where the holder asked to be told that their table is out (optional)."
+    )
+
+    class Meta:
+        ordering = ["registration"]
+
+    def __str__(self) -> str:
+        return f"private link of registration {self.registration_id}"
 
 
 class ByeRequest(models.Model):
@@ -492,6 +535,9 @@ class AuditEntry(models.Model):
         RESULT_REPORTED = "result.reported", "Result reported by a player"
         RESULT_CONFIRMED = "result.confirmed", "Reported result confirmed and stored"
         RESULT_DISPUTED = "result.disputed", "Result disputed"
+        LINK_ISSUED = "link.issued", "Private link issued"
+        LINK_REVOKED = "link.revoked", "Private link revoked"
+        VENUE_ADDRESS_SET = "venue.address_set", "Venue address declared"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

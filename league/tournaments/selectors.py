@@ -666,8 +666,11 @@ class TableReporting:
     two_seat_organizer: bool
 
 
-def table_reporting(table: Table, user: User | AnonymousUser | None, seats: list[SeatView]) -> TableReporting:
-    """The reports and disputes of a published `table` and what `user` may do there (`seats`: its seats)."""
+def table_reporting(
+    table: Table, user: User | AnonymousUser | None, seats: list[SeatView], *, holder: Player | None = None
+) -> TableReporting:
+    """The reports and disputes of a published `table` and what `user` (or `holder`, the player of a private
+    link) may do there (`seats`: its seats)."""
     tournament = table.round.tournament
     match = table.published_match
     seat_names = {match.pk: [seat.name for seat in seats]}
@@ -701,7 +704,7 @@ def table_reporting(table: Table, user: User | AnonymousUser | None, seats: list
     )
     stored = views.get(counting.report_id) if counting is not None and counting.report_id else None
     # player_of also takes anonymous users (it checks is_authenticated; its annotation names only users)
-    player = player_of(cast(AbstractBaseUser | None, user))
+    player = holder if holder is not None else player_of(cast(AbstractBaseUser | None, user))
     self_report = tournament.result_reporting == Tournament.Reporting.SELF_REPORT
     active = (
         player is not None

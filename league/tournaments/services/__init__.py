@@ -8,8 +8,8 @@ match's pool. Standings are never stored: they are computed from the results (`s
 of an earlier round updates standings and tie-breaks at once.
 
 The writes live in one module per part of a tournament (`lifecycle`, `registrations` and `batch`, `byes`,
-`rounds`, `tables`, `reports`, `brackets`, `timer`); this package is their one entry point, so callers write
-`services.round_generate(...)` whichever module holds it.
+`rounds`, `tables`, `reports`, `brackets`, `timer`, `links`); this package is their one entry point, so
+callers write `services.round_generate(...)` whichever module holds it.
 """
 
 from league.tournaments.services.audit import audit
@@ -38,6 +38,14 @@ from league.tournaments.services.lifecycle import (
     tournament_seed,
     tournament_start,
     tournament_update,
+)
+from league.tournaments.services.links import (
+    IssuedPrivateLink,
+    private_link_attach,
+    private_link_email,
+    private_link_issue,
+    private_link_revoke,
+    venue_address_set,
 )
 from league.tournaments.services.registrations import (
     CAPACITY_BOUNDS,
@@ -81,6 +89,7 @@ __all__ = [
     "BatchResult",
     "CAPACITY_BOUNDS",
     "EXTEND_MINUTES",
+    "IssuedPrivateLink",
     "ROLES",
     "SCHEDULE",
     "SEED_BOUNDS",
@@ -97,6 +106,10 @@ __all__ = [
     "invitation_answer",
     "invitation_withdraw",
     "organizer_add",
+    "private_link_attach",
+    "private_link_email",
+    "private_link_issue",
+    "private_link_revoke",
     "registration_add",
     "registration_check_in",
     "registration_decide",
@@ -132,4 +145,5 @@ __all__ = [
     "tournament_seed",
     "tournament_start",
     "tournament_update",
+    "venue_address_set",
 ]

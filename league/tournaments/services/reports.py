@@ -1,7 +1,8 @@
 """Players report their own table's result, the others at the table confirm or dispute it (a tournament's
 `result_reporting` is "self_report"); the organizers stay the referees of last resort.
 
-- `table_report`: a seated, active player signed in as themselves reports places (and scores) for their
+- `table_report`: a seated, active player signed in as themselves (or holding their registration's private
+  link: `holder`) reports places (and scores) for their
   table before any result is stored; at an elimination table whose places leave the cut undecided they say
   who goes through (the same rule and message as an organizer's entry). The report is pinned to the match's
   version and awaits every other seated active player (at 2 seats: the opponent, unless the tournament
@@ -32,6 +33,7 @@ from league.results.models import ResultDispute, ResultReport
 from league.results.services import dispute_open, report_confirm, report_locked, report_open
 from league.tournaments.errors import StateConflict
 from league.tournaments.formats import flows
+from league.tournaments.link_selectors import linked_players
 from league.tournaments.models import Registration, Round, Table, Tournament
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.common import tournament_locked
@@ -47,16 +49,19 @@ def _table(table: Table) -> Table:
     return table
 
 
-def _seated_player(table: Table, user: User | AnonymousUser | None) -> tuple[Player, list[int], set[int]]:
-    """The signed-in user's player, seated and active at `table`; (player, seat order, active players).
+def _seated_player(
+    table: Table, user: User | AnonymousUser | None, holder: Player | None = None
+) -> tuple[Player, list[int], set[int]]:
+    """The signed-in user's player (or `holder`, the player of a live private link of this tournament, which
+    the caller found by its token), seated and active at `table`; (player, seat order, active players).
     403 otherwise (anonymous, no player, not seated here, dropped), and 403 where the tournament takes
     results from its organizers only."""
     tournament = table.round.tournament
-    if user is None or not user.is_authenticated:
+    if holder is None and (user is None or not user.is_authenticated):
         raise Forbidden("sign in to report or confirm your table's result")
     if tournament.result_reporting != Tournament.Reporting.SELF_REPORT:
         raise Forbidden("in this tournament the organizers enter the results: players do not report them")
-    player = Player.objects.filter(user=user).first()
+    player = holder if holder is not None else Player.objects.filter(user=cast(User, user)).first()
     seats = list(table.published_match.seats.order_by("seat").values_list("player_id", flat=True))
     if player is None or player.pk not in seats:
         raise Forbidden("only the players seated at this table report, confirm or dispute its result")
@@ -74,6 +79,11 @@ def _where(table: Table) -> dict[str, Any]:
     return {"round": table.round.number, "table": table.number, "label": table.label}
 
 
+def _signed_in(by: User | AnonymousUser | None) -> User | None:
+    """The account behind an action: None for a private link's holder without one."""
+    return by if by is not None and by.is_authenticated else None
+
+
 def table_report(
     *,
     table: Table,
@@ -82,23 +92,27 @@ def table_report(
     places: Any = None,
     scores: Any = None,
     advancing: Any = None,
+    holder: Player | None = None,
 ) -> ResultReport:
     """Report the result of `table` as one of its players (see the module). 403 for anyone else, 400 for
     bad places or a missing decider, 409 when a report is open already (the body carries it), when a result
     is stored already (or an organizer's entry moved the version on), or when the table is disputed."""
     table = _table(table)
-    player, seats, active = _seated_player(table, by)
+    player, seats, active = _seated_player(table, by, holder)
     tournament = table.round.tournament
     if len(seats) == 2 and tournament.two_seat_confirmation == Tournament.TwoSeatConfirmation.ORGANIZER:
         raise Forbidden("at tables of 2 in this tournament an organizer enters the result")
     awaiting = [pid for pid in seats if pid != player.pk and pid in active]
     users = dict(Player.objects.filter(pk__in=awaiting).values_list("pk", "user_id"))
-    without = [pid for pid in awaiting if users.get(pid) is None]
+    linked = linked_players(tournament, [pid for pid in awaiting if users.get(pid) is None])
+    without = [pid for pid in awaiting if users.get(pid) is None and pid not in linked]
     if without:
         names = ", ".join(
             Player.objects.filter(pk__in=without).order_by("name").values_list("name", flat=True)
         )
-        raise StateConflict(f"{names} cannot confirm (no account): ask an organizer to enter this result")
+        raise StateConflict(
+            f"{names} cannot confirm (no account, no private link): ask an organizer to enter this result"
+        )
     if not awaiting:
         raise StateConflict("nobody else at this table is still playing to confirm: ask an organizer")
     _, decider = check_decider(table, places, scores, advancing)
@@ -107,7 +121,7 @@ def table_report(
             match_id=table.published_match_id,
             expected_version=expected_version,
             reporter_id=player.pk,
-            reported_by=cast(User, by),  # _seated_player let only a signed-in user through
+            reported_by=_signed_in(by),
             places=places,
             scores=scores,
             advancing=decider,
@@ -121,17 +135,19 @@ def table_report(
             tournament_id=tournament.pk,
             table_id=table.pk,
             report_id=report.pk,
-            user_ids=[users[pid] for pid in awaiting],
+            user_ids=[users[pid] for pid in awaiting if users.get(pid) is not None],
         )
     return report
 
 
-def table_confirm(*, table: Table, by: User | AnonymousUser | None, report_id: Any) -> ResultReport:
+def table_confirm(
+    *, table: Table, by: User | AnonymousUser | None, report_id: Any, holder: Player | None = None
+) -> ResultReport:
     """Confirm the open report `report_id` of `table` as a player it awaits; the last confirmation stores it
     (see the module). 403 for the reporter and players not awaited, 404 for a report of another table, 409
     once an organizer entered the result (or the report is stored or disputed)."""
     table = _table(table)
-    player, _, _ = _seated_player(table, by)
+    player, _, _ = _seated_player(table, by, holder)
     tournament = table.round.tournament
     with transaction.atomic():
         if flows(tournament, table.round.number):
@@ -140,7 +156,7 @@ def table_confirm(*, table: Table, by: User | AnonymousUser | None, report_id: A
         remaining = report_confirm(
             report=report,
             player_id=player.pk,
-            user=cast(User, by),  # _seated_player: signed in
+            user=_signed_in(by),
         )
         if not remaining:
             table_record(

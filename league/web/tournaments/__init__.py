@@ -11,7 +11,18 @@ status (400 bad input, 404 a missing object, 409 wrong state), the same rules an
 from django.urls import path
 from django.views.generic import RedirectView
 
-from league.web.tournaments import desk, detail, entries, exports, log, room, rounds, settings, tables
+from league.web.tournaments import (
+    desk,
+    detail,
+    entries,
+    exports,
+    log,
+    private_links,
+    room,
+    rounds,
+    settings,
+    tables,
+)
 
 app_name = "tournaments"
 
@@ -62,5 +73,6 @@ urlpatterns = [
     path("<name_slug:slug>/start/", desk.start_page, name="start"),
     path("<name_slug:slug>/organizers/", desk.roles_page, name="organizers"),
     path("<name_slug:slug>/organizers/remove/", desk.role_remove, name="organizers-remove"),
+    path("<name_slug:slug>/private-links/", private_links.links_page, name="private-links"),
     path("<name_slug:slug>/<str:action>/", detail.tournament_action, name="action"),
 ]

@@ -137,7 +137,12 @@ def test_no_api_response_holds_another_users_email(world, who, bob):
     gets = {path: status for (method, path), status in seen.items() if method == "get"}
     # every read found its object: the world holds one of each ... except what only organizers read (the start
     # preview, the roles), the caller's own entry and bots, and what only a bot's author reads (its logs)
-    organizers_only = ("/api/tournaments/{id}/start-preview/", "/api/tournaments/{id}/roles/")
+    organizers_only = (
+        "/api/tournaments/{id}/start-preview/",
+        "/api/tournaments/{id}/roles/",
+        "/api/tournaments/{id}/private-links/",
+        "/api/tournaments/{id}/venue-address/",
+    )
     # ... and what only its owner reads (orga's webhook and its deliveries: a 404 to anyone else)
     owners_only = ("/api/webhooks/{id}/", "/api/webhooks/{id}/deliveries/")
     mine = ("/api/notifications/", "/api/webhooks/")

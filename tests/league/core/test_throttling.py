@@ -41,7 +41,7 @@ def assert_locked_out(response):
 
 def test_the_defaults_lock_a_pair_after_5_failures_and_an_address_after_50_for_15_minutes(settings):
     assert settings.AXES_LOCKOUT_PARAMETERS == [["username", "ip_address"]]
-    assert (settings.AXES_FAILURE_LIMIT, settings.LOGIN_ADDRESS_FAILURE_LIMIT) == (5, 50)
+    assert (settings.AXES_FAILURE_LIMIT, settings.LOGIN_ADDRESS_FAILURE_LIMIT) == (5, 300)
     assert settings.AXES_COOLOFF_TIME.total_seconds() == 15 * 60
     assert settings.TRUSTED_PROXY_COUNT == 0
 
