@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import cast
 
 from django.contrib.auth.models import User
@@ -71,8 +72,15 @@ def player_create(
         ) from None
 
 
+# What the apps above keep from a player's name, told of a rename inside its transaction: each is called
+# with the player's id (the tournaments app bumps the public version of the events the player entered). The
+# players app sits below them and cannot call them; each registers itself when its app is ready.
+RENAME_HOOKS: list[Callable[[int], None]] = []
+
+
 def player_update(*, player: Player, name: str | None = None, active: bool | None = None) -> Player:
-    """Rename a player (the slug follows) and/or change the active flag."""
+    """Rename a player (the slug follows) and/or change the active flag; a rename is told to the apps that
+    registered in `RENAME_HOOKS`, in the same transaction."""
     fields = []
     if name is not None:
         cleaned = check_player_name(name, exclude_id=player.pk)
@@ -90,6 +98,9 @@ def player_update(*, player: Player, name: str | None = None, active: bool | Non
         try:
             with transaction.atomic():
                 player.save(update_fields=fields)
+                if "name" in fields:
+                    for hook in RENAME_HOOKS:
+                        hook(player.pk)
         except IntegrityError:
             raise UserError(f"there is already a player called {player.name!r}", field="name") from None
     return player

@@ -46,6 +46,14 @@ def last_round(tournament: Tournament) -> Round | None:
     return tournament.round_set.order_by("-number").first()
 
 
+def bump_public_versions_of_player(player_id: int) -> None:
+    """A player was renamed: every tournament they entered shows the new name, so each counts a change
+    (`players.services.RENAME_HOOKS`, registered in `TournamentsConfig.ready`)."""
+    Tournament.objects.filter(registrations__player_id=player_id).update(
+        public_version=F("public_version") + 1
+    )
+
+
 def bump_public_version(tournament_id: int) -> None:
     """Count one more change to what the tournament's public pages show (results, corrections, drops,
     rounds, timers, settings, names): call inside the transaction of the change, so a refused or rolled-back

@@ -13,6 +13,7 @@ import pkgutil
 import pytest
 
 from league.core.errors import UserError
+from league.players.services import player_update
 from league.tournaments import services
 from league.tournaments.models import Registration, Tournament
 from league.tournaments.services import BatchEntry
@@ -395,6 +396,7 @@ STEPS = {
 # Checks, reads and helpers: they write nothing a public page shows.
 NO_PUBLIC_CHANGE = {
     "bump_public_version",
+    "bump_public_versions_of_player",
     "check_advancing",
     "check_decider",
     "check_organizer",
@@ -410,6 +412,12 @@ NO_PUBLIC_CHANGE = {
     "signed_in_player",
     "top_cut_problem",
     "tournament_locked",
+    # A registration's private link and the venue's declared address show on organizers' pages only.
+    "private_link_attach",
+    "private_link_email",
+    "private_link_issue",
+    "private_link_revoke",
+    "venue_address_set",
     "tournament_create",  # a new tournament: its pages start from its first version (below)
 }
 
@@ -463,3 +471,18 @@ def test_the_api_detail_shows_the_version_and_a_result_moves_it(client, organize
     assert shown == version(tournament)
     services.table_result(table=first_table(round_row), by=organizer, expected_version=0, places=[1, 2])
     assert client.get(f"/api/tournaments/{tournament.pk}/").json()["public_version"] == shown + 1
+
+
+def test_a_players_rename_moves_the_version_of_the_events_they_entered_only(organizer):
+    """A rename changes the names a tournament's pages show: each event the player entered counts a change;
+    an event without them does not, nor does a change of the active flag alone."""
+    entered = started(organizer)
+    elsewhere = helpers.make_tournament(organizer, 2, table_size=2, rounds=1, rated=False)[0]
+    player = entered.registrations.order_by("-seed").first().player  # Dov: only in the four-player event
+    assert not elsewhere.registrations.filter(player=player).exists()
+    before, other = version(entered), version(elsewhere)
+    player_update(player=player, name="Adaeze")
+    assert (version(entered), version(elsewhere)) == (before + 1, other)
+    player_update(player=player, active=True)
+    player_update(player=player, name="Adaeze")  # the same name: nothing changes
+    assert version(entered) == before + 1
