@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
 
 
 class Player(models.Model):
@@ -53,6 +54,4 @@ class Player(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        from django.urls import reverse
-
         return reverse("players:detail", kwargs={"slug": self.slug})

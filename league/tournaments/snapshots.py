@@ -34,6 +34,7 @@ from contextlib import suppress
 from dataclasses import fields
 from datetime import datetime, timedelta
 
+from celery import signature
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
@@ -123,14 +124,17 @@ def _may_serve_stale(count: int, computed_at: datetime) -> bool:
     )
 
 
+# The task that refreshes a snapshot in the background, named rather than imported (its module imports this
+# one).
+REFRESH_TASK = "league.tournaments.tasks.standings_refresh_task"
+
+
 def refresh_soon(tournament_id: int, key: str) -> bool:
     """Queue one background refresh of the tournament's snapshot (after the commit), unless one was queued
     for the same state (`key`) already; whether it queued one."""
     if not cache.add(f"standings-refresh:{tournament_id}:{key}", 1, timeout=settings.STANDINGS_STALE_SECONDS):
         return False
-    from league.tournaments.tasks import standings_refresh_task
-
-    transaction.on_commit(lambda: standings_refresh_task.delay(tournament_id))
+    transaction.on_commit(lambda: signature(REFRESH_TASK, args=(tournament_id,)).delay())
     return True
 
 

@@ -1,8 +1,15 @@
 """Template filters of the tournament pages."""
 
-from django import template
+from urllib.parse import quote
 
-from league.tournaments import clock
+from django import template
+from django.template.defaultfilters import floatformat
+from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+
+from league.ratings.templatetags.forecasts import chance
+from league.tournaments import clock, selectors
 
 register = template.Library()
 
@@ -87,15 +94,13 @@ def get_item(mapping: dict, key):
 @register.filter
 def table_link(round_url: str, number: int) -> str:
     """The address of table `number` on its round's page (`selectors.table_link`: the page it is on)."""
-    from league.tournaments.selectors import table_link as link
 
-    return link(round_url, number)
+    return selectors.table_link(round_url, number)
 
 
 def _path_prefix(tournament_slug: str) -> str:
     """The address of a player's path through the tournament, without the player's slug (one `reverse` per
     page instead of one per row)."""
-    from django.urls import reverse
 
     return reverse("tournaments:path", args=[tournament_slug, "x"])[: -len("x/")]
 
@@ -106,10 +111,6 @@ def standings_rows(standings, tiebreak_columns, tournament) -> str:
     cost most of the tournament page's time. Each row: rank, name (a link to the player's path, the status
     when not active), points, each tie-break column, tables played, seed; a group's heading row where an
     elimination's placement starts a new group."""
-    from urllib.parse import quote
-
-    from django.utils.html import escape
-    from django.utils.safestring import mark_safe
 
     prefix = _path_prefix(tournament.slug)
     columns = list(tiebreak_columns)
@@ -143,11 +144,6 @@ def table_seats(table) -> str:
     """The seats of a table on a round's page as list items, written in Python (a page of 100 tables has
     hundreds of seats): the name, the stored chance of finishing first (with "upset" for a long shot who
     won), the place and points once played, and "goes through" for a player the result advances."""
-    from django.template.defaultfilters import floatformat
-    from django.utils.html import escape
-    from django.utils.safestring import mark_safe
-
-    from league.ratings.templatetags.forecasts import chance
 
     advancing = table.advancing or ()
     parts = []
@@ -179,9 +175,6 @@ def table_cards(context) -> str:
     """The table cards of a round's page (`round.tables`), written in Python: each table's number, label and
     state badge (void, done, disputed, reported, playing), its seats (`table_seats`), and the links to report
     (a seated player, under self-report) or to enter the result (a scorekeeper)."""
-    from django.urls import reverse
-    from django.utils.html import escape
-    from django.utils.safestring import mark_safe
 
     tournament, view, reports = context["tournament"], context["round"], context.get("reports")
     disputed = reports.disputed_tables if reports else set()

@@ -15,6 +15,7 @@ from league.players.models import Player
 from league.results.services import result_submit
 from league.tournaments import pages, ranking, services, snapshots
 from league.tournaments.models import StandingsChunk, StandingsSnapshot
+from league.tournaments.tasks import standings_refresh_task
 from tests.factories.tournaments import table_seats
 
 
@@ -201,10 +202,17 @@ def test_pages_of_standings_read_the_chunks_that_hold_them(client, swiss, monkey
 @pytest.fixture
 def queued(monkeypatch):
     """The tournaments whose standings refresh was queued (the task is not run: no worker here)."""
-    from league.tournaments import tasks
-
     calls = []
-    monkeypatch.setattr(tasks.standings_refresh_task, "delay", calls.append)
+
+    class Queued:
+        def __init__(self, name, args):
+            assert name == "league.tournaments.tasks.standings_refresh_task"
+            self.args = args
+
+        def delay(self):
+            calls.extend(self.args)
+
+    monkeypatch.setattr(snapshots, "signature", lambda name, args: Queued(name, args))
     return calls
 
 
@@ -241,8 +249,6 @@ def test_a_large_events_pages_show_the_earlier_standings_as_of_their_time_while_
     assert computations == [tournament.pk]
     csv = client.get(f"/tournaments/{tournament.slug}/standings.csv").content.decode()
     assert csv.splitlines()[1].split(",")[1] == "Bea"
-
-    from league.tournaments.tasks import standings_refresh_task
 
     standings_refresh_task(tournament.pk)  # what the worker does
     assert shown(client, tournament) == corrected
