@@ -16,9 +16,9 @@ token leaves in no Referer header and stays in no shared cache.
 
 The organizers' page (`/tournaments/<slug>/private-links/`) lists the registrations with their links'
 state, issues, reissues (the old token dies) and revokes them, and declares the venue's address. A token
-is shown once, on the personal slip the issue answers with (the link large enough to type, since no QR
-code library is installed); it is never on score slips, table cards, the projector or any page the table
-shares.
+is shown once, on the personal slip the issue answers with (the link large enough to type, and as a QR code
+to scan from the organizer's screen); it is never on score slips, table cards, the projector or any page the
+table shares.
 """
 
 from __future__ import annotations
@@ -26,12 +26,14 @@ from __future__ import annotations
 from datetime import date
 from typing import cast
 
+import segno
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login as login_redirect
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -63,6 +65,12 @@ LISTED = (
     Registration.Status.DROPPED,
     Registration.Status.NO_SHOW,
 )
+
+
+def link_qr(url: str) -> SafeString:
+    """The QR code of a private link, as inline SVG (segno: black modules drawn as one path, a 4-module quiet
+    zone); medium error correction, enough for a phone's camera off a laptop screen or a printed slip."""
+    return mark_safe(segno.make(url, error="m").svg_inline(scale=5, border=4, dark="#000", light="#fff"))  # noqa: S308 - the SVG is segno's drawing of modules, no text of the URL
 
 
 def _private(response: HttpResponse) -> HttpResponse:
@@ -290,7 +298,12 @@ def links_page(request: HttpRequest, slug: str) -> HttpResponse:
                 tournament=tournament, player_id=_int(request.POST.get("player")), by=by
             )
             url = request.build_absolute_uri(reverse("private-link", args=[issued.token]))
-            context = {"tournament": tournament, "player": issued.link.registration.player, "url": url}
+            context = {
+                "tournament": tournament,
+                "player": issued.link.registration.player,
+                "url": url,
+                "qr": link_qr(url),
+            }
             context |= {"reissued": issued.reissued, "until": link_selectors.links_work_until(tournament)}
             return _private(render(request, "tournaments/private_link_slip.html", context))
         if action == "revoke":

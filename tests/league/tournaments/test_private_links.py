@@ -20,6 +20,7 @@ from league.results.models import ResultReport
 from league.tournaments import services
 from league.tournaments.link_selectors import link_digest
 from league.tournaments.models import AuditEntry, PrivateLink, Tournament
+from league.web.tournaments.private_links import link_qr
 from tests.factories import UserFactory
 from tests.factories import tournaments as helpers
 
@@ -275,6 +276,9 @@ def test_the_organizers_page_issues_a_slip_with_the_link_shown_once(event, organ
     start = text.index("http://testserver/p/") + len("http://testserver/p/")
     token = text[start : start + 22]
     assert link_digest(token) == new_hash
+    # The slip's QR code is the drawing of that very link (and of nothing else on the page).
+    assert text.count('<svg width="205" height="205" class="segno">') == 1
+    assert link_qr(f"http://testserver/p/{token}/") in text
     assert page(tokens["Ada"]).status_code == 404
     assert token not in client.get(f"/tournaments/{tournament.slug}/private-links/").content.decode()
     revoked = client.post(
