@@ -14,8 +14,14 @@ marked `GROWS`. The people's matches, their seats, result versions, rating histo
 in bulk (the bench owns its scratch database); tournaments go through the tournament services (registrations
 in bulk, as bench/tournament_round.py does), bot leagues through the league services and an in-process worker.
 
-Figures only: nothing is asserted about time. The last line is `RESULT key=value ...` (bench/compare.py).
-`--slowest N` also prints the N slowest queries of each page type over 50 ms.
+Figures only: nothing is asserted about time. The last line is `RESULT key=value ...`; `--json PATH` writes
+each page type's full-site `PAGE ms` and `PAGE queries` (bench/harness.py). `--slowest N` also prints the N
+slowest queries of each page type over 50 ms. `--clock cpu` times this process's CPU time instead of the wall
+clock (the database server's work left out).
+
+Before and after, on one site (bench/compare.py `--shared`): `--build-only STATE` builds the full site on a
+scratch database that is kept and writes its URL and pages to STATE; `--reuse STATE` renders each page type
+`--repeat` times on it (no building; `--json` as above); `--drop STATE` drops that database.
 
 Figures (PostgreSQL, `--repeat 15`, full site: 1,000 players, 200 tournaments (3 of 500 players), 20 bot
 leagues, 101,548 matches; building took about 5 minutes; 2 cores shared with four other helpers, load average
