@@ -23,6 +23,16 @@ Before and after, on one site (bench/compare.py `--shared`): `--build-only STATE
 scratch database that is kept and writes its URL and pages to STATE; `--reuse STATE` renders each page type
 `--repeat` times on it (no building; `--json` as above); `--drop STATE` drops that database.
 
+Before/after figures (`bench.compare --before 994028f --repeats 9 --shared -- pages --scale 0.2 --repeat 9
+--clock cpu`: 200 players, 40 tournaments (one of 100 players), 4 bot leagues, 20,000 matches; after = the
+pages in `league/web`; 2 cores shared with seven other helpers), median ms of CPU before / after (range of the
+9 runs' medians), ratio: home 23.3 (15.6-25.9) / 25.5 (17.6-35.5) 1.09; matches 30.2 (25.7-36.2) / 37.7
+(28.3-46.0) 1.25; tournament 56.7 / 62.9 1.11; round 56.0 / 52.9 0.95; bots 4.0 / 5.0 1.26; league 89.0 /
+86.7 0.97; the others 0.86-1.14. Every page's query count is the same on both sides and every range overlaps;
+the pages above 1.10 differ from one such run to the next (an earlier run of 7: matches 1.07, bots 1.03,
+round 1.12, ladders 1.18), and profiles of both sides' renders count the same Python calls within 1% (the
+tournament page 4% more: its standings rows copied field by field). Nothing is asserted about time.
+
 Figures (PostgreSQL, `--repeat 15`, full site: 1,000 players, 200 tournaments (3 of 500 players), 20 bot
 leagues, 101,548 matches; building took about 5 minutes; 2 cores shared with four other helpers, load average
 2-8, so single figures vary by up to 2x and the small-site column is the noisier), ms (queries):
