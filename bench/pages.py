@@ -14,8 +14,24 @@ marked `GROWS`. The people's matches, their seats, result versions, rating histo
 in bulk (the bench owns its scratch database); tournaments go through the tournament services (registrations
 in bulk, as bench/tournament_round.py does), bot leagues through the league services and an in-process worker.
 
-Figures only: nothing is asserted about time. The last line is `RESULT key=value ...` (bench/compare.py).
-`--slowest N` also prints the N slowest queries of each page type over 50 ms.
+Figures only: nothing is asserted about time. The last line is `RESULT key=value ...`; `--json PATH` writes
+each page type's full-site `PAGE ms` and `PAGE queries` (bench/harness.py). `--slowest N` also prints the N
+slowest queries of each page type over 50 ms. `--clock cpu` times this process's CPU time instead of the wall
+clock (the database server's work left out).
+
+Before and after, on one site (bench/compare.py `--shared`): `--build-only STATE` builds the full site on a
+scratch database that is kept and writes its URL and pages to STATE; `--reuse STATE` renders each page type
+`--repeat` times on it (no building; `--json` as above); `--drop STATE` drops that database.
+
+Before/after figures (`bench.compare --before 994028f --repeats 9 --shared -- pages --scale 0.2 --repeat 9
+--clock cpu`: 200 players, 40 tournaments (one of 100 players), 4 bot leagues, 20,000 matches; after = the
+pages in `league/web`; 2 cores shared with seven other helpers), median ms of CPU before / after (range of the
+9 runs' medians), ratio: home 23.3 (15.6-25.9) / 25.5 (17.6-35.5) 1.09; matches 30.2 (25.7-36.2) / 37.7
+(28.3-46.0) 1.25; tournament 56.7 / 62.9 1.11; round 56.0 / 52.9 0.95; bots 4.0 / 5.0 1.26; league 89.0 /
+86.7 0.97; the others 0.86-1.14. Every page's query count is the same on both sides and every range overlaps;
+the pages above 1.10 differ from one such run to the next (an earlier run of 7: matches 1.07, bots 1.03,
+round 1.12, ladders 1.18), and profiles of both sides' renders count the same Python calls within 1% (the
+tournament page 4% more: its standings rows copied field by field). Nothing is asserted about time.
 
 Figures (PostgreSQL, `--repeat 15`, full site: 1,000 players, 200 tournaments (3 of 500 players), 20 bot
 leagues, 101,548 matches; building took about 5 minutes; 2 cores shared with four other helpers, load average
@@ -44,6 +60,7 @@ planner statistics and a few ten-row lookups ran as parallel scans (about 10 ms 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -52,7 +69,8 @@ from datetime import timedelta
 from pathlib import Path
 from unittest import mock
 
-from bench.scratch import bench_database, setup_django
+from bench import harness
+from bench.scratch import bench_database, drop_kept, kept_database, setup_django
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,6 +84,7 @@ BOTS = (
     ("Reckless", "heuristic", {"caution": 0.2}),
 )
 BATCH = 5000
+CLOCK = time.perf_counter  # `--clock cpu`: time.process_time, the database server's work left out
 
 
 def timed(action, *args, **kwargs):
@@ -357,18 +376,62 @@ def measure(urls: list[str], repeat: int, name: str = "") -> tuple[float, int]:
     client = Client()
     times, counts = [], set()
     for _ in range(repeat + 1):  # the first turn warms the caches (templates, the game registry)
-        start = time.perf_counter()
+        start = CLOCK()
         with CaptureQueriesContext(connection) as captured:
             for url in urls:
                 response = client.get(url, HTTP_HOST="localhost")
                 if response.status_code != 200:
                     raise SystemExit(f"{url} answered {response.status_code}")
-        times.append(time.perf_counter() - start)
+        times.append(CLOCK() - start)
         counts.add(len(captured))
     SLOWEST[name] = sorted(
         ((float(q["time"]) * 1000, q["sql"]) for q in captured.captured_queries), reverse=True
     )
     return statistics.median(times[1:]) * 1000, max(counts)
+
+
+def parts(scale: float) -> tuple[dict, dict]:
+    """The small site and the rest of the full site at `scale` (a share of FULL)."""
+    full = {key: max(1, round(value * scale)) for key, value in FULL.items()}
+    full["big_size"] = min(full["big_size"], full["players"])
+    small = {key: max(1, value // 10) for key, value in full.items()}
+    small["big"], small["big_size"], small["league_rounds"] = 0, 0, 4
+    rest = {key: full[key] - small[key] for key in full}
+    rest["big_size"], rest["league_rounds"] = full["big_size"], 40
+    return small, rest
+
+
+def build_only(state: Path, scale: float, seed: int) -> None:
+    """Build the full site on a database that is kept; write its URL and pages to `state` (`--reuse`)."""
+    database_url = kept_database(os.environ.get("DATABASE_URL"))
+    try:
+        setup_django(database_url)
+        site = Site(random.Random(seed))
+        for part in parts(scale):
+            site.grow(part)
+        state.write_text(json.dumps({"database_url": database_url, "pages": site.pages()}))
+    except BaseException:
+        drop_kept(database_url)
+        raise
+    from django.db import connections
+
+    connections.close_all()
+    print(f"built, kept: {database_url}", flush=True)
+
+
+def reuse(state: Path, repeat: int, clock: str, json_path: Path | None) -> None:
+    """Render every page type of a site `--build-only` built; its median ms and queries."""
+    global CLOCK
+    built = json.loads(state.read_text())
+    setup_django(built["database_url"])
+    CLOCK = time.process_time if clock == "cpu" else time.perf_counter
+    figures: dict[str, float] = {}
+    for name, urls in built["pages"].items():
+        ms, count = measure(urls, repeat)
+        figures[f"{name} ms"], figures[f"{name} queries"] = ms, count
+    print(" ".join(f"{name.replace(' ', '_')}={value:.2f}" for name, value in figures.items()))
+    settings = {"repeat": repeat, "clock": clock, "database_url": built["database_url"]}
+    harness.write_json(json_path, "pages", settings, {"run": [figures]})
 
 
 def main() -> int:
@@ -377,13 +440,29 @@ def main() -> int:
     parser.add_argument("--scale", type=float, default=1.0, help="the full site's size, as a share of FULL")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--slowest", type=int, default=0, help="print each slow page's N slowest queries")
+    parser.add_argument(
+        "--clock", choices=("wall", "cpu"), default="wall", help="cpu: this process's CPU time"
+    )
+    shared = parser.add_mutually_exclusive_group()
+    shared.add_argument("--build-only", metavar="STATE", type=Path, help="build the site, keep its database")
+    shared.add_argument("--reuse", metavar="STATE", type=Path, help="measure a site --build-only built")
+    shared.add_argument("--drop", metavar="STATE", type=Path, help="drop a site --build-only built")
+    harness.add_json_option(parser)
     args = parser.parse_args()
-    full = {key: max(1, round(value * args.scale)) for key, value in FULL.items()}
-    full["big_size"] = min(full["big_size"], full["players"])
-    small = {key: max(1, value // 10) for key, value in full.items()}
-    small["big"], small["big_size"], small["league_rounds"] = 0, 0, 4
-    rest = {key: full[key] - small[key] for key in full}
-    rest["big_size"], rest["league_rounds"] = full["big_size"], 40
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    if args.build_only:
+        build_only(args.build_only, args.scale, args.seed)
+        return 0
+    if args.reuse:
+        reuse(args.reuse, args.repeat, args.clock, args.json)
+        return 0
+    if args.drop:
+        drop_kept(json.loads(args.drop.read_text())["database_url"])
+        return 0
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
+    small, rest = parts(args.scale)
     with bench_database(os.environ.get("DATABASE_URL")) as database_url:
         setup_django(database_url)
         from django.db import connection
@@ -399,7 +478,7 @@ def main() -> int:
         print(
             f"\nsmall site: {small['players']} players, {small['tournaments']} tournaments, "
             f"{small['leagues']} bot leagues, {site_counts(small)}; full site: {len(site.players)} players, "
-            f"{site.tournaments} tournaments ({full['big']} of {full['big_size']} players), "
+            f"{site.tournaments} tournaments ({rest['big']} of {rest['big_size']} players), "
             f"{len(site.leagues)} bot leagues, {total_matches()} matches"
         )
         print(f"{'page':<12} {'ms small':>9} {'ms full':>9} {'queries':>8} {'(small)':>8}  urls (full site)")
@@ -422,6 +501,14 @@ def main() -> int:
         print(
             f"RESULT slowest={slowest.replace(' ', '_')} slowest_ms={after[slowest][0]:.1f} "
             f"over_100ms={sum(1 for ms, _ in after.values() if ms > 100)} growing={len(grows)}"
+        )
+        figures = {
+            f"{name} {unit}": value
+            for name, (ms, count) in after.items()
+            for unit, value in (("ms", ms), ("queries", count))
+        }
+        harness.write_json(
+            args.json, "pages", {"repeat": args.repeat, "scale": args.scale}, {"run": [figures]}
         )
     return 0
 

@@ -88,6 +88,31 @@ def bench_database(database_url_or_none: str | None) -> Iterator[str]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def kept_database(database_url_or_none: str | None) -> str:
+    """Like `bench_database`, but the database is not removed: a site built once and measured by later runs
+    (bench/compare.py `--shared`). `drop_kept` removes it."""
+    if database_url_or_none and database_url_or_none.startswith("postgres"):
+        name = scratch_name()
+        _execute(database_url_or_none, f"CREATE DATABASE {name}")
+        return database_url(database_url_or_none, name)
+    folder = tempfile.mkdtemp(prefix="pecking-bench-")
+    return f"sqlite:///{folder}/bench.sqlite3"
+
+
+def drop_kept(url: str) -> None:
+    """Remove a database `kept_database` made; refuses any other (its name must be a scratch name)."""
+    if url.startswith("sqlite:///"):
+        folder = os.path.dirname(url.removeprefix("sqlite:///"))
+        if not os.path.basename(folder).startswith("pecking-bench-"):
+            raise ValueError(f"{url} is not a bench's scratch database")
+        shutil.rmtree(folder, ignore_errors=True)
+        return
+    name = url.rpartition("/")[2]
+    if not name.startswith(f"{PREFIX}_") or not name.replace("_", "").isalnum():
+        raise ValueError(f"{url} is not a bench's scratch database")
+    _execute(url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
 def setup_django(database_url: str) -> None:
     """Django on `database_url` (local settings, no debug, an in-memory broker unless one is set), migrated;
     on SQLite the var folder is the database file's folder."""
