@@ -46,11 +46,15 @@ class StandingRow(Standing):
     @classmethod
     def of(cls, standing: Standing, *, name: str, slug: str, status: str) -> StandingRow:
         return cls(
-            **{line.name: getattr(standing, line.name) for line in fields(Standing)},
+            **{field: getattr(standing, field) for field in _STANDING_FIELDS},
             name=name,
             slug=slug,
             status=status,
         )
+
+
+# The fields a row copies from its standing, listed once (a page of standings builds hundreds of rows).
+_STANDING_FIELDS = tuple(line.name for line in fields(Standing))
 
 
 def standings_of(history: History, *, last_round: int | None = None) -> list[Standing]:
