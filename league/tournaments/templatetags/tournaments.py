@@ -2,7 +2,7 @@
 
 from django import template
 
-from league.tournaments import clock
+from league.tournaments import clock, round_selectors
 
 register = template.Library()
 
@@ -86,10 +86,8 @@ def get_item(mapping: dict, key):
 
 @register.filter
 def table_link(round_url: str, number: int) -> str:
-    """The address of table `number` on its round's page (`selectors.table_link`: the page it is on)."""
-    from league.tournaments.selectors import table_link as link
-
-    return link(round_url, number)
+    """The address of table `number` on its round's page (`round_selectors.table_link`: the page it is on)."""
+    return round_selectors.table_link(round_url, number)
 
 
 def _path_prefix(tournament_slug: str) -> str:
