@@ -396,6 +396,7 @@ STEPS = {
 NO_PUBLIC_CHANGE = {
     "bump_public_version",
     "check_advancing",
+    "check_cut_fits",
     "check_decider",
     "check_organizer",
     "check_points",
