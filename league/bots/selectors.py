@@ -1,5 +1,5 @@
-"""Reads for bots and bot leagues: lists, standings, progress, recent matches, the convergence chart; and what
-the workers proved of their sandbox (`sandbox_status`).
+"""Reads for bots and bot leagues: lists, standings, progress, recent matches, the convergence chart, an
+author's bots with their matches and logs. What the workers proved of their sandbox is `sandbox_selectors.py`.
 
 Each function runs a fixed number of queries, whatever the number of bots or matches.
 """
@@ -26,8 +26,7 @@ from league.bots.models import (
 )
 from league.matches.models import Match, MatchSeat
 from league.matches.selectors import Viewer, seen_by
-from league.programs.models import ProgramLog, WorkerProbe
-from league.programs.probe import PROTECTIONS
+from league.programs.models import ProgramLog
 from league.ratings import maths
 from league.ratings.charts import Chart, Series, history_chart
 from league.ratings.models import Rating, RatingHistory
@@ -38,9 +37,6 @@ if TYPE_CHECKING:  # django-stubs-ext is a development requirement only
     from django_stubs_ext import WithAnnotations
 
 RATE_WINDOW_SECONDS = 30
-# A worker counts as present if it looked for work this recently; probes are listed for a day.
-SANDBOX_SEEN = timedelta(minutes=10)
-PROBES_LISTED = timedelta(days=1)
 
 
 def leagues_list(kind: str = BotLeague.Kind.LEAGUE) -> QuerySet[BotLeague]:
@@ -316,93 +312,6 @@ def bot_leagues(bot: BotDefinition) -> QuerySet[BotLeague]:
 
 def bot_versions(bot: BotDefinition) -> QuerySet[BotDefinition]:
     return BotDefinition.objects.filter(game_id=bot.game_id, name=bot.name).order_by("-version")
-
-
-def external_seat() -> Exists:
-    """Whether a fixture's match has a seat played by an external program (a filter on fixtures)."""
-    return Exists(
-        MatchSeat.objects.filter(
-            match_id=OuterRef("match_id"), player__bot_definition__kind=BotDefinition.Kind.EXTERNAL
-        )
-    )
-
-
-@dataclass(frozen=True)
-class ProbeRow:
-    """One worker's probe: what it proved, protection by protection (label, proven, what the probe saw)."""
-
-    probe: WorkerProbe
-    protections: list[tuple[str, bool, str]]
-
-
-@dataclass(frozen=True)
-class SandboxStatus:
-    """The workers' probes of the last day, those that proved their sandbox lately, and the matches with an
-    external program's seat that wait (in running leagues; in one league if asked for one)."""
-
-    probes: list[ProbeRow]
-    isolated: list[str]
-    waiting: int
-
-    @property
-    def ok(self) -> bool:
-        return not self.waiting or bool(self.isolated)
-
-    @property
-    def message(self) -> str:
-        if self.ok:
-            return ""
-        minutes = int(SANDBOX_SEEN.total_seconds() // 60)
-        return (
-            f"{self.waiting} {'match' if self.waiting == 1 else 'matches'} with an external program "
-            f"{'waits' if self.waiting == 1 else 'wait'} for a worker that has proved its sandbox: none has "
-            f"in the last {minutes} minutes (see /health/ for what each worker proved)."
-        )
-
-    def as_dict(self) -> dict:
-        return {
-            "ok": self.ok,
-            "message": self.message,
-            "waiting_matches": self.waiting,
-            "isolated_workers": self.isolated,
-            "workers": [
-                {
-                    "worker": row.probe.worker,
-                    "isolated": row.probe.isolated,
-                    "checked_at": row.probe.checked_at.isoformat(),
-                    "seen_at": row.probe.seen_at.isoformat(),
-                    "proven": {name: bool(row.probe.proven.get(name)) for name in PROTECTIONS},
-                    "failed": {
-                        name: str(row.probe.detail.get(name, ""))
-                        for name in PROTECTIONS
-                        if not row.probe.proven.get(name)
-                    },
-                }
-                for row in self.probes
-            ],
-        }
-
-
-def sandbox_status(league: BotLeague | None = None) -> SandboxStatus:
-    """What the workers proved of their sandbox, and what waits for one that did (three queries)."""
-    now = timezone.now()
-    probes = list(WorkerProbe.objects.filter(seen_at__gte=now - PROBES_LISTED).order_by("-seen_at", "worker"))
-    isolated = [probe.worker for probe in probes if probe.isolated and probe.seen_at >= now - SANDBOX_SEEN]
-    open_fixtures = Fixture.objects.filter(done=False, league__status=BotLeague.Status.RUNNING)
-    if league is not None:
-        open_fixtures = open_fixtures.filter(league=league)
-    waiting = open_fixtures.filter(external_seat()).count() if not isolated else 0
-    rows = [
-        ProbeRow(
-            probe,
-            [
-                (label, bool(probe.proven.get(name)), str(probe.detail.get(name, "")))
-                for name, label in PROTECTIONS.items()
-            ],
-        )
-        for probe in probes
-    ]
-    return SandboxStatus(probes=rows, isolated=isolated, waiting=waiting)
 
 
 # --- uploaded bots and their logs (league.bots.uploads) -----------------------------------------------------

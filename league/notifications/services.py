@@ -23,7 +23,7 @@ from league.notifications.models import Kind, LinkMail, MailPreference, Notifica
 from league.players.models import Player
 from league.results.models import ResultReport
 from league.tournaments.models import PrivateLink, Registration, Table, Tournament
-from league.tournaments.selectors import through_text
+from league.tournaments.report_selectors import through_text
 
 MAX_IDS = 500
 PLAYED = (Registration.Status.ACTIVE, Registration.Status.DROPPED, Registration.Status.NO_SHOW)

@@ -11,7 +11,7 @@ from django.db import DatabaseError, connection
 from kombu import Connection
 from kombu.exceptions import KombuError
 
-from league.bots.selectors import SandboxStatus, sandbox_status
+from league.bots.sandbox_selectors import SandboxStatus, sandbox_status
 from league.celery import app
 from league.site.restarts import restart_counts
 

@@ -21,7 +21,7 @@ from django.http import Http404
 from league.core.catalogue import game_name
 from league.matches.models import Match
 from league.ratings.selectors import predictions_by_seat
-from league.tournaments import seam, selectors, services, snapshots
+from league.tournaments import report_selectors, round_selectors, seam, selectors, services, snapshots
 from league.tournaments.formats import flows, has_bracket, is_swiss_round
 from league.tournaments.history import (
     History as LoadedHistory,
@@ -53,9 +53,9 @@ class TournamentLive:
     flowing: bool  # a bracket played match by match, its last round under way
     standings: Page
     tiebreak_columns: list[str]
-    rounds: list[selectors.RoundSummary]
+    rounds: list[round_selectors.RoundSummary]
     history: History | None  # the whole history with a bracket; else an outline (None for the live part)
-    bracket_rounds: list[selectors.RoundView] | None  # with a bracket only
+    bracket_rounds: list[round_selectors.RoundView] | None  # with a bracket only
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ class TournamentPage(TournamentLive):
 
     next_table: tuple[Round, Table] | None
     game_name: str
-    last_round: selectors.RoundSummary | None
+    last_round: round_selectors.RoundSummary | None
     planned_rounds: int | None
     registrations: QuerySet[Registration]  # everyone listed (not queued), seed order
     players_page: Page
@@ -102,14 +102,14 @@ def tournament_live(
     """The live part of the tournament page (with `live=False`, the history the whole page reads too)."""
     organizer = selectors.is_organizer(user, tournament)
     # The whole history only where the page draws a bracket; the standings come from their snapshot
-    # (`snapshots`), the rounds as counts (`selectors.round_summaries`), the players a page at a time.
+    # (`snapshots`), the rounds as counts (`round_selectors.round_summaries`), the players a page at a time.
     full = has_bracket(tournament)
     history: History | None = None
     if full:
         history = load_history(tournament)
     elif not live:  # registrations' statuses only where the number of rounds depends on the field
         history = load_outline(tournament, registrations=tournament.format == Tournament.Format.ROUND_ROBIN)
-    round_views = selectors.round_summaries(tournament, include_drafts=organizer)
+    round_views = round_selectors.round_summaries(tournament, include_drafts=organizer)
     last = round_views[-1] if round_views else None
     flowing = last is not None and last.row.status != Round.Status.DRAFT and flows(tournament, last.number)
     return TournamentLive(
@@ -123,7 +123,7 @@ def tournament_live(
         tiebreak_columns=[name for name in tournament.tiebreaks if name not in ("points", "seed")],
         rounds=round_views,
         history=history,
-        bracket_rounds=selectors.rounds(history, include_drafts=organizer) if full else None,
+        bracket_rounds=round_selectors.rounds(history, include_drafts=organizer) if full else None,
     )
 
 
@@ -154,7 +154,7 @@ def tournament_page(
     last = live.rounds[-1] if live.rounds else None
     return TournamentPage(
         **{name: getattr(live, name) for name in TournamentLive.__dataclass_fields__},
-        next_table=selectors.next_bracket_table(tournament) if live.flowing else None,
+        next_table=round_selectors.next_bracket_table(tournament) if live.flowing else None,
         game_name=game_name(tournament.game_id),
         last_round=last,
         planned_rounds=seam.planned_rounds(cast(LoadedHistory, live.history)),  # loaded for the whole page
@@ -207,7 +207,7 @@ def round_state(
     """The round's history (only that round's tables, within table numbers `tables` when given:
     `load_round_part`), every round's view and this round's; 404 for a round not shown."""
     history = load_round_part(tournament, number, tables)
-    views = selectors.rounds(history, include_drafts=organizer)
+    views = round_selectors.rounds(history, include_drafts=organizer)
     view = next((view for view in views if view.number == number), None)
     if view is None:
         raise Http404("no such round")
@@ -223,15 +223,15 @@ class RoundPage:
     game_name: str
     organizer: bool
     draft: bool
-    round: selectors.RoundView
-    rounds: list[selectors.RoundView]
+    round: round_selectors.RoundView
+    rounds: list[round_selectors.RoundView]
     table_pages: dict[str, int] | None  # with more than one page of tables
     quality: Any
     next_waiting: Any
     can_score: bool
     planned_start: Any
     flowing: bool
-    reports: selectors.RoundReports | None  # published rounds only
+    reports: report_selectors.RoundReports | None  # published rounds only
     self_report: bool
     my_player_id: int | None
     can_generate_next: bool
@@ -256,14 +256,14 @@ def round_page(
     planned = RoundTime.objects.filter(tournament=tournament, number=number).first()
     round_row = tournament.round_set.filter(number=number).first()
     # A draft shows every table (the organizer moves any player to any table); a published round a page of
-    # tables by number (`selectors.table_page`), the first table still waiting found by one query.
+    # tables by number (`round_selectors.table_page`), the first table still waiting found by one query.
     draft = round_row is not None and round_row.status == Round.Status.DRAFT
-    page = selectors.page_number(table_page)
+    page = round_selectors.page_number(table_page)
     _, views, view = round_state(
-        tournament, number, organizer, None if draft else selectors.table_range(page)
+        tournament, number, organizer, None if draft else round_selectors.table_range(page)
     )
     top = (round_row.tables.aggregate(top=Max("number"))["top"] or 0) if round_row is not None else 0
-    pages = 1 if draft else selectors.table_page(top)
+    pages = 1 if draft else round_selectors.table_page(top)
     if draft:
         next_waiting = next((table for table in view.tables if not table.has_result), None)
     else:
@@ -276,7 +276,7 @@ def round_page(
             .first()
         )
     _attach_forecasts(view)
-    first, last = selectors.table_range(page)
+    first, last = round_selectors.table_range(page)
     return RoundPage(
         tournament=tournament,
         game_name=game_name(tournament.game_id),
@@ -292,7 +292,7 @@ def round_page(
         can_score=organizer or selectors.is_scorekeeper(user, tournament),
         planned_start=planned.starts_at if planned else None,
         flowing=flows(tournament, number),
-        reports=selectors.round_reports(view.tables) if not draft else None,
+        reports=report_selectors.round_reports(view.tables) if not draft else None,
         self_report=tournament.result_reporting == Tournament.Reporting.SELF_REPORT,
         my_player_id=getattr(selectors.player_of(cast(AbstractBaseUser | None, user)), "pk", None),
         can_generate_next=tournament.status == Tournament.Status.RUNNING

@@ -10,7 +10,7 @@ from rest_framework.response import Response
 
 from league.api.limits import whole_limits
 from league.api.tournaments.common import STATE_CONFLICT
-from league.tournaments import selectors, services, timers
+from league.tournaments import round_selectors, selectors, services, timers
 from league.tournaments.history import load_history
 from league.tournaments.models import Round
 
@@ -109,7 +109,7 @@ def _round_view(round_row: Round, user) -> object:
         raise Http404("no such round")
     history = load_history(round_row.tournament)
     return next(
-        view for view in selectors.rounds(history, include_drafts=True) if view.row.pk == round_row.pk
+        view for view in round_selectors.rounds(history, include_drafts=True) if view.row.pk == round_row.pk
     )
 
 

@@ -19,7 +19,7 @@ from league.api.tournaments.registrations import (
     _positions,
 )
 from league.api.tournaments.rounds import TournamentRoundSerializer, _round_view
-from league.tournaments import clock, seam, selectors, services, snapshots
+from league.tournaments import clock, round_selectors, seam, selectors, services, snapshots
 from league.tournaments.bracket_selectors import bracket_matches
 from league.tournaments.errors import NotOrganizer
 from league.tournaments.history import load_history
@@ -469,7 +469,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Regist
     def rounds(self, request, pk=None):
         """Every round with its tables, seats, places and points (draft rounds for organizers only)."""
         tournament = self.get_object()
-        views = selectors.rounds(
+        views = round_selectors.rounds(
             load_history(tournament), include_drafts=selectors.is_organizer(request.user, tournament)
         )
         return Response(TournamentRoundSerializer(views, many=True).data)

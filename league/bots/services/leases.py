@@ -34,7 +34,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from league.bots.models import BotLeague, ChallengeMatch, Fixture, LeasedWork
-from league.bots.selectors import external_seat
+from league.bots.sandbox_selectors import external_seat
 from league.bots.services.challenges import challenges_finish, queue_challenge_work
 from league.bots.services.leagues import queue_work
 from league.core import bulk, events

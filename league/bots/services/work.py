@@ -38,7 +38,7 @@ from django.db import DatabaseError, connection, transaction
 
 from league.bots.models import BotDefinition, BotLeague, ChallengeMatch, Fixture, LeagueEntry
 from league.bots.playing import SeatBot, play_league_match
-from league.bots.selectors import external_seat
+from league.bots.sandbox_selectors import external_seat
 from league.bots.services.challenges import queue_challenge_work
 from league.bots.services.leagues import league_advance, queue_work
 from league.bots.services.leases import (

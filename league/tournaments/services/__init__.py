@@ -7,9 +7,9 @@ tournament table's result is a version of its match, corrections included, and r
 match's pool. Standings are never stored: they are computed from the results (`selectors`), so a correction
 of an earlier round updates standings and tie-breaks at once.
 
-The writes live in one module per part of a tournament (`lifecycle`, `registrations` and `batch`, `byes`,
-`rounds`, `tables`, `reports`, `brackets`, `timer`, `links`); this package is their one entry point, so
-callers write `services.round_generate(...)` whichever module holds it.
+The writes live in one module per part of a tournament (`settings`, `roles`, `lifecycle`, `registrations`,
+`signup` and `batch`, `byes`, `rounds`, `tables`, `reports`, `brackets`, `timer`, `links`); this package
+is their one entry point, so callers write `services.round_generate(...)` whichever module holds it.
 """
 
 from league.tournaments.services.audit import audit
@@ -21,23 +21,10 @@ from league.tournaments.services.batch import (
 )
 from league.tournaments.services.byes import bye_cancel, bye_request
 from league.tournaments.services.lifecycle import (
-    CUT_SETTINGS,
-    ROLES,
-    SCHEDULE,
-    SETTING_BOUNDS,
-    SETTINGS,
-    check_settings_open,
-    cut_settings_open,
-    organizer_add,
-    role_add,
-    role_remove,
-    tournament_create,
     tournament_finish,
     tournament_open_registration,
-    tournament_schedule,
     tournament_seed,
     tournament_start,
-    tournament_update,
 )
 from league.tournaments.services.links import (
     IssuedPrivateLink,
@@ -48,22 +35,16 @@ from league.tournaments.services.links import (
     venue_address_set,
 )
 from league.tournaments.services.registrations import (
-    CAPACITY_BOUNDS,
     SEED_BOUNDS,
-    SIGNUP_SETTINGS,
     invitation_answer,
     invitation_withdraw,
     registration_add,
-    registration_check_in,
-    registration_decide,
     registration_invite,
-    registration_join,
     registration_leave,
     registration_open,
-    registration_withdraw,
-    signup_configure,
 )
 from league.tournaments.services.reports import table_confirm, table_dispute, table_report
+from league.tournaments.services.roles import ROLES, organizer_add, role_add, role_remove
 from league.tournaments.services.rounds import (
     round_complete,
     round_discard,
@@ -71,6 +52,26 @@ from league.tournaments.services.rounds import (
     round_move,
     round_publish,
     round_swap,
+)
+from league.tournaments.services.settings import (
+    CUT_SETTINGS,
+    SCHEDULE,
+    SETTING_BOUNDS,
+    SETTINGS,
+    check_settings_open,
+    cut_settings_open,
+    tournament_create,
+    tournament_schedule,
+    tournament_update,
+)
+from league.tournaments.services.signup import (
+    CAPACITY_BOUNDS,
+    SIGNUP_SETTINGS,
+    registration_check_in,
+    registration_decide,
+    registration_join,
+    registration_withdraw,
+    signup_configure,
 )
 from league.tournaments.services.tables import table_close, table_result
 from league.tournaments.services.timer import (

@@ -1,6 +1,6 @@
 """The checks of what an organizer sets or enters that the pure rules decide: points per place
-(`check_points`), a top cut that can be played (`top_cut_problem`, `largest_top_cut`) and who goes through
-at a tie across an elimination's cut (`check_advancing`)."""
+(`check_points`), a top cut that can be played (`top_cut_problem`, `largest_top_cut`) and filled
+(`check_cut_fits`), and who goes through at a tie across an elimination's cut (`check_advancing`)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,27 @@ def top_cut_problem(tournament: Tournament) -> str | None:
 def largest_top_cut(tournament: Tournament, players: int) -> int | None:
     """The largest top cut `players` can fill with the tournament's tables and advance, or None."""
     return largest_cut(players, seam.table_spec(tournament), tournament.advance, tournament.cut_format)
+
+
+def check_cut_fits(tournament: Tournament, cut: int, *, players: int, advance: int, who: str) -> None:
+    """Refuse a top cut larger than the `players` there are, naming the largest one they can fill."""
+    if cut <= players:
+        return
+    settings = Tournament(
+        game_id=tournament.game_id,
+        options=tournament.options,
+        table_size=tournament.table_size,
+        leftovers=tournament.leftovers,
+        advance=advance,
+        cut_format=tournament.cut_format,
+    )
+    largest = largest_top_cut(settings, players)
+    raise UserError(
+        f"a top cut of {cut} needs at least {cut} players and {players} are {who}: "
+        + (f"the largest possible cut is {largest}" if largest else "no top cut is possible with so few")
+        + "; change the cut's size in the settings",
+        field="cut_size",
+    )
 
 
 def check_points(points: Any) -> dict[str, list[float]]:

@@ -9,7 +9,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from league.ratings.templatetags.forecasts import chance
-from league.tournaments import clock, selectors
+from league.tournaments import clock, round_selectors
 
 register = template.Library()
 
@@ -93,9 +93,8 @@ def get_item(mapping: dict, key):
 
 @register.filter
 def table_link(round_url: str, number: int) -> str:
-    """The address of table `number` on its round's page (`selectors.table_link`: the page it is on)."""
-
-    return selectors.table_link(round_url, number)
+    """The address of table `number` on its round's page (`round_selectors.table_link`: the page it is on)."""
+    return round_selectors.table_link(round_url, number)
 
 
 def _path_prefix(tournament_slug: str) -> str:

@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from games.core.errors import ReplayError
-from league.bots import selectors, uploads
+from league.bots import sandbox_selectors, selectors, uploads
 from league.bots.drawings import replay_frame
 from league.bots.models import BotDefinition
 from league.core.bodies import takes_body
@@ -57,7 +57,7 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 (version for version in versions if version.version > bot.version and version.is_ready), None
             ),
             "leagues": selectors.bot_leagues(bot),
-            "sandbox": selectors.sandbox_status() if bot.is_external else None,
+            "sandbox": sandbox_selectors.sandbox_status() if bot.is_external else None,
             "max_processes": settings.SANDBOX_MAX_PROCESSES,
             "rates": selectors.bot_forfeit_rates(bot, viewer=request.user),
             "matches": selectors.bot_matches(bot, viewer=request.user),

@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from league.bots import selectors
+from league.bots import sandbox_selectors, selectors
 from league.bots.models import BotDefinition, BotLeague
 from league.bots.services.leagues import SETTING_BOUNDS, league_create, league_pause, league_start
 from league.core.bounds import ROW_IDS, Bounds, whole_number
@@ -130,7 +130,7 @@ def _league_context(request: HttpRequest, league: BotLeague) -> dict:
         "recent": recent,
         "chart": selectors.league_chart(league),
         "can_control": request.user.is_staff,
-        "sandbox_message": selectors.sandbox_status(league).message,
+        "sandbox_message": sandbox_selectors.sandbox_status(league).message,
     }
 
 

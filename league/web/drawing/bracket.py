@@ -1,6 +1,6 @@
 """The drawn bracket of an elimination tournament or a top cut: boxes, connectors and their places on an SVG
 canvas (`templates/tournaments/_bracket.html` draws them), from a tournament's history and its rounds' views
-(`league.tournaments.selectors.rounds`)."""
+(`league.tournaments.round_selectors.rounds`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import cast
 from league.tournaments.bracket_reading import DrawnBracket, bracket_of
 from league.tournaments.bracket_selectors import bracket_matches
 from league.tournaments.models import Table, Tournament
-from league.tournaments.selectors import RoundView, table_link
+from league.tournaments.round_selectors import RoundView, table_link
 
 BOX_WIDTH = 170
 ROW_HEIGHT = 22

@@ -6,7 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from league.core.exports import SafeWriter, csv_download
-from league.tournaments import seam, selectors, snapshots
+from league.tournaments import round_selectors, seam, selectors, snapshots
 from league.tournaments.history import load_history
 from league.tournaments.models import Registration
 from league.web.tournaments.common import tournament_or_404
@@ -18,7 +18,7 @@ def player_path(request: HttpRequest, slug: str, player_slug: str) -> HttpRespon
     reg = next((reg for reg in history.registrations if reg.player.slug == player_slug), None)
     if reg is None or reg.status in (Registration.Status.WITHDRAWN, Registration.Status.INVITED):
         raise Http404("this player is not in the tournament")
-    views = selectors.rounds(history, include_drafts=False)
+    views = round_selectors.rounds(history, include_drafts=False)
     ordered = snapshots.current_standings(tournament, history)
     standing = next(
         (
@@ -33,7 +33,7 @@ def player_path(request: HttpRequest, slug: str, player_slug: str) -> HttpRespon
         "player": reg.player,
         "registration": reg,
         "standing": standing,
-        "steps": selectors.player_path(history, views, reg.player_id),
+        "steps": round_selectors.player_path(history, views, reg.player_id),
     }
     return render(request, "tournaments/path.html", context)
 
@@ -96,7 +96,7 @@ def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
     response, writer = _csv(f"{tournament.slug}-results.csv")
     writer.writerow(["round", "table", "label", "seat", "player", "place", "score", "points", "closed_as"])
     history = load_history(tournament)
-    for view in selectors.rounds(history, include_drafts=False):
+    for view in round_selectors.rounds(history, include_drafts=False):
         for table in view.tables:
             for seat in table.seats:
                 writer.writerow(

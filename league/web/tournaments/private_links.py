@@ -42,7 +42,7 @@ from league.core.errors import UserError
 from league.core.throttling import WINDOW_SECONDS, client_address, declared_venue, take, used_up
 from league.players.models import Player
 from league.results.forms import ResultForm
-from league.tournaments import link_selectors, selectors, services
+from league.tournaments import link_selectors, report_selectors, round_selectors, selectors, services
 from league.tournaments.formats import table_cut
 from league.tournaments.forms import AdvancingForm
 from league.tournaments.models import PrivateLink, Registration, Table, Tournament
@@ -183,7 +183,7 @@ def _page(
     if table is not None:
         seats = list(table.published_match.seats.select_related("player").order_by("seat"))
         views = [
-            selectors.SeatView(
+            round_selectors.SeatView(
                 seat=seat.seat,
                 player_id=seat.player_id,
                 name=seat.player.name,
@@ -193,7 +193,7 @@ def _page(
             )
             for seat in seats
         ]
-        reporting = selectors.table_reporting(table, None, views, holder=registration.player)
+        reporting = report_selectors.table_reporting(table, None, views, holder=registration.player)
         cut = table_cut(tournament, table.round.number, table.label)
         context |= {
             "seats": views,

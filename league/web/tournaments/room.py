@@ -33,7 +33,7 @@ from django.views.decorators.http import require_POST
 from league.core.bounds import whole_number
 from league.core.catalogue import game_name, game_spec
 from league.core.errors import UserError
-from league.tournaments import pages, selectors, services, snapshots
+from league.tournaments import pages, round_selectors, selectors, services, snapshots
 from league.tournaments.history import load_history
 from league.tournaments.models import Round, Tournament
 from league.web.drawing import bracket
@@ -67,7 +67,7 @@ def round_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         {
             "by_table": shown != "names",
             "by_name": shown != "tables",
-            "rows": selectors.find_my_table(context["round"]),
+            "rows": round_selectors.find_my_table(context["round"]),
             "seat_columns": range(
                 1, max((len(table.seats) for table in context["round"].tables), default=0) + 1
             ),
@@ -103,7 +103,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     if tournament is None:
         raise Http404("no such tournament")
     history = load_history(tournament)
-    round_views = selectors.rounds(history, include_drafts=False)
+    round_views = round_selectors.rounds(history, include_drafts=False)
     top = whole_number(request.GET.get("top", ""))
     top = PROJECTOR_TOP if top is None or not 1 <= top <= PROJECTOR_MAX_TOP else top
     standings = snapshots.standings_list(tournament, history, allow_stale=True)
@@ -132,7 +132,7 @@ def embed(request: HttpRequest, slug: str) -> HttpResponse:
     if tournament is None:
         raise Http404("no such tournament")
     history = load_history(tournament)
-    round_views = selectors.rounds(history, include_drafts=False)
+    round_views = round_selectors.rounds(history, include_drafts=False)
     show = _choice(request, "show", EMBED_SHOWS)
     context = {
         "tournament": tournament,

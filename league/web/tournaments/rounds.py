@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from league.core.errors import UserError
-from league.tournaments import pages, selectors, services
+from league.tournaments import pages, round_selectors, selectors, services
 from league.tournaments.forms import (
     MoveForm,
     SwapForm,
@@ -66,7 +66,7 @@ def find_my_table(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = tournament_or_404(request, slug)
     organizer = selectors.is_organizer(request.user, tournament)
     _, _, view = pages.round_state(tournament, number, organizer)
-    context = {"tournament": tournament, "round": view, "rows": selectors.find_my_table(view)}
+    context = {"tournament": tournament, "round": view, "rows": round_selectors.find_my_table(view)}
     return render(request, "tournaments/find.html", context)
 
 

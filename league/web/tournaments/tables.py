@@ -15,7 +15,7 @@ from league.core.errors import UserError
 from league.results.entry import result_entry_form
 from league.results.forms import ResultForm
 from league.results.selectors import counting_advancing
-from league.tournaments import pages, selectors, services
+from league.tournaments import pages, report_selectors, selectors, services
 from league.tournaments.formats import table_cut
 from league.tournaments.forms import (
     AdvancingForm,
@@ -155,7 +155,7 @@ def table_page_response(
     dispute) with the state of the report."""
     seats = list(table.match.seats.select_related("player").order_by("seat"))
     seat_views = _seat_views(tournament, table)
-    reporting = selectors.table_reporting(table, request.user, seat_views)
+    reporting = report_selectors.table_reporting(table, request.user, seat_views)
     cut = table_cut(tournament, table.round.number, table.label)
     if advancing_form is None and cut is not None:
         advancing_form = AdvancingForm(seats=seats)
@@ -254,6 +254,8 @@ def table_report_action(
             request, tournament, table, status=exc.status, error=exc.message, **forms_used
         )
     names = {seat.player_id: seat.player.name for seat in seats}
-    through = selectors.through_text([names[pid] for pid in (report.advancing if report else None) or []])
+    through = report_selectors.through_text(
+        [names[pid] for pid in (report.advancing if report else None) or []]
+    )
     messages.success(request, REPORT_DONE[action] + (f" {through}." if through else ""))
     return redirect("tournaments:table", slug=slug, number=number, table_number=table_number)

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from league.bots.models import BotLeague, Fixture
-from league.bots.selectors import sandbox_status
+from league.bots.sandbox_selectors import sandbox_status
 from league.bots.services.definitions import bot_register
 from league.bots.services.leagues import league_start
 from league.bots.services.leases import leases_reap

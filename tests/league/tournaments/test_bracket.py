@@ -1,7 +1,7 @@
 """The drawn bracket: who plays each match as far as results tell, walkovers, and where future players come
 from; multi-seat elimination tables with who goes through."""
 
-from league.tournaments import selectors
+from league.tournaments import round_selectors
 from league.tournaments.bracket_selectors import bracket_matches
 from league.tournaments.history import load_history
 from league.tournaments.models import Tournament
@@ -42,7 +42,7 @@ def test_multi_seat_elimination_draws_each_round_with_who_goes_through(make_tour
     tournament, _ = make_tournament(8, format="single_elimination", table_size=4, advance=2, leftovers="byes")
     play_round(tournament)  # snake seeding: seeds 1, 4, 5, 8 at table 1; seat order is the finishing order
     history = load_history(tournament)
-    views = selectors.rounds(history, include_drafts=False)
+    views = round_selectors.rounds(history, include_drafts=False)
     (drawing,) = bracket.bracket(history, views, round_url=lambda number: f"/r/{number}/")
     assert [(box.title, [(text, won) for text, won, _ in box.lines], box.href) for box in drawing.boxes] == [
         (
@@ -59,7 +59,9 @@ def test_multi_seat_elimination_draws_each_round_with_who_goes_through(make_tour
     play_round(tournament)
     assert tournament.status == Tournament.Status.FINISHED
     history = load_history(tournament)
-    (drawing,) = bracket.bracket(history, selectors.rounds(history, include_drafts=False), round_url=str)
+    (drawing,) = bracket.bracket(
+        history, round_selectors.rounds(history, include_drafts=False), round_url=str
+    )
     assert [column for _, column in drawing.columns] == ["Round 1", "Round 2"]
     assert drawing.boxes[-1].title == "Final"
     assert [won for _, won, _ in drawing.boxes[-1].lines] == [True, False, False, False]

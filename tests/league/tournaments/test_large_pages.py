@@ -7,7 +7,7 @@ import pytest
 
 from league.core.names import name_key
 from league.players.models import Player
-from league.tournaments import selectors, services
+from league.tournaments import round_selectors, services
 from league.tournaments.models import Registration
 
 
@@ -69,5 +69,5 @@ def test_a_round_shows_100_tables_a_page_and_links_name_the_page(client, large):
     find = client.get(f"{url}find/").content.decode()
     assert f'href="{url}?page=2#table-105"' in find
     assert f'href="{url}#table-1"' in find
-    assert selectors.table_link(url, 100) == f"{url}#table-100"
-    assert selectors.table_link(url, 101) == f"{url}?page=2#table-101"
+    assert round_selectors.table_link(url, 100) == f"{url}#table-100"
+    assert round_selectors.table_link(url, 101) == f"{url}?page=2#table-101"

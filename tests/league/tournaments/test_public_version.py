@@ -398,6 +398,7 @@ NO_PUBLIC_CHANGE = {
     "bump_public_version",
     "bump_public_versions_of_player",
     "check_advancing",
+    "check_cut_fits",
     "check_decider",
     "check_organizer",
     "check_points",

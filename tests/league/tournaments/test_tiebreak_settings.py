@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from league.tournaments import selectors, services
+from league.tournaments import round_selectors, selectors, services
 from league.tournaments.history import load_history
 from league.tournaments.models import Tournament
 
@@ -43,7 +43,7 @@ def test_a_win_at_a_short_table_earns_a_full_tables_win(make_tournament, play_ro
     assert [earned[name] for name in seats[1]] == [3.0, 1.5, 0.0]
     short_winner = names[seats[1][0]]
     assert (short_winner.opponents_points, short_winner.opponents_points_average) == (1.5, 0.75)
-    page = selectors.rounds(load_history(tournament), include_drafts=False)[0]
+    page = round_selectors.rounds(load_history(tournament), include_drafts=False)[0]
     assert [seat.points for seat in page.tables[1].seats] == [3.0, 1.5, 0.0]
 
 

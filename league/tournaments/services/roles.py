@@ -1,0 +1,76 @@
+"""A tournament's roles: who organizes it and who keeps its score."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from league.core.errors import ErrorCode, NotFound, UserError
+from league.tournaments.errors import StateConflict
+from league.tournaments.models import Tournament
+from league.tournaments.services.audit import Action, audit
+from league.tournaments.services.common import check_organizer, tournament_locked
+
+ROLES = ("organizer", "scorekeeper")
+
+
+def organizer_add(*, tournament: Tournament, by: User, username: Any) -> User:
+    """Add the user called `username` to the tournament's organizers (`role_add` with the organizer role)."""
+    return role_add(tournament=tournament, by=by, username=username, role="organizer")
+
+
+def role_add(*, tournament: Tournament, by: User, username: Any, role: Any) -> User:
+    """Give the user called `username` a role in the tournament: `organizer` (everything) or `scorekeeper`
+    (enters and corrects results only). An organizer added as a scorekeeper is refused (organizers enter
+    results too); a scorekeeper added as an organizer becomes one.
+
+    The right to add is checked before the name is looked up, so someone who may not add learns nothing
+    about which accounts exist: the same 403 whatever the name."""
+    check_organizer(user=by, tournament=tournament)
+    if role not in ROLES:
+        raise UserError(f"role is one of {', '.join(ROLES)}", field="role")
+    if not isinstance(username, str) or not username.strip():
+        raise UserError("name the user to add", field="username")
+    name = username.strip()
+    user = get_user_model().objects.filter(username=name).first()
+    if user is None:
+        raise UserError(f"no user called {name!r}", field="username")
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        organizes = tournament.organizers.filter(pk=user.pk).exists()
+        if role == "organizer":
+            if not organizes:
+                tournament.scorekeepers.remove(user)
+                tournament.organizers.add(user)
+                audit(tournament, by, Action.ORGANIZER_ADDED, user=user.get_username())
+        elif organizes:
+            raise UserError(
+                f"{name} organizes this tournament: organizers enter results too", field="username"
+            )
+        elif tournament.scorekeepers.filter(pk=user.pk).exists():
+            raise UserError(f"{name} keeps score here already", field="username", code=ErrorCode.DUPLICATE)
+        else:
+            tournament.scorekeepers.add(user)
+            audit(tournament, by, Action.SCOREKEEPER_ADDED, user=user.get_username())
+    return user
+
+
+def role_remove(*, tournament: Tournament, by: User, username: Any, role: Any) -> None:
+    """Take a role away. A tournament keeps at least one organizer."""
+    check_organizer(user=by, tournament=tournament)
+    if role not in ROLES:
+        raise UserError(f"role is one of {', '.join(ROLES)}", field="role")
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        holders = tournament.organizers if role == "organizer" else tournament.scorekeepers
+        user = holders.filter(username=username).first() if isinstance(username, str) else None
+        if user is None:
+            raise NotFound(f"{username} is not a {role} of this tournament", field="username")
+        if role == "organizer" and tournament.organizers.count() == 1:
+            raise StateConflict("a tournament keeps at least one organizer: add another one first")
+        holders.remove(user)
+        removed = Action.ORGANIZER_REMOVED if role == "organizer" else Action.SCOREKEEPER_REMOVED
+        audit(tournament, by, removed, user=user.get_username())
