@@ -30,6 +30,7 @@ def test_a_tiny_run_replays_the_pool_and_writes_every_repeats_figures(tmp_path):
     runs = written["sides"]["pool"]["runs"]
     assert [run["replayed_matches"] for run in runs] == [20.0, 21.0]  # the new result of repeat 1 is replayed
     assert [run["replay_ratings_per_s"] for run in runs] == [4 * run["replay_matches_per_s"] for run in runs]
+    assert [run["first_page_queries"] for run in runs] == [3.0, 3.0]
     append = written["sides"]["pool"]["medians"]["append_ms"]
     assert append["n"] == 2 and append["median"] == (runs[0]["append_ms"] + runs[1]["append_ms"]) / 2
     out = done.stdout
