@@ -1,7 +1,7 @@
 """Benchmark: every round of a large tournament through the tournament services and pages (ORM seam included).
 
 Run:  .venv/bin/python -m bench.tournament_round [--players 10000] [--rounds 5] [--seed 2026]
-      [--de-players 256]
+      [--de-players 256] [--formats swiss,pods,de] [--repeats 1] [--json PATH]
       (DATABASE_URL=postgres://... to measure PostgreSQL, in a database the bench creates on that server and
       drops at its end; the default is a SQLite file in a temporary folder, removed at the end:
       bench/scratch.py)
@@ -28,7 +28,12 @@ after round 1 is published, each result is entered through `table_result` at the
 one by one, which stores the result and opens the matches it makes ready; printed are the median and p95
 seconds of one such call (result stored and next match ready), and the number of results.
 
-Figures only: nothing is asserted about time. The last line is `RESULT key=value ...` (bench/compare.py).
+With `--repeats N` every part asked for (`--formats`: `swiss`, `pods`, `de`) is played N times on new
+tournaments of the same players, the parts in turn (swiss, pods, de, swiss, ...: bench/harness.py
+`interleave`, one side `tournament` with every part's figures); the per-round lines are printed for every
+repeat, then each figure's median and range over the repeats (the harness's table; `--json PATH` writes every
+repeat's figures). Figures only: nothing is asserted about time. The last line is `RESULT key=value ...`, each
+figure's median over the repeats.
 
 Figures (PostgreSQL, 10,000 players, 2 shared cores under a load average of 4-6, so single figures vary by
 up to 2x; `DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python -m bench.tournament_round
@@ -80,6 +85,7 @@ import sys
 import time
 from pathlib import Path
 
+from bench import harness
 from bench.scratch import bench_database, setup_django
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -257,23 +263,34 @@ def double_elimination(players: list, organizer, rng: random.Random) -> dict[str
     return {"de_result_med": statistics.median(calls), "de_result_p95": p95(calls)}
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.tournament_round", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--de-players", type=int, default=256)
     parser.add_argument("--formats", default="swiss,pods,de", help="which parts to run, comma-separated")
-    args = parser.parse_args()
-    if args.players < 8 or args.rounds < 1 or args.de_players < 4:
-        parser.error("--players at least 8, --rounds at least 1, --de-players at least 4")
+    parser.add_argument("--repeats", type=int, default=1, help="times each part is played, parts in turn")
+    harness.add_json_option(parser)
+    args = parser.parse_args(argv)
+    if args.players < 8 or args.rounds < 1 or args.de_players < 4 or args.repeats < 1:
+        parser.error(
+            "--players at least 8, --rounds at least 1, --de-players at least 4, --repeats at least 1"
+        )
+    parts = args.formats.split(",")
+    if not parts or any(part not in (*FORMATS, "de") for part in parts):
+        parser.error("--formats takes swiss, pods and de, comma-separated")
     with bench_database(os.environ.get("DATABASE_URL")) as database_url:
         setup_django(database_url)
-        measure(args)
+        runs = measure(args)
+    settings = {key: value for key, value in vars(args).items() if key != "json"}
+    harness.write_json(args.json, "tournament_round", settings, runs)
     return 0
 
 
-def measure(args: argparse.Namespace) -> None:
+def measure(args: argparse.Namespace) -> dict[str, list[dict[str, float]]]:
     from django.contrib.auth import get_user_model
 
     from league.core.names import name_key
@@ -288,13 +305,23 @@ def measure(args: argparse.Namespace) -> None:
     players = list(Player.objects.order_by("id"))
     rng = random.Random(args.seed)
     parts = args.formats.split(",")
-    figures: dict[str, float] = {}
-    for key in FORMATS:
-        if key in parts:
-            figures.update(run(key, players[: args.players], organizer, args.rounds, rng))
-    if "de" in parts:
-        figures.update(double_elimination(players[: args.de_players], organizer, rng))
-    print("RESULT " + " ".join(f"{key}={value:.4f}" for key, value in figures.items()))
+
+    def repeat() -> dict[str, float]:
+        """Every part asked for, in turn, on new tournaments: their figures."""
+        figures: dict[str, float] = {}
+        for key in FORMATS:
+            if key in parts:
+                figures.update(run(key, players[: args.players], organizer, args.rounds, rng))
+        if "de" in parts:
+            figures.update(double_elimination(players[: args.de_players], organizer, rng))
+        return figures
+
+    runs = harness.interleave({"tournament": repeat}, args.repeats)
+    print(f"\nmedians [min – max] of {args.repeats} repeats, seconds:")
+    print("\n".join(harness.table(runs)))
+    medians = {key: found.median for side in harness.summarize(runs).values() for key, found in side.items()}
+    print("RESULT " + " ".join(f"{key}={value:.4f}" for key, value in medians.items()))
+    return runs
 
 
 if __name__ == "__main__":
