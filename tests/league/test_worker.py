@@ -83,6 +83,7 @@ def test_a_worker_applies_the_rating_update_queued_by_a_result(worker):
 
 
 @pytest.mark.worker
+@pytest.mark.filesystem_broker
 def test_a_half_written_message_file_neither_stops_the_worker_nor_is_lost(worker, monkeypatch):
     """A writer that has not finished a message file (kombu's own transport writes in place) leaves the
     worker consuming the messages behind it, and the message is taken once the file is complete."""
