@@ -17,6 +17,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from league.core.throttling import client_address
 from league.tournaments import link_selectors, selectors, services
 from league.tournaments.errors import NotOrganizer
 from league.tournaments.models import PrivateLink, Tournament
@@ -52,6 +53,12 @@ class VenueAddressSerializer(serializers.Serializer):
     venue_day = serializers.DateField(
         allow_null=True, required=False, help_text="The event day (the tournament's zone) it holds"
     )
+    venue_approved = serializers.SerializerMethodField(
+        help_text="True once site staff approved the address: only then do the limits per address lift there"
+    )
+
+    def get_venue_approved(self, tournament) -> bool:
+        return getattr(tournament, "venue_approved_at", None) is not None
 
 
 def _tournament(request, pk: str) -> Tournament:
@@ -131,5 +138,6 @@ class VenueAddress(APIView):
             by=request.user,
             address=data.validated_data.get("venue_address"),
             day=data.validated_data.get("venue_day"),
+            client=client_address(request),
         )
         return Response(VenueAddressSerializer(tournament).data)

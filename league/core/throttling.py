@@ -8,9 +8,9 @@ throttles (`league.api.throttling`) use the same `client_address`.
 
 `take` and `used_up` count uses of anything (a client address, an email address, a private link) in a
 sliding hour, in the default cache. `declared_venue` says whether a client address is a venue's that an
-organizer declared for today (`DECLARED_VENUE_CALLABLE`, the tournaments' rule): a hundred phones share it, so
-the limits per client address do not apply there and the limits per account and per private link count
-instead.
+organizer declared for today and site staff approved (the checks in `VENUE_CHECKS`, where the tournaments app
+registers its rule): a hundred phones share it, so the limits per client address do not apply there and the
+limits per account and per private link count instead.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 import time
+from collections.abc import Callable
 
 from axes.attempts import get_cool_off_threshold
 from axes.handlers.database import AxesDatabaseHandler
@@ -27,9 +28,12 @@ from django.core.cache import cache
 from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.module_loading import import_string
 
 WINDOW_SECONDS = 60 * 60
+
+# Rules of apps above core that say whether a client address is a declared venue's for today (each registered
+# in its app's `ready`, as `league.players.services.RENAME_HOOKS` are).
+VENUE_CHECKS: list[Callable[[str], bool]] = []
 
 
 def client_address(request: HttpRequest) -> str | None:
@@ -53,11 +57,10 @@ def client_address(request: HttpRequest) -> str | None:
 
 
 def declared_venue(client: str | None) -> bool:
-    """Whether `client` is the address an organizer declared as their venue's for today."""
+    """Whether `client` is the address an organizer declared as their venue's for today, approved by staff."""
     if client is None:
         return False
-    check = import_string(settings.DECLARED_VENUE_CALLABLE)
-    return bool(check(client))
+    return any(check(client) for check in VENUE_CHECKS)
 
 
 def _key(scope: str, ident: str) -> str:

@@ -198,11 +198,11 @@ CLAIM_LINK_DAYS = 7
 # A private link (league.web.tournaments.private_links) works until its event ends plus this many
 # days; it answers this many requests an hour, and one client address may send this many unknown, revoked or
 # expired links an hour before every private link from it answers 429 (sized for a venue). At the address an
-# organizer declared for the event day only the limit per link counts (DECLARED_VENUE_CALLABLE).
+# organizer declared for the event day and staff approved, only the limit per link counts
+# (league.tournaments.venues).
 PRIVATE_LINK_DAYS_AFTER_END = 7
 PRIVATE_LINK_REQUESTS_PER_LINK_HOUR = env.number("PRIVATE_LINK_REQUESTS_PER_LINK_HOUR", 600, minimum=1)
 PRIVATE_LINK_FAILURES_PER_CLIENT_HOUR = env.number("PRIVATE_LINK_FAILURES_PER_CLIENT_HOUR", 300, minimum=1)
-DECLARED_VENUE_CALLABLE = "league.tournaments.venues.is_declared_venue"
 # The address of the site in mails (notifications link back to it).
 SITE_URL = env.text("SITE_URL", "http://localhost:8000")
 # Outbound webhooks (league.notifications.delivery) never call loopback, private, link-local or metadata

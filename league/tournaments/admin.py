@@ -38,7 +38,14 @@ def _run(modeladmin, request, queryset, service, done: str, **kwargs) -> None:
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
     list_display = ["name", "game_id", "format", "table_size", "status", "rated", "created_at"]
-    list_filter = ["status", "format", "game_id", "rated"]
+    list_filter = [
+        "status",
+        "format",
+        "game_id",
+        "rated",
+        ("venue_address", admin.EmptyFieldListFilter),
+        ("venue_approved_at", admin.EmptyFieldListFilter),
+    ]
     search_fields = ["name"]
     filter_horizontal = ["organizers", "scorekeepers"]
     # Sign-up and the event's clock change on the tournament's "Sign-up and schedule" page (or the API),
@@ -58,9 +65,11 @@ class TournamentAdmin(admin.ModelAdmin):
         "approval",
         "venue_address",
         "venue_day",
+        "venue_approved_at",
+        "venue_approved_by",
     ]
     inlines = [RegistrationInline]
-    actions = ["open_registration", "start", "generate_round", "finish"]
+    actions = ["open_registration", "start", "generate_round", "finish", "approve_venue_address"]
 
     def has_add_permission(self, request) -> bool:
         return False  # created on the site or through the API, where the settings are validated as a whole
@@ -98,6 +107,10 @@ class TournamentAdmin(admin.ModelAdmin):
     @admin.action(description="Finish")
     def finish(self, request, queryset):
         _run(self, request, queryset, services.tournament_finish, "finished")
+
+    @admin.action(description="Approve the declared venue address")
+    def approve_venue_address(self, request, queryset):
+        _run(self, request, queryset, services.venue_address_approve, "venue address approved")
 
 
 class TableInline(admin.TabularInline):

@@ -181,6 +181,19 @@ class Tournament(models.Model):
     venue_day = models.DateField(
         null=True, blank=True, help_text="The event day (in the tournament's zone) the venue address holds."
     )
+    venue_approved_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When site staff approved the declared venue address; until then the usual limits apply.",
+    )
+    venue_approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The staff member who approved (or declared) the venue address.",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -212,6 +225,14 @@ class Tournament(models.Model):
                 | models.Q(venue_address__isnull=False, venue_day__isnull=False),
                 name="tournament_venue_address_with_its_day",
             ),
+        ]
+        indexes = [
+            # Every request that a per-address limit guards asks whether its address is a declared venue's.
+            models.Index(
+                fields=["venue_address", "venue_day"],
+                condition=models.Q(venue_approved_at__isnull=False),
+                name="tournament_approved_venue",
+            )
         ]
 
     def __str__(self) -> str:
@@ -538,6 +559,7 @@ class AuditEntry(models.Model):
         LINK_ISSUED = "link.issued", "Private link issued"
         LINK_REVOKED = "link.revoked", "Private link revoked"
         VENUE_ADDRESS_SET = "venue.address_set", "Venue address declared"
+        VENUE_ADDRESS_APPROVED = "venue.address_approved", "Venue address approved"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

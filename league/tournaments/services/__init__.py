@@ -32,6 +32,7 @@ from league.tournaments.services.links import (
     private_link_email,
     private_link_issue,
     private_link_revoke,
+    venue_address_approve,
     venue_address_set,
 )
 from league.tournaments.services.registrations import (
@@ -146,5 +147,6 @@ __all__ = [
     "tournament_seed",
     "tournament_start",
     "tournament_update",
+    "venue_address_approve",
     "venue_address_set",
 ]

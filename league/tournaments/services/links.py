@@ -8,9 +8,9 @@
 - `private_link_attach`: the holder, signed in to an account they made, attaches the registration's player
   to it: the claim rules (`league.players.services.player_claim`: a person without an account, an account
   without a player; never a merge).
-- `venue_address_set`: an organizer declares the address the venue's phones share on the event day (or
-  clears it): there the per-address limits count per account and per private link instead
-  (`league.tournaments.venues`).
+- `venue_address_set`: an organizer declares the address the venue's phones share on the event day (their
+  own, or clears it); once site staff approve it, the per-address limits count per account and per private
+  link there instead (`league.tournaments.venues`).
 """
 
 from __future__ import annotations
@@ -129,11 +129,23 @@ def private_link_attach(*, link: PrivateLink, user: User | AnonymousUser) -> Pla
 
 
 def venue_address_set(
-    *, tournament: Tournament, by: User | AnonymousUser, address: Any, day: Any
+    *,
+    tournament: Tournament,
+    by: User | AnonymousUser,
+    address: Any,
+    day: Any,
+    client: str | None,
 ) -> Tournament:
     """Declare `address` (an IP address) the venue's on `day` (a date, the event day in the tournament's
-    zone), or clear it with both empty. 403 for anyone but its organizers, 400 for a bad address or day."""
+    zone), or clear it with both empty. 403 for anyone but its organizers, 400 for a bad address or day.
+
+    An organizer declares only the address they connect from (`client`: they stand in the venue, on its
+    network), and the declaration waits for site staff's approval before it lifts any limit: otherwise anyone
+    could make an event and lift the site's limits per address (failed log-ins over every account, sign-ups,
+    private links) for any address, their own included. Site staff may declare any address, approved at once;
+    a staff member saving an organizer's declaration unchanged approves it."""
     check_organizer(user=by, tournament=tournament)
+    staff = bool(getattr(by, "is_staff", False))
     if address in (None, "") and day in (None, ""):
         address, day = None, None
     else:
@@ -145,9 +157,43 @@ def venue_address_set(
             ) from None
         if not isinstance(day, date):
             raise UserError("give the event day the venue address holds", field="venue_day")
+        if not staff and address != client:
+            yours = f"this device connects from {client}" if client else "this device's address is unknown"
+            raise UserError(
+                f"declare the address you connect from at the venue, on its network ({yours}); "
+                "site staff can declare another",
+                field="venue_address",
+            )
     with transaction.atomic():
         tournament = tournament_locked(tournament)
+        unchanged = (tournament.venue_address, tournament.venue_day) == (address, day)
         tournament.venue_address, tournament.venue_day = address, day
-        tournament.save(update_fields=["venue_address", "venue_day"])
+        if address is None:
+            tournament.venue_approved_at, tournament.venue_approved_by = None, None
+        elif staff:
+            tournament.venue_approved_at, tournament.venue_approved_by = timezone.now(), by
+        elif not unchanged:
+            tournament.venue_approved_at, tournament.venue_approved_by = None, None
+        tournament.save(
+            update_fields=["venue_address", "venue_day", "venue_approved_at", "venue_approved_by"]
+        )
         audit(tournament, by, Action.VENUE_ADDRESS_SET, address=address, day=day.isoformat() if day else None)
+        if address is not None and staff:
+            audit(tournament, by, Action.VENUE_ADDRESS_APPROVED, address=address, day=day.isoformat())
     return tournament
+
+
+def venue_address_approve(*, tournament: Tournament, by: User | AnonymousUser) -> Tournament:
+    """Site staff approve the venue address an organizer declared (the admin's action). 403 for anyone but
+    staff, 400 when none is declared."""
+    if not getattr(by, "is_staff", False):
+        raise Forbidden("only site staff approve a venue's address")
+    if tournament.venue_address is None or tournament.venue_day is None:
+        raise UserError("no venue address is declared", field="venue_address")
+    return venue_address_set(
+        tournament=tournament,
+        by=by,
+        address=tournament.venue_address,
+        day=tournament.venue_day,
+        client=None,
+    )

@@ -316,6 +316,7 @@ def links_page(request: HttpRequest, slug: str) -> HttpResponse:
                 by=by,
                 address=request.POST.get("venue_address", "").strip(),
                 day=_parse_day(request.POST.get("venue_day", "").strip()),
+                client=client_address(request),
             )
         else:
             raise UserError("no such action", field="action")

@@ -201,7 +201,7 @@ def test_at_the_declared_venue_address_only_the_limit_per_link_counts(event, set
     tournament, tokens, _ = event
     settings.PRIVATE_LINK_FAILURES_PER_CLIENT_HOUR = 3
     services.venue_address_set(
-        tournament=tournament, by=organizer, address="203.0.113.9", day=timezone.localdate()
+        tournament=tournament, by=organizer, address="203.0.113.9", day=timezone.localdate(), client=None
     )
     assert [page("B" * 22, REMOTE_ADDR="203.0.113.9").status_code for _ in range(5)] == [404] * 5
     assert page(tokens["Ada"], REMOTE_ADDR="203.0.113.9").status_code == 200

@@ -67,16 +67,20 @@ def test_the_api_refuses_strangers_anonymous_users_and_unknown_players(organizer
 def test_organizers_declare_and_clear_the_venue_address(organizer, stranger):
     tournament, _ = helpers.make_tournament(organizer, 4, table_size=4)
     url = f"/api/tournaments/{tournament.pk}/venue-address/"
-    assert api(organizer).get(url).json() == {"venue_address": None, "venue_day": None}
+    assert api(organizer).get(url).json() == {
+        "venue_address": None,
+        "venue_day": None,
+        "venue_approved": False,
+    }
     bad = api(organizer).put(url, {"venue_address": "venue wifi", "venue_day": "2026-12-06"}, format="json")
     assert bad.status_code == 400
     no_day = api(organizer).put(url, {"venue_address": "203.0.113.9"}, format="json")
     assert no_day.status_code == 400
     assert no_day.json()["field"] == "venue_day"
     ok = api(organizer).put(url, {"venue_address": "203.0.113.9", "venue_day": "2026-12-06"}, format="json")
-    assert ok.json() == {"venue_address": "203.0.113.9", "venue_day": "2026-12-06"}
+    assert ok.json() == {"venue_address": "203.0.113.9", "venue_day": "2026-12-06", "venue_approved": True}
     assert (
         api(stranger).put(url, {"venue_address": None, "venue_day": None}, format="json").status_code == 403
     )
     cleared = api(organizer).put(url, {"venue_address": None, "venue_day": None}, format="json")
-    assert cleared.json() == {"venue_address": None, "venue_day": None}
+    assert cleared.json() == {"venue_address": None, "venue_day": None, "venue_approved": False}

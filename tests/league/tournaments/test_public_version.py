@@ -418,6 +418,7 @@ NO_PUBLIC_CHANGE = {
     "private_link_email",
     "private_link_issue",
     "private_link_revoke",
+    "venue_address_approve",
     "venue_address_set",
     "tournament_create",  # a new tournament: its pages start from its first version (below)
 }

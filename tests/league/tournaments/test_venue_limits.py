@@ -39,7 +39,7 @@ def wrong_login(username: str, address: str = VENUE) -> int:
 
 def declare(tournament, organizer, day: date | None = None) -> None:
     services.venue_address_set(
-        tournament=tournament, by=organizer, address=VENUE, day=day or timezone.localdate()
+        tournament=tournament, by=organizer, address=VENUE, day=day or timezone.localdate(), client=VENUE
     )
 
 
