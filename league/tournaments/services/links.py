@@ -19,7 +19,7 @@ import ipaddress
 import secrets
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
@@ -171,7 +171,7 @@ def venue_address_set(
         if address is None:
             tournament.venue_approved_at, tournament.venue_approved_by = None, None
         elif staff:
-            tournament.venue_approved_at, tournament.venue_approved_by = timezone.now(), by
+            tournament.venue_approved_at, tournament.venue_approved_by = timezone.now(), cast(User, by)
         elif not unchanged:
             tournament.venue_approved_at, tournament.venue_approved_by = None, None
         tournament.save(
