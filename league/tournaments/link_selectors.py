@@ -16,7 +16,8 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from league.tournaments.models import AuditEntry, PrivateLink, Round, Table, Tournament
+from league.tournaments.formats import table_cut
+from league.tournaments.models import AuditEntry, PrivateLink, Registration, Round, Table, Tournament
 
 # A token is 16 random bytes (128 bits) in URL-safe base64: 22 characters.
 TOKEN_LENGTH = 22
@@ -92,6 +93,44 @@ def holder_table(link: PrivateLink) -> Table | None:
         .exclude(closed_as=Table.Closed.RESET)
         .order_by("number")
         .first()
+    )
+
+
+def no_table_reason(link: PrivateLink) -> str:
+    """Why the holder has no table in the current round, in the holder's words (their page says it where the
+    table would be): the event is over, they left it, no round is out yet, a bye, a sit-out, a place in the
+    bracket's next round without playing, a bracket round (still in it or out), or simply not yet."""
+    registration = link.registration
+    tournament = registration.tournament
+    if tournament.status == Tournament.Status.FINISHED:
+        return "The event is over: there are no more tables. Your place is on the event's standings."
+    if registration.status != Registration.Status.ACTIVE:
+        return f"You are no longer playing in this event ({registration.get_status_display().lower()})."
+    current = (
+        Round.objects.filter(tournament_id=registration.tournament_id)
+        .exclude(status=Round.Status.DRAFT)
+        .order_by("-number")
+        .first()
+    )
+    mail = ": we mail you when your table is out" if link.email else ""
+    if current is None:
+        return f"No round is out yet. Look here again when the organizers publish the first round{mail}."
+    player = registration.player_id
+    if player in current.byes:
+        return f"You have a bye in round {current.number}: it scores as a win. No table for you this round."
+    if player in current.sat_out or any(entry[0] == player for entry in current.requested_byes):
+        return f"You sit out round {current.number}, as you asked. No table for you this round."
+    if player in current.advanced:
+        return f"You go through round {current.number} without playing. No table for you this round."
+    if table_cut(tournament, current.number, "") is not None:
+        return (
+            f"You have no table in round {current.number}. If you are still in the bracket, your next table "
+            f"comes as soon as your opponents are known{mail}; if you are out, your place is on the event's "
+            "standings."
+        )
+    return (
+        f"You have no table in round {current.number}. Look here again when the organizers publish the next "
+        f"round{mail}."
     )
 
 

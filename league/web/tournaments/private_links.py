@@ -180,7 +180,9 @@ def _page(
         "attached": registration.player.user_id is not None,
         "holder_email": link.email,  # the holder's own address, on the holder's own page
     }
-    if table is not None:
+    if table is None:
+        context["no_table"] = link_selectors.no_table_reason(link)
+    else:
         seats = list(table.published_match.seats.select_related("player").order_by("seat"))
         views = [
             round_selectors.SeatView(

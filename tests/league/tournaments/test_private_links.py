@@ -5,6 +5,7 @@ Through the pages with Django's test client: no cookie is ever needed (every req
 client), the token is the credential.
 """
 
+import html
 from datetime import timedelta
 
 import pytest
@@ -20,6 +21,7 @@ from league.results.models import ResultReport
 from league.tournaments import services
 from league.tournaments.link_selectors import link_digest
 from league.tournaments.models import AuditEntry, PrivateLink, Tournament
+from league.tournaments.services.audit import audit
 from league.web.tournaments.private_links import link_qr
 from tests.factories import UserFactory
 from tests.factories import tournaments as helpers
@@ -380,3 +382,38 @@ def test_publishing_a_round_queues_the_link_mails(organizer, monkeypatch, django
     with django_capture_on_commit_callbacks(execute=True):
         services.round_publish(round_row=round_row, by=organizer)
     assert queued == [(tournament.pk, [round_row.tables.get().pk])]
+
+
+def no_table(token) -> str:
+    body = page(token).content.decode()
+    start = body.index('<p id="no-table">') + len('<p id="no-table">')
+    return html.unescape(body[start : body.index("</p>", start)])
+
+
+def test_the_holder_without_a_table_reads_why(organizer):
+    tournament, players = helpers.make_tournament(organizer, 5, table_size=2, result_reporting="self_report")
+    tokens = {
+        player.name: services.private_link_issue(
+            tournament=tournament, player_id=player.pk, by=organizer
+        ).token
+        for player in players
+    }
+    assert no_table(tokens["Ada"]) == (
+        "No round is out yet. Look here again when the organizers publish the first round."
+    )
+    round_row = services.round_generate(tournament=tournament, by=organizer)
+    services.round_publish(round_row=round_row, by=organizer)
+    round_row.refresh_from_db()
+    (bye,) = round_row.byes
+    name = Player.objects.get(pk=bye).name
+    assert (
+        no_table(tokens[name])
+        == "You have a bye in round 1: it scores as a win. No table for you this round."
+    )
+    services.registration_leave(tournament=tournament, by=organizer, player_id=bye, status="dropped")
+    assert no_table(tokens[name]) == "You are no longer playing in this event (dropped)."
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    audit(tournament, organizer, AuditEntry.Action.FINISHED)  # as tournament_finish writes it
+    assert no_table(tokens[name]) == (
+        "The event is over: there are no more tables. Your place is on the event's standings."
+    )
