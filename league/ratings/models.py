@@ -166,3 +166,43 @@ class PoolCalibration(models.Model):
 
     def __str__(self) -> str:
         return f"calibration of pool {self.pool_id}"
+
+
+class SettledRating(models.Model):
+    """A player's settled rating in a people's pool on one day they played: the nightly whole-history fit
+    (`league.ratings.whole_history`), in its natural units (a difference of 1: odds of e to 1)."""
+
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="settled", db_index=False)
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="+", db_index=False)
+    day = models.DateField(help_text="A day the player played in the pool (the site's zone).")
+    rating = models.FloatField()
+    sd = models.FloatField(help_text="The rating's standard deviation.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["pool", "player", "day"], name="settled_rating_once_per_day"),
+        ]
+        indexes = [models.Index(fields=["player", "pool", "-day"], name="settled_rating_latest")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in {self.pool_id} on {self.day}: {self.rating:.3f}"
+
+
+class SettledFit(models.Model):
+    """The last whole-history fit of a pool, and how its predictions compare with the live ratings'."""
+
+    pool = models.OneToOneField(RatingPool, on_delete=models.CASCADE, related_name="settled_fit")
+    matches = models.PositiveIntegerField(default=0, help_text="Matches the fit covers.")
+    through_id = models.BigIntegerField(
+        null=True,
+        blank=True,
+        help_text="The pool's last applied match when fitted (a refit is due after it).",
+    )
+    iterations = models.PositiveSmallIntegerField(default=0)
+    comparison = models.JSONField(
+        default=dict, help_text="Settled against live predictions on the same matches: log loss and Brier."
+    )
+    fitted_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"settled fit of pool {self.pool_id}"

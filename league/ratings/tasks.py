@@ -5,6 +5,7 @@ from django.db import OperationalError
 
 from league.ratings.models import PendingRatingUpdate
 from league.ratings.services import calibration_refresh, pool_rate
+from league.ratings.settled import pools_due, settled_refit
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
@@ -26,3 +27,18 @@ def sweep_pending_ratings() -> int:
 def calibration_refresh_task(pool_id: int) -> int:
     """Recompute a pool's calibration; returns the number of matches it covers."""
     return calibration_refresh(pool_id=pool_id)["matches"]
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def settled_refit_task(pool_id: int) -> int:
+    """Fit a people's pool's whole history; returns the number of matches it covers."""
+    return settled_refit(pool_id=pool_id).matches
+
+
+@shared_task
+def settled_nightly() -> int:
+    """Queue the whole-history fit of every people's pool with a rated match; run by beat at night."""
+    pool_ids = pools_due()
+    for pool_id in pool_ids:
+        settled_refit_task.delay(pool_id)
+    return len(pool_ids)

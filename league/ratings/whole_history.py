@@ -196,3 +196,22 @@ def first_chances(ratings: Sequence[float]) -> list[float]:
     weights = [math.exp(rating - top) for rating in ratings]
     total = sum(weights)
     return [weight / total for weight in weights]
+
+
+def day_ahead(
+    tables: Sequence[tuple[int, Table]], last_days: int, iterations: int = ITERATIONS
+) -> dict[int, list[float]]:
+    """For the tables of the last `last_days` days that have any: each seat's P(first) from a fit on every
+    day before that day only (key → chances in seat order): the honest out-of-sample forecast. A player
+    unseen before the day stands at 0, the prior's middle."""
+    days = sorted({table.day for _, table in tables})
+    chances: dict[int, list[float]] = {}
+    for day in days[-last_days:] if last_days > 0 else []:
+        fitted = fit([table for _, table in tables if table.day < day], iterations)
+        for key, table in tables:
+            if table.day == day:
+                ratings = [
+                    fitted[player][-1].rating if player in fitted else 0.0 for player, _ in table.seats
+                ]
+                chances[key] = first_chances(ratings)
+    return chances

@@ -11,7 +11,7 @@ from django.urls import path
 from games.core.errors import UnknownGame
 from games.registry import get_spec
 from league.ratings.charts import reliability_chart
-from league.ratings.models import Prediction, RatingPool
+from league.ratings.models import Prediction, RatingPool, SettledFit
 from league.ratings.selectors import (
     LEADERBOARD_SORTS,
     leaderboard,
@@ -65,6 +65,7 @@ def pool_calibration_page(request: HttpRequest, pk: int) -> HttpResponse:
             "worse_than_uniform": bool(summary.get("matches"))
             and summary["model"]["log_loss"] > summary["uniform"]["log_loss"],
             "upsets": rows,
+            "settled": SettledFit.objects.filter(pool=pool).first(),
         },
     )
 
