@@ -180,10 +180,11 @@ class PredictionSerializer(serializers.ModelSerializer):
 
 class RatingPoolSerializer(serializers.ModelSerializer):
     calibration = serializers.SerializerMethodField()
+    settled = serializers.SerializerMethodField()
 
     class Meta:
         model = RatingPool
-        fields = ["id", "name", "kind", "game_id", "model_name", "model_params", "calibration"]
+        fields = ["id", "name", "kind", "game_id", "model_name", "model_params", "calibration", "settled"]
         read_only_fields = fields
 
     def get_calibration(self, pool: RatingPool) -> dict | None:
@@ -194,3 +195,17 @@ class RatingPoolSerializer(serializers.ModelSerializer):
         if calibration is None:
             return None
         return {**calibration.summary, "computed_at": calibration.computed_at, "stale": calibration.stale}
+
+    def get_settled(self, pool: RatingPool) -> dict | None:
+        """The last nightly whole-history fit (null before the first): `matches`, `iterations`, `fitted_at`,
+        and `comparison` (matches, days, `live` and `settled` brier and log_loss, `better`: settled, live or
+        equal)."""
+        fit = getattr(pool, "settled_fit", None)
+        if fit is None:
+            return None
+        return {
+            "matches": fit.matches,
+            "iterations": fit.iterations,
+            "fitted_at": fit.fitted_at,
+            "comparison": fit.comparison,
+        }

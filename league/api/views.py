@@ -154,7 +154,7 @@ class PredictionViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 class RatingPoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Rating pools with their calibration: how well their stored chances predicted the results."""
 
-    queryset = RatingPool.objects.select_related("calibration").order_by("id")
+    queryset = RatingPool.objects.select_related("calibration", "settled_fit").order_by("id")
     serializer_class = RatingPoolSerializer
     filterset_class = filters.RatingPoolFilter
 

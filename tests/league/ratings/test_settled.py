@@ -106,3 +106,12 @@ def test_the_calibration_page_says_which_ratings_predict_better(client, three_ni
     winner = "settled ratings" if comparison["better"] == "settled" else "live ratings"
     assert f"On this pool's last 3 matches, the {winner} predicted better" in page
     assert "TrueSkill" not in page
+
+
+def test_the_api_gives_the_pools_settled_fit(client, three_nights):
+    pool_id = three_nights[0].rating_pool_id
+    assert client.get(f"/api/rating-pools/{pool_id}/").json()["settled"] is None
+    fit = settled_refit(pool_id=pool_id)
+    settled = client.get(f"/api/rating-pools/{pool_id}/").json()["settled"]
+    assert (settled["matches"], settled["iterations"]) == (3, 50)
+    assert settled["comparison"] == fit.comparison
