@@ -31,6 +31,7 @@ urlpatterns = [
     path("games/", include("league.web.ratings")),
     path("bots/", include("league.web.bots")),
     path("tournaments/", include("league.web.tournaments")),
+    path("", include("league.web.seasons")),
     # A registration's private link: short, for typing from a slip (league.web.tournaments.private_links).
     path("p/<str:token>/", private_links.link_page, name="private-link"),
     path("p/<str:token>/attach/", private_links.link_attach, name="private-link-attach"),

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "league.programs",
     "league.bots",
     "league.tournaments",
+    "league.seasons",
     "league.notifications",
     "league.accounts",
     "league.api",

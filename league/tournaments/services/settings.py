@@ -4,11 +4,11 @@ only a stage sequence's cut may change, until it is drawn."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, cast
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 
 from games.core.errors import OptionError
@@ -195,15 +195,28 @@ def _free_slug(name: str, exclude_id: int | None = None) -> str:
     )
 
 
+# Who besides site staff may create tournaments: the rules of apps above this one (a club's organizers,
+# `league.seasons`), each registered in its app's `ready`.
+CREATE_HOOKS: list[Callable[[User], bool]] = []
+
+
+def may_create(user: User | AnonymousUser | None) -> bool:
+    """Whether `user` may create tournaments: site staff, or whom a registered rule allows."""
+    if user is None or not user.is_authenticated:
+        return False
+    return user.is_staff or any(allowed(user) for allowed in CREATE_HOOKS)
+
+
 def tournament_create(
     *, created_by: User, time_zone: Any = None, starts_at: Any = None, **settings: Any
 ) -> Tournament:
-    """Create a draft tournament; its creator becomes its first organizer. Only site staff create them.
+    """Create a draft tournament; its creator becomes its first organizer. Site staff create them, and
+    whom `CREATE_HOOKS` allow (a club's organizers).
 
     Without `scale_points`, points are scaled at pod tables (a table size above 2) and not at 2 seats.
     `time_zone` (default: the site's) and `starts_at` (a local time of that zone, or an instant) set the
     event's clock at once, as `tournament_schedule` would."""
-    if created_by is None or not created_by.is_authenticated or not created_by.is_staff:
+    if not may_create(created_by):
         raise NotOrganizer("only site staff create tournaments")
     unknown = sorted(set(settings) - set(SETTINGS))
     if unknown:

@@ -1,0 +1,234 @@
+"""Club and season pages (namespace `seasons`): a club's events, seasons and players; a season's table with
+where each point came from, its CSV; the organizers' forms (a season, its rules, its events, invitations,
+the freeze, a club's new event)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login as login_redirect
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.utils import timezone
+
+from league.core.errors import UserError
+from league.core.exports import csv_download
+from league.core.forms import add_user_error
+from league.seasons import selectors, services
+from league.seasons.models import Club, Season, SeasonEvent
+from league.seasons.points import TIE_BREAKS
+from league.tournaments import clock
+from league.tournaments import services as tournament_services
+from league.tournaments.forms import TournamentForm
+from league.tournaments.models import Tournament
+from league.web.tournaments.detail import game_ranges
+
+TIE_BREAK_WORDS = {
+    "events": "more events counted",
+    "best": "the better best single result",
+    "firsts": "more first places",
+    "head_to_head": "who placed ahead more often at events both played",
+}
+
+
+def _club(slug: str) -> Club:
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise Http404("no such club")
+    return club
+
+
+def _season(slug: str) -> Season:
+    season = Season.objects.select_related("club").filter(slug=slug).first()
+    if season is None:
+        raise Http404("no such season")
+    return season
+
+
+def club_page(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club(slug)
+    organizer = selectors.is_club_organizer(request.user, club)
+    error, status = "", 200
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return login_redirect(request.get_full_path(), reverse("accounts:login"))
+        by = request.user
+        try:
+            action = request.POST.get("action")
+            if action == "season":
+                season = services.season_create(
+                    club=club,
+                    by=by,
+                    name=request.POST.get("name", ""),
+                    place_points=request.POST.get("place_points", ""),
+                    per_win=request.POST.get("per_win", "0"),
+                    participation=request.POST.get("participation", "0"),
+                    best_of=request.POST.get("best_of", ""),
+                    minimum_events=request.POST.get("minimum_events", ""),
+                    scale_by_field=request.POST.get("scale_by_field") == "on",
+                    qualify_top=request.POST.get("qualify_top", ""),
+                    qualify_points=request.POST.get("qualify_points", ""),
+                    tie_breaks=request.POST.getlist("tie_breaks"),
+                )
+                return redirect(season)
+            if action in ("accept", "decline"):
+                entry = SeasonEvent.objects.filter(pk=request.POST.get("entry") or 0).first()
+                if entry is None:
+                    raise UserError("no such invitation", field="entry")
+                services.season_event_answer(entry=entry, by=by, accept=action == "accept")
+                return redirect(club)
+            raise UserError("no such action", field="action")
+        except UserError as exc:
+            error, status = exc.message, exc.status
+    now = timezone.now()
+    events = list(selectors.club_events(club))
+    context = {
+        "club": club,
+        "organizer": organizer,
+        "upcoming": [
+            e
+            for e in events
+            if e.status != Tournament.Status.FINISHED and (not e.starts_at or e.starts_at >= now)
+        ],
+        "past": [
+            e for e in events if e.status == Tournament.Status.FINISHED or (e.starts_at and e.starts_at < now)
+        ],
+        "seasons": club.seasons.all(),
+        "players": selectors.club_players(club)[:200],
+        "invitations": selectors.pending_invitations(club) if organizer else [],
+        "tie_breaks": [(name, TIE_BREAK_WORDS[name]) for name in TIE_BREAKS],
+        "error": error,
+    }
+    return render(request, "seasons/club.html", context, status=status)
+
+
+def club_event_new(request: HttpRequest, slug: str) -> HttpResponse:
+    """The create form of an event, made the club's event (the club's organizers)."""
+    club = _club(slug)
+    if not request.user.is_authenticated:
+        return login_redirect(request.get_full_path(), reverse("accounts:login"))
+    if not selectors.is_club_organizer(request.user, club):
+        raise Http404("no such club")
+    by = request.user
+    form = TournamentForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                tournament = tournament_services.tournament_create(created_by=by, **form.settings())
+                services.club_event_attach(club=club, by=by, tournament=tournament)
+            except UserError as exc:
+                add_user_error(form, exc)
+                status = exc.status
+            else:
+                messages.success(request, f"{tournament.name} created for {club.name}.")
+                return redirect(tournament)
+    context = {"form": form, "zones": sorted(clock.zone_names()), "games": game_ranges(), "club": club}
+    return render(request, "tournaments/new.html", context, status=status)
+
+
+def _rules_in_words(season: Season) -> list[str]:
+    words = []
+    if season.place_points:
+        listed = ", ".join(f"{place}: {points}" for place, points in enumerate(season.place_points, start=1))
+        words.append(f"Points per final place: {listed}; later places score 0.")
+    if season.scale_by_field:
+        words.append(
+            f"Place points are scaled by the field: × players who played at least one match ÷ "
+            f"{season.reference_size}, rounded to 0.01."
+        )
+    if season.per_win:
+        words.append(f"{season.per_win} points per match won (a first place shared by k counts 1/k).")
+    if season.participation:
+        words.append(f"{season.participation} points for taking part (at least one match played).")
+    words.append("Each event's points are multiplied by its tier multiplier.")
+    if season.best_of:
+        words.append(
+            f"A player's best {season.best_of} results count; the rest are dropped "
+            "(the later of equal results)."
+        )
+    if season.minimum_events:
+        words.append(f"Qualifying needs at least {season.minimum_events} events attended.")
+    if season.qualify_top:
+        words.append(f"The first {season.qualify_top} eligible players qualify.")
+    if season.qualify_points is not None:
+        words.append(f"Eligible players with at least {season.qualify_points} points qualify.")
+    if season.tie_breaks:
+        words.append("Ties: " + "; then ".join(TIE_BREAK_WORDS[name] for name in season.tie_breaks) + ".")
+    return words
+
+
+def season_page(request: HttpRequest, slug: str) -> HttpResponse:
+    season = _season(slug)
+    organizer = selectors.is_club_organizer(request.user, season.club)
+    error, status = "", 200
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return login_redirect(request.get_full_path(), reverse("accounts:login"))
+        by = request.user
+        try:
+            action = request.POST.get("action")
+            if action == "add":
+                tournament = Tournament.objects.filter(
+                    slug=request.POST.get("tournament", "").strip()
+                ).first()
+                if tournament is None:
+                    raise UserError(
+                        "no event has that address name (the end of its page's address)", field="tournament"
+                    )
+                services.season_event_add(
+                    season=season,
+                    by=by,
+                    tournament=tournament,
+                    multiplier=request.POST.get("multiplier", "1"),
+                )
+            elif action == "freeze":
+                services.season_freeze(season=season, by=by)
+            else:
+                raise UserError("no such action", field="action")
+            return redirect(season)
+        except UserError as exc:
+            error, status = exc.message, exc.status
+    table = selectors.season_table(season)
+    entries = list(
+        season.entries.select_related("tournament").order_by("tournament__starts_at", "tournament_id")
+    )
+    context = {
+        "season": season,
+        "table": table,
+        "entries": entries,
+        "rules": _rules_in_words(season),
+        "organizer": organizer,
+        "error": error,
+        "print": request.GET.get("view") == "print",
+    }
+    return render(request, "seasons/season.html", context, status=status)
+
+
+def season_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    season = _season(slug)
+    response, writer = csv_download(f"{season.slug}.csv")
+    writer.writerow(["rank", "player", "total", "events attended", "qualifies", "counted", "dropped"])
+    for line in selectors.season_table(season).lines:
+        writer.writerow(
+            [
+                line.rank,
+                line.name,
+                line.total,
+                line.attended,
+                "yes" if line.qualifies else "no",
+                "; ".join(f"{e['event_name']}: {e['points']}" for e in line.counted),
+                "; ".join(f"{e['event_name']}: {e['points']}" for e in line.dropped),
+            ]
+        )
+    return response
+
+
+app_name = "seasons"
+urlpatterns = [
+    path("clubs/<name_slug:slug>/", club_page, name="club"),
+    path("clubs/<name_slug:slug>/new-event/", club_event_new, name="club-event-new"),
+    path("seasons/<name_slug:slug>/", season_page, name="season"),
+    path("seasons/<name_slug:slug>/csv/", season_csv, name="season-csv"),
+]

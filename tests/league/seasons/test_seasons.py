@@ -1,0 +1,144 @@
+"""Clubs and seasons through their services and pages: a club's organizers reach its events, a season of
+three weekly events and a second club's event by invitation, a correction moving the table at once, the
+freeze, the pages and the attacks on them."""
+
+from decimal import Decimal as D
+
+import pytest
+from django.test import Client
+
+from league.core.errors import Conflict, Forbidden
+from league.seasons import selectors, services
+from league.seasons.models import ClubEvent, SeasonEvent
+from league.tournaments import services as tournaments
+from league.tournaments.models import Tournament
+from tests.factories import StaffFactory, UserFactory
+from tests.factories import tournaments as helpers
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff():
+    return StaffFactory(username="sam")
+
+
+@pytest.fixture
+def club(staff):
+    return services.club_create(by=staff, name="Tuesday Nuggets")
+
+
+@pytest.fixture
+def clara(club, staff):
+    clara = UserFactory(username="clara")
+    services.club_organizer_add(club=club, by=staff, username="Clara")  # any case, as sign-up
+    return clara
+
+
+def weekly(club, clara, name, places, registrar=None):
+    """A 4-player Swiss of one round at a table of 4 (Ada, Bea, Cal, Dov), played in `places`, finished.
+    The walk-ins are registered by name (the club's reach); `registrar` (staff) for another club's event."""
+    tournament = tournaments.tournament_create(
+        created_by=clara, name=name, game_id="nacho_pile", format="swiss", table_size=4, rounds=1
+    )
+    services.club_event_attach(club=club, by=clara, tournament=tournament)
+    registrations = [
+        tournaments.registration_add(tournament=tournament, by=registrar or clara, name=name, seed=seed)
+        for seed, name in enumerate(["Ada", "Bea", "Cal", "Dov"], start=1)
+    ]
+    tournaments.tournament_start(tournament=tournament, by=clara)
+    by_name = {r.player_id: r.player.name for r in registrations}
+    helpers.play_round(tournament, clara, lambda index, seats: [places[by_name[p]] for p in seats])
+    tournament.refresh_from_db()
+    if tournament.status != Tournament.Status.FINISHED:
+        tournaments.tournament_finish(tournament=tournament, by=clara)
+        tournament.refresh_from_db()
+    return tournament
+
+
+def test_a_club_organizer_creates_and_runs_the_clubs_events(club, clara):
+    tournament = weekly(club, clara, "Week 1", {"Ada": 1, "Bea": 2, "Cal": 3, "Dov": 4})
+    assert tournament.status == Tournament.Status.FINISHED
+    assert set(tournament.organizers.values_list("username", flat=True)) == {"clara", "sam"}
+    stranger = UserFactory(username="stranger")
+    with pytest.raises(Forbidden):
+        tournaments.tournament_create(created_by=stranger, name="Nope", game_id="nacho_pile", format="swiss")
+    with pytest.raises(Forbidden):
+        services.season_create(club=club, by=stranger, name="Mine", place_points="10 5")
+    with pytest.raises(Forbidden):
+        services.club_create(by=clara, name="Another")  # clubs are made by site staff
+
+
+def test_a_season_of_three_weeks_and_another_clubs_event_by_invitation(club, clara, staff):
+    season = services.season_create(
+        club=club, by=clara, name="Autumn", place_points="10 6 3 1", per_win="1", tie_breaks=["firsts"]
+    )
+    weeks = [
+        weekly(club, clara, "Week 1", {"Ada": 1, "Bea": 2, "Cal": 3, "Dov": 4}),
+        weekly(club, clara, "Week 2", {"Ada": 2, "Bea": 1, "Cal": 3, "Dov": 4}),
+        weekly(club, clara, "Week 3", {"Ada": 3, "Bea": 1, "Cal": 2, "Dov": 4}),
+    ]
+    for week in weeks:
+        assert services.season_event_add(season=season, by=clara, tournament=week).accepted_at is not None
+    other = services.club_create(by=staff, name="Saturday Feet")
+    olga = UserFactory(username="olga")
+    services.club_organizer_add(club=other, by=staff, username="olga")
+    away = weekly(other, olga, "Away day", {"Ada": 4, "Bea": 3, "Cal": 1, "Dov": 2}, registrar=staff)
+    entry = services.season_event_add(season=season, by=clara, tournament=away, multiplier="2")
+    assert entry.accepted_at is None  # another club's event: invited
+    with pytest.raises(Forbidden):
+        services.season_event_answer(entry=entry, by=clara, accept=True)  # not hers to accept
+    services.season_event_answer(entry=entry, by=olga, accept=True)
+    lines = selectors.season_table(season).lines
+    # Ada: 10+1, 6, 3, away 4th (1 ×2 = 2) = 22; Bea: 6, 10+1, 10+1, away 3rd (3 ×2 = 6) = 34;
+    # Cal: 3, 3, 6, away 1st ((10+1) ×2 = 22) = 34; Dov: 1, 1, 1, away 2nd (6 ×2 = 12) = 15.
+    # Bea and Cal tie on 34: Bea has two first places, Cal one.
+    assert [(line.name, line.total, line.rank) for line in lines] == [
+        ("Bea", D("34.00"), 1),
+        ("Cal", D("34.00"), 2),
+        ("Ada", D("22.00"), 3),
+        ("Dov", D("15.00"), 4),
+    ]
+    # a correction in week 1 (Dov and Ada swap) moves the table at once
+    table = weeks[0].round_set.get().tables.get()
+    seats = list(table.match.seats.order_by("seat").values_list("player__name", flat=True))
+    swapped = {"Ada": 4, "Bea": 2, "Cal": 3, "Dov": 1}
+    tournaments.table_result(
+        table=table, by=clara, expected_version=1, places=[swapped[n] for n in seats], reason="slip misread"
+    )
+    lines = {line.name: line.total for line in selectors.season_table(season).lines}
+    assert (lines["Ada"], lines["Dov"]) == (D("12.00"), D("25.00"))  # Ada 1 + 6 + 3 + 2; Dov 11 + 1 + 1 + 12
+    # frozen: a later correction leaves the table and says which event changed
+    services.season_freeze(season=season, by=clara)
+    tournaments.table_result(
+        table=table, by=clara, expected_version=2, places=[[1, 2, 3, 4][i] for i in range(4)], reason="back"
+    )
+    frozen = selectors.season_table(season)
+    assert {line.name: line.total for line in frozen.lines}["Dov"] == D("25.00")
+    assert frozen.changed_after_freeze == ["Week 1"]
+    with pytest.raises(Conflict):
+        services.season_event_add(season=season, by=clara, tournament=weeks[0])
+
+
+def test_the_season_page_explains_each_players_points_and_refuses_strangers(club, clara):
+    season = services.season_create(club=club, by=clara, name="Winter", place_points="10 6 3 1", best_of="1")
+    for n, week in enumerate(
+        [{"Ada": 1, "Bea": 2, "Cal": 3, "Dov": 4}, {"Ada": 2, "Bea": 1, "Cal": 3, "Dov": 4}], start=1
+    ):
+        services.season_event_add(season=season, by=clara, tournament=weekly(club, clara, f"Week {n}", week))
+    page = Client().get(f"/seasons/{season.slug}/").content.decode()
+    assert "A player&#x27;s best 1 results count; the rest are dropped (the later of equal results)." in page
+    assert "place 1 → 10.00 for the place = <strong>10.00</strong>" in page
+    assert "Dropped: <bdi>Week 2</bdi> (6.00)" in page  # Ada's second-best result
+    csv = Client().get(f"/seasons/{season.slug}/csv/").content.decode("utf-8-sig").splitlines()
+    assert csv[0] == "rank,player,total,events attended,qualifies,counted,dropped"
+    assert csv[1] == "1,Ada,10.00,2,no,Week 1: 10.00,Week 2: 6.00"
+    stranger = Client()
+    stranger.force_login(UserFactory(username="mallory"))
+    answer = stranger.post(f"/seasons/{season.slug}/", {"action": "freeze"})
+    assert answer.status_code == 403
+    assert "only the club&#x27;s organizers (and site staff) can do this" in answer.content.decode()
+    assert stranger.get(f"/clubs/{club.slug}/new-event/").status_code == 404
+    club_page = Client().get(f"/clubs/{club.slug}/").content.decode()
+    assert '<a href="/players/ada/"><bdi>Ada</bdi></a>' in club_page
+    assert ClubEvent.objects.filter(club=club).count() == 2 and SeasonEvent.objects.count() == 2
