@@ -1,7 +1,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from league.api import accounts, bots, ladders, notifications, private_links, tournaments, views
+from league.api import accounts, bots, ladders, notifications, private_links, seasons, tournaments, views
 
 router = DefaultRouter()
 router.register("players", views.PlayerViewSet, basename="player")
@@ -15,6 +15,8 @@ router.register("bot-leagues", bots.LeagueViewSet, basename="bot-league")
 router.register("ladders", ladders.LadderViewSet, basename="ladder")
 router.register("challenges", ladders.ChallengeViewSet, basename="challenge")
 router.register("tournaments", tournaments.TournamentViewSet, basename="tournament")
+router.register("clubs", seasons.ClubViewSet, basename="club")
+router.register("seasons", seasons.SeasonViewSet, basename="season")
 router.register("tournament-rounds", tournaments.RoundViewSet, basename="tournament-round")
 router.register("tournament-tables", tournaments.TableViewSet, basename="tournament-table")
 

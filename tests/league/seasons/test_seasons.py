@@ -142,3 +142,25 @@ def test_the_season_page_explains_each_players_points_and_refuses_strangers(club
     club_page = Client().get(f"/clubs/{club.slug}/").content.decode()
     assert '<a href="/players/ada/"><bdi>Ada</bdi></a>' in club_page
     assert ClubEvent.objects.filter(club=club).count() == 2 and SeasonEvent.objects.count() == 2
+
+
+def test_the_api_gives_a_season_with_its_table_and_a_club_with_its_events(club, clara):
+    season = services.season_create(club=club, by=clara, name="Spring", place_points="10 6 3 1")
+    week = weekly(club, clara, "Week 1", {"Ada": 2, "Bea": 1, "Cal": 3, "Dov": 4})
+    services.season_event_add(season=season, by=clara, tournament=week, multiplier="1.5")
+    body = Client().get(f"/api/seasons/{season.pk}/").json()
+    assert body["events"] == [{"tournament": week.pk, "multiplier": "1.50", "joined": True}]
+    assert body["frozen"] == {"frozen": False, "changed_after_freeze": []}
+    assert [(line["name"], line["total"], line["rank"]) for line in body["table"]] == [
+        ("Bea", "15.00", 1),
+        ("Ada", "9.00", 2),
+        ("Cal", "4.50", 3),
+        ("Dov", "1.50", 4),
+    ]
+    assert body["table"][0]["counted"][0]["points"] == "15.00"
+    clubs = Client().get("/api/clubs/").json()
+    assert [(c["name"], c["events"], c["seasons"]) for c in clubs["results"]] == [
+        ("Tuesday Nuggets", [week.pk], [season.pk])
+    ]
+    refused = Client().post("/api/clubs/", {"name": "x"})
+    assert (refused.status_code, refused.json()["code"]) == (401, "not_authenticated")
