@@ -97,14 +97,19 @@ class SeasonSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.DictField())
     def get_frozen(self, season: Season) -> dict:
         """Whether the table is frozen, and the events whose results changed after the freeze."""
-        table = selectors.season_table(season)
-        self.context.setdefault("tables", {})[season.pk] = table
+        table = self._table(season)
         return {"frozen": table.frozen, "changed_after_freeze": table.changed_after_freeze}
+
+    def _table(self, season: Season) -> selectors.SeasonTable:
+        """The season's table, computed once per answer (both fields read it)."""
+        cache: dict[int, selectors.SeasonTable] = self.__dict__.setdefault("_tables", {})
+        if season.pk not in cache:
+            cache[season.pk] = selectors.season_table(season)
+        return cache[season.pk]
 
     @extend_schema_field(LineSerializer(many=True))
     def get_table(self, season: Season) -> list[dict]:
-        table = self.context.get("tables", {}).get(season.pk) or selectors.season_table(season)
-        return LineSerializer(table.lines, many=True).data
+        return list(LineSerializer(self._table(season).lines, many=True).data)
 
 
 class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
