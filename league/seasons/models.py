@@ -99,3 +99,17 @@ class SeasonEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} in {self.season}"
+
+
+class CalendarFeed(models.Model):
+    """A user's private calendar feed of their own events: a secret address (only its SHA-256 stored),
+    revoked by issuing a new one or by revoking it."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed"
+    )
+    token_hash = models.CharField(max_length=64, unique=True)
+    issued_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"calendar feed of {self.user_id}"

@@ -14,8 +14,8 @@ from django.utils import timezone
 from league.core.errors import UserError
 from league.core.exports import csv_download
 from league.core.forms import add_user_error
-from league.seasons import selectors, services
-from league.seasons.models import Club, Season, SeasonEvent
+from league.seasons import calendars, selectors, services
+from league.seasons.models import CalendarFeed, Club, Season, SeasonEvent
 from league.seasons.points import TIE_BREAKS
 from league.tournaments import clock
 from league.tournaments import services as tournament_services
@@ -225,10 +225,55 @@ def season_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
+def _ics(body: bytes, filename: str, *, private: bool) -> HttpResponse:
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    if private:
+        response["Cache-Control"] = "no-store"
+        response["Referrer-Policy"] = "no-referrer"
+        response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def club_calendar(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's schedule as an iCalendar feed (public)."""
+    return _ics(calendars.club_calendar(_club(slug)), "club.ics", private=False)
+
+
+def my_calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
+    """A user's own events (a private address: 404 for any address that does not open a live feed)."""
+    user = calendars.feed_user(token)
+    if user is None:
+        raise Http404("no such calendar")
+    return _ics(calendars.player_calendar(user), "my-events.ics", private=True)
+
+
+def my_calendar_page(request: HttpRequest) -> HttpResponse:
+    """Where a signed-in user makes (or remakes) and stops the private address of their events' feed."""
+    if not request.user.is_authenticated:
+        return login_redirect(request.get_full_path(), reverse("accounts:login"))
+    user = request.user
+    address = ""
+    if request.method == "POST":
+        if request.POST.get("action") == "issue":
+            token = calendars.feed_issue(user)
+            address = request.build_absolute_uri(reverse("seasons:my-calendar-feed", args=[token]))
+        elif request.POST.get("action") == "revoke":
+            calendars.feed_revoke(user)
+            return redirect("seasons:my-calendar")
+    has_feed = CalendarFeed.objects.filter(user=user).exists()
+    response = render(request, "seasons/my_calendar.html", {"address": address, "has_feed": has_feed})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 app_name = "seasons"
 urlpatterns = [
     path("clubs/<name_slug:slug>/", club_page, name="club"),
     path("clubs/<name_slug:slug>/new-event/", club_event_new, name="club-event-new"),
     path("seasons/<name_slug:slug>/", season_page, name="season"),
     path("seasons/<name_slug:slug>/csv/", season_csv, name="season-csv"),
+    path("clubs/<name_slug:slug>/calendar.ics", club_calendar, name="club-calendar"),
+    path("me/calendar/", my_calendar_page, name="my-calendar"),
+    path("calendar/<str:token>.ics", my_calendar_feed, name="my-calendar-feed"),
 ]

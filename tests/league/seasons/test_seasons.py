@@ -9,9 +9,9 @@ from django.test import Client
 
 from league.core.errors import Conflict, Forbidden
 from league.seasons import selectors, services
-from league.seasons.models import ClubEvent, SeasonEvent
+from league.seasons.models import CalendarFeed, ClubEvent, SeasonEvent
 from league.tournaments import services as tournaments
-from league.tournaments.models import Tournament
+from league.tournaments.models import Registration, Tournament
 from tests.factories import StaffFactory, UserFactory
 from tests.factories import tournaments as helpers
 
@@ -164,3 +164,44 @@ def test_the_api_gives_a_season_with_its_table_and_a_club_with_its_events(club, 
     ]
     refused = Client().post("/api/clubs/", {"name": "x"})
     assert (refused.status_code, refused.json()["code"]) == (401, "not_authenticated")
+
+
+def test_the_clubs_schedule_and_a_players_own_events_as_calendars(club, clara, settings):
+    settings.SITE_URL = "https://league.example"
+    tournament = tournaments.tournament_create(
+        created_by=clara,
+        name="Night in Berlin",
+        game_id="nacho_pile",
+        format="swiss",
+        rounds=3,
+        time_zone="Europe/Berlin",
+        starts_at="2026-12-08T19:30",
+    )
+    services.club_event_attach(club=club, by=clara, tournament=tournament)
+    tournaments.tournament_open_registration(tournament=tournament, by=clara)
+    feed = Client().get(f"/clubs/{club.slug}/calendar.ics")
+    assert feed["Content-Type"] == "text/calendar; charset=utf-8"
+    body = feed.content.decode()
+    assert "SUMMARY:Night in Berlin" in body
+    assert "DTSTART;TZID=Europe/Berlin:20261208T193000" in body  # the event's own zone and time
+    assert "DTEND;TZID=Europe/Berlin:20261208T223000" in body
+    assert f"URL:https://league.example/tournaments/{tournament.slug}/" in body
+    assert "BEGIN:VTIMEZONE" in body and "TZID:Europe/Berlin" in body
+    # a player's own feed: a private address, made, read, remade (the old one stops) and stopped
+    user = helpers.user_with_player("ada", "Ada")
+    player = user.player
+    browser = Client()
+    browser.force_login(user)
+    assert browser.get("/calendar/not-a-token-at-all.ics").status_code == 404
+    page = browser.post("/me/calendar/", {"action": "issue"}).content.decode()
+    address = page.split('<code id="feed-address">')[1].split("</code>")[0]
+    path = address.removeprefix("http://testserver")
+    mine = Client().get(path)
+    assert mine.status_code == 200 and mine["Cache-Control"] == "no-store"
+    assert "Night in Berlin" not in mine.content.decode()  # Ada is in no event yet
+    Registration.objects.create(tournament=tournament, player=player, status=Registration.Status.ACTIVE)
+    assert "SUMMARY:Night in Berlin" in Client().get(path).content.decode()
+    browser.post("/me/calendar/", {"action": "issue"})
+    assert Client().get(path).status_code == 404  # remade: the old address stops
+    browser.post("/me/calendar/", {"action": "revoke"})
+    assert CalendarFeed.objects.count() == 0
