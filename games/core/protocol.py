@@ -213,8 +213,10 @@ class ProgramPipes:
         except subprocess.TimeoutExpired:
             return ExternalBotError("crashed", what)
         reason = "crashed"
-        if code > SIGNAL_EXIT and code - SIGNAL_EXIT in signal.Signals._value2member_map_:
-            number = signal.Signals(code - SIGNAL_EXIT)
+        # A plain child killed by a signal exits with its negative number, a sandboxed one with 128 + it.
+        killed = -code if code < 0 else code - SIGNAL_EXIT if code > SIGNAL_EXIT else 0
+        if killed in signal.Signals._value2member_map_:
+            number = signal.Signals(killed)
             status = f"killed by {number.name}"
             if number in LIMIT_SIGNALS:
                 reason = "limit_exceeded"
@@ -266,14 +268,22 @@ def kill_process(process: PipedProcess) -> None:
 
 
 def local_program(
-    command: Sequence[str], limits: Limits, *, clock: Callable[[], float] = time.monotonic
+    command: Sequence[str],
+    limits: Limits,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+    preexec: Callable[[], None] | None = None,
 ) -> ProgramPipes:
     """`command` started on this machine as a plain child process, with no sandbox: for an author's own
-    program on their own machine, never for a program someone else wrote. ExternalBotError if it cannot
-    start."""
+    program on their own machine, never for a program someone else wrote. `preexec` runs in the child before
+    the program (its limits: `games.core.local.rlimits`). ExternalBotError if it cannot start."""
     try:
         process = subprocess.Popen(
-            list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            list(command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            preexec_fn=preexec,  # sets resource limits only
         )
     except OSError as exc:
         raise ExternalBotError("crashed", f"could not start {command[0]!r}: {exc}") from None
@@ -373,10 +383,14 @@ def _too_long() -> ExternalBotError:
 class LocalSeats:
     """Programs of one match started on this machine with no sandbox (`local_program`): `seat(...)` is the
     runner's seat of one program, and leaving the `with` block (or `finish(outcome)`) stops every one of
-    them. For an author's own programs, as `league.programs.external.ExternalSeats` is for the workers'."""
+    them. For an author's own programs, as `league.programs.external.ExternalSeats` is for the workers'.
+    `preexec` runs in each program's process before it starts (`games.core.local.rlimits`)."""
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, *, clock: Callable[[], float] = time.monotonic, preexec: Callable[[], None] | None = None
+    ) -> None:
         self.clock = clock
+        self.preexec = preexec
         self.bots: list[ProtocolBot] = []
 
     def seat(self, *, label: str, command: Sequence[str], limits: Limits, seed: str) -> SeatPlayer:
@@ -394,7 +408,7 @@ class LocalSeats:
                 rng,
                 limits,
                 seed,
-                lambda: local_program(command, limits, clock=self.clock),
+                lambda: local_program(command, limits, clock=self.clock, preexec=self.preexec),
             )
             self.bots.append(bot)
             return bot

@@ -13,8 +13,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from games.core.errors import ReplayError
+from games.viewer.drawing import replay_frame
 from league.bots import sandbox_selectors, selectors, uploads
-from league.bots.drawings import replay_frame
 from league.bots.models import BotDefinition
 from league.core.bodies import takes_body
 from league.core.catalogue import game_choices, game_name
