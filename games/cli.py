@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 
 from games import registry
 from games.core.errors import GameError, ReplayError
-from games.core.protocol import Limits
+from games.core.protocol import TIME_BANK_SECONDS, Limits
 from games.core.record import canonical_json
 from games.core.replay import replay
 from games.core.runner import bot_seed, normalize_seats, play_match
@@ -172,7 +172,7 @@ def cmd_play_seats(args: argparse.Namespace) -> int:
         seats_from_record,
         version_notes,
     )
-    from games.core.protocol import LocalSeats
+    from games.core.protocol import LocalSeats, bank_text
 
     if args.bots is not None:
         raise UsageError("give the seats with --seat or with --bots, not both")
@@ -211,6 +211,7 @@ def cmd_play_seats(args: argparse.Namespace) -> int:
         cpu_seconds=args.cpu_seconds,
         memory_mb=args.memory_mb,
         startup_seconds=args.startup_seconds,
+        time_bank_seconds=args.time_bank,
     )
     programs = [seat for seat in seats if seat.is_program]
     preexec = None
@@ -240,13 +241,18 @@ def cmd_play_seats(args: argparse.Namespace) -> int:
             forfeit_details=details,
         )
         local.finish(record["outcome"])
+        banks = [(bot.seat, bank_text(limits.time_bank_seconds, bot.bank_after)) for bot in local.bots]
     if args.record:
         write_file(args.record, canonical_json(record) + "\n")
     if args.html:
         from games.viewer.page import replay_page
 
         write_file(args.html, replay_page(record, names, details))
-    return show(args, record, details)
+    status = show(args, record, details)
+    if not (args.json or args.playthrough):
+        for number, text in filter(lambda bank: bank[1], banks):
+            print(f"  seat {number}'s {text}")
+    return status
 
 
 def read_record(path: str) -> Any:
@@ -447,6 +453,13 @@ def build_parser() -> Parser:
         type=lambda t: positive("--memory-mb", t),
         default=defaults.memory_mb,
         help=f"a program's address space (the server's default: {defaults.memory_mb})",
+    )
+    p.add_argument(
+        "--time-bank",
+        type=seconds("--time-bank", 0, 60),
+        default=TIME_BANK_SECONDS,
+        help=f"a program's time bank for the match, drawn on by answers over the move time "
+        f"(the server's default: {TIME_BANK_SECONDS:g})",
     )
     p.set_defaults(func=cmd_play)
 

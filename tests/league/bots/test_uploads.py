@@ -209,6 +209,7 @@ def test_logs_pages_are_the_authors_and_staffs_only(client, member, staff):
                 forfeit="timeout",
                 detail="no answer within 1s (killed)",
                 output="thinking hard",
+                bank="time bank of 10s, drawn on at decision 3 (0.000s left); 0.000s left after 3 decisions",
             )
         ]
     )
@@ -226,6 +227,13 @@ def test_logs_pages_are_the_authors_and_staffs_only(client, member, staff):
             and "no answer within 1s (killed)" in page
         )
         assert "100% time-outs" in page
+        assert (
+            "Its time bank of 10s, drawn on at decision 3 (0.000s left); 0.000s left after 3 decisions."
+            in page
+        )
+    assert api(member).get(f"/api/bots/{bot.pk}/logs/").json()["results"][0]["bank"] == (
+        "time bank of 10s, drawn on at decision 3 (0.000s left); 0.000s left after 3 decisions"
+    )
 
 
 # --- API ----------------------------------------------------------------------------------------------------
@@ -301,3 +309,19 @@ def test_an_uploaded_new_version_replaces_the_old_one_in_its_ladders(member, sta
         ("leave", first.pk, "replaced by Greedy v2"),
         ("enter", second.pk, ""),
     ]
+
+
+def test_a_bots_time_bank_is_its_setting_and_reaches_its_programs_limits(member, staff):
+    from league.bots.services.work import seat_bot
+
+    uploaded = upload(member)
+    assert (uploaded.time_bank_seconds, seat_bot(uploaded).limits.time_bank_seconds) == (10.0, 10.0)
+    client = api(staff)
+    body = {"name": "Quick", "game": "nacho_pile", "strategy": "random", "time_bank_seconds": 2.5}
+    response = client.post("/api/bots/", body, format="json")
+    assert (response.status_code, response.json()["time_bank_seconds"]) == (201, 2.5)
+    bot = BotDefinition.objects.get(pk=response.json()["id"])
+    response = client.patch(f"/api/bots/{bot.pk}/", {"time_bank_seconds": 0}, format="json")
+    assert response.status_code == 200, response.json()
+    bot.refresh_from_db()
+    assert (bot.time_bank_seconds, seat_bot(bot).limits.time_bank_seconds) == (0.0, 0.0)
