@@ -169,6 +169,7 @@ def cmd_play_seats(args: argparse.Namespace) -> int:
         parse_seat,
         refuse_unsupported_system,
         rlimits,
+        runtime_limits,
         seats_from_record,
         version_notes,
     )
@@ -213,23 +214,32 @@ def cmd_play_seats(args: argparse.Namespace) -> int:
         startup_seconds=args.startup_seconds,
         time_bank_seconds=args.time_bank,
     )
-    programs = [seat for seat in seats if seat.is_program]
-    preexec = None
-    if programs:
+    if any(seat.is_program for seat in seats):
         refuse_unsupported_system()
-        preexec, missing = rlimits(limits)
-        for what in missing:
-            print(f"note: this system cannot limit a program's {what}", file=sys.stderr)
     names = [seat.label for seat in seats]
     details: dict[int, str] = {}
     quiet = args.json or args.playthrough
-    with LocalSeats(preexec=preexec) as local:
-        players = [
-            local.seat(label=seat.label, command=seat.command, limits=limits, seed=bot_seed(seed, number))
-            if seat.is_program
-            else (seat.name, dict(seat.params))
-            for number, seat in enumerate(seats)
-        ]
+    notes: list[str] = []
+    with LocalSeats() as local:
+        players: list[Any] = []
+        for number, seat in enumerate(seats):
+            if not seat.is_program:
+                players.append((seat.name, dict(seat.params)))
+                continue
+            command, seat_limits = runtime_limits(seat.command, limits)
+            preexec, missing = rlimits(seat_limits)
+            notes += [f"note: this system cannot limit a program's {what}" for what in missing]
+            players.append(
+                local.seat(
+                    label=seat.label,
+                    command=command,
+                    limits=seat_limits,
+                    seed=bot_seed(seed, number),
+                    preexec=preexec,
+                )
+            )
+        for note in dict.fromkeys(notes):
+            print(note, file=sys.stderr)
         record = play_match(
             game.spec.id,
             len(seats),

@@ -19,7 +19,7 @@ import os
 import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games import registry
@@ -27,6 +27,11 @@ from games.core.errors import GameError
 from games.core.protocol import Limits
 
 CMD = "cmd:"
+# Node reserves about 1 GiB of address space when it starts, whatever its heap: a Node program gets that much
+# more address space than the bot's memory, and its heap is bounded by the bot's memory instead, with
+# `--max-old-space-size` (`runtime_limits`).
+NODE_ADDRESS_SPACE_MB = 1024
+NODE_PROGRAMS = ("node", "nodejs")
 
 
 class SeatError(GameError):
@@ -122,6 +127,21 @@ def version_notes(record: Mapping[str, Any], seats: Sequence[Seat]) -> list[str]
                 "it may decide otherwise"
             )
     return notes
+
+
+def runtime_limits(command: Sequence[str], limits: Limits) -> tuple[tuple[str, ...], Limits]:
+    """The command and limits a program runs with on its runtime: a Node program's heap is the bot's memory
+    (`--max-old-space-size`, unless the command sets it) under an address space raised by
+    `NODE_ADDRESS_SPACE_MB`; any other program runs as it is."""
+    if os.path.basename(command[0]) not in NODE_PROGRAMS:
+        return tuple(command), limits
+    flags = (
+        []
+        if any(part.startswith("--max-old-space-size") for part in command[1:])
+        else [f"--max-old-space-size={limits.memory_mb}"]
+    )
+    raised = replace(limits, memory_mb=limits.memory_mb + NODE_ADDRESS_SPACE_MB)
+    return (command[0], *flags, *command[1:]), raised
 
 
 def refuse_unsupported_system(platform: str = sys.platform) -> None:

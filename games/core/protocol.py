@@ -436,9 +436,19 @@ class LocalSeats:
         self.preexec = preexec
         self.bots: list[ProtocolBot] = []
 
-    def seat(self, *, label: str, command: Sequence[str], limits: Limits, seed: str) -> SeatPlayer:
+    def seat(
+        self,
+        *,
+        label: str,
+        command: Sequence[str],
+        limits: Limits,
+        seed: str,
+        preexec: Callable[[], None] | None = None,
+    ) -> SeatPlayer:
         """The seat of `command`, named `{"bot": "external", "params": {"definition": label}}` in the record;
-        `seed` is the seat's seed the program is told (`games.core.runner.bot_seed`)."""
+        `seed` is the seat's seed the program is told (`games.core.runner.bot_seed`); `preexec`, if given,
+        replaces the seats' own (`LocalSeats(preexec=...)`) for this program."""
+        preexec = preexec or self.preexec
 
         def make(
             game: Game, seat: int, num_players: int, options: Mapping[str, Any], rng: random.Random
@@ -451,7 +461,7 @@ class LocalSeats:
                 rng,
                 limits,
                 seed,
-                lambda: local_program(command, limits, clock=self.clock, preexec=self.preexec),
+                lambda: local_program(command, limits, clock=self.clock, preexec=preexec),
             )
             self.bots.append(bot)
             return bot

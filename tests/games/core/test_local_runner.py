@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 
 from games.cli import main
-from games.core.local import SeatError, refuse_unsupported_system, rlimits
+from games.core.local import (
+    NODE_ADDRESS_SPACE_MB,
+    SeatError,
+    refuse_unsupported_system,
+    rlimits,
+    runtime_limits,
+)
 from games.core.protocol import Limits
 from games.core.record import canonical_json
 from games.core.replay import replay
@@ -103,7 +109,7 @@ def test_a_program_over_its_move_time_forfeits_and_the_account_says_why(capsys, 
     slow = program(tmp_path, "slow.py", "import time\ntime.sleep(5)\n")
     status, out, _ = run(
         capsys, "play", "nacho_pile", "--seat", slow, "--seat", "random", "--move-seconds", "0.2",
-        "--startup-seconds", "0",
+        "--startup-seconds", "0", "--time-bank", "0",
     )  # fmt: skip
     assert status == 0
     assert (
@@ -232,3 +238,12 @@ def test_a_bad_record_or_seat_exits_2_with_a_clear_message(capsys, tmp_path, rec
     assert status == 2
     assert out == ""
     assert message in err
+
+
+def test_a_node_program_gets_its_heap_from_the_bots_memory_under_a_raised_address_space():
+    command, limits = runtime_limits(["/usr/bin/node", "bot.js"], Limits(memory_mb=300))
+    assert command == ("/usr/bin/node", "--max-old-space-size=300", "bot.js")
+    assert limits == Limits(memory_mb=300 + NODE_ADDRESS_SPACE_MB)
+    command, _ = runtime_limits(["node", "--max-old-space-size=100", "bot.js"], Limits())
+    assert command == ("node", "--max-old-space-size=100", "bot.js")  # the author's own setting stays
+    assert runtime_limits(["python3", "bot.py"], Limits()) == (("python3", "bot.py"), Limits())
