@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -20,15 +21,17 @@ GAMES = ["nacho_pile", "nobody_but_us_chickens", "chicken_foot", "chickie_nuggs"
 TABLES = [(0, 3, 0), (1, 4, 2), (2, 3, 1)]
 
 
-def kit_command(game: str, language: str) -> str:
+def kit_command(game: str, language: str, built: Path | None = None) -> str:
     if language == "python":
         return f"cmd:{sys.executable} {KITS / game / 'bot.py'}"
+    if language == "c":
+        return f"cmd:{built}"
     return f"cmd:{shutil.which('node') or 'node'} {KITS / game / 'bot.js'}"
 
 
-def play(capsys, game: str, language: str, seed: int, players: int, seat: int) -> dict:
+def play(capsys, game: str, language: str, seed: int, players: int, seat: int, built: Path | None) -> dict:
     seats = ["heuristic" if number % 2 else "random" for number in range(players)]
-    seats[seat] = kit_command(game, language)
+    seats[seat] = kit_command(game, language, built)
     argv = ["play", game, "--seed", str(seed), "--json"]
     for text in seats:
         argv += ["--seat", text]
@@ -38,9 +41,9 @@ def play(capsys, game: str, language: str, seed: int, players: int, seat: int) -
     return json.loads(out)
 
 
-def check_legal_full_games(capsys, game: str, language: str) -> None:
+def check_legal_full_games(capsys, game: str, language: str, built: Path | None = None) -> None:
     for seed, players, seat in TABLES:
-        record = play(capsys, game, language, seed, players, seat)
+        record = play(capsys, game, language, seed, players, seat, built)
         assert record["end"]["forfeits"] == [], (seed, record["end"])
         assert record["end"]["reason"] == "normal"
         assert record["seats"][seat]["bot"] == "external"
@@ -52,7 +55,7 @@ def test_every_game_has_its_kits():
         game.spec.id for game in registry.all_games()
     )
     for game in GAMES:
-        assert sorted(path.name for path in (KITS / game).iterdir()) == ["bot.js", "bot.py"]
+        assert sorted(path.name for path in (KITS / game).iterdir()) == ["bot.c", "bot.js", "bot.py"]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -64,3 +67,27 @@ def test_the_python_kit_plays_legal_full_games(capsys, game):
 @pytest.mark.parametrize("game", GAMES)
 def test_the_javascript_kit_plays_legal_full_games(capsys, game):
     check_legal_full_games(capsys, game, "javascript")
+
+
+@pytest.mark.c_compiler
+@pytest.mark.parametrize("game", GAMES)
+def test_the_c_kit_compiles_without_a_warning_and_plays_legal_full_games(capsys, tmp_path, game):
+    built = tmp_path / "bot"
+    compiled = subprocess.run(
+        [
+            "cc",
+            "-std=c99",
+            "-O2",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-o",
+            str(built),
+            str(KITS / game / "bot.c"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (compiled.returncode, compiled.stderr) == (0, "")
+    check_legal_full_games(capsys, game, "c", built)
