@@ -312,10 +312,19 @@ def test_an_uploaded_new_version_replaces_the_old_one_in_its_ladders(member, sta
 
 
 def test_a_bots_time_bank_is_its_setting_and_reaches_its_programs_limits(member, staff):
+    from django.test import Client
+
     from league.bots.services.work import seat_bot
+
+    def client_for(user):
+        client = Client()
+        client.force_login(user)
+        return client
 
     uploaded = upload(member)
     assert (uploaded.time_bank_seconds, seat_bot(uploaded).limits.time_bank_seconds) == (10.0, 10.0)
+    page = client_for(member).get(f"/bots/bots/{uploaded.pk}/").content.decode()
+    assert "1.0 s a move and a time bank of 10 s a match" in page
     client = api(staff)
     body = {"name": "Quick", "game": "nacho_pile", "strategy": "random", "time_bank_seconds": 2.5}
     response = client.post("/api/bots/", body, format="json")
