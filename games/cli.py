@@ -312,10 +312,18 @@ def summarize(record: dict[str, Any], details: dict[int, str] | None = None) -> 
         )
     outcome = record["outcome"]
     for seat, (place, score) in enumerate(zip(outcome["places"], outcome["scores"], strict=True)):
-        entry = record["seats"][seat]
-        name = entry["params"].get("definition", entry["bot"]) if "external" in entry else entry["bot"]
-        lines.append(f"  place {place}: seat {seat} ({name}), score {score}")
+        lines.append(f"  place {place}: seat {seat} ({seat_name(record['seats'][seat])}), score {score}")
     return "\n".join(lines)
+
+
+def seat_name(entry: Any) -> str:
+    """What the account calls a seat: a program by its definition (locally, its command), a bot by name."""
+    if not isinstance(entry, dict):
+        return "?"
+    params = entry.get("params")
+    if "external" in entry and isinstance(params, dict) and isinstance(params.get("definition"), str):
+        return str(params["definition"])
+    return str(entry.get("bot", "?"))
 
 
 EXIT_NOT_VERIFIABLE = 3

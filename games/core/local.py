@@ -101,7 +101,9 @@ def seats_from_record(record: Any, replaced: Mapping[int, Seat]) -> list[Seat]:
         if number in replaced:
             out.append(replaced[number])
         elif "external" in entry or not isinstance(entry.get("bot"), str):
-            definition = (entry.get("external") or {}).get("definition", "a program")
+            external = entry.get("external")
+            definition = external.get("definition") if isinstance(external, dict) else None
+            definition = definition if isinstance(definition, str) else "a program"
             raise SeatError(
                 f"seat {number} was played by an external program ({definition}): give --seat "
                 f"{number}=cmd:COMMAND to play it"

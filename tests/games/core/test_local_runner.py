@@ -218,6 +218,19 @@ def test_bad_arguments_exit_2_with_a_clear_message(capsys, argv, message):
             {
                 "game": "nacho_pile",
                 "options": {},
+                "seed": 1,
+                "seats": [
+                    {"bot": "external", "params": 5, "external": "x"},
+                    {"bot": "random", "params": {}},
+                ],
+            },
+            "1=random",
+            "seat 0 was played by an external program (a program): give --seat 0=cmd:COMMAND to play it",
+        ),
+        (
+            {
+                "game": "nacho_pile",
+                "options": {},
                 "seed": "one",
                 "seats": [{"bot": "random", "params": {}}] * 2,
             },
@@ -247,3 +260,12 @@ def test_a_node_program_gets_its_heap_from_the_bots_memory_under_a_raised_addres
     command, _ = runtime_limits(["node", "--max-old-space-size=100", "bot.js"], Limits())
     assert command == ("node", "--max-old-space-size=100", "bot.js")  # the author's own setting stays
     assert runtime_limits(["python3", "bot.py"], Limits()) == (("python3", "bot.py"), Limits())
+
+
+def test_the_account_names_a_program_by_its_definition_and_survives_a_hostile_seat_entry():
+    from games.cli import seat_name
+
+    assert seat_name({"bot": "external", "params": {"definition": "alpha"}, "external": {}}) == "alpha"
+    assert seat_name({"bot": "heuristic", "params": {}, "version": 1}) == "heuristic"
+    assert seat_name({"bot": "external", "params": 5, "external": 1}) == "external"
+    assert seat_name([1]) == "?"
