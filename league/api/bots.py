@@ -88,6 +88,11 @@ class BotUploadSerializer(serializers.Serializer):
         "(docs/bot-leagues.md).",
     )
     description = serializers.CharField(default="", allow_blank=True, max_length=5000)
+    time_bank_seconds = serializers.FloatField(
+        default=10.0,
+        help_text="Seconds per match that answers over the move time draw on.",
+        **number_limits(definitions.TIME_BANK_SECONDS),
+    )
 
 
 class ProgramLogSerializer(serializers.ModelSerializer):
@@ -163,6 +168,7 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
             name=values["name"],
             data=uploads.read_upload(values["file"]),
             description=values["description"],
+            time_bank_seconds=values["time_bank_seconds"],
         )
         return Response(BotSerializer(bot, context={"request": request}).data, status=status.HTTP_201_CREATED)
 

@@ -334,3 +334,26 @@ def test_a_bots_time_bank_is_its_setting_and_reaches_its_programs_limits(member,
     assert response.status_code == 200, response.json()
     bot.refresh_from_db()
     assert (bot.time_bank_seconds, seat_bot(bot).limits.time_bank_seconds) == (0.0, 0.0)
+
+
+def test_the_uploader_sets_the_time_bank_on_the_page_and_in_the_api_within_0_to_60(member, client):
+    client.force_login(member)
+    form = {"game": "nacho_pile", "name": "Banker", "file": SimpleUploadedFile("b.py", BOT)}
+    response = client.post("/bots/bots/upload/", {**form, "time_bank_seconds": "61"})
+    assert response.status_code == 400
+    assert response.context["form"].errors == {
+        "time_bank_seconds": ["Ensure this value is less than or equal to 60."]
+    }
+    form["file"] = SimpleUploadedFile("b.py", BOT)
+    response = client.post("/bots/bots/upload/", {**form, "time_bank_seconds": "2.5"})
+    assert response.status_code == 302
+    assert BotDefinition.objects.get(name="Banker").time_bank_seconds == 2.5
+
+    body = {"game": "nacho_pile", "name": "Api banker", "file": SimpleUploadedFile("b.py", BOT + b"#\n")}
+    response = api(member).post("/api/bots/upload/", {**body, "time_bank_seconds": "-1"}, format="multipart")
+    assert (response.status_code, response.json()["field"]) == (400, "time_bank_seconds")
+    body["file"] = SimpleUploadedFile("b.py", BOT + b"#\n")
+    response = api(member).post("/api/bots/upload/", {**body, "time_bank_seconds": "0"}, format="multipart")
+    assert (response.status_code, response.json()["time_bank_seconds"]) == (201, 0.0)
+    with pytest.raises(UserError, match="time bank seconds must be a number from 0 to 60"):
+        bot_upload(by=member, game_id="nacho_pile", name="Nan", data=BOT, time_bank_seconds=float("nan"))
