@@ -1,7 +1,8 @@
 """Suite-wide test setup: deselect tests whose machinery this machine lacks, and say so.
 
 Tests that need PostgreSQL, a real Celery worker, headless Chromium or the bot sandbox (bubblewrap and the
-slot users, run as root) carry the markers `postgres`, `worker`, `browser` and `sandbox`. When the machine
+slot users, run as root), Node.js or a C compiler (the JavaScript and C starter kits) carry the markers
+`postgres`, `worker`, `browser`, `sandbox`, `node` and `c_compiler`. When the machine
 lacks what a marker needs, its tests are deselected (not skipped) and the
 run ends with a line saying how many and how to run them. With PECKING_ORDER_REQUIRE_ALL_MARKERS=1 (CI)
 a missing capability is an error instead.
@@ -18,7 +19,16 @@ from urllib.parse import urlparse
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
-CAPABILITY_MARKERS = ("postgres", "worker", "browser", "sandbox", "slow", "filesystem_broker")
+CAPABILITY_MARKERS = (
+    "postgres",
+    "worker",
+    "browser",
+    "sandbox",
+    "slow",
+    "filesystem_broker",
+    "node",
+    "c_compiler",
+)
 # A run on another broker cannot run the embedded filesystem broker's own tests, whatever the machine has:
 # CI runs them in its first stage (make test, on the embedded defaults), not in its Redis stage.
 BROKER_OF_THE_RUN = ("filesystem_broker",)
@@ -31,6 +41,8 @@ HOW_TO_RUN = {
     "sandbox": "as root, run bash .ci/sandbox-users (installs bubblewrap, creates the slot users "
     "po-sandbox-0..15) and run the tests as root",
     "filesystem_broker": "run them with the embedded filesystem broker (make test, CELERY_BROKER_URL unset)",
+    "node": "install Node.js (apt-get install nodejs): the JavaScript starter kits run on the system's node",
+    "c_compiler": "install a C compiler (apt-get install gcc): the C starter kits are compiled with cc",
     "slow": (
         "they need nothing but time (every machine runs them unless PECKING_ORDER_DEFER_MARKERS names them)"
     ),
@@ -66,6 +78,10 @@ def missing_capabilities() -> dict[str, str]:
         )
     if not os.access(CHROMIUM, os.X_OK) or importlib.util.find_spec("playwright") is None:
         missing["browser"] = f"{CHROMIUM} or the playwright package is missing"
+    if shutil.which("node") is None:
+        missing["node"] = "there is no node on the PATH"
+    if shutil.which("cc") is None:
+        missing["c_compiler"] = "there is no cc on the PATH"
     from league.programs.sandboxing import sandbox
 
     problems = sandbox().problems()

@@ -44,6 +44,8 @@ from games.core.state import Action, Game, Observation
 # answer (bench/answer_sizes.py, docs/bot-protocol.md): 64 KiB leaves room for any game to come.
 MAX_ANSWER_BYTES = 64 << 10
 OUTPUT_LIMIT = 8192  # bytes of a program's standard error kept for its author, per seat (its last ones)
+# Each program's time bank per match, as the league's bots have it unless their author sets another (0 to 60).
+TIME_BANK_SECONDS = 10.0
 EXIT_GRACE_SECONDS = 0.5
 # bubblewrap exits with 128 + the signal that killed the program
 SIGNAL_EXIT = 128
@@ -64,8 +66,10 @@ class Limits:
     """What one bot process may use.
 
     `move_seconds` is the wall-clock time allowed for each answer (the program is killed when it runs out),
-    and the first answer has `startup_seconds` more; `cpu_seconds` is the CPU time per process for the whole
-    match and `memory_mb` caps each process's address space (the league's sandbox enforces both:
+    and the first answer has `startup_seconds` more; `time_bank_seconds` is the program's time bank for the
+    whole match: an answer over its allowance draws the excess from it, and an answer that would overdraw it
+    is a time-out (`ProtocolBot`). `cpu_seconds` is the CPU time per process for the whole match and
+    `memory_mb` caps each process's address space (the league's sandbox enforces both:
     `league.programs.sandbox`).
     """
 
@@ -73,6 +77,7 @@ class Limits:
     cpu_seconds: int = 60
     memory_mb: int = 512
     startup_seconds: float = 5.0
+    time_bank_seconds: float = 0.0
 
 
 class PipedProcess(Protocol):
@@ -213,8 +218,10 @@ class ProgramPipes:
         except subprocess.TimeoutExpired:
             return ExternalBotError("crashed", what)
         reason = "crashed"
-        if code > SIGNAL_EXIT and code - SIGNAL_EXIT in signal.Signals._value2member_map_:
-            number = signal.Signals(code - SIGNAL_EXIT)
+        # A plain child killed by a signal exits with its negative number, a sandboxed one with 128 + it.
+        killed = -code if code < 0 else code - SIGNAL_EXIT if code > SIGNAL_EXIT else 0
+        if killed in signal.Signals._value2member_map_:
+            number = signal.Signals(killed)
             status = f"killed by {number.name}"
             if number in LIMIT_SIGNALS:
                 reason = "limit_exceeded"
@@ -266,14 +273,22 @@ def kill_process(process: PipedProcess) -> None:
 
 
 def local_program(
-    command: Sequence[str], limits: Limits, *, clock: Callable[[], float] = time.monotonic
+    command: Sequence[str],
+    limits: Limits,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+    preexec: Callable[[], None] | None = None,
 ) -> ProgramPipes:
     """`command` started on this machine as a plain child process, with no sandbox: for an author's own
-    program on their own machine, never for a program someone else wrote. ExternalBotError if it cannot
-    start."""
+    program on their own machine, never for a program someone else wrote. `preexec` runs in the child before
+    the program (its limits: `games.core.local.rlimits`). ExternalBotError if it cannot start."""
     try:
         process = subprocess.Popen(
-            list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            list(command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            preexec_fn=preexec,  # sets resource limits only
         )
     except OSError as exc:
         raise ExternalBotError("crashed", f"could not start {command[0]!r}: {exc}") from None
@@ -287,6 +302,11 @@ class ProtocolBot(Bot):
     without a free sandbox say, fails the match before it begins, rather than a seat); the program is told
     the start of the match on its first decision. An ExternalBotError from `start`, or `program_error`, is
     the seat's forfeit at its first decision.
+
+    The time bank: each answer may take its allowance (the move time, plus the start-up allowance for the
+    first) and what is left of the bank; the time it takes over its allowance is drawn from the bank, and an
+    answer not read within both is a `timeout`. `bank_after` holds the bank's seconds after each decision
+    (for the program's log), `bank` what is left.
     """
 
     name = "external"
@@ -311,6 +331,8 @@ class ProtocolBot(Bot):
         self.answered = False
         self.error: ExternalBotError | None = None
         self.program: ProgramPipes | None = None
+        self.bank = float(limits.time_bank_seconds)
+        self.bank_after: list[float] = []
         if program_error:
             self.error = ExternalBotError("crashed", program_error)
             return
@@ -340,11 +362,25 @@ class ProtocolBot(Bot):
         if not self.started:
             self._start()
         # The first answer may also pay for the program's start (an interpreter loading its modules).
-        seconds = self.limits.move_seconds + (0.0 if self.answered else self.limits.startup_seconds)
+        allowance = self.limits.move_seconds + (0.0 if self.answered else self.limits.startup_seconds)
         # None only with an error, which `_start` raised at the seat's first decision (its forfeit)
         program = cast(ProgramPipes, self.program)
         program.send({"type": "act", "observation": observation, "legal_actions": legal_actions})
-        action = program.read_answer(seconds)
+        started = program.clock()
+        try:
+            action = program.read_answer(allowance + self.bank)
+        except ExternalBotError as exc:
+            if exc.forfeit_reason == "timeout" and self.limits.time_bank_seconds > 0:
+                spent, self.bank = self.bank, 0.0
+                self.bank_after.append(0.0)
+                raise ExternalBotError(
+                    "timeout",
+                    f"no answer read within {allowance:g}s and the {spent:.3f}s left in its time bank "
+                    "(killed)",
+                ) from None
+            raise
+        self.bank = max(0.0, self.bank - max(0.0, program.clock() - started - allowance))
+        self.bank_after.append(self.bank)
         self.answered = True
         return action
 
@@ -356,6 +392,23 @@ class ProtocolBot(Bot):
             with contextlib.suppress(ExternalBotError):
                 self.program.send({"type": "end", "outcome": dict(outcome)})
         self.program.close()
+
+
+def bank_text(start: float, bank_after: Sequence[float]) -> str:
+    """A time bank's account, in words: the decisions that drew on it and what each left, and what was left
+    at the end (the program's log, the local runner's account); "" without a bank. `bank_after`: the bank
+    after each decision."""
+    if not start:
+        return ""
+    draws, before = [], start
+    for number, left in enumerate(bank_after, 1):
+        if left < before:
+            draws.append(f"decision {number} ({left:.3f}s left)")
+        before = left
+    decisions = f"{len(bank_after)} decision{'' if len(bank_after) == 1 else 's'}"
+    if not draws:
+        return f"time bank of {start:g}s, untouched over {decisions}"
+    return f"time bank of {start:g}s, drawn on at {', '.join(draws)}; {before:.3f}s left after {decisions}"
 
 
 def _excerpt(line: bytes) -> str:
@@ -373,15 +426,29 @@ def _too_long() -> ExternalBotError:
 class LocalSeats:
     """Programs of one match started on this machine with no sandbox (`local_program`): `seat(...)` is the
     runner's seat of one program, and leaving the `with` block (or `finish(outcome)`) stops every one of
-    them. For an author's own programs, as `league.programs.external.ExternalSeats` is for the workers'."""
+    them. For an author's own programs, as `league.programs.external.ExternalSeats` is for the workers'.
+    `preexec` runs in each program's process before it starts (`games.core.local.rlimits`)."""
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, *, clock: Callable[[], float] = time.monotonic, preexec: Callable[[], None] | None = None
+    ) -> None:
         self.clock = clock
+        self.preexec = preexec
         self.bots: list[ProtocolBot] = []
 
-    def seat(self, *, label: str, command: Sequence[str], limits: Limits, seed: str) -> SeatPlayer:
+    def seat(
+        self,
+        *,
+        label: str,
+        command: Sequence[str],
+        limits: Limits,
+        seed: str,
+        preexec: Callable[[], None] | None = None,
+    ) -> SeatPlayer:
         """The seat of `command`, named `{"bot": "external", "params": {"definition": label}}` in the record;
-        `seed` is the seat's seed the program is told (`games.core.runner.bot_seed`)."""
+        `seed` is the seat's seed the program is told (`games.core.runner.bot_seed`); `preexec`, if given,
+        replaces the seats' own (`LocalSeats(preexec=...)`) for this program."""
+        preexec = preexec or self.preexec
 
         def make(
             game: Game, seat: int, num_players: int, options: Mapping[str, Any], rng: random.Random
@@ -394,7 +461,7 @@ class LocalSeats:
                 rng,
                 limits,
                 seed,
-                lambda: local_program(command, limits, clock=self.clock),
+                lambda: local_program(command, limits, clock=self.clock, preexec=preexec),
             )
             self.bots.append(bot)
             return bot

@@ -57,6 +57,7 @@ class BotSerializer(serializers.ModelSerializer):
             "move_seconds",
             "cpu_seconds",
             "memory_mb",
+            "time_bank_seconds",
             "description",
             "player",
             "previous",
@@ -87,12 +88,17 @@ class BotUploadSerializer(serializers.Serializer):
         "(docs/bot-leagues.md).",
     )
     description = serializers.CharField(default="", allow_blank=True, max_length=5000)
+    time_bank_seconds = serializers.FloatField(
+        default=10.0,
+        help_text="Seconds per match that answers over the move time draw on.",
+        **number_limits(definitions.TIME_BANK_SECONDS),
+    )
 
 
 class ProgramLogSerializer(serializers.ModelSerializer):
     class Meta:
         model = ProgramLog
-        fields = ["match", "seat", "forfeit", "detail", "output", "output_bytes", "created_at"]
+        fields = ["match", "seat", "forfeit", "detail", "output", "output_bytes", "bank", "created_at"]
         read_only_fields = fields
 
 
@@ -108,6 +114,11 @@ class BotWriteSerializer(serializers.Serializer):
     move_seconds = serializers.FloatField(default=1.0, **number_limits(definitions.MOVE_SECONDS))
     cpu_seconds = serializers.IntegerField(default=60, **whole_limits(definitions.CPU_SECONDS))
     memory_mb = serializers.IntegerField(default=512, **whole_limits(definitions.MEMORY_MB))
+    time_bank_seconds = serializers.FloatField(
+        default=10.0,
+        help_text="External programs: seconds per match that answers over the move time draw on.",
+        **number_limits(definitions.TIME_BANK_SECONDS),
+    )
     description = serializers.CharField(default="", allow_blank=True, max_length=5000)
 
 
@@ -120,6 +131,7 @@ class BotReviseSerializer(serializers.Serializer):
     move_seconds = serializers.FloatField(required=False, **number_limits(definitions.MOVE_SECONDS))
     cpu_seconds = serializers.IntegerField(required=False, **whole_limits(definitions.CPU_SECONDS))
     memory_mb = serializers.IntegerField(required=False, **whole_limits(definitions.MEMORY_MB))
+    time_bank_seconds = serializers.FloatField(required=False, **number_limits(definitions.TIME_BANK_SECONDS))
     description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
 
 
@@ -156,6 +168,7 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
             name=values["name"],
             data=uploads.read_upload(values["file"]),
             description=values["description"],
+            time_bank_seconds=values["time_bank_seconds"],
         )
         return Response(BotSerializer(bot, context={"request": request}).data, status=status.HTTP_201_CREATED)
 

@@ -24,7 +24,15 @@ from league.core.catalogue import game_choices
 from league.core.errors import UserError
 from league.core.forms import add_user_error, json_object
 
-DEFINITION_FIELDS = ("strategy", "params", "command", "move_seconds", "cpu_seconds", "memory_mb")
+DEFINITION_FIELDS = (
+    "strategy",
+    "params",
+    "command",
+    "move_seconds",
+    "cpu_seconds",
+    "memory_mb",
+    "time_bank_seconds",
+)
 
 
 class BotDefinitionForm(forms.ModelForm):
@@ -44,6 +52,7 @@ class BotDefinitionForm(forms.ModelForm):
             "move_seconds",
             "cpu_seconds",
             "memory_mb",
+            "time_bank_seconds",
             "description",
         ]
 
@@ -76,6 +85,7 @@ class BotDefinitionForm(forms.ModelForm):
                 move_seconds=data["move_seconds"],
                 cpu_seconds=data["cpu_seconds"],
                 memory_mb=data["memory_mb"],
+                time_bank_seconds=data["time_bank_seconds"],
                 by=self.user,
             )
             if not self.instance.pk:  # a new bot's name (fixed once it exists): checked here, not on saving

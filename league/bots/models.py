@@ -57,6 +57,10 @@ class BotDefinition(models.Model):
     memory_mb = models.PositiveIntegerField(
         default=512, help_text="External programs: memory (address space)."
     )
+    time_bank_seconds = models.FloatField(
+        default=10.0,
+        help_text="External programs: seconds per match that answers over the move time draw on (0 to 60).",
+    )
     program = models.ForeignKey(
         "programs.Program",
         null=True,
@@ -93,6 +97,10 @@ class BotDefinition(models.Model):
                 name="bot_strategy_iff_builtin",
             ),
             models.CheckConstraint(condition=models.Q(move_seconds__gt=0), name="bot_move_seconds_positive"),
+            models.CheckConstraint(
+                condition=models.Q(time_bank_seconds__gte=0, time_bank_seconds__lte=60),
+                name="bot_time_bank_seconds_0_to_60",
+            ),
             models.CheckConstraint(
                 condition=models.Q(program__isnull=True) | models.Q(kind="external", command=[]),
                 name="bot_program_is_external_without_command",

@@ -35,7 +35,12 @@ from kombu.exceptions import KombuError
 
 from league.bots.budget import DEFAULT_MEMORY_MB, check_seat_memory
 from league.bots.models import BotDefinition
-from league.bots.services.definitions import check_bot_description, check_bot_name
+from league.bots.services.definitions import (
+    TIME_BANK_DEFAULT,
+    TIME_BANK_SECONDS,
+    check_bot_description,
+    check_bot_name,
+)
 from league.bots.services.ladders import ladders_follow_new_version
 from league.core import events
 from league.core.catalogue import game_spec
@@ -149,17 +154,20 @@ def bot_upload(
     name: Any,
     data: bytes,
     description: str = "",
+    time_bank_seconds: Any = TIME_BANK_DEFAULT,
 ) -> BotDefinition:
     """Register the next version of the bot `name` of `game_id` from an uploaded program (`data`, its bytes).
 
     A name no bot of the game has makes version 1 (the uploader is its author); the name of the uploader's own
     uploaded bot makes its next version (`previous` is the latest); the name of anyone else's bot is refused.
     The version is stored `checking`: its modules are compiled by `bot_check`, queued after the commit.
+    `time_bank_seconds` is its time bank per match (0 to 60; docs/bot-protocol.md).
     """
     if by is None or not by.is_authenticated:
         raise NotSignedIn("sign in to upload a bot")
     check_throttle(by)
     spec = game_spec(game_id, field="game")
+    bank = float(TIME_BANK_SECONDS.check(time_bank_seconds, "time_bank_seconds"))
     latest = _latest_version(spec.id, name)
     if latest is None:
         cleaned = check_bot_name(name, game_id=spec.id)
@@ -208,6 +216,7 @@ def bot_upload(
                 game_id=spec.id,
                 kind=BotDefinition.Kind.EXTERNAL,
                 program=program,
+                time_bank_seconds=bank,
                 description=description,
                 previous=latest,
                 created_by=by,

@@ -32,6 +32,7 @@ from games.core.protocol import (
     Limits,
     ProgramPipes,
     ProtocolBot,
+    bank_text,
 )
 from games.core.runner import SeatPlayer
 from games.core.state import Game
@@ -120,6 +121,7 @@ class SeatLog:
     detail: str = ""
     output: str = ""
     output_bytes: int = 0
+    bank: str = ""  # its time bank after each decision, in words (`games.core.protocol.bank_text`)
 
 
 class ExternalBot(ProtocolBot):
@@ -213,7 +215,8 @@ class ExternalSeats:
             raise errors[0]
 
     def logs(self, forfeits: Sequence[Mapping[str, Any]], details: Mapping[int, str]) -> list[SeatLog]:
-        """Each program's log: its forfeit (code and words) if it forfeited, and what it printed."""
+        """Each program's log: its forfeit (code and words) if it forfeited, what it printed, and its time
+        bank after each decision."""
         reasons = {forfeit["seat"]: forfeit["reason"] for forfeit in forfeits}
         logs = []
         for label, bot in self.bots:
@@ -226,6 +229,7 @@ class ExternalSeats:
                     detail=details.get(bot.seat, ""),
                     output=program.output_text() if program is not None else "",
                     output_bytes=program.output_bytes if program is not None else 0,
+                    bank=bank_text(bot.limits.time_bank_seconds, bot.bank_after),
                 )
             )
         return logs

@@ -57,6 +57,9 @@ class ProgramLog(models.Model):
     detail = models.TextField(blank=True, help_text="Why it forfeited, in words.")
     output = models.TextField(blank=True, help_text="The last 8 KB the program wrote to its standard error.")
     output_bytes = models.PositiveBigIntegerField(default=0, help_text="All it wrote there, in bytes.")
+    bank = models.TextField(
+        blank=True, help_text="Its time bank after each decision, in words: the decisions that drew on it."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

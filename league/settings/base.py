@@ -153,6 +153,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# The replay viewer's script and style are the engines' package data (games/viewer/static/), which the local
+# runner's replay files inline: the site serves the same files as replay/replay.js and replay/replay.css.
+STATICFILES_DIRS = [("replay", BASE_DIR / "games" / "viewer" / "static")]
 # Sign-up, log-in and the player's own pages: league.accounts (docs/players.md).
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:me"

@@ -96,7 +96,7 @@ LOGGING = {"formatters": {"server": {"style": "{"}}}
 def test_no_python_module_writes_inline_script_style_or_handler():
     """HTML that Python writes (template tags, drawings, widgets) holds none either."""
     found = {}
-    for path in sorted((BASE / "league").rglob("*.py")):
+    for path in [*sorted((BASE / "league").rglob("*.py")), BASE / "games" / "viewer" / "drawing.py"]:
         lines = _refused_in_python(path.read_text())
         if lines:
             found[str(path.relative_to(BASE))] = lines

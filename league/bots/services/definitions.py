@@ -17,6 +17,7 @@ from django.db.models import Max
 
 from games import registry
 from games.core.errors import OptionError, UnknownBot
+from games.core.protocol import TIME_BANK_SECONDS as TIME_BANK_DEFAULT
 from league.bots.budget import DEFAULT_MEMORY_MB, check_seat_memory
 from league.bots.models import BotDefinition
 from league.bots.services.ladders import ladders_follow_new_version
@@ -36,6 +37,8 @@ MOVE_SECONDS = Bounds(0.01, 600, whole=False)
 # whole bot is bounded by that many times memory_mb (docs/bot-protocol.md).
 CPU_SECONDS = Bounds(1, 300)
 MEMORY_MB = Bounds(64, 2048)
+# An external program's time bank per match: answers over the move time draw on it (docs/bot-protocol.md).
+TIME_BANK_SECONDS = Bounds(0, 60, whole=False)
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ class BotPlan:
     move_seconds: float
     cpu_seconds: int
     memory_mb: int
+    time_bank_seconds: float = TIME_BANK_DEFAULT
 
 
 def check_bot(
@@ -60,6 +64,7 @@ def check_bot(
     move_seconds: float = 1.0,
     cpu_seconds: int = 60,
     memory_mb: int = DEFAULT_MEMORY_MB,
+    time_bank_seconds: float = TIME_BANK_DEFAULT,
     by: User | None,
 ) -> BotPlan:
     """Validate a bot definition. Only staff may register external programs (they run on the workers)."""
@@ -71,6 +76,7 @@ def check_bot(
     move_seconds = float(MOVE_SECONDS.check(move_seconds, "move_seconds"))
     cpu_seconds = CPU_SECONDS.check(cpu_seconds, "cpu_seconds")
     memory_mb = MEMORY_MB.check(memory_mb, "memory_mb")
+    bank = float(TIME_BANK_SECONDS.check(time_bank_seconds, "time_bank_seconds"))
     if kind == BotDefinition.Kind.EXTERNAL:
         if by is None or not by.is_staff:
             raise Forbidden(
@@ -90,7 +96,7 @@ def check_bot(
             raise UserError(f"{exc} (it must exist on every worker)", field="command") from None
         except SandboxRefused as exc:
             raise UserError(str(exc), field="command") from None
-        return BotPlan(spec.id, kind, "", {}, list(command), move_seconds, cpu_seconds, memory_mb)
+        return BotPlan(spec.id, kind, "", {}, list(command), move_seconds, cpu_seconds, memory_mb, bank)
     try:
         cls = registry.bot_class(strategy, spec.id)
         valid = cls.validate_params(params or {})
@@ -98,7 +104,7 @@ def check_bot(
         raise UserError(str(exc), field="strategy") from None
     except OptionError as exc:
         raise UserError(str(exc), field="params") from None
-    return BotPlan(spec.id, kind, strategy, valid, [], move_seconds, cpu_seconds, memory_mb)
+    return BotPlan(spec.id, kind, strategy, valid, [], move_seconds, cpu_seconds, memory_mb, bank)
 
 
 def check_bot_name(name: Any, *, game_id: str) -> str:
@@ -151,6 +157,7 @@ def _plan_fields(plan: BotPlan) -> dict[str, Any]:
         "move_seconds": plan.move_seconds,
         "cpu_seconds": plan.cpu_seconds,
         "memory_mb": plan.memory_mb,
+        "time_bank_seconds": plan.time_bank_seconds,
     }
 
 
@@ -177,6 +184,7 @@ def bot_revise(*, bot: BotDefinition, by: User | None, **changes: Any) -> BotDef
         "move_seconds": bot.move_seconds,
         "cpu_seconds": bot.cpu_seconds,
         "memory_mb": bot.memory_mb,
+        "time_bank_seconds": bot.time_bank_seconds,
     }
     unknown = sorted(set(changes) - set(current) - {"game_id"})
     if unknown or "game_id" in changes:

@@ -251,6 +251,7 @@ def _program_logs(items: Sequence[Played]) -> list[ProgramLog]:
             detail=log.detail,
             output=log.output,
             output_bytes=log.output_bytes,
+            bank=log.bank,
         )
         for item in items
         for log in item.logs

@@ -119,7 +119,12 @@ def _seat_bots(bots) -> dict[int, tuple[int, SeatBot]]:
 def seat_bot(bot: BotDefinition) -> SeatBot:
     """What plays a seat of `bot`: its strategy, or its program's command and limits (an uploaded program's
     files are put in place per match by `league.programs.programs.seats_ready`)."""
-    limits = Limits(move_seconds=bot.move_seconds, cpu_seconds=bot.cpu_seconds, memory_mb=bot.memory_mb)
+    limits = Limits(
+        move_seconds=bot.move_seconds,
+        cpu_seconds=bot.cpu_seconds,
+        memory_mb=bot.memory_mb,
+        time_bank_seconds=bot.time_bank_seconds,
+    )
     program = bot.program if bot.is_uploaded else None
     if program is not None:
         command = tuple(program_command(program.entry))

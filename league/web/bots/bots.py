@@ -13,9 +13,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from games.core.errors import ReplayError
+from games.viewer.drawing import replay_frame
 from league.bots import sandbox_selectors, selectors, uploads
-from league.bots.drawings import replay_frame
 from league.bots.models import BotDefinition
+from league.bots.services.definitions import TIME_BANK_DEFAULT, TIME_BANK_SECONDS
 from league.core.bodies import takes_body
 from league.core.catalogue import game_choices, game_name
 from league.core.errors import UserError
@@ -86,6 +87,14 @@ class UploadForm(forms.Form):
         widget=forms.ClearableFileInput(attrs={"accept": ".py,.zip,.tar,.tgz,.gz,.bz2,.xz"}),
     )
     description = forms.CharField(required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 3}))
+    time_bank_seconds = forms.FloatField(
+        label="Time bank (seconds per match)",
+        required=False,
+        initial=TIME_BANK_DEFAULT,
+        min_value=TIME_BANK_SECONDS.low,
+        max_value=TIME_BANK_SECONDS.high,
+        help_text="An answer over the move time draws on it; an empty bank forfeits the seat (a time-out).",
+    )
 
 
 @login_required
@@ -103,6 +112,9 @@ def bot_upload(request: SignedInRequest) -> HttpResponse:
                 name=data["name"],
                 data=uploads.read_upload(data["file"]),
                 description=data["description"],
+                time_bank_seconds=(
+                    TIME_BANK_DEFAULT if data["time_bank_seconds"] is None else data["time_bank_seconds"]
+                ),
             )
         except UserError as exc:
             add_user_error(form, exc)

@@ -31,6 +31,7 @@ def bot_form(**changes):
         "move_seconds": "1.0",
         "cpu_seconds": "60",
         "memory_mb": "512",
+        "time_bank_seconds": "10",
         "description": "",
     }
     form.update(changes)

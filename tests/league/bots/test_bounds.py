@@ -17,6 +17,7 @@ BOT_BOUNDS = {
     "move_seconds": definitions.MOVE_SECONDS,
     "cpu_seconds": definitions.CPU_SECONDS,
     "memory_mb": definitions.MEMORY_MB,
+    "time_bank_seconds": definitions.TIME_BANK_SECONDS,
 }
 
 
@@ -50,6 +51,8 @@ def api(staff):
         ("cpu_seconds", 301, "Ensure this value is less than or equal to 300."),
         ("memory_mb", 16384, "Ensure this value is less than or equal to 2048."),
         ("move_seconds", 1e308, "Ensure this value is less than or equal to 600."),
+        ("time_bank_seconds", 60.5, "Ensure this value is less than or equal to 60."),
+        ("time_bank_seconds", -1, "Ensure this value is greater than or equal to 0."),
     ],
 )
 def test_the_api_refuses_bot_numbers_beyond_the_bounds(api, field, value, message):
@@ -88,6 +91,8 @@ def test_the_api_and_the_page_refuse_league_numbers_beyond_the_bounds(
         ("memory_mb", 2049, "memory mb must be a whole number from 64 to 2048"),
         ("memory_mb", 16384, "memory mb must be a whole number from 64 to 2048"),
         ("cpu_seconds", 301, "cpu seconds must be a whole number from 1 to 300"),
+        ("time_bank_seconds", 61, "time bank seconds must be a number from 0 to 60"),
+        ("time_bank_seconds", float("nan"), "time bank seconds must be a number from 0 to 60"),
     ],
 )
 def test_registering_a_bot_refuses_memory_and_cpu_beyond_the_sandboxs_caps(staff, field, value, message):

@@ -228,6 +228,7 @@ def test_bots_that_raise_answer_illegally_or_hang_forfeit_and_the_league_goes_on
         kind="external",
         command=[PYTHON, str(PROGRAMS / "hangs.py")],
         move_seconds=0.2,
+        time_bank_seconds=0.5,
         by=staff,
     )
     league = make_league(
@@ -253,5 +254,6 @@ def test_bots_that_raise_answer_illegally_or_hang_forfeit_and_the_league_goes_on
         assert details == {
             "Faller": "raised RuntimeError: the bot fell over",
             "Cheater": "illegal action 'fly away'",
-            "Hanger": "raised ExternalBotError: no answer within 5.2s (killed)",
+            "Hanger": "raised ExternalBotError: no answer read within 5.2s and the 0.500s left in its time "
+            "bank (killed)",
         }

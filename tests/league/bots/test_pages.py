@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.core.runner import play_match
-from league.bots.drawings import replay_frame
+from games.viewer.drawing import replay_frame
 from league.bots.models import BotLeague, Fixture
 from league.bots.services.definitions import bot_register
 from league.bots.services.leagues import league_start

@@ -209,6 +209,7 @@ def test_logs_pages_are_the_authors_and_staffs_only(client, member, staff):
                 forfeit="timeout",
                 detail="no answer within 1s (killed)",
                 output="thinking hard",
+                bank="time bank of 10s, drawn on at decision 3 (0.000s left); 0.000s left after 3 decisions",
             )
         ]
     )
@@ -226,6 +227,13 @@ def test_logs_pages_are_the_authors_and_staffs_only(client, member, staff):
             and "no answer within 1s (killed)" in page
         )
         assert "100% time-outs" in page
+        assert (
+            "Its time bank of 10s, drawn on at decision 3 (0.000s left); 0.000s left after 3 decisions."
+            in page
+        )
+    assert api(member).get(f"/api/bots/{bot.pk}/logs/").json()["results"][0]["bank"] == (
+        "time bank of 10s, drawn on at decision 3 (0.000s left); 0.000s left after 3 decisions"
+    )
 
 
 # --- API ----------------------------------------------------------------------------------------------------
@@ -301,3 +309,51 @@ def test_an_uploaded_new_version_replaces_the_old_one_in_its_ladders(member, sta
         ("leave", first.pk, "replaced by Greedy v2"),
         ("enter", second.pk, ""),
     ]
+
+
+def test_a_bots_time_bank_is_its_setting_and_reaches_its_programs_limits(member, staff):
+    from django.test import Client
+
+    from league.bots.services.work import seat_bot
+
+    def client_for(user):
+        client = Client()
+        client.force_login(user)
+        return client
+
+    uploaded = upload(member)
+    assert (uploaded.time_bank_seconds, seat_bot(uploaded).limits.time_bank_seconds) == (10.0, 10.0)
+    page = client_for(member).get(f"/bots/bots/{uploaded.pk}/").content.decode()
+    assert "1.0 s a move and a time bank of 10 s a match" in page
+    client = api(staff)
+    body = {"name": "Quick", "game": "nacho_pile", "strategy": "random", "time_bank_seconds": 2.5}
+    response = client.post("/api/bots/", body, format="json")
+    assert (response.status_code, response.json()["time_bank_seconds"]) == (201, 2.5)
+    bot = BotDefinition.objects.get(pk=response.json()["id"])
+    response = client.patch(f"/api/bots/{bot.pk}/", {"time_bank_seconds": 0}, format="json")
+    assert response.status_code == 200, response.json()
+    bot.refresh_from_db()
+    assert (bot.time_bank_seconds, seat_bot(bot).limits.time_bank_seconds) == (0.0, 0.0)
+
+
+def test_the_uploader_sets_the_time_bank_on_the_page_and_in_the_api_within_0_to_60(member, client):
+    client.force_login(member)
+    form = {"game": "nacho_pile", "name": "Banker", "file": SimpleUploadedFile("b.py", BOT)}
+    response = client.post("/bots/bots/upload/", {**form, "time_bank_seconds": "61"})
+    assert response.status_code == 400
+    assert response.context["form"].errors == {
+        "time_bank_seconds": ["Ensure this value is less than or equal to 60."]
+    }
+    form["file"] = SimpleUploadedFile("b.py", BOT)
+    response = client.post("/bots/bots/upload/", {**form, "time_bank_seconds": "2.5"})
+    assert response.status_code == 302
+    assert BotDefinition.objects.get(name="Banker").time_bank_seconds == 2.5
+
+    body = {"game": "nacho_pile", "name": "Api banker", "file": SimpleUploadedFile("b.py", BOT + b"#\n")}
+    response = api(member).post("/api/bots/upload/", {**body, "time_bank_seconds": "-1"}, format="multipart")
+    assert (response.status_code, response.json()["field"]) == (400, "time_bank_seconds")
+    body["file"] = SimpleUploadedFile("b.py", BOT + b"#\n")
+    response = api(member).post("/api/bots/upload/", {**body, "time_bank_seconds": "0"}, format="multipart")
+    assert (response.status_code, response.json()["time_bank_seconds"]) == (201, 0.0)
+    with pytest.raises(UserError, match="time bank seconds must be a number from 0 to 60"):
+        bot_upload(by=member, game_id="nacho_pile", name="Nan", data=BOT, time_bank_seconds=float("nan"))

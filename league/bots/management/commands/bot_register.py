@@ -28,6 +28,7 @@ class Command(BaseCommand):
         parser.add_argument("--move-seconds", type=float, default=1.0)
         parser.add_argument("--cpu-seconds", type=int, default=60)
         parser.add_argument("--memory-mb", type=int, default=512)
+        parser.add_argument("--time-bank-seconds", type=float, default=10.0)
         parser.add_argument("--description", default="")
 
     def handle(self, *args, **options):
@@ -59,6 +60,7 @@ class Command(BaseCommand):
                 move_seconds=options["move_seconds"],
                 cpu_seconds=options["cpu_seconds"],
                 memory_mb=options["memory_mb"],
+                time_bank_seconds=options["time_bank_seconds"],
                 by=user,
             )
         except UserError as exc:

@@ -1,42 +1,67 @@
-"""Replays of bot matches, frame by frame, each game drawn as a person would want to see it.
+"""Replays of matches, frame by frame, each game drawn as a person would want to see it: HTML, pure Python.
 
 `replay_frame(record, names, step)` replays a finished match up to one step through the engines' one replay
 loop (`games.core.replay.iter_steps`, with its legality checks) and returns a `Frame`: a caption (the step's
 move or chance draw, in words) and an HTML drawing of the whole table. Each game's view module
 (`games/<id>/view.py`, found by `games.registry.table_view`) turns the state into the plain data drawn here,
-so this module is HTML only: a replay of a finished bot match shows every hand (the view of a spectator after
-the game), and nothing here reads an engine's internals.
+so this module is HTML only: a replay of a finished match shows every hand (the view of a spectator after
+the game), and nothing here reads an engine's internals. The site's replay page (`league.bots.drawings`) and
+the local runner's replay file (`games.viewer.page`) draw through it alike.
 
 - Nacho Pile: the piles, chips by value in front of and on each plate, this turn's draw, the bag;
 - Nobody but Us Chickens: the coop, each hand, the chickens claimed tonight and the totals;
 - Chicken Foot: the domino layout as a tree of tiles from the spinner, the open ends, each hand;
 - Chickie Nuggs: each tray (nuggets and sauces, points), each hand, the pile and the discard.
 Another game gets its engine's text picture.
+
+`Html` is markup already escaped; `fmt` and `join` build it as Django's `format_html` and `format_html_join`
+do (every argument that is not `Html` escaped, the same five characters).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from html import escape
 from typing import Any
-
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString, mark_safe
 
 from games import registry
 from games.core.replay import iter_steps
 from games.core.state import State
 
 
+class Html(str):
+    """Text that is markup already: `fmt` and `join` insert it as it is."""
+
+    __slots__ = ()
+
+    def __html__(self) -> str:  # what Django's templates insert without escaping
+        return str(self)
+
+
+def _escaped(value: object) -> str:
+    return value if isinstance(value, Html) else escape(str(value), quote=True)
+
+
+def fmt(template: str, *args: object) -> Html:
+    """`template` with each `{}` replaced by its argument, escaped unless it is `Html`."""
+    return Html(template.format(*(_escaped(arg) for arg in args)))
+
+
+def join(separator: str, template: str, rows: Iterable[Sequence[object]]) -> Html:
+    """`fmt(template, *row)` for each row, joined by `separator`."""
+    return Html(_escaped(separator).join(fmt(template, *row) for row in rows))
+
+
 @dataclass(frozen=True)
 class Frame:
     step: int
     caption: str
-    drawing: SafeString
+    drawing: Html
 
 
-def replay_frame(record: dict, names: Sequence[str], step: int) -> tuple[Frame, int]:
+def replay_frame(record: dict[str, Any], names: Sequence[str], step: int) -> tuple[Frame, int]:
     """The table after `step` events (0 = before the first), and the number of events in the match.
 
     `step` is clamped to the match's length. Raises `games.core.errors.ReplayError` when the record does not
@@ -46,14 +71,24 @@ def replay_frame(record: dict, names: Sequence[str], step: int) -> tuple[Frame, 
     for current in iter_steps(record):
         if current.index >= step:
             break
-    state = current.state
-    view, draw = registry.table_view(record["game"]), DRAWINGS.get(record["game"])
+    return _frame(record["game"], current.state, current.index, current.event, names), len(record["events"])
+
+
+def replay_frames(record: dict[str, Any], names: Sequence[str]) -> Iterator[Frame]:
+    """Every frame of the match, step 0 first, replayed once (`replay_frame` of each step). Raises
+    `games.core.errors.ReplayError` when the record does not replay."""
+    for current in iter_steps(record):
+        yield _frame(record["game"], current.state, current.index, current.event, names)
+
+
+def _frame(game_id: str, state: State, index: int, event: list[Any] | None, names: Sequence[str]) -> Frame:
+    view, draw = registry.table_view(game_id), DRAWINGS.get(game_id)
     drawing = draw(view(state), names) if view and draw else _draw_text(state)
-    caption = _with_names(_caption(state, current.event, names), names)
-    return Frame(current.index, caption, drawing), len(record["events"])
+    caption = _with_names(_caption(state, event, names), names)
+    return Frame(index, caption, drawing)
 
 
-def _caption(state: State, event: list | None, names: Sequence[str]) -> str:
+def _caption(state: State, event: list[Any] | None, names: Sequence[str]) -> str:
     """The event in words, read on the state right after it, as the engines' command-line account does."""
     if event is None:
         return "The table before the first move"
@@ -71,19 +106,19 @@ SEAT_WORDS = re.compile(r"\bseat (\d+)\b")
 def _with_names(caption: str, names: Sequence[str]) -> str:
     """The engine's words with "seat 2" replaced by the name of the bot in seat 2."""
 
-    def name(match: re.Match) -> str:
+    def name(match: re.Match[str]) -> str:
         seat = int(match.group(1))
         return names[seat] if seat < len(names) else match.group(0)
 
     return SEAT_WORDS.sub(name, caption)
 
 
-def _draw_text(state: State) -> SafeString:
-    return format_html('<pre class="table-text">{}</pre>', state.render())
+def _draw_text(state: State) -> Html:
+    return fmt('<pre class="table-text">{}</pre>', state.render())
 
 
-def _seat_header(names: Sequence[str], seat: int, detail: str, active: bool) -> SafeString:
-    return format_html(
+def _seat_header(names: Sequence[str], seat: int, detail: str, active: bool) -> Html:
+    return fmt(
         '<div class="seat-head{}"><strong>{}</strong> <span class="muted">{}</span></div>',
         " active" if active else "",
         names[seat],
@@ -94,19 +129,19 @@ def _seat_header(names: Sequence[str], seat: int, detail: str, active: bool) -> 
 # ----------------------------------------------------------------------------------------------- Nacho Pile
 
 
-def _chip(chip: dict[str, Any]) -> SafeString:
+def _chip(chip: dict[str, Any]) -> Html:
     kind = f"n{chip['number']}" if chip["kind"] == "number" else chip["kind"]
-    badge = format_html("<sub>×{}</sub>", chip["count"]) if chip["count"] > 1 else ""
-    return format_html('<span class="chip {}">{}{}</span>', kind, chip["label"], badge)
+    badge = fmt("<sub>×{}</sub>", chip["count"]) if chip["count"] > 1 else ""
+    return fmt('<span class="chip {}">{}{}</span>', kind, chip["label"], badge)
 
 
-def _chips(chips: Sequence[dict[str, Any]]) -> SafeString:
-    return format_html_join("", "{}", ((_chip(chip),) for chip in chips))
+def _chips(chips: Sequence[dict[str, Any]]) -> Html:
+    return join("", "{}", ((_chip(chip),) for chip in chips))
 
 
-def draw_nacho_pile(table: dict[str, Any], names: Sequence[str]) -> SafeString:
-    none = format_html('<span class="muted">{}</span>', "–")
-    seats = format_html_join(
+def draw_nacho_pile(table: dict[str, Any], names: Sequence[str]) -> Html:
+    none = fmt('<span class="muted">{}</span>', "–")
+    seats = join(
         "",
         '<div class="seat">{}<div class="row"><span class="label">In front</span>{}</div>'
         '<div class="row"><span class="label">Plate</span>{}</div></div>',
@@ -119,11 +154,11 @@ def draw_nacho_pile(table: dict[str, Any], names: Sequence[str]) -> SafeString:
             for index, seat in enumerate(table["seats"])
         ),
     )
-    last = format_html(" · last chip {}", _chip(table["last_chip"])) if table["last_chip"] is not None else ""
-    return format_html(
+    last = fmt(" · last chip {}", _chip(table["last_chip"])) if table["last_chip"] is not None else ""
+    return fmt(
         '<div class="drawing nacho"><div class="row"><span class="label">Drawn this turn</span>{}</div>'
         '<div class="seats">{}</div><div class="row bag"><span class="label">Bag ({})</span>{}{}</div></div>',
-        _chips(table["drawn"]) or format_html('<span class="muted">{}</span>', "nothing yet"),
+        _chips(table["drawn"]) or fmt('<span class="muted">{}</span>', "nothing yet"),
         seats,
         table["bag_size"],
         _chips(table["bag"]),
@@ -134,14 +169,14 @@ def draw_nacho_pile(table: dict[str, Any], names: Sequence[str]) -> SafeString:
 # ------------------------------------------------------------------------------------ Nobody but Us Chickens
 
 
-def _cards(cards: Sequence[str]) -> SafeString:
+def _cards(cards: Sequence[str]) -> Html:
     if not cards:
-        return format_html('<span class="muted">{}</span>', "–")
-    return format_html_join("", '<span class="card {}">{}</span>', ((card, card) for card in cards))
+        return fmt('<span class="muted">{}</span>', "–")
+    return join("", '<span class="card {}">{}</span>', ((card, card) for card in cards))
 
 
-def draw_nobody_but_us_chickens(table: dict[str, Any], names: Sequence[str]) -> SafeString:
-    seats = format_html_join(
+def draw_nobody_but_us_chickens(table: dict[str, Any], names: Sequence[str]) -> Html:
+    seats = join(
         "",
         '<div class="seat">{}<div class="row"><span class="label">Hand</span>{}</div>'
         '<div class="row"><span class="label">Claimed tonight</span>{}</div></div>',
@@ -161,7 +196,7 @@ def draw_nobody_but_us_chickens(table: dict[str, Any], names: Sequence[str]) -> 
             for index, seat in enumerate(table["seats"])
         ),
     )
-    return format_html(
+    return fmt(
         '<div class="drawing chickens"><p>Night {} of {}, hour {} of {}</p>'
         '<div class="coop"><span class="label">The coop</span>{}</div>'
         '<div class="row"><span class="label">Just revealed</span>{}</div><div class="seats">{}</div></div>',
@@ -188,34 +223,34 @@ PIPS = {
 }
 
 
-def pip_symbols() -> SafeString:
+def pip_symbols() -> Html:
     """SVG symbols of the domino halves 0-6, defined once per page and used by every tile."""
-    symbols = format_html_join(
+    symbols = join(
         "",
         '<symbol id="pips-{}" viewBox="0 0 20 20">{}</symbol>',
         (
             (
                 value,
-                format_html_join("", '<circle cx="{}" cy="{}" r="1.7"/>', ((x * 5, y * 5) for x, y in dots)),
+                join("", '<circle cx="{}" cy="{}" r="1.7"/>', ((x * 5, y * 5) for x, y in dots)),
             )
             for value, dots in PIPS.items()
         ),
     )
-    return format_html('<svg class="symbols" width="0" height="0" aria-hidden="true">{}</svg>', symbols)
+    return fmt('<svg class="symbols" width="0" height="0" aria-hidden="true">{}</svg>', symbols)
 
 
-def _half(value: int) -> SafeString:
+def _half(value: int) -> Html:
     if value in PIPS:
-        return format_html('<svg class="half" aria-hidden="true"><use href="#pips-{}"/></svg>', value)
-    return format_html('<span class="half number">{}</span>', value)
+        return fmt('<svg class="half" aria-hidden="true"><use href="#pips-{}"/></svg>', value)
+    return fmt('<span class="half number">{}</span>', value)
 
 
-def _bone(tile: dict[str, Any]) -> SafeString:
+def _bone(tile: dict[str, Any]) -> Html:
     """A tile drawn with the end that joins the layout first; doubles stand across the line."""
     first, second = tile["ends"]
     double = " double" if tile["double"] else ""
     owner = f" s{tile['seat']}" if tile["seat"] is not None else ""
-    return format_html(
+    return fmt(
         '<span class="bone{}{}" title="{}">{}{}</span>',
         double,
         owner,
@@ -225,41 +260,41 @@ def _bone(tile: dict[str, Any]) -> SafeString:
     )
 
 
-def _branch(tile: dict[str, Any]) -> SafeString:
+def _branch(tile: dict[str, Any]) -> Html:
     """A tile and what was played onto it: a lone follower continues the line, a fork opens an arm each."""
     below = tile["children"]
     if len(below) == 1 and not tile["double"]:
-        return format_html("{}{}", _bone(tile), _branch(below[0]))
+        return fmt("{}{}", _bone(tile), _branch(below[0]))
     if not below:
         return _bone(tile)
-    nested = format_html_join("", "<li>{}</li>", ((_branch(child),) for child in below))
-    return format_html('{}<ul class="arm">{}</ul>', _bone(tile), nested)
+    nested = join("", "<li>{}</li>", ((_branch(child),) for child in below))
+    return fmt('{}<ul class="arm">{}</ul>', _bone(tile), nested)
 
 
-def draw_chicken_foot(table: dict[str, Any], names: Sequence[str]) -> SafeString:
-    layout = format_html_join("", '<div class="line">{}</div>', ((_branch(root),) for root in table["lines"]))
-    ends = format_html_join(
+def draw_chicken_foot(table: dict[str, Any], names: Sequence[str]) -> Html:
+    layout = join("", '<div class="line">{}</div>', ((_branch(root),) for root in table["lines"]))
+    ends = join(
         " ", '<span class="end">{} on {}</span>', ((end["number"], end["onto"]) for end in table["open_ends"])
     )
-    seats = format_html_join(
+    seats = join(
         "",
         '<div class="seat">{}<div class="row hand">{}</div></div>',
         (
             (
                 _seat_header(names, index, f"{seat['points']} points so far", seat["active"]),
-                format_html_join("", "{}", ((_bone(bone),) for bone in seat["hand"])) or "–",
+                join("", "{}", ((_bone(bone),) for bone in seat["hand"])) or "–",
             )
             for index, seat in enumerate(table["seats"])
         ),
     )
-    return format_html(
+    return fmt(
         '<div class="drawing dominoes">{}<p>Round {} of {} · yard {}</p><div class="layout">{}</div>'
         '<div class="row"><span class="label">Open ends</span>{}</div><div class="seats">{}</div></div>',
         pip_symbols(),
         table["round"],
         table["rounds_total"],
         table["yard_size"],
-        layout or format_html('<span class="muted">{}</span>', "no tile yet"),
+        layout or fmt('<span class="muted">{}</span>', "no tile yet"),
         ends or "–",
         seats,
     )
@@ -268,55 +303,55 @@ def draw_chicken_foot(table: dict[str, Any], names: Sequence[str]) -> SafeString
 # ------------------------------------------------------------------------------------------ Chickie Nuggs
 
 
-def _nugget(nugget: dict[str, Any]) -> SafeString:
+def _nugget(nugget: dict[str, Any]) -> Html:
     """A nugget on a tray: its value, or face down (its value shown when the owner's view knows it)."""
     if nugget["face_down"]:
-        return format_html(
+        return fmt(
             '<span class="nugget face-down" title="face down">{}</span>',
             nugget["value"] if nugget["value"] is not None else "?",
         )
-    return format_html('<span class="nugget">{}</span>', nugget["value"])
+    return fmt('<span class="nugget">{}</span>', nugget["value"])
 
 
-def _hand(hand: Sequence[dict[str, Any]]) -> SafeString:
+def _hand(hand: Sequence[dict[str, Any]]) -> Html:
     if not hand:
-        return format_html('<span class="muted">{}</span>', "–")
-    return format_html_join(
+        return fmt('<span class="muted">{}</span>', "–")
+    return join(
         "",
         '<span class="card">{}<sub>×{}</sub></span>',
         ((card["card"].replace("_", " "), card["count"]) for card in hand),
     )
 
 
-def draw_chickie_nuggs(table: dict[str, Any], names: Sequence[str]) -> SafeString:
+def draw_chickie_nuggs(table: dict[str, Any], names: Sequence[str]) -> Html:
     seats = []
     for index, seat in enumerate(table["seats"]):
-        nuggets = format_html_join("", "{}", ((_nugget(nugget),) for nugget in seat["nuggets"]))
-        sauces = format_html_join(
+        nuggets = join("", "{}", ((_nugget(nugget),) for nugget in seat["nuggets"]))
+        sauces = join(
             "",
             '<span class="sauce {}">{}</span>',
             ((sauce, sauce.replace("_", " ")) for sauce in seat["sauces"]),
         )
         seats.append(
-            format_html(
+            fmt(
                 '<div class="seat">{}<div class="tray">{}{}</div>'
                 '<div class="row"><span class="label">Hand</span>{}</div></div>',
                 _seat_header(names, index, f"tray worth {seat['points']}", seat["active"]),
-                nuggets or format_html('<span class="muted">{}</span>', "empty tray"),
+                nuggets or fmt('<span class="muted">{}</span>', "empty tray"),
                 sauces,
                 _hand(seat["hand"]),
             )
         )
-    return format_html(
+    return fmt(
         '<div class="drawing nuggs"><p>Pile {} · discard {}</p><div class="seats">{}</div></div>',
         table["pile_size"],
         table["discard_size"],
-        mark_safe("".join(seats)),
+        Html("".join(seats)),
     )
 
 
 # Each game's drawing of the plain data its view module gives (`games.registry.table_view`).
-DRAWINGS: dict[str, Callable[[dict[str, Any], Sequence[str]], SafeString]] = {
+DRAWINGS: dict[str, Callable[[dict[str, Any], Sequence[str]], Html]] = {
     "nacho_pile": draw_nacho_pile,
     "nobody_but_us_chickens": draw_nobody_but_us_chickens,
     "chicken_foot": draw_chicken_foot,

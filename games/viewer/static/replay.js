@@ -1,15 +1,19 @@
-// A bot match's replay without page loads: the stepper's links fetch the next frame (the page's own address
+// A match's replay without page loads: the stepper's links fetch the next frame (the page's own address
 // with ?fragment=1) and swap it in; Play steps on every 0.6 s; the arrow keys step back and on. Without this
-// script every link of the stepper is a plain link to its step.
+// script every link of the stepper is a plain link to its step. A replay file of the local runner holds
+// every frame in a JSON block (#replay-frames) and steps through them offline.
 (function () {
   "use strict";
   var replay = document.getElementById("replay");
   if (!replay) { return; }
   var total = Number(replay.dataset.total);
   var playing = null;
+  var block = document.getElementById("replay-frames");
+  var frames = block ? JSON.parse(block.textContent) : null;
   function current() { return Number(replay.querySelector("[data-step]").dataset.step); }
   function show(step) {
     step = Math.max(0, Math.min(total, step));
+    if (frames) { replay.innerHTML = frames[step]; return Promise.resolve(); }
     return fetch(replay.dataset.url + "?fragment=1&step=" + step)
       .then(function (response) { return response.text(); })
       .then(function (html) { replay.innerHTML = html; history.replaceState(null, "", "?step=" + step); });
