@@ -15,6 +15,7 @@ from league.bots.models import BotLeague
 from league.core.errors import UserError
 from league.notifications import selectors, services, webhooks
 from league.notifications.models import Event
+from league.seasons.models import Season
 from league.tournaments.models import Tournament
 
 
@@ -51,6 +52,7 @@ class WebhookSerializer(serializers.Serializer):
     url = serializers.CharField()
     tournament = serializers.IntegerField(source="tournament_id", allow_null=True)
     league = serializers.IntegerField(source="league_id", allow_null=True)
+    season = serializers.IntegerField(source="season_id", allow_null=True)
     events = serializers.ListField(child=serializers.CharField())
     secret = serializers.CharField(help_text="Signs every delivery; only the owner sees it")
     created_at = serializers.DateTimeField()
@@ -62,6 +64,9 @@ class WebhookCreateSerializer(serializers.Serializer):
     tournament = serializers.IntegerField(min_value=1, max_value=2**62, required=False)
     league = serializers.IntegerField(
         min_value=1, max_value=2**62, required=False, help_text="A bot league (staff)"
+    )
+    season = serializers.IntegerField(
+        min_value=1, max_value=2**62, required=False, help_text="A season (its club's organizers)"
     )
 
 
@@ -145,19 +150,28 @@ class WebhookList(APIView):
         data = WebhookCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        if ("tournament" in values) == ("league" in values):
-            raise UserError('give "tournament" or "league" (one of them)', field="tournament")
-        tournament = league = None
+        if sum(name in values for name in ("tournament", "league", "season")) != 1:
+            raise UserError('give "tournament", "league" or "season" (one of them)', field="tournament")
+        tournament = league = season = None
         if "tournament" in values:
             tournament = Tournament.objects.filter(pk=values["tournament"]).first()
             if tournament is None:
                 raise UserError(f"no tournament with id {values['tournament']}", field="tournament")
-        else:
+        elif "league" in values:
             league = BotLeague.objects.filter(pk=values["league"]).first()
             if league is None:
                 raise UserError(f"no bot league with id {values['league']}", field="league")
+        else:
+            season = Season.objects.select_related("club").filter(pk=values["season"]).first()
+            if season is None:
+                raise UserError(f"no season with id {values['season']}", field="season")
         webhook = webhooks.webhook_create(
-            by=request.user, url=values["url"], events=values["events"], tournament=tournament, league=league
+            by=request.user,
+            url=values["url"],
+            events=values["events"],
+            tournament=tournament,
+            league=league,
+            season=season,
         )
         return Response(WebhookSerializer(webhook).data, status=status.HTTP_201_CREATED)
 

@@ -24,6 +24,8 @@ Each signal, when it is sent, and its payload:
 - `bot_match_voided`: a league fixture's or challenge's match is voided because its workers were lost (its
   lease expired too often). `match_id`.
 - `bot_checked`: the check of an uploaded bot version ends: ready, or refused (with the reason). `bot_id`.
+- `season_table_changed`: what a season ranks changed other than a result (an event joined, its rules, its
+  freeze). `season_id`. (A result recorded at one of its events changes it too: `result_recorded`.)
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ tournament_finished = Signal()
 league_round_rated = Signal()
 bot_match_voided = Signal()
 bot_checked = Signal()
+season_table_changed = Signal()
 
 
 def emit(signal: Signal, **payload: Any) -> None:

@@ -84,6 +84,7 @@ class Event(models.TextChoices):
     RESULT_DISPUTED = "result.disputed", "result.disputed: a player disputes a result"
     TOURNAMENT_FINISHED = "tournament.finished", "tournament.finished: the tournament finishes"
     LEAGUE_ROUND_RATED = "league.round_rated", "league.round_rated: a bot-league round is played and rated"
+    SEASON_TABLE_CHANGED = "season.table_changed", "season.table_changed: a season's table changed"
 
 
 TOURNAMENT_EVENTS = [
@@ -93,6 +94,7 @@ TOURNAMENT_EVENTS = [
     Event.TOURNAMENT_FINISHED,
 ]
 LEAGUE_EVENTS = [Event.LEAGUE_ROUND_RATED]
+SEASON_EVENTS = [Event.SEASON_TABLE_CHANGED]
 
 
 class Webhook(models.Model):
@@ -102,6 +104,9 @@ class Webhook(models.Model):
     )
     league = models.ForeignKey(
         "bots.BotLeague", null=True, blank=True, on_delete=models.CASCADE, related_name="webhooks"
+    )
+    season = models.ForeignKey(
+        "seasons.Season", null=True, blank=True, on_delete=models.CASCADE, related_name="webhooks"
     )
     url = models.CharField(max_length=500)
     secret = models.CharField(
@@ -114,9 +119,10 @@ class Webhook(models.Model):
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(tournament__isnull=False, league__isnull=True)
-                | models.Q(tournament__isnull=True, league__isnull=False),
-                name="webhook_for_one_tournament_or_league",
+                condition=models.Q(tournament__isnull=False, league__isnull=True, season__isnull=True)
+                | models.Q(tournament__isnull=True, league__isnull=False, season__isnull=True)
+                | models.Q(tournament__isnull=True, league__isnull=True, season__isnull=False),
+                name="webhook_for_one_tournament_league_or_season",
             ),
         ]
 

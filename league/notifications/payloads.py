@@ -10,6 +10,8 @@ from league.bots.models import BotLeague
 from league.bots.selectors import league_standings
 from league.matches.models import MatchSeat
 from league.results.models import ResultVersion
+from league.seasons.models import Season
+from league.seasons.selectors import season_table, table_version
 from league.tournaments.history import load_history
 from league.tournaments.models import Table, Tournament
 from league.tournaments.selectors import standing_rows_of
@@ -147,5 +149,29 @@ def league_round_rated(*, league_id: int, round_number: int) -> dict[str, Any] |
                 "matches": row.matches,
             }
             for row in league_standings(league)
+        ],
+    }
+
+
+def season_table_changed(*, season_id: int) -> dict[str, Any] | None:
+    """The season's table as its page shows it, with its version (a fingerprint of what it is computed
+    from)."""
+    season = Season.objects.select_related("club").filter(pk=season_id).first()
+    if season is None:
+        return None
+    table = season_table(season)
+    return {
+        "season": {
+            "id": season.pk,
+            "slug": season.slug,
+            "name": season.name,
+            "club": season.club.slug,
+            "url": reverse("seasons:season", args=[season.slug]),
+        },
+        "version": table_version(season),
+        "frozen": table.frozen,
+        "table": [
+            {"rank": line.rank, "player": line.player_id, "name": line.name, "total": str(line.total)}
+            for line in table.lines
         ],
     }

@@ -6,11 +6,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.cache import cache
 from django.dispatch import receiver
 
 from league.core import events
 from league.notifications.models import Event
-from league.notifications.tasks import notify_task, table_ready_links_task, webhooks_event_task
+from league.notifications.tasks import (
+    notify_task,
+    season_webhooks_task,
+    table_ready_links_task,
+    webhooks_event_task,
+)
+from league.seasons.models import Season
 
 NOTIFIED = {
     events.table_ready: "table_ready",
@@ -57,3 +64,36 @@ def heard(signal, sender=None, **payload: Any) -> None:
         event = HOOKED[signal]
         names = PAYLOADS.get(event) or PAYLOADS[NOTIFIED[signal]]
         webhooks_event_task.delay(str(event), _plain(names, payload))
+
+
+# A season's table changes with its events' results: its webhooks hear of it at most once a minute per
+# season, a minute after the first change (the table as it stands then).
+SEASON_WEBHOOK_SECONDS = 60
+
+
+def season_changed(season_id: int) -> None:
+    if cache.add(f"season-webhooks:{season_id}", True, timeout=SEASON_WEBHOOK_SECONDS):
+        season_webhooks_task.apply_async(args=(season_id,), countdown=SEASON_WEBHOOK_SECONDS)
+
+
+@receiver(
+    [events.result_recorded, events.season_table_changed],
+    dispatch_uid="league.notifications.receivers.season_tables",
+)
+def season_tables(signal, sender=None, **payload: Any) -> None:
+    """Queue the webhooks of each season whose table the event changes (frozen seasons do not change)."""
+    if signal is events.season_table_changed:
+        season_ids = [payload["season_id"]]
+    else:
+        season_ids = list(
+            Season.objects.filter(
+                entries__tournament_id=payload["tournament_id"],
+                entries__accepted_at__isnull=False,
+                frozen_at__isnull=True,
+                webhooks__isnull=False,
+            )
+            .distinct()
+            .values_list("pk", flat=True)
+        )
+    for season_id in season_ids:
+        season_changed(season_id)

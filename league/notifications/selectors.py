@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import cast
 
 from django.contrib.auth.models import User
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from league.notifications.models import Attempt, Delivery, Notification, Webhook
+from league.seasons.models import Season
+from league.seasons.selectors import is_club_organizer
 from league.tournaments.models import Tournament
 from league.tournaments.selectors import is_organizer
 
@@ -33,6 +35,8 @@ def webhook_role_holds(webhook: Webhook) -> bool:
         return False
     if webhook.tournament_id is not None:
         return is_organizer(owner, cast(Tournament, webhook.tournament))  # its id is set, so it is one
+    if webhook.season_id is not None:
+        return is_club_organizer(owner, cast(Season, webhook.season).club)
     return owner.is_staff
 
 
@@ -41,9 +45,12 @@ def webhooks_of(user: User) -> QuerySet[Webhook]:
     deliveries each made."""
     mine = Webhook.objects.filter(owner=user)
     if not user.is_staff:
-        mine = mine.filter(tournament__in=Tournament.objects.filter(organizers=user))
+        mine = mine.filter(
+            Q(tournament__in=Tournament.objects.filter(organizers=user))
+            | Q(season__club__in=user.clubs_organized.all())
+        )
     return (
-        mine.select_related("tournament", "league")
+        mine.select_related("tournament", "league", "season")
         .annotate(delivery_count=Count("deliveries"))
         .order_by("-created_at", "-id")
     )

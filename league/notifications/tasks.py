@@ -93,6 +93,8 @@ def _key(event: str, payload: dict[str, Any]) -> str:
         return f"{event}:{payload['dispute_id']}"
     if event == Event.TOURNAMENT_FINISHED:
         return f"{event}:{payload['tournament_id']}"
+    if event == Event.SEASON_TABLE_CHANGED:
+        return f"{event}:{payload['season_id']}:{payload['version']}"
     return f"{event}:{payload['league_id']}:{payload['round_number']}"
 
 
@@ -102,6 +104,7 @@ DATA: dict[str, Callable[..., dict[str, Any] | None]] = {
     Event.RESULT_DISPUTED: payloads.result_disputed,
     Event.TOURNAMENT_FINISHED: payloads.tournament_finished,
     Event.LEAGUE_ROUND_RATED: payloads.league_round_rated,
+    Event.SEASON_TABLE_CHANGED: payloads.season_table_changed,
 }
 
 
@@ -140,3 +143,22 @@ def webhook_deliver_task(self, delivery_pk: int) -> str:
     if status == "pending":
         raise DeliveryFailed(f"delivery {delivery_pk} failed; tried again later")
     return status
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def season_webhooks_task(season_id: int) -> int:
+    """Deliver the season's table to its webhooks (once per version of the table); the number queued. Queued
+    at most once a minute per season (`receivers.season_changed`), a minute after the first change."""
+    data = payloads.season_table_changed(season_id=season_id)
+    if data is None:
+        return 0
+    event = Event.SEASON_TABLE_CHANGED
+    pending = webhooks.deliveries_create(
+        event=event,
+        key=_key(event, {"season_id": season_id, "version": data["version"]}),
+        data=data,
+        season_id=season_id,
+    )
+    for delivery_pk in pending:
+        webhook_deliver_task.delay(delivery_pk)
+    return len(pending)

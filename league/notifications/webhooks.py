@@ -29,7 +29,16 @@ from league.bots.models import BotLeague
 from league.core.errors import Forbidden, NotFound, UserError
 from league.core.names import storable_text
 from league.notifications import delivery, selectors
-from league.notifications.models import LEAGUE_EVENTS, TOURNAMENT_EVENTS, Attempt, Delivery, Webhook
+from league.notifications.models import (
+    LEAGUE_EVENTS,
+    SEASON_EVENTS,
+    TOURNAMENT_EVENTS,
+    Attempt,
+    Delivery,
+    Webhook,
+)
+from league.seasons.models import Season
+from league.seasons.selectors import is_club_organizer
 from league.tournaments.models import Tournament
 from league.tournaments.selectors import is_organizer
 
@@ -67,33 +76,41 @@ def webhook_create(
     events: Any,
     tournament: Tournament | None = None,
     league: BotLeague | None = None,
+    season: Season | None = None,
 ) -> Webhook:
-    """Register a webhook of `by` for a tournament (its organizers, site staff) or a bot league (site
-    staff)."""
+    """Register a webhook of `by` for a tournament (its organizers, site staff), a bot league (site staff)
+    or a season (its club's organizers, site staff)."""
     if by is None or not by.is_authenticated:
         raise Forbidden("sign in to register a webhook")
-    if (tournament is None) == (league is None):
-        raise UserError("register a webhook for one tournament or one bot league", field="tournament")
+    if sum(scope is not None for scope in (tournament, league, season)) != 1:
+        raise UserError(
+            "register a webhook for one tournament, one bot league or one season", field="tournament"
+        )
     if tournament is not None and not is_organizer(by, tournament):
         raise Forbidden("only the tournament's organizers (and site staff) can register its webhooks")
     if league is not None and not by.is_staff:
         raise Forbidden("only site staff can register a bot league's webhooks")
+    if season is not None and not is_club_organizer(by, season.club):
+        raise Forbidden("only the season's club's organizers (and site staff) can register its webhooks")
     delivery.check_url(url)
-    chosen = _check_events(events, TOURNAMENT_EVENTS if tournament is not None else LEAGUE_EVENTS)
+    allowed = TOURNAMENT_EVENTS if tournament is not None else LEAGUE_EVENTS if league else SEASON_EVENTS
+    chosen = _check_events(events, allowed)
     with transaction.atomic():
-        scope = (
-            Webhook.objects.filter(tournament=tournament)
-            if tournament
-            else Webhook.objects.filter(league=league)
-        )
+        if tournament is not None:
+            scope = Webhook.objects.filter(tournament=tournament)
+        elif league is not None:
+            scope = Webhook.objects.filter(league=league)
+        else:
+            scope = Webhook.objects.filter(season=season)
         if scope.count() >= MAX_WEBHOOKS_PER_SCOPE:
             raise UserError(
-                f"at most {MAX_WEBHOOKS_PER_SCOPE} webhooks per tournament or league", field="url"
+                f"at most {MAX_WEBHOOKS_PER_SCOPE} webhooks per tournament, league or season", field="url"
             )
         return Webhook.objects.create(
             owner=by,
             tournament=tournament,
             league=league,
+            season=season,
             url=url.strip(),
             secret=f"whsec_{secrets.token_hex(24)}",
             events=chosen,
@@ -109,7 +126,7 @@ def owned_webhook(*, by: User | AnonymousUser | None, webhook_id: Any) -> Webhoo
         raise NotFound("no such webhook")
     webhook = (
         Webhook.objects.filter(pk=webhook_id, owner=by)
-        .select_related("owner", "tournament", "league")
+        .select_related("owner", "tournament", "league", "season__club")
         .first()
     )
     if webhook is None or not selectors.webhook_role_holds(webhook):
@@ -135,15 +152,18 @@ def deliveries_create(
     data: dict[str, Any],
     tournament_id: int | None = None,
     league_id: int | None = None,
+    season_id: int | None = None,
 ) -> list[int]:
-    """One delivery of `event` per webhook of the tournament (or league) subscribed to it, once per `key`;
-    the ids of the deliveries still pending."""
+    """One delivery of `event` per webhook of the tournament (or league, or season) subscribed to it, once
+    per `key`; the ids of the deliveries still pending."""
     if tournament_id is not None:
         webhooks = Webhook.objects.filter(tournament_id=tournament_id)
+    elif season_id is not None:
+        webhooks = Webhook.objects.filter(season_id=season_id)
     else:
         webhooks = Webhook.objects.filter(league_id=league_id)
     pending = []
-    for webhook in webhooks.select_related("owner", "tournament"):
+    for webhook in webhooks.select_related("owner", "tournament", "season__club"):
         if event not in webhook.events or not selectors.webhook_role_holds(webhook):
             continue
         existing = Delivery.objects.filter(webhook=webhook, key=key).first()

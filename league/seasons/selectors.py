@@ -4,6 +4,7 @@ correction in an event shows at once; a frozen season shows the table stored at 
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
@@ -253,3 +254,26 @@ def pending_invitations(club: Club) -> QuerySet[SeasonEvent]:
     return SeasonEvent.objects.filter(
         tournament__club_event__club=club, accepted_at__isnull=True
     ).select_related("season__club", "tournament")
+
+
+def table_version(season: Season) -> str:
+    """A short fingerprint of everything the season's table is computed from (its rules, its joined events
+    and each one's public version, its freeze): it changes whenever the table may have."""
+    parts = [
+        season.place_points,
+        season.scale_by_field,
+        season.reference_size,
+        str(season.per_win),
+        str(season.participation),
+        season.best_of,
+        season.minimum_events,
+        season.qualify_top,
+        str(season.qualify_points),
+        season.tie_breaks,
+        season.frozen_at.isoformat() if season.frozen_at else None,
+        sorted(
+            (str(e.tournament_id), str(e.multiplier), e.tournament.public_version)
+            for e in accepted_entries(season)
+        ),
+    ]
+    return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from league.core.errors import Conflict, Forbidden, NotFound, UserError
+from league.core.events import emit, season_table_changed
 from league.core.names import check_name
 from league.core.slugs import free_slug
 from league.seasons import points
@@ -185,6 +186,7 @@ def season_rules_set(*, season: Season, by: User | AnonymousUser, **rules: Any) 
     for key, value in _rules(rules).items():
         setattr(season, key, value)
     season.save()
+    emit(season_table_changed, season_id=season.pk)
     return season
 
 
@@ -206,6 +208,8 @@ def season_event_add(
     )
     if not created:
         raise Conflict("this event is in the season already", field="tournament")
+    if entry.accepted_at is not None:
+        emit(season_table_changed, season_id=season.pk)
     return entry
 
 
@@ -218,6 +222,7 @@ def season_event_answer(*, entry: SeasonEvent, by: User | AnonymousUser, accept:
     if accept is True or accept in ("true", "1", "yes", "accept"):
         entry.accepted_at = timezone.now()
         entry.save(update_fields=["accepted_at"])
+        emit(season_table_changed, season_id=entry.season_id)
         return entry
     if accept is False or accept in ("false", "0", "no", "decline"):
         entry.delete()
@@ -234,6 +239,7 @@ def season_freeze(*, season: Season, by: User | AnonymousUser) -> Season:
     season.frozen_versions = event_versions(season)
     season.frozen_at = timezone.now()
     season.save(update_fields=["frozen_table", "frozen_versions", "frozen_at"])
+    emit(season_table_changed, season_id=season.pk)
     return season
 
 
