@@ -279,6 +279,8 @@ def player_path(history, round_views: list[RoundView], player_id: int) -> list[P
                 note = "reset by a correction: played again at a new table"
             elif table.closed_as:
                 note = "absent" if mine.absent else f"table closed ({table.closed_label.lower()})"
+            elif mine.absent:
+                note = "left the tournament during the round: placed last"
             steps.append(
                 PathStep(
                     view.number,

@@ -30,7 +30,7 @@ from league.tournaments.services.common import (
     check_scorer,
     tournament_locked,
 )
-from league.tournaments.services.forfeits import close_table
+from league.tournaments.services.forfeits import close_table, leavers_last
 
 
 def _published_table(table: Table, by: User, *, check=check_organizer) -> Table:
@@ -116,9 +116,13 @@ def table_record(
     of an organizer's entry (`table_result`) and of a players' report confirmed by everyone it awaited
     (`reports.table_confirm`, with `report_id`, entered by the reporter). Checks the decider, resets or
     refuses what a correction changes, stores the version, reopens a closed table and, in a bracket played
-    match by match, opens the matches the result makes ready."""
+    match by match, opens the matches the result makes ready. At a table a dropped player left during its
+    round (`absent` on a table still open), the leavers are placed last (`forfeits.leavers_last`)."""
     _check_live(table)
     tournament = table.round.tournament
+    if table.absent and not table.closed_as:
+        seats = list(table.published_match.seats.order_by("seat").values_list("player_id", flat=True))
+        places = leavers_last(table, seats, places, scores, game_spec(tournament.game_id).score_order)
     checked, decider = check_decider(table, places, scores, advancing)
     flowing = flows(tournament, table.round.number)
     with transaction.atomic():

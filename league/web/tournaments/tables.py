@@ -88,6 +88,10 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
             return redirect("tournaments:result", slug=slug, number=number, table_number=following)
         return redirect(round_url(tournament, number))
     entry.form.fields["place_0"].widget.attrs["autofocus"] = True
+    leavers = [] if table.closed_as else [seat for seat in seats if seat.player_id in table.absent]
+    if leavers and not entry.form.is_bound and match.result_version == 0:
+        for seat in leavers:
+            entry.form.initial[f"place_{seat.seat}"] = len(seats) - len(leavers) + 1
     tables = list(table.round.tables.order_by("number").values_list("number", flat=True))
     position = tables.index(table.number)
     context = {
@@ -103,6 +107,7 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
         "advancing_form": advancing_form,
         "cut": cut,
         "reset_asked": bool(reset_asked),
+        "leavers": [seat.player.name for seat in leavers],
     }
     return render(request, "tournaments/result.html", context, status=entry.status)
 
