@@ -14,6 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
+from league.core.names import fold
 from league.players.models import Player
 from league.players.selectors import player_of
 from league.tournaments import ranking
@@ -237,3 +238,26 @@ def standing_rows(ordered, registrations) -> list[StandingRow]:
             )
         )
     return rows
+
+
+def desk_search(registrations: list[Registration], query: str) -> list[Registration]:
+    """The registrations (their players loaded) whose player's name or user name holds `query`, both folded
+    (`league.core.names.fold`: "tomas" finds Tomás, "obrien" O’Brien); none for a query that folds to
+    nothing (punctuation alone)."""
+    needle = fold(query)
+    if not needle:
+        return []
+    return [reg for reg in registrations if needle in reg.player.search_key]
+
+
+def players_matching(tournament: Tournament, query: str) -> set[int]:
+    """The ids of the players entered in `tournament` whose name or user name holds `query`, both folded;
+    none for a query that folds to nothing."""
+    needle = fold(query)
+    if not needle:
+        return set()
+    return set(
+        Player.objects.filter(registrations__tournament=tournament, search_key__contains=needle).values_list(
+            "pk", flat=True
+        )
+    )

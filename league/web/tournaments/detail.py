@@ -20,7 +20,8 @@ from league.core.bounds import ROW_IDS
 from league.core.catalogue import game_name, game_specs
 from league.core.errors import UserError
 from league.core.forms import add_user_error
-from league.tournaments import clock, pages, selectors, services
+from league.players.selectors import player_of
+from league.tournaments import clock, pages, round_selectors, selectors, services
 from league.tournaments.forms import (
     ParticipantsForm,
     RegisterForm,
@@ -88,8 +89,11 @@ def detail_response(
     register_form: ParticipantsForm | None = None,
     batch=None,
     new_count: int = 0,
+    holder: int | None = None,
 ) -> HttpResponse:
-    """The tournament page (`pages.tournament_page`) with its forms, or its live part (`?fragment=live`)."""
+    """The tournament page (`pages.tournament_page`) with its forms, or its live part (`?fragment=live`).
+    The reader's own table in the current round comes first: a signed-in player's, or the player's of the
+    private link the page is read through (`holder`, a player id)."""
     if request.GET.get("fragment") == "live":  # what live refreshes: standings, bracket and rounds
         live = pages.tournament_live(tournament, request.user, standings_page=request.GET.get("standings"))
         return render(request, "tournaments/_live.html", _live_context(live), status=status)
@@ -126,8 +130,21 @@ def detail_response(
         "bye_requests": page.byes.requests,
         "bye_players": page.byes.players,
         "bye_own": page.byes.own,
+        "my_table": _my_table(request, tournament, holder),
+        "holder": holder is not None,
     }
     return render(request, "tournaments/detail.html", context, status=status)
+
+
+def _my_table(
+    request: HttpRequest, tournament: Tournament, holder: int | None
+) -> round_selectors.MyTable | None:
+    if holder is None:
+        me = player_of(request.user)
+        holder = me.pk if me is not None else None
+    if holder is None or tournament.status != Tournament.Status.RUNNING:
+        return None
+    return round_selectors.my_table(tournament, holder)
 
 
 def _live_context(live: pages.TournamentLive) -> dict:
