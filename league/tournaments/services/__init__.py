@@ -21,6 +21,11 @@ from league.tournaments.services.batch import (
 )
 from league.tournaments.services.byes import bye_cancel, bye_request
 from league.tournaments.services.lifecycle import (
+    UNDO_MINUTES,
+    tournament_cancel,
+    tournament_cancel_undo,
+    tournament_clone,
+    tournament_delete,
     tournament_finish,
     tournament_open_registration,
     tournament_seed,
@@ -73,7 +78,7 @@ from league.tournaments.services.signup import (
     registration_withdraw,
     signup_configure,
 )
-from league.tournaments.services.tables import table_close, table_result
+from league.tournaments.services.tables import table_close, table_close_undo, table_result
 from league.tournaments.services.timer import (
     EXTEND_MINUTES,
     TIMER_MINUTES,
@@ -98,6 +103,7 @@ __all__ = [
     "SETTINGS",
     "SIGNUP_SETTINGS",
     "TIMER_MINUTES",
+    "UNDO_MINUTES",
     "audit",
     "bye_cancel",
     "bye_request",
@@ -135,11 +141,16 @@ __all__ = [
     "round_timer_start",
     "signup_configure",
     "table_close",
+    "table_close_undo",
     "table_confirm",
     "table_dispute",
     "table_report",
     "table_result",
+    "tournament_cancel",
+    "tournament_cancel_undo",
+    "tournament_clone",
     "tournament_create",
+    "tournament_delete",
     "tournament_finish",
     "tournament_open_registration",
     "tournament_schedule",
