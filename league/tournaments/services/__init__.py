@@ -21,6 +21,9 @@ from league.tournaments.services.batch import (
 )
 from league.tournaments.services.byes import bye_cancel, bye_request
 from league.tournaments.services.lifecycle import (
+    CANCEL_REASON_MAX_LENGTH,
+    SHIFT_DAYS,
+    SHIFT_HOURS,
     UNDO_MINUTES,
     tournament_cancel,
     tournament_cancel_undo,
@@ -104,6 +107,9 @@ __all__ = [
     "SIGNUP_SETTINGS",
     "TIMER_MINUTES",
     "UNDO_MINUTES",
+    "CANCEL_REASON_MAX_LENGTH",
+    "SHIFT_DAYS",
+    "SHIFT_HOURS",
     "audit",
     "bye_cancel",
     "bye_request",

@@ -24,7 +24,7 @@ from league.results.services import result_reopen, result_void
 from league.tournaments import seam
 from league.tournaments.errors import NotOrganizer, StateConflict
 from league.tournaments.models import AuditEntry, Registration, Round, RoundTime, Table, Tournament
-from league.tournaments.selectors import is_organizer, start_plan
+from league.tournaments.selectors import UNDO_MINUTES, is_organizer, start_plan
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.checks import check_cut_fits
 from league.tournaments.services.common import check_organizer, last_round, tournament_locked
@@ -219,7 +219,6 @@ def tournament_seed(
     return ordered
 
 
-UNDO_MINUTES = 10  # how long a cancel (or a table's closing) can be undone
 CANCEL_REASON_MAX_LENGTH = 500
 SHIFT_DAYS = Bounds(-3660, 3660)
 SHIFT_HOURS = Bounds(-23, 23)
