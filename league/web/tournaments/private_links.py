@@ -236,6 +236,8 @@ def link_event(request: HttpRequest, token: str) -> HttpResponse:
     if isinstance(found, HttpResponse):
         return found
     registration = found.registration
+    if registration.tournament.status == Tournament.Status.DRAFT:  # a draft's page is its organizers' only
+        raise Http404("the event's page is not public yet")
     return _private(detail_response(request, registration.tournament, holder=registration.player_id))
 
 

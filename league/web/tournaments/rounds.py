@@ -75,7 +75,7 @@ def find_my_table(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     query = request.GET.get("q", "").strip()[:80]
     me = player_of(request.user)
     mine = round_selectors.find_my_table(view, {me.pk}) if me is not None else []
-    found = []
+    found: list[round_selectors.FindRow] = []
     if query:
         found = round_selectors.find_my_table(view, selectors.players_matching(tournament, query))
     found = [row for row in found if row not in mine]
