@@ -280,10 +280,12 @@ class CloneSerializer(serializers.Serializer):
         required=False, allow_blank=True, help_text='The new event\'s name (default: the name with " (copy)")'
     )
     shift_days = serializers.IntegerField(
-        default=0, **services.SHIFT_DAYS.limits, help_text="Days the clock moves (start, check-in, rounds)"
+        default=0,
+        **whole_limits(services.SHIFT_DAYS),
+        help_text="Days the clock moves (start, check-in, rounds)",
     )
     shift_hours = serializers.IntegerField(
-        default=0, **services.SHIFT_HOURS.limits, help_text="Hours it moves too"
+        default=0, **whole_limits(services.SHIFT_HOURS), help_text="Hours it moves too"
     )
 
 
