@@ -112,6 +112,9 @@ def test_the_page_cancels_undoes_and_shows_why(client, organizer, stranger):
     assert 'id="cancel-undo"' in body and 'id="cancel"' not in body
     visitor = client.__class__().get(page).content.decode()
     assert "The hall flooded." in visitor and "cancel-undo" not in visitor
+    listed = client.get("/tournaments/").content.decode()
+    assert "Cancelled" in listed and tournament.name in listed
+    assert client.get(f"{page}rounds/1/").status_code == 200
     assert client.post(f"{page}cancel-undo/").status_code == 302
     assert Tournament.objects.get(pk=tournament.pk).status == "running"
 
