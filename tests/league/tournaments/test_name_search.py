@@ -9,7 +9,7 @@ from django.test import Client
 
 from league.core.names import fold, search_key
 from league.players.models import Player
-from league.players.services import player_claim, player_create, player_update
+from league.players.services import player_claim, player_create, player_release, player_update
 from league.tournaments import services
 from tests.factories import UserFactory
 
@@ -45,6 +45,8 @@ def test_a_players_search_key_follows_its_name_and_account(db):
     assert Player.objects.get(pk=player.pk).search_key == "lukasz nowak|lnowak77"
     player_update(player=player, name="Łukasz Nowak-Kowalski")
     assert Player.objects.get(pk=player.pk).search_key == "lukasz nowakkowalski|lnowak77"
+    player_release(player=Player.objects.get(pk=player.pk))  # the account is deleted
+    assert Player.objects.get(pk=player.pk).search_key == "lukasz nowakkowalski"
     assert search_key("佐藤健二", "kenji.sato") == "佐藤健二|kenjisato"
 
 
