@@ -2,10 +2,12 @@
 (several leavers share last), the others' places are entered as usual and the table is rated as played."""
 
 from league.core.errors import UserError
+from league.players.models import Player
 from league.ratings.models import Rating
 from league.results.services import match_create, result_submit
 from league.tournaments import services
 from league.tournaments.models import Table
+from tests.factories import UserFactory
 from tests.factories.tournaments import players_named, table_seats
 
 
@@ -133,3 +135,44 @@ def test_the_result_page_shows_the_leaver_placed_last(make_tournament, organizer
     assert "<bdi>Dov</bdi> left the tournament during this round: placed last." in text
     dov_seat = table_seats(first)[0].index(players_by_name["Dov"].pk)
     assert page.context["form"][f"place_{dov_seat}"].value() == 4
+
+
+def test_a_players_report_places_the_leaver_last(make_tournament, organizer, players_by_name):
+    tournament, first = _pod(make_tournament, organizer)
+    tournament.result_reporting = "self_report"
+    tournament.save(update_fields=["result_reporting"])
+    for name in ("Ada", "Bea", "Cal"):
+        Player.objects.filter(name=name).update(user=UserFactory(username=name.lower()))
+    services.registration_leave(
+        tournament=tournament, by=organizer, player_id=players_by_name["Dov"].pk, status="dropped"
+    )
+    table = Table.objects.get(round=first)
+    seats = table_seats(first)[0]
+    wrong = {"Ada": 2, "Bea": 3, "Cal": 4, "Dov": 1}
+    try:
+        services.table_report(
+            table=table,
+            by=players_by_name["Ada"].user,
+            expected_version=0,
+            places=[wrong[players_by_name.name_of(pid)] for pid in seats],
+        )
+    except UserError as exc:
+        assert (exc.status, exc.message) == (
+            400,
+            "Dov left the tournament during this round and is placed last: enter the places of the "
+            "players still at the table ahead of them",
+        )
+    else:
+        raise AssertionError("the report was taken")
+    given = {"Ada": 1, "Bea": 3, "Cal": 2, "Dov": 4}
+    report = services.table_report(
+        table=table,
+        by=players_by_name["Ada"].user,
+        expected_version=0,
+        places=[given[players_by_name.name_of(pid)] for pid in seats],
+    )
+    # Dov left: only Bea and Cal confirm
+    assert sorted(players_by_name.name_of(pid) for pid in report.awaiting) == ["Bea", "Cal"]
+    for name in ("Bea", "Cal"):
+        services.table_confirm(table=table, by=players_by_name[name].user, report_id=report.pk)
+    assert _places(Table.objects.get(pk=table.pk)) == given
