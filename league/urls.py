@@ -35,6 +35,7 @@ urlpatterns = [
     # A registration's private link: short, for typing from a slip (league.web.tournaments.private_links).
     path("p/<str:token>/", private_links.link_page, name="private-link"),
     path("p/<str:token>/attach/", private_links.link_attach, name="private-link-attach"),
+    path("p/<str:token>/event/", private_links.link_event, name="private-link-event"),
     path("admin/", admin.site.urls),
     path("api/", include("league.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -20,6 +20,7 @@ Each signal, when it is sent, and its payload:
   `dispute_id`.
 - `player_invited`: an organizer invites a player into a tournament. `tournament_id`, `player_id`.
 - `tournament_finished`: a tournament's status becomes finished. `tournament_id`.
+- `tournament_cancelled`: an organizer cancels a tournament (its reason stored on it). `tournament_id`.
 - `league_round_rated`: every match of a bot-league round is played and rated. `league_id`, `round_number`.
 - `bot_match_voided`: a league fixture's or challenge's match is voided because its workers were lost (its
   lease expired too often). `match_id`.
@@ -44,6 +45,7 @@ report_awaiting_confirmation = Signal()
 result_disputed = Signal()
 player_invited = Signal()
 tournament_finished = Signal()
+tournament_cancelled = Signal()
 league_round_rated = Signal()
 bot_match_voided = Signal()
 bot_checked = Signal()

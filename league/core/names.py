@@ -94,3 +94,55 @@ def storable_text(text: str) -> str:
 def name_key(name: str) -> str:
     """The key under which a (checked) name is unique ignoring case: its full case folding, composed."""
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
+# Letters that NFKD does not take apart into a base letter and a mark, spelled as people type them on a
+# keyboard without them (Łukasz as "lukasz", Søren as "soren", Straße as "strasse").
+FOLDED_LETTERS = str.maketrans(
+    {
+        "ł": "l",
+        "Ł": "l",
+        "ø": "o",
+        "Ø": "o",
+        "đ": "d",
+        "Đ": "d",
+        "ð": "d",
+        "Ð": "d",
+        "þ": "th",
+        "Þ": "th",
+        "ß": "ss",
+        "ẞ": "ss",
+        "æ": "ae",
+        "Æ": "ae",
+        "œ": "oe",
+        "Œ": "oe",
+        "ı": "i",
+        "ħ": "h",
+        "Ħ": "h",
+        "ŧ": "t",
+        "Ŧ": "t",
+    }
+)
+
+
+def fold(text: str) -> str:
+    """`text` as searches compare it: compatibility-decomposed (NFKD), its marks removed, a few letters that
+    do not decompose spelled out (`FOLDED_LETTERS`), case-folded, and everything but letters, digits and
+    single spaces removed (punctuation, apostrophes ’ and ' among it). "O’Brien" folds to "obrien", "Tomás"
+    to "tomas", "Łukasz" to "lukasz"; 佐藤健二 stays 佐藤健二. A query is folded the same way and looked for
+    inside the folded names."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(FOLDED_LETTERS))
+    kept = []
+    for character in decomposed.casefold().translate(FOLDED_LETTERS):
+        category = unicodedata.category(character)
+        if category[0] in "LN":
+            kept.append(character)
+        elif category[0] == "Z" or character in LINE_BREAKS:
+            kept.append(" ")
+    return " ".join("".join(kept).split())
+
+
+def search_key(name: str, username: str | None = None) -> str:
+    """What a search looks into for a player: the folded name, and the folded user name of their account
+    after a "|" (which no folded query holds, so no query matches across the two)."""
+    return fold(name) + (f"|{fold(username)}" if username else "")

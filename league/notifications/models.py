@@ -16,6 +16,7 @@ class Kind(models.TextChoices):
     CONFIRM = "confirm_result", "A result waits for my confirmation"
     DISPUTED = "table_disputed", "A table of a tournament I organize is disputed"
     FINISHED = "tournament_finished", "A tournament I play in finishes"
+    CANCELLED = "tournament_cancelled", "A tournament I entered is cancelled"
     BOT_MATCH_VOIDED = "bot_match_voided", "A match of my bot is voided (staff: any bot's)"
     BOT_CHECKED = "bot_checked", "The check of a bot I uploaded ends (ready or refused)"
     INVITED = "invited", "An organizer invites me to a tournament"
@@ -136,7 +137,7 @@ class Delivery(models.Model):
         DELIVERED = "delivered", "Delivered"
         FAILED = "failed", "Failed"
         REFUSED = "refused", "Refused (address not allowed)"
-        CANCELLED = "cancelled", "Cancelled (its owner no longer holds the role)"
+        CANCELLED = "cancelled", "Cancelled (its owner no longer holds the role, or the event is cancelled)"
 
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
     delivery_id = models.UUIDField(unique=True)

@@ -29,12 +29,14 @@ def inbox(user: User) -> QuerySet[Notification]:
 
 
 def webhook_role_holds(webhook: Webhook) -> bool:
-    """Whether the webhook's owner still holds the role it was registered under (the module docstring)."""
+    """Whether the webhook's owner still holds the role it was registered under (the module docstring); a
+    cancelled tournament's webhooks send nothing more, as if no one held it."""
     owner = webhook.owner
     if not owner.is_active:
         return False
     if webhook.tournament_id is not None:
-        return is_organizer(owner, cast(Tournament, webhook.tournament))  # its id is set, so it is one
+        tournament = cast(Tournament, webhook.tournament)  # its id is set, so it is one
+        return tournament.status != Tournament.Status.CANCELLED and is_organizer(owner, tournament)
     if webhook.season_id is not None:
         return is_club_organizer(owner, cast(Season, webhook.season).club)
     return owner.is_staff

@@ -27,6 +27,7 @@ from league.tournaments.report_selectors import through_text
 
 MAX_IDS = 500
 PLAYED = (Registration.Status.ACTIVE, Registration.Status.DROPPED, Registration.Status.NO_SHOW)
+TEXT_LIMIT = 300  # characters of a notification, as its column stores
 
 
 def _table_name(table: Table) -> str:
@@ -248,6 +249,32 @@ def notify_finished(*, tournament_id: int) -> list[int]:
             )
             for user_id in users
         ),
+    )
+
+
+def notify_cancelled(*, tournament_id: int) -> list[int]:
+    """'The tournament is cancelled' (with the organizer's reason) to the players who entered it and have an
+    account: registered, waitlisted, pending or invited ones, and those who played and left."""
+    tournament = _tournament(tournament_id)
+    if tournament is None or tournament.status != Tournament.Status.CANCELLED:
+        return []  # undone before the task ran
+    entered = (
+        *PLAYED,
+        Registration.Status.WAITLISTED,
+        Registration.Status.PENDING,
+        Registration.Status.INVITED,
+    )
+    users = Registration.objects.filter(
+        tournament=tournament, status__in=entered, player__user__isnull=False
+    ).values_list("player__user_id", flat=True)
+    link = reverse("tournaments:detail", args=[tournament.slug])
+    reason = tournament.cancel_reason
+    text = f"{tournament.name} is cancelled: {reason}"
+    if len(text) > TEXT_LIMIT:
+        text = text[: TEXT_LIMIT - 1] + "…"
+    return _store(
+        Kind.CANCELLED,
+        ((user_id, f"cancelled:{tournament.pk}", text, link, tournament, None) for user_id in users),
     )
 
 

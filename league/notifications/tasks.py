@@ -35,6 +35,7 @@ NOTIFY: dict[str, Callable[..., list[int]]] = {
     "report_awaiting_confirmation": services.notify_confirm,
     "result_disputed": services.notify_disputed,
     "tournament_finished": services.notify_finished,
+    "tournament_cancelled": services.notify_cancelled,
     "bot_match_voided": services.notify_bot_match_voided,
     "bot_checked": services.notify_bot_checked,
     "player_invited": services.notify_invited,

@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 
 from league.core.errors import UserError
 from league.players.models import Player
-from league.players.services import check_player_name, player_create, player_update
+from league.players.services import check_player_name, player_create, player_search_key, player_update
 
 
 class PlayerAdminForm(forms.ModelForm):
@@ -32,7 +32,8 @@ class PlayerAdmin(admin.ModelAdmin):
         if change:
             player_update(player=obj, name=form.cleaned_data["name"], active=form.cleaned_data["active"])
             if "kind" in form.changed_data or "user" in form.changed_data:
-                obj.save(update_fields=["kind", "user"])
+                obj.search_key = player_search_key(obj)  # the account's user name is searched too
+                obj.save(update_fields=["kind", "user", "search_key"])
         else:
             created = player_create(
                 name=form.cleaned_data["name"],

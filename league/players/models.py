@@ -27,6 +27,15 @@ class Player(models.Model):
             "script."
         ),
     )
+    search_key = models.TextField(
+        default="",
+        blank=True,
+        editable=False,
+        help_text=(
+            "What searches look into: the name folded (league.core.names.search_key: no accents, case or "
+            "punctuation) and the folded user name of the account, after a '|'."
+        ),
+    )
     slug = models.SlugField(
         max_length=90, unique=True, allow_unicode=True, help_text="Derived from the name; used in page URLs."
     )

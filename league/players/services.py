@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from league.core.errors import Conflict, ErrorCode, UserError
-from league.core.names import check_name, name_key
+from league.core.names import check_name, name_key, search_key
 from league.core.slugs import free_slug
 from league.players.models import Player
 
@@ -33,6 +33,11 @@ def check_player_name(name: object, *, exclude_id: int | None = None) -> str:
             f"there is already a player called {cleaned!r}", field="name", code=ErrorCode.DUPLICATE
         )
     return cleaned
+
+
+def player_search_key(player: Player) -> str:
+    """The search key of `player` as it stands: its name and its account's user name folded."""
+    return search_key(player.name, player.user.get_username() if player.user is not None else None)
 
 
 def player_by_name(name: object) -> Player | None:
@@ -61,6 +66,7 @@ def player_create(
             return Player.objects.create(
                 name=cleaned,
                 name_key=name_key(cleaned),
+                search_key=search_key(cleaned, user.get_username() if user is not None else None),
                 slug=_free_slug(cleaned, None),
                 kind=kind,
                 user=user,
@@ -87,8 +93,9 @@ def player_update(*, player: Player, name: str | None = None, active: bool | Non
         if cleaned != player.name:
             player.name = cleaned
             player.name_key = name_key(cleaned)
+            player.search_key = player_search_key(player)
             player.slug = _free_slug(cleaned, player.pk)
-            fields += ["name", "name_key", "slug"]
+            fields += ["name", "name_key", "search_key", "slug"]
     if active is not None:
         if not isinstance(active, bool):
             raise UserError("active must be true or false", field="active")
@@ -119,9 +126,10 @@ def player_claim(*, player: Player, user: User) -> Player:
     if Player.objects.filter(user=user).exists():
         raise Conflict("that account already has a player: an account owns one player")
     player.user = user
+    player.search_key = player_search_key(player)
     try:
         with transaction.atomic():
-            player.save(update_fields=["user"])
+            player.save(update_fields=["user", "search_key"])
     except IntegrityError:  # a concurrent claim or create gave this account a player meanwhile
         raise Conflict("that account already has a player: an account owns one player") from None
     return player
@@ -144,5 +152,6 @@ def player_release(*, player: Player, forget_name: bool = False) -> Player:
     if forget_name:
         player_update(player=player, name=former_player_name(player))
     player.user = None
-    player.save(update_fields=["user"])
+    player.search_key = player_search_key(player)
+    player.save(update_fields=["user", "search_key"])
     return player

@@ -34,7 +34,7 @@ from league.core.catalogue import game_spec
 from league.core.checks import is_int
 from league.core.errors import Conflict, Forbidden, NotFound, UserError, VersionConflict
 from league.core.names import check_text
-from league.matches.models import Match
+from league.matches.models import Match, MatchSeat
 from league.matches.services import (
     MatchOutcome,
     ScheduledMatch,
@@ -228,12 +228,13 @@ def result_submit(
     if not isinstance(reason, str) or len(reason) > REASON_MAX_LENGTH:
         raise UserError(f"the reason is text of at most {REASON_MAX_LENGTH} characters", field="reason")
     reason = check_text(reason, field="reason", max_length=REASON_MAX_LENGTH)
-    if expected_version > 0 and not reason:
-        raise UserError("say why the result is corrected", field="reason")
     match = Match.objects.filter(pk=match_id).first() if is_int(match_id) else None
     if match is None:
         raise NotFound(f"no match with id {match_id}")
     check_owner(match, owner)
+    # a match waiting again (`result_reopen`) takes its next result as a first one: no correction
+    if expected_version > 0 and not reason and match.status != Match.Status.SCHEDULED:
+        raise UserError("say why the result is corrected", field="reason")
     if match.status == Match.Status.VOID:
         raise UserError("the match is void: it takes no result", field="status")
     spec = game_spec(match.game_id)
@@ -572,6 +573,39 @@ def result_void(
         match.result_version = version_number
         if counted:
             # A rated match has a pool (the match's rated-has-pool constraint).
+            pools_changed(changes=[PoolChange(cast(int, match.rating_pool_id), match.pk)])
+    return match
+
+
+def result_reopen(
+    *, match_id: int, expected_version: int, entered_by: User | None, reason: str, owner: str
+) -> Match:
+    """Make a finished or void match wait for its result again (an undo of what stored or voided it): a new
+    version, marked `void` (what came before no longer counts) with `reason`, the match scheduled, its seats'
+    places and scores cleared; a rated match that counted is replayed out of its pool. Refused (409) when the
+    match moved on from `expected_version`."""
+    reason = check_text(reason, field="reason", max_length=REASON_MAX_LENGTH)
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            raise NotFound(f"no match with id {match_id}")
+        check_owner(match, owner)
+        if match.result_version != expected_version:
+            raise VersionConflict(match.result_version, expected_version)
+        if match.status not in (Match.Status.FINISHED, Match.Status.VOID):
+            raise Conflict("the match is waiting for its result already")
+        counted = match.rated and match.status == Match.Status.FINISHED
+        version_number = match.result_version + 1
+        ResultVersion.objects.create(
+            match=match, version=version_number, places=[], void=True, entered_by=entered_by, reason=reason
+        )
+        matches_set_outcomes(
+            status=Match.Status.SCHEDULED, outcomes=[MatchOutcome(match.pk, version_number, places=None)]
+        )
+        MatchSeat.objects.filter(match=match).update(place=None, score=None)
+        match.status = Match.Status.SCHEDULED
+        match.result_version = version_number
+        if counted:
             pools_changed(changes=[PoolChange(cast(int, match.rating_pool_id), match.pk)])
     return match
 

@@ -16,7 +16,14 @@ from league.core.errors import UserError
 from league.core.json_input import parse_json
 from league.tournaments import clock, seam, services
 from league.tournaments.models import Tournament, default_time_zone
-from league.tournaments.services import CAPACITY_BOUNDS, ROLES, SETTING_BOUNDS, BatchEntry
+from league.tournaments.services import (
+    CAPACITY_BOUNDS,
+    ROLES,
+    SETTING_BOUNDS,
+    SHIFT_DAYS,
+    SHIFT_HOURS,
+    BatchEntry,
+)
 
 FORMATS = dict(Tournament.Format.choices)
 
@@ -628,4 +635,24 @@ class DisputeForm(forms.Form):
         max_length=500,
         label="What happened",
         widget=forms.Textarea(attrs={"rows": 2, "placeholder": "e.g. Cal's last pile was counted twice"}),
+    )
+
+
+class CloneForm(forms.Form):
+    """A clone of an event: the new name and how far its clock moves (`services.tournament_clone`)."""
+
+    name = forms.CharField(required=False, max_length=120, label="Name of the new event")
+    shift_days = forms.IntegerField(
+        initial=0,
+        label="Move its times by (days)",
+        min_value=int(SHIFT_DAYS.low),
+        max_value=int(SHIFT_DAYS.high),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "narrow"}),
+    )
+    shift_hours = forms.IntegerField(
+        initial=0,
+        label="and (hours)",
+        min_value=int(SHIFT_HOURS.low),
+        max_value=int(SHIFT_HOURS.high),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "narrow"}),
     )

@@ -120,6 +120,22 @@ def _table_of(details: dict) -> str:
     return f"round {details.get('round')}, table {details.get('table')}{label}"
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _voided(details: dict) -> str:
+    voided = len(details.get("voided", []))
+    return f" ({_count(voided, 'unplayed table')} voided)" if voided else ""
+
+
+def _shift(details: dict) -> str:
+    days, hours = details.get("shift_days") or 0, details.get("shift_hours") or 0
+    parts = [_count(days, "day") if days else "", _count(hours, "hour") if hours else ""]
+    shown = " and ".join(part for part in parts if part)
+    return f", times moved by {shown}" if shown else ""
+
+
 def _format_label(value: object) -> object:
     """A format's label, or the stored value itself when it is no longer a format."""
     return Tournament.Format(value).label if value in Tournament.Format.values else value
@@ -178,6 +194,21 @@ WORDING: dict[str, Callable[[dict, str], str]] = {
         f"{', '.join(d.get('confirmed_by', []))}"
     ),
     Action.RESULT_DISPUTED: lambda d, z: f"{d.get('player')} disputed the result of {_table_of(d)}",
+    Action.CANCELLED: lambda d, z: f"Cancelled the tournament: {d.get('reason')}{_voided(d)}",
+    Action.CANCEL_UNDONE: lambda d, z: (
+        "Undid the cancel"
+        + (f" ({_count(d.get('reopened', 0), 'table')} waiting again)" if d.get("reopened") else "")
+    ),
+    Action.CLONED: lambda d, z: f"Cloned from {d.get('source')}{_shift(d)}",
+    Action.TABLE_CLOSE_UNDONE: lambda d, z: (
+        f"Undid the closing of {_table_of(d)} as {'no-show' if d.get('kind') == 'no_show' else 'forfeit'}"
+    ),
+    Action.RESULT_CORRECTED: lambda d, z: (
+        f"Corrected the result of {_table_of(d)} (version {d.get('version')}): {d.get('reason')}"
+    ),
+    Action.DISPUTE_SETTLED: lambda d, z: (
+        f"Settled the dispute of {_table_of(d)} with result version {d.get('version')}"
+    ),
 }
 
 

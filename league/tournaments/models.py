@@ -42,6 +42,7 @@ class Tournament(models.Model):
         REGISTRATION = "registration", "Registration"
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
 
     class Reporting(models.TextChoices):
         ORGANIZER = "organizer", "Organizers enter results"
@@ -141,6 +142,9 @@ class Tournament(models.Model):
     description = models.TextField(max_length=4000, blank=True, help_text="Shown on the tournament's page.")
     rated = models.BooleanField(default=True, help_text="Rated tournaments feed the game's people pool.")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.DRAFT, db_index=True)
+    cancel_reason = models.TextField(
+        max_length=500, blank=True, help_text="Why the event was cancelled, shown on its page."
+    )
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         related_name="organized_tournaments",
@@ -560,6 +564,12 @@ class AuditEntry(models.Model):
         LINK_REVOKED = "link.revoked", "Private link revoked"
         VENUE_ADDRESS_SET = "venue.address_set", "Venue address declared"
         VENUE_ADDRESS_APPROVED = "venue.address_approved", "Venue address approved"
+        CANCELLED = "tournament.cancelled", "Tournament cancelled"
+        CANCEL_UNDONE = "tournament.cancel_undone", "Cancel undone"
+        CLONED = "tournament.cloned", "Tournament cloned from another"
+        TABLE_CLOSE_UNDONE = "table.close_undone", "Table closing undone"
+        RESULT_CORRECTED = "result.corrected", "Result corrected"
+        DISPUTE_SETTLED = "result.dispute_settled", "Dispute settled"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

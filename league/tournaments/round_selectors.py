@@ -8,6 +8,7 @@ players, rounds and tables) and build everything else from it in memory.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -217,20 +218,30 @@ class FindRow:
     label: str
     seat: int | None
     note: str = ""
+    player_id: int | None = None
 
 
-def find_my_table(round_view: RoundView) -> list[FindRow]:
-    """Each player of a round with their table and seat (seats from 1), sorted by player name."""
+def find_my_table(round_view: RoundView, only: Collection[int] | None = None) -> list[FindRow]:
+    """Each player of a round (only the players `only` lists, when given) with their table and seat (seats
+    from 1), sorted by player name."""
+
+    def kept(player_id: int) -> bool:
+        return only is None or player_id in only
+
     rows = [
-        FindRow(seat.name, seat.slug, table.number, table.label, seat.seat + 1)
+        FindRow(seat.name, seat.slug, table.number, table.label, seat.seat + 1, player_id=seat.player_id)
         for table in round_view.tables
         if table.closed_as != Table.Closed.RESET
         for seat in table.seats
+        if kept(seat.player_id)
     ]
-    rows += [FindRow(name, "", None, "", None, "bye") for _, name in round_view.byes]
-    rows += [FindRow(name, "", None, "", None, "goes through") for _, name in round_view.advanced]
-    rows += [FindRow(name, "", None, "", None, "bye (asked for)") for _, name, _ in round_view.requested_byes]
-    rows += [FindRow(name, "", None, "", None, "sits out") for _, name in round_view.sat_out]
+    for listed, note in (
+        (round_view.byes, "bye"),
+        (round_view.advanced, "goes through"),
+        ([(pid, name) for pid, name, _ in round_view.requested_byes], "bye (asked for)"),
+        (round_view.sat_out, "sits out"),
+    ):
+        rows += [FindRow(name, "", None, "", None, note, pid) for pid, name in listed if kept(pid)]
     return sorted(rows, key=lambda row: (row.name.casefold(), row.name))
 
 
@@ -279,6 +290,8 @@ def player_path(history, round_views: list[RoundView], player_id: int) -> list[P
                 note = "reset by a correction: played again at a new table"
             elif table.closed_as:
                 note = "absent" if mine.absent else f"table closed ({table.closed_label.lower()})"
+            elif mine.absent:
+                note = "left the tournament during the round: placed last"
             steps.append(
                 PathStep(
                     view.number,
@@ -295,3 +308,48 @@ def player_path(history, round_views: list[RoundView], player_id: int) -> list[P
 
 
 # Self-report: what a table's players and the organizers see of its reports and disputes.
+
+
+@dataclass(frozen=True)
+class MyTable:
+    """A player's table in the current round (the latest that is not a draft), for the top of the event
+    page: the round, the table (its number and label), their seat (from 1) and the others at it, or `note`
+    (a bye, sits out) where they have no table."""
+
+    round: int
+    table: int | None
+    label: str
+    seat: int | None
+    others: list[str]
+    note: str = ""
+
+
+def my_table(tournament: Tournament, player_id: int) -> MyTable | None:
+    """`player_id`'s place in the current round of `tournament` (a few queries, whatever the round's size);
+    None before the first round is published, or when they have no place in it."""
+    current = (
+        Round.objects.filter(tournament=tournament)
+        .exclude(status=Round.Status.DRAFT)
+        .order_by("-number")
+        .first()
+    )
+    if current is None:
+        return None
+    table = (
+        Table.objects.filter(round=current, match__seats__player_id=player_id)
+        .exclude(closed_as=Table.Closed.RESET)
+        .order_by("number")
+        .first()
+    )
+    if table is None:
+        noted = ((current.byes, "bye"), (current.advanced, "goes through"), (current.sat_out, "sits out"))
+        for listed, note in noted:
+            if player_id in listed:
+                return MyTable(current.number, None, "", None, [], note)
+        if any(pid == player_id for pid, _ in current.requested_byes):
+            return MyTable(current.number, None, "", None, [], "bye (asked for)")
+        return None
+    seats = list(table.published_match.seats.order_by("seat").values_list("player_id", "player__name"))
+    seat = next(index for index, (pid, _) in enumerate(seats) if pid == player_id)
+    others = [name for pid, name in seats if pid != player_id]
+    return MyTable(current.number, table.number, table.label, seat + 1, others)

@@ -7,17 +7,18 @@ disputes in `report_selectors.py`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import cast
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
+from league.core.names import fold
 from league.players.models import Player
 from league.players.selectors import player_of
 from league.tournaments import ranking
-from league.tournaments.models import ByeRequest, Registration, Tournament
+from league.tournaments.models import AuditEntry, ByeRequest, Registration, Round, Tournament
 from league.tournaments.ranking import StandingRow
 
 
@@ -237,3 +238,47 @@ def standing_rows(ordered, registrations) -> list[StandingRow]:
             )
         )
     return rows
+
+
+def desk_search(registrations: list[Registration], query: str) -> list[Registration]:
+    """The registrations (their players loaded) whose player's name or user name holds `query`, both folded
+    (`league.core.names.fold`: "tomas" finds Tomás, "obrien" O’Brien); none for a query that folds to
+    nothing (punctuation alone)."""
+    needle = fold(query)
+    if not needle:
+        return []
+    return [reg for reg in registrations if needle in reg.player.search_key]
+
+
+def players_matching(tournament: Tournament, query: str) -> set[int]:
+    """The ids of the players entered in `tournament` whose name or user name holds `query`, both folded;
+    none for a query that folds to nothing."""
+    needle = fold(query)
+    if not needle:
+        return set()
+    return set(
+        Player.objects.filter(registrations__tournament=tournament, search_key__contains=needle).values_list(
+            "pk", flat=True
+        )
+    )
+
+
+UNDO_MINUTES = 10  # how long a cancel or a table's closing can be undone (`services.lifecycle`)
+
+
+def undoable(tournament: Tournament, action: str, **details: object) -> bool:
+    """Whether the latest `action` of the tournament's log (with `details`) is recent enough to undo."""
+    latest = (
+        AuditEntry.objects.filter(
+            tournament=tournament, action=action, **{f"details__{k}": v for k, v in details.items()}
+        )
+        .order_by("-at", "-id")
+        .values_list("at", flat=True)
+        .first()
+    )
+    return latest is not None and timezone.now() - latest <= timedelta(minutes=UNDO_MINUTES)
+
+
+def deletable(tournament: Tournament) -> bool:
+    """Whether the tournament can be deleted: no round of it was published."""
+    return not tournament.round_set.exclude(status=Round.Status.DRAFT).exists()

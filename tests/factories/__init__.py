@@ -7,7 +7,7 @@ import factory
 from django.contrib.auth import get_user_model
 from factory.django import DjangoModelFactory
 
-from league.core.names import name_key
+from league.core.names import name_key, search_key
 from league.core.slugs import slug_of
 from league.matches.models import Match
 from league.players.models import Player
@@ -34,6 +34,11 @@ class PlayerFactory(DjangoModelFactory):
 
     name = factory.Sequence(lambda n: f"Player {n:03d}")
     name_key = factory.LazyAttribute(lambda player: name_key(player.name))
+    search_key = factory.LazyAttribute(
+        lambda player: search_key(
+            player.name, player.user.get_username() if getattr(player, "user", None) else None
+        )
+    )
     slug = factory.LazyAttribute(lambda player: slug_of(player.name))
 
 

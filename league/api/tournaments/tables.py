@@ -236,3 +236,11 @@ class TableViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         table = self.get_object()
         services.table_close(table=table, by=request.user, **data.validated_data)
         return Response(TournamentTableSerializer(self._view(table)).data)
+
+    @extend_schema(request=None, responses={200: TournamentTableSerializer, **STATE_CONFLICT})
+    @action(detail=True, methods=["post"], url_path="close/undo")
+    def close_undo(self, request, pk=None):
+        """Undo the closing of the table within 10 minutes of it: it waits for its result again."""
+        table = self.get_object()
+        services.table_close_undo(table=table, by=request.user)
+        return Response(TournamentTableSerializer(self._view(table)).data)

@@ -62,6 +62,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "tiebreaks",
             "rated",
             "status",
+            "cancel_reason",
             "player_count",
             "created_at",
             "time_zone",
@@ -265,6 +266,35 @@ class OrganizerSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
 
 
+class CancelSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        max_length=services.CANCEL_REASON_MAX_LENGTH,
+        trim_whitespace=False,
+        allow_blank=True,
+        help_text="Why the event is cancelled: shown on its page and told to its players",
+    )
+
+
+class CloneSerializer(serializers.Serializer):
+    name = serializers.CharField(
+        required=False, allow_blank=True, help_text='The new event\'s name (default: the name with " (copy)")'
+    )
+    shift_days = serializers.IntegerField(
+        default=0,
+        **whole_limits(services.SHIFT_DAYS),
+        help_text="Days the clock moves (start, check-in, rounds)",
+    )
+    shift_hours = serializers.IntegerField(
+        default=0, **whole_limits(services.SHIFT_HOURS), help_text="Hours it moves too"
+    )
+
+
+class DeletedSerializer(serializers.Serializer):
+    walk_ins_deleted = serializers.ListField(
+        child=serializers.CharField(), help_text="The players made for the event, deleted with it"
+    )
+
+
 class TournamentStandingSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     player = serializers.IntegerField(source="player_id")
@@ -438,6 +468,46 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Regist
     def finish(self, request, pk=None):
         """Running → finished, once the last round is complete."""
         return self._transition(request, services.tournament_finish)
+
+    @extend_schema(
+        responses={200: DeletedSerializer, **STATE_CONFLICT},
+        description="Delete a tournament no round of which was published, with the walk-ins made for it "
+        "(players without an account, no other registration, no seat); 409 once a round was published "
+        "(cancel it instead).",
+    )
+    def destroy(self, request, pk=None):
+        names = services.tournament_delete(tournament=self.get_object(), by=request.user)
+        return Response({"walk_ins_deleted": names})
+
+    @extend_schema(request=CancelSerializer, responses={200: TournamentSerializer, **STATE_CONFLICT})
+    @action(detail=True, methods=["post"])
+    def cancel(self, request, pk=None):
+        """Cancel an unfinished event with a reason: stored results and their ratings stay, unplayed tables
+        are voided, its players are told and its webhooks stop. Undone within 10 minutes (cancel/undo)."""
+        data = CancelSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = services.tournament_cancel(
+            tournament=self.get_object(), by=request.user, **data.validated_data
+        )
+        return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(request=None, responses={200: TournamentSerializer, **STATE_CONFLICT})
+    @action(detail=True, methods=["post"], url_path="cancel/undo")
+    def cancel_undo(self, request, pk=None):
+        """Undo the cancel within 10 minutes of it: the event is back where it was."""
+        return self._transition(request, services.tournament_cancel_undo)
+
+    @extend_schema(request=CloneSerializer, responses={201: TournamentSerializer, **STATE_CONFLICT})
+    @action(detail=True, methods=["post"], url_path="clone")
+    def clone(self, request, pk=None):
+        """A new draft with this event's settings, sign-up settings and clock moved by the shift (site staff
+        who organize this event)."""
+        data = CloneSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = services.tournament_clone(
+            tournament=self.get_object(), by=request.user, **data.validated_data
+        )
+        return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=OrganizerSerializer, responses={204: None})
     @action(detail=True, methods=["post"])

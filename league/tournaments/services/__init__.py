@@ -21,6 +21,14 @@ from league.tournaments.services.batch import (
 )
 from league.tournaments.services.byes import bye_cancel, bye_request
 from league.tournaments.services.lifecycle import (
+    CANCEL_REASON_MAX_LENGTH,
+    SHIFT_DAYS,
+    SHIFT_HOURS,
+    UNDO_MINUTES,
+    tournament_cancel,
+    tournament_cancel_undo,
+    tournament_clone,
+    tournament_delete,
     tournament_finish,
     tournament_open_registration,
     tournament_seed,
@@ -74,7 +82,7 @@ from league.tournaments.services.signup import (
     registration_withdraw,
     signup_configure,
 )
-from league.tournaments.services.tables import table_close, table_result
+from league.tournaments.services.tables import table_close, table_close_undo, table_result
 from league.tournaments.services.timer import (
     EXTEND_MINUTES,
     TIMER_MINUTES,
@@ -99,6 +107,10 @@ __all__ = [
     "SETTINGS",
     "SIGNUP_SETTINGS",
     "TIMER_MINUTES",
+    "UNDO_MINUTES",
+    "CANCEL_REASON_MAX_LENGTH",
+    "SHIFT_DAYS",
+    "SHIFT_HOURS",
     "audit",
     "bye_cancel",
     "bye_request",
@@ -136,11 +148,16 @@ __all__ = [
     "round_timer_start",
     "signup_configure",
     "table_close",
+    "table_close_undo",
     "table_confirm",
     "table_dispute",
     "table_report",
     "table_result",
+    "tournament_cancel",
+    "tournament_cancel_undo",
+    "tournament_clone",
     "tournament_create",
+    "tournament_delete",
     "tournament_finish",
     "tournament_open_registration",
     "tournament_schedule",

@@ -8,22 +8,36 @@ from django.db.models import F
 
 from league.core.errors import Forbidden
 from league.players.models import Player
-from league.tournaments.errors import NotOrganizer
+from league.tournaments.errors import NotOrganizer, StateConflict
 from league.tournaments.models import Round, Tournament
 from league.tournaments.selectors import can_score, is_organizer, player_of
 
 
 def check_organizer(*, user: User | AnonymousUser | None, tournament: Tournament) -> None:
-    """Raise NotOrganizer (403) unless `user` organizes `tournament` or is site staff."""
+    """Raise NotOrganizer (403) unless `user` organizes `tournament` or is site staff, then StateConflict
+    (409) when the tournament is cancelled (`check_not_cancelled`)."""
     if not is_organizer(user, tournament):
         raise NotOrganizer()
+    check_not_cancelled(tournament)
 
 
 def check_scorer(*, user: User | AnonymousUser | None, tournament: Tournament) -> None:
     """Raise NotOrganizer (403) unless `user` may enter the tournament's results (organizer or
-    scorekeeper)."""
+    scorekeeper), then StateConflict (409) when the tournament is cancelled."""
     if not can_score(user, tournament):
         raise NotOrganizer("only the tournament's organizers and scorekeepers (and site staff) can do this")
+    check_not_cancelled(tournament)
+
+
+def check_not_cancelled(tournament: Tournament) -> None:
+    """Raise StateConflict (409) when `tournament` is cancelled (read afresh: the caller's copy may be
+    stale): nothing changes in it but the undo of the cancel (within its minutes) and its deletion while no
+    round was published."""
+    if Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.CANCELLED).exists():
+        raise StateConflict(
+            "the tournament is cancelled: undo the cancel (for 10 minutes after it) or clone the event",
+            field="status",
+        )
 
 
 def signed_in_player(user: User | AnonymousUser | None) -> Player:

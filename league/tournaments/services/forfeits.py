@@ -1,5 +1,7 @@
 """Tables closed without being played: a no-show or a forfeit (absent players last, present players first;
-with nobody present the match is void), and the forfeits of players who left the tournament. Used by the table
+with nobody present the match is void), and the tables of players who left the tournament: closed as
+forfeits, or, at a table of 3 or more where a dropped player leaves two or more still playing, kept open
+with the leavers placed last (`leavers_last`). Used by the table
 writes (`tables`), the rounds' publication (`rounds`), the registrations (`registrations`) and the bracket's
 own opening of matches (`brackets`)."""
 
@@ -11,8 +13,9 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from league.core import events
+from league.core.errors import UserError
 from league.matches.models import Match, MatchSeat
-from league.results.services import result_submit, result_void
+from league.results.services import competition_places, result_submit, result_void
 from league.tournaments.models import Registration, Table, Tournament
 from league.tournaments.services.audit import Action, audit
 
@@ -71,6 +74,10 @@ def tables_forfeit_departed(
     tournament (dropped, or a no-show) sits: the players who left share last place, the others first (with
     nobody left to play, the match is void). Returns the tables closed.
 
+    At a table of 3 or more seats where only dropped players left and two or more still play, the table
+    stays open: its `absent` lists the leavers, who are placed last (sharing last place when several
+    leave), and the others' places are entered as usual (`leavers_last`); the table is rated as played.
+
     A fixed field (round robin, elimination, a top cut) keeps a player who left in its schedule, so their
     later tables are published and closed at once; a table already out when they leave closes then. Call
     inside a transaction holding the tournament row lock.
@@ -84,11 +91,14 @@ def tables_forfeit_departed(
         return []
     # Who left first (few, usually nobody), then the seats of only their waiting tables: a round of
     # thousands of tables is never listed in a query.
-    left = dict(
-        Registration.objects.filter(tournament=tournament, status__in=DEPARTED).values_list(
-            "player_id", "player__name"
-        )
-    )
+    left = {}
+    dropped = set()
+    for player_id, name, status in Registration.objects.filter(
+        tournament=tournament, status__in=DEPARTED
+    ).values_list("player_id", "player__name", "status"):
+        left[player_id] = name
+        if status == Registration.Status.DROPPED:
+            dropped.add(player_id)
     if not left:
         return []
     waiting_ids = {table.match_id for table in waiting}
@@ -110,8 +120,13 @@ def tables_forfeit_departed(
         seats.setdefault(match_id, []).append(player_id)
     closed = []
     for table in waiting:
-        absent = [pid for pid in seats.get(table.published_match_id, []) if pid in left]
-        if absent:
+        seated = seats.get(table.published_match_id, [])
+        absent = [pid for pid in seated if pid in left]
+        if absent and len(seated) >= 3 and len(seated) - len(absent) >= 2 and dropped.issuperset(absent):
+            # the others play on: the table waits for their places, the leavers placed last
+            table.absent = absent
+            table.save(update_fields=["absent"])
+        elif absent:
             names = ", ".join(left[pid] for pid in absent)
             close_table(
                 table,
@@ -133,3 +148,46 @@ def tables_forfeit_departed(
             )
             closed.append(table)
     return closed
+
+
+def leavers_last(
+    table: Table, seats: Sequence[int], places: Any, scores: Any, score_order: str | None
+) -> Any:
+    """The places of a result at `table` (seat order `seats`) with its leavers (`table.absent`, at a table
+    still open) placed last, sharing last place, and the others' places as entered (ranked among them).
+    `places` may be None where the game's scores decide places. A leaver entered ahead of a player still at
+    the table is refused (400). Without leavers, `places` as given."""
+    absent = [pid for pid in table.absent if pid in seats]
+    if table.closed_as or not absent:
+        return places
+    names = ", ".join(
+        Registration.objects.filter(tournament_id=table.round.tournament_id, player_id__in=absent)
+        .order_by("player__name")
+        .values_list("player__name", flat=True)
+    )
+    present = [index for index, pid in enumerate(seats) if pid not in absent]
+    if places is None:
+        if scores is None or score_order is None:
+            return places  # the result service names what is missing
+        if not isinstance(scores, list | tuple) or len(scores) != len(seats):
+            return places
+        keys: list[Any] = [-scores[index] if score_order == "high" else scores[index] for index in present]
+    else:
+        if not isinstance(places, list | tuple) or len(places) != len(seats):
+            return places
+        if not all(isinstance(place, int) and not isinstance(place, bool) for place in places):
+            return places
+        keys = [places[index] for index in present]
+        last_present = max(keys)
+        if any(places[index] < last_present for index, pid in enumerate(seats) if pid in absent):
+            raise UserError(
+                f"{names} left the tournament during this round and {'is' if len(absent) == 1 else 'are'} "
+                "placed last: enter the places of the players still at the table ahead of them",
+                field="places",
+            )
+    ranked = competition_places(keys)
+    last = len(present) + 1
+    result = [last] * len(seats)
+    for index, place in zip(present, ranked, strict=True):
+        result[index] = place
+    return result

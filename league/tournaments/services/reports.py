@@ -26,6 +26,7 @@ from typing import Any, cast
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 
+from league.core.catalogue import game_spec
 from league.core.errors import Forbidden
 from league.core.events import emit, report_awaiting_confirmation, result_disputed
 from league.players.models import Player
@@ -37,6 +38,7 @@ from league.tournaments.link_selectors import linked_players
 from league.tournaments.models import Registration, Round, Table, Tournament
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.common import tournament_locked
+from league.tournaments.services.forfeits import leavers_last
 from league.tournaments.services.tables import _check_live, check_decider, table_record
 
 
@@ -115,6 +117,8 @@ def table_report(
         )
     if not awaiting:
         raise StateConflict("nobody else at this table is still playing to confirm: ask an organizer")
+    if table.absent and not table.closed_as:  # a dropped player left during the round: placed last
+        places = leavers_last(table, seats, places, scores, game_spec(tournament.game_id).score_order)
     _, decider = check_decider(table, places, scores, advancing)
     with transaction.atomic():
         report = report_open(

@@ -12,10 +12,11 @@ from django.db import transaction
 
 from league.core import events
 from league.core.catalogue import game_spec
-from league.core.errors import UserError
+from league.core.errors import UserError, VersionConflict
 from league.matches.models import Match
 from league.players.models import Player
-from league.results.services import check_outcome, result_submit
+from league.results.models import ResultDispute, ResultVersion
+from league.results.services import check_outcome, result_reopen, result_submit
 from league.tournaments.bracket_reading import correction_resets, pod_correction_round
 from league.tournaments.errors import StateConflict
 from league.tournaments.formats import flows, table_cut
@@ -30,7 +31,8 @@ from league.tournaments.services.common import (
     check_scorer,
     tournament_locked,
 )
-from league.tournaments.services.forfeits import close_table
+from league.tournaments.services.forfeits import close_table, leavers_last
+from league.tournaments.services.lifecycle import undo_entry
 
 
 def _published_table(table: Table, by: User, *, check=check_organizer) -> Table:
@@ -116,9 +118,13 @@ def table_record(
     of an organizer's entry (`table_result`) and of a players' report confirmed by everyone it awaited
     (`reports.table_confirm`, with `report_id`, entered by the reporter). Checks the decider, resets or
     refuses what a correction changes, stores the version, reopens a closed table and, in a bracket played
-    match by match, opens the matches the result makes ready."""
+    match by match, opens the matches the result makes ready. At a table a dropped player left during its
+    round (`absent` on a table still open), the leavers are placed last (`forfeits.leavers_last`)."""
     _check_live(table)
     tournament = table.round.tournament
+    if table.absent and not table.closed_as:
+        seats = list(table.published_match.seats.order_by("seat").values_list("player_id", flat=True))
+        places = leavers_last(table, seats, places, scores, game_spec(tournament.game_id).score_order)
     checked, decider = check_decider(table, places, scores, advancing)
     flowing = flows(tournament, table.round.number)
     with transaction.atomic():
@@ -142,6 +148,7 @@ def table_record(
             owner=Match.Owner.TABLE,
         )
         bump_public_version(tournament.pk)
+        _audit_result(tournament, table, by, version)
         events.emit(
             events.result_recorded, tournament_id=tournament.pk, table_id=table.pk, version_id=version.pk
         )
@@ -152,6 +159,25 @@ def table_record(
         if flowing:
             bracket_sync(tournament=tournament, by=by)
     return table
+
+
+def _audit_result(tournament: Tournament, table: Table, by: User | None, version: ResultVersion) -> None:
+    """Log a correction (a version after the first that counted) and the dispute an entry settles; a first
+    result is not logged (the results themselves are the record)."""
+    where = {"round": table.round.number, "table": table.number, "label": table.label}
+    settled = ResultDispute.objects.filter(settled_by=version).values_list("pk", flat=True).first()
+    if settled is not None:
+        audit(tournament, by, Action.DISPUTE_SETTLED, **where, version=version.version, dispute_id=settled)
+    elif version.version > 1 and table.published_match.status != Match.Status.SCHEDULED:
+        audit(
+            tournament,
+            by,
+            Action.RESULT_CORRECTED,
+            **where,
+            version=version.version,
+            places=version.places,
+            reason=version.reason,
+        )
 
 
 def _check_live(table: Table) -> None:
@@ -242,10 +268,13 @@ def table_close(
             places = [len(seats) - len(set(absent)) + 1 if pid in absent else 1 for pid in seats]
             _check_later_round(tournament, table, places, decider)
         close_table(table, seats, absent, kind, by, reason, decider)
+        no_shows: list[int] = []
         if kind == Table.Closed.NO_SHOW:
-            Registration.objects.filter(
+            marked = Registration.objects.filter(
                 tournament=tournament, player_id__in=absent, status=Registration.Status.ACTIVE
-            ).update(status=Registration.Status.NO_SHOW, left_after_round=table.round.number)
+            )
+            no_shows = sorted(marked.values_list("player_id", flat=True))
+            marked.update(status=Registration.Status.NO_SHOW, left_after_round=table.round.number)
         names = dict(Player.objects.filter(pk__in=absent).values_list("pk", "name"))
         audit(
             tournament,
@@ -256,7 +285,66 @@ def table_close(
             label=table.label,
             kind=kind,
             absent=[names[pid] for pid in absent],
+            # what its undo (`table_close_undo`) puts back
+            table_id=table.pk,
+            version=Match.objects.values_list("result_version", flat=True).get(pk=table.published_match_id),
+            no_shows=no_shows,
         )
         if flowing:
             bracket_sync(tournament=tournament, by=by)
+    return table
+
+
+def table_close_undo(*, table: Table, by: User) -> Table:
+    """Undo an organizer's closing of `table` as a no-show or forfeit within `UNDO_MINUTES` of it: the table
+    waits for its result again, and the players the closing marked no-shows play on. Refused (409) once its
+    result changed since, its round is complete, or in a bracket played match by match (whose later
+    matches the closing may have opened: correct the result instead)."""
+    table = _published_table(table, by)
+    tournament = table.round.tournament
+    if table.closed_as not in (Table.Closed.NO_SHOW, Table.Closed.FORFEIT):
+        raise StateConflict(
+            f"table {table.number} of round {table.round.number} is not closed", field="status"
+        )
+    if table.round.status == Round.Status.COMPLETE:
+        raise StateConflict(
+            f"round {table.round.number} is complete: correct the result instead", field="status"
+        )
+    if flows(tournament, table.round.number):
+        raise StateConflict(
+            "in a bracket played match by match a closing is not undone: correct the result instead",
+            field="status",
+        )
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        entry = undo_entry(tournament, Action.TABLE_CLOSED, "closing of this table", table_id=table.pk)
+        try:
+            result_reopen(
+                match_id=table.published_match_id,
+                expected_version=entry.details["version"],
+                entered_by=by,
+                reason="the closing was undone",
+                owner=Match.Owner.TABLE,
+            )
+        except VersionConflict:
+            raise StateConflict(
+                "the table's result changed since it was closed: correct the result instead", field="status"
+            ) from None
+        no_shows = entry.details.get("no_shows", [])
+        Registration.objects.filter(
+            tournament=tournament, player_id__in=no_shows, status=Registration.Status.NO_SHOW
+        ).update(status=Registration.Status.ACTIVE, left_after_round=None)
+        table.closed_as = Table.Closed.NO
+        table.absent = []
+        table.save(update_fields=["closed_as", "absent"])
+        audit(
+            tournament,
+            by,
+            Action.TABLE_CLOSE_UNDONE,
+            round=table.round.number,
+            table=table.number,
+            label=table.label,
+            kind=entry.details.get("kind"),
+            absent=entry.details.get("absent", []),
+        )
     return table

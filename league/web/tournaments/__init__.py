@@ -55,6 +55,11 @@ urlpatterns = [
         tables.table_close,
         name="close",
     ),
+    path(
+        "<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/close/undo/",
+        tables.table_close_undo,
+        name="close-undo",
+    ),
     path("<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/", tables.table_page, name="table"),
     path(
         "<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/<str:action>/",

@@ -48,7 +48,8 @@ def _check_in_counts(rows: list[Registration]) -> dict[str, int]:
 
 
 def check_in_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """The organizers' check-in desk: every registered and waitlisted player by name, one button each.
+    """The organizers' check-in desk: every registered and waitlisted player by name, one button each; `q`
+    keeps the players whose name or user name holds it, folded (`selectors.desk_search`).
 
     A POST checks one player in (or undoes it): answered with JSON for the page's script (`Accept:
     application/json`), else with a redirect back to the list (keeping its search)."""
@@ -87,7 +88,7 @@ def check_in_page(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect(url + (f"?{urlencode({'q': query})}" if query else ""))
     rows = _check_in_rows(tournament)
     query = request.GET.get("q", "").strip()[:80]
-    shown = [reg for reg in rows if query.casefold() in reg.player.name.casefold()] if query else rows
+    shown = selectors.desk_search(rows, query) if query else rows
     context = {
         "tournament": tournament,
         "rows": shown,

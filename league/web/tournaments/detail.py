@@ -20,8 +20,10 @@ from league.core.bounds import ROW_IDS
 from league.core.catalogue import game_name, game_specs
 from league.core.errors import UserError
 from league.core.forms import add_user_error
-from league.tournaments import clock, pages, selectors, services
+from league.players.selectors import player_of
+from league.tournaments import clock, pages, round_selectors, selectors, services
 from league.tournaments.forms import (
+    CloneForm,
     ParticipantsForm,
     RegisterForm,
     TournamentForm,
@@ -30,6 +32,7 @@ from league.tournaments.forms import (
 from league.tournaments.models import Registration, Round, Tournament
 from league.web.drawing import bracket
 from league.web.tournaments.common import (
+    first_error,
     int_field,
     require_organizer,
     round_url,
@@ -88,8 +91,11 @@ def detail_response(
     register_form: ParticipantsForm | None = None,
     batch=None,
     new_count: int = 0,
+    holder: int | None = None,
 ) -> HttpResponse:
-    """The tournament page (`pages.tournament_page`) with its forms, or its live part (`?fragment=live`)."""
+    """The tournament page (`pages.tournament_page`) with its forms, or its live part (`?fragment=live`).
+    The reader's own table in the current round comes first: a signed-in player's, or the player's of the
+    private link the page is read through (`holder`, a player id)."""
     if request.GET.get("fragment") == "live":  # what live refreshes: standings, bracket and rounds
         live = pages.tournament_live(tournament, request.user, standings_page=request.GET.get("standings"))
         return render(request, "tournaments/_live.html", _live_context(live), status=status)
@@ -126,8 +132,25 @@ def detail_response(
         "bye_requests": page.byes.requests,
         "bye_players": page.byes.players,
         "bye_own": page.byes.own,
+        "my_table": _my_table(request, tournament, holder),
+        "cancel_undoable": page.organizer and selectors.undoable(tournament, "tournament.cancelled"),
+        "can_delete": page.organizer and selectors.deletable(tournament),
+        "clone_form": CloneForm(initial={"name": f"{tournament.name} (copy)", "shift_days": 7}),
+        "undo_minutes": services.UNDO_MINUTES,
+        "holder": holder is not None,
     }
     return render(request, "tournaments/detail.html", context, status=status)
+
+
+def _my_table(
+    request: HttpRequest, tournament: Tournament, holder: int | None
+) -> round_selectors.MyTable | None:
+    if holder is None:
+        me = player_of(request.user)
+        holder = me.pk if me is not None else None
+    if holder is None or tournament.status != Tournament.Status.RUNNING:
+        return None
+    return round_selectors.my_table(tournament, holder)
 
 
 def _live_context(live: pages.TournamentLive) -> dict:
@@ -273,9 +296,39 @@ def _finish(request, tournament):
     return "Tournament finished."
 
 
+def _cancel(request, tournament):
+    services.tournament_cancel(tournament=tournament, by=request.user, reason=request.POST.get("reason", ""))
+    return f"{tournament.name} is cancelled. You can undo it for {services.UNDO_MINUTES} minutes."
+
+
+def _cancel_undo(request, tournament):
+    services.tournament_cancel_undo(tournament=tournament, by=request.user)
+    return "The cancel is undone."
+
+
+def _clone(request, tournament):
+    form = CloneForm(request.POST)
+    if not form.is_valid():
+        raise UserError(first_error(form))
+    clone = services.tournament_clone(tournament=tournament, by=request.user, **form.cleaned_data)
+    messages.success(request, f"{clone.name} is a new draft with the settings of {tournament.name}.")
+    return redirect(clone)
+
+
+def _delete(request, tournament):
+    gone = services.tournament_delete(tournament=tournament, by=request.user)
+    with_players = f", with {len(gone)} player{'' if len(gone) == 1 else 's'} made for it" if gone else ""
+    messages.success(request, f"{tournament.name} is deleted{with_players}.")
+    return redirect("tournaments:list")
+
+
 TOURNAMENT_ACTIONS: dict[str, Callable] = {
     "open": _open,
     "finish": _finish,
+    "cancel": _cancel,
+    "cancel-undo": _cancel_undo,
+    "clone": _clone,
+    "delete": _delete,
     "register": _register,
     "invite": _invite,
     "uninvite": _uninvite,
@@ -294,9 +347,10 @@ LEAVING = {
     ),
     "dropped": (
         "Drop {name} from {tournament}?",
-        "They are paired no more; their results stay. Their tables still "
-        "waiting for a result close as forfeits, and so does every later table of theirs in a fixed field "
-        "(round robin, elimination).",
+        "They are paired no more; their results stay. At a table of 3 or more still waiting for a result "
+        "where two or more play on, they are placed last and the others' places are entered as usual; their "
+        "other tables still waiting close as forfeits, and so does every later table of theirs in a fixed "
+        "field (round robin, elimination).",
         "Yes, drop {name}",
     ),
     "no_show": (
@@ -311,12 +365,19 @@ def _confirmation(request: HttpRequest, tournament: Tournament, action: str) -> 
     """The confirmation step of an action that cannot be undone (finish, withdraw, drop, no-show): a page
     asking to confirm, whose form posts the same fields with `confirm=yes`; None once confirmed, or when
     the input is bad (the service then says what is wrong)."""
-    if action not in ("finish", "leave") or request.POST.get("confirm") == "yes":
+    if action not in ("finish", "leave", "delete") or request.POST.get("confirm") == "yes":
         return None
     if action == "finish":
         question = f"Finish {tournament.name} now?"
         detail = "No more rounds can be generated and the standings become final."
         button = "Yes, finish the tournament"
+    elif action == "delete":
+        question = f"Delete {tournament.name}?"
+        detail = (
+            "Its registrations, draft rounds and log go with it, and so do the players made for it who "
+            "have no account, no other event and no match. This cannot be undone."
+        )
+        button = "Yes, delete it"
     else:
         wording = LEAVING.get(request.POST.get("status", ""))
         reg = None
@@ -343,8 +404,9 @@ def _confirmation(request: HttpRequest, tournament: Tournament, action: str) -> 
 
 @require_POST
 def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
-    """An organizer's control on the tournament page. Finishing the tournament and a player leaving (withdraw,
-    drop, no-show) need `confirm=yes`; without it the answer is a page asking to confirm."""
+    """An organizer's control on the tournament page. Finishing the tournament, deleting it and a player
+    leaving (withdraw, drop, no-show) need `confirm=yes`; without it the answer is a page asking to
+    confirm. Cancelling takes a reason and is undone (`cancel-undo`) within `services.UNDO_MINUTES`."""
     tournament = tournament_or_404(request, slug)
     handler = TOURNAMENT_ACTIONS.get(action)
     if handler is None:

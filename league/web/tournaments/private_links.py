@@ -46,6 +46,7 @@ from league.tournaments import link_selectors, report_selectors, round_selectors
 from league.tournaments.formats import table_cut
 from league.tournaments.forms import AdvancingForm
 from league.tournaments.models import PrivateLink, Registration, Table, Tournament
+from league.web.tournaments.detail import detail_response
 
 NO_LINK = (
     "This private link does not work: it was never issued, or it was reissued or revoked, or its event ended "
@@ -227,6 +228,19 @@ def link_page(request: HttpRequest, token: str) -> HttpResponse:
         # The same address with a note of what was done (no cookie carries a message).
         return _private(redirect(f"{request.path}?done={done}"))
     return _page(request, link, table, done=request.GET.get("done", ""))
+
+
+@require_http_methods(["GET"])
+def link_event(request: HttpRequest, token: str) -> HttpResponse:
+    """The event page read through a private link: the holder's own table first (`detail_response`),
+    counted against the link's limit like its own page."""
+    found = _holder(request, token)
+    if isinstance(found, HttpResponse):
+        return found
+    registration = found.registration
+    if registration.tournament.status == Tournament.Status.DRAFT:  # a draft's page is its organizers' only
+        raise Http404("the event's page is not public yet")
+    return _private(detail_response(request, registration.tournament, holder=registration.player_id))
 
 
 @require_POST

@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from league.core.errors import UserError
+from league.players.selectors import player_of
 from league.tournaments import pages, round_selectors, selectors, services
 from league.tournaments.forms import (
     MoveForm,
@@ -62,11 +63,31 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return round_page_response(request, tournament_or_404(request, slug), number)
 
 
+FIND_LIMIT = 10  # rows find my table answers with: type more of the name to narrow it down
+
+
 def find_my_table(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Find my table: the players of the round whose name or user name holds `q` (folded: accents, case and
+    punctuation ignored), at most `FIND_LIMIT`; a signed-in player's own row comes first."""
     tournament = tournament_or_404(request, slug)
     organizer = selectors.is_organizer(request.user, tournament)
     _, _, view = pages.round_state(tournament, number, organizer)
-    context = {"tournament": tournament, "round": view, "rows": round_selectors.find_my_table(view)}
+    query = request.GET.get("q", "").strip()[:80]
+    me = player_of(request.user)
+    mine = round_selectors.find_my_table(view, {me.pk}) if me is not None else []
+    found: list[round_selectors.FindRow] = []
+    if query:
+        found = round_selectors.find_my_table(view, selectors.players_matching(tournament, query))
+    found = [row for row in found if row not in mine]
+    context = {
+        "tournament": tournament,
+        "round": view,
+        "query": query,
+        "mine": mine,
+        "rows": found[:FIND_LIMIT],
+        "more": len(found) > FIND_LIMIT,
+        "limit": FIND_LIMIT,
+    }
     return render(request, "tournaments/find.html", context)
 
 

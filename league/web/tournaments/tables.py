@@ -88,6 +88,10 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
             return redirect("tournaments:result", slug=slug, number=number, table_number=following)
         return redirect(round_url(tournament, number))
     entry.form.fields["place_0"].widget.attrs["autofocus"] = True
+    leavers = [] if table.closed_as else [seat for seat in seats if seat.player_id in table.absent]
+    if leavers and not entry.form.is_bound and match.result_version == 0:
+        for seat in leavers:
+            entry.form.initial[f"place_{seat.seat}"] = len(seats) - len(leavers) + 1
     tables = list(table.round.tables.order_by("number").values_list("number", flat=True))
     position = tables.index(table.number)
     context = {
@@ -103,6 +107,11 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
         "advancing_form": advancing_form,
         "cut": cut,
         "reset_asked": bool(reset_asked),
+        "leavers": [seat.player.name for seat in leavers],
+        "close_undoable": table.closed_as in (Table.Closed.NO_SHOW, Table.Closed.FORFEIT)
+        and selectors.is_organizer(request.user, tournament)
+        and selectors.undoable(tournament, "table.closed", table_id=table.pk),
+        "undo_minutes": services.UNDO_MINUTES,
     }
     return render(request, "tournaments/result.html", context, status=entry.status)
 
@@ -129,9 +138,27 @@ def table_close(request: HttpRequest, slug: str, number: int, table_number: int)
     except UserError as exc:
         return round_page_response(request, tournament, number, status=exc.status, error=exc.message)
     messages.success(
-        request, f"Table {table.number} closed as {Table.Closed(closed.closed_as).label.lower()}."
+        request,
+        f"Table {table.number} closed as {Table.Closed(closed.closed_as).label.lower()}. You can undo it "
+        f"for {services.UNDO_MINUTES} minutes on the table's result page.",
     )
     return redirect(round_url(tournament, number))
+
+
+@require_POST
+def table_close_undo(request: HttpRequest, slug: str, number: int, table_number: int) -> HttpResponse:
+    """Undo the closing of a table (`services.table_close_undo`): back to its result page, waiting."""
+    tournament = tournament_or_404(request, slug)
+    denied = require_organizer(request, tournament)
+    if denied:
+        return denied
+    table = table_or_404(tournament, number, table_number)
+    try:
+        services.table_close_undo(table=table, by=signed_in(request))
+    except UserError as exc:
+        return round_page_response(request, tournament, number, status=exc.status, error=exc.message)
+    messages.success(request, f"Table {table.number}: the closing is undone; it waits for its result.")
+    return redirect("tournaments:result", slug=slug, number=number, table_number=table_number)
 
 
 def _seat_views(tournament: Tournament, table: Table) -> list:

@@ -168,7 +168,7 @@ CHOICE_FILTERS = [
     ("/api/ratings/?kind=", "kind", "people, bot_league"),
     ("/api/bots/?kind=", "kind", "builtin, external"),
     ("/api/bot-leagues/?status=", "status", "draft, running, paused, finished"),
-    ("/api/tournaments/?status=", "status", "draft, registration, running, finished"),
+    ("/api/tournaments/?status=", "status", "draft, registration, running, finished, cancelled"),
     (
         "/api/tournaments/?tournament_format=",
         "tournament_format",

@@ -135,7 +135,16 @@ def test_rounds_seats_tables_drops_and_the_finish_are_logged(make_tournament, or
         (
             "organizer",
             "table.closed",
-            {"round": 1, "table": 2, "label": "", "kind": "no_show", "absent": ["Eli"]},
+            {
+                "round": 1,
+                "table": 2,
+                "label": "",
+                "kind": "no_show",
+                "absent": ["Eli"],
+                "table_id": tables[2].pk,
+                "version": 1,
+                "no_shows": [seeds[5]],
+            },
         ),
         ("organizer", "round.completed", {"round": 1}),
         ("organizer", "registration.dropped", {"player": "Ada", "player_id": seeds[1], "after_round": 1}),

@@ -304,4 +304,17 @@ def test_resets_and_the_brackets_own_steps_are_logged(make_tournament, organizer
         (None, "round.completed", {"round": 2}),
         (None, "tournament.finished", {"after_round": 2, "early": False}),
         ("organizer", "result.reset", {"round": 2, "table": 1, "label": "F"}),
+        (
+            "organizer",
+            "result.corrected",
+            {
+                "round": 1,
+                "table": 1,
+                "label": "R1-1",
+                "version": 2,
+                "places": rows[4].details["places"],
+                "reason": "Dov won on time",
+            },
+        ),
     ]
+    assert sorted(rows[4].details["places"]) == [1, 2]

@@ -6,6 +6,7 @@ import random
 import pytest
 from rest_framework.test import APIClient
 
+from league.matches.models import Match
 from league.tournaments import selectors, services
 from league.tournaments.history import load_history
 from league.tournaments.models import Registration, Tournament
@@ -202,7 +203,7 @@ def test_a_player_who_drops_before_the_cut_is_drawn_gives_their_place_to_the_nex
     )
     play_round(tournament, seed_order(tournament))
     ada = players[0]
-    if during_last_round:  # round 2 is played but for Ada's table, which closes as a forfeit when she leaves
+    if during_last_round:  # round 2 is played but for Ada's table, where the others play on without her
         last = services.round_generate(tournament=tournament, by=organizer)
         services.round_publish(round_row=last, by=organizer)
         for table in last.tables.exclude(match__seats__player=ada):
@@ -212,6 +213,12 @@ def test_a_player_who_drops_before_the_cut_is_drawn_gives_their_place_to_the_nex
     swiss = [name for name, _ in standings(tournament)]
     services.registration_leave(tournament=tournament, by=organizer, player_id=ada.pk, status="dropped")
     if during_last_round:
+        table = last.tables.get(match__seats__player=ada)
+        seated = list(table.match.seats.order_by("seat").values_list("player_id", flat=True))
+        others = iter(range(1, 4))
+        places = [4 if pid == ada.pk else next(others) for pid in seated]
+        services.table_result(table=table, by=organizer, expected_version=0, places=places)
+        assert Match.objects.get(pk=table.match_id).seats.get(player=ada).place == 4
         services.round_complete(round_row=last, by=organizer)
     top = [name for name, _ in standings(tournament) if name != "Ada"][:8]
     cut = play_round(tournament, seed_order(tournament))

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from league.core.names import name_key
+from league.core.names import name_key, search_key
 from league.players.models import Player
 from league.tournaments import round_selectors, services
 from league.tournaments.models import Registration
@@ -19,7 +19,8 @@ def large(organizer):
     )
     names = [f"P{number:03d}" for number in range(1, 211)]
     Player.objects.bulk_create(
-        Player(name=name, name_key=name_key(name), slug=name.lower()) for name in names
+        Player(name=name, name_key=name_key(name), search_key=search_key(name), slug=name.lower())
+        for name in names
     )
     players = {player.name: player for player in Player.objects.filter(name__in=names)}
     Registration.objects.bulk_create(
@@ -66,8 +67,13 @@ def test_a_round_shows_100_tables_a_page_and_links_name_the_page(client, large):
     assert "Tables 101–105 of 105" in second
     assert '<a href="?page=1">‹ Previous tables</a>' in second
     assert client.get(f"{url}?page=x").content.decode().count('class="table-card"') == 100
-    find = client.get(f"{url}find/").content.decode()
+    first_seats = {
+        table.number: table.match.seats.order_by("seat").first().player.name
+        for table in large.round_set.get(number=1).tables.filter(number__in=[1, 105]).select_related("match")
+    }
+    find = client.get(f"{url}find/", {"q": first_seats[105]}).content.decode()
     assert f'href="{url}?page=2#table-105"' in find
+    find = client.get(f"{url}find/", {"q": first_seats[1]}).content.decode()
     assert f'href="{url}#table-1"' in find
     assert round_selectors.table_link(url, 100) == f"{url}#table-100"
     assert round_selectors.table_link(url, 101) == f"{url}?page=2#table-101"

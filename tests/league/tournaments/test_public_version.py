@@ -333,6 +333,19 @@ def _round_generate(organizer):
     return tournament, lambda: services.round_generate(tournament=tournament, by=organizer)
 
 
+def _tournament_cancel_undo(organizer):
+    tournament, _ = published(organizer)
+    services.tournament_cancel(tournament=tournament, by=organizer, reason="the hall flooded")
+    return tournament, lambda: services.tournament_cancel_undo(tournament=tournament, by=organizer)
+
+
+def _table_close_undo(organizer):
+    tournament, round_row = published(organizer)
+    table = first_table(round_row)
+    services.table_close(table=table, by=organizer, absent=seats_of(table)[:1], kind="forfeit")
+    return tournament, lambda: services.table_close_undo(table=table, by=organizer)
+
+
 def _tournament_finish(organizer):
     tournament = started(organizer)
     helpers.play_round(tournament, organizer)
@@ -349,6 +362,8 @@ CHANGES = {
     "signup_configure": _tournament("signup_configure", make=created, self_signup=True),
     "tournament_start": _tournament("tournament_start"),
     "tournament_finish": _tournament_finish,
+    "tournament_cancel": _tournament("tournament_cancel", make=started, reason="the hall flooded"),
+    "tournament_cancel_undo": _tournament_cancel_undo,
     "tournament_seed": _tournament("tournament_seed", method="rating"),
     "organizer_add": _role_add("organizer_add"),
     "role_add": _role_add("role_add", role="scorekeeper"),
@@ -374,6 +389,7 @@ CHANGES = {
     "table_result": _table_result,
     "table_record": _table_record,
     "table_close": _table_close,
+    "table_close_undo": _table_close_undo,
     "table_report": _table_report,
     "table_confirm": _table_confirm,
     "table_dispute": _table_dispute,
@@ -398,6 +414,10 @@ NO_PUBLIC_CHANGE = {
     "bump_public_version",
     "bump_public_versions_of_player",
     "check_advancing",
+    "check_not_cancelled",
+    "leavers_last",
+    "undo_entry",
+    "walk_ins",
     "check_cut_fits",
     "check_decider",
     "check_organizer",
@@ -421,6 +441,8 @@ NO_PUBLIC_CHANGE = {
     "venue_address_approve",
     "venue_address_set",
     "tournament_create",  # a new tournament: its pages start from its first version (below)
+    "tournament_clone",  # a new tournament too; the one cloned does not change
+    "tournament_delete",  # the tournament and its pages are gone
 }
 
 

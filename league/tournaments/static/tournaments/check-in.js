@@ -1,22 +1,35 @@
-// The check-in desk without page loads: the search box filters the rows as you type; each button posts one
-// check-in and updates its row and the counts. Without JavaScript the search and the buttons are plain forms.
+// The check-in desk without page loads: the search box asks the server for the matching rows as you type;
+// each button posts one check-in and updates its row and the counts. Without JavaScript the search and the buttons are plain forms.
 (function () {
   "use strict";
   var search = document.getElementById("search");
   var desk = document.getElementById("desk");
   if (!search || !desk) { return; }
-  var rows = Array.prototype.slice.call(desk.querySelectorAll("tbody tr[data-name]"));
+  var asked = 0, timer = null;
   document.getElementById("search-form").addEventListener("submit", function (event) {
     event.preventDefault();
+    clearTimeout(timer);
+    ask();
   });
+  // The server searches (names and user names, accents, capitals and punctuation ignored) and answers
+  // the page with the matching rows only; its rows replace these.
+  function ask() {
+    var query = search.value.trim(), mine = ++asked;
+    var url = window.location.pathname + (query ? "?q=" + encodeURIComponent(query) : "");
+    fetch(url, {credentials: "same-origin"})
+      .then(function (response) { return response.text(); })
+      .then(function (html) {
+        if (mine !== asked) { return; }
+        var page = new DOMParser().parseFromString(html, "text/html");
+        var rows = page.querySelector("#desk tbody");
+        if (rows) { desk.querySelector("tbody").innerHTML = rows.innerHTML; }
+        window.history.replaceState(null, "", url);
+      })
+      .catch(function () {});
+  }
   search.addEventListener("input", function () {
-    var needle = search.value.trim().toLowerCase(), shown = 0;
-    rows.forEach(function (row) {
-      var hit = row.dataset.name.indexOf(needle) !== -1;
-      row.hidden = !hit;
-      shown += hit ? 1 : 0;
-    });
-    document.getElementById("no-match").hidden = shown > 0 || rows.length === 0;
+    clearTimeout(timer);
+    timer = setTimeout(ask, 200);
   });
   desk.addEventListener("submit", function (event) {
     var form = event.target, button = form.querySelector("button");
