@@ -14,7 +14,7 @@ from league.bots.models import Fixture, VerificationWork
 from league.bots.services.leagues import league_start
 from league.bots.services.work import FairShare, work_play, work_shared
 from league.matches.models import Match, Verification
-from league.matches.services import VERIFY_TASK, matches_unverified
+from league.matches.services import matches_unverified
 from league.matches.tasks import verify_matches_task, verify_unverified_task
 from tests.games.test_verify import Outsider, legal, mutations
 from tests.league.bots.conftest import make_bots, make_league
