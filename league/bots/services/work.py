@@ -1,11 +1,15 @@
 """The workers' loop: claim leased work, play it, store it, rate; one loop for every kind of work.
 
-`work_play` is the body of both play tasks. With a league (`league_play_task`) it claims that league's or
-ladder's open fixtures in batches of `batch_size` (`league.bots.services.leases.leases_claim`, the league's
-kind), plays them from their stored seeds, and every `commit_every` matches stores them
-(`leases_store`), which marks the league's rating pool. Without one (`challenge_play_task`) it looks for
-work kind by kind (`work_claim`): a running league or ladder with an open fixture first (worked as above),
-else a batch of challenge matches, played and stored the same way, unrated.
+`work_shared` is the body of both play tasks: it plays slices of at most `SLICE_SECONDS` or
+`SLICE_MATCHES`, each slice to the kind with open work served least for its share (`FairShare`, `SHARES`;
+docs/bot-leagues.md, "A fair share of the workers"). A league's or ladder's slice is `work_play` with the
+league: it claims the league's open fixtures in batches of `batch_size` (at most the slice's matches;
+`league.bots.services.leases.leases_claim`, the league's kind), plays them from their stored seeds, and every
+`commit_every` matches stores them (`leases_store`), which marks the league's rating pool. A challenge's
+slice claims batches of challenge matches, played and stored the same way, unrated; a verification slice
+verifies played matches' records (`league.matches.services.verifications_make`) and stores the verdicts
+(`verifications_store`). `work_play` without a league (`work_claim`: league and ladder work first, then
+challenges) is what the shell command runs.
 
 After a league's batch whose earlier matches are all stored, the worker rates the league's pool
 (`league.ratings.services.pool_rate`, now: the pool applies matches by (played_at, id), which is the
