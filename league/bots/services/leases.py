@@ -364,7 +364,7 @@ def leases_reap(*, now: datetime | None = None) -> int:
             expired = list(
                 model.objects.select_for_update(skip_locked=True)
                 .filter(done=False, lease_expires_at__lt=now)
-                .values_list("id", "match_id", "leases_lost")
+                .values_list("pk", "match_id", "leases_lost")
             )
             lost = [row for row in expired if row[2] + 1 >= LEASES_LOST_LIMIT]
             again = [row for row in expired if row[2] + 1 < LEASES_LOST_LIMIT]

@@ -396,7 +396,7 @@ def _play_batch(
     for start in range(0, len(batch.claimed), batch.commit_every):
         if cut:
             break
-        chunk = []
+        chunk: list[Played] = []
         for row in batch.claimed[start : start + batch.commit_every]:
             if deadline is not None and (chunk or stored) and time.monotonic() > deadline:
                 cut = True
