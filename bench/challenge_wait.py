@@ -1,7 +1,7 @@
 """How long a challenge waits, and how fast the ladder moves, while a staff league runs: `make run`'s setup.
 
     .venv/bin/python -m bench.challenge_wait [--sittings 300] [--challenge 5] [--repeats 3] [--cap 300] \\
-        [--json PATH]
+        [--window 90] [--json PATH]
     .venv/bin/python -m bench.compare --before main --repeats 3 -- challenge_wait --repeats 1
 
 `make run`'s configuration: a SQLite file and the filesystem broker of the run's own (a temporary folder,
@@ -11,7 +11,9 @@ demo's Nacho Pile ladder runs (its bots: random, the heuristics and the search b
 round every 5 s). Each repeat starts a staff league of the same bots (tables of 3, `--sittings` sittings),
 waits `--delay` seconds, creates a challenge of `--challenge` matches and times it until it is finished (at
 most `--cap` seconds: a capped wait counts as the cap), then pauses the league. Figures per repeat: the
-challenge's wait (s), and the ladder's matches a minute from the league's start to the challenge's end.
+challenge's wait (s), and the ladder's matches a minute from the league's start to the challenge's end or
+`--window` seconds, whichever is later (the same window on both sides of a comparison), and the league's
+matches stored by then.
 
 Prints each repeat's figures and the medians with ranges (bench/harness.py); with bench/compare.py, before
 and after in one run, interleaved.
@@ -54,13 +56,19 @@ def main(argv: list[str] | None = None) -> int:
         "--delay", type=float, default=3.0, help="seconds between the league's start and the challenge"
     )
     parser.add_argument("--cap", type=float, default=300.0, help="the longest a challenge is waited for")
+    parser.add_argument(
+        "--window",
+        type=float,
+        default=90.0,
+        help="seconds from the league's start to count the ladder over, at least (till the challenge's end)",
+    )
     parser.add_argument("--repeats", type=int, default=3)
     harness.add_json_option(parser)
     args = parser.parse_args(argv)
     if min(args.sittings, args.challenge, args.repeats) < 1 or not 1 <= args.challenge <= 100:
         fail("--sittings and --repeats must be at least 1, --challenge 1 to 100")
-    if args.cap <= 0 or args.delay < 0:
-        fail("--cap must be positive and --delay not negative")
+    if args.cap <= 0 or args.delay < 0 or args.window < 0:
+        fail("--cap must be positive, --delay and --window not negative")
     folder = Path(tempfile.mkdtemp(prefix="bench-challenge-wait-"))
     try:
         with sigterm_exits():
@@ -191,14 +199,20 @@ def run(args: argparse.Namespace, folder: Path) -> dict[str, list[dict[str, floa
             by=staff,
         )
         asked = time.monotonic()
+        waited = None
         while time.monotonic() - asked < args.cap:
-            if Challenge.objects.filter(pk=challenge.pk, status=Challenge.Status.FINISHED).exists():
+            if (
+                waited is None
+                and Challenge.objects.filter(pk=challenge.pk, status=Challenge.Status.FINISHED).exists()
+            ):
+                waited = time.monotonic() - asked
+            if waited is not None and time.monotonic() - began >= args.window:
                 break
             beat()
             time.sleep(0.1)
         ended = time.monotonic()
         figures = {
-            "challenge_wait_s": ended - asked,
+            "challenge_wait_s": args.cap if waited is None else waited,
             "ladder_per_min": 60 * (ladder_done() - ladder_before) / (ended - began),
             "league_done": float(Fixture.objects.filter(league=league, done=True).count()),
         }
