@@ -44,7 +44,7 @@ from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry
 from league.bots.playing import SeatBot, play_league_match
 from league.bots.sandbox_selectors import external_seat
 from league.bots.services.challenges import queue_challenge_work
-from league.bots.services.leagues import league_advance, queue_work
+from league.bots.services.leagues import league_advance, leagues_tick_due, queue_work
 from league.bots.services.leases import (
     KINDS,
     Claimed,
@@ -584,7 +584,8 @@ def work_shared(
     that this call can take; what it did per kind (matches stored, records verified). The body of the play
     tasks. With `max_seconds`, no new slice is begun after that long and a fresh task is queued for the rest.
     A kind whose slice found nothing to take (others hold it, or its matches need a sandbox this worker has
-    not proven) is left out for the rest of the call.
+    not proven) is left out for the rest of the call. Between slices, scheduled leagues and ladders whose
+    next round is due are ticked (`leagues_tick_due`), so a ladder keeps its pace behind long work.
     """
     fair = fair or FAIR_SHARE
     started = time.monotonic()
@@ -596,6 +597,8 @@ def work_shared(
             with transaction.atomic():
                 queue_challenge_work(1)
             return done
+        if leagues_tick_due():  # a scheduled ladder's next round, due while beat's tick waits in the queue
+            stuck.difference_update({Kind.LEAGUE, Kind.LADDER})
         kinds = [kind for kind in kinds_with_work() if kind not in stuck]
         if not kinds:
             return done

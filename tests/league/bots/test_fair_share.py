@@ -117,3 +117,31 @@ def test_a_quiet_kind_earns_no_monopoly_when_its_work_comes_back():
     # Challenges come back: they start level with the league, not 99 shares behind it.
     assert fair.pick(["league", "challenge"]) == "challenge"
     assert fair.served["challenge"] == 400.0
+
+
+def test_a_scheduled_ladder_due_for_its_next_round_is_ticked_between_slices(staff, no_tasks):
+    from datetime import timedelta
+
+    from league.bots.models import BotLeague, LeagueRound
+    from league.bots.services.ladders import ladder_create, ladder_enter
+    from league.bots.services.leagues import leagues_tick_due
+
+    ladder = ladder_create(
+        name="Paced",
+        game_id="nacho_pile",
+        table_size=3,
+        sittings_per_round=1,
+        pace="scheduled",
+        interval_seconds=5,
+        by=None,
+    )
+    for bot in make_bots(staff)[:3]:
+        ladder_enter(ladder_id=ladder.pk, bot_id=bot.pk, by=None)
+    league_start(league_id=ladder.pk)
+    drawn = LeagueRound.objects.get(league=ladder).drawn_at
+    assert leagues_tick_due(now=drawn + timedelta(seconds=60)) == []  # its round is still to play
+    assert work_shared(worker="w", fair=ticking(), max_slices=1) == {"ladder": 1}
+    assert leagues_tick_due(now=drawn + timedelta(seconds=4)) == []  # played, but not yet due
+    assert leagues_tick_due(now=drawn + timedelta(seconds=5)) == [ladder.pk]
+    assert BotLeague.objects.get(pk=ladder.pk).current_round == 2
+    assert Fixture.objects.filter(league=ladder, done=False).count() == 1
