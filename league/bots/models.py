@@ -444,3 +444,35 @@ class ChallengeMatch(LeasedWork):
 
     def __str__(self) -> str:
         return f"{self.challenge} #{self.index}"
+
+
+class VerificationWork(LeasedWork):
+    """The strict re-verification of one played bot match's record (`games.core.verify`), leased as the
+    matches are (`league.bots.services.leases`, kind `verification`).
+
+    Made in the transaction that stores the match's result; `done` is set in the transaction that stores the
+    verdict (`league.matches.models.Verification`). At the `LEASES_LOST_LIMIT`th expiry of its lease (a
+    record whose verification kills its worker) the match is not voided: its verdict says the verification
+    was lost. `seed` is unused (0).
+    """
+
+    match = models.OneToOneField("matches.Match", on_delete=models.CASCADE, related_name="bot_verification")
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = "match verification"
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(done=False) | models.Q(lease_token="", lease_expires_at__isnull=True),
+                name="verification_done_has_no_lease",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["id"], condition=models.Q(done=False), name="verification_open"),
+            models.Index(
+                fields=["lease_expires_at"], condition=models.Q(done=False), name="verification_leases"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"verification of match {self.match_id}"

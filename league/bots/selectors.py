@@ -226,6 +226,17 @@ def challenge_games(challenge: Challenge) -> QuerySet[WithAnnotations[ChallengeM
     )
 
 
+def challenge_ahead(challenge: Challenge) -> int:
+    """How many matches are ahead of a queued challenge's next one: the open matches of the challenges queued
+    before it (challenges are claimed oldest first; they share the workers with the other kinds of work by
+    `league.bots.services.work.SHARES`). 0 for a finished challenge."""
+    if challenge.status != Challenge.Status.QUEUED:
+        return 0
+    return ChallengeMatch.objects.filter(
+        done=False, challenge__status=Challenge.Status.QUEUED, challenge_id__lt=challenge.pk
+    ).count()
+
+
 def challenges_of(user: User) -> QuerySet[Challenge]:
     """A user's challenges, newest first, with their matches played."""
     return (

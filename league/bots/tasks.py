@@ -16,7 +16,7 @@ from django.db.backends.signals import connection_created
 from games import registry
 from league.bots.services.leagues import league_tick
 from league.bots.services.leases import leases_reap, relax_session_commits
-from league.bots.services.work import work_play
+from league.bots.services.work import work_shared
 from league.bots.uploads import bot_check, uploads_recheck
 from league.programs import sandboxing
 from league.programs.checking import CheckUnavailable
@@ -77,13 +77,17 @@ TASK_TIME_LIMIT_SECONDS = 6 * 3600
     soft_time_limit=TASK_TIME_LIMIT_SECONDS - 60,
 )
 def league_play_task(self, league_id: int) -> int:
-    """Claim, play and store batches of a league's open matches for about a minute; matches stored."""
-    return work_play(
-        league_id=league_id,
-        worker=worker_name(),
-        max_seconds=TASK_WORK_SECONDS,
-        node=self.request.hostname or None,
+    """Queued when a league's round is drawn: play open work for about a minute, slice by slice, each slice
+    to the least-served kind (`work_shared`: this league's fixtures among the rest); matches and records
+    done."""
+    return _work_shared(self)
+
+
+def _work_shared(task) -> int:
+    done = work_shared(
+        worker=worker_name(), max_seconds=TASK_WORK_SECONDS, node=task.request.hostname or None
     )
+    return sum(done.values())
 
 
 @shared_task
@@ -107,9 +111,9 @@ def league_tick_task(league_id: int) -> bool:
     soft_time_limit=TASK_TIME_LIMIT_SECONDS - 60,
 )
 def challenge_play_task(self) -> int:
-    """Play open work for about a minute: league and ladder fixtures first, then challenge matches; the
-    challenge matches stored."""
-    return work_play(worker=worker_name(), max_seconds=TASK_WORK_SECONDS, node=self.request.hostname or None)
+    """Play open work for about a minute, slice by slice, each slice to the least-served kind (`work_shared`:
+    challenges, ladders, leagues, verification); matches and records done."""
+    return _work_shared(self)
 
 
 @shared_task(

@@ -11,7 +11,9 @@
   place and score), for `league.results`, which decides every outcome and stores its versions; matches stored
   with a record are queued for strict verification after the commit;
 - `matches_verify`: the strict verification of stored records (`games.core.verify`), one `Verification` row
-  per match, for `league.matches.tasks.verify_matches_task` (once per stored match) and its sweep.
+  per match, for `league.matches.tasks.verify_matches_task` (once per stored match) and its sweep;
+  `verifications_make` and `verifications_store`, its two halves, for the bots' leased verification (a bot
+  match's record is verified by the worker that leases it, as the bots' matches are played).
 
 A match's rating pool is chosen by its caller: this app imports neither results nor ratings. So is its owner
 (`Match.owner`): casual for `match_schedule`, the linking kind for `matches_schedule`; it is never changed,
@@ -48,6 +50,9 @@ logger = logging.getLogger(__name__)
 
 # Queued by name (the tasks module imports this one); see league.matches.tasks.
 VERIFY_TASK = "league.matches.tasks.verify_matches_task"
+
+# The owners whose stored matches the bots app verifies as leased work (`verify=False` when stored).
+LEASED_VERIFICATION_OWNERS = (Match.Owner.FIXTURE, Match.Owner.CHALLENGE)
 
 MIN_SEATS = 2
 MAX_SEATS = 7
@@ -265,11 +270,12 @@ class MatchOutcome(NamedTuple):
     record: Mapping[str, Any] | None = None
 
 
-def matches_set_outcomes(*, status: str, outcomes: Sequence[MatchOutcome]) -> None:
+def matches_set_outcomes(*, status: str, outcomes: Sequence[MatchOutcome], verify: bool = True) -> None:
     """Write the counted outcome of matches: status, result version and record of each match, place and score
     of each seat. One statement per table however many matches (the outcomes all carry a record or none do).
 
     For `league.results` only, which validates the outcome and stores its version in the same transaction.
+    Without `verify`, the records are not queued for verification (their caller leases it).
     """
     with_record = [outcome.record is not None for outcome in outcomes]
     if any(with_record) and not all(with_record):
@@ -285,7 +291,8 @@ def matches_set_outcomes(*, status: str, outcomes: Sequence[MatchOutcome]) -> No
             for outcome in outcomes
         ]
         bulk.update(Match, ("result_version", "record"), rows, status=status)
-        _queue_verification([outcome.match_id for outcome in outcomes])
+        if verify:
+            _queue_verification([outcome.match_id for outcome in outcomes])
     else:
         rows = [(outcome.match_id, outcome.result_version) for outcome in outcomes]
         bulk.update(Match, ("result_version",), rows, status=status)
@@ -303,9 +310,9 @@ def _queue_verification(match_ids: list[int]) -> None:
     transaction.on_commit(lambda: signature(VERIFY_TASK, args=(sorted(match_ids),)).delay())
 
 
-def matches_verify(*, match_ids: Sequence[int]) -> int:
-    """Strictly verify the stored records of these matches (those without a record are skipped) and store each
-    verdict, replacing an earlier one; how many were stored. Idempotent: a task may run it twice."""
+def verifications_make(*, match_ids: Sequence[int]) -> list[Verification]:
+    """Strictly verify the stored records of these matches (those without a record are skipped): the unsaved
+    verdicts, one per match, writing nothing (`verifications_store` stores them)."""
     verdicts = []
     rows = Match.objects.filter(pk__in=list(match_ids), record__isnull=False).values_list("pk", "record")
     for match_id, blob in rows.iterator():
@@ -335,8 +342,13 @@ def matches_verify(*, match_ids: Sequence[int]) -> int:
                 notes=verdict.notes,
             )
         )
+    return verdicts
+
+
+def verifications_store(*, verdicts: Sequence[Verification]) -> int:
+    """Store verdicts, each replacing an earlier one of its match; how many."""
     Verification.objects.bulk_create(
-        verdicts,
+        list(verdicts),
         update_conflicts=True,
         unique_fields=["match"],
         update_fields=["status", "reason", "event", "seat", "detail", "not_remade", "notes", "checked_at"],
@@ -344,8 +356,18 @@ def matches_verify(*, match_ids: Sequence[int]) -> int:
     return len(verdicts)
 
 
+def matches_verify(*, match_ids: Sequence[int]) -> int:
+    """Strictly verify the stored records of these matches (those without a record are skipped) and store each
+    verdict, replacing an earlier one; how many were stored. Idempotent: a task may run it twice."""
+    return verifications_store(verdicts=verifications_make(match_ids=match_ids))
+
+
 def matches_unverified(*, limit: int = 1000) -> list[int]:
-    """Ids of matches with a record and no verdict yet (a lost task's, or matches stored before verification
-    existed), oldest first."""
-    unverified = Match.objects.filter(record__isnull=False, verification__isnull=True).order_by("id")
+    """Ids of matches with a record and no verdict yet (a lost task's), oldest first; not the bot leagues'
+    and challenges' matches, whose verification is leased work of their own (`league.bots`)."""
+    unverified = (
+        Match.objects.filter(record__isnull=False, verification__isnull=True)
+        .exclude(owner__in=LEASED_VERIFICATION_OWNERS)
+        .order_by("id")
+    )
     return list(unverified.values_list("id", flat=True)[:limit])

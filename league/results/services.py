@@ -618,13 +618,14 @@ class PlayedMatch(NamedTuple):
     record: Mapping[str, Any]
 
 
-def results_record_played(*, played: Sequence[PlayedMatch]) -> None:
+def results_record_played(*, played: Sequence[PlayedMatch], verify: bool = True) -> None:
     """Store the system's result of played bot matches: version 1, entered by nobody, from each record's
     outcome; the record, places and scores onto the matches; each pool marked from its earliest match.
 
     One statement per table however many matches. Call in the transaction that holds the matches (a bot
     league's lease); a match stored twice fails on the (match, version) rule, so a match counts once. A bot
-    league's matches are numbered in its pool's order, so a pool's earliest match is its lowest id.
+    league's matches are numbered in its pool's order, so a pool's earliest match is its lowest id. Without
+    `verify`, the records are not queued for strict verification (the caller leases it).
     """
     if not played:
         return
@@ -650,5 +651,5 @@ def results_record_played(*, played: Sequence[PlayedMatch]) -> None:
         reason=SYSTEM_RESULT_REASON,
         entered_at=timezone.now(),
     )
-    matches_set_outcomes(status=Match.Status.FINISHED, outcomes=outcomes)
+    matches_set_outcomes(status=Match.Status.FINISHED, outcomes=outcomes, verify=verify)
     pools_changed(changes=[PoolChange(pool_id, match_id) for pool_id, match_id in earliest.items()])

@@ -22,7 +22,7 @@ task, so there is no import cycle between the services and the tasks.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, cast
 
 from celery import signature
@@ -495,3 +495,23 @@ def league_advance(*, league_id: int, scheduled_tick: bool = False) -> bool:
 def league_tick(*, league_id: int) -> bool:
     """The scheduled pace's periodic step: draw the next round if the last one is done; True if drawn."""
     return league_advance(league_id=league_id, scheduled_tick=True)
+
+
+def leagues_tick_due(*, now: datetime | None = None) -> list[int]:
+    """Tick every running league or ladder of the scheduled pace whose round is stored and whose interval has
+    passed since that round was drawn (what its beat tick does): so that a ladder keeps its pace while the
+    workers are busy with long work and beat's tick waits behind it in the queue. The workers call it between
+    slices (`league.bots.services.work.work_shared`); `league_advance` is idempotent, so a tick of beat's
+    meanwhile draws nothing twice. The ids of the leagues a round was drawn for."""
+    now = now or timezone.now()
+    due = (
+        BotLeague.objects.filter(status=BotLeague.Status.RUNNING, pace=BotLeague.Pace.SCHEDULED)
+        .exclude(fixtures__done=False)
+        .annotate(last=Max("rounds__drawn_at"))
+        .values_list("id", "last", "interval_seconds")
+    )
+    return [
+        league_id
+        for league_id, last, interval in due
+        if (last is None or last + timedelta(seconds=interval) <= now) and league_tick(league_id=league_id)
+    ]

@@ -1,7 +1,8 @@
 """The leased-work pipeline: the one claim, renewal, store and reap of every match a worker plays.
 
 Work comes in kinds (`Kind`): a league's fixtures, a ladder's fixtures (both `Fixture` rows, owned by a
-`BotLeague` of that kind) and challenge matches (`ChallengeMatch`, owned by a `Challenge`). Their rows share
+`BotLeague` of that kind), challenge matches (`ChallengeMatch`, owned by a `Challenge`) and the strict
+re-verification of played matches' records (`VerificationWork`, made when a match is stored). Their rows share
 the lease columns (`league.bots.models.LeasedWork`); `KINDS`, the registry, says per kind which rows, in which
 order, and what else a store writes. Every step takes the kind, so that how much of the workers each kind
 gets can be set per kind without another pipeline.
@@ -13,8 +14,13 @@ gets can be set per kind without another pipeline.
   (`league.results.services.results_record_played` writes the results, the matches' outcomes and the rating
   pool's marker; the result's (match, version) uniqueness makes a second store of a match fail: a match
   counts once), marks the rows done and runs the kind's own step (a challenge with nothing left finishes).
+- `verifications_store` stores the verdicts of a batch's verification rows whose lease it still holds.
 - `leases_reap` (periodic) hands back rows whose lease expired, voids a match at the `LEASES_LOST_LIMIT`th
-  expiry (and tells its external seats' authors and staff), and queues work for what is left open.
+  expiry (and tells its external seats' authors and staff; a verification's match is not voided, its verdict
+  says the verification was lost), and queues work for what is left open.
+
+A kind registered later (`validation`, reserved) needs one `KINDS` entry: the claim, renewal, release, reap
+and the workers' fair share (`league.bots.services.work`) take every kind in `KINDS`.
 
 An upload's check (`league.bots.uploads.bot_check`) is not leased: it is an idempotent task of its own, queued
 again by a periodic sweep while the upload is still checking.
@@ -33,14 +39,20 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from league.bots.models import BotLeague, ChallengeMatch, Fixture, LeasedWork
+from league.bots.models import BotLeague, ChallengeMatch, Fixture, LeasedWork, VerificationWork
 from league.bots.sandbox_selectors import external_seat
 from league.bots.services.challenges import challenges_finish, queue_challenge_work
 from league.bots.services.leagues import queue_work
 from league.core import bulk, events
-from league.matches.models import Match
+from league.matches.models import Match, Verification
 from league.matches.selectors import match_list
-from league.matches.services import matches_hand_back, matches_set_running
+from league.matches.services import (
+    matches_hand_back,
+    matches_set_running,
+)
+from league.matches.services import (
+    verifications_store as verdicts_store,
+)
 from league.programs.external import SeatLog
 from league.programs.models import ProgramLog
 from league.programs.services import program_logs_add
@@ -78,6 +90,10 @@ class Kind(StrEnum):
     LEAGUE = "league"
     LADDER = "ladder"
     CHALLENGE = "challenge"
+    VERIFICATION = "verification"
+    VALIDATION = (
+        "validation"  # a new version's validation matches and upload checks: reserved, no KINDS entry yet
+    )
 
 
 @dataclass(frozen=True)
@@ -94,6 +110,12 @@ class WorkKind:
     columns: tuple[str, ...]
     owners: Q = field(default_factory=Q)
     stored: Callable[[Collection[int]], object] | None = None
+    # What the reaper does with rows whose lease expired the last time allowed (ids, their matches' ids), in
+    # its transaction; by default their matches are voided (`_void_lost`).
+    lost: Callable[[list[int], list[int]], object] | None = None
+    # Whether a claim marks the rows' matches running and a hand-back marks them scheduled again (a match to
+    # play); False for work on played matches (verification).
+    plays: bool = True
 
 
 _FIXTURE_COLUMNS = ("id", "match_id", "seed", "position")
@@ -122,8 +144,31 @@ KINDS: Mapping[Kind, WorkKind] = {
         ("id", "match_id", "seed", "index", "challenge__game_id", "challenge__options"),
         stored=challenges_finish,
     ),
+    Kind.VERIFICATION: WorkKind(
+        Kind.VERIFICATION,
+        VerificationWork,
+        "match_id",
+        ("id",),
+        ("id", "match_id", "seed", "id"),
+        lost=lambda ids, match_ids: _verification_lost(ids, match_ids),
+        plays=False,
+    ),
 }
-LEASED_MODELS: tuple[type[LeasedWork], ...] = (Fixture, ChallengeMatch)
+
+
+def _plays(model: type[LeasedWork]) -> bool:
+    """Whether `model`'s rows are matches to play (their matches' status follows the lease)."""
+    return any(work.plays for work in KINDS.values() if work.model is model)
+
+
+def leased_models() -> list[type[LeasedWork]]:
+    """The models of every kind's rows, once each, in `KINDS` order (renewal, release and the reaper go
+    through each)."""
+    models: list[type[LeasedWork]] = []
+    for work in KINDS.values():
+        if work.model not in models:
+            models.append(work.model)
+    return models
 
 
 def league_kind(league: BotLeague) -> Kind:
@@ -183,7 +228,8 @@ def leases_claim(
         work.model.objects.filter(pk__in=[row.id for row in claimed]).update(
             lease_token=token, lease_expires_at=now + timedelta(seconds=seconds), attempts=F("attempts") + 1
         )
-        matches_set_running(match_ids=[row.match_id for row in claimed])
+        if work.plays:
+            matches_set_running(match_ids=[row.match_id for row in claimed])
     return claimed
 
 
@@ -205,7 +251,7 @@ def leases_renew(*, token: str, seconds: int) -> int:
     with transaction.atomic():
         _relax_commit()
         expires = timezone.now() + timedelta(seconds=seconds)
-        for model in LEASED_MODELS:
+        for model in leased_models():
             held = model.objects.filter(lease_token=token, done=False).update(lease_expires_at=expires)
             if held:
                 return held
@@ -217,13 +263,14 @@ def leases_release(*, token: str) -> int:
     released = 0
     with transaction.atomic():
         _relax_commit()
-        for model in LEASED_MODELS:
+        for model in leased_models():
             held = list(model.objects.filter(lease_token=token, done=False).values_list("pk", "match_id"))
             if held:
                 model.objects.filter(pk__in=[row[0] for row in held]).update(
                     lease_token="", lease_expires_at=None
                 )
-                matches_hand_back(match_ids=[row[1] for row in held])
+                if _plays(model):
+                    matches_hand_back(match_ids=[row[1] for row in held])
             released += len(held)
     return released
 
@@ -260,7 +307,8 @@ def _program_logs(items: Sequence[Played]) -> list[ProgramLog]:
 
 def leases_store(kind: Kind, *, token: str, played: Sequence[Played], pool_id: int | None = None) -> int:
     """Store played matches of `kind` whose lease `token` still holds: their system results (record, result
-    version 1, seats' places, through `league.results`), their programs' logs, and the rows done.
+    version 1, seats' places, through `league.results`), their programs' logs, the rows done, and a
+    `VerificationWork` row per match (its record's strict verification, leased work of its own).
 
     One transaction; rows another worker took over (after the reaper) are skipped. Returns how many were
     stored. With `pool_id` (a league's or ladder's pool) the pool is marked for an update from the earliest
@@ -281,7 +329,12 @@ def leases_store(kind: Kind, *, token: str, played: Sequence[Played], pool_id: i
         if not held:
             return 0
         items = [by_id[row_id] for row_id, _ in held]
-        results_record_played(played=[PlayedMatch(item.match_id, pool_id, item.record) for item in items])
+        results_record_played(
+            played=[PlayedMatch(item.match_id, pool_id, item.record) for item in items], verify=False
+        )
+        VerificationWork.objects.bulk_create(
+            [VerificationWork(match_id=item.match_id, seed=0) for item in items]
+        )
         program_logs_add(logs=_program_logs(items))
         bulk.update(
             work.model,
@@ -307,11 +360,12 @@ def leases_reap(*, now: datetime | None = None) -> int:
     now = now or timezone.now()
     handed_back = 0
     with transaction.atomic():
-        for model, what in ((Fixture, "fixtures"), (ChallengeMatch, "challenge matches")):
+        for model in leased_models():
+            what = model._meta.verbose_name_plural
             expired = list(
                 model.objects.select_for_update(skip_locked=True)
                 .filter(done=False, lease_expires_at__lt=now)
-                .values_list("id", "match_id", "leases_lost")
+                .values_list("pk", "match_id", "leases_lost")
             )
             lost = [row for row in expired if row[2] + 1 >= LEASES_LOST_LIMIT]
             again = [row for row in expired if row[2] + 1 < LEASES_LOST_LIMIT]
@@ -319,17 +373,27 @@ def leases_reap(*, now: datetime | None = None) -> int:
                 model.objects.filter(pk__in=[row[0] for row in again]).update(
                     lease_token="", lease_expires_at=None, leases_lost=F("leases_lost") + 1
                 )
-                matches_hand_back(match_ids=[row[1] for row in again])
+                if _plays(model):
+                    matches_hand_back(match_ids=[row[1] for row in again])
                 logger.warning("handed back %d %s whose lease expired", len(again), what)
             if lost:
-                _void_lost(model, [row[0] for row in lost], [row[1] for row in lost])
-                logger.error("voided %d %s: %s", len(lost), what, LOST_REASON)
+                end = next((w.lost for w in KINDS.values() if w.model is model and w.lost is not None), None)
+                if end is not None:
+                    end([row[0] for row in lost], [row[1] for row in lost])
+                    logger.error("gave up %d %s: %s", len(lost), what, LOST_REASON)
+                else:
+                    _void_lost(model, [row[0] for row in lost], [row[1] for row in lost])
+                    logger.error("voided %d %s: %s", len(lost), what, LOST_REASON)
             handed_back += len(again)
         for league_id in BotLeague.objects.filter(status=BotLeague.Status.RUNNING).values_list(
             "id", flat=True
         ):
             queue_work(league_id, 1)
-        if ChallengeMatch.objects.filter(done=False, lease_token="").exists():
+        if any(
+            model.objects.filter(done=False, lease_token="").exists()
+            for model in leased_models()
+            if model is not Fixture
+        ):
             queue_challenge_work(1)
     return handed_back
 
@@ -350,3 +414,54 @@ def _void_lost(model: type[LeasedWork], ids: list[int], match_ids: list[int]) ->
         if work.model is model and work.stored is not None:
             work.stored(set(model.objects.filter(pk__in=ids).values_list(work.owner, flat=True)))
             break
+
+
+VERIFICATION_LOST = f"its verification was lost with its worker {LEASES_LOST_LIMIT} times"
+VERIFIER_FAILED = "the verifier failed on this record (logged for staff)"
+
+
+def _verification_lost(ids: list[int], match_ids: list[int]) -> None:
+    """Rows whose verification lease expired the last time allowed: done, with a verdict that says so (the
+    match itself stands). In the reaper's transaction."""
+    verdicts_store(
+        verdicts=[
+            Verification(
+                match_id=match_id, status=Verification.Status.NOT_VERIFIABLE, reason=VERIFICATION_LOST
+            )
+            for match_id in match_ids
+        ]
+    )
+    VerificationWork.objects.filter(pk__in=ids).update(
+        done=True, lease_token="", lease_expires_at=None, leases_lost=F("leases_lost") + 1
+    )
+
+
+def verifications_store(
+    *, token: str, match_ids: Collection[int], verdicts: Sequence[Verification], seconds: float = 0.0
+) -> int:
+    """Store the verdicts of the verified matches (`match_ids`) whose verification rows `token` still holds
+    (rows another worker took over are skipped), the rows done; a held row without a verdict (the verifier
+    raised) gets `VERIFIER_FAILED`. One transaction; how many rows were done."""
+    by_match = {verdict.match_id: verdict for verdict in verdicts}
+    with transaction.atomic():
+        _relax_commit()
+        held = list(
+            VerificationWork.objects.select_for_update()
+            .filter(lease_token=token, done=False, match_id__in=list(match_ids))
+            .values_list("id", "match_id")
+        )
+        if not held:
+            return 0
+        verdicts_store(
+            verdicts=[
+                by_match.get(match_id)
+                or Verification(
+                    match_id=match_id, status=Verification.Status.NOT_VERIFIABLE, reason=VERIFIER_FAILED
+                )
+                for _, match_id in held
+            ]
+        )
+        VerificationWork.objects.filter(pk__in=[row_id for row_id, _ in held]).update(
+            done=True, lease_token="", lease_expires_at=None, played_by=token, seconds=seconds
+        )
+    return len(held)

@@ -1,11 +1,15 @@
 """The workers' loop: claim leased work, play it, store it, rate; one loop for every kind of work.
 
-`work_play` is the body of both play tasks. With a league (`league_play_task`) it claims that league's or
-ladder's open fixtures in batches of `batch_size` (`league.bots.services.leases.leases_claim`, the league's
-kind), plays them from their stored seeds, and every `commit_every` matches stores them
-(`leases_store`), which marks the league's rating pool. Without one (`challenge_play_task`) it looks for
-work kind by kind (`work_claim`): a running league or ladder with an open fixture first (worked as above),
-else a batch of challenge matches, played and stored the same way, unrated.
+`work_shared` is the body of both play tasks: it plays slices of at most `SLICE_SECONDS` or
+`SLICE_MATCHES`, each slice to the kind with open work served least for its share (`FairShare`, `SHARES`;
+docs/bot-leagues.md, "A fair share of the workers"). A league's or ladder's slice is `work_play` with the
+league: it claims the league's open fixtures in batches of `batch_size` (at most the slice's matches;
+`league.bots.services.leases.leases_claim`, the league's kind), plays them from their stored seeds, and every
+`commit_every` matches stores them (`leases_store`), which marks the league's rating pool. A challenge's
+slice claims batches of challenge matches, played and stored the same way, unrated; a verification slice
+verifies played matches' records (`league.matches.services.verifications_make`) and stores the verdicts
+(`verifications_store`). `work_play` without a league (`work_claim`: league and ladder work first, then
+challenges) is what the shell command runs.
 
 After a league's batch whose earlier matches are all stored, the worker rates the league's pool
 (`league.ratings.services.pool_rate`, now: the pool applies matches by (played_at, id), which is the
@@ -30,18 +34,19 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from django.db import DatabaseError, connection, transaction
 
-from league.bots.models import BotDefinition, BotLeague, ChallengeMatch, Fixture, LeagueEntry
+from league.bots.models import BotDefinition, BotLeague, Fixture, LeagueEntry
 from league.bots.playing import SeatBot, play_league_match
 from league.bots.sandbox_selectors import external_seat
 from league.bots.services.challenges import queue_challenge_work
-from league.bots.services.leagues import league_advance, queue_work
+from league.bots.services.leagues import league_advance, leagues_tick_due, queue_work
 from league.bots.services.leases import (
+    KINDS,
     Claimed,
     Kind,
     Played,
@@ -52,8 +57,10 @@ from league.bots.services.leases import (
     leases_renew,
     leases_store,
     open_owner,
+    verifications_store,
 )
 from league.matches.selectors import players_by_seat
+from league.matches.services import verifications_make
 from league.programs import sandboxing
 from league.programs.archives import program_command
 from league.programs.external import Limits
@@ -161,9 +168,10 @@ def proven_sandbox(*, league: BotLeague, worker: str) -> Sandbox | None:
     return sandboxing.sandbox()
 
 
-def _challenge_sandbox(worker: str) -> Sandbox | None:
-    """The sandbox for challenges' external seats, if this worker proved it (as for a league)."""
-    if not ChallengeMatch.objects.filter(done=False).filter(external_seat()).exists():
+def _challenge_sandbox(worker: str, kind: Kind = Kind.CHALLENGE) -> Sandbox | None:
+    """The sandbox for the external seats of `kind`'s open matches (challenges' by default), if this worker
+    proved it (as for a league)."""
+    if not KINDS[kind].model.objects.filter(done=False).filter(external_seat()).exists():
         return None
     result = sandboxing.verdict()
     worker_probe_record(worker=worker, hostname=socket.gethostname(), result=result, seen=True)
@@ -219,6 +227,8 @@ def work_play(
     on_stored: Callable[[int], object] | None = None,
     max_seconds: float | None = None,
     node: str | None = None,
+    max_matches: int | None = None,
+    hand_on: bool = True,
 ) -> int:
     """Claim, play and store leased work until none is left that this call may take; the matches it stored.
 
@@ -230,6 +240,9 @@ def work_play(
     new batch is claimed after that long: the work is handed on to a new task (queued after the commit), so
     that no task outlives the workers' time limits however much work is open. `node` names the worker in its
     sandbox probe's row (a Celery node: all its pool processes share the probe); `worker` by default.
+    A league's slice (`work_shared`) passes `max_matches`, claims no more than that, stops playing a batch
+    once `max_seconds` have passed (the rest of it handed back), and with `hand_on` False queues no task:
+    the fair share decides what comes next.
     """
     stored = 0
     started = rated_at = time.monotonic()
@@ -243,7 +256,13 @@ def work_play(
             league = BotLeague.objects.filter(pk=league_id).first()
             if league is None or league.status != BotLeague.Status.RUNNING:
                 return stored
-        if max_seconds is not None and elapsed > max_seconds:
+        if (max_seconds is not None and elapsed > max_seconds) or (
+            max_matches is not None and stored >= max_matches
+        ):
+            if not hand_on:
+                if league_id is not None:
+                    league_advance(league_id=league_id)  # the slice may have stored the round's last match
+                return stored
             with transaction.atomic():
                 if league_id is not None:
                     queue_work(league_id, 1)
@@ -257,7 +276,13 @@ def work_play(
                 # seats are read afresh for every batch, a league's once.
                 bots = seat_bots(league)
                 sandbox = proven_sandbox(league=league, worker=node or worker)
-            batch = _league_batch(league, token, bots, external=sandbox is not None)
+            batch = _league_batch(
+                league,
+                token,
+                bots,
+                external=sandbox is not None,
+                limit=None if max_matches is None else max_matches - stored,
+            )
             if batch is None:
                 if league_advance(league_id=league.pk):
                     continue
@@ -275,8 +300,9 @@ def work_play(
                 return stored
             batch = _challenge_batch(claim.games)
         try:
+            deadline = started + max_seconds if max_seconds is not None and not hand_on else None
             with LeaseRenewal(token=token, seconds=batch.lease_seconds):
-                stored += _play_batch(batch, token, sandbox, stored, on_stored)
+                stored += _play_batch(batch, token, sandbox, stored, on_stored, deadline=deadline)
         except SandboxUnavailable as exc:
             handed_back = leases_release(token=token)
             logger.error(
@@ -301,7 +327,12 @@ def work_play(
 
 
 def _league_batch(
-    league: BotLeague, token: str, bots: Mapping[int, tuple[int, SeatBot]], *, external: bool
+    league: BotLeague,
+    token: str,
+    bots: Mapping[int, tuple[int, SeatBot]],
+    *,
+    external: bool,
+    limit: int | None = None,
 ) -> Batch | None:
     """Claim a batch of the league's (or ladder's) open fixtures, in schedule order; None if none is left.
 
@@ -313,7 +344,7 @@ def _league_batch(
         kind,
         token=token,
         seconds=league.lease_seconds,
-        limit=league.batch_size,
+        limit=league.batch_size if limit is None else max(1, min(league.batch_size, limit)),
         least=max(1, league.commit_every // 10),
         owner_id=league.pk,
         external=external,
@@ -332,8 +363,9 @@ def _league_batch(
     )
 
 
-def _challenge_batch(claimed: list[Claimed]) -> Batch:
-    """A batch of claimed challenge matches (unrated), with what plays each of their seats."""
+def _challenge_batch(claimed: list[Claimed], kind: Kind = Kind.CHALLENGE) -> Batch:
+    """A batch of claimed challenge matches (or another unrated kind's), with what plays each of their
+    seats."""
     seat_players = players_by_seat(match_ids=[row.match_id for row in claimed])
     bots = _seat_bots(
         BotDefinition.objects.filter(player_id__in={pid for ids in seat_players.values() for pid in ids})
@@ -341,14 +373,14 @@ def _challenge_batch(claimed: list[Claimed]) -> Batch:
         .defer("program__content")
     )
     return Batch(
-        Kind.CHALLENGE,
+        kind,
         claimed,
         CHALLENGE_LEASE_SECONDS,
         CHALLENGE_COMMIT_EVERY,
         None,
         bots,
         seat_players,
-        "challenges",
+        "challenges" if kind == Kind.CHALLENGE else str(kind),
     )
 
 
@@ -358,12 +390,22 @@ def _play_batch(
     sandbox: Sandbox | None,
     stored_before: int,
     on_stored: Callable[[int], object] | None,
+    *,
+    deadline: float | None = None,
 ) -> int:
-    """Play and store a claimed batch, `commit_every` matches per transaction; how many were stored."""
+    """Play and store a claimed batch, `commit_every` matches per transaction; how many were stored. Past
+    `deadline` (a `time.monotonic()` value; checked after each match), what is played is stored and the rest
+    handed back."""
     stored = 0
+    cut = False
     for start in range(0, len(batch.claimed), batch.commit_every):
-        chunk = []
+        if cut:
+            break
+        chunk: list[Played] = []
         for row in batch.claimed[start : start + batch.commit_every]:
+            if deadline is not None and (chunk or stored) and time.monotonic() > deadline:
+                cut = True
+                break
             began = time.perf_counter()
             seats = [batch.bots[player_id] for player_id in batch.seat_players[row.match_id]]
             played = play_league_match(
@@ -386,4 +428,192 @@ def _play_batch(
         stored += leases_store(batch.kind, token=token, played=chunk, pool_id=batch.pool_id)
         if on_stored is not None:
             on_stored(stored_before + stored)
+    if cut:
+        leases_release(token=token)
     return stored
+
+
+# The fair share (docs/bot-leagues.md, "A fair share of the workers"): work is played in slices of at most
+# SLICE_SECONDS or SLICE_MATCHES matches, and the next slice goes to the kind with open work that has been
+# served least for its share (its seconds of work divided by its share); ties go in this order. A kind in
+# `KINDS` without a share here gets DEFAULT_SHARE.
+SHARES: Mapping[str, int] = {
+    Kind.CHALLENGE: 4,
+    Kind.VALIDATION: 4,
+    Kind.LADDER: 3,
+    Kind.LEAGUE: 2,
+    Kind.VERIFICATION: 1,
+}
+DEFAULT_SHARE = 1
+SLICE_SECONDS = 10.0
+SLICE_MATCHES = 50
+
+
+class FairShare:
+    """Which kind gets the next slice: the least served for its share among the kinds with work.
+
+    A worker process keeps one (`FAIR_SHARE`) across its tasks. A kind that had no work at the last pick
+    starts level with the least-served of the others, so that a quiet hour earns no monopoly after it.
+    `clock` measures the slices (tests give their own).
+    """
+
+    def __init__(self, shares: Mapping[str, int] = SHARES, clock: Callable[[], float] = time.monotonic):
+        self.shares = dict(shares)
+        self.clock = clock
+        self.served: dict[str, float] = {}
+        self._active: set[str] = set()
+
+    def share(self, kind: str) -> int:
+        return self.shares.get(kind, DEFAULT_SHARE)
+
+    def _rank(self, kind: str) -> tuple[float, int, str]:
+        order = list(self.shares)
+        return (
+            self.served[kind] / self.share(kind),
+            order.index(kind) if kind in order else len(order),
+            kind,
+        )
+
+    def pick(self, kinds: Collection[str]) -> str:
+        """The kind among `kinds` (each with open work) to serve next."""
+        level = min(
+            (self.served[kind] / self.share(kind) for kind in kinds if kind in self._active), default=None
+        )
+        for kind in kinds:
+            served = self.served.get(kind, 0.0)
+            if kind not in self._active and level is not None:
+                served = max(served, level * self.share(kind))
+            self.served[kind] = served
+        self._active = set(kinds)
+        return min(kinds, key=self._rank)
+
+    def charge(self, kind: str, seconds: float) -> None:
+        self.served[kind] = self.served.get(kind, 0.0) + max(seconds, 0.0)
+
+
+FAIR_SHARE = FairShare()
+
+
+def kinds_with_work() -> list[Kind]:
+    """The kinds with an open, unclaimed row (for a league or ladder, in a running one), in `KINDS` order."""
+    return [
+        kind
+        for kind, work in KINDS.items()
+        if work.model.objects.filter(work.owners, done=False, lease_token="").exists()
+    ]
+
+
+def _league_slice(kind: Kind, *, worker: str, node: str | None) -> int:
+    league_id = open_owner((kind,))
+    if league_id is None:
+        return 0
+    return work_play(
+        league_id=league_id,
+        worker=worker,
+        node=node,
+        max_seconds=SLICE_SECONDS,
+        max_matches=SLICE_MATCHES,
+        hand_on=False,
+    )
+
+
+def _matches_slice(kind: Kind, *, worker: str, node: str | None) -> int:
+    """A slice of an unrated kind whose rows are matches to play (challenges; a kind registered later, whose
+    `KINDS` columns name the game and options as a challenge's do): batches of `CHALLENGE_BATCH`."""
+    sandbox = _challenge_sandbox(node or worker, kind)
+    started = time.monotonic()
+    stored = 0
+    while stored < SLICE_MATCHES and time.monotonic() - started <= SLICE_SECONDS:
+        token = _token(worker)
+        claimed = leases_claim(
+            kind,
+            token=token,
+            seconds=CHALLENGE_LEASE_SECONDS,
+            limit=min(CHALLENGE_BATCH, SLICE_MATCHES - stored),
+            external=sandbox is not None,
+        )
+        if not claimed:
+            break
+        batch = _challenge_batch(claimed, kind)
+        try:
+            with LeaseRenewal(token=token, seconds=batch.lease_seconds):
+                stored += _play_batch(batch, token, sandbox, stored, None, deadline=started + SLICE_SECONDS)
+        except SandboxUnavailable as exc:
+            handed_back = leases_release(token=token)
+            logger.error("%s: handed back %d matches, no sandbox to be had: %s", kind, handed_back, exc)
+            break
+    return stored
+
+
+def _verification_slice(kind: Kind, *, worker: str, node: str | None) -> int:
+    """Lease up to `SLICE_MATCHES` played matches' verifications, verify their records one by one until
+    `SLICE_SECONDS` have passed, store the verdicts and hand back the rest; how many were verified."""
+    token = _token(worker)
+    claimed = leases_claim(kind, token=token, seconds=CHALLENGE_LEASE_SECONDS, limit=SLICE_MATCHES)
+    if not claimed:
+        return 0
+    started = time.monotonic()
+    verified: list[int] = []
+    verdicts = []
+    with LeaseRenewal(token=token, seconds=CHALLENGE_LEASE_SECONDS):
+        for row in claimed:
+            if verified and time.monotonic() - started > SLICE_SECONDS:
+                break
+            verdicts.extend(verifications_make(match_ids=[row.match_id]))
+            verified.append(row.match_id)
+    done = verifications_store(
+        token=token, match_ids=verified, verdicts=verdicts, seconds=time.monotonic() - started
+    )
+    if len(verified) < len(claimed):
+        leases_release(token=token)
+    return done
+
+
+# How a slice of each kind is played; a kind without an entry is played as challenge matches are.
+SLICES: Mapping[str, Callable[..., int]] = {
+    Kind.LEAGUE: _league_slice,
+    Kind.LADDER: _league_slice,
+    Kind.VERIFICATION: _verification_slice,
+}
+
+
+def work_shared(
+    *,
+    worker: str,
+    max_seconds: float | None = None,
+    node: str | None = None,
+    fair: FairShare | None = None,
+    max_slices: int | None = None,
+) -> dict[str, int]:
+    """Play slices of every kind of work, each to the least-served kind (`FairShare`), until none is left
+    that this call can take; what it did per kind (matches stored, records verified). The body of the play
+    tasks. With `max_seconds`, no new slice is begun after that long and a fresh task is queued for the rest.
+    A kind whose slice found nothing to take (others hold it, or its matches need a sandbox this worker has
+    not proven) is left out for the rest of the call. Between slices, scheduled leagues and ladders whose
+    next round is due are ticked (`leagues_tick_due`), so a ladder keeps its pace behind long work.
+    """
+    fair = fair or FAIR_SHARE
+    started = time.monotonic()
+    done: dict[str, int] = {}
+    stuck: set[str] = set()
+    slices = 0
+    while max_slices is None or slices < max_slices:
+        if max_seconds is not None and time.monotonic() - started > max_seconds:
+            with transaction.atomic():
+                queue_challenge_work(1)
+            return done
+        if leagues_tick_due():  # a scheduled ladder's next round, due while beat's tick waits in the queue
+            stuck.difference_update({Kind.LEAGUE, Kind.LADDER})
+        kinds = [kind for kind in kinds_with_work() if kind not in stuck]
+        if not kinds:
+            return done
+        kind = Kind(fair.pick(kinds))
+        began = fair.clock()
+        count = SLICES.get(kind, _matches_slice)(kind, worker=worker, node=node)
+        fair.charge(kind, fair.clock() - began)
+        slices += 1
+        if count:
+            done[kind] = done.get(kind, 0) + count
+        else:
+            stuck.add(kind)
+    return done

@@ -186,5 +186,6 @@ def challenge_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "played": sum(1 for game in games if game.done and not game.void_reason),
             "voided": sum(1 for game in games if game.void_reason),
             "percent": round(100 * sum(1 for game in games if game.done) / challenge.match_count),
+            "ahead": selectors.challenge_ahead(challenge),
         },
     )

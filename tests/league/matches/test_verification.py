@@ -1,5 +1,5 @@
-"""Strict verification in the league: once per stored bot match, in a task; the verdict on the replay page,
-the match page and in the API."""
+"""Strict verification in the league: once per stored bot match, leased work of the workers; the verdict on
+the replay page, the match page and in the API."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from django.urls import reverse
 
 from games.core.encoding import canonical_json
 from games.core.runner import SeatPlayer, play_match
-from league.bots.models import Fixture
+from league.bots.models import Fixture, VerificationWork
 from league.bots.services.leagues import league_start
-from league.bots.services.work import work_play
+from league.bots.services.work import FairShare, work_play, work_shared
 from league.matches.models import Match, Verification
-from league.matches.services import VERIFY_TASK, matches_unverified
+from league.matches.services import matches_unverified
 from league.matches.tasks import verify_matches_task, verify_unverified_task
 from tests.games.test_verify import Outsider, legal, mutations
 from tests.league.bots.conftest import make_bots, make_league
@@ -44,7 +44,7 @@ def store(match: Match, record: dict) -> None:
     match.save(update_fields=["record"])
 
 
-def test_every_stored_bot_match_is_queued_for_verification_once_and_verified(
+def test_every_stored_bot_match_is_leased_for_verification_once_and_verified_by_the_workers(
     staff, no_broker, django_capture_on_commit_callbacks
 ):
     with (
@@ -53,16 +53,20 @@ def test_every_stored_bot_match_is_queued_for_verification_once_and_verified(
     ):
         league = played_league(staff)
     ids = match_ids(league)
-    queued = sorted(match_id for call in send.call_args_list for match_id in call.args[0][0])
-    assert queued == ids  # each stored match once, after its commit
-    assert verify_matches_task.name == VERIFY_TASK
+    assert send.call_args_list == []  # no task of its own: leased work
+    rows = VerificationWork.objects.order_by("match_id")
+    assert list(rows.values_list("match_id", "done", "lease_token")) == [(pk, False, "") for pk in ids]
+    assert matches_unverified() == []  # the sweep leaves them to the leased kind
 
-    assert verify_matches_task(ids) == len(ids)
+    assert work_shared(worker="verifier", fair=FairShare()) == {"verification": len(ids)}
     verdicts = Verification.objects.filter(match_id__in=ids)
     assert sorted(verdicts.values_list("match_id", "status")) == [(pk, "verified") for pk in ids]
     assert all(v.not_remade == [] and v.summary() == "verified" for v in verdicts)
-    assert matches_unverified() == []
-    # Idempotent: a task run twice stores the same verdicts, one per match.
+    assert list(rows.values_list("done", "lease_token", "attempts")) == [(True, "", 1)] * len(ids)
+    assert set(rows.values_list("played_by", flat=True)) != {""}
+    # Nothing left: a second pass verifies nothing again.
+    assert work_shared(worker="verifier", fair=FairShare()) == {}
+    # The task stays idempotent for a match verified again by hand.
     assert verify_matches_task(ids) == len(ids)
     assert Verification.objects.filter(match_id__in=ids).count() == len(ids)
 
@@ -169,13 +173,14 @@ def test_an_unreadable_stored_record_is_not_verifiable_and_other_matches_still_g
     assert Verification.objects.get(match_id=second).status == "verified"
 
 
-def test_the_sweep_queues_stored_records_without_a_verdict(staff, no_broker):
+def test_the_sweep_queues_stored_records_without_a_verdict_but_not_the_bots_leased_ones(staff, no_broker):
     league = played_league(staff)
     ids = match_ids(league)
-    verify_matches_task(ids[:1])
+    Match.objects.filter(pk__in=ids[1:]).update(owner=Match.Owner.CASUAL)  # not a bot league's
+    verify_matches_task(ids[1:2])
     with mock.patch.object(verify_matches_task, "delay") as send:
-        assert verify_unverified_task() == len(ids) - 1
-    assert [call.args[0] for call in send.call_args_list] == [ids[1:]]
+        assert verify_unverified_task() == len(ids) - 2
+    assert [call.args[0] for call in send.call_args_list] == [ids[2:]]
 
 
 def test_a_match_without_a_record_has_no_verification(client, staff, no_broker):

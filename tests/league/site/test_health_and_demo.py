@@ -27,7 +27,13 @@ def test_health_without_a_worker_is_503_and_says_why(client, db, monkeypatch, tm
     response = client.get("/health/?format=json")
     assert response.status_code == 503
     assert response.json()["database"]["ok"] is True
-    assert response.json()["workers"] == {"ok": False, "names": []}
+    assert response.json()["workers"] == {
+        "ok": False,
+        "names": [],
+        "busy": [],
+        "silent": [],
+        "alive_seconds": 60,
+    }
     page = client.get("/health/")
     assert page.status_code == 503 and "no worker answered" in page.content.decode()
 
