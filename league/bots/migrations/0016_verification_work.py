@@ -19,7 +19,7 @@ def pending_verifications(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('bots', '0014_challenge_match_lease_help_texts'),
+        ('bots', '0015_botdefinition_time_bank_seconds_and_more'),
         ('matches', '0008_match_owner'),
     ]
 
