@@ -10,6 +10,7 @@ from typing import cast
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -20,8 +21,9 @@ from league.core.bounds import ROW_IDS
 from league.core.catalogue import game_name, game_specs
 from league.core.errors import UserError
 from league.core.forms import add_user_error
-from league.tournaments import clock, pages, selectors, services
+from league.tournaments import pages, selectors, services
 from league.tournaments.forms import (
+    CreateSignupForm,
     ParticipantsForm,
     RegisterForm,
     TournamentForm,
@@ -35,6 +37,7 @@ from league.web.tournaments.common import (
     round_url,
     signed_in,
     tournament_or_404,
+    warn_past_start,
 )
 
 TOURNAMENTS_PER_PAGE = 50
@@ -51,22 +54,38 @@ def tournament_index(request: HttpRequest) -> HttpResponse:
 
 @staff_member_required
 def tournament_new(request: HttpRequest) -> HttpResponse:
-    """The create form: typed inputs for every setting (see `TournamentForm`), the event's date and start."""
-    form = TournamentForm(request.POST or None)
+    """The create form: typed inputs for every setting (see `TournamentForm`), the event's date and start,
+    sign-up (open by default, cap, waitlist, approval) and check-in; stored together or not at all."""
+    data = request.POST if request.method == "POST" else None
+    form, signup_form = TournamentForm(data), CreateSignupForm(data)
     status = 200
     if request.method == "POST":
         status = 400
-        if form.is_valid():
+        if all([form.is_valid(), signup_form.is_valid()]):  # a list: both show their errors
             try:
-                tournament = services.tournament_create(created_by=signed_in(request), **form.settings())
+                tournament = _create(request, form, signup_form)
             except UserError as exc:
-                add_user_error(form, exc)
+                add_user_error(signup_form if exc.field in signup_form.fields else form, exc)
                 status = exc.status
             else:
                 messages.success(request, f"{tournament.name} created: open registration when you are ready.")
+                warn_past_start(request, tournament)
                 return redirect(tournament)
-    context = {"form": form, "zones": sorted(clock.zone_names()), "games": game_ranges()}
+    context = {"form": form, "signup_form": signup_form, "games": game_ranges()}
     return render(request, "tournaments/new.html", context, status=status)
+
+
+def _create(request: HttpRequest, form: TournamentForm, signup_form: CreateSignupForm) -> Tournament:
+    by = signed_in(request)
+    with transaction.atomic():
+        tournament = services.tournament_create(created_by=by, **form.settings())
+        services.signup_configure(tournament=tournament, by=by, **signup_form.signup())
+        if signup_form.cleaned_data["checkin_opens_at"]:
+            services.tournament_schedule(
+                tournament=tournament, by=by, checkin_opens_at=signup_form.cleaned_data["checkin_opens_at"]
+            )
+    tournament.refresh_from_db()
+    return tournament
 
 
 def game_ranges() -> list[dict]:
