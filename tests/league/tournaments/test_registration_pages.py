@@ -76,7 +76,7 @@ def test_visitors_are_asked_to_log_in_and_users_without_a_player_to_create_one(c
     html = client.get(page).content.decode()
     assert (
         'Playing? <a href="/accounts/login/?next=/tournaments/open-day/" id="log-in-to-join">Log in</a> or '
-        '<a href="/accounts/signup/">sign up</a> to join.'
+        '<a href="/accounts/signup/?next=/tournaments/open-day/" id="sign-up-to-join">sign up</a> to join.'
     ) in html
     assert 'id="join"' not in html
     answer = client.post(f"{page}entry/join/")
