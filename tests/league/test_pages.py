@@ -173,6 +173,6 @@ def test_result_form_refuses_bad_input_and_reports_a_conflict(client, staff, lea
     )
     assert response.status_code == 409
     page = response.content.decode()
-    assert "the result is at version 1, not 0" in page
+    assert "saved this result a moment ago: 1st" in page
     assert 'name="expected_version" value="1"' in page
     assert ResultVersion.objects.filter(match=match).count() == 1
