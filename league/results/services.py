@@ -440,6 +440,8 @@ def _check_open(report: ResultReport) -> None:
         raise Conflict("this report is confirmed and stored already")
     if report.status == ResultReport.Status.DISPUTED:
         raise Conflict("this report is disputed: an organizer settles it by entering the result")
+    if report.status == ResultReport.Status.WITHDRAWN:
+        raise Conflict("its reporter took this report back: it counts no more")
 
 
 def report_confirm(*, report: ResultReport, player_id: int, user: User | None) -> list[int]:
@@ -459,6 +461,18 @@ def report_confirm(*, report: ResultReport, player_id: int, user: User | None) -
         raise Conflict("you confirmed this report already") from None
     confirmed = set(report.confirmations.values_list("player_id", flat=True))
     return [pid for pid in report.awaiting if pid not in confirmed]
+
+
+def report_withdraw(*, report: ResultReport, player_id: int) -> None:
+    """Take back an open report (`report_locked`) as its reporter, before the last confirmation stores it:
+    it counts no more, its confirmations with it, and the table may be reported again. 403 for anyone but
+    the reporter, 409 once it is stored, disputed or overtaken."""
+    _check_open(report)
+    if player_id != report.reporter_id:
+        raise Forbidden("only the player who made this report takes it back; dispute it instead")
+    report.status = ResultReport.Status.WITHDRAWN
+    report.closed_at = timezone.now()
+    report.save(update_fields=["status", "closed_at"])
 
 
 def dispute_open(

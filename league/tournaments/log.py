@@ -178,6 +178,7 @@ WORDING: dict[str, Callable[[dict, str], str]] = {
         f"{', '.join(d.get('confirmed_by', []))}"
     ),
     Action.RESULT_DISPUTED: lambda d, z: f"{d.get('player')} disputed the result of {_table_of(d)}",
+    Action.RESULT_WITHDRAWN: lambda d, z: f"{d.get('player')} took back their report of {_table_of(d)}",
 }
 
 

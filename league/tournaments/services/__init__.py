@@ -43,7 +43,12 @@ from league.tournaments.services.registrations import (
     registration_leave,
     registration_open,
 )
-from league.tournaments.services.reports import table_confirm, table_dispute, table_report
+from league.tournaments.services.reports import (
+    table_confirm,
+    table_dispute,
+    table_report,
+    table_report_withdraw,
+)
 from league.tournaments.services.roles import ROLES, organizer_add, role_add, role_remove
 from league.tournaments.services.rounds import (
     round_complete,
@@ -137,6 +142,7 @@ __all__ = [
     "table_close",
     "table_confirm",
     "table_dispute",
+    "table_report_withdraw",
     "table_report",
     "table_result",
     "tournament_create",

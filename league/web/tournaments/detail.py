@@ -21,7 +21,7 @@ from league.core.bounds import ROW_IDS
 from league.core.catalogue import game_name, game_specs
 from league.core.errors import UserError
 from league.core.forms import add_user_error
-from league.tournaments import pages, selectors, services
+from league.tournaments import pages, report_selectors, selectors, services
 from league.tournaments.forms import (
     CreateSignupForm,
     ParticipantsForm,
@@ -326,13 +326,33 @@ LEAVING = {
 }
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def _confirmation(request: HttpRequest, tournament: Tournament, action: str) -> HttpResponse | None:
-    """The confirmation step of an action that cannot be undone (finish, withdraw, drop, no-show): a page
-    asking to confirm, whose form posts the same fields with `confirm=yes`; None once confirmed, or when
-    the input is bad (the service then says what is wrong)."""
-    if action not in ("finish", "leave") or request.POST.get("confirm") == "yes":
+    """The confirmation step of an action that cannot be undone (finish, withdraw, drop, no-show, a round
+    drawn while a result is disputed): a page asking to confirm, whose form posts the same fields with
+    `confirm=yes`; None once confirmed, or when the input is bad (the service then says what is wrong)."""
+    if action not in ("finish", "leave", "generate") or request.POST.get("confirm") == "yes":
         return None
-    if action == "finish":
+    if action == "generate":
+        disputes = report_selectors.open_disputes(tournament)
+        if not disputes:
+            return None
+        where = "; ".join(
+            f"round {row.round_number}, table {row.table_number} ({row.player} disputes it)"
+            for row in disputes
+        )
+        count = _count(len(disputes), "open dispute")
+        question = f"Draw the next round of {tournament.name} with {count}?"
+        detail = (
+            f"Not settled yet: {where}. Settle {'it' if len(disputes) == 1 else 'them'} first from the "
+            "table's result page, so that the pairing and any cut read the right results; or draw anyway, "
+            "and a later correction updates the standings but not the tables already drawn."
+        )
+        button = "Draw the round anyway"
+    elif action == "finish":
         question = f"Finish {tournament.name} now?"
         detail = "No more rounds can be generated and the standings become final."
         button = "Yes, finish the tournament"

@@ -88,6 +88,7 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
             return redirect("tournaments:result", slug=slug, number=number, table_number=following)
         return redirect(round_url(tournament, number))
     entry.form.fields["place_0"].widget.attrs["autofocus"] = True
+    reporting = report_selectors.table_reporting(table, request.user, _seat_views(tournament, table))
     tables = list(table.round.tables.order_by("number").values_list("number", flat=True))
     position = tables.index(table.number)
     context = {
@@ -103,8 +104,41 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
         "advancing_form": advancing_form,
         "cut": cut,
         "reset_asked": bool(reset_asked),
+        "reporting": reporting,
+        "claims": _claims(reporting, match.result_version),
     }
     return render(request, "tournaments/result.html", context, status=entry.status)
+
+
+def _claims(reporting: report_selectors.TableReporting, version: int) -> list[dict]:
+    """The players' claims an organizer can accept with one click: the report waiting for confirmation, or
+    a dispute's two sides (the report and the disputing player's places). Each carries the fields the entry
+    form posts: the places, the scores and, for a correction, the reason."""
+    sides = []
+    if reporting.dispute is not None:
+        dispute = reporting.dispute
+        report = dispute.report
+        sides.append(
+            (f"{report.reporter} reported", report.claim, report.places, report.scores, report.reporter)
+        )
+        if dispute.places:
+            sides.append(
+                (f"{dispute.player} claims", dispute.claim, dispute.places, dispute.scores, dispute.player)
+            )
+    elif reporting.open is not None:
+        report = reporting.open
+        sides.append(
+            (f"{report.reporter} reported", report.claim, report.places, report.scores, report.reporter)
+        )
+    claims = []
+    for who, text, places, scores, name in sides:
+        fields = [("expected_version", version)]
+        fields += [(f"place_{seat}", place) for seat, place in enumerate(places)]
+        fields += [(f"score_{seat}", score) for seat, score in enumerate(scores or [])]
+        if version:
+            fields.append(("reason", f"dispute settled: {name}'s claim accepted"))
+        claims.append({"who": who, "text": text, "fields": fields, "button": f"Accept {name}'s result"})
+    return claims
 
 
 @require_POST
@@ -189,6 +223,7 @@ REPORT_DONE = {
     "confirm": "Confirmed.",
     "dispute": "Dispute sent: the organizers settle it.",
     "stored": "Confirmed: everyone agreed, the result is stored.",
+    "withdraw": "Your report is taken back: report the result again once it is right.",
 }
 
 
@@ -196,9 +231,9 @@ REPORT_DONE = {
 def table_report_action(
     request: HttpRequest, slug: str, number: int, table_number: int, action: str
 ) -> HttpResponse:
-    """A player's report, confirmation or dispute of their table's result (plain forms; the services check
-    who may)."""
-    if action not in ("report", "confirm", "dispute"):
+    """A player's report, confirmation or dispute of their table's result, or the reporter taking their report
+    back (plain forms; the services check who may)."""
+    if action not in ("report", "confirm", "dispute", "withdraw"):
         raise Http404("no such action")
     tournament = tournament_or_404(request, slug)
     table = table_or_404(tournament, number, table_number)
@@ -233,6 +268,11 @@ def table_report_action(
             )
             if report.status == "stored":
                 action = "stored"
+        elif action == "withdraw":
+            report = None
+            services.table_report_withdraw(
+                table=table, by=request.user, report_id=int_field(request.POST, "report")
+            )
         else:
             claim = forms_used["claim_form"] = ResultForm(request.POST, seats=seats, prefix="claim")
             note = forms_used["dispute_form"] = DisputeForm(request.POST)
