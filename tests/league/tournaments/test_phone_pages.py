@@ -3,6 +3,7 @@
 
 import re
 
+from league.tournaments import services
 from tests.factories.tournaments import open_signup
 
 
@@ -36,3 +37,15 @@ def test_the_standings_explain_their_column_titles_in_visible_text(client, make_
     assert ("H2H", "Head to head among the players tied so far") in pairs
     assert ("Pl", "tables played") in pairs
     assert '<th class="num"><abbr title="Tables played">Pl</abbr></th>' in page
+
+
+def test_find_my_table_is_near_the_top_of_a_running_event(client, make_tournament, organizer):
+    tournament, _ = make_tournament(8)
+    round_row = services.round_generate(tournament=tournament, by=organizer)
+    services.round_publish(round_row=round_row, by=organizer)
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    link = (
+        f'<a class="button" href="/tournaments/{tournament.slug}/rounds/1/find/">Find my table in round 1</a>'
+    )
+    assert link in page
+    assert page.index(link) < page.index('id="standings"') and page.index(link) < page.index('id="players"')
