@@ -33,6 +33,7 @@ from league.core import bulk
 from league.core.catalogue import game_spec
 from league.core.checks import is_int
 from league.core.errors import Conflict, Forbidden, NotFound, UserError, VersionConflict
+from league.core.events import dispute_settled, emit
 from league.core.names import check_text
 from league.matches.models import Match
 from league.matches.services import (
@@ -296,9 +297,16 @@ def _reports_closed(match_id: int, version: ResultVersion, *, stored_report_id: 
         pk=stored_report_id  # type: ignore[misc]  # pk=None is a lookup (IS NULL): excludes nothing
     ).update(status=ResultReport.Status.SUPERSEDED, closed_at=now)
     if stored_report_id is None:
-        ResultDispute.objects.filter(match_id=match_id, status=ResultDispute.Status.OPEN).update(
-            status=ResultDispute.Status.SETTLED, settled_by=version
+        settled = list(
+            ResultDispute.objects.filter(match_id=match_id, status=ResultDispute.Status.OPEN).values_list(
+                "pk", flat=True
+            )
         )
+        if settled:
+            ResultDispute.objects.filter(pk__in=settled).update(
+                status=ResultDispute.Status.SETTLED, settled_by=version
+            )
+            emit(dispute_settled, dispute_ids=settled)
 
 
 class ReportConflict(Conflict):

@@ -8,10 +8,12 @@ import pytest
 
 from league.core.errors import Conflict
 from league.matches.models import Match
+from league.notifications.models import Notification
 from league.results.models import ResultDispute, ResultReport, ResultVersion
 from league.tournaments import services
 from league.tournaments.models import AuditEntry
 from tests.factories import tournaments as helpers
+from tests.league.notifications.conftest import eager  # noqa: F401  # a fixture: tasks run at once
 from tests.league.page_forms import posted
 from tests.league.tournaments.test_self_report import with_accounts
 from tests.league.tournaments.test_self_report_pages import places_data, post, signed_in, text
@@ -146,3 +148,28 @@ def test_drawing_a_round_over_an_open_dispute_asks_first(table, organizer):
 
 def _hidden(form_html: str) -> dict:
     return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form_html))
+
+
+@pytest.mark.usefixtures("eager")
+def test_settling_a_dispute_marks_its_notifications_read_and_settled(
+    table, organizer, django_capture_on_commit_callbacks
+):
+    tournament, table_row, users, names, base = table
+    with django_capture_on_commit_callbacks(execute=True):
+        report = services.table_report(table=table_row, by=users["Ada"], expected_version=0, places=[1, 2, 3])
+        disputer = next(name for name in ("Bea", "Cal") if users[name].player.pk in report.awaiting)
+        services.table_dispute(table=table_row, by=users[disputer], places=[3, 2, 1], note="")
+    dispute = Notification.objects.get(user=organizer, kind="table_disputed")
+    assert (dispute.text, dispute.read_at) == (
+        f"A result is disputed in {tournament.name}: round 1, table 1. Settle it with an organizer entry.",
+        None,
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.table_result(table=table_row, by=organizer, expected_version=0, places=[3, 2, 1])
+    dispute.refresh_from_db()
+    assert dispute.text == (
+        f"A result is disputed in {tournament.name}: round 1, table 1. Settled by an organizer's entry."
+    )
+    assert dispute.read_at is not None
+    page = signed_in(organizer).get("/notifications/").content.decode()
+    assert "Settled by an organizer&#x27;s entry." in page
