@@ -341,6 +341,33 @@ class TournamentForm(forms.Form):
             data["starts_at"] = f"{date:%Y-%m-%d}T{time:%H:%M}" if date and time else None
         return data
 
+    def cut_plan(self) -> str:
+        """What the top cut typed (or stored) becomes, in words (`services.top_cut_plan`); "" where there is
+        no cut or the other settings do not make a table rule yet."""
+        data = getattr(self, "cleaned_data", None) if self.is_bound else None
+
+        def shown(name: str) -> Any:
+            if data is not None:
+                return data.get(name)
+            return self.initial.get(name, self.fields[name].initial if name in self.fields else None)
+
+        try:
+            planned = Tournament(
+                game_id=shown("game_id"),
+                options=game_spec(shown("game_id")).validate_options(
+                    (data or {}).get("options") or self.initial.get("options") or {}
+                ),
+                format=shown("format"),
+                table_size=int(shown("table_size")),
+                leftovers=shown("leftovers") or Tournament.Leftovers.SHORT,
+                cut_size=shown("cut_size"),
+                advance=int(shown("advance") or 1),
+                cut_format=shown("cut_format") or "single_elimination",
+            )
+            return services.top_cut_plan(planned)
+        except (OptionError, UserError, KeyError, TypeError, ValueError):
+            return ""
+
     # What the template lays out.
     def format_rows(self) -> list[dict]:
         """The format settings with the formats each applies to (a data attribute for the script, words for

@@ -20,6 +20,7 @@ from league.tournaments.services.batch import (
     registrations_add_batch,
 )
 from league.tournaments.services.byes import bye_cancel, bye_request
+from league.tournaments.services.checks import top_cut_plan
 from league.tournaments.services.lifecycle import (
     tournament_finish,
     tournament_open_registration,
@@ -143,6 +144,7 @@ __all__ = [
     "table_confirm",
     "table_dispute",
     "table_report_withdraw",
+    "top_cut_plan",
     "table_report",
     "table_result",
     "tournament_create",
