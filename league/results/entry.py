@@ -58,7 +58,11 @@ def result_entry_form(
         fresh["expected_version"] = exc.current_version  # type: ignore[assignment]  # QueryDict keeps any value
         form = ResultForm(fresh, seats=seats)
         form.is_valid()
-        stored = ResultVersion.objects.filter(match=match, version=exc.current_version).first()
+        stored = (
+            ResultVersion.objects.filter(match=match, version=exc.current_version).first()
+            if exc.current_version is not None
+            else None
+        )
         form.stored = stored
         form.add_error(None, _meanwhile(stored, seats))
         match.refresh_from_db(fields=["result_version"])

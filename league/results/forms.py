@@ -1,7 +1,5 @@
 """The staff form for entering a result at the table: a place and a score per seat, and a reason."""
 
-from typing import Any
-
 from django import forms
 
 
@@ -16,7 +14,7 @@ class ResultForm(forms.Form):
     def __init__(self, *args, seats, **kwargs):
         super().__init__(*args, **kwargs)
         self.seats = seats
-        self.stored: Any = None  # the result saved meanwhile (a ResultVersion), shown beside what was typed
+        self.stored = None  # the result saved meanwhile (a ResultVersion), shown beside what was typed
         for seat in seats:
             self.fields[f"place_{seat.seat}"] = forms.IntegerField(
                 required=False,

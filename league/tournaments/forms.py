@@ -614,7 +614,7 @@ class ScheduleForm(forms.Form):
         super().__init__(*args, **kwargs)
         data = args[0] if args else kwargs.get("data")
         posted = [_round_slot(key) for key in (data or {})]
-        high = SETTING_BOUNDS["rounds"].high
+        high = int(SETTING_BOUNDS["rounds"].high)
         self.round_names = [
             f"round_time_{number}" for number in range(1, min(max([slots, *posted]), high) + 1)
         ]

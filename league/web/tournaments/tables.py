@@ -132,7 +132,7 @@ def _claims(reporting: report_selectors.TableReporting, version: int) -> list[di
         )
     claims = []
     for who, text, places, scores, name in sides:
-        fields = [("expected_version", version)]
+        fields: list[tuple[str, object]] = [("expected_version", version)]
         fields += [(f"place_{seat}", place) for seat, place in enumerate(places)]
         fields += [(f"score_{seat}", score) for seat, score in enumerate(scores or [])]
         if version:
