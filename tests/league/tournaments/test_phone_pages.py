@@ -49,3 +49,21 @@ def test_find_my_table_is_near_the_top_of_a_running_event(client, make_tournamen
     )
     assert link in page
     assert page.index(link) < page.index('id="standings"') and page.index(link) < page.index('id="players"')
+
+
+def test_the_chance_of_first_is_labelled_and_shown_to_those_running_the_event(
+    client, make_tournament, organizer, django_capture_on_commit_callbacks
+):
+    tournament, _ = make_tournament(4, rated=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        round_row = services.round_generate(tournament=tournament, by=organizer)
+        services.round_publish(round_row=round_row, by=organizer)
+    url = f"/tournaments/{tournament.slug}/rounds/1/"
+    visitor = client.get(url).content.decode()
+    assert 'class="chance"' not in visitor
+    client.force_login(organizer)
+    chances = re.findall(
+        r'<span class="chance" title="expected place [0-9.]+">([^<]+)</span>',
+        client.get(url).content.decode(),
+    )
+    assert chances == ["chance of 1st 25%"] * 4
