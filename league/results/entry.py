@@ -84,7 +84,7 @@ def _meanwhile(stored: ResultVersion | None, seats: Sequence[MatchSeat]) -> str:
     when = "a moment ago" if elapsed.total_seconds() < 60 else f"{timesince(stored.entered_at)} ago"
     what = "the table void" if stored.void else _places_text(stored, seats)
     return (
-        f"{who} saved this result {when}: {what}. Theirs is shown beside yours below; "
+        f"{_isolated(who)} saved this result {when}: {what}. Theirs is shown beside yours below; "
         "to replace it with yours, say why and save again."
     )
 
@@ -94,7 +94,7 @@ def _places_text(stored: ResultVersion, seats: Sequence[MatchSeat]) -> str:
     order = sorted(range(len(stored.places)), key=lambda seat: (stored.places[seat], seat))
     scores = stored.scores or []
     return ", ".join(
-        f"{_ordinal(stored.places[seat])} {names.get(seat, f'seat {seat + 1}')}"
+        f"{_ordinal(stored.places[seat])} {_isolated(names.get(seat, f'seat {seat + 1}'))}"
         + (f" ({scores[seat]})" if seat < len(scores) and scores[seat] is not None else "")
         for seat in order
     )
@@ -103,3 +103,9 @@ def _places_text(stored: ResultVersion, seats: Sequence[MatchSeat]) -> str:
 def _ordinal(number: int) -> str:
     suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
     return f"{number}{suffix}"
+
+
+def _isolated(name: str) -> str:
+    """A person's name between Unicode isolates (FSI … PDI): a right-to-left name keeps the text around it in
+    order, in a message that is plain text."""
+    return f"\u2068{name}\u2069"

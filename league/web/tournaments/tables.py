@@ -118,26 +118,20 @@ def _claims(reporting: report_selectors.TableReporting, version: int) -> list[di
     if reporting.dispute is not None:
         dispute = reporting.dispute
         report = dispute.report
-        sides.append(
-            (f"{report.reporter} reported", report.claim, report.places, report.scores, report.reporter)
-        )
+        sides.append((report.reporter, "reported", report.claim, report.places, report.scores))
         if dispute.places:
-            sides.append(
-                (f"{dispute.player} claims", dispute.claim, dispute.places, dispute.scores, dispute.player)
-            )
+            sides.append((dispute.player, "claims", dispute.claim, dispute.places, dispute.scores))
     elif reporting.open is not None:
         report = reporting.open
-        sides.append(
-            (f"{report.reporter} reported", report.claim, report.places, report.scores, report.reporter)
-        )
+        sides.append((report.reporter, "reported", report.claim, report.places, report.scores))
     claims = []
-    for who, text, places, scores, name in sides:
+    for name, verb, text, places, scores in sides:
         fields: list[tuple[str, object]] = [("expected_version", version)]
         fields += [(f"place_{seat}", place) for seat, place in enumerate(places)]
         fields += [(f"score_{seat}", score) for seat, score in enumerate(scores or [])]
         if version:
             fields.append(("reason", f"dispute settled: {name}'s claim accepted"))
-        claims.append({"who": who, "text": text, "fields": fields, "button": f"Accept {name}'s result"})
+        claims.append({"name": name, "verb": verb, "text": text, "fields": fields})
     return claims
 
 

@@ -88,7 +88,7 @@ def test_the_entry_page_shows_a_waiting_report_accepted_with_one_click(table, or
     assert "Ada reported 1st Cal, 2nd Ada, 3rd Bea" in shown
     body = page.content.decode()
     accept = body[body.index('class="inline-form accept-claim"') :].split("</form>")[0]
-    assert "Accept Ada&#x27;s result" in accept
+    assert "Accept <bdi>Ada</bdi>'s result" in accept
     response = post(organizer_client, url, _hidden(accept))
     assert response.status_code == 302
     version = ResultVersion.objects.get()
@@ -114,7 +114,8 @@ def test_a_dispute_shows_both_claims_and_one_click_settles_it(table, organizer):
     body = page.content.decode()
     forms = [part.split("</form>")[0] for part in body.split('class="inline-form accept-claim"')[1:]]
     assert [
-        ("Accept Ada&#x27;s result" in form, f"Accept {disputer}&#x27;s result" in form) for form in forms
+        ("Accept <bdi>Ada</bdi>'s result" in form, f"Accept <bdi>{disputer}</bdi>'s result" in form)
+        for form in forms
     ] == [
         (True, False),
         (False, True),

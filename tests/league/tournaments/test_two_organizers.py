@@ -1,5 +1,6 @@
-"""Two organizers on one table: the second to save hears in people's words who saved what and when, once,
-sees the stored result beside their own entry, and saves theirs as a correction with a reason."""
+"""Two organizers on one table: the second to save hears in people's words who saved what and when, once
+(names between Unicode isolates, so a right-to-left name keeps the sentence in order), sees the stored
+result beside their own entry, and saves theirs as a correction with a reason."""
 
 import re
 
@@ -34,9 +35,10 @@ def test_the_second_organizer_sees_who_saved_what_beside_their_entry(client, run
     stale = client.post(url, mine)
     assert stale.status_code == 409
     page = stale.content.decode()
+    ana_name, *seated = (f"\u2068{name}\u2069" for name in ["Ana Silva", *names])
     message = (
-        f"Ana Silva saved this result a moment ago: 1st {names[1]} (41), 2nd {names[0]} (30), "
-        f"3rd {names[2]} (12), 4th {names[3]} (5). Theirs is shown beside yours below; to replace it with "
+        f"{ana_name} saved this result a moment ago: 1st {seated[1]} (41), 2nd {seated[0]} (30), "
+        f"3rd {seated[2]} (12), 4th {seated[3]} (5). Theirs is shown beside yours below; to replace it with "
         "yours, say why and save again."
     )
     assert page.count(message) == 1
