@@ -18,6 +18,7 @@ Each signal, when it is sent, and its payload:
   `tournament_id`, `table_id`, `report_id`, `user_ids` (who must confirm).
 - `result_disputed`: a seated player disputes a report or a stored result. `tournament_id`, `table_id`,
   `dispute_id`.
+- `dispute_settled`: an organizer's entry settles open disputes of a match. `dispute_ids`.
 - `player_invited`: an organizer invites a player into a tournament. `tournament_id`, `player_id`.
 - `tournament_finished`: a tournament's status becomes finished. `tournament_id`.
 - `tournament_cancelled`: an organizer cancels a tournament (its reason stored on it). `tournament_id`.
@@ -43,6 +44,7 @@ table_ready = Signal()
 result_recorded = Signal()
 report_awaiting_confirmation = Signal()
 result_disputed = Signal()
+dispute_settled = Signal()
 player_invited = Signal()
 tournament_finished = Signal()
 tournament_cancelled = Signal()

@@ -226,6 +226,25 @@ def notify_disputed(*, tournament_id: int, table_id: int, dispute_id: int) -> li
     )
 
 
+DISPUTE_SETTLED_TEXT = " Settled by an organizer's entry."
+
+
+def notify_dispute_settled(*, dispute_ids: list[int]) -> list[int]:
+    """The organizers' "a result is disputed" notifications of settled disputes become read and say so;
+    nothing is mailed (an empty list)."""
+    now = timezone.now()
+    rows = Notification.objects.filter(kind=Kind.DISPUTED, key__in=[f"dispute:{pk}" for pk in dispute_ids])
+    for notification in rows:
+        if not notification.text.endswith(DISPUTE_SETTLED_TEXT):
+            shortened = notification.text.removesuffix(" Settle it with an organizer entry.")
+            notification.text = (shortened + DISPUTE_SETTLED_TEXT)[
+                : Notification._meta.get_field("text").max_length
+            ]
+        notification.read_at = notification.read_at or now
+        notification.save(update_fields=["text", "read_at"])
+    return []
+
+
 def notify_finished(*, tournament_id: int) -> list[int]:
     """'The tournament finished' to its players who have an account (withdrawn and waitlisted ones
     excluded)."""

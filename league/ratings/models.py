@@ -45,6 +45,9 @@ class RatingPool(models.Model):
         return ("played_at", "id")
 
 
+PROVISIONAL_MATCHES = 5  # pages call a rating "provisional" until it has this many rated matches in its pool
+
+
 class Rating(models.Model):
     """A player's current rating in a pool. `conservative` = mu − 3σ, stored to sort leaderboards in SQL."""
 

@@ -14,6 +14,7 @@ class ResultForm(forms.Form):
     def __init__(self, *args, seats, **kwargs):
         super().__init__(*args, **kwargs)
         self.seats = seats
+        self.stored = None  # the result saved meanwhile (a ResultVersion), shown beside what was typed
         for seat in seats:
             self.fields[f"place_{seat.seat}"] = forms.IntegerField(
                 required=False,
@@ -27,6 +28,21 @@ class ResultForm(forms.Form):
 
     def rows(self):
         return [(seat, self[f"place_{seat.seat}"], self[f"score_{seat.seat}"]) for seat in self.seats]
+
+    def entry_rows(self):
+        """`rows` with the place and score saved meanwhile (None, None where nothing is shown)."""
+        places = self.stored.places if self.stored is not None else []
+        scores = (self.stored.scores if self.stored is not None else None) or []
+        return [
+            (
+                seat,
+                place,
+                score,
+                places[seat.seat] if seat.seat < len(places) else None,
+                scores[seat.seat] if seat.seat < len(scores) else None,
+            )
+            for seat, place, score in self.rows()
+        ]
 
     def clean(self):
         data = super().clean()

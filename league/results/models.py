@@ -77,6 +77,7 @@ class ResultReport(models.Model):
         STORED = "stored", "Confirmed and stored"
         DISPUTED = "disputed", "Disputed"
         SUPERSEDED = "superseded", "Overtaken by an organizer's entry"
+        WITHDRAWN = "withdrawn", "Taken back by its reporter"
 
     match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="reports")
     expected_version = models.PositiveIntegerField()

@@ -33,6 +33,7 @@ from league.core import bulk
 from league.core.catalogue import game_spec
 from league.core.checks import is_int
 from league.core.errors import Conflict, Forbidden, NotFound, UserError, VersionConflict
+from league.core.events import dispute_settled, emit
 from league.core.names import check_text
 from league.matches.models import Match, MatchSeat
 from league.matches.services import (
@@ -297,9 +298,16 @@ def _reports_closed(match_id: int, version: ResultVersion, *, stored_report_id: 
         pk=stored_report_id  # type: ignore[misc]  # pk=None is a lookup (IS NULL): excludes nothing
     ).update(status=ResultReport.Status.SUPERSEDED, closed_at=now)
     if stored_report_id is None:
-        ResultDispute.objects.filter(match_id=match_id, status=ResultDispute.Status.OPEN).update(
-            status=ResultDispute.Status.SETTLED, settled_by=version
+        settled = list(
+            ResultDispute.objects.filter(match_id=match_id, status=ResultDispute.Status.OPEN).values_list(
+                "pk", flat=True
+            )
         )
+        if settled:
+            ResultDispute.objects.filter(pk__in=settled).update(
+                status=ResultDispute.Status.SETTLED, settled_by=version
+            )
+            emit(dispute_settled, dispute_ids=settled)
 
 
 class ReportConflict(Conflict):
@@ -441,6 +449,8 @@ def _check_open(report: ResultReport) -> None:
         raise Conflict("this report is confirmed and stored already")
     if report.status == ResultReport.Status.DISPUTED:
         raise Conflict("this report is disputed: an organizer settles it by entering the result")
+    if report.status == ResultReport.Status.WITHDRAWN:
+        raise Conflict("its reporter took this report back: it counts no more")
 
 
 def report_confirm(*, report: ResultReport, player_id: int, user: User | None) -> list[int]:
@@ -460,6 +470,18 @@ def report_confirm(*, report: ResultReport, player_id: int, user: User | None) -
         raise Conflict("you confirmed this report already") from None
     confirmed = set(report.confirmations.values_list("player_id", flat=True))
     return [pid for pid in report.awaiting if pid not in confirmed]
+
+
+def report_withdraw(*, report: ResultReport, player_id: int) -> None:
+    """Take back an open report (`report_locked`) as its reporter, before the last confirmation stores it:
+    it counts no more, its confirmations with it, and the table may be reported again. 403 for anyone but
+    the reporter, 409 once it is stored, disputed or overtaken."""
+    _check_open(report)
+    if player_id != report.reporter_id:
+        raise Forbidden("only the player who made this report takes it back; dispute it instead")
+    report.status = ResultReport.Status.WITHDRAWN
+    report.closed_at = timezone.now()
+    report.save(update_fields=["status", "closed_at"])
 
 
 def dispute_open(

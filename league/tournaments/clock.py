@@ -27,12 +27,19 @@ def zone_names() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones())
 
 
+@lru_cache(maxsize=1)
+def _zones_by_folded_name() -> dict[str, str]:
+    return {name.casefold(): name for name in zone_names()}
+
+
 def check_zone(name: object, *, field: str = "time_zone") -> str:
-    """The zone name, checked against the IANA database; a UserError naming `field` otherwise."""
-    if not isinstance(name, str) or name.strip() not in zone_names():
+    """The zone's IANA name, matched without regard to case ("europe/berlin" is Europe/Berlin; "CET" and
+    the other names zoneinfo knows are taken as it takes them); a UserError naming `field` otherwise."""
+    found = _zones_by_folded_name().get(name.strip().casefold()) if isinstance(name, str) else None
+    if found is None:
         shown = name if isinstance(name, str) and len(name) <= 64 else "this"
         raise UserError(f"{shown!r} is not a time zone: give an IANA name such as Europe/Berlin", field=field)
-    return name.strip()
+    return found
 
 
 def _zone(name: str) -> zoneinfo.ZoneInfo:

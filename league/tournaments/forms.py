@@ -98,6 +98,14 @@ class LocalTimeInput(forms.DateTimeInput):
     input_type = "datetime-local"
 
 
+class ZonePicker(forms.Select):
+    """A choice of every IANA zone; the field stays text, so the service matches what a client sends without
+    regard to case (`clock.check_zone`)."""
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs, choices=[(name, name) for name in sorted(clock.zone_names())])
+
+
 class TournamentForm(forms.Form):
     """A tournament's settings, from typed inputs only: a checkbox, number or choice per variant option of
     each game (the chosen game's are read), points per place per table size, tie-breaks as an ordered list
@@ -111,13 +119,7 @@ class TournamentForm(forms.Form):
     start_time = forms.TimeField(
         required=False, label="Start time", widget=forms.TimeInput(attrs={"type": "time"})
     )
-    time_zone = forms.CharField(
-        max_length=64,
-        required=False,
-        label="Time zone",
-        help_text="An IANA name, e.g. Europe/Berlin.",
-        widget=forms.TextInput(attrs={"list": "zones", "autocomplete": "off", "spellcheck": "false"}),
-    )
+    time_zone = forms.CharField(max_length=64, required=False, label="Time zone", widget=ZonePicker())
     venue = forms.CharField(max_length=200, required=False, help_text="Where the event takes place.")
     description = forms.CharField(
         max_length=4000,
@@ -346,6 +348,33 @@ class TournamentForm(forms.Form):
             data["starts_at"] = f"{date:%Y-%m-%d}T{time:%H:%M}" if date and time else None
         return data
 
+    def cut_plan(self) -> str:
+        """What the top cut typed (or stored) becomes, in words (`services.top_cut_plan`); "" where there is
+        no cut or the other settings do not make a table rule yet."""
+        data = getattr(self, "cleaned_data", None) if self.is_bound else None
+
+        def shown(name: str) -> Any:
+            if data is not None:
+                return data.get(name)
+            return self.initial.get(name, self.fields[name].initial if name in self.fields else None)
+
+        try:
+            planned = Tournament(
+                game_id=shown("game_id"),
+                options=game_spec(shown("game_id")).validate_options(
+                    (data or {}).get("options") or self.initial.get("options") or {}
+                ),
+                format=shown("format"),
+                table_size=int(shown("table_size")),
+                leftovers=shown("leftovers") or Tournament.Leftovers.SHORT,
+                cut_size=shown("cut_size"),
+                advance=int(shown("advance") or 1),
+                cut_format=shown("cut_format") or "single_elimination",
+            )
+            return services.top_cut_plan(planned)
+        except (OptionError, UserError, KeyError, TypeError, ValueError):
+            return ""
+
     # What the template lays out.
     def format_rows(self) -> list[dict]:
         """The format settings with the formats each applies to (a data attribute for the script, words for
@@ -554,54 +583,83 @@ class SignupForm(forms.Form):
     approval = forms.BooleanField(required=False, label="Organizers approve each entry")
 
     @classmethod
-    def of(cls, tournament: Tournament) -> "SignupForm":
-        return cls(initial={name: getattr(tournament, name) for name in cls.base_fields})
+    def of(cls, tournament: Tournament, data=None) -> "SignupForm":
+        return cls(data, initial={name: getattr(tournament, name) for name in cls.base_fields})
+
+
+class CreateSignupForm(SignupForm):
+    """Sign-up and check-in on the create form: open sign-up is on there (the model's and the API's default
+    is off), so the cap typed beside it takes effect without a second visit."""
+
+    self_signup = forms.BooleanField(
+        required=False, initial=True, label=SignupForm.base_fields["self_signup"].label
+    )
+    checkin_opens_at = forms.CharField(
+        required=False,
+        max_length=40,
+        label="Check-in opens (empty: no check-in)",
+        widget=LocalTimeInput(),
+        help_text="A local time of the event's zone before the start: players check themselves in from then.",
+    )
+
+    def signup(self) -> dict:
+        return {name: self.cleaned_data[name] for name in SignupForm.base_fields}
 
 
 class ScheduleForm(forms.Form):
-    """The event's clock, in its own zone. Times stay text here: the service reads them in the zone given."""
+    """The event's clock, in its own zone: a time input per planned round start (`round_time_1`, ...; one
+    more than the rounds planned or scheduled, so a round can be added). Times stay text here: the service
+    reads them in the zone given."""
 
-    time_zone = forms.CharField(
-        max_length=64,
-        help_text="An IANA name, e.g. Europe/Berlin or America/New_York.",
-        widget=forms.TextInput(attrs={"list": "zones", "autocomplete": "off", "spellcheck": "false"}),
-    )
+    time_zone = forms.CharField(max_length=64, widget=ZonePicker())
     starts_at = forms.CharField(required=False, max_length=40, label="Start", widget=LocalTimeInput())
     checkin_opens_at = forms.CharField(
         required=False, max_length=40, label="Check-in opens (empty: no check-in)", widget=LocalTimeInput()
     )
-    round_times = forms.CharField(
-        required=False,
-        label="Round times",
-        widget=forms.Textarea(attrs={"rows": 4, "placeholder": "2026-12-05 10:00"}),
-        help_text="One planned start per line, round 1 first, as 2026-12-05 10:00; "
-        "an empty line skips a round.",
-    )
+
+    def __init__(self, *args, slots: int = 1, **kwargs):
+        super().__init__(*args, **kwargs)
+        data = args[0] if args else kwargs.get("data")
+        posted = [_round_slot(key) for key in (data or {})]
+        high = int(SETTING_BOUNDS["rounds"].high)
+        self.round_names = [
+            f"round_time_{number}" for number in range(1, min(max([slots, *posted]), high) + 1)
+        ]
+        for number, name in enumerate(self.round_names, start=1):
+            self.fields[name] = forms.CharField(
+                required=False, max_length=40, label=f"Round {number}", widget=LocalTimeInput()
+            )
 
     @classmethod
-    def of(cls, tournament: Tournament, round_times) -> "ScheduleForm":
+    def of(cls, tournament: Tournament, round_times, data=None) -> "ScheduleForm":
         zone = tournament.time_zone
         by_number = {row.number: row.starts_at for row in round_times}
-        lines = [
-            clock.local_input(by_number.get(number), zone)
-            for number in range(1, max(by_number, default=0) + 1)
-        ]
-        return cls(
-            initial={
-                "time_zone": zone,
-                "starts_at": clock.local_input(tournament.starts_at, zone, sep="T"),
-                "checkin_opens_at": clock.local_input(tournament.checkin_opens_at, zone, sep="T"),
-                "round_times": "\n".join(lines),
-            }
-        )
+        initial = {
+            "time_zone": zone,
+            "starts_at": clock.local_input(tournament.starts_at, zone, sep="T"),
+            "checkin_opens_at": clock.local_input(tournament.checkin_opens_at, zone, sep="T"),
+        }
+        for number, starts_at in by_number.items():
+            initial[f"round_time_{number}"] = clock.local_input(starts_at, zone, sep="T")
+        slots = max(max(by_number, default=0), tournament.rounds or 0) + 1
+        return cls(data, slots=slots, initial=initial)
+
+    def round_fields(self) -> list:
+        return [self[name] for name in self.round_names]
 
     def schedule(self) -> dict:
-        data = dict(self.cleaned_data)
-        lines = data["round_times"].splitlines()
-        while lines and not lines[-1].strip():
-            lines.pop()
-        data["round_times"] = [line.strip() for line in lines]
+        data = {name: self.cleaned_data[name] for name in ("time_zone", "starts_at", "checkin_opens_at")}
+        times = [self.cleaned_data[name].strip() for name in self.round_names]
+        while times and not times[-1]:
+            times.pop()
+        data["round_times"] = times
         return data
+
+
+def _round_slot(key: str) -> int:
+    """The round number of a posted `round_time_N` (0 for any other key)."""
+    number = key.removeprefix("round_time_")
+    return int(number) if key.startswith("round_time_") and number.isdigit() and len(number) <= 3 else 0
 
 
 class RoleForm(forms.Form):

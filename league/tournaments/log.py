@@ -209,6 +209,7 @@ WORDING: dict[str, Callable[[dict, str], str]] = {
     Action.DISPUTE_SETTLED: lambda d, z: (
         f"Settled the dispute of {_table_of(d)} with result version {d.get('version')}"
     ),
+    Action.RESULT_WITHDRAWN: lambda d, z: f"{d.get('player')} took back their report of {_table_of(d)}",
 }
 
 

@@ -560,6 +560,7 @@ class AuditEntry(models.Model):
         RESULT_REPORTED = "result.reported", "Result reported by a player"
         RESULT_CONFIRMED = "result.confirmed", "Reported result confirmed and stored"
         RESULT_DISPUTED = "result.disputed", "Result disputed"
+        RESULT_WITHDRAWN = "result.withdrawn", "Report taken back by its player"
         LINK_ISSUED = "link.issued", "Private link issued"
         LINK_REVOKED = "link.revoked", "Private link revoked"
         VENUE_ADDRESS_SET = "venue.address_set", "Venue address declared"

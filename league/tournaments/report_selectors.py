@@ -74,6 +74,8 @@ class DisputeView:
     report: ReportView
     of_stored: bool  # the stored result is disputed (else an open report)
     created_at: datetime
+    places: list[int] | None = None  # the disputing player's claim, when they gave places
+    scores: list[int] | None = None
 
 
 def _report_views(reports, seat_names: dict[int, list[str]], names: dict[int, str]) -> dict[int, ReportView]:
@@ -143,6 +145,8 @@ def round_reports(tables: list) -> RoundReports:
                 report=views[dispute.report_id],
                 of_stored=dispute.report.status == ResultReport.Status.STORED,
                 created_at=dispute.created_at,
+                places=dispute.places,
+                scores=dispute.scores,
             )
         )
     return result
@@ -192,6 +196,8 @@ def table_reporting(
             report=views[dispute_row.report_id],
             of_stored=views[dispute_row.report_id].status == "stored",
             created_at=dispute_row.created_at,
+            places=dispute_row.places,
+            scores=dispute_row.scores,
         )
     counting = (
         ResultVersion.objects.filter(match=match, version=match.result_version).first()
@@ -236,3 +242,23 @@ def table_reporting(
         dispute_until=until,
         two_seat_organizer=two_seat_organizer,
     )
+
+
+@dataclass(frozen=True)
+class OpenDispute:
+    round_number: int
+    table_number: int
+    player: str  # who disputes
+
+
+def open_disputes(tournament: Tournament) -> list[OpenDispute]:
+    """The tournament's disputes no organizer has settled yet, by round and table (one query)."""
+    rows = (
+        Table.objects.filter(
+            round__tournament=tournament,
+            match__disputes__status=ResultDispute.Status.OPEN,
+        )
+        .order_by("round__number", "number")
+        .values_list("round__number", "number", "match__disputes__player__name")
+    )
+    return [OpenDispute(round_number, table_number, player) for round_number, table_number, player in rows]

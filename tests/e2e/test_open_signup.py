@@ -34,20 +34,17 @@ def organizer_opens_the_tournament(page, base: str) -> str:
     page.select_option("#id_format", "swiss")
     page.fill("#id_table_size", "2")
     page.fill("#id_rounds", "2")
+    page.fill("#id_start_date", "2099-12-05")
+    page.fill("#id_start_time", "10:00")
+    page.select_option("#id_time_zone", "Europe/Berlin")
+    assert page.is_checked("#id_self_signup")  # open sign-up is on by default on the create form
+    page.fill("#id_capacity", "4")
+    page.check("#id_waitlist")
+    page.fill("#id_checkin_opens_at", "2020-01-01T09:00")
     page.get_by_role("button", name="Create tournament").click()
     url = f"{base}/tournaments/open-doors/"
     expect(page).to_have_url(url)
-    page.get_by_role("link", name="Sign-up and schedule").click()
-    page.check("#id_self_signup")
-    page.fill("#id_capacity", "4")
-    page.check("#id_waitlist")
-    page.get_by_role("button", name="Save sign-up").click()
-    assert page.inner_text(".messages") == "Sign-up saved."
-    page.fill("#id_time_zone", "Europe/Berlin")
-    page.fill("#id_starts_at", "2099-12-05T10:00")
-    page.fill("#id_checkin_opens_at", "2020-01-01T09:00")
-    page.get_by_role("button", name="Save schedule").click()
-    assert page.inner_text(".messages") == "Schedule saved."
+    assert page.inner_text(".messages") == "Open Doors created: open registration when you are ready."
     page.goto(url)
     page.get_by_role("button", name="Open registration").click()
     page.fill("#id_names", "Ada\nBea\nCal")

@@ -20,6 +20,7 @@ from league.tournaments.services.batch import (
     registrations_add_batch,
 )
 from league.tournaments.services.byes import bye_cancel, bye_request
+from league.tournaments.services.checks import top_cut_plan
 from league.tournaments.services.lifecycle import (
     CANCEL_REASON_MAX_LENGTH,
     SHIFT_DAYS,
@@ -52,7 +53,12 @@ from league.tournaments.services.registrations import (
     registration_leave,
     registration_open,
 )
-from league.tournaments.services.reports import table_confirm, table_dispute, table_report
+from league.tournaments.services.reports import (
+    table_confirm,
+    table_dispute,
+    table_report,
+    table_report_withdraw,
+)
 from league.tournaments.services.roles import ROLES, organizer_add, role_add, role_remove
 from league.tournaments.services.rounds import (
     round_complete,
@@ -151,6 +157,8 @@ __all__ = [
     "table_close_undo",
     "table_confirm",
     "table_dispute",
+    "table_report_withdraw",
+    "top_cut_plan",
     "table_report",
     "table_result",
     "tournament_cancel",

@@ -1,6 +1,7 @@
 """The checks of what an organizer sets or enters that the pure rules decide: points per place
 (`check_points`), a top cut that can be played (`top_cut_problem`, `largest_top_cut`) and filled
-(`check_cut_fits`), and who goes through at a tie across an elimination's cut (`check_advancing`)."""
+(`check_cut_fits`) and what it becomes in words (`top_cut_plan`), and who goes through at a tie across an
+elimination's cut (`check_advancing`)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,35 @@ def top_cut_problem(tournament: Tournament) -> str | None:
     return cut_problem(
         tournament.cut_size or 0, seam.table_spec(tournament), tournament.advance, tournament.cut_format
     )
+
+
+def top_cut_plan(tournament: Tournament) -> str:
+    """What a stage sequence's top cut becomes, in words, or why it cannot be played; "" for other formats
+    or without a cut size. "Top 8 at tables of 4, 2 through from each: 2 tables of 4, then a final table of
+    4." `tournament` may be unsaved settings."""
+    cut = tournament.cut_size
+    if tournament.format != Tournament.Format.STAGES or not cut:
+        return ""
+    problem = top_cut_problem(tournament)
+    if problem is not None:
+        return f"Top {cut} cannot be played: {problem}."
+    size = seam.table_spec(tournament).preferred
+    if size == 2:
+        rounds = max(1, (cut - 1).bit_length())
+        byes = 2**rounds - cut
+        kind = "double-elimination" if tournament.cut_format == "double_elimination" else "single-elimination"
+        return (
+            f"Top {cut}: a {kind} bracket of {rounds} round{'s' if rounds > 1 else ''}"
+            + (f", {byes} top seed{'s' if byes > 1 else ''} with a bye" if byes else "")
+            + "."
+        )
+    steps, remaining = [], cut
+    while remaining > size:
+        tables = remaining // size
+        steps.append(f"{tables} table{'s' if tables > 1 else ''} of {size}")
+        remaining = tables * tournament.advance
+    steps.append(f"a final table of {remaining}")
+    return f"Top {cut} at tables of {size}, {tournament.advance} through from each: {', then '.join(steps)}."
 
 
 def largest_top_cut(tournament: Tournament, players: int) -> int | None:

@@ -10,6 +10,8 @@
 - `table_confirm`: an awaited player confirms; the last confirmation stores the report through the same
   code path as an organizer's entry (`tables.table_record`: the decider, bracket flow), attributed to the
   reporter (`entered_by`) and the confirmers (the version's `report`).
+- `table_report_withdraw`: the reporter takes a wrong report back before the last confirmation stores it;
+  the table may be reported again.
 - `table_dispute`: a seated player disputes the open report, or the stored one within the tournament's
   dispute window; the table is flagged to the organizers with both claims until an organizer's entry (a new
   version, `table_result`) settles it.
@@ -31,7 +33,13 @@ from league.core.errors import Forbidden
 from league.core.events import emit, report_awaiting_confirmation, result_disputed
 from league.players.models import Player
 from league.results.models import ResultDispute, ResultReport
-from league.results.services import dispute_open, report_confirm, report_locked, report_open
+from league.results.services import (
+    dispute_open,
+    report_confirm,
+    report_locked,
+    report_open,
+    report_withdraw,
+)
 from league.tournaments.errors import StateConflict
 from league.tournaments.formats import flows
 from league.tournaments.link_selectors import linked_players
@@ -184,6 +192,20 @@ def table_confirm(
                 **_where(table),
             )
         report.refresh_from_db()
+    return report
+
+
+def table_report_withdraw(
+    *, table: Table, by: User | AnonymousUser | None, report_id: Any, holder: Player | None = None
+) -> ResultReport:
+    """Take back the open report `report_id` of `table` as the player who made it (see the module). 403 for
+    anyone else, 404 for a report of another table, 409 once it is stored, disputed or overtaken."""
+    table = _table(table)
+    player, _, _ = _seated_player(table, by, holder)
+    with transaction.atomic():
+        report = report_locked(report_id, table.published_match_id)
+        report_withdraw(report=report, player_id=player.pk)
+        audit(table.round.tournament, by, Action.RESULT_WITHDRAWN, player=player.name, **_where(table))
     return report
 
 

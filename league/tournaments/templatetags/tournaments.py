@@ -139,10 +139,11 @@ ORDINAL_ENDINGS = {1: "st", 2: "nd", 3: "rd"}
 
 
 @register.simple_tag
-def table_seats(table) -> str:
+def table_seats(table, chances: bool = False) -> str:
     """The seats of a table on a round's page as list items, written in Python (a page of 100 tables has
-    hundreds of seats): the name, the stored chance of finishing first (with "upset" for a long shot who
-    won), the place and points once played, and "goes through" for a player the result advances."""
+    hundreds of seats): the name, with `chances` (for those who run the event: a player needs no number
+    telling them they will lose) the stored chance of finishing first, labelled (with "upset" for a long
+    shot who won), the place and points once played, and "goes through" for a player the result advances."""
 
     advancing = table.advancing or ()
     parts = []
@@ -151,11 +152,12 @@ def table_seats(table) -> str:
         parts.append(escape(seat.name))
         forecast = getattr(seat, "forecast", None)
         if forecast:
-            expected = floatformat(forecast.expected_place, 2)
-            parts.append(
-                f' <span class="chance" title="chance of finishing first; expected place {escape(expected)}">'
-                f"{escape(chance(forecast.p_first))}</span>"
-            )
+            if chances:
+                expected = floatformat(forecast.expected_place, 2)
+                parts.append(
+                    f' <span class="chance" title="expected place {escape(expected)}">'
+                    f"chance of 1st {escape(chance(forecast.p_first))}</span>"
+                )
             if seat.place == 1 and forecast.long_shot:
                 parts.append(' <span class="badge upset">upset</span>')
         if seat.place:
@@ -200,7 +202,7 @@ def table_cards(context) -> str:
             badge += ' <span class="badge disputed">disputed</span>'
         parts.append(
             f'\n<section class="table-card" id="table-{number}">\n<h3>Table {number}{label}\n{badge}</h3>\n'
-            f'<ol start="1">{table_seats(table)}</ol>\n'
+            f'<ol start="1">{table_seats(table, chances=bool(can_score))}</ol>\n'
         )
         if my_player_id and table.match_id:
             for seat in table.seats:

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from typing import cast
 
+from django.contrib import messages
 from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login as login_redirect
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 
 from league.core.errors import UserError
-from league.tournaments import selectors
+from league.tournaments import clock, selectors
 from league.tournaments.errors import NotOrganizer
 from league.tournaments.models import Round, Table, Tournament
 
@@ -94,3 +96,15 @@ def player_ids(data, name: str) -> list[int] | None:
         return [int(value) for value in data.getlist(name) if value != ""]
     except ValueError:
         raise UserError(f"{name} lists player ids", field=name) from None
+
+
+def warn_past_start(request: HttpRequest, tournament: Tournament) -> None:
+    """A warning, never a refusal, when a tournament not yet started has its start in the past: organizers
+    record events already played, and a typo in the year is caught here."""
+    started = tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
+    if tournament.starts_at is not None and tournament.starts_at < timezone.now() and not started:
+        messages.warning(
+            request,
+            f"The start, {clock.show(tournament.starts_at, tournament.time_zone)}, is in the past: "
+            "kept as given (right for recording an event already played).",
+        )

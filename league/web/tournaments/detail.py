@@ -10,6 +10,7 @@ from typing import cast
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,9 +22,10 @@ from league.core.catalogue import game_name, game_specs
 from league.core.errors import UserError
 from league.core.forms import add_user_error
 from league.players.selectors import player_of
-from league.tournaments import clock, pages, round_selectors, selectors, services
+from league.tournaments import pages, report_selectors, round_selectors, selectors, services
 from league.tournaments.forms import (
     CloneForm,
+    CreateSignupForm,
     ParticipantsForm,
     RegisterForm,
     TournamentForm,
@@ -38,6 +40,7 @@ from league.web.tournaments.common import (
     round_url,
     signed_in,
     tournament_or_404,
+    warn_past_start,
 )
 
 TOURNAMENTS_PER_PAGE = 50
@@ -54,22 +57,38 @@ def tournament_index(request: HttpRequest) -> HttpResponse:
 
 @staff_member_required
 def tournament_new(request: HttpRequest) -> HttpResponse:
-    """The create form: typed inputs for every setting (see `TournamentForm`), the event's date and start."""
-    form = TournamentForm(request.POST or None)
+    """The create form: typed inputs for every setting (see `TournamentForm`), the event's date and start,
+    sign-up (open by default, cap, waitlist, approval) and check-in; stored together or not at all."""
+    data = request.POST if request.method == "POST" else None
+    form, signup_form = TournamentForm(data), CreateSignupForm(data)
     status = 200
     if request.method == "POST":
         status = 400
-        if form.is_valid():
+        if all([form.is_valid(), signup_form.is_valid()]):  # a list: both show their errors
             try:
-                tournament = services.tournament_create(created_by=signed_in(request), **form.settings())
+                tournament = _create(request, form, signup_form)
             except UserError as exc:
-                add_user_error(form, exc)
+                add_user_error(signup_form if exc.field in signup_form.fields else form, exc)
                 status = exc.status
             else:
                 messages.success(request, f"{tournament.name} created: open registration when you are ready.")
+                warn_past_start(request, tournament)
                 return redirect(tournament)
-    context = {"form": form, "zones": sorted(clock.zone_names()), "games": game_ranges()}
+    context = {"form": form, "signup_form": signup_form, "games": game_ranges()}
     return render(request, "tournaments/new.html", context, status=status)
+
+
+def _create(request: HttpRequest, form: TournamentForm, signup_form: CreateSignupForm) -> Tournament:
+    by = signed_in(request)
+    with transaction.atomic():
+        tournament = services.tournament_create(created_by=by, **form.settings())
+        services.signup_configure(tournament=tournament, by=by, **signup_form.signup())
+        if signup_form.cleaned_data["checkin_opens_at"]:
+            services.tournament_schedule(
+                tournament=tournament, by=by, checkin_opens_at=signup_form.cleaned_data["checkin_opens_at"]
+            )
+    tournament.refresh_from_db()
+    return tournament
 
 
 def game_ranges() -> list[dict]:
@@ -361,13 +380,33 @@ LEAVING = {
 }
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def _confirmation(request: HttpRequest, tournament: Tournament, action: str) -> HttpResponse | None:
-    """The confirmation step of an action that cannot be undone (finish, withdraw, drop, no-show): a page
-    asking to confirm, whose form posts the same fields with `confirm=yes`; None once confirmed, or when
-    the input is bad (the service then says what is wrong)."""
-    if action not in ("finish", "leave", "delete") or request.POST.get("confirm") == "yes":
+    """The confirmation step of an action that cannot be undone (finish, withdraw, drop, no-show, delete, a
+    round drawn while a result is disputed): a page asking to confirm, whose form posts the same fields with
+    `confirm=yes`; None once confirmed, or when the input is bad (the service then says what is wrong)."""
+    if action not in ("finish", "leave", "delete", "generate") or request.POST.get("confirm") == "yes":
         return None
-    if action == "finish":
+    if action == "generate":
+        disputes = report_selectors.open_disputes(tournament)
+        if not disputes:
+            return None
+        where = "; ".join(
+            f"round {row.round_number}, table {row.table_number} ({row.player} disputes it)"
+            for row in disputes
+        )
+        count = _count(len(disputes), "open dispute")
+        question = f"Draw the next round of {tournament.name} with {count}?"
+        detail = (
+            f"Not settled yet: {where}. Settle {'it' if len(disputes) == 1 else 'them'} first from the "
+            "table's result page, so that the pairing and any cut read the right results; or draw anyway, "
+            "and a later correction updates the standings but not the tables already drawn."
+        )
+        button = "Draw the round anyway"
+    elif action == "finish":
         question = f"Finish {tournament.name} now?"
         detail = "No more rounds can be generated and the standings become final."
         button = "Yes, finish the tournament"

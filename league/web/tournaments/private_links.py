@@ -56,6 +56,7 @@ DONE = {
     "report": "Result reported: it counts once the others at the table confirm it.",
     "confirm": "Confirmed.",
     "stored": "Confirmed: everyone agreed, the result is stored.",
+    "withdraw": "Your report is taken back: report the result again once it is right.",
     "email": "Saved: we mail you when your next table is out.",
     "email_cleared": "Address removed: we mail you nothing.",
 }
@@ -120,17 +121,22 @@ def _first_error(form) -> str:
 
 
 def _post(request: HttpRequest, link: PrivateLink, table: Table | None) -> str:
-    """Carry out the page's form (report, confirm, email); the message of what was done (UserError if
-    refused)."""
+    """Carry out the page's form (report, confirm, take a report back, email); the message of what was done
+    (UserError if refused)."""
     action = request.POST.get("action")
     holder = link.registration.player
     if action == "email":
         services.private_link_email(link=link, email=request.POST.get("email", ""))
         return "email" if link.email else "email_cleared"
-    if action not in ("report", "confirm"):
+    if action not in ("report", "confirm", "withdraw"):
         raise UserError("no such action", field="action")
     if table is None:
         raise UserError("you have no table in the current round")
+    if action == "withdraw":
+        services.table_report_withdraw(
+            table=table, by=None, report_id=_int(request.POST.get("report")), holder=holder
+        )
+        return "withdraw"
     if action == "confirm":
         report = services.table_confirm(
             table=table, by=None, report_id=_int(request.POST.get("report")), holder=holder

@@ -92,6 +92,7 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
     if leavers and not entry.form.is_bound and match.result_version == 0:
         for seat in leavers:
             entry.form.initial[f"place_{seat.seat}"] = len(seats) - len(leavers) + 1
+    reporting = report_selectors.table_reporting(table, request.user, _seat_views(tournament, table))
     tables = list(table.round.tables.order_by("number").values_list("number", flat=True))
     position = tables.index(table.number)
     context = {
@@ -112,8 +113,35 @@ def table_result(request: HttpRequest, slug: str, number: int, table_number: int
         and selectors.is_organizer(request.user, tournament)
         and selectors.undoable(tournament, "table.closed", table_id=table.pk),
         "undo_minutes": services.UNDO_MINUTES,
+        "reporting": reporting,
+        "claims": _claims(reporting, match.result_version),
     }
     return render(request, "tournaments/result.html", context, status=entry.status)
+
+
+def _claims(reporting: report_selectors.TableReporting, version: int) -> list[dict]:
+    """The players' claims an organizer can accept with one click: the report waiting for confirmation, or
+    a dispute's two sides (the report and the disputing player's places). Each carries the fields the entry
+    form posts: the places, the scores and, for a correction, the reason."""
+    sides = []
+    if reporting.dispute is not None:
+        dispute = reporting.dispute
+        report = dispute.report
+        sides.append((report.reporter, "reported", report.claim, report.places, report.scores))
+        if dispute.places:
+            sides.append((dispute.player, "claims", dispute.claim, dispute.places, dispute.scores))
+    elif reporting.open is not None:
+        report = reporting.open
+        sides.append((report.reporter, "reported", report.claim, report.places, report.scores))
+    claims = []
+    for name, verb, text, places, scores in sides:
+        fields: list[tuple[str, object]] = [("expected_version", version)]
+        fields += [(f"place_{seat}", place) for seat, place in enumerate(places)]
+        fields += [(f"score_{seat}", score) for seat, score in enumerate(scores or [])]
+        if version:
+            fields.append(("reason", f"dispute settled: {name}'s claim accepted"))
+        claims.append({"name": name, "verb": verb, "text": text, "fields": fields})
+    return claims
 
 
 @require_POST
@@ -216,6 +244,7 @@ REPORT_DONE = {
     "confirm": "Confirmed.",
     "dispute": "Dispute sent: the organizers settle it.",
     "stored": "Confirmed: everyone agreed, the result is stored.",
+    "withdraw": "Your report is taken back: report the result again once it is right.",
 }
 
 
@@ -223,9 +252,9 @@ REPORT_DONE = {
 def table_report_action(
     request: HttpRequest, slug: str, number: int, table_number: int, action: str
 ) -> HttpResponse:
-    """A player's report, confirmation or dispute of their table's result (plain forms; the services check
-    who may)."""
-    if action not in ("report", "confirm", "dispute"):
+    """A player's report, confirmation or dispute of their table's result, or the reporter taking their report
+    back (plain forms; the services check who may)."""
+    if action not in ("report", "confirm", "dispute", "withdraw"):
         raise Http404("no such action")
     tournament = tournament_or_404(request, slug)
     table = table_or_404(tournament, number, table_number)
@@ -260,6 +289,11 @@ def table_report_action(
             )
             if report.status == "stored":
                 action = "stored"
+        elif action == "withdraw":
+            report = None
+            services.table_report_withdraw(
+                table=table, by=request.user, report_id=int_field(request.POST, "report")
+            )
         else:
             claim = forms_used["claim_form"] = ResultForm(request.POST, seats=seats, prefix="claim")
             note = forms_used["dispute_form"] = DisputeForm(request.POST)

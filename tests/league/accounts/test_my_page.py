@@ -123,7 +123,8 @@ def test_my_page_lists_my_events_and_ratings(event, staff, orga, alice, alice_is
         ("Later Cup", "Nacho Pile", "Draft", "Active"),
         ("Club Night", "Nacho Pile", "Running", "Active"),
     ]
-    assert f'<td class="num">{rating.conservative:.2f}</td>' in page
+    assert '<td class="num">provisional</td>' in page, "one rated match: provisional until the fifth"
+    assert f'<td class="num">{rating.conservative:.2f}</td>' not in page
 
 
 def test_my_page_reads_a_fixed_number_of_queries(event, staff, orga, alice, alice_is_ada):

@@ -138,9 +138,10 @@ def test_the_cut_stays_editable_until_it_is_drawn(organizer, make_tournament, pl
     page = client.get(f"/tournaments/{tournament.slug}/settings/")
     assert not page.context["form"].fields["cut_size"].disabled
     assert page.context["form"].fields["rounds"].disabled
-    assert "Save the cut" in page.content.decode()
+    assert "but for the top cut's size and the players advancing per table" in page.content.decode()
     saved = client.post(
-        f"/tournaments/{tournament.slug}/settings/tournament/", {**PAGE, "cut_size": 8, "rounds": 5}
+        f"/tournaments/{tournament.slug}/settings/save/",
+        {**PAGE, "cut_size": 8, "rounds": 5, "time_zone": "UTC"},
     )
     assert saved.status_code == 302
     tournament.refresh_from_db()
@@ -154,3 +155,38 @@ def test_the_cut_stays_editable_until_it_is_drawn(organizer, make_tournament, pl
         "settings are fixed once the tournament has started",
     )
     assert client.get(f"/tournaments/{tournament.slug}/settings/").context["form"].fields["cut_size"].disabled
+
+
+def test_the_settings_form_says_what_the_top_cut_becomes(client, organizer):
+    pods = Tournament(
+        game_id="nacho_pile", format="stages", table_size=4, leftovers="short", cut_size=8, advance=2
+    )
+    assert (
+        services.top_cut_plan(pods)
+        == "Top 8 at tables of 4, 2 through from each: 2 tables of 4, then a final table of 4."
+    )
+    bracket = Tournament(
+        game_id="nacho_pile", format="stages", table_size=2, leftovers="short", cut_size=6, advance=1
+    )
+    assert (
+        services.top_cut_plan(bracket)
+        == "Top 6: a single-elimination bracket of 3 rounds, 2 top seeds with a bye."
+    )
+    uneven = Tournament(
+        game_id="nacho_pile", format="stages", table_size=4, leftovers="short", cut_size=10, advance=2
+    )
+    assert services.top_cut_plan(uneven).startswith(
+        "Top 10 cannot be played: a top cut of 10 at tables of 4 with 2 advancing is not a whole number "
+        "of tables"
+    )
+    assert (
+        services.top_cut_plan(Tournament(game_id="nacho_pile", format="swiss", table_size=4, cut_size=8))
+        == ""
+    )
+    client.force_login(organizer)
+    page = client.post("/tournaments/new/", {**PAGE, "name": ""})  # refused: the page comes back
+    assert page.status_code == 400
+    assert (
+        '<output id="cut-plan" for="id_cut_size id_advance id_table_size" aria-live="polite">'
+        "Top 8 at tables of 4, 2 through from each: 2 tables of 4, then a final table of 4.</output>"
+    ) in page.content.decode()

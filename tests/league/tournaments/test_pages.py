@@ -170,7 +170,7 @@ def test_result_entry_goes_from_table_to_table_in_order(client, make_tournament,
     assert client.post(f"{base}/2/result/", places)["Location"] == f"/tournaments/{tournament.slug}/rounds/1/"
     stale = client.post(f"{base}/1/result/", {**places, "place_0": 2, "place_1": 1, "reason": "swap"})
     assert stale.status_code == 409
-    assert "the result is at version 1, not 0" in stale.content.decode()
+    assert "saved this result a moment ago: 1st" in stale.content.decode()
     bad = client.post(f"{base}/1/result/", {"expected_version": 1, "place_0": 1, "reason": "x"})
     assert bad.status_code == 400
     assert "enter a place for every seat, or none" in bad.content.decode()

@@ -417,3 +417,25 @@ def test_the_holder_without_a_table_reads_why(organizer):
     assert no_table(tokens[name]) == (
         "The event is over: there are no more tables. Your place is on the event's standings."
     )
+
+
+def test_a_links_holder_takes_back_their_own_report_only(event):
+    _, tokens, round_row = event
+    table = table_of(round_row, "Ada")
+    reporter, other, *_ = seat_names(table)
+    post(tokens[reporter], report_data(table, [1, 2, 3, 4]))
+    report = ResultReport.objects.get(match=table.match)
+    assert "Take back my report" not in page(tokens[other]).content.decode()
+    refused = post(tokens[other], {"action": "withdraw", "report": str(report.pk)})
+    assert refused.status_code == 403
+    assert (
+        "only the player who made this report takes it back; dispute it instead" in refused.content.decode()
+    )
+    assert "Take back my report" in page(tokens[reporter]).content.decode()
+    taken = post(tokens[reporter], {"action": "withdraw", "report": str(report.pk)})
+    assert (taken.status_code, taken["Location"]) == (302, f"/p/{tokens[reporter]}/?done=withdraw")
+    text = page(tokens[reporter], QUERY_STRING="done=withdraw").content.decode()
+    assert "Your report is taken back: report the result again once it is right." in text
+    assert "Report the result" in text
+    report.refresh_from_db()
+    assert report.status == "withdrawn"

@@ -11,6 +11,7 @@ from league.tournaments import services
 from league.tournaments.models import Tournament
 from tests.factories import UserFactory
 from tests.factories.tournaments import open_signup, statuses, user_with_player
+from tests.league.page_forms import posted
 
 BERLIN = {
     "time_zone": "Europe/Berlin",
@@ -75,7 +76,7 @@ def test_visitors_are_asked_to_log_in_and_users_without_a_player_to_create_one(c
     html = client.get(page).content.decode()
     assert (
         'Playing? <a href="/accounts/login/?next=/tournaments/open-day/" id="log-in-to-join">Log in</a> or '
-        '<a href="/accounts/signup/">sign up</a> to join.'
+        '<a href="/accounts/signup/?next=/tournaments/open-day/" id="sign-up-to-join">sign up</a> to join.'
     ) in html
     assert 'id="join"' not in html
     answer = client.post(f"{page}entry/join/")
@@ -183,14 +184,16 @@ def test_the_settings_page_reads_local_times_in_the_zone_given(client, organizer
     tournament = open_signup(organizer)
     client.force_login(organizer)
     base = f"/tournaments/{tournament.slug}/settings/"
-    assert client.get(base).status_code == 200
+    shown = posted(client.get(base), "settings-form")
     saved = client.post(
-        f"{base}schedule/",
+        f"{base}save/",
         {
+            **shown,
             "time_zone": "Australia/Sydney",
             "starts_at": "2026-12-05T10:00",
             "checkin_opens_at": "2026-12-05T09:30",
-            "round_times": "2026-12-05 10:00\n2026-12-05 11:00\n",
+            "round_time_1": "2026-12-05T10:00",
+            "round_time_2": "2026-12-05T11:00",
         },
     )
     assert saved["Location"] == base
@@ -206,7 +209,7 @@ def test_the_settings_page_reads_local_times_in_the_zone_given(client, organizer
     ]
     form = client.get(base).content.decode()
     assert 'name="starts_at" value="2026-12-05T10:00"' in form
-    assert "2026-12-05 10:00\n2026-12-05 11:00</textarea>" in form
+    assert 'name="round_time_2" value="2026-12-05T11:00"' in form
     cases = [
         (
             {"time_zone": "Mars/Olympus"},
@@ -221,15 +224,15 @@ def test_the_settings_page_reads_local_times_in_the_zone_given(client, organizer
             "check-in must open before the start time",
         ),
         (
-            {"time_zone": "UTC", "checkin_opens_at": "2026-12-05T10:00"},
+            {"time_zone": "UTC", "starts_at": "", "checkin_opens_at": "2026-12-05T10:00"},
             "set the start time too: check-in opens before it",
         ),
         (
-            {"time_zone": "UTC", "starts_at": "2026-12-05T10:00", "round_times": "2026-12-05 09:00"},
+            {"time_zone": "UTC", "starts_at": "2026-12-05T10:00", "round_time_1": "2026-12-05T09:00"},
             "round 1 starts before the tournament",
         ),
         (
-            {"time_zone": "UTC", "round_times": "2026-12-05 11:00\n2026-12-05 10:00"},
+            {"time_zone": "UTC", "round_time_1": "2026-12-05T11:00", "round_time_2": "2026-12-05T10:00"},
             "round 2 starts no later than round 1",
         ),
         (
@@ -237,22 +240,25 @@ def test_the_settings_page_reads_local_times_in_the_zone_given(client, organizer
             "&#x27;soon&#x27; is not a time: write it as 2026-12-05 10:00",
         ),
     ]
+    blank = {**shown, "round_time_1": "", "round_time_2": ""}
     for data, message in cases:
-        response = client.post(f"{base}schedule/", data)
+        response = client.post(f"{base}save/", {**blank, **data})
         assert response.status_code == 400, data
         assert message in response.content.decode(), data
-    signup = client.post(f"{base}signup/", {"self_signup": "on", "capacity": "0"})
+    signup = client.post(f"{base}save/", {**shown, "self_signup": "on", "capacity": "0"})
     assert signup.status_code == 400
     assert "Ensure this value is greater than or equal to 1." in signup.content.decode()
     assert (
-        client.post(f"{base}signup/", {"self_signup": "on", "capacity": "12", "approval": "on"}).status_code
+        client.post(
+            f"{base}save/", {**shown, "self_signup": "on", "capacity": "12", "approval": "on"}
+        ).status_code
         == 302
     )
     tournament.refresh_from_db()
     assert (tournament.self_signup, tournament.capacity, tournament.waitlist, tournament.approval) == (
         True,
         12,
-        False,
+        True,
         True,
     )
 
@@ -264,17 +270,22 @@ def test_settings_are_fixed_once_started_except_round_times_and_zone(client, org
     services.tournament_start(tournament=tournament, by=organizer)
     client.force_login(organizer)
     base = f"/tournaments/{tournament.slug}/settings/"
-    refused = client.post(f"{base}signup/", {"self_signup": "on"})
-    assert refused.status_code == 409
-    assert "sign-up settings are fixed once the tournament has started" in refused.content.decode()
-    moved = client.post(f"{base}schedule/", {"time_zone": "UTC", "starts_at": "2026-12-06T10:00"})
+    page = client.get(base)
+    assert "The tournament has started: sign-up is closed." in page.content.decode()
+    shown = posted(page, "settings-form")
+    assert "capacity" not in shown and "name" not in shown
+    moved = client.post(f"{base}save/", {**shown, "starts_at": "2026-12-06T10:00"})
     assert moved.status_code == 409
     assert "the start and check-in are fixed once the tournament has started" in moved.content.decode()
     kept = client.post(
-        f"{base}schedule/",
-        {"time_zone": "UTC", "starts_at": "2026-12-05T10:00", "round_times": "2026-12-05 12:00"},
+        f"{base}save/", {**shown, "name": "Renamed", "capacity": "4", "round_time_1": "2026-12-05T12:00"}
     )
     assert kept.status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.name, tournament.capacity) == ("Open Day", None), "fixed parts are not read"
+    assert [row.starts_at for row in tournament.round_times.all()] == [
+        datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
+    ]
 
 
 @pytest.fixture

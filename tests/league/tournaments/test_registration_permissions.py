@@ -51,16 +51,23 @@ def page_cases():
     """(name, method, path, data, expected per role: a status, "login" or "done" (a redirect back))."""
     organizer_writes = [
         (
-            "sign-up settings",
+            "settings, sign-up and schedule",
             "post",
-            "settings/signup/",
-            {"self_signup": "on", "capacity": "10", "waitlist": "on"},
-        ),
-        (
-            "schedule",
-            "post",
-            "settings/schedule/",
-            {"time_zone": "Asia/Tokyo", "starts_at": "2099-12-05T10:00"},
+            "settings/save/",
+            {
+                "name": "Permission Cup",
+                "game_id": "nacho_pile",
+                "format": "swiss",
+                "table_size": "2",
+                "leftovers": "short",
+                "rounds": "3",
+                "advance": "1",
+                "self_signup": "on",
+                "capacity": "10",
+                "waitlist": "on",
+                "time_zone": "Asia/Tokyo",
+                "starts_at": "2099-12-05T10:00",
+            },
         ),
         ("check in another", "post", "check-in/", {"player": "{reg}", "checked_in": "1"}),
         ("approve", "post", "decide/", {"player": "{pen}", "decision": "approve"}),

@@ -59,8 +59,7 @@ def test_a_scorekeeper_cannot_change_settings_start_publish_drop_or_close(client
     player = running.registrations.first().player_id
     for path, data in [
         ("settings/", None),
-        ("settings/signup/", {"self_signup": "on"}),
-        ("settings/schedule/", {"time_zone": "UTC"}),
+        ("settings/save/", {"self_signup": "on", "time_zone": "UTC"}),
         ("check-in/", None),
         ("start/", {}),
         ("organizers/", {"username": "scorer", "role": "organizer"}),

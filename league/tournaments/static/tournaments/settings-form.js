@@ -23,6 +23,31 @@
       var rowSize = parseInt(row.getAttribute("data-size"), 10);
       row.hidden = !isNaN(size) && (rowSize < low || rowSize > high);
     });
+    cutPlan(size, low);
+  }
+
+  // What the top cut becomes, as the server words it (services.top_cut_plan); the server checks it on save.
+  function cutPlan(size, minimum) {
+    var output = document.getElementById("cut-plan");
+    if (!output) { return; }
+    var cut = parseInt(value("cut_size"), 10), advance = parseInt(value("advance"), 10) || 1;
+    if (isNaN(cut) || isNaN(size)) { output.textContent = "give the cut's size"; return; }
+    if (size === 2) {
+      var rounds = Math.max(1, Math.ceil(Math.log2(cut))), byes = Math.pow(2, rounds) - cut;
+      output.textContent = "Top " + cut + ": a bracket of " + rounds + " round" + (rounds > 1 ? "s" : "") +
+        (byes ? ", " + byes + " top seed" + (byes > 1 ? "s" : "") + " with a bye" : "") + ".";
+      return;
+    }
+    if (advance >= size) { output.textContent = "fewer than " + size + " must go through from each table"; return; }
+    var steps = [], remaining = cut;
+    while (remaining > size) {
+      if (remaining % size) { output.textContent = remaining + " players do not fill whole tables of " + size; return; }
+      steps.push(remaining / size + " table" + (remaining / size > 1 ? "s" : "") + " of " + size);
+      remaining = remaining / size * advance;
+    }
+    if (remaining < minimum) { output.textContent = remaining + " would reach the final table, fewer than its minimum of " + minimum; return; }
+    steps.push("a final table of " + remaining);
+    output.textContent = "Top " + cut + " at tables of " + size + ", " + advance + " through from each: " + steps.join(", then ") + ".";
   }
 
   // On a new tournament, scaled points follow the table size (on at pod tables) until the box is touched.
