@@ -33,6 +33,7 @@ from league.seasons.selectors import (
 )
 from league.tournaments.models import Tournament
 from league.tournaments.selectors import is_organizer
+from league.tournaments.services import tournament_clone
 
 SLUG_LENGTH = 120
 MAX_PLACES = 256
@@ -91,6 +92,44 @@ def club_event_attach(*, club: Club, by: User | AnonymousUser, tournament: Tourn
         event, _ = ClubEvent.objects.get_or_create(tournament=tournament, defaults={"club": club})
         tournament.organizers.add(*club.organizers.all())
     return event
+
+
+def club_event_clone(
+    *, club: Club, by: User | AnonymousUser, tournament: Tournament, shift_days: Any = 7
+) -> Tournament:
+    """The next event of a series: a clone of the club's event (its settings, sign-up and clock moved by
+    `shift_days`), made the club's event and entered in every open season of the club the original is in,
+    with the same multiplier. 404 for an event not the club's."""
+    check_club_organizer(by, club)
+    if not ClubEvent.objects.filter(club=club, tournament=tournament).exists():
+        raise NotFound("no such event of the club")
+    with transaction.atomic():
+        clone = tournament_clone(
+            tournament=tournament, by=by, name=_next_name(tournament.name), shift_days=shift_days
+        )
+        club_event_attach(club=club, by=by, tournament=clone)
+        for entry in SeasonEvent.objects.filter(
+            tournament=tournament,
+            season__club=club,
+            season__frozen_at__isnull=True,
+            accepted_at__isnull=False,
+        ):
+            SeasonEvent.objects.create(
+                season_id=entry.season_id,
+                tournament=clone,
+                multiplier=entry.multiplier,
+                accepted_at=timezone.now(),
+            )
+            emit(season_table_changed, season_id=entry.season_id)
+    return clone
+
+
+def _next_name(name: str) -> str:
+    """The series' next name: a trailing number counts up ("Week 1" → "Week 2"), else " (next)"."""
+    head, _, last = name.rpartition(" ")
+    if head and last.isdigit():
+        return f"{head} {int(last) + 1}"
+    return f"{name} (next)"[:120]
 
 
 def _decimal(value: Any, *, field: str, what: str, minimum: Decimal = Decimal(0)) -> Decimal:

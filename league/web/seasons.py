@@ -71,6 +71,15 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
                     tie_breaks=request.POST.getlist("tie_breaks"),
                 )
                 return redirect(season)
+            if action == "clone":
+                source = Tournament.objects.filter(pk=request.POST.get("tournament") or 0).first()
+                if source is None:
+                    raise UserError("no such event", field="tournament")
+                clone = services.club_event_clone(
+                    club=club, by=by, tournament=source, shift_days=int_or(request.POST.get("shift_days"), 7)
+                )
+                messages.success(request, f"{clone.name} created, a week on from {source.name}.")
+                return redirect(clone)
             if action in ("accept", "decline"):
                 entry = SeasonEvent.objects.filter(pk=request.POST.get("entry") or 0).first()
                 if entry is None:
@@ -100,6 +109,13 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
         "error": error,
     }
     return render(request, "seasons/club.html", context, status=status)
+
+
+def int_or(value: str | None, default: int) -> int:
+    try:
+        return int(value or "")
+    except ValueError:
+        return default
 
 
 def club_event_new(request: HttpRequest, slug: str) -> HttpResponse:

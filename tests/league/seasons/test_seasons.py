@@ -2,6 +2,7 @@
 three weekly events and a second club's event by invitation, a correction moving the table at once, the
 freeze, the pages and the attacks on them."""
 
+from datetime import timedelta
 from decimal import Decimal as D
 
 import pytest
@@ -205,3 +206,34 @@ def test_the_clubs_schedule_and_a_players_own_events_as_calendars(club, clara, s
     assert Client().get(path).status_code == 404  # remade: the old address stops
     browser.post("/me/calendar/", {"action": "revoke"})
     assert CalendarFeed.objects.count() == 0
+
+
+def test_next_weeks_event_is_a_clone_in_the_club_and_its_open_seasons(club, clara):
+    season = services.season_create(club=club, by=clara, name="Weekly", place_points="10 6 3 1")
+    first = tournaments.tournament_create(
+        created_by=clara,
+        name="Week 1",
+        game_id="nacho_pile",
+        format="swiss",
+        rounds=2,
+        time_zone="Europe/Berlin",
+        starts_at="2026-12-01T19:00",
+    )
+    services.club_event_attach(club=club, by=clara, tournament=first)
+    services.season_event_add(season=season, by=clara, tournament=first, multiplier="1.5")
+    tournaments.tournament_open_registration(tournament=first, by=clara)
+    browser = Client()
+    browser.force_login(clara)
+    answer = browser.post(
+        f"/clubs/{club.slug}/", {"action": "clone", "tournament": first.pk, "shift_days": "7"}
+    )
+    second = Tournament.objects.get(name="Week 2")
+    assert answer["Location"] == f"/tournaments/{second.slug}/"
+    assert second.starts_at - first.starts_at == timedelta(days=7)
+    assert ClubEvent.objects.get(tournament=second).club == club
+    assert SeasonEvent.objects.get(season=season, tournament=second).multiplier == D("1.50")
+    stranger = Client()
+    stranger.force_login(UserFactory(username="mallory"))
+    refused = stranger.post(f"/clubs/{club.slug}/", {"action": "clone", "tournament": first.pk})
+    assert refused.status_code == 403
+    assert Tournament.objects.filter(name__startswith="Week").count() == 2
