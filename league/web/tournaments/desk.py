@@ -182,12 +182,12 @@ def role_remove(request: HttpRequest, slug: str) -> HttpResponse:
         return denied
     username = request.POST.get("username", "")
     try:
-        services.role_remove(
+        user = services.role_remove(
             tournament=tournament, by=signed_in(request), username=username, role=request.POST.get("role")
         )
     except UserError as exc:
         form = RoleForm()
         form.add_error(None, exc.message)
         return _roles_page(request, tournament, status=exc.status, form=form)
-    messages.success(request, f"{username} no longer has that role here.")
+    messages.success(request, f"{user.get_username()} no longer has that role here.")
     return redirect("tournaments:organizers", slug=tournament.slug)
