@@ -87,3 +87,9 @@ def option_words(game_id: str, options: Mapping[str, Any] | None) -> list[str]:
         if option.name in options and options[option.name] != option.default:
             changed.append(f"{_said(option.name).capitalize()}: {_said(options[option.name])}")
     return changed
+
+
+def counted(count: int, singular: str, plural: str | None = None) -> str:
+    """A count with its noun in the right number: "1 table", "2 tables", "0 tables" ("1 match", "2 matches"
+    with `plural`)."""
+    return f"{count} {singular if count == 1 else plural or singular + 's'}"

@@ -111,6 +111,7 @@ TEMPLATES = [
                 "league.core.context_processors.games",
                 "league.notifications.context_processors.unread",
             ],
+            "builtins": ["league.core.templatetags.bidi"],
         },
     },
 ]
@@ -203,8 +204,9 @@ PRIVATE_LINK_DAYS_AFTER_END = 7
 PRIVATE_LINK_REQUESTS_PER_LINK_HOUR = env.number("PRIVATE_LINK_REQUESTS_PER_LINK_HOUR", 600, minimum=1)
 PRIVATE_LINK_FAILURES_PER_CLIENT_HOUR = env.number("PRIVATE_LINK_FAILURES_PER_CLIENT_HOUR", 300, minimum=1)
 DECLARED_VENUE_CALLABLE = "league.tournaments.venues.is_declared_venue"
-# The address of the site in mails (notifications link back to it).
-SITE_URL = env.text("SITE_URL", "http://localhost:8000")
+# The address of the site in mails (notifications, sign-up and password links lead back to it); `manage.py
+# serve` sets it from its host and port when the environment does not.
+SITE_URL = env.site_url("SITE_URL", "http://localhost:8000")
 # Outbound webhooks (league.notifications.delivery) never call loopback, private, link-local or metadata
 # addresses; these networks are let through anyway. Empty outside tests: never set it in production.
 WEBHOOK_ALLOWED_ADDRESSES: tuple[str, ...] = ()

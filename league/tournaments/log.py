@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from league.core.catalogue import game_name
+from league.core.words import counted
 from league.tournaments import clock
 from league.tournaments.models import AuditEntry, Registration, Tournament
 
@@ -64,7 +65,7 @@ def _role(details: dict, verb: str, role: str) -> str:
 
 
 def _started(details: dict, zone: str) -> str:
-    text = f"Started the tournament with {details.get('players')} players"
+    text = f"Started the tournament with {_count(details.get('players'), 'player')}"
     if details.get("no_shows"):
         text += f"; no-shows: {', '.join(details['no_shows'])}"
     if details.get("moved_up"):
@@ -120,6 +121,13 @@ def _table_of(details: dict) -> str:
     return f"round {details.get('round')}, table {details.get('table')}{label}"
 
 
+def _count(value: object, noun: str) -> str:
+    """A stored count with its noun in the right number ("1 table", "5 tables"); "? tables" when missing."""
+    if isinstance(value, int):
+        return counted(value, noun)
+    return f"{value if value is not None else '?'} {noun}s"
+
+
 def _format_label(value: object) -> object:
     """A format's label, or the stored value itself when it is no longer a format."""
     return Tournament.Format(value).label if value in Tournament.Format.values else value
@@ -131,7 +139,7 @@ WORDING: dict[str, Callable[[dict, str], str]] = {
     ),
     Action.SETTINGS_CHANGED: lambda d, z: f"Changed settings: {_changes(d, z)}{_moved_up(d)}",
     Action.REGISTRATION_OPENED: lambda d, z: "Opened registration",
-    Action.SEEDED: lambda d, z: f"Seeded {d.get('players')} players by {d.get('method')}",
+    Action.SEEDED: lambda d, z: f"Seeded {_count(d.get('players'), 'player')} by {d.get('method')}",
     Action.STARTED: _started,
     Action.FINISHED: _finished,
     Action.ORGANIZER_ADDED: lambda d, z: _role(d, "Added", "an organizer"),
@@ -163,12 +171,14 @@ WORDING: dict[str, Callable[[dict, str], str]] = {
         f"{d.get('player')}: the request for round {d.get('round')} taken back"
     ),
     Action.ROUND_GENERATED: lambda d, z: (
-        f"Generated round {d.get('round')} as a draft ({d.get('tables')} tables)"
+        f"Generated round {d.get('round')} as a draft ({_count(d.get('tables'), 'table')})"
     ),
     Action.ROUND_DISCARDED: lambda d, z: f"Discarded the draft of round {d.get('round')}",
     Action.SEATS_SWAPPED: _swapped,
     Action.SEAT_MOVED: _moved,
-    Action.ROUND_PUBLISHED: lambda d, z: f"Published round {d.get('round')} ({d.get('tables')} tables)",
+    Action.ROUND_PUBLISHED: lambda d, z: (
+        f"Published round {d.get('round')} ({_count(d.get('tables'), 'table')})"
+    ),
     Action.ROUND_COMPLETED: lambda d, z: f"Completed round {d.get('round')}",
     Action.TABLE_CLOSED: _closed,
     Action.RESULT_RESET: _reset,

@@ -91,7 +91,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
                     username=form.cleaned_data["username"],
                     email=form.cleaned_data["email"],
                     password=form.cleaned_data["password1"],
-                    site=f"{request.scheme}://{request.get_host()}",
+                    site=settings.SITE_URL,
                     next_url=_next_url(request),
                 )
             except UserError as exc:
@@ -170,6 +170,11 @@ class PasswordResetView(BadFormIs400, auth_views.PasswordResetView):
     email_template_name = "accounts/password_reset_email.txt"
     subject_template_name = "accounts/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password-reset-sent")
+
+    @property
+    def extra_email_context(self) -> dict[str, str]:  # type: ignore[override]
+        """The mail's link leads to `SITE_URL`, whatever host the request came through."""
+        return {"site_url": settings.SITE_URL}
 
 
 class PasswordResetSentView(auth_views.PasswordResetDoneView):

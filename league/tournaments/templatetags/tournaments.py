@@ -8,8 +8,11 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from league.core.bidi import bdi
+from league.core.words import counted
 from league.ratings.templatetags.forecasts import chance
 from league.tournaments import clock, round_selectors
+from league.tournaments.models import Tournament
 
 register = template.Library()
 
@@ -79,6 +82,23 @@ def tiebreak_names(names: list[str]) -> str:
     return ", ".join([*words, "then seed"]) if words else "seed"
 
 
+def _stage_name(value: str) -> str:
+    """A stage's format in a sentence: "Swiss", "round robin", "single elimination"."""
+    if value not in Tournament.Format.values:
+        return value.replace("_", " ")
+    label = Tournament.Format(value).label
+    return label if value == Tournament.Format.SWISS else label.lower()
+
+
+@register.filter
+def stages_words(tournament) -> str:
+    """A stage sequence in words: "1 round of Swiss, top 8 to single elimination"."""
+    rounds = tournament.rounds or 0
+    first = _stage_name(tournament.first_stage or "swiss")
+    cut = _stage_name(tournament.cut_format or "single_elimination")
+    return f"{counted(rounds, 'round')} of {first}, top {tournament.cut_size} to {cut}"
+
+
 @register.filter
 def event_time(instant, zone_name: str) -> str:
     """An instant in the event's zone, the zone named: "Sat 5 Dec 2026, 10:00 (Europe/Berlin)"."""
@@ -128,7 +148,7 @@ def standings_rows(standings, tiebreak_columns, tournament) -> str:
         href = escape(prefix + quote(row.slug, safe="!$&'()*+,;=~:@") + "/")
         parts.append(
             f'\n<tr><td class="num">{escape(row.rank)}</td>'
-            f'<td class="name"><a href="{href}">{escape(row.name)}</a>{status}</td>\n'
+            f'<td class="name"><a href="{href}">{bdi(row.name)}</a>{status}</td>\n'
             f'<td class="num">{points(row.points)}</td>{cells}<td class="num">{escape(row.played)}</td>'
             f'<td class="num wide-only">{escape(row.seed)}</td></tr>\n'
         )
@@ -148,7 +168,7 @@ def table_seats(table) -> str:
     parts = []
     for seat in table.seats:
         parts.append('<li class="absent">' if getattr(seat, "absent", False) else "<li>")
-        parts.append(escape(seat.name))
+        parts.append(bdi(seat.name))
         forecast = getattr(seat, "forecast", None)
         if forecast:
             expected = floatformat(forecast.expected_place, 2)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import cast
 
+from league.core.bidi import isolated
 from league.tournaments.bracket_reading import DrawnBracket, bracket_of
 from league.tournaments.bracket_selectors import bracket_matches
 from league.tournaments.models import Table, Tournament
@@ -45,6 +46,16 @@ class Drawing:
     boxes: list[Box]
     paths: list[str]
     columns: list[tuple[int, str]]
+
+
+NAME_CHARACTERS = 20
+
+
+def _named(name: str, place: int | None) -> str:
+    """A box's line: the name cut to fit the box and held between Unicode isolates (SVG text has no
+    `<bdi>`), so a right-to-left name keeps the place beside it where it belongs; then the place."""
+    short = name if len(name) <= NAME_CHARACTERS else name[: NAME_CHARACTERS - 1] + "…"
+    return isolated(short) + (f" ({place})" if place else "")
 
 
 def _column_of(label: str) -> tuple[str, str]:
@@ -141,7 +152,7 @@ def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing
             lines = []
             for slot in match.slots:
                 place = places.get(slot.player_id)
-                lines.append((f"{slot.text}{f' ({place})' if place else ''}", slot.won))
+                lines.append((_named(slot.text, place), slot.won))
             item = {
                 "key": match.label,
                 "title": match.label + (" · not needed" if match.skipped else ""),
@@ -171,10 +182,7 @@ def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing
             through = {seat.player_id for seat in ranked[: tournament.advance]} if table.has_result else set()
             if table.label == "Final":
                 through = {ranked[0].player_id} if table.has_result else set()
-            lines = [
-                (f"{seat.name}{f' ({seat.place})' if seat.place else ''}", seat.player_id in through)
-                for seat in table.seats
-            ]
+            lines = [(_named(seat.name, seat.place), seat.player_id in through) for seat in table.seats]
             items.append({"key": table.label, "title": table.label, "rows": len(lines), "lines": lines})
         if view.advanced:
             items.append(
@@ -182,7 +190,7 @@ def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing
                     "key": f"bye-{view.number}",
                     "title": "Through without playing",
                     "rows": len(view.advanced),
-                    "lines": [(name, True) for _, name in view.advanced],
+                    "lines": [(_named(name, None), True) for _, name in view.advanced],
                 }
             )
         columns.append((f"Round {view.number - first + 1}", items))
