@@ -109,6 +109,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "league.core.context_processors.games",
+                "league.core.context_processors.short_names",
                 "league.notifications.context_processors.unread",
             ],
             "builtins": ["league.core.templatetags.bidi"],

@@ -9,7 +9,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from league.core.bidi import bdi
-from league.core.words import counted
+from league.core.words import counted, person_name
 from league.ratings.templatetags.forecasts import chance
 from league.tournaments import clock, round_selectors
 from league.tournaments.models import Tournament
@@ -124,14 +124,16 @@ def _path_prefix(tournament_slug: str) -> str:
     return reverse("tournaments:path", args=[tournament_slug, "x"])[: -len("x/")]
 
 
-@register.simple_tag
-def standings_rows(standings, tiebreak_columns, tournament) -> str:
+@register.simple_tag(takes_context=True)
+def standings_rows(context, standings, tiebreak_columns, tournament) -> str:
     """The body rows of the standings table, written in Python: a page of 100 rows through the template engine
     cost most of the tournament page's time. Each row: rank, name (a link to the player's path, the status
-    when not active), points, each tie-break column, tables played, seed; a group's heading row where an
-    elimination's placement starts a new group."""
+    when not active; first name and initial where the page shows short names), points, each tie-break
+    column, tables played, seed; a group's heading row where an elimination's placement starts a new
+    group."""
 
     prefix = _path_prefix(tournament.slug)
+    short = bool(context.get("short_names"))
     columns = list(tiebreak_columns)
     span = len(columns) + 5
     parts, last_group = [], None
@@ -148,7 +150,7 @@ def standings_rows(standings, tiebreak_columns, tournament) -> str:
         href = escape(prefix + quote(row.slug, safe="!$&'()*+,;=~:@") + "/")
         parts.append(
             f'\n<tr><td class="num">{escape(row.rank)}</td>'
-            f'<td class="name"><a href="{href}">{bdi(row.name)}</a>{status}</td>\n'
+            f'<td class="name"><a href="{href}">{bdi(person_name(row.name, short))}</a>{status}</td>\n'
             f'<td class="num">{points(row.points)}</td>{cells}<td class="num">{escape(row.played)}</td>'
             f'<td class="num wide-only">{escape(row.seed)}</td></tr>\n'
         )
@@ -159,16 +161,17 @@ ORDINAL_ENDINGS = {1: "st", 2: "nd", 3: "rd"}
 
 
 @register.simple_tag
-def table_seats(table) -> str:
+def table_seats(table, short: bool = False) -> str:
     """The seats of a table on a round's page as list items, written in Python (a page of 100 tables has
     hundreds of seats): the name, the stored chance of finishing first (with "upset" for a long shot who
-    won), the place and points once played, and "goes through" for a player the result advances."""
+    won), the place and points once played, and "goes through" for a player the result advances; with
+    `short`, names as first name and initial."""
 
     advancing = table.advancing or ()
     parts = []
     for seat in table.seats:
         parts.append('<li class="absent">' if getattr(seat, "absent", False) else "<li>")
-        parts.append(bdi(seat.name))
+        parts.append(bdi(person_name(seat.name, short)))
         forecast = getattr(seat, "forecast", None)
         if forecast:
             expected = floatformat(forecast.expected_place, 2)
@@ -220,7 +223,7 @@ def table_cards(context) -> str:
             badge += ' <span class="badge disputed">disputed</span>'
         parts.append(
             f'\n<section class="table-card" id="table-{number}">\n<h3>Table {number}{label}\n{badge}</h3>\n'
-            f'<ol start="1">{table_seats(table)}</ol>\n'
+            f'<ol start="1">{table_seats(table, bool(context.get("short_names")))}</ol>\n'
         )
         if my_player_id and table.match_id:
             for seat in table.seats:

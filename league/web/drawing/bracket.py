@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from league.core.bidi import isolated
+from league.core.words import person_name
 from league.tournaments.bracket_reading import DrawnBracket, bracket_of
 from league.tournaments.bracket_selectors import bracket_matches
 from league.tournaments.models import Table, Tournament
@@ -123,14 +124,15 @@ def _lay_out(title: str, columns: list[tuple[str, list[dict]]], links: dict[str,
     return Drawing(title, max(width, BOX_WIDTH), int(canvas) + HEADER + TOP_GAP, boxes, paths, titles)
 
 
-def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing]:
+def bracket(history, round_views: list[RoundView], *, round_url, short_names: bool = False) -> list[Drawing]:
     """The drawn bracket of an elimination tournament or top cut, one drawing per section; [] otherwise.
 
     2-seat brackets are drawn in full from the start (future matches name where their players come from);
     multi-seat elimination draws each round's tables as they are generated, marking who goes through.
+    With `short_names`, players are named by first name and initial.
     """
     tournament = history.tournament
-    names = {reg.player_id: reg.player.name for reg in history.registrations}
+    names = {reg.player_id: person_name(reg.player.name, short_names) for reg in history.registrations}
     links = {}
     by_label = {}
     for view in round_views:
@@ -182,7 +184,10 @@ def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing
             through = {seat.player_id for seat in ranked[: tournament.advance]} if table.has_result else set()
             if table.label == "Final":
                 through = {ranked[0].player_id} if table.has_result else set()
-            lines = [(_named(seat.name, seat.place), seat.player_id in through) for seat in table.seats]
+            lines = [
+                (_named(person_name(seat.name, short_names), seat.place), seat.player_id in through)
+                for seat in table.seats
+            ]
             items.append({"key": table.label, "title": table.label, "rows": len(lines), "lines": lines})
         if view.advanced:
             items.append(
@@ -190,7 +195,9 @@ def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing
                     "key": f"bye-{view.number}",
                     "title": "Through without playing",
                     "rows": len(view.advanced),
-                    "lines": [(_named(name, None), True) for _, name in view.advanced],
+                    "lines": [
+                        (_named(person_name(name, short_names), None), True) for _, name in view.advanced
+                    ],
                 }
             )
         columns.append((f"Round {view.number - first + 1}", items))

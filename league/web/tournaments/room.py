@@ -110,6 +110,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     current = _current_round(round_views)
     context = {
         "tournament": tournament,
+        "short_names": tournament.short_names,  # the screen shows what the public sees
         "game_name": game_name(tournament.game_id),
         "round": current,
         "show": _choice(request, "show", PROJECTOR_SHOWS),
@@ -136,13 +137,17 @@ def embed(request: HttpRequest, slug: str) -> HttpResponse:
     show = _choice(request, "show", EMBED_SHOWS)
     context = {
         "tournament": tournament,
+        "short_names": tournament.short_names,  # everyone sees the embed as the public does
         "game_name": game_name(tournament.game_id),
         "show_standings": show != "bracket",
         "show_bracket": show != "standings",
         "standings": snapshots.standings_list(tournament, history, allow_stale=True),
         "tiebreak_columns": [name for name in tournament.tiebreaks if name not in ("points", "seed")],
         "drawings": bracket.bracket(
-            history, round_views, round_url=lambda n: reverse("tournaments:round", args=[tournament.slug, n])
+            history,
+            round_views,
+            round_url=lambda n: reverse("tournaments:round", args=[tournament.slug, n]),
+            short_names=tournament.short_names,
         ),
         "live_seconds": 2 * settings.TOURNAMENT_LIVE_SECONDS
         if tournament.status == Tournament.Status.RUNNING
