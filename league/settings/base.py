@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Logs out a session older than SESSION_ABSOLUTE_SECONDS (league.accounts.sessions).
     "league.accounts.sessions.SessionLifetime",
+    # Pages show times in the reader's zone (an event's pages in the event's); the API in UTC.
+    "league.accounts.zones.ReaderTimeZone",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a login that its backend refused into the lockout page.

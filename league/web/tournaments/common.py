@@ -3,6 +3,7 @@ table by number, and reading small form fields."""
 
 from __future__ import annotations
 
+import zoneinfo
 from typing import cast
 
 from django.contrib.auth.models import User
@@ -10,6 +11,7 @@ from django.contrib.auth.views import redirect_to_login as login_redirect
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 
 from league.core.errors import UserError
 from league.tournaments import selectors
@@ -21,11 +23,14 @@ def tournament_or_404(request: HttpRequest, slug: str) -> Tournament:
     """The tournament the request names, if the user may see it. It also decides how the request's pages
     name its players: `request.short_names` (read by the templates' `person` tag through
     `league.core.context_processors.short_names`) is true where the tournament shows first names and
-    initials to this user (`selectors.shows_short_names`)."""
+    initials to this user (`selectors.shows_short_names`). The rest of the request shows times in the event's
+    zone."""
     tournament = selectors.visible_tournament(slug, request.user)
     if tournament is None:
         raise Http404("no such tournament")
     setattr(request, "short_names", selectors.shows_short_names(request.user, tournament))  # noqa: B010
+    # The event's zone for its pages (`league.accounts.zones`); ReaderTimeZone ends it with the request.
+    timezone.activate(zoneinfo.ZoneInfo(tournament.time_zone))
     return tournament
 
 
