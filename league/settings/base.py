@@ -112,6 +112,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "league.core.context_processors.games",
                 "league.core.context_processors.short_names",
+                "league.core.context_processors.page_zone",
                 "league.notifications.context_processors.unread",
             ],
             "builtins": ["league.core.templatetags.bidi"],
