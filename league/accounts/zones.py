@@ -36,19 +36,30 @@ def time_zone_set(*, user: User, time_zone: object) -> str:
     return zone or settings.TIME_ZONE
 
 
+def reads_no_session(view: Callable) -> Callable:
+    """Mark a view drawn the same for everyone (the embed): `ReaderTimeZone` leaves it the site's zone rather
+    than read the session to find the reader's."""
+    setattr(view, "reads_no_session", True)  # noqa: B010
+    return view
+
+
 class ReaderTimeZone:
-    """Activates the reader's zone for a page request (after the authentication middleware); API requests
-    keep UTC."""
+    """Activates the reader's zone for a page's view (after the authentication middleware); API requests keep
+    UTC, and a view marked `reads_no_session` the site's zone."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.path.startswith("/api/"):
-            timezone.activate(zoneinfo.ZoneInfo("UTC"))
-        else:
-            timezone.activate(zoneinfo.ZoneInfo(reader_zone(getattr(request, "user", None))))
         try:
             return self.get_response(request)
         finally:
             timezone.deactivate()
+
+    def process_view(
+        self, request: HttpRequest, view_func: Callable, view_args: tuple, view_kwargs: dict
+    ) -> None:
+        if request.path.startswith("/api/"):
+            timezone.activate(zoneinfo.ZoneInfo("UTC"))
+        elif not getattr(view_func, "reads_no_session", False):
+            timezone.activate(zoneinfo.ZoneInfo(reader_zone(getattr(request, "user", None))))

@@ -30,6 +30,7 @@ from django.urls import reverse
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_POST
 
+from league.accounts.zones import reads_no_session
 from league.core.bounds import whole_number
 from league.core.catalogue import game_name, game_spec
 from league.core.errors import UserError
@@ -124,6 +125,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/room/projector.html", context)
 
 
+@reads_no_session
 @xframe_options_exempt
 @csp_replace({"frame-ancestors": "*"})  # type: ignore[arg-type]  # django-csp types views as (request) only
 def embed(request: HttpRequest, slug: str) -> HttpResponse:
