@@ -9,6 +9,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from league.core.bidi import isolated
 from league.core.catalogue import game_name
 from league.core.words import counted
 from league.tournaments import clock
@@ -191,7 +192,28 @@ WORDING: dict[str, Callable[[dict, str], str]] = {
 }
 
 
-def describe(entry: AuditEntry, zone: str) -> str:
-    """What the entry records, in a sentence for the log page."""
+NAMED = ("player", "user", "reporter", "name")  # details that hold one name people typed
+NAME_LISTS = ("confirmed_by", "moved_up", "no_shows", "absent")  # details that hold a list of them
+
+
+def _isolated_names(details: dict) -> dict:
+    """The details with every name between Unicode isolates (`league.core.bidi`), seats' players included."""
+    shown = dict(details)
+    for key in NAMED:
+        if isinstance(shown.get(key), str):
+            shown[key] = isolated(shown[key])
+    for key in NAME_LISTS:
+        if isinstance(shown.get(key), list):
+            shown[key] = [isolated(name) for name in shown[key]]
+    for key in ("first", "second"):
+        if isinstance(shown.get(key), dict) and isinstance(shown[key].get("player"), str):
+            shown[key] = {**shown[key], "player": isolated(shown[key]["player"])}
+    return shown
+
+
+def describe(entry: AuditEntry, zone: str, *, isolate: bool = False) -> str:
+    """What the entry records, in a sentence for the log page; with `isolate`, its names between Unicode
+    isolates (the page shows them in `<bdi>`)."""
     wording = WORDING.get(entry.action)
-    return wording(entry.details, zone) if wording else entry.get_action_display()
+    details = _isolated_names(entry.details) if isolate else entry.details
+    return wording(details, zone) if wording else entry.get_action_display()

@@ -163,3 +163,14 @@ def test_a_mail_isolates_the_name_the_inbox_shows_it_in_bdi_and_the_api_bare(org
 def test_an_isolated_text_on_a_page_is_escaped_and_closes_what_it_opened():
     assert isolates_as_bdi("\u2068<b>\u2069 and \u2068cut") == "<bdi>&lt;b&gt;</bdi> and <bdi>cut</bdi>"
     assert isolates_as_bdi("stray\u2069 end") == "stray end"
+
+
+def test_the_organizer_log_isolates_the_names_in_its_sentences(event, organizer):
+    tournament, _, _ = event
+    services.registration_leave(
+        tournament=tournament, by=organizer, player_id=Player.objects.get(name=MUHAMMAD).pk, status="dropped"
+    )
+    judge = Client()
+    judge.force_login(organizer)
+    page = judge.get(f"/tournaments/{tournament.slug}/log/").content.decode()
+    assert f"<td>Dropped <bdi>{MUHAMMAD}</bdi> after round 1</td>" in page
