@@ -17,7 +17,7 @@ from league.settings import env
 from league.site.management.commands.serve import serve_site_url
 from league.tournaments import services
 from league.tournaments.models import AuditEntry
-from tests.factories import StaffFactory, UserFactory
+from tests.factories import PlayerFactory, StaffFactory, UserFactory
 from tests.factories import tournaments as helpers
 
 NINE_UTC = datetime(2026, 12, 5, 9, 0, tzinfo=UTC)
@@ -88,3 +88,13 @@ def test_site_url_is_checked_and_serve_derives_it_from_its_host_and_port(monkeyp
     assert serve_site_url("127.0.0.1", 8001) == "http://127.0.0.1:8001"
     assert serve_site_url("0.0.0.0", 8002) == "http://localhost:8002"
     assert serve_site_url("::1", 8003) == "http://[::1]:8003"
+
+
+def test_a_players_results_and_the_home_page_name_the_readers_zone(reader):
+    player = PlayerFactory(name="Reader", user=reader)
+    zones.time_zone_set(user=reader, time_zone="Asia/Tokyo")
+    client = Client()
+    client.force_login(reader)
+    assert "<th>Played (Asia/Tokyo)</th>" in client.get(player.get_absolute_url()).content.decode()
+    assert "Times in Asia/Tokyo." in client.get("/").content.decode()
+    assert "<th>Played (UTC)</th>" in Client().get(player.get_absolute_url()).content.decode()
