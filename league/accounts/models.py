@@ -13,6 +13,9 @@ that the link carries nothing but the token; it works for `SIGN_UP_LINK_SECONDS`
 API tokens are DRF's (`rest_framework.authtoken.Token`); each one made here gets a `TokenExpiry`, its lifetime
 chosen when it is made. A token without one (made by other means) expires `API_TOKEN_DEFAULT_DAYS` after it
 was made (`league.accounts.selectors.token_expires_at`).
+
+A user's preference holds the time zone of the pages that are theirs (my page, the inbox, results) and of
+every page that is not an event's (an event's pages show the event's zone); none set, the site's TIME_ZONE.
 """
 
 from django.conf import settings
@@ -88,3 +91,15 @@ class TokenExpiry(models.Model):
 
     def __str__(self) -> str:
         return f"API token expiry ({self.days} days)"
+
+
+class Preference(models.Model):
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="preference")
+    time_zone = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="An IANA zone name (Europe/Berlin) for the user's own pages; empty: the site's.",
+    )
+
+    def __str__(self) -> str:
+        return f"preference of user {self.user_id}"

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.bots.models import BotLeague
+from league.core.bidi import bare
 from league.core.errors import UserError
 from league.notifications import selectors, services, webhooks
 from league.notifications.models import Event
@@ -24,12 +25,16 @@ class NotificationSerializer(serializers.Serializer):
     kind = serializers.CharField(
         help_text="table_ready, confirm_result, table_disputed or tournament_finished"
     )
-    text = serializers.CharField()
+    text = serializers.SerializerMethodField(help_text="What happened, in a sentence")
     link = serializers.CharField(help_text="A path on this site")
     tournament = serializers.IntegerField(source="tournament_id", allow_null=True)
     table = serializers.IntegerField(source="table_id", allow_null=True)
     created_at = serializers.DateTimeField()
     read_at = serializers.DateTimeField(allow_null=True)
+
+    def get_text(self, note) -> str:
+        """The text without the Unicode isolates that keep its names apart in mails and pages."""
+        return bare(note.text)
 
 
 class MarkReadSerializer(serializers.Serializer):

@@ -87,3 +87,24 @@ def option_words(game_id: str, options: Mapping[str, Any] | None) -> list[str]:
         if option.name in options and options[option.name] != option.default:
             changed.append(f"{_said(option.name).capitalize()}: {_said(options[option.name])}")
     return changed
+
+
+def counted(count: int, singular: str, plural: str | None = None) -> str:
+    """A count with its noun in the right number: "1 table", "2 tables", "0 tables" ("1 match", "2 matches"
+    with `plural`)."""
+    return f"{count} {singular if count == 1 else plural or singular + 's'}"
+
+
+def first_name_and_initial(name: str) -> str:
+    """A person's name shortened for public pages: the first word and the last word's initial ("Fatima
+    Khalil" → "Fatima K.", "Jean-Luc de la Tour" → "Jean-Luc T."); a one-word name stays whole."""
+    words = name.split()
+    if len(words) < 2:
+        return name.strip()
+    return f"{words[0]} {words[-1][0]}."
+
+
+def person_name(name: object, short: bool) -> str:
+    """A player's name as a page shows it: first name and initial where the page shows short names."""
+    text = "" if name is None else str(name)
+    return first_name_and_initial(text) if short and text else text

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from league.bots.models import BotDefinition
 from league.bots.selectors import voided_match
+from league.core.bidi import isolated
 from league.core.errors import UserError
 from league.matches.models import MatchSeat
 from league.notifications.models import Kind, LinkMail, MailPreference, Notification
@@ -31,7 +32,9 @@ TEXT_LIMIT = 300  # characters of a notification, as its column stores
 
 
 def _table_name(table: Table) -> str:
-    return f"round {table.round.number}, table {table.number}" + (f" ({table.label})" if table.label else "")
+    return f"round {table.round.number}, table {table.number}" + (
+        f" ({isolated(table.label)})" if table.label else ""
+    )
 
 
 def _round_link(tournament: Tournament, table: Table) -> str:
@@ -42,7 +45,9 @@ def _store(
     kind: str, rows: Iterable[tuple[int, str, str, str, Tournament | None, Table | None]]
 ) -> list[int]:
     """Store the rows not stored yet (user id, key, text, link, tournament, table); the ids of this cause's
-    notifications whose mail is due (not sent yet, the user wants it and has an address)."""
+    notifications whose mail is due (not sent yet, the user wants it and has an address). Texts hold names
+    between Unicode isolates (`league.core.bidi`): mails send them so, the inbox shows them in `<bdi>`, the
+    API strips them."""
     new = [
         Notification(
             user_id=user_id,
@@ -98,7 +103,7 @@ def notify_table_ready(*, tournament_id: int, table_ids: list[int]) -> list[int]
             (
                 user_id,
                 f"table_ready:{table.pk}",
-                f"Your table is ready in {tournament.name}: {_table_name(table)}.",
+                f"Your table is ready in {isolated(tournament.name)}: {_table_name(table)}.",
                 _round_link(tournament, table),
                 tournament,
                 table,
@@ -147,7 +152,7 @@ def link_mail(*, link_mail_id: int) -> bool:
         return False
     table = row.table
     tournament = table.round.tournament
-    text = f"Your table is out in {tournament.name}: {_table_name(table)}."
+    text = f"Your table is out in {isolated(tournament.name)}: {_table_name(table)}."
     send_mail(
         subject=f"Pecking Order: {text}",
         message=(
@@ -173,8 +178,8 @@ def notify_confirm(*, tournament_id: int, table_id: int, report_id: int, user_id
     # At a tie across the cut, who the reporter says goes through: the confirmer hears it first here.
     advancing = (ResultReport.objects.filter(pk=report_id).values_list("advancing", flat=True).first()) or []
     names = dict(Player.objects.filter(pk__in=advancing).values_list("pk", "name"))
-    through = through_text([names[pid] for pid in advancing if pid in names])
-    text = f"A result waits for your confirmation in {tournament.name}: {_table_name(table)}." + (
+    through = through_text([isolated(names[pid]) for pid in advancing if pid in names])
+    text = f"A result waits for your confirmation in {isolated(tournament.name)}: {_table_name(table)}." + (
         f" The report says {through}." if through else ""
     )
     return _store(
@@ -215,7 +220,7 @@ def notify_disputed(*, tournament_id: int, table_id: int, dispute_id: int) -> li
             (
                 user_id,
                 f"dispute:{dispute_id}",
-                f"A result is disputed in {tournament.name}: {_table_name(table)}. "
+                f"A result is disputed in {isolated(tournament.name)}: {_table_name(table)}. "
                 "Settle it with an organizer entry.",
                 _round_link(tournament, table),
                 tournament,
@@ -261,7 +266,7 @@ def notify_finished(*, tournament_id: int) -> list[int]:
             (
                 user_id,
                 f"finished:{tournament.pk}",
-                f"{tournament.name} is finished: see the final standings.",
+                f"{isolated(tournament.name)} is finished: see the final standings.",
                 link,
                 tournament,
                 None,
@@ -311,8 +316,8 @@ def notify_bot_match_voided(*, match_id: int) -> list[int]:
         if user_id not in links:
             public = voided.challenger_id is None or voided.challenger_id == user_id
             links[user_id] = voided.link if public else bot_link
-    bots = f" ({', '.join(voided.bots)})" if voided.bots else ""
-    text = f"Match {voided.match_id} of {voided.owner}{bots} was voided: {voided.reason}."
+    bots = f" ({', '.join(isolated(bot) for bot in voided.bots)})" if voided.bots else ""
+    text = f"Match {voided.match_id} of {isolated(voided.owner)}{bots} was voided: {voided.reason}."
     return _store(
         Kind.BOT_MATCH_VOIDED,
         (
@@ -356,7 +361,7 @@ def notify_invited(*, tournament_id: int, player_id: int) -> list[int]:
             (
                 user_id,
                 f"invited:{tournament.pk}",
-                f"You are invited to {tournament.name}: accept or decline on its page.",
+                f"You are invited to {isolated(tournament.name)}: accept or decline on its page.",
                 link,
                 tournament,
                 None,

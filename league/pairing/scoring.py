@@ -81,7 +81,8 @@ class Scoring:
             if len(points) != size:
                 raise PairingError(f"a table of {size} needs {size} place points, got {len(points)}")
             if any(later > earlier for earlier, later in zip(points, points[1:], strict=False)):
-                raise PairingError(f"place points for a table of {size} must not increase: {list(points)}")
+                shown = ", ".join(f"{value:g}" for value in points)
+                raise PairingError(f"place points for a table of {size} must not increase: {shown}")
 
     def place_points(self, table_size: int) -> tuple[float, ...]:
         """The configured (unscaled) points for places 1..table_size."""

@@ -57,7 +57,9 @@ def deal(positions: int, sizes: Sequence[int], *, snake: bool) -> list[list[int]
     the Dutch system, where the i-th of the top half meets the i-th of the bottom half.
     """
     if sum(sizes) != positions:
-        raise PairingError(f"cannot deal {positions} players into tables of {list(sizes)}")
+        raise PairingError(
+            f"cannot deal {positions} players into tables of {', '.join(str(size) for size in sizes)}"
+        )
     tables: list[list[int]] = [[] for _ in sizes]
     position = 0
     forward = True

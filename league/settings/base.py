@@ -70,6 +70,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Logs out a session older than SESSION_ABSOLUTE_SECONDS (league.accounts.sessions).
     "league.accounts.sessions.SessionLifetime",
+    # Pages show times in the reader's zone (an event's pages in the event's); the API in UTC.
+    "league.accounts.zones.ReaderTimeZone",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a login that its backend refused into the lockout page.
@@ -110,8 +112,11 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "league.core.context_processors.games",
+                "league.core.context_processors.short_names",
+                "league.core.context_processors.page_zone",
                 "league.notifications.context_processors.unread",
             ],
+            "builtins": ["league.core.templatetags.bidi"],
         },
     },
 ]
@@ -207,8 +212,9 @@ CLAIM_LINK_DAYS = 7
 PRIVATE_LINK_DAYS_AFTER_END = 7
 PRIVATE_LINK_REQUESTS_PER_LINK_HOUR = env.number("PRIVATE_LINK_REQUESTS_PER_LINK_HOUR", 600, minimum=1)
 PRIVATE_LINK_FAILURES_PER_CLIENT_HOUR = env.number("PRIVATE_LINK_FAILURES_PER_CLIENT_HOUR", 300, minimum=1)
-# The address of the site in mails (notifications link back to it).
-SITE_URL = env.text("SITE_URL", "http://localhost:8000")
+# The address of the site in mails (notifications, sign-up and password links lead back to it); `manage.py
+# serve` sets it from its host and port when the environment does not.
+SITE_URL = env.site_url("SITE_URL", "http://localhost:8000")
 # Outbound webhooks (league.notifications.delivery) never call loopback, private, link-local or metadata
 # addresses; these networks are let through anyway. Empty outside tests: never set it in production.
 WEBHOOK_ALLOWED_ADDRESSES: tuple[str, ...] = ()

@@ -73,3 +73,21 @@ def rate(name: str, default: str) -> str:
             f"{name} must be a count per second, minute, hour or day like 600/minute, not {raw!r}"
         )
     return raw.strip()
+
+
+SITE_ADDRESS = re.compile(r"https?://[A-Za-z0-9.\-\[\]:]+")
+
+
+def site_url(name: str, default: str) -> str:
+    """The site's address as people reach it (`https://example.org`, `http://localhost:8001`): scheme and
+    host, an optional port, no path; a trailing slash is dropped."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().rstrip("/")
+    if not SITE_ADDRESS.fullmatch(value):
+        raise ImproperlyConfigured(
+            f"{name} must be the site's address like https://example.org or http://localhost:8001 (scheme "
+            f"and host, an optional port, no path), not {raw!r}"
+        )
+    return value

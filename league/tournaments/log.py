@@ -9,7 +9,9 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from league.core.bidi import isolated
 from league.core.catalogue import game_name
+from league.core.words import counted
 from league.tournaments import clock
 from league.tournaments.models import AuditEntry, Registration, Tournament
 
@@ -64,7 +66,7 @@ def _role(details: dict, verb: str, role: str) -> str:
 
 
 def _started(details: dict, zone: str) -> str:
-    text = f"Started the tournament with {details.get('players')} players"
+    text = f"Started the tournament with {_count(details.get('players'), 'player')}"
     if details.get("no_shows"):
         text += f"; no-shows: {', '.join(details['no_shows'])}"
     if details.get("moved_up"):
@@ -120,8 +122,11 @@ def _table_of(details: dict) -> str:
     return f"round {details.get('round')}, table {details.get('table')}{label}"
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
+def _count(value: object, noun: str) -> str:
+    """A stored count with its noun in the right number ("1 table", "5 tables"); "? tables" when missing."""
+    if isinstance(value, int):
+        return counted(value, noun)
+    return f"{value if value is not None else '?'} {noun}s"
 
 
 def _voided(details: dict) -> str:
@@ -147,7 +152,7 @@ WORDING: dict[str, Callable[[dict, str], str]] = {
     ),
     Action.SETTINGS_CHANGED: lambda d, z: f"Changed settings: {_changes(d, z)}{_moved_up(d)}",
     Action.REGISTRATION_OPENED: lambda d, z: "Opened registration",
-    Action.SEEDED: lambda d, z: f"Seeded {d.get('players')} players by {d.get('method')}",
+    Action.SEEDED: lambda d, z: f"Seeded {_count(d.get('players'), 'player')} by {d.get('method')}",
     Action.STARTED: _started,
     Action.FINISHED: _finished,
     Action.ORGANIZER_ADDED: lambda d, z: _role(d, "Added", "an organizer"),
@@ -179,12 +184,14 @@ WORDING: dict[str, Callable[[dict, str], str]] = {
         f"{d.get('player')}: the request for round {d.get('round')} taken back"
     ),
     Action.ROUND_GENERATED: lambda d, z: (
-        f"Generated round {d.get('round')} as a draft ({d.get('tables')} tables)"
+        f"Generated round {d.get('round')} as a draft ({_count(d.get('tables'), 'table')})"
     ),
     Action.ROUND_DISCARDED: lambda d, z: f"Discarded the draft of round {d.get('round')}",
     Action.SEATS_SWAPPED: _swapped,
     Action.SEAT_MOVED: _moved,
-    Action.ROUND_PUBLISHED: lambda d, z: f"Published round {d.get('round')} ({d.get('tables')} tables)",
+    Action.ROUND_PUBLISHED: lambda d, z: (
+        f"Published round {d.get('round')} ({_count(d.get('tables'), 'table')})"
+    ),
     Action.ROUND_COMPLETED: lambda d, z: f"Completed round {d.get('round')}",
     Action.TABLE_CLOSED: _closed,
     Action.RESULT_RESET: _reset,
@@ -213,7 +220,28 @@ WORDING: dict[str, Callable[[dict, str], str]] = {
 }
 
 
-def describe(entry: AuditEntry, zone: str) -> str:
-    """What the entry records, in a sentence for the log page."""
+NAMED = ("player", "user", "reporter", "name")  # details that hold one name people typed
+NAME_LISTS = ("confirmed_by", "moved_up", "no_shows", "absent")  # details that hold a list of them
+
+
+def _isolated_names(details: dict) -> dict:
+    """The details with every name between Unicode isolates (`league.core.bidi`), seats' players included."""
+    shown = dict(details)
+    for key in NAMED:
+        if isinstance(shown.get(key), str):
+            shown[key] = isolated(shown[key])
+    for key in NAME_LISTS:
+        if isinstance(shown.get(key), list):
+            shown[key] = [isolated(name) for name in shown[key]]
+    for key in ("first", "second"):
+        if isinstance(shown.get(key), dict) and isinstance(shown[key].get("player"), str):
+            shown[key] = {**shown[key], "player": isolated(shown[key]["player"])}
+    return shown
+
+
+def describe(entry: AuditEntry, zone: str, *, isolate: bool = False) -> str:
+    """What the entry records, in a sentence for the log page; with `isolate`, its names between Unicode
+    isolates (the page shows them in `<bdi>`)."""
     wording = WORDING.get(entry.action)
-    return wording(entry.details, zone) if wording else entry.get_action_display()
+    details = _isolated_names(entry.details) if isolate else entry.details
+    return wording(details, zone) if wording else entry.get_action_display()

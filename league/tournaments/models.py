@@ -140,6 +140,11 @@ class Tournament(models.Model):
     )
     venue = models.CharField(max_length=200, blank=True, help_text="Where the event takes place.")
     description = models.TextField(max_length=4000, blank=True, help_text="Shown on the tournament's page.")
+    short_names = models.BooleanField(
+        default=False,
+        help_text='Public pages show players by first name and initial ("Fatima K."); its organizers and '
+        "scorekeepers see full names.",
+    )
     rated = models.BooleanField(default=True, help_text="Rated tournaments feed the game's people pool.")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.DRAFT, db_index=True)
     cancel_reason = models.TextField(

@@ -10,6 +10,7 @@ from typing import cast
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.utils import timezone
 
+from league.core.bidi import isolated
 from league.matches.models import Match
 from league.players.models import Player
 from league.players.selectors import player_of
@@ -48,6 +49,9 @@ def through_text(names: list[str]) -> str:
 
 @dataclass
 class ReportView:
+    """A report for pages: its texts (`reporter`, `claim`, `awaiting`, `confirmed`, `through`) hold the names
+    between Unicode isolates (`league.core.bidi`); templates show them with `|isolates_as_bdi`."""
+
     id: int
     status: str
     reporter_id: int
@@ -66,6 +70,8 @@ class ReportView:
 
 @dataclass
 class DisputeView:
+    """A dispute for pages; `player` and `claim` hold names between Unicode isolates, as `ReportView`."""
+
     id: int
     table_number: int
     player: str
@@ -119,8 +125,10 @@ def round_reports(tables: list) -> RoundReports:
     by_match = {table.match_id: table for table in tables if table.match_id}
     if not by_match:
         return RoundReports()
-    seat_names = {match_id: [seat.name for seat in table.seats] for match_id, table in by_match.items()}
-    names = {seat.player_id: seat.name for table in tables for seat in table.seats}
+    seat_names = {
+        match_id: [isolated(seat.name) for seat in table.seats] for match_id, table in by_match.items()
+    }
+    names = {seat.player_id: isolated(seat.name) for table in tables for seat in table.seats}
     reports = list(
         ResultReport.objects.filter(match_id__in=by_match, status=ResultReport.Status.OPEN).prefetch_related(
             "confirmations"
@@ -173,8 +181,8 @@ def table_reporting(
     link) may do there (`seats`: its seats)."""
     tournament = table.round.tournament
     match = table.published_match
-    seat_names = {match.pk: [seat.name for seat in seats]}
-    names = {seat.player_id: seat.name for seat in seats}
+    seat_names = {match.pk: [isolated(seat.name) for seat in seats]}
+    names = {seat.player_id: isolated(seat.name) for seat in seats}
     reports = list(
         ResultReport.objects.filter(match=match)
         .prefetch_related("confirmations")

@@ -43,6 +43,12 @@ def can_score(user: User | AnonymousUser | None, tournament: Tournament) -> bool
     return is_organizer(user, tournament) or is_scorekeeper(user, tournament)
 
 
+def shows_short_names(user: User | AnonymousUser | None, tournament: Tournament) -> bool:
+    """Whether `user` sees the tournament's players by first name and initial: the tournament asks for it
+    (`short_names`) and the user neither organizes nor keeps score there."""
+    return tournament.short_names and not can_score(user, tournament)
+
+
 @dataclass(frozen=True)
 class Role:
     username: str

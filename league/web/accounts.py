@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from league.accounts import selectors, services, throttling
+from league.accounts import selectors, services, throttling, zones
 from league.accounts.forms import (
     ApiTokenForm,
     ClaimIssueForm,
@@ -91,7 +91,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
                     username=form.cleaned_data["username"],
                     email=form.cleaned_data["email"],
                     password=form.cleaned_data["password1"],
-                    site=f"{request.scheme}://{request.get_host()}",
+                    site=settings.SITE_URL,
                     next_url=_next_url(request),
                 )
             except UserError as exc:
@@ -171,6 +171,11 @@ class PasswordResetView(BadFormIs400, auth_views.PasswordResetView):
     subject_template_name = "accounts/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password-reset-sent")
 
+    @property
+    def extra_email_context(self) -> dict[str, str]:  # type: ignore[override]
+        """The mail's link leads to `SITE_URL`, whatever host the request came through."""
+        return {"site_url": settings.SITE_URL}
+
 
 class PasswordResetSentView(auth_views.PasswordResetDoneView):
     template_name = "accounts/password_reset_sent.html"
@@ -197,6 +202,7 @@ def _me(
     player_form: PlayerNameForm | None = None,
     token_form: ApiTokenForm | None = None,
     status: int = 200,
+    zone_typed: str | None = None,
 ) -> HttpResponse:
     page = selectors.my_page(request.user)
     token = selectors.api_token_of(request.user)
@@ -208,8 +214,24 @@ def _me(
         "token": token,
         "token_expires_at": expires_at,
         "token_expired": expires_at is not None and expires_at <= timezone.now(),
+        "my_zone": zones.reader_zone(request.user) if zone_typed is None else zone_typed,
+        "site_zone": settings.TIME_ZONE,
     }
     return render(request, "accounts/me.html", context, status=status)
+
+
+@login_required
+@require_POST
+def me_time_zone(request: SignedInRequest) -> HttpResponse:
+    """Set the zone of the user's own pages (my page, the inbox, results); empty: the site's."""
+    typed = request.POST.get("time_zone", "")
+    try:
+        zone = zones.time_zone_set(user=request.user, time_zone=typed)
+    except UserError as exc:
+        messages.error(request, exc.message)
+        return _me(request, status=exc.status, zone_typed=typed[:64])
+    messages.success(request, f"Your pages show times in {zone}.")
+    return redirect("accounts:me")
 
 
 @login_required
@@ -336,6 +358,7 @@ urlpatterns = [
     path("me/", me, name="me"),
     path("me/player/", me_player_create, name="player-create"),
     path("me/token/", api_token_create, name="token-create"),
+    path("me/time-zone/", me_time_zone, name="time-zone"),
     path("me/token/revoke/", api_token_revoke, name="token-revoke"),
     path("claims/new/", claim_link_issue, name="claim-issue"),
     path("claims/<str:token>/", claim, name="claim"),

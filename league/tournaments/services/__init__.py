@@ -76,6 +76,7 @@ from league.tournaments.services.settings import (
     check_settings_open,
     cut_settings_open,
     tournament_create,
+    tournament_names_set,
     tournament_schedule,
     tournament_update,
 )
@@ -171,6 +172,7 @@ __all__ = [
     "tournament_schedule",
     "tournament_seed",
     "tournament_start",
+    "tournament_names_set",
     "tournament_update",
     "venue_address_approve",
     "venue_address_set",

@@ -191,7 +191,7 @@ def registration_invite(*, tournament: Tournament, by: User, username: Any) -> R
     if not isinstance(username, str) or not username.strip():
         raise UserError("name the user to invite", field="username")
     name = username.strip()
-    user = get_user_model().objects.filter(username=name).first()
+    user = get_user_model().objects.filter(username__iexact=name).first()
     if user is None:
         raise UserError(f"no user called {name!r}", field="username")
     player = Player.objects.filter(user=user).first()

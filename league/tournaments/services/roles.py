@@ -27,6 +27,8 @@ def role_add(*, tournament: Tournament, by: User, username: Any, role: Any) -> U
     (enters and corrects results only). An organizer added as a scorekeeper is refused (organizers enter
     results too); a scorekeeper added as an organizer becomes one.
 
+    The name is matched case-insensitively, as sign-up keeps names unique regardless of case.
+
     The right to add is checked before the name is looked up, so someone who may not add learns nothing
     about which accounts exist: the same 403 whatever the name."""
     check_organizer(user=by, tournament=tournament)
@@ -35,7 +37,7 @@ def role_add(*, tournament: Tournament, by: User, username: Any, role: Any) -> U
     if not isinstance(username, str) or not username.strip():
         raise UserError("name the user to add", field="username")
     name = username.strip()
-    user = get_user_model().objects.filter(username=name).first()
+    user = get_user_model().objects.filter(username__iexact=name).first()
     if user is None:
         raise UserError(f"no user called {name!r}", field="username")
     with transaction.atomic():
@@ -48,25 +50,31 @@ def role_add(*, tournament: Tournament, by: User, username: Any, role: Any) -> U
                 audit(tournament, by, Action.ORGANIZER_ADDED, user=user.get_username())
         elif organizes:
             raise UserError(
-                f"{name} organizes this tournament: organizers enter results too", field="username"
+                f"{user.get_username()} organizes this tournament: organizers enter results too",
+                field="username",
             )
         elif tournament.scorekeepers.filter(pk=user.pk).exists():
-            raise UserError(f"{name} keeps score here already", field="username", code=ErrorCode.DUPLICATE)
+            raise UserError(
+                f"{user.get_username()} keeps score here already", field="username", code=ErrorCode.DUPLICATE
+            )
         else:
             tournament.scorekeepers.add(user)
             audit(tournament, by, Action.SCOREKEEPER_ADDED, user=user.get_username())
     return user
 
 
-def role_remove(*, tournament: Tournament, by: User, username: Any, role: Any) -> None:
-    """Take a role away. A tournament keeps at least one organizer."""
+def role_remove(*, tournament: Tournament, by: User, username: Any, role: Any) -> User:
+    """Take a role away from the user called `username` (matched case-insensitively) and return them. A
+    tournament keeps at least one organizer."""
     check_organizer(user=by, tournament=tournament)
     if role not in ROLES:
         raise UserError(f"role is one of {', '.join(ROLES)}", field="role")
     with transaction.atomic():
         tournament = tournament_locked(tournament)
         holders = tournament.organizers if role == "organizer" else tournament.scorekeepers
-        user = holders.filter(username=username).first() if isinstance(username, str) else None
+        user = (
+            holders.filter(username__iexact=username.strip()).first() if isinstance(username, str) else None
+        )
         if user is None:
             raise NotFound(f"{username} is not a {role} of this tournament", field="username")
         if role == "organizer" and tournament.organizers.count() == 1:
@@ -74,3 +82,4 @@ def role_remove(*, tournament: Tournament, by: User, username: Any, role: Any) -
         holders.remove(user)
         removed = Action.ORGANIZER_REMOVED if role == "organizer" else Action.SCOREKEEPER_REMOVED
         audit(tournament, by, removed, user=user.get_username())
+    return user

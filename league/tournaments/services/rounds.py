@@ -153,7 +153,8 @@ def round_swap(
     second_table: Any,
     second_seat: Any,
 ) -> Round:
-    """Swap two seats of a draft round (within one table, or between two tables). Seats count from 1."""
+    """Swap two seats of a draft round (within one table, or between two tables). Seats count from 1; a seat
+    named twice is refused (nothing would change)."""
     with transaction.atomic():
         locked = _draft_round(round_row, by)
         numbers = (_table_of(locked, first_table).number, _table_of(locked, second_table).number)
@@ -166,6 +167,8 @@ def round_swap(
                 raise UserError(
                     f"table {table.number} has seats 1 to {len(table.planned_seats)}", field="seat"
                 )
+        if first.number == second.number and first_seat == second_seat:
+            raise UserError("that is one seat twice: choose two different seats to swap", field="seat")
         a, b = first_seat - 1, second_seat - 1
         names = _names([first.planned_seats[a], second.planned_seats[b]])
         audit(

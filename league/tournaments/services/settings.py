@@ -409,3 +409,24 @@ def _check_round_times(round_times: list, starts: Any) -> None:
         if previous is not None and instant <= previous[1]:
             raise UserError(f"round {number} starts no later than round {previous[0]}", field="round_times")
         previous = (number, instant)
+
+
+def tournament_names_set(*, tournament: Tournament, by: User, short_names: Any) -> Tournament:
+    """Show the players on public pages by first name and initial (`short_names` true: youth and school
+    events) or by their full names. A display setting: it changes at any time, the standings and results
+    stay as they are; the organizers and scorekeepers keep seeing full names."""
+    check_organizer(user=by, tournament=tournament)
+    if not isinstance(short_names, bool):
+        raise UserError("short_names must be true or false", field="short_names")
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        if tournament.short_names != short_names:
+            audit(
+                tournament,
+                by,
+                Action.SETTINGS_CHANGED,
+                changes=diff({"short_names": tournament.short_names}, {"short_names": short_names}),
+            )
+            tournament.short_names = short_names
+            tournament.save(update_fields=["short_names"])  # `audit` counted the change to public pages
+    return tournament

@@ -8,8 +8,11 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from league.core.bidi import bdi
+from league.core.words import counted, person_name
 from league.ratings.templatetags.forecasts import chance
 from league.tournaments import clock, round_selectors
+from league.tournaments.models import Tournament
 
 register = template.Library()
 
@@ -79,6 +82,23 @@ def tiebreak_names(names: list[str]) -> str:
     return ", ".join([*words, "then seed"]) if words else "seed"
 
 
+def _stage_name(value: str) -> str:
+    """A stage's format in a sentence: "Swiss", "round robin", "single elimination"."""
+    if value not in Tournament.Format.values:
+        return value.replace("_", " ")
+    label = Tournament.Format(value).label
+    return label if value == Tournament.Format.SWISS else label.lower()
+
+
+@register.filter
+def stages_words(tournament) -> str:
+    """A stage sequence in words: "1 round of Swiss, top 8 to single elimination"."""
+    rounds = tournament.rounds or 0
+    first = _stage_name(tournament.first_stage or "swiss")
+    cut = _stage_name(tournament.cut_format or "single_elimination")
+    return f"{counted(rounds, 'round')} of {first}, top {tournament.cut_size} to {cut}"
+
+
 @register.filter
 def event_time(instant, zone_name: str) -> str:
     """An instant in the event's zone, the zone named: "Sat 5 Dec 2026, 10:00 (Europe/Berlin)"."""
@@ -104,14 +124,16 @@ def _path_prefix(tournament_slug: str) -> str:
     return reverse("tournaments:path", args=[tournament_slug, "x"])[: -len("x/")]
 
 
-@register.simple_tag
-def standings_rows(standings, tiebreak_columns, tournament) -> str:
+@register.simple_tag(takes_context=True)
+def standings_rows(context, standings, tiebreak_columns, tournament) -> str:
     """The body rows of the standings table, written in Python: a page of 100 rows through the template engine
     cost most of the tournament page's time. Each row: rank, name (a link to the player's path, the status
-    when not active), points, each tie-break column, tables played, seed; a group's heading row where an
-    elimination's placement starts a new group."""
+    when not active; first name and initial where the page shows short names), points, each tie-break
+    column, tables played, seed; a group's heading row where an elimination's placement starts a new
+    group."""
 
     prefix = _path_prefix(tournament.slug)
+    short = bool(context.get("short_names"))
     columns = list(tiebreak_columns)
     span = len(columns) + 5
     parts, last_group = [], None
@@ -128,7 +150,7 @@ def standings_rows(standings, tiebreak_columns, tournament) -> str:
         href = escape(prefix + quote(row.slug, safe="!$&'()*+,;=~:@") + "/")
         parts.append(
             f'\n<tr><td class="num">{escape(row.rank)}</td>'
-            f'<td class="name"><a href="{href}">{escape(row.name)}</a>{status}</td>\n'
+            f'<td class="name"><a href="{href}">{bdi(person_name(row.name, short))}</a>{status}</td>\n'
             f'<td class="num">{points(row.points)}</td>{cells}<td class="num">{escape(row.played)}</td>'
             f'<td class="num wide-only">{escape(row.seed)}</td></tr>\n'
         )
@@ -139,17 +161,18 @@ ORDINAL_ENDINGS = {1: "st", 2: "nd", 3: "rd"}
 
 
 @register.simple_tag
-def table_seats(table, chances: bool = False) -> str:
+def table_seats(table, chances: bool = False, short: bool = False) -> str:
     """The seats of a table on a round's page as list items, written in Python (a page of 100 tables has
     hundreds of seats): the name, with `chances` (for those who run the event: a player needs no number
     telling them they will lose) the stored chance of finishing first, labelled (with "upset" for a long
-    shot who won), the place and points once played, and "goes through" for a player the result advances."""
+    shot who won), the place and points once played, and "goes through" for a player the result advances;
+    with `short`, names as first name and initial."""
 
     advancing = table.advancing or ()
     parts = []
     for seat in table.seats:
         parts.append('<li class="absent">' if getattr(seat, "absent", False) else "<li>")
-        parts.append(escape(seat.name))
+        parts.append(bdi(person_name(seat.name, short)))
         forecast = getattr(seat, "forecast", None)
         if forecast:
             if chances:
@@ -202,7 +225,7 @@ def table_cards(context) -> str:
             badge += ' <span class="badge disputed">disputed</span>'
         parts.append(
             f'\n<section class="table-card" id="table-{number}">\n<h3>Table {number}{label}\n{badge}</h3>\n'
-            f'<ol start="1">{table_seats(table, chances=bool(can_score))}</ol>\n'
+            f'<ol start="1">{table_seats(table, chances=bool(can_score), short=bool(context.get("short_names")))}</ol>\n'
         )
         if my_player_id and table.match_id:
             for seat in table.seats:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import cast
 
+from league.core.bidi import isolated
+from league.core.words import person_name
 from league.tournaments.bracket_reading import DrawnBracket, bracket_of
 from league.tournaments.bracket_selectors import bracket_matches
 from league.tournaments.models import Table, Tournament
@@ -45,6 +47,16 @@ class Drawing:
     boxes: list[Box]
     paths: list[str]
     columns: list[tuple[int, str]]
+
+
+NAME_CHARACTERS = 20
+
+
+def _named(name: str, place: int | None) -> str:
+    """A box's line: the name cut to fit the box and held between Unicode isolates (SVG text has no
+    `<bdi>`), so a right-to-left name keeps the place beside it where it belongs; then the place."""
+    short = name if len(name) <= NAME_CHARACTERS else name[: NAME_CHARACTERS - 1] + "…"
+    return isolated(short) + (f" ({place})" if place else "")
 
 
 def _column_of(label: str) -> tuple[str, str]:
@@ -112,14 +124,15 @@ def _lay_out(title: str, columns: list[tuple[str, list[dict]]], links: dict[str,
     return Drawing(title, max(width, BOX_WIDTH), int(canvas) + HEADER + TOP_GAP, boxes, paths, titles)
 
 
-def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing]:
+def bracket(history, round_views: list[RoundView], *, round_url, short_names: bool = False) -> list[Drawing]:
     """The drawn bracket of an elimination tournament or top cut, one drawing per section; [] otherwise.
 
     2-seat brackets are drawn in full from the start (future matches name where their players come from);
     multi-seat elimination draws each round's tables as they are generated, marking who goes through.
+    With `short_names`, players are named by first name and initial.
     """
     tournament = history.tournament
-    names = {reg.player_id: reg.player.name for reg in history.registrations}
+    names = {reg.player_id: person_name(reg.player.name, short_names) for reg in history.registrations}
     links = {}
     by_label = {}
     for view in round_views:
@@ -141,7 +154,7 @@ def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing
             lines = []
             for slot in match.slots:
                 place = places.get(slot.player_id)
-                lines.append((f"{slot.text}{f' ({place})' if place else ''}", slot.won))
+                lines.append((_named(slot.text, place), slot.won))
             item = {
                 "key": match.label,
                 "title": match.label + (" · not needed" if match.skipped else ""),
@@ -172,7 +185,7 @@ def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing
             if table.label == "Final":
                 through = {ranked[0].player_id} if table.has_result else set()
             lines = [
-                (f"{seat.name}{f' ({seat.place})' if seat.place else ''}", seat.player_id in through)
+                (_named(person_name(seat.name, short_names), seat.place), seat.player_id in through)
                 for seat in table.seats
             ]
             items.append({"key": table.label, "title": table.label, "rows": len(lines), "lines": lines})
@@ -182,7 +195,9 @@ def bracket(history, round_views: list[RoundView], *, round_url) -> list[Drawing
                     "key": f"bye-{view.number}",
                     "title": "Through without playing",
                     "rows": len(view.advanced),
-                    "lines": [(name, True) for _, name in view.advanced],
+                    "lines": [
+                        (_named(person_name(name, short_names), None), True) for _, name in view.advanced
+                    ],
                 }
             )
         columns.append((f"Round {view.number - first + 1}", items))

@@ -78,6 +78,7 @@ urlpatterns = [
     path("<name_slug:slug>/start/", desk.start_page, name="start"),
     path("<name_slug:slug>/organizers/", desk.roles_page, name="organizers"),
     path("<name_slug:slug>/organizers/remove/", desk.role_remove, name="organizers-remove"),
+    path("<name_slug:slug>/organizers/names/", desk.names_set, name="organizers-names"),
     path("<name_slug:slug>/private-links/", private_links.links_page, name="private-links"),
     path("<name_slug:slug>/<str:action>/", detail.tournament_action, name="action"),
 ]

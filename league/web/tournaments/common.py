@@ -3,6 +3,7 @@ table by number, and reading small form fields."""
 
 from __future__ import annotations
 
+import zoneinfo
 from typing import cast
 
 from django.contrib import messages
@@ -20,10 +21,24 @@ from league.tournaments.models import Round, Table, Tournament
 
 
 def tournament_or_404(request: HttpRequest, slug: str) -> Tournament:
+    """The tournament the request names, if the user may see it. It also decides how the request's pages
+    name its players: `request.short_names` (read by the templates' `person` tag through
+    `league.core.context_processors.short_names`) is true where the tournament shows first names and
+    initials to this user (`selectors.shows_short_names`). The rest of the request shows times in the event's
+    zone."""
     tournament = selectors.visible_tournament(slug, request.user)
     if tournament is None:
         raise Http404("no such tournament")
+    setattr(request, "short_names", selectors.shows_short_names(request.user, tournament))  # noqa: B010
+    # The event's zone for its pages (`league.accounts.zones`); ReaderTimeZone ends it with the request.
+    timezone.activate(zoneinfo.ZoneInfo(tournament.time_zone))
     return tournament
+
+
+def shows_short_names(request: HttpRequest) -> bool:
+    """Whether this request's tournament page names players by first name and initial (`tournament_or_404`
+    decided it)."""
+    return bool(getattr(request, "short_names", False))
 
 
 def signed_in(request: HttpRequest) -> User:

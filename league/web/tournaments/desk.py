@@ -183,12 +183,30 @@ def role_remove(request: HttpRequest, slug: str) -> HttpResponse:
         return denied
     username = request.POST.get("username", "")
     try:
-        services.role_remove(
+        user = services.role_remove(
             tournament=tournament, by=signed_in(request), username=username, role=request.POST.get("role")
         )
     except UserError as exc:
         form = RoleForm()
         form.add_error(None, exc.message)
         return _roles_page(request, tournament, status=exc.status, form=form)
-    messages.success(request, f"{username} no longer has that role here.")
+    messages.success(request, f"{user.get_username()} no longer has that role here.")
+    return redirect("tournaments:organizers", slug=tournament.slug)
+
+
+@require_POST
+def names_set(request: HttpRequest, slug: str) -> HttpResponse:
+    """Organizers choose how public pages name the players: full names, or first name and initial."""
+    tournament = tournament_or_404(request, slug)
+    denied = require_organizer(request, tournament)
+    if denied:
+        return denied
+    short = request.POST.get("short_names") == "yes"
+    services.tournament_names_set(tournament=tournament, by=signed_in(request), short_names=short)
+    messages.success(
+        request,
+        "Public pages show players by first name and initial."
+        if short
+        else "Public pages show players' full names.",
+    )
     return redirect("tournaments:organizers", slug=tournament.slug)

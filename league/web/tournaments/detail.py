@@ -38,6 +38,7 @@ from league.web.tournaments.common import (
     int_field,
     require_organizer,
     round_url,
+    shows_short_names,
     signed_in,
     tournament_or_404,
     warn_past_start,
@@ -117,7 +118,9 @@ def detail_response(
     private link the page is read through (`holder`, a player id)."""
     if request.GET.get("fragment") == "live":  # what live refreshes: standings, bracket and rounds
         live = pages.tournament_live(tournament, request.user, standings_page=request.GET.get("standings"))
-        return render(request, "tournaments/_live.html", _live_context(live), status=status)
+        return render(
+            request, "tournaments/_live.html", _live_context(live, shows_short_names(request)), status=status
+        )
     page = pages.tournament_page(
         tournament,
         request.user,
@@ -125,7 +128,7 @@ def detail_response(
         players_page=request.GET.get("players"),
     )
     context = {
-        **_live_context(page),
+        **_live_context(page, shows_short_names(request)),
         "next_table": page.next_table,
         "game_name": page.game_name,
         "last_round": page.last_round,
@@ -172,7 +175,7 @@ def _my_table(
     return round_selectors.my_table(tournament, holder)
 
 
-def _live_context(live: pages.TournamentLive) -> dict:
+def _live_context(live: pages.TournamentLive, short_names: bool) -> dict:
     tournament = live.tournament
     return {
         "flowing": live.flowing,
@@ -182,7 +185,10 @@ def _live_context(live: pages.TournamentLive) -> dict:
         "tiebreak_columns": live.tiebreak_columns,
         "rounds": live.rounds,
         "drawings": bracket.bracket(
-            live.history, live.bracket_rounds, round_url=lambda n: round_url(tournament, n)
+            live.history,
+            live.bracket_rounds,
+            round_url=lambda n: round_url(tournament, n),
+            short_names=short_names,
         )
         if live.bracket_rounds is not None
         else [],

@@ -29,7 +29,7 @@ def tournament_log(request: HttpRequest, slug: str) -> HttpResponse:
             entry.at.astimezone(zone),
             entry.actor.get_username() if entry.actor else "—",
             entry.action,
-            describe(entry, tournament.time_zone),
+            describe(entry, tournament.time_zone, isolate=True),
         )
         for entry in page
     ]

@@ -30,6 +30,7 @@ from django.urls import reverse
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_POST
 
+from league.accounts.zones import reads_no_session
 from league.core.bounds import whole_number
 from league.core.catalogue import game_name, game_spec
 from league.core.errors import UserError
@@ -110,6 +111,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     current = _current_round(round_views)
     context = {
         "tournament": tournament,
+        "short_names": tournament.short_names,  # the screen shows what the public sees
         "game_name": game_name(tournament.game_id),
         "round": current,
         "show": _choice(request, "show", PROJECTOR_SHOWS),
@@ -123,6 +125,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/room/projector.html", context)
 
 
+@reads_no_session
 @xframe_options_exempt
 @csp_replace({"frame-ancestors": "*"})  # type: ignore[arg-type]  # django-csp types views as (request) only
 def embed(request: HttpRequest, slug: str) -> HttpResponse:
@@ -136,13 +139,17 @@ def embed(request: HttpRequest, slug: str) -> HttpResponse:
     show = _choice(request, "show", EMBED_SHOWS)
     context = {
         "tournament": tournament,
+        "short_names": tournament.short_names,  # everyone sees the embed as the public does
         "game_name": game_name(tournament.game_id),
         "show_standings": show != "bracket",
         "show_bracket": show != "standings",
         "standings": snapshots.standings_list(tournament, history, allow_stale=True),
         "tiebreak_columns": [name for name in tournament.tiebreaks if name not in ("points", "seed")],
         "drawings": bracket.bracket(
-            history, round_views, round_url=lambda n: reverse("tournaments:round", args=[tournament.slug, n])
+            history,
+            round_views,
+            round_url=lambda n: reverse("tournaments:round", args=[tournament.slug, n]),
+            short_names=tournament.short_names,
         ),
         "live_seconds": 2 * settings.TOURNAMENT_LIVE_SECONDS
         if tournament.status == Tournament.Status.RUNNING

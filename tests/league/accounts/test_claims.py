@@ -57,7 +57,7 @@ def test_a_user_creates_their_player_once(alice):
     player = Player.objects.get(user=alice)
     assert (player.name, player.slug, player.kind) == ("Alice Liddell", "alice-liddell", "person")
     page = client.get("/me/").content.decode()
-    assert 'You play as <a href="/players/alice-liddell/">Alice Liddell</a>.' in page
+    assert 'You play as <a href="/players/alice-liddell/"><bdi>Alice Liddell</bdi></a>.' in page
     again = client.post("/me/player/", {"name": "Second"})
     assert (again.status_code, refusal(again)) == (409, sentence(ALREADY.format("Alice Liddell")))
     assert Player.objects.filter(name="Second").count() == 0
@@ -227,7 +227,7 @@ def test_a_user_without_a_player_claims_one_through_the_page(event, orga, alice)
     assert f'href="/accounts/login/?next=/claims/{token}/"' in anonymous and "Claim Ada" in anonymous
     client = browser_for(alice)
     page = client.get(f"/claims/{token}/").content.decode()
-    assert 'id="claim">Claim Ada as alice</button>' in page
+    assert 'id="claim">Claim <bdi>Ada</bdi> as <bdi>alice</bdi></button>' in page
     response = client.post(f"/claims/{token}/")
     assert (response.status_code, response["Location"]) == (302, "/me/")
     ada.refresh_from_db()

@@ -18,7 +18,10 @@ def test_demo_data_prints_a_player_login_that_works_and_plays_as_ada(db, capsys,
     client = Client()
     assert client.post("/accounts/login/", {"username": "demo", "password": password}).status_code == 302
     page = client.get("/me/").content.decode()
-    assert 'You play as <a href="/players/chiara/">Chiara</a>.' in page and "<h2>My ratings</h2>" in page
+    assert (
+        'You play as <a href="/players/chiara/"><bdi>Chiara</bdi></a>.' in page
+        and "<h2>My ratings</h2>" in page
+    )
 
     call_command("demo_data")
     assert f"password '{password}'" in capsys.readouterr().out

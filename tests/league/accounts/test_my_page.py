@@ -116,7 +116,8 @@ def test_my_page_lists_my_events_and_ratings(event, staff, orga, alice, alice_is
     ]
     page = browser_for(alice).get("/me/").content.decode()
     rows = re.findall(
-        r"<tr><td><a[^>]*>([^<]+)</a></td><td>([^<]+)</td><td><span[^>]*>([^<]+)</span></td><td>([^<]+)</td></tr>",
+        r"<tr><td><a[^>]*><bdi>([^<]+)</bdi></a></td><td>([^<]+)</td><td><span[^>]*>([^<]+)</span></td>"
+        r"<td>([^<]+)</td></tr>",
         page,
     )
     assert rows == [

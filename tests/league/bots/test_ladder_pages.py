@@ -52,8 +52,8 @@ def test_the_ladder_page_ranks_current_entries_and_lists_retired_versions_apart(
 
     html = page().get(f"/bots/ladders/{ladder.pk}/").content.decode()
     current, retired = html.split('id="ladder-standings"')[1].split('id="ladder-retired"')
-    assert "Careful v2" in current and ">Careful</a>" not in current
-    assert ">Careful</a>" in retired and "left at match 3: replaced by Careful v2" in retired
+    assert "Careful v2" in current and "><bdi>Careful</bdi></a>" not in current
+    assert "><bdi>Careful</bdi></a>" in retired and "left at match 3: replaced by Careful v2" in retired
     assert current.count('<tr><td class="num">') == 4
     assert "Spring ladder" in page().get("/bots/ladders/").content.decode()
     assert page().get(f"/bots/{ladder.pk}/")["Location"] == f"/bots/ladders/{ladder.pk}/"

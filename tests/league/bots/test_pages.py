@@ -45,7 +45,7 @@ def test_the_league_page_shows_standings_progress_chart_and_recent_matches(clien
 
     assert "Finished" in page and "12</span> of 12 matches played" in page
     for name in ("Random", "Careful", "Balanced", "Daring", "Reckless", "Timid"):
-        assert f">{name}</a>" in page
+        assert f"><bdi>{name}</bdi></a>" in page
     assert "<polyline" in page and page.count(">Replay</a>") == 10
 
 

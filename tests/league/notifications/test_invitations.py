@@ -10,7 +10,7 @@ from league.notifications.models import Notification
 from league.tournaments import services as tournament_services
 from tests.factories import PlayerFactory, StaffFactory, UserFactory
 
-INVITED = "You are invited to Spring Open: accept or decline on its page."
+INVITED = "You are invited to \u2068Spring Open\u2069: accept or decline on its page."
 
 
 def spring(orga):
@@ -37,7 +37,10 @@ def test_the_invitee_hears_of_it_once_in_their_inbox(eager, orga, django_capture
     client = Client()
     client.force_login(chiara, backend="django.contrib.auth.backends.ModelBackend")
     page = client.get("/notifications/").content.decode()
-    assert f'<a href="/tournaments/spring-open/">{INVITED}</a>' in page
+    assert (
+        '<a href="/tournaments/spring-open/">You are invited to <bdi>Spring Open</bdi>: accept or decline on '
+        "its page.</a>" in page
+    )
     with django_capture_on_commit_callbacks(execute=True):
         tournament_services.invitation_answer(tournament=tournament, by=chiara, accept=False)
         tournament_services.registration_invite(tournament=tournament, by=orga, username="demo")

@@ -17,7 +17,7 @@ from league.results.services import report_open
 from league.tournaments import services as tournament_services
 from league.tournaments.models import Round
 
-READY = "Your table is ready in Club Cup: round 1, table 1."
+READY = "Your table is ready in \u2068Club Cup\u2069: round 1, table 1."
 
 
 def publish(cup, orga):
@@ -169,7 +169,7 @@ def test_a_report_asks_the_users_it_names_to_confirm(
             report_id=7,
             user_ids=[people[1].pk, people[2].pk],
         )
-    text = "A result waits for your confirmation in Club Cup: round 1, table 1."
+    text = "A result waits for your confirmation in \u2068Club Cup\u2069: round 1, table 1."
     assert [row for row in inbox("bea") if row[0] == "confirm_result"] == [
         ("confirm_result", text, "/tournaments/club-cup/rounds/1/")
     ]
@@ -200,8 +200,8 @@ def test_the_confirm_notification_names_who_goes_through_when_the_report_picked_
             tournament_id=cup.pk, table_id=table.pk, report_id=report.pk, user_ids=[people[2].pk]
         )
     text = (
-        "A result waits for your confirmation in Club Cup: round 1, table 1. "
-        f"The report says {seated[0][1]} and {seated[1][1]} go through."
+        "A result waits for your confirmation in \u2068Club Cup\u2069: round 1, table 1. "
+        f"The report says \u2068{seated[0][1]}\u2069 and \u2068{seated[1][1]}\u2069 go through."
     )
     assert [row for row in inbox("cal") if row[0] == "confirm_result"] == [
         ("confirm_result", text, "/tournaments/club-cup/rounds/1/")
@@ -214,7 +214,9 @@ def test_a_dispute_tells_the_organizers(eager, cup, orga, people, django_capture
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         events.emit(events.result_disputed, tournament_id=cup.pk, table_id=table.pk, dispute_id=3)
-    text = "A result is disputed in Club Cup: round 1, table 1. Settle it with an organizer entry."
+    text = (
+        "A result is disputed in \u2068Club Cup\u2069: round 1, table 1. Settle it with an organizer entry."
+    )
     assert inbox("orga") == [("table_disputed", text, "/tournaments/club-cup/rounds/1/")]
     assert inbox("staff") == [("table_disputed", text, "/tournaments/club-cup/rounds/1/")]  # the creator
     assert Notification.objects.filter(kind="table_disputed").count() == 2
@@ -234,7 +236,7 @@ def test_the_players_hear_when_the_tournament_finishes(
         tournament_services.round_complete(round_row=round_row, by=orga)
     cup.refresh_from_db()
     assert cup.status == "finished"
-    text = "Club Cup is finished: see the final standings."
+    text = "\u2068Club Cup\u2069 is finished: see the final standings."
     for username in ("ada", "bea", "cal", "dov"):
         assert inbox(username)[-1] == ("tournament_finished", text, "/tournaments/club-cup/")
     assert Notification.objects.filter(kind="tournament_finished").count() == 4

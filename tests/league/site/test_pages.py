@@ -33,7 +33,9 @@ def search_bot(by, name="Deep Thought", game_id="nacho_pile"):
 def test_home_shows_games_leaders_and_recent_results(client, league):
     page = page_of(client, "/")
     assert "Nacho Pile" in page and "Chicken Foot" in page and "Chickie Nuggs" in page
-    assert '<li><a href="/players/ann/">Ann</a> <span class="muted">' in page  # a leader of Nacho Pile
+    assert (
+        '<li><a href="/players/ann/"><bdi>Ann</bdi></a> <span class="muted">' in page
+    )  # a leader of Nacho Pile
     assert f'href="/matches/{league[2].pk}/">#{league[2].pk}</a>' in page
     assert "No tournament is being played right now." in page and "No tournament is open for sign-up." in page
 
@@ -47,11 +49,11 @@ def test_home_shows_live_and_open_tournaments_but_no_draft(client, db):
     live = page[page.index('id="live-heading"') : page.index('id="upcoming-heading"')]
     upcoming = page[page.index('id="upcoming-heading"') :]
     spring = (
-        '<a href="/tournaments/spring-open/">Spring Open</a> <span class="muted">Nacho Pile · 8 '
+        '<a href="/tournaments/spring-open/"><bdi>Spring Open</bdi></a> <span class="muted">Nacho Pile · 8 '
         "players</span>"
     )
     assert spring in live
-    assert '<a href="/tournaments/autumn-open-day/">Autumn Open Day</a>' in upcoming
+    assert '<a href="/tournaments/autumn-open-day/"><bdi>Autumn Open Day</bdi></a>' in upcoming
     assert "Secret Draft" not in page
 
 
@@ -79,10 +81,10 @@ def test_home_query_count_does_not_grow_with_rows(
 def test_players_lists_people_and_points_to_the_bots_list(client, players, staff):
     bot = search_bot(staff)
     page = page_of(client, "/players/")
-    assert '<a href="/players/ann/">Ann</a>' in page
+    assert '<a href="/players/ann/"><bdi>Ann</bdi></a>' in page
     assert bot.player.name not in page
     assert '<a href="/bots/bots/" id="bots-list">their own list</a>' in page
-    assert f'<a href="{bot.get_absolute_url()}">{bot.label}</a>' in page_of(client, "/bots/bots/")
+    assert f'<a href="{bot.get_absolute_url()}"><bdi>{bot.label}</bdi></a>' in page_of(client, "/bots/bots/")
     bot_player_page = page_of(client, bot.player.get_absolute_url())
     assert f'A bot: <a href="{bot.get_absolute_url()}">its bot page</a>' in bot_player_page
 
@@ -132,7 +134,10 @@ def test_a_tournament_match_links_to_its_round(client, db):
     play_round(tournament, organizer)
     match = Match.objects.filter(tournament_table__round__tournament=tournament).first()
     page = page_of(client, match.get_absolute_url())
-    assert '<a id="match-event" href="/tournaments/spring-open/rounds/1/">Spring Open, round 1</a>' in page
+    assert (
+        '<a id="match-event" href="/tournaments/spring-open/rounds/1/"><bdi>Spring Open</bdi>, round 1</a>'
+        in page
+    )
 
 
 def test_a_bot_league_match_links_to_its_league(client, staff):
@@ -140,7 +145,7 @@ def test_a_bot_league_match_links_to_its_league(client, staff):
     league_start(league_id=league.pk)
     match = Match.objects.filter(bot_fixture__league=league).first()
     page = page_of(client, match.get_absolute_url())
-    assert f'<a id="match-event" href="/bots/{league.pk}/">Nacho season</a>' in page
+    assert f'<a id="match-event" href="/bots/{league.pk}/"><bdi>Nacho season</bdi></a>' in page
 
 
 def test_a_finished_leagues_live_part_carries_its_status_and_no_pause(client, staff):

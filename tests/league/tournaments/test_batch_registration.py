@@ -100,7 +100,7 @@ def test_the_page_shows_the_batch_line_by_line_and_asks_to_confirm_new_players(c
     page = preview.content.decode()
     assert preview.status_code == 200
     assert "Check the new players before they are created." in page
-    assert "Priyaa\n — <strong>new player</strong>: did you mean <q>Priya</q>?" in page
+    assert "<bdi>Priyaa</bdi>\n — <strong>new player</strong>: did you mean <q><bdi>Priya</bdi></q>?" in page
     assert '<button type="submit">Yes, register all 2, creating the new player</button>' in page
     assert open_day.registrations.count() == 0
     confirm = preview.context["register_form"]

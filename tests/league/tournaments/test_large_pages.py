@@ -51,7 +51,7 @@ def test_standings_and_players_come_100_rows_a_page(client, large):
     assert '<a href="?standings=2#standings">‹ Previous 100</a>' in last
     assert "Players 201–210 of 210" in last
     players = last.split('id="players"')[1].split("</table>")[0]
-    assert re.findall(r"<td>(P\d{3})", players) == [f"P{number:03d}" for number in range(201, 211)]
+    assert re.findall(r"<td><bdi>(P\d{3})</bdi>", players) == [f"P{number:03d}" for number in range(201, 211)]
     fragment = client.get(f"{url}?fragment=live&standings=2").content.decode()
     assert standings_names(fragment) == [f"p{number:03d}" for number in range(101, 201)]
 

@@ -225,7 +225,9 @@ def test_the_holder_leaves_an_email_and_is_mailed_once_when_their_table_is_out(o
     table = table_of(round_row, "Ada")
     assert len(mail.outbox) == 1
     assert mail.outbox[0].to == ["ada@example.org"]
-    assert f"Your table is out in Spring Open: round 1, table {table.number}." in mail.outbox[0].body
+    assert (
+        f"Your table is out in \u2068Spring Open\u2069: round 1, table {table.number}." in mail.outbox[0].body
+    )
     assert token not in mail.outbox[0].body
 
 

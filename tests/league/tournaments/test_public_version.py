@@ -355,6 +355,7 @@ def _tournament_finish(organizer):
 # Each write that changes a public page, with a scenario: (tournament, the call).
 CHANGES = {
     "tournament_update": _tournament("tournament_update", name="Spring Cup"),
+    "tournament_names_set": _tournament("tournament_names_set", short_names=True),
     "tournament_schedule": _tournament(
         "tournament_schedule", make=signup, time_zone="Europe/Berlin", starts_at="2099-12-05 10:00"
     ),

@@ -302,7 +302,9 @@ def test_an_invitee_accepts_on_their_page(client, league, host):
     page = host_client.post(f"/tournaments/{league.slug}/invite/", {"username": " bea "}, follow=True)
     assert "Bea is invited: they accept or decline on their page." in page.content.decode()
     organizer_view = page.content.decode()
-    invited_list = '<div id="invited"><p class="muted">Invited, not answered yet:</p><ul>\n<li>Bea <form'
+    invited_list = (
+        '<div id="invited"><p class="muted">Invited, not answered yet:</p><ul>\n<li><bdi>Bea</bdi> <form'
+    )
     assert invited_list in organizer_view
     assert f'action="/tournaments/{league.slug}/invite/" class="inline-form" id="invite"' in organizer_view
     client.logout()

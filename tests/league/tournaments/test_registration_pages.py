@@ -30,7 +30,7 @@ def text(response, element_id: str) -> str:
     html = response.content.decode()
     match = re.search(rf'<(\w+)[^>]*id="{element_id}"[^>]*>(.*?)</\1>', html, re.S)
     assert match, f"no element #{element_id}"
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", match.group(2))).strip()
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", re.sub(r"</?bdi>", "", match.group(2)))).strip()
 
 
 @pytest.fixture

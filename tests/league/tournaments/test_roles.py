@@ -143,6 +143,24 @@ def test_the_organizers_page_adds_and_removes_roles(client, organizer, running, 
     ]
 
 
+def test_the_organizers_page_finds_user_names_whatever_their_case(client, organizer, running, scorer):
+    """Sign-up keeps user names unique regardless of case, so the roles page finds "Helper" as "HELPER"."""
+    UserFactory(username="Helper")
+    client.force_login(organizer)
+    url = f"/tournaments/{running.slug}/organizers/"
+    added = client.post(url, {"username": "HELPER", "role": "scorekeeper"}, follow=True)
+    assert "Helper now keeps score at this tournament." in added.content.decode()
+    again = client.post(url, {"username": "helper", "role": "scorekeeper"})
+    assert again.status_code == 400
+    assert "Helper keeps score here already" in again.content.decode()
+    removed = client.post(f"{url}remove/", {"username": "hELPER", "role": "scorekeeper"}, follow=True)
+    assert "Helper no longer has that role here." in removed.content.decode()
+    assert [(role.username, role.role) for role in selectors.roles(running)] == [
+        ("organizer", "organizer"),
+        ("scorer", "scorekeeper"),
+    ]
+
+
 @pytest.mark.parametrize("who", ["stranger", "scorer", "player"])
 def test_adding_a_role_reveals_nothing_to_who_may_not_add(client, running, scorer, stranger, who):
     """The same 403, word for word, whether the user name exists or not: pages and API."""

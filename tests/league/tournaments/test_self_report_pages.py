@@ -17,7 +17,9 @@ from tests.league.tournaments.test_self_report import with_accounts
 
 
 def text(response) -> str:
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode())).split())
+    """The visible text of the page: inline <bdi> around names dropped, other tags as spaces."""
+    page = re.sub(r"</?bdi>", "", response.content.decode())
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
 def signed_in(user) -> Client:

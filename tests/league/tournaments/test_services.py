@@ -38,7 +38,11 @@ def settings(**overrides):
         ({"leftovers": "sideways"}, "leftovers", "leftovers must be one of short, long, byes"),
         ({"options": {"speed": 2}}, "options", "unknown option speed"),
         ({"points": {"4": [3, 2, 1]}}, "points", "a table of 4 needs 4 place points, got 3"),
-        ({"points": {"4": [0, 1, 2, 3]}}, "points", "place points for a table of 4 must not increase"),
+        (
+            {"points": {"4": [0, 1, 2, 3]}},
+            "points",
+            "place points for a table of 4 must not increase: 0, 1, 2, 3",
+        ),
         ({"tiebreaks": ["points", "coin_toss"]}, "tiebreaks", "unknown tie-break 'coin_toss'"),
         ({"tiebreaks": ["wins", "wins"]}, "tiebreaks", "each tie-break is listed once"),
         ({"format": "single_elimination", "advance": 3}, "advance", "fewer than 3 players must advance"),

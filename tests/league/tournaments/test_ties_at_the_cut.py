@@ -134,7 +134,8 @@ def test_the_page_asks_who_goes_through_and_shows_the_message(client, cup, organ
     assert Table.objects.get(round=first, number=1).match.result_versions.get().advancing == [dov]
     round_page = client.get(f"/tournaments/{tournament.slug}/rounds/1/").content.decode()
     assert (
-        'Dov<span class="place">1st · 0.5 pt</span> <span class="muted">· goes through</span>' in round_page
+        '<bdi>Dov</bdi><span class="place">1st · 0.5 pt</span> <span class="muted">· goes through</span>'
+        in round_page
     )
 
 

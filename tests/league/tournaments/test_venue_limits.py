@@ -25,7 +25,7 @@ User = get_user_model()
 VENUE = "203.0.113.7"
 LOGIN = "/accounts/login/"
 GOOD = "correct horse 9"
-LINK = re.compile(r"^http://testserver(/accounts/signup/[^/\s]+/)$", re.MULTILINE)
+LINK = re.compile(r"^http://localhost:8000(/accounts/signup/[^/\s]+/)$", re.MULTILINE)
 
 
 def sign_up(client: Client, n: int):

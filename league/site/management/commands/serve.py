@@ -91,6 +91,15 @@ def _password(path) -> str | None:
         return None
 
 
+def serve_site_url(host: str, port: int) -> str:
+    """The address mails link to when `SITE_URL` is not set: this server's host and port (a server listening
+    on every address is reached as localhost)."""
+    shown = "localhost" if host in ("0.0.0.0", "::", "") else host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}"
+
+
 def serve_banner(
     *, url: str, admin_password: str | None, demo_password: str | None, worker_ready: bool, verbose: bool
 ) -> str:
@@ -199,6 +208,7 @@ class Command(BaseCommand):
             "beat": [*celery, "beat", "-l", level, "-s", beat_schedule],
         }
         environment = {**os.environ, "LOG_LEVEL": level.upper(), "PYTHONUNBUFFERED": "1"}
+        environment.setdefault("SITE_URL", serve_site_url(host, port))
         relay = OutputRelay()
         processes: dict[str, subprocess.Popen] = {}
         stopping = False
