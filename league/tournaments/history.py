@@ -208,9 +208,9 @@ def load_history(
 
 def _entries(registered, names: bool) -> list[HistoryEntry]:
     if not names:
-        return [HistoryEntry(*row, None) for row in registered.values_list(*REGISTRATION_FIELDS)]
+        return [HistoryEntry._make((*row, None)) for row in registered.values_list(*REGISTRATION_FIELDS)]
     values = registered.values_list(*REGISTRATION_FIELDS, "player__name", "player__slug")
-    return [HistoryEntry(*row[:-2], HistoryPlayer(row[1], row[-2], row[-1])) for row in values]
+    return [HistoryEntry._make((*row[:-2], HistoryPlayer(row[1], row[-2], row[-1]))) for row in values]
 
 
 def _played(

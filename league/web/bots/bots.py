@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from games.core.errors import ReplayError
-from league.bots import sandbox_selectors, selectors, uploads
+from league.bots import pages, selectors, uploads
 from league.bots.drawings import replay_frame
 from league.bots.models import BotDefinition
 from league.core.bodies import takes_body
@@ -42,28 +42,8 @@ def bot_list(request: HttpRequest) -> HttpResponse:
 
 
 def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    bot = get_object_or_404(
-        BotDefinition.objects.select_related("player", "previous", "program").defer("program__content"), pk=pk
-    )
-    versions = list(selectors.bot_versions(bot))
-    return render(
-        request,
-        "bots/bot.html",
-        {
-            "bot": bot,
-            "game_name": game_name(bot.game_id),
-            "versions": versions,
-            "newer": next(
-                (version for version in versions if version.version > bot.version and version.is_ready), None
-            ),
-            "leagues": selectors.bot_leagues(bot),
-            "sandbox": sandbox_selectors.sandbox_status() if bot.is_external else None,
-            "max_processes": settings.SANDBOX_MAX_PROCESSES,
-            "rates": selectors.bot_forfeit_rates(bot, viewer=request.user),
-            "matches": selectors.bot_matches(bot, viewer=request.user),
-            "can_read_logs": uploads.can_read_logs(request.user, bot),
-        },
-    )
+    page = pages.bot_page(pk, request.user)
+    return render(request, "bots/bot.html", dict(vars(page)))
 
 
 class UploadForm(forms.Form):
