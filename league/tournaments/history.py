@@ -16,7 +16,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, cast
 
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.urls import reverse
 
 from league.matches.models import Match, MatchSeat
@@ -71,6 +71,9 @@ class HistoryPlayer(NamedTuple):
         return reverse("players:detail", kwargs={"slug": self.slug})
 
 
+STATUS_LABELS = {value: str(label) for value, label in Registration.Status.choices}
+
+
 class HistoryEntry(NamedTuple):
     """A registration of a history: its status and seed, the rounds it entered and left after, and its
     player's name and slug (None in a history loaded with `names=False`)."""
@@ -84,7 +87,7 @@ class HistoryEntry(NamedTuple):
     player: HistoryPlayer | None
 
     def get_status_display(self) -> str:
-        return str(Registration.Status(self.status).label)
+        return STATUS_LABELS[self.status]
 
 
 @dataclass
@@ -166,7 +169,7 @@ def load_history(
     round_rows = list(tournament.round_set.order_by("number").defer(*(() if quality else ROUND_REPORT)))
     registered = tournament.registrations.order_by("seed", "id")
     if not played:
-        return History(tournament, _entries(registered, names), round_rows, {}, {}, {})
+        return History(tournament, entries_of(registered, names=names), round_rows, {}, {}, {})
     where: dict[str, Any] = {"round__tournament": tournament}
     if round_number is not None:
         where["round__number"] = round_number
@@ -192,7 +195,7 @@ def load_history(
         players.update(pid for listed in found.values() for table in listed for pid in table.planned_seats)
         players.update(seat.player_id for listed in seats.values() for seat in listed)
         registered = registered.filter(player_id__in=players)
-    registrations = _entries(registered, names)
+    registrations = entries_of(registered, names=names)
     # advancing__isnull=False: every decider is a list of player ids
     deciders = cast(
         dict[int, list[int]],
@@ -206,7 +209,9 @@ def load_history(
     return History(tournament, registrations, round_rows, found, seats, results, deciders, voided)
 
 
-def _entries(registered, names: bool) -> list[HistoryEntry]:
+def entries_of(registered: QuerySet[Registration], *, names: bool) -> list[HistoryEntry]:
+    """The registrations `registered` as `HistoryEntry`s (with their players' names and slugs if `names`),
+    in their order, read as values."""
     if not names:
         return [HistoryEntry._make((*row, None)) for row in registered.values_list(*REGISTRATION_FIELDS)]
     values = registered.values_list(*REGISTRATION_FIELDS, "player__name", "player__slug")

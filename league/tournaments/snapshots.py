@@ -44,7 +44,7 @@ from django.utils import timezone
 from league.core.errors import UserError
 from league.pairing import Standing
 from league.tournaments import ranking, selectors
-from league.tournaments.history import History, load_history
+from league.tournaments.history import History, entries_of, load_history
 from league.tournaments.models import Registration, StandingsChunk, StandingsSnapshot, Table, Tournament
 
 CHUNK = 100  # rows per stored chunk: a page of standings (views.STANDINGS_PER_PAGE) reads one
@@ -222,7 +222,8 @@ class StandingsList(Sequence):
         return (self.computed or [])[start:stop]
 
     def _rows(self, chosen: list[Standing]) -> list[selectors.StandingRow]:
-        registrations = Registration.objects.filter(tournament=self.tournament).select_related("player")
+        registrations = Registration.objects.filter(tournament=self.tournament).order_by()
         if len(chosen) <= PAGE_LOOKUP:
             registrations = registrations.filter(player_id__in=[standing.id for standing in chosen])
-        return selectors.standing_rows(chosen, {reg.player_id: reg for reg in registrations})
+        entries = entries_of(registrations, names=True)  # values, not model instances: a page has hundreds
+        return selectors.standing_rows(chosen, {entry.player_id: entry for entry in entries})
