@@ -23,7 +23,7 @@ from league.pairing import (
 )
 from league.tournaments import ranking, seam
 from league.tournaments.formats import flows, table_cut
-from league.tournaments.history import History
+from league.tournaments.history import History, HistoryTable
 from league.tournaments.models import Round, Tournament
 from league.tournaments.models import Table as TableRow
 
@@ -31,7 +31,7 @@ from league.tournaments.models import Table as TableRow
 def is_finished(history: History, completed: Round) -> bool:
     """Whether the tournament is over once `completed` (the latest round) is complete."""
     tournament = history.tournament
-    planned = seam.planned_rounds(history)
+    planned = seam.planned_rounds(history.tournament, history)
     if planned is not None:
         return completed.number >= planned
     if not completed.final:
@@ -99,14 +99,14 @@ class BracketFlow:
     ready: list[ReadyMatch]
     rounds: list[FlowRound]
     finished: bool
-    live: dict[str, TableRow]
+    live: dict[str, HistoryTable]
     feeds: dict[str, tuple[str, ...]]
     drawn: PairingBracket
 
 
-def live_tables(history: History, first_round: int) -> dict[str, TableRow]:
+def live_tables(history: History, first_round: int) -> dict[str, HistoryTable]:
     """The table each bracket match is played at (the latest; a table reset by a correction is not live)."""
-    live: dict[str, TableRow] = {}
+    live: dict[str, HistoryTable] = {}
     for round_row in history.round_rows:
         if round_row.number < first_round:
             continue
@@ -165,7 +165,7 @@ def bracket_flow(history: History) -> BracketFlow | None:
 
 def correction_resets(
     history: History, table: TableRow, places: Sequence[int], advancing: Sequence[int] | None
-) -> list[TableRow]:
+) -> list[HistoryTable]:
     """The live tables a correction at bracket table `table` would undo: when the new places (and decider)
     change who won or lost, every later match its result feeds (directly or through other matches) that
     already has a table, in round and table order. [] when the outcome stays."""

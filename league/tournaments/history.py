@@ -2,18 +2,22 @@
 queries and turned into the pure layer's results (`PlayedRound`, `TableResult`) that pairing, standings and
 the bracket flow read.
 
-It has three shapes, by what reads it: model instances (`load_history`: pages that link players and tables),
-plain values (`load_facts`: the services and the standings snapshot), and one round's tables with the names
-of the players it shows (`load_round_part`); `load_outline` reads the registrations and round rows alone.
+One shape, one loader: `load_history` returns a `History` whose tables (`HistoryTable`) and registrations
+(`HistoryEntry`) are plain values (a 10,000-player event has tens of thousands of them: model instances cost
+more than the pairing itself). Its arguments choose what it reads, never the shape it returns: the players'
+names (`names=`), one round's tables (`round_number=`, `tables=`), the round rows' quality reports
+(`quality=`), or the round rows and registrations alone (`played=False`). Callers needing less ignore
+fields.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, NamedTuple, TypeVar, cast, overload
+from typing import Any, NamedTuple, cast
 
-from django.db.models import F
+from django.db.models import F, QuerySet
+from django.urls import reverse
 
 from league.matches.models import Match, MatchSeat
 from league.pairing import PlayedRound, TableResult
@@ -33,15 +37,61 @@ class SeatRow(NamedTuple):
     score: int | None
 
 
-# What a history holds of each table and registration: model instances (`load_history`), or plain values
-# (`TableFacts` and `RegistrationFacts` of `load_facts` and `load_outline`, `ShownTable` and
-# `ShownRegistration` of `load_round_part`). Code that reads any history reads the fields they share.
-TableT = TypeVar("TableT")
-RegistrationT = TypeVar("RegistrationT")
+class HistoryMatch(NamedTuple):
+    """What a history knows of a table's match."""
+
+    pk: int
+    status: str
+    result_version: int
+
+
+class HistoryTable(NamedTuple):
+    """A table of a history: its round, number and label, how it was closed, its match, the seats planned
+    (a draft's; a published table's seats are its match's, `History.seats`) and the players marked absent."""
+
+    pk: int
+    round_id: int
+    number: int
+    label: str
+    closed_as: str
+    match_id: int | None
+    match: HistoryMatch | None
+    planned_seats: list[int]
+    absent: list[int]
+
+
+class HistoryPlayer(NamedTuple):
+    """The player of a registration, as pages show them (a history loaded with `names=True`)."""
+
+    pk: int
+    name: str
+    slug: str
+
+    def get_absolute_url(self) -> str:
+        return reverse("players:detail", kwargs={"slug": self.slug})
+
+
+STATUS_LABELS = {value: str(label) for value, label in Registration.Status.choices}
+
+
+class HistoryEntry(NamedTuple):
+    """A registration of a history: its status and seed, the rounds it entered and left after, and its
+    player's name and slug (None in a history loaded with `names=False`)."""
+
+    pk: int
+    player_id: int
+    seed: int | None
+    status: str
+    entered_round: int
+    left_after_round: int | None
+    player: HistoryPlayer | None
+
+    def get_status_display(self) -> str:
+        return STATUS_LABELS[self.status]
 
 
 @dataclass
-class History(Generic[TableT, RegistrationT]):
+class History:
     """A tournament as the pure layer sees it: registrations, and every published round's results.
 
     `round_rows` are the rounds in order, `tables` their tables (by round id, in table order, with the
@@ -53,9 +103,9 @@ class History(Generic[TableT, RegistrationT]):
     """
 
     tournament: Tournament
-    registrations: list[RegistrationT]
+    registrations: list[HistoryEntry]
     round_rows: list[Round]
-    tables: dict[int, list[TableT]]
+    tables: dict[int, list[HistoryTable]]
     seats: dict[int, list[SeatRow]]
     rounds: dict[int, PlayedRound]
     deciders: dict[int, list[int]] = field(default_factory=dict)
@@ -66,7 +116,7 @@ class History(Generic[TableT, RegistrationT]):
         """Seed of every player who ever took part (withdrawn players excluded)."""
         return {
             reg.player_id: reg.seed
-            for reg in cast(list[AnyRegistration], self.registrations)  # each kind holds these fields
+            for reg in self.registrations
             if reg.status != Registration.Status.WITHDRAWN and reg.seed is not None
         }
 
@@ -78,138 +128,7 @@ class History(Generic[TableT, RegistrationT]):
         ]
 
 
-def load_history(tournament: Tournament) -> History[TableRow, Registration]:
-    """Registrations (with players), rounds, tables with their matches, seats, and the deciders of ties at
-    elimination cuts (`ResultVersion.advancing` of the counting versions), in five queries.
-
-    Seats are read as plain values: a tournament of a thousand players has thousands of them, and model
-    instances (or a prefetch per match) would cost more than the pairing itself.
-    """
-    return _load(tournament, {"round__tournament": tournament})
-
-
-class MatchFacts(NamedTuple):
-    """What a lean history knows of a table's match."""
-
-    pk: int
-    status: str
-    result_version: int
-
-
-class TableFacts(NamedTuple):
-    """A table as a lean history holds it: the fields the pairing, standings and bracket flow read (not its
-    planned seats or absent players: the seats are the match's)."""
-
-    pk: int
-    round_id: int
-    number: int
-    label: str
-    closed_as: str
-    match_id: int | None
-    match: MatchFacts | None
-
-
-class RegistrationFacts(NamedTuple):
-    """A registration as a lean history holds it (no player row: names are not needed to pair or rank)."""
-
-    pk: int
-    player_id: int
-    seed: int | None
-    status: str
-    entered_round: int
-    left_after_round: int | None
-
-
-class ShownTable(NamedTuple):
-    """A table as a partial history (`load_round_part`) holds it: what a round's page shows, read as
-    values."""
-
-    pk: int
-    round_id: int
-    number: int
-    label: str
-    closed_as: str
-    match_id: int | None
-    match: MatchFacts | None
-    planned_seats: list[int]
-    absent: list[int]
-
-
-class PlayerFacts(NamedTuple):
-    """The player of a partial history's registration: what a round's page shows of them."""
-
-    pk: int
-    name: str
-    slug: str
-
-
-class ShownRegistration(NamedTuple):
-    """A registration as a partial history (`load_round_part`) holds it: its facts and the player's name and
-    slug, read as values (a page of 100 tables seats hundreds of players: model instances cost more than the
-    queries)."""
-
-    pk: int
-    player_id: int
-    seed: int | None
-    status: str
-    entered_round: int
-    left_after_round: int | None
-    player: PlayerFacts
-
-
-# A registration of any history (see `History`).
-AnyRegistration = Registration | RegistrationFacts | ShownRegistration
-
-
-def load_facts(tournament: Tournament) -> History[TableFacts, RegistrationFacts]:
-    """The history of `load_history` read as plain values: its tables are `TableFacts`, its registrations
-    `RegistrationFacts` (without the players). Everything computed from a history (pairing, standings,
-    the bracket flow) reads it the same; it serves the services and the standings snapshot, which need no
-    model instances of a 10,000-player event's tens of thousands of tables. Nothing from it is saved."""
-    return _load(tournament, {"round__tournament": tournament}, lean=True)
-
-
-def load_outline(
-    tournament: Tournament, *, registrations: bool = True
-) -> History[TableFacts, RegistrationFacts]:
-    """The registrations (as `RegistrationFacts`: statuses and seeds, no players) and round rows alone, in
-    two queries: no tables, seats or results. It serves what reads only those (`planned_rounds`, the byes
-    panel, counts of players); standings and pairing need `load_history` or `load_facts`."""
-    round_rows = list(tournament.round_set.order_by("number").defer(*ROUND_REPORT))
-    if not registrations:  # the round rows alone
-        return History(tournament, [], round_rows, {}, {}, {})
-    rows = tournament.registrations.order_by("seed", "id").values_list(*REGISTRATION_FACTS)
-    return History(tournament, list(map(RegistrationFacts._make, rows)), round_rows, {}, {}, {})
-
-
-def has_bracket(tournament: Tournament) -> bool:
-    """Whether the tournament draws a bracket: an elimination, or a stage sequence once its top cut has a
-    round (a draft counts)."""
-    if tournament.is_elimination:
-        return True
-    return (
-        tournament.format == Tournament.Format.STAGES
-        and tournament.round_set.filter(number__gt=tournament.rounds or 0).exists()
-    )
-
-
-def load_round_part(
-    tournament: Tournament, number: int, tables: tuple[int, int] | None = None
-) -> History[ShownTable, ShownRegistration]:
-    """A partial history for the page of one round: every round row, but only the tables of round `number`
-    (with table numbers from `tables[0]` to `tables[1]` when given) with their matches, seats and deciders,
-    and only the registrations (as `ShownRegistration`s: facts, name and slug) of the players at those tables
-    and of every round's byes, walkovers, requested byes and sit-outs; its tables are `ShownTable`s.
-
-    Its `rounds` and anything computed from them (standings, pairing) are not the tournament's: it serves
-    to show that round (a 10,000-player round is shown a page of tables at a time), nothing else."""
-    where: dict[str, Any] = {"round__tournament": tournament, "round__number": number}
-    if tables is not None:
-        where["number__range"] = tables
-    return _load(tournament, where, partial=True)
-
-
-TABLE_FACTS = (
+TABLE_FIELDS = (
     "id",
     "round_id",
     "number",
@@ -218,85 +137,65 @@ TABLE_FACTS = (
     "match_id",
     "match__status",
     "match__result_version",
+    "planned_seats",
+    "absent",
 )
 ROUND_REPORT = ("quality",)  # a round's quality report (hundreds of kB at 10,000 players): read where shown
-REGISTRATION_FACTS = ("id", "player_id", "seed", "status", "entered_round", "left_after_round")
+REGISTRATION_FIELDS = ("id", "player_id", "seed", "status", "entered_round", "left_after_round")
 
 
-@overload
-def _load(
+def load_history(
     tournament: Tournament,
-    where: dict[str, Any],
     *,
-    partial: Literal[False] = ...,
-    lean: Literal[False] = ...,
-) -> History[TableRow, Registration]: ...
-@overload
-def _load(
-    tournament: Tournament, where: dict[str, Any], *, partial: Literal[False] = ..., lean: Literal[True]
-) -> History[TableFacts, RegistrationFacts]: ...
-@overload
-def _load(
-    tournament: Tournament, where: dict[str, Any], *, partial: Literal[True], lean: Literal[False] = ...
-) -> History[ShownTable, ShownRegistration]: ...
-def _load(
-    tournament: Tournament, where: dict[str, Any], *, partial: bool = False, lean: bool = False
-) -> History[Any, Any]:
-    round_rows = list(
-        tournament.round_set.order_by("number").defer(*(ROUND_REPORT if lean or partial else ()))
-    )
-    tables: dict[int, list[TableRow | TableFacts | ShownTable]] = {row.pk: [] for row in round_rows}
-    found = TableRow.objects.filter(**where).order_by("round_id", "number")
-    if lean:
-        for pk, round_id, number, label, closed, match_id, status, version in found.values_list(*TABLE_FACTS):
-            facts = MatchFacts(match_id, status, version) if match_id is not None else None
-            tables[round_id].append(TableFacts(pk, round_id, number, label, closed, match_id, facts))
-    elif partial:
-        for (
-            pk,
-            round_id,
-            number,
-            label,
-            closed,
-            match_id,
-            status,
-            version,
-            planned,
-            absent,
-        ) in found.values_list(*TABLE_FACTS, "planned_seats", "absent"):
-            facts = MatchFacts(match_id, status, version) if match_id is not None else None
-            tables[round_id].append(
-                ShownTable(pk, round_id, number, label, closed, match_id, facts, planned, absent)
-            )
-    else:
-        for table_row in found.select_related("match"):
-            tables[table_row.round_id].append(table_row)
+    round_number: int | None = None,
+    tables: tuple[int, int] | None = None,
+    names: bool = True,
+    quality: bool = False,
+    played: bool = True,
+) -> History:
+    """The tournament's history: every round row, registration, table, seat and decider of a tie at an
+    elimination cut (`ResultVersion.advancing` of the counting versions), in five queries.
+
+    - `names=False` leaves out the players' names (the registrations' `player` is None): pairing, standings
+      and the bracket flow need none.
+    - `round_number=N` reads only round N's tables (with table numbers from `tables[0]` to `tables[1]` when
+      given), their seats and deciders, and only the registrations of the players they seat and of every
+      round's byes, walkovers, requested byes and sit-outs: a round's page (a 10,000-player round is shown a
+      page of tables at a time). Its `rounds` and anything computed from them are not the tournament's.
+    - `quality=True` reads the round rows' quality reports (the API's rounds show them).
+    - `played=False` reads the round rows and registrations alone, in two queries: what reads only those
+      (`seam.planned_rounds`, counts of players); no tables, seats or results.
+    """
+    round_rows = list(tournament.round_set.order_by("number").defer(*(() if quality else ROUND_REPORT)))
+    registered = tournament.registrations.order_by("seed", "id")
+    if not played:
+        return History(tournament, entries_of(registered, names=names), round_rows, {}, {}, {})
+    where: dict[str, Any] = {"round__tournament": tournament}
+    if round_number is not None:
+        where["round__number"] = round_number
+        if tables is not None:
+            where["number__range"] = tables
+    found: dict[int, list[HistoryTable]] = {row.pk: [] for row in round_rows}
+    rows = TableRow.objects.filter(**where).order_by("round_id", "number").values_list(*TABLE_FIELDS)
+    for pk, round_id, number, label, closed, match_id, status, version, planned, absent in rows:
+        match = HistoryMatch(match_id, status, version) if match_id is not None else None
+        found[round_id].append(
+            HistoryTable(pk, round_id, number, label, closed, match_id, match, planned, absent)
+        )
     through = {f"match__tournament_table__{key}": value for key, value in where.items()}
     seats: dict[int, list[SeatRow]] = {}
-    rows = MatchSeat.objects.filter(**through).order_by("match_id", "seat")
-    for match_id, seat, player_id, place, score in rows.values_list(
+    seat_rows = MatchSeat.objects.filter(**through).order_by("match_id", "seat")
+    for match_id, seat, player_id, place, score in seat_rows.values_list(
         "match_id", "seat", "player_id", "place", "score"
     ):
         seats.setdefault(match_id, []).append(SeatRow(seat, player_id, place, score))
-    registered = tournament.registrations.select_related("player").order_by("seed", "id")
-    if partial:
+    if round_number is not None:  # the players the round's part shows
         players = {pid for row in round_rows for pid in (*row.byes, *row.advanced, *row.sat_out)}
         players.update(pid for row in round_rows for pid, _ in row.requested_byes)
-        # a partial history's tables are ShownTables, which carry their planned seats
-        shown = cast(dict[int, list[ShownTable]], tables)
-        players.update(pid for listed in shown.values() for table in listed for pid in table.planned_seats)
+        players.update(pid for listed in found.values() for table in listed for pid in table.planned_seats)
         players.update(seat.player_id for listed in seats.values() for seat in listed)
         registered = registered.filter(player_id__in=players)
-    registrations: list[Registration] | list[RegistrationFacts] | list[ShownRegistration]
-    if lean:
-        registrations = list(map(RegistrationFacts._make, registered.values_list(*REGISTRATION_FACTS)))
-    elif partial:
-        values = registered.values_list(*REGISTRATION_FACTS, "player__name", "player__slug")
-        registrations = [
-            ShownRegistration._make((*row[:-2], PlayerFacts(row[1], *row[-2:]))) for row in values
-        ]
-    else:
-        registrations = list(registered)
+    registrations = entries_of(registered, names=names)
     # advancing__isnull=False: every decider is a list of player ids
     deciders = cast(
         dict[int, list[int]],
@@ -306,6 +205,27 @@ def _load(
             ).values_list("match_id", "advancing")
         ),
     )
+    results, voided = _played(tournament, round_rows, found, seats, deciders)
+    return History(tournament, registrations, round_rows, found, seats, results, deciders, voided)
+
+
+def entries_of(registered: QuerySet[Registration], *, names: bool) -> list[HistoryEntry]:
+    """The registrations `registered` as `HistoryEntry`s (with their players' names and slugs if `names`),
+    in their order, read as values."""
+    if not names:
+        return [HistoryEntry._make((*row, None)) for row in registered.values_list(*REGISTRATION_FIELDS)]
+    values = registered.values_list(*REGISTRATION_FIELDS, "player__name", "player__slug")
+    return [HistoryEntry._make((*row[:-2], HistoryPlayer(row[1], row[-2], row[-1]))) for row in values]
+
+
+def _played(
+    tournament: Tournament,
+    round_rows: list[Round],
+    tables: dict[int, list[HistoryTable]],
+    seats: dict[int, list[SeatRow]],
+    deciders: dict[int, list[int]],
+) -> tuple[dict[int, PlayedRound], dict[int, list[TableResult]]]:
+    """Each published round as a `PlayedRound`, and the bracket matches voided with both players absent."""
     rounds: dict[int, PlayedRound] = {}
     voided: dict[int, list[TableResult]] = {}
     for round_row in round_rows:
@@ -341,4 +261,4 @@ def _load(
         rounds[round_row.number] = PlayedRound(
             tables=tuple(results), byes=tuple(round_row.byes), requested_byes=requested
         )
-    return History(tournament, registrations, round_rows, tables, seats, rounds, deciders, voided)
+    return rounds, voided

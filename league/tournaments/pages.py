@@ -23,24 +23,13 @@ from league.matches.models import Match
 from league.ratings.selectors import predictions_by_seat
 from league.tournaments import report_selectors, round_selectors, seam, selectors, services, snapshots
 from league.tournaments.formats import flows, has_bracket, is_swiss_round
-from league.tournaments.history import (
-    History as LoadedHistory,
-)
-from league.tournaments.history import (
-    RegistrationFacts,
-    TableFacts,
-    load_history,
-    load_outline,
-    load_round_part,
-)
+from league.tournaments.history import History, load_history
 from league.tournaments.models import Registration, Round, RoundTime, Table, Tournament
 
 # The tournament page shows the standings and the players this many rows at a time (`?standings=N`,
 # `?players=N`): a 10,000-player event is not one page of 20,000 rows.
 STANDINGS_PER_PAGE = 100
 PLAYERS_PER_PAGE = 100
-
-History = LoadedHistory[Table, Registration] | LoadedHistory[TableFacts, RegistrationFacts]
 
 
 @dataclass(frozen=True)
@@ -54,7 +43,7 @@ class TournamentLive:
     standings: Page
     tiebreak_columns: list[str]
     rounds: list[round_selectors.RoundSummary]
-    history: History | None  # the whole history with a bracket; else an outline (None for the live part)
+    history: History | None  # with a bracket only
     bracket_rounds: list[round_selectors.RoundView] | None  # with a bracket only
 
 
@@ -97,18 +86,12 @@ def tournament_live(
     user: User | AnonymousUser | None,
     *,
     standings_page: str | None,
-    live: bool = True,
 ) -> TournamentLive:
-    """The live part of the tournament page (with `live=False`, the history the whole page reads too)."""
+    """The live part of the tournament page."""
     organizer = selectors.is_organizer(user, tournament)
     # The whole history only where the page draws a bracket; the standings come from their snapshot
     # (`snapshots`), the rounds as counts (`round_selectors.round_summaries`), the players a page at a time.
-    full = has_bracket(tournament)
-    history: History | None = None
-    if full:
-        history = load_history(tournament)
-    elif not live:  # registrations' statuses only where the number of rounds depends on the field
-        history = load_outline(tournament, registrations=tournament.format == Tournament.Format.ROUND_ROBIN)
+    history = load_history(tournament) if has_bracket(tournament) else None
     round_views = round_selectors.round_summaries(tournament, include_drafts=organizer)
     last = round_views[-1] if round_views else None
     flowing = last is not None and last.row.status != Round.Status.DRAFT and flows(tournament, last.number)
@@ -117,13 +100,13 @@ def tournament_live(
         organizer=organizer,
         flowing=flowing,
         standings=Paginator(
-            snapshots.standings_list(tournament, history if full else None, allow_stale=True),
+            snapshots.standings_list(tournament, history, allow_stale=True),
             STANDINGS_PER_PAGE,
         ).get_page(standings_page),
         tiebreak_columns=[name for name in tournament.tiebreaks if name not in ("points", "seed")],
         rounds=round_views,
         history=history,
-        bracket_rounds=round_selectors.rounds(history, include_drafts=organizer) if full else None,
+        bracket_rounds=round_selectors.rounds(history, include_drafts=organizer) if history else None,
     )
 
 
@@ -143,7 +126,7 @@ def tournament_page(
     players_page: str | None,
 ) -> TournamentPage:
     """The whole tournament page for `user` (its forms aside)."""
-    live = tournament_live(tournament, user, standings_page=standings_page, live=False)
+    live = tournament_live(tournament, user, standings_page=standings_page)
     organizer = live.organizer
     rows = tournament.registrations.select_related("player").order_by("seed", "id")
     listed = rows.exclude(status__in=QUEUED)
@@ -157,7 +140,7 @@ def tournament_page(
         next_table=round_selectors.next_bracket_table(tournament) if live.flowing else None,
         game_name=game_name(tournament.game_id),
         last_round=last,
-        planned_rounds=seam.planned_rounds(cast(LoadedHistory, live.history)),  # loaded for the whole page
+        planned_rounds=seam.planned_rounds(tournament, live.history),
         registrations=listed,  # read only by an organizer's form before the start
         players_page=Paginator(listed, PLAYERS_PER_PAGE).get_page(players_page),
         waitlist=waiting,
@@ -174,17 +157,21 @@ def tournament_page(
         round_times=list(tournament.round_times.all()),
         can_register=organizer and services.registration_open(tournament),
         table_rule=seam.table_spec(tournament),
-        byes=bye_choices(tournament, organizer, cast(History, live.history), own),
+        byes=bye_choices(tournament, organizer, live.history, own),
     )
 
 
 def bye_choices(
-    tournament: Tournament, organizer: bool, history: History, own: Registration | None
+    tournament: Tournament, organizer: bool, history: History | None, own: Registration | None
 ) -> ByeChoices:
-    """The byes and breaks part of the tournament page, for an organizer or for `own` registration."""
+    """The byes and breaks part of the tournament page, for an organizer or for `own` registration (the
+    rounds generated read from `history` when the page loaded it)."""
     if tournament.status == Tournament.Status.FINISHED or not is_swiss_round(tournament, 1):
         return ByeChoices(rounds=[])
-    generated = history.round_rows[-1].number if history.round_rows else 0
+    if history is not None:
+        generated = history.round_rows[-1].number if history.round_rows else 0
+    else:
+        generated = tournament.round_set.aggregate(last=Max("number"))["last"] or 0
     last = tournament.rounds or 0
     rounds = [number for number in range(generated + 1, last + 1) if is_swiss_round(tournament, number)]
     own = own if own is not None and own.status == Registration.Status.ACTIVE else None
@@ -205,8 +192,8 @@ def round_state(
     tournament: Tournament, number: int, organizer: bool, tables: tuple[int, int] | None = None
 ) -> tuple:
     """The round's history (only that round's tables, within table numbers `tables` when given:
-    `load_round_part`), every round's view and this round's; 404 for a round not shown."""
-    history = load_round_part(tournament, number, tables)
+    `load_history(round_number=...)`), every round's view and this round's; 404 for a round not shown."""
+    history = load_history(tournament, round_number=number, tables=tables)
     views = round_selectors.rounds(history, include_drafts=organizer)
     view = next((view for view in views if view.number == number), None)
     if view is None:

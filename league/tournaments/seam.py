@@ -41,7 +41,7 @@ from league.pairing import (
 )
 from league.pairing.round_robin import default_rounds
 from league.pairing.scoring import TIEBREAKS
-from league.tournaments.history import History
+from league.tournaments.history import History, load_history
 from league.tournaments.models import Registration, Tournament
 
 __all__ = (
@@ -271,15 +271,17 @@ def quality_after_adjust(history: History, number: int, tables: list[list[int]],
     return report
 
 
-def planned_rounds(history: History) -> int | None:
+def planned_rounds(tournament: Tournament, history: History | None = None) -> int | None:
     """How many rounds a Swiss or round-robin tournament (or a stage sequence's first stage) plays;
-    None for elimination, whose length the bracket decides."""
-    tournament = history.tournament
+    None for elimination, whose length the bracket decides. A round robin without a set number of rounds
+    counts its field: from `history` when given, else from its registrations."""
     if tournament.format == Tournament.Format.SWISS:
         return tournament.rounds
     if tournament.format == Tournament.Format.ROUND_ROBIN:
         if tournament.rounds:
             return tournament.rounds
+        if history is None:
+            history = load_history(tournament, names=False, played=False)
         field = _fixed_field(history) or _active(history)
         return default_rounds(len(field), table_spec(tournament)) if len(field) >= 2 else None
     return None

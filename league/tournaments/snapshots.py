@@ -44,7 +44,7 @@ from django.utils import timezone
 from league.core.errors import UserError
 from league.pairing import Standing
 from league.tournaments import ranking, selectors
-from league.tournaments.history import History, load_facts
+from league.tournaments.history import History, entries_of, load_history
 from league.tournaments.models import Registration, StandingsChunk, StandingsSnapshot, Table, Tournament
 
 CHUNK = 100  # rows per stored chunk: a page of standings (views.STANDINGS_PER_PAGE) reads one
@@ -112,7 +112,7 @@ def standings_list(
     if allow_stale and stored is not None and _may_serve_stale(stored[1], stored[2]):
         refresh_soon(tournament.pk, key)
         return StandingsList(tournament, stored[0], stored[1], as_of=stored[2])
-    computed = ranking.standings_of(history if history is not None else load_facts(tournament))
+    computed = ranking.standings_of(history if history is not None else load_history(tournament, names=False))
     if fingerprint(tournament) == key:
         _store(tournament, key, [[getattr(standing, name) for name in FIELDS] for standing in computed])
     return StandingsList(tournament, key, len(computed), computed)
@@ -216,11 +216,14 @@ class StandingsList(Sequence):
             first = (start // CHUNK) * CHUNK
             if len(rows) == min(self.count_of_rows, ((stop - 1) // CHUNK + 1) * CHUNK) - first:
                 return [Standing(*row) for row in rows[start - first : stop - first]]
-            self.computed = ranking.standings_of(load_facts(self.tournament))  # replaced meanwhile
+            self.computed = ranking.standings_of(
+                load_history(self.tournament, names=False)
+            )  # replaced meanwhile
         return (self.computed or [])[start:stop]
 
     def _rows(self, chosen: list[Standing]) -> list[selectors.StandingRow]:
-        registrations = Registration.objects.filter(tournament=self.tournament).select_related("player")
+        registrations = Registration.objects.filter(tournament=self.tournament).order_by()
         if len(chosen) <= PAGE_LOOKUP:
             registrations = registrations.filter(player_id__in=[standing.id for standing in chosen])
-        return selectors.standing_rows(chosen, {reg.player_id: reg for reg in registrations})
+        entries = entries_of(registrations, names=True)  # values, not model instances: a page has hundreds
+        return selectors.standing_rows(chosen, {entry.player_id: entry for entry in entries})

@@ -1,5 +1,5 @@
-"""The match pages, under the `matches` namespace: the list of matches, a match's page, a new match and its
-result entry (staff)."""
+"""The match pages, under the `matches` namespace: the list of matches, a match's page
+(`league.results.pages.match_page`), a new match and its result entry (staff)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
 
-from league.core.catalogue import game_choices, game_name, game_spec
+from league.core.catalogue import game_choices, game_spec
 from league.core.errors import UserError
 from league.core.forms import add_user_error
 from league.core.http import SignedInRequest
 from league.matches.forms import MatchForm
 from league.matches.models import Match
-from league.matches.selectors import match_list, verification_of, visible_to
-from league.ratings.selectors import predictions_by_seat
+from league.matches.selectors import match_list, visible_to
+from league.results import pages
 from league.results.entry import result_entry_form
 from league.results.selectors import match_detail, owner_entry
 from league.results.services import match_create, result_submit
@@ -46,14 +46,8 @@ def _match_or_404(request: HttpRequest, pk: int) -> Match:
 
 
 def match_page(request: HttpRequest, pk: int) -> HttpResponse:
-    match = _match_or_404(request, pk)
-    context = {
-        "match": match,
-        "game_name": game_name(match.game_id),
-        "forecasts": predictions_by_seat([match.pk]),
-        "verification": verification_of(match) if match.record is not None else None,
-    }
-    return render(request, "matches/detail.html", context)
+    page = pages.match_page(pk, request.user)
+    return render(request, "matches/detail.html", dict(vars(page)))
 
 
 @staff_member_required

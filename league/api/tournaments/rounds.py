@@ -107,7 +107,7 @@ def _round_view(round_row: Round, user) -> object:
     organizer = selectors.is_organizer(user, round_row.tournament)
     if round_row.status == Round.Status.DRAFT and not organizer:
         raise Http404("no such round")
-    history = load_history(round_row.tournament)
+    history = load_history(round_row.tournament, quality=True)
     return next(
         view for view in round_selectors.rounds(history, include_drafts=True) if view.row.pk == round_row.pk
     )

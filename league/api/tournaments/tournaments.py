@@ -539,9 +539,8 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Regist
     def rounds(self, request, pk=None):
         """Every round with its tables, seats, places and points (draft rounds for organizers only)."""
         tournament = self.get_object()
-        views = round_selectors.rounds(
-            load_history(tournament), include_drafts=selectors.is_organizer(request.user, tournament)
-        )
+        organizer = selectors.is_organizer(request.user, tournament)
+        views = round_selectors.rounds(load_history(tournament, quality=True), include_drafts=organizer)
         return Response(TournamentRoundSerializer(views, many=True).data)
 
     @extend_schema(

@@ -25,7 +25,7 @@ from league.matches.models import Match
 from league.matches.services import check_owned
 from league.results.services import matches_create, result_void
 from league.tournaments.bracket_reading import BracketFlow, bracket_flow
-from league.tournaments.history import load_facts
+from league.tournaments.history import load_history
 from league.tournaments.models import Round, Table, Tournament
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.common import tournament_locked
@@ -41,7 +41,7 @@ def bracket_sync(*, tournament: Tournament, by: User | None) -> list[Table]:
     tournament = tournament_locked(tournament)
     opened: list[Table] = []
     while True:
-        history = load_facts(tournament)
+        history = load_history(tournament, names=False)
         flow = bracket_flow(history)
         if flow is None:
             return []

@@ -22,7 +22,7 @@ from league.tournaments import seam, snapshots
 from league.tournaments.bracket_reading import is_finished
 from league.tournaments.errors import StateConflict
 from league.tournaments.formats import flows, is_swiss_round
-from league.tournaments.history import History, load_facts
+from league.tournaments.history import History, load_history
 from league.tournaments.models import ByeRequest, Registration, Round, Table, Tournament
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.brackets import bracket_sync
@@ -54,8 +54,8 @@ def round_generate(*, tournament: Tournament, by: User) -> Round:
                 f"round {last.number} is not complete yet: the next round waits for every result"
             )
         number = 1 if last is None else last.number + 1
-        history = load_facts(tournament)
-        planned = seam.planned_rounds(history)
+        history = load_history(tournament, names=False)
+        planned = seam.planned_rounds(history.tournament, history)
         if planned is not None and number > planned and tournament.format != Tournament.Format.STAGES:
             raise StateConflict(f"all {planned} rounds are played: finish the tournament")
         requests = _requests_for(history, number)
@@ -136,7 +136,7 @@ def _check_adjustable(round_row: Round, tournament: Tournament, *, between_table
 
 def _store_adjusted(round_row: Round, tables: list[Table]) -> None:
     Table.objects.bulk_update(tables, ["planned_seats"])
-    history = load_facts(round_row.tournament)
+    history = load_history(round_row.tournament, names=False)
     ordered = sorted(tables, key=lambda table: table.number)
     round_row.quality = seam.quality_after_adjust(
         history, round_row.number, [table.planned_seats for table in ordered], list(round_row.byes)
@@ -303,7 +303,7 @@ def round_complete(*, round_row: Round, by: User) -> Round:
         locked.completed_at = timezone.now()
         locked.save(update_fields=["status", "completed_at"])
         audit(tournament, by, Action.ROUND_COMPLETED, round=locked.number)
-        if is_finished(load_facts(tournament), locked):
+        if is_finished(load_history(tournament, names=False), locked):
             tournament.status = Tournament.Status.FINISHED
             tournament.save(update_fields=["status"])
             audit(tournament, by, Action.FINISHED, after_round=locked.number, early=False)

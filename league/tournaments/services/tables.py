@@ -192,7 +192,12 @@ def _later_matches(table: Table, places: list[int] | None, advancing: list[int] 
     """The live tables of later matches whose players a new result at `table` (`places`) would change."""
     if places is None or not table.published_match.result_version:
         return []
-    return correction_resets(load_history(table.round.tournament), table, places, advancing)
+    later = correction_resets(load_history(table.round.tournament, names=False), table, places, advancing)
+    if not later:
+        return []
+    # the rows themselves, to reset (the history holds their values)
+    rows = Table.objects.select_related("round", "match").in_bulk([row.pk for row in later])
+    return [rows[row.pk] for row in later]
 
 
 def _check_later_round(
@@ -202,7 +207,7 @@ def _check_later_round(
     round exists (`pod_correction_round`): that round was seated from the result being corrected. A
     draft can be discarded first; a published round stays, so such a correction is refused for good."""
     tournament_locked(tournament)
-    later = pod_correction_round(load_history(tournament), table, places, decider)
+    later = pod_correction_round(load_history(tournament, names=False), table, places, decider)
     if later is None:
         return
     head = f"the result of {table.label} already sent players to round {later.number}"

@@ -205,6 +205,7 @@ def table_cards(context) -> str:
     reported = reports.open if reports else {}
     my_player_id = context.get("my_player_id") if context.get("self_report") else None
     can_score = context.get("can_score")
+    short = bool(context.get("short_names"))
     parts = []
     for table in view.tables:
         number = table.number
@@ -225,7 +226,7 @@ def table_cards(context) -> str:
             badge += ' <span class="badge disputed">disputed</span>'
         parts.append(
             f'\n<section class="table-card" id="table-{number}">\n<h3>Table {number}{label}\n{badge}</h3>\n'
-            f'<ol start="1">{table_seats(table, chances=bool(can_score), short=bool(context.get("short_names")))}</ol>\n'
+            f'<ol start="1">{table_seats(table, chances=bool(can_score), short=short)}</ol>\n'
         )
         if my_player_id and table.match_id:
             for seat in table.seats:

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from games.core.errors import ReplayError
 from games.viewer.drawing import replay_frame
-from league.bots import sandbox_selectors, selectors, uploads
+from league.bots import pages, selectors, uploads
 from league.bots.models import BotDefinition
 from league.bots.services.definitions import TIME_BANK_DEFAULT, TIME_BANK_SECONDS
 from league.core.bodies import takes_body
@@ -43,28 +43,8 @@ def bot_list(request: HttpRequest) -> HttpResponse:
 
 
 def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    bot = get_object_or_404(
-        BotDefinition.objects.select_related("player", "previous", "program").defer("program__content"), pk=pk
-    )
-    versions = list(selectors.bot_versions(bot))
-    return render(
-        request,
-        "bots/bot.html",
-        {
-            "bot": bot,
-            "game_name": game_name(bot.game_id),
-            "versions": versions,
-            "newer": next(
-                (version for version in versions if version.version > bot.version and version.is_ready), None
-            ),
-            "leagues": selectors.bot_leagues(bot),
-            "sandbox": sandbox_selectors.sandbox_status() if bot.is_external else None,
-            "max_processes": settings.SANDBOX_MAX_PROCESSES,
-            "rates": selectors.bot_forfeit_rates(bot, viewer=request.user),
-            "matches": selectors.bot_matches(bot, viewer=request.user),
-            "can_read_logs": uploads.can_read_logs(request.user, bot),
-        },
-    )
+    page = pages.bot_page(pk, request.user)
+    return render(request, "bots/bot.html", dict(vars(page)))
 
 
 class UploadForm(forms.Form):

@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from league.bots import sandbox_selectors, selectors
+from league.bots import pages, selectors
 from league.bots.models import BotDefinition, BotLeague
 from league.bots.services.leagues import SETTING_BOUNDS, league_create, league_pause, league_start
 from league.core.bounds import ROW_IDS, Bounds, whole_number
@@ -20,7 +20,6 @@ from league.core.catalogue import game_choices, game_name
 from league.core.errors import NotFound, UserError
 from league.core.forms import add_user_error
 from league.core.http import SignedInRequest
-from league.ratings.selectors import predictions_by_seat
 
 
 def league_list(request: HttpRequest) -> HttpResponse:
@@ -119,32 +118,17 @@ def league_new(request: SignedInRequest) -> HttpResponse:
     return render(request, "bots/league_new.html", {"form": form})
 
 
-def _league_context(request: HttpRequest, league: BotLeague) -> dict:
-    recent = list(selectors.league_recent_matches(league))
-    return {
-        "forecasts": predictions_by_seat([fixture.match_id for fixture in recent]),
-        "league": league,
-        "game_name": game_name(league.game_id),
-        "standings": selectors.league_standings(league),
-        "progress": selectors.league_progress(league),
-        "recent": recent,
-        "chart": selectors.league_chart(league),
-        "can_control": request.user.is_staff,
-        "sandbox_message": sandbox_selectors.sandbox_status(league).message,
-    }
-
-
 def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     league = get_object_or_404(BotLeague, pk=pk)
     if league.is_ladder:
         return redirect(league)
-    return render(request, "bots/league.html", _league_context(request, league))
+    return render(request, "bots/league.html", dict(vars(pages.league_page(league, request.user))))
 
 
 def league_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The part of the league page that refreshes itself while the league runs."""
     league = get_object_or_404(BotLeague, pk=pk)
-    return render(request, "bots/_league_live.html", _league_context(request, league))
+    return render(request, "bots/_league_live.html", dict(vars(pages.league_page(league, request.user))))
 
 
 CONTROLS = {"start": league_start, "resume": league_start, "pause": league_pause}

@@ -15,7 +15,7 @@ from league.web.tournaments.common import tournament_or_404
 def player_path(request: HttpRequest, slug: str, player_slug: str) -> HttpResponse:
     tournament = tournament_or_404(request, slug)
     history = load_history(tournament)
-    reg = next((reg for reg in history.registrations if reg.player.slug == player_slug), None)
+    reg = next((reg for reg in history.registrations if reg.player and reg.player.slug == player_slug), None)
     if reg is None or reg.status in (Registration.Status.WITHDRAWN, Registration.Status.INVITED):
         raise Http404("this player is not in the tournament")
     views = round_selectors.rounds(history, include_drafts=False)
