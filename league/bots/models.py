@@ -86,7 +86,18 @@ class BotDefinition(models.Model):
     class Meta:
         ordering = ["game_id", "name", "-version"]
         constraints = [
-            models.UniqueConstraint(fields=["game_id", "name", "version"], name="bot_version_unique"),
+            # A bot's identity is (author, game, name, version): two authors may each have their "Hen
+            # Pecker", and one author a "Hen Pecker" in each game. Unowned bots (built-ins) share one space.
+            models.UniqueConstraint(
+                fields=["created_by", "game_id", "name", "version"],
+                condition=models.Q(created_by__isnull=False),
+                name="bot_version_unique_per_author",
+            ),
+            models.UniqueConstraint(
+                fields=["game_id", "name", "version"],
+                condition=models.Q(created_by__isnull=True),
+                name="bot_version_unique_unowned",
+            ),
             models.CheckConstraint(
                 condition=(models.Q(kind="builtin") & ~models.Q(strategy=""))
                 | (models.Q(kind="external") & models.Q(strategy="")),
@@ -115,6 +126,11 @@ class BotDefinition(models.Model):
     @property
     def label(self) -> str:
         return self.name if self.version == 1 else f"{self.name} v{self.version}"
+
+    @property
+    def line(self) -> dict[str, object]:
+        """The filter of every version of this bot: its author's, of its game, under its name."""
+        return {"created_by_id": self.created_by_id, "game_id": self.game_id, "name": self.name}
 
     @property
     def is_external(self) -> bool:

@@ -35,13 +35,11 @@ from kombu.exceptions import KombuError
 
 from league.bots.budget import DEFAULT_MEMORY_MB, check_seat_memory
 from league.bots.models import BotDefinition
-from league.bots.services.definitions import check_bot_description, check_bot_name
+from league.bots.services.definitions import bot_player_create, check_bot_description, check_bot_name
 from league.bots.services.ladders import ladders_follow_new_version
 from league.core import events
 from league.core.catalogue import game_spec
 from league.core.errors import Conflict, ErrorCode, Forbidden, TooMany, UserError
-from league.players.models import Player
-from league.players.services import player_create
 from league.programs.archives import CheckedProgram, ProgramRefused, check_program
 from league.programs.checking import compile_check, python_sources
 from league.programs.models import Program
@@ -131,11 +129,12 @@ def check_throttle(user: User) -> None:
         )
 
 
-def _latest_version(game_id: str, name: Any) -> BotDefinition | None:
+def _latest_version(by: User, game_id: str, name: Any) -> BotDefinition | None:
+    """The latest version of `by`'s bot `name` for the game, or None."""
     if not isinstance(name, str):
         return None
     return (
-        BotDefinition.objects.filter(game_id=game_id, name__iexact=name.strip())
+        BotDefinition.objects.filter(created_by=by, game_id=game_id, name__iexact=name.strip())
         .order_by("-version")
         .select_related("program")
         .first()
@@ -152,20 +151,21 @@ def bot_upload(
 ) -> BotDefinition:
     """Register the next version of the bot `name` of `game_id` from an uploaded program (`data`, its bytes).
 
-    A name no bot of the game has makes version 1 (the uploader is its author); the name of the uploader's own
-    uploaded bot makes its next version (`previous` is the latest); the name of anyone else's bot is refused.
+    A name none of the uploader's bots of the game has makes version 1 (the uploader is its author); the name
+    of the uploader's own uploaded bot makes its next version (`previous` is the latest). Other authors' bots
+    and people of the same name block nothing: a bot's identity is (author, game, name, version).
     The version is stored `checking`: its modules are compiled by `bot_check`, queued after the commit.
     """
     if by is None or not by.is_authenticated:
         raise NotSignedIn("sign in to upload a bot")
     check_throttle(by)
     spec = game_spec(game_id, field="game")
-    latest = _latest_version(spec.id, name)
+    latest = _latest_version(by, spec.id, name)
     if latest is None:
-        cleaned = check_bot_name(name, game_id=spec.id)
-    elif latest.created_by_id != by.pk or not latest.is_uploaded:
+        cleaned = check_bot_name(name, game_id=spec.id, by=by)
+    elif not latest.is_uploaded:
         raise UserError(
-            f"there is already a bot called {latest.name!r} for this game, by someone else: "
+            f"your bot {latest.name!r} for this game is not an upload (staff registered it): "
             "choose another name",
             field="name",
             code=ErrorCode.DUPLICATE,
@@ -194,14 +194,14 @@ def bot_upload(
             program = program_store(checked, data)
             version = 1 if latest is None else latest.version + 1
             current = (
-                BotDefinition.objects.filter(game_id=spec.id, name=cleaned).aggregate(v=Max("version"))["v"]
+                BotDefinition.objects.filter(created_by=by, game_id=spec.id, name=cleaned).aggregate(
+                    v=Max("version")
+                )["v"]
                 or 0
             )
             if current + 1 != version:
                 raise IntegrityError("another version was uploaded meanwhile")
-            player = player_create(
-                name=cleaned if version == 1 else f"{cleaned} v{version}", kind=Player.Kind.BOT
-            )
+            player = bot_player_create(name=cleaned, version=version, author=by)
             uploaded = BotDefinition.objects.create(
                 name=cleaned,
                 version=version,

@@ -134,8 +134,8 @@ def _may_act_for(bot: BotDefinition, by: User | AnonymousUser | None) -> None:
 
 
 def _version_chain(bot: BotDefinition) -> set[int]:
-    """The ids of every version of `bot`'s line (its game and name)."""
-    return set(BotDefinition.objects.filter(game_id=bot.game_id, name=bot.name).values_list("pk", flat=True))
+    """The ids of every version of `bot`'s line (its author, game and name)."""
+    return set(BotDefinition.objects.filter(**bot.line).values_list("pk", flat=True))
 
 
 def _log(
@@ -212,9 +212,7 @@ def ladders_follow_new_version(*, bot: BotDefinition) -> list[int]:
     if not bot.is_ready or retired(bot):
         return []
     older = set(
-        BotDefinition.objects.filter(game_id=bot.game_id, name=bot.name, version__lt=bot.version).values_list(
-            "pk", flat=True
-        )
+        BotDefinition.objects.filter(**bot.line, version__lt=bot.version).values_list("pk", flat=True)
     )
     ladder_ids = LeagueEntry.objects.filter(bot_id__in=older, league__kind=BotLeague.Kind.LADDER).values_list(
         "league_id", flat=True

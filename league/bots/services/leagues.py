@@ -71,7 +71,7 @@ def retired(bot: BotDefinition) -> bool:
     """Whether a newer ready version of this bot exists (it has retired: it enters nothing new). A newer
     upload still checking, or refused, retires nothing."""
     return BotDefinition.objects.filter(
-        game_id=bot.game_id, name=bot.name, version__gt=bot.version, state=BotDefinition.State.READY
+        **bot.line, version__gt=bot.version, state=BotDefinition.State.READY
     ).exists()
 
 
