@@ -221,6 +221,11 @@ class BotLeague(models.Model):
         default=20,
         help_text="Ladders: a bot that entered is drawn first until it has this many matches in the ladder.",
     )
+    withdraw_after_forfeits = models.PositiveSmallIntegerField(
+        default=5,
+        help_text="Ladders: a bot whose seat forfeits this many rated matches in a row is withdrawn (an "
+        "entry-log event) and its author told; 0 never withdraws.",
+    )
     pace = models.CharField(max_length=10, choices=Pace.choices, default=Pace.FAST)
     interval_seconds = models.PositiveIntegerField(
         default=60, help_text="Scheduled pace: seconds between rounds."
@@ -272,6 +277,11 @@ class LeagueEntry(models.Model):
 
     league = models.ForeignKey(BotLeague, on_delete=models.CASCADE, related_name="entries")
     bot = models.ForeignKey(BotDefinition, on_delete=models.PROTECT, related_name="entries")
+    forfeit_streak = models.PositiveIntegerField(
+        default=0,
+        help_text="Its rated matches here forfeited in a row, as they are stored (a match without a forfeit "
+        "resets it).",
+    )
 
     class Meta:
         ordering = ["league", "bot"]

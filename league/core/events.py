@@ -24,6 +24,9 @@ Each signal, when it is sent, and its payload:
 - `bot_match_voided`: a league fixture's or challenge's match is voided because its workers were lost (its
   lease expired too often). `match_id`.
 - `bot_checked`: the check of an uploaded bot version ends: ready, or refused (with the reason). `bot_id`.
+- `bot_forfeited`: a bot's seat forfeits a rated match of a league or ladder after one it played through (the
+  first of a run), or a ladder withdraws it for forfeiting its `withdraw_after_forfeits` in a row. `bot_id`,
+  `league_id`, `match_id` (the forfeited match), `streak` (forfeits in a row), `withdrawn`.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ tournament_finished = Signal()
 league_round_rated = Signal()
 bot_match_voided = Signal()
 bot_checked = Signal()
+bot_forfeited = Signal()
 
 
 def emit(signal: Signal, **payload: Any) -> None:

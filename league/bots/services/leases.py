@@ -36,6 +36,7 @@ from django.utils import timezone
 from league.bots.models import BotLeague, ChallengeMatch, Fixture, LeasedWork
 from league.bots.sandbox_selectors import external_seat
 from league.bots.services.challenges import challenges_finish, queue_challenge_work
+from league.bots.services.ladders import entries_count_forfeits
 from league.bots.services.leagues import queue_work
 from league.core import bulk, events
 from league.matches.models import Match
@@ -257,13 +258,24 @@ def _program_logs(items: Sequence[Played]) -> list[ProgramLog]:
     ]
 
 
+def _rated_seats(owners: Mapping[int, int], items: Sequence[Played]) -> list[tuple[int, int, int, bool]]:
+    """(league id, match id, bot id, forfeited) of each seat of the stored fixtures, in their order."""
+    seats = []
+    for item in items:
+        forfeited = {forfeit["seat"] for forfeit in item.record["end"]["forfeits"]}
+        for seat, bot_id in enumerate(item.bot_ids):
+            seats.append((owners[item.id], item.match_id, bot_id, seat in forfeited))
+    return seats
+
+
 def leases_store(kind: Kind, *, token: str, played: Sequence[Played], pool_id: int | None = None) -> int:
     """Store played matches of `kind` whose lease `token` still holds: their system results (record, result
     version 1, seats' places, through `league.results`), their programs' logs, and the rows done.
 
     One transaction; rows another worker took over (after the reaper) are skipped. Returns how many were
     stored. With `pool_id` (a league's or ladder's pool) the pool is marked for an update from the earliest
-    stored match; a challenge's matches are unrated.
+    stored match, and each seat's forfeits in a row are counted (`entries_count_forfeits`: a ladder
+    withdraws a bot that forfeits too many); a challenge's matches are unrated.
     """
     if not played:
         return 0
@@ -282,6 +294,8 @@ def leases_store(kind: Kind, *, token: str, played: Sequence[Played], pool_id: i
         items = [by_id[row_id] for row_id, _ in held]
         results_record_played(played=[PlayedMatch(item.match_id, pool_id, item.record) for item in items])
         program_logs_add(logs=_program_logs(items))
+        if pool_id is not None:  # rated: a league's or ladder's fixtures, owned by the league
+            entries_count_forfeits(seats=_rated_seats(dict(held), items))
         bulk.update(
             work.model,
             ("seconds",),

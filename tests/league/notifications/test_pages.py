@@ -59,7 +59,15 @@ def test_mail_settings_are_saved_per_kind_or_all(people):
     preference = MailPreference.objects.get(user=people[0])
     assert (preference.email_enabled, preference.muted_kinds) == (
         True,
-        ["account", "bot_checked", "bot_match_voided", "confirm_result", "invited", "table_disputed"],
+        [
+            "account",
+            "bot_checked",
+            "bot_forfeited",
+            "bot_match_voided",
+            "confirm_result",
+            "invited",
+            "table_disputed",
+        ],
     )
     page = client.get("/notifications/").content.decode()
     assert '<input type="checkbox" name="kinds" value="table_ready" checked>' in page
@@ -68,4 +76,4 @@ def test_mail_settings_are_saved_per_kind_or_all(people):
     assert "choose among the kinds of notification shown" in client.get("/notifications/").content.decode()
     client.post("/notifications/mail/", {})
     preference.refresh_from_db()
-    assert (preference.email_enabled, len(preference.muted_kinds)) == (False, 8)
+    assert (preference.email_enabled, len(preference.muted_kinds)) == (False, 9)
