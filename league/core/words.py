@@ -87,3 +87,8 @@ def option_words(game_id: str, options: Mapping[str, Any] | None) -> list[str]:
         if option.name in options and options[option.name] != option.default:
             changed.append(f"{_said(option.name).capitalize()}: {_said(options[option.name])}")
     return changed
+
+
+def protocol_seat_words(seat: int) -> str:
+    """A 0-based seat as a bot's author reads it: "seat 1 (protocol seat 0)"."""
+    return f"seat {seat + 1} (protocol seat {seat})"

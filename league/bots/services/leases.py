@@ -243,19 +243,23 @@ class Played:
 
 def _program_logs(items: Sequence[Played]) -> list[ProgramLog]:
     """The unsaved log rows of the played matches' external seats (`program_logs_add` stores them)."""
-    return [
-        ProgramLog(
-            match_id=item.match_id,
-            seat=log.seat,
-            bot_id=item.bot_ids[log.seat] if log.seat < len(item.bot_ids) else None,
-            forfeit=log.forfeit,
-            detail=log.detail,
-            output=log.output,
-            output_bytes=log.output_bytes,
+    rows = []
+    for item in items:
+        events = {forfeit["seat"]: forfeit["event"] for forfeit in item.record["end"]["forfeits"]}
+        rows.extend(
+            ProgramLog(
+                match_id=item.match_id,
+                seat=log.seat,
+                bot_id=item.bot_ids[log.seat] if log.seat < len(item.bot_ids) else None,
+                forfeit=log.forfeit,
+                detail=log.detail,
+                forfeit_event=events.get(log.seat),
+                output=log.output,
+                output_bytes=log.output_bytes,
+            )
+            for log in item.logs
         )
-        for item in items
-        for log in item.logs
-    ]
+    return rows
 
 
 def _rated_seats(owners: Mapping[int, int], items: Sequence[Played]) -> list[tuple[int, int, int, bool]]:

@@ -190,11 +190,7 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         "seats": seats,
         "record": record,
         "forfeits": [
-            (
-                forfeit["seat"] + 1,
-                forfeit["event"] + 1,
-                FORFEIT_WORDS.get(forfeit["reason"], forfeit["reason"]),
-            )
+            (forfeit["seat"], forfeit["event"], FORFEIT_WORDS.get(forfeit["reason"], forfeit["reason"]))
             for forfeit in record["end"]["forfeits"]
         ],
         "game_name": game_name(match.game_id),

@@ -253,6 +253,6 @@ def test_bots_that_raise_answer_illegally_or_hang_forfeit_and_the_league_goes_on
         assert details == {
             "Faller": "At decision 1, the bot raised RuntimeError: the bot fell over",
             "Cheater": "At decision 1, the bot played an illegal action 'fly away'",
-            "Hanger": "At decision 1, your program gave no answer within 5.2 s (killed): 0.2 s a move, and 5 s "
-            "more for the first answer (the program's start-up)",
+            "Hanger": "At decision 1, your program gave no answer within 5.2 s (killed): 0.2 s a move, and "
+            "5 s more for the first answer (the program's start-up)",
         }
