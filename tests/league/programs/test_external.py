@@ -93,8 +93,8 @@ def test_a_program_that_hangs_is_killed_and_forfeits_its_seat_with_a_timeout():
     assert record["outcome"]["places"] == [2, 1]
     assert programs[0].process.returncode == -9
     assert logs[0].detail == (
-        "gave no answer within 1 s (killed): 0.5 s a move, and 0.5 s more for the first answer (the program's "
-        "start-up)"
+        "gave no answer within 1 s (killed): 0.5 s a move, and 0.5 s more for the first answer (the "
+        "program's start-up)"
     )
     assert replay(record).is_terminal()
 
@@ -255,8 +255,8 @@ def test_an_answer_slow_to_parse_is_the_bots_time_out(monkeypatch):
 
     assert [(f["seat"], f["event"], f["reason"]) for f in record["end"]["forfeits"]] == [(0, 1, "timeout")]
     assert logs[0].detail == (
-        "answered too slowly: not read within 60 s, parsing it included (killed): 30 s a move, and 30 s more for "
-        "the first answer (the program's start-up)"
+        "answered too slowly: not read within 60 s, parsing it included (killed): 30 s a move, and 30 s "
+        "more for the first answer (the program's start-up)"
     )
     assert record["outcome"]["places"] == [2, 1]
 
