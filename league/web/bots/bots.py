@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from games.core.errors import ReplayError
+from games.core.protocol import Limits
 from league.bots import sandbox_selectors, selectors, uploads
 from league.bots.drawings import replay_frame
 from league.bots.models import BotDefinition
@@ -23,6 +24,9 @@ from league.core.forms import add_user_error
 from league.core.http import SignedInRequest
 from league.matches.models import Match
 from league.matches.selectors import match_visible, verification_of
+from league.programs.uploads import bots_python
+
+STARTUP_SECONDS = Limits().startup_seconds  # the first answer's allowance beside the move limit
 
 # A record's forfeit codes (games.core.record.FORFEIT_REASONS), as the replay page says them.
 FORFEIT_WORDS = {
@@ -59,6 +63,7 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "leagues": selectors.bot_leagues(bot),
             "sandbox": sandbox_selectors.sandbox_status() if bot.is_external else None,
             "max_processes": settings.SANDBOX_MAX_PROCESSES,
+            "startup_seconds": STARTUP_SECONDS,
             "rates": selectors.bot_forfeit_rates(bot, viewer=request.user),
             "matches": selectors.bot_matches(bot, viewer=request.user),
             "can_read_logs": uploads.can_read_logs(request.user, bot),
@@ -124,6 +129,9 @@ def bot_upload(request: SignedInRequest) -> HttpResponse:
             "quota_versions": settings.BOT_UPLOAD_QUOTA_VERSIONS,
             "quota_bytes": settings.BOT_UPLOAD_QUOTA_BYTES,
             "max_bytes": settings.BOT_UPLOAD_MAX_BYTES,
+            "python_version": bots_python(),
+            "move_seconds": BotDefinition._meta.get_field("move_seconds").default,
+            "startup_seconds": STARTUP_SECONDS,
         },
         status=400 if form.errors else 200,
     )

@@ -2,12 +2,15 @@
 forfeit's step of the replay, and a bot page that links an unplayed match to its match page, never to a
 replay that has nothing to show."""
 
+import subprocess
+
 from django.test import Client
 from django.urls import reverse
 
 from league.bots.uploads import bot_check, bot_upload
 from league.programs.models import ProgramLog
 from league.programs.services import program_logs_add
+from league.programs.uploads import bots_python
 from tests.factories import MatchFactory, UserFactory
 from tests.league.bots.crafted import BOT
 
@@ -60,3 +63,34 @@ def test_a_bot_page_links_a_scheduled_match_to_its_match_page_not_to_a_replay(cl
     )
     assert reverse("bots:replay", args=[scheduled.pk]) not in page
     assert client.get(reverse("bots:replay", args=[scheduled.pk])).status_code == 404
+
+
+def test_the_upload_page_states_the_python_version_the_folder_and_the_move_limit_with_the_start_up(db):
+    client = Client()
+    client.force_login(UserFactory())
+    page = client.get("/bots/bots/upload/").content.decode()
+    version = bots_python()
+    assert (
+        version
+        == subprocess.run(
+            ["/usr/bin/python3", "-c", "import platform; print(platform.python_version())"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
+    assert f"It runs with Python {version} and its standard library" in page
+    assert "its own files read-only at <code>/bot</code> (its working folder)" in page
+    assert (
+        "Each answer may take 1.0 s (the move limit), and the first 5.0 s more for the program's start-up"
+        in page
+    )
+
+
+def test_a_bot_page_states_the_start_up_allowance_beside_the_move_limit(client, db):
+    bot = upload(UserFactory(), "Timed")
+    page = client.get(f"/bots/bots/{bot.pk}/").content.decode()
+    assert (
+        "Limits</dt><dd>1.0 s a move, and 5.0 s more for the first answer (the program's start-up) · 60 s of CPU"
+        in page
+    )
