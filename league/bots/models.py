@@ -23,10 +23,12 @@ from django.urls import reverse
 
 
 class BotDefinition(models.Model):
-    """One version of a bot. An uploaded version starts `checking` (its modules are compiled by a worker,
-    `league.bots.uploads.bot_check`) and becomes `ready` or `refused` (with the reason); only a ready version
-    takes a seat, enters a league, a ladder or a challenge. Built-in strategies and registered programs are
-    ready from the start."""
+    """One version of a bot. An uploaded version starts `checking` (a worker compiles its modules and looks up
+    its imports, `league.bots.uploads.bot_check`): refused there (with the reason), or on to `validating`,
+    where it plays one unrated match per seat at the smallest and largest table of the ladders it would enter
+    (`league.bots.services.validations`), and then `ready`, or `failing` (with the reason). Only a ready
+    version takes a rated seat, enters a league, a ladder or a challenge. Built-in strategies and registered
+    programs are ready from the start."""
 
     class Kind(models.TextChoices):
         BUILTIN = "builtin", "Built-in strategy"
@@ -34,8 +36,10 @@ class BotDefinition(models.Model):
 
     class State(models.TextChoices):
         CHECKING = "checking", "Checking"
+        VALIDATING = "validating", "Validating"
         READY = "ready", "Ready"
         REFUSED = "refused", "Refused"
+        FAILING = "failing", "Failing"
 
     name = models.CharField(max_length=60, help_text="The bot's name, shared by all its versions.")
     version = models.PositiveIntegerField(default=1)
@@ -71,7 +75,10 @@ class BotDefinition(models.Model):
         default=State.READY,
         help_text="An upload is checked before it plays: only a ready version takes a seat.",
     )
-    refusal = models.TextField(blank=True, help_text="Why the check refused this version, for its author.")
+    refusal = models.TextField(
+        blank=True,
+        help_text="Why the check refused this version, or why its validation failed, for its author.",
+    )
     checked_at = models.DateTimeField(null=True, blank=True, help_text="When the check of its upload ended.")
     description = models.TextField(blank=True)
     player = models.OneToOneField("players.Player", on_delete=models.PROTECT, related_name="bot_definition")
@@ -113,7 +120,8 @@ class BotDefinition(models.Model):
                 name="bot_only_uploads_are_checked",
             ),
             models.CheckConstraint(
-                condition=models.Q(state__in=["checking", "ready", "refused"]), name="bot_state_known"
+                condition=models.Q(state__in=["checking", "validating", "ready", "refused", "failing"]),
+                name="bot_state_known",
             ),
         ]
 
@@ -462,3 +470,38 @@ class ChallengeMatch(LeasedWork):
 
     def __str__(self) -> str:
         return f"{self.challenge} #{self.index}"
+
+
+class ValidationMatch(LeasedWork):
+    """One unrated match of a new version's validation, with the lease of the worker playing it: the version
+    in seat `seat` of a table of random bots (`league.bots.services.validations`). A match whose version timed
+    out is played once more (`replay_of` names the first); a second time-out counts."""
+
+    bot = models.ForeignKey(
+        BotDefinition, on_delete=models.CASCADE, related_name="validations", db_index=False
+    )
+    index = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField(help_text="The version's seat (0-based, as in the protocol).")
+    replay_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="replays"
+    )
+    match = models.OneToOneField("matches.Match", on_delete=models.PROTECT, related_name="validation_match")
+
+    class Meta:
+        ordering = ["bot", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["bot", "index"], name="validation_index_unique"),
+            models.CheckConstraint(
+                condition=models.Q(done=False) | models.Q(lease_token="", lease_expires_at__isnull=True),
+                name="validation_done_has_no_lease",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["bot", "index"], condition=models.Q(done=False), name="validation_open"),
+            models.Index(
+                fields=["lease_expires_at"], condition=models.Q(done=False), name="validation_leases"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"validation of {self.bot} #{self.index}"

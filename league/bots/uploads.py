@@ -37,6 +37,7 @@ from league.bots.budget import DEFAULT_MEMORY_MB, check_seat_memory
 from league.bots.models import BotDefinition
 from league.bots.services.definitions import bot_player_create, check_bot_description, check_bot_name
 from league.bots.services.ladders import ladders_follow_new_version
+from league.bots.services.validations import validation_start
 from league.core import events
 from league.core.catalogue import game_spec
 from league.core.errors import Conflict, ErrorCode, Forbidden, TooMany, UserError
@@ -254,9 +255,11 @@ def uploads_recheck() -> list[int]:
 
 
 def bot_check(*, bot_id: int) -> str:
-    """Check an uploaded version in state `checking`: read its stored program again and compile every module
-    in a bounded child process (`league.programs.checking`); the version becomes `ready` (and follows its
-    predecessor into the ladders) or `refused` with the reason, and its author hears of it. Its state after.
+    """Check an uploaded version in state `checking`: read its stored program again, compile every module and
+    look up its imports in bounded child processes (`league.programs.checking`); the version becomes
+    `validating` (its matches scheduled, `league.bots.services.validations`; with BOT_VALIDATION off, `ready`
+    at once, following its predecessor into the ladders) or `refused` with the reason, and its author hears of
+    it. Its state after.
 
     Idempotent: a version that is no longer checking is left as it is. The compiling happens outside any
     transaction; the verdict is written under the version's row lock. CheckUnavailable (the machine cannot
@@ -274,6 +277,9 @@ def bot_check(*, bot_id: int) -> str:
     with transaction.atomic():
         locked = BotDefinition.objects.select_for_update().get(pk=bot_id)
         if locked.state != BotDefinition.State.CHECKING:
+            return locked.state
+        if refusal is None and settings.BOT_VALIDATION:
+            validation_start(bot=locked)  # its verdict, and its author's news, come with its matches
             return locked.state
         locked.state = BotDefinition.State.READY if refusal is None else BotDefinition.State.REFUSED
         locked.refusal = refusal or ""

@@ -279,10 +279,14 @@ def notify_bot_match_voided(*, match_id: int) -> list[int]:
 def notify_bot_checked(*, bot_id: int) -> list[int]:
     """'Your upload is ready' or 'your upload was refused: why' to the author of an uploaded bot version."""
     bot = BotDefinition.objects.filter(pk=bot_id, created_by__isnull=False).first()
-    if bot is None or bot.state == BotDefinition.State.CHECKING:
+    if bot is None or bot.state in (BotDefinition.State.CHECKING, BotDefinition.State.VALIDATING):
         return []
     if bot.state == BotDefinition.State.READY:
         text = f"{bot.label} passed the check of uploads: it can enter ladders, leagues and challenges now."
+    elif bot.state == BotDefinition.State.FAILING:
+        text = f"{bot.label} failed its validation matches: {bot.refusal}"
+        if len(text) > 300:
+            text = text[:299] + "…"
     else:
         text = f"{bot.label} was refused by the check of uploads: {bot.refusal}"
         if len(text) > 300:

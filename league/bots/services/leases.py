@@ -1,7 +1,8 @@
 """The leased-work pipeline: the one claim, renewal, store and reap of every match a worker plays.
 
 Work comes in kinds (`Kind`): a league's fixtures, a ladder's fixtures (both `Fixture` rows, owned by a
-`BotLeague` of that kind) and challenge matches (`ChallengeMatch`, owned by a `Challenge`). Their rows share
+`BotLeague` of that kind), challenge matches (`ChallengeMatch`, owned by a `Challenge`) and the matches of a
+new version's validation (`ValidationMatch`, owned by the `BotDefinition` it validates). Their rows share
 the lease columns (`league.bots.models.LeasedWork`); `KINDS`, the registry, says per kind which rows, in which
 order, and what else a store writes. Every step takes the kind, so that how much of the workers each kind
 gets can be set per kind without another pipeline.
@@ -17,7 +18,7 @@ gets can be set per kind without another pipeline.
   expiry (and tells its external seats' authors and staff), and queues work for what is left open.
 
 An upload's check (`league.bots.uploads.bot_check`) is not leased: it is an idempotent task of its own, queued
-again by a periodic sweep while the upload is still checking.
+again by a periodic sweep while the upload is still checking. Its validation, next, is (kind "validation").
 """
 
 from __future__ import annotations
@@ -33,11 +34,12 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from league.bots.models import BotLeague, ChallengeMatch, Fixture, LeasedWork
+from league.bots.models import BotLeague, ChallengeMatch, Fixture, LeasedWork, ValidationMatch
 from league.bots.sandbox_selectors import external_seat
 from league.bots.services.challenges import challenges_finish, queue_challenge_work
 from league.bots.services.ladders import entries_count_forfeits
 from league.bots.services.leagues import queue_work
+from league.bots.services.validations import validations_judge
 from league.core import bulk, events
 from league.matches.models import Match
 from league.matches.selectors import match_list
@@ -79,6 +81,7 @@ class Kind(StrEnum):
     LEAGUE = "league"
     LADDER = "ladder"
     CHALLENGE = "challenge"
+    VALIDATION = "validation"
 
 
 @dataclass(frozen=True)
@@ -123,8 +126,16 @@ KINDS: Mapping[Kind, WorkKind] = {
         ("id", "match_id", "seed", "index", "challenge__game_id", "challenge__options"),
         stored=challenges_finish,
     ),
+    Kind.VALIDATION: WorkKind(
+        Kind.VALIDATION,
+        ValidationMatch,
+        "bot_id",
+        ("bot_id", "index"),
+        ("id", "match_id", "seed", "index", "match__game_id", "match__options"),
+        stored=validations_judge,
+    ),
 }
-LEASED_MODELS: tuple[type[LeasedWork], ...] = (Fixture, ChallengeMatch)
+LEASED_MODELS: tuple[type[LeasedWork], ...] = (Fixture, ChallengeMatch, ValidationMatch)
 
 
 def league_kind(league: BotLeague) -> Kind:
@@ -324,7 +335,11 @@ def leases_reap(*, now: datetime | None = None) -> int:
     now = now or timezone.now()
     handed_back = 0
     with transaction.atomic():
-        for model, what in ((Fixture, "fixtures"), (ChallengeMatch, "challenge matches")):
+        for model, what in (
+            (Fixture, "fixtures"),
+            (ChallengeMatch, "challenge matches"),
+            (ValidationMatch, "validation matches"),
+        ):
             expired = list(
                 model.objects.select_for_update(skip_locked=True)
                 .filter(done=False, lease_expires_at__lt=now)
@@ -346,7 +361,10 @@ def leases_reap(*, now: datetime | None = None) -> int:
             "id", flat=True
         ):
             queue_work(league_id, 1)
-        if ChallengeMatch.objects.filter(done=False, lease_token="").exists():
+        if (
+            ChallengeMatch.objects.filter(done=False, lease_token="").exists()
+            or ValidationMatch.objects.filter(done=False, lease_token="").exists()
+        ):
             queue_challenge_work(1)
     return handed_back
 

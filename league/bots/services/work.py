@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 from django.db import DatabaseError, connection, transaction
 
-from league.bots.models import BotDefinition, BotLeague, ChallengeMatch, Fixture, LeagueEntry
+from league.bots.models import BotDefinition, BotLeague, ChallengeMatch, Fixture, LeagueEntry, ValidationMatch
 from league.bots.playing import SeatBot, play_league_match
 from league.bots.sandbox_selectors import external_seat
 from league.bots.services.challenges import queue_challenge_work
@@ -157,8 +157,12 @@ def proven_sandbox(*, league: BotLeague, worker: str) -> Sandbox | None:
 
 
 def _challenge_sandbox(worker: str) -> Sandbox | None:
-    """The sandbox for challenges' external seats, if this worker proved it (as for a league)."""
-    if not ChallengeMatch.objects.filter(done=False).filter(external_seat()).exists():
+    """The sandbox for challenges' and validations' external seats, if this worker proved it (as for a
+    league)."""
+    if not any(
+        model.objects.filter(done=False).filter(external_seat()).exists()
+        for model in (ChallengeMatch, ValidationMatch)
+    ):
         return None
     result = sandboxing.verdict()
     worker_probe_record(worker=worker, hostname=socket.gethostname(), result=result, seen=True)
@@ -167,21 +171,28 @@ def _challenge_sandbox(worker: str) -> Sandbox | None:
 
 class WorkClaim(NamedTuple):
     """What a worker should play next: a league's or ladder's fixtures (`league_id`: `work_play` it), or the
-    challenge matches it has just leased (`games`), or nothing."""
+    validation or challenge matches it has just leased (`games`, of `kind`), or nothing."""
 
     league_id: int | None
     games: list[Claimed]
+    kind: Kind = Kind.CHALLENGE
 
 
 def work_claim(
     *, token: str, limit: int = CHALLENGE_BATCH, external: bool = True, leagues: bool = True
 ) -> WorkClaim:
-    """League and ladder work first; else lease up to `limit` open challenge matches to `token`, oldest
-    challenge first, in match order. Without `external`, matches with an external program's seat stay."""
+    """League and ladder work first; else lease up to `limit` open validation matches to `token` (a new
+    version waits for them to enter anything), oldest version first; else challenge matches, oldest challenge
+    first, in match order. Without `external`, matches with an external program's seat stay."""
     if leagues:
         league_id = open_owner((Kind.LEAGUE, Kind.LADDER), external=external)
         if league_id is not None:
             return WorkClaim(league_id, [])
+    validations = leases_claim(
+        Kind.VALIDATION, token=token, seconds=CHALLENGE_LEASE_SECONDS, limit=limit, external=external
+    )
+    if validations:
+        return WorkClaim(None, validations, Kind.VALIDATION)
     games = leases_claim(
         Kind.CHALLENGE, token=token, seconds=CHALLENGE_LEASE_SECONDS, limit=limit, external=external
     )
@@ -268,7 +279,7 @@ def work_play(
             leagues_first = True
             if not claim.games:
                 return stored
-            batch = _challenge_batch(claim.games)
+            batch = _challenge_batch(claim.games, claim.kind)
         try:
             with LeaseRenewal(token=token, seconds=batch.lease_seconds):
                 stored += _play_batch(batch, token, sandbox, stored, on_stored)
@@ -327,8 +338,8 @@ def _league_batch(
     )
 
 
-def _challenge_batch(claimed: list[Claimed]) -> Batch:
-    """A batch of claimed challenge matches (unrated), with what plays each of their seats."""
+def _challenge_batch(claimed: list[Claimed], kind: Kind = Kind.CHALLENGE) -> Batch:
+    """A batch of claimed challenge or validation matches (unrated), with what plays each of their seats."""
     seat_players = players_by_seat(match_ids=[row.match_id for row in claimed])
     bots = _seat_bots(
         BotDefinition.objects.filter(player_id__in={pid for ids in seat_players.values() for pid in ids})
@@ -336,7 +347,7 @@ def _challenge_batch(claimed: list[Claimed]) -> Batch:
         .defer("program__content")
     )
     return Batch(
-        Kind.CHALLENGE,
+        kind,
         claimed,
         CHALLENGE_LEASE_SECONDS,
         CHALLENGE_COMMIT_EVERY,
