@@ -5,6 +5,7 @@ would enter, against random bots, as leased work of kind "validation"; it enters
 from unittest import mock
 
 import pytest
+from rest_framework.test import APIClient
 
 from league.bots.models import BotDefinition, LadderEvent, ValidationMatch
 from league.bots.services.ladders import ladder_enter
@@ -127,3 +128,15 @@ def test_a_program_that_crashes_at_its_third_decision_fails_its_validation_and_i
     assert list(Notification.objects.filter(user=member).values_list("text", flat=True)) == [
         f"Hen Pecker failed its validation matches: {bot.refusal}"
     ]
+
+
+def test_the_generic_result_entry_refuses_a_validation_match(member, staff, validating):
+    bot = upload(member)
+    match_id = ValidationMatch.objects.filter(bot=bot).order_by("index")[0].match_id
+    api = APIClient()
+    api.force_authenticate(staff)
+    answer = api.post(
+        f"/api/matches/{match_id}/results/", {"expected_version": 0, "places": [1, 2]}, format="json"
+    )
+    detail = f"match {match_id} validates a new bot version: its result is the record its workers play"
+    assert (answer.status_code, answer.json()) == (409, {"code": "conflict", "detail": detail, "errors": []})
