@@ -30,7 +30,7 @@ import subprocess
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 CHILD = os.path.abspath(__file__)
 STARTED = "module "
@@ -135,7 +135,9 @@ def own_modules(paths: Iterable[str]) -> set[str]:
     return names
 
 
-def _missing_imports(imported: list[list], sources: Mapping[str, bytes], limits: CheckLimits) -> str | None:
+def _missing_imports(
+    imported: list[list[Any]], sources: Mapping[str, bytes], limits: CheckLimits
+) -> str | None:
     """The refusal for the first import (name, file, line) the bots' interpreter cannot find, or None."""
     own = own_modules(sources)
     wanted = {name: (path, line) for name, path, line in reversed(imported) if name not in own}
@@ -204,12 +206,12 @@ def _child() -> None:
         (resource.RLIMIT_AS, memory, memory),
     ):
         _lower(kind, soft, hard)
-    imported: list[list] = []
+    imported: list[list[Any]] = []
     for path, text in request.pop("modules"):
         sys.stdout.write(STARTED + path.replace("\n", " ") + "\n")
         sys.stdout.flush()
         try:
-            tree = compile(text, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+            tree = ast.parse(text, path)
             compile(tree, path, "exec", dont_inherit=True)
             imported.extend([name, path, line] for name, line in _imports(tree))
         except SyntaxError as exc:
@@ -226,7 +228,7 @@ def _child() -> None:
 
 def _imports(tree: ast.AST) -> list[tuple[str, int]]:
     """The top-level modules a module imports absolutely, with the line, in the order of the source."""
-    found = []
+    found: list[tuple[str, int]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.extend((alias.name.split(".")[0], node.lineno) for alias in node.names)

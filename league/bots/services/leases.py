@@ -254,7 +254,7 @@ class Played:
 
 def _program_logs(items: Sequence[Played]) -> list[ProgramLog]:
     """The unsaved log rows of the played matches' external seats (`program_logs_add` stores them)."""
-    rows = []
+    rows: list[ProgramLog] = []
     for item in items:
         events = {forfeit["seat"]: forfeit["event"] for forfeit in item.record["end"]["forfeits"]}
         rows.extend(

@@ -134,7 +134,7 @@ def _schedule(bot: BotDefinition, plays: Sequence[tuple[int, int, int, Validatio
 def validation_start(*, bot: BotDefinition) -> None:
     """Put a version that passed its check into `validating` and schedule its matches. Call inside the
     transaction that holds the version's row lock."""
-    plays = []
+    plays: list[tuple[int, int, int, ValidationMatch | None]] = []
     for size in validation_tables(bot):
         plays.extend((len(plays), size, seat, None) for seat in range(size))
     bot.state = BotDefinition.State.VALIDATING
