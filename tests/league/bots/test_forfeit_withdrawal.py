@@ -2,20 +2,17 @@
 entry-log event, so the schedule still replays) and its author is told; the first forfeit of a run is told,
 the rest of the run is not, one by one."""
 
-from unittest import mock
-
 import pytest
+from celery.canvas import Signature
 from django.test import Client
 
 from league.bots.matchmaking import ladder_members
 from league.bots.models import LadderEvent, LeagueEntry
-from league.bots.services import leagues
 from league.bots.services.definitions import bot_register
 from league.bots.services.ladders import ladder_enter
 from league.bots.services.leagues import ladder_log, league_start
 from league.bots.services.work import work_play
 from league.celery import app
-from league.matches import services as match_services
 from league.notifications.models import Notification
 from tests.league.bots.test_ladders import (
     make_ladder,
@@ -27,9 +24,8 @@ from tests.league.bots.test_ladders import (
 
 @pytest.fixture
 def eager(monkeypatch):
-    """Notification tasks run at once in this process; no play or verification task is queued."""
-    monkeypatch.setattr(leagues, "signature", mock.MagicMock())
-    monkeypatch.setattr(match_services, "signature", mock.MagicMock())  # the records' verification
+    """Notification tasks run at once in this process; no task queued by name (play, rate, verify) is sent."""
+    monkeypatch.setattr(Signature, "delay", lambda self, *args, **kwargs: None)  # tasks queued by name
     before = (app.conf.task_always_eager, app.conf.task_eager_propagates)
     app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
     yield
