@@ -84,6 +84,13 @@ def test_two_authors_hen_peckers_are_each_named_with_their_author_on_pages_and_i
     answer = APIClient().get(f"/api/players/{bos.player_id}/")
     assert answer.status_code == 200
     assert answer.json()["name"] == "Hen Pecker by bo"
+    listed = APIClient().get("/api/bots/", {"game_id": "nacho_pile"}).json()["results"]
+    assert sorted((row["label"], row["shown_name"]) for row in listed) == [
+        ("Hen Pecker", "Hen Pecker by Ada Lovelace"),
+        ("Hen Pecker", "Hen Pecker by bo"),
+        ("Hen Pecker v2", "Hen Pecker v2 by Ada Lovelace"),
+    ]
+    assert "Hen Pecker by bo</a>" in client.get("/bots/bots/").content.decode()
     page = client.get(bos.player.get_absolute_url())
     assert page.status_code == 200
     assert "Hen Pecker by bo" in page.content.decode()
