@@ -5,6 +5,8 @@ would enter, against random bots, as leased work of kind "validation"; it enters
 from unittest import mock
 
 import pytest
+from django.test import Client
+from django.utils.html import escape
 from rest_framework.test import APIClient
 
 from league.bots.models import BotDefinition, LadderEvent, ValidationMatch
@@ -51,6 +53,11 @@ def test_a_checked_version_is_validating_with_a_match_per_seat_at_the_smallest_a
 ):
     bot = upload(member)
     assert bot.state == "validating"
+    page = Client().get(f"/bots/bots/{bot.pk}/").content.decode()
+    assert (
+        "Being validated: it plays one unrated match in each seat of the smallest and the largest table"
+        in page
+    )
     rows = list(ValidationMatch.objects.filter(bot=bot).select_related("match").order_by("index"))
     # Nacho Pile seats 2 to 6: its seat at a table of 2, then each of the 6 at a table of 6.
     assert [(row.match.seats.count(), row.seat) for row in rows] == [
@@ -124,6 +131,14 @@ def test_a_program_that_crashes_at_its_third_decision_fails_its_validation_and_i
         "exited with status 1 before answering"
     )
     notify.delay.assert_called_once_with("bot_checked", {"bot_id": bot.pk})
+    author = Client()
+    author.force_login(member)
+    page = author.get(f"/bots/bots/{bot.pk}/").content.decode()
+    assert (
+        f"Failed its validation matches: {escape(bot.refusal)}. It takes no seat; upload a corrected version."
+        in page
+    )
+    assert '<span class="badge refused"' in author.get("/bots/bots/mine/").content.decode()
     notify_bot_checked(bot_id=bot.pk)
     assert list(Notification.objects.filter(user=member).values_list("text", flat=True)) == [
         f"Hen Pecker failed its validation matches: {bot.refusal}"
