@@ -155,3 +155,37 @@ def test_the_generic_result_entry_refuses_a_validation_match(member, staff, vali
     )
     detail = f"match {match_id} validates a new bot version: its result is the record its workers play"
     assert (answer.status_code, answer.json()) == (409, {"code": "conflict", "detail": detail, "errors": []})
+
+
+SLOW_IN_SEAT_2_OF_2 = b"""import json, sys, time
+slow = False
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "start":
+        slow = message["seat"] == 1 and message["num_players"] == 2
+    elif message["type"] == "act":
+        if slow:
+            time.sleep(8)
+        print(json.dumps({"action": message["legal_actions"][0]}), flush=True)
+"""
+
+
+@pytest.mark.sandbox
+def test_a_time_out_is_played_once_more_before_it_counts(member, validating):
+    bot = upload(member, data=SLOW_IN_SEAT_2_OF_2)
+    with (
+        mock.patch("league.bots.services.challenges.signature"),
+        mock.patch("league.matches.services.signature"),
+    ):
+        work_play(worker="test-validation")
+    bot.refresh_from_db()
+    first = ValidationMatch.objects.get(bot=bot, index=1)
+    replay = ValidationMatch.objects.get(bot=bot, replay_of=first)
+    assert (replay.index, replay.seat, replay.seed) == (8, 1, first.seed)
+    assert ValidationMatch.objects.filter(bot=bot).count() == 9
+    assert bot.state == "failing"
+    assert bot.refusal == (
+        f"validation match {replay.match_id} (seat 2 (protocol seat 1) of 2): At decision 1, your program "
+        "gave no answer within 6 s (killed): 1 s a move, and 5 s more for the first answer (the program's "
+        "start-up)"
+    )
