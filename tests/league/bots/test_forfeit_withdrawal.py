@@ -5,6 +5,7 @@ the rest of the run is not, one by one."""
 import pytest
 from celery.canvas import Signature
 from django.test import Client
+from rest_framework.test import APIClient
 
 from league.bots.matchmaking import ladder_members
 from league.bots.models import LadderEvent, LeagueEntry
@@ -94,3 +95,17 @@ def test_a_match_played_through_ends_the_run_and_0_never_withdraws(staff, member
     streaks = dict(LeagueEntry.objects.filter(league=ladder).values_list("bot_id", "forfeit_streak"))
     assert streaks == {crasher.pk: 6, alpha.pk: 0, beta.pk: 0}
     assert not LadderEvent.objects.filter(league=ladder, action="leave").exists()
+
+
+def test_the_api_sets_a_ladders_withdrawal_after_forfeits_and_refuses_a_bad_count(staff):
+    client = APIClient()
+    client.force_authenticate(staff)
+    body = {"name": "Strict ladder", "game": "nacho_pile", "table_size": 2, "withdraw_after_forfeits": 3}
+    created = client.post("/api/ladders/", body, format="json")
+    assert created.status_code == 201
+    assert created.json()["withdraw_after_forfeits"] == 3
+    refused = client.post(
+        "/api/ladders/", {**body, "name": "Other", "withdraw_after_forfeits": -1}, format="json"
+    )
+    assert refused.status_code == 400
+    assert refused.json()["errors"][0]["field"] == "withdraw_after_forfeits"
