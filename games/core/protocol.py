@@ -50,6 +50,7 @@ EXIT_GRACE_SECONDS = 0.5
 # bubblewrap exits with 128 + the signal that killed the program
 SIGNAL_EXIT = 128
 LIMIT_SIGNALS = {signal.SIGXCPU, signal.SIGXFSZ}
+LIMIT_WORDS = {signal.SIGXCPU: "over its CPU time", signal.SIGXFSZ: "over its file size"}
 
 
 class ExternalBotError(Exception):
@@ -78,6 +79,13 @@ class Limits:
     memory_mb: int = 512
     startup_seconds: float = 5.0
     time_bank_seconds: float = 0.0
+
+    def allowance(self) -> str:
+        """The time an answer may take, in words (every time-out's text, and the pages, state it)."""
+        return (
+            f"{self.move_seconds:g} s a move, and {self.startup_seconds:g} s more for the first answer "
+            "(the program's start-up)"
+        )
 
 
 class PipedProcess(Protocol):
@@ -159,7 +167,7 @@ class ProgramPipes:
                 except BlockingIOError:
                     continue
                 except OSError:
-                    raise self._exit_error("stopped reading its input") from None
+                    raise self._exit_error("before reading its input") from None
                 pending = pending[written:]
             elif self.clock() >= deadline:
                 self.kill()
@@ -188,7 +196,7 @@ class ProgramPipes:
         if self.clock() > deadline:
             self.kill()
             raise ExternalBotError(
-                "timeout", f"its answer was not read within {seconds:g}s, parsing it included (killed)"
+                "timeout", f"answered too slowly: not read within {seconds:g} s, parsing it included (killed)"
             )
         if error:
             raise ExternalBotError("protocol_error", error)
@@ -202,10 +210,10 @@ class ProgramPipes:
             left = deadline - self.clock()
             if left <= 0:
                 self.kill()
-                raise ExternalBotError("timeout", f"no answer within {seconds:g}s (killed)")
+                raise ExternalBotError("timeout", f"gave no answer within {seconds:g} s (killed)")
             readable, _, _ = select.select(list(self.open_streams), [], [], left)
             if not self._drain(readable):
-                raise self._exit_error("exited without answering")
+                raise self._exit_error("before answering")
         line, _, self.buffer = self.buffer.partition(b"\n")
         if len(line) > MAX_ANSWER_BYTES:
             self.kill()
@@ -216,18 +224,19 @@ class ProgramPipes:
         try:
             code = self.process.wait(timeout=EXIT_GRACE_SECONDS)
         except subprocess.TimeoutExpired:
-            return ExternalBotError("crashed", what)
+            return ExternalBotError("crashed", f"closed its output {what}")
         reason = "crashed"
         # A plain child killed by a signal exits with its negative number, a sandboxed one with 128 + it.
         killed = -code if code < 0 else code - SIGNAL_EXIT if code > SIGNAL_EXIT else 0
         if killed in signal.Signals._value2member_map_:
             number = signal.Signals(killed)
-            status = f"killed by {number.name}"
+            status = f"was killed by {number.name}"
             if number in LIMIT_SIGNALS:
                 reason = "limit_exceeded"
+                status += f" ({LIMIT_WORDS[number]})"
         else:
-            status = f"exit status {code}"
-        return ExternalBotError(reason, f"{what} ({status})")
+            status = f"exited with status {code}"
+        return ExternalBotError(reason, f"{status} {what}")
 
     def output_text(self) -> str:
         """The last `OUTPUT_LIMIT` bytes the program wrote to its standard error (all of it once closed)."""
@@ -365,20 +374,22 @@ class ProtocolBot(Bot):
         allowance = self.limits.move_seconds + (0.0 if self.answered else self.limits.startup_seconds)
         # None only with an error, which `_start` raised at the seat's first decision (its forfeit)
         program = cast(ProgramPipes, self.program)
-        program.send({"type": "act", "observation": observation, "legal_actions": legal_actions})
-        started = program.clock()
         try:
+            program.send({"type": "act", "observation": observation, "legal_actions": legal_actions})
+            started = program.clock()
             action = program.read_answer(allowance + self.bank)
         except ExternalBotError as exc:
-            if exc.forfeit_reason == "timeout" and self.limits.time_bank_seconds > 0:
+            if exc.forfeit_reason != "timeout":
+                raise
+            if self.limits.time_bank_seconds > 0:
                 spent, self.bank = self.bank, 0.0
                 self.bank_after.append(0.0)
                 raise ExternalBotError(
                     "timeout",
-                    f"no answer read within {allowance:g}s and the {spent:.3f}s left in its time bank "
-                    "(killed)",
+                    f"gave no answer within {allowance:g} s and the {spent:.3f} s left in its time bank "
+                    f"(killed): {self.limits.allowance()}",
                 ) from None
-            raise
+            raise ExternalBotError("timeout", f"{exc}: {self.limits.allowance()}") from None
         self.bank = max(0.0, self.bank - max(0.0, program.clock() - started - allowance))
         self.bank_after.append(self.bank)
         self.answered = True

@@ -82,10 +82,10 @@ class MoveTiming:
 def crash(exc: Exception) -> tuple[str, str]:
     """The forfeit reason of a bot that raised `exc` (its `forfeit_reason` if it is a known code, else
     `crashed`), and what happened in words."""
-    reason = getattr(exc, "forfeit_reason", "crashed")
-    if reason not in FORFEIT_REASONS:
-        reason = "crashed"
-    return reason, f"raised {type(exc).__name__}: {exc}"
+    reason = getattr(exc, "forfeit_reason", None)
+    if reason in FORFEIT_REASONS:  # its message says what the bot did, in words (`protocol.ExternalBotError`)
+        return reason, str(exc)
+    return "crashed", f"raised {type(exc).__name__}: {exc}"
 
 
 def bot_seed(seed: int, seat: int, purpose: str = "bot") -> str:
@@ -245,7 +245,7 @@ def play_match(
                 detail = f"took {elapsed:.3f}s, over the {limit:g}s limit"
                 return forfeit(seat, "timeout", detail, observation, legal)
         if not ((type(action) is str and action in legal) or is_legal_action(action, legal)):
-            return forfeit(seat, "illegal_action", f"illegal action {action!r}", observation, legal)
+            return forfeit(seat, "illegal_action", f"played an illegal action {action!r}", observation, legal)
         return action
 
     if on_event is None:

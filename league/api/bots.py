@@ -37,6 +37,12 @@ class BotSerializer(serializers.ModelSerializer):
     label = serializers.CharField(  # type: ignore[assignment]  # a field named label: stubs see Field.label
         read_only=True
     )
+    shown_name = serializers.CharField(
+        source="player.name",
+        read_only=True,
+        help_text="How pages name this version: its label, and 'by <author>' where another author's bot has "
+        "the same name.",
+    )
     program = ProgramSerializer(read_only=True, allow_null=True, help_text="An uploaded program (else null).")
     refusal = serializers.SerializerMethodField(
         help_text="Why the check of uploads refused this version: its author and staff only (else empty)."
@@ -49,6 +55,7 @@ class BotSerializer(serializers.ModelSerializer):
             "name",
             "version",
             "label",
+            "shown_name",
             "game_id",
             "kind",
             "strategy",
@@ -70,7 +77,8 @@ class BotSerializer(serializers.ModelSerializer):
         read_only_fields = fields
         extra_kwargs = {
             "state": {
-                "help_text": "checking (an upload being compiled by a worker), ready (it plays) or refused"
+                "help_text": "checking (an upload being compiled by a worker), validating (playing its "
+                "validation matches), ready (it plays), refused (by the check) or failing (its validation)"
             }
         }
 
@@ -140,7 +148,7 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
     to a bot that has taken a seat makes its next version."""
 
     queryset = (
-        BotDefinition.objects.select_related("program")
+        BotDefinition.objects.select_related("program", "player")
         .defer("program__content")
         .order_by("game_id", "name", "-version")
     )

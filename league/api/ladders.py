@@ -48,6 +48,7 @@ class LadderSerializer(serializers.ModelSerializer):
             "seed",
             "sittings_per_round",
             "newcomer_matches",
+            "withdraw_after_forfeits",
             "pace",
             "interval_seconds",
             "status",
@@ -73,6 +74,9 @@ class LadderCreateSerializer(serializers.Serializer):
         default=2, **whole_limits(SETTING_BOUNDS["sittings_per_round"])
     )
     newcomer_matches = serializers.IntegerField(default=20, **whole_limits(ladders.NEWCOMER_MATCHES))
+    withdraw_after_forfeits = serializers.IntegerField(
+        default=5, **whole_limits(ladders.WITHDRAW_AFTER_FORFEITS)
+    )
     pace = serializers.CharField(default=BotLeague.Pace.FAST, max_length=20)
     interval_seconds = serializers.IntegerField(
         default=60, **whole_limits(SETTING_BOUNDS["interval_seconds"])

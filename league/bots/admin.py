@@ -89,7 +89,7 @@ class BotDefinitionForm(forms.ModelForm):
                 by=self.user,
             )
             if not self.instance.pk:  # a new bot's name (fixed once it exists): checked here, not on saving
-                definitions.check_bot_name(data.get("name"), game_id=plan.game_id)
+                definitions.check_bot_name(data.get("name"), game_id=plan.game_id, by=self.user)
         except UserError as exc:
             add_user_error(self, exc)
         return data

@@ -23,10 +23,12 @@ from django.urls import reverse
 
 
 class BotDefinition(models.Model):
-    """One version of a bot. An uploaded version starts `checking` (its modules are compiled by a worker,
-    `league.bots.uploads.bot_check`) and becomes `ready` or `refused` (with the reason); only a ready version
-    takes a seat, enters a league, a ladder or a challenge. Built-in strategies and registered programs are
-    ready from the start."""
+    """One version of a bot. An uploaded version starts `checking` (a worker compiles its modules and looks up
+    its imports, `league.bots.uploads.bot_check`): refused there (with the reason), or on to `validating`,
+    where it plays one unrated match per seat at the smallest and largest table of the ladders it would enter
+    (`league.bots.services.validations`), and then `ready`, or `failing` (with the reason). Only a ready
+    version takes a rated seat, enters a league, a ladder or a challenge. Built-in strategies and registered
+    programs are ready from the start."""
 
     class Kind(models.TextChoices):
         BUILTIN = "builtin", "Built-in strategy"
@@ -34,8 +36,10 @@ class BotDefinition(models.Model):
 
     class State(models.TextChoices):
         CHECKING = "checking", "Checking"
+        VALIDATING = "validating", "Validating"
         READY = "ready", "Ready"
         REFUSED = "refused", "Refused"
+        FAILING = "failing", "Failing"
 
     name = models.CharField(max_length=60, help_text="The bot's name, shared by all its versions.")
     version = models.PositiveIntegerField(default=1)
@@ -75,7 +79,10 @@ class BotDefinition(models.Model):
         default=State.READY,
         help_text="An upload is checked before it plays: only a ready version takes a seat.",
     )
-    refusal = models.TextField(blank=True, help_text="Why the check refused this version, for its author.")
+    refusal = models.TextField(
+        blank=True,
+        help_text="Why the check refused this version, or why its validation failed, for its author.",
+    )
     checked_at = models.DateTimeField(null=True, blank=True, help_text="When the check of its upload ended.")
     description = models.TextField(blank=True)
     player = models.OneToOneField("players.Player", on_delete=models.PROTECT, related_name="bot_definition")
@@ -90,7 +97,18 @@ class BotDefinition(models.Model):
     class Meta:
         ordering = ["game_id", "name", "-version"]
         constraints = [
-            models.UniqueConstraint(fields=["game_id", "name", "version"], name="bot_version_unique"),
+            # A bot's identity is (author, game, name, version): two authors may each have their "Hen
+            # Pecker", and one author a "Hen Pecker" in each game. Unowned bots (built-ins) share one space.
+            models.UniqueConstraint(
+                fields=["created_by", "game_id", "name", "version"],
+                condition=models.Q(created_by__isnull=False),
+                name="bot_version_unique_per_author",
+            ),
+            models.UniqueConstraint(
+                fields=["game_id", "name", "version"],
+                condition=models.Q(created_by__isnull=True),
+                name="bot_version_unique_unowned",
+            ),
             models.CheckConstraint(
                 condition=(models.Q(kind="builtin") & ~models.Q(strategy=""))
                 | (models.Q(kind="external") & models.Q(strategy="")),
@@ -110,7 +128,8 @@ class BotDefinition(models.Model):
                 name="bot_only_uploads_are_checked",
             ),
             models.CheckConstraint(
-                condition=models.Q(state__in=["checking", "ready", "refused"]), name="bot_state_known"
+                condition=models.Q(state__in=["checking", "validating", "ready", "refused", "failing"]),
+                name="bot_state_known",
             ),
         ]
 
@@ -123,6 +142,11 @@ class BotDefinition(models.Model):
     @property
     def label(self) -> str:
         return self.name if self.version == 1 else f"{self.name} v{self.version}"
+
+    @property
+    def line(self) -> dict[str, object]:
+        """The filter of every version of this bot: its author's, of its game, under its name."""
+        return {"created_by_id": self.created_by_id, "game_id": self.game_id, "name": self.name}
 
     @property
     def is_external(self) -> bool:
@@ -213,6 +237,11 @@ class BotLeague(models.Model):
         default=20,
         help_text="Ladders: a bot that entered is drawn first until it has this many matches in the ladder.",
     )
+    withdraw_after_forfeits = models.PositiveSmallIntegerField(
+        default=5,
+        help_text="Ladders: a bot whose seat forfeits this many rated matches in a row is withdrawn (an "
+        "entry-log event) and its author told; 0 never withdraws.",
+    )
     pace = models.CharField(max_length=10, choices=Pace.choices, default=Pace.FAST)
     interval_seconds = models.PositiveIntegerField(
         default=60, help_text="Scheduled pace: seconds between rounds."
@@ -264,6 +293,11 @@ class LeagueEntry(models.Model):
 
     league = models.ForeignKey(BotLeague, on_delete=models.CASCADE, related_name="entries")
     bot = models.ForeignKey(BotDefinition, on_delete=models.PROTECT, related_name="entries")
+    forfeit_streak = models.PositiveIntegerField(
+        default=0,
+        help_text="Its rated matches here forfeited in a row, as they are stored (a match without a forfeit "
+        "resets it).",
+    )
 
     class Meta:
         ordering = ["league", "bot"]
@@ -476,3 +510,38 @@ class VerificationWork(LeasedWork):
 
     def __str__(self) -> str:
         return f"verification of match {self.match_id}"
+
+
+class ValidationMatch(LeasedWork):
+    """One unrated match of a new version's validation, with the lease of the worker playing it: the version
+    in seat `seat` of a table of random bots (`league.bots.services.validations`). A match whose version timed
+    out is played once more (`replay_of` names the first); a second time-out counts."""
+
+    bot = models.ForeignKey(
+        BotDefinition, on_delete=models.CASCADE, related_name="validations", db_index=False
+    )
+    index = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField(help_text="The version's seat (0-based, as in the protocol).")
+    replay_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="replays"
+    )
+    match = models.OneToOneField("matches.Match", on_delete=models.PROTECT, related_name="validation_match")
+
+    class Meta:
+        ordering = ["bot", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["bot", "index"], name="validation_index_unique"),
+            models.CheckConstraint(
+                condition=models.Q(done=False) | models.Q(lease_token="", lease_expires_at__isnull=True),
+                name="validation_done_has_no_lease",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["bot", "index"], condition=models.Q(done=False), name="validation_open"),
+            models.Index(
+                fields=["lease_expires_at"], condition=models.Q(done=False), name="validation_leases"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"validation of {self.bot} #{self.index}"

@@ -12,6 +12,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 from django.http import Http404
 
+from games.core.protocol import Limits
 from league.bots import sandbox_selectors, selectors, uploads
 from league.bots.models import BotDefinition, BotLeague, Fixture
 from league.core.catalogue import game_name
@@ -20,6 +21,8 @@ from league.matches.selectors import Viewer
 from league.ratings.charts import Chart
 from league.ratings.models import Prediction
 from league.ratings.selectors import predictions_by_seat
+
+STARTUP_SECONDS = Limits().startup_seconds  # the first answer's allowance beside the move limit
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,7 @@ class BotPage:
     leagues: QuerySet[BotLeague]
     sandbox: sandbox_selectors.SandboxStatus | None
     max_processes: int
+    startup_seconds: float
     rates: selectors.ForfeitRates
     matches: list[MatchSeat]
     can_read_logs: bool
@@ -58,6 +62,7 @@ def bot_page(pk: int, viewer: Viewer) -> BotPage:
         leagues=selectors.bot_leagues(bot),
         sandbox=sandbox_selectors.sandbox_status() if bot.is_external else None,
         max_processes=settings.SANDBOX_MAX_PROCESSES,
+        startup_seconds=STARTUP_SECONDS,
         rates=selectors.bot_forfeit_rates(bot, viewer=viewer),
         matches=selectors.bot_matches(bot, viewer=viewer),
         can_read_logs=uploads.can_read_logs(cast(User | AnonymousUser | None, viewer), bot),

@@ -55,6 +55,12 @@ class LeagueMatch:
     logs: list[SeatLog]
 
 
+def forfeit_decision(events: Sequence[Sequence[Any]], seat: int, event: int) -> int:
+    """Which of its seat's decisions (1 for its first) a forfeit at event index `event` happened at."""
+    key = str(seat)
+    return 1 + sum(1 for kind, *rest in events[:event] if kind == "m" and key in rest[0])
+
+
 def play_league_match(
     *,
     game_id: str,
@@ -90,6 +96,11 @@ def play_league_match(
         record = play_match(game_id, len(seats), players, seed, options=options, forfeit_details=details)
         programs.finish(record["outcome"])
         forfeits = record["end"]["forfeits"]
+        for forfeit in forfeits:
+            seat = forfeit["seat"]
+            who = "your program" if seats[seat].is_external else "the bot"
+            decision = forfeit_decision(record["events"], seat, forfeit["event"])
+            details[seat] = f"At decision {decision}, {who} {details.get(seat, 'forfeited')}"
         logs = {log.seat: log for log in programs.logs(forfeits, details)}
     for forfeit in forfeits:
         seat = forfeit["seat"]

@@ -322,7 +322,7 @@ def bot_leagues(bot: BotDefinition) -> QuerySet[BotLeague]:
 
 
 def bot_versions(bot: BotDefinition) -> QuerySet[BotDefinition]:
-    return BotDefinition.objects.filter(game_id=bot.game_id, name=bot.name).order_by("-version")
+    return BotDefinition.objects.filter(**bot.line).order_by("-version")
 
 
 # --- uploaded bots and their logs (league.bots.uploads) -----------------------------------------------------

@@ -38,15 +38,15 @@ from league.bots.models import BotDefinition
 from league.bots.services.definitions import (
     TIME_BANK_DEFAULT,
     TIME_BANK_SECONDS,
+    bot_player_create,
     check_bot_description,
     check_bot_name,
 )
 from league.bots.services.ladders import ladders_follow_new_version
+from league.bots.services.validations import validation_start
 from league.core import events
 from league.core.catalogue import game_spec
 from league.core.errors import Conflict, ErrorCode, Forbidden, TooMany, UserError
-from league.players.models import Player
-from league.players.services import player_create
 from league.programs.archives import CheckedProgram, ProgramRefused, check_program
 from league.programs.checking import compile_check, python_sources
 from league.programs.models import Program
@@ -136,11 +136,12 @@ def check_throttle(user: User) -> None:
         )
 
 
-def _latest_version(game_id: str, name: Any) -> BotDefinition | None:
+def _latest_version(by: User, game_id: str, name: Any) -> BotDefinition | None:
+    """The latest version of `by`'s bot `name` for the game, or None."""
     if not isinstance(name, str):
         return None
     return (
-        BotDefinition.objects.filter(game_id=game_id, name__iexact=name.strip())
+        BotDefinition.objects.filter(created_by=by, game_id=game_id, name__iexact=name.strip())
         .order_by("-version")
         .select_related("program")
         .first()
@@ -158,8 +159,9 @@ def bot_upload(
 ) -> BotDefinition:
     """Register the next version of the bot `name` of `game_id` from an uploaded program (`data`, its bytes).
 
-    A name no bot of the game has makes version 1 (the uploader is its author); the name of the uploader's own
-    uploaded bot makes its next version (`previous` is the latest); the name of anyone else's bot is refused.
+    A name none of the uploader's bots of the game has makes version 1 (the uploader is its author); the name
+    of the uploader's own uploaded bot makes its next version (`previous` is the latest). Other authors' bots
+    and people of the same name block nothing: a bot's identity is (author, game, name, version).
     The version is stored `checking`: its modules are compiled by `bot_check`, queued after the commit.
     `time_bank_seconds` is its time bank per match (0 to 60; docs/bot-protocol.md).
     """
@@ -168,12 +170,12 @@ def bot_upload(
     check_throttle(by)
     spec = game_spec(game_id, field="game")
     bank = float(TIME_BANK_SECONDS.check(time_bank_seconds, "time_bank_seconds"))
-    latest = _latest_version(spec.id, name)
+    latest = _latest_version(by, spec.id, name)
     if latest is None:
-        cleaned = check_bot_name(name, game_id=spec.id)
-    elif latest.created_by_id != by.pk or not latest.is_uploaded:
+        cleaned = check_bot_name(name, game_id=spec.id, by=by)
+    elif not latest.is_uploaded:
         raise UserError(
-            f"there is already a bot called {latest.name!r} for this game, by someone else: "
+            f"your bot {latest.name!r} for this game is not an upload (staff registered it): "
             "choose another name",
             field="name",
             code=ErrorCode.DUPLICATE,
@@ -202,14 +204,14 @@ def bot_upload(
             program = program_store(checked, data)
             version = 1 if latest is None else latest.version + 1
             current = (
-                BotDefinition.objects.filter(game_id=spec.id, name=cleaned).aggregate(v=Max("version"))["v"]
+                BotDefinition.objects.filter(created_by=by, game_id=spec.id, name=cleaned).aggregate(
+                    v=Max("version")
+                )["v"]
                 or 0
             )
             if current + 1 != version:
                 raise IntegrityError("another version was uploaded meanwhile")
-            player = player_create(
-                name=cleaned if version == 1 else f"{cleaned} v{version}", kind=Player.Kind.BOT
-            )
+            player = bot_player_create(name=cleaned, version=version, author=by)
             uploaded = BotDefinition.objects.create(
                 name=cleaned,
                 version=version,
@@ -263,9 +265,11 @@ def uploads_recheck() -> list[int]:
 
 
 def bot_check(*, bot_id: int) -> str:
-    """Check an uploaded version in state `checking`: read its stored program again and compile every module
-    in a bounded child process (`league.programs.checking`); the version becomes `ready` (and follows its
-    predecessor into the ladders) or `refused` with the reason, and its author hears of it. Its state after.
+    """Check an uploaded version in state `checking`: read its stored program again, compile every module and
+    look up its imports in bounded child processes (`league.programs.checking`); the version becomes
+    `validating` (its matches scheduled, `league.bots.services.validations`; with BOT_VALIDATION off, `ready`
+    at once, following its predecessor into the ladders) or `refused` with the reason, and its author hears of
+    it. Its state after.
 
     Idempotent: a version that is no longer checking is left as it is. The compiling happens outside any
     transaction; the verdict is written under the version's row lock. CheckUnavailable (the machine cannot
@@ -283,6 +287,9 @@ def bot_check(*, bot_id: int) -> str:
     with transaction.atomic():
         locked = BotDefinition.objects.select_for_update().get(pk=bot_id)
         if locked.state != BotDefinition.State.CHECKING:
+            return locked.state
+        if refusal is None and settings.BOT_VALIDATION:
+            validation_start(bot=locked)  # its verdict, and its author's news, come with its matches
             return locked.state
         locked.state = BotDefinition.State.READY if refusal is None else BotDefinition.State.REFUSED
         locked.refusal = refusal or ""

@@ -28,6 +28,9 @@ Each signal, when it is sent, and its payload:
 - `bot_checked`: the check of an uploaded bot version ends: ready, or refused (with the reason). `bot_id`.
 - `season_table_changed`: what a season ranks changed other than a result (an event joined, its rules, its
   freeze). `season_id`. (A result recorded at one of its events changes it too: `result_recorded`.)
+- `bot_forfeited`: a bot's seat forfeits a rated match of a league or ladder after one it played through (the
+  first of a run), or a ladder withdraws it for forfeiting its `withdraw_after_forfeits` in a row. `bot_id`,
+  `league_id`, `match_id` (the forfeited match), `streak` (forfeits in a row), `withdrawn`.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ league_round_rated = Signal()
 bot_match_voided = Signal()
 bot_checked = Signal()
 season_table_changed = Signal()
+bot_forfeited = Signal()
 
 
 def emit(signal: Signal, **payload: Any) -> None:

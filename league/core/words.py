@@ -108,3 +108,8 @@ def person_name(name: object, short: bool) -> str:
     """A player's name as a page shows it: first name and initial where the page shows short names."""
     text = "" if name is None else str(name)
     return first_name_and_initial(text) if short and text else text
+
+
+def protocol_seat_words(seat: int) -> str:
+    """A 0-based seat as a bot's author reads it: "seat 1 (protocol seat 0)"."""
+    return f"seat {seat + 1} (protocol seat {seat})"

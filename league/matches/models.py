@@ -24,12 +24,14 @@ from games.core.record import compress, decompress
 
 class MatchOwner(models.TextChoices):
     """Whose rules a match follows: casual play (the generic result entry), a tournament table, a bot
-    league's or ladder's fixture, or a bot challenge. Set when it is scheduled, never changed."""
+    league's or ladder's fixture, a bot challenge, or the validation of a new bot version. Set when it is
+    scheduled, never changed."""
 
     CASUAL = "casual", "Casual"
     TABLE = "table", "Tournament table"
     FIXTURE = "fixture", "Bot league fixture"
     CHALLENGE = "challenge", "Bot challenge"
+    VALIDATION = "validation", "Bot validation"
 
 
 class Match(models.Model):

@@ -19,6 +19,7 @@ class Kind(models.TextChoices):
     CANCELLED = "tournament_cancelled", "A tournament I entered is cancelled"
     BOT_MATCH_VOIDED = "bot_match_voided", "A match of my bot is voided (staff: any bot's)"
     BOT_CHECKED = "bot_checked", "The check of a bot I uploaded ends (ready or refused)"
+    BOT_FORFEITED = "bot_forfeited", "My bot forfeits rated matches, or a ladder withdraws it for that"
     INVITED = "invited", "An organizer invites me to a tournament"
     ACCOUNT = "account", "News about my account"
 

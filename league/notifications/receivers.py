@@ -28,6 +28,7 @@ NOTIFIED = {
     events.tournament_cancelled: "tournament_cancelled",
     events.bot_match_voided: "bot_match_voided",
     events.bot_checked: "bot_checked",
+    events.bot_forfeited: "bot_forfeited",
     events.player_invited: "player_invited",
 }
 HOOKED = {
@@ -46,6 +47,7 @@ PAYLOADS = {
     "tournament_cancelled": ("tournament_id",),
     "bot_match_voided": ("match_id",),
     "bot_checked": ("bot_id",),
+    "bot_forfeited": ("bot_id", "league_id", "match_id", "streak", "withdrawn"),
     "player_invited": ("tournament_id", "player_id"),
     Event.RESULT_RECORDED: ("tournament_id", "table_id", "version_id"),
     Event.LEAGUE_ROUND_RATED: ("league_id", "round_number"),

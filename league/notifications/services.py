@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from league.bots.models import BotDefinition
+from league.bots.models import BotDefinition, BotLeague
 from league.bots.selectors import voided_match
 from league.core.bidi import isolated
 from league.core.errors import UserError
@@ -330,10 +330,14 @@ def notify_bot_match_voided(*, match_id: int) -> list[int]:
 def notify_bot_checked(*, bot_id: int) -> list[int]:
     """'Your upload is ready' or 'your upload was refused: why' to the author of an uploaded bot version."""
     bot = BotDefinition.objects.filter(pk=bot_id, created_by__isnull=False).first()
-    if bot is None or bot.state == BotDefinition.State.CHECKING:
+    if bot is None or bot.state in (BotDefinition.State.CHECKING, BotDefinition.State.VALIDATING):
         return []
     if bot.state == BotDefinition.State.READY:
         text = f"{bot.label} passed the check of uploads: it can enter ladders, leagues and challenges now."
+    elif bot.state == BotDefinition.State.FAILING:
+        text = f"{bot.label} failed its validation matches: {bot.refusal}"
+        if len(text) > 300:
+            text = text[:299] + "…"
     else:
         text = f"{bot.label} was refused by the check of uploads: {bot.refusal}"
         if len(text) > 300:
@@ -341,6 +345,33 @@ def notify_bot_checked(*, bot_id: int) -> list[int]:
     author = cast(int, bot.created_by_id)  # an upload's, filtered above on created_by
     row = (author, f"bot_checked:{bot.pk}", text, bot.get_absolute_url(), None, None)
     return _store(Kind.BOT_CHECKED, [row])
+
+
+def notify_bot_forfeited(
+    *, bot_id: int, league_id: int, match_id: int, streak: int, withdrawn: bool
+) -> list[int]:
+    """Tell the author of a bot that its seat forfeited a rated match, once per run of forfeits in a row (the
+    first of the run), and again when a ladder withdraws it for the run's length."""
+    bot = BotDefinition.objects.filter(pk=bot_id, created_by__isnull=False).first()
+    league = BotLeague.objects.filter(pk=league_id).first()
+    if bot is None or league is None:
+        return []
+    if withdrawn:
+        text = (
+            f"{bot.label} forfeited {streak} rated matches in a row in {league.name} and was withdrawn from "
+            "it: its logs say why; upload a corrected version, which takes its place."
+        )
+        key, link = f"bot_withdrawn:{bot.pk}:{league.pk}", bot.get_absolute_url()
+    else:
+        text = f"{bot.label} forfeited rated match {match_id} in {league.name}: its logs say why."
+        if league.is_ladder and league.withdraw_after_forfeits:
+            text += (
+                " Further forfeits in a row are not told one by one; after "
+                f"{league.withdraw_after_forfeits} in a row the ladder withdraws it."
+            )
+        key, link = f"bot_forfeited:{bot.pk}:{match_id}", reverse("bots:bot-logs", kwargs={"pk": bot.pk})
+    author = cast(int, bot.created_by_id)  # filtered above on created_by
+    return _store(Kind.BOT_FORFEITED, [(author, key, text, link, None, None)])
 
 
 def notify_invited(*, tournament_id: int, player_id: int) -> list[int]:

@@ -39,6 +39,7 @@ NOTIFY: dict[str, Callable[..., list[int]]] = {
     "tournament_cancelled": services.notify_cancelled,
     "bot_match_voided": services.notify_bot_match_voided,
     "bot_checked": services.notify_bot_checked,
+    "bot_forfeited": services.notify_bot_forfeited,
     "player_invited": services.notify_invited,
 }
 

@@ -14,7 +14,9 @@ class PlayerAdminForm(forms.ModelForm):
 
     def clean_name(self):
         try:
-            return check_player_name(self.cleaned_data["name"], exclude_id=self.instance.pk)
+            # A new player is checked as a person: the admin's strictest case.
+            kind = self.instance.kind if self.instance.pk else Player.Kind.PERSON
+            return check_player_name(self.cleaned_data["name"], exclude_id=self.instance.pk, kind=kind)
         except UserError as exc:
             raise ValidationError(exc.message) from None
 

@@ -9,22 +9,25 @@ class Player(models.Model):
     """Someone (or some bot) who takes a seat at a match.
 
     A bot player is linked to its bot definition by the bot-league app, which adds that relation; people may
-    be linked to a user account so that they can log in. Names are unique regardless of case, by `name_key`
-    (computed in Python: the databases' lower() functions fold case differently).
+    be linked to a user account so that they can log in. People's names are unique regardless of case, by
+    `name_key` (computed in Python: the databases' lower() functions fold case differently). Bots stand
+    outside the people's name space: a bot's identity is its definition's (author, game, name, version), so
+    two authors' bots may share a name (their players' names then say whose: "<name> by <author>"), and a
+    bot's name never blocks a person's. Slugs, used in URLs, are unique over all players.
     """
 
     class Kind(models.TextChoices):
         PERSON = "person", "Person"
         BOT = "bot", "Bot"
 
-    name = models.CharField(max_length=80, unique=True)
+    name = models.CharField(max_length=80)
     name_key = models.CharField(
         max_length=240,
-        unique=True,
         editable=False,
+        db_index=True,
         help_text=(
-            "The name case-folded (league.core.names.name_key): names are unique ignoring case, in any "
-            "script."
+            "The name case-folded (league.core.names.name_key): people's names are unique ignoring case, in "
+            "any script."
         ),
     )
     search_key = models.TextField(
@@ -58,6 +61,14 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["name"], condition=models.Q(kind="person"), name="person_name_unique"
+            ),
+            models.UniqueConstraint(
+                fields=["name_key"], condition=models.Q(kind="person"), name="person_name_key_unique"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

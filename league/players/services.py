@@ -22,10 +22,14 @@ def clean_player_name(name: object) -> str:
     return check_name(name, what="a player", max_length=NAME_MAX_LENGTH)
 
 
-def check_player_name(name: object, *, exclude_id: int | None = None) -> str:
-    """The cleaned name (`clean_player_name`), or a UserError if it is not a fit name or is taken."""
+def check_player_name(name: object, *, exclude_id: int | None = None, kind: str = Player.Kind.PERSON) -> str:
+    """The cleaned name (`clean_player_name`), or a UserError if it is not a fit name or, for a person,
+    another person has it. A bot's name is checked against nobody's here: its identity is its definition's
+    (author, game, name, version), which `league.bots` keeps unique."""
     cleaned = clean_player_name(name)
-    taken = Player.objects.filter(name_key=name_key(cleaned))
+    if kind != Player.Kind.PERSON:
+        return cleaned
+    taken = Player.objects.filter(kind=Player.Kind.PERSON, name_key=name_key(cleaned))
     if exclude_id is not None:
         taken = taken.exclude(pk=exclude_id)
     if taken.exists():
@@ -41,9 +45,9 @@ def player_search_key(player: Player) -> str:
 
 
 def player_by_name(name: object) -> Player | None:
-    """The player of this name, ignoring case in any script (`name_key`), or None; a UserError for a name
-    that is no fit name."""
-    return Player.objects.filter(name_key=name_key(clean_player_name(name))).first()
+    """The person of this name, ignoring case in any script (`name_key`), or None; a UserError for a name
+    that is no fit name. Bots are never found by name: several authors' bots may share one."""
+    return Player.objects.filter(kind=Player.Kind.PERSON, name_key=name_key(clean_player_name(name))).first()
 
 
 def _free_slug(name: str, exclude_id: int | None) -> str:
@@ -55,10 +59,11 @@ def _free_slug(name: str, exclude_id: int | None) -> str:
 def player_create(
     *, name: str, kind: str = Player.Kind.PERSON, user: User | None = None, active: bool = True
 ) -> Player:
-    """Create a player with a unique name (ignoring case) and a slug derived from it."""
-    cleaned = check_player_name(name)
+    """Create a player with a slug derived from its name; a person's name is unique among people (ignoring
+    case)."""
     if kind not in Player.Kind.values:
         raise UserError(f"kind must be one of {', '.join(Player.Kind.values)}", field="kind")
+    cleaned = check_player_name(name, kind=kind)
     if user is not None and Player.objects.filter(user=user).exists():
         raise UserError("that account already belongs to a player", field="user")
     try:
@@ -89,7 +94,7 @@ def player_update(*, player: Player, name: str | None = None, active: bool | Non
     registered in `RENAME_HOOKS`, in the same transaction."""
     fields = []
     if name is not None:
-        cleaned = check_player_name(name, exclude_id=player.pk)
+        cleaned = check_player_name(name, exclude_id=player.pk, kind=player.kind)
         if cleaned != player.name:
             player.name = cleaned
             player.name_key = name_key(cleaned)
@@ -140,7 +145,8 @@ def former_player_name(player: Player) -> str:
     "former player N" with N the player's id (or the first free "former player N-k" should it be taken)."""
     base = f"former player {player.pk}"
     candidate, suffix = base, 1
-    while Player.objects.filter(name_key=name_key(candidate)).exclude(pk=player.pk).exists():
+    people = Player.objects.filter(kind=Player.Kind.PERSON)
+    while people.filter(name_key=name_key(candidate)).exclude(pk=player.pk).exists():
         suffix += 1
         candidate = f"{base}-{suffix}"
     return candidate

@@ -55,6 +55,11 @@ class ProgramLog(models.Model):
         max_length=20, blank=True, help_text="The record's forfeit code, if it forfeited."
     )
     detail = models.TextField(blank=True, help_text="Why it forfeited, in words.")
+    forfeit_event = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="If it forfeited: the record's event index of the forfeit (the replay's step before it).",
+    )
     output = models.TextField(blank=True, help_text="The last 8 KB the program wrote to its standard error.")
     output_bytes = models.PositiveBigIntegerField(default=0, help_text="All it wrote there, in bytes.")
     bank = models.TextField(

@@ -5,10 +5,15 @@ and the check of its modules' (BOT_CHECK_*, `league.programs.checking`). The upl
 
 from __future__ import annotations
 
+import functools
+import shutil
+import subprocess
+
 from django.conf import settings
 
 from league.programs.archives import ArchiveLimits
 from league.programs.checking import CheckLimits
+from league.programs.sandbox import SAFE_PATH
 
 
 def upload_limits() -> ArchiveLimits:
@@ -22,8 +27,31 @@ def upload_limits() -> ArchiveLimits:
 
 
 def check_limits() -> CheckLimits:
+    """The check's bounds, and the bots' interpreter: the `python3` an uploaded program runs with in the
+    sandbox (`league.programs.archives.program_command`, found on the sandbox's PATH)."""
     return CheckLimits(
         cpu_seconds=settings.BOT_CHECK_CPU_SECONDS,
         memory_mb=settings.BOT_CHECK_MEMORY_MB,
         wall_seconds=settings.BOT_CHECK_WALL_SECONDS,
+        runtime=shutil.which("python3", path=SAFE_PATH) or "",
     )
+
+
+@functools.cache
+def bots_python() -> str:
+    """The version of the bots' Python ("3.11.2"): the `python3` an uploaded program runs with in the
+    sandbox, asked once per process; empty where this machine has none."""
+    runtime = shutil.which("python3", path=SAFE_PATH)
+    if runtime is None:
+        return ""
+    try:
+        answer = subprocess.run(
+            [runtime, "-I", "-S", "-c", "import platform; print(platform.python_version())"],
+            capture_output=True,
+            timeout=10,
+            check=False,
+            env={},
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return answer.stdout.decode("ascii", "replace").strip() if answer.returncode == 0 else ""

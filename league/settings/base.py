@@ -434,6 +434,9 @@ BOT_UPLOADS_PER_USER_HOUR = env.number("BOT_UPLOADS_PER_USER_HOUR", 20, minimum=
 BOT_CHECK_CPU_SECONDS = env.number("BOT_CHECK_CPU_SECONDS", 1, minimum=1)
 BOT_CHECK_MEMORY_MB = env.number("BOT_CHECK_MEMORY_MB", 256, minimum=64)
 BOT_CHECK_WALL_SECONDS = env.number("BOT_CHECK_WALL_SECONDS", 30, minimum=1)
+# An upload that passed its check plays its validation matches before it is ready
+# (league.bots.services.validations).
+BOT_VALIDATION = env.flag("BOT_VALIDATION", True)
 # Each worker's cache of uploaded programs by hash (league.programs.program_cache), outside var/ (0700): under
 # the system's temporary folder, one per account. The slot users read the one program a seat plays, so every
 # folder above it must let them through (o+x); the cache itself is 0750, of the slot users' group.

@@ -47,6 +47,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # The run's own program cache, outside var/ (the slot users cannot enter it); removed with the run.
 PROGRAM_CACHE_RUN_DIR = Path(PROGRAM_CACHE_DIR).parent / f"test-run-{TEST_RUN_DIR.name}"
 PROGRAM_CACHE_DIR = str(PROGRAM_CACHE_RUN_DIR / "programs")
+# Most tests take a checked upload straight to ready; the validation's own tests turn it on.
+BOT_VALIDATION = False
 # Static files are served from the app folders, without collectstatic.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True

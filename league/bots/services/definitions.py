@@ -27,7 +27,7 @@ from league.core.errors import Conflict, ErrorCode, Forbidden, UserError
 from league.core.names import check_name, check_text
 from league.matches.models import MatchSeat
 from league.players.models import Player
-from league.players.services import player_create
+from league.players.services import NAME_MAX_LENGTH, player_create, player_update
 from league.programs.external import ExternalBotError, resolve_command
 from league.programs.sandbox import SandboxRefused
 from league.programs.sandboxing import sandbox
@@ -107,18 +107,68 @@ def check_bot(
     return BotPlan(spec.id, kind, strategy, valid, [], move_seconds, cpu_seconds, memory_mb, bank)
 
 
-def check_bot_name(name: Any, *, game_id: str) -> str:
+def check_bot_name(name: Any, *, game_id: str, by: User | None) -> str:
     """The cleaned name (`league.core.names.check_name`), or a UserError if it is not a fit name or another
-    bot of the game (`game_id`, a registered game's) has it."""
+    bot of `by`'s for the game (`game_id`, a registered game's) has it. Other authors' bots, people and this
+    author's bots of other games do not block it: a bot's identity is (author, game, name, version)."""
     # A CharField, so its max_length is set.
     cleaned = check_name(
         name, what="a bot", max_length=cast(int, BotDefinition._meta.get_field("name").max_length)
     )
-    if BotDefinition.objects.filter(game_id=game_id, name__iexact=cleaned).exists():
+    author_id = by.pk if by is not None else None
+    if BotDefinition.objects.filter(created_by_id=author_id, game_id=game_id, name__iexact=cleaned).exists():
         raise UserError(
-            f"there is already a bot called {cleaned!r} for this game", field="name", code=ErrorCode.DUPLICATE
+            f"you already have a bot called {cleaned!r} for this game", field="name", code=ErrorCode.DUPLICATE
         )
     return cleaned
+
+
+UNOWNED_AUTHOR = "the league"
+AUTHOR_SEPARATOR = " by "
+
+
+def author_name(user: User | None) -> str:
+    """How pages name a bot's author: the name of their person on the site, else their username; bots that
+    nobody owns (staff's built-ins) are the league's."""
+    if user is None:
+        return UNOWNED_AUTHOR
+    person = Player.objects.filter(user=user).values_list("name", flat=True).first()
+    return person or user.get_username()
+
+
+def bot_player_name(*, name: str, version: int, author: str | None) -> str:
+    """A bot version's player name: its label ("Hen Pecker", "Hen Pecker v3"), and "by <author>" when
+    another author's bot shares its name; the author is shortened to fit the player's name."""
+    label = name if version == 1 else f"{name} v{version}"
+    if author is None:
+        return label
+    room = NAME_MAX_LENGTH - len(label) - len(AUTHOR_SEPARATOR)
+    shown = author if len(author) <= room else author[: max(room - 1, 1)] + "…"
+    return f"{label}{AUTHOR_SEPARATOR}{shown}"
+
+
+def bot_player_create(*, name: str, version: int, author: User | None) -> Player:
+    """The player of a new version of the bot `name` by `author`. Where another author's bot (of any game)
+    has the same name, every version of each of them is named with its author ("Hen Pecker by Ada"), so
+    that pages, standings and the API tell them apart. Call inside the transaction creating the version."""
+    author_id = author.pk if author is not None else None
+    namesakes = list(
+        BotDefinition.objects.filter(name__iexact=name).select_related("player", "created_by").order_by("pk")
+    )
+    shared = any(bot.created_by_id != author_id for bot in namesakes)
+    player = player_create(
+        name=bot_player_name(name=name, version=version, author=author_name(author) if shared else None),
+        kind=Player.Kind.BOT,
+    )
+    if shared:
+        authors: dict[int | None, str] = {}
+        for bot in namesakes:
+            if bot.created_by_id not in authors:
+                authors[bot.created_by_id] = author_name(bot.created_by)
+            wanted = bot_player_name(name=bot.name, version=bot.version, author=authors[bot.created_by_id])
+            if bot.player.name != wanted:
+                player_update(player=bot.player, name=wanted)
+    return player
 
 
 DESCRIPTION_MAX_LENGTH = 5000
@@ -133,10 +183,10 @@ def check_bot_description(description: Any) -> str:
 def bot_register(*, name: str, description: str = "", by: User | None, **definition: Any) -> BotDefinition:
     """Register version 1 of a bot (and its player). `definition` is what `check_bot` takes."""
     plan = check_bot(by=by, **definition)
-    cleaned = check_bot_name(name, game_id=plan.game_id)
+    cleaned = check_bot_name(name, game_id=plan.game_id, by=by)
     description = check_bot_description(description)
     with transaction.atomic():
-        player = player_create(name=cleaned, kind=Player.Kind.BOT)
+        player = bot_player_create(name=cleaned, version=1, author=by)
         return BotDefinition.objects.create(
             name=cleaned,
             version=1,
@@ -197,11 +247,8 @@ def bot_revise(*, bot: BotDefinition, by: User | None, **changes: Any) -> BotDef
                 setattr(locked, field, value)
             locked.save(update_fields=[*_plan_fields(plan), "description"])
             return locked
-        latest = BotDefinition.objects.filter(game_id=bot.game_id, name=bot.name).aggregate(v=Max("version"))[
-            "v"
-        ]
-        version = latest + 1
-        player = player_create(name=f"{bot.name} v{version}", kind=Player.Kind.BOT)
+        version = BotDefinition.objects.filter(**bot.line).aggregate(v=Max("version"))["v"] + 1
+        player = bot_player_create(name=bot.name, version=version, author=locked.created_by)
         revised = BotDefinition.objects.create(
             name=bot.name,
             version=version,

@@ -13,6 +13,9 @@ are the leased work of kind "ladder"), rated through its pool.
 - `ladder_leave` (the bot's owner or staff): the bot leaves at the next round's position.
 - `ladders_follow_new_version`: a new version of a bot (a revision, an upload once its check passed) takes
   the place of its earlier versions in every ladder one of them is in.
+- `entries_count_forfeits`: as rated matches are stored, each entry counts its seat's forfeits in a row; the
+  first of a run is told to the bot's author, and a ladder withdraws a bot at its `withdraw_after_forfeits`th
+  in a row (an entry-log event, so the schedule still replays), telling its author.
 
 Only a ready version enters (an upload is `checking` until its modules compiled, or `refused`).
 
@@ -21,7 +24,7 @@ Fixtures drawn before an event are played as drawn: a bot that left still plays 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -41,6 +44,7 @@ from league.bots.services.leagues import (
     queue_work,
     retired,
 )
+from league.core import bulk, events
 from league.core.bounds import Bounds
 from league.core.catalogue import game_spec
 from league.core.errors import ErrorCode, Forbidden, NotFound, UserError
@@ -49,6 +53,7 @@ from league.ratings.models import RatingPool
 from league.ratings.services import pool_create
 
 NEWCOMER_MATCHES = Bounds(0, 1000)
+WITHDRAW_AFTER_FORFEITS = Bounds(0, 1000)
 
 
 def ladder_create(
@@ -60,6 +65,7 @@ def ladder_create(
     options: Mapping[str, Any] | None = None,
     sittings_per_round: int = 2,
     newcomer_matches: int = 20,
+    withdraw_after_forfeits: int = 5,
     batch_size: int = 50,
     commit_every: int = 10,
     pace: str = BotLeague.Pace.FAST,
@@ -87,6 +93,7 @@ def ladder_create(
     for field, value in numbers.items():
         SETTING_BOUNDS[field].check(value, field)
     NEWCOMER_MATCHES.check(newcomer_matches, "newcomer_matches")
+    WITHDRAW_AFTER_FORFEITS.check(withdraw_after_forfeits, "withdraw_after_forfeits")
     if pace not in BotLeague.Pace.values:
         raise UserError(f"pace must be one of {', '.join(BotLeague.Pace.values)}", field="pace")
     if options is not None and not isinstance(options, Mapping):
@@ -108,6 +115,7 @@ def ladder_create(
             target_value=1,  # unused: a ladder never ends
             sittings_per_round=sittings_per_round,
             newcomer_matches=newcomer_matches,
+            withdraw_after_forfeits=withdraw_after_forfeits,
             batch_size=batch_size,
             commit_every=commit_every,
             pace=pace,
@@ -134,8 +142,8 @@ def _may_act_for(bot: BotDefinition, by: User | AnonymousUser | None) -> None:
 
 
 def _version_chain(bot: BotDefinition) -> set[int]:
-    """The ids of every version of `bot`'s line (its game and name)."""
-    return set(BotDefinition.objects.filter(game_id=bot.game_id, name=bot.name).values_list("pk", flat=True))
+    """The ids of every version of `bot`'s line (its author, game and name)."""
+    return set(BotDefinition.objects.filter(**bot.line).values_list("pk", flat=True))
 
 
 def _log(
@@ -212,9 +220,7 @@ def ladders_follow_new_version(*, bot: BotDefinition) -> list[int]:
     if not bot.is_ready or retired(bot):
         return []
     older = set(
-        BotDefinition.objects.filter(game_id=bot.game_id, name=bot.name, version__lt=bot.version).values_list(
-            "pk", flat=True
-        )
+        BotDefinition.objects.filter(**bot.line, version__lt=bot.version).values_list("pk", flat=True)
     )
     ladder_ids = LeagueEntry.objects.filter(bot_id__in=older, league__kind=BotLeague.Kind.LADDER).values_list(
         "league_id", flat=True
@@ -226,3 +232,66 @@ def ladders_follow_new_version(*, bot: BotDefinition) -> list[int]:
             ladder_enter(ladder_id=ladder_id, bot_id=bot.pk, by=None)
             entered.append(ladder_id)
     return entered
+
+
+def withdrawn_reason(count: int) -> str:
+    return f"withdrawn: forfeited {count} rated matches in a row"
+
+
+def entries_count_forfeits(*, seats: Sequence[tuple[int, int, int, bool]]) -> list[int]:
+    """Count forfeits in a row per league entry from stored rated matches' seats: (league id, match id, bot
+    id, whether its seat forfeited), in the order stored. The first forfeit of a run is told to the bot's
+    author (`events.bot_forfeited`); a ladder's bot still in it whose run reaches the ladder's
+    `withdraw_after_forfeits` leaves at the next round's position ("withdrawn: ..."), and its author is told.
+    The ids of the bots withdrawn. Call inside the transaction that stores the matches."""
+    if not seats:
+        return []
+    league_ids = sorted({league_id for league_id, _, _, _ in seats})
+    entries = {
+        (entry.league_id, entry.bot_id): entry
+        for entry in LeagueEntry.objects.select_for_update()
+        .filter(league_id__in=league_ids, bot_id__in={bot_id for _, _, bot_id, _ in seats})
+        .select_related("league")
+    }
+    before = {key: entry.forfeit_streak for key, entry in entries.items()}
+    withdrawn = []
+    for league_id, match_id, bot_id, forfeited in seats:
+        entry = entries.get((league_id, bot_id))
+        if entry is None:
+            continue
+        if not forfeited:
+            entry.forfeit_streak = 0
+            continue
+        entry.forfeit_streak += 1
+        if entry.forfeit_streak == 1:
+            events.emit(
+                events.bot_forfeited,
+                bot_id=bot_id,
+                league_id=league_id,
+                match_id=match_id,
+                streak=1,
+                withdrawn=False,
+            )
+        limit = entry.league.withdraw_after_forfeits
+        if entry.league.is_ladder and limit and entry.forfeit_streak == limit:
+            ladder = _locked_ladder(league_id)
+            position = next_position(ladder)
+            if bot_id in ladder_members(ladder_log(ladder), position):
+                _log(ladder, position, LadderEvent.Action.LEAVE, bot_id, withdrawn_reason(limit))
+                withdrawn.append(bot_id)
+                events.emit(
+                    events.bot_forfeited,
+                    bot_id=bot_id,
+                    league_id=league_id,
+                    match_id=match_id,
+                    streak=limit,
+                    withdrawn=True,
+                )
+    changed = [
+        (entry.pk, entry.forfeit_streak)
+        for key, entry in entries.items()
+        if entry.forfeit_streak != before[key]
+    ]
+    if changed:
+        bulk.update(LeagueEntry, ("forfeit_streak",), changed)
+    return withdrawn

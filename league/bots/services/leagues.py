@@ -71,17 +71,29 @@ def retired(bot: BotDefinition) -> bool:
     """Whether a newer ready version of this bot exists (it has retired: it enters nothing new). A newer
     upload still checking, or refused, retires nothing."""
     return BotDefinition.objects.filter(
-        game_id=bot.game_id, name=bot.name, version__gt=bot.version, state=BotDefinition.State.READY
+        **bot.line, version__gt=bot.version, state=BotDefinition.State.READY
     ).exists()
 
 
 def not_ready_message(bots: Sequence[BotDefinition]) -> str:
     """Why these bots (none of them ready) may take no seat yet, in words for the person entering them."""
     checking = [bot.label for bot in bots if bot.state == BotDefinition.State.CHECKING]
+    validating = [bot.label for bot in bots if bot.state == BotDefinition.State.VALIDATING]
     refused = [bot.label for bot in bots if bot.state == BotDefinition.State.REFUSED]
+    failing = [bot.label for bot in bots if bot.state == BotDefinition.State.FAILING]
     parts = []
     if checking:
         parts.append(f"{', '.join(checking)} {'is' if len(checking) == 1 else 'are'} still being checked")
+    if validating:
+        parts.append(
+            f"{', '.join(validating)} {'is' if len(validating) == 1 else 'are'} still playing "
+            "its validation matches"
+        )
+    if failing:
+        parts.append(
+            f"{', '.join(failing)} failed {'its' if len(failing) == 1 else 'their'} validation matches "
+            "(its page says why)"
+        )
     if refused:
         parts.append(
             f"{', '.join(refused)} {'was' if len(refused) == 1 else 'were'} refused by the check of "

@@ -1,7 +1,8 @@
 """The leased-work pipeline: the one claim, renewal, store and reap of every match a worker plays.
 
 Work comes in kinds (`Kind`): a league's fixtures, a ladder's fixtures (both `Fixture` rows, owned by a
-`BotLeague` of that kind), challenge matches (`ChallengeMatch`, owned by a `Challenge`) and the strict
+`BotLeague` of that kind), challenge matches (`ChallengeMatch`, owned by a `Challenge`), the matches of a
+new version's validation (`ValidationMatch`, owned by the `BotDefinition` it validates) and the strict
 re-verification of played matches' records (`VerificationWork`, made when a match is stored). Their rows share
 the lease columns (`league.bots.models.LeasedWork`); `KINDS`, the registry, says per kind which rows, in which
 order, and what else a store writes. Every step takes the kind, so that how much of the workers each kind
@@ -23,7 +24,7 @@ A kind registered later (`validation`, reserved) needs one `KINDS` entry: the cl
 and the workers' fair share (`league.bots.services.work`) take every kind in `KINDS`.
 
 An upload's check (`league.bots.uploads.bot_check`) is not leased: it is an idempotent task of its own, queued
-again by a periodic sweep while the upload is still checking.
+again by a periodic sweep while the upload is still checking. Its validation, next, is (kind "validation").
 """
 
 from __future__ import annotations
@@ -39,10 +40,19 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from league.bots.models import BotLeague, ChallengeMatch, Fixture, LeasedWork, VerificationWork
+from league.bots.models import (
+    BotLeague,
+    ChallengeMatch,
+    Fixture,
+    LeasedWork,
+    ValidationMatch,
+    VerificationWork,
+)
 from league.bots.sandbox_selectors import external_seat
 from league.bots.services.challenges import challenges_finish, queue_challenge_work
+from league.bots.services.ladders import entries_count_forfeits
 from league.bots.services.leagues import queue_work
+from league.bots.services.validations import validations_judge
 from league.core import bulk, events
 from league.matches.models import Match, Verification
 from league.matches.selectors import match_list
@@ -91,9 +101,7 @@ class Kind(StrEnum):
     LADDER = "ladder"
     CHALLENGE = "challenge"
     VERIFICATION = "verification"
-    VALIDATION = (
-        "validation"  # a new version's validation matches and upload checks: reserved, no KINDS entry yet
-    )
+    VALIDATION = "validation"
 
 
 @dataclass(frozen=True)
@@ -143,6 +151,14 @@ KINDS: Mapping[Kind, WorkKind] = {
         ("challenge_id", "index"),
         ("id", "match_id", "seed", "index", "challenge__game_id", "challenge__options"),
         stored=challenges_finish,
+    ),
+    Kind.VALIDATION: WorkKind(
+        Kind.VALIDATION,
+        ValidationMatch,
+        "bot_id",
+        ("bot_id", "index"),
+        ("id", "match_id", "seed", "index", "match__game_id", "match__options"),
+        stored=validations_judge,
     ),
     Kind.VERIFICATION: WorkKind(
         Kind.VERIFICATION,
@@ -289,20 +305,34 @@ class Played:
 
 def _program_logs(items: Sequence[Played]) -> list[ProgramLog]:
     """The unsaved log rows of the played matches' external seats (`program_logs_add` stores them)."""
-    return [
-        ProgramLog(
-            match_id=item.match_id,
-            seat=log.seat,
-            bot_id=item.bot_ids[log.seat] if log.seat < len(item.bot_ids) else None,
-            forfeit=log.forfeit,
-            detail=log.detail,
-            output=log.output,
-            output_bytes=log.output_bytes,
-            bank=log.bank,
+    rows: list[ProgramLog] = []
+    for item in items:
+        events = {forfeit["seat"]: forfeit["event"] for forfeit in item.record["end"]["forfeits"]}
+        rows.extend(
+            ProgramLog(
+                match_id=item.match_id,
+                seat=log.seat,
+                bot_id=item.bot_ids[log.seat] if log.seat < len(item.bot_ids) else None,
+                forfeit=log.forfeit,
+                detail=log.detail,
+                forfeit_event=events.get(log.seat),
+                output=log.output,
+                output_bytes=log.output_bytes,
+                bank=log.bank,
+            )
+            for log in item.logs
         )
-        for item in items
-        for log in item.logs
-    ]
+    return rows
+
+
+def _rated_seats(owners: Mapping[int, int], items: Sequence[Played]) -> list[tuple[int, int, int, bool]]:
+    """(league id, match id, bot id, forfeited) of each seat of the stored fixtures, in their order."""
+    seats = []
+    for item in items:
+        forfeited = {forfeit["seat"] for forfeit in item.record["end"]["forfeits"]}
+        for seat, bot_id in enumerate(item.bot_ids):
+            seats.append((owners[item.id], item.match_id, bot_id, seat in forfeited))
+    return seats
 
 
 def leases_store(kind: Kind, *, token: str, played: Sequence[Played], pool_id: int | None = None) -> int:
@@ -312,7 +342,8 @@ def leases_store(kind: Kind, *, token: str, played: Sequence[Played], pool_id: i
 
     One transaction; rows another worker took over (after the reaper) are skipped. Returns how many were
     stored. With `pool_id` (a league's or ladder's pool) the pool is marked for an update from the earliest
-    stored match; a challenge's matches are unrated.
+    stored match, and each seat's forfeits in a row are counted (`entries_count_forfeits`: a ladder
+    withdraws a bot that forfeits too many); a challenge's matches are unrated.
     """
     if not played:
         return 0
@@ -336,6 +367,8 @@ def leases_store(kind: Kind, *, token: str, played: Sequence[Played], pool_id: i
             [VerificationWork(match_id=item.match_id, seed=0) for item in items]
         )
         program_logs_add(logs=_program_logs(items))
+        if pool_id is not None:  # rated: a league's or ladder's fixtures, owned by the league
+            entries_count_forfeits(seats=_rated_seats(dict(held), items))
         bulk.update(
             work.model,
             ("seconds",),

@@ -180,21 +180,28 @@ def _challenge_sandbox(worker: str, kind: Kind = Kind.CHALLENGE) -> Sandbox | No
 
 class WorkClaim(NamedTuple):
     """What a worker should play next: a league's or ladder's fixtures (`league_id`: `work_play` it), or the
-    challenge matches it has just leased (`games`), or nothing."""
+    validation or challenge matches it has just leased (`games`, of `kind`), or nothing."""
 
     league_id: int | None
     games: list[Claimed]
+    kind: Kind = Kind.CHALLENGE
 
 
 def work_claim(
     *, token: str, limit: int = CHALLENGE_BATCH, external: bool = True, leagues: bool = True
 ) -> WorkClaim:
-    """League and ladder work first; else lease up to `limit` open challenge matches to `token`, oldest
-    challenge first, in match order. Without `external`, matches with an external program's seat stay."""
+    """League and ladder work first; else lease up to `limit` open validation matches to `token` (a new
+    version waits for them to enter anything), oldest version first; else challenge matches, oldest challenge
+    first, in match order. Without `external`, matches with an external program's seat stay."""
     if leagues:
         league_id = open_owner((Kind.LEAGUE, Kind.LADDER), external=external)
         if league_id is not None:
             return WorkClaim(league_id, [])
+    validations = leases_claim(
+        Kind.VALIDATION, token=token, seconds=CHALLENGE_LEASE_SECONDS, limit=limit, external=external
+    )
+    if validations:
+        return WorkClaim(None, validations, Kind.VALIDATION)
     games = leases_claim(
         Kind.CHALLENGE, token=token, seconds=CHALLENGE_LEASE_SECONDS, limit=limit, external=external
     )
@@ -298,7 +305,7 @@ def work_play(
             leagues_first = True
             if not claim.games:
                 return stored
-            batch = _challenge_batch(claim.games)
+            batch = _challenge_batch(claim.games, claim.kind)
         try:
             deadline = started + max_seconds if max_seconds is not None and not hand_on else None
             with LeaseRenewal(token=token, seconds=batch.lease_seconds):

@@ -30,6 +30,13 @@ def end_reason(reason: str | None) -> str:
 
 
 @register.filter
+def protocol_seat(seat: int) -> str:
+    """`{{ seat|protocol_seat }}` for a 0-based seat as authors read it: "seat 1 (protocol seat 0)". Pages
+    number seats from 1; the bot protocol, the API and records from 0."""
+    return words.protocol_seat_words(seat)
+
+
+@register.filter
 def bot_plays(bot: Any) -> str:
     """`{{ bot|bot_plays }}`: how a bot definition plays ("Search bot, 25 iterations a move")."""
     return words.bot_play_words(bot.strategy, bot.params, external=bot.is_external)

@@ -116,7 +116,7 @@ def registrations_add_batch(
                     if key in first_line:
                         raise UserError(f"{line.name} is on line {first_line[key]} already")
                     first_line[key] = line.line
-                    if not Player.objects.filter(name_key=key).exists():
+                    if not Player.objects.filter(kind=Player.Kind.PERSON, name_key=key).exists():
                         if known is None:
                             known = dict(
                                 Player.objects.filter(kind=Player.Kind.PERSON).values_list("name_key", "name")

@@ -16,6 +16,7 @@ from games.core.errors import ReplayError
 from games.viewer.drawing import replay_frame
 from league.bots import pages, selectors, uploads
 from league.bots.models import BotDefinition
+from league.bots.pages import STARTUP_SECONDS
 from league.bots.services.definitions import TIME_BANK_DEFAULT, TIME_BANK_SECONDS
 from league.core.bodies import takes_body
 from league.core.catalogue import game_choices, game_name
@@ -24,6 +25,7 @@ from league.core.forms import add_user_error
 from league.core.http import SignedInRequest
 from league.matches.models import Match
 from league.matches.selectors import match_visible, verification_of
+from league.programs.uploads import bots_python
 
 # A record's forfeit codes (games.core.record.FORFEIT_REASONS), as the replay page says them.
 FORFEIT_WORDS = {
@@ -116,6 +118,9 @@ def bot_upload(request: SignedInRequest) -> HttpResponse:
             "quota_versions": settings.BOT_UPLOAD_QUOTA_VERSIONS,
             "quota_bytes": settings.BOT_UPLOAD_QUOTA_BYTES,
             "max_bytes": settings.BOT_UPLOAD_MAX_BYTES,
+            "python_version": bots_python(),
+            "move_seconds": BotDefinition._meta.get_field("move_seconds").default,
+            "startup_seconds": STARTUP_SECONDS,
         },
         status=400 if form.errors else 200,
     )
@@ -182,11 +187,7 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         "seats": seats,
         "record": record,
         "forfeits": [
-            (
-                forfeit["seat"] + 1,
-                forfeit["event"] + 1,
-                FORFEIT_WORDS.get(forfeit["reason"], forfeit["reason"]),
-            )
+            (forfeit["seat"], forfeit["event"], FORFEIT_WORDS.get(forfeit["reason"], forfeit["reason"]))
             for forfeit in record["end"]["forfeits"]
         ],
         "game_name": game_name(match.game_id),

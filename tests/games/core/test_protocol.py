@@ -46,5 +46,5 @@ def test_an_answer_that_is_not_json_forfeits_the_seat_with_the_protocols_words(t
     assert [(f["seat"], f["event"], f["reason"]) for f in record["end"]["forfeits"]] == [
         (0, 1, "protocol_error")
     ]
-    assert details == {0: "raised ExternalBotError: answered something that is not JSON: 'hello'"}
+    assert details == {0: "answered something that is not JSON: 'hello'"}
     assert record["outcome"]["places"] == [2, 1]

@@ -49,7 +49,7 @@ def test_compressed_record_round_trips(toy):
     ("bot", "code", "detail"),
     [
         ("raises", "crashed", "raised RuntimeError: bot crashed"),
-        ("illegal", "illegal_action", "illegal action 'fold'"),
+        ("illegal", "illegal_action", "played an illegal action 'fold'"),
     ],
 )
 def test_a_failing_bot_forfeits_its_seat_with_a_code_and_the_match_finishes(toy, bot, code, detail):
@@ -103,7 +103,7 @@ def test_an_exception_may_name_its_forfeit_code_and_an_unknown_code_counts_as_a_
         (0, "limit_exceeded"),
         (1, "crashed"),
     ]
-    assert details == {0: "raised Overspent: over the CPU limit", 1: "raised Mumbled: hm"}
+    assert details == {0: "over the CPU limit", 1: "raised Mumbled: hm"}
     replay(record)
 
 

@@ -56,7 +56,10 @@ def test_answers_over_the_move_time_draw_on_the_bank_until_it_is_empty():
     with pytest.raises(ExternalBotError) as raised:
         bot.act({}, ["draw", "stop"])
     assert raised.value.forfeit_reason == "timeout"
-    assert str(raised.value) == "no answer read within 1s and the 0.500s left in its time bank (killed)"
+    assert str(raised.value) == (
+        "gave no answer within 1 s and the 0.500 s left in its time bank (killed): 1 s a move, and 5 s more "
+        "for the first answer (the program's start-up)"
+    )
     assert pipes.asked == [8.0, 3.0, 2.5, 2.5, 1.5]
     assert bot.bank_after == [2.0, 1.5, 1.5, 0.5, 0.0]
     assert bank_text(2.0, bot.bank_after) == (
@@ -68,7 +71,10 @@ def test_answers_over_the_move_time_draw_on_the_bank_until_it_is_empty():
 def test_without_a_bank_an_answer_over_the_move_time_is_a_timeout_as_before():
     bot, pipes = bot_with([5.5, 1.2], bank=0)
     assert bot.act({}, ["draw", "stop"]) == "stop"
-    with pytest.raises(ExternalBotError, match=r"^no answer within 1s \(killed\)$"):
+    with pytest.raises(
+        ExternalBotError,
+        match=r"^no answer within 1s \(killed\): 1 s a move, and 5 s more for the first answer \(the program's start-up\)$",
+    ):
         bot.act({}, ["draw", "stop"])
     assert pipes.asked == [6.0, 1.0]
     assert bank_text(0, bot.bank_after) == ""
@@ -96,6 +102,8 @@ def test_the_local_runner_forfeits_a_program_that_empties_its_bank_with_the_time
     assert status == 0
     forfeit = next(line for line in out.splitlines() if "forfeited" in line)
     assert forfeit.startswith("  seat 0 forfeited at event ")
-    assert ": timeout (raised ExternalBotError: no answer read within 0.1s and the " in forfeit
-    assert forfeit.endswith("s left in its time bank (killed))")
+    assert ": timeout (gave no answer within 0.1 s and the " in forfeit
+    assert forfeit.endswith(
+        "s left in its time bank (killed): 0.1 s a move, and 0 s more for the first answer (the program's start-up))"
+    )
     assert "seat 0's time bank of 0.5s, drawn on at decision 1 (" in out

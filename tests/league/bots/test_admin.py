@@ -73,5 +73,5 @@ def test_a_new_bots_name_is_checked_on_the_form_not_when_saving(admin_client):
     again = admin_client.post("/admin/bots/botdefinition/add/", bot_form())
     assert again.status_code == 200
     errors = again.context["adminform"].form.errors
-    assert errors == {"name": ["there is already a bot called 'Careful' for this game"]}
+    assert errors == {"name": ["you already have a bot called 'Careful' for this game"]}
     assert BotDefinition.objects.count() == 1

@@ -252,8 +252,8 @@ def test_bots_that_raise_answer_illegally_or_hang_forfeit_and_the_league_goes_on
         }
         details = dict(ProgramLog.objects.filter(match=fixture.match).values_list("bot__name", "detail"))
         assert details == {
-            "Faller": "raised RuntimeError: the bot fell over",
-            "Cheater": "illegal action 'fly away'",
-            "Hanger": "raised ExternalBotError: no answer read within 5.2s and the 0.500s left in its time "
-            "bank (killed)",
+            "Faller": "At decision 1, the bot raised RuntimeError: the bot fell over",
+            "Cheater": "At decision 1, the bot played an illegal action 'fly away'",
+            "Hanger": "At decision 1, your program gave no answer within 5.2 s and the 0.500 s left in its "
+            "time bank (killed): 0.2 s a move, and 5 s more for the first answer (the program's start-up)",
         }

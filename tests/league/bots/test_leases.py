@@ -27,10 +27,11 @@ pytestmark = pytest.mark.django_db
 
 
 def record(seats: int) -> dict:
-    """A played match's record as the store reads it: its seats and outcome (seat 1 first)."""
+    """A played match's record as the store reads it: seats, outcome (seat 1 first) and forfeits (none)."""
     return {
         "seats": [{}] * seats,
         "outcome": {"places": list(range(1, seats + 1)), "scores": list(range(seats, 0, -1))},
+        "end": {"reason": "normal", "forfeits": []},
     }
 
 

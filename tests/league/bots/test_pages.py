@@ -264,9 +264,10 @@ def test_a_replay_says_why_a_seat_forfeited_in_words_from_its_code(client, staff
 
     words = {"Faller": "the bot crashed", "Cheater": "an illegal action"}
     for forfeit in record["end"]["forfeits"]:
+        seat, event = forfeit["seat"], forfeit["event"]
         line = (
-            f"Seat {forfeit['seat'] + 1} forfeited at event {forfeit['event'] + 1}: "
-            f"{words[names[forfeit['seat']]]}"
+            f'<li><a href="?step={event}">Seat {seat + 1} (protocol seat {seat}) forfeited at event '
+            f"{event + 1}</a>: {words[names[seat]]}</li>"
         )
-        assert f"<li>{line}</li>" in page
+        assert line in page
     assert "fell over" not in page

@@ -45,7 +45,9 @@ def test_a_built_in_bot_over_its_limit_forfeits_with_a_code_and_its_time_goes_to
     assert (forfeit["seat"], forfeit["reason"]) == (0, "timeout")
     (log,) = played.logs
     assert (log.seat, log.label, log.forfeit, log.output) == (0, "Sleepy v1", "timeout", "")
-    assert log.detail.startswith("took ") and log.detail.endswith("s, over the 0.01s limit")
+    assert log.detail.startswith("At decision 1, the bot took ") and log.detail.endswith(
+        "s, over the 0.01s limit"
+    )
 
 
 def test_an_external_program_plays_only_in_a_sandbox():

@@ -136,8 +136,18 @@ def test_bots_that_raise_or_answer_illegal_moves_forfeit(staff):
         for log in ProgramLog.objects.filter(match=fixture.match).select_related("bot")
     }
     assert logs == {
-        "Faller": (names.index("Faller"), "crashed", "raised RuntimeError: the bot fell over", ""),
-        "Cheater": (names.index("Cheater"), "illegal_action", "illegal action 'fly away'", ""),
+        "Faller": (
+            names.index("Faller"),
+            "crashed",
+            "At decision 1, the bot raised RuntimeError: the bot fell over",
+            "",
+        ),
+        "Cheater": (
+            names.index("Cheater"),
+            "illegal_action",
+            "At decision 1, the bot played an illegal action 'fly away'",
+            "",
+        ),
     }
 
 

@@ -227,7 +227,10 @@ def test_a_version_being_checked_says_so_and_a_ready_one_tells_its_author(
     with mock.patch("league.bots.uploads.signature"), django_capture_on_commit_callbacks(execute=True):
         bot = bot_upload(by=member, game_id="nacho_pile", name="Greedy", data=BOT)
     page = Client().get(f"/bots/bots/{bot.pk}/").content.decode()
-    assert "Being checked: a worker compiles its modules within the bounds of the check of uploads." in page
+    assert (
+        "Being checked: a worker compiles its modules and looks up its imports within the bounds of the "
+        "check of uploads." in page
+    )
     with django_capture_on_commit_callbacks(execute=True):
         assert bot_check(bot_id=bot.pk) == "ready"
     page = Client().get(f"/bots/bots/{bot.pk}/").content.decode()

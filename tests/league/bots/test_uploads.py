@@ -97,15 +97,19 @@ def test_the_same_bytes_are_stored_once_and_an_identical_new_version_is_refused(
     )
 
 
-def test_another_users_bot_name_and_a_staff_builtin_are_not_yours_to_version(member, staff):
-    upload(UserFactory(), name="Taken")
+def test_another_users_bot_name_is_free_and_ones_own_staff_builtin_is_not_an_upload_to_version(member, staff):
+    taken = upload(UserFactory(), name="Taken")
+    mine = upload(member, name="taken")
+    assert (mine.version, mine.previous, mine.name) == (1, None, "taken")
+    assert mine.pk != taken.pk
     bot_register(name="Builtin", game_id="nacho_pile", kind="builtin", strategy="random", by=staff)
-    for name in ("taken", "Builtin"):
-        with pytest.raises(UserError) as caught:
-            upload(member, name=name)
-        assert caught.value.field == "name"
-        assert "by someone else: choose another name" in caught.value.message
-    assert BotDefinition.objects.filter(created_by=member).count() == 0
+    with pytest.raises(UserError) as caught:
+        upload(staff, name="Builtin")
+    assert caught.value.field == "name"
+    assert (
+        caught.value.message
+        == "your bot 'Builtin' for this game is not an upload (staff registered it): choose another name"
+    )
 
 
 def test_anonymous_uploads_and_unknown_games_are_refused(member):

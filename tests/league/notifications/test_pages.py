@@ -62,6 +62,7 @@ def test_mail_settings_are_saved_per_kind_or_all(people):
         [
             "account",
             "bot_checked",
+            "bot_forfeited",
             "bot_match_voided",
             "confirm_result",
             "invited",

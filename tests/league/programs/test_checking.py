@@ -6,6 +6,7 @@ check's parent side compiles nothing itself, so it finishes far inside it), neve
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -14,7 +15,9 @@ import pytest
 
 from league.programs import checking
 from league.programs.archives import ArchiveLimits, ProgramRefused, check_program
-from league.programs.checking import CheckLimits, CheckUnavailable, compile_check, python_sources
+from league.programs.checking import CheckLimits, CheckUnavailable, compile_check, own_modules, python_sources
+from league.programs.sandbox import SAFE_PATH
+from league.programs.uploads import check_limits
 from tests.league.bots.crafted import BOT, HELPER, MAIN, TOML, zip_bytes
 
 FSTRING = b"x=f'" + b"{1}" * 50_000 + b"'\n"  # 150 KB: seconds of CPU to compile
@@ -119,3 +122,31 @@ def test_a_check_that_cannot_start_is_the_machines_fault_not_the_programs():
     with pytest.raises(CheckUnavailable) as caught:
         compile_check({"bot.py": BOT}, CheckLimits(), python="/nonexistent/python3")
     assert str(caught.value).startswith("the compile check could not start /nonexistent/python3: ")
+
+
+def test_an_import_the_bots_python_lacks_is_refused_at_the_check_with_its_file_and_line():
+    limits = check_limits()
+    assert limits.runtime == shutil.which("python3", path=SAFE_PATH)
+    sources = {
+        "main.py": b"import json\nimport helper\nfrom lib import tables\nfrom . import sibling\n",
+        "helper.py": b"import random, os.path\n\nimport nonexistent_chicken_module.sub\nimport zzz_missing\n",
+        "lib/tables.py": b"from itertools import chain\n",
+    }
+    assert compile_check(sources, limits) == (
+        "helper.py line 3 imports nonexistent_chicken_module (and zzz_missing), which the bots' Python does "
+        "not have: put the module in the upload, or use the standard library"
+    )
+    del sources["helper.py"]
+    assert compile_check({**sources, "helper.py": b"import math\n"}, limits) is None
+    # Without the bots' interpreter (a machine without one), imports are not looked up.
+    assert compile_check({"bot.py": b"import zzz_missing\n"}, CheckLimits()) is None
+
+
+def test_the_own_modules_are_every_file_and_folder_name_of_the_upload():
+    assert own_modules(["main.py", "lib/tables.py", "data/x.json"]) == {
+        "main",
+        "lib",
+        "tables",
+        "data",
+        "x.json",
+    }
