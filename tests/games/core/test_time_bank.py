@@ -73,7 +73,8 @@ def test_without_a_bank_an_answer_over_the_move_time_is_a_timeout_as_before():
     assert bot.act({}, ["draw", "stop"]) == "stop"
     with pytest.raises(
         ExternalBotError,
-        match=r"^no answer within 1s \(killed\): 1 s a move, and 5 s more for the first answer \(the program's start-up\)$",
+        match=r"^no answer within 1s \(killed\): 1 s a move, and 5 s more for the first answer "
+        r"\(the program's start-up\)$",
     ):
         bot.act({}, ["draw", "stop"])
     assert pipes.asked == [6.0, 1.0]
@@ -104,6 +105,7 @@ def test_the_local_runner_forfeits_a_program_that_empties_its_bank_with_the_time
     assert forfeit.startswith("  seat 0 forfeited at event ")
     assert ": timeout (gave no answer within 0.1 s and the " in forfeit
     assert forfeit.endswith(
-        "s left in its time bank (killed): 0.1 s a move, and 0 s more for the first answer (the program's start-up))"
+        "s left in its time bank (killed): 0.1 s a move, and 0 s more for the first answer "
+        "(the program's start-up))"
     )
     assert "seat 0's time bank of 0.5s, drawn on at decision 1 (" in out
