@@ -25,6 +25,7 @@ from league.bots.services.ladders import ladder_create, ladder_enter
 from league.bots.services.leagues import league_create, league_start
 from league.bots.services.work import work_play
 from league.notifications.webhooks import webhook_create
+from league.seasons import services as seasons
 from league.tournaments import services as tournament_services
 from league.tournaments.models import Tournament
 from tests.factories import MatchFactory
@@ -78,7 +79,14 @@ def world(staff, orga, alice, submit):
     webhook = webhook_create(
         by=orga, url="https://example.com/in", events=["table.ready"], tournament=tournament
     )
+    club = seasons.club_create(by=staff, name="Mail Club")
+    seasons.club_organizer_add(club=club, by=staff, username="orga")
+    seasons.club_event_attach(club=club, by=orga, tournament=tournament)
+    season = seasons.season_create(club=club, by=orga, name="Mail Season", place_points="10 6")
+    seasons.season_event_add(season=season, by=orga, tournament=tournament)
     return {
+        "clubs": {"id": club.pk},
+        "seasons": {"id": season.pk},
         "ladders": {"id": ladder.pk},
         "challenges": {"id": challenge.pk},
         "webhooks": {"id": webhook.pk},

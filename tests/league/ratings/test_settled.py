@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from league.celery import app
 from league.matches.models import Match
 from league.ratings import whole_history as whr
 from league.ratings.models import SettledFit, SettledRating
@@ -87,11 +88,15 @@ def test_each_night_is_predicted_from_the_nights_before_it_only(three_nights, pl
     )
 
 
-def test_the_nightly_task_fits_every_people_pool_with_a_rated_match(three_nights, settings):
-    settings.CELERY_TASK_ALWAYS_EAGER = True
+def test_the_nightly_task_fits_every_people_pool_with_a_rated_match(three_nights):
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True  # the queued fit runs here, as a worker would run it
     pool_id = three_nights[0].rating_pool_id
     assert pools_due() == [pool_id]
-    assert settled_nightly() == 1
+    try:
+        assert settled_nightly() == 1
+    finally:
+        app.conf.task_always_eager = before
     assert SettledFit.objects.get(pool_id=pool_id).matches == 3
 
 

@@ -307,6 +307,13 @@ def _table_report(organizer):
     )
 
 
+def _table_report_withdraw(organizer):
+    tournament, table, users, report = reported(organizer)
+    return tournament, lambda: services.table_report_withdraw(
+        table=table, by=users["Ada"], report_id=report.pk
+    )
+
+
 def _table_confirm(organizer):
     tournament, table, users, report = reported(organizer)
     return tournament, lambda: services.table_confirm(table=table, by=users["Bea"], report_id=report.pk)
@@ -392,6 +399,7 @@ CHANGES = {
     "table_close": _table_close,
     "table_close_undo": _table_close_undo,
     "table_report": _table_report,
+    "table_report_withdraw": _table_report_withdraw,
     "table_confirm": _table_confirm,
     "table_dispute": _table_dispute,
     "round_timer_start": _timer("round_timer_start", minutes=50),
@@ -413,6 +421,8 @@ STEPS = {
 # Checks, reads and helpers: they write nothing a public page shows.
 NO_PUBLIC_CHANGE = {
     "bump_public_version",
+    "may_create",
+    "top_cut_plan",
     "bump_public_versions_of_player",
     "check_advancing",
     "check_not_cancelled",
