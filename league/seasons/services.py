@@ -11,7 +11,7 @@ an event that joins the club gets the club's organizers.
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
@@ -105,7 +105,10 @@ def club_event_clone(
         raise NotFound("no such event of the club")
     with transaction.atomic():
         clone = tournament_clone(
-            tournament=tournament, by=by, name=_next_name(tournament.name), shift_days=shift_days
+            tournament=tournament,
+            by=cast(User, by),  # a club organizer: signed in (checked above)
+            name=_next_name(tournament.name),
+            shift_days=shift_days,
         )
         club_event_attach(club=club, by=by, tournament=clone)
         for entry in SeasonEvent.objects.filter(
