@@ -11,6 +11,7 @@ from django.urls import path
 from league.players.models import Player
 from league.players.selectors import player_list, with_seat_counts
 from league.ratings import pages
+from league.seasons.selectors import seasons_of_player
 
 PLAYERS_PER_PAGE = 50
 
@@ -26,7 +27,9 @@ def player_index(request: HttpRequest) -> HttpResponse:
 
 def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
     page = pages.player_page(slug, request.user, page=request.GET.get("page"))
-    return render(request, "players/detail.html", dict(vars(page)))
+    return render(
+        request, "players/detail.html", dict(vars(page)) | {"seasons": seasons_of_player(page.player)}
+    )
 
 
 app_name = "players"

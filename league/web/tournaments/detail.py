@@ -22,6 +22,7 @@ from league.core.catalogue import game_name, game_specs
 from league.core.errors import UserError
 from league.core.forms import add_user_error
 from league.players.selectors import player_of
+from league.seasons.selectors import seasons_of_event
 from league.tournaments import pages, report_selectors, round_selectors, selectors, services
 from league.tournaments.forms import (
     CloneForm,
@@ -160,6 +161,7 @@ def detail_response(
         "clone_form": CloneForm(initial={"name": f"{tournament.name} (copy)", "shift_days": 7}),
         "undo_minutes": services.UNDO_MINUTES,
         "holder": holder is not None,
+        "seasons": seasons_of_event(tournament),
     }
     return render(request, "tournaments/detail.html", context, status=status)
 

@@ -140,6 +140,16 @@ def test_the_season_page_explains_each_players_points_and_refuses_strangers(club
     assert answer.status_code == 403
     assert "only the club&#x27;s organizers (and site staff) can do this" in answer.content.decode()
     assert stranger.get(f"/clubs/{club.slug}/new-event/").status_code == 404
+    week_one = Tournament.objects.get(name="Week 1")
+    event_page = Client().get(f"/tournaments/{week_one.slug}/").content.decode()
+    assert (
+        f'Counts in <a href="/seasons/{season.slug}/"><bdi>Winter</bdi></a> '
+        '<span class="muted">(<bdi>Tuesday Nuggets</bdi>)</span>.'
+    ) in event_page
+    ada_page = Client().get("/players/ada/").content.decode()
+    assert (
+        '</a> <span class="muted">(<bdi>Tuesday Nuggets</bdi>)</span>: rank 1, 10.00 points</li>' in ada_page
+    )
     club_page = Client().get(f"/clubs/{club.slug}/").content.decode()
     assert '<a href="/players/ada/"><bdi>Ada</bdi></a>' in club_page
     assert ClubEvent.objects.filter(club=club).count() == 2 and SeasonEvent.objects.count() == 2
