@@ -19,6 +19,7 @@ from league.bots.services.leagues import league_start
 from league.bots.services.work import work_play
 from league.matches.models import MatchSeat
 from league.ratings.services import calibration_refresh
+from league.seasons import services as seasons
 from league.site.demo import DEMO_PLAYER_USERNAME, ensure_demo_player, load_demo
 from league.tournaments.demo import CUP_NAME, OPEN_NAME, SWISS_NAME, load_tournament_demo
 from league.tournaments.models import Round, Table, Tournament
@@ -66,6 +67,17 @@ def build_site() -> list[Visit]:
     tables = Table.objects.filter(round__tournament=swiss, match__isnull=False).select_related("round")
     table = max((t for t in tables if t.match_id in at_table), key=lambda t: t.round.number, default=None)
     table = table or live_round.tables.order_by("number").first()
+    club = seasons.club_create(by=organizer, name="Demo Club")
+    seasons.club_event_attach(club=club, by=organizer, tournament=swiss)
+    season = seasons.season_create(
+        club=club,
+        by=organizer,
+        name="Demo Season",
+        place_points="10 6 3 1",
+        best_of="2",
+        tie_breaks=["firsts"],
+    )
+    seasons.season_event_add(season=season, by=organizer, tournament=swiss)
 
     public = [
         Visit("home", "/"),
@@ -88,6 +100,8 @@ def build_site() -> list[Visit]:
         Visit("ladders", "/bots/ladders/"),
         Visit("ladder", f"/bots/ladders/{ladder.pk}/"),
         Visit("calibration", f"/games/pools/{league.rating_pool_id}/calibration/"),
+        Visit("club", f"/clubs/{club.slug}/"),
+        Visit("season", f"/seasons/{season.slug}/"),
         Visit("log in", "/accounts/login/"),
         Visit("sign up", "/accounts/signup/"),
     ]
@@ -95,6 +109,8 @@ def build_site() -> list[Visit]:
         Visit("tournament form", "/tournaments/new/", "organizer"),
         Visit("organizer round", f"/tournaments/{swiss.slug}/rounds/{live_round.number}/", "organizer"),
         Visit("check-in desk", f"/tournaments/{open_day.slug}/check-in/", "organizer"),
+        Visit("club, its organizer", f"/clubs/{club.slug}/", "organizer"),
+        Visit("my calendar", "/me/calendar/", DEMO_PLAYER_USERNAME),
         Visit("me", "/me/", DEMO_PLAYER_USERNAME),
         Visit(
             "table",
