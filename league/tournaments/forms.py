@@ -588,11 +588,15 @@ class SignupForm(forms.Form):
 
 
 class CreateSignupForm(SignupForm):
-    """Sign-up and check-in on the create form: open sign-up is on there (the model's and the API's default
-    is off), so the cap typed beside it takes effect without a second visit."""
+    """Sign-up and check-in on the create form. Open sign-up starts off (as the model's and the API's default:
+    an invitational stays closed to strangers); typing a cap turns it on until the box is touched
+    (`settings-form.js`), so an event with places to fill opens without a second visit."""
 
     self_signup = forms.BooleanField(
-        required=False, initial=True, label=SignupForm.base_fields["self_signup"].label
+        required=False,
+        initial=False,
+        label=SignupForm.base_fields["self_signup"].label,
+        help_text="Turned on when you set a cap (untick it to keep the event by invitation).",
     )
     checkin_opens_at = forms.CharField(
         required=False,

@@ -62,3 +62,28 @@ def test_the_form_shows_what_the_choices_use_and_creates_the_tournament(browser,
         ["points", "opponents_points_average"],
     )
     context.close()
+
+
+def test_a_cap_turns_open_sign_up_on_until_the_organizer_touches_the_box(browser, live_server):
+    staff = StaffFactory(username="organizer")
+    staff.set_password(PASSWORD)
+    staff.save()
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(f"{live_server.url}/accounts/login/?next=/tournaments/new/")
+    page.fill("#id_username", "organizer")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/tournaments/new/")
+    signup = page.locator("#id_self_signup")
+    expect(signup).not_to_be_checked()  # an invitational stays closed to strangers
+    page.fill("#id_capacity", "24")
+    expect(signup).to_be_checked()
+    page.fill("#id_capacity", "")
+    expect(signup).not_to_be_checked()
+    page.fill("#id_capacity", "16")
+    signup.uncheck()  # the organizer's choice stands from then on
+    page.fill("#id_capacity", "20")
+    expect(signup).not_to_be_checked()
+    context.close()

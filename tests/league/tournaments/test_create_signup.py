@@ -21,7 +21,7 @@ def staff_client(client, organizer):
 def test_the_create_form_sets_sign_up_cap_waitlist_and_check_in(staff_client):
     page = staff_client.get("/tournaments/new/")
     shown = posted(page, "settings-form")
-    assert (shown["self_signup"], shown.get("waitlist"), shown["capacity"]) == ("on", None, "")
+    assert (shown.get("self_signup"), shown.get("waitlist"), shown["capacity"]) == (None, None, "")
     assert '<select name="time_zone"' in page.content.decode()
     data = {
         **shown,
@@ -32,6 +32,7 @@ def test_the_create_form_sets_sign_up_cap_waitlist_and_check_in(staff_client):
         "start_time": "10:00",
         "time_zone": "europe/berlin",
         "capacity": "24",
+        "self_signup": "on",  # the box the cap ticked (settings-form.js)
         "waitlist": "on",
         "checkin_opens_at": "2099-05-02T09:15",
     }
@@ -74,9 +75,9 @@ def test_a_refused_check_in_stores_no_tournament_and_keeps_the_form(staff_client
     assert not Tournament.objects.exists()
 
 
-def test_open_sign_up_can_be_left_off_on_the_create_form(staff_client):
+def test_open_sign_up_starts_off_on_the_create_form_for_an_invitational(staff_client):
     data = {**posted(staff_client.get("/tournaments/new/"), "settings-form"), "name": "Invitational"}
-    del data["self_signup"]
+    assert "self_signup" not in data  # off until a cap turns it on (or the organizer ticks it)
     assert staff_client.post("/tournaments/new/", data).status_code == 302
     assert Tournament.objects.get(name="Invitational").self_signup is False
 

@@ -59,6 +59,14 @@
       if (!touched && !isNaN(size)) { scale.checked = size > 2; }
     });
   }
+  // On a new tournament, open sign-up follows the cap (on once places are set) until the box is touched.
+  var signup = form.elements.self_signup, signupTouched = !form.hasAttribute("data-fresh");
+  if (signup && form.elements.capacity) {
+    signup.addEventListener("change", function () { signupTouched = true; });
+    form.elements.capacity.addEventListener("input", function () {
+      if (!signupTouched) { signup.checked = value("capacity").trim() !== ""; }
+    });
+  }
   form.addEventListener("change", update);
   form.addEventListener("input", update);
   update();
