@@ -40,6 +40,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
 from math import lcm
+from random import Random
 from typing import cast
 
 LOCAL_SEARCH_WORK = 400_000
@@ -47,6 +48,12 @@ EXACT_SEARCH_WORK = 300_000
 EXACT_SEARCH_PLAYERS = 14
 NEIGHBOUR_SEATS = 60
 NEAR_TABLES = 3
+POLISH_WORK = 400_000
+FULL_SEARCH_PLAYERS = 64
+RESTARTS = 12
+SHAKE_SWAPS = 3
+SHAKE_SEED = 47
+RESTART_WORK = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -382,16 +389,188 @@ def exact_search(
     return best
 
 
+def polish(
+    model: CostModel, tables: list[list[int]], work_limit: int = POLISH_WORK, *, full: bool = False
+) -> int:
+    """Improve `tables` in place by swaps and 3-way moves until neither lowers the cost; return the work.
+
+    A swap exchanges two players of two tables; a 3-way move takes one player from each of three tables
+    and moves each to the next table of the three (A's to B, B's to C, C's to A, in both directions). With
+    `full` every pair and every triple of tables is tried; otherwise only tables at most `NEAR_TABLES`
+    apart, and only triples with a table whose cost is above the seed term. Passes (all swaps, then all
+    3-way moves, first improvement) repeat until a pass changes nothing or after `work_limit` steps (one
+    step per player pair priced, per bound checked and per 3-way move evaluated).
+    """
+    count = len(tables)
+    reach = count if full else NEAR_TABLES
+    costs = [model.table(members) for members in tables]
+    seated = [model.seating_excess(members) for members in tables]
+    version = [0] * count
+    # changes[(x, y)]: (versions, matrix, lowest): matrix[i][j] is the change of table x's cost, seat
+    # term aside, when its i-th player leaves and table y's j-th player takes the place
+    changes: dict[tuple[int, int], tuple[int, int, list[list[int]], int]] = {}
+    work = 0
+    seating = model.problem.seat_usage is not None
+    half = model.score_weight // 2
+
+    def change(x: int, y: int) -> tuple[list[list[int]], int]:
+        nonlocal work
+        known = changes.get((x, y))
+        if known is not None and known[0] == version[x] and known[1] == version[y]:
+            return known[2], known[3]
+        members_x, members_y = tables[x], tables[y]
+        size = len(members_x)
+        pair = model.pair
+        within = model.within_costs(members_x)
+        short = size < model.largest
+        into = [[pair(incoming, member, size) for member in members_x] for incoming in members_y]
+        totals = [sum(row) for row in into]
+        matrix = []
+        for index, leaving in enumerate(members_x):
+            row = []
+            for column, incoming in enumerate(members_y):
+                value = totals[column] - into[column][index] - within[index]
+                if short:
+                    value += model.short(incoming) - model.short(leaving)
+                row.append(value)
+            matrix.append(row)
+        lowest = min(min(row) for row in matrix)
+        work += len(members_x) * len(members_y)
+        changes[(x, y)] = (version[x], version[y], matrix, lowest)
+        return matrix, lowest
+
+    def seat_change(x: int, index: int, incoming: int) -> int:
+        members = tables[x]
+        size = len(members)
+        extra = model.extra_uses
+        rows = [extra[member][size] for position, member in enumerate(members) if position != index]
+        rows.append(extra[incoming][size])
+        return _fewest_extra_uses_of(tuple(sorted(rows))) * model.seat_weight - seated[x]
+
+    def apply(moves: Sequence[tuple[int, int, int]]) -> None:
+        """Each (table, position, player): `player` takes `position` at `table`."""
+        for table, position, player in moves:
+            tables[table][position] = player
+        for table, _position, _player in moves:
+            costs[table] = model.table(tables[table])
+            seated[table] = model.seating_excess(tables[table])
+            version[table] += 1
+
+    def total_change(moves: Sequence[tuple[int, int, int, int]], base: int) -> int:
+        """`base` (the change without the seat term) plus the seat term's change, where it can decide."""
+        if not seating or not -half < base < half:
+            return base
+        return base + sum(seat_change(table, index, incoming) for table, index, incoming, _ in moves)
+
+    def try_swap(x: int, y: int) -> bool:
+        nonlocal work
+        matrix_x, lowest_x = change(x, y)
+        matrix_y, lowest_y = change(y, x)
+        work += 1
+        if lowest_x + lowest_y - seated[x] - seated[y] >= 0:
+            return False
+        for i, player_x in enumerate(tables[x]):
+            for j, player_y in enumerate(tables[y]):
+                base = matrix_x[i][j] + matrix_y[j][i]
+                work += 1
+                if base - seated[x] - seated[y] >= 0:
+                    continue
+                moves = ((x, i, player_y, 0), (y, j, player_x, 0))
+                if total_change(moves, base) < 0:
+                    apply([(x, i, player_y), (y, j, player_x)])
+                    return True
+        return False
+
+    def try_cycle(a: int, b: int, c: int) -> bool:
+        """A's player to B, B's to C, C's to A."""
+        nonlocal work
+        into_a, lowest_a = change(a, c)
+        into_b, lowest_b = change(b, a)
+        into_c, lowest_c = change(c, b)
+        work += 1
+        slack = seated[a] + seated[b] + seated[c]
+        if lowest_a + lowest_b + lowest_c - slack >= 0:
+            return False
+        members_a, members_b, members_c = tables[a], tables[b], tables[c]
+        for i, player_a in enumerate(members_a):
+            for k, player_c in enumerate(members_c):
+                first = into_a[i][k]
+                if first + lowest_b + lowest_c - slack >= 0:
+                    continue
+                for j, player_b in enumerate(members_b):
+                    base = first + into_b[j][i] + into_c[k][j]
+                    work += 1
+                    if base - slack >= 0:
+                        continue
+                    moves = ((a, i, player_c, 0), (b, j, player_a, 0), (c, k, player_b, 0))
+                    if total_change(moves, base) < 0:
+                        apply([(a, i, player_c), (b, j, player_a), (c, k, player_b)])
+                        return True
+        return False
+
+    def worth(*indexes: int) -> bool:
+        return full or any(costs[index] >= model.seat_weight for index in indexes)
+
+    changed = True
+    while changed and work < work_limit:
+        changed = False
+        for x in range(count):
+            for y in range(x + 1, min(count, x + reach + 1)):
+                if work >= work_limit:
+                    return work
+                if worth(x, y) and try_swap(x, y):
+                    changed = True
+        for a in range(count):
+            for b in range(a + 1, min(count, a + reach + 1)):
+                for c in range(b + 1, min(count, a + reach + 1)):
+                    if work >= work_limit:
+                        return work
+                    if worth(a, b, c) and (try_cycle(a, b, c) or try_cycle(a, c, b)):
+                        changed = True
+    return work
+
+
+def restart(model: CostModel, tables: list[list[int]], work_limit: int = RESTART_WORK) -> list[list[int]]:
+    """Iterated search from `tables` (already polished): `RESTARTS` times, shake the best arrangement found
+    by `SHAKE_SWAPS` swaps of players of random tables (a pseudo-random sequence of fixed seed) and polish
+    it; keep it when it costs less. Stops early once `work_limit` steps are spent."""
+    best = [list(members) for members in tables]
+    best_cost = sum(model.table(members) for members in best)
+    if len(best) < 2:
+        return best
+    shaker = Random(SHAKE_SEED)
+    work = 0
+    for _attempt in range(RESTARTS):
+        if work >= work_limit:
+            break
+        trial = [list(members) for members in best]
+        for _swap in range(SHAKE_SWAPS):
+            here, there = shaker.sample(range(len(trial)), 2)
+            i = shaker.randrange(len(trial[here]))
+            j = shaker.randrange(len(trial[there]))
+            trial[here][i], trial[there][j] = trial[there][j], trial[here][i]
+        work += polish(model, trial, min(POLISH_WORK, work_limit - work), full=True)
+        cost = sum(model.table(members) for members in trial)
+        if cost < best_cost:
+            best, best_cost = trial, cost
+    return best
+
+
 def optimise(
     model: CostModel, reference: list[list[int]], sizes: Sequence[int], work_limit: int
 ) -> list[list[int]]:
-    """Local search from the reference arrangement, then the exact search on small fields.
+    """Swaps from the reference arrangement, then swaps and 3-way moves (`polish`), then on fields of at
+    most `FULL_SEARCH_PLAYERS` restarts (`restart`), then the exact search on small fields.
 
     Returns the tables ordered full tables first, each group by its best-ranked player (top table first),
     with each table's players in ranking order.
     """
     tables = [list(members) for members in reference]
     local_search(model, tables, work_limit)
+    full = sum(sizes) <= FULL_SEARCH_PLAYERS
+    polish(model, tables, min(work_limit, POLISH_WORK), full=full)
+    if full:
+        tables = restart(model, tables, min(work_limit, RESTART_WORK))
     if sum(sizes) <= EXACT_SEARCH_PLAYERS:
         incumbent = sum(model.table(members) for members in tables)
         exact = exact_search(model, sizes, incumbent, min(work_limit, EXACT_SEARCH_WORK))

@@ -1,0 +1,86 @@
+"""Seeded tournament histories for the optimiser's tests: random places (with shared places), drops after
+round 1, and the cost model of the next Swiss round, built as `swiss_round` builds it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+
+from league.pairing import Entrant, PlayedRound, RoundDraft, Scoring, TableResult, TableSpec
+from league.pairing.scoring import entrants_from_history
+from league.pairing.search import CostModel
+from league.pairing.swiss import choose_byes, cost_model, swiss_round
+from league.pairing.tables import fold_by_score, ranked, table_sizes
+
+PODS = TableSpec(preferred=4, minimum=3, maximum=4)
+PAIRS = TableSpec()
+
+
+@dataclass(frozen=True)
+class NextRound:
+    """The entrants of the next round, its table spec and the cost model of its seated players."""
+
+    entrants: list[Entrant]
+    spec: TableSpec
+    model: CostModel
+    index: dict[object, int]  # player id -> position in the model
+
+    def cost(self, draft: RoundDraft) -> int:
+        return sum(self.model.table([self.index[player] for player in table.seats]) for table in draft.tables)
+
+    def tables(self, draft: RoundDraft) -> list[list[int]]:
+        return [sorted(self.index[player] for player in table.seats) for table in draft.tables]
+
+
+def random_places(seats: tuple, rng: Random) -> dict:
+    """Places in a random order; one time in four two neighbours share a place."""
+    order = list(seats)
+    rng.shuffle(order)
+    places = {player: position for position, player in enumerate(order, start=1)}
+    if len(order) > 1 and rng.random() < 0.25:
+        tied = rng.randrange(len(order) - 1)
+        places[order[tied + 1]] = places[order[tied]]
+    return places
+
+
+def scoring_for(spec: TableSpec) -> Scoring:
+    return Scoring(scale_to=spec.preferred) if spec.preferred > 2 else Scoring()
+
+
+def next_round(players: int, spec: TableSpec, played: int, seed: int, drops: int = 0) -> NextRound:
+    """Play `played` Swiss rounds of `players` with seeded random places, `drops` players leaving after the
+    first; return the next round's inputs."""
+    rng = Random(seed)
+    seeds = {f"p{number}": number for number in range(1, players + 1)}
+    scoring = scoring_for(spec)
+    rounds: list[PlayedRound] = []
+    gone: set[str] = set()
+    entrants = entrants_from_history(seeds, rounds, scoring, bye_table_size=spec.preferred)
+    for number in range(played):
+        if number == 1 and drops:
+            gone = set(rng.sample(sorted(seeds), drops))
+        present = [entrant for entrant in entrants if entrant.id not in gone]
+        draft = swiss_round(present, spec)
+        rounds.append(
+            PlayedRound(
+                tables=tuple(
+                    TableResult(seats=table.seats, places=random_places(table.seats, rng))
+                    for table in draft.tables
+                ),
+                byes=draft.byes,
+            )
+        )
+        entrants = entrants_from_history(seeds, rounds, scoring, bye_table_size=spec.preferred)
+    present = [entrant for entrant in entrants if entrant.id not in gone]
+    return inputs_of(present, spec)
+
+
+def inputs_of(entrants: list[Entrant], spec: TableSpec) -> NextRound:
+    """The cost model of the next Swiss round of `entrants`, as `swiss_round` measures it."""
+    order = ranked(entrants)
+    sizes, bye_count = table_sizes(len(order), spec)
+    bye_ids = {entrant.id for entrant in choose_byes(order, bye_count)}
+    seated = [entrant for entrant in order if entrant.id not in bye_ids]
+    reference = fold_by_score([entrant.score for entrant in seated], sizes)
+    model = cost_model(seated, sizes, reference)
+    return NextRound(entrants, spec, model, {entrant.id: position for position, entrant in enumerate(seated)})
