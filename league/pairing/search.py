@@ -50,6 +50,7 @@ NEIGHBOUR_SEATS = 60
 NEAR_TABLES = 3
 POLISH_WORK = 400_000
 FULL_SEARCH_PLAYERS = 64
+RESTART_PLAYERS = 32
 RESTARTS = 12
 SHAKE_SWAPS = 3
 SHAKE_SEED = 47
@@ -389,38 +390,34 @@ def exact_search(
     return best
 
 
-def polish(
-    model: CostModel, tables: list[list[int]], work_limit: int = POLISH_WORK, *, full: bool = False
-) -> int:
-    """Improve `tables` in place by swaps and 3-way moves until neither lowers the cost; return the work.
+class Polisher:
+    """Swaps and 3-way moves on arrangements of one cost model (see `polish`); it keeps, by the two tables'
+    members, what each table's cost becomes when one of its players is replaced by one of another table, so
+    that restarts from a shaken arrangement price again only the tables the shake changed."""
 
-    A swap exchanges two players of two tables; a 3-way move takes one player from each of three tables
-    and moves each to the next table of the three (A's to B, B's to C, C's to A, in both directions). With
-    `full` every pair and every triple of tables is tried; otherwise only tables at most `NEAR_TABLES`
-    apart, and only triples with a table whose cost is above the seed term. Passes (all swaps, then all
-    3-way moves, first improvement) repeat until a pass changes nothing or after `work_limit` steps (one
-    step per player pair priced, per bound checked and per 3-way move evaluated).
-    """
-    count = len(tables)
-    reach = count if full else NEAR_TABLES
-    costs = [model.table(members) for members in tables]
-    seated = [model.seating_excess(members) for members in tables]
-    version = [0] * count
-    # changes[(x, y)]: (versions, matrix, lowest): matrix[i][j] is the change of table x's cost, seat
-    # term aside, when its i-th player leaves and table y's j-th player takes the place
-    changes: dict[tuple[int, int], tuple[int, int, list[list[int]], int]] = {}
-    work = 0
-    seating = model.problem.seat_usage is not None
-    half = model.score_weight // 2
+    def __init__(self, model: CostModel, *, full: bool):
+        self.model = model
+        self.full = full
+        # (members of x, members of y) -> (matrix, lowest): matrix[i][j] is the change of x's cost, seat
+        # term aside, when x's i-th player leaves and y's j-th player takes the place
+        self.changes: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[list[int]], int]] = {}
+        self.pairs: dict[tuple[int, int, int], int] = {}  # (player, player, table size) -> `model.pair`
+        self.work = 0
 
-    def change(x: int, y: int) -> tuple[list[list[int]], int]:
-        nonlocal work
-        known = changes.get((x, y))
-        if known is not None and known[0] == version[x] and known[1] == version[y]:
-            return known[2], known[3]
-        members_x, members_y = tables[x], tables[y]
+    def pair(self, first: int, second: int, size: int) -> int:
+        key = (first, second, size)
+        known = self.pairs.get(key)
+        if known is None:
+            known = self.pairs[key] = self.model.pair(first, second, size)
+        return known
+
+    def change(self, members_x: tuple[int, ...], members_y: tuple[int, ...]) -> tuple[list[list[int]], int]:
+        known = self.changes.get((members_x, members_y))
+        if known is not None:
+            return known
+        model = self.model
         size = len(members_x)
-        pair = model.pair
+        pair = self.pair
         within = model.within_costs(members_x)
         short = size < model.largest
         into = [[pair(incoming, member, size) for member in members_x] for incoming in members_y]
@@ -434,122 +431,165 @@ def polish(
                     value += model.short(incoming) - model.short(leaving)
                 row.append(value)
             matrix.append(row)
-        lowest = min(min(row) for row in matrix)
-        work += len(members_x) * len(members_y)
-        changes[(x, y)] = (version[x], version[y], matrix, lowest)
-        return matrix, lowest
+        known = (matrix, min(min(row) for row in matrix))
+        self.work += size * len(members_y)
+        self.changes[(members_x, members_y)] = known
+        return known
 
-    def seat_change(x: int, index: int, incoming: int) -> int:
-        members = tables[x]
-        size = len(members)
-        extra = model.extra_uses
-        rows = [extra[member][size] for position, member in enumerate(members) if position != index]
-        rows.append(extra[incoming][size])
-        return _fewest_extra_uses_of(tuple(sorted(rows))) * model.seat_weight - seated[x]
+    def polish(self, tables: list[list[int]], work_limit: int, dirty: Sequence[int] | None = None) -> None:
+        """Improve `tables` in place until no swap or 3-way move lowers the cost, or `work_limit` steps
+        (counted from this polisher's start) are spent. Only moves involving a table of `dirty` (default:
+        every table) or a table changed since are tried: the others were tried before and found wanting."""
+        model = self.model
+        count = len(tables)
+        reach = count if self.full else NEAR_TABLES
+        keys = [tuple(members) for members in tables]
+        costs = [model.table(members) for members in tables]
+        seated = [model.seating_excess(members) for members in tables]
+        seating = model.problem.seat_usage is not None
+        half = model.score_weight // 2
+        # known[x][y]: `self.change` of tables x and y as they are (None once either changes)
+        known: list[list[tuple[list[list[int]], int] | None]] = [[None] * count for _ in range(count)]
 
-    def apply(moves: Sequence[tuple[int, int, int]]) -> None:
-        """Each (table, position, player): `player` takes `position` at `table`."""
-        for table, position, player in moves:
-            tables[table][position] = player
-        for table, _position, _player in moves:
-            costs[table] = model.table(tables[table])
-            seated[table] = model.seating_excess(tables[table])
-            version[table] += 1
+        def change(x: int, y: int) -> tuple[list[list[int]], int]:
+            entry = known[x][y]
+            if entry is None:
+                entry = known[x][y] = self.change(keys[x], keys[y])
+            return entry
 
-    def total_change(moves: Sequence[tuple[int, int, int, int]], base: int) -> int:
-        """`base` (the change without the seat term) plus the seat term's change, where it can decide."""
-        if not seating or not -half < base < half:
-            return base
-        return base + sum(seat_change(table, index, incoming) for table, index, incoming, _ in moves)
+        waiting = [False] * count
+        for index in range(count) if dirty is None else dirty:
+            if self.full or costs[index] >= model.seat_weight:
+                waiting[index] = True
 
-    def try_swap(x: int, y: int) -> bool:
-        nonlocal work
-        matrix_x, lowest_x = change(x, y)
-        matrix_y, lowest_y = change(y, x)
-        work += 1
-        if lowest_x + lowest_y - seated[x] - seated[y] >= 0:
-            return False
-        for i, player_x in enumerate(tables[x]):
-            for j, player_y in enumerate(tables[y]):
-                base = matrix_x[i][j] + matrix_y[j][i]
-                work += 1
-                if base - seated[x] - seated[y] >= 0:
-                    continue
-                moves = ((x, i, player_y, 0), (y, j, player_x, 0))
-                if total_change(moves, base) < 0:
-                    apply([(x, i, player_y), (y, j, player_x)])
-                    return True
-        return False
+        def seat_change(x: int, index: int, incoming: int) -> int:
+            members = keys[x]
+            size = len(members)
+            extra = model.extra_uses
+            rows = [extra[member][size] for position, member in enumerate(members) if position != index]
+            rows.append(extra[incoming][size])
+            return _fewest_extra_uses_of(tuple(sorted(rows))) * model.seat_weight - seated[x]
 
-    def try_cycle(a: int, b: int, c: int) -> bool:
-        """A's player to B, B's to C, C's to A."""
-        nonlocal work
-        into_a, lowest_a = change(a, c)
-        into_b, lowest_b = change(b, a)
-        into_c, lowest_c = change(c, b)
-        work += 1
-        slack = seated[a] + seated[b] + seated[c]
-        if lowest_a + lowest_b + lowest_c - slack >= 0:
-            return False
-        members_a, members_b, members_c = tables[a], tables[b], tables[c]
-        for i, player_a in enumerate(members_a):
-            for k, player_c in enumerate(members_c):
-                first = into_a[i][k]
-                if first + lowest_b + lowest_c - slack >= 0:
-                    continue
-                for j, player_b in enumerate(members_b):
-                    base = first + into_b[j][i] + into_c[k][j]
-                    work += 1
-                    if base - slack >= 0:
-                        continue
-                    moves = ((a, i, player_c, 0), (b, j, player_a, 0), (c, k, player_b, 0))
-                    if total_change(moves, base) < 0:
-                        apply([(a, i, player_c), (b, j, player_a), (c, k, player_b)])
+        def settle(moves: Sequence[tuple[int, int, int]], base: int) -> bool:
+            """Make the moves ((table, position, incoming player) each) if they lower the cost; `base` is
+            their change without the seat term."""
+            if seating and -half < base < half:
+                base += sum(seat_change(table, index, incoming) for table, index, incoming in moves)
+            if base >= 0:
+                return False
+            for table, index, incoming in moves:
+                tables[table][index] = incoming
+            for table, _index, _incoming in moves:
+                keys[table] = tuple(tables[table])
+                known[table] = [None] * count
+                for row in known:
+                    row[table] = None
+                costs[table] = model.table(tables[table])
+                seated[table] = model.seating_excess(tables[table])
+                waiting[table] = True
+            return True
+
+        def try_swap(x: int, y: int) -> bool:
+            matrix_x, lowest_x = change(x, y)
+            matrix_y, lowest_y = change(y, x)
+            self.work += 1
+            slack = seated[x] + seated[y]
+            if lowest_x + lowest_y - slack >= 0:
+                return False
+            for i, player_x in enumerate(keys[x]):
+                for j, player_y in enumerate(keys[y]):
+                    base = matrix_x[i][j] + matrix_y[j][i]
+                    self.work += 1
+                    if base - slack < 0 and settle(((x, i, player_y), (y, j, player_x)), base):
                         return True
-        return False
+            return False
 
-    def worth(*indexes: int) -> bool:
-        return full or any(costs[index] >= model.seat_weight for index in indexes)
+        def try_cycle(a: int, b: int, c: int) -> bool:
+            """A's player to B, B's to C, C's to A."""
+            into_a, lowest_a = change(a, c)
+            into_b, lowest_b = change(b, a)
+            into_c, lowest_c = change(c, b)
+            self.work += 1
+            slack = seated[a] + seated[b] + seated[c]
+            if lowest_a + lowest_b + lowest_c - slack >= 0:
+                return False
+            for i, player_a in enumerate(keys[a]):
+                for k, player_c in enumerate(keys[c]):
+                    first = into_a[i][k]
+                    if first + lowest_b + lowest_c - slack >= 0:
+                        continue
+                    for j, player_b in enumerate(keys[b]):
+                        base = first + into_b[j][i] + into_c[k][j]
+                        self.work += 1
+                        if base - slack < 0 and settle(
+                            ((a, i, player_c), (b, j, player_a), (c, k, player_b)), base
+                        ):
+                            return True
+            return False
 
-    changed = True
-    while changed and work < work_limit:
-        changed = False
-        for x in range(count):
-            for y in range(x + 1, min(count, x + reach + 1)):
-                if work >= work_limit:
-                    return work
-                if worth(x, y) and try_swap(x, y):
-                    changed = True
-        for a in range(count):
-            for b in range(a + 1, min(count, a + reach + 1)):
-                for c in range(b + 1, min(count, a + reach + 1)):
-                    if work >= work_limit:
-                        return work
-                    if worth(a, b, c) and (try_cycle(a, b, c) or try_cycle(a, c, b)):
-                        changed = True
-    return work
+        def visit(x: int) -> bool:
+            """Try every swap and 3-way move of table x; make the first that lowers the cost."""
+            near = [y for y in range(max(0, x - reach), min(count, x + reach + 1)) if y != x]
+            for y in near:
+                if try_swap(x, y):
+                    return True
+            for position, y in enumerate(near):
+                for z in near[position + 1 :]:
+                    if self.work >= work_limit:
+                        return False
+                    if try_cycle(x, y, z) or try_cycle(x, z, y):
+                        return True
+            return False
+
+        while self.work < work_limit:
+            x = next((index for index in range(count) if waiting[index]), None)
+            if x is None:
+                return
+            if not visit(x) and self.work < work_limit:
+                waiting[x] = False
+
+
+def polish(
+    model: CostModel, tables: list[list[int]], work_limit: int = POLISH_WORK, *, full: bool = False
+) -> int:
+    """Improve `tables` in place by swaps and 3-way moves until neither lowers the cost; return the work.
+
+    A swap exchanges two players of two tables; a 3-way move takes one player from each of three tables
+    and moves each to the next table of the three (A's to B, B's to C, C's to A, or the other way round).
+    With `full` every pair and every triple of tables is tried; otherwise only tables at most `NEAR_TABLES`
+    apart, around a table whose cost is above the seed term. Tables are visited top first; a table where
+    no move helps is left until a move changes it. Stops after `work_limit` steps (one per player pair
+    priced, per bound checked and per move evaluated).
+    """
+    polisher = Polisher(model, full=full)
+    polisher.polish(tables, work_limit)
+    return polisher.work
 
 
 def restart(model: CostModel, tables: list[list[int]], work_limit: int = RESTART_WORK) -> list[list[int]]:
-    """Iterated search from `tables` (already polished): `RESTARTS` times, shake the best arrangement found
-    by `SHAKE_SWAPS` swaps of players of random tables (a pseudo-random sequence of fixed seed) and polish
-    it; keep it when it costs less. Stops early once `work_limit` steps are spent."""
+    """Iterated search from `tables`: polish them (every pair and triple of tables), then `RESTARTS`
+    times shake the best arrangement found by `SHAKE_SWAPS` swaps of players of random tables (a
+    pseudo-random sequence of fixed seed) and polish it again; keep it when it costs less. Stops once
+    `work_limit` steps are spent."""
+    polisher = Polisher(model, full=True)
     best = [list(members) for members in tables]
+    polisher.polish(best, work_limit)
     best_cost = sum(model.table(members) for members in best)
     if len(best) < 2:
         return best
     shaker = Random(SHAKE_SEED)
-    work = 0
     for _attempt in range(RESTARTS):
-        if work >= work_limit:
+        if polisher.work >= work_limit:
             break
         trial = [list(members) for members in best]
+        shaken = set()
         for _swap in range(SHAKE_SWAPS):
             here, there = shaker.sample(range(len(trial)), 2)
             i = shaker.randrange(len(trial[here]))
             j = shaker.randrange(len(trial[there]))
             trial[here][i], trial[there][j] = trial[there][j], trial[here][i]
-        work += polish(model, trial, min(POLISH_WORK, work_limit - work), full=True)
+            shaken.update((here, there))
+        polisher.polish(trial, work_limit, sorted(shaken))
         cost = sum(model.table(members) for members in trial)
         if cost < best_cost:
             best, best_cost = trial, cost
@@ -567,10 +607,10 @@ def optimise(
     """
     tables = [list(members) for members in reference]
     local_search(model, tables, work_limit)
-    full = sum(sizes) <= FULL_SEARCH_PLAYERS
-    polish(model, tables, min(work_limit, POLISH_WORK), full=full)
-    if full:
+    if sum(sizes) <= RESTART_PLAYERS:
         tables = restart(model, tables, min(work_limit, RESTART_WORK))
+    else:
+        polish(model, tables, min(work_limit, POLISH_WORK), full=sum(sizes) <= FULL_SEARCH_PLAYERS)
     if sum(sizes) <= EXACT_SEARCH_PLAYERS:
         incumbent = sum(model.table(members) for members in tables)
         exact = exact_search(model, sizes, incumbent, min(work_limit, EXACT_SEARCH_WORK))

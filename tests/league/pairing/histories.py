@@ -4,6 +4,7 @@ round 1, and the cost model of the next Swiss round, built as `swiss_round` buil
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 from random import Random
 
 from league.pairing import Entrant, PlayedRound, RoundDraft, Scoring, TableResult, TableSpec
@@ -84,3 +85,70 @@ def inputs_of(entrants: list[Entrant], spec: TableSpec) -> NextRound:
     reference = fold_by_score([entrant.score for entrant in seated], sizes)
     model = cost_model(seated, sizes, reference)
     return NextRound(entrants, spec, model, {entrant.id: position for position, entrant in enumerate(seated)})
+
+
+def better_swap(model: CostModel, tables: list[list[int]]) -> tuple | None:
+    """A swap of two players of different tables that lowers the cost, tried by brute force; None if none."""
+    costs = [model.table(members) for members in tables]
+    for x in range(len(tables)):
+        for y in range(x + 1, len(tables)):
+            for i in range(len(tables[x])):
+                for j in range(len(tables[y])):
+                    new_x = [*tables[x][:i], tables[y][j], *tables[x][i + 1 :]]
+                    new_y = [*tables[y][:j], tables[x][i], *tables[y][j + 1 :]]
+                    if model.table(new_x) + model.table(new_y) < costs[x] + costs[y]:
+                        return (x, i, y, j)
+    return None
+
+
+def better_cycle(model: CostModel, tables: list[list[int]]) -> tuple | None:
+    """A 3-way move (a player of each of three tables moves to the next of them) that lowers the cost,
+    tried by brute force; None if none."""
+    costs = [model.table(members) for members in tables]
+    count = len(tables)
+    for a in range(count):
+        for b in range(a + 1, count):
+            for c in range(b + 1, count):
+                for first, second, third in ((a, b, c), (a, c, b)):
+                    before = costs[first] + costs[second] + costs[third]
+                    for i, mover_a in enumerate(tables[first]):
+                        for j, mover_b in enumerate(tables[second]):
+                            for k, mover_c in enumerate(tables[third]):
+                                new_a = [*tables[first][:i], mover_c, *tables[first][i + 1 :]]
+                                new_b = [*tables[second][:j], mover_a, *tables[second][j + 1 :]]
+                                new_c = [*tables[third][:k], mover_b, *tables[third][k + 1 :]]
+                                after = model.table(new_a) + model.table(new_b) + model.table(new_c)
+                                if after < before:
+                                    return (first, i, second, j, third, k)
+    return None
+
+
+def optimum(model: CostModel, sizes: list[int]) -> int:
+    """The lowest cost of any arrangement into tables of `sizes`, by dynamic programming over the sets of
+    seated players (the table of the lowest unseated player is chosen at each step)."""
+    count = sum(sizes)
+    full = (1 << count) - 1
+    memo: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def best(mask: int, remaining: tuple[int, ...]) -> int:
+        if mask == full:
+            return 0
+        key = (mask, remaining)
+        if key in memo:
+            return memo[key]
+        opener = next(player for player in range(count) if not mask >> player & 1)
+        free = [player for player in range(opener + 1, count) if not mask >> player & 1]
+        lowest = None
+        for size in set(remaining):
+            rest = list(remaining)
+            rest.remove(size)
+            for others in combinations(free, size - 1):
+                members = [opener, *others]
+                taken = mask | sum(1 << member for member in members)
+                value = model.table(members) + best(taken, tuple(rest))
+                if lowest is None or value < lowest:
+                    lowest = value
+        memo[key] = lowest if lowest is not None else 0
+        return memo[key]
+
+    return best(0, tuple(sorted(sizes)))
