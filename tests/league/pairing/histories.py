@@ -25,9 +25,14 @@ class NextRound:
     spec: TableSpec
     model: CostModel
     index: dict[object, int]  # player id -> position in the model
+    reference: list[list[int]]  # the reference arrangement (the Dutch fold by score group)
 
     def cost(self, draft: RoundDraft) -> int:
         return sum(self.model.table([self.index[player] for player in table.seats]) for table in draft.tables)
+
+    def entrant_at(self, position: int) -> object:
+        """The id of the player at `position` in the model."""
+        return next(player for player, index in self.index.items() if index == position)
 
     def tables(self, draft: RoundDraft) -> list[list[int]]:
         return [sorted(self.index[player] for player in table.seats) for table in draft.tables]
@@ -84,7 +89,8 @@ def inputs_of(entrants: list[Entrant], spec: TableSpec) -> NextRound:
     seated = [entrant for entrant in order if entrant.id not in bye_ids]
     reference = fold_by_score([entrant.score for entrant in seated], sizes)
     model = cost_model(seated, sizes, reference)
-    return NextRound(entrants, spec, model, {entrant.id: position for position, entrant in enumerate(seated)})
+    index = {entrant.id: position for position, entrant in enumerate(seated)}
+    return NextRound(entrants, spec, model, index, reference)
 
 
 def better_swap(model: CostModel, tables: list[list[int]]) -> tuple | None:
