@@ -26,10 +26,14 @@ The terms are packed into one exact integer with weights larger than the largest
 terms, so comparing integers compares the terms lexicographically.
 
 The search starts from the reference arrangement and swaps players between tables while the cost drops
-(first improvement, nearest tables first). Small fields are then solved exactly by branch and bound, and
-among arrangements of equal cost the first in ranking order wins (the one whose first table, listed in
-ranking order, comes first, and so on). Both searches count their steps and stop after a fixed number,
-never after a time, so the same input always gives the same arrangement.
+(first improvement, nearest tables first: `local_search`). Then swaps and 3-way moves (a player of each of
+three tables moves on to the next of them) until none lowers the cost, over every pair and triple of tables
+on fields of at most `FULL_SEARCH_PLAYERS` (`polish`); fields of at most `RESTART_PLAYERS` restart from the
+best arrangement shaken by a few swaps of a fixed-seed pseudo-random sequence (`restart`). Small fields are
+then solved exactly by branch and bound, and among arrangements of equal cost the first in ranking order
+wins (the one whose first table, listed in ranking order, comes first, and so on). Every search counts its
+steps and stops after a fixed number, never after a time, so the same input always gives the same
+arrangement.
 """
 
 from __future__ import annotations
