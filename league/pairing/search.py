@@ -463,7 +463,7 @@ class Polisher:
 
         waiting = [False] * count
         for index in range(count) if dirty is None else dirty:
-            if self.full or costs[index] >= model.seat_weight:
+            if self.full or costs[index] >= model.score_weight:
                 waiting[index] = True
 
         def seat_change(x: int, index: int, incoming: int) -> int:
@@ -561,7 +561,7 @@ def polish(
     A swap exchanges two players of two tables; a 3-way move takes one player from each of three tables
     and moves each to the next table of the three (A's to B, B's to C, C's to A, or the other way round).
     With `full` every pair and every triple of tables is tried; otherwise only tables at most `NEAR_TABLES`
-    apart, around a table whose cost is above the seed term. Tables are visited top first; a table where
+    apart, around a table with a repeat, short or score cost. Tables are visited top first; a table where
     no move helps is left until a move changes it. Stops after `work_limit` steps (one per player pair
     priced, per bound checked and per move evaluated).
     """
