@@ -452,14 +452,17 @@ class Polisher:
         seated = [model.seating_excess(members) for members in tables]
         seating = model.problem.seat_usage is not None
         half = model.score_weight // 2
-        # known[x][y]: `self.change` of tables x and y as they are (None once either changes)
-        known: list[list[tuple[list[list[int]], int] | None]] = [[None] * count for _ in range(count)]
+        # a move is tried when its change without the seat term is below `slack`: the seat terms of its
+        # tables can fall at most to 0; on large fields only moves that lower a higher term are made
+        # known[(x, y)]: the versions of tables x and y (moves made at each) and their `self.change`
+        version = [0] * count
+        known: dict[tuple[int, int], tuple[int, int, tuple[list[list[int]], int]]] = {}
 
         def change(x: int, y: int) -> tuple[list[list[int]], int]:
-            entry = known[x][y]
-            if entry is None:
-                entry = known[x][y] = self.change(keys[x], keys[y])
-            return entry
+            entry = known.get((x, y))
+            if entry is None or entry[0] != version[x] or entry[1] != version[y]:
+                entry = known[(x, y)] = (version[x], version[y], self.change(keys[x], keys[y]))
+            return entry[2]
 
         waiting = [False] * count
         for index in range(count) if dirty is None else dirty:
@@ -485,9 +488,7 @@ class Polisher:
                 tables[table][index] = incoming
             for table, _index, _incoming in moves:
                 keys[table] = tuple(tables[table])
-                known[table] = [None] * count
-                for row in known:
-                    row[table] = None
+                version[table] += 1
                 costs[table] = model.table(tables[table])
                 seated[table] = model.seating_excess(tables[table])
                 waiting[table] = True
@@ -497,7 +498,7 @@ class Polisher:
             matrix_x, lowest_x = change(x, y)
             matrix_y, lowest_y = change(y, x)
             self.work += 1
-            slack = seated[x] + seated[y]
+            slack = seated[x] + seated[y] if self.full else 1 - half
             if lowest_x + lowest_y - slack >= 0:
                 return False
             for i, player_x in enumerate(keys[x]):
@@ -514,7 +515,7 @@ class Polisher:
             into_b, lowest_b = change(b, a)
             into_c, lowest_c = change(c, b)
             self.work += 1
-            slack = seated[a] + seated[b] + seated[c]
+            slack = seated[a] + seated[b] + seated[c] if self.full else 1 - half
             if lowest_a + lowest_b + lowest_c - slack >= 0:
                 return False
             for i, player_a in enumerate(keys[a]):
@@ -561,7 +562,8 @@ def polish(
     A swap exchanges two players of two tables; a 3-way move takes one player from each of three tables
     and moves each to the next table of the three (A's to B, B's to C, C's to A, or the other way round).
     With `full` every pair and every triple of tables is tried; otherwise only tables at most `NEAR_TABLES`
-    apart, around a table with a repeat, short or score cost. Tables are visited top first; a table where
+    apart, around a table with a repeat, short or score cost, and only moves that lower one of these
+    three terms are made. Tables are visited top first; a table where
     no move helps is left until a move changes it. Stops after `work_limit` steps (one per player pair
     priced, per bound checked and per move evaluated).
     """
@@ -586,7 +588,7 @@ def restart(model: CostModel, tables: list[list[int]], work_limit: int = RESTART
         if polisher.work >= work_limit:
             break
         trial = [list(members) for members in best]
-        shaken = set()
+        shaken: set[int] = set()
         for _swap in range(SHAKE_SWAPS):
             here, there = shaker.sample(range(len(trial)), 2)
             i = shaker.randrange(len(trial[here]))

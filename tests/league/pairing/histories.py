@@ -12,6 +12,7 @@ from league.pairing.scoring import entrants_from_history
 from league.pairing.search import CostModel
 from league.pairing.swiss import choose_byes, cost_model, swiss_round
 from league.pairing.tables import fold_by_score, ranked, table_sizes
+from league.pairing.types import PlayerId
 
 PODS = TableSpec(preferred=4, minimum=3, maximum=4)
 PAIRS = TableSpec()
@@ -24,13 +25,13 @@ class NextRound:
     entrants: list[Entrant]
     spec: TableSpec
     model: CostModel
-    index: dict[object, int]  # player id -> position in the model
+    index: dict[PlayerId, int]  # player id -> position in the model
     reference: list[list[int]]  # the reference arrangement (the Dutch fold by score group)
 
     def cost(self, draft: RoundDraft) -> int:
         return sum(self.model.table([self.index[player] for player in table.seats]) for table in draft.tables)
 
-    def entrant_at(self, position: int) -> object:
+    def entrant_at(self, position: int) -> PlayerId:
         """The id of the player at `position` in the model."""
         return next(player for player, index in self.index.items() if index == position)
 
@@ -57,14 +58,14 @@ def next_round(players: int, spec: TableSpec, played: int, seed: int, drops: int
     """Play `played` Swiss rounds of `players` with seeded random places, `drops` players leaving after the
     first; return the next round's inputs."""
     rng = Random(seed)
-    seeds = {f"p{number}": number for number in range(1, players + 1)}
+    seeds: dict[PlayerId, int] = {f"p{number}": number for number in range(1, players + 1)}
     scoring = scoring_for(spec)
     rounds: list[PlayedRound] = []
     gone: set[str] = set()
     entrants = entrants_from_history(seeds, rounds, scoring, bye_table_size=spec.preferred)
     for number in range(played):
         if number == 1 and drops:
-            gone = set(rng.sample(sorted(seeds), drops))
+            gone = set(rng.sample(sorted(f"p{number}" for number in range(1, players + 1)), drops))
         present = [entrant for entrant in entrants if entrant.id not in gone]
         draft = swiss_round(present, spec)
         rounds.append(

@@ -8,6 +8,7 @@ import pytest
 from league.pairing import Entrant, PlayedRound, TableResult, swiss_round
 from league.pairing.scoring import entrants_from_history
 from league.pairing.search import local_search
+from league.pairing.types import PlayerId
 from tests.league.pairing.histories import (
     PAIRS,
     PODS,
@@ -64,7 +65,7 @@ def test_up_to_fourteen_players_the_draft_is_the_exact_optimum(players, spec, pl
 # The 24-player Chicken Foot event of issue 47 in shape: pods of 4 with scaled points (3, 2, 1, 0; a short
 # table's places scaled to a table of 4), p19 dropping after round 1, so 23 players at round 3: five tables
 # of 4 and one of 3. Each table lists its players in seat order with their places.
-CHICKEN_FOOT_ROUNDS = (
+CHICKEN_FOOT_ROUNDS: tuple[tuple[dict[PlayerId, int], ...], ...] = (
     (
         {"p1": 4, "p7": 1, "p13": 2, "p19": 3},
         {"p2": 1, "p8": 4, "p14": 3, "p20": 2},
@@ -89,7 +90,7 @@ def chicken_foot_round_3() -> list[Entrant]:
         PlayedRound(tables=tuple(TableResult(seats=tuple(places), places=places) for places in tables))
         for tables in CHICKEN_FOOT_ROUNDS
     ]
-    seeds = {f"p{number}": number for number in range(1, 25)}
+    seeds: dict[PlayerId, int] = {f"p{number}": number for number in range(1, 25)}
     entrants = entrants_from_history(seeds, rounds, scoring_for(PODS), bye_table_size=4)
     return [entrant for entrant in entrants if entrant.id != "p19"]
 
