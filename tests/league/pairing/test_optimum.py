@@ -122,3 +122,10 @@ def test_the_24_player_chicken_foot_round_3_reaches_a_lower_cost_than_swaps_alon
     ]
     assert draft.quality.max_score_spread == 2.0
     assert draft.quality.repeat_pairs == 0
+
+
+def test_restarts_give_the_same_round_every_time():
+    entrants = chicken_foot_round_3()
+    first = swiss_round(entrants, PODS)
+    again = swiss_round(list(reversed(entrants)), PODS)
+    assert [table.seats for table in again.tables] == [table.seats for table in first.tables]
