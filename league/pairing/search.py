@@ -26,10 +26,14 @@ The terms are packed into one exact integer with weights larger than the largest
 terms, so comparing integers compares the terms lexicographically.
 
 The search starts from the reference arrangement and swaps players between tables while the cost drops
-(first improvement, nearest tables first). Small fields are then solved exactly by branch and bound, and
-among arrangements of equal cost the first in ranking order wins (the one whose first table, listed in
-ranking order, comes first, and so on). Both searches count their steps and stop after a fixed number,
-never after a time, so the same input always gives the same arrangement.
+(first improvement, nearest tables first: `local_search`). Then swaps and 3-way moves (a player of each of
+three tables moves on to the next of them) until none lowers the cost, over every pair and triple of tables
+on fields of at most `FULL_SEARCH_PLAYERS` (`polish`); fields of at most `RESTART_PLAYERS` restart from the
+best arrangement shaken by a few swaps of a fixed-seed pseudo-random sequence (`restart`). Small fields are
+then solved exactly by branch and bound, and among arrangements of equal cost the first in ranking order
+wins (the one whose first table, listed in ranking order, comes first, and so on). Every search counts its
+steps and stops after a fixed number, never after a time, so the same input always gives the same
+arrangement.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
 from math import lcm
+from random import Random
 from typing import cast
 
 LOCAL_SEARCH_WORK = 400_000
@@ -47,6 +52,13 @@ EXACT_SEARCH_WORK = 300_000
 EXACT_SEARCH_PLAYERS = 14
 NEIGHBOUR_SEATS = 60
 NEAR_TABLES = 3
+POLISH_WORK = 400_000
+FULL_SEARCH_PLAYERS = 64
+RESTART_PLAYERS = 32
+RESTARTS = 12
+SHAKE_SWAPS = 3
+SHAKE_SEED = 47
+RESTART_WORK = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -382,16 +394,229 @@ def exact_search(
     return best
 
 
+class Polisher:
+    """Swaps and 3-way moves on arrangements of one cost model (see `polish`); it keeps, by the two tables'
+    members, what each table's cost becomes when one of its players is replaced by one of another table, so
+    that restarts from a shaken arrangement price again only the tables the shake changed."""
+
+    def __init__(self, model: CostModel, *, full: bool):
+        self.model = model
+        self.full = full
+        # (members of x, members of y) -> (matrix, lowest): matrix[i][j] is the change of x's cost, seat
+        # term aside, when x's i-th player leaves and y's j-th player takes the place
+        self.changes: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[list[int]], int]] = {}
+        self.pairs: dict[tuple[int, int, int], int] = {}  # (player, player, table size) -> `model.pair`
+        self.work = 0
+
+    def pair(self, first: int, second: int, size: int) -> int:
+        key = (first, second, size)
+        known = self.pairs.get(key)
+        if known is None:
+            known = self.pairs[key] = self.model.pair(first, second, size)
+        return known
+
+    def change(self, members_x: tuple[int, ...], members_y: tuple[int, ...]) -> tuple[list[list[int]], int]:
+        known = self.changes.get((members_x, members_y))
+        if known is not None:
+            return known
+        model = self.model
+        size = len(members_x)
+        pair = self.pair
+        within = model.within_costs(members_x)
+        short = size < model.largest
+        into = [[pair(incoming, member, size) for member in members_x] for incoming in members_y]
+        totals = [sum(row) for row in into]
+        matrix = []
+        for index, leaving in enumerate(members_x):
+            row = []
+            for column, incoming in enumerate(members_y):
+                value = totals[column] - into[column][index] - within[index]
+                if short:
+                    value += model.short(incoming) - model.short(leaving)
+                row.append(value)
+            matrix.append(row)
+        known = (matrix, min(min(row) for row in matrix))
+        self.work += size * len(members_y)
+        self.changes[(members_x, members_y)] = known
+        return known
+
+    def polish(self, tables: list[list[int]], work_limit: int, dirty: Sequence[int] | None = None) -> None:
+        """Improve `tables` in place until no swap or 3-way move lowers the cost, or `work_limit` steps
+        (counted from this polisher's start) are spent. Only moves involving a table of `dirty` (default:
+        every table) or a table changed since are tried: the others were tried before and found wanting."""
+        model = self.model
+        count = len(tables)
+        reach = count if self.full else NEAR_TABLES
+        keys = [tuple(members) for members in tables]
+        costs = [model.table(members) for members in tables]
+        seated = [model.seating_excess(members) for members in tables]
+        seating = model.problem.seat_usage is not None
+        half = model.score_weight // 2
+        # a move is tried when its change without the seat term is below `slack`: the seat terms of its
+        # tables can fall at most to 0; on large fields only moves that lower a higher term are made
+        # known[(x, y)]: the versions of tables x and y (moves made at each) and their `self.change`
+        version = [0] * count
+        known: dict[tuple[int, int], tuple[int, int, tuple[list[list[int]], int]]] = {}
+
+        def change(x: int, y: int) -> tuple[list[list[int]], int]:
+            entry = known.get((x, y))
+            if entry is None or entry[0] != version[x] or entry[1] != version[y]:
+                entry = known[(x, y)] = (version[x], version[y], self.change(keys[x], keys[y]))
+            return entry[2]
+
+        waiting = [False] * count
+        for index in range(count) if dirty is None else dirty:
+            if self.full or costs[index] >= model.score_weight:
+                waiting[index] = True
+
+        def seat_change(x: int, index: int, incoming: int) -> int:
+            members = keys[x]
+            size = len(members)
+            extra = model.extra_uses
+            rows = [extra[member][size] for position, member in enumerate(members) if position != index]
+            rows.append(extra[incoming][size])
+            return _fewest_extra_uses_of(tuple(sorted(rows))) * model.seat_weight - seated[x]
+
+        def settle(moves: Sequence[tuple[int, int, int]], base: int) -> bool:
+            """Make the moves ((table, position, incoming player) each) if they lower the cost; `base` is
+            their change without the seat term."""
+            if seating and -half < base < half:
+                base += sum(seat_change(table, index, incoming) for table, index, incoming in moves)
+            if base >= 0:
+                return False
+            for table, index, incoming in moves:
+                tables[table][index] = incoming
+            for table, _index, _incoming in moves:
+                keys[table] = tuple(tables[table])
+                version[table] += 1
+                costs[table] = model.table(tables[table])
+                seated[table] = model.seating_excess(tables[table])
+                waiting[table] = True
+            return True
+
+        def try_swap(x: int, y: int) -> bool:
+            matrix_x, lowest_x = change(x, y)
+            matrix_y, lowest_y = change(y, x)
+            self.work += 1
+            slack = seated[x] + seated[y] if self.full else 1 - half
+            if lowest_x + lowest_y - slack >= 0:
+                return False
+            for i, player_x in enumerate(keys[x]):
+                for j, player_y in enumerate(keys[y]):
+                    base = matrix_x[i][j] + matrix_y[j][i]
+                    self.work += 1
+                    if base - slack < 0 and settle(((x, i, player_y), (y, j, player_x)), base):
+                        return True
+            return False
+
+        def try_cycle(a: int, b: int, c: int) -> bool:
+            """A's player to B, B's to C, C's to A."""
+            into_a, lowest_a = change(a, c)
+            into_b, lowest_b = change(b, a)
+            into_c, lowest_c = change(c, b)
+            self.work += 1
+            slack = seated[a] + seated[b] + seated[c] if self.full else 1 - half
+            if lowest_a + lowest_b + lowest_c - slack >= 0:
+                return False
+            for i, player_a in enumerate(keys[a]):
+                for k, player_c in enumerate(keys[c]):
+                    first = into_a[i][k]
+                    if first + lowest_b + lowest_c - slack >= 0:
+                        continue
+                    for j, player_b in enumerate(keys[b]):
+                        base = first + into_b[j][i] + into_c[k][j]
+                        self.work += 1
+                        if base - slack < 0 and settle(
+                            ((a, i, player_c), (b, j, player_a), (c, k, player_b)), base
+                        ):
+                            return True
+            return False
+
+        def visit(x: int) -> bool:
+            """Try every swap and 3-way move of table x; make the first that lowers the cost."""
+            near = [y for y in range(max(0, x - reach), min(count, x + reach + 1)) if y != x]
+            for y in near:
+                if try_swap(x, y):
+                    return True
+            for position, y in enumerate(near):
+                for z in near[position + 1 :]:
+                    if self.work >= work_limit:
+                        return False
+                    if try_cycle(x, y, z) or try_cycle(x, z, y):
+                        return True
+            return False
+
+        while self.work < work_limit:
+            x = next((index for index in range(count) if waiting[index]), None)
+            if x is None:
+                return
+            if not visit(x) and self.work < work_limit:
+                waiting[x] = False
+
+
+def polish(
+    model: CostModel, tables: list[list[int]], work_limit: int = POLISH_WORK, *, full: bool = False
+) -> int:
+    """Improve `tables` in place by swaps and 3-way moves until neither lowers the cost; return the work.
+
+    A swap exchanges two players of two tables; a 3-way move takes one player from each of three tables
+    and moves each to the next table of the three (A's to B, B's to C, C's to A, or the other way round).
+    With `full` every pair and every triple of tables is tried; otherwise only tables at most `NEAR_TABLES`
+    apart, around a table with a repeat, short or score cost, and only moves that lower one of these
+    three terms are made. Tables are visited top first; a table where
+    no move helps is left until a move changes it. Stops after `work_limit` steps (one per player pair
+    priced, per bound checked and per move evaluated).
+    """
+    polisher = Polisher(model, full=full)
+    polisher.polish(tables, work_limit)
+    return polisher.work
+
+
+def restart(model: CostModel, tables: list[list[int]], work_limit: int = RESTART_WORK) -> list[list[int]]:
+    """Iterated search from `tables`: polish them (every pair and triple of tables), then `RESTARTS`
+    times shake the best arrangement found by `SHAKE_SWAPS` swaps of players of random tables (a
+    pseudo-random sequence of fixed seed) and polish it again; keep it when it costs less. Stops once
+    `work_limit` steps are spent."""
+    polisher = Polisher(model, full=True)
+    best = [list(members) for members in tables]
+    polisher.polish(best, work_limit)
+    best_cost = sum(model.table(members) for members in best)
+    if len(best) < 2:
+        return best
+    shaker = Random(SHAKE_SEED)
+    for _attempt in range(RESTARTS):
+        if polisher.work >= work_limit:
+            break
+        trial = [list(members) for members in best]
+        shaken: set[int] = set()
+        for _swap in range(SHAKE_SWAPS):
+            here, there = shaker.sample(range(len(trial)), 2)
+            i = shaker.randrange(len(trial[here]))
+            j = shaker.randrange(len(trial[there]))
+            trial[here][i], trial[there][j] = trial[there][j], trial[here][i]
+            shaken.update((here, there))
+        polisher.polish(trial, work_limit, sorted(shaken))
+        cost = sum(model.table(members) for members in trial)
+        if cost < best_cost:
+            best, best_cost = trial, cost
+    return best
+
+
 def optimise(
     model: CostModel, reference: list[list[int]], sizes: Sequence[int], work_limit: int
 ) -> list[list[int]]:
-    """Local search from the reference arrangement, then the exact search on small fields.
+    """Swaps from the reference arrangement, then swaps and 3-way moves (`polish`), then on fields of at
+    most `FULL_SEARCH_PLAYERS` restarts (`restart`), then the exact search on small fields.
 
     Returns the tables ordered full tables first, each group by its best-ranked player (top table first),
     with each table's players in ranking order.
     """
     tables = [list(members) for members in reference]
     local_search(model, tables, work_limit)
+    if sum(sizes) <= RESTART_PLAYERS:
+        tables = restart(model, tables, min(work_limit, RESTART_WORK))
+    else:
+        polish(model, tables, min(work_limit, POLISH_WORK), full=sum(sizes) <= FULL_SEARCH_PLAYERS)
     if sum(sizes) <= EXACT_SEARCH_PLAYERS:
         incumbent = sum(model.table(members) for members in tables)
         exact = exact_search(model, sizes, incumbent, min(work_limit, EXACT_SEARCH_WORK))

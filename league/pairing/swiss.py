@@ -31,14 +31,10 @@ def choose_byes(order: Sequence[Entrant], count: int) -> list[Entrant]:
     return sorted(candidates[:count], key=lambda entrant: position[entrant.id])
 
 
-def arrange(
-    seated: Sequence[Entrant],
-    sizes: Sequence[int],
-    reference: list[list[int]],
-    work_limit: int,
-    balance: bool = False,
-) -> tuple[list[list[int]], tuple[float, ...]]:
-    """Optimise an arrangement of `seated` (ranking order) starting from `reference`; tables and cost terms.
+def cost_model(
+    seated: Sequence[Entrant], sizes: Sequence[int], reference: list[list[int]], balance: bool = False
+) -> CostModel:
+    """The cost of arranging `seated` (ranking order) at tables of `sizes`, measured against `reference`.
 
     `balance` uses the balanced-tables seed term (elimination) instead of the distance from `reference`.
     """
@@ -64,7 +60,7 @@ def arrange(
         if two_seats
         else [tuple(entrant.seat_count(seat) for seat in range(largest)) for entrant in seated]
     )
-    model = CostModel(
+    return CostModel(
         Problem(
             meetings=meetings,
             scores=[entrant.score for entrant in seated],
@@ -75,6 +71,20 @@ def arrange(
         ),
         sizes,
     )
+
+
+def arrange(
+    seated: Sequence[Entrant],
+    sizes: Sequence[int],
+    reference: list[list[int]],
+    work_limit: int,
+    balance: bool = False,
+) -> tuple[list[list[int]], tuple[float, ...]]:
+    """Optimise an arrangement of `seated` (ranking order) starting from `reference`; tables and cost terms.
+
+    `balance` uses the balanced-tables seed term (elimination) instead of the distance from `reference`.
+    """
+    model = cost_model(seated, sizes, reference, balance)
     tables = optimise(model, reference, sizes, work_limit)
     total = sum(model.table(members) for members in tables)
     return tables, model.unpack(total)
