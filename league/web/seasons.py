@@ -222,6 +222,26 @@ def season_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "seasons/season.html", context, status=status)
 
 
+PROJECTOR_TOP = 16
+
+
+def season_projector(request: HttpRequest, slug: str) -> HttpResponse:
+    """The season's table for a screen across the room: the first `?top=N` lines (16 by default, at most
+    100), refreshed every minute; what any visitor may see."""
+    season = _season(slug)
+    table = selectors.season_table(season)
+    top = int_or(request.GET.get("top"), PROJECTOR_TOP)
+    top = top if 1 <= top <= 100 else PROJECTOR_TOP
+    context = {
+        "season": season,
+        "table": table,
+        "lines": table.lines[:top],
+        "more": max(0, len(table.lines) - top),
+        "events": season.entries.filter(accepted_at__isnull=False).count(),
+    }
+    return render(request, "seasons/projector.html", context)
+
+
 def season_csv(request: HttpRequest, slug: str) -> HttpResponse:
     season = _season(slug)
     response, writer = csv_download(f"{season.slug}.csv")
@@ -289,6 +309,7 @@ urlpatterns = [
     path("clubs/<name_slug:slug>/new-event/", club_event_new, name="club-event-new"),
     path("seasons/<name_slug:slug>/", season_page, name="season"),
     path("seasons/<name_slug:slug>/csv/", season_csv, name="season-csv"),
+    path("seasons/<name_slug:slug>/projector/", season_projector, name="season-projector"),
     path("clubs/<name_slug:slug>/calendar.ics", club_calendar, name="club-calendar"),
     path("me/calendar/", my_calendar_page, name="my-calendar"),
     path("calendar/<str:token>.ics", my_calendar_feed, name="my-calendar-feed"),

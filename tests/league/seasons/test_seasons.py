@@ -140,6 +140,12 @@ def test_the_season_page_explains_each_players_points_and_refuses_strangers(club
     assert answer.status_code == 403
     assert "only the club&#x27;s organizers (and site staff) can do this" in answer.content.decode()
     assert stranger.get(f"/clubs/{club.slug}/new-event/").status_code == 404
+    screen = Client().get(f"/seasons/{season.slug}/projector/?top=1").content.decode()
+    assert (
+        '<td class="num">1</td><td><bdi>Ada</bdi></td><td class="num">10.00</td><td class="num">2</td>'
+        in screen
+    )
+    assert "and 3 more on the season's page" in screen
     week_one = Tournament.objects.get(name="Week 1")
     event_page = Client().get(f"/tournaments/{week_one.slug}/").content.decode()
     assert (
