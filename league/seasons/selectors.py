@@ -39,13 +39,13 @@ def club_of(tournament: Tournament) -> Club | None:
     return event.club if event is not None else None
 
 
-def club_events(club: Club) -> QuerySet[Tournament]:
-    """The club's events that are not drafts, by start (unscheduled last), then newest."""
-    return (
-        Tournament.objects.filter(club_event__club=club)
-        .exclude(status=Tournament.Status.DRAFT)
-        .order_by("starts_at", "-created_at", "-id")
-    )
+def club_events(club: Club, *, drafts: bool = False) -> QuerySet[Tournament]:
+    """The club's events, by start (unscheduled last), then newest; drafts only with `drafts` (its
+    organizers' view)."""
+    events = Tournament.objects.filter(club_event__club=club)
+    if not drafts:
+        events = events.exclude(status=Tournament.Status.DRAFT)
+    return events.order_by("starts_at", "-created_at", "-id")
 
 
 def club_players(club: Club) -> QuerySet[Player]:

@@ -145,15 +145,15 @@ def _decimal(value: Any, *, field: str, what: str, minimum: Decimal = Decimal(0)
     return number.quantize(Decimal("0.01"))
 
 
-def _optional_int(value: Any, *, field: str, what: str) -> int | None:
+def _optional_int(value: Any, *, field: str, what: str, low: int = 1) -> int | None:
     if value in (None, ""):
         return None
     try:
         number = int(str(value).strip())
     except ValueError:
         raise UserError(f"{what} is a whole number", field=field) from None
-    if not 1 <= number <= 10000:
-        raise UserError(f"{what} is from 1 to 10000", field=field)
+    if not low <= number <= 10000:
+        raise UserError(f"{what} is from {low} to 10000", field=field)
     return number
 
 
@@ -184,7 +184,9 @@ def _rules(values: dict[str, Any]) -> dict[str, Any]:
         ),
         "best_of": _optional_int(values.get("best_of"), field="best_of", what="best of"),
         "minimum_events": (
-            _optional_int(values.get("minimum_events"), field="minimum_events", what="the minimum attendance")
+            _optional_int(
+                values.get("minimum_events"), field="minimum_events", what="the minimum attendance", low=0
+            )
             or 0
         ),
         "qualify_top": _optional_int(

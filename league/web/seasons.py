@@ -90,7 +90,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
         except UserError as exc:
             error, status = exc.message, exc.status
     now = timezone.now()
-    events = list(selectors.club_events(club))
+    events = list(selectors.club_events(club, drafts=organizer))
     context = {
         "club": club,
         "organizer": organizer,

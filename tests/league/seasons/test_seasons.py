@@ -253,3 +253,28 @@ def test_next_weeks_event_is_a_clone_in_the_club_and_its_open_seasons(club, clar
     refused = stranger.post(f"/clubs/{club.slug}/", {"action": "clone", "tournament": first.pk})
     assert refused.status_code == 403
     assert Tournament.objects.filter(name__startswith="Week").count() == 2
+
+
+def test_the_season_form_as_the_club_page_sends_it_and_its_refusals(club, clara):
+    browser = Client()
+    browser.force_login(clara)
+    form = {
+        "action": "season",
+        "name": "Spring",
+        "place_points": "10 6 3 1",
+        "per_win": "0",
+        "participation": "0",
+        "best_of": "",
+        "minimum_events": "0",
+        "qualify_top": "",
+        "qualify_points": "",
+    }
+    assert browser.post(f"/clubs/{club.slug}/", form)["Location"] == "/seasons/spring/"
+    bad = browser.post(f"/clubs/{club.slug}/", {**form, "name": "Bad", "place_points": "10 lots"})
+    assert bad.status_code == 400
+    assert "points for a place is a number, e.g. 2.5" in bad.content.decode()
+    both = browser.post(
+        f"/clubs/{club.slug}/", {**form, "name": "Both", "qualify_top": "4", "qualify_points": "20"}
+    )
+    assert both.status_code == 400
+    assert "qualify by rank or by points, not both" in both.content.decode()
