@@ -223,6 +223,7 @@ def test_the_admin_refuses_them(client, db):
             "move_seconds": "1.0",
             "cpu_seconds": "60",
             "memory_mb": "512",
+            "time_bank_seconds": "10.0",
             "description": "",
         },
     )

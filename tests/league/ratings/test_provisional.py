@@ -20,7 +20,7 @@ def ratings(db):
 
 
 def _cells(page: str, name: str) -> list[str]:
-    row = page.split(f">{name}</a>", 1)[1].split("</tr>", 1)[0]
+    row = page.split(f"><bdi>{name}</bdi></a>", 1)[1].split("</tr>", 1)[0]
     return [re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<td[^>]*>.*?</td>", row)]
 
 

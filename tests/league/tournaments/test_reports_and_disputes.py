@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from league.core.bidi import isolated
 from league.core.errors import Conflict
 from league.matches.models import Match
 from league.notifications.models import Notification
@@ -162,14 +163,16 @@ def test_settling_a_dispute_marks_its_notifications_read_and_settled(
         services.table_dispute(table=table_row, by=users[disputer], places=[3, 2, 1], note="")
     dispute = Notification.objects.get(user=organizer, kind="table_disputed")
     assert (dispute.text, dispute.read_at) == (
-        f"A result is disputed in {tournament.name}: round 1, table 1. Settle it with an organizer entry.",
+        f"A result is disputed in {isolated(tournament.name)}: round 1, table 1. Settle it with an organizer "
+        "entry.",
         None,
     )
     with django_capture_on_commit_callbacks(execute=True):
         services.table_result(table=table_row, by=organizer, expected_version=0, places=[3, 2, 1])
     dispute.refresh_from_db()
     assert dispute.text == (
-        f"A result is disputed in {tournament.name}: round 1, table 1. Settled by an organizer's entry."
+        f"A result is disputed in {isolated(tournament.name)}: round 1, table 1. Settled by an organizer's "
+        "entry."
     )
     assert dispute.read_at is not None
     page = signed_in(organizer).get("/notifications/").content.decode()

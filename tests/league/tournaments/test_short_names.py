@@ -9,6 +9,7 @@ from django.test import Client
 from league.core.errors import UserError
 from league.core.words import first_name_and_initial
 from league.players.models import Player
+from league.players.services import player_update
 from league.tournaments import services
 from league.tournaments.errors import NotOrganizer
 from tests.factories import UserFactory
@@ -19,7 +20,7 @@ from tests.factories import tournaments as helpers
 def event(organizer):
     """A Swiss of 4 at one table where Ada is Fatima Khalil, round 1 published, short names on."""
     tournament, _ = helpers.make_tournament(organizer, 4, table_size=4)
-    Player.objects.filter(name="Ada").update(name="Fatima Khalil")
+    player_update(player=Player.objects.get(name="Ada"), name="Fatima Khalil")
     round_row = services.round_generate(tournament=tournament, by=organizer)
     services.round_publish(round_row=round_row, by=organizer)
     services.tournament_names_set(tournament=tournament, by=organizer, short_names=True)
@@ -35,7 +36,7 @@ def pages(client: Client, tournament) -> dict[str, str]:
             "",
             "?fragment=live",
             "rounds/1/",
-            "rounds/1/find/",
+            "rounds/1/find/?q=fatima",
             "rounds/1/print/",
             "rounds/1/slips/",
             "projector/",
