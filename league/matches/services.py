@@ -259,6 +259,14 @@ def matches_hand_back(*, match_ids: Sequence[int]) -> None:
     Match.objects.filter(pk__in=match_ids).update(status=Match.Status.SCHEDULED)
 
 
+def matches_clear_places(*, match_ids: Sequence[int]) -> None:
+    """Clear the places and scores of these matches' seats: their result was undone, and they wait for one.
+
+    For `league.results` only, which stores the version that undoes the result in the same transaction.
+    """
+    MatchSeat.objects.filter(match_id__in=list(match_ids)).update(place=None, score=None)
+
+
 class MatchOutcome(NamedTuple):
     """What counts of one match: the result version it comes from, each seat's place and score (None: the
     seats keep theirs, as a voided match's do), and the record of a played bot match."""

@@ -35,13 +35,14 @@ from league.core.checks import is_int
 from league.core.errors import Conflict, Forbidden, NotFound, UserError, VersionConflict
 from league.core.events import dispute_settled, emit
 from league.core.names import check_text
-from league.matches.models import Match, MatchSeat
+from league.matches.models import Match
 from league.matches.services import (
     MatchOutcome,
     ScheduledMatch,
     check_match,
     check_seats_of_many,
     match_schedule,
+    matches_clear_places,
     matches_schedule,
     matches_set_outcomes,
 )
@@ -624,7 +625,7 @@ def result_reopen(
         matches_set_outcomes(
             status=Match.Status.SCHEDULED, outcomes=[MatchOutcome(match.pk, version_number, places=None)]
         )
-        MatchSeat.objects.filter(match=match).update(place=None, score=None)
+        matches_clear_places(match_ids=[match.pk])
         match.status = Match.Status.SCHEDULED
         match.result_version = version_number
         if counted:

@@ -394,7 +394,7 @@ def leases_reap(*, now: datetime | None = None) -> int:
     handed_back = 0
     with transaction.atomic():
         for model in leased_models():
-            what = model._meta.verbose_name_plural
+            what = f"{model._meta.verbose_name} rows"
             expired = list(
                 model.objects.select_for_update(skip_locked=True)
                 .filter(done=False, lease_expires_at__lt=now)

@@ -91,6 +91,6 @@ def test_a_bot_page_states_the_start_up_allowance_beside_the_move_limit(client, 
     bot = upload(UserFactory(), "Timed")
     page = client.get(f"/bots/bots/{bot.pk}/").content.decode()
     assert (
-        "Limits</dt><dd>1.0 s a move, and 5.0 s more for the first answer (the program's start-up) · 60 s"
-        in page
+        "Limits</dt><dd>1.0 s a move, and 5.0 s more for the first answer (the program's start-up),"
+        " and a time bank of 10 s a match · 60 s" in page
     )

@@ -90,7 +90,7 @@ def test_two_authors_hen_peckers_are_each_named_with_their_author_on_pages_and_i
         ("Hen Pecker", "Hen Pecker by bo"),
         ("Hen Pecker v2", "Hen Pecker v2 by Ada Lovelace"),
     ]
-    assert "Hen Pecker by bo</a>" in client.get("/bots/bots/").content.decode()
+    assert "<bdi>Hen Pecker by bo</bdi></a>" in client.get("/bots/bots/").content.decode()
     page = client.get(bos.player.get_absolute_url())
     assert page.status_code == 200
     assert "Hen Pecker by bo" in page.content.decode()

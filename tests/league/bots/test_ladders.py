@@ -268,7 +268,8 @@ def test_one_authors_uploaded_programs_never_share_a_table_and_the_schedule_stil
 
     page = Client().get(reverse("bots:ladder", args=[ladder.pk])).content.decode()
     assert (
-        "A1, A2 and A3\nare uploaded by one author: they never sit at one table. When a sitting has fewer "
+        "<bdi>A1</bdi>, <bdi>A2</bdi> and <bdi>A3</bdi>\nare uploaded by one author: they never sit at one"
+        " table. When a sitting has fewer "
         "tables than they are, the extra ones sit it out." in page
     )
     assert "O1" not in page.split("are uploaded by one author")[0].rsplit("</table>", 1)[1]

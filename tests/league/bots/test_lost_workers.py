@@ -124,7 +124,7 @@ def test_a_fixture_whose_lease_expired_three_times_is_voided_not_retried_and_its
         != first.pk
     )
     assert not Fixture.objects.filter(pk=first.pk, lease_token="alive").exists()
-    text = f"Match {match.pk} of Nacho season (Prober) was voided: {LOST}."
+    text = f"Match {match.pk} of \u2068Nacho season\u2069 (\u2068Prober\u2069) was voided: {LOST}."
     link = f"/bots/{league.pk}/"
     assert inbox("author") == [("bot_match_voided", text, link)]
     assert inbox("operator") == [("bot_match_voided", text, link)]
@@ -168,7 +168,10 @@ def test_a_challenge_match_whose_lease_expired_three_times_is_voided_and_the_cha
     assert (game.done, game.leases_lost, game.match.status) == (True, 3, Match.Status.VOID)
     challenge.refresh_from_db()
     assert challenge.status == Challenge.Status.QUEUED  # its second match is still to play
-    text = f"Match {game.match_id} of challenge #{challenge.pk} (Prober, Rival) was voided: {LOST}."
+    text = (
+        f"Match {game.match_id} of \u2068challenge #{challenge.pk}\u2069"
+        f" (\u2068Prober\u2069, \u2068Rival\u2069) was voided: {LOST}."
+    )
     assert inbox("author") == [("bot_match_voided", text, f"/bots/challenges/{challenge.pk}/")]
     assert inbox("operator") == [("bot_match_voided", text, f"/bots/challenges/{challenge.pk}/")]
     # The rival's author may not see the challenge: their bot's page instead.

@@ -328,7 +328,7 @@ def test_a_bots_time_bank_is_its_setting_and_reaches_its_programs_limits(member,
     uploaded = upload(member)
     assert (uploaded.time_bank_seconds, seat_bot(uploaded).limits.time_bank_seconds) == (10.0, 10.0)
     page = client_for(member).get(f"/bots/bots/{uploaded.pk}/").content.decode()
-    assert "1.0 s a move and a time bank of 10 s a match" in page
+    assert "(the program's start-up), and a time bank of 10 s a match · 60 s of CPU" in page
     client = api(staff)
     body = {"name": "Quick", "game": "nacho_pile", "strategy": "random", "time_bank_seconds": 2.5}
     response = client.post("/api/bots/", body, format="json")
