@@ -37,8 +37,9 @@ def organizer_opens_the_tournament(page, base: str) -> str:
     page.fill("#id_start_date", "2099-12-05")
     page.fill("#id_start_time", "10:00")
     page.select_option("#id_time_zone", "Europe/Berlin")
-    assert page.is_checked("#id_self_signup")  # open sign-up is on by default on the create form
+    assert not page.is_checked("#id_self_signup")  # open sign-up starts off on the create form
     page.fill("#id_capacity", "4")
+    assert page.is_checked("#id_self_signup")  # setting a cap turns it on
     page.check("#id_waitlist")
     page.fill("#id_checkin_opens_at", "2020-01-01T09:00")
     page.get_by_role("button", name="Create tournament").click()
@@ -94,9 +95,10 @@ def check_in_at_the_desk(page, name: str) -> None:
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_two_newcomers_sign_up_join_check_in_and_find_their_tables(live_server, browser):
+def test_two_newcomers_sign_up_join_check_in_and_find_their_tables(live_server, browser, settings):
     StaffFactory(username="organizer")
     base = live_server.url
+    settings.SITE_URL = base  # mails link to the site's address
     organizer, max_, nia = new_page(browser), new_page(browser), new_page(browser)
     url = organizer_opens_the_tournament(organizer, base)
 

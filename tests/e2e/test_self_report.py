@@ -83,8 +83,9 @@ def test_one_player_reports_the_other_confirms_and_the_organizer_sees_it_without
 
     round_page.wait_for_function("() => document.querySelector('#table-1 .badge').textContent === 'done'")
     assert sorted(text.split() for text in round_page.locator("#table-1 li").all_inner_texts()) == [
-        ["Ada", "50%", "1st", "·", "1", "pt"],  # two new players' equal chances, then the result
-        ["Bea", "50%", "2nd", "·", "0", "pt"],
+        # the organizer sees two new players' equal chances of finishing first, then the result
+        ["Ada", "chance", "of", "1st", "50%", "1st", "·", "1", "pt"],
+        ["Bea", "chance", "of", "1st", "50%", "2nd", "·", "0", "pt"],
     ]
     standings_page.wait_for_function(
         "() => document.querySelector('#standings tbody tr td:nth-child(3)').textContent.trim() === '1'"

@@ -53,8 +53,9 @@ NAME_CHARACTERS = 20
 
 
 def _named(name: str, place: int | None) -> str:
-    """A box's line: the name cut to fit the box and held between Unicode isolates (SVG text has no
-    `<bdi>`), so a right-to-left name keeps the place beside it where it belongs; then the place."""
+    """A box's line: the player's name cut to fit the box and held between Unicode isolates (SVG text
+    has no `<bdi>`), so a right-to-left name keeps the place beside it where it belongs; then the place.
+    Texts of the site's own ("bye", "Winner of R1-2") are drawn as they are."""
     short = name if len(name) <= NAME_CHARACTERS else name[: NAME_CHARACTERS - 1] + "…"
     return isolated(short) + (f" ({place})" if place else "")
 
@@ -154,7 +155,8 @@ def bracket(history, round_views: list[RoundView], *, round_url, short_names: bo
             lines = []
             for slot in match.slots:
                 place = places.get(slot.player_id)
-                lines.append((_named(slot.text, place), slot.won))
+                text = _named(slot.text, place) if slot.player_id is not None else slot.text
+                lines.append((text, slot.won))
             item = {
                 "key": match.label,
                 "title": match.label + (" · not needed" if match.skipped else ""),
