@@ -52,7 +52,7 @@ logger = logging.getLogger(__name__)
 VERIFY_TASK = "league.matches.tasks.verify_matches_task"
 
 # The owners whose stored matches the bots app verifies as leased work (`verify=False` when stored).
-LEASED_VERIFICATION_OWNERS = (Match.Owner.FIXTURE, Match.Owner.CHALLENGE)
+LEASED_VERIFICATION_OWNERS = (Match.Owner.FIXTURE, Match.Owner.CHALLENGE, Match.Owner.VALIDATION)
 
 MIN_SEATS = 2
 MAX_SEATS = 7
@@ -371,8 +371,8 @@ def matches_verify(*, match_ids: Sequence[int]) -> int:
 
 
 def matches_unverified(*, limit: int = 1000) -> list[int]:
-    """Ids of matches with a record and no verdict yet (a lost task's), oldest first; not the bot leagues'
-    and challenges' matches, whose verification is leased work of their own (`league.bots`)."""
+    """Ids of matches with a record and no verdict yet (a lost task's), oldest first; not the bot leagues',
+    challenges' and validations' matches, whose verification is leased work of their own (`league.bots`)."""
     unverified = (
         Match.objects.filter(record__isnull=False, verification__isnull=True)
         .exclude(owner__in=LEASED_VERIFICATION_OWNERS)

@@ -168,10 +168,14 @@ def proven_sandbox(*, league: BotLeague, worker: str) -> Sandbox | None:
     return sandboxing.sandbox()
 
 
-def _challenge_sandbox(worker: str, kind: Kind = Kind.CHALLENGE) -> Sandbox | None:
-    """The sandbox for the external seats of `kind`'s open matches (challenges' by default), if this worker
-    proved it (as for a league)."""
-    if not KINDS[kind].model.objects.filter(done=False).filter(external_seat()).exists():
+def _challenge_sandbox(
+    worker: str, kinds: Collection[Kind] = (Kind.VALIDATION, Kind.CHALLENGE)
+) -> Sandbox | None:
+    """The sandbox for the external seats of the open matches of `kinds` (validations' and challenges', the
+    kinds `work_claim` leases, by default), if this worker proved it (as for a league)."""
+    if not any(
+        KINDS[kind].model.objects.filter(done=False).filter(external_seat()).exists() for kind in kinds
+    ):
         return None
     result = sandboxing.verdict()
     worker_probe_record(worker=worker, hostname=socket.gethostname(), result=result, seen=True)
@@ -527,7 +531,7 @@ def _league_slice(kind: Kind, *, worker: str, node: str | None) -> int:
 def _matches_slice(kind: Kind, *, worker: str, node: str | None) -> int:
     """A slice of an unrated kind whose rows are matches to play (challenges; a kind registered later, whose
     `KINDS` columns name the game and options as a challenge's do): batches of `CHALLENGE_BATCH`."""
-    sandbox = _challenge_sandbox(node or worker, kind)
+    sandbox = _challenge_sandbox(node or worker, (kind,))
     started = time.monotonic()
     stored = 0
     while stored < SLICE_MATCHES and time.monotonic() - started <= SLICE_SECONDS:

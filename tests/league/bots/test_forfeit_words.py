@@ -1,5 +1,6 @@
 """What an author reads of a forfeit: in words, at which of their program's decisions, with the time allowed
-stated (a move's limit and the start-up's allowance), never an internal class name."""
+stated (a move's limit, the start-up's allowance and what was left of its time bank), never an internal
+class name."""
 
 import pytest
 
@@ -61,11 +62,11 @@ def test_a_program_that_exits_with_status_1_at_decision_17_is_told_so_in_words()
 
 @pytest.mark.sandbox
 @pytest.mark.django_db
-def test_a_program_that_never_flushes_is_told_the_move_limit_and_the_start_up_allowance():
+def test_a_program_that_never_flushes_is_told_the_move_limit_the_start_up_allowance_and_its_time_bank():
     played = play_upload(NEVER_FLUSHES)
     assert [(f["seat"], f["reason"]) for f in played.record["end"]["forfeits"]] == [(1, "timeout")]
     (log,) = [log for log in played.logs if log.seat == 1]
     assert log.detail == (
-        "At decision 1, your program gave no answer within 6 s (killed): 1 s a move, and 5 s more for the "
-        "first answer (the program's start-up)"
+        "At decision 1, your program gave no answer within 6 s and the 10.000 s left in its time bank "
+        "(killed): 1 s a move, and 5 s more for the first answer (the program's start-up)"
     )

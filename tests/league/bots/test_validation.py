@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils.html import escape
 from rest_framework.test import APIClient
 
-from league.bots.models import BotDefinition, LadderEvent, ValidationMatch
+from league.bots.models import BotDefinition, LadderEvent, ValidationMatch, VerificationWork
 from league.bots.services.ladders import ladder_enter
 from league.bots.services.leases import KINDS, Kind
 from league.bots.services.validations import validation_seed
@@ -17,6 +17,7 @@ from league.bots.services.work import work_play
 from league.bots.uploads import bot_check, bot_upload
 from league.core.errors import UserError
 from league.matches.models import Match
+from league.matches.services import matches_unverified
 from league.notifications.models import Notification
 from league.notifications.services import notify_bot_checked
 from tests.league.bots.crafted import BOT
@@ -109,6 +110,10 @@ def test_a_sound_program_plays_its_validation_and_is_ready(
     bot.refresh_from_db()
     assert (bot.state, bot.refusal) == ("ready", "")
     assert set(Match.objects.filter(owner="validation").values_list("status", flat=True)) == {"finished"}
+    # Their records are verified as leased work, not by the sweep.
+    validated = sorted(ValidationMatch.objects.filter(bot=bot).values_list("match_id", flat=True))
+    assert sorted(VerificationWork.objects.values_list("match_id", flat=True)) == validated
+    assert matches_unverified() == []
 
 
 @pytest.mark.sandbox
@@ -157,6 +162,7 @@ def test_the_generic_result_entry_refuses_a_validation_match(member, staff, vali
     assert (answer.status_code, answer.json()) == (409, {"code": "conflict", "detail": detail, "errors": []})
 
 
+# In seat 2 of 2 it outlasts its first answer's allowance (6 s) and the whole of its time bank (10 s).
 SLOW_IN_SEAT_2_OF_2 = b"""import json, sys, time
 slow = False
 for line in sys.stdin:
@@ -165,7 +171,7 @@ for line in sys.stdin:
         slow = message["seat"] == 1 and message["num_players"] == 2
     elif message["type"] == "act":
         if slow:
-            time.sleep(8)
+            time.sleep(60)
         print(json.dumps({"action": message["legal_actions"][0]}), flush=True)
 """
 
@@ -186,6 +192,6 @@ def test_a_time_out_is_played_once_more_before_it_counts(member, validating):
     assert bot.state == "failing"
     assert bot.refusal == (
         f"validation match {replay.match_id} (seat 2 (protocol seat 1) of 2): At decision 1, your program "
-        "gave no answer within 6 s (killed): 1 s a move, and 5 s more for the first answer (the program's "
-        "start-up)"
+        "gave no answer within 6 s and the 10.000 s left in its time bank (killed): 1 s a move, and 5 s more "
+        "for the first answer (the program's start-up)"
     )

@@ -16,6 +16,7 @@ from league.bots.services.work import FairShare, work_play, work_shared
 from league.matches.models import Match, Verification
 from league.matches.services import matches_unverified
 from league.matches.tasks import verify_matches_task, verify_unverified_task
+from tests.factories import MatchFactory
 from tests.games.test_verify import Outsider, legal, mutations
 from tests.league.bots.conftest import make_bots, make_league
 
@@ -175,12 +176,15 @@ def test_an_unreadable_stored_record_is_not_verifiable_and_other_matches_still_g
 
 def test_the_sweep_queues_stored_records_without_a_verdict_but_not_the_bots_leased_ones(staff, no_broker):
     league = played_league(staff)
-    ids = match_ids(league)
-    Match.objects.filter(pk__in=ids[1:]).update(owner=Match.Owner.CASUAL)  # not a bot league's
-    verify_matches_task(ids[1:2])
+    record = Match.objects.get(pk=match_ids(league)[0]).record_json()
+    casual = [MatchFactory(rated=False) for _ in range(3)]  # not a bot league's: no leased verification
+    for match in casual:
+        store(match, record)
+    ids = [match.pk for match in casual]
+    verify_matches_task(ids[:1])
     with mock.patch.object(verify_matches_task, "delay") as send:
-        assert verify_unverified_task() == len(ids) - 2
-    assert [call.args[0] for call in send.call_args_list] == [ids[2:]]
+        assert verify_unverified_task() == 2
+    assert [call.args[0] for call in send.call_args_list] == [ids[1:]]
 
 
 def test_a_match_without_a_record_has_no_verification(client, staff, no_broker):
