@@ -6,7 +6,8 @@ Each operation documents the errors it really answers, all with the one error bo
   (throttled, with Retry-After);
 - a write (POST, PUT, PATCH, DELETE): 400 (bad input, or a request its object's state refuses), 401 also as
   `not_authenticated` (no user), 403 (the user may not) and 413 (a body over its cap, league.core.bodies);
-  with a request body also 415 (a Content-Type the API does not parse);
+  with a request body also 415 (a Content-Type the API does not parse); on a tournament's paths also 409
+  (a cancelled tournament refuses its organizers' writes);
 - an operation with a path parameter (`/api/matches/{id}/`): 404 (no such object, or an id that is not one);
 - an operation with query parameters: 400 (a filter or ordering value that makes no sense) and, where it is
   paginated (`page`), 404 for a page that does not exist.
@@ -29,6 +30,7 @@ DESCRIPTIONS = {
     403: "The user may not do this (`forbidden`)",
     404: "No such object, or no such page (`not_found`)",
     413: "The body is too large (`payload_too_large`)",
+    409: "The object's state refuses the request (`conflict`), e.g. a write to a cancelled tournament",
     415: "The body's Content-Type is not one the API parses (`unsupported_media_type`)",
     429: "Too many requests (`throttled`): wait for Retry-After seconds",
 }
@@ -49,7 +51,7 @@ class AutoSchema(openapi.AutoSchema):
             return None
         error = {"application/json": {"schema": self.resolve_serializer(ERROR, "response").ref}}
         responses = operation["responses"]
-        for status in error_statuses(self.method, operation):
+        for status in error_statuses(self.method, operation, path):
             responses.setdefault(
                 str(status),
                 {
@@ -62,11 +64,13 @@ class AutoSchema(openapi.AutoSchema):
         return operation
 
 
-def error_statuses(method: str, operation: dict) -> set[int]:
-    """The error statuses an operation answers, from its method, parameters and request body."""
+def error_statuses(method: str, operation: dict, path: str = "") -> set[int]:
+    """The error statuses an operation answers, from its method, path, parameters and request body."""
     statuses = {401, 429}
     if method in WRITE_METHODS:
         statuses |= {400, 403, 413} | ({415} if "requestBody" in operation else set())
+        if path.startswith("/api/tournament"):  # a cancelled tournament refuses its writes (409)
+            statuses.add(409)
     parameters = operation.get("parameters", [])
     if any(parameter["in"] == "path" for parameter in parameters):
         statuses.add(404)

@@ -230,12 +230,12 @@ def test_each_operation_documents_the_errors_of_its_kind(client, db):
     assert statuses[("POST", "/api/me/token/")] == "201 400 401 403 413 415 429"
     assert (
         statuses[("POST", "/api/tournaments/{id}/private-links/{player_id}/")]
-        == "201 400 401 403 404 413 429"
+        == "201 400 401 403 404 409 413 429"
     )
     assert statuses[("DELETE", "/api/tournaments/{id}/private-links/{player_id}/")] == (
-        "200 400 401 403 404 413 429"
+        "200 400 401 403 404 409 413 429"
     )
-    assert statuses[("PUT", "/api/tournaments/{id}/venue-address/")] == "200 400 401 403 404 413 415 429"
+    assert statuses[("PUT", "/api/tournaments/{id}/venue-address/")] == "200 400 401 403 404 409 413 415 429"
     assert statuses[("GET", "/api/seasons/{id}/")] == "200 401 404 429"
     assert statuses[("POST", "/api/tournaments/{id}/cancel/")] == "200 400 401 403 404 409 413 415 429"
     assert statuses[("DELETE", "/api/tournaments/{id}/")] == "200 400 401 403 404 409 413 429"
