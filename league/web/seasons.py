@@ -21,6 +21,7 @@ from league.tournaments import clock
 from league.tournaments import services as tournament_services
 from league.tournaments.forms import TournamentForm
 from league.tournaments.models import Tournament
+from league.tournaments.selectors import visible_tournament
 from league.web.tournaments.detail import game_ranges
 
 TIE_BREAK_WORDS = {
@@ -186,9 +187,8 @@ def season_page(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             action = request.POST.get("action")
             if action == "add":
-                tournament = Tournament.objects.filter(
-                    slug=request.POST.get("tournament", "").strip()
-                ).first()
+                # a draft is seen by its own organizers only: another's draft reads as no event
+                tournament = visible_tournament(request.POST.get("tournament", "").strip(), by)
                 if tournament is None:
                     raise UserError(
                         "no event has that address name (the end of its page's address)", field="tournament"

@@ -278,3 +278,16 @@ def test_the_season_form_as_the_club_page_sends_it_and_its_refusals(club, clara)
     )
     assert both.status_code == 400
     assert "qualify by rank or by points, not both" in both.content.decode()
+
+
+def test_another_organizers_draft_cannot_be_added_to_a_season(club, clara, staff):
+    season = services.season_create(club=club, by=clara, name="Closed", place_points="10 6")
+    draft = tournaments.tournament_create(
+        created_by=staff, name="Secret Draft", game_id="nacho_pile", format="swiss", rounds=1
+    )
+    browser = Client()
+    browser.force_login(clara)
+    answer = browser.post(f"/seasons/{season.slug}/", {"action": "add", "tournament": draft.slug})
+    assert answer.status_code == 400
+    assert "no event has that address name" in answer.content.decode()
+    assert SeasonEvent.objects.filter(season=season).count() == 0
