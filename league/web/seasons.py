@@ -15,7 +15,7 @@ from league.core.errors import UserError
 from league.core.exports import csv_download
 from league.core.forms import add_user_error
 from league.seasons import calendars, selectors, services
-from league.seasons.models import CalendarFeed, Club, Season, SeasonEvent
+from league.seasons.models import CalendarFeed, Club, Season, SeasonEvent, SeasonFit
 from league.seasons.points import TIE_BREAKS
 from league.tournaments import clock
 from league.tournaments import services as tournament_services
@@ -70,6 +70,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
                     qualify_top=request.POST.get("qualify_top", ""),
                     qualify_points=request.POST.get("qualify_points", ""),
                     tie_breaks=request.POST.getlist("tie_breaks"),
+                    rank_by=request.POST.get("rank_by", ""),
                 )
                 return redirect(season)
             if action == "clone":
@@ -173,6 +174,11 @@ def _rules_in_words(season: Season) -> list[str]:
         words.append(f"Eligible players with at least {season.qualify_points} points qualify.")
     if season.tie_breaks:
         words.append("Ties: " + "; then ".join(TIE_BREAK_WORDS[name] for name in season.tie_breaks) + ".")
+    if season.rank_by == Season.RankBy.SETTLED:
+        words.append(
+            "The table is ranked by settled ratings, not points: every table of the season's events fitted "
+            "at once (a whole-history fit, refitted each night); points are shown beside them."
+        )
     return words
 
 
@@ -201,6 +207,8 @@ def season_page(request: HttpRequest, slug: str) -> HttpResponse:
                 )
             elif action == "freeze":
                 services.season_freeze(season=season, by=by)
+            elif action == "rank_by":
+                services.season_rank_by_set(season=season, by=by, rank_by=request.POST.get("rank_by"))
             else:
                 raise UserError("no such action", field="action")
             return redirect(season)
@@ -218,6 +226,8 @@ def season_page(request: HttpRequest, slug: str) -> HttpResponse:
         "organizer": organizer,
         "error": error,
         "print": request.GET.get("view") == "print",
+        "settled": season.rank_by == Season.RankBy.SETTLED,
+        "fitted_at": SeasonFit.objects.filter(season=season).values_list("fitted_at", flat=True).first(),
     }
     return render(request, "seasons/season.html", context, status=status)
 
@@ -245,12 +255,16 @@ def season_projector(request: HttpRequest, slug: str) -> HttpResponse:
 def season_csv(request: HttpRequest, slug: str) -> HttpResponse:
     season = _season(slug)
     response, writer = csv_download(f"{season.slug}.csv")
-    writer.writerow(["rank", "player", "total", "events attended", "qualifies", "counted", "dropped"])
+    settled = season.rank_by == Season.RankBy.SETTLED
+    rated = ["settled rating"] if settled else []
+    writer.writerow(["rank", "player", *rated, "total", "events attended", "qualifies", "counted", "dropped"])
     for line in selectors.season_table(season).lines:
+        rating = ["" if line.rating is None else line.rating] if settled else []
         writer.writerow(
             [
                 line.rank,
                 line.name,
+                *rating,
                 line.total,
                 line.attended,
                 "yes" if line.qualifies else "no",

@@ -67,6 +67,7 @@ from league.programs.external import Limits
 from league.programs.programs import seats_ready
 from league.programs.sandbox import Sandbox, SandboxUnavailable
 from league.programs.services import worker_probe_record
+from league.ratings import refits
 from league.ratings.services import pool_rate
 
 logger = logging.getLogger(__name__)
@@ -454,6 +455,7 @@ SHARES: Mapping[str, int] = {
     Kind.LADDER: 3,
     Kind.LEAGUE: 2,
     Kind.VERIFICATION: 1,
+    refits.KIND: 1,  # whole-history fits (`league.ratings.refits`): one fit a slice
 }
 DEFAULT_SHARE = 1
 SLICE_SECONDS = 10.0
@@ -505,13 +507,22 @@ class FairShare:
 FAIR_SHARE = FairShare()
 
 
-def kinds_with_work() -> list[Kind]:
-    """The kinds with an open, unclaimed row (for a league or ladder, in a running one), in `KINDS` order."""
-    return [
+def kinds_with_work() -> list[str]:
+    """The kinds with an open, unclaimed row (for a league or ladder, in a running one), in `KINDS` order,
+    then `ratings` while a whole-history fit is queued."""
+    kinds: list[str] = [
         kind
         for kind, work in KINDS.items()
         if work.model.objects.filter(work.owners, done=False, lease_token="").exists()
     ]
+    if refits.refits_pending():
+        kinds.append(refits.KIND)
+    return kinds
+
+
+def _ratings_slice(kind: str, *, worker: str, node: str | None) -> int:
+    """One queued whole-history fit (a pool's or a season's), a slice of its own: 1 when one was fitted."""
+    return refits.refit_next()
 
 
 def _league_slice(kind: Kind, *, worker: str, node: str | None) -> int:
@@ -585,6 +596,7 @@ SLICES: Mapping[str, Callable[..., int]] = {
     Kind.LEAGUE: _league_slice,
     Kind.LADDER: _league_slice,
     Kind.VERIFICATION: _verification_slice,
+    refits.KIND: _ratings_slice,
 }
 
 
@@ -618,7 +630,8 @@ def work_shared(
         kinds = [kind for kind in kinds_with_work() if kind not in stuck]
         if not kinds:
             return done
-        kind = Kind(fair.pick(kinds))
+        picked = fair.pick(kinds)
+        kind = picked if picked == refits.KIND else Kind(picked)
         began = fair.clock()
         count = SLICES.get(kind, _matches_slice)(kind, worker=worker, node=node)
         fair.charge(kind, fair.clock() - began)
