@@ -248,6 +248,7 @@ def season_projector(request: HttpRequest, slug: str) -> HttpResponse:
         "lines": table.lines[:top],
         "more": max(0, len(table.lines) - top),
         "events": season.entries.filter(accepted_at__isnull=False).count(),
+        "settled": season.rank_by == Season.RankBy.SETTLED,
     }
     return render(request, "seasons/projector.html", context)
 

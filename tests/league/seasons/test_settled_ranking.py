@@ -107,6 +107,8 @@ def test_choosing_settled_ratings_queues_the_fit_and_a_workers_slice_ranks_the_t
     page = Client().get(season.get_absolute_url()).content.decode()
     assert "Settled rating" in page and "Ranked by settled ratings, fitted" in page
     assert f"{ada.rating:.0f}" in page
+    projector = Client().get(f"/seasons/{season.slug}/projector/").content.decode()
+    assert f'<td class="num">{ada.rating:.0f}</td><td class="num">21.00</td>' in projector
     csv = Client().get(f"/seasons/{season.slug}/csv/").content.decode("utf-8-sig").splitlines()
     assert csv[0] == "rank,player,settled rating,total,events attended,qualifies,counted,dropped"
     assert csv[1].startswith(f"1,Ada,{ada.rating},21.00,3,no,")
