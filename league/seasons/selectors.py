@@ -280,6 +280,16 @@ def pending_invitations(club: Club) -> QuerySet[SeasonEvent]:
     ).select_related("season__club", "tournament")
 
 
+def invitations_of_event(tournament: Tournament) -> list[SeasonEvent]:
+    """The seasons that invited this event and wait for its organizers' answer (shown on the event's page to
+    its organizers: an event of no club has no club page to answer on)."""
+    return list(
+        SeasonEvent.objects.filter(tournament=tournament, accepted_at__isnull=True)
+        .select_related("season__club")
+        .order_by("id")
+    )
+
+
 def table_version(season: Season) -> str:
     """A short fingerprint of everything the season's table is computed from (its rules, its joined events
     and each one's public version, its freeze): it changes whenever the table may have."""

@@ -253,6 +253,32 @@ def season_projector(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "seasons/projector.html", context)
 
 
+def invitation_answer(request: HttpRequest, pk: int) -> HttpResponse:
+    """An invited event's organizers accept or decline a season's invitation (POST, from the event's page)."""
+    if request.method != "POST":
+        return HttpResponse("Answer an invitation with the buttons on the event's page.", status=405)
+    if not request.user.is_authenticated:
+        return login_redirect(request.get_full_path(), reverse("accounts:login"))
+    entry = SeasonEvent.objects.select_related("season", "tournament").filter(pk=pk).first()
+    if entry is None:
+        raise Http404("no such invitation")
+    answer = request.POST.get("answer")
+    if answer not in ("accept", "decline"):
+        return HttpResponse(status=400, content=b"Answer the invitation with accept or decline.")
+    try:
+        services.season_event_answer(entry=entry, by=request.user, accept=answer == "accept")
+    except UserError as exc:
+        if exc.status == 403:
+            return render(request, "403.html", status=403)
+        messages.error(request, exc.message)
+        return redirect(entry.tournament)
+    if answer == "accept":
+        messages.success(request, f"{entry.tournament.name} now counts in {entry.season.name}.")
+    else:
+        messages.success(request, f"The invitation of {entry.season.name} was declined.")
+    return redirect(entry.tournament)
+
+
 def season_csv(request: HttpRequest, slug: str) -> HttpResponse:
     season = _season(slug)
     response, writer = csv_download(f"{season.slug}.csv")
@@ -325,6 +351,7 @@ urlpatterns = [
     path("seasons/<name_slug:slug>/", season_page, name="season"),
     path("seasons/<name_slug:slug>/csv/", season_csv, name="season-csv"),
     path("seasons/<name_slug:slug>/projector/", season_projector, name="season-projector"),
+    path("seasons/invitations/<int:pk>/", invitation_answer, name="invitation-answer"),
     path("clubs/<name_slug:slug>/calendar.ics", club_calendar, name="club-calendar"),
     path("me/calendar/", my_calendar_page, name="my-calendar"),
     path("calendar/<str:token>.ics", my_calendar_feed, name="my-calendar-feed"),

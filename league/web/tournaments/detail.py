@@ -22,7 +22,7 @@ from league.core.catalogue import game_name, game_specs
 from league.core.errors import UserError
 from league.core.forms import add_user_error
 from league.players.selectors import player_of
-from league.seasons.selectors import seasons_of_event
+from league.seasons.selectors import invitations_of_event, seasons_of_event
 from league.tournaments import pages, report_selectors, round_selectors, selectors, services
 from league.tournaments.forms import (
     CloneForm,
@@ -162,6 +162,7 @@ def detail_response(
         "undo_minutes": services.UNDO_MINUTES,
         "holder": holder is not None,
         "seasons": seasons_of_event(tournament),
+        "season_invitations": invitations_of_event(tournament) if page.organizer else [],
     }
     return render(request, "tournaments/detail.html", context, status=status)
 
