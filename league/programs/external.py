@@ -75,7 +75,10 @@ class ProgramProcess(ProgramPipes):
     """One running bot program in its sandbox, spoken to through the protocol's client.
 
     Holds its slot user from start to `close()`; raises SandboxUnavailable if it cannot get one. Every
-    deadline is kept on `clock` (seconds; `time.monotonic` unless a test injects another).
+    deadline is kept on `clock` (seconds; `time.monotonic` unless a test injects another). Each process's
+    address space is `address_space_mb` where its runtime needs it raised (Node:
+    `league.programs.runtimes.runtime_limits`), else the bot's memory; the machine's memory budget counts it
+    at the bot's memory either way (a Node program's heap is bounded by it, `--max-old-space-size`).
     """
 
     def __init__(
@@ -86,6 +89,7 @@ class ProgramProcess(ProgramPipes):
         program_dir: str | None = None,
         *,
         clock: Callable[[], float] = time.monotonic,
+        address_space_mb: int | None = None,
     ):
         command = resolve_command(command)
         self._stack = ExitStack()
@@ -94,7 +98,7 @@ class ProgramProcess(ProgramPipes):
             self.user = self._stack.enter_context(sandbox.slot())
             process = sandbox.popen(
                 command,
-                ProgramLimits(cpu_seconds=limits.cpu_seconds, memory_mb=limits.memory_mb),
+                ProgramLimits(cpu_seconds=limits.cpu_seconds, memory_mb=address_space_mb or limits.memory_mb),
                 self.user,
                 program_dir=program_dir,
             )
@@ -142,9 +146,12 @@ class ExternalBot(ProtocolBot):
         program_dir: str | None = None,
         program_error: str = "",
         clock: Callable[[], float] = time.monotonic,
+        address_space_mb: int | None = None,
     ):
         def start() -> ProgramPipes:
-            return ProgramProcess(command, limits, sandbox, program_dir, clock=clock)
+            return ProgramProcess(
+                command, limits, sandbox, program_dir, clock=clock, address_space_mb=address_space_mb
+            )
 
         super().__init__(
             game, seat, num_players, options, rng, limits, seed, start, program_error=program_error
@@ -175,6 +182,7 @@ class ExternalSeats:
         external: Mapping[str, Any] | None = None,
         program_dir: str | None = None,
         program_error: str = "",
+        address_space_mb: int | None = None,
     ) -> SeatPlayer:
         """The seat of one program, named `{"bot": "external", "params": {"definition": label}, "external":
         external}` in the record (`external`: the league's bot definition and version); `seed` is the seat's
@@ -198,6 +206,7 @@ class ExternalSeats:
                 program_dir=program_dir,
                 program_error=program_error,
                 clock=self.clock,
+                address_space_mb=address_space_mb,
             )
             self.bots.append((label, bot))
             return bot
