@@ -36,7 +36,7 @@ from games.core.protocol import (
 )
 from games.core.runner import SeatPlayer
 from games.core.state import Game
-from league.programs.sandbox import SAFE_PATH, ProgramLimits, Sandbox, SandboxRefused, kill_sandbox
+from league.programs.sandbox import PROGRAM_MOUNT, SAFE_PATH, ProgramLimits, Sandbox, SandboxRefused, kill_sandbox
 
 __all__ = [
     "MAX_ANSWER_BYTES",
@@ -55,11 +55,14 @@ def resolve_command(command: Sequence[str]) -> list[str]:
     """The command with its program made an absolute path, or ExternalBotError when it does not exist here.
 
     A bare name is looked up on the bots' `PATH` (not the worker's); a path must be absolute, since the
-    program runs in a fresh empty folder.
+    program runs in a fresh empty folder. A path under `PROGRAM_MOUNT` (a C program's executable) is the
+    uploaded program's folder as its sandbox shows it, and is taken as it is.
     """
     if not command or not all(isinstance(part, str) and part for part in command):
         raise ExternalBotError("crashed", "the command must be a program followed by its arguments")
     program = command[0]
+    if program.startswith(PROGRAM_MOUNT + "/"):  # an uploaded program's own executable, inside its sandbox
+        return list(command)
     if "/" in program:
         if not os.path.isabs(program):
             raise ExternalBotError("crashed", f"give the program as an absolute path, not {program!r}")
