@@ -25,9 +25,9 @@ def runtime_lacking(runtimes: Collection[str]) -> Exists:
     """Whether a row's match has a seat played by an uploaded program whose runtime is not among `runtimes`
     (a filter on leased rows: a worker whose probe lacks a runtime takes none of its seats)."""
     return Exists(
-        MatchSeat.objects.filter(match_id=OuterRef("match_id")).filter(
-            player__bot_definition__program__isnull=False
-        ).exclude(player__bot_definition__program__runtime__in=list(runtimes))
+        MatchSeat.objects.filter(match_id=OuterRef("match_id"))
+        .filter(player__bot_definition__program__isnull=False)
+        .exclude(player__bot_definition__program__runtime__in=list(runtimes))
     )
 
 
@@ -85,6 +85,7 @@ class SandboxStatus:
                     "checked_at": row.probe.checked_at.isoformat(),
                     "seen_at": row.probe.seen_at.isoformat(),
                     "proven": {name: bool(row.probe.proven.get(name)) for name in PROTECTIONS},
+                    "runtimes": dict(row.probe.runtimes),
                     "failed": {
                         name: str(row.probe.detail.get(name, ""))
                         for name in PROTECTIONS

@@ -199,6 +199,13 @@ def bot_upload(
             field="file",
             code=ErrorCode.DUPLICATE,
         )
+    stored = Program.objects.filter(sha256=checked.sha256).exclude(runtime=checked.runtime).first()
+    if stored is not None:
+        raise UserError(
+            f"these bytes were uploaded before as a {RUNTIME_NAMES[stored.runtime]} program: "
+            "choose that runtime, or change the program",
+            field="runtime",
+        )
     check_quota(by, checked)
     check_seat_memory(memory_mb=DEFAULT_MEMORY_MB, field=None)  # an upload runs with the default memory
     description = check_bot_description(description or checked.manifest.get("description", ""))
@@ -281,8 +288,10 @@ def uploads_recheck() -> list[int]:
 
 
 def bot_check(*, bot_id: int) -> str:
-    """Check an uploaded version in state `checking`: read its stored program again, compile every module and
-    look up its imports in bounded child processes (`league.programs.checking`); the version becomes
+    """Check an uploaded version in state `checking`: read its stored program again; a Python one: compile
+    every module and look up its imports in bounded child processes (`league.programs.checking`); a C one:
+    compile it with `cc` in the sandbox and keep the executable, a JavaScript one: parse it with
+    `node --check` there (`league.programs.building`), recording the runtime's version; the version becomes
     `validating` (its matches scheduled, `league.bots.services.validations`; with BOT_VALIDATION off, `ready`
     at once, following its predecessor into the ladders) or `refused` with the reason, and its author hears of
     it. Its state after.

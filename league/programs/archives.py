@@ -459,7 +459,7 @@ def _manifest(contents: dict[str, bytes], chosen: str = "") -> dict:
     runtime = runtime or chosen or runtime_by_extension(entry_path)
     if not runtime:
         raise ProgramRefused(
-            f"{name}: say the runtime (runtime = \"python\", \"node\" or \"c\"), or name an entry point "
+            f'{name}: say the runtime (runtime = "python", "node" or "c"), or name an entry point '
             f"whose extension says it (.py, .js, .c), not {entry!r}"
         )
     if runtime_by_extension(entry_path) != runtime:

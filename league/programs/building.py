@@ -193,7 +193,9 @@ def build_c(sandbox: Sandbox, contents: Mapping[str, bytes], limits: BuildLimits
         }.get(ran.status or 0, f"exit status {ran.status}")
         return Built(refusal=f"it does not compile ({command}: {why}){_said(ran, limits)}", version=version)
     if not ran.stdout:
-        return Built(refusal=f"the compile made no executable ({command}){_said(ran, limits)}", version=version)
+        return Built(
+            refusal=f"the compile made no executable ({command}){_said(ran, limits)}", version=version
+        )
     return Built(binary=ran.stdout, version=version)
 
 

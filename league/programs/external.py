@@ -36,7 +36,14 @@ from games.core.protocol import (
 )
 from games.core.runner import SeatPlayer
 from games.core.state import Game
-from league.programs.sandbox import PROGRAM_MOUNT, SAFE_PATH, ProgramLimits, Sandbox, SandboxRefused, kill_sandbox
+from league.programs.sandbox import (
+    PROGRAM_MOUNT,
+    SAFE_PATH,
+    ProgramLimits,
+    Sandbox,
+    SandboxRefused,
+    kill_sandbox,
+)
 
 __all__ = [
     "MAX_ANSWER_BYTES",

@@ -7,8 +7,8 @@ it survived). It returns which protections held (`PROTECTIONS`: name → proven)
 not. A protection is proven only by an attempt that failed: any error of the probe itself proves nothing.
 
 The probe runs the worker's own Python interpreter only if that is a system one; otherwise `/usr/bin/python3`.
-A proven sandbox is then asked which runtimes it runs (`probe_runtimes`: python, node, c, with their versions);
-a worker takes no seat of a program whose runtime its probe did not find.
+A proven sandbox is then asked which runtimes it runs (`probe_runtimes`: python, node, c, with their
+versions); a worker takes no seat of a program whose runtime its probe did not find.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 worker's cache (`league.programs.program_cache`, under PROGRAM_CACHE_DIR), checked on every use.
 
 `seats_ready` turns the seats of one match into seats that can play: an uploaded program's seat gets the
-folder its sandbox shows at /bot (its files; a C program's, the executable its check built, alone), or, if its stored program cannot be unpacked, the reason (it forfeits,
-`crashed`, and its author reads why in its log). A cache the worker cannot write is the worker's fault: it
+folder its sandbox shows at /bot (its files; a C program's, the executable its check built, alone), or, if
+its stored program cannot be unpacked, the reason (it forfeits, `crashed`, and its author reads why in its
+log). A cache the worker cannot write is the worker's fault: it
 raises SandboxUnavailable, and the match is handed back for another worker.
 """
 

@@ -7,7 +7,8 @@ Pure Python: no Django. A program declares its runtime by its manifest's `runtim
 - **python**: the system's `python3 -E -s -B /bot/<entry>`, its standard library only.
 - **node**: the system's `node --max-old-space-size=<the bot's memory> /bot/<entry>`, its standard library
   only. Node reserves about 1 GiB of address space when it starts, whatever its heap: its sandbox's
-  address-space cap is the bot's memory plus `NODE_ADDRESS_SPACE_MB` (1024), while its heap is bounded by the
+  address-space cap is the bot's memory plus `NODE_ADDRESS_SPACE_MB` (1024, the local runner's too:
+  `games.core.local`), while its heap is bounded by the
   bot's memory (a 512 MB bot: a 512 MB heap under a 1,536 MB address-space cap per process).
 - **c**: compiled once, at the upload's check, by the system's `cc` inside the sandbox (`BUILD_COMMAND`:
   every `.c` file of the upload, C17 with GNU extensions, `-O2`, linked with the C library and `-lm` only);
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from games.core.local import NODE_ADDRESS_SPACE_MB as NODE_ADDRESS_SPACE_MB
 from games.core.protocol import Limits
 
 PYTHON, NODE, C = "python", "node", "c"
@@ -39,7 +41,6 @@ ALIASES = {
 EXTENSIONS = {".py": PYTHON, ".js": NODE, ".mjs": NODE, ".cjs": NODE, ".c": C}
 # The name one file uploaded alone is stored under, by runtime.
 SINGLE_FILES = {PYTHON: "bot.py", NODE: "bot.js", C: "bot.c"}
-NODE_ADDRESS_SPACE_MB = 1024
 PROGRAM_MOUNT = "/bot"
 BUILT = "bot"  # a C program's executable, alone in its folder at /bot
 # The check's compile of a C program, in the sandbox: the sources (relative to /bot, its working folder) are

@@ -1,7 +1,7 @@
-"""The caps of an uploaded program from the settings: its archive's (BOT_UPLOAD_*, `league.programs.archives`),
-the check of its modules' (BOT_CHECK_*, `league.programs.checking`) and the check in the sandbox of a C or
-JavaScript program (BOT_BUILD_*, `league.programs.building`: `sandbox_check`). The upload of a bot version is
-`league.bots.uploads`.
+"""The caps of an uploaded program from the settings: its archive's (BOT_UPLOAD_*,
+`league.programs.archives`), the check of its modules' (BOT_CHECK_*, `league.programs.checking`) and the check
+in the sandbox of a C or JavaScript program (BOT_BUILD_*, `league.programs.building`: `sandbox_check`). The
+upload of a bot version is `league.bots.uploads`.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from django.conf import settings
 
 from league.programs import sandboxing
 from league.programs.archives import ArchiveLimits, CheckedProgram
-from league.programs.building import BuildLimits, Built, BuildUnavailable, build_c, check_node
+from league.programs.building import BuildLimits, BuildUnavailable, Built, build_c, check_node
 from league.programs.checking import CheckLimits, CheckUnavailable
-from league.programs.runtimes import C, NODE, RUNTIME_NAMES
+from league.programs.runtimes import NODE, RUNTIME_NAMES, C
 from league.programs.sandbox import SAFE_PATH, SandboxUnavailable
 
 

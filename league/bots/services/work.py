@@ -64,9 +64,9 @@ from league.bots.services.leases import (
 from league.matches.selectors import players_by_seat
 from league.matches.services import verifications_make
 from league.programs import sandboxing
-from league.programs.runtimes import program_command, runtime_limits
 from league.programs.external import Limits
 from league.programs.programs import seats_ready
+from league.programs.runtimes import program_command, runtime_limits
 from league.programs.sandbox import Sandbox, SandboxUnavailable
 from league.programs.services import worker_probe_record
 from league.ratings.services import pool_rate

@@ -77,8 +77,8 @@ class UploadForm(forms.Form):
             ("node", "JavaScript (Node.js)"),
             ("c", "C (compiled by cc at its check)"),
         ],
-        help_text="A manifest's runtime or the entry point's extension (.py, .js, .c) says it; choose only to "
-        "be sure.",
+        help_text="A manifest's runtime or the entry point's extension (.py, .js, .c) says it; "
+        "choose only to be sure.",
     )
     description = forms.CharField(required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 3}))
     time_bank_seconds = forms.FloatField(

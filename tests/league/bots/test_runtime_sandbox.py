@@ -1,5 +1,5 @@
-"""JavaScript and C uploads in the real sandbox: the starter kits of Nacho Pile upload, pass their check (the C
-one compiled by cc in the sandbox) and play their validation matches to legal results; and hostile sources
+"""JavaScript and C uploads in the real sandbox: the starter kits of Nacho Pile upload, pass their check (the
+C one compiled by cc in the sandbox) and play their validation matches to legal results; and hostile sources
 and programs are refused or contained with a clear message, never a 500 and never harming stored data."""
 
 import hashlib
@@ -101,8 +101,8 @@ def refusal_of(user, name: str, source: bytes) -> str:
 def test_a_c_source_that_includes_the_machines_files_is_refused_for_the_sandbox_has_none(member):
     refusal = refusal_of(member, "Peek", b'#include "/etc/passwd"\nint main(void) { return 0; }\n')
     assert refusal.startswith(
-        "it does not compile (cc -std=gnu17 -O2 -pipe -fdiagnostics-color=never -o bot bot.c -lm: exit status "
-        "1): ./bot.c:1:10: fatal error: /etc/passwd: No such file or directory"
+        "it does not compile (cc -std=gnu17 -O2 -pipe -fdiagnostics-color=never -o bot bot.c -lm: "
+        "exit status 1): ./bot.c:1:10: fatal error: /etc/passwd: No such file or directory"
     )
     assert "root:" not in refusal
     secrets = b'#include "/work/wt/h46run/league/settings/base.py"\nint main(void) { return 0; }\n'
@@ -198,14 +198,22 @@ def test_a_c_program_that_forks_and_execs_is_contained_and_forfeits(member):
 SNOOP_JS = b"""const fs = require("fs");
 const readline = require("readline");
 const report = {};
-for (const path of ["/etc/passwd", "/etc/shadow", "/root", "/work", "/var/run/postgresql", "../etc/hostname"]) {
+const paths = ["/etc/passwd", "/etc/shadow", "/root", "/work", "/var/run/postgresql", "../etc/hostname"];
+for (const path of paths) {
   try { fs.readFileSync(path); report[path] = "read"; } catch (error) { report[path] = error.code; }
 }
-try { fs.writeFileSync("/bot/planted.js", "x"); report.write = "written"; } catch (error) { report.write = error.code; }
+try {
+  fs.writeFileSync("/bot/planted.js", "x");
+  report.write = "written";
+} catch (error) {
+  report.write = error.code;
+}
 process.stderr.write("REPORT " + JSON.stringify(report) + "\\n");
 readline.createInterface({ input: process.stdin }).on("line", (line) => {
   const message = JSON.parse(line);
-  if (message.type === "act") process.stdout.write(JSON.stringify({ action: message.legal_actions[0] }) + "\\n");
+  if (message.type === "act") {
+    process.stdout.write(JSON.stringify({ action: message.legal_actions[0] }) + "\\n");
+  }
 });
 """
 

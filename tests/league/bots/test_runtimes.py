@@ -10,6 +10,7 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from games.core.protocol import Limits
 from league.bots.models import BotDefinition
 from league.bots.services.challenges import challenge_create
 from league.bots.services.leases import Kind, leases_claim, open_owner
@@ -20,7 +21,6 @@ from league.programs.archives import ArchiveLimits, ProgramRefused, check_progra
 from league.programs.probe import PROTECTIONS, ProbeResult
 from league.programs.runtimes import program_command, runtime_limits
 from league.programs.services import worker_probe_record
-from games.core.protocol import Limits
 from tests.league.bots.conftest import make_bots
 from tests.league.bots.crafted import BOT, zip_bytes
 
@@ -50,14 +50,21 @@ def test_an_archive_runs_on_its_manifests_runtime_or_its_entry_points_extension(
         "src/main.js",
         "zip",
     )
-    assert runtime(zip_bytes({"bot.toml": b'entry = "bot.c"\nruntime = "c"', "bot.c": C, "x.h": b""}))[0] == "c"
-    assert runtime(zip_bytes({"manifest.json": b'{"entry": "a.js", "runtime": "javascript"}', "a.js": JS}))[
-        0
-    ] == "node"
-    checked = check_program(zip_bytes({"bot.toml": b'entry = "a.py"\nruntime = "python3"', "a.py": BOT}), LIMITS)
+    assert (
+        runtime(zip_bytes({"bot.toml": b'entry = "bot.c"\nruntime = "c"', "bot.c": C, "x.h": b""}))[0] == "c"
+    )
+    assert (
+        runtime(zip_bytes({"manifest.json": b'{"entry": "a.js", "runtime": "javascript"}', "a.js": JS}))[0]
+        == "node"
+    )
+    checked = check_program(
+        zip_bytes({"bot.toml": b'entry = "a.py"\nruntime = "python3"', "a.py": BOT}), LIMITS
+    )
     assert checked.manifest == {"entry": "a.py", "runtime": "python"}
     with pytest.raises(ProgramRefused) as caught:
-        check_program(zip_bytes({"bot.toml": b'entry = "a.py"\nruntime = "node"', "a.py": BOT}), LIMITS, runtime="c")
+        check_program(
+            zip_bytes({"bot.toml": b'entry = "a.py"\nruntime = "node"', "a.py": BOT}), LIMITS, runtime="c"
+        )
     assert str(caught.value) == "bot.toml says runtime 'node', but the upload chose C: choose one"
     with pytest.raises(ProgramRefused) as caught:
         check_program(zip_bytes({"bot.toml": b'entry = "bot.c"', "bot.c": b"\xff\xfe"}), LIMITS)
@@ -82,7 +89,12 @@ def api(user) -> APIClient:
 def test_the_upload_api_and_form_take_a_runtime_and_the_api_shows_it(member, client):
     response = api(member).post(
         "/api/bots/upload/",
-        {"game": "nacho_pile", "name": "Scripted", "file": SimpleUploadedFile("whatever", JS), "runtime": "node"},
+        {
+            "game": "nacho_pile",
+            "name": "Scripted",
+            "file": SimpleUploadedFile("whatever", JS),
+            "runtime": "node",
+        },
         format="multipart",
     )
     assert response.status_code == 201, response.json()
@@ -124,7 +136,9 @@ def test_a_worker_whose_probe_lacks_a_runtime_takes_none_of_its_seats(staff, mem
     scripted = ready(bot_upload(by=member, game_id="nacho_pile", name="Scripted", data=JS, filename="b.js"))
     builtin = make_bots(staff)[:2]
     with mock.patch("league.bots.services.challenges.queue_challenge_work"):
-        challenge_create(bot_id=scripted.pk, opponent_ids=[b.pk for b in builtin], matches=2, seed=1, by=member)
+        challenge_create(
+            bot_id=scripted.pk, opponent_ids=[b.pk for b in builtin], matches=2, seed=1, by=member
+        )
 
     assert leases_claim(Kind.CHALLENGE, token="w1", seconds=30, limit=5, runtimes=["python", "c"]) == []
     assert work_claim(token="w1", runtimes=["python"]).games == []
@@ -137,7 +151,9 @@ def test_a_worker_without_runtimes_probed_takes_every_runtime(staff, member):
     compiled = ready(bot_upload(by=member, game_id="nacho_pile", name="Compiled", data=C, filename="b.c"))
     builtin = make_bots(staff)[:2]
     with mock.patch("league.bots.services.challenges.queue_challenge_work"):
-        challenge_create(bot_id=compiled.pk, opponent_ids=[b.pk for b in builtin], matches=1, seed=1, by=member)
+        challenge_create(
+            bot_id=compiled.pk, opponent_ids=[b.pk for b in builtin], matches=1, seed=1, by=member
+        )
     assert len(leases_claim(Kind.CHALLENGE, token="w", seconds=30, limit=5, runtimes=None)) == 1
 
 
