@@ -84,7 +84,7 @@ def program_store(checked: CheckedProgram, data: bytes) -> Program:
 def program_checked(*, program: Program, version: str, build: bytes = b"") -> None:
     """Record what the check of `program` found: its runtime's version and, for C, the executable it built
     (kept once: a program shared by two versions is built by the first check)."""
-    fields = {"runtime_version": version[:200]}
+    fields: dict[str, str | bytes] = {"runtime_version": version[:200]}
     if build and not program.build_sha256:
         fields.update(build=build, build_sha256=sha256(build))
     Program.objects.filter(pk=program.pk).update(**fields)
