@@ -15,8 +15,10 @@ from league.bots.playing import SeatBot, play_league_match
 from league.bots.services.work import seat_bot, work_play
 from league.bots.uploads import bot_check, bot_upload
 from league.programs.models import Program
+from league.programs.probe import PROTECTIONS, ProbeResult, probe_runtimes
 from league.programs.programs import seats_ready
 from league.programs.sandboxing import sandbox
+from league.programs.services import worker_probe_record
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.sandbox
@@ -239,3 +241,19 @@ def test_a_node_program_cannot_read_files_outside_its_folder_nor_write_its_own(m
     stranger = Client()
     stranger.force_login(UserFactory())
     assert "REPORT" not in stranger.get(f"/bots/bots/{bot.pk}/").content.decode()
+
+
+@pytest.mark.node
+@pytest.mark.c_compiler
+def test_a_workers_probe_records_each_runtime_its_sandbox_runs_with_its_version(client, member):
+    found = probe_runtimes(sandbox())
+    assert sorted(found) == ["c", "node", "python"]
+    assert found["python"].startswith("Python 3.")
+    assert found["node"].startswith("node v")
+    assert found["c"].startswith("cc (")
+    result = ProbeResult(proven=dict.fromkeys(PROTECTIONS, True), runtimes=found)
+    worker_probe_record(worker="celery@all", hostname="all", result=result)
+    bot = bot_upload(by=member, game_id="nacho_pile", name="Scripted", data=SNOOP_JS, filename="a.js")
+    page = client.get(f"/bots/bots/{bot.pk}/").content.decode()
+    assert "No worker can run" not in page
+    assert f"node (<code>{found['node']}</code>)" in page
