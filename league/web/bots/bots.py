@@ -72,7 +72,7 @@ class UploadForm(forms.Form):
     runtime = forms.ChoiceField(
         required=False,
         choices=[
-            ("", "As the program says (its manifest, or its file's extension)"),
+            ("", "As its manifest or file name says"),
             ("python", "Python 3"),
             ("node", "JavaScript (Node.js)"),
             ("c", "C (compiled by cc at its check)"),

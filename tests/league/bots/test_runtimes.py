@@ -167,6 +167,7 @@ def test_the_bots_page_says_when_no_worker_can_run_its_runtime(member, client):
     page = client.get(reverse("bots:bot", args=[scripted.pk])).content.decode()
     assert "No worker can run node programs now; its matches wait." in page
     assert "<dt>Runtime</dt><dd>Node.js</dd>" in page
+    assert "Being checked: a worker parses it with <code>node --check</code> in its sandbox" in page
     assert "runs python (<code>Python 3.11.2</code>)" in page
 
     worker_probe_record(
