@@ -15,10 +15,11 @@ from league.bots.models import BotDefinition
 from league.bots.services.challenges import challenge_create
 from league.bots.services.leases import Kind, leases_claim, open_owner
 from league.bots.services.work import work_claim
-from league.bots.uploads import bot_upload
+from league.bots.uploads import bot_check, bot_upload
 from league.core.errors import UserError
 from league.programs.archives import ArchiveLimits, ProgramRefused, check_program
-from league.programs.probe import PROTECTIONS, ProbeResult
+from league.programs.checking import CheckUnavailable
+from league.programs.probe import PROTECTIONS, ProbeResult, failed_probe
 from league.programs.runtimes import program_command, runtime_limits
 from league.programs.services import worker_probe_record
 from tests.league.bots.conftest import make_bots
@@ -177,3 +178,27 @@ def test_the_bots_page_says_when_no_worker_can_run_its_runtime(member, client):
     assert "No worker can run" not in page
     python = bot_upload(by=member, game_id="nacho_pile", name="Plain", data=BOT)
     assert "No worker can run" not in client.get(reverse("bots:bot", args=[python.pk])).content.decode()
+
+
+def test_a_c_upload_stays_checking_where_no_proven_sandbox_can_compile_it(member):
+    compiled = bot_upload(by=member, game_id="nacho_pile", name="Compiled", data=C, filename="b.c")
+    not_proven = failed_probe("no bubblewrap")
+    with (
+        mock.patch("league.programs.sandboxing.verdict", return_value=not_proven),
+        pytest.raises(CheckUnavailable) as caught,
+    ):
+        bot_check(bot_id=compiled.pk)
+    assert str(caught.value) == "this worker's sandbox is not proven: a C or JavaScript check waits for one"
+    python_only = probe({"python": "Python 3.11.2"})
+    with (
+        mock.patch("league.programs.sandboxing.verdict", return_value=python_only),
+        pytest.raises(CheckUnavailable) as caught,
+    ):
+        bot_check(bot_id=compiled.pk)
+    assert str(caught.value) == "this worker's sandbox has no C"
+    compiled.refresh_from_db()
+    assert (compiled.state, compiled.program.runtime_version, compiled.program.build_sha256) == (
+        "checking",
+        "",
+        "",
+    )
