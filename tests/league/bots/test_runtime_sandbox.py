@@ -20,6 +20,7 @@ from league.programs.programs import seats_ready
 from league.programs.sandboxing import sandbox
 from league.programs.services import worker_probe_record
 from tests.factories import UserFactory
+from tests.league.bots.crafted import tar_bytes, tar_file
 
 pytestmark = pytest.mark.sandbox
 
@@ -93,8 +94,8 @@ def test_the_c_kit_uploads_is_compiled_at_its_check_and_its_executable_plays_its
     )
 
 
-def refusal_of(user, name: str, source: bytes) -> str:
-    bot = upload(user, name, source, "bot.c")
+def refusal_of(user, name: str, source: bytes, filename: str = "bot.c") -> str:
+    bot = upload(user, name, source, filename)
     assert bot.state == "refused"
     return bot.refusal
 
@@ -257,3 +258,31 @@ def test_a_workers_probe_records_each_runtime_its_sandbox_runs_with_its_version(
     page = client.get(f"/bots/bots/{bot.pk}/").content.decode()
     assert "No worker can run" not in page
     assert f"node (<code>{found['node']}</code>)" in page
+
+
+HELPER_H = b"int first_legal(void);\n"
+HELPER_C = b'#include "helper.h"\nint first_legal(void) { return 0; }\n'
+MAIN_C = (
+    b'#include <stdio.h>\n#include "helper.h"\nint main(void) { printf("%d\\n", first_legal()); return 0; }\n'
+)
+
+
+@pytest.mark.c_compiler
+def test_a_c_archive_compiles_every_c_file_with_its_headers(member):
+    data = tar_bytes(
+        [
+            tar_file("bot.toml", b'entry = "main.c"\n'),
+            tar_file("main.c", MAIN_C),
+            tar_file("lib/helper.c", HELPER_C.replace(b'"helper.h"', b'"../helper.h"')),
+            tar_file("helper.h", HELPER_H),
+        ]
+    )
+    bot = upload(member, "Archived", data, "bot.tar")
+    assert (bot.state, bot.refusal, bot.program.runtime) == ("ready", "", "c")
+    assert bytes(Program.objects.get(pk=bot.program_id).build)[:4] == b"\x7fELF"
+    broken = tar_bytes([tar_file("bot.toml", b'entry = "main.c"\n'), tar_file("main.c", MAIN_C)])
+    refusal = refusal_of(member, "Headless", broken, "bot.tar")
+    assert refusal.startswith(
+        "it does not compile (cc -std=gnu17 -O2 -pipe -fdiagnostics-color=never -o bot main.c -lm: "
+        "exit status 1): ./main.c:2:10: fatal error: helper.h: No such file or directory"
+    )
