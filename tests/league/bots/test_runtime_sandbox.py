@@ -286,3 +286,34 @@ def test_a_c_archive_compiles_every_c_file_with_its_headers(member):
         "it does not compile (cc -std=gnu17 -O2 -pipe -fdiagnostics-color=never -o bot main.c -lm: "
         "exit status 1): ./main.c:2:10: fatal error: helper.h: No such file or directory"
     )
+
+
+HOG_JS = b"""const readline = require("readline");
+const kept = [];
+readline.createInterface({ input: process.stdin }).on("line", (line) => {
+  const message = JSON.parse(line);
+  if (message.type !== "act") return;
+  for (;;) kept.push(new Array(1 << 20).fill(kept.length));
+});
+"""
+
+
+@pytest.mark.node
+def test_a_node_programs_heap_is_bounded_by_the_bots_memory(member):
+    bot = upload(member, "Hog", HOG_JS, "hog.js")
+    assert bot.state == "ready", bot.refusal
+    BotDefinition.objects.filter(pk=bot.pk).update(memory_mb=64)
+    bot.refresh_from_db()
+    seat = seats_ready([seat_bot(bot)])[0]
+    assert (seat.command[1], seat.address_space_mb) == ("--max-old-space-size=64", 1088)
+    played = play_league_match(
+        game_id="nacho_pile",
+        options={},
+        seed=3,
+        seats=[seat, SeatBot(label="Dice", strategy="random")],
+        sandbox=sandbox(),
+    )
+    assert [forfeit["seat"] for forfeit in played.record["end"]["forfeits"]] == [0]
+    (log,) = [log for log in played.logs if log.seat == 0]
+    assert "heap limit" in log.output, log.output[-500:]
+    assert replay(played.record).is_terminal()
