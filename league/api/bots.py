@@ -28,7 +28,19 @@ class ProgramSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Program
-        fields = ["sha256", "size", "format", "entry", "manifest", "files", "extracted_bytes", "created_at"]
+        fields = [
+            "sha256",
+            "size",
+            "format",
+            "entry",
+            "manifest",
+            "files",
+            "extracted_bytes",
+            "runtime",
+            "runtime_version",
+            "build_sha256",
+            "created_at",
+        ]
         read_only_fields = fields
 
 
@@ -92,8 +104,16 @@ class BotUploadSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, trim_whitespace=False)
     file = serializers.FileField(
         allow_empty_file=True,
-        help_text="One Python file, or a zip or tar archive with bot.toml or manifest.json "
+        help_text="One Python, JavaScript or C file, or a zip or tar archive with bot.toml or manifest.json "
         "(docs/bot-leagues.md).",
+    )
+    runtime = serializers.ChoiceField(
+        choices=["python", "node", "c"],
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="What runs it: python, node or c. Empty: the manifest's runtime, else the entry point's "
+        "extension (one file alone: the file name's: .py, .js, .c).",
     )
     description = serializers.CharField(default="", allow_blank=True, max_length=5000)
     time_bank_seconds = serializers.FloatField(
@@ -177,6 +197,8 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
             data=uploads.read_upload(values["file"]),
             description=values["description"],
             time_bank_seconds=values["time_bank_seconds"],
+            filename=getattr(values["file"], "name", "") or "",
+            runtime=values["runtime"],
         )
         return Response(BotSerializer(bot, context={"request": request}).data, status=status.HTTP_201_CREATED)
 

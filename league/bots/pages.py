@@ -42,6 +42,9 @@ class BotPage:
     rates: selectors.ForfeitRates
     matches: list[MatchSeat]
     can_read_logs: bool
+    # An uploaded program: "No worker can run node programs now; ..." when no worker's probe found its
+    # runtime (`sandbox_selectors.runtime_message`), else empty.
+    runtime_message: str = ""
 
 
 def bot_page(pk: int, viewer: Viewer) -> BotPage:
@@ -66,6 +69,9 @@ def bot_page(pk: int, viewer: Viewer) -> BotPage:
         rates=selectors.bot_forfeit_rates(bot, viewer=viewer),
         matches=selectors.bot_matches(bot, viewer=viewer),
         can_read_logs=uploads.can_read_logs(cast(User | AnonymousUser | None, viewer), bot),
+        runtime_message=(
+            sandbox_selectors.runtime_message(bot.program.runtime) if bot.program is not None else ""
+        ),
     )
 
 

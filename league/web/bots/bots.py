@@ -25,6 +25,7 @@ from league.core.forms import add_user_error
 from league.core.http import SignedInRequest
 from league.matches.models import Match
 from league.matches.selectors import match_visible, verification_of
+from league.programs.runtimes import NODE_ADDRESS_SPACE_MB
 from league.programs.uploads import bots_python
 
 # A record's forfeit codes (games.core.record.FORFEIT_REASONS), as the replay page says them.
@@ -63,10 +64,21 @@ class UploadForm(forms.Form):
         label="Program",
         allow_empty_file=True,
         help_text=(
-            "One Python file, or a zip or tar(.gz) archive with bot.toml or manifest.json naming its entry "
-            "point (docs/bot-leagues.md). Python 3's standard library only."
+            "One Python, JavaScript or C file, or a zip or tar(.gz) archive with bot.toml or manifest.json "
+            "naming its entry point (docs/bot-leagues.md). The runtime's standard library only."
         ),
-        widget=forms.ClearableFileInput(attrs={"accept": ".py,.zip,.tar,.tgz,.gz,.bz2,.xz"}),
+        widget=forms.ClearableFileInput(attrs={"accept": ".py,.js,.mjs,.cjs,.c,.zip,.tar,.tgz,.gz,.bz2,.xz"}),
+    )
+    runtime = forms.ChoiceField(
+        required=False,
+        choices=[
+            ("", "As its manifest or file name says"),
+            ("python", "Python 3"),
+            ("node", "JavaScript (Node.js)"),
+            ("c", "C (compiled by cc at its check)"),
+        ],
+        help_text="A manifest's runtime or the entry point's extension (.py, .js, .c) says it; "
+        "choose only to be sure.",
     )
     description = forms.CharField(required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 3}))
     time_bank_seconds = forms.FloatField(
@@ -97,6 +109,8 @@ def bot_upload(request: SignedInRequest) -> HttpResponse:
                 time_bank_seconds=(
                     TIME_BANK_DEFAULT if data["time_bank_seconds"] is None else data["time_bank_seconds"]
                 ),
+                filename=getattr(data["file"], "name", "") or "",
+                runtime=data["runtime"],
             )
         except UserError as exc:
             add_user_error(form, exc)
@@ -119,6 +133,9 @@ def bot_upload(request: SignedInRequest) -> HttpResponse:
             "quota_bytes": settings.BOT_UPLOAD_QUOTA_BYTES,
             "max_bytes": settings.BOT_UPLOAD_MAX_BYTES,
             "python_version": bots_python(),
+            "node_extra_mb": NODE_ADDRESS_SPACE_MB,
+            "build_cpu": settings.BOT_BUILD_CPU_SECONDS,
+            "build_memory": settings.BOT_BUILD_MEMORY_MB,
             "move_seconds": BotDefinition._meta.get_field("move_seconds").default,
             "startup_seconds": STARTUP_SECONDS,
         },
