@@ -12,6 +12,7 @@ from league.api import filters
 from league.api.errors import ERROR
 from league.api.limits import number_limits, whole_limits
 from league.bots import selectors, uploads
+from league.bots.head_to_head import bot_head_to_head
 from league.bots.models import BotDefinition, BotLeague, Fixture
 from league.bots.services import definitions, leagues
 from league.core.bodies import takes_body
@@ -110,6 +111,19 @@ class ProgramLogSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class HeadToHeadSerializer(serializers.Serializer):
+    bot = serializers.IntegerField(
+        source="bot_id", allow_null=True, help_text="The opponent bot version (null for a person)."
+    )
+    player = serializers.IntegerField(source="player_id", help_text="The opponent's player.")
+    name = serializers.CharField(help_text="The opponent as pages name it.")
+    games = serializers.IntegerField(help_text="Rated matches both finished.")
+    ahead = serializers.IntegerField(help_text="Of those, how many this bot finished ahead of the opponent.")
+    behind = serializers.IntegerField(help_text="... behind the opponent.")
+    ties = serializers.IntegerField(help_text="... level with it (a shared place).")
+    score = serializers.FloatField(help_text="(ahead + ties / 2) / games, from 0 to 1.")
+
+
 class BotWriteSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, trim_whitespace=False)
     game = serializers.CharField(max_length=40)
@@ -198,6 +212,16 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
             raise PermissionDenied("only the bot's author and staff read its logs")
         page = self.paginate_queryset(selectors.bot_logs(bot))
         return self.get_paginated_response(ProgramLogSerializer(page, many=True).data)
+
+    @extend_schema(responses=HeadToHeadSerializer(many=True), filters=False)
+    @action(
+        detail=True, methods=["get"], url_path="head-to-head", pagination_class=None, filterset_class=None
+    )
+    def head_to_head(self, request, pk=None):
+        """This version's head-to-head record: each bot it shared a rated table with (most games together
+        first), how often it finished ahead of it, behind it or level (a tie counts half in `score`)."""
+        bot = self.get_object()
+        return Response(HeadToHeadSerializer(bot_head_to_head(bot, viewer=request.user), many=True).data)
 
     @extend_schema(request=BotWriteSerializer, responses={201: BotSerializer})
     def create(self, request):

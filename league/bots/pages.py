@@ -14,6 +14,7 @@ from django.http import Http404
 
 from games.core.protocol import Limits
 from league.bots import sandbox_selectors, selectors, uploads
+from league.bots.head_to_head import HeadToHead, bot_head_to_head
 from league.bots.models import BotDefinition, BotLeague, Fixture
 from league.core.catalogue import game_name
 from league.matches.models import MatchSeat
@@ -29,7 +30,8 @@ STARTUP_SECONDS = Limits().startup_seconds  # the first answer's allowance besid
 class BotPage:
     """A bot version's page: the version, its game, every version of the bot (newest first) and the newest
     ready one after it, the leagues it entered, the sandbox's state (external programs only), its forfeit
-    rates and last matches (those the viewer may see), and whether the viewer may read its logs."""
+    rates and last matches (those the viewer may see), whether the viewer may read its logs, and its
+    head-to-head record against each bot it shared a rated table with."""
 
     bot: BotDefinition
     game_name: str
@@ -42,6 +44,7 @@ class BotPage:
     rates: selectors.ForfeitRates
     matches: list[MatchSeat]
     can_read_logs: bool
+    head_to_head: list[HeadToHead]
 
 
 def bot_page(pk: int, viewer: Viewer) -> BotPage:
@@ -66,6 +69,7 @@ def bot_page(pk: int, viewer: Viewer) -> BotPage:
         rates=selectors.bot_forfeit_rates(bot, viewer=viewer),
         matches=selectors.bot_matches(bot, viewer=viewer),
         can_read_logs=uploads.can_read_logs(cast(User | AnonymousUser | None, viewer), bot),
+        head_to_head=bot_head_to_head(bot, viewer=viewer),
     )
 
 
