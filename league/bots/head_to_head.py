@@ -56,7 +56,9 @@ def bot_head_to_head(bot: BotDefinition, *, viewer: Viewer = None) -> list[HeadT
             match__seats__place__isnull=False,
         )
         # One join to the match's seats: the filter above, the grouping and the counts below share it.
-        .values("match__seats__player_id", "match__seats__player__name", "match__seats__player__bot_definition")
+        .values(
+            "match__seats__player_id", "match__seats__player__name", "match__seats__player__bot_definition"
+        )
         .annotate(
             games=Count("id"),
             ahead=Count("id", filter=Q(place__lt=F("match__seats__place"))),

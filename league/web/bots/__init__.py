@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from league.web.bots import bots, ladders, leagues
+from league.web.bots import bots, ladders, leagues, play
 
 app_name = "bots"
 
@@ -23,5 +23,6 @@ urlpatterns = [
     path("bots/mine/", bots.my_bots, name="mine"),
     path("bots/<int:pk>/", bots.bot_detail, name="bot"),
     path("bots/<int:pk>/logs/", bots.bot_logs, name="bot-logs"),
+    path("bots/<int:pk>/play/", play.bot_play, name="bot-play"),
     path("matches/<int:pk>/replay/", bots.match_replay, name="replay"),
 ]

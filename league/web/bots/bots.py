@@ -26,6 +26,7 @@ from league.core.http import SignedInRequest
 from league.matches.models import Match
 from league.matches.selectors import match_visible, verification_of
 from league.programs.uploads import bots_python
+from league.web.bots.play import play_context
 
 # A record's forfeit codes (games.core.record.FORFEIT_REASONS), as the replay page says them.
 FORFEIT_WORDS = {
@@ -46,7 +47,7 @@ def bot_list(request: HttpRequest) -> HttpResponse:
 
 def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
     page = pages.bot_page(pk, request.user)
-    return render(request, "bots/bot.html", dict(vars(page)))
+    return render(request, "bots/bot.html", {**vars(page), **play_context(request, page.bot)})
 
 
 class UploadForm(forms.Form):

@@ -11,12 +11,12 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from league.bots.head_to_head import HeadToHead, bot_head_to_head
-from league.bots.services.definitions import bot_revise
-from league.results.services import result_submit, result_void
 from league.bots.models import BotLeague
+from league.bots.services.definitions import bot_revise
 from league.core.catalogue import game_spec
 from league.matches.models import Match
 from league.matches.services import ScheduledMatch, matches_schedule
+from league.results.services import result_submit, result_void
 from tests.league.bots.conftest import make_bots, make_league
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +34,9 @@ def scheduled(bots, *, rated=True):
         options=game_spec("nacho_pile").validate_options({}, num_players=len(bots)),
         rating_pool_id=league.rating_pool_id if rated else None,
         rated=rated,
-        tables=[ScheduledMatch(PLAYED_AT + timedelta(minutes=Match.objects.count()), [b.player_id for b in bots])],
+        tables=[
+            ScheduledMatch(PLAYED_AT + timedelta(minutes=Match.objects.count()), [b.player_id for b in bots])
+        ],
     )
     return match_id
 
@@ -137,11 +139,35 @@ def test_the_api_lists_the_rows(history):
 
     assert response.status_code == 200
     assert response.json() == [
-        {"bot": c.pk, "player": c.player_id, "name": "Balanced", "games": 2, "ahead": 1, "behind": 0,
-         "ties": 1, "score": 0.75},
-        {"bot": b.pk, "player": b.player_id, "name": "Careful", "games": 2, "ahead": 1, "behind": 1,
-         "ties": 0, "score": 0.5},
-        {"bot": d.pk, "player": d.player_id, "name": "Daring", "games": 1, "ahead": 0, "behind": 1,
-         "ties": 0, "score": 0.0},
+        {
+            "bot": c.pk,
+            "player": c.player_id,
+            "name": "Balanced",
+            "games": 2,
+            "ahead": 1,
+            "behind": 0,
+            "ties": 1,
+            "score": 0.75,
+        },
+        {
+            "bot": b.pk,
+            "player": b.player_id,
+            "name": "Careful",
+            "games": 2,
+            "ahead": 1,
+            "behind": 1,
+            "ties": 0,
+            "score": 0.5,
+        },
+        {
+            "bot": d.pk,
+            "player": d.player_id,
+            "name": "Daring",
+            "games": 1,
+            "ahead": 0,
+            "behind": 1,
+            "ties": 0,
+            "score": 0.0,
+        },
     ]
     assert APIClient().get("/api/bots/999999/head-to-head/").status_code == 404
