@@ -15,6 +15,7 @@ from django.http import Http404
 from games.core.protocol import Limits
 from league.bots import sandbox_selectors, selectors, uploads
 from league.bots.head_to_head import HeadToHead, bot_head_to_head
+from league.bots.ladder_versions import LadderVersions, ladder_versions, line_of
 from league.bots.models import BotDefinition, BotLeague, Fixture
 from league.core.catalogue import game_name
 from league.matches.models import MatchSeat
@@ -30,8 +31,9 @@ STARTUP_SECONDS = Limits().startup_seconds  # the first answer's allowance besid
 class BotPage:
     """A bot version's page: the version, its game, every version of the bot (newest first) and the newest
     ready one after it, the leagues it entered, the sandbox's state (external programs only), its forfeit
-    rates and last matches (those the viewer may see), whether the viewer may read its logs, and its
-    head-to-head record against each bot it shared a rated table with."""
+    rates and last matches (those the viewer may see), whether the viewer may read its logs, its
+    head-to-head record against each bot it shared a rated table with, and the ladders its versions entered
+    with which of them are active there (which its author and staff may change: `can_choose_versions`)."""
 
     bot: BotDefinition
     game_name: str
@@ -45,6 +47,8 @@ class BotPage:
     matches: list[MatchSeat]
     can_read_logs: bool
     head_to_head: list[HeadToHead]
+    ladders: list[LadderVersions]
+    can_choose_versions: bool
 
 
 def bot_page(pk: int, viewer: Viewer) -> BotPage:
@@ -70,6 +74,12 @@ def bot_page(pk: int, viewer: Viewer) -> BotPage:
         matches=selectors.bot_matches(bot, viewer=viewer),
         can_read_logs=uploads.can_read_logs(cast(User | AnonymousUser | None, viewer), bot),
         head_to_head=bot_head_to_head(bot, viewer=viewer),
+        ladders=ladder_versions(versions).get(line_of(bot), []),
+        can_choose_versions=bool(
+            viewer is not None
+            and viewer.is_authenticated
+            and (getattr(viewer, "is_staff", False) or bot.created_by_id == viewer.pk)
+        ),
     )
 
 

@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from games.core.errors import ReplayError
 from games.viewer.drawing import replay_frame
 from league.bots import pages, selectors, uploads
+from league.bots.ladder_versions import ladder_versions
 from league.bots.models import BotDefinition
 from league.bots.pages import STARTUP_SECONDS
 from league.bots.services.definitions import TIME_BANK_DEFAULT, TIME_BANK_SECONDS
@@ -130,8 +131,10 @@ def bot_upload(request: SignedInRequest) -> HttpResponse:
 @login_required
 def my_bots(request: SignedInRequest) -> HttpResponse:
     bots = selectors.my_bots(request.user)
+    ladders = ladder_versions([version for bot in bots for version in bot.versions])
     for bot in bots:
         bot.game_name = game_name(bot.game_id)
+        bot.ladders = ladders.get((request.user.pk, bot.game_id, bot.name), [])  # type: ignore[attr-defined]
     return render(request, "bots/mine.html", {"bots": bots})
 
 
