@@ -24,8 +24,10 @@ from league.web.bots.leagues import field_limits
 
 
 class PlayNowForm(forms.Form):
-    bot = forms.ModelChoiceField(queryset=BotDefinition.objects.none(), label="Your bot")
-    matches = forms.IntegerField(
+    bot = forms.ModelChoiceField(queryset=BotDefinition.objects.none(), label="Your bot", empty_label=None)
+    # Not named "matches": a form control of that name would hide the form element's own `matches()`.
+    match_count = forms.IntegerField(
+        label="Matches",
         initial=MATCHES_DEFAULT,
         help_text=f"Unrated; at most {challenges.MAX_MATCHES}.",
         **field_limits(challenges.MATCHES),
@@ -67,7 +69,7 @@ def bot_play(request: SignedInRequest, pk: int) -> HttpResponse:
             challenge = play_now(
                 opponent_id=opponent.pk,
                 bot_id=form.cleaned_data["bot"].pk,
-                matches=form.cleaned_data["matches"],
+                matches=form.cleaned_data["match_count"],
                 by=request.user,
             )
         except UserError as exc:

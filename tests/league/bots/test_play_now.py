@@ -135,7 +135,7 @@ def test_the_page_offers_a_sign_in_link_then_the_form_and_queues_it(staff, membe
     html = client.get(page).content.decode()
     assert 'id="play-now"' in html and f'<option value="{mine.pk}">Member&#x27;s bot</option>' in html
 
-    response = client.post(reverse("bots:bot-play", args=[bots[2].pk]), {"bot": mine.pk, "matches": 3})
+    response = client.post(reverse("bots:bot-play", args=[bots[2].pk]), {"bot": mine.pk, "match_count": 3})
     challenge = Challenge.objects.get()
     assert response.status_code == 302 and response["Location"] == challenge.get_absolute_url()
     assert (challenge.bot, challenge.match_count, list(challenge.opponents.all())) == (mine, 3, [bots[2]])
@@ -149,17 +149,17 @@ def test_bad_posts_are_form_errors(staff, member, bots):
     client.force_login(member)
     url = reverse("bots:bot-play", args=[bots[2].pk])
     for bot_id in (bots[1].pk, chickens_bot.pk, uploading.pk, "x", ""):  # not theirs, other game, not ready
-        response = client.post(url, {"bot": bot_id, "matches": 3})
+        response = client.post(url, {"bot": bot_id, "match_count": 3})
         assert response.status_code == 400
         assert "Select a valid choice" in response.content.decode() or "This field is required" in (
             response.content.decode()
         )
-    response = client.post(url, {"bot": mine.pk, "matches": 1000})
+    response = client.post(url, {"bot": mine.pk, "match_count": 1000})
     assert response.status_code == 400 and "Ensure this value is less than or equal to 100" in (
         response.content.decode()
     )
     assert client.post(reverse("bots:bot-play", args=[10**9]), {"bot": mine.pk}).status_code == 404
-    assert Client().post(url, {"bot": mine.pk, "matches": 3}).status_code == 302  # to sign in
+    assert Client().post(url, {"bot": mine.pk, "match_count": 3}).status_code == 302  # to sign in
     assert client.get(url).status_code == 405
     assert not Challenge.objects.exists()
 
