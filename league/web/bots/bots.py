@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from games.core.errors import ReplayError
 from games.viewer.drawing import replay_frame
 from league.bots import pages, selectors, uploads
+from league.bots.ladder_versions import ladder_versions
 from league.bots.models import BotDefinition
 from league.bots.pages import STARTUP_SECONDS
 from league.bots.services.definitions import TIME_BANK_DEFAULT, TIME_BANK_SECONDS
@@ -27,6 +28,7 @@ from league.matches.models import Match
 from league.matches.selectors import match_visible, verification_of
 from league.programs.runtimes import NODE_ADDRESS_SPACE_MB
 from league.programs.uploads import bots_python
+from league.web.bots.play import play_context
 
 # A record's forfeit codes (games.core.record.FORFEIT_REASONS), as the replay page says them.
 FORFEIT_WORDS = {
@@ -47,7 +49,7 @@ def bot_list(request: HttpRequest) -> HttpResponse:
 
 def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
     page = pages.bot_page(pk, request.user)
-    return render(request, "bots/bot.html", dict(vars(page)))
+    return render(request, "bots/bot.html", {**vars(page), **play_context(request, page.bot)})
 
 
 class UploadForm(forms.Form):
@@ -146,8 +148,10 @@ def bot_upload(request: SignedInRequest) -> HttpResponse:
 @login_required
 def my_bots(request: SignedInRequest) -> HttpResponse:
     bots = selectors.my_bots(request.user)
+    ladders = ladder_versions([version for bot in bots for version in bot.versions])
     for bot in bots:
         bot.game_name = game_name(bot.game_id)
+        bot.ladders = ladders.get((request.user.pk, bot.game_id, bot.name), [])  # type: ignore[attr-defined]
     return render(request, "bots/mine.html", {"bots": bots})
 
 
