@@ -19,6 +19,7 @@ from itertools import combinations
 from statistics import median_low
 from typing import NamedTuple
 
+from league.core.bidi import bare, isolated
 from league.pairing import Entrant, PlayedRound, entrants_from_history
 from league.pairing.repeats import keeps_apart
 from league.tournaments import seam
@@ -50,7 +51,8 @@ class Draft:
         return not is_elimination_round(self.tournament, self.round.number)
 
     def name(self, player_id: int) -> str:
-        return self.names.get(player_id, f"player {player_id}")
+        """The player's name between Unicode isolates (pages show it in `<bdi>`: `isolates_as_bdi`)."""
+        return isolated(self.names.get(player_id, f"player {player_id}"))
 
     def points(self, player_id: int) -> float:
         entrant = self.entrants.get(player_id)
@@ -59,8 +61,15 @@ class Draft:
 
 @dataclass(frozen=True)
 class DraftWarning:
+    """One warning: the check's kind and its sentence, names between Unicode isolates (`text` is bare)."""
+
     kind: str
     message: str
+
+    @property
+    def text(self) -> str:
+        """The sentence with bare names, as the API and CSV give it."""
+        return bare(self.message)
 
 
 class DraftCheck(NamedTuple):

@@ -38,6 +38,7 @@ from league.pairing import (
     generate_round,
     place_points,
     round_quality,
+    threshold_cut,
 )
 from league.pairing.round_robin import default_rounds
 from league.pairing.scoring import TIEBREAKS
@@ -62,6 +63,8 @@ __all__ = (
     "stage_plan",
     "table_points",
     "table_sizes_of",
+    "swiss_field",
+    "day2_field",
     "table_spec",
     "tiebreaks_of",
 )
@@ -159,6 +162,27 @@ def _cut_field(history: History, first_rounds: int) -> set[int]:
     }
 
 
+def day2_field(history: History) -> list[int] | None:
+    """A Swiss's Day 2 field: the players still in (active) with at least `day2_points` after round
+    `day2_after_round`, in the ranking order of the end of Day 1 (`pairing.threshold_cut`); None without a
+    Day 2 or before Day 1's last round has results."""
+    tournament = history.tournament
+    after = tournament.day2_after_round
+    if after is None or tournament.day2_points is None or after not in history.rounds:
+        return None
+    day1 = entrants_of(history, _active(history), last_round=after)
+    return list(ids(entrant.id for entrant in threshold_cut(day1, tournament.day2_points)))
+
+
+def swiss_field(history: History, number: int) -> set[int]:
+    """Who may be paired in Swiss round `number`: the active players; on Day 2 only those who qualified."""
+    players = _active(history)
+    after = history.tournament.day2_after_round
+    if after is not None and number > after:
+        players &= set(day2_field(history) or ())
+    return players
+
+
 def stage_plan(tournament: Tournament) -> StagePlan:
     try:
         return StagePlan(
@@ -195,7 +219,7 @@ def round_inputs(history: History, number: int, resting: frozenset[int] = frozen
     }
     fmt = tournament.format
     if fmt == Tournament.Format.SWISS:
-        return RoundInputs(entrants=entrants_of(history, _active(history) - resting), **common)
+        return RoundInputs(entrants=entrants_of(history, swiss_field(history, number) - resting), **common)
     if fmt == Tournament.Format.ROUND_ROBIN:
         return RoundInputs(
             entrants=entrants_of(history, _fixed_field(history)), rounds=tournament.rounds, **common

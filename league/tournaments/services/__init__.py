@@ -13,6 +13,7 @@ is their one entry point, so callers write `services.round_generate(...)` whiche
 """
 
 from league.tournaments.services.audit import audit
+from league.tournaments.services.big_days import round_advance
 from league.tournaments.services.batch import (
     BatchEntry,
     BatchRefused,
@@ -70,6 +71,7 @@ from league.tournaments.services.rounds import (
 )
 from league.tournaments.services.settings import (
     CUT_SETTINGS,
+    DAY2_POINTS_LIMIT,
     SCHEDULE,
     SETTING_BOUNDS,
     SETTINGS,
@@ -101,6 +103,7 @@ from league.tournaments.services.timer import (
 )
 
 __all__ = [
+    "round_advance",
     "BatchEntry",
     "BatchRefused",
     "BatchResult",
@@ -111,6 +114,7 @@ __all__ = [
     "SCHEDULE",
     "SEED_BOUNDS",
     "SETTING_BOUNDS",
+    "DAY2_POINTS_LIMIT",
     "SETTINGS",
     "SIGNUP_SETTINGS",
     "TIMER_MINUTES",

@@ -32,6 +32,7 @@ from league.tournaments.services.common import (
     tournament_locked,
 )
 from league.tournaments.services.forfeits import close_table, leavers_last
+from league.tournaments.services.next_round import advance_when_every_table_is_in
 from league.tournaments.services.lifecycle import undo_entry
 
 
@@ -158,6 +159,8 @@ def table_record(
             table.save(update_fields=["closed_as", "absent"])
         if flowing:
             bracket_sync(tournament=tournament, by=by)
+        else:
+            advance_when_every_table_is_in(table.round_id)
     return table
 
 

@@ -55,6 +55,7 @@ def round_page_response(request, tournament, number, *, status=200, error="", sw
         "self_report": page.self_report,
         "my_player_id": page.my_player_id,
         "can_generate_next": page.can_generate_next,
+        "warnings": page.warnings,
     }
     return render(request, "tournaments/round.html", context, status=status)
 

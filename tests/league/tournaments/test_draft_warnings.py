@@ -35,7 +35,7 @@ def play(tournament, organizer, *tables):
 
 
 def messages(round_row, kind=None):
-    return [w.message for w in draft_warnings(round_row) if kind is None or w.kind == kind]
+    return [w.text for w in draft_warnings(round_row) if kind is None or w.kind == kind]
 
 
 @pytest.fixture
