@@ -21,9 +21,17 @@ from django.http import Http404
 from league.core.catalogue import game_name
 from league.matches.models import Match
 from league.ratings.selectors import predictions_by_seat
-from league.tournaments import draft_warnings, report_selectors, round_selectors, seam, selectors, services, snapshots
-from league.tournaments.formats import flows, has_bracket, is_swiss_round
+from league.tournaments import (
+    draft_warnings,
+    report_selectors,
+    round_selectors,
+    seam,
+    selectors,
+    services,
+    snapshots,
+)
 from league.tournaments.days import DayView, tournament_days
+from league.tournaments.formats import flows, has_bracket, is_swiss_round
 from league.tournaments.history import History, load_history
 from league.tournaments.models import Registration, Round, RoundTime, Table, Tournament
 

@@ -13,13 +13,13 @@ is their one entry point, so callers write `services.round_generate(...)` whiche
 """
 
 from league.tournaments.services.audit import audit
-from league.tournaments.services.big_days import round_advance
 from league.tournaments.services.batch import (
     BatchEntry,
     BatchRefused,
     BatchResult,
     registrations_add_batch,
 )
+from league.tournaments.services.big_days import round_advance
 from league.tournaments.services.byes import bye_cancel, bye_request
 from league.tournaments.services.checks import top_cut_plan
 from league.tournaments.services.lifecycle import (

@@ -32,8 +32,8 @@ from league.tournaments.services.common import (
     tournament_locked,
 )
 from league.tournaments.services.forfeits import close_table, leavers_last
-from league.tournaments.services.next_round import advance_when_every_table_is_in
 from league.tournaments.services.lifecycle import undo_entry
+from league.tournaments.services.next_round import advance_when_every_table_is_in
 
 
 def _published_table(table: Table, by: User, *, check=check_organizer) -> Table:

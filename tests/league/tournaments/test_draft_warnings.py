@@ -3,9 +3,9 @@ sentence (issue 48)."""
 
 import pytest
 
-from league.tournaments import services
-from league.tournaments.draft_warnings import DRAFT_CHECKS, draft_warnings, seat_marks, draft_of
 from league.players.models import Player
+from league.tournaments import services
+from league.tournaments.draft_warnings import DRAFT_CHECKS, draft_of, draft_warnings, seat_marks
 from league.tournaments.models import Table
 from tests.factories.tournaments import make_tournament
 
