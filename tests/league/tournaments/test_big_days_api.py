@@ -77,7 +77,14 @@ def test_auto_next_round_and_a_day_two_through_the_api(api, organizer):
     body = created.json()
     assert (body["auto_next_round"], body["day2_after_round"], body["day2_points"]) == (True, 2, 2.0)
     assert body["days"] == [
-        {"number": 1, "first_round": 1, "last_round": 2, "stage": "Swiss", "field": "everyone", "qualified": None},
+        {
+            "number": 1,
+            "first_round": 1,
+            "last_round": 2,
+            "stage": "Swiss",
+            "field": "everyone",
+            "qualified": None,
+        },
         {
             "number": 2,
             "first_round": 3,
