@@ -105,3 +105,28 @@ def test_strangers_cannot_switch_it(client, stranger, organizer):
     client.force_login(stranger)
     assert client.post("/tournaments/spring-open/auto-next/", {"on": "yes"}).status_code == 403
     assert Tournament.objects.get(pk=tournament.pk).auto_next_round is False
+
+
+def test_the_create_page_sets_a_day_two_and_rounds_that_start_by_themselves(client, organizer):
+    client.force_login(organizer)
+    form = client.get("/tournaments/new/").content.decode()
+    assert 'name="day2_after_round"' in form and 'name="day2_points"' in form
+    assert 'name="auto_next_round"' in form
+    created = client.post(
+        "/tournaments/new/",
+        {
+            "name": "Two Days",
+            "game_id": "nacho_pile",
+            "format": "swiss",
+            "table_size": 2,
+            "leftovers": "short",
+            "rounds": 6,
+            "day2_after_round": 4,
+            "day2_points": "7.5",
+            "auto_next_round": "on",
+            "rated": "on",
+        },
+    )
+    assert created.status_code == 302, created.content.decode()[:2000]
+    tournament = Tournament.objects.get(name="Two Days")
+    assert (tournament.day2_after_round, tournament.day2_points, tournament.auto_next_round) == (4, 7.5, True)
