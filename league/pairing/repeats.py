@@ -12,7 +12,7 @@ that drew the round (the same work limit rule: a fixed amount of work, so the an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import combinations
 from math import isqrt
@@ -24,7 +24,7 @@ from league.pairing.types import Entrant, PlayerId
 KEEP_APART_WORK = 100_000
 
 
-def repeat_cost(tables: Sequence[Sequence[PlayerId]], entrants: dict[PlayerId, Entrant]) -> int:
+def repeat_cost(tables: Sequence[Sequence[PlayerId]], entrants: Mapping[PlayerId, Entrant]) -> int:
     """The optimiser's repeat term of an arrangement: over every pair seated together, m*m where m is how
     many tables they shared before."""
     return sum(
@@ -36,7 +36,7 @@ def repeat_cost(tables: Sequence[Sequence[PlayerId]], entrants: dict[PlayerId, E
 
 def keeps_apart(
     tables: Sequence[Sequence[PlayerId]],
-    entrants: dict[PlayerId, Entrant],
+    entrants: Mapping[PlayerId, Entrant],
     pair: tuple[PlayerId, PlayerId],
     work_limit: int = KEEP_APART_WORK,
 ) -> bool:

@@ -20,12 +20,11 @@ from statistics import median_low
 from typing import NamedTuple
 
 from league.core.bidi import bare, isolated
-from league.pairing import Entrant, PlayedRound, entrants_from_history
-from league.pairing.repeats import keeps_apart
 from league.tournaments import seam
 from league.tournaments.formats import is_elimination_round
 from league.tournaments.history import History, load_history
 from league.tournaments.models import Round, Tournament
+from league.tournaments.seam import Entrant, PlayedRound
 
 SEAT_STREAK = 3  # the same seat this many rounds running is worth a warning (seat 1 starts: it matters)
 REPEATS_CHECKED = 8  # repeat pairs whose avoidability is asked of the optimiser, table order
@@ -83,20 +82,13 @@ def draft_of(round_row: Round, history: History | None = None) -> Draft:
     history = history or load_history(tournament)
     tables = sorted(history.tables.get(round_row.pk, []), key=lambda table: table.number)
     earlier = {number: played for number, played in history.rounds.items() if number < round_row.number}
-    everyone = entrants_from_history(
-        seam.keyed(history.seeds),
-        [earlier[number] for number in sorted(earlier)],
-        seam.scoring_of(tournament),
-        seam.tiebreaks_of(tournament),
-        bye_table_size=tournament.table_size,
-    )
     names = {reg.player_id: reg.player.name for reg in history.registrations if reg.player is not None}
     return Draft(
         round=round_row,
         tournament=tournament,
         tables=[list(table.planned_seats) for table in tables],
         numbers=[table.number for table in tables],
-        entrants={entrant.id: entrant for entrant in everyone},  # type: ignore[misc]  # the seam's ids are ints
+        entrants=seam.entrants_before(history, round_row.number),
         earlier=earlier,
         names=names,
     )
@@ -137,7 +129,7 @@ def repeat_opponents(draft: Draft) -> list[str]:
                 sentence += "; not checked whether it could be avoided"
             else:
                 asked += 1
-                if keeps_apart(draft.tables, draft.entrants, (first, second)):  # type: ignore[arg-type]
+                if seam.keeps_apart(draft.tables, draft.entrants, (first, second)):
                     sentence += "; avoidable: another arrangement keeps them apart with fewer repeats"
                 else:
                     sentence += "; unavoidable: no arrangement keeps them apart without as many repeats"

@@ -174,8 +174,8 @@ class TournamentForm(forms.Form):
         required=False,
         label="Day 2 after round",
         **_limits(SETTING_BOUNDS["day2_after_round"]),
-        help_text="The last round of Day 1; the later rounds are Day 2, for the players with the points below. "
-        "Empty: one day.",
+        help_text="The last round of Day 1; the later rounds are Day 2, for the players with the points "
+        "below. Empty: one day.",
     )
     day2_points = forms.FloatField(
         required=False,

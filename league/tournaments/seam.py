@@ -28,6 +28,7 @@ from league.pairing import (
     Entrant,
     Format,
     PairingError,
+    PlayedRound,
     RoundDraft,
     RoundInputs,
     Scoring,
@@ -40,6 +41,7 @@ from league.pairing import (
     round_quality,
     threshold_cut,
 )
+from league.pairing.repeats import keeps_apart as _keeps_apart
 from league.pairing.round_robin import default_rounds
 from league.pairing.scoring import TIEBREAKS
 from league.tournaments.history import History, load_history
@@ -47,6 +49,10 @@ from league.tournaments.models import Registration, Tournament
 
 __all__ = (
     "DEFAULT_TIEBREAKS",
+    "Entrant",
+    "PlayedRound",
+    "entrants_before",
+    "keeps_apart",
     "TIEBREAKS",
     "TableSpec",
     "bye_points",
@@ -279,8 +285,8 @@ def draft_values(draft: RoundDraft) -> dict:
     }
 
 
-def quality_after_adjust(history: History, number: int, tables: list[list[int]], byes: list[int]) -> dict:
-    """The quality report of an adjusted draft, measured against the history before round `number`."""
+def entrants_before(history: History, number: int) -> dict[int, Entrant]:
+    """Every player who took part, as the pairing saw them before round `number` (by id)."""
     tournament = history.tournament
     everyone = entrants_from_history(
         keyed(history.seeds),
@@ -289,7 +295,17 @@ def quality_after_adjust(history: History, number: int, tables: list[list[int]],
         tiebreaks_of(tournament),
         bye_table_size=tournament.table_size,
     )
-    by_id = {entrant.id: entrant for entrant in everyone}
+    return {cast(int, entrant.id): entrant for entrant in everyone}  # the seam's ids are ints
+
+
+def keeps_apart(tables: list[list[int]], entrants: dict[int, Entrant], pair: tuple[int, int]) -> bool:
+    """Whether the pairing's optimiser keeps `pair` apart with fewer repeats (`pairing.repeats`)."""
+    return _keeps_apart(tables, keyed(entrants), pair)
+
+
+def quality_after_adjust(history: History, number: int, tables: list[list[int]], byes: list[int]) -> dict:
+    """The quality report of an adjusted draft, measured against the history before round `number`."""
+    by_id = dict(keyed(entrants_before(history, number)))
     report = quality_dict(round_quality([DrawTable(seats=tuple(seats)) for seats in tables], byes, by_id))
     report["adjusted"] = True
     return report

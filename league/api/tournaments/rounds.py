@@ -90,7 +90,7 @@ class TournamentRoundSerializer(serializers.Serializer):
         table again, seat streaks, a player far from their score group."""
         if view.row.status != Round.Status.DRAFT:
             return []
-        return DraftWarningSerializer(draft_warnings.draft_warnings(view.row), many=True).data
+        return list(DraftWarningSerializer(draft_warnings.draft_warnings(view.row), many=True).data)
 
     @extend_schema_field(RoundTimerSerializer(allow_null=True))
     def get_timer(self, view) -> dict | None:

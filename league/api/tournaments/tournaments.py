@@ -122,7 +122,7 @@ class TournamentSerializer(serializers.ModelSerializer):
     def get_days(self, tournament: Tournament) -> list[dict]:
         """A Swiss with a Day 2: each day with its rounds and field, Day 2 with who qualified once Day 1 is
         complete; empty for a one-day event."""
-        return DaySerializer(tournament_days(tournament), many=True).data
+        return list(DaySerializer(tournament_days(tournament), many=True).data)
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_starts_at(self, tournament: Tournament) -> str | None:

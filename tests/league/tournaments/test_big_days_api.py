@@ -39,13 +39,13 @@ def test_a_draft_round_carries_its_warnings_with_bare_names(api, organizer):
     assert answer["warnings"] == [
         {
             "kind": "repeat_opponents",
-            "message": "Table 1: Ada and Bea meet again (they met in round 1); avoidable: another arrangement "
-            "keeps them apart with fewer repeats.",
+            "message": "Table 1: Ada and Bea meet again (they met in round 1); avoidable: another "
+            "arrangement keeps them apart with fewer repeats.",
         },
         {
             "kind": "repeat_opponents",
-            "message": "Table 2: Dov and Cal meet again (they met in round 1); avoidable: another arrangement "
-            "keeps them apart with fewer repeats.",
+            "message": "Table 2: Dov and Cal meet again (they met in round 1); avoidable: another "
+            "arrangement keeps them apart with fewer repeats.",
         },
     ]
     moved = api.post(
