@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations
 from statistics import median_low
 from typing import NamedTuple
@@ -48,6 +49,18 @@ class Draft:
     def paired_by_standings(self) -> bool:
         """Whether the round is paired from the standings (Swiss, round robin), not by a bracket."""
         return not is_elimination_round(self.tournament, self.round.number)
+
+    @cached_property
+    def seated(self) -> dict[int, dict[int, tuple[int, int]]]:
+        """Each earlier round's seats: by round number, each player's (seat from 0, seats at the table)."""
+        return {
+            number: {
+                player: (seat, len(result.seats))
+                for result in played.tables
+                for seat, player in enumerate(result.seats)
+            }
+            for number, played in self.earlier.items()
+        }
 
     def name(self, player_id: int) -> str:
         """The player's name between Unicode isolates (pages show it in `<bdi>`: `isolates_as_bdi`)."""
@@ -149,8 +162,8 @@ def short_table_again(draft: Draft) -> list[str]:
         for player in table:
             before = [
                 round_number
-                for round_number, played in sorted(draft.earlier.items())
-                if any(player in result.seats and len(result.seats) < size for result in played.tables)
+                for round_number, seats in sorted(draft.seated.items())
+                if player in seats and seats[player][1] < size
             ]
             if before:
                 warnings.append(
@@ -168,13 +181,9 @@ def seat_streaks(draft: Draft) -> list[str]:
         for seat, player in enumerate(table):
             streak = 1
             round_number = draft.round.number - 1
-            while round_number in draft.earlier:
-                seats = [
-                    result.seats.index(player)
-                    for result in draft.earlier[round_number].tables
-                    if player in result.seats
-                ]
-                if seats != [seat]:
+            while round_number in draft.seated:
+                taken = draft.seated[round_number].get(player)
+                if taken is None or taken[0] != seat:
                     break
                 streak += 1
                 round_number -= 1
