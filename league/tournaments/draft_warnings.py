@@ -29,6 +29,7 @@ from league.tournaments.seam import Entrant, PlayedRound
 
 SEAT_STREAK = 3  # the same seat this many rounds running is worth a warning (seat 1 starts: it matters)
 REPEATS_CHECKED = 8  # repeat pairs whose avoidability is asked of the optimiser, table order
+CHECKED_FIELD = 256  # players: above, the optimiser takes seconds a pair, and is not asked
 
 
 @dataclass(frozen=True)
@@ -121,11 +122,13 @@ def _points(value: float) -> str:
 def repeat_opponents(draft: Draft) -> list[str]:
     """Two players seated together who met before: where, in which rounds, and whether the pairing's own
     optimiser finds an arrangement of this round that keeps them apart with fewer repeats
-    (`pairing.repeats.keeps_apart`; the first `REPEATS_CHECKED` pairs are asked)."""
+    (`pairing.repeats.keeps_apart`; the first `REPEATS_CHECKED` pairs are asked, on fields of at most
+    `CHECKED_FIELD` players)."""
     if not draft.paired_by_standings:
         return []
     warnings = []
     asked = 0
+    field = sum(len(table) for table in draft.tables)
     for number, table in zip(draft.numbers, draft.tables, strict=True):
         for first, second in combinations(table, 2):
             entrant = draft.entrants.get(first)
@@ -138,7 +141,9 @@ def repeat_opponents(draft: Draft) -> list[str]:
             ]
             sentence = f"Table {number}: {draft.name(first)} and {draft.name(second)} meet again "
             sentence += f"(they met in {_listed(met)})"
-            if asked >= REPEATS_CHECKED:
+            if field > CHECKED_FIELD:
+                sentence += f"; not checked whether it could be avoided (over {CHECKED_FIELD} players)"
+            elif asked >= REPEATS_CHECKED:
                 sentence += "; not checked whether it could be avoided"
             else:
                 asked += 1

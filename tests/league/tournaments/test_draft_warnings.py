@@ -4,6 +4,7 @@ sentence (issue 48)."""
 import pytest
 
 from league.players.models import Player
+from league.tournaments import draft_warnings as draft_warnings_module
 from league.tournaments import services
 from league.tournaments.draft_warnings import DRAFT_CHECKS, draft_of, draft_warnings, seat_marks
 from league.tournaments.models import Table
@@ -149,3 +150,13 @@ def test_the_cards_marks_give_points_before_the_round_and_repeats(duel, organize
         "Cal": (1.0, True),
         "Dov": (0.0, True),
     }
+
+
+def test_a_large_field_does_not_ask_the_optimiser(duel, organizer, monkeypatch):
+    monkeypatch.setattr(draft_warnings_module, "CHECKED_FIELD", 3)
+    play(duel, organizer, ["Ada", "Bea"], ["Cal", "Dov"])
+    draft = draw(duel, organizer, ["Ada", "Bea"], ["Cal", "Dov"])
+    assert messages(draft, "repeat_opponents")[0] == (
+        "Table 1: Ada and Bea meet again (they met in round 1); not checked whether it could be avoided "
+        "(over 3 players)."
+    )
