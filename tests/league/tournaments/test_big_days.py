@@ -236,3 +236,15 @@ def test_day_two_settings_close_once_day_two_is_drawn(organizer):
         409,
         "settings are fixed once the tournament has started",
     )
+
+
+def test_a_day_two_set_while_running_starts_after_the_rounds_drawn(organizer):
+    tournament, _ = make_tournament(organizer, 4, table_size=2, rounds=4)
+    play_round(tournament, organizer)
+    play_round(tournament, organizer)
+    with pytest.raises(StateConflict) as caught:
+        services.tournament_update(tournament=tournament, by=organizer, day2_after_round=1, day2_points=1)
+    assert caught.value.message == "round 2 is drawn already: Day 2 starts after the last round drawn"
+    services.tournament_update(tournament=tournament, by=organizer, day2_after_round=2, day2_points=1)
+    tournament.refresh_from_db()
+    assert (tournament.day2_after_round, tournament.day2_points) == (2, 1.0)
