@@ -322,12 +322,12 @@ def _check_started_changes(tournament: Tournament, cleaned: Mapping[str, Any], f
     if not set(fields) <= allowed:
         check_settings_open(tournament)
     after = cleaned.get("day2_after_round")
-    if "day2_after_round" in fields and after is not None:
-        if Round.objects.filter(tournament=tournament, number__gt=after).exists():
-            raise StateConflict(
-                f"round {after + 1} is drawn already: Day 2 starts after the last round drawn",
-                field="day2_after_round",
-            )
+    moved = "day2_after_round" in fields and after is not None
+    if moved and Round.objects.filter(tournament=tournament, number__gt=after).exists():
+        raise StateConflict(
+            f"round {after + 1} is drawn already: Day 2 starts after the last round drawn",
+            field="day2_after_round",
+        )
     if "cut_size" in fields or "advance" in fields:
         check_cut_fits(
             tournament,
