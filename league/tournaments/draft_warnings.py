@@ -58,7 +58,7 @@ class Draft:
             number: {
                 player: (seat, len(result.seats))
                 for result in played.tables
-                for seat, player in enumerate(result.seats)
+                for seat, player in enumerate(seam.ids(result.seats))
             }
             for number, played in self.earlier.items()
         }

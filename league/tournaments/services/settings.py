@@ -324,6 +324,7 @@ def _check_started_changes(tournament: Tournament, cleaned: Mapping[str, Any], f
     after = cleaned.get("day2_after_round")
     moved = "day2_after_round" in fields and after is not None
     if moved and Round.objects.filter(tournament=tournament, number__gt=after).exists():
+        after = cast(int, after)  # set, as `moved` says
         raise StateConflict(
             f"round {after + 1} is drawn already: Day 2 starts after the last round drawn",
             field="day2_after_round",
