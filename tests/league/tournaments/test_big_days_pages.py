@@ -41,6 +41,8 @@ def test_the_draft_page_lists_its_warnings_and_marks_the_cards(client, organizer
         "Table 1: <bdi>Ada</bdi> and <bdi>Bea</bdi> meet again (they met in round 1); avoidable: another "
         "arrangement keeps them apart with fewer repeats." in html
     )
+    ada = Player.objects.get(name="Ada").pk
+    assert f'<option value="{ada}">\u2068Ada\u2069 · 1 pt</option>' in html  # the move form, name isolated
     card = html.split('id="table-1"')[1].split("</section>")[0]
     assert (
         '<li><bdi>Ada</bdi> <span class="before">1 pt</span> <span class="badge repeat">met before</span>'
