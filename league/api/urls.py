@@ -1,7 +1,17 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from league.api import accounts, bots, ladders, notifications, private_links, seasons, tournaments, views
+from league.api import (
+    accounts,
+    bots,
+    ladders,
+    notifications,
+    private_links,
+    seasons,
+    tournaments,
+    version_tests,
+    views,
+)
 
 router = DefaultRouter()
 router.register("players", views.PlayerViewSet, basename="player")
@@ -14,6 +24,7 @@ router.register("bots", bots.BotViewSet, basename="bot")
 router.register("bot-leagues", bots.LeagueViewSet, basename="bot-league")
 router.register("ladders", ladders.LadderViewSet, basename="ladder")
 router.register("challenges", ladders.ChallengeViewSet, basename="challenge")
+router.register("version-tests", version_tests.VersionTestViewSet, basename="version-test")
 router.register("tournaments", tournaments.TournamentViewSet, basename="tournament")
 router.register("clubs", seasons.ClubViewSet, basename="club")
 router.register("seasons", seasons.SeasonViewSet, basename="season")

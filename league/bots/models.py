@@ -548,7 +548,7 @@ class ValidationMatch(LeasedWork):
 
 
 class VersionTest(models.Model):
-    """"Is v2 better than v1?": an author's sequential test of two versions of one of their bots
+    """A version test, "is v2 better than v1?": an author's sequential test of two versions of one bot
     (`league.bots.sprt`; writes in `league.bots.services.version_tests`).
 
     Pairs of unrated matches are played one after another: each pair's seed is played twice at one table, v1

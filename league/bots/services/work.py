@@ -196,7 +196,8 @@ def work_claim(
 ) -> WorkClaim:
     """League and ladder work first; else lease up to `limit` open validation matches to `token` (a new
     version waits for them to enter anything), oldest version first; else challenge matches, oldest challenge
-    first, in match order; else version tests' matches. Without `external`, matches with an external program's seat stay."""
+    first, in match order; else version tests' matches. Without `external`, matches with an external
+    program's seat stay."""
     if leagues:
         league_id = open_owner((Kind.LEAGUE, Kind.LADDER), external=external)
         if league_id is not None:

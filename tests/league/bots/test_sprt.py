@@ -1,8 +1,8 @@
 """The sequential test of "is v2 better than v1?" (`league.bots.sprt`): pure, no database.
 
-Its error rates on seeded simulations: 2,000 tests where v2 is exactly as strong as v1 (H0, Elo 0) and 2,000
-where it is exactly 10 logistic Elo stronger (H1), each pair drawn from a pentanomial with that expected score;
-the share of wrong verdicts is within three binomial standard errors of alpha and beta.
+Its error rates on seeded simulations: 2,000 tests where v2 is exactly as strong as v1 (H0, Elo 0) and
+2,000 where it is exactly 10 logistic Elo stronger (H1), each pair drawn from a pentanomial with that
+expected score; the share of wrong verdicts is within three binomial standard errors of alpha and beta.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from league.bots import sprt
 from league.bots.sprt import SCORES, SequentialTest, Verdict
 
 RUNS = 2000
-# How a pair between two equal versions scores: mostly level, with both tails (a game where one finishes ahead).
+# How a pair between two equal versions scores: mostly level, with both tails (one finishes ahead).
 BASE = (0.04, 0.16, 0.6, 0.16, 0.04)
 
 

@@ -69,9 +69,7 @@ def test_a_clearly_stronger_v2_is_called_better(staff, member, no_tasks):
     first = list(VersionTestMatch.objects.filter(test=test).order_by("game"))
     assert [row.pair for row in first] == [0, 0]
     assert first[0].seed == first[1].seed
-    seats = [
-        [seat.player_id for seat in row.match.seats.order_by("seat")] for row in first
-    ]
+    seats = [[seat.player_id for seat in row.match.seats.order_by("seat")] for row in first]
     assert seats == [
         [v1.player_id, v2.player_id, heuristic.player_id],
         [v2.player_id, v1.player_id, heuristic.player_id],
@@ -134,3 +132,99 @@ def test_a_running_test_counts_against_the_authors_open_challenges(staff, member
         challenge_create(bot_id=v2.pk, opponent_ids=[rival.pk], matches=1, by=member)
     with pytest.raises(UserError, match="you have 3 challenges or version tests still playing"):
         version_test_create(v1_id=v1.pk, v2_id=v2.pk, by=member)
+
+
+def test_the_author_reads_the_verdict_on_its_page_linked_from_the_bot_page(
+    staff, member, no_tasks, client, django_user_model
+):
+    v1, v2 = versions(member, staff)
+    client.force_login(member)
+    form = client.get(f"/bots/version-tests/new/?v2={v2.pk}").content.decode()
+    assert f'<option value="{v1.pk}" selected>' in form  # v1 is the version before v2
+    response = client.post(
+        "/bots/version-tests/new/", {"v1": v1.pk, "v2": v2.pk, "elo1": 10, "max_pairs": 2000}
+    )
+    test = VersionTest.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/bots/version-tests/{test.pk}/"
+    bot_page = client.get(f"/bots/bots/{v2.pk}/").content.decode()
+    assert f'href="/bots/version-tests/new/?v2={v2.pk}"' in bot_page
+    listed = f'<a href="/bots/version-tests/{test.pk}/"><bdi>Hen v2</bdi> against <bdi>Hen</bdi></a>'
+    assert f"{listed} · running" in bot_page
+    play_all()
+    test.refresh_from_db()
+    html = client.get(f"/bots/version-tests/{test.pk}/").content.decode()
+    assert "Verdict: <strong>better</strong>" in html
+    assert f'<span id="llr">{test.llr:.3f}</span>' in html
+    assert '<span id="lower">-2.944</span>' in html and '<span id="upper">2.944</span>' in html
+    assert f'<span id="pairs">{sum(test.counts)}</span>' in html
+    for count in test.counts:
+        assert f'<td class="num">{count}</td>' in html
+    first = VersionTestMatch.objects.filter(test=test).order_by("pair", "game").first()
+    assert f'<a href="/matches/{first.match_id}/">match {first.match_id}</a>' in html
+    assert html.count("/replay/") == 2 * test.next_pair
+    assert client.get(f"/bots/matches/{first.match_id}/replay/").status_code == 200
+    match_page = client.get(f"/matches/{first.match_id}/").content.decode()
+    assert f'href="/bots/version-tests/{test.pk}/">a version test, pair 1</a>' in match_page
+    assert "better" in client.get(f"/bots/bots/{v2.pk}/").content.decode()
+    stranger = django_user_model.objects.create_user("stranger", password="x")
+    client.force_login(stranger)
+    assert client.get(f"/bots/version-tests/{test.pk}/").status_code == 403
+    assert client.get(f"/bots/matches/{first.match_id}/replay/").status_code == 403
+    assert "Version tests" not in client.get(f"/bots/bots/{v2.pk}/").content.decode()
+    client.logout()
+    assert client.get(f"/bots/version-tests/{test.pk}/").status_code == 302
+
+
+def test_the_new_test_form_says_what_is_wrong(staff, member, client):
+    v1, v2 = versions(member, staff)
+    client.force_login(member)
+    response = client.post("/bots/version-tests/new/", {"v1": v1.pk, "v2": v1.pk, "elo1": 10, "max_pairs": 5})
+    assert response.status_code == 400
+    assert "choose two different versions" in response.content.decode()
+    response = client.post("/bots/version-tests/new/", {"v1": v1.pk, "v2": v2.pk, "elo1": 10, "max_pairs": 0})
+    assert response.status_code == 400
+    assert not VersionTest.objects.exists()
+
+
+def test_the_api_creates_and_reads_a_test(staff, member, no_tasks, django_user_model):
+    from rest_framework.test import APIClient
+
+    v1, v2 = versions(member, staff)
+    api = APIClient()
+    api.force_authenticate(member)
+    response = api.post(
+        "/api/version-tests/", {"v1": v1.pk, "v2": v2.pk, "max_pairs": 2, "seed": 5}, format="json"
+    )
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert (body["v1"], body["v2"], body["state"], body["verdict"]) == (v1.pk, v2.pk, "running", "running")
+    assert (body["elo0"], body["elo1"], body["alpha"], body["beta"], body["max_pairs"]) == (
+        0.0,
+        10.0,
+        0.05,
+        0.05,
+        2,
+    )
+    assert body["counts"] == [0, 0, 0, 0, 0]
+    assert body["upper_bound"] == pytest.approx(2.944438979)
+    play_all()
+    read = api.get(f"/api/version-tests/{body['id']}/").json()
+    assert (read["state"], read["verdict"], read["pairs"]) == ("finished", "no verdict within the cap", 2)
+    assert [(m["pair"], m["game"], m["status"]) for m in read["matches"]] == [
+        (0, 0, "finished"),
+        (0, 1, "finished"),
+        (1, 0, "finished"),
+        (1, 1, "finished"),
+    ]
+    assert [row["id"] for row in api.get("/api/version-tests/").json()["results"]] == [body["id"]]
+    bad = api.post("/api/version-tests/", {"v1": v1.pk, "v2": v2.pk, "elo1": -1}, format="json")
+    assert bad.status_code == 400
+    assert api.post("/api/version-tests/", {"v1": "x", "v2": v2.pk}, format="json").status_code == 400
+    stranger = django_user_model.objects.create_user("stranger", password="x")
+    api.force_authenticate(stranger)
+    assert api.get(f"/api/version-tests/{body['id']}/").status_code == 403
+    assert api.get("/api/version-tests/").json()["results"] == []
+    assert api.post("/api/version-tests/", {"v1": v1.pk, "v2": v2.pk}, format="json").status_code == 403
+    api.force_authenticate(None)
+    assert api.get("/api/version-tests/").status_code in (401, 403)
