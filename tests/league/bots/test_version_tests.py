@@ -228,3 +228,17 @@ def test_the_api_creates_and_reads_a_test(staff, member, no_tasks, django_user_m
     assert api.post("/api/version-tests/", {"v1": v1.pk, "v2": v2.pk}, format="json").status_code == 403
     api.force_authenticate(None)
     assert api.get("/api/version-tests/").status_code in (401, 403)
+
+
+def test_the_schema_documents_version_tests(client, db):
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    paths = schema["paths"]
+    assert set(paths["/api/version-tests/"]) == {"get", "post"}
+    assert set(paths["/api/version-tests/{id}/"]) == {"get"}
+    assert "403" in paths["/api/version-tests/{id}/"]["get"]["responses"]
+    components = schema["components"]["schemas"]
+    detail = components["VersionTestDetail"]["properties"]
+    for name in ("verdict", "llr", "lower_bound", "upper_bound", "counts", "pairs", "matches"):
+        assert name in detail
+    create = components["VersionTestCreate"]["properties"]
+    assert create["max_pairs"]["maximum"] == 2000
