@@ -18,7 +18,7 @@ SHOTS = "/work/shots/h46sprt"
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_a_version_tests_pages_pass_the_axe_check_and_fit_a_phone(live_server, browser, monkeypatch, tmp_path):
+def test_a_version_tests_pages_pass_the_axe_check_and_fit_a_phone(live_server, browser, monkeypatch):
     from django.contrib.auth import get_user_model
 
     monkeypatch.setattr("league.bots.services.leases.queue_challenge_work", lambda tasks: None)

@@ -3,7 +3,8 @@
 Work comes in kinds (`Kind`): a league's fixtures, a ladder's fixtures (both `Fixture` rows, owned by a
 `BotLeague` of that kind), challenge matches (`ChallengeMatch`, owned by a `Challenge`), the matches of a
 new version's validation (`ValidationMatch`, owned by the `BotDefinition` it validates), the pairs of a
-version test (`VersionTestMatch`, owned by its `VersionTest`; its store step scores a finished pair) and the strict
+version test (`VersionTestMatch`, owned by its `VersionTest`; its store step scores a finished pair) and the
+strict
 re-verification of played matches' records (`VerificationWork`, made when a match is stored). Their rows share
 the lease columns (`league.bots.models.LeasedWork`); `KINDS`, the registry, says per kind which rows, in which
 order, and what else a store writes. Every step takes the kind, so that how much of the workers each kind
