@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from league.api.errors import ERROR
 from league.api.limits import whole_limits
 from league.bots import sprt
-from league.bots.models import VersionTest, VersionTestMatch
+from league.bots.models import BotDefinition, VersionTest, VersionTestMatch
 from league.bots.services import version_tests
 from league.bots.version_test_pages import version_test_games
 from league.core.errors import Forbidden
@@ -44,7 +44,9 @@ class VersionTestMatchSerializer(serializers.ModelSerializer):
 
 
 class VersionTestSerializer(serializers.ModelSerializer):
-    opponents = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    opponents: serializers.PrimaryKeyRelatedField[BotDefinition] = serializers.PrimaryKeyRelatedField(
+        many=True, read_only=True
+    )
     counts = serializers.ListField(
         child=serializers.IntegerField(),
         help_text="Pairs that scored 0, 0.25, 0.5, 0.75 and 1 for v2 (the pentanomial).",

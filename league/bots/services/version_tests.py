@@ -66,7 +66,7 @@ def fixed_opponents(game_id: str, seats: int) -> list[BotDefinition]:
     of them, by name: the unowned definitions of these strategies with default parameters, registered here
     if the site has none yet."""
     spec = game_spec(game_id)
-    found = []
+    found: list[BotDefinition] = []
     for name in heuristic_strategies(game_id):
         if len(found) >= seats:
             break

@@ -24,7 +24,7 @@ from league.web.bots.leagues import field_limits
 
 
 class VersionChoiceField(forms.ModelChoiceField):
-    def label_from_instance(self, obj: BotDefinition) -> str:  # type: ignore[override]  # typed in stubs
+    def label_from_instance(self, obj: BotDefinition) -> str:
         return f"{obj.label} · {game_name(obj.game_id)}"
 
 
@@ -50,8 +50,8 @@ class VersionTestForm(forms.Form):
         mine = BotDefinition.objects.filter(created_by=user, state=BotDefinition.State.READY).order_by(
             "game_id", "name", "-version"
         )
-        self.fields["v1"].queryset = mine  # type: ignore[attr-defined]  # a ModelChoiceField
-        self.fields["v2"].queryset = mine  # type: ignore[attr-defined]  # a ModelChoiceField
+        self.fields["v1"].queryset = mine
+        self.fields["v2"].queryset = mine
 
 
 @login_required
