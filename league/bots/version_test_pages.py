@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Q
+from django.core.paginator import Page, Paginator
+from django.db.models import Q, QuerySet
 
 from league.bots import sprt
 from league.bots.models import BotDefinition, VersionTest, VersionTestMatch
@@ -20,6 +21,9 @@ COUNT_LABELS = (
     "0.75 (better in one, level in the other)",
     "1 (better in both games)",
 )
+
+
+PAIRS_PER_PAGE = 50
 
 
 @dataclass(frozen=True)
@@ -40,24 +44,26 @@ class VersionTestPage:
     pairs_played: int
     elo_estimate: float | None
     pairs: list[PairRow]
+    page: Page
     opponents: list[BotDefinition]
 
 
-def version_test_games(test: VersionTest) -> list[VersionTestMatch]:
-    """The test's matches, by pair then game, with their seats and players and `void_reason`."""
-    return list(
+def version_test_games(test: VersionTest, *, newest_first: bool = False) -> QuerySet[VersionTestMatch]:
+    """The test's matches, by pair (newest first if asked) then game, with their seats and players and
+    `void_reason`."""
+    return (
         VersionTestMatch.objects.filter(test=test)
         .annotate(void_reason=void_reason())
         .select_related("match")
         .prefetch_related(_seats_in_order())
-        .order_by("pair", "game")
+        .order_by("-pair" if newest_first else "pair", "game")
     )
 
 
-def version_test_page(test: VersionTest) -> VersionTestPage:
-    """What a version test's page shows: verdict, LLR and its bounds, the pentanomial counts, the pairs
-    (newest first)."""
-    games = version_test_games(test)
+def version_test_page(test: VersionTest, page: str | int | None = None) -> VersionTestPage:
+    """What a version test's page shows: verdict, LLR and its bounds, the pentanomial counts, and page `page`
+    of its pairs, `PAIRS_PER_PAGE` a page, newest first."""
+    games = Paginator(version_test_games(test, newest_first=True), 2 * PAIRS_PER_PAGE).get_page(page)
     pairs: dict[int, list[VersionTestMatch]] = {}
     for game in games:
         pairs.setdefault(game.pair, []).append(game)
@@ -69,6 +75,7 @@ def version_test_page(test: VersionTest) -> VersionTestPage:
         pairs_played=sum(test.counts),
         elo_estimate=sprt.elo_estimate(test.counts),
         pairs=[PairRow(pair, rows[0].seed, rows) for pair, rows in sorted(pairs.items(), reverse=True)],
+        page=games,
         opponents=list(test.opponents.order_by("name", "pk")),
     )
 

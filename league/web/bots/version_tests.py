@@ -94,4 +94,6 @@ def version_test_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         raise PermissionDenied("this version test is its author's (and staff's) to see")
-    return render(request, "bots/version_test.html", dict(vars(version_test_page(test))))
+    return render(
+        request, "bots/version_test.html", dict(vars(version_test_page(test, request.GET.get("page"))))
+    )

@@ -135,8 +135,9 @@ def test_a_running_test_counts_against_the_authors_open_challenges(staff, member
 
 
 def test_the_author_reads_the_verdict_on_its_page_linked_from_the_bot_page(
-    staff, member, no_tasks, client, django_user_model
+    staff, member, no_tasks, client, django_user_model, monkeypatch
 ):
+    monkeypatch.setattr("league.bots.version_test_pages.PAIRS_PER_PAGE", 20)
     v1, v2 = versions(member, staff)
     client.force_login(member)
     form = client.get(f"/bots/version-tests/new/?v2={v2.pk}").content.decode()
@@ -160,9 +161,15 @@ def test_the_author_reads_the_verdict_on_its_page_linked_from_the_bot_page(
     assert f'<span id="pairs">{sum(test.counts)}</span>' in html
     for count in test.counts:
         assert f'<td class="num">{count}</td>' in html
+    newest = VersionTestMatch.objects.filter(test=test).order_by("-pair", "game").first()
+    assert f'<a href="/matches/{newest.match_id}/">match {newest.match_id}</a>' in html
+    assert html.count("/replay/") == 2 * 20  # the games are on pages of 20 pairs here, newest first
+    assert f"page 1 of {-(-test.next_pair // 20)}" in html
+    pages = -(-test.next_pair // 20)
+    last = client.get(f"/bots/version-tests/{test.pk}/?page={pages}").content.decode()
     first = VersionTestMatch.objects.filter(test=test).order_by("pair", "game").first()
-    assert f'<a href="/matches/{first.match_id}/">match {first.match_id}</a>' in html
-    assert html.count("/replay/") == 2 * test.next_pair
+    assert f'<a href="/matches/{first.match_id}/">match {first.match_id}</a>' in last
+    assert client.get(f"/bots/version-tests/{test.pk}/?page=x'--").status_code == 200
     assert client.get(f"/bots/matches/{first.match_id}/replay/").status_code == 200
     match_page = client.get(f"/matches/{first.match_id}/").content.decode()
     assert f'href="/bots/version-tests/{test.pk}/">a version test, pair 1</a>' in match_page
