@@ -249,3 +249,23 @@ def test_the_schema_documents_version_tests(client, db):
         assert name in detail
     create = components["VersionTestCreate"]["properties"]
     assert create["max_pairs"]["maximum"] == 2000
+
+
+def test_a_version_test_is_played_in_the_challenges_share_taking_turns_with_them(staff, member, no_tasks):
+    from itertools import count
+
+    from league.bots.models import Challenge
+
+    ticks = count()
+    fair = FairShare(clock=lambda: float(next(ticks)))
+    v1, v2 = versions(member, staff)
+    rival = bot_register(name="Rival", game_id="nacho_pile", kind="builtin", strategy="random", by=staff)
+    challenge = challenge_create(bot_id=v2.pk, opponent_ids=[rival.pk], matches=3, seed=1, by=member)
+    test = version_test_create(v1_id=v1.pk, v2_id=v2.pk, by=member, seed=2)
+    assert work_shared(worker="w", fair=fair, max_slices=1) == {"challenge": 3}
+    assert work_shared(worker="w", fair=fair, max_slices=1)["version_test"] >= 2
+    assert "version_test" not in fair.served  # its slices count as the challenges'
+    challenge.refresh_from_db()
+    test.refresh_from_db()
+    assert challenge.status == Challenge.Status.FINISHED
+    assert test.next_pair >= 1
