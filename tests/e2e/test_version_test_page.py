@@ -59,6 +59,7 @@ def test_a_version_tests_pages_pass_the_axe_check_and_fit_a_phone(live_server, b
                     ]
                     if name != "new":
                         page.screenshot(path=f"{SHOTS}/{name}-{screen}-{scheme}.png", full_page=True)
+                        page.screenshot(path=f"{SHOTS}/{name}-{screen}-{scheme}-top.png")
                 if screen == "phone":
                     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
                     if width[0] > width[1]:
