@@ -18,7 +18,9 @@ curve), and the mean and variance of the pair scores observed,
 over N pairs; each of the five counts gets `PRIOR` (1e-3) added first, as fishtest's `results_to_pdf` does, so
 that the variance of a few equal pairs is not zero. The test stops when the LLR leaves the Wald bounds
 [ln(beta / (1 - alpha)), ln((1 - beta) / alpha)]: above, "better"; below, "not better"; and after `max_pairs`
-(2,000) without either, "no verdict within the cap".
+(2,000) without either, "no verdict within the cap". No verdict is taken before `MIN_PAIRS` (50) pairs: a
+few pairs' variance says too little (a first pair level in both games has almost none, and its LLR would leave
+the bounds at once); fishtest likewise updates its LLR only after batches of games.
 
 Written for this site (no fishtest code is copied); `tests/league/bots/test_sprt.py` checks its error rates
 on seeded simulations.
@@ -107,12 +109,11 @@ def llr_from_moments(n: float, total: float, squares: float, s0: float, s1: floa
 
 def verdict(value: float, pairs: int, *, limits: Bounds, max_pairs: int = MAX_PAIRS) -> Verdict:
     """The test's verdict at LLR `value` after `pairs` pairs."""
-    if pairs < MIN_PAIRS:
-        return Verdict.RUNNING
-    if value >= limits.upper:
-        return Verdict.BETTER
-    if value <= limits.lower:
-        return Verdict.NOT_BETTER
+    if pairs >= MIN_PAIRS:
+        if value >= limits.upper:
+            return Verdict.BETTER
+        if value <= limits.lower:
+            return Verdict.NOT_BETTER
     if pairs >= max_pairs:
         return Verdict.NO_VERDICT
     return Verdict.RUNNING

@@ -120,3 +120,8 @@ def test_game_scores_and_pair_indexes():
 def test_counts_must_be_five():
     with pytest.raises(ValueError):
         sprt.llr([1, 2, 3])
+
+
+def test_a_cap_below_the_minimum_of_pairs_ends_without_a_verdict():
+    test = SequentialTest(max_pairs=3)
+    assert [test.add(4) for _ in range(3)] == [Verdict.RUNNING, Verdict.RUNNING, Verdict.NO_VERDICT]
