@@ -269,3 +269,12 @@ def test_a_version_test_is_played_in_the_challenges_share_taking_turns_with_them
     test.refresh_from_db()
     assert challenge.status == Challenge.Status.FINISHED
     assert test.next_pair >= 1
+
+
+def test_staff_read_version_tests_in_the_admin(staff, member, no_tasks, admin_client):
+    v1, v2 = versions(member, staff)
+    test = version_test_create(v1_id=v1.pk, v2_id=v2.pk, by=member, seed=3)
+    page = admin_client.get("/admin/bots/versiontest/")
+    assert page.status_code == 200
+    assert f"/admin/bots/versiontest/{test.pk}/change/" in page.content.decode()
+    assert admin_client.get(f"/admin/bots/versiontest/{test.pk}/change/").status_code == 200
