@@ -15,12 +15,13 @@ curve), and the mean and variance of the pair scores observed,
 
     LLR = N * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
 
-over N pairs; each of the five counts gets `PRIOR` (1e-3) added first, as fishtest's `results_to_pdf` does, so
-that the variance of a few equal pairs is not zero. The test stops when the LLR leaves the Wald bounds
-[ln(beta / (1 - alpha)), ln((1 - beta) / alpha)]: above, "better"; below, "not better"; and after `max_pairs`
-(2,000) without either, "no verdict within the cap". No verdict is taken before `MIN_PAIRS` (50) pairs: a
-few pairs' variance says too little (a first pair level in both games has almost none, and its LLR would leave
-the bounds at once); fishtest likewise updates its LLR only after batches of games.
+over N pairs; each of the five counts gets `PRIOR` (1e-3) added first (a small prior, as fishtest's
+`regularize` mixes in for its zero counts), so that the variance of a few equal pairs is not zero. The test
+stops when the LLR leaves the Wald bounds [ln(beta / (1 - alpha)), ln((1 - beta) / alpha)]: above, "better";
+below, "not better"; and after `max_pairs` (2,000) without either, "no verdict within the cap". No verdict is
+taken before `MIN_PAIRS` (50) pairs: a few pairs' variance says too little (a first pair level in both games
+has almost none, and its LLR would leave the bounds at once); fishtest likewise updates its LLR only after
+batches of games.
 
 Written for this site (no fishtest code is copied); `tests/league/bots/test_sprt.py` checks its error rates
 on seeded simulations.
