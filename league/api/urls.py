@@ -10,6 +10,7 @@ from league.api import (
     private_links,
     seasons,
     tournaments,
+    version_tests,
     views,
 )
 
@@ -24,6 +25,7 @@ router.register("bots", bots.BotViewSet, basename="bot")
 router.register("bot-leagues", bots.LeagueViewSet, basename="bot-league")
 router.register("ladders", ladders.LadderViewSet, basename="ladder")
 router.register("challenges", ladders.ChallengeViewSet, basename="challenge")
+router.register("version-tests", version_tests.VersionTestViewSet, basename="version-test")
 router.register("tournaments", tournaments.TournamentViewSet, basename="tournament")
 router.register("clubs", seasons.ClubViewSet, basename="club")
 router.register("seasons", seasons.SeasonViewSet, basename="season")

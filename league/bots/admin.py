@@ -18,6 +18,7 @@ from league.bots.models import (
     Fixture,
     LadderEvent,
     LeagueEntry,
+    VersionTest,
 )
 from league.bots.services import definitions, leagues
 from league.core.catalogue import game_choices
@@ -260,3 +261,13 @@ class ChallengeAdmin(ReadOnlyAdmin):
     list_filter = ("status", "game_id")
     list_select_related = ("challenger", "bot")
     readonly_fields = [field.name for field in Challenge._meta.fields]
+
+
+@admin.register(VersionTest)
+class VersionTestAdmin(ReadOnlyAdmin):
+    """Authors' version tests (is v2 better than v1?): written only by its services (`version_tests`)."""
+
+    list_display = ("id", "author", "v1", "v2", "game_id", "state", "verdict", "llr", "created_at")
+    list_filter = ("state", "verdict", "game_id")
+    list_select_related = ("author", "v1", "v2")
+    readonly_fields = [field.name for field in VersionTest._meta.fields]

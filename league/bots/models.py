@@ -545,3 +545,95 @@ class ValidationMatch(LeasedWork):
 
     def __str__(self) -> str:
         return f"validation of {self.bot} #{self.index}"
+
+
+class VersionTest(models.Model):
+    """A version test, "is v2 better than v1?": an author's sequential test of two versions of one bot
+    (`league.bots.sprt`; writes in `league.bots.services.version_tests`).
+
+    Pairs of unrated matches are played one after another: each pair's seed is played twice at one table, v1
+    and v2 swapping seats between the two games, the game's built-in heuristic bots (`opponents`) in the
+    other seats. After each pair its pentanomial count and the LLR are updated; the test finishes at a
+    verdict or after `max_pairs` pairs. Its matches are played as leased work (`VersionTestMatch`, kind
+    "version_test") in the challenges' share of the workers, and a running test counts as an open challenge
+    of its author. Visible to its author and staff.
+    """
+
+    class State(models.TextChoices):
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    class Verdict(models.TextChoices):
+        RUNNING = "running", "No verdict yet"
+        BETTER = "better", "Better"
+        NOT_BETTER = "not better", "Not better"
+        NO_VERDICT = "no verdict within the cap", "No verdict within the cap"
+
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game_id = models.CharField(max_length=40)
+    options = models.JSONField(default=dict, blank=True)
+    v1 = models.ForeignKey(BotDefinition, on_delete=models.PROTECT, related_name="tested_as_v1")
+    v2 = models.ForeignKey(BotDefinition, on_delete=models.PROTECT, related_name="tested_as_v2")
+    opponents = models.ManyToManyField(BotDefinition, related_name="version_test_opponent_in")
+    seed = models.BigIntegerField()
+    elo0 = models.FloatField(default=0.0, help_text="H0: v2's logistic Elo over v1.")
+    elo1 = models.FloatField(default=10.0, help_text="H1: v2's logistic Elo over v1.")
+    alpha = models.FloatField(default=0.05, help_text="The chance of calling v2 better when H0 holds.")
+    beta = models.FloatField(default=0.05, help_text="The chance of calling v2 not better when H1 holds.")
+    max_pairs = models.PositiveIntegerField(default=2000, help_text="The cap: pairs played at most.")
+    state = models.CharField(max_length=10, choices=State.choices, default=State.RUNNING, db_index=True)
+    verdict = models.CharField(max_length=30, choices=Verdict.choices, default=Verdict.RUNNING)
+    counts = models.JSONField(
+        default=list, help_text="Pairs that scored 0, 0.25, 0.5, 0.75 and 1 for v2 (the pentanomial)."
+    )
+    pairs_void = models.PositiveIntegerField(default=0, help_text="Pairs with a void match (not counted).")
+    next_pair = models.PositiveIntegerField(default=0, help_text="The index of the pair being played.")
+    llr = models.FloatField(default=0.0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(max_pairs__gte=1), name="version_test_cap_positive"),
+            models.CheckConstraint(condition=~models.Q(v1=models.F("v2")), name="version_test_two_versions"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Version test {self.pk}: {self.v2} against {self.v1}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("bots:version_test", kwargs={"pk": self.pk})
+
+    @property
+    def pairs(self) -> int:
+        return sum(self.counts)
+
+
+class VersionTestMatch(LeasedWork):
+    """One of the two matches of a version test's pair (`game` 0: v1 in the pair's seat, v2 in the next; 1:
+    swapped), with the lease of the worker playing it (as a challenge's matches)."""
+
+    test = models.ForeignKey(VersionTest, on_delete=models.CASCADE, related_name="games", db_index=False)
+    pair = models.PositiveIntegerField()
+    game = models.PositiveSmallIntegerField()
+    match = models.OneToOneField("matches.Match", on_delete=models.PROTECT, related_name="version_test_match")
+
+    class Meta:
+        ordering = ["test", "pair", "game"]
+        constraints = [
+            models.UniqueConstraint(fields=["test", "pair", "game"], name="version_test_game_unique"),
+            models.CheckConstraint(
+                condition=models.Q(done=False) | models.Q(lease_token="", lease_expires_at__isnull=True),
+                name="version_test_done_has_no_lease",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["test", "pair"], condition=models.Q(done=False), name="version_test_open"),
+            models.Index(
+                fields=["lease_expires_at"], condition=models.Q(done=False), name="version_test_leases"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.test} pair {self.pair} game {self.game}"

@@ -32,6 +32,7 @@ class MatchOwner(models.TextChoices):
     FIXTURE = "fixture", "Bot league fixture"
     CHALLENGE = "challenge", "Bot challenge"
     VALIDATION = "validation", "Bot validation"
+    VERSION_TEST = "vtest", "Bot version test"
 
 
 class Match(models.Model):

@@ -52,7 +52,12 @@ logger = logging.getLogger(__name__)
 VERIFY_TASK = "league.matches.tasks.verify_matches_task"
 
 # The owners whose stored matches the bots app verifies as leased work (`verify=False` when stored).
-LEASED_VERIFICATION_OWNERS = (Match.Owner.FIXTURE, Match.Owner.CHALLENGE, Match.Owner.VALIDATION)
+LEASED_VERIFICATION_OWNERS = (
+    Match.Owner.FIXTURE,
+    Match.Owner.CHALLENGE,
+    Match.Owner.VALIDATION,
+    Match.Owner.VERSION_TEST,
+)
 
 MIN_SEATS = 2
 MAX_SEATS = 7

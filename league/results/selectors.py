@@ -82,4 +82,6 @@ def owner_entry(match: Match) -> str:
         return f"match {match.pk} is a bot league's fixture: its result is the record its workers play"
     if match.owner == Match.Owner.VALIDATION:
         return f"match {match.pk} validates a new bot version: its result is the record its workers play"
+    if match.owner == Match.Owner.VERSION_TEST:
+        return f"match {match.pk} is a version test's match: its result is the record its workers play"
     return f"match {match.pk} is a challenge's match: its result is the record its workers play"

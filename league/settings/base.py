@@ -342,6 +342,8 @@ SPECTACULAR_SETTINGS = {
         "ByeRequestKindEnum": "league.tournaments.models.ByeRequest.Kind",
         "ChallengeStatusEnum": "league.bots.models.Challenge.Status",
         "LeagueStatusEnum": "league.bots.models.BotLeague.Status",
+        "VersionTestStateEnum": "league.bots.models.VersionTest.State",
+        "VersionTestVerdictEnum": "league.bots.models.VersionTest.Verdict",
     },
 }
 

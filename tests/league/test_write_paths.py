@@ -451,6 +451,7 @@ def test_every_function_that_schedules_owned_matches_checks_their_owner_before_l
         "league.bots.services.challenges.challenge_create": True,
         "league.bots.services.leagues._store_round": True,
         "league.bots.services.validations._schedule": True,
+        "league.bots.services.version_tests._schedule_pair": True,
         "league.tournaments.services.brackets._open": True,
         "league.tournaments.services.rounds.publish_round": True,
     }

@@ -28,7 +28,7 @@ from django.utils import timezone
 from games.core.errors import OptionError
 from league.bots import matchmaking
 from league.bots.budget import check_table_memory
-from league.bots.models import BotDefinition, Challenge, ChallengeMatch
+from league.bots.models import BotDefinition, Challenge, ChallengeMatch, VersionTest
 from league.bots.services.leagues import not_ready_message, retired
 from league.core import bulk
 from league.core.bounds import Bounds
@@ -105,10 +105,11 @@ def challenge_create(
     with transaction.atomic():
         # The cap is checked under the user's lock, so two requests at once cannot both pass it.
         get_user_model().objects.select_for_update().filter(pk=by.pk).first()
-        open_count = Challenge.objects.filter(challenger=by, status=Challenge.Status.QUEUED).count()
+        open_count = open_work_count(by)
         if open_count >= OPEN_PER_USER:
             raise UserError(
-                f"you have {open_count} challenges still playing, the most allowed: wait until one finishes",
+                f"you have {open_count} challenges or version tests still playing, the most allowed: wait "
+                "until one finishes",
                 field="matches",
             )
         challenge = Challenge.objects.create(
@@ -151,6 +152,15 @@ def challenge_create(
         )
         queue_challenge_work(1)
     return challenge
+
+
+def open_work_count(user: User) -> int:
+    """A user's unfinished challenges and running version tests (`league.bots.services.version_tests`): at
+    most `OPEN_PER_USER` between them."""
+    return (
+        Challenge.objects.filter(challenger=user, status=Challenge.Status.QUEUED).count()
+        + VersionTest.objects.filter(author=user, state=VersionTest.State.RUNNING).count()
+    )
 
 
 def challenge_viewers(*, challenger_id: int, bots: Sequence[BotDefinition]) -> list[int]:

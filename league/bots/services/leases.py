@@ -2,7 +2,9 @@
 
 Work comes in kinds (`Kind`): a league's fixtures, a ladder's fixtures (both `Fixture` rows, owned by a
 `BotLeague` of that kind), challenge matches (`ChallengeMatch`, owned by a `Challenge`), the matches of a
-new version's validation (`ValidationMatch`, owned by the `BotDefinition` it validates) and the strict
+new version's validation (`ValidationMatch`, owned by the `BotDefinition` it validates), the pairs of a
+version test (`VersionTestMatch`, owned by its `VersionTest`; its store step scores a finished pair) and the
+strict
 re-verification of played matches' records (`VerificationWork`, made when a match is stored). Their rows share
 the lease columns (`league.bots.models.LeasedWork`); `KINDS`, the registry, says per kind which rows, in which
 order, and what else a store writes. Every step takes the kind, so that how much of the workers each kind
@@ -47,12 +49,14 @@ from league.bots.models import (
     LeasedWork,
     ValidationMatch,
     VerificationWork,
+    VersionTestMatch,
 )
 from league.bots.sandbox_selectors import external_seat, runtime_lacking
 from league.bots.services.challenges import challenges_finish, queue_challenge_work
 from league.bots.services.ladders import entries_count_forfeits
 from league.bots.services.leagues import queue_work
 from league.bots.services.validations import validations_judge
+from league.bots.services.version_tests import version_tests_advance
 from league.core import bulk, events
 from league.matches.models import Match, Verification
 from league.matches.selectors import match_list
@@ -102,6 +106,7 @@ class Kind(StrEnum):
     CHALLENGE = "challenge"
     VERIFICATION = "verification"
     VALIDATION = "validation"
+    VERSION_TEST = "version_test"
 
 
 @dataclass(frozen=True)
@@ -159,6 +164,14 @@ KINDS: Mapping[Kind, WorkKind] = {
         ("bot_id", "index"),
         ("id", "match_id", "seed", "index", "match__game_id", "match__options"),
         stored=validations_judge,
+    ),
+    Kind.VERSION_TEST: WorkKind(
+        Kind.VERSION_TEST,
+        VersionTestMatch,
+        "test_id",
+        ("test_id", "pair", "game"),
+        ("id", "match_id", "seed", "pair", "test__game_id", "test__options"),
+        stored=version_tests_advance,
     ),
     Kind.VERIFICATION: WorkKind(
         Kind.VERIFICATION,

@@ -177,7 +177,7 @@ def proven_sandbox(*, league: BotLeague, worker: str) -> Sandbox | None:
 
 
 def _challenge_sandbox(
-    worker: str, kinds: Collection[Kind] = (Kind.VALIDATION, Kind.CHALLENGE)
+    worker: str, kinds: Collection[Kind] = (Kind.VALIDATION, Kind.CHALLENGE, Kind.VERSION_TEST)
 ) -> Sandbox | None:
     """The sandbox for the external seats of the open matches of `kinds` (validations' and challenges', the
     kinds `work_claim` leases, by default), if this worker proved it (as for a league)."""
@@ -217,8 +217,9 @@ def work_claim(
 ) -> WorkClaim:
     """League and ladder work first; else lease up to `limit` open validation matches to `token` (a new
     version waits for them to enter anything), oldest version first; else challenge matches, oldest challenge
-    first, in match order. Without `external`, matches with an external program's seat stay; with `runtimes`
-    (the worker's, `worker_runtimes`), so do those with an uploaded program of another runtime."""
+    first, in match order; else version tests' matches. Without `external`, matches with an external
+    program's seat stay; with `runtimes` (the worker's, `worker_runtimes`), so do those with an uploaded
+    program of another runtime."""
     if leagues:
         league_id = open_owner((Kind.LEAGUE, Kind.LADDER), external=external, runtimes=runtimes)
         if league_id is not None:
@@ -241,7 +242,17 @@ def work_claim(
         external=external,
         runtimes=runtimes,
     )
-    return WorkClaim(None, games)
+    if games:
+        return WorkClaim(None, games)
+    tests = leases_claim(
+        Kind.VERSION_TEST,
+        token=token,
+        seconds=CHALLENGE_LEASE_SECONDS,
+        limit=limit,
+        external=external,
+        runtimes=runtimes,
+    )
+    return WorkClaim(None, tests, Kind.VERSION_TEST)
 
 
 def _token(worker: str) -> str:
@@ -497,6 +508,9 @@ SHARES: Mapping[str, int] = {
     refits.KIND: 1,  # whole-history fits (`league.ratings.refits`): one fit a slice
 }
 DEFAULT_SHARE = 1
+# Kinds served in another kind's share: the fair share picks between shares, and the kinds of one share take
+# its slices in turn. A version test's pairs are played in the challenges' share.
+SHARED_WITH: Mapping[str, str] = {Kind.VERSION_TEST: Kind.CHALLENGE}
 SLICE_SECONDS = 10.0
 SLICE_MATCHES = 50
 
@@ -514,6 +528,13 @@ class FairShare:
         self.clock = clock
         self.served: dict[str, float] = {}
         self._active: set[str] = set()
+        self._turns: dict[str, int] = {}
+
+    def take_turn(self, share: str, kinds: list[str]) -> str:
+        """Which of `kinds` (of one share, each with open work) takes the share's next slice: each in turn."""
+        turn = self._turns.get(share, 0)
+        self._turns[share] = turn + 1
+        return kinds[turn % len(kinds)]
 
     def share(self, kind: str) -> int:
         return self.shares.get(kind, DEFAULT_SHARE)
@@ -670,11 +691,13 @@ def work_shared(
         kinds = [kind for kind in kinds_with_work() if kind not in stuck]
         if not kinds:
             return done
-        picked = fair.pick(kinds)
+        shares = list(dict.fromkeys(SHARED_WITH.get(kind, kind) for kind in kinds))
+        share = fair.pick(shares)
+        picked = fair.take_turn(share, [k for k in kinds if SHARED_WITH.get(k, k) == share])
         kind = picked if picked == refits.KIND else Kind(picked)
         began = fair.clock()
         count = SLICES.get(kind, _matches_slice)(kind, worker=worker, node=node)
-        fair.charge(kind, fair.clock() - began)
+        fair.charge(share, fair.clock() - began)
         slices += 1
         if count:
             done[kind] = done.get(kind, 0) + count

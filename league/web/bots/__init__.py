@@ -1,8 +1,8 @@
-"""The pages under the `bots` namespace (/bots/): bot leagues, bots, ladders and challenges."""
+"""The pages under the `bots` namespace (/bots/): bot leagues, bots, ladders, challenges and version tests."""
 
 from django.urls import path
 
-from league.web.bots import bots, ladders, leagues, play, versions
+from league.web.bots import bots, ladders, leagues, play, version_tests, versions
 
 app_name = "bots"
 
@@ -15,6 +15,8 @@ urlpatterns = [
     path("challenges/", ladders.challenge_list, name="challenges"),
     path("challenges/new/", ladders.challenge_new, name="challenge-new"),
     path("challenges/<int:pk>/", ladders.challenge_detail, name="challenge"),
+    path("version-tests/new/", version_tests.version_test_new, name="version-test-new"),
+    path("version-tests/<int:pk>/", version_tests.version_test_detail, name="version_test"),
     path("new/", leagues.league_new, name="league-new"),
     path("<int:pk>/", leagues.league_detail, name="league"),
     path("<int:pk>/live/", leagues.league_live, name="league-live"),

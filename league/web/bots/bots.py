@@ -19,6 +19,7 @@ from league.bots.ladder_versions import ladder_versions
 from league.bots.models import BotDefinition
 from league.bots.pages import STARTUP_SECONDS
 from league.bots.services.definitions import TIME_BANK_DEFAULT, TIME_BANK_SECONDS
+from league.bots.version_test_pages import bot_version_tests
 from league.core.bodies import takes_body
 from league.core.catalogue import game_choices, game_name
 from league.core.errors import UserError
@@ -49,7 +50,11 @@ def bot_list(request: HttpRequest) -> HttpResponse:
 
 def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
     page = pages.bot_page(pk, request.user)
-    return render(request, "bots/bot.html", {**vars(page), **play_context(request, page.bot)})
+    return render(
+        request,
+        "bots/bot.html",
+        {**vars(page), **play_context(request, page.bot), **bot_version_tests(page.bot, request.user)},
+    )
 
 
 class UploadForm(forms.Form):

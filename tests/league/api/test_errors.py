@@ -244,7 +244,9 @@ def test_each_operation_documents_the_errors_of_its_kind(client, db):
     assert statuses[("POST", "/api/bots/{id}/play/")] == "201 400 401 403 404 413 415 429"
     assert statuses[("POST", "/api/ladders/{id}/activate/")] == "201 400 401 403 404 413 415 429"
     assert statuses[("POST", "/api/ladders/{id}/deactivate/")] == "200 400 401 403 404 413 415 429"
-    assert len(responses) == 117
+    assert statuses[("POST", "/api/version-tests/")] == "201 400 401 403 413 415 429"
+    assert statuses[("GET", "/api/version-tests/{id}/")] == "200 401 403 404 429"
+    assert len(responses) == 120
     for operation, codes in responses.items():
         assert {"401", "429"} <= set(codes), operation
         for status, response in codes.items():

@@ -153,7 +153,9 @@ def test_challenges_are_refused_with_a_clear_message(staff, member, authored):
         )
     for _ in range(OPEN_PER_USER):
         challenge_create(bot_id=mine.pk, opponent_ids=others, matches=2, by=member)
-    with pytest.raises(UserError, match="you have 3 challenges still playing, the most allowed"):
+    with pytest.raises(
+        UserError, match="you have 3 challenges or version tests still playing, the most allowed"
+    ):
         challenge_create(bot_id=mine.pk, opponent_ids=others, matches=2, by=member)
     assert Challenge.objects.filter(challenger=member).count() == 1 + OPEN_PER_USER
     # Staff may challenge with anyone's bot, and have a cap of their own.

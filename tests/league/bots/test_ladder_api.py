@@ -105,7 +105,7 @@ def test_hostile_challenges_are_refused_with_4xx_and_a_message(member, staff, au
     assert post(member) == (
         400,
         "matches",
-        "you have 3 challenges still playing, the most allowed: wait until one finishes",
+        "you have 3 challenges or version tests still playing, the most allowed: wait until one finishes",
     )
     assert Challenge.objects.filter(challenger=member).count() == OPEN_PER_USER
 
