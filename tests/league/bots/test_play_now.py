@@ -116,7 +116,7 @@ def test_an_older_version_is_refused_and_the_cap_counts_play_now(staff, member, 
         play_now(opponent_id=bots[1].pk, bot_id=mine.pk, by=member)
     for _ in range(OPEN_PER_USER - 1):
         play_now(opponent_id=newer.pk, bot_id=mine.pk, by=member, matches=1)
-    with pytest.raises(UserError, match="challenges still playing, the most allowed"):
+    with pytest.raises(UserError, match="challenges or version tests still playing, the most allowed"):
         play_now(opponent_id=newer.pk, bot_id=mine.pk, by=member, matches=1)
     assert Challenge.objects.filter(challenger=member).count() == OPEN_PER_USER
 
