@@ -20,6 +20,7 @@ from league.core.bounds import Bounds
 from league.core.checks import is_number
 from league.core.errors import Forbidden, NotFound, UserError
 from league.core.names import check_name, check_text
+from league.matches.models import Match
 from league.players.models import Player
 from league.tournaments import floor_selectors, reach, timers
 from league.tournaments.errors import NotOrganizer, StateConflict
@@ -316,11 +317,11 @@ def _game_loss(table: Table, player: Player, by: User, infraction: str) -> int:
             len(seats) if pid == player.pk else 1 + sum(1 for other in others if other < place)
             for pid, place in seats
         ]
-    corrected = table_result(
+    table_result(
         table=table,
         by=by,
         expected_version=table.match.result_version,
         places=places,
         reason=f"penalty: game loss to {player.name} ({infraction})",
     )
-    return corrected.match.result_version if corrected.match else 0
+    return Match.objects.values_list("result_version", flat=True).get(pk=table.match_id)
