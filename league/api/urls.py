@@ -2,6 +2,7 @@ from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
 from league.api import accounts, bots, ladders, notifications, private_links, seasons, tournaments, views
+from league.api.tournaments import floor
 
 router = DefaultRouter()
 router.register("players", views.PlayerViewSet, basename="player")
@@ -51,5 +52,20 @@ urlpatterns = [
         private_links.VenueAddress.as_view(),
         name="api-venue-address",
     ),
+    path("tournaments/<int:pk>/calls/", floor.CallList.as_view(), name="api-judge-calls"),
+    path(
+        "tournaments/<int:pk>/calls/<int:call_id>/claim/",
+        floor.CallAction.as_view(verb="claim"),
+        name="api-judge-call-claim",
+    ),
+    path(
+        "tournaments/<int:pk>/calls/<int:call_id>/resolve/",
+        floor.CallAction.as_view(verb="resolve"),
+        name="api-judge-call-resolve",
+    ),
+    path("tournaments/<int:pk>/penalties/", floor.PenaltyList.as_view(), name="api-penalties"),
+    path("tournaments/<int:pk>/penalty-types/", floor.PenaltyTypes.as_view(), name="api-penalty-types"),
+    path("tournament-tables/<int:pk>/call/", floor.CallOpen.as_view(), name="api-table-call"),
+    path("tournament-tables/<int:pk>/extensions/", floor.TableExtensions.as_view(), name="api-table-extensions"),
     path("", include(router.urls)),
 ]

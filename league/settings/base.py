@@ -342,6 +342,8 @@ SPECTACULAR_SETTINGS = {
         "ByeRequestKindEnum": "league.tournaments.models.ByeRequest.Kind",
         "ChallengeStatusEnum": "league.bots.models.Challenge.Status",
         "LeagueStatusEnum": "league.bots.models.BotLeague.Status",
+        "PenaltyKindEnum": "league.tournaments.floor_models.Penalty.Kind",
+        "TableTimerStateEnum": "league.api.tournaments.floor.TIMER_STATES",
     },
 }
 

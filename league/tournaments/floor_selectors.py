@@ -96,6 +96,12 @@ def calls_resolved(tournament: Tournament, limit: int = RESOLVED_SHOWN) -> list[
     return _rows(calls[:limit])
 
 
+def call_row(call_id: int) -> CallRow | None:
+    """One call as the queue shows it, or None."""
+    rows = _rows(JudgeCall.objects.filter(pk=call_id).select_related("table__round", "caller", "claimed_by", "resolved_by"))
+    return rows[0] if rows else None
+
+
 def table_call(table: Table) -> JudgeCall | None:
     """The table's call that is not resolved yet (a table has at most one), or None."""
     return (
