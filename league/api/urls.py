@@ -66,6 +66,8 @@ urlpatterns = [
     path("tournaments/<int:pk>/penalties/", floor.PenaltyList.as_view(), name="api-penalties"),
     path("tournaments/<int:pk>/penalty-types/", floor.PenaltyTypes.as_view(), name="api-penalty-types"),
     path("tournament-tables/<int:pk>/call/", floor.CallOpen.as_view(), name="api-table-call"),
-    path("tournament-tables/<int:pk>/extensions/", floor.TableExtensions.as_view(), name="api-table-extensions"),
+    path(
+        "tournament-tables/<int:pk>/extensions/", floor.TableExtensions.as_view(), name="api-table-extensions"
+    ),
     path("", include(router.urls)),
 ]

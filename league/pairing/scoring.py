@@ -270,7 +270,7 @@ def compute_standings(
     scoring: Scoring | None = None,
     tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
     bye_table_size: int = 2,
-    penalties: Mapping[PlayerId, float] | None = None,
+    penalties: Mapping[Any, float] | None = None,
 ) -> list[Standing]:
     """Standings from played rounds, ordered by `tiebreaks` (then seed). Every player in `seeds` appears.
 

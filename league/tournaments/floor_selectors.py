@@ -98,7 +98,11 @@ def calls_resolved(tournament: Tournament, limit: int = RESOLVED_SHOWN) -> list[
 
 def call_row(call_id: int) -> CallRow | None:
     """One call as the queue shows it, or None."""
-    rows = _rows(JudgeCall.objects.filter(pk=call_id).select_related("table__round", "caller", "claimed_by", "resolved_by"))
+    rows = _rows(
+        JudgeCall.objects.filter(pk=call_id).select_related(
+            "table__round", "caller", "claimed_by", "resolved_by"
+        )
+    )
     return rows[0] if rows else None
 
 

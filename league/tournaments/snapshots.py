@@ -11,8 +11,9 @@ byes, requested byes, sit-outs, walkovers), its registrations (per status: how m
 player ids alone and times their seed, round entered and round left, so that any player's change of
 status, seed or rounds changes a sum), and its tables with their matches (how many, the newest, how many
 closed, and the sum of the matches' result versions: every result, correction, void, no-show, forfeit and
-bracket reset adds a version), and its points penalties (how many, the newest, their sum). A result entered on the match's own page, an admin edit or a drop changes
-it just the same. Five aggregate queries, whatever the size of the tournament.
+bracket reset adds a version), and its points penalties (how many, the newest, their sum). A result
+entered on the match's own page, an admin edit or a drop changes it just the same. Five aggregate queries,
+whatever the size of the tournament.
 
 Names are not stored: rows are turned into `selectors.StandingRow`s with the players' current names for the
 rows a page shows (`StandingsList`).

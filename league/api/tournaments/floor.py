@@ -90,7 +90,11 @@ class PenaltyWriteSerializer(serializers.Serializer):
     points = serializers.FloatField(required=False, allow_null=True, default=None)
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=1000)
     round = serializers.IntegerField(
-        required=False, allow_null=True, default=None, min_value=1, max_value=2**15,
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1,
+        max_value=2**15,
         help_text="The round (default: the current one); a game loss corrects the player's table in it",
     )
 
@@ -113,7 +117,9 @@ def _judged(request, pk) -> Tournament:
 
 def _published_table(request, pk) -> Table:
     """The table `pk` of a published (or complete) round of a tournament the user can see; 404 otherwise."""
-    tables = Table.objects.select_related("round__tournament", "match").exclude(round__status=Round.Status.DRAFT)
+    tables = Table.objects.select_related("round__tournament", "match").exclude(
+        round__status=Round.Status.DRAFT
+    )
     table = get_object_or_404(tables, pk=pk, match__isnull=False)
     _visible(request, table.round.tournament_id)
     return table
@@ -232,7 +238,9 @@ class PenaltyList(APIView):
             note=values["note"],
             round_number=values["round"],
         )
-        row = next(row for row in floor_selectors.penalties_of(tournament, penalty.player_id) if row.id == penalty.pk)
+        row = next(
+            row for row in floor_selectors.penalties_of(tournament, penalty.player_id) if row.id == penalty.pk
+        )
         return Response(PenaltySerializer(row).data, status=status.HTTP_201_CREATED)
 
 
@@ -251,5 +259,7 @@ class PenaltyTypes(APIView):
         tournament = _visible(request, pk)
         data = PenaltyTypesSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        names = floor.penalty_types_set(tournament=tournament, by=request.user, names=data.validated_data["names"])
+        names = floor.penalty_types_set(
+            tournament=tournament, by=request.user, names=data.validated_data["names"]
+        )
         return Response({"names": names})

@@ -58,7 +58,9 @@ def _note(note: Any) -> str:
 # --- calls -----------------------------------------------------------------------------------------------
 
 
-def judge_call_open(*, table: Table, by: User | AnonymousUser | None, holder: Player | None = None) -> JudgeCall:
+def judge_call_open(
+    *, table: Table, by: User | AnonymousUser | None, holder: Player | None = None
+) -> JudgeCall:
     """A player at `table` calls a judge: the signed-in user's own player, or `holder` (a private link's
     player, `by` None). Only a player seated at the table of a published round calls from it; a table has at
     most one call open (409 while one is: the judge is on their way)."""
@@ -68,7 +70,7 @@ def judge_call_open(*, table: Table, by: User | AnonymousUser | None, holder: Pl
     check_not_cancelled(tournament)
     if table.match_id is None or table.round.status != Round.Status.PUBLISHED:
         raise StateConflict(f"round {table.round.number} is not being played: no judge calls from it")
-    if not table.match.seats.filter(player=caller).exists():
+    if not table.published_match.seats.filter(player=caller).exists():
         raise Forbidden("only the players at this table call a judge from it")
     with transaction.atomic():
         locked = Table.objects.select_for_update().get(pk=table.pk)
@@ -131,7 +133,9 @@ def judge_call_resolve(*, call: JudgeCall, by: User, note: Any = "") -> JudgeCal
             locked.claimed_by, locked.claimed_at = by, now
         locked.status = JudgeCall.Status.RESOLVED
         locked.resolved_by, locked.resolved_at, locked.note = by, now, text
-        locked.save(update_fields=["status", "claimed_by", "claimed_at", "resolved_by", "resolved_at", "note"])
+        locked.save(
+            update_fields=["status", "claimed_by", "claimed_at", "resolved_by", "resolved_at", "note"]
+        )
         bump_public_version(locked.tournament_id)
     return locked
 
@@ -151,7 +155,7 @@ def table_extend(*, table: Table, by: User, minutes: Any, note: Any = "") -> Tab
         round_row = Round.objects.select_for_update().get(pk=table.round_id)
         if round_row.status != Round.Status.PUBLISHED or table.match_id is None:
             raise StateConflict(f"round {round_row.number} is not being played: no extra time to give")
-        if table.match.status in ("finished", "void") or table.closed_as:
+        if table.published_match.status in ("finished", "void") or table.closed_as:
             raise StateConflict(f"table {table.number} has its result: no extra time to give")
         extension = TableExtension.objects.create(
             table=table, minutes=minutes, note=text, given_by=by, given_at=timers.now()
@@ -185,7 +189,8 @@ def penalty_types_set(*, tournament: Tournament, by: User, names: Any) -> list[s
     with transaction.atomic():
         PenaltyType.objects.filter(tournament=tournament).delete()
         PenaltyType.objects.bulk_create(
-            PenaltyType(tournament=tournament, name=name, position=index) for index, name in enumerate(checked)
+            PenaltyType(tournament=tournament, name=name, position=index)
+            for index, name in enumerate(checked)
         )
         audit(tournament, by, Action.PENALTY_TYPES_CHANGED, types=checked)
     return checked
@@ -241,7 +246,11 @@ def penalty_give(
         raise NotFound("no such player in this tournament", field="player")
     names = floor_selectors.penalty_types_of(tournament)
     chosen = next(
-        (name for name in names if isinstance(infraction, str) and name.casefold() == infraction.strip().casefold()),
+        (
+            name
+            for name in names
+            if isinstance(infraction, str) and name.casefold() == infraction.strip().casefold()
+        ),
         None,
     )
     if chosen is None:
@@ -298,30 +307,34 @@ def _table_of(tournament: Tournament, player: Player, number: int | None) -> Tab
         .first()
     )
     if table is None:
-        raise StateConflict(f"{player.name} has no table in round {number}: a game loss needs one", field="kind")
+        raise StateConflict(
+            f"{player.name} has no table in round {number}: a game loss needs one", field="kind"
+        )
     return table
 
 
 def _game_loss(table: Table, player: Player, by: User, infraction: str) -> int:
     """Correct `table` with `player` placed last (the others keep their order); the new result version."""
-    seats = list(table.match.seats.order_by("seat").values_list("player_id", "place"))
+    seats = list(table.published_match.seats.order_by("seat").values_list("player_id", "place"))
     if any(place is None for _, place in seats):
         if len(seats) != 2:
             raise StateConflict(
-                f"table {table.number} has no result yet: enter it first, then give the game loss", field="kind"
+                f"table {table.number} has no result yet: enter it first, then give the game loss",
+                field="kind",
             )
         places = [2 if pid == player.pk else 1 for pid, _ in seats]
     else:
-        others = [place for pid, place in seats if pid != player.pk]
+        placed = [(pid, int(place or 0)) for pid, place in seats]
+        others = [place for pid, place in placed if pid != player.pk]
         places = [
             len(seats) if pid == player.pk else 1 + sum(1 for other in others if other < place)
-            for pid, place in seats
+            for pid, place in placed
         ]
     table_result(
         table=table,
         by=by,
-        expected_version=table.match.result_version,
+        expected_version=table.published_match.result_version,
         places=places,
         reason=f"penalty: game loss to {player.name} ({infraction})",
     )
-    return Match.objects.values_list("result_version", flat=True).get(pk=table.match_id)
+    return Match.objects.values_list("result_version", flat=True).get(pk=table.published_match_id)

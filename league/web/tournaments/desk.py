@@ -170,7 +170,7 @@ def roles_page(request: HttpRequest, slug: str) -> HttpResponse:
     messages.success(
         request,
         f"{user.get_username()} now "
-        f"{ {'organizer': 'organizes', 'judge': 'judges'}.get(role, 'keeps score at')} this tournament.",
+        f"{ {'organizer': 'organizes', 'judge': 'judges'}.get(role, 'keeps score at') } this tournament.",
     )
     return redirect("tournaments:organizers", slug=tournament.slug)
 

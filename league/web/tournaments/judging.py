@@ -43,16 +43,20 @@ def _denied(request: HttpRequest, tournament: Tournament) -> HttpResponse | None
 
 def _current_round(tournament: Tournament) -> Round | None:
     return (
-        tournament.round_set.exclude(status=Round.Status.DRAFT).select_related("tournament").order_by("-number").first()
+        tournament.round_set.exclude(status=Round.Status.DRAFT)
+        .select_related("tournament")
+        .order_by("-number")
+        .first()
     )
 
 
 def _page(request: HttpRequest, tournament: Tournament, *, status: int = 200, error: str = "", form=None):
     round_row = _current_round(tournament)
-    playing = round_row is not None and round_row.status == Round.Status.PUBLISHED
+    if round_row is not None and round_row.status != Round.Status.PUBLISHED:
+        round_row = None  # the latest round is complete: no table is playing
     tables = (
         list(round_row.tables.filter(match__isnull=False).order_by("number").values_list("number", flat=True))
-        if playing
+        if round_row is not None
         else []
     )
     players = list(
@@ -66,9 +70,9 @@ def _page(request: HttpRequest, tournament: Tournament, *, status: int = 200, er
         "organizer": selectors.is_organizer(request.user, tournament),
         "queue": floor_selectors.call_queue(tournament),
         "resolved": floor_selectors.calls_resolved(tournament),
-        "round": round_row if playing else None,
+        "round": round_row,
         "tables": tables,
-        "extended": floor_selectors.extended_tables(round_row) if playing and round_row else [],
+        "extended": floor_selectors.extended_tables(round_row) if round_row is not None else [],
         "players": players,
         "types": floor_selectors.penalty_types_of(tournament),
         "kinds": Penalty.Kind.choices,

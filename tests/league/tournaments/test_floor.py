@@ -14,8 +14,8 @@ from league.ratings.models import Rating
 from league.results.models import ResultVersion
 from league.tournaments import floor_selectors, reach, services, timers
 from league.tournaments.floor_models import JudgeCall, Penalty
-from league.tournaments.models import Tournament
 from league.tournaments.history import load_history
+from league.tournaments.models import Tournament
 from league.tournaments.selectors import roles, standing_rows_of
 from league.tournaments.services import floor
 from tests.factories import UserFactory
@@ -103,7 +103,9 @@ def test_judge_roles_are_listed_and_removed(organizer, floor_event):
     assert list(tournament.judges.all()) == []
 
 
-def test_a_player_calls_a_judge_who_claims_and_resolves_it(floor_event, clock, django_capture_on_commit_callbacks):
+def test_a_player_calls_a_judge_who_claims_and_resolves_it(
+    floor_event, clock, django_capture_on_commit_callbacks
+):
     tournament, _, tables, judy = floor_event
     ada_table = next(table for table in tables if "Ada" in [p.name for p in seated(table)])
     ada = Player.objects.get(name="Ada")
@@ -122,7 +124,11 @@ def test_a_player_calls_a_judge_who_claims_and_resolves_it(floor_event, clock, d
     assert sent == [{"tournament_id": tournament.pk, "table_id": ada_table.pk, "call_id": call.pk}]
     assert Tournament.objects.get(pk=tournament.pk).public_version == version + 1
     data = payloads.judge_called(tournament_id=tournament.pk, table_id=ada_table.pk, call_id=call.pk)
-    assert data["call"] == {"id": call.pk, "caller": {"id": ada.pk, "name": "Ada"}, "opened_at": NOON.isoformat()}
+    assert data["call"] == {
+        "id": call.pk,
+        "caller": {"id": ada.pk, "name": "Ada"},
+        "opened_at": NOON.isoformat(),
+    }
     assert data["table"]["number"] == ada_table.number
 
     # One open call per table: a second tap, by anyone at the table, is refused while it is open.
@@ -268,7 +274,8 @@ def test_a_warning_is_written_down_and_seen_by_its_player(floor_event):
         floor.penalty_give, tournament=tournament, by=judy, player_id=ada.pk, infraction="Cheating"
     ) == (
         400,
-        "the type is one of: Slow play, Procedural error, Tardiness, Unsporting conduct, Improper communication",
+        "the type is one of: Slow play, Procedural error, Tardiness, Unsporting conduct, "
+        "Improper communication",
     )
     assert refused(
         floor.penalty_give, tournament=tournament, by=judy, player_id=ada.pk, infraction="Slow play", points=2
@@ -281,7 +288,9 @@ def test_a_warning_is_written_down_and_seen_by_its_player(floor_event):
 def test_a_points_penalty_changes_the_standings_only(organizer, floor_event, rate):
     tournament, round_row, tables, judy = floor_event
     for table in tables:
-        services.table_result(table=table, by=organizer, expected_version=table.match.result_version, places=[1, 2, 3, 4])
+        services.table_result(
+            table=table, by=organizer, expected_version=table.match.result_version, places=[1, 2, 3, 4]
+        )
     rate()
     before = [(row.name, row.points) for row in standing_rows_of(load_history(tournament))]
     winners = [seated(table)[0].name for table in tables]
@@ -343,7 +352,12 @@ def test_a_game_loss_at_a_larger_table_without_a_result_waits_for_it(floor_event
     tournament, _, tables, judy = floor_event
     first = seated(tables[0])[0]
     assert refused(
-        floor.penalty_give, tournament=tournament, by=judy, player_id=first.pk, infraction="Tardiness", kind="game_loss"
+        floor.penalty_give,
+        tournament=tournament,
+        by=judy,
+        player_id=first.pk,
+        infraction="Tardiness",
+        kind="game_loss",
     ) == (409, "table 1 has no result yet: enter it first, then give the game loss")
     assert Penalty.objects.count() == 0
     assert JudgeCall.objects.count() == 0

@@ -29,7 +29,9 @@ def test_a_call_through_the_api_from_open_to_resolved(floor_event, clock):
     opened = api(player.user).post(f"/api/tournament-tables/{table.pk}/call/")
     assert opened.status_code == 201
     body = opened.json()
-    assert {key: body[key] for key in ("status", "round", "table", "caller", "caller_name", "claimed_by")} == {
+    assert {
+        key: body[key] for key in ("status", "round", "table", "caller", "caller_name", "claimed_by")
+    } == {
         "status": "open",
         "round": 1,
         "table": 1,
@@ -38,7 +40,10 @@ def test_a_call_through_the_api_from_open_to_resolved(floor_event, clock):
         "claimed_by": "",
     }
     again = api(player.user).post(f"/api/tournament-tables/{table.pk}/call/")
-    assert (again.status_code, again.json()["detail"]) == (409, "a judge was called to table 1 already: a judge comes soon")
+    assert (again.status_code, again.json()["detail"]) == (
+        409,
+        "a judge was called to table 1 already: a judge comes soon",
+    )
     assert api().post(f"/api/tournament-tables/{table.pk}/call/").status_code in (401, 403)
 
     calls = f"/api/tournaments/{tournament.pk}/calls/"
@@ -46,7 +51,11 @@ def test_a_call_through_the_api_from_open_to_resolved(floor_event, clock):
     assert [row["id"] for row in api(judy).get(calls).json()] == [body["id"]]
     clock.at = NOON + timedelta(minutes=2)
     claimed = api(judy).post(f"{calls}{body['id']}/claim/")
-    assert (claimed.status_code, claimed.json()["status"], claimed.json()["claimed_by"]) == (200, "claimed", "judy")
+    assert (claimed.status_code, claimed.json()["status"], claimed.json()["claimed_by"]) == (
+        200,
+        "claimed",
+        "judy",
+    )
     resolved = api(judy).post(f"{calls}{body['id']}/resolve/", {"note": "Replayed the turn."}, format="json")
     assert (resolved.json()["status"], resolved.json()["note"]) == ("resolved", "Replayed the turn.")
     assert api(judy).get(calls).json() == []
@@ -70,7 +79,9 @@ def test_a_judge_of_another_event_reaches_nothing_here(organizer, floor_event):
     assert api(jo).get(f"/api/tournaments/{tournament.pk}/calls/").status_code == 403
     assert api(jo).post(f"/api/tournaments/{tournament.pk}/calls/{call.pk}/claim/").status_code == 403
     assert api(jo).post(f"/api/tournaments/{other.pk}/calls/{call.pk}/claim/").status_code == 404
-    assert api(jo).post(f"/api/tournament-tables/{tables[0].pk}/extensions/", {"minutes": 5}).status_code == 403
+    assert (
+        api(jo).post(f"/api/tournament-tables/{tables[0].pk}/extensions/", {"minutes": 5}).status_code == 403
+    )
     player = seated(tables[0])[0]
     given = api(jo).post(
         f"/api/tournaments/{tournament.pk}/penalties/", {"player": player.pk, "infraction": "Slow play"}
@@ -79,7 +90,9 @@ def test_a_judge_of_another_event_reaches_nothing_here(organizer, floor_event):
     # Hal plays here, not in jo's event (Ada to Dov): no such player there.
     hal = Player.objects.get(name="Hal")
     elsewhere = api(jo).post(
-        f"/api/tournaments/{other.pk}/penalties/", {"player": hal.pk, "infraction": "Slow play"}, format="json"
+        f"/api/tournaments/{other.pk}/penalties/",
+        {"player": hal.pk, "infraction": "Slow play"},
+        format="json",
     )
     assert (elsewhere.status_code, elsewhere.json()["detail"]) == (404, "no such player in this tournament")
 
@@ -96,7 +109,10 @@ def test_extra_time_through_the_api(floor_event, clock):
         "ends_at": "2026-12-05T12:50:00Z",
     }
     refused = api(judy).post(url, {"minutes": 31}, format="json")
-    assert (refused.status_code, refused.json()["detail"]) == (400, "minutes must be a whole number from 1 to 30")
+    assert (refused.status_code, refused.json()["detail"]) == (
+        400,
+        "minutes must be a whole number from 1 to 30",
+    )
     given = api(judy).post(url, {"minutes": 12, "note": "deck check"}, format="json")
     assert given.status_code == 201
     assert (given.json()["extra_minutes"], given.json()["seconds_left"], given.json()["ends_at"]) == (
@@ -111,11 +127,15 @@ def test_penalties_through_the_api(organizer, floor_event):
     ada, bea = seated(tables[0])[:2]
     url = f"/api/tournaments/{tournament.pk}/penalties/"
     given = api(judy).post(
-        url, {"player": ada.pk, "infraction": "Slow play", "kind": "points", "points": 1, "note": "twice"}, format="json"
+        url,
+        {"player": ada.pk, "infraction": "Slow play", "kind": "points", "points": 1, "note": "twice"},
+        format="json",
     )
     assert given.status_code == 201
     body = given.json()
-    assert {key: body[key] for key in ("player", "round", "infraction", "kind", "points", "note", "given_by")} == {
+    assert {
+        key: body[key] for key in ("player", "round", "infraction", "kind", "points", "note", "given_by")
+    } == {
         "player": ada.pk,
         "round": 1,
         "infraction": "Slow play",

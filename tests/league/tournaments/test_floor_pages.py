@@ -3,14 +3,10 @@ penalties, penalty types), "call a judge" from a table's page and from a private
 time on its page, the round page, the projector and the slips, and the standings saying why points came
 off."""
 
-from datetime import timedelta
-
 from django.test import Client
 
-from league.players.models import Player
 from league.tournaments import floor_selectors, services
 from league.tournaments.floor_models import JudgeCall, Penalty
-from league.tournaments.models import Tournament
 from league.tournaments.services import floor
 from tests.factories import UserFactory
 from tests.factories import tournaments as helpers
@@ -32,7 +28,12 @@ def test_the_judges_page_is_for_the_events_judges_and_organizers(organizer, floo
     assert signed_in(UserFactory(username="nosy")).get(url).status_code == 403
     other, _ = helpers.make_tournament(organizer, 4, name="Judy Elsewhere")
     assert signed_in(judy).get(f"/tournaments/{other.slug}/judges/").status_code == 403
-    assert signed_in(judy).post(f"/tournaments/{other.slug}/judges/extend/", {"table": 1, "minutes": 5}).status_code == 403
+    assert (
+        signed_in(judy)
+        .post(f"/tournaments/{other.slug}/judges/extend/", {"table": 1, "minutes": 5})
+        .status_code
+        == 403
+    )
     response = signed_in(judy).get(url)
     assert response.status_code == 200
     assert "No call is waiting." in response.content.decode()
@@ -63,7 +64,9 @@ def test_a_player_calls_from_the_table_page_and_sees_the_judge_coming(floor_even
     assert f"<strong>Table 1</strong> · round 1 · <bdi>{player.name}</bdi> called at 12:00" in queue
     signed_in(judy).post(f"/tournaments/{tournament.slug}/judges/claim/", {"call": call.pk})
     assert "<strong>A judge is coming.</strong>" in Client().get(table_url).content.decode()
-    signed_in(judy).post(f"/tournaments/{tournament.slug}/judges/resolve/", {"call": call.pk, "note": "Fixed."})
+    signed_in(judy).post(
+        f"/tournaments/{tournament.slug}/judges/resolve/", {"call": call.pk, "note": "Fixed."}
+    )
     resolved = signed_in(judy).get(f"/tournaments/{tournament.slug}/judges/").content.decode()
     assert "No call is waiting." in resolved
     assert "<q>Fixed.</q>" in resolved
@@ -73,7 +76,9 @@ def test_a_player_calls_from_the_table_page_and_sees_the_judge_coming(floor_even
 def test_a_stranger_cannot_call_from_someone_elses_table(floor_event):
     tournament, _, tables, _ = floor_event
     outsider = seated(tables[1])[0]
-    response = signed_in(outsider.user).post(f"/tournaments/{tournament.slug}/rounds/1/tables/1/judge/", follow=True)
+    response = signed_in(outsider.user).post(
+        f"/tournaments/{tournament.slug}/rounds/1/tables/1/judge/", follow=True
+    )
     assert "Only the players at this table call a judge from it." in response.content.decode()
     assert JudgeCall.objects.count() == 0
 
@@ -96,7 +101,9 @@ def test_extra_time_shows_on_the_table_the_round_the_projector_and_the_slips(org
         f"/tournaments/{tournament.slug}/judges/extend/", {"table": 2, "minutes": 8, "note": "ruling"}
     )
     assert response.status_code == 302
-    refused = signed_in(judy).post(f"/tournaments/{tournament.slug}/judges/extend/", {"table": 2, "minutes": 45})
+    refused = signed_in(judy).post(
+        f"/tournaments/{tournament.slug}/judges/extend/", {"table": 2, "minutes": 45}
+    )
     assert refused.status_code == 400
     assert "minutes must be a whole number from 1 to 30" in refused.content.decode()
     table_page = Client().get(f"/tournaments/{tournament.slug}/rounds/1/tables/2/").content.decode()
@@ -134,7 +141,9 @@ def test_a_points_penalty_shows_in_the_standings_with_its_reason(organizer, floo
 def test_penalties_are_seen_by_their_player_and_the_judges_only(floor_event):
     tournament, _, tables, judy = floor_event
     ada, bea = seated(tables[0])[:2]
-    floor.penalty_give(tournament=tournament, by=judy, player_id=ada.pk, infraction="Tardiness", note="5 min late")
+    floor.penalty_give(
+        tournament=tournament, by=judy, player_id=ada.pk, infraction="Tardiness", note="5 min late"
+    )
     table_url = f"/tournaments/{tournament.slug}/rounds/1/tables/1/"
     own = signed_in(ada.user).get(table_url).content.decode()
     assert "Your warnings and penalties" in own
@@ -152,7 +161,10 @@ def test_organizers_edit_the_penalty_types_and_judges_cannot(organizer, floor_ev
     assert signed_in(organizer).post(url, {"types": "Late\n\nDeck error\n"}).status_code == 302
     assert floor_selectors.penalty_types_of(tournament) == ["Late", "Deck error"]
     assert signed_in(judy).post(url, {"types": "Mine"}).status_code == 403
-    assert 'id="penalty-types"' not in signed_in(judy).get(f"/tournaments/{tournament.slug}/judges/").content.decode()
+    assert (
+        'id="penalty-types"'
+        not in signed_in(judy).get(f"/tournaments/{tournament.slug}/judges/").content.decode()
+    )
 
 
 def test_a_bad_penalty_is_a_form_error(floor_event):
@@ -165,6 +177,12 @@ def test_a_bad_penalty_is_a_form_error(floor_event):
     assert response.status_code == 400
     assert "points must be a number from 0.01 to 100" in response.content.decode()
     assert Penalty.objects.count() == 0
-    assert signed_in(judy).post(f"/tournaments/{tournament.slug}/judges/claim/", {"call": "x"}).status_code == 400
-    assert signed_in(judy).post(f"/tournaments/{tournament.slug}/judges/claim/", {"call": "99"}).status_code == 404
+    assert (
+        signed_in(judy).post(f"/tournaments/{tournament.slug}/judges/claim/", {"call": "x"}).status_code
+        == 400
+    )
+    assert (
+        signed_in(judy).post(f"/tournaments/{tournament.slug}/judges/claim/", {"call": "99"}).status_code
+        == 404
+    )
     assert signed_in(judy).post(f"/tournaments/{tournament.slug}/judges/nothing/").status_code == 404
