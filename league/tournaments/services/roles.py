@@ -24,6 +24,7 @@ REMOVED = {
     "judge": Action.JUDGE_REMOVED,
 }
 DOES = {"scorekeeper": "keeps score", "judge": "judges"}
+ALSO = {"scorekeeper": "enter results", "judge": "judge"}
 
 
 def organizer_add(*, tournament: Tournament, by: User, username: Any) -> User:
@@ -64,7 +65,7 @@ def role_add(*, tournament: Tournament, by: User, username: Any, role: Any) -> U
         holders = getattr(tournament, HOLDERS[role])
         if organizes:
             raise UserError(
-                f"{user.get_username()} organizes this tournament: organizers do that too",
+                f"{user.get_username()} organizes this tournament: organizers {ALSO[role]} too",
                 field="username",
             )
         if holders.filter(pk=user.pk).exists():

@@ -186,3 +186,22 @@ def test_a_bad_penalty_is_a_form_error(floor_event):
         == 404
     )
     assert signed_in(judy).post(f"/tournaments/{tournament.slug}/judges/nothing/").status_code == 404
+
+
+def test_an_organizer_adds_a_judge_on_the_page_and_through_the_api(organizer, floor_event):
+    tournament, *_ = floor_event
+    UserFactory(username="kim")
+    response = signed_in(organizer).post(
+        f"/tournaments/{tournament.slug}/organizers/", {"username": "kim", "role": "judge"}, follow=True
+    )
+    assert "kim now judges this tournament." in response.content.decode()
+    assert list(tournament.judges.order_by("username").values_list("username", flat=True)) == ["judy", "kim"]
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(organizer)
+    assert client.delete(f"/api/tournaments/{tournament.pk}/roles/judge/kim/").status_code == 204
+    roles = client.get(f"/api/tournaments/{tournament.pk}/roles/").json()
+    assert roles == [{"username": "organizer", "role": "organizer"}, {"username": "judy", "role": "judge"}]
+    page = signed_in(tournament.judges.get()).get(f"/tournaments/{tournament.slug}/").content.decode()
+    assert 'id="to-judges"' in page
