@@ -300,9 +300,11 @@ def _round_number(tournament: Tournament, value: Any) -> int | None:
 
 
 def _table_of(tournament: Tournament, player: Player, number: int | None) -> Table:
+    if number is None:
+        raise StateConflict("no round is out yet: a game loss needs the player's table", field="kind")
     table = (
         Table.objects.select_related("round__tournament", "match")
-        .filter(round__tournament=tournament, round__number=number or 0, match__seats__player=player)
+        .filter(round__tournament=tournament, round__number=number, match__seats__player=player)
         .exclude(closed_as=Table.Closed.RESET)
         .first()
     )

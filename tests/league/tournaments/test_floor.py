@@ -361,3 +361,56 @@ def test_a_game_loss_at_a_larger_table_without_a_result_waits_for_it(floor_event
     ) == (409, "table 1 has no result yet: enter it first, then give the game loss")
     assert Penalty.objects.count() == 0
     assert JudgeCall.objects.count() == 0
+
+
+def test_hostile_input_is_refused_with_a_message(floor_event):
+    tournament, _, tables, judy = floor_event
+    ada = seated(tables[0])[0]
+    assert refused(
+        floor.penalty_give,
+        tournament=tournament,
+        by=judy,
+        player_id=ada.pk,
+        infraction="Slow play",
+        note="late\x00",
+    ) == (400, "a note cannot hold a control character, such as U+0000")
+    assert refused(
+        floor.penalty_give, tournament=tournament, by=judy, player_id=True, infraction="Slow play"
+    ) == (404, "no such player in this tournament")
+    assert refused(
+        floor.penalty_give,
+        tournament=tournament,
+        by=judy,
+        player_id=ada.pk,
+        infraction="Slow play",
+        kind="points",
+        points="nan",
+    ) == (400, "points must be a number from 0.01 to 100")
+    assert (
+        refused(
+            floor.penalty_give, tournament=tournament, by=judy, player_id=ada.pk, infraction=["Slow play"]
+        )[0]
+        == 400
+    )
+    assert refused(
+        floor.penalty_give,
+        tournament=tournament,
+        by=judy,
+        player_id=ada.pk,
+        infraction="Slow play",
+        round_number=9,
+    ) == (400, "round names a published round of this tournament")
+    assert refused(floor.table_extend, table=tables[0], by=judy, minutes="5") == (
+        400,
+        "minutes must be a whole number from 1 to 30",
+    )
+    assert refused(
+        floor.judge_call_resolve,
+        call=floor.judge_call_open(table=tables[0], by=ada.user),
+        by=judy,
+        note="x" * 1001,
+    ) == (
+        400,
+        "a note has at most 1000 characters",
+    )
+    assert Penalty.objects.count() == 0
