@@ -55,12 +55,12 @@ urlpatterns = [
     path("tournaments/<int:pk>/calls/", floor.CallList.as_view(), name="api-judge-calls"),
     path(
         "tournaments/<int:pk>/calls/<int:call_id>/claim/",
-        floor.CallAction.as_view(verb="claim"),
+        floor.CallClaim.as_view(),
         name="api-judge-call-claim",
     ),
     path(
         "tournaments/<int:pk>/calls/<int:call_id>/resolve/",
-        floor.CallAction.as_view(verb="resolve"),
+        floor.CallResolve.as_view(),
         name="api-judge-call-resolve",
     ),
     path("tournaments/<int:pk>/penalties/", floor.PenaltyList.as_view(), name="api-penalties"),

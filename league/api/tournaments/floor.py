@@ -154,21 +154,29 @@ class CallOpen(APIView):
         return Response(CallSerializer(row).data, status=status.HTTP_201_CREATED)
 
 
-class CallAction(APIView):
+class CallClaim(APIView):
     permission_classes = [IsAuthenticated]
-    verb = "claim"
+
+    @extend_schema(request=None, responses={200: CallSerializer, **STATE_CONFLICT})
+    def post(self, request, pk: str, call_id: int):
+        """A judge takes an open call: the table sees "a judge is coming"."""
+        tournament = _judged(request, pk)
+        call = get_object_or_404(JudgeCall.objects.filter(tournament=tournament), pk=call_id)
+        floor.judge_call_claim(call=call, by=request.user)
+        return Response(CallSerializer(floor_selectors.call_row(call.pk)).data)
+
+
+class CallResolve(APIView):
+    permission_classes = [IsAuthenticated]
 
     @extend_schema(request=ResolveSerializer, responses={200: CallSerializer, **STATE_CONFLICT})
     def post(self, request, pk: str, call_id: int):
-        """Claim a call (the table sees "a judge is coming") or resolve it with a note."""
+        """A judge closes a call (open or claimed) with a note of the ruling."""
+        data = ResolveSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
         tournament = _judged(request, pk)
         call = get_object_or_404(JudgeCall.objects.filter(tournament=tournament), pk=call_id)
-        if self.verb == "claim":
-            floor.judge_call_claim(call=call, by=request.user)
-        else:
-            data = ResolveSerializer(data=request.data)
-            data.is_valid(raise_exception=True)
-            floor.judge_call_resolve(call=call, by=request.user, note=data.validated_data["note"])
+        floor.judge_call_resolve(call=call, by=request.user, note=data.validated_data["note"])
         return Response(CallSerializer(floor_selectors.call_row(call.pk)).data)
 
 
@@ -196,9 +204,9 @@ class TableExtensions(APIView):
     @extend_schema(request=ExtendSerializer, responses={201: TableTimeSerializer, **STATE_CONFLICT})
     def post(self, request, pk: str):
         """A judge gives the table 1 to 30 minutes more than its round (while it has no result)."""
-        table = _published_table(request, pk)
         data = ExtendSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        table = _published_table(request, pk)
         floor.table_extend(table=table, by=request.user, **data.validated_data)
         return Response(TableTimeSerializer(_table_time(table)).data, status=status.HTTP_201_CREATED)
 
@@ -224,9 +232,9 @@ class PenaltyList(APIView):
     def post(self, request, pk: str):
         """A judge gives a registered player a warning, a points penalty (off this event's standings only)
         or a game loss (their table corrected with them placed last; ratings follow)."""
-        tournament = _visible(request, pk)
         data = PenaltyWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        tournament = _visible(request, pk)
         values = data.validated_data
         penalty = floor.penalty_give(
             tournament=tournament,
@@ -256,9 +264,9 @@ class PenaltyTypes(APIView):
     @extend_schema(request=PenaltyTypesSerializer, responses={200: PenaltyTypesSerializer})
     def put(self, request, pk: str):
         """Replace the list (1 to 20 names; organizers only)."""
-        tournament = _visible(request, pk)
         data = PenaltyTypesSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        tournament = _visible(request, pk)
         names = floor.penalty_types_set(
             tournament=tournament, by=request.user, names=data.validated_data["names"]
         )
