@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('notifications', '0010_forfeits_in_a_row'),
+        ('notifications', '0011_round_waiting_kind'),
     ]
 
     operations = [
