@@ -112,7 +112,7 @@ def test_a_call_an_extension_and_a_penalty_on_the_floor(live_server, browser, se
     judge.click(f"#resolve-{call.pk}")
     judge.wait_for_selector("#no-calls")
     assert "Replayed the last turn." in judge.inner_text("#resolved-calls")
-    ada.wait_for_function("document.getElementById('judge-call').innerText.trim() === ''")
+    ada.wait_for_function("() => document.getElementById('judge-call').innerText.trim() === ''")
     ada.wait_for_selector("#call-judge")  # the table may call again, still without a reload
     assert ada.evaluate("window.notReloaded") is True
 
