@@ -13,6 +13,7 @@ from league.api import (
     version_tests,
     views,
 )
+from league.api.tournaments import floor
 
 router = DefaultRouter()
 router.register("players", views.PlayerViewSet, basename="player")
@@ -63,6 +64,23 @@ urlpatterns = [
         "tournaments/<int:pk>/venue-address/",
         private_links.VenueAddress.as_view(),
         name="api-venue-address",
+    ),
+    path("tournaments/<int:pk>/calls/", floor.CallList.as_view(), name="api-judge-calls"),
+    path(
+        "tournaments/<int:pk>/calls/<int:call_id>/claim/",
+        floor.CallClaim.as_view(),
+        name="api-judge-call-claim",
+    ),
+    path(
+        "tournaments/<int:pk>/calls/<int:call_id>/resolve/",
+        floor.CallResolve.as_view(),
+        name="api-judge-call-resolve",
+    ),
+    path("tournaments/<int:pk>/penalties/", floor.PenaltyList.as_view(), name="api-penalties"),
+    path("tournaments/<int:pk>/penalty-types/", floor.PenaltyTypes.as_view(), name="api-penalty-types"),
+    path("tournament-tables/<int:pk>/call/", floor.CallOpen.as_view(), name="api-table-call"),
+    path(
+        "tournament-tables/<int:pk>/extensions/", floor.TableExtensions.as_view(), name="api-table-extensions"
     ),
     path("", include(router.urls)),
 ]

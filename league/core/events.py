@@ -18,6 +18,8 @@ Each signal, when it is sent, and its payload:
   `tournament_id`, `table_id`, `report_id`, `user_ids` (who must confirm).
 - `result_disputed`: a seated player disputes a report or a stored result. `tournament_id`, `table_id`,
   `dispute_id`.
+- `judge_called`: a player at a table calls a judge (one open call per table). `tournament_id`, `table_id`,
+  `call_id`.
 - `dispute_settled`: an organizer's entry settles open disputes of a match. `dispute_ids`.
 - `player_invited`: an organizer invites a player into a tournament. `tournament_id`, `player_id`.
 - `tournament_finished`: a tournament's status becomes finished. `tournament_id`.
@@ -51,6 +53,7 @@ result_recorded = Signal()
 report_awaiting_confirmation = Signal()
 result_disputed = Signal()
 dispute_settled = Signal()
+judge_called = Signal()
 player_invited = Signal()
 tournament_finished = Signal()
 round_waiting = Signal()

@@ -85,6 +85,7 @@ class Event(models.TextChoices):
     TABLE_READY = "table.ready", "table.ready: tables get their players"
     RESULT_RECORDED = "result.recorded", "result.recorded: a result is stored at a table"
     RESULT_DISPUTED = "result.disputed", "result.disputed: a player disputes a result"
+    JUDGE_CALLED = "judge.called", "judge.called: a player calls a judge to their table"
     TOURNAMENT_FINISHED = "tournament.finished", "tournament.finished: the tournament finishes"
     LEAGUE_ROUND_RATED = "league.round_rated", "league.round_rated: a bot-league round is played and rated"
     SEASON_TABLE_CHANGED = "season.table_changed", "season.table_changed: a season's table changed"
@@ -94,6 +95,7 @@ TOURNAMENT_EVENTS = [
     Event.TABLE_READY,
     Event.RESULT_RECORDED,
     Event.RESULT_DISPUTED,
+    Event.JUDGE_CALLED,
     Event.TOURNAMENT_FINISHED,
 ]
 LEAGUE_EVENTS = [Event.LEAGUE_ROUND_RATED]

@@ -13,7 +13,7 @@ from league.results.models import ResultVersion
 from league.seasons.models import Season
 from league.seasons.selectors import season_table, table_version
 from league.tournaments.history import load_history
-from league.tournaments.models import Table, Tournament
+from league.tournaments.models import JudgeCall, Table, Tournament
 from league.tournaments.selectors import standing_rows_of
 
 
@@ -111,6 +111,25 @@ def result_disputed(*, tournament_id: int, table_id: int, dispute_id: int) -> di
         "tournament": tournament_data(tournament),
         "table": table_data(table, seats),
         "dispute": dispute_id,
+    }
+
+
+def judge_called(*, tournament_id: int, table_id: int, call_id: int) -> dict[str, Any] | None:
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    tables = _tables([table_id])
+    call = JudgeCall.objects.select_related("caller").filter(pk=call_id).first()
+    if tournament is None or not tables or call is None:
+        return None
+    table = tables[0]
+    seats = _seats([table.match_id]).get(table.match_id, []) if table.match_id else []
+    return {
+        "tournament": tournament_data(tournament),
+        "table": table_data(table, seats),
+        "call": {
+            "id": call.pk,
+            "caller": {"id": call.caller_id, "name": call.caller.name},
+            "opened_at": call.opened_at.isoformat(),
+        },
     }
 
 

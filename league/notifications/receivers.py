@@ -36,6 +36,7 @@ HOOKED = {
     events.table_ready: Event.TABLE_READY,
     events.result_recorded: Event.RESULT_RECORDED,
     events.result_disputed: Event.RESULT_DISPUTED,
+    events.judge_called: Event.JUDGE_CALLED,
     events.tournament_finished: Event.TOURNAMENT_FINISHED,
     events.league_round_rated: Event.LEAGUE_ROUND_RATED,
 }
@@ -52,6 +53,7 @@ PAYLOADS = {
     "bot_forfeited": ("bot_id", "league_id", "match_id", "streak", "withdrawn"),
     "player_invited": ("tournament_id", "player_id"),
     Event.RESULT_RECORDED: ("tournament_id", "table_id", "version_id"),
+    Event.JUDGE_CALLED: ("tournament_id", "table_id", "call_id"),
     Event.LEAGUE_ROUND_RATED: ("league_id", "round_number"),
 }
 

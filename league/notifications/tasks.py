@@ -95,6 +95,8 @@ def _key(event: str, payload: dict[str, Any]) -> str:
         return f"{event}:{payload['version_id']}"
     if event == Event.RESULT_DISPUTED:
         return f"{event}:{payload['dispute_id']}"
+    if event == Event.JUDGE_CALLED:
+        return f"{event}:{payload['call_id']}"
     if event == Event.TOURNAMENT_FINISHED:
         return f"{event}:{payload['tournament_id']}"
     if event == Event.SEASON_TABLE_CHANGED:
@@ -106,6 +108,7 @@ DATA: dict[str, Callable[..., dict[str, Any] | None]] = {
     Event.TABLE_READY: payloads.table_ready,
     Event.RESULT_RECORDED: payloads.result_recorded,
     Event.RESULT_DISPUTED: payloads.result_disputed,
+    Event.JUDGE_CALLED: payloads.judge_called,
     Event.TOURNAMENT_FINISHED: payloads.tournament_finished,
     Event.LEAGUE_ROUND_RATED: payloads.league_round_rated,
     Event.SEASON_TABLE_CHANGED: payloads.season_table_changed,

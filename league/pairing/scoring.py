@@ -166,6 +166,7 @@ class Standing:
     cumulative: float = 0.0
     requested_byes: int = 0
     group: str = ""
+    penalty: float = 0.0  # points taken off by penalties (already out of `points`)
 
 
 @dataclass
@@ -269,16 +270,22 @@ def compute_standings(
     scoring: Scoring | None = None,
     tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
     bye_table_size: int = 2,
+    penalties: Mapping[Any, float] | None = None,
 ) -> list[Standing]:
     """Standings from played rounds, ordered by `tiebreaks` (then seed). Every player in `seeds` appears.
 
     A late entry simply has no results for the rounds before they joined, so they start at zero points.
+    `penalties` (player → points) come off the players' points before anything is ranked, so their
+    opponents' tie-breaks see them too; each line says how many (`Standing.penalty`).
     """
     scoring = scoring or Scoring()
     unknown = [name for name in tiebreaks if name not in TIEBREAKS]
     if unknown:
         raise PairingError(f"unknown tie-break {unknown[0]!r}; choose from {', '.join(TIEBREAKS)}")
     tallies = _tally(seeds, rounds, scoring, bye_table_size)
+    penalties = {player: points for player, points in (penalties or {}).items() if player in tallies}
+    for player, points in penalties.items():
+        tallies[player].points -= points
     values: dict[PlayerId, dict[str, Any]] = {}
     for player, tally in tallies.items():
         line = {
@@ -308,6 +315,7 @@ def compute_standings(
             opponents_match_win_percentage=values[player]["opponents_match_win_percentage"],
             cumulative=values[player]["cumulative"],
             requested_byes=tallies[player].requested_byes,
+            penalty=_tidy(penalties.get(player, 0.0)),
         )
         for position, player in enumerate(ordered, start=1)
     ]

@@ -344,6 +344,8 @@ SPECTACULAR_SETTINGS = {
         "LeagueStatusEnum": "league.bots.models.BotLeague.Status",
         "VersionTestStateEnum": "league.bots.models.VersionTest.State",
         "VersionTestVerdictEnum": "league.bots.models.VersionTest.Verdict",
+        "PenaltyKindEnum": "league.tournaments.floor_models.Penalty.Kind",
+        "TableTimerStateEnum": "league.api.tournaments.floor.TIMER_STATES",
     },
 }
 

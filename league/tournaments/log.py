@@ -218,7 +218,24 @@ WORDING: dict[str, Callable[[dict, str], str]] = {
         f"Settled the dispute of {_table_of(d)} with result version {d.get('version')}"
     ),
     Action.RESULT_WITHDRAWN: lambda d, z: f"{d.get('player')} took back their report of {_table_of(d)}",
+    Action.JUDGE_ADDED: lambda d, z: _role(d, "Added", "a judge"),
+    Action.JUDGE_REMOVED: lambda d, z: _role(d, "Removed", "a judge"),
+    Action.TABLE_EXTENDED: lambda d, z: (
+        f"Gave table {d.get('table')} of round {d.get('round')} {d.get('minutes')} minutes of extra time"
+    ),
+    Action.PENALTY_GIVEN: lambda d, z: (
+        f"Gave {d.get('player')} a {_penalty_kind(d)} for {d.get('infraction')}"
+        + (f" in round {d.get('round')}" if d.get("round") else "")
+    ),
+    Action.PENALTY_TYPES_CHANGED: lambda d, z: f"Set the penalty types: {', '.join(d.get('types', []))}",
 }
+
+
+def _penalty_kind(details: dict) -> str:
+    kind = details.get("kind")
+    if kind == "points":
+        return f"points penalty (−{details.get('points')})"
+    return "game loss" if kind == "game_loss" else "warning"
 
 
 def _waiting(d: dict) -> str:

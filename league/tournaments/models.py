@@ -177,6 +177,12 @@ class Tournament(models.Model):
         blank=True,
         help_text="Who enter and correct results only (organizers do that too).",
     )
+    judges = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        related_name="judged_tournaments",
+        blank=True,
+        help_text="Who answer judge calls, give extensions and penalties, and enter and correct results.",
+    )
     time_zone = models.CharField(
         max_length=64,
         default=default_time_zone,
@@ -597,6 +603,11 @@ class AuditEntry(models.Model):
         TABLE_CLOSE_UNDONE = "table.close_undone", "Table closing undone"
         RESULT_CORRECTED = "result.corrected", "Result corrected"
         DISPUTE_SETTLED = "result.dispute_settled", "Dispute settled"
+        JUDGE_ADDED = "judge.added", "Judge added"
+        JUDGE_REMOVED = "judge.removed", "Judge removed"
+        TABLE_EXTENDED = "table.extended", "Table given extra time"
+        PENALTY_GIVEN = "penalty.given", "Penalty given"
+        PENALTY_TYPES_CHANGED = "penalty.types_changed", "Penalty types changed"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(
@@ -658,3 +669,13 @@ class StandingsChunk(models.Model):
 
     def __str__(self) -> str:
         return f"Standings of {self.tournament_id} ({self.key[:8]}), chunk {self.index}"
+
+
+# The floor's rows (judge calls, extensions, penalties) live in their own module; imported here so that the
+# app registers them.
+from league.tournaments.floor_models import (  # noqa: E402, F401
+    JudgeCall,
+    Penalty,
+    PenaltyType,
+    TableExtension,
+)

@@ -303,7 +303,7 @@ def round_page(
         else None,
         quality=round_row.quality if round_row is not None else view.row.quality,
         next_waiting=next_waiting,
-        can_score=organizer or selectors.is_scorekeeper(user, tournament),
+        can_score=organizer or selectors.can_score(user, tournament),
         planned_start=planned.starts_at if planned else None,
         flowing=flows(tournament, number),
         reports=report_selectors.round_reports(view.tables) if not draft else None,

@@ -25,7 +25,7 @@ from league.pairing import (
     single_elimination_bracket,
     top_cut,
 )
-from league.tournaments import seam
+from league.tournaments import floor_selectors, seam
 from league.tournaments.history import History
 from league.tournaments.models import Tournament
 
@@ -56,7 +56,9 @@ class StandingRow(Standing):
 
 
 def standings_of(history: History, *, last_round: int | None = None) -> list[Standing]:
-    """Standings of every player who took part, ordered by the tournament's tie-breaks, then seed; once an
+    """Standings of every player who took part, ordered by the tournament's tie-breaks, then seed, with the
+    points of points penalties taken off (`floor_selectors.penalty_points`: the standings only, never
+    ratings; `Standing.penalty` says how many); once an
     elimination (or a stage sequence's top cut) has a published round, ordered by its placement (the
     bracket), each line naming the rule of its group (`league.pairing.placement`)."""
     tournament = history.tournament
@@ -70,6 +72,7 @@ def standings_of(history: History, *, last_round: int | None = None) -> list[Sta
             seam.scoring_of(tournament),
             seam.tiebreaks_of(tournament),
             bye_table_size=tournament.table_size,
+            penalties=floor_selectors.penalty_points(tournament.pk, last_round=last_round),
         )
         if last_round is None:
             groups = _placement(history)

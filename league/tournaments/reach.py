@@ -1,6 +1,7 @@
 """Reach: which players a user may put into a tournament, or act for, without asking them. One rule, read by
 registration (one by one, in batch, on the pages and in the API), by claim links (`league.accounts`), and by
-whatever later gives people power over players (clubs, judges).
+whatever later gives people power over players (clubs), and judges: `may_judge` is who judges an event,
+`judge_reaches` whom they may penalize.
 
 An organizer of a tournament reaches:
 - a walk-in they create now (a name nobody has: `registration_add` makes the player);
@@ -18,7 +19,7 @@ from django.contrib.auth.models import AnonymousUser, User
 
 from league.players.models import Player
 from league.tournaments.models import Registration, Tournament
-from league.tournaments.selectors import is_organizer
+from league.tournaments.selectors import is_judge, is_organizer
 
 ASKED = (Registration.Status.WAITLISTED, Registration.Status.PENDING, Registration.Status.DECLINED)
 
@@ -71,4 +72,24 @@ def out_of_reach_message(player: Player) -> str:
     return (
         f"a player called {player.name} already exists and is not one of your walk-ins: add a distinguishing "
         "word, or invite them by user name"
+    )
+
+
+def may_judge(user: User | AnonymousUser | None, tournament: Tournament) -> bool:
+    """Whether `user` judges `tournament`: answers its judge calls, gives its tables extra time and its
+    players penalties (and enters and corrects its results). Its judges, its organizers and site staff: a
+    judge of one event has no power in another, and never over the event's settings."""
+    if user is None or not user.is_authenticated:
+        return False
+    return is_organizer(user, tournament) or is_judge(user, tournament)
+
+
+def judge_reaches(user: User | AnonymousUser | None, player: Player, tournament: Tournament) -> bool:
+    """Whether `user` may penalize `player` in `tournament`: they judge it (`may_judge`) and the player is
+    registered there (in any state but an invitation)."""
+    return (
+        may_judge(user, tournament)
+        and tournament.registrations.filter(player=player)
+        .exclude(status=Registration.Status.INVITED)
+        .exists()
     )

@@ -38,9 +38,18 @@ def is_scorekeeper(user: User | AnonymousUser | None, tournament: Tournament) ->
     return tournament.scorekeepers.filter(pk=user.pk).exists()
 
 
+def is_judge(user: User | AnonymousUser | None, tournament: Tournament) -> bool:
+    """A judge of this tournament (answers calls, gives extensions and penalties, enters results; never
+    the settings). `reach.may_judge` is the rule that adds organizers and staff."""
+    if user is None or not user.is_authenticated:
+        return False
+    return tournament.judges.filter(pk=user.pk).exists()
+
+
 def can_score(user: User | AnonymousUser | None, tournament: Tournament) -> bool:
-    """Whether the user enters and corrects the tournament's results: its organizers, staff, scorekeepers."""
-    return is_organizer(user, tournament) or is_scorekeeper(user, tournament)
+    """Whether the user enters and corrects the tournament's results: its organizers, staff, scorekeepers
+    and judges."""
+    return is_organizer(user, tournament) or is_scorekeeper(user, tournament) or is_judge(user, tournament)
 
 
 def shows_short_names(user: User | AnonymousUser | None, tournament: Tournament) -> bool:
@@ -52,16 +61,19 @@ def shows_short_names(user: User | AnonymousUser | None, tournament: Tournament)
 @dataclass(frozen=True)
 class Role:
     username: str
-    role: str  # "organizer" or "scorekeeper"
+    role: str  # "organizer", "scorekeeper" or "judge"
 
 
 def roles(tournament: Tournament) -> list[Role]:
-    """The tournament's organizers, then its scorekeepers, each by user name."""
+    """The tournament's organizers, then its scorekeepers, then its judges, each by user name."""
     organizers = tournament.organizers.order_by("username").values_list("username", flat=True)
     scorekeepers = tournament.scorekeepers.order_by("username").values_list("username", flat=True)
-    return [Role(name, "organizer") for name in organizers] + [
-        Role(name, "scorekeeper") for name in scorekeepers
-    ]
+    judges = tournament.judges.order_by("username").values_list("username", flat=True)
+    return (
+        [Role(name, "organizer") for name in organizers]
+        + [Role(name, "scorekeeper") for name in scorekeepers]
+        + [Role(name, "judge") for name in judges]
+    )
 
 
 WAITLIST_ORDER = ("queued_at", "id")

@@ -11,8 +11,9 @@ byes, requested byes, sit-outs, walkovers), its registrations (per status: how m
 player ids alone and times their seed, round entered and round left, so that any player's change of
 status, seed or rounds changes a sum), and its tables with their matches (how many, the newest, how many
 closed, and the sum of the matches' result versions: every result, correction, void, no-show, forfeit and
-bracket reset adds a version). A result entered on the match's own page, an admin edit or a drop changes
-it just the same. Four aggregate queries, whatever the size of the tournament.
+bracket reset adds a version), and its points penalties (how many, the newest, their sum). A result
+entered on the match's own page, an admin edit or a drop changes it just the same. Five aggregate queries,
+whatever the size of the tournament.
 
 Names are not stored: rows are turned into `selectors.StandingRow`s with the players' current names for the
 rows a page shows (`StandingsList`).
@@ -43,7 +44,7 @@ from django.utils import timezone
 
 from league.core.errors import UserError
 from league.pairing import Standing
-from league.tournaments import ranking, selectors
+from league.tournaments import floor_selectors, ranking, selectors
 from league.tournaments.history import History, entries_of, load_history
 from league.tournaments.models import Registration, StandingsChunk, StandingsSnapshot, Table, Tournament
 
@@ -80,8 +81,9 @@ def fingerprint(tournament: Tournament) -> str:
         closed=Count("id", filter=~Q(closed_as=Table.Closed.NO)),
         versions=Sum("match__result_version"),
     )
+    penalties = floor_selectors.penalties_fingerprint(tournament.pk)
     digest = hashlib.blake2b(digest_size=20)
-    for part in (settings, rounds, registrations, sorted(tables.items())):
+    for part in (settings, rounds, registrations, sorted(tables.items()), penalties):
         digest.update(repr(part).encode())
         digest.update(b"\0")
     return digest.hexdigest()

@@ -69,5 +69,10 @@ def timer_view(round_row: Round, at: datetime | None = None) -> TimerView | None
     if round_row.timer_paused_remaining is not None:
         return TimerView("paused", round_row.timer_duration_seconds, round_row.timer_paused_remaining, None)
     ends_at = cast(datetime, round_row.timer_ends_at)  # a timer that is not paused runs to its end
-    left = max(0, math.ceil((ends_at - (at or now())) / timedelta(seconds=1)))
+    left = seconds_until(ends_at, at)
     return TimerView("running" if left else "over", round_row.timer_duration_seconds, left, ends_at)
+
+
+def seconds_until(ends_at: datetime, at: datetime | None = None) -> int:
+    """Whole seconds from `at` (default now) to `ends_at`, rounded up; 0 once it has passed."""
+    return max(0, math.ceil((ends_at - (at or now())) / timedelta(seconds=1)))

@@ -508,7 +508,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Regist
     @action(
         detail=True,
         methods=["delete"],
-        url_path=r"roles/(?P<role>organizer|scorekeeper)/(?P<username>[\w.@+-]+)",
+        url_path=r"roles/(?P<role>organizer|scorekeeper|judge)/(?P<username>[\w.@+-]+)",
     )
     def role(self, request, pk=None, role=None, username=None):
         """Take a role away; a tournament keeps at least one organizer."""

@@ -9,7 +9,8 @@ of an earlier round updates standings and tie-breaks at once.
 
 The writes live in one module per part of a tournament (`settings`, `roles`, `lifecycle`, `registrations`,
 `signup` and `batch`, `byes`, `rounds`, `tables`, `reports`, `brackets`, `timer`, `links`); this package
-is their one entry point, so callers write `services.round_generate(...)` whichever module holds it.
+is their one entry point (the floor's writes, `floor`, are imported as their module), so callers write
+`services.round_generate(...)` whichever module holds it.
 """
 
 from league.tournaments.services.audit import audit

@@ -1,4 +1,5 @@
-"""A tournament's roles: who organizes it and who keeps its score."""
+"""A tournament's roles: who organizes it, who keeps its score and who judges it (answers calls, gives
+extensions and penalties, enters and corrects results: `reach.may_judge`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,16 @@ from league.tournaments.models import Tournament
 from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.common import check_organizer, tournament_locked
 
-ROLES = ("organizer", "scorekeeper")
+ROLES = ("organizer", "scorekeeper", "judge")
+HOLDERS = {"scorekeeper": "scorekeepers", "judge": "judges"}
+ADDED = {"scorekeeper": Action.SCOREKEEPER_ADDED, "judge": Action.JUDGE_ADDED}
+REMOVED = {
+    "organizer": Action.ORGANIZER_REMOVED,
+    "scorekeeper": Action.SCOREKEEPER_REMOVED,
+    "judge": Action.JUDGE_REMOVED,
+}
+DOES = {"scorekeeper": "keeps score", "judge": "judges"}
+ALSO = {"scorekeeper": "enter results", "judge": "judge"}
 
 
 def organizer_add(*, tournament: Tournament, by: User, username: Any) -> User:
@@ -23,9 +33,11 @@ def organizer_add(*, tournament: Tournament, by: User, username: Any) -> User:
 
 
 def role_add(*, tournament: Tournament, by: User, username: Any, role: Any) -> User:
-    """Give the user called `username` a role in the tournament: `organizer` (everything) or `scorekeeper`
-    (enters and corrects results only). An organizer added as a scorekeeper is refused (organizers enter
-    results too); a scorekeeper added as an organizer becomes one.
+    """Give the user called `username` a role in the tournament: `organizer` (everything), `scorekeeper`
+    (enters and corrects results only) or `judge` (answers calls, gives extensions and penalties, enters and
+    corrects results; never the settings). An organizer added as a scorekeeper or judge is refused
+    (organizers do all that too); a scorekeeper or judge added as an organizer becomes one. One user may
+    keep score and judge.
 
     The name is matched case-insensitively, as sign-up keeps names unique regardless of case.
 
@@ -46,20 +58,22 @@ def role_add(*, tournament: Tournament, by: User, username: Any, role: Any) -> U
         if role == "organizer":
             if not organizes:
                 tournament.scorekeepers.remove(user)
+                tournament.judges.remove(user)
                 tournament.organizers.add(user)
                 audit(tournament, by, Action.ORGANIZER_ADDED, user=user.get_username())
-        elif organizes:
+            return user
+        holders = getattr(tournament, HOLDERS[role])
+        if organizes:
             raise UserError(
-                f"{user.get_username()} organizes this tournament: organizers enter results too",
+                f"{user.get_username()} organizes this tournament: organizers {ALSO[role]} too",
                 field="username",
             )
-        elif tournament.scorekeepers.filter(pk=user.pk).exists():
+        if holders.filter(pk=user.pk).exists():
             raise UserError(
-                f"{user.get_username()} keeps score here already", field="username", code=ErrorCode.DUPLICATE
+                f"{user.get_username()} {DOES[role]} here already", field="username", code=ErrorCode.DUPLICATE
             )
-        else:
-            tournament.scorekeepers.add(user)
-            audit(tournament, by, Action.SCOREKEEPER_ADDED, user=user.get_username())
+        holders.add(user)
+        audit(tournament, by, ADDED[role], user=user.get_username())
     return user
 
 
@@ -71,7 +85,7 @@ def role_remove(*, tournament: Tournament, by: User, username: Any, role: Any) -
         raise UserError(f"role is one of {', '.join(ROLES)}", field="role")
     with transaction.atomic():
         tournament = tournament_locked(tournament)
-        holders = tournament.organizers if role == "organizer" else tournament.scorekeepers
+        holders = tournament.organizers if role == "organizer" else getattr(tournament, HOLDERS[role])
         user = (
             holders.filter(username__iexact=username.strip()).first() if isinstance(username, str) else None
         )
@@ -80,6 +94,5 @@ def role_remove(*, tournament: Tournament, by: User, username: Any, role: Any) -
         if role == "organizer" and tournament.organizers.count() == 1:
             raise StateConflict("a tournament keeps at least one organizer: add another one first")
         holders.remove(user)
-        removed = Action.ORGANIZER_REMOVED if role == "organizer" else Action.SCOREKEEPER_REMOVED
-        audit(tournament, by, removed, user=user.get_username())
+        audit(tournament, by, REMOVED[role], user=user.get_username())
     return user

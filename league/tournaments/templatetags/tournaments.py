@@ -151,10 +151,18 @@ def standings_rows(context, standings, tiebreak_columns, tournament) -> str:
         parts.append(
             f'\n<tr><td class="num">{escape(row.rank)}</td>'
             f'<td class="name"><a href="{href}">{bdi(person_name(row.name, short))}</a>{status}</td>\n'
-            f'<td class="num">{points(row.points)}</td>{cells}<td class="num">{escape(row.played)}</td>'
+            f'<td class="num">{points(row.points)}{_penalty_mark(row)}</td>{cells}'
+            f'<td class="num">{escape(row.played)}</td>'
             f'<td class="num wide-only">{escape(row.seed)}</td></tr>\n'
         )
     return mark_safe("".join(parts))
+
+
+def _penalty_mark(row) -> str:
+    """After a player's points, the points penalties took off them (the reason is listed under the
+    standings: `floor.standings_penalties`)."""
+    taken = getattr(row, "penalty", 0)
+    return f' <small class="penalty-mark">(−{points(taken)} penalty)</small>' if taken else ""
 
 
 ORDINAL_ENDINGS = {1: "st", 2: "nd", 3: "rd"}

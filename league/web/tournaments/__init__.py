@@ -16,6 +16,7 @@ from league.web.tournaments import (
     detail,
     entries,
     exports,
+    judging,
     log,
     private_links,
     room,
@@ -60,6 +61,11 @@ urlpatterns = [
         tables.table_close_undo,
         name="close-undo",
     ),
+    path(
+        "<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/judge/",
+        judging.table_call,
+        name="call-judge",
+    ),
     path("<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/", tables.table_page, name="table"),
     path(
         "<name_slug:slug>/rounds/<int:number>/tables/<int:table_number>/<str:action>/",
@@ -80,5 +86,7 @@ urlpatterns = [
     path("<name_slug:slug>/organizers/remove/", desk.role_remove, name="organizers-remove"),
     path("<name_slug:slug>/organizers/names/", desk.names_set, name="organizers-names"),
     path("<name_slug:slug>/private-links/", private_links.links_page, name="private-links"),
+    path("<name_slug:slug>/judges/", judging.judge_page, name="judges"),
+    path("<name_slug:slug>/judges/<str:action>/", judging.judge_action, name="judge-action"),
     path("<name_slug:slug>/<str:action>/", detail.tournament_action, name="action"),
 ]

@@ -169,8 +169,8 @@ def roles_page(request: HttpRequest, slug: str) -> HttpResponse:
     role = form.cleaned_data["role"]
     messages.success(
         request,
-        f"{user.get_username()} now {'organizes' if role == 'organizer' else 'keeps score at'} "
-        "this tournament.",
+        f"{user.get_username()} now "
+        f"{ {'organizer': 'organizes', 'judge': 'judges'}.get(role, 'keeps score at') } this tournament.",
     )
     return redirect("tournaments:organizers", slug=tournament.slug)
 

@@ -23,7 +23,7 @@ from league.core.errors import UserError
 from league.core.forms import add_user_error
 from league.players.selectors import player_of
 from league.seasons.selectors import invitations_of_event, seasons_of_event
-from league.tournaments import pages, report_selectors, round_selectors, selectors, services
+from league.tournaments import pages, reach, report_selectors, round_selectors, selectors, services
 from league.tournaments.forms import (
     CloneForm,
     CreateSignupForm,
@@ -130,6 +130,7 @@ def detail_response(
     )
     context = {
         **_live_context(page, shows_short_names(request)),
+        "may_judge": reach.may_judge(request.user, tournament),
         "next_table": page.next_table,
         "game_name": page.game_name,
         "last_round": page.last_round,

@@ -42,10 +42,18 @@ from league.core.errors import UserError
 from league.core.throttling import WINDOW_SECONDS, client_address, declared_venue, take, used_up
 from league.players.models import Player
 from league.results.forms import ResultForm
-from league.tournaments import link_selectors, report_selectors, round_selectors, selectors, services
+from league.tournaments import (
+    floor_selectors,
+    link_selectors,
+    report_selectors,
+    round_selectors,
+    selectors,
+    services,
+)
 from league.tournaments.formats import table_cut
 from league.tournaments.forms import AdvancingForm
 from league.tournaments.models import PrivateLink, Registration, Table, Tournament
+from league.tournaments.services import floor
 from league.web.tournaments.detail import detail_response
 
 NO_LINK = (
@@ -57,6 +65,7 @@ DONE = {
     "confirm": "Confirmed.",
     "stored": "Confirmed: everyone agreed, the result is stored.",
     "withdraw": "Your report is taken back: report the result again once it is right.",
+    "call": "A judge is called: stay at your table, they come as soon as they can.",
     "email": "Saved: we mail you when your next table is out.",
     "email_cleared": "Address removed: we mail you nothing.",
 }
@@ -128,10 +137,13 @@ def _post(request: HttpRequest, link: PrivateLink, table: Table | None) -> str:
     if action == "email":
         services.private_link_email(link=link, email=request.POST.get("email", ""))
         return "email" if link.email else "email_cleared"
-    if action not in ("report", "confirm", "withdraw"):
+    if action not in ("report", "confirm", "withdraw", "call"):
         raise UserError("no such action", field="action")
     if table is None:
         raise UserError("you have no table in the current round")
+    if action == "call":
+        floor.judge_call_open(table=table, by=None, holder=holder)
+        return "call"
     if action == "withdraw":
         services.table_report_withdraw(
             table=table, by=None, report_id=_int(request.POST.get("report")), holder=holder
@@ -186,6 +198,7 @@ def _page(
         "until": link_selectors.links_work_until(tournament),
         "attached": registration.player.user_id is not None,
         "holder_email": link.email,  # the holder's own address, on the holder's own page
+        "my_penalties": floor_selectors.penalties_of(tournament, registration.player_id),
     }
     if table is None:
         context["no_table"] = link_selectors.no_table_reason(link)
@@ -205,6 +218,7 @@ def _page(
         reporting = report_selectors.table_reporting(table, None, views, holder=registration.player)
         cut = table_cut(tournament, table.round.number, table.label)
         context |= {
+            "judge_call": floor_selectors.table_call(table),
             "seats": views,
             "match": table.match,
             "reporting": reporting,

@@ -34,7 +34,7 @@ from league.accounts.zones import reads_no_session
 from league.core.bounds import whole_number
 from league.core.catalogue import game_name, game_spec
 from league.core.errors import UserError
-from league.tournaments import pages, round_selectors, selectors, services, snapshots
+from league.tournaments import floor_selectors, pages, round_selectors, selectors, services, snapshots
 from league.tournaments.history import load_history
 from league.tournaments.models import Round, Tournament
 from league.web.drawing import bracket
@@ -56,7 +56,15 @@ def _round_context(request: HttpRequest, slug: str, number: int) -> dict:
         "game_name": game_name(tournament.game_id),
         "organizer": organizer,
         "round": view,
+        "extended": _extended(view),
     }
+
+
+def _extended(view) -> dict:
+    """Table id → its extra time (`floor_selectors.ExtendedTable`) in a published round; empty otherwise."""
+    if view is None or view.row.status != Round.Status.PUBLISHED:
+        return {}
+    return {item.id: item for item in floor_selectors.extended_tables(view.row)}
 
 
 def round_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -114,6 +122,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
         "short_names": tournament.short_names,  # the screen shows what the public sees
         "game_name": game_name(tournament.game_id),
         "round": current,
+        "extended": _extended(current),
         "show": _choice(request, "show", PROJECTOR_SHOWS),
         "standings": standings[:top],
         "stale_seconds": standings.stale_seconds,

@@ -11,12 +11,12 @@ from django.views.decorators.http import require_POST
 from league.core.bidi import isolated
 from league.core.errors import UserError
 from league.players.selectors import player_of
-from league.tournaments import pages, round_selectors, selectors, services
+from league.tournaments import floor_selectors, pages, round_selectors, selectors, services
 from league.tournaments.forms import (
     MoveForm,
     SwapForm,
 )
-from league.tournaments.models import Tournament
+from league.tournaments.models import Round, Tournament
 from league.web.tournaments.common import (
     int_field,
     require_organizer,
@@ -62,6 +62,9 @@ def round_page_response(request, tournament, number, *, status=200, error="", sw
         "my_player_id": page.my_player_id,
         "can_generate_next": page.can_generate_next,
         "warnings": page.warnings,
+        "extended": floor_selectors.extended_tables(page.round.row)
+        if page.round.row.status == Round.Status.PUBLISHED
+        else [],
     }
     return render(request, "tournaments/round.html", context, status=status)
 

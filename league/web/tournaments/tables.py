@@ -15,7 +15,7 @@ from league.core.errors import UserError
 from league.results.entry import result_entry_form
 from league.results.forms import ResultForm
 from league.results.selectors import counting_advancing
-from league.tournaments import pages, report_selectors, selectors, services
+from league.tournaments import floor_selectors, pages, reach, report_selectors, selectors, services
 from league.tournaments.formats import table_cut
 from league.tournaments.forms import (
     AdvancingForm,
@@ -230,8 +230,23 @@ def table_page_response(
         "error": error,
         "can_score": selectors.can_score(request.user, tournament),
         "self_report": tournament.result_reporting == Tournament.Reporting.SELF_REPORT,
+        **_floor(request, tournament, table, [seat.player_id for seat in seats]),
     }
     return render(request, "tournaments/table.html", context, status=status)
+
+
+def _floor(request: HttpRequest, tournament: Tournament, table: Table, seated: list[int]) -> dict:
+    """The floor's part of a table's page: the open judge call (everyone sees "a judge is coming"), whether
+    the signed-in reader sits at the table (and may call a judge), their own warnings and penalties
+    (nobody else's), and whether the reader judges."""
+    player = selectors.player_of(request.user) if request.user.is_authenticated else None
+    me = player.pk if player is not None else None
+    return {
+        "judge_call": floor_selectors.table_call(table),
+        "seated_me": me in seated,
+        "my_penalties": floor_selectors.penalties_of(tournament, me) if me else [],
+        "may_judge": reach.may_judge(request.user, tournament),
+    }
 
 
 def table_page(request: HttpRequest, slug: str, number: int, table_number: int) -> HttpResponse:

@@ -23,6 +23,7 @@ from league.matches.models import MatchSeat
 from league.notifications import delivery, webhooks
 from league.notifications.models import Attempt, Delivery, Webhook
 from league.tournaments import services as tournament_services
+from league.tournaments.services import floor
 from tests.factories import StaffFactory, UserFactory
 from tests.league.bots.conftest import make_bots, make_league
 
@@ -452,7 +453,7 @@ def test_registration_checks_the_events_for_its_scope(cup, orga):
         hook(cup, orga, "https://example.com/", ["league.round_rated"])
     assert refused.value.message == (
         "unknown event 'league.round_rated' here: choose among table.ready, result.recorded, "
-        "result.disputed, tournament.finished"
+        "result.disputed, judge.called, tournament.finished"
     )
 
 
@@ -556,3 +557,22 @@ def test_a_bot_league_sends_each_round_once_it_is_played_and_rated(
     }
     assert sorted(row["matches"] for row in last["standings"]) == [6] * 6  # its last round finished it
     assert Delivery.objects.filter(webhook=webhook, status="delivered").count() == 3
+
+
+def test_a_judge_call_is_delivered_as_judge_called(
+    eager, allow_loopback, cup, orga, people, receiver, django_capture_on_commit_callbacks
+):
+    hook(cup, orga, receiver.url, events=("judge.called",))
+    round_row = publish(cup, orga, django_capture_on_commit_callbacks)
+    table = round_row.tables.get()
+    ada = people[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        call = floor.judge_call_open(table=table, by=ada)
+    [body] = receiver.bodies()
+    assert body["event"] == "judge.called"
+    assert body["data"]["call"] == {
+        "id": call.pk,
+        "caller": {"id": call.caller_id, "name": "Ada"},
+        "opened_at": call.opened_at.isoformat(),
+    }
+    assert (body["data"]["tournament"]["slug"], body["data"]["table"]["number"]) == ("club-cup", 1)

@@ -16,7 +16,7 @@ from league.core.errors import UserError
 from league.players.services import player_update
 from league.tournaments import services
 from league.tournaments.models import Registration, Tournament
-from league.tournaments.services import BatchEntry
+from league.tournaments.services import BatchEntry, floor
 from league.tournaments.services.tables import table_record
 from tests.factories import UserFactory
 from tests.factories import tournaments as helpers
@@ -367,6 +367,52 @@ def _tournament_finish(organizer):
     return tournament, lambda: services.tournament_finish(tournament=tournament, by=organizer)
 
 
+def _called(organizer):
+    """A published round whose first table called a judge (its first player, through a private link)."""
+    tournament, round_row = published(organizer)
+    table = first_table(round_row)
+    holder = table.match.seats.order_by("seat").first().player
+    return tournament, table, holder
+
+
+def _judge_call_open(organizer):
+    tournament, table, holder = _called(organizer)
+    return tournament, lambda: floor.judge_call_open(table=table, by=None, holder=holder)
+
+
+def _judge_call(service_name):
+    def scenario(organizer):
+        tournament, table, holder = _called(organizer)
+        call = floor.judge_call_open(table=table, by=None, holder=holder)
+        service = getattr(floor, service_name)
+        return tournament, lambda: service(call=call, by=organizer)
+
+    return scenario
+
+
+def _table_extend(organizer):
+    tournament, round_row = published(organizer)
+    return tournament, lambda: floor.table_extend(table=first_table(round_row), by=organizer, minutes=5)
+
+
+def _penalty_give(organizer):
+    tournament, round_row = published(organizer)
+    player_id = seats_of(first_table(round_row))[0]
+    return tournament, lambda: floor.penalty_give(
+        tournament=tournament,
+        by=organizer,
+        player_id=player_id,
+        infraction="Slow play",
+        kind="points",
+        points=1,
+    )
+
+
+def _penalty_types_set(organizer):
+    tournament = started(organizer)
+    return tournament, lambda: floor.penalty_types_set(tournament=tournament, by=organizer, names=["Late"])
+
+
 # Each write that changes a public page, with a scenario: (tournament, the call).
 CHANGES = {
     "tournament_update": _tournament("tournament_update", name="Spring Cup"),
@@ -416,6 +462,14 @@ CHANGES = {
     "round_timer_resume": _timer("round_timer_resume"),
     "round_timer_extend": _timer("round_timer_extend", minutes=5),
     "round_timer_reset": _timer("round_timer_reset"),
+    # The floor: a call shows on its table's page ("a judge is coming"), extra time on the table's views,
+    # a points penalty in the standings; the list of types is audited (every audited change counts).
+    "judge_call_open": _judge_call_open,
+    "judge_call_claim": _judge_call("judge_call_claim"),
+    "judge_call_resolve": _judge_call("judge_call_resolve"),
+    "table_extend": _table_extend,
+    "penalty_give": _penalty_give,
+    "penalty_types_set": _penalty_types_set,
 }
 
 # Parts of the services above, which they call inside their transaction (the caller bumps): part -> a caller.
@@ -444,6 +498,7 @@ NO_PUBLIC_CHANGE = {
     "check_cut_fits",
     "check_decider",
     "check_organizer",
+    "check_judge",
     "check_points",
     "check_scorer",
     "check_settings",

@@ -113,7 +113,7 @@ def test_roles_are_added_by_user_name_and_a_scorekeeper_can_become_an_organizer(
         services.role_add(tournament=running, by=organizer, username="scorer", role="scorekeeper")
     with pytest.raises(UserError, match="^no user called 'ghost'$"):
         services.role_add(tournament=running, by=organizer, username="ghost", role="scorekeeper")
-    with pytest.raises(UserError, match="^role is one of organizer, scorekeeper$"):
+    with pytest.raises(UserError, match="^role is one of organizer, scorekeeper, judge$"):
         services.role_add(tournament=running, by=organizer, username="scorer", role="boss")
     services.role_remove(tournament=running, by=organizer, username="organizer", role="organizer")
     with pytest.raises(

@@ -6,7 +6,8 @@
  *
  * Live parts: when the page holds an element with data-live-seconds="S", every S seconds (while the page is
  * visible) it fetches its own address again and replaces each element marked data-live by the element of
- * the same id in the fresh page. It stops once the fresh page holds no data-live-seconds (a round complete,
+ * the same id in the fresh page (not one holding the field being typed into: it waits for the next
+ * refresh). It stops once the fresh page holds no data-live-seconds (a round complete,
  * a tournament finished).
  */
 (function () {
@@ -45,6 +46,9 @@
         if (html === null) { return; }
         var fresh = new DOMParser().parseFromString(html, "text/html");
         document.querySelectorAll("[data-live][id]").forEach(function (part) {
+          // A part someone is typing into waits for the next refresh (a judge's note on a call, say).
+          var typing = document.activeElement;
+          if (typing && typing !== document.body && part.contains(typing) && typing.matches("input, textarea, select")) { return; }
           var next = fresh.getElementById(part.id);
           if (next) { part.replaceWith(document.importNode(next, true)); }
         });
