@@ -1,0 +1,166 @@
+"""The bot authors' docs on the site: open to everyone, each game's reference with the engine's own messages
+for a seeded match, the limits read from where the league keeps them, and the starter kits as zip files."""
+
+import io
+import json
+import zipfile
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import registry
+from games.core.protocol import Limits
+from games.core.reference import decisions
+from league.bots import docs
+from league.bots.models import BotDefinition
+from league.bots.services.definitions import TIME_BANK_SECONDS
+from league.bots.uploads import bot_check, bot_upload
+from tests.factories import UserFactory
+
+GAMES = ["nacho_pile", "nobody_but_us_chickens", "chicken_foot", "chickie_nuggs"]
+LANGUAGES = ["python", "javascript", "c"]
+
+
+@pytest.mark.parametrize(
+    "name", ["bots:docs", "bots:docs-protocol", "bots:docs-limits", "bots:docs-local"]
+)
+def test_an_anonymous_visitor_reads_every_page_of_the_docs(db, name):
+    response = Client().get(reverse(name))
+    assert response.status_code == 200
+    text = response.content.decode()
+    for game in GAMES:  # every page links every game's reference
+        assert reverse("bots:docs-game", args=[game]) in text
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_games_page_shows_the_messages_the_engine_sends_for_the_seed(db, game_id):
+    response = Client().get(reverse("bots:docs-game", args=[game_id]))
+    assert response.status_code == 200
+    page = response.context
+    reference = registry.reference(game_id)
+    fresh = decisions(game_id, num_players=reference.example_players, seed=docs.EXAMPLE_SEED, picks=(1, 10))
+    assert page["example"] == fresh
+    text = response.content.decode()
+    for decision in fresh.decisions:
+        shown = docs.pretty_json(decision.act)
+        assert json.loads(shown) == decision.act  # the spread-out JSON is the message
+        assert escape_pre(shown) in text
+        assert json.dumps(decision.answer, separators=(",", ":")) in text.replace("&quot;", '"')
+        assert decision.answer["action"] in decision.act["legal_actions"]
+    assert fresh.start == {
+        "type": "start",
+        "game": game_id,
+        "version": registry.get_spec(game_id).version,
+        "seat": 0,
+        "num_players": reference.example_players,
+        "options": registry.get_spec(game_id).validate_options({}, reference.example_players),
+        "seed": f"bot:{docs.EXAMPLE_SEED}:0",
+    }
+    for entry in reference.observation:  # every key described on the page
+        assert f'id="key-{entry.name}"' in text
+
+
+def escape_pre(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace(
+        "'", "&#x27;"
+    )
+
+
+def test_every_game_has_a_reference_page(db):
+    assert [game.id for game in docs.game_summaries()] == registry.game_ids() == GAMES
+
+
+def test_an_unknown_game_has_no_reference_page(db):
+    assert Client().get("/bots/docs/games/chess/").status_code == 404
+
+
+def test_the_limits_are_the_leagues_own_numbers(db, settings):
+    settings.SANDBOX_MAX_PROCESSES = 6
+    settings.SANDBOX_TMPFS_MB = 32
+    limits = docs.bot_limits()
+    assert limits.move_seconds == BotDefinition._meta.get_field("move_seconds").default == 1.0
+    assert limits.startup_seconds == Limits().startup_seconds == 5.0
+    assert (limits.time_bank_low, limits.time_bank_seconds, limits.time_bank_high) == (0, 10.0, 60)
+    assert limits.time_bank_seconds == BotDefinition._meta.get_field("time_bank_seconds").default
+    assert (limits.time_bank_low, limits.time_bank_high) == (TIME_BANK_SECONDS.low, TIME_BANK_SECONDS.high)
+    assert (limits.cpu_seconds, limits.memory_mb, limits.max_processes, limits.tmp_mb) == (60, 512, 6, 32)
+    text = Client().get(reverse("bots:docs-limits")).content.decode()
+    assert "6 for the whole sandbox" in text
+    assert "a private <code>/tmp</code> of 32 MB" in text
+    assert "10 s a match by default; you choose 0 to 60 s when you upload" in text
+
+
+def test_the_runtimes_say_which_languages_the_league_runs(db, monkeypatch):
+    text = Client().get(reverse("bots:docs-limits")).content.decode()
+    assert '<strong>Uploads run</strong> (<code>runtime = "python3"</code>)' in text
+    assert text.count("Not yet: play it locally") == 2  # JavaScript and C, until the checker offers them
+    monkeypatch.setattr(docs, "RUNTIMES", ("python3", "node"))
+    text = Client().get(reverse("bots:docs-limits")).content.decode()
+    assert text.count("Not yet: play it locally") == 1
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_kit_downloads_as_a_zip_with_its_program_and_a_readme(db, game_id, language):
+    response = Client().get(reverse("bots:docs-kit", args=[game_id, language]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/zip"
+    assert response["Content-Disposition"] == f'attachment; filename="{game_id}-{language}-kit.zip"'
+    archive = zipfile.ZipFile(io.BytesIO(response.content))
+    source = {"python": "bot.py", "javascript": "bot.js", "c": "bot.c"}[language]
+    expected = ["README.md", "bot.toml", source] if language == "python" else ["README.md", source]
+    assert sorted(archive.namelist()) == sorted(expected)
+    assert archive.read(source) == (docs.kits_dir() / game_id / source).read_bytes()
+    readme = archive.read("README.md").decode()
+    assert f"python3 -m games play {game_id} --seat" in readme
+    assert f"/bots/docs/games/{game_id}/" in readme
+    if language == "python":
+        assert archive.read("bot.toml") == b'entry = "bot.py"\nruntime = "python3"\n'
+    for info in archive.infolist():
+        assert info.date_time == (1980, 1, 1, 0, 0, 0)
+        assert ".." not in info.filename and not info.filename.startswith("/")
+    again = Client().get(reverse("bots:docs-kit", args=[game_id, language]))
+    assert again.content == response.content  # built deterministically
+
+
+def test_the_python_kit_is_an_upload_as_it_is(db):
+    name, data = docs.kit_archive("nacho_pile", "python")
+    bot = bot_upload(by=UserFactory(), game_id="nacho_pile", name="Kit", data=data)
+    bot_check(bot_id=bot.pk)
+    bot.refresh_from_db()
+    assert bot.state in (BotDefinition.State.VALIDATING, BotDefinition.State.READY), bot.refusal
+    assert bot.program.manifest == {"entry": "bot.py", "runtime": "python3"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/bots/docs/kits/nacho_pile/rust.zip",
+        "/bots/docs/kits/chess/python.zip",
+        "/bots/docs/kits/..%2F..%2Fleague/python.zip",
+        "/bots/docs/kits/nacho_pile/..%2Fbot.zip",
+    ],
+)
+def test_no_kit_outside_the_kits(db, path):
+    assert Client().get(path).status_code == 404
+
+
+def test_the_engines_download_holds_the_games_package(db):
+    response = Client().get(reverse("bots:docs-engines"))
+    assert response.status_code == 200
+    names = zipfile.ZipFile(io.BytesIO(response.content)).namelist()
+    assert "games/__main__.py" in names
+    assert "games/nacho_pile/rules.py" in names
+    assert "games/viewer/static/replay.js" in names
+    assert not [name for name in names if "__pycache__" in name or not name.startswith("games/")]
+
+
+@pytest.mark.parametrize(
+    "path", ["/bots/ladders/", "/bots/bots/upload/"]
+)
+def test_the_docs_are_linked_from_the_authors_pages(db, path, django_user_model):
+    user = django_user_model.objects.create_user("ada", password="pw")
+    client = Client()
+    client.force_login(user)
+    assert reverse("bots:docs") in client.get(path).content.decode()
