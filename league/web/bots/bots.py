@@ -64,7 +64,7 @@ class UploadForm(forms.Form):
         allow_empty_file=True,
         help_text=(
             "One Python file, or a zip or tar(.gz) archive with bot.toml or manifest.json naming its entry "
-            "point (docs/bot-leagues.md). Python 3's standard library only."
+            "point (see the docs: Limits and runtimes). Python 3's standard library only."
         ),
         widget=forms.ClearableFileInput(attrs={"accept": ".py,.zip,.tar,.tgz,.gz,.bz2,.xz"}),
     )

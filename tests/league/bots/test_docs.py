@@ -15,6 +15,7 @@ from games.core.reference import decisions
 from league.bots import docs
 from league.bots.models import BotDefinition
 from league.bots.services.definitions import TIME_BANK_SECONDS
+from league.bots.services.ladders import ladder_create
 from league.bots.uploads import bot_check, bot_upload
 from tests.factories import UserFactory
 
@@ -156,11 +157,18 @@ def test_the_engines_download_holds_the_games_package(db):
     assert not [name for name in names if "__pycache__" in name or not name.startswith("games/")]
 
 
-@pytest.mark.parametrize(
-    "path", ["/bots/ladders/", "/bots/bots/upload/"]
-)
-def test_the_docs_are_linked_from_the_authors_pages(db, path, django_user_model):
-    user = django_user_model.objects.create_user("ada", password="pw")
+@pytest.mark.parametrize("path", ["/bots/", "/bots/ladders/", "/bots/bots/upload/", "/bots/bots/mine/"])
+def test_the_docs_are_linked_from_the_authors_pages(db, path):
     client = Client()
-    client.force_login(user)
-    assert reverse("bots:docs") in client.get(path).content.decode()
+    client.force_login(UserFactory())
+    assert f'href="{reverse("bots:docs")}"' in client.get(path).content.decode()
+
+
+def test_a_bot_page_and_a_ladder_page_link_the_docs_and_their_games_reference(db):
+    staff = UserFactory(is_staff=True)
+    bot = bot_upload(by=UserFactory(), game_id="chicken_foot", name="Footsie", data=b"print('hi')\n")
+    ladder = ladder_create(by=staff, name="Foot ladder", game_id="chicken_foot", table_size=2)
+    for path in (reverse("bots:bot", args=[bot.pk]), reverse("bots:ladder", args=[ladder.pk])):
+        text = Client().get(path).content.decode()
+        assert f'href="{reverse("bots:docs")}"' in text
+        assert f'href="{reverse("bots:docs-game", args=["chicken_foot"])}"' in text
