@@ -174,19 +174,19 @@ def docs_page() -> DocsPage:
     )
 
 
-def pretty_json(value: Any, indent: int = 0, width: int = 76) -> str:
+def pretty_json(value: Any, indent: int = 0, width: int = 76, before: int = 0) -> str:
     """`value` as JSON for reading: a value that fits on its line stays on one line, a longer object or list
-    puts each member on a line of its own (the keys sorted, as the protocol's messages have them)."""
+    puts each member on a line of its own (the keys sorted, as the protocol's messages have them). `before` is
+    how much of the line the value's key takes."""
     flat = json.dumps(value, sort_keys=True, separators=(", ", ": "), ensure_ascii=False)
-    if len(flat) + indent <= width or not isinstance(value, dict | list) or not value:
+    if indent + before + len(flat) <= width or not isinstance(value, dict | list) or not value:
         return flat
     inner = " " * (indent + 2)
     if isinstance(value, dict):
-        members = [
-            f"{inner}{json.dumps(key, ensure_ascii=False)}: "
-            + pretty_json(value[key], indent + 4 + len(key), width).lstrip()
-            for key in sorted(value)
-        ]
+        members = []
+        for key in sorted(value):
+            name = json.dumps(key, ensure_ascii=False) + ": "
+            members.append(inner + name + pretty_json(value[key], indent + 2, width, len(name)))
         return "{\n" + ",\n".join(members) + "\n" + " " * indent + "}"
     members = [inner + pretty_json(item, indent + 2, width) for item in value]
     return "[\n" + ",\n".join(members) + "\n" + " " * indent + "]"
@@ -226,7 +226,7 @@ class GameDocsPage:
     reference: Reference
     example: Example
     start: str
-    messages: list[ExampleMessage]
+    example_messages: list[ExampleMessage]
     languages: list[KitLanguage]
     games: list[GameSummary]
 
@@ -254,8 +254,8 @@ def game_docs_page(game_id: str) -> GameDocsPage:
         options=[option.describe() for option in spec.options],
         reference=reference,
         example=example,
-        start=_line(example.start),
-        messages=[
+        start=pretty_json(example.start),
+        example_messages=[
             ExampleMessage(
                 number=decision.number,
                 act=pretty_json(decision.act),

@@ -58,6 +58,7 @@ def test_a_games_page_shows_the_messages_the_engine_sends_for_the_seed(db, game_
         "options": registry.get_spec(game_id).validate_options({}, reference.example_players),
         "seed": f"bot:{docs.EXAMPLE_SEED}:0",
     }
+    assert escape_pre(docs.pretty_json(fresh.start)) in text
     for entry in reference.observation:  # every key described on the page
         assert f'id="key-{entry.name}"' in text
 
