@@ -24,7 +24,9 @@ REFERENCE = Reference(
             "null when the match is over.",
         ),
         Entry("turn", "The seat to act (null for a deal and at the end)."),
-        Entry("drew_this_turn", "True when the seat to play has just drawn: it may play only the bone drawn."),
+        Entry(
+            "drew_this_turn", "True when the seat to play has just drawn: it may play only the bone drawn."
+        ),
         Entry("hand", "Your bones, ascending."),
         Entry("hand_sizes", "How many bones each seat holds."),
         Entry("yard_size", "How many bones are left in the chicken yard."),
@@ -34,14 +36,14 @@ REFERENCE = Reference(
         Entry("opener", "The seat that played the spinner."),
         Entry(
             "layout",
-            'Every bone on the table in the order played, `{"bone", "onto", "seat", "joins"}`: the bone it was '
-            "played on (null for the spinner), who played it and the number where it touches that bone. A "
-            "non-double's free number is its other number; doubles take bones side by side.",
+            'Every bone on the table in the order played, `{"bone", "onto", "seat", "joins"}`: the bone it '
+            "was played on (null for the spinner), who played it and the number where it touches that bone. "
+            "A non-double's free number is its other number; doubles take bones side by side.",
         ),
         Entry(
             "open_ends",
-            'The free ends of non-double bones, `[{"onto", "number"}]`: a bone showing `number` can be played '
-            "onto the bone `onto`.",
+            'The free ends of non-double bones, `[{"onto", "number"}]`: a bone showing `number` can be '
+            "played onto the bone `onto`.",
         ),
         Entry(
             "constraint",
@@ -51,10 +53,10 @@ REFERENCE = Reference(
         Entry("passes_in_a_row", "Passes since the last bone was played."),
         Entry(
             "history",
-            'This round\'s events in order: `{"event": "lead_draw", "seat"}`, `{"event": "lead", "seat", '
-            '"bone"}`, `{"event": "play", "seat", "bone", "onto"}`, `{"event": "draw", "seat", "numbers"}` and '
-            '`{"event": "pass", "seat", "numbers"}` (`numbers`: the numbers that seat could not match); your '
-            'own draws also show their `"bone"`.',
+            'This round\'s events in order: `{"event": "lead_draw", "seat"}`, `{"event": "lead", '
+            '"seat", "bone"}`, `{"event": "play", "seat", "bone", "onto"}`, `{"event": "draw", "seat", '
+            '"numbers"}` and `{"event": "pass", "seat", "numbers"}` (`numbers`: the numbers that seat could '
+            'not match); your own draws also show their `"bone"`.',
         ),
         Entry(
             "rounds",
@@ -71,7 +73,7 @@ REFERENCE = Reference(
         ),
     ),
     decisions=(
-        "Plays are the only decisions. Drawing when nothing fits and passing are made by the engine, as is the "
-        "opener's spinner; a single legal play is still asked."
+        "Plays are the only decisions. Drawing when nothing fits and passing are made by the engine, as is "
+        "the opener's spinner; a single legal play is still asked."
     ),
 )

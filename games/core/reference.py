@@ -3,11 +3,12 @@ real protocol messages made by the engine itself, so that the reference cannot d
 
 Each game package has a `reference` module whose `REFERENCE` is a `Reference` (`games.registry.reference`):
 its `observation` names every key of the observation, each once, in an order that reads well (a message
-sorts its keys; tests/games/test_reference.py holds each game to its keys over whole matches), and its `actions` every form an
-action takes. `decisions` plays a seeded match with the built-in `random` bot in every seat and returns the
-`start` message and the decisions one seat was asked, exactly as the protocol's client sends them to a program
-in that seat: the site's docs show them (league.bots.docs), and the local runner sends the same first `act`
-message to a program in seat 0 of `python -m games play GAME --seed SEED --seat cmd:... --seat random ...`.
+sorts its keys; tests/games/test_reference.py holds each game to its keys over whole matches), and its
+`actions` every form an action takes. `decisions` plays a seeded match with the built-in `random` bot in
+every seat and returns the `start` message and the decisions one seat was asked, exactly as the protocol's
+client sends them to a program in that seat: the site's docs show them (league.bots.docs), and the local
+runner sends the same first `act` message to a program in seat 0 of `python -m games play GAME --seed SEED
+--seat cmd:... --seat random ...`.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from games.core.state import Action, Game, Observation
 
 @dataclass(frozen=True)
 class Entry:
-    """One key of an observation (`name`), or one form of action (`name` is its pattern), and what it means."""
+    """One key of an observation (`name`), or one form of action (`name`: its pattern), and what it means."""
 
     name: str
     text: str
@@ -58,8 +59,8 @@ class Decision:
 
 @dataclass(frozen=True)
 class Example:
-    """A seeded match's messages to one seat: the game, players, seed and seat; the `start` message; the seat's
-    decisions picked (`Decision`); and how many decisions the seat had in the whole match."""
+    """A seeded match's messages to one seat: the game, players, seed and seat; the `start` message; the
+    seat's decisions picked (`Decision`); and how many decisions the seat had in the whole match."""
 
     game_id: str
     num_players: int

@@ -4,9 +4,9 @@
 from games.core.reference import Entry, Reference
 
 _COUNTS = (
-    "`numbers` and `wilds`, seven counts each: `numbers[v-1]` is how many number chips of value v the pile of v "
-    "holds, `wilds[v-1]` how many Wilds given the value v it holds (a Wild keeps its value and counts in that "
-    "pile). The pile of v has `numbers[v-1] + wilds[v-1]` chips"
+    "`numbers` and `wilds`, seven counts each: `numbers[v-1]` is how many number chips of value v the pile "
+    "of v holds, `wilds[v-1]` how many Wilds given the value v it holds (a Wild keeps its value and counts "
+    "in that pile). The pile of v has `numbers[v-1] + wilds[v-1]` chips"
 )
 
 REFERENCE = Reference(
@@ -33,10 +33,12 @@ REFERENCE = Reference(
         Entry("wild_value", "The value 1-7 given to this turn's Wild, or null until it has one."),
         Entry(
             "pending_specials",
-            "This turn's Specials not resolved yet, by name (`\"steal\"`, `\"score\"`, `\"remove\"`), in the "
+            'This turn\'s Specials not resolved yet, by name (`"steal"`, `"score"`, `"remove"`), in the '
             "order drawn.",
         ),
-        Entry("bag", "The chips left in the bag, counted by chip (the bag has no order: a draw is any of them)."),
+        Entry(
+            "bag", "The chips left in the bag, counted by chip (the bag has no order: a draw is any of them)."
+        ),
         Entry(
             "fronts",
             f"Per seat, the piles in front of that player (yours can still be taken, stolen or removed): "
@@ -54,13 +56,16 @@ REFERENCE = Reference(
         ),
         Entry(
             "last_chip",
-            "The chip set aside when one chip was left in the bag, which decides the scoring; null until then.",
+            "The chip set aside when one chip was left in the bag, which decides the scoring; null until "
+            "then.",
         ),
     ),
     actions=(
         Entry('"draw"', "After a draw that did not bust (phase `draw_or_stop`): draw another chip."),
         Entry('"stop"', "Stop: your drawn chips go in front of you and you take the matching piles."),
-        Entry("1 to 7", "Phase `wild`: the value your Wild takes, a value not drawn this turn (a JSON number)."),
+        Entry(
+            "1 to 7", "Phase `wild`: the value your Wild takes, a value not drawn this turn (a JSON number)."
+        ),
         Entry(
             '["steal", seat, value]',
             "Phase `special`: resolve a Steal: the pile of `value` in front of the other player `seat` joins "
@@ -68,22 +73,24 @@ REFERENCE = Reference(
         ),
         Entry(
             '["score", value]',
-            "Phase `special`: resolve a Score: your pile of `value` (a value drawn this turn) goes onto your plate.",
+            "Phase `special`: resolve a Score: your pile of `value` (a value drawn this turn) goes onto "
+            "your plate.",
         ),
         Entry(
             '["remove", seat, value]',
-            "Phase `special`: resolve a Remove: the pile of `value` in front of `seat` (yours included) goes back "
-            "into the bag.",
+            "Phase `special`: resolve a Remove: the pile of `value` in front of `seat` (yours included) "
+            "goes back into the bag.",
         ),
         Entry(
             '["decline", kind]',
-            "Phase `special`, with the option `optional_specials` only: resolve the Special `kind` with no effect.",
+            "Phase `special`, with the option `optional_specials` only: resolve the Special `kind` with no "
+            "effect.",
         ),
     ),
     decisions=(
-        "Every decision is the seat whose turn it is: draw or stop, the Wild's value, and each Special in the "
-        "order you choose (one decision picks both which unresolved Special goes next and its target). A "
-        "decision with one legal choice is still asked. A turn's first draw is compulsory and made by the "
+        "Every decision is the seat whose turn it is: draw or stop, the Wild's value, and each Special in "
+        "the order you choose (one decision picks both which unresolved Special goes next and its target). "
+        "A decision with one legal choice is still asked. A turn's first draw is compulsory and made by the "
         "engine."
     ),
 )

@@ -5,11 +5,11 @@ from games.core.reference import Entry, Reference
 
 REFERENCE = Reference(
     summary=(
-        'Cards are named `"healthy"` (+1), `"plump"` (+2), `"prize"` (+4), `"sickly"` (-1), `"fox"`, `"rat"` '
-        'and `"dog"`; card lists are sorted in that order, repeats included. Every card played and every '
-        "take is seen by the table, so the observation holds the whole position and the public log: only the "
-        "card each seat picks in the current hour is secret until all are revealed together. Nights and hours "
-        "are 0-based; lists by seat are indexed by seat number, 0 first."
+        'Cards are named `"healthy"` (+1), `"plump"` (+2), `"prize"` (+4), `"sickly"` (-1), `"fox"`, '
+        '`"rat"` and `"dog"`; card lists are sorted in that order, repeats included. Every card played and '
+        "every take is seen by the table, so the observation holds the whole position and the public log: "
+        "only the card each seat picks in the current hour is secret until all are revealed together. "
+        "Nights and hours are 0-based; lists by seat are indexed by seat number, 0 first."
     ),
     observation=(
         Entry("seat", "Your seat, 0-based."),
@@ -23,8 +23,13 @@ REFERENCE = Reference(
         Entry("night", "The night in play, 0-based."),
         Entry("nights", "How many nights the match lasts (one per player)."),
         Entry("hour", "The hour in play within the night, 0-based."),
-        Entry("hours", "How many hours a night lasts (as many as a hand's cards: 9, or 7 with short nights)."),
-        Entry("fox_king", "The seat that is Fox King this night (Foxes and Rats take in turn from it, clockwise)."),
+        Entry(
+            "hours", "How many hours a night lasts (as many as a hand's cards: 9, or 7 with short nights)."
+        ),
+        Entry(
+            "fox_king",
+            "The seat that is Fox King this night (Foxes and Rats take in turn from it, clockwise).",
+        ),
         Entry("top_dog", "The seat that is Top Dog this night (Dogs take from it, counter-clockwise)."),
         Entry("hand", "Your cards left tonight."),
         Entry("hands", "Every seat's cards left tonight (public: the full set less the cards played)."),
@@ -58,8 +63,9 @@ REFERENCE = Reference(
         ),
     ),
     decisions=(
-        "Each hour every seat is asked for its card at once (a simultaneous step: your program is asked before "
-        "any pick is applied). The last card of a night is played by the engine, and a take is asked only when "
-        "it is a real choice (a coop of one kind, or a taker who will take everything, is applied at once)."
+        "Each hour every seat is asked for its card at once (a simultaneous step: your program is asked "
+        "before any pick is applied). The last card of a night is played by the engine, and a take is asked "
+        "only when it is a real choice (a coop of one kind, or a taker who will take everything, is applied "
+        "at once)."
     ),
 )

@@ -43,7 +43,7 @@ ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # every member's date: the same bytes whenever
 @dataclass(frozen=True)
 class KitLanguage:
     """A starter kit's language: its key in URLs, its name, its program's file in `examples/kits/<game>/`,
-    the runtime an upload's manifest names for it (offered when in `RUNTIMES`), and how to build and run it."""
+    the runtime an upload's manifest names for it (offered when in `RUNTIMES`), how to build and run it."""
 
     key: str
     name: str
@@ -272,7 +272,7 @@ def game_docs_page(game_id: str) -> GameDocsPage:
 
 
 def _zip(members: Iterable[tuple[str, bytes]]) -> bytes:
-    """A zip of `members` (name, bytes) in name order, with fixed dates and modes: the same bytes every time."""
+    """A zip of `members` (name, bytes) in name order, with fixed dates and modes: the same bytes always."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
         for name, data in sorted(members):

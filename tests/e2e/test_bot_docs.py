@@ -28,7 +28,9 @@ SHOTS = os.environ.get("BOT_DOCS_SHOTS")  # a folder: each page's screenshot is 
 def _shots(page, stem: Path) -> None:
     """The whole page, and the page in parts a reader can look at one by one."""
     page.screenshot(path=f"{stem}.png", full_page=True)
-    width, height = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+    width, height = page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
+    )
     for part, top in enumerate(range(0, height, 1400)):
         clip = {"x": 0, "y": top, "width": width, "height": min(1400, height - top)}
         page.screenshot(path=f"{stem}-part{part + 1}.png", full_page=True, clip=clip)

@@ -23,9 +23,7 @@ GAMES = ["nacho_pile", "nobody_but_us_chickens", "chicken_foot", "chickie_nuggs"
 LANGUAGES = ["python", "javascript", "c"]
 
 
-@pytest.mark.parametrize(
-    "name", ["bots:docs", "bots:docs-protocol", "bots:docs-limits", "bots:docs-local"]
-)
+@pytest.mark.parametrize("name", ["bots:docs", "bots:docs-protocol", "bots:docs-limits", "bots:docs-local"])
 def test_an_anonymous_visitor_reads_every_page_of_the_docs(db, name):
     response = Client().get(reverse(name))
     assert response.status_code == 200
@@ -64,8 +62,12 @@ def test_a_games_page_shows_the_messages_the_engine_sends_for_the_seed(db, game_
 
 
 def escape_pre(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace(
-        "'", "&#x27;"
+    return (
+        text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&#x27;")
     )
 
 
