@@ -17,9 +17,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
+from django.db.models import Field
 from django.http import Http404
 from django.template.loader import render_to_string
 
@@ -90,7 +91,7 @@ class BotLimits:
 
 
 def _default(field: str) -> Any:
-    return BotDefinition._meta.get_field(field).default
+    return cast("Field[Any, Any]", BotDefinition._meta.get_field(field)).default
 
 
 def bot_limits() -> BotLimits:

@@ -30,8 +30,10 @@ def rated_matches(bot: BotDefinition) -> int:
 @pytest.mark.worker
 @pytest.mark.sandbox
 @pytest.mark.django_db(transaction=True)
-def test_a_newcomer_goes_from_the_docs_kit_to_a_rated_match_its_log_and_replay(live_server, page, tmp_path):
-    base = live_server.url
+def test_a_newcomer_goes_from_the_docs_kit_to_a_rated_match_its_log_and_replay(
+    live_server, page, tmp_path, settings
+):
+    base = settings.SITE_URL = live_server.url  # mails link to the site's address
     staff = StaffFactory()
     ladder = ladder_create(
         name="Nacho ladder", game_id="nacho_pile", table_size=3, seed=3, newcomer_matches=2, by=staff
