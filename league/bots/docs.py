@@ -321,6 +321,7 @@ def kit_archive(game_id: str, language_key: str) -> tuple[str, bytes]:
             "language": language,
             "offered": offered,
             "limits": bot_limits(),
+            "others": range(max(spec.min_players, 3) - 1),  # a table of 3 where the game allows it
             "site": settings.SITE_URL.rstrip("/"),
         },
     )

@@ -3,6 +3,10 @@ for a seeded match, the limits read from where the league keeps them, and the st
 
 import io
 import json
+import os
+import shlex
+import subprocess
+import sys
 import zipfile
 
 import pytest
@@ -117,7 +121,8 @@ def test_each_kit_downloads_as_a_zip_with_its_program_and_a_readme(db, game_id, 
     assert sorted(archive.namelist()) == sorted(expected)
     assert archive.read(source) == (docs.kits_dir() / game_id / source).read_bytes()
     readme = archive.read("README.md").decode()
-    assert f"python3 -m games play {game_id} --seat" in readme
+    run = {"python": "python3 bot.py", "javascript": "node bot.js", "c": "./bot"}[language]
+    assert f'python3 -m games play {game_id} --seat "cmd:{run}" --seat heuristic --seat heuristic ' in readme
     assert f"/bots/docs/games/{game_id}/" in readme
     if language == "python":
         assert archive.read("bot.toml") == b'entry = "bot.py"\nruntime = "python3"\n'
@@ -175,3 +180,19 @@ def test_a_bot_page_and_a_ladder_page_link_the_docs_and_their_games_reference(db
         text = Client().get(path).content.decode()
         assert f'href="{reverse("bots:docs")}"' in text
         assert f'href="{reverse("bots:docs-game", args=["chicken_foot"])}"' in text
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_python_kits_readme_command_plays_a_match_with_the_engines_download_alone(db, game_id, tmp_path):
+    """Unzip the engines and the kit into an empty folder and run the README's command there, as written:
+    a whole match, no forfeit, and the offline replay written."""
+    for _name, data in (docs.engines_archive(), docs.kit_archive(game_id, "python")):
+        zipfile.ZipFile(io.BytesIO(data)).extractall(tmp_path)
+    readme = (tmp_path / "README.md").read_text()
+    [command] = [line for line in readme.splitlines() if line.startswith("python3 -m games play")]
+    argv = [sys.executable, *shlex.split(command)[1:]]
+    environment = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8"}  # no PYTHONPATH: the unzipped engines
+    done = subprocess.run(argv, cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "forfeit" not in done.stdout.lower()
+    assert (tmp_path / "match.html").read_text().startswith("<!DOCTYPE html>")
