@@ -161,6 +161,11 @@ class DocsPage:
     languages: list[KitLanguage]
     example_start: str
 
+    @property
+    def offered_runtimes(self) -> str:
+        """The runtimes an upload's manifest may name, as the manifest writes them: `"python3"`."""
+        return " or ".join(f'"{runtime.language.runtime}"' for runtime in self.runtimes if runtime.offered)
+
 
 def docs_page() -> DocsPage:
     """The docs' shared part; `example_start` is the `start` message of the first game's example."""

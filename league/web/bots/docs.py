@@ -33,7 +33,8 @@ def code_spans(text: str) -> SafeString:
 
 def _section(request: HttpRequest, key: str) -> HttpResponse:
     template, title = SECTIONS[key]
-    context = dict(vars(docs.docs_page()))
+    page = docs.docs_page()
+    context = dict(vars(page), offered_runtimes=page.offered_runtimes)
     context.update(section=key, title=title)
     return render(request, template, context)
 

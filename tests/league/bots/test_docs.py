@@ -106,6 +106,7 @@ def test_the_runtimes_say_which_languages_the_league_runs(db, monkeypatch):
     monkeypatch.setattr(docs, "RUNTIMES", ("python3", "node"))
     text = Client().get(reverse("bots:docs-limits")).content.decode()
     assert text.count("Not yet: play it locally") == 1
+    assert "# optional: &quot;python3&quot; or &quot;node&quot;" in text
 
 
 @pytest.mark.parametrize("game_id", GAMES)
