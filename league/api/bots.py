@@ -12,6 +12,8 @@ from league.api import filters
 from league.api.errors import ERROR
 from league.api.limits import number_limits, whole_limits
 from league.bots import selectors, uploads
+from league.bots.head_to_head import bot_head_to_head
+from league.bots.ladder_versions import ladder_versions, line_of
 from league.bots.models import BotDefinition, BotLeague, Fixture
 from league.bots.services import definitions, leagues
 from league.core.bodies import takes_body
@@ -28,7 +30,19 @@ class ProgramSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Program
-        fields = ["sha256", "size", "format", "entry", "manifest", "files", "extracted_bytes", "created_at"]
+        fields = [
+            "sha256",
+            "size",
+            "format",
+            "entry",
+            "manifest",
+            "files",
+            "extracted_bytes",
+            "runtime",
+            "runtime_version",
+            "build_sha256",
+            "created_at",
+        ]
         read_only_fields = fields
 
 
@@ -92,8 +106,16 @@ class BotUploadSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, trim_whitespace=False)
     file = serializers.FileField(
         allow_empty_file=True,
-        help_text="One Python file, or a zip or tar archive with bot.toml or manifest.json "
+        help_text="One Python, JavaScript or C file, or a zip or tar archive with bot.toml or manifest.json "
         "(docs/bot-leagues.md).",
+    )
+    runtime = serializers.ChoiceField(
+        choices=["python", "node", "c"],
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="What runs it: python, node or c. Empty: the manifest's runtime, else the entry point's "
+        "extension (one file alone: the file name's: .py, .js, .c).",
     )
     description = serializers.CharField(default="", allow_blank=True, max_length=5000)
     time_bank_seconds = serializers.FloatField(
@@ -108,6 +130,36 @@ class ProgramLogSerializer(serializers.ModelSerializer):
         model = ProgramLog
         fields = ["match", "seat", "forfeit", "detail", "output", "output_bytes", "bank", "created_at"]
         read_only_fields = fields
+
+
+class HeadToHeadSerializer(serializers.Serializer):
+    bot = serializers.IntegerField(
+        source="bot_id", allow_null=True, help_text="The opponent bot version (null for a person)."
+    )
+    player = serializers.IntegerField(source="player_id", help_text="The opponent's player.")
+    name = serializers.CharField(help_text="The opponent as pages name it.")
+    games = serializers.IntegerField(help_text="Rated matches both finished.")
+    ahead = serializers.IntegerField(help_text="Of those, how many this bot finished ahead of the opponent.")
+    behind = serializers.IntegerField(help_text="... behind the opponent.")
+    ties = serializers.IntegerField(help_text="... level with it (a shared place).")
+    score = serializers.FloatField(help_text="(ahead + ties / 2) / games, from 0 to 1.")
+
+
+class VersionStateSerializer(serializers.Serializer):
+    bot = serializers.IntegerField(source="bot.pk")
+    version = serializers.IntegerField(source="bot.version")
+    label = serializers.CharField(  # type: ignore[assignment]  # a field named label: stubs see Field.label
+        source="bot.label"
+    )
+    state = serializers.CharField(source="bot.state", help_text="Only a ready version may be activated.")
+    active = serializers.BooleanField(help_text="Whether it plays in the ladder from its next round.")
+
+
+class LadderVersionsSerializer(serializers.Serializer):
+    ladder = serializers.IntegerField(source="ladder.pk")
+    name = serializers.CharField(source="ladder.name")
+    status = serializers.CharField(source="ladder.status")
+    versions = VersionStateSerializer(many=True, help_text="Every version of the bot, newest first.")
 
 
 class BotWriteSerializer(serializers.Serializer):
@@ -177,6 +229,8 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
             data=uploads.read_upload(values["file"]),
             description=values["description"],
             time_bank_seconds=values["time_bank_seconds"],
+            filename=getattr(values["file"], "name", "") or "",
+            runtime=values["runtime"],
         )
         return Response(BotSerializer(bot, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
@@ -198,6 +252,27 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
             raise PermissionDenied("only the bot's author and staff read its logs")
         page = self.paginate_queryset(selectors.bot_logs(bot))
         return self.get_paginated_response(ProgramLogSerializer(page, many=True).data)
+
+    @extend_schema(responses=HeadToHeadSerializer(many=True), filters=False)
+    @action(
+        detail=True, methods=["get"], url_path="head-to-head", pagination_class=None, filterset_class=None
+    )
+    def head_to_head(self, request, pk=None):
+        """This version's head-to-head record: each bot it shared a rated table with (most games together
+        first), how often it finished ahead of it, behind it or level (a tie counts half in `score`)."""
+        bot = self.get_object()
+        return Response(HeadToHeadSerializer(bot_head_to_head(bot, viewer=request.user), many=True).data)
+
+    @extend_schema(responses=LadderVersionsSerializer(many=True), filters=False)
+    @action(
+        detail=True, methods=["get"], url_path="ladder-versions", pagination_class=None, filterset_class=None
+    )
+    def ladder_versions(self, request, pk=None):
+        """The ladders any version of this bot entered (newest ladder first), with each version and whether it
+        is active there; its author changes that with /api/ladders/{id}/activate/ and /deactivate/."""
+        bot = self.get_object()
+        rows = ladder_versions(list(selectors.bot_versions(bot))).get(line_of(bot), [])
+        return Response(LadderVersionsSerializer(rows, many=True).data)
 
     @extend_schema(request=BotWriteSerializer, responses={201: BotSerializer})
     def create(self, request):

@@ -160,6 +160,35 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         )
         return Response(LadderEventSerializer(event).data)
 
+    @extend_schema(
+        request=LadderBotSerializer, responses={201: LadderEventSerializer, 400: ERROR, 403: ERROR}
+    )
+    @action(detail=True, methods=["post"])
+    def activate(self, request, pk=None):
+        """Make one version of your bot active in the ladder from the next round (its owner or staff),
+        beside its other active versions (none retires); a version that left comes back with its history.
+        An entry-log event."""
+        data = LadderBotSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = ladders.ladder_version_activate(
+            ladder_id=self.get_object().pk, bot_id=data.validated_data["bot"], by=request.user
+        )
+        return Response(LadderEventSerializer(event).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=LadderBotSerializer, responses={200: LadderEventSerializer, 400: ERROR, 403: ERROR}
+    )
+    @action(detail=True, methods=["post"])
+    def deactivate(self, request, pk=None):
+        """Make one version of your bot inactive in the ladder from the next round (its owner or staff); its
+        other versions stay as they are. An entry-log event."""
+        data = LadderBotSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = ladders.ladder_version_deactivate(
+            ladder_id=self.get_object().pk, bot_id=data.validated_data["bot"], by=request.user
+        )
+        return Response(LadderEventSerializer(event).data)
+
     @extend_schema(responses=LeagueMatchSerializer(many=True))
     @action(detail=True, methods=["get"])
     def matches(self, request, pk=None):

@@ -50,6 +50,13 @@ class LineSerializer(serializers.Serializer):
     qualifies = serializers.BooleanField()
     counted = ResultSerializer(many=True)
     dropped = ResultSerializer(many=True)
+    rating = serializers.FloatField(
+        allow_null=True,
+        help_text="The settled rating (Elo scale) where the season is ranked by it, else null",
+    )
+    sd = serializers.FloatField(
+        allow_null=True, help_text="The settled rating's standard deviation (Elo scale)"
+    )
 
 
 class SeasonSerializer(serializers.ModelSerializer):
@@ -75,6 +82,7 @@ class SeasonSerializer(serializers.ModelSerializer):
             "qualify_top",
             "qualify_points",
             "tie_breaks",
+            "rank_by",
             "frozen_at",
             "frozen",
             "events",

@@ -1,7 +1,17 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from league.api import accounts, bots, ladders, notifications, private_links, seasons, tournaments, views
+from league.api import (
+    accounts,
+    bots,
+    ladders,
+    notifications,
+    play,
+    private_links,
+    seasons,
+    tournaments,
+    views,
+)
 
 router = DefaultRouter()
 router.register("players", views.PlayerViewSet, basename="player")
@@ -22,6 +32,7 @@ router.register("tournament-tables", tournaments.TableViewSet, basename="tournam
 
 urlpatterns = [
     path("games/", views.GameList.as_view(), name="api-games"),
+    path("bots/<int:pk>/play/", play.PlayNowView.as_view(), name="api-bot-play"),
     path("me/", accounts.MeView.as_view(), name="api-me"),
     path("me/player/", accounts.MyPlayerView.as_view(), name="api-me-player"),
     path("me/token/", accounts.MyTokenView.as_view(), name="api-me-token"),

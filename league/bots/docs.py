@@ -29,10 +29,11 @@ from games import registry
 from games.core.errors import UnknownGame
 from games.core.protocol import MAX_ANSWER_BYTES, OUTPUT_LIMIT, TIME_BANK_SECONDS, Limits
 from games.core.reference import Example, Reference, decisions
+from league.bots import sandbox_selectors
 from league.bots.models import BotDefinition
 from league.bots.services.definitions import CPU_SECONDS, MEMORY_MB
 from league.bots.services.definitions import TIME_BANK_SECONDS as TIME_BANK_BOUNDS
-from league.programs.archives import RUNTIMES
+from league.programs.runtimes import BUILD_COMMAND, BUILD_LIBRARIES, NODE_ADDRESS_SPACE_MB, RUNTIMES
 from league.programs.sandbox import FILE_SIZE_LIMIT
 from league.programs.uploads import bots_python
 
@@ -57,7 +58,7 @@ class KitLanguage:
 KIT_LANGUAGES = {
     kit.key: kit
     for kit in (
-        KitLanguage("python", "Python", "bot.py", "python3", "", "python3 bot.py"),
+        KitLanguage("python", "Python", "bot.py", "python", "", "python3 bot.py"),
         KitLanguage("javascript", "JavaScript", "bot.js", "node", "", "node bot.js"),
         KitLanguage("c", "C", "bot.c", "c", "cc -std=c99 -O2 -o bot bot.c", "./bot"),
     )
@@ -123,14 +124,27 @@ def bot_limits() -> BotLimits:
 
 @dataclass(frozen=True)
 class Runtime:
-    """A kit's language and whether the league runs it: `offered` when an upload may name its runtime."""
+    """A kit's language and whether the league runs it: `offered` when an upload may name its runtime
+    (`league.programs.runtimes.RUNTIMES`); `waiting` says so when no worker that proved its sandbox lately
+    found the runtime in it (`sandbox_selectors.runtime_message`: its matches wait)."""
 
     language: KitLanguage
     offered: bool
+    waiting: str
 
 
 def runtimes() -> list[Runtime]:
-    return [Runtime(language, language.runtime in RUNTIMES) for language in KIT_LANGUAGES.values()]
+    return [
+        Runtime(
+            language,
+            offered := language.runtime in RUNTIMES,
+            sandbox_selectors.runtime_message(language.runtime) if offered else "",
+        )
+        for language in KIT_LANGUAGES.values()
+    ]
+
+
+SERVER_BUILD = " ".join((*BUILD_COMMAND, "*.c", *BUILD_LIBRARIES))  # how the check compiles a C upload
 
 
 @dataclass(frozen=True)
@@ -157,6 +171,8 @@ class DocsPage:
     limits: BotLimits
     runtimes: list[Runtime]
     python_version: str
+    node_extra_mb: int
+    server_build: str
     games: list[GameSummary]
     languages: list[KitLanguage]
     example_start: str
@@ -174,6 +190,8 @@ def docs_page() -> DocsPage:
         limits=bot_limits(),
         runtimes=runtimes(),
         python_version=bots_python(),
+        node_extra_mb=NODE_ADDRESS_SPACE_MB,
+        server_build=SERVER_BUILD,
         games=summaries,
         languages=list(KIT_LANGUAGES.values()),
         example_start=_line(game_example(summaries[0].id).start) if summaries else "",

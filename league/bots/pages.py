@@ -14,6 +14,8 @@ from django.http import Http404
 
 from games.core.protocol import Limits
 from league.bots import sandbox_selectors, selectors, uploads
+from league.bots.head_to_head import HeadToHead, bot_head_to_head
+from league.bots.ladder_versions import LadderVersions, ladder_versions, line_of
 from league.bots.models import BotDefinition, BotLeague, Fixture
 from league.core.catalogue import game_name
 from league.matches.models import MatchSeat
@@ -29,7 +31,9 @@ STARTUP_SECONDS = Limits().startup_seconds  # the first answer's allowance besid
 class BotPage:
     """A bot version's page: the version, its game, every version of the bot (newest first) and the newest
     ready one after it, the leagues it entered, the sandbox's state (external programs only), its forfeit
-    rates and last matches (those the viewer may see), and whether the viewer may read its logs."""
+    rates and last matches (those the viewer may see), whether the viewer may read its logs, its
+    head-to-head record against each bot it shared a rated table with, and the ladders its versions entered
+    with which of them are active there (which its author and staff may change: `can_choose_versions`)."""
 
     bot: BotDefinition
     game_name: str
@@ -42,6 +46,12 @@ class BotPage:
     rates: selectors.ForfeitRates
     matches: list[MatchSeat]
     can_read_logs: bool
+    head_to_head: list[HeadToHead]
+    ladders: list[LadderVersions]
+    can_choose_versions: bool
+    # An uploaded program: "No worker can run node programs now; ..." when no worker's probe found its
+    # runtime (`sandbox_selectors.runtime_message`), else empty.
+    runtime_message: str = ""
 
 
 def bot_page(pk: int, viewer: Viewer) -> BotPage:
@@ -66,6 +76,16 @@ def bot_page(pk: int, viewer: Viewer) -> BotPage:
         rates=selectors.bot_forfeit_rates(bot, viewer=viewer),
         matches=selectors.bot_matches(bot, viewer=viewer),
         can_read_logs=uploads.can_read_logs(cast(User | AnonymousUser | None, viewer), bot),
+        runtime_message=(
+            sandbox_selectors.runtime_message(bot.program.runtime) if bot.program is not None else ""
+        ),
+        head_to_head=bot_head_to_head(bot, viewer=viewer),
+        ladders=ladder_versions(versions).get(line_of(bot), []),
+        can_choose_versions=bool(
+            viewer is not None
+            and viewer.is_authenticated
+            and (getattr(viewer, "is_staff", False) or bot.created_by_id == viewer.pk)
+        ),
     )
 
 

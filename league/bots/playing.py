@@ -41,6 +41,12 @@ class SeatBot:
     program_files: tuple = ()
     program_dir: str | None = None
     program_error: str = ""
+    # Its runtime (`league.programs.runtimes`: python, node, c), a C program's executable's hash (the folder
+    # `seats_ready` puts in place holds it alone), and the address space of each of its processes when its
+    # runtime raises it above the bot's memory (Node's; None: the bot's memory).
+    runtime: str = ""
+    program_build_sha256: str = ""
+    address_space_mb: int | None = None
 
     @property
     def is_external(self) -> bool:
@@ -88,6 +94,7 @@ def play_league_match(
                 external={"definition": seat.definition or seat.label, "version": seat.version},
                 program_dir=seat.program_dir,
                 program_error=seat.program_error,
+                address_space_mb=seat.address_space_mb,
             )
             if seat.is_external
             else SeatPlayer(seat.strategy, dict(seat.params), move_time_limit=seat.limits.move_seconds)

@@ -3,6 +3,7 @@ pages; and which fixtures wait for one that did (`external_seat`, also read by t
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -13,10 +14,21 @@ from league.bots.models import BotDefinition, BotLeague, Fixture
 from league.matches.models import MatchSeat
 from league.programs.models import WorkerProbe
 from league.programs.probe import PROTECTIONS
+from league.programs.runtimes import PYTHON
 
 # A worker counts as present if it looked for work this recently; probes are listed for a day.
 SANDBOX_SEEN = timedelta(minutes=10)
 PROBES_LISTED = timedelta(days=1)
+
+
+def runtime_lacking(runtimes: Collection[str]) -> Exists:
+    """Whether a row's match has a seat played by an uploaded program whose runtime is not among `runtimes`
+    (a filter on leased rows: a worker whose probe lacks a runtime takes none of its seats)."""
+    return Exists(
+        MatchSeat.objects.filter(match_id=OuterRef("match_id"))
+        .filter(player__bot_definition__program__isnull=False)
+        .exclude(player__bot_definition__program__runtime__in=list(runtimes))
+    )
 
 
 def external_seat() -> Exists:
@@ -73,6 +85,7 @@ class SandboxStatus:
                     "checked_at": row.probe.checked_at.isoformat(),
                     "seen_at": row.probe.seen_at.isoformat(),
                     "proven": {name: bool(row.probe.proven.get(name)) for name in PROTECTIONS},
+                    "runtimes": dict(row.probe.runtimes),
                     "failed": {
                         name: str(row.probe.detail.get(name, ""))
                         for name in PROTECTIONS
@@ -104,3 +117,16 @@ def sandbox_status(league: BotLeague | None = None) -> SandboxStatus:
         for probe in probes
     ]
     return SandboxStatus(probes=rows, isolated=isolated, waiting=waiting)
+
+
+def runtime_message(runtime: str) -> str:
+    """What a bot's page says when no worker that proved its sandbox lately found `runtime` in it (its
+    probe, `league.programs.probe.probe_runtimes`): its matches wait. Empty when one has it. A probe from
+    before runtimes were probed (no runtimes recorded) ran Python programs only."""
+    recent = WorkerProbe.objects.filter(isolated=True, seen_at__gte=timezone.now() - SANDBOX_SEEN)
+    found = recent.filter(runtimes__has_key=runtime)
+    if runtime == PYTHON:
+        found = found | recent.filter(runtimes={})
+    if found.exists():
+        return ""
+    return f"No worker can run {runtime} programs now; its matches wait."

@@ -45,14 +45,21 @@ def relax_commits(**kwargs) -> None:
 @worker_init.connect
 def probe_sandbox(sender=None, **kwargs) -> None:
     """Prove the sandbox before taking any work: the probe tries every escape (`league.programs.probe`); what
-    it proved goes into this worker's `WorkerProbe` row (the bot pages and /health/ show it), and the pool's
-    processes inherit the verdict. A worker that proved less takes no external program's seat."""
+    it proved goes into this worker's `WorkerProbe` row (the bot pages and /health/ show it), with the
+    runtimes its sandbox runs (python, node, c), and the pool's processes inherit the verdict. A worker that
+    proved less takes no external program's seat, nor one of a runtime its probe did not find."""
     result = sandboxing.reprobe()
     node = getattr(sender, "hostname", None) or worker_name()
     failed = sorted(name for name, held in result.proven.items() if not held)
     if failed:
         logger.warning(
             "%s: sandbox not proven (%s): no external program's seat here", node, ", ".join(failed)
+        )
+    else:
+        logger.info(
+            "%s: sandbox proven; runtimes: %s",
+            node,
+            ", ".join(f"{name} ({version})" for name, version in (result.runtimes or {}).items()) or "none",
         )
     try:
         worker_probe_record(worker=node, hostname=socket.gethostname(), result=result)

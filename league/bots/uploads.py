@@ -50,8 +50,9 @@ from league.core.errors import Conflict, ErrorCode, Forbidden, TooMany, UserErro
 from league.programs.archives import CheckedProgram, ProgramRefused, check_program
 from league.programs.checking import compile_check, python_sources
 from league.programs.models import Program
-from league.programs.services import program_store
-from league.programs.uploads import check_limits, upload_limits
+from league.programs.runtimes import PYTHON, RUNTIME_NAMES, RUNTIMES
+from league.programs.services import program_checked, program_store
+from league.programs.uploads import bots_python, check_limits, sandbox_check, upload_limits
 
 CHECK_TASK = "league.bots.tasks.bot_check_task"
 THROTTLE_WINDOW = timedelta(hours=1)
@@ -156,6 +157,8 @@ def bot_upload(
     data: bytes,
     description: str = "",
     time_bank_seconds: Any = TIME_BANK_DEFAULT,
+    filename: str = "",
+    runtime: Any = "",
 ) -> BotDefinition:
     """Register the next version of the bot `name` of `game_id` from an uploaded program (`data`, its bytes).
 
@@ -163,12 +166,15 @@ def bot_upload(
     of the uploader's own uploaded bot makes its next version (`previous` is the latest). Other authors' bots
     and people of the same name block nothing: a bot's identity is (author, game, name, version).
     The version is stored `checking`: its modules are compiled by `bot_check`, queued after the commit.
-    `time_bank_seconds` is its time bank per match (0 to 60; docs/bot-protocol.md).
+    `time_bank_seconds` is its time bank per match (0 to 60; docs/bot-protocol.md). Its runtime (python, node
+    or c) is `runtime` if given, else its manifest's, else its entry point's extension (one file alone: its
+    `filename`'s; `league.programs.archives`).
     """
     if by is None or not by.is_authenticated:
         raise NotSignedIn("sign in to upload a bot")
     check_throttle(by)
     spec = game_spec(game_id, field="game")
+    runtime = check_runtime(runtime)
     bank = float(TIME_BANK_SECONDS.check(time_bank_seconds, "time_bank_seconds"))
     latest = _latest_version(by, spec.id, name)
     if latest is None:
@@ -183,7 +189,7 @@ def bot_upload(
     else:
         cleaned = latest.name
     try:
-        checked = check_program(data, upload_limits())
+        checked = check_program(data, upload_limits(), filename=filename or "", runtime=runtime)
     except ProgramRefused as exc:
         raise UserError(str(exc), field="file") from None
     # An uploaded version (checked above) has its program.
@@ -192,6 +198,13 @@ def bot_upload(
             f"this is the same program as {latest.label} (SHA-256 {checked.sha256[:12]}): change it first",
             field="file",
             code=ErrorCode.DUPLICATE,
+        )
+    stored = Program.objects.filter(sha256=checked.sha256).exclude(runtime=checked.runtime).first()
+    if stored is not None:
+        raise UserError(
+            f"these bytes were uploaded before as a {RUNTIME_NAMES[stored.runtime]} program: "
+            "choose that runtime, or change the program",
+            field="runtime",
         )
     check_quota(by, checked)
     check_seat_memory(memory_mb=DEFAULT_MEMORY_MB, field=None)  # an upload runs with the default memory
@@ -235,6 +248,16 @@ def bot_upload(
         ) from None
 
 
+def check_runtime(runtime: Any) -> str:
+    """The runtime an upload chose ("" to let its manifest or extension say), or a UserError."""
+    if runtime in (None, ""):
+        return ""
+    if runtime not in RUNTIMES:
+        offered = ", ".join(f"{name} ({RUNTIME_NAMES[name]})" for name in RUNTIMES)
+        raise UserError(f"the runtime must be one of {offered}, not {str(runtime)[:40]!r}", field="runtime")
+    return str(runtime)
+
+
 def queue_check(bot_id: int) -> None:
     """Queue the check of an uploaded version once the transaction commits. A broker that does not answer
     then fails neither the upload nor its answer: `uploads_recheck` queues the check again later."""
@@ -265,8 +288,10 @@ def uploads_recheck() -> list[int]:
 
 
 def bot_check(*, bot_id: int) -> str:
-    """Check an uploaded version in state `checking`: read its stored program again, compile every module and
-    look up its imports in bounded child processes (`league.programs.checking`); the version becomes
+    """Check an uploaded version in state `checking`: read its stored program again; a Python one: compile
+    every module and look up its imports in bounded child processes (`league.programs.checking`); a C one:
+    compile it with `cc` in the sandbox and keep the executable, a JavaScript one: parse it with
+    `node --check` there (`league.programs.building`), recording the runtime's version; the version becomes
     `validating` (its matches scheduled, `league.bots.services.validations`; with BOT_VALIDATION off, `ready`
     at once, following its predecessor into the ladders) or `refused` with the reason, and its author hears of
     it. Its state after.
@@ -278,16 +303,24 @@ def bot_check(*, bot_id: int) -> str:
     bot = BotDefinition.objects.filter(pk=bot_id).select_related("program").first()
     if bot is None or bot.state != BotDefinition.State.CHECKING:
         return bot.state if bot is not None else ""
+    program = cast(Program, bot.program)  # a version that is checking is an upload, so it has its program
+    version, build = "", b""
     try:
-        # A version that is checking is an upload, so it has its program.
-        checked = check_program(bytes(cast(Program, bot.program).content), upload_limits())
-        refusal = compile_check(python_sources(checked.contents), check_limits())
+        checked = check_program(bytes(program.content), upload_limits(), runtime=program.runtime)
+        if checked.runtime == PYTHON:
+            refusal = compile_check(python_sources(checked.contents), check_limits())
+            version = f"Python {bots_python()}" if bots_python() else ""
+        else:  # C compiled, JavaScript parsed, in the sandbox
+            built = sandbox_check(checked)
+            refusal, version, build = built.refusal or None, built.version, built.binary
     except ProgramRefused as exc:  # the caps of the settings were lowered since the upload
         refusal = str(exc)
     with transaction.atomic():
         locked = BotDefinition.objects.select_for_update().get(pk=bot_id)
         if locked.state != BotDefinition.State.CHECKING:
             return locked.state
+        if version or build:
+            program_checked(program=program, version=version, build=build)
         if refusal is None and settings.BOT_VALIDATION:
             validation_start(bot=locked)  # its verdict, and its author's news, come with its matches
             return locked.state

@@ -21,6 +21,9 @@ Each signal, when it is sent, and its payload:
 - `dispute_settled`: an organizer's entry settles open disputes of a match. `dispute_ids`.
 - `player_invited`: an organizer invites a player into a tournament. `tournament_id`, `player_id`.
 - `tournament_finished`: a tournament's status becomes finished. `tournament_id`.
+- `round_waiting`: a round a tournament started by itself (big days' `auto_next_round`) waits for its
+  organizers: its draft has warnings or a dispute is open, or it could not be generated (`problem`, the
+  reason). `tournament_id`, `round_number`, `warnings`, `disputes` (counts), `problem`.
 - `tournament_cancelled`: an organizer cancels a tournament (its reason stored on it). `tournament_id`.
 - `league_round_rated`: every match of a bot-league round is played and rated. `league_id`, `round_number`.
 - `bot_match_voided`: a league fixture's or challenge's match is voided because its workers were lost (its
@@ -50,6 +53,7 @@ result_disputed = Signal()
 dispute_settled = Signal()
 player_invited = Signal()
 tournament_finished = Signal()
+round_waiting = Signal()
 tournament_cancelled = Signal()
 league_round_rated = Signal()
 bot_match_voided = Signal()

@@ -15,6 +15,7 @@ class Kind(models.TextChoices):
     TABLE_READY = "table_ready", "My table is ready"
     CONFIRM = "confirm_result", "A result waits for my confirmation"
     DISPUTED = "table_disputed", "A table of a tournament I organize is disputed"
+    ROUND_WAITING = "round_waiting", "A round my tournament started by itself waits for me"
     FINISHED = "tournament_finished", "A tournament I play in finishes"
     CANCELLED = "tournament_cancelled", "A tournament I entered is cancelled"
     BOT_MATCH_VOIDED = "bot_match_voided", "A match of my bot is voided (staff: any bot's)"

@@ -34,6 +34,7 @@ NOTIFY: dict[str, Callable[..., list[int]]] = {
     "table_ready": services.notify_table_ready,
     "report_awaiting_confirmation": services.notify_confirm,
     "result_disputed": services.notify_disputed,
+    "round_waiting": services.notify_round_waiting,
     "dispute_settled": services.notify_dispute_settled,
     "tournament_finished": services.notify_finished,
     "tournament_cancelled": services.notify_cancelled,

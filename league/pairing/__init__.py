@@ -50,7 +50,7 @@ from league.pairing.scoring import (
     entrants_from_history,
     place_points,
 )
-from league.pairing.stages import StagePlan, cut_problem, largest_cut, top_cut
+from league.pairing.stages import StagePlan, cut_problem, largest_cut, threshold_cut, top_cut
 from league.pairing.swiss import swiss_round
 from league.pairing.tables import table_sizes
 from league.pairing.types import (
@@ -121,6 +121,7 @@ __all__ = (
     "swiss_round",
     "table_order",
     "table_sizes",
+    "threshold_cut",
     "top_cut",
     "cut_problem",
     "largest_cut",

@@ -48,6 +48,17 @@ def top_cut(entrants: Sequence[Entrant], cut: int) -> list[Entrant]:
     ]
 
 
+POINTS_TOLERANCE = 1e-9  # scaled points are sums of fractions: 7.499999999 reaches a threshold of 7.5
+
+
+def threshold_cut(entrants: Sequence[Entrant], points: float) -> list[Entrant]:
+    """A Day 2 by points, not by a number of places: the players with at least `points` (the standings at
+    the end of Day 1 that `entrants` carry), in ranking order, their seeds kept. Everyone on the threshold
+    goes through, however many they are."""
+    check_entrants(entrants)
+    return [entrant for entrant in ranked(entrants) if entrant.score >= points - POINTS_TOLERANCE]
+
+
 # The largest cut the settings take (a bound of the cut size's setting), and how many playable sizes a
 # refusal suggests.
 CUT_SIZE_LIMIT = 1024

@@ -10,8 +10,10 @@ program into an empty folder: zip entries by hand from what was checked, tar mem
 `tarfile`'s `filter='data'` after the same checks; then it verifies each file against its SHA-256.
 
 The manifest sits at the top of an archive: `bot.toml` (`entry = "main.py"`) or `manifest.json`
-(`{"entry": "main.py"}`), with an optional `runtime` (`"python3"`, the only one so far) and `description`.
-A single Python file needs none: it is stored as `bot.py`, its own entry point.
+(`{"entry": "main.py"}`), with an optional `runtime` (`python`, `node` or `c`: `league.programs.runtimes`;
+without one, the entry point's extension says it) and `description`. A single file needs none: it is stored
+as `bot.py`, `bot.js` or `bot.c` by its runtime (the upload's file name's extension, or the form's choice;
+Python when neither says), its own entry point.
 """
 
 from __future__ import annotations
@@ -29,21 +31,29 @@ import tarfile
 import tomllib
 import zipfile
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from league.core.errors import UserError
 from league.core.names import check_text
-from league.programs.sandbox import PROGRAM_MOUNT
+from league.programs.runtimes import (
+    PYTHON,
+    RUNTIME_NAMES,
+    RUNTIMES,
+    SINGLE_FILES,
+    extensions_of,
+    runtime_by_extension,
+    runtime_of,
+)
+from league.programs.runtimes import program_command as program_command
 
 # The compression methods entries may use (Python's zipfile reads these, and no others).
 ZIP_METHODS = frozenset({zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA})
 
 MANIFESTS = ("bot.toml", "manifest.json")
 MANIFEST_KEYS = {"entry", "runtime", "description"}
-RUNTIMES = ("python3",)
-SINGLE_FILE = "bot.py"
+SINGLE_FILE = SINGLE_FILES[PYTHON]
 MANIFEST_BYTES = 16 << 10
 RATIO_FLOOR = 64 << 10  # entries smaller than this are not held to the compression ratio
 CHUNK = 64 << 10
@@ -83,7 +93,7 @@ class CheckedProgram:
 
     sha256: str
     size: int
-    format: str  # "python", "zip" or "tar"
+    format: str  # "python" (one Python file), "file" (one JavaScript or C file), "zip" or "tar"
     entry: str
     manifest: dict
     files: tuple[ProgramFile, ...]
@@ -93,16 +103,13 @@ class CheckedProgram:
     def extracted_bytes(self) -> int:
         return sum(file.size for file in self.files)
 
+    @property
+    def runtime(self) -> str:
+        return str(self.manifest.get("runtime", PYTHON))
+
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def program_command(entry: str) -> list[str]:
-    """The command that runs an uploaded program in its sandbox: the system's Python 3, ignoring PYTHON*
-    variables and the user's site folder, writing no bytecode (the files are read-only), on its entry
-    point."""
-    return ["python3", "-E", "-s", "-B", f"{PROGRAM_MOUNT}/{entry}"]
 
 
 def _size(number: int) -> str:
@@ -395,7 +402,7 @@ def _is_tar(data: bytes) -> bool:
     return len(data) >= 512 and data[257:262] == b"ustar"
 
 
-def _manifest(contents: dict[str, bytes]) -> dict:
+def _manifest(contents: dict[str, bytes], chosen: str = "") -> dict:
     found = [name for name in MANIFESTS if name in contents]
     if not found:
         raise ProgramRefused(
@@ -428,9 +435,10 @@ def _manifest(contents: dict[str, bytes]) -> dict:
     entry = manifest.get("entry")
     if not isinstance(entry, str) or not entry:
         raise ProgramRefused(f'{name} must name the entry point: entry = "main.py"')
-    runtime = manifest.get("runtime", RUNTIMES[0])
-    if runtime not in RUNTIMES:
-        raise ProgramRefused(f"{name}: runtime {runtime!r} is not offered (only {', '.join(RUNTIMES)})")
+    declared = manifest.get("runtime")
+    runtime = runtime_of(declared) if declared is not None else ""
+    if declared is not None and not runtime:
+        raise ProgramRefused(f"{name}: runtime {declared!r} is not offered (only {', '.join(RUNTIMES)})")
     description = manifest.get("description", "")
     if not isinstance(description, str) or len(description) > 2000:
         raise ProgramRefused(f"{name}: description must be text of at most 2000 characters")
@@ -444,8 +452,21 @@ def _manifest(contents: dict[str, bytes]) -> dict:
         raise ProgramRefused(f"{name}: entry {entry!r} is not a path inside the archive ({exc})") from None
     if entry_path not in contents:
         raise ProgramRefused(f"{name} names the entry point {entry!r}, which is not a file in the archive")
-    if not entry_path.endswith(".py"):
-        raise ProgramRefused(f"{name}: the entry point {entry!r} must be a Python file (.py)")
+    if chosen and runtime and chosen != runtime:
+        raise ProgramRefused(
+            f"{name} says runtime {declared!r}, but the upload chose {RUNTIME_NAMES[chosen]}: choose one"
+        )
+    runtime = runtime or chosen or runtime_by_extension(entry_path)
+    if not runtime:
+        raise ProgramRefused(
+            f'{name}: say the runtime (runtime = "python", "node" or "c"), or name an entry point '
+            f"whose extension says it (.py, .js, .c), not {entry!r}"
+        )
+    if runtime_by_extension(entry_path) != runtime:
+        raise ProgramRefused(
+            f"{name}: the entry point {entry!r} of a {RUNTIME_NAMES[runtime]} program must end in "
+            + " or ".join(extensions_of(runtime))
+        )
     return {"entry": entry_path, "runtime": runtime, **({"description": description} if description else {})}
 
 
@@ -456,14 +477,25 @@ def _check_text(path: str, source: bytes) -> None:
         raise ProgramRefused(f"{path} is not UTF-8 text (byte {exc.start})") from None
 
 
-def check_program(data: bytes, limits: ArchiveLimits) -> CheckedProgram:
+def single_runtime(filename: str = "", runtime: str = "") -> str:
+    """The runtime of one file uploaded alone: the upload's choice, else its name's extension, else Python."""
+    return runtime or runtime_by_extension(filename or "") or PYTHON
+
+
+def check_program(
+    data: bytes, limits: ArchiveLimits, *, filename: str = "", runtime: str = ""
+) -> CheckedProgram:
     """Check an upload (its bytes) and read its files, or raise ProgramRefused saying why.
 
     A zip (by its signature) or tar archive (plain, gzip, bzip2 or xz: by its signature) must carry a
-    manifest; anything else must be one Python file, stored as `bot.py`. Every module (`.py` file) must be
-    UTF-8 text; none is compiled here (compiling is not linear in the source): `league.programs.checking` does
-    that in a bounded child process.
+    manifest; anything else must be one file, stored as `bot.py`, `bot.js` or `bot.c` by its runtime
+    (`runtime`, the upload's choice, else its `filename`'s extension, else Python). Every source (`.py`, `.js`
+    or `.c` file) must be UTF-8 text; none is compiled here (compiling is not linear in the source):
+    `league.programs.checking` does that in a bounded child process, `league.programs.building` in the
+    sandbox.
     """
+    if runtime and runtime not in RUNTIMES:
+        raise ProgramRefused(f"the runtime {runtime!r} is not offered (only {', '.join(RUNTIMES)})")
     if len(data) > limits.upload_bytes:
         raise ProgramRefused(f"the upload is larger than {_size(limits.upload_bytes)}")
     if not data:
@@ -477,10 +509,15 @@ def check_program(data: bytes, limits: ArchiveLimits) -> CheckedProgram:
             raise ProgramRefused(
                 f"the program is larger than {_size(limits.entry_bytes)} (each file's limit)"
             )
-        fmt, contents = "python", {SINGLE_FILE: data}
-    manifest = {"entry": SINGLE_FILE, "runtime": RUNTIMES[0]} if fmt == "python" else _manifest(contents)
+        alone = single_runtime(filename, runtime)
+        fmt, contents = ("python" if alone == PYTHON else "file"), {SINGLE_FILES[alone]: data}
+    manifest = (
+        {"entry": SINGLE_FILES[alone], "runtime": alone}
+        if fmt in ("python", "file")
+        else _manifest(contents, runtime)
+    )
     for path, content in sorted(contents.items()):
-        if path.endswith(".py"):
+        if runtime_by_extension(path) or path.endswith(".h"):
             _check_text(path, content)
     files = tuple(
         ProgramFile(path, len(content), sha256(content)) for path, content in sorted(contents.items())
@@ -524,24 +561,40 @@ def tree_matches(folder: str, files: Sequence[Sequence[Any] | ProgramFile]) -> b
     return seen == set(expected)
 
 
-def unpack_program(data: bytes, folder: str, limits: ArchiveLimits) -> CheckedProgram:
-    """Check `data` again and write its files into `folder` (empty, existing), read-only for everyone but
-    the owner: folders 0755, files 0644. A tar's members go through `tarfile`'s `filter='data'`."""
-    checked = check_program(data, limits)
+def unpack_program(data: bytes, folder: str, limits: ArchiveLimits, runtime: str = "") -> CheckedProgram:
+    """Check `data` again (a single file as a program of `runtime`) and write its files into `folder` (empty,
+    existing), read-only for everyone but the owner: folders 0755, files 0644. A tar's members go through
+    `tarfile`'s `filter='data'`."""
+    checked = check_program(data, limits, runtime=runtime)
     if checked.format == "tar":
         with _open_tar(_decompressed(data, limits)) as archive:
             members = [member for member, _ in _tar_members(archive, limits)]
             archive.extractall(folder, members=members, filter="data")
     else:
-        for path, content in checked.contents.items():
-            target = os.path.join(folder, *path.split("/"))
-            os.makedirs(os.path.dirname(target), mode=0o755, exist_ok=True)
-            with open(target, "xb") as handle:
-                handle.write(content)
+        _write_files(checked.contents, folder)
+    _read_only(folder)
+    if not tree_matches(folder, checked.files):
+        raise ProgramRefused("the unpacked files do not match the checked ones")
+    return checked
+
+
+def _write_files(contents: Mapping[str, bytes], folder: str) -> None:
+    for path, content in contents.items():
+        target = os.path.join(folder, *path.split("/"))
+        os.makedirs(os.path.dirname(target), mode=0o755, exist_ok=True)
+        with open(target, "xb") as handle:
+            handle.write(content)
+
+
+def _read_only(folder: str) -> None:
     for top, _folders, names in os.walk(folder):
         os.chmod(top, 0o755)
         for name in names:
             os.chmod(os.path.join(top, name), 0o644)
-    if not tree_matches(folder, checked.files):
-        raise ProgramRefused("the unpacked files do not match the checked ones")
-    return checked
+
+
+def unpack_program_files(contents: Mapping[str, bytes], folder: str) -> None:
+    """Write a checked program's files (path → bytes, paths from `clean_name`) into `folder` (empty,
+    existing): folders 0755, files 0644."""
+    _write_files(contents, folder)
+    _read_only(folder)

@@ -36,7 +36,14 @@ from games.core.protocol import (
 )
 from games.core.runner import SeatPlayer
 from games.core.state import Game
-from league.programs.sandbox import SAFE_PATH, ProgramLimits, Sandbox, SandboxRefused, kill_sandbox
+from league.programs.sandbox import (
+    PROGRAM_MOUNT,
+    SAFE_PATH,
+    ProgramLimits,
+    Sandbox,
+    SandboxRefused,
+    kill_sandbox,
+)
 
 __all__ = [
     "MAX_ANSWER_BYTES",
@@ -55,11 +62,14 @@ def resolve_command(command: Sequence[str]) -> list[str]:
     """The command with its program made an absolute path, or ExternalBotError when it does not exist here.
 
     A bare name is looked up on the bots' `PATH` (not the worker's); a path must be absolute, since the
-    program runs in a fresh empty folder.
+    program runs in a fresh empty folder. A path under `PROGRAM_MOUNT` (a C program's executable) is the
+    uploaded program's folder as its sandbox shows it, and is taken as it is.
     """
     if not command or not all(isinstance(part, str) and part for part in command):
         raise ExternalBotError("crashed", "the command must be a program followed by its arguments")
     program = command[0]
+    if program.startswith(PROGRAM_MOUNT + "/"):  # an uploaded program's own executable, inside its sandbox
+        return list(command)
     if "/" in program:
         if not os.path.isabs(program):
             raise ExternalBotError("crashed", f"give the program as an absolute path, not {program!r}")
@@ -75,7 +85,10 @@ class ProgramProcess(ProgramPipes):
     """One running bot program in its sandbox, spoken to through the protocol's client.
 
     Holds its slot user from start to `close()`; raises SandboxUnavailable if it cannot get one. Every
-    deadline is kept on `clock` (seconds; `time.monotonic` unless a test injects another).
+    deadline is kept on `clock` (seconds; `time.monotonic` unless a test injects another). Each process's
+    address space is `address_space_mb` where its runtime needs it raised (Node:
+    `league.programs.runtimes.runtime_limits`), else the bot's memory; the machine's memory budget counts it
+    at the bot's memory either way (a Node program's heap is bounded by it, `--max-old-space-size`).
     """
 
     def __init__(
@@ -86,6 +99,7 @@ class ProgramProcess(ProgramPipes):
         program_dir: str | None = None,
         *,
         clock: Callable[[], float] = time.monotonic,
+        address_space_mb: int | None = None,
     ):
         command = resolve_command(command)
         self._stack = ExitStack()
@@ -94,7 +108,7 @@ class ProgramProcess(ProgramPipes):
             self.user = self._stack.enter_context(sandbox.slot())
             process = sandbox.popen(
                 command,
-                ProgramLimits(cpu_seconds=limits.cpu_seconds, memory_mb=limits.memory_mb),
+                ProgramLimits(cpu_seconds=limits.cpu_seconds, memory_mb=address_space_mb or limits.memory_mb),
                 self.user,
                 program_dir=program_dir,
             )
@@ -142,9 +156,12 @@ class ExternalBot(ProtocolBot):
         program_dir: str | None = None,
         program_error: str = "",
         clock: Callable[[], float] = time.monotonic,
+        address_space_mb: int | None = None,
     ):
         def start() -> ProgramPipes:
-            return ProgramProcess(command, limits, sandbox, program_dir, clock=clock)
+            return ProgramProcess(
+                command, limits, sandbox, program_dir, clock=clock, address_space_mb=address_space_mb
+            )
 
         super().__init__(
             game, seat, num_players, options, rng, limits, seed, start, program_error=program_error
@@ -175,6 +192,7 @@ class ExternalSeats:
         external: Mapping[str, Any] | None = None,
         program_dir: str | None = None,
         program_error: str = "",
+        address_space_mb: int | None = None,
     ) -> SeatPlayer:
         """The seat of one program, named `{"bot": "external", "params": {"definition": label}, "external":
         external}` in the record (`external`: the league's bot definition and version); `seed` is the seat's
@@ -198,6 +216,7 @@ class ExternalSeats:
                 program_dir=program_dir,
                 program_error=program_error,
                 clock=self.clock,
+                address_space_mb=address_space_mb,
             )
             self.bots.append((label, bot))
             return bot

@@ -15,19 +15,40 @@ class Program(models.Model):
     one row), with what its check found (`league.programs.archives`): its format, entry point, manifest and
     files. Immutable: the workers fetch it by hash into their cache (`league.programs.program_cache`)."""
 
+    class Runtime(models.TextChoices):
+        PYTHON = "python", "Python"
+        NODE = "node", "Node.js"
+        C = "c", "C"
+
     class Format(models.TextChoices):
         PYTHON = "python", "One Python file"
+        FILE = "file", "One file"
         ZIP = "zip", "Zip archive"
         TAR = "tar", "Tar archive"
 
     sha256 = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the uploaded bytes, in hex.")
     size = models.PositiveIntegerField(help_text="The upload's size in bytes.")
     format = models.CharField(max_length=10, choices=Format.choices)
-    entry = models.CharField(max_length=1024, help_text="The entry point: a Python file of the program.")
+    entry = models.CharField(
+        max_length=1024, help_text="The entry point: a file of the program (.py, .js or .c by its runtime)."
+    )
     manifest = models.JSONField(default=dict, help_text="The manifest, checked and normalised.")
     files = models.JSONField(default=list, help_text="Each file: [path, size, SHA-256].")
     extracted_bytes = models.PositiveBigIntegerField(help_text="All its files, unpacked, in bytes.")
     content = models.BinaryField(help_text="The uploaded bytes.")
+    runtime = models.CharField(
+        max_length=10,
+        choices=Runtime.choices,
+        default=Runtime.PYTHON,
+        help_text="What runs it: its manifest's runtime, or its entry point's extension.",
+    )
+    runtime_version = models.CharField(
+        max_length=200, blank=True, help_text="The runtime's version its check found (for C, the compiler's)."
+    )
+    build = models.BinaryField(
+        blank=True, default=b"", help_text="A C program: the executable its check compiled (else empty)."
+    )
+    build_sha256 = models.CharField(max_length=64, blank=True, help_text="SHA-256 of `build`, in hex.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -89,6 +110,10 @@ class WorkerProbe(models.Model):
     )
     hostname = models.CharField(max_length=200)
     isolated = models.BooleanField(help_text="Every protection proven: it plays external programs.")
+    runtimes = models.JSONField(
+        default=dict,
+        help_text="Runtime (python, node, c) → its version, for each runtime its probe ran in the sandbox.",
+    )
     proven = models.JSONField(default=dict, help_text="Protection name → proven.")
     detail = models.JSONField(default=dict, help_text="Protection name → what the probe saw.")
     checked_at = models.DateTimeField()

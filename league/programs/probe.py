@@ -7,6 +7,8 @@ it survived). It returns which protections held (`PROTECTIONS`: name → proven)
 not. A protection is proven only by an attempt that failed: any error of the probe itself proves nothing.
 
 The probe runs the worker's own Python interpreter only if that is a system one; otherwise `/usr/bin/python3`.
+A proven sandbox is then asked which runtimes it runs (`probe_runtimes`: python, node, c, with their
+versions); a worker takes no seat of a program whose runtime its probe did not find.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from league.programs import seccomp
+from league.programs.building import BuildLimits, runtime_version
 from league.programs.external import ExternalBotError, Limits, ProgramProcess
+from league.programs.runtimes import RUNTIMES
 from league.programs.sandbox import Sandbox, SandboxUnavailable, delegated_memory_cgroup, processes_of
 
 # name → what the bot page says it means
@@ -47,6 +51,7 @@ PROTECTIONS = {
     "memory_budget": "The machine's sandboxes together stay within its memory budget (a seat waits for room)",
 }
 PROBE_LIMITS = Limits(move_seconds=30, cpu_seconds=1, memory_mb=96, startup_seconds=10)
+RUNTIME_PROBE_LIMITS = BuildLimits(cpu_seconds=5, memory_mb=256, wall_seconds=20, output_bytes=64 << 10)
 TIME_LIMIT_SECONDS = 0.3
 LEFTOVER_SECONDS = 2.0
 SYSTEM_PYTHON = "/usr/bin/python3"
@@ -297,6 +302,9 @@ class ProbeResult:
     proven: dict[str, bool]
     detail: dict[str, str] = field(default_factory=dict)
     checked_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    # Runtime → its version, for each runtime the sandbox ran (`probe_runtimes`); None: not probed (every
+    # runtime taken to be there).
+    runtimes: dict[str, str] | None = None
 
     @property
     def isolated(self) -> bool:
@@ -304,7 +312,24 @@ class ProbeResult:
 
 
 def failed_probe(why: str) -> ProbeResult:
-    return ProbeResult(proven=dict.fromkeys(PROTECTIONS, False), detail=dict.fromkeys(PROTECTIONS, why))
+    return ProbeResult(
+        proven=dict.fromkeys(PROTECTIONS, False), detail=dict.fromkeys(PROTECTIONS, why), runtimes={}
+    )
+
+
+def probe_runtimes(sandbox: Sandbox) -> dict[str, str]:
+    """The runtimes the sandbox runs (`league.programs.runtimes`), each with its version: its version command
+    run there as a bot is (Node under its raised address-space cap), those that answer. A C program's
+    executable needs only the C library; the compiler is the check's, so `c` is there where `cc` is."""
+    found = {}
+    for runtime in RUNTIMES:
+        try:
+            version = runtime_version(sandbox, runtime, RUNTIME_PROBE_LIMITS)
+        except SandboxUnavailable:
+            version = ""
+        if version:
+            found[runtime] = version
+    return found
 
 
 def host_unix_sockets(limit: int = 200) -> list[str]:
@@ -337,7 +362,9 @@ def probe_sandbox(sandbox: Sandbox, targets: ProbeTargets) -> ProbeResult:
         with open(script, "w", encoding="utf-8") as handle:
             handle.write(PROGRAM)
         os.chmod(script, 0o644)
-        return _run(sandbox, targets, folder, script)
+        result = _run(sandbox, targets, folder, script)
+        result.runtimes = probe_runtimes(sandbox) if result.isolated else {}
+        return result
     except SandboxUnavailable as exc:
         return failed_probe(str(exc))
     finally:

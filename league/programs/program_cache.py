@@ -5,6 +5,7 @@ from the database). Layout under the cache's root:
 
     blobs/<sha256>     the upload's bytes, as stored (checked against the hash whenever it is read)
     <sha256>/          its files, unpacked (checked file by file against the program's list whenever used)
+    build-<sha256>/    a C program's executable alone (`bot`, 0755), by the build's SHA-256 (checked on use)
 
 Everything is written under a temporary name and renamed into place, so a reader never sees half a program;
 whatever fails a check (a file changed, added, removed, a link put in) is thrown away and fetched again.
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from league.programs.archives import ArchiveLimits, ProgramRefused, sha256, tree_matches, unpack_program
+from league.programs.runtimes import BUILT
 
 
 class ProgramUnavailable(Exception):
@@ -118,11 +120,13 @@ class ProgramCache:
         os.replace(temporary, path)
         return data
 
-    def folder(self, digest: str, files: Sequence[Sequence[Any]], fetch: Callable[[], bytes]) -> str:
+    def folder(
+        self, digest: str, files: Sequence[Sequence[Any]], fetch: Callable[[], bytes], runtime: str = ""
+    ) -> str:
         """The folder holding the program's files, exactly `files` (path, size, SHA-256 each): the cached
-        one if it matches, else unpacked anew from its bytes (`blob`). Raises ProgramUnavailable."""
-        if len(digest) != 64 or not all(char in "0123456789abcdef" for char in digest):
-            raise ProgramUnavailable(f"{digest!r} is not a SHA-256")
+        one if it matches, else unpacked anew from its bytes (`blob`; one file alone as a program of
+        `runtime`). Raises ProgramUnavailable."""
+        _check_digest(digest)
         self._prepare()
         final = os.path.join(self.root, digest)
         if os.path.isdir(final) and not os.path.islink(final) and tree_matches(final, files):
@@ -132,7 +136,7 @@ class ProgramCache:
         temporary = self._temporary(digest)
         os.mkdir(temporary, 0o755)
         try:
-            checked = unpack_program(data, temporary, self.limits)
+            checked = unpack_program(data, temporary, self.limits, runtime)
             if not tree_matches(temporary, files) or checked.sha256 != digest:
                 raise ProgramUnavailable("the program's files do not match its stored list")
             try:
@@ -147,3 +151,50 @@ class ProgramCache:
             if os.path.lexists(temporary):
                 shutil.rmtree(temporary, ignore_errors=True)
         return final
+
+    def build_folder(self, digest: str, fetch: Callable[[], bytes]) -> str:
+        """The folder holding a C program's executable (`BUILT`, 0755) alone, whose SHA-256 is `digest`: the
+        cached one if it matches, else written anew from `fetch()` (the build its check stored). Raises
+        ProgramUnavailable."""
+        _check_digest(digest)
+        self._prepare()
+        final = os.path.join(self.root, f"build-{digest}")
+        if _build_matches(final, digest):
+            return final
+        self._discard(final)
+        data = fetch()
+        if sha256(data) != digest:
+            raise ProgramUnavailable(f"the stored build does not match its hash {digest[:12]}")
+        temporary = self._temporary(digest)
+        os.mkdir(temporary, 0o755)
+        try:
+            target = os.path.join(temporary, BUILT)
+            with open(target, "xb") as handle:
+                handle.write(data)
+            os.chmod(target, 0o755)
+            try:
+                os.rename(temporary, final)
+            except OSError:
+                if not _build_matches(final, digest):
+                    raise
+        finally:
+            if os.path.lexists(temporary):
+                shutil.rmtree(temporary, ignore_errors=True)
+        return final
+
+
+def _check_digest(digest: str) -> None:
+    if len(digest) != 64 or not all(char in "0123456789abcdef" for char in digest):
+        raise ProgramUnavailable(f"{digest!r} is not a SHA-256")
+
+
+def _build_matches(folder: str, digest: str) -> bool:
+    """Whether `folder` (not a link) holds exactly the executable of SHA-256 `digest`, mode 0755."""
+    if os.path.islink(folder) or not os.path.isdir(folder) or os.listdir(folder) != [BUILT]:
+        return False
+    path = os.path.join(folder, BUILT)
+    info = os.lstat(path)
+    if not stat.S_ISREG(info.st_mode) or stat.S_IMODE(info.st_mode) != 0o755:
+        return False
+    with open(path, "rb") as handle:
+        return sha256(handle.read()) == digest

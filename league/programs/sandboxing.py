@@ -120,6 +120,13 @@ def verdict() -> ProbeResult:
     return _verdict
 
 
+def proven_runtimes() -> list[str] | None:
+    """The runtimes this process's probe found in its sandbox, or None if it has not probed (no filter)."""
+    if _verdict is None or _verdict.runtimes is None:
+        return None
+    return sorted(_verdict.runtimes)
+
+
 def reprobe() -> ProbeResult:
     """Probe again now (a worker starting)."""
     global _verdict

@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from league.core.names import storable_text
-from league.programs.archives import CheckedProgram
+from league.programs.archives import CheckedProgram, sha256
 from league.programs.models import Program, ProgramLog, WorkerProbe
 from league.programs.probe import ProbeResult
 
@@ -53,6 +53,7 @@ def worker_probe_record(
             "detail": dict(result.detail),
             "checked_at": result.checked_at,
             "seen_at": now,
+            "runtimes": dict(result.runtimes) if result.runtimes is not None else {},
         },
     )
     return probe
@@ -74,6 +75,18 @@ def program_store(checked: CheckedProgram, data: bytes) -> Program:
                 files=[file.as_list() for file in checked.files],
                 extracted_bytes=checked.extracted_bytes,
                 content=data,
+                runtime=checked.runtime,
             )
     except IntegrityError:  # the same bytes uploaded at the same moment by another request: one row
         return Program.objects.get(sha256=checked.sha256)
+
+
+def program_checked(*, program: Program, version: str, build: bytes = b"") -> None:
+    """Record what the check of `program` found: its runtime's version and, for C, the executable it built
+    (kept once: a program shared by two versions is built by the first check)."""
+    fields: dict[str, str | bytes] = {"runtime_version": version[:200]}
+    if build and not program.build_sha256:
+        fields.update(build=build, build_sha256=sha256(build))
+    Program.objects.filter(pk=program.pk).update(**fields)
+    for name, value in fields.items():
+        setattr(program, name, value)

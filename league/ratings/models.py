@@ -209,3 +209,22 @@ class SettledFit(models.Model):
 
     def __str__(self) -> str:
         return f"settled fit of pool {self.pool_id}"
+
+
+class RefitDue(models.Model):
+    """A whole-history fit waiting for a worker's slice (`league.ratings.refits`): a people's pool's, or a
+    season's (kind `season`, registered by the seasons app). The bot workers take one per slice of the kind
+    `ratings` in their fair share (`league.bots.services.work`), so a night's fits yield to bot work."""
+
+    kind = models.CharField(max_length=20, help_text="What is fitted: `pool` or a registered kind.")
+    target_id = models.BigIntegerField(help_text="The pool's or season's id.")
+    queued_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["queued_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "target_id"], name="refit_due_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.target_id} due for a refit"

@@ -4,8 +4,8 @@ from celery import shared_task
 from django.db import OperationalError
 
 from league.ratings.models import PendingRatingUpdate
+from league.ratings.refits import refits_queue_nightly
 from league.ratings.services import calibration_refresh, pool_rate
-from league.ratings.settled import pools_due, settled_refit
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
@@ -29,16 +29,8 @@ def calibration_refresh_task(pool_id: int) -> int:
     return calibration_refresh(pool_id=pool_id)["matches"]
 
 
-@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
-def settled_refit_task(pool_id: int) -> int:
-    """Fit a people's pool's whole history; returns the number of matches it covers."""
-    return settled_refit(pool_id=pool_id).matches
-
-
 @shared_task
 def settled_nightly() -> int:
-    """Queue the whole-history fit of every people's pool with a rated match; run by beat at night."""
-    pool_ids = pools_due()
-    for pool_id in pool_ids:
-        settled_refit_task.delay(pool_id)
-    return len(pool_ids)
+    """Queue the whole-history fits due tonight (every people's pool with a rated match; every season ranked
+    by settled ratings) as work of the workers' fair share (`league.ratings.refits`); run by beat at night."""
+    return refits_queue_nightly()

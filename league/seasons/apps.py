@@ -13,3 +13,9 @@ class SeasonsConfig(AppConfig):
 
         if organizes_a_club not in CREATE_HOOKS:
             CREATE_HOOKS.append(organizes_a_club)
+
+        # A season ranked by settled ratings is fitted by the workers, as the pools are.
+        from league.ratings.refits import REFITTERS, Refitter
+        from league.seasons.settled import season_refit, seasons_due
+
+        REFITTERS["season"] = Refitter(fit=season_refit, due=seasons_due)

@@ -62,6 +62,18 @@ class Season(models.Model):
     qualify_top = models.PositiveSmallIntegerField(null=True, blank=True)
     qualify_points = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
     tie_breaks = models.JSONField(default=list, blank=True)
+
+    class RankBy(models.TextChoices):
+        POINTS = "points", "points"
+        SETTLED = "settled", "settled ratings"
+
+    rank_by = models.CharField(
+        max_length=10,
+        choices=RankBy.choices,
+        default=RankBy.POINTS,
+        help_text="What orders the table: the points rules, or the season's settled ratings (a whole-history "
+        "fit over the season's tables, refitted each night by the workers).",
+    )
     frozen_at = models.DateTimeField(null=True, blank=True)
     frozen_table = models.JSONField(default=list, blank=True)
     frozen_versions = models.JSONField(
@@ -113,3 +125,34 @@ class CalendarFeed(models.Model):
 
     def __str__(self) -> str:
         return f"calendar feed of {self.user_id}"
+
+
+class SeasonFit(models.Model):
+    """The last whole-history fit of a season's tables (`league.seasons.settled`), made by a worker."""
+
+    season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="settled_fit")
+    matches = models.PositiveIntegerField(default=0, help_text="Matches the fit covers.")
+    iterations = models.PositiveSmallIntegerField(default=0)
+    fitted_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"settled fit of {self.season_id}"
+
+
+class SeasonRating(models.Model):
+    """A player's settled rating in a season: the fit's rating on the last day they played in it (natural
+    units: a difference of 1 is odds of e to 1), with its standard deviation."""
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="settled_ratings", db_index=False
+    )
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="+")
+    rating = models.FloatField()
+    sd = models.FloatField()
+    day = models.DateField(help_text="The last day the player played in the season (the site's zone).")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["season", "player"], name="season_rating_once")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in season {self.season_id}: {self.rating:.3f}"

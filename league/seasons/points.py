@@ -13,6 +13,9 @@ they won (a first place at a table; a first place shared by k counts 1/k). The o
   results the later event is dropped;
 - `minimum_events` attended to qualify; qualification by rank (`qualify_top`: the first N qualified players)
   or by points (`qualify_points`: at least that total), or none;
+- or, where the organizer ranks the season by settled ratings (`rank_by_rating`), the order is the players'
+  settled ratings (highest first; a player without one after those with one, in points order); points are
+  still shown, and qualification is decided on that order the same way;
 - ties on the total are broken by the organizer's list of tie-breaks, in order: `events` (more events
   counted), `best` (the better best single result), `firsts` (more first places), `head_to_head` (among the
   tied players, who placed ahead of the others more often at events both played). Players still level share
@@ -231,3 +234,31 @@ def season_table(events: Sequence[Event], rules: Rules) -> list[Row]:
         qualified += qualifies
         rows.append(Row(player, rank, total[player], counted, dropped, attended, qualifies))
     return rows
+
+
+def rank_by_rating(rows: Sequence[Row], ratings: Mapping[int, float], rules: Rules) -> list[Row]:
+    """The table `rows` (in points order) ranked by settled rating instead: highest first, players without a
+    rating after those with one (in their points order); equal ratings share a rank; qualification decided
+    on this order as `season_table` decides it on points."""
+    order = {row.player: index for index, row in enumerate(rows)}
+    rated = sorted(
+        (row for row in rows if row.player in ratings), key=lambda r: (-ratings[r.player], order[r.player])
+    )
+    unrated = [row for row in rows if row.player not in ratings]
+    ranked: list[Row] = []
+    qualified = 0
+    for index, row in enumerate(rated + unrated):
+        rating = ratings.get(row.player)
+        previous = ranked[-1] if ranked else None
+        level = previous is not None and rating is not None and ratings.get(previous.player) == rating
+        rank = previous.rank if previous is not None and level else index + 1
+        eligible = row.attended >= rules.minimum_events
+        if rules.qualify_top is not None:
+            qualifies = eligible and rating is not None and qualified < rules.qualify_top
+        elif rules.qualify_points is not None:
+            qualifies = eligible and row.total >= rules.qualify_points
+        else:
+            qualifies = False
+        qualified += qualifies
+        ranked.append(Row(row.player, rank, row.total, row.counted, row.dropped, row.attended, qualifies))
+    return ranked

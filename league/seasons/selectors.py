@@ -16,8 +16,9 @@ from django.db.models import QuerySet
 
 from league.matches.models import Match, MatchSeat
 from league.players.models import Player
+from league.ratings import whole_history as whr
 from league.seasons import points
-from league.seasons.models import Club, ClubEvent, Season, SeasonEvent
+from league.seasons.models import Club, ClubEvent, Season, SeasonEvent, SeasonFit, SeasonRating
 from league.tournaments.models import Tournament
 from league.tournaments.snapshots import current_standings
 
@@ -121,6 +122,8 @@ class TableLine:
     qualifies: bool
     counted: list[dict]
     dropped: list[dict]
+    rating: float | None = None  # the settled rating on the Elo scale (a season ranked by settled ratings)
+    sd: float | None = None
 
 
 def _event_line(scored: points.Scored, names: dict[int, tuple[str, str]]) -> dict:
@@ -150,7 +153,17 @@ def season_lines(season: Season) -> list[TableLine]:
         )
         for index, entry in enumerate(entries)
     ]
-    rows = points.season_table(events, rules_of(season))
+    rules = rules_of(season)
+    rows = points.season_table(events, rules)
+    ratings: dict[int, tuple[float, float]] = {}
+    if season.rank_by == Season.RankBy.SETTLED:
+        ratings = {
+            player_id: (rating, sd)
+            for player_id, rating, sd in SeasonRating.objects.filter(season=season).values_list(
+                "player_id", "rating", "sd"
+            )
+        }
+        rows = points.rank_by_rating(rows, {player: value[0] for player, value in ratings.items()}, rules)
     people = {
         player.pk: (player.name, player.slug)
         for player in Player.objects.filter(pk__in=[row.player for row in rows]).only("name", "slug")
@@ -167,9 +180,16 @@ def season_lines(season: Season) -> list[TableLine]:
             qualifies=row.qualifies,
             counted=[_event_line(s, names) for s in row.counted],
             dropped=[_event_line(s, names) for s in row.dropped],
+            rating=_elo(ratings[row.player][0]) if row.player in ratings else None,
+            sd=_elo(ratings[row.player][1], offset=False) if row.player in ratings else None,
         )
         for row in rows
     ]
+
+
+def _elo(value: float, *, offset: bool = True) -> float:
+    """A settled rating (natural units) on the Elo scale the pages show, 1500 at the pool's middle."""
+    return round(value * whr.ELO + (1500 if offset else 0), 1)
 
 
 def line_json(line: TableLine) -> dict:
@@ -183,6 +203,8 @@ def line_json(line: TableLine) -> dict:
         "qualifies": line.qualifies,
         "counted": line.counted,
         "dropped": line.dropped,
+        "rating": line.rating,
+        "sd": line.sd,
     }
 
 
@@ -197,6 +219,8 @@ def line_from_json(row: dict) -> TableLine:
         qualifies=row["qualifies"],
         counted=row["counted"],
         dropped=row["dropped"],
+        rating=row.get("rating"),
+        sd=row.get("sd"),
     )
 
 
@@ -256,6 +280,16 @@ def pending_invitations(club: Club) -> QuerySet[SeasonEvent]:
     ).select_related("season__club", "tournament")
 
 
+def invitations_of_event(tournament: Tournament) -> list[SeasonEvent]:
+    """The seasons that invited this event and wait for its organizers' answer (shown on the event's page to
+    its organizers: an event of no club has no club page to answer on)."""
+    return list(
+        SeasonEvent.objects.filter(tournament=tournament, accepted_at__isnull=True)
+        .select_related("season__club")
+        .order_by("id")
+    )
+
+
 def table_version(season: Season) -> str:
     """A short fingerprint of everything the season's table is computed from (its rules, its joined events
     and each one's public version, its freeze): it changes whenever the table may have."""
@@ -270,6 +304,8 @@ def table_version(season: Season) -> str:
         season.qualify_top,
         str(season.qualify_points),
         season.tie_breaks,
+        season.rank_by,
+        fit_time(season),
         season.frozen_at.isoformat() if season.frozen_at else None,
         sorted(
             (str(e.tournament_id), str(e.multiplier), e.tournament.public_version)
@@ -277,3 +313,9 @@ def table_version(season: Season) -> str:
         ),
     ]
     return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
+
+
+def fit_time(season: Season) -> str | None:
+    """When the season's settled ratings were last fitted (None: never)."""
+    fitted = SeasonFit.objects.filter(season=season).values_list("fitted_at", flat=True).first()
+    return fitted.isoformat() if fitted else None

@@ -22,6 +22,7 @@ from league.core.errors import Conflict, Forbidden, NotFound, UserError
 from league.core.events import emit, season_table_changed
 from league.core.names import check_name
 from league.core.slugs import free_slug
+from league.ratings.refits import refit_queue
 from league.seasons import points
 from league.seasons.models import Club, ClubEvent, Season, SeasonEvent
 from league.seasons.selectors import (
@@ -196,6 +197,7 @@ def _rules(values: dict[str, Any]) -> dict[str, Any]:
         if qualify_points in (None, "")
         else _decimal(qualify_points, field="qualify_points", what="the qualifying points"),
         "tie_breaks": tie_breaks,
+        "rank_by": _rank_by(values.get("rank_by", Season.RankBy.POINTS)),
     }
     problems = points.Rules(
         place_points={i: Decimal(v) for i, v in enumerate(place_points, start=1)},
@@ -214,12 +216,28 @@ def _rules(values: dict[str, Any]) -> dict[str, Any]:
     return cleaned
 
 
+def _rank_by(value: Any) -> str:
+    if value in (None, ""):
+        return Season.RankBy.POINTS
+    if value not in Season.RankBy.values:
+        raise UserError("rank the table by points or by settled ratings", field="rank_by")
+    return str(value)
+
+
+def _queue_fit(season: Season) -> None:
+    """A season ranked by settled ratings gets its first fit from the workers now, not only tonight."""
+    if season.rank_by == Season.RankBy.SETTLED and season.frozen_at is None:
+        refit_queue("season", season.pk)
+
+
 def season_create(*, club: Club, by: User | AnonymousUser, name: Any, **rules: Any) -> Season:
     """A new season of the club with its points rules (the club's organizers)."""
     check_club_organizer(by, club)
     cleaned = check_name(name, what="a season", max_length=120)
     values = _rules(rules)
-    return Season.objects.create(club=club, name=cleaned, slug=_season_slug(cleaned), **values)
+    season = Season.objects.create(club=club, name=cleaned, slug=_season_slug(cleaned), **values)
+    _queue_fit(season)
+    return season
 
 
 def season_rules_set(*, season: Season, by: User | AnonymousUser, **rules: Any) -> Season:
@@ -230,6 +248,20 @@ def season_rules_set(*, season: Season, by: User | AnonymousUser, **rules: Any) 
     for key, value in _rules(rules).items():
         setattr(season, key, value)
     season.save()
+    _queue_fit(season)
+    emit(season_table_changed, season_id=season.pk)
+    return season
+
+
+def season_rank_by_set(*, season: Season, by: User | AnonymousUser, rank_by: Any) -> Season:
+    """Rank a season's table by points or by settled ratings (its club's organizers); 409 once frozen. Ranking
+    by settled ratings queues the season's fit for the workers."""
+    check_club_organizer(by, season.club)
+    if season.frozen_at is not None:
+        raise Conflict("the season is frozen: its table no longer changes", field="season")
+    season.rank_by = _rank_by(rank_by)
+    season.save(update_fields=["rank_by"])
+    _queue_fit(season)
     emit(season_table_changed, season_id=season.pk)
     return season
 

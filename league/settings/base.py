@@ -434,6 +434,12 @@ BOT_UPLOADS_PER_USER_HOUR = env.number("BOT_UPLOADS_PER_USER_HOUR", 20, minimum=
 BOT_CHECK_CPU_SECONDS = env.number("BOT_CHECK_CPU_SECONDS", 1, minimum=1)
 BOT_CHECK_MEMORY_MB = env.number("BOT_CHECK_MEMORY_MB", 256, minimum=64)
 BOT_CHECK_WALL_SECONDS = env.number("BOT_CHECK_WALL_SECONDS", 30, minimum=1)
+# The check of a C or JavaScript upload runs in the sandbox (league.programs.building): cc compiles a C
+# program under these bounds (per process: CPU seconds, address space; the whole compile: wall seconds,
+# 1 MiB of messages, an executable of 1 MiB); node --check parses a JavaScript one under the same.
+BOT_BUILD_CPU_SECONDS = env.number("BOT_BUILD_CPU_SECONDS", 20, minimum=1)
+BOT_BUILD_MEMORY_MB = env.number("BOT_BUILD_MEMORY_MB", 512, minimum=128)
+BOT_BUILD_WALL_SECONDS = env.number("BOT_BUILD_WALL_SECONDS", 60, minimum=1)
 # An upload that passed its check plays its validation matches before it is ready
 # (league.bots.services.validations).
 BOT_VALIDATION = env.flag("BOT_VALIDATION", True)

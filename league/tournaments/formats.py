@@ -30,15 +30,19 @@ def flows(tournament: Tournament, round_number: int) -> bool:
     return tournament.is_elimination
 
 
+def is_elimination_round(tournament: Tournament, number: int) -> bool:
+    """Whether round `number` is an elimination round (an elimination, or a stage sequence's top cut)."""
+    return tournament.is_elimination or (
+        tournament.format == Tournament.Format.STAGES and number > (tournament.rounds or 0)
+    )
+
+
 def table_cut(tournament: Tournament, round_number: int, label: str) -> int | None:
     """How many go through from a table of round `round_number`: 1 at every 2-seat bracket match (the
     final, a third-place match and a grand final decide a place the same way), the tournament's `advance`
     at a multi-seat elimination table; None where nobody goes through (Swiss, round robin, the final table
     of a multi-seat elimination, whose places stand as they are)."""
-    elimination = tournament.is_elimination or (
-        tournament.format == Tournament.Format.STAGES and round_number > (tournament.rounds or 0)
-    )
-    if not elimination:
+    if not is_elimination_round(tournament, round_number):
         return None
     if tournament.table_size == 2:
         return 1

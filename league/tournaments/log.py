@@ -193,6 +193,7 @@ WORDING: dict[str, Callable[[dict, str], str]] = {
         f"Published round {d.get('round')} ({_count(d.get('tables'), 'table')})"
     ),
     Action.ROUND_COMPLETED: lambda d, z: f"Completed round {d.get('round')}",
+    Action.ROUND_WAITING: lambda d, z: _waiting(d),
     Action.TABLE_CLOSED: _closed,
     Action.RESULT_RESET: _reset,
     Action.RESULT_REPORTED: lambda d, z: f"{d.get('player')} reported the result of {_table_of(d)}",
@@ -218,6 +219,18 @@ WORDING: dict[str, Callable[[dict, str], str]] = {
     ),
     Action.RESULT_WITHDRAWN: lambda d, z: f"{d.get('player')} took back their report of {_table_of(d)}",
 }
+
+
+def _waiting(d: dict) -> str:
+    """A round the tournament started by itself that waits for its organizers, and why."""
+    if d.get("problem"):
+        return f"Could not generate round {d.get('round')} by itself: {d.get('problem')}"
+    reasons = []
+    if d.get("warnings"):
+        reasons.append(_count(d.get("warnings"), "warning"))
+    if d.get("disputes"):
+        reasons.append(_count(d.get("disputes"), "open dispute"))
+    return f"Round {d.get('round')} waits as a draft ({' and '.join(reasons)})"
 
 
 NAMED = ("player", "user", "reporter", "name")  # details that hold one name people typed

@@ -21,7 +21,16 @@ from django.http import Http404
 from league.core.catalogue import game_name
 from league.matches.models import Match
 from league.ratings.selectors import predictions_by_seat
-from league.tournaments import report_selectors, round_selectors, seam, selectors, services, snapshots
+from league.tournaments import (
+    draft_warnings,
+    report_selectors,
+    round_selectors,
+    seam,
+    selectors,
+    services,
+    snapshots,
+)
+from league.tournaments.days import DayView, tournament_days
 from league.tournaments.formats import flows, has_bracket, is_swiss_round
 from league.tournaments.history import History, load_history
 from league.tournaments.models import Registration, Round, RoundTime, Table, Tournament
@@ -68,6 +77,7 @@ class TournamentPage(TournamentLive):
     can_register: bool
     table_rule: Any
     byes: ByeChoices
+    days: list[DayView] = field(default_factory=list)  # a Swiss with a Day 2 (big days)
 
 
 @dataclass(frozen=True)
@@ -158,6 +168,7 @@ def tournament_page(
         can_register=organizer and services.registration_open(tournament),
         table_rule=seam.table_spec(tournament),
         byes=bye_choices(tournament, organizer, live.history, own),
+        days=tournament_days(tournament, live.history),
     )
 
 
@@ -222,6 +233,21 @@ class RoundPage:
     self_report: bool
     my_player_id: int | None
     can_generate_next: bool
+    warnings: list[draft_warnings.DraftWarning] = field(default_factory=list)  # an organizer's draft only
+
+
+def _attach_draft_marks(view, round_row: Round) -> list[draft_warnings.DraftWarning]:
+    """A draft's warnings; each seat gets its points before the round (`seat.before`) and whether it met
+    someone of its table before (`seat.repeat`). Reads the whole history (the warnings look back)."""
+    history = load_history(round_row.tournament)
+    draft = draft_warnings.draft_of(round_row, history)
+    marks = draft_warnings.seat_marks(draft)
+    for table in view.tables:
+        for seat in table.seats:
+            mark = marks.get(seat.player_id)
+            if mark is not None:
+                seat.before, seat.repeat = mark.points, mark.repeat
+    return draft_warnings.draft_warnings(round_row, history)
 
 
 def _attach_forecasts(view) -> None:
@@ -263,6 +289,7 @@ def round_page(
             .first()
         )
     _attach_forecasts(view)
+    warnings = _attach_draft_marks(view, cast(Round, round_row)) if draft and organizer else []
     first, last = round_selectors.table_range(page)
     return RoundPage(
         tournament=tournament,
@@ -286,4 +313,5 @@ def round_page(
         and view.row.status == Round.Status.COMPLETE
         and view.number == views[-1].number
         and not flows(tournament, number),
+        warnings=warnings,
     )

@@ -30,6 +30,8 @@ class SeatView:
     score: int | None = None
     points: float | None = None
     absent: bool = False
+    before: float | None = None  # a draft's seat, for its organizers: points before the round
+    repeat: bool = False  # a draft's seat, for its organizers: met someone of the table before
 
 
 @dataclass

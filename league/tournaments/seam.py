@@ -28,6 +28,7 @@ from league.pairing import (
     Entrant,
     Format,
     PairingError,
+    PlayedRound,
     RoundDraft,
     RoundInputs,
     Scoring,
@@ -38,7 +39,9 @@ from league.pairing import (
     generate_round,
     place_points,
     round_quality,
+    threshold_cut,
 )
+from league.pairing.repeats import keeps_apart as _keeps_apart
 from league.pairing.round_robin import default_rounds
 from league.pairing.scoring import TIEBREAKS
 from league.tournaments.history import History, load_history
@@ -46,6 +49,10 @@ from league.tournaments.models import Registration, Tournament
 
 __all__ = (
     "DEFAULT_TIEBREAKS",
+    "Entrant",
+    "PlayedRound",
+    "entrants_before",
+    "keeps_apart",
     "TIEBREAKS",
     "TableSpec",
     "bye_points",
@@ -62,6 +69,8 @@ __all__ = (
     "stage_plan",
     "table_points",
     "table_sizes_of",
+    "swiss_field",
+    "day2_field",
     "table_spec",
     "tiebreaks_of",
 )
@@ -159,6 +168,27 @@ def _cut_field(history: History, first_rounds: int) -> set[int]:
     }
 
 
+def day2_field(history: History) -> list[int] | None:
+    """A Swiss's Day 2 field: the players still in (active) with at least `day2_points` after round
+    `day2_after_round`, in the ranking order of the end of Day 1 (`pairing.threshold_cut`); None without a
+    Day 2 or before Day 1's last round has results."""
+    tournament = history.tournament
+    after = tournament.day2_after_round
+    if after is None or tournament.day2_points is None or after not in history.rounds:
+        return None
+    day1 = entrants_of(history, _active(history), last_round=after)
+    return list(ids(entrant.id for entrant in threshold_cut(day1, tournament.day2_points)))
+
+
+def swiss_field(history: History, number: int) -> set[int]:
+    """Who may be paired in Swiss round `number`: the active players; on Day 2 only those who qualified."""
+    players = _active(history)
+    after = history.tournament.day2_after_round
+    if after is not None and number > after:
+        players &= set(day2_field(history) or ())
+    return players
+
+
 def stage_plan(tournament: Tournament) -> StagePlan:
     try:
         return StagePlan(
@@ -195,7 +225,7 @@ def round_inputs(history: History, number: int, resting: frozenset[int] = frozen
     }
     fmt = tournament.format
     if fmt == Tournament.Format.SWISS:
-        return RoundInputs(entrants=entrants_of(history, _active(history) - resting), **common)
+        return RoundInputs(entrants=entrants_of(history, swiss_field(history, number) - resting), **common)
     if fmt == Tournament.Format.ROUND_ROBIN:
         return RoundInputs(
             entrants=entrants_of(history, _fixed_field(history)), rounds=tournament.rounds, **common
@@ -255,8 +285,8 @@ def draft_values(draft: RoundDraft) -> dict:
     }
 
 
-def quality_after_adjust(history: History, number: int, tables: list[list[int]], byes: list[int]) -> dict:
-    """The quality report of an adjusted draft, measured against the history before round `number`."""
+def entrants_before(history: History, number: int) -> dict[int, Entrant]:
+    """Every player who took part, as the pairing saw them before round `number` (by id)."""
     tournament = history.tournament
     everyone = entrants_from_history(
         keyed(history.seeds),
@@ -265,7 +295,17 @@ def quality_after_adjust(history: History, number: int, tables: list[list[int]],
         tiebreaks_of(tournament),
         bye_table_size=tournament.table_size,
     )
-    by_id = {entrant.id: entrant for entrant in everyone}
+    return {cast(int, entrant.id): entrant for entrant in everyone}  # the seam's ids are ints
+
+
+def keeps_apart(tables: list[list[int]], entrants: dict[int, Entrant], pair: tuple[int, int]) -> bool:
+    """Whether the pairing's optimiser keeps `pair` apart with fewer repeats (`pairing.repeats`)."""
+    return _keeps_apart(tables, keyed(entrants), pair)
+
+
+def quality_after_adjust(history: History, number: int, tables: list[list[int]], byes: list[int]) -> dict:
+    """The quality report of an adjusted draft, measured against the history before round `number`."""
+    by_id = dict(keyed(entrants_before(history, number)))
     report = quality_dict(round_quality([DrawTable(seats=tuple(seats)) for seats in tables], byes, by_id))
     report["adjusted"] = True
     return report

@@ -15,7 +15,7 @@ from league.core.errors import UserError
 from league.core.exports import csv_download
 from league.core.forms import add_user_error
 from league.seasons import calendars, selectors, services
-from league.seasons.models import CalendarFeed, Club, Season, SeasonEvent
+from league.seasons.models import CalendarFeed, Club, Season, SeasonEvent, SeasonFit
 from league.seasons.points import TIE_BREAKS
 from league.tournaments import clock
 from league.tournaments import services as tournament_services
@@ -70,6 +70,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
                     qualify_top=request.POST.get("qualify_top", ""),
                     qualify_points=request.POST.get("qualify_points", ""),
                     tie_breaks=request.POST.getlist("tie_breaks"),
+                    rank_by=request.POST.get("rank_by", ""),
                 )
                 return redirect(season)
             if action == "clone":
@@ -173,6 +174,11 @@ def _rules_in_words(season: Season) -> list[str]:
         words.append(f"Eligible players with at least {season.qualify_points} points qualify.")
     if season.tie_breaks:
         words.append("Ties: " + "; then ".join(TIE_BREAK_WORDS[name] for name in season.tie_breaks) + ".")
+    if season.rank_by == Season.RankBy.SETTLED:
+        words.append(
+            "The table is ranked by settled ratings, not points: every table of the season's events fitted "
+            "at once (a whole-history fit, refitted each night); points are shown beside them."
+        )
     return words
 
 
@@ -201,6 +207,8 @@ def season_page(request: HttpRequest, slug: str) -> HttpResponse:
                 )
             elif action == "freeze":
                 services.season_freeze(season=season, by=by)
+            elif action == "rank_by":
+                services.season_rank_by_set(season=season, by=by, rank_by=request.POST.get("rank_by"))
             else:
                 raise UserError("no such action", field="action")
             return redirect(season)
@@ -218,6 +226,8 @@ def season_page(request: HttpRequest, slug: str) -> HttpResponse:
         "organizer": organizer,
         "error": error,
         "print": request.GET.get("view") == "print",
+        "settled": season.rank_by == Season.RankBy.SETTLED,
+        "fitted_at": SeasonFit.objects.filter(season=season).values_list("fitted_at", flat=True).first(),
     }
     return render(request, "seasons/season.html", context, status=status)
 
@@ -238,19 +248,50 @@ def season_projector(request: HttpRequest, slug: str) -> HttpResponse:
         "lines": table.lines[:top],
         "more": max(0, len(table.lines) - top),
         "events": season.entries.filter(accepted_at__isnull=False).count(),
+        "settled": season.rank_by == Season.RankBy.SETTLED,
     }
     return render(request, "seasons/projector.html", context)
+
+
+def invitation_answer(request: HttpRequest, pk: int) -> HttpResponse:
+    """An invited event's organizers accept or decline a season's invitation (POST, from the event's page)."""
+    if request.method != "POST":
+        return HttpResponse("Answer an invitation with the buttons on the event's page.", status=405)
+    if not request.user.is_authenticated:
+        return login_redirect(request.get_full_path(), reverse("accounts:login"))
+    entry = SeasonEvent.objects.select_related("season", "tournament").filter(pk=pk).first()
+    if entry is None:
+        raise Http404("no such invitation")
+    answer = request.POST.get("answer")
+    if answer not in ("accept", "decline"):
+        return HttpResponse(status=400, content=b"Answer the invitation with accept or decline.")
+    try:
+        services.season_event_answer(entry=entry, by=request.user, accept=answer == "accept")
+    except UserError as exc:
+        if exc.status == 403:
+            return render(request, "403.html", status=403)
+        messages.error(request, exc.message)
+        return redirect(entry.tournament)
+    if answer == "accept":
+        messages.success(request, f"{entry.tournament.name} now counts in {entry.season.name}.")
+    else:
+        messages.success(request, f"The invitation of {entry.season.name} was declined.")
+    return redirect(entry.tournament)
 
 
 def season_csv(request: HttpRequest, slug: str) -> HttpResponse:
     season = _season(slug)
     response, writer = csv_download(f"{season.slug}.csv")
-    writer.writerow(["rank", "player", "total", "events attended", "qualifies", "counted", "dropped"])
+    settled = season.rank_by == Season.RankBy.SETTLED
+    rated = ["settled rating"] if settled else []
+    writer.writerow(["rank", "player", *rated, "total", "events attended", "qualifies", "counted", "dropped"])
     for line in selectors.season_table(season).lines:
+        rating = ["" if line.rating is None else line.rating] if settled else []
         writer.writerow(
             [
                 line.rank,
                 line.name,
+                *rating,
                 line.total,
                 line.attended,
                 "yes" if line.qualifies else "no",
@@ -310,6 +351,7 @@ urlpatterns = [
     path("seasons/<name_slug:slug>/", season_page, name="season"),
     path("seasons/<name_slug:slug>/csv/", season_csv, name="season-csv"),
     path("seasons/<name_slug:slug>/projector/", season_projector, name="season-projector"),
+    path("seasons/invitations/<int:pk>/", invitation_answer, name="invitation-answer"),
     path("clubs/<name_slug:slug>/calendar.ics", club_calendar, name="club-calendar"),
     path("me/calendar/", my_calendar_page, name="my-calendar"),
     path("calendar/<str:token>.ics", my_calendar_feed, name="my-calendar-feed"),

@@ -119,6 +119,7 @@ def build_site() -> list[Visit]:
         ),
         Visit("upload form", "/bots/bots/upload/", "author"),
         Visit("my bots", "/bots/bots/mine/", "author"),
+        Visit("bot, its author (play now, versions in ladders)", f"/bots/bots/{bot.pk}/", "author"),
         Visit("challenges", "/bots/challenges/", "author"),
     ]
     return public + signed_in

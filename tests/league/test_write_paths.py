@@ -452,7 +452,7 @@ def test_every_function_that_schedules_owned_matches_checks_their_owner_before_l
         "league.bots.services.leagues._store_round": True,
         "league.bots.services.validations._schedule": True,
         "league.tournaments.services.brackets._open": True,
-        "league.tournaments.services.rounds.round_publish": True,
+        "league.tournaments.services.rounds.publish_round": True,
     }
 
 

@@ -10,7 +10,7 @@ from rest_framework.response import Response
 
 from league.api.limits import whole_limits
 from league.api.tournaments.common import STATE_CONFLICT
-from league.tournaments import round_selectors, selectors, services, timers
+from league.tournaments import draft_warnings, round_selectors, selectors, services, timers
 from league.tournaments.history import load_history
 from league.tournaments.models import Round
 
@@ -54,6 +54,14 @@ class TimerActionSerializer(serializers.Serializer):
     )
 
 
+class DraftWarningSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=[check.kind for check in draft_warnings.DRAFT_CHECKS],
+        help_text="The check that warns (`repeat_opponents`, `short_table_again`, ...)",
+    )
+    message = serializers.CharField(source="text", help_text="The warning's sentence, names bare")
+
+
 class TournamentRoundSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="row.pk")
     number = serializers.IntegerField()
@@ -73,7 +81,16 @@ class TournamentRoundSerializer(serializers.Serializer):
     )
     quality = serializers.DictField(source="row.quality")
     timer = serializers.SerializerMethodField()
+    warnings = serializers.SerializerMethodField()
     tables = TournamentTableSerializer(many=True)
+
+    @extend_schema_field(DraftWarningSerializer(many=True))
+    def get_warnings(self, view) -> list[dict]:
+        """A draft's warnings before it is published (empty once published): repeat opponents, a short
+        table again, seat streaks, a player far from their score group."""
+        if view.row.status != Round.Status.DRAFT:
+            return []
+        return list(DraftWarningSerializer(draft_warnings.draft_warnings(view.row), many=True).data)
 
     @extend_schema_field(RoundTimerSerializer(allow_null=True))
     def get_timer(self, view) -> dict | None:

@@ -21,6 +21,7 @@ from league.api.tournaments.registrations import (
 from league.api.tournaments.rounds import TournamentRoundSerializer, _round_view
 from league.tournaments import clock, round_selectors, seam, selectors, services, snapshots
 from league.tournaments.bracket_selectors import bracket_matches
+from league.tournaments.days import tournament_days
 from league.tournaments.errors import NotOrganizer
 from league.tournaments.history import load_history
 from league.tournaments.models import Registration, RoundTime, Tournament
@@ -31,6 +32,26 @@ class RoundTimeSerializer(serializers.Serializer):
     starts_at = serializers.DateTimeField(help_text="In the event's zone, with its offset")
 
 
+class QualifierSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField()
+    points = serializers.FloatField(help_text="Points at the end of Day 1")
+
+
+class DaySerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    first_round = serializers.IntegerField()
+    last_round = serializers.IntegerField()
+    stage = serializers.CharField(help_text="The day's pairing, e.g. Swiss")
+    field = serializers.CharField(help_text="Who plays the day, in words")
+    qualified = QualifierSerializer(
+        many=True,
+        allow_null=True,
+        help_text="Day 2: who qualified, in the ranking order of the end of Day 1; null until Day 1 is "
+        "complete (and for Day 1)",
+    )
+
+
 class TournamentSerializer(serializers.ModelSerializer):
     slug = serializers.CharField(read_only=True, help_text="Derived from the name; used in page URLs.")
     player_count = serializers.SerializerMethodField()
@@ -39,6 +60,7 @@ class TournamentSerializer(serializers.ModelSerializer):
     round_times = serializers.SerializerMethodField()
     check_in = serializers.BooleanField(read_only=True, help_text="Whether the tournament uses check-in")
     places_left = serializers.SerializerMethodField()
+    days = serializers.SerializerMethodField()
 
     class Meta:
         model = Tournament
@@ -80,6 +102,10 @@ class TournamentSerializer(serializers.ModelSerializer):
             "result_reporting",
             "two_seat_confirmation",
             "dispute_window_minutes",
+            "auto_next_round",
+            "day2_after_round",
+            "day2_points",
+            "days",
             "venue",
             "description",
             "public_version",
@@ -91,6 +117,12 @@ class TournamentSerializer(serializers.ModelSerializer):
                 "rounds, drops, timers, settings): it grows with each"
             }
         }
+
+    @extend_schema_field(DaySerializer(many=True))
+    def get_days(self, tournament: Tournament) -> list[dict]:
+        """A Swiss with a Day 2: each day with its rounds and field, Day 2 with who qualified once Day 1 is
+        complete; empty for a one-day event."""
+        return list(DaySerializer(tournament_days(tournament), many=True).data)
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_starts_at(self, tournament: Tournament) -> str | None:
@@ -178,6 +210,26 @@ class TournamentWriteSerializer(serializers.Serializer):
         help_text="Self-report: minutes after a stored result during which a player may dispute it "
         "(default 15)",
         **whole_limits(services.SETTING_BOUNDS["dispute_window_minutes"]),
+    )
+    auto_next_round = serializers.BooleanField(
+        required=False,
+        help_text="Start the next round as soon as every table is in: published by itself when its draft "
+        "has no warning and no dispute is open, else it waits as a draft and the organizers are told "
+        "(changes at any time)",
+    )
+    day2_after_round = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Swiss: the last round of Day 1; the later rounds are Day 2 (null: one day)",
+        **whole_limits(services.SETTING_BOUNDS["day2_after_round"]),
+    )
+    day2_points = serializers.FloatField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=services.DAY2_POINTS_LIMIT,
+        help_text="Swiss with a Day 2: the points after Day 1 that qualify for it (everyone on them goes "
+        "through)",
     )
     venue = serializers.CharField(required=False, allow_blank=True, max_length=200)
     description = serializers.CharField(required=False, allow_blank=True, max_length=4000)

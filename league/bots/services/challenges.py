@@ -168,6 +168,12 @@ def queue_challenge_work(tasks: int) -> None:
     transaction.on_commit(send)
 
 
+def wake_a_worker() -> None:
+    """Queue one run of the play task (after the commit, if in a transaction): a worker takes whatever work
+    is open, slice by slice (`league.bots.services.work.work_shared`)."""
+    queue_challenge_work(1)
+
+
 def challenges_finish(challenge_ids: Collection[int]) -> int:
     """Finish the queued challenges among these that have nothing left to play (every match stored or voided);
     how many. In the transaction that stored or voided their last matches."""

@@ -11,6 +11,11 @@ are the leased work of kind "ladder"), rated through its pool.
   of the same bot still in the ladder leaves at that same position: the new version is a new player at the
   initial rating, drawn first until it has `newcomer_matches` matches; the old one's history stays.
 - `ladder_leave` (the bot's owner or staff): the bot leaves at the next round's position.
+- `ladder_version_activate`, `ladder_version_deactivate` (the bot's owner or staff): the author chooses which
+  of their versions stay active in the ladder, several at once or only the newest. Activating a version enters
+  it at the next round's position without retiring the others (an older version, or one that left, comes
+  back with its rating and history); deactivating it leaves there. Each is an entry-log event ("activated by
+  its author", "deactivated by its author"), so the schedule still replays.
 - `ladders_follow_new_version`: a new version of a bot (a revision, an upload once its check passed) takes
   the place of its earlier versions in every ladder one of them is in.
 - `entries_count_forfeits`: as rated matches are stored, each entry counts its seat's forfeits in a row; the
@@ -197,7 +202,9 @@ def ladder_enter(*, ladder_id: int, bot_id: int, by: User | AnonymousUser | None
         return cast(LadderEvent, LadderEvent.objects.filter(league=ladder).order_by("-seq").first())
 
 
-def ladder_leave(*, ladder_id: int, bot_id: int, by: User | AnonymousUser | None) -> LadderEvent:
+def ladder_leave(
+    *, ladder_id: int, bot_id: int, by: User | AnonymousUser | None, reason: str = "withdrawn"
+) -> LadderEvent:
     """Withdraw a bot from a ladder at the next round's position (its history stays)."""
     bot = BotDefinition.objects.filter(pk=bot_id).first() if isinstance(bot_id, int) else None
     if bot is None:
@@ -208,9 +215,54 @@ def ladder_leave(*, ladder_id: int, bot_id: int, by: User | AnonymousUser | None
         position = next_position(ladder)
         if bot.pk not in ladder_members(ladder_log(ladder), position):
             raise UserError(f"{bot.label} is not in this ladder", field="bot")
-        _log(ladder, position, LadderEvent.Action.LEAVE, bot.pk, "withdrawn")
+        _log(ladder, position, LadderEvent.Action.LEAVE, bot.pk, reason)
         # `_log` has just stored one, so there is a first.
         return cast(LadderEvent, LadderEvent.objects.filter(league=ladder).order_by("-seq").first())
+
+
+ACTIVATED = "activated by its author"
+DEACTIVATED = "deactivated by its author"
+
+
+def ladder_version_activate(*, ladder_id: int, bot_id: int, by: User | AnonymousUser | None) -> LadderEvent:
+    """Make one version of a bot active in a ladder from the next round's position, beside the versions of it
+    active there (none retires); a version that left comes back with its history, its forfeits in a row
+    forgiven. The entry-log event."""
+    bot = BotDefinition.objects.filter(pk=bot_id).first() if isinstance(bot_id, int) else None
+    if bot is None:
+        raise UserError("no bot with this id", field="bot")
+    _may_act_for(bot, by)
+    if not bot.is_ready:
+        raise UserError(not_ready_message([bot]), field="bot")
+    with transaction.atomic():
+        ladder = _locked_ladder(ladder_id)
+        if ladder.status == BotLeague.Status.FINISHED:
+            raise UserError("this ladder is closed", field="status")
+        if bot.game_id != ladder.game_id:
+            raise UserError(f"{bot.label} plays another game than this ladder", field="bot")
+        position = next_position(ladder)
+        members = set(ladder_members(ladder_log(ladder), position))
+        if bot.pk in members:
+            raise UserError(
+                f"{bot.label} is active in this ladder already", field="bot", code=ErrorCode.DUPLICATE
+            )
+        staying = BotDefinition.objects.filter(pk__in=members)
+        check_table_memory(bots=[*staying, bot], table_size=ladder.table_size, field="bot")
+        entry, created = LeagueEntry.objects.get_or_create(league=ladder, bot=bot)
+        if not created and entry.forfeit_streak:
+            entry.forfeit_streak = 0
+            entry.save(update_fields=["forfeit_streak"])
+        _log(ladder, position, LadderEvent.Action.ENTER, bot.pk, ACTIVATED, author=bot.seating_author)
+        if ladder.status == BotLeague.Status.RUNNING:
+            queue_work(ladder.pk, 1)
+        # `_log` has just stored one, so there is a first.
+        return cast(LadderEvent, LadderEvent.objects.filter(league=ladder).order_by("-seq").first())
+
+
+def ladder_version_deactivate(*, ladder_id: int, bot_id: int, by: User | AnonymousUser | None) -> LadderEvent:
+    """Make one version of a bot inactive in a ladder from the next round's position (its history stays; the
+    other versions stay as they are). The entry-log event."""
+    return ladder_leave(ladder_id=ladder_id, bot_id=bot_id, by=by, reason=DEACTIVATED)
 
 
 def ladders_follow_new_version(*, bot: BotDefinition) -> list[int]:

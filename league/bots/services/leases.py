@@ -48,7 +48,7 @@ from league.bots.models import (
     ValidationMatch,
     VerificationWork,
 )
-from league.bots.sandbox_selectors import external_seat
+from league.bots.sandbox_selectors import external_seat, runtime_lacking
 from league.bots.services.challenges import challenges_finish, queue_challenge_work
 from league.bots.services.ladders import entries_count_forfeits
 from league.bots.services.leagues import queue_work
@@ -213,13 +213,15 @@ def leases_claim(
     least: int | None = None,
     owner_id: int | None = None,
     external: bool = True,
+    runtimes: Collection[str] | None = None,
 ) -> list[Claimed]:
     """Lease open rows of `kind` (of one owner, with `owner_id`) to `token` for `seconds`, in kind order.
 
     Takes `limit` rows; with `least`, no more than half of those still unclaimed (and at least `least`), so
     that the end of a league's round is shared between the workers instead of left to the last one to claim.
     Without `external` (a worker whose sandbox is not proven), rows with an external program's seat are left
-    for another worker.
+    for another worker; with `runtimes` (those the worker's probe found), so are rows with an uploaded
+    program of another runtime.
     """
     work = KINDS[kind]
     now = timezone.now()
@@ -232,6 +234,8 @@ def leases_claim(
             open_rows = open_rows.filter(**{work.owner: owner_id})
         if not external:
             open_rows = open_rows.filter(~external_seat())
+        if runtimes is not None:
+            open_rows = open_rows.filter(~runtime_lacking(runtimes))
         share = least is not None and least < limit
         available = list(
             open_rows.order_by(*work.order).values_list(*work.columns)[: 2 * limit if share else limit]
@@ -249,7 +253,9 @@ def leases_claim(
     return claimed
 
 
-def open_owner(kinds: Sequence[Kind], *, external: bool = True) -> int | None:
+def open_owner(
+    kinds: Sequence[Kind], *, external: bool = True, runtimes: Collection[str] | None = None
+) -> int | None:
     """The lowest owner id among `kinds` (all of one model) with an open, unclaimed row this worker can play,
     among running leagues for fixtures."""
     works = [KINDS[kind] for kind in kinds]
@@ -259,6 +265,8 @@ def open_owner(kinds: Sequence[Kind], *, external: bool = True) -> int | None:
     rows = works[0].model.objects.filter(either, done=False, lease_token="")
     if not external:
         rows = rows.filter(~external_seat())
+    if runtimes is not None:
+        rows = rows.filter(~runtime_lacking(runtimes))
     return rows.order_by(works[0].owner).values_list(works[0].owner, flat=True).first()
 
 

@@ -24,7 +24,9 @@ loses its lease and a killed worker's batch expires within 30 s; the reaper (`le
 
 External programs play only on a worker whose sandbox was proven (`league.programs.sandboxing.verdict`: the
 probe tried every escape, and each failed). A worker that could not prove it does not claim the work with an
-external program's seat: it waits for one that can, and the league page and /health/ say so.
+external program's seat: it waits for one that can, and the league page and /health/ say so. Nor does a
+worker claim the work with an uploaded program whose runtime (python, node, c) its probe did not find
+(`worker_runtimes`); the bot's page says so when no worker has it.
 """
 
 from __future__ import annotations
@@ -62,11 +64,12 @@ from league.bots.services.leases import (
 from league.matches.selectors import players_by_seat
 from league.matches.services import verifications_make
 from league.programs import sandboxing
-from league.programs.archives import program_command
 from league.programs.external import Limits
 from league.programs.programs import seats_ready
+from league.programs.runtimes import program_command, runtime_limits
 from league.programs.sandbox import Sandbox, SandboxUnavailable
 from league.programs.services import worker_probe_record
+from league.ratings import refits
 from league.ratings.services import pool_rate
 
 logger = logging.getLogger(__name__)
@@ -133,10 +136,12 @@ def seat_bot(bot: BotDefinition) -> SeatBot:
         time_bank_seconds=bot.time_bank_seconds,
     )
     program = bot.program if bot.is_uploaded else None
+    runtime = program.runtime if program is not None else ""
     if program is not None:
-        command = tuple(program_command(program.entry))
+        command = tuple(program_command(program.entry, runtime, bot.memory_mb))
     else:
         command = tuple(bot.command) if bot.is_external else ()
+    raised = runtime_limits(runtime, limits).memory_mb
     return SeatBot(
         label=bot.label,
         strategy=bot.strategy,
@@ -147,6 +152,9 @@ def seat_bot(bot: BotDefinition) -> SeatBot:
         program_files=tuple(tuple(item) for item in program.files) if program is not None else (),
         definition=bot.name,
         version=bot.version,
+        runtime=runtime,
+        program_build_sha256=program.build_sha256 if program is not None else "",
+        address_space_mb=raised if raised != limits.memory_mb else None,
     )
 
 
@@ -182,6 +190,14 @@ def _challenge_sandbox(
     return sandboxing.sandbox() if result.isolated else None
 
 
+def worker_runtimes(sandbox: Sandbox | None) -> list[str] | None:
+    """The runtimes this worker's probe found in its sandbox (`league.programs.probe.probe_runtimes`): it
+    takes no seat of an uploaded program of another runtime. None where it did not probe them (no filter)."""
+    if sandbox is None:
+        return None
+    return sandboxing.proven_runtimes()
+
+
 class WorkClaim(NamedTuple):
     """What a worker should play next: a league's or ladder's fixtures (`league_id`: `work_play` it), or the
     validation or challenge matches it has just leased (`games`, of `kind`), or nothing."""
@@ -192,22 +208,38 @@ class WorkClaim(NamedTuple):
 
 
 def work_claim(
-    *, token: str, limit: int = CHALLENGE_BATCH, external: bool = True, leagues: bool = True
+    *,
+    token: str,
+    limit: int = CHALLENGE_BATCH,
+    external: bool = True,
+    leagues: bool = True,
+    runtimes: Collection[str] | None = None,
 ) -> WorkClaim:
     """League and ladder work first; else lease up to `limit` open validation matches to `token` (a new
     version waits for them to enter anything), oldest version first; else challenge matches, oldest challenge
-    first, in match order. Without `external`, matches with an external program's seat stay."""
+    first, in match order. Without `external`, matches with an external program's seat stay; with `runtimes`
+    (the worker's, `worker_runtimes`), so do those with an uploaded program of another runtime."""
     if leagues:
-        league_id = open_owner((Kind.LEAGUE, Kind.LADDER), external=external)
+        league_id = open_owner((Kind.LEAGUE, Kind.LADDER), external=external, runtimes=runtimes)
         if league_id is not None:
             return WorkClaim(league_id, [])
     validations = leases_claim(
-        Kind.VALIDATION, token=token, seconds=CHALLENGE_LEASE_SECONDS, limit=limit, external=external
+        Kind.VALIDATION,
+        token=token,
+        seconds=CHALLENGE_LEASE_SECONDS,
+        limit=limit,
+        external=external,
+        runtimes=runtimes,
     )
     if validations:
         return WorkClaim(None, validations, Kind.VALIDATION)
     games = leases_claim(
-        Kind.CHALLENGE, token=token, seconds=CHALLENGE_LEASE_SECONDS, limit=limit, external=external
+        Kind.CHALLENGE,
+        token=token,
+        seconds=CHALLENGE_LEASE_SECONDS,
+        limit=limit,
+        external=external,
+        runtimes=runtimes,
     )
     return WorkClaim(None, games)
 
@@ -293,13 +325,19 @@ def work_play(
                 bots,
                 external=sandbox is not None,
                 limit=None if max_matches is None else max_matches - stored,
+                runtimes=worker_runtimes(sandbox),
             )
             if batch is None:
                 if league_advance(league_id=league.pk):
                     continue
                 return stored
         else:
-            claim = work_claim(token=token, external=sandbox is not None, leagues=leagues_first)
+            claim = work_claim(
+                token=token,
+                external=sandbox is not None,
+                leagues=leagues_first,
+                runtimes=worker_runtimes(sandbox),
+            )
             if claim.league_id is not None:
                 left = None if max_seconds is None else max(1.0, max_seconds - elapsed)
                 played = work_play(league_id=claim.league_id, worker=worker, max_seconds=left, node=node)
@@ -344,6 +382,7 @@ def _league_batch(
     *,
     external: bool,
     limit: int | None = None,
+    runtimes: Collection[str] | None = None,
 ) -> Batch | None:
     """Claim a batch of the league's (or ladder's) open fixtures, in schedule order; None if none is left.
 
@@ -359,6 +398,7 @@ def _league_batch(
         least=max(1, league.commit_every // 10),
         owner_id=league.pk,
         external=external,
+        runtimes=runtimes,
     )
     if not claimed:
         return None
@@ -454,6 +494,7 @@ SHARES: Mapping[str, int] = {
     Kind.LADDER: 3,
     Kind.LEAGUE: 2,
     Kind.VERIFICATION: 1,
+    refits.KIND: 1,  # whole-history fits (`league.ratings.refits`): one fit a slice
 }
 DEFAULT_SHARE = 1
 SLICE_SECONDS = 10.0
@@ -505,13 +546,22 @@ class FairShare:
 FAIR_SHARE = FairShare()
 
 
-def kinds_with_work() -> list[Kind]:
-    """The kinds with an open, unclaimed row (for a league or ladder, in a running one), in `KINDS` order."""
-    return [
+def kinds_with_work() -> list[str]:
+    """The kinds with an open, unclaimed row (for a league or ladder, in a running one), in `KINDS` order,
+    then `ratings` while a whole-history fit is queued."""
+    kinds: list[str] = [
         kind
         for kind, work in KINDS.items()
         if work.model.objects.filter(work.owners, done=False, lease_token="").exists()
     ]
+    if refits.refits_pending():
+        kinds.append(refits.KIND)
+    return kinds
+
+
+def _ratings_slice(kind: str, *, worker: str, node: str | None) -> int:
+    """One queued whole-history fit (a pool's or a season's), a slice of its own: 1 when one was fitted."""
+    return refits.refit_next()
 
 
 def _league_slice(kind: Kind, *, worker: str, node: str | None) -> int:
@@ -542,6 +592,7 @@ def _matches_slice(kind: Kind, *, worker: str, node: str | None) -> int:
             seconds=CHALLENGE_LEASE_SECONDS,
             limit=min(CHALLENGE_BATCH, SLICE_MATCHES - stored),
             external=sandbox is not None,
+            runtimes=worker_runtimes(sandbox),
         )
         if not claimed:
             break
@@ -585,6 +636,7 @@ SLICES: Mapping[str, Callable[..., int]] = {
     Kind.LEAGUE: _league_slice,
     Kind.LADDER: _league_slice,
     Kind.VERIFICATION: _verification_slice,
+    refits.KIND: _ratings_slice,
 }
 
 
@@ -618,7 +670,8 @@ def work_shared(
         kinds = [kind for kind in kinds_with_work() if kind not in stuck]
         if not kinds:
             return done
-        kind = Kind(fair.pick(kinds))
+        picked = fair.pick(kinds)
+        kind = picked if picked == refits.KIND else Kind(picked)
         began = fair.clock()
         count = SLICES.get(kind, _matches_slice)(kind, worker=worker, node=node)
         fair.charge(kind, fair.clock() - began)

@@ -19,6 +19,7 @@ from league.tournaments.services.batch import (
     BatchResult,
     registrations_add_batch,
 )
+from league.tournaments.services.big_days import round_advance
 from league.tournaments.services.byes import bye_cancel, bye_request
 from league.tournaments.services.checks import top_cut_plan
 from league.tournaments.services.lifecycle import (
@@ -70,6 +71,7 @@ from league.tournaments.services.rounds import (
 )
 from league.tournaments.services.settings import (
     CUT_SETTINGS,
+    DAY2_POINTS_LIMIT,
     SCHEDULE,
     SETTING_BOUNDS,
     SETTINGS,
@@ -101,6 +103,7 @@ from league.tournaments.services.timer import (
 )
 
 __all__ = [
+    "round_advance",
     "BatchEntry",
     "BatchRefused",
     "BatchResult",
@@ -111,6 +114,7 @@ __all__ = [
     "SCHEDULE",
     "SEED_BOUNDS",
     "SETTING_BOUNDS",
+    "DAY2_POINTS_LIMIT",
     "SETTINGS",
     "SIGNUP_SETTINGS",
     "TIMER_MINUTES",

@@ -18,6 +18,7 @@ from league.matches.models import Match, MatchSeat
 from league.results.services import competition_places, result_submit, result_void
 from league.tournaments.models import Registration, Table, Tournament
 from league.tournaments.services.audit import Action, audit
+from league.tournaments.services.next_round import advance_when_every_table_is_in
 
 
 def close_table(
@@ -62,6 +63,7 @@ def close_table(
     table.closed_as = kind
     table.absent = absent
     table.save(update_fields=["closed_as", "absent"])
+    advance_when_every_table_is_in(table.round_id)
 
 
 DEPARTED = (Registration.Status.DROPPED, Registration.Status.NO_SHOW)

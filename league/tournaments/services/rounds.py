@@ -36,6 +36,11 @@ def round_generate(*, tournament: Tournament, by: User) -> Round:
     cannot pair the field (the pairing layer's message). In a Swiss round the players who asked for a bye or
     to sit out are left out, and the round records them (a bye with the score the tournament gives one)."""
     check_organizer(user=by, tournament=tournament)
+    return generate_round(tournament, by)
+
+
+def generate_round(tournament: Tournament, by: User | None) -> Round:
+    """`round_generate` without its check of who asks (`by` None: the system, `big_days`)."""
     with transaction.atomic():
         tournament = tournament_locked(tournament)
         if tournament.status != Tournament.Status.RUNNING:
@@ -93,15 +98,20 @@ def _requests_for(history: History, number: int) -> dict[int, str]:
     if not is_swiss_round(tournament, number):
         return {}
     asked = dict(tournament.bye_requests.filter(round_number=number).values_list("player_id", "kind"))
+    field = seam.swiss_field(history, number)  # on Day 2, the players who qualified
     return {
         reg.player_id: asked[reg.player_id]
         for reg in history.registrations
-        if reg.player_id in asked and reg.status == Registration.Status.ACTIVE
+        if reg.player_id in asked and reg.status == Registration.Status.ACTIVE and reg.player_id in field
     }
 
 
 def _draft_round(round_row: Round, by: User) -> Round:
     check_organizer(user=by, tournament=round_row.tournament)
+    return _locked_draft(round_row)
+
+
+def _locked_draft(round_row: Round) -> Round:
     tournament_locked(round_row.tournament)
     locked = Round.objects.select_for_update().get(pk=round_row.pk)
     if locked.status != Round.Status.DRAFT:
@@ -235,8 +245,14 @@ def round_publish(*, round_row: Round, by: User) -> Round:
     """Publish a draft: each table becomes a scheduled match of the league (rated as the tournament is), in
     bulk. A table of a player who left a fixed field (round robin, elimination) closes at once as a forfeit.
     Publishing the first round of a 2-seat bracket starts its match-by-match flow (`brackets`)."""
+    check_organizer(user=by, tournament=round_row.tournament)
+    return publish_round(round_row, by)
+
+
+def publish_round(round_row: Round, by: User | None) -> Round:
+    """`round_publish` without its check of who asks (`by` None: the system, `big_days`)."""
     with transaction.atomic():
-        locked = _draft_round(round_row, by)
+        locked = _locked_draft(round_row)
         tournament = locked.tournament
         now = timezone.now()
         rows = list(
@@ -278,6 +294,11 @@ def round_complete(*, round_row: Round, by: User) -> Round:
     """Complete a published round once every table has a result (or is void); the tournament finishes
     when this was its last round."""
     check_organizer(user=by, tournament=round_row.tournament)
+    return complete_round(round_row, by)
+
+
+def complete_round(round_row: Round, by: User | None) -> Round:
+    """`round_complete` without its check of who asks (`by` None: the system, `big_days`)."""
     with transaction.atomic():
         tournament = tournament_locked(round_row.tournament)
         locked = Round.objects.select_for_update().get(pk=round_row.pk)

@@ -33,7 +33,9 @@ SETTING_BOUNDS = {  # the whole-number settings; the page form and the API seria
     "cut_size": Bounds(2, 1024),
     "advance": Bounds(1, 6),  # fewer than a table of 7 seats
     "dispute_window_minutes": Bounds(0, 1440),  # up to a day
+    "day2_after_round": Bounds(1, 59),  # before the last of at most 60 rounds
 }
+DAY2_POINTS_LIMIT = 10_000.0  # the most points a Day 2 can ask for
 FIRST_STAGES = ("swiss", "round_robin")
 CUT_FORMATS = ("single_elimination", "double_elimination")
 SETTINGS = (
@@ -58,6 +60,9 @@ SETTINGS = (
     "result_reporting",
     "two_seat_confirmation",
     "dispute_window_minutes",
+    "auto_next_round",
+    "day2_after_round",
+    "day2_points",
     "venue",
     "description",
 )
@@ -65,6 +70,10 @@ TEXT_LIMITS = {"venue": 200, "description": 4000}  # characters, as the columns 
 SCHEDULE = ("time_zone", "starts_at", "checkin_opens_at", "round_times")
 # A started stage sequence's settings that may change until its cut is drawn.
 CUT_SETTINGS = ("cut_size", "advance")
+# A started Swiss's Day 2 settings that may change until Day 2's first round is drawn.
+DAY2_SETTINGS = ("day2_after_round", "day2_points")
+# Settings that may change at any time while the event runs.
+LIVE_SETTINGS = ("auto_next_round",)
 
 
 def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -164,7 +173,38 @@ def check_settings(values: Mapping[str, Any]) -> dict[str, Any]:
     )
     for name, limit in TEXT_LIMITS.items():
         cleaned[name] = check_text(cleaned.get(name) or "", field=name, max_length=limit)
+    cleaned.update(_check_day2(cleaned, fmt, rounds))
     return cleaned
+
+
+def _check_day2(cleaned: Mapping[str, Any], fmt: str, rounds: int | None) -> dict[str, Any]:
+    """Big days: `auto_next_round` is true or false; a Day 2 (a Swiss's rounds after `day2_after_round`,
+    for the players with at least `day2_points` after it) names both, ends Day 1 before the last round,
+    and asks for 0 to `DAY2_POINTS_LIMIT` points."""
+    auto = cleaned.get("auto_next_round", False)
+    if not isinstance(auto, bool):
+        raise UserError("auto_next_round must be true or false", field="auto_next_round")
+    after, points = cleaned.get("day2_after_round"), cleaned.get("day2_points")
+    if after is None and points is None:
+        return {"auto_next_round": auto, "day2_after_round": None, "day2_points": None}
+    if fmt != Tournament.Format.SWISS:
+        raise UserError("a Day 2 follows a Swiss Day 1: it is for the Swiss format", field="day2_after_round")
+    if after is None or points is None:
+        missing = "day2_after_round" if after is None else "day2_points"
+        raise UserError(
+            "a Day 2 needs both the last round of Day 1 and the points that qualify for it", field=missing
+        )
+    SETTING_BOUNDS["day2_after_round"].check(after, "day2_after_round")
+    if rounds is not None and after >= rounds:
+        raise UserError(
+            f"Day 1 ends before the last of the {rounds} rounds: at round {rounds - 1} at the latest",
+            field="day2_after_round",
+        )
+    if isinstance(points, bool) or not isinstance(points, int | float) or points != points:
+        raise UserError("day2_points is a number of points, e.g. 9 or 7.5", field="day2_points")
+    if not 0 <= points <= DAY2_POINTS_LIMIT:
+        raise UserError(f"day2_points is from 0 to {DAY2_POINTS_LIMIT:g}", field="day2_points")
+    return {"auto_next_round": auto, "day2_after_round": after, "day2_points": float(points)}
 
 
 def _check_top_cut(cleaned: Mapping[str, Any], *, size: int, leftovers: str, cut: int, advance: int) -> None:
@@ -262,11 +302,33 @@ def cut_settings_open(tournament: Tournament) -> bool:
     )
 
 
+def day2_settings_open(tournament: Tournament) -> bool:
+    """Whether a started Swiss's Day 2 settings (`DAY2_SETTINGS`) may still change: Day 2 has no round yet
+    (a Swiss without a Day 2 may get one until its last round is drawn)."""
+    if tournament.status != Tournament.Status.RUNNING or tournament.format != Tournament.Format.SWISS:
+        return False
+    first = (tournament.day2_after_round or (tournament.rounds or 1) - 1) + 1
+    return not Round.objects.filter(tournament=tournament, number__gte=first).exists()
+
+
 def _check_started_changes(tournament: Tournament, cleaned: Mapping[str, Any], fields: list[str]) -> None:
     """After the start, only the cut's size and advance change, until the cut is drawn, and the cut must fit
     the players still in (StateConflict or UserError otherwise)."""
-    if not set(fields) <= set(CUT_SETTINGS):
+    allowed = set(LIVE_SETTINGS)
+    if cut_settings_open(tournament):
+        allowed |= set(CUT_SETTINGS)
+    if day2_settings_open(tournament):
+        allowed |= set(DAY2_SETTINGS)
+    if not set(fields) <= allowed:
         check_settings_open(tournament)
+    after = cleaned.get("day2_after_round")
+    moved = "day2_after_round" in fields and after is not None
+    if moved and Round.objects.filter(tournament=tournament, number__gt=after).exists():
+        after = cast(int, after)  # set, as `moved` says
+        raise StateConflict(
+            f"round {after + 1} is drawn already: Day 2 starts after the last round drawn",
+            field="day2_after_round",
+        )
     if "cut_size" in fields or "advance" in fields:
         check_cut_fits(
             tournament,
@@ -279,8 +341,9 @@ def _check_started_changes(tournament: Tournament, cleaned: Mapping[str, Any], f
 
 def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> Tournament:
     """Change settings while the tournament has not started (draft or registration); once a stage sequence
-    has started, its cut's size and advance until the cut is drawn (`cut_settings_open`). A cut larger
-    than the places of a capped tournament is refused."""
+    has started, its cut's size and advance until the cut is drawn (`cut_settings_open`); once a Swiss has
+    started, its Day 2 until Day 2 is drawn (`day2_settings_open`); `auto_next_round` at any time. A cut
+    larger than the places of a capped tournament is refused."""
     check_organizer(user=by, tournament=tournament)
     unknown = sorted(set(changes) - set(SETTINGS))
     if unknown:
@@ -288,7 +351,11 @@ def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> To
     with transaction.atomic():
         tournament = tournament_locked(tournament)
         started = tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
-        if started and not cut_settings_open(tournament):
+        if started and not (
+            set(changes) <= set(LIVE_SETTINGS)
+            or cut_settings_open(tournament)
+            or day2_settings_open(tournament)
+        ):
             check_settings_open(tournament)
         current = {name: getattr(tournament, name) for name in SETTINGS}
         cleaned = check_settings({**current, **changes})

@@ -33,6 +33,7 @@ from league.tournaments.services.common import (
 )
 from league.tournaments.services.forfeits import close_table, leavers_last
 from league.tournaments.services.lifecycle import undo_entry
+from league.tournaments.services.next_round import advance_when_every_table_is_in
 
 
 def _published_table(table: Table, by: User, *, check=check_organizer) -> Table:
@@ -158,6 +159,8 @@ def table_record(
             table.save(update_fields=["closed_as", "absent"])
         if flowing:
             bracket_sync(tournament=tournament, by=by)
+        else:
+            advance_when_every_table_is_in(table.round_id)
     return table
 
 

@@ -190,6 +190,11 @@ def table_seats(table, chances: bool = False, short: bool = False) -> str:
             )
         if seat.player_id in advancing:
             parts.append(' <span class="muted">· goes through</span>')
+        before = getattr(seat, "before", None)
+        if before is not None:
+            parts.append(f' <span class="before">{escape(points(before))} pt</span>')
+        if getattr(seat, "repeat", False):
+            parts.append(' <span class="badge repeat">met before</span>')
         parts.append("</li>")
     return mark_safe("".join(parts))
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from league.web.bots import bots, docs, ladders, leagues
+from league.web.bots import bots, docs, ladders, leagues, play, versions
 
 app_name = "bots"
 
@@ -11,6 +11,7 @@ urlpatterns = [
     path("ladders/", ladders.ladder_list, name="ladders"),
     path("ladders/<int:pk>/", ladders.ladder_detail, name="ladder"),
     path("ladders/<int:pk>/<str:action>/", ladders.ladder_entry, name="ladder-entry"),
+    path("ladders/<int:pk>/versions/<str:action>/", versions.ladder_version, name="ladder-version"),
     path("challenges/", ladders.challenge_list, name="challenges"),
     path("challenges/new/", ladders.challenge_new, name="challenge-new"),
     path("challenges/<int:pk>/", ladders.challenge_detail, name="challenge"),
@@ -30,5 +31,6 @@ urlpatterns = [
     path("bots/mine/", bots.my_bots, name="mine"),
     path("bots/<int:pk>/", bots.bot_detail, name="bot"),
     path("bots/<int:pk>/logs/", bots.bot_logs, name="bot-logs"),
+    path("bots/<int:pk>/play/", play.bot_play, name="bot-play"),
     path("matches/<int:pk>/replay/", bots.match_replay, name="replay"),
 ]

@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from games.core.errors import ReplayError
 from games.viewer.drawing import replay_frame
 from league.bots import pages, selectors, uploads
+from league.bots.ladder_versions import ladder_versions
 from league.bots.models import BotDefinition
 from league.bots.pages import STARTUP_SECONDS
 from league.bots.services.definitions import TIME_BANK_DEFAULT, TIME_BANK_SECONDS
@@ -25,7 +26,9 @@ from league.core.forms import add_user_error
 from league.core.http import SignedInRequest
 from league.matches.models import Match
 from league.matches.selectors import match_visible, verification_of
+from league.programs.runtimes import NODE_ADDRESS_SPACE_MB
 from league.programs.uploads import bots_python
+from league.web.bots.play import play_context
 
 # A record's forfeit codes (games.core.record.FORFEIT_REASONS), as the replay page says them.
 FORFEIT_WORDS = {
@@ -46,7 +49,7 @@ def bot_list(request: HttpRequest) -> HttpResponse:
 
 def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
     page = pages.bot_page(pk, request.user)
-    return render(request, "bots/bot.html", dict(vars(page)))
+    return render(request, "bots/bot.html", {**vars(page), **play_context(request, page.bot)})
 
 
 class UploadForm(forms.Form):
@@ -63,10 +66,21 @@ class UploadForm(forms.Form):
         label="Program",
         allow_empty_file=True,
         help_text=(
-            "One Python file, or a zip or tar(.gz) archive with bot.toml or manifest.json naming its entry "
-            "point (see the docs: Limits and runtimes). Python 3's standard library only."
+            "One Python, JavaScript or C file, or a zip or tar(.gz) archive with bot.toml or manifest.json "
+            "naming its entry point (see the docs: Limits and runtimes). The runtime's standard library only."
         ),
-        widget=forms.ClearableFileInput(attrs={"accept": ".py,.zip,.tar,.tgz,.gz,.bz2,.xz"}),
+        widget=forms.ClearableFileInput(attrs={"accept": ".py,.js,.mjs,.cjs,.c,.zip,.tar,.tgz,.gz,.bz2,.xz"}),
+    )
+    runtime = forms.ChoiceField(
+        required=False,
+        choices=[
+            ("", "As its manifest or file name says"),
+            ("python", "Python 3"),
+            ("node", "JavaScript (Node.js)"),
+            ("c", "C (compiled by cc at its check)"),
+        ],
+        help_text="A manifest's runtime or the entry point's extension (.py, .js, .c) says it; "
+        "choose only to be sure.",
     )
     description = forms.CharField(required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 3}))
     time_bank_seconds = forms.FloatField(
@@ -97,6 +111,8 @@ def bot_upload(request: SignedInRequest) -> HttpResponse:
                 time_bank_seconds=(
                     TIME_BANK_DEFAULT if data["time_bank_seconds"] is None else data["time_bank_seconds"]
                 ),
+                filename=getattr(data["file"], "name", "") or "",
+                runtime=data["runtime"],
             )
         except UserError as exc:
             add_user_error(form, exc)
@@ -119,6 +135,9 @@ def bot_upload(request: SignedInRequest) -> HttpResponse:
             "quota_bytes": settings.BOT_UPLOAD_QUOTA_BYTES,
             "max_bytes": settings.BOT_UPLOAD_MAX_BYTES,
             "python_version": bots_python(),
+            "node_extra_mb": NODE_ADDRESS_SPACE_MB,
+            "build_cpu": settings.BOT_BUILD_CPU_SECONDS,
+            "build_memory": settings.BOT_BUILD_MEMORY_MB,
             "move_seconds": BotDefinition._meta.get_field("move_seconds").default,
             "startup_seconds": STARTUP_SECONDS,
         },
@@ -129,8 +148,10 @@ def bot_upload(request: SignedInRequest) -> HttpResponse:
 @login_required
 def my_bots(request: SignedInRequest) -> HttpResponse:
     bots = selectors.my_bots(request.user)
+    ladders = ladder_versions([version for bot in bots for version in bot.versions])
     for bot in bots:
         bot.game_name = game_name(bot.game_id)
+        bot.ladders = ladders.get((request.user.pk, bot.game_id, bot.name), [])  # type: ignore[attr-defined]
     return render(request, "bots/mine.html", {"bots": bots})
 
 

@@ -22,7 +22,7 @@ from league.core.catalogue import game_name, game_specs
 from league.core.errors import UserError
 from league.core.forms import add_user_error
 from league.players.selectors import player_of
-from league.seasons.selectors import seasons_of_event
+from league.seasons.selectors import invitations_of_event, seasons_of_event
 from league.tournaments import pages, report_selectors, round_selectors, selectors, services
 from league.tournaments.forms import (
     CloneForm,
@@ -162,6 +162,8 @@ def detail_response(
         "undo_minutes": services.UNDO_MINUTES,
         "holder": holder is not None,
         "seasons": seasons_of_event(tournament),
+        "season_invitations": invitations_of_event(tournament) if page.organizer else [],
+        "days": page.days,
     }
     return render(request, "tournaments/detail.html", context, status=status)
 
@@ -280,6 +282,18 @@ def _generate(request, tournament):
     return services.round_generate(tournament=tournament, by=request.user)
 
 
+def _auto_next(request, tournament):
+    """Turn big days' "start the next round as soon as every table is in" on (`on=yes`) or off."""
+    on = request.POST.get("on") == "yes"
+    services.tournament_update(tournament=tournament, by=request.user, auto_next_round=on)
+    if on:
+        return (
+            "Each next round now starts as soon as every table is in: it is published by itself when its "
+            "draft has no warning and no dispute is open; otherwise it waits as a draft and you are told."
+        )
+    return "Rounds no longer start by themselves."
+
+
 def _seed(request, tournament):
     """Seed by rating, or by hand from the names listed top seed first."""
     if request.POST.get("method") != "hand":
@@ -363,6 +377,7 @@ TOURNAMENT_ACTIONS: dict[str, Callable] = {
     "decide": _decide,
     "seed": _seed,
     "generate": _generate,
+    "auto-next": _auto_next,
 }
 
 

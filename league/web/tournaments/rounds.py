@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from league.core.bidi import isolated
 from league.core.errors import UserError
 from league.players.selectors import player_of
 from league.tournaments import pages, round_selectors, selectors, services
@@ -27,8 +28,13 @@ from league.web.tournaments.common import (
 
 
 def _move_form(view) -> MoveForm:
-    """The draft's "move a player" form: every seated player and every bye, by name."""
-    players = [(seat.player_id, seat.name) for table in view.tables for seat in table.seats] + view.byes
+    """The draft's "move a player" form: every seated player (with their points before the round) and every
+    bye, by name."""
+    players = [
+        (seat.player_id, seat.name if seat.before is None else f"{isolated(seat.name)} · {seat.before:g} pt")
+        for table in view.tables
+        for seat in table.seats
+    ] + view.byes
     return MoveForm(players=sorted(players, key=lambda item: item[1].casefold()))
 
 
@@ -55,6 +61,7 @@ def round_page_response(request, tournament, number, *, status=200, error="", sw
         "self_report": page.self_report,
         "my_player_id": page.my_player_id,
         "can_generate_next": page.can_generate_next,
+        "warnings": page.warnings,
     }
     return render(request, "tournaments/round.html", context, status=status)
 

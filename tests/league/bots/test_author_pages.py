@@ -79,7 +79,17 @@ def test_the_upload_page_states_the_python_version_the_folder_and_the_move_limit
             check=True,
         ).stdout.strip()
     )
-    assert f"It runs with Python {version} and its standard library" in page
+    assert f"<li><strong>Python</strong> {version}: <code>python3 -E -s -B /bot/</code>" in page
+    assert (
+        "<li><strong>JavaScript</strong> on Node.js: "
+        "<code>node --max-old-space-size=</code><var>memory</var> <code>/bot/</code><var>entry</var>; "
+        "its heap is the bot's memory (512 MB by default), under an "
+        "address-space cap 1024 MB above it" in page
+    )
+    assert (
+        "the check compiles every <code>.c</code> file with the system's <code>cc -std=gnu17 -O2</code>"
+        in page
+    )
     assert "its own files read-only at <code>/bot</code> (its working folder)" in page
     assert (
         "Each answer may take 1.0 s (the move limit), and the first 5.0 s more for the program's start-up"

@@ -101,12 +101,14 @@ def test_the_limits_are_the_leagues_own_numbers(db, settings):
 
 def test_the_runtimes_say_which_languages_the_league_runs(db, monkeypatch):
     text = Client().get(reverse("bots:docs-limits")).content.decode()
-    assert '<strong>Uploads run</strong> (<code>runtime = "python3"</code>)' in text
-    assert text.count("Not yet: play it locally") == 2  # JavaScript and C, until the checker offers them
-    monkeypatch.setattr(docs, "RUNTIMES", ("python3", "node"))
+    for runtime in ("python", "node", "c"):  # every runtime the checker offers (league.programs.runtimes)
+        assert f'<strong>Uploads run</strong> (<code>runtime = "{runtime}"</code>)' in text
+    assert "Not yet: play it locally" not in text
+    assert "No worker can run node programs now; its matches wait." in text  # no worker probed yet
+    monkeypatch.setattr(docs, "RUNTIMES", ("python", "node"))
     text = Client().get(reverse("bots:docs-limits")).content.decode()
     assert text.count("Not yet: play it locally") == 1
-    assert "# optional: &quot;python3&quot; or &quot;node&quot;" in text
+    assert "# optional: &quot;python&quot; or &quot;node&quot;" in text
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -118,15 +120,14 @@ def test_each_kit_downloads_as_a_zip_with_its_program_and_a_readme(db, game_id, 
     assert response["Content-Disposition"] == f'attachment; filename="{game_id}-{language}-kit.zip"'
     archive = zipfile.ZipFile(io.BytesIO(response.content))
     source = {"python": "bot.py", "javascript": "bot.js", "c": "bot.c"}[language]
-    expected = ["README.md", "bot.toml", source] if language == "python" else ["README.md", source]
-    assert sorted(archive.namelist()) == sorted(expected)
+    assert sorted(archive.namelist()) == sorted(["README.md", "bot.toml", source])
     assert archive.read(source) == (docs.kits_dir() / game_id / source).read_bytes()
     readme = archive.read("README.md").decode()
     run = {"python": "python3 bot.py", "javascript": "node bot.js", "c": "./bot"}[language]
     assert f'python3 -m games play {game_id} --seat "cmd:{run}" --seat heuristic --seat heuristic ' in readme
     assert f"/bots/docs/games/{game_id}/" in readme
-    if language == "python":
-        assert archive.read("bot.toml") == b'entry = "bot.py"\nruntime = "python3"\n'
+    runtime = {"python": "python", "javascript": "node", "c": "c"}[language]
+    assert archive.read("bot.toml") == f'entry = "{source}"\nruntime = "{runtime}"\n'.encode()
     for info in archive.infolist():
         assert info.date_time == (1980, 1, 1, 0, 0, 0)
         assert ".." not in info.filename and not info.filename.startswith("/")
@@ -140,7 +141,7 @@ def test_the_python_kit_is_an_upload_as_it_is(db):
     bot_check(bot_id=bot.pk)
     bot.refresh_from_db()
     assert bot.state in (BotDefinition.State.VALIDATING, BotDefinition.State.READY), bot.refusal
-    assert bot.program.manifest == {"entry": "bot.py", "runtime": "python3"}
+    assert bot.program.manifest == {"entry": "bot.py", "runtime": "python"}
 
 
 @pytest.mark.parametrize(

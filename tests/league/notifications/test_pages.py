@@ -66,6 +66,7 @@ def test_mail_settings_are_saved_per_kind_or_all(people):
             "bot_match_voided",
             "confirm_result",
             "invited",
+            "round_waiting",
             "table_disputed",
             "tournament_cancelled",
         ],
@@ -77,4 +78,4 @@ def test_mail_settings_are_saved_per_kind_or_all(people):
     assert "choose among the kinds of notification shown" in client.get("/notifications/").content.decode()
     client.post("/notifications/mail/", {})
     preference.refresh_from_db()
-    assert (preference.email_enabled, len(preference.muted_kinds)) == (False, 10)
+    assert (preference.email_enabled, len(preference.muted_kinds)) == (False, 11)

@@ -49,7 +49,7 @@ def test_one_python_file_is_its_own_entry_point_named_bot_py():
     assert [file.as_list() for file in checked.files] == [
         ["bot.py", len(BOT), hashlib.sha256(BOT).hexdigest()]
     ]
-    assert checked.manifest == {"entry": "bot.py", "runtime": "python3"}
+    assert checked.manifest == {"entry": "bot.py", "runtime": "python"}
 
 
 @pytest.mark.parametrize("mode", ["w", "w:gz", "w:bz2", "w:xz"])
@@ -70,7 +70,7 @@ def test_a_zip_with_manifest_json_in_folders():
         }
     )
     checked = check_program(data, LIMITS)
-    assert checked.manifest == {"entry": "src/main.py", "runtime": "python3", "description": "mine"}
+    assert checked.manifest == {"entry": "src/main.py", "runtime": "python", "description": "mine"}
     assert checked.extracted_bytes == len(MAIN) + len(HELPER) + 47
 
 
@@ -195,9 +195,18 @@ TRAPS = {
         lambda: zip_bytes({"bot.toml": TOML + b"command = 'rm -rf /'\n", "main.py": BOT}),
         "bot.toml has keys the league does not know: command (known: description, entry, runtime)",
     ),
-    "manifest with another runtime": (
+    "manifest with a runtime not offered": (
+        lambda: zip_bytes({"bot.toml": TOML + b"runtime = 'ruby'\n", "main.py": BOT}),
+        "bot.toml: runtime 'ruby' is not offered (only python, node, c)",
+    ),
+    "manifest whose runtime is not its entry point's": (
         lambda: zip_bytes({"bot.toml": TOML + b"runtime = 'node'\n", "main.py": BOT}),
-        "bot.toml: runtime 'node' is not offered (only python3)",
+        "bot.toml: the entry point 'main.py' of a Node.js program must end in .js or .mjs or .cjs",
+    ),
+    "manifest whose entry point's extension names no runtime": (
+        lambda: zip_bytes({"bot.toml": b'entry = "main.rb"', "main.rb": BOT}),
+        'bot.toml: say the runtime (runtime = "python", "node" or "c"), or name an entry point whose '
+        "extension says it (.py, .js, .c), not 'main.rb'",
     ),
     "two manifests": (
         lambda: zip_bytes({"bot.toml": TOML, "manifest.json": b'{"entry": "main.py"}', "main.py": BOT}),
@@ -214,7 +223,8 @@ TRAPS = {
     ),
     "entry point not Python": (
         lambda: zip_bytes({"bot.toml": b'entry = "run.sh"', "run.sh": b"#!/bin/sh\n"}),
-        "bot.toml: the entry point 'run.sh' must be a Python file (.py)",
+        'bot.toml: say the runtime (runtime = "python", "node" or "c"), or name an entry point whose '
+        "extension says it (.py, .js, .c), not 'run.sh'",
     ),
     "a module not UTF-8": (
         lambda: zip_bytes({"bot.toml": TOML, "main.py": BOT, "lib/util.py": b"x = '\xe9'\n"}),

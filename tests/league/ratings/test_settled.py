@@ -8,10 +8,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from league.celery import app
 from league.matches.models import Match
 from league.ratings import whole_history as whr
-from league.ratings.models import SettledFit, SettledRating
+from league.ratings.models import RefitDue, SettledFit, SettledRating
+from league.ratings.refits import refit_next
 from league.ratings.services import calibration_refresh, pool_rebuild
 from league.ratings.settled import pool_tables, pools_due, settled_refit
 from league.ratings.tasks import settled_nightly
@@ -88,16 +88,18 @@ def test_each_night_is_predicted_from_the_nights_before_it_only(three_nights, pl
     )
 
 
-def test_the_nightly_task_fits_every_people_pool_with_a_rated_match(three_nights):
-    before = app.conf.task_always_eager
-    app.conf.task_always_eager = True  # the queued fit runs here, as a worker would run it
+def test_the_nightly_task_queues_every_people_pool_with_a_rated_match_for_the_workers(three_nights):
     pool_id = three_nights[0].rating_pool_id
     assert pools_due() == [pool_id]
-    try:
-        assert settled_nightly() == 1
-    finally:
-        app.conf.task_always_eager = before
+    assert settled_nightly() == 1
+    assert list(RefitDue.objects.values_list("kind", "target_id")) == [("pool", pool_id)]
+    assert not SettledFit.objects.filter(pool_id=pool_id).exists()  # queued, not fitted by beat itself
+    assert settled_nightly() == 1  # queued again: still one row
+    assert RefitDue.objects.count() == 1
+    assert refit_next() == 1  # a worker's slice of the kind "ratings"
     assert SettledFit.objects.get(pool_id=pool_id).matches == 3
+    assert not RefitDue.objects.exists()
+    assert refit_next() == 0
 
 
 def test_the_calibration_page_says_which_ratings_predict_better(client, three_nights):

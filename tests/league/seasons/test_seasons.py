@@ -291,3 +291,37 @@ def test_another_organizers_draft_cannot_be_added_to_a_season(club, clara, staff
     assert answer.status_code == 400
     assert "no event has that address name" in answer.content.decode()
     assert SeasonEvent.objects.filter(season=season).count() == 0
+
+
+def test_an_event_of_no_club_answers_its_invitation_on_its_own_page(club, clara, staff):
+    season = services.season_create(club=club, by=clara, name="Open circuit", place_points="10 5")
+    olga = UserFactory(username="olga")
+    lone = tournaments.tournament_create(
+        created_by=staff, name="Olga's Open", game_id="nacho_pile", format="swiss", rounds=3
+    )
+    tournaments.organizer_add(tournament=lone, by=staff, username="olga")
+    entry = services.season_event_add(season=season, by=clara, tournament=lone)
+    assert entry.accepted_at is None
+    page_url = lone.get_absolute_url()
+    client = Client()
+    client.force_login(olga)
+    page = client.get(page_url).content.decode()
+    assert 'id="season-invitations"' in page and "Open circuit" in page and "Tuesday Nuggets" in page
+    anonymous = Client().get(page_url).content.decode()
+    assert 'id="season-invitations"' not in anonymous  # organizers only
+    stranger = Client()
+    stranger.force_login(UserFactory(username="stranger"))
+    assert stranger.post(f"/seasons/invitations/{entry.pk}/", {"answer": "accept"}).status_code == 403
+    assert client.post(f"/seasons/invitations/{entry.pk}/", {"answer": "maybe"}).status_code == 400
+    assert client.get(f"/seasons/invitations/{entry.pk}/").status_code == 405
+    assert client.post("/seasons/invitations/999999/", {"answer": "accept"}).status_code == 404
+    assert SeasonEvent.objects.get(pk=entry.pk).accepted_at is None
+    response = client.post(f"/seasons/invitations/{entry.pk}/", {"answer": "accept"})
+    assert response.status_code == 302 and response["Location"] == page_url
+    assert SeasonEvent.objects.get(pk=entry.pk).accepted_at is not None
+    page = client.get(page_url).content.decode()
+    assert 'id="season-invitations"' not in page
+    assert (
+        "Olga&#x27;s Open now counts in Open circuit." in page
+        or "Olga's Open now counts in Open circuit." in page
+    )
