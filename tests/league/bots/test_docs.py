@@ -21,6 +21,8 @@ from league.bots.models import BotDefinition
 from league.bots.services.definitions import TIME_BANK_SECONDS
 from league.bots.services.ladders import ladder_create
 from league.bots.uploads import bot_check, bot_upload
+from league.programs.archives import check_program
+from league.programs.uploads import upload_limits
 from tests.factories import UserFactory
 
 GAMES = ["nacho_pile", "nobody_but_us_chickens", "chicken_foot", "chickie_nuggs"]
@@ -198,3 +200,14 @@ def test_the_python_kits_readme_command_plays_a_match_with_the_engines_download_
     assert done.returncode == 0, done.stderr
     assert "forfeit" not in done.stdout.lower()
     assert (tmp_path / "match.html").read_text().startswith("<!DOCTYPE html>")
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_kits_zip_passes_the_check_of_an_upload_as_it_is(db, game_id, language):
+    """The zip is an upload of its language: its manifest names the kit's program and runtime (compiling a C
+    one, or parsing a JavaScript one, is the worker's check, in its sandbox)."""
+    _, data = docs.kit_archive(game_id, language)
+    checked = check_program(data, upload_limits())
+    source = docs.KIT_LANGUAGES[language].source
+    assert checked.manifest == {"entry": source, "runtime": docs.KIT_LANGUAGES[language].runtime}
