@@ -164,3 +164,10 @@ def unregister(game_id: str) -> None:
     games.pop(game_id, None)
     tables.pop(game_id, None)
     _load_specs().pop(game_id, None)
+
+
+def reference(game_id: str) -> Any:
+    """The game's reference for bot authors (`games.core.reference.Reference`): `REFERENCE` of its `reference`
+    module, or None for a game without one."""
+    module = _game_module(game_id, "reference")
+    return None if module is None else module.REFERENCE

@@ -732,7 +732,8 @@ class NachoPileState(State):
     # ----- observation, copies, words -----------------------------------------------------------------------
 
     def observation(self, seat: int) -> Observation:
-        """The whole table (Nacho Pile hides nothing): see `NachoPileGame.sample_state` for the keys."""
+        """The whole table (Nacho Pile hides nothing): every key is described for bot authors in
+        `games/nacho_pile/reference.py` (the site's docs show it, /bots/docs/games/nacho_pile/)."""
         front = self.front
         plate = self.plate
         return {
@@ -889,12 +890,7 @@ class NachoPileGame(Game):
     def sample_state(self, observation: Observation, rng: random.Random) -> NachoPileState:
         """The state the observation shows, exactly: Nacho Pile hides nothing and its bag has no order.
 
-        Observation keys: seat, num_players, options, turn (0-based), current (the seat whose turn it is),
-        phase (draw: a chip is about to be drawn; draw_or_stop; wild; special; over), drawn (this turn's chips
-        in draw order), wild_value (this turn's Wild's value once given), pending_specials (this turn's
-        unresolved Specials), bag (count by chip), fronts and plates per seat (counts of number chips and of
-        Wilds by value 1-7, and on plates the Specials by kind), out_of_game (chips a Remove sent out at the
-        end), last_chip (the chip set aside at the end).
+        The observation's keys are described in `games/nacho_pile/reference.py`.
 
         A search samples one observation many times: the state is built once and copied
         (`games.core.sampling`).

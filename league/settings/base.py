@@ -470,6 +470,8 @@ LARGEST_BODY_BYTES = max(
 DATA_UPLOAD_MAX_MEMORY_SIZE = LARGEST_BODY_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = LARGEST_BODY_BYTES
 BOT_LOG_MATCHES = env.number("BOT_LOG_MATCHES", 200, minimum=1)  # program logs kept per bot version
+# The starter kits the bot authors' docs offer as zip files (one folder per game: bot.py, bot.js, bot.c).
+BOT_KITS_DIR = Path(env.text("BOT_KITS_DIR", str(BASE_DIR / "examples" / "kits")))
 
 LOGGING = {
     "version": 1,

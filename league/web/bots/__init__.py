@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from league.web.bots import bots, ladders, leagues, play, version_tests, versions
+from league.web.bots import bots, docs, ladders, leagues, play, version_tests, versions
 
 app_name = "bots"
 
@@ -21,6 +21,13 @@ urlpatterns = [
     path("<int:pk>/", leagues.league_detail, name="league"),
     path("<int:pk>/live/", leagues.league_live, name="league-live"),
     path("<int:pk>/<str:action>/", leagues.league_control, name="league-control"),
+    path("docs/", docs.docs_start, name="docs"),
+    path("docs/protocol/", docs.docs_protocol, name="docs-protocol"),
+    path("docs/limits/", docs.docs_limits, name="docs-limits"),
+    path("docs/local/", docs.docs_local, name="docs-local"),
+    path("docs/games/<slug:game_id>/", docs.docs_game, name="docs-game"),
+    path("docs/kits/<slug:game_id>/<slug:language>.zip", docs.docs_kit, name="docs-kit"),
+    path("docs/engines.zip", docs.docs_engines, name="docs-engines"),
     path("bots/", bots.bot_list, name="bots"),
     path("bots/upload/", bots.bot_upload, name="upload"),
     path("bots/mine/", bots.my_bots, name="mine"),

@@ -72,7 +72,7 @@ class UploadForm(forms.Form):
         allow_empty_file=True,
         help_text=(
             "One Python, JavaScript or C file, or a zip or tar(.gz) archive with bot.toml or manifest.json "
-            "naming its entry point (docs/bot-leagues.md). The runtime's standard library only."
+            "naming its entry point (see the docs: Limits and runtimes). The runtime's standard library only."
         ),
         widget=forms.ClearableFileInput(attrs={"accept": ".py,.js,.mjs,.cjs,.c,.zip,.tar,.tgz,.gz,.bz2,.xz"}),
     )
