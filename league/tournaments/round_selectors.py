@@ -43,6 +43,12 @@ class TableView:
     result_version: int
     closed_as: str
     advancing: list[int] = field(default_factory=list)
+    physical_number: int | None = None
+
+    @property
+    def physical(self) -> int:
+        """The number on the table in the room (its rank number where it has none)."""
+        return self.physical_number or self.number
 
     @property
     def closed_label(self) -> str:
@@ -195,6 +201,7 @@ def rounds(history, *, include_drafts: bool) -> list[RoundView]:
                     result_version=match.result_version if match else 0,
                     closed_as=table.closed_as,
                     advancing=history.deciders.get(table.match_id, []) if match else [],
+                    physical_number=table.physical_number,
                 )
             )
         views.append(
@@ -219,6 +226,7 @@ class FindRow:
     seat: int | None
     note: str = ""
     player_id: int | None = None
+    physical: int | None = None  # the number on the table in the room
 
 
 def find_my_table(round_view: RoundView, only: Collection[int] | None = None) -> list[FindRow]:
@@ -229,7 +237,15 @@ def find_my_table(round_view: RoundView, only: Collection[int] | None = None) ->
         return only is None or player_id in only
 
     rows = [
-        FindRow(seat.name, seat.slug, table.number, table.label, seat.seat + 1, player_id=seat.player_id)
+        FindRow(
+            seat.name,
+            seat.slug,
+            table.number,
+            table.label,
+            seat.seat + 1,
+            player_id=seat.player_id,
+            physical=table.physical,
+        )
         for table in round_view.tables
         if table.closed_as != Table.Closed.RESET
         for seat in table.seats
@@ -322,6 +338,7 @@ class MyTable:
     seat: int | None
     others: list[str]
     note: str = ""
+    physical: int | None = None  # the number on the table in the room
 
 
 def my_table(tournament: Tournament, player_id: int) -> MyTable | None:
@@ -352,4 +369,4 @@ def my_table(tournament: Tournament, player_id: int) -> MyTable | None:
     seats = list(table.published_match.seats.order_by("seat").values_list("player_id", "player__name"))
     seat = next(index for index, (pid, _) in enumerate(seats) if pid == player_id)
     others = [name for pid, name in seats if pid != player_id]
-    return MyTable(current.number, table.number, table.label, seat + 1, others)
+    return MyTable(current.number, table.number, table.label, seat + 1, others, physical=table.physical)

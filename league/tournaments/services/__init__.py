@@ -68,6 +68,11 @@ from league.tournaments.services.rounds import (
     round_publish,
     round_swap,
 )
+from league.tournaments.services.seating import (
+    registration_seating,
+    table_fix,
+    tournament_private_data_delete,
+)
 from league.tournaments.services.settings import (
     CUT_SETTINGS,
     SCHEDULE,
@@ -138,6 +143,7 @@ __all__ = [
     "registration_join",
     "registration_leave",
     "registration_open",
+    "registration_seating",
     "registration_withdraw",
     "registrations_add_batch",
     "role_add",
@@ -155,6 +161,7 @@ __all__ = [
     "round_timer_start",
     "signup_configure",
     "table_close",
+    "table_fix",
     "table_close_undo",
     "table_confirm",
     "table_dispute",
@@ -169,6 +176,7 @@ __all__ = [
     "tournament_delete",
     "tournament_finish",
     "tournament_open_registration",
+    "tournament_private_data_delete",
     "tournament_schedule",
     "tournament_seed",
     "tournament_start",

@@ -17,6 +17,7 @@ from league.players.services import player_update
 from league.tournaments import services
 from league.tournaments.models import Registration, Tournament
 from league.tournaments.services import BatchEntry
+from league.tournaments.services import seating
 from league.tournaments.services.tables import table_record
 from tests.factories import UserFactory
 from tests.factories import tournaments as helpers
@@ -360,7 +361,30 @@ def _tournament_finish(organizer):
 
 
 # Each write that changes a public page, with a scenario: (tournament, the call).
+def _table_fix(organizer):
+    tournament, round_row = draft(organizer)
+    return tournament, lambda: seating.table_fix(table=first_table(round_row), by=organizer, physical_number=7)
+
+
+def _registration_seating(organizer):
+    tournament, _ = draft(organizer)
+    registration = tournament.registrations.first()
+    return tournament, lambda: seating.registration_seating(
+        registration=registration, by=organizer, fixed_table=5
+    )
+
+
+def _private_data_delete(organizer):
+    tournament = started(organizer)
+    services.tournament_cancel(tournament=tournament, by=organizer, reason="the hall flooded")
+    return tournament, lambda: seating.tournament_private_data_delete(tournament=tournament, by=organizer)
+
+
 CHANGES = {
+    # physical tables show on the round's pages, find my table and the projector
+    "table_fix": _table_fix,
+    "registration_seating": _registration_seating,
+    "tournament_private_data_delete": _private_data_delete,  # audited: the log shows it
     "tournament_update": _tournament("tournament_update", name="Spring Cup"),
     "tournament_names_set": _tournament("tournament_names_set", short_names=True),
     "tournament_schedule": _tournament(
@@ -415,6 +439,7 @@ STEPS = {
     "tables_reset": "table_record",
     "tables_forfeit_departed": "registration_leave",
     "close_table": "table_close",
+    "physical_assign": "round_generate, round_swap, round_move, round_publish, table_fix",
     "audit": "every audited service (it bumps the version itself)",
 }
 
@@ -434,6 +459,7 @@ NO_PUBLIC_CHANGE = {
     "check_organizer",
     "check_points",
     "check_scorer",
+    "check_floor",
     "check_settings",
     "check_settings_open",
     "cut_settings_open",
