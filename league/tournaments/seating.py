@@ -145,3 +145,26 @@ def fixed_seat_warnings(round_row: Round) -> list[str]:
             else:
                 warnings.append(head)
     return warnings
+
+
+def short_code(round_number: int, physical: int) -> str:
+    """The short code printed on a table's slip: its round and its physical table, "3.12" (a keypad's
+    digits and its point: the keypad entry page takes it, `read_table`)."""
+    return f"{round_number}.{physical}"
+
+
+def read_table(text: str, round_number: int) -> int | None:
+    """The physical table that the keypad entry's `text` names in round `round_number`: a table number
+    ("12") or a slip's short code ("3.12"; a keypad's "*", "-" or "/" for the point as well). None when it
+    names no table of that round (not digits, or another round's code)."""
+    text = text.strip()
+    for mark in ("*", "-", "/", ","):
+        text = text.replace(mark, ".")
+    head, point, tail = text.partition(".")
+    if point:
+        if not (head.isascii() and head.isdigit()) or int(head) != round_number:
+            return None
+        text = tail
+    if not (text.isascii() and text.isdigit()) or len(text) > 5:
+        return None
+    return int(text)

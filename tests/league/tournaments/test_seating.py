@@ -1,0 +1,208 @@
+"""Physical tables and fixed seats: the rule, a fixed player's table over three rounds, pinned tables, the
+warnings a draft gets when a fixed seat breaks, and who may set them."""
+
+import pytest
+
+from league.core.errors import UserError
+from league.tournaments import seating
+from league.tournaments.errors import NotOrganizer, StateConflict
+from league.tournaments.models import Registration, Table
+from league.tournaments.seating import PlannedTable, assign, fixed_seat_warnings
+from league.tournaments.services import seating as seating_services
+from tests.factories import tournaments as helpers
+
+
+def test_tables_stand_at_their_rank_number_when_nobody_is_fixed():
+    tables = [PlannedTable(1, (1, 2)), PlannedTable(2, (3, 4)), PlannedTable(3, (5, 6))]
+    assert assign(tables, {}, {}) == {1: 1, 2: 2, 3: 3}
+
+
+def test_a_fixed_player_takes_their_table_and_only_the_displaced_number_moves():
+    tables = [PlannedTable(number, (number * 10, number * 10 + 1)) for number in range(1, 6)]
+    # player 20 (at the table ranked 2) keeps table 4: table 4 moves to the number left free, 2
+    assert assign(tables, {20: 4}, {}) == {1: 1, 2: 4, 3: 3, 4: 2, 5: 5}
+
+
+def test_two_fixed_players_at_one_table_the_better_seed_keeps_theirs():
+    tables = [PlannedTable(1, (7, 8)), PlannedTable(2, (9, 10))]
+    assert assign(tables, {7: 5, 8: 6}, {7: 2, 8: 1}) == {1: 6, 2: 2}
+
+
+def test_a_pinned_table_wins_over_a_fixed_player():
+    tables = [PlannedTable(1, (1, 2), pinned=3), PlannedTable(2, (3, 4)), PlannedTable(3, (5, 6))]
+    assert assign(tables, {3: 3}, {}) == {1: 3, 2: 2, 3: 1}
+
+
+def _physical_of(round_row, player_id):
+    for table in round_row.tables.select_related("match"):
+        if player_id in helpers.table_seats(round_row)[table.number - 1]:
+            return table.physical_number
+    return None
+
+
+def test_a_fixed_player_keeps_their_physical_table_in_rounds_1_to_3(organizer):
+    tournament, players = helpers.make_tournament(organizer, 12)
+    ada, bea = players[0], players[1]
+    Registration.objects.filter(tournament=tournament, player=bea).update(fixed_table=9)
+    seen = []
+    for _ in range(3):
+        round_row = helpers.play_round(tournament, organizer)
+        seen.append(_physical_of(round_row, bea.pk))
+        numbers = sorted(round_row.tables.values_list("physical_number", flat=True))
+        assert len(set(numbers)) == 3
+        assert fixed_seat_warnings(round_row) == []
+    assert seen == [9, 9, 9]
+    # the others keep their rank numbers where they can: Ada (seed 1) stays at the top table, table 1
+    first = tournament.round_set.get(number=1)
+    assert _physical_of(first, ada.pk) == 1
+
+
+def test_the_slip_find_my_table_and_projector_show_the_physical_number(client, organizer):
+    tournament, players = helpers.make_tournament(organizer, 8)
+    Registration.objects.filter(tournament=tournament, player=players[0]).update(fixed_table=12)
+    round_row = helpers.play_round(tournament, organizer, complete=False)
+    top = round_row.tables.get(number=1)
+    assert top.physical_number == 12
+    slips = client.get(f"/tournaments/{tournament.slug}/rounds/1/slips/").content.decode()
+    assert '<span class="slip-table">Table 12</span>' in slips
+    find = client.get(f"/tournaments/{tournament.slug}/rounds/1/find/?q=Ada").content.decode()
+    assert ">12</a>" in find
+    projector = client.get(f"/tournaments/{tournament.slug}/projector/").content.decode()
+    assert "<h2>Table 12" in projector
+
+
+def test_two_fixed_players_at_one_table_warn_with_the_exact_message(organizer):
+    tournament, players = helpers.make_tournament(organizer, 4)
+    Registration.objects.filter(tournament=tournament, player=players[0]).update(fixed_table=5)
+    Registration.objects.filter(tournament=tournament, player=players[1]).update(fixed_table=6)
+    from league.tournaments import services
+
+    round_row = services.round_generate(tournament=tournament, by=organizer)
+    assert list(round_row.tables.values_list("physical_number", flat=True)) == [5]
+    assert fixed_seat_warnings(round_row) == [
+        "Bea keeps table 6 every round but sits at table 5: Ada, at the same table, keeps table 5"
+    ]
+
+
+def test_two_fixed_players_wanting_one_table_warn_for_the_one_who_lost_it(organizer):
+    from league.tournaments import services
+
+    tournament, players = helpers.make_tournament(organizer, 8)
+    round_row = services.round_generate(tournament=tournament, by=organizer)
+    seats = helpers.table_seats(round_row)
+    first, second = seats[0][0], seats[1][0]  # one player of each table
+    names = dict(Registration.objects.filter(tournament=tournament).values_list("player_id", "player__name"))
+    Registration.objects.filter(tournament=tournament, player_id__in=[first, second]).update(fixed_table=2)
+    services.round_publish(round_row=round_row, by=organizer)  # publishing seats them again
+    assert list(round_row.tables.order_by("number").values_list("physical_number", flat=True)) == [2, 1]
+    assert fixed_seat_warnings(round_row) == [
+        f"{names[second]} keeps table 2 every round but sits at table 1: {names[first]} keeps table 2 too"
+    ]
+
+
+def test_a_pinned_table_keeps_its_physical_number_in_later_rounds(organizer):
+    from league.tournaments import services
+
+    tournament, _ = helpers.make_tournament(organizer, 12)
+    round_row = services.round_generate(tournament=tournament, by=organizer)
+    seating_services.table_fix(table=round_row.tables.get(number=1), by=organizer, physical_number=20)
+    assert list(round_row.tables.order_by("number").values_list("physical_number", "fixed")) == [
+        (20, True),
+        (2, False),
+        (3, False),
+    ]
+    services.round_publish(round_row=round_row, by=organizer)
+    for index, table in enumerate(round_row.tables.order_by("number").select_related("match")):
+        seats = list(table.match.seats.values_list("player_id", flat=True))
+        services.table_result(table=table, by=organizer, expected_version=0, places=[1, 2, 3, 4][: len(seats)])
+    services.round_complete(round_row=round_row, by=organizer)
+    second = services.round_generate(tournament=tournament, by=organizer)
+    assert list(second.tables.order_by("number").values_list("physical_number", "fixed")) == [
+        (20, True),
+        (2, False),
+        (3, False),
+    ]
+
+
+def test_a_fixed_table_breaking_a_fixed_seat_warns(organizer):
+    from league.tournaments import services
+
+    tournament, _ = helpers.make_tournament(organizer, 8)
+    round_row = services.round_generate(tournament=tournament, by=organizer)
+    seats = helpers.table_seats(round_row)
+    name = Registration.objects.get(tournament=tournament, player_id=seats[1][0]).player.name
+    seating_services.table_fix(table=round_row.tables.get(number=1), by=organizer, physical_number=7)
+    registration = Registration.objects.get(tournament=tournament, player_id=seats[1][0])
+    seating_services.registration_seating(registration=registration, by=organizer, fixed_table=7)
+    assert fixed_seat_warnings(round_row) == [
+        f"{name} keeps table 7 every round but sits at table 2: table 7 is fixed for the table ranked 1"
+    ]
+
+
+def test_pinning_checks_its_number_the_round_and_who_asks(organizer, stranger):
+    from league.tournaments import services
+
+    tournament, _ = helpers.make_tournament(organizer, 8)
+    round_row = services.round_generate(tournament=tournament, by=organizer)
+    first, second = round_row.tables.order_by("number")
+    with pytest.raises(NotOrganizer):
+        seating_services.table_fix(table=first, by=stranger, physical_number=3)
+    for bad in (0, -1, 10_000, "3", 2.5, True):
+        with pytest.raises(UserError) as refused:
+            seating_services.table_fix(table=first, by=organizer, physical_number=bad)
+        assert refused.value.message == "physical number must be a whole number from 1 to 9999"
+    seating_services.table_fix(table=first, by=organizer, physical_number=3)
+    with pytest.raises(UserError) as clash:
+        seating_services.table_fix(table=second, by=organizer, physical_number=3)
+    assert clash.value.message == "table 3 is already pinned for the table ranked 1"
+    seating_services.table_fix(table=first, by=organizer, physical_number=None)
+    assert list(round_row.tables.order_by("number").values_list("physical_number", "fixed")) == [
+        (1, False),
+        (2, False),
+    ]
+    services.round_publish(round_row=round_row, by=organizer)
+    with pytest.raises(StateConflict):
+        seating_services.table_fix(table=first, by=organizer, physical_number=3)
+
+
+def test_seating_checks_its_values_and_who_asks(organizer, stranger):
+    tournament, _ = helpers.make_tournament(organizer, 4)
+    registration = tournament.registrations.first()
+    with pytest.raises(NotOrganizer):
+        seating_services.registration_seating(registration=registration, by=stranger, fixed_table=2)
+    for bad in (0, "2", 10_000):
+        with pytest.raises(UserError):
+            seating_services.registration_seating(registration=registration, by=organizer, fixed_table=bad)
+    with pytest.raises(UserError) as long:
+        seating_services.registration_seating(
+            registration=registration, by=organizer, accessibility_note="x" * 501
+        )
+    assert long.value.field == "accessibility_note"
+    with pytest.raises(UserError):
+        seating_services.registration_seating(
+            registration=registration, by=organizer, accessibility_note="wheel\x00chair"
+        )
+    with pytest.raises(UserError):
+        seating_services.registration_seating(registration=registration, by=organizer)
+    seating_services.registration_seating(
+        registration=registration, by=organizer, fixed_table=2, accessibility_note="  wheelchair  "
+    )
+    registration.refresh_from_db()
+    assert (registration.fixed_table, registration.accessibility_note) == (2, "wheelchair")
+    # the log says the note changed, never what it says
+    entry = tournament.audit_entries.get(action="registration.seating_changed")
+    assert "wheelchair" not in str(entry.details)
+
+
+def test_notes_are_the_floors_only(organizer, stranger):
+    tournament, _ = helpers.make_tournament(organizer, 4)
+    assert seating.sees_floor_notes(organizer, tournament)
+    assert not seating.sees_floor_notes(stranger, tournament)
+    assert not seating.sees_floor_notes(None, tournament)
+
+
+def test_tables_made_before_physical_numbers_show_their_rank(organizer):
+    tournament, _ = helpers.make_tournament(organizer, 8)
+    round_row = helpers.play_round(tournament, organizer)
+    Table.objects.filter(round=round_row).update(physical_number=None)
+    assert [table.physical for table in round_row.tables.order_by("number")] == [1, 2]
