@@ -16,8 +16,7 @@ from league.core.errors import UserError
 from league.players.services import player_update
 from league.tournaments import services
 from league.tournaments.models import Registration, Tournament
-from league.tournaments.services import BatchEntry
-from league.tournaments.services import seating
+from league.tournaments.services import BatchEntry, seating
 from league.tournaments.services.tables import table_record
 from tests.factories import UserFactory
 from tests.factories import tournaments as helpers
@@ -363,7 +362,9 @@ def _tournament_finish(organizer):
 # Each write that changes a public page, with a scenario: (tournament, the call).
 def _table_fix(organizer):
     tournament, round_row = draft(organizer)
-    return tournament, lambda: seating.table_fix(table=first_table(round_row), by=organizer, physical_number=7)
+    return tournament, lambda: seating.table_fix(
+        table=first_table(round_row), by=organizer, physical_number=7
+    )
 
 
 def _registration_seating(organizer):

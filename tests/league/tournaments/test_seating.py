@@ -112,9 +112,11 @@ def test_a_pinned_table_keeps_its_physical_number_in_later_rounds(organizer):
         (3, False),
     ]
     services.round_publish(round_row=round_row, by=organizer)
-    for index, table in enumerate(round_row.tables.order_by("number").select_related("match")):
+    for table in round_row.tables.order_by("number").select_related("match"):
         seats = list(table.match.seats.values_list("player_id", flat=True))
-        services.table_result(table=table, by=organizer, expected_version=0, places=[1, 2, 3, 4][: len(seats)])
+        services.table_result(
+            table=table, by=organizer, expected_version=0, places=[1, 2, 3, 4][: len(seats)]
+        )
     services.round_complete(round_row=round_row, by=organizer)
     second = services.round_generate(tournament=tournament, by=organizer)
     assert list(second.tables.order_by("number").values_list("physical_number", "fixed")) == [
