@@ -15,7 +15,7 @@ from typing import cast
 from django.db.models import Count, Q
 
 from league.matches.models import Match
-from league.tournaments import seam
+from league.tournaments import seam, seating
 from league.tournaments.history import ROUND_REPORT
 from league.tournaments.models import Round, Table, Tournament
 
@@ -44,11 +44,18 @@ class TableView:
     closed_as: str
     advancing: list[int] = field(default_factory=list)
     physical_number: int | None = None
+    fixed: bool = False
+    round_number: int = 0
 
     @property
     def physical(self) -> int:
         """The number on the table in the room (its rank number where it has none)."""
         return self.physical_number or self.number
+
+    @property
+    def short_code(self) -> str:
+        """The code on its slip, for keypad entry (`seating.short_code`)."""
+        return seating.short_code(self.round_number, self.physical)
 
     @property
     def closed_label(self) -> str:
@@ -202,6 +209,8 @@ def rounds(history, *, include_drafts: bool) -> list[RoundView]:
                     closed_as=table.closed_as,
                     advancing=history.deciders.get(table.match_id, []) if match else [],
                     physical_number=table.physical_number,
+                    fixed=table.fixed,
+                    round_number=round_row.number,
                 )
             )
         views.append(
