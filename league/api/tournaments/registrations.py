@@ -11,9 +11,9 @@ from league.api.limits import whole_limits
 from league.api.tournaments.common import STATE_CONFLICT
 from league.core.bodies import takes_body
 from league.tournaments import seating, selectors, services
-from league.tournaments.services.seating import NOTE_MAX_LENGTH, PHYSICAL_BOUNDS
 from league.tournaments.forms import participants_body_limit
 from league.tournaments.models import Registration, Tournament
+from league.tournaments.services.seating import NOTE_MAX_LENGTH, PHYSICAL_BOUNDS
 
 
 class TournamentRegistrationSerializer(serializers.Serializer):
