@@ -21,6 +21,7 @@ from league.web.tournaments import (
     private_links,
     room,
     rounds,
+    seating,
     settings,
     tables,
 )
@@ -82,5 +83,7 @@ urlpatterns = [
     path("<name_slug:slug>/organizers/remove/", desk.role_remove, name="organizers-remove"),
     path("<name_slug:slug>/organizers/names/", desk.names_set, name="organizers-names"),
     path("<name_slug:slug>/private-links/", private_links.links_page, name="private-links"),
+    path("<name_slug:slug>/seating/", seating.seating_page, name="seating"),
+    path("<name_slug:slug>/seating/<str:action>/", seating.seating_save, name="seating-save"),
     path("<name_slug:slug>/<str:action>/", detail.tournament_action, name="action"),
 ]

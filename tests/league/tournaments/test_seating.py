@@ -208,3 +208,38 @@ def test_tables_made_before_physical_numbers_show_their_rank(organizer):
     round_row = helpers.play_round(tournament, organizer)
     Table.objects.filter(round=round_row).update(physical_number=None)
     assert [table.physical for table in round_row.tables.order_by("number")] == [1, 2]
+
+
+def test_the_seating_page_sets_a_fixed_table_and_a_note_pins_a_table_and_forgets(client, organizer, stranger):
+    from league.tournaments import services
+
+    tournament, players = helpers.make_tournament(organizer, 8)
+    ada = players[0]
+    page = f"/tournaments/{tournament.slug}/seating/"
+    client.force_login(stranger)
+    assert client.get(page).status_code == 403
+    assert client.post(page + "player/", {"player": ada.pk, "fixed_table": "4"}).status_code == 403
+    client.force_login(organizer)
+    assert 'id="seating-link"' in client.get(f"/tournaments/{tournament.slug}/").content.decode()
+    saved = client.post(
+        page + "player/", {"player": ada.pk, "fixed_table": "4", "accessibility_note": "Low light"}
+    )
+    assert saved.status_code == 302
+    registration = Registration.objects.get(tournament=tournament, player=ada)
+    assert (registration.fixed_table, registration.accessibility_note) == (4, "Low light")
+    shown = client.get(page).content.decode()
+    assert 'value="Low light"' in shown and 'value="4"' in shown
+    bad = client.post(page + "player/", {"player": ada.pk, "fixed_table": "four", "accessibility_note": ""})
+    assert bad.status_code == 400
+    assert "Fixed table must be a whole number, or empty for none." in bad.content.decode()
+    assert client.post(page + "player/", {"player": "x", "fixed_table": ""}).status_code == 400
+    round_row = services.round_generate(tournament=tournament, by=organizer)
+    assert client.post(page + "pin/", {"table": "2", "physical_number": "11"}).status_code == 302
+    assert round_row.tables.get(number=2).physical_number == 11
+    assert "Every fixed seat holds." in client.get(page).content.decode()
+    assert client.post(page + "pin/", {"table": "9", "physical_number": "3"}).status_code == 400
+    assert client.post(page + "forget/").status_code == 409  # still running
+    services.tournament_cancel(tournament=tournament, by=organizer, reason="the hall flooded")
+    assert client.post(page + "forget/").status_code == 302
+    registration.refresh_from_db()
+    assert registration.accessibility_note == ""
