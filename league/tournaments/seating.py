@@ -86,11 +86,10 @@ def assign(
 
 def fixed_players(tournament: Tournament) -> dict[int, int]:
     """Player id → fixed physical table, for the tournament's active registrations with one."""
-    return dict(
-        Registration.objects.filter(
-            tournament=tournament, status=Registration.Status.ACTIVE, fixed_table__isnull=False
-        ).values_list("player_id", "fixed_table")
-    )
+    rows = Registration.objects.filter(
+        tournament=tournament, status=Registration.Status.ACTIVE, fixed_table__isnull=False
+    ).values_list("player_id", "fixed_table")
+    return {player_id: table for player_id, table in rows if table is not None}
 
 
 def _seats(table: Table) -> list[int]:

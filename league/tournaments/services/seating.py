@@ -41,17 +41,20 @@ def physical_assign(round_row: Round, *, carry: bool = False) -> None:
     """Give every table of `round_row` (a draft, or being published) its physical number by the rule
     (`seating.assign`). `carry`: a new round takes the pins of the previous round's fixed tables."""
     tables = list(round_row.tables.order_by("number"))
-    pins = {table.number: table.physical_number for table in tables if table.fixed}
+    pins = {
+        table.number: table.physical_number
+        for table in tables
+        if table.fixed and table.physical_number is not None
+    }
     if carry:
         before = Table.objects.filter(
             round__tournament_id=round_row.tournament_id, round__number=round_row.number - 1, fixed=True
         ).values_list("number", "physical_number")
         pins = {number: physical for number, physical in before if physical is not None}
-    seeds = dict(
-        Registration.objects.filter(tournament_id=round_row.tournament_id, seed__isnull=False).values_list(
-            "player_id", "seed"
-        )
-    )
+    seeded = Registration.objects.filter(tournament_id=round_row.tournament_id, seed__isnull=False)
+    seeds = {
+        player_id: seed for player_id, seed in seeded.values_list("player_id", "seed") if seed is not None
+    }
     planned = [
         seating.PlannedTable(table.number, tuple(table.planned_seats), pins.get(table.number))
         for table in tables

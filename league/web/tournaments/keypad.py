@@ -23,7 +23,7 @@ from league.core.errors import UserError
 from league.matches.models import Match
 from league.tournaments import seating, services
 from league.tournaments.models import Round, Table, Tournament
-from league.web.tournaments.common import require_organizer, round_or_404, tournament_or_404
+from league.web.tournaments.common import require_organizer, round_or_404, signed_in, tournament_or_404
 
 PLACE_MARKS = " .,-*/+"  # what a keypad may put between the digits: ignored
 
@@ -123,7 +123,7 @@ def keypad_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 places = _places(places_text, len(chosen.names), chosen.table.physical)
                 services.table_result(
                     table=chosen.table,
-                    by=request.user,
+                    by=signed_in(request),
                     expected_version=_version(request.POST.get("version"), chosen),
                     places=places,
                 )

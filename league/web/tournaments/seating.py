@@ -18,7 +18,7 @@ from league.core.errors import UserError
 from league.tournaments import seating, services
 from league.tournaments.models import Registration, Round, Tournament
 from league.tournaments.services.seating import NOTE_MAX_LENGTH
-from league.web.tournaments.common import require_organizer, tournament_or_404
+from league.web.tournaments.common import require_organizer, signed_in, tournament_or_404
 
 
 def _rows(tournament: Tournament) -> list[Registration]:
@@ -79,7 +79,7 @@ def seating_save(request: HttpRequest, slug: str, action: str) -> HttpResponse:
                 raise UserError("choose a registered player", field="player")
             services.registration_seating(
                 registration=registration,
-                by=request.user,
+                by=signed_in(request),
                 fixed_table=_number_or_none(request.POST.get("fixed_table", ""), "fixed_table"),
                 accessibility_note=request.POST.get("accessibility_note", ""),
             )
@@ -91,7 +91,7 @@ def seating_save(request: HttpRequest, slug: str, action: str) -> HttpResponse:
             if table is None:
                 raise UserError("choose a table of the draft round", field="table")
             physical = _number_or_none(request.POST.get("physical_number", ""), "physical_number")
-            services.table_fix(table=table, by=request.user, physical_number=physical)
+            services.table_fix(table=table, by=signed_in(request), physical_number=physical)
             messages.success(
                 request,
                 f"The table ranked {rank} stands at table {physical} every round."
@@ -99,7 +99,7 @@ def seating_save(request: HttpRequest, slug: str, action: str) -> HttpResponse:
                 else f"The table ranked {rank} is no longer pinned.",
             )
         elif action == "forget":
-            deleted = services.tournament_private_data_delete(tournament=tournament, by=request.user)
+            deleted = services.tournament_private_data_delete(tournament=tournament, by=signed_in(request))
             messages.success(
                 request,
                 f"Deleted {deleted['private_links']} private link(s) and "
