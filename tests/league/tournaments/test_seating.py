@@ -243,3 +243,31 @@ def test_the_seating_page_sets_a_fixed_table_and_a_note_pins_a_table_and_forgets
     assert client.post(page + "forget/").status_code == 302
     registration.refresh_from_db()
     assert registration.accessibility_note == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "table"),
+    [
+        ("12", 12),
+        (" 12 ", 12),
+        ("3.12", 12),
+        ("3*12", 12),
+        ("3-12", 12),
+        ("3/12", 12),
+        ("2.12", None),  # another round's slip
+        ("3.", None),
+        (".12", None),
+        ("-12", None),
+        ("1.2.3", None),
+        ("１２", None),  # full-width digits are not typed on a keypad
+        ("123456", None),
+        ("", None),
+        ("twelve", None),
+    ],
+)
+def test_the_keypad_reads_a_table_number_or_a_slips_code(text, table):
+    assert seating.read_table(text, 3) == table
+
+
+def test_a_slips_code_is_its_round_and_physical_table():
+    assert seating.short_code(3, 12) == "3.12"
