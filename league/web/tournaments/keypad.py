@@ -19,6 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from league.core.bidi import isolated
 from league.core.errors import UserError
 from league.matches.models import Match
 from league.tournaments import seating, services
@@ -127,7 +128,9 @@ def keypad_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                     expected_version=_version(request.POST.get("version"), chosen),
                     places=places,
                 )
-                shown = ", ".join(f"{name} {place}" for name, place in zip(chosen.names, places, strict=True))
+                shown = ", ".join(
+                    f"{isolated(name)} {place}" for name, place in zip(chosen.names, places, strict=True)
+                )
                 messages.success(request, f"Table {chosen.table.physical} saved: {shown}.")
                 return redirect(reverse("tournaments:keypad", args=[tournament.slug, number]))
         except UserError as exc:

@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from league.core.bidi import isolated
 from league.core.bounds import whole_number
 from league.core.errors import UserError
 from league.tournaments import seating, services
@@ -83,7 +84,7 @@ def seating_save(request: HttpRequest, slug: str, action: str) -> HttpResponse:
                 fixed_table=_number_or_none(request.POST.get("fixed_table", ""), "fixed_table"),
                 accessibility_note=request.POST.get("accessibility_note", ""),
             )
-            messages.success(request, f"Saved for {registration.player.name}.")
+            messages.success(request, f"Saved for {isolated(registration.player.name)}.")
         elif action == "pin":
             draft = tournament.round_set.filter(status=Round.Status.DRAFT).first()
             rank = whole_number(request.POST.get("table", ""))
