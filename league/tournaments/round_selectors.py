@@ -280,6 +280,7 @@ class PathStep:
     place: int | None
     points: float | None
     note: str = ""
+    physical: int | None = None  # the number on the table in the room
 
 
 def player_path(history, round_views: list[RoundView], player_id: int) -> list[PathStep]:
@@ -327,6 +328,7 @@ def player_path(history, round_views: list[RoundView], player_id: int) -> list[P
                     mine.place,
                     mine.points,
                     note,
+                    physical=table.physical,
                 )
             )
     return steps

@@ -69,6 +69,8 @@ def test_the_slip_find_my_table_and_projector_show_the_physical_number(client, o
     assert ">12</a>" in find
     projector = client.get(f"/tournaments/{tournament.slug}/projector/").content.decode()
     assert "<h2>Table 12" in projector
+    path = client.get(f"/tournaments/{tournament.slug}/players/{players[0].slug}/").content.decode()
+    assert "<td>12, seat " in path
 
 
 def test_two_fixed_players_at_one_table_warn_with_the_exact_message(organizer):
