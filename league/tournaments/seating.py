@@ -93,8 +93,8 @@ def fixed_players(tournament: Tournament) -> dict[int, int]:
 
 
 def _seats(table: Table) -> list[int]:
-    if table.match_id is not None:
-        return list(table.published_match.seats.order_by("seat").values_list("player_id", flat=True))
+    if table.match_id is not None:  # its seats prefetched
+        return [seat.player_id for seat in sorted(table.published_match.seats.all(), key=lambda s: s.seat)]
     return list(table.planned_seats)
 
 
@@ -107,7 +107,10 @@ def fixed_seat_warnings(round_row: Round) -> list[str]:
     if not fixed:
         return []
     tables = list(
-        round_row.tables.exclude(closed_as=Table.Closed.RESET).select_related("match").order_by("number")
+        round_row.tables.exclude(closed_as=Table.Closed.RESET)
+        .select_related("match")
+        .prefetch_related("match__seats")
+        .order_by("number")
     )
     seated = {table.number: _seats(table) for table in tables}
     holder = {table.physical: table for table in tables}

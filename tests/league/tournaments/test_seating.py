@@ -273,3 +273,15 @@ def test_the_keypad_reads_a_table_number_or_a_slips_code(text, table):
 
 def test_a_slips_code_is_its_round_and_physical_table():
     assert seating.short_code(3, 12) == "3.12"
+
+
+@pytest.mark.parametrize("count", [8, 24])
+def test_the_warnings_of_a_published_round_take_the_same_queries_whatever_its_size(
+    organizer, count, django_assert_num_queries
+):
+    tournament, players = helpers.make_tournament(organizer, count)
+    Registration.objects.filter(tournament=tournament, player=players[0]).update(fixed_table=3)
+    round_row = helpers.play_round(tournament, organizer, complete=False)
+    round_row = type(round_row).objects.select_related("tournament").get(pk=round_row.pk)
+    with django_assert_num_queries(4):  # fixed players, tables, their seats, names
+        assert fixed_seat_warnings(round_row) == []
