@@ -2,7 +2,7 @@
 
 Tests that need PostgreSQL, a real Celery worker, headless Chromium or the bot sandbox (bubblewrap and the
 slot users, run as root), Node.js or a C compiler (the JavaScript and C starter kits) carry the markers
-`postgres`, `worker`, `browser`, `sandbox`, `node` and `c_compiler`. When the machine
+`postgres`, `worker`, `browser`, `sandbox`, `node`, `c_compiler` and `qr_decoder` (zbarimg). When the machine
 lacks what a marker needs, its tests are deselected (not skipped) and the
 run ends with a line saying how many and how to run them. With PECKING_ORDER_REQUIRE_ALL_MARKERS=1 (CI)
 a missing capability is an error instead.
@@ -28,6 +28,7 @@ CAPABILITY_MARKERS = (
     "filesystem_broker",
     "node",
     "c_compiler",
+    "qr_decoder",
 )
 # A run on another broker cannot run the embedded filesystem broker's own tests, whatever the machine has:
 # CI runs them in its first stage (make test, on the embedded defaults), not in its Redis stage.
@@ -43,6 +44,7 @@ HOW_TO_RUN = {
     "filesystem_broker": "run them with the embedded filesystem broker (make test, CELERY_BROKER_URL unset)",
     "node": "install Node.js (apt-get install nodejs): the JavaScript starter kits run on the system's node",
     "c_compiler": "install a C compiler (apt-get install gcc): the C starter kits are compiled with cc",
+    "qr_decoder": "install zbarimg (apt-get install zbar-tools): the slips' QR codes are decoded with it",
     "slow": (
         "they need nothing but time (every machine runs them unless PECKING_ORDER_DEFER_MARKERS names them)"
     ),
@@ -82,6 +84,8 @@ def missing_capabilities() -> dict[str, str]:
         missing["node"] = "there is no node on the PATH"
     if shutil.which("cc") is None:
         missing["c_compiler"] = "there is no cc on the PATH"
+    if shutil.which("zbarimg") is None:
+        missing["qr_decoder"] = "there is no zbarimg on the PATH"
     from league.programs.sandboxing import sandbox
 
     problems = sandbox().problems()

@@ -49,6 +49,7 @@ def table_data(table: Table, seats: list[MatchSeat], *, outcome: bool = False) -
         "id": table.pk,
         "round": table.round.number,
         "number": table.number,
+        "physical_number": table.physical,
         "label": table.label,
         "match": table.match_id,
         "players": [

@@ -32,7 +32,7 @@ TEXT_LIMIT = 300  # characters of a notification, as its column stores
 
 
 def _table_name(table: Table) -> str:
-    return f"round {table.round.number}, table {table.number}" + (
+    return f"round {table.round.number}, table {table.physical}" + (
         f" ({isolated(table.label)})" if table.label else ""
     )
 

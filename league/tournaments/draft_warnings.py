@@ -26,6 +26,7 @@ from league.tournaments.formats import is_elimination_round
 from league.tournaments.history import History, load_history
 from league.tournaments.models import Round, Tournament
 from league.tournaments.seam import Entrant, PlayedRound
+from league.tournaments.seating import fixed_seat_warnings
 
 SEAT_STREAK = 3  # the same seat this many rounds running is worth a warning (seat 1 starts: it matters)
 REPEATS_CHECKED = 8  # repeat pairs whose avoidability is asked of the optimiser, table order
@@ -228,7 +229,7 @@ DRAFT_CHECKS: list[DraftCheck] = [
     DraftCheck("short_table_again", short_table_again),
     DraftCheck("seat_streak", seat_streaks),
     DraftCheck("far_from_score_group", far_from_score_group),
-    # fixed seats (issue 48): DraftCheck("fixed_seat", lambda draft: fixed_seat_warnings(draft.round)),
+    DraftCheck("fixed_seat", lambda draft: fixed_seat_warnings(draft.round)),
 ]
 
 

@@ -58,6 +58,8 @@ class HistoryTable(NamedTuple):
     match: HistoryMatch | None
     planned_seats: list[int]
     absent: list[int]
+    physical_number: int | None = None  # the number in the room (`Table.physical_number`)
+    fixed: bool = False  # the table keeps its physical number every round
 
 
 class HistoryPlayer(NamedTuple):
@@ -139,6 +141,8 @@ TABLE_FIELDS = (
     "match__result_version",
     "planned_seats",
     "absent",
+    "physical_number",
+    "fixed",
 )
 ROUND_REPORT = ("quality",)  # a round's quality report (hundreds of kB at 10,000 players): read where shown
 REGISTRATION_FIELDS = ("id", "player_id", "seed", "status", "entered_round", "left_after_round")
@@ -177,10 +181,10 @@ def load_history(
             where["number__range"] = tables
     found: dict[int, list[HistoryTable]] = {row.pk: [] for row in round_rows}
     rows = TableRow.objects.filter(**where).order_by("round_id", "number").values_list(*TABLE_FIELDS)
-    for pk, round_id, number, label, closed, match_id, status, version, planned, absent in rows:
+    for pk, round_id, number, label, closed, match_id, status, version, planned, absent, *room in rows:
         match = HistoryMatch(match_id, status, version) if match_id is not None else None
         found[round_id].append(
-            HistoryTable(pk, round_id, number, label, closed, match_id, match, planned, absent)
+            HistoryTable(pk, round_id, number, label, closed, match_id, match, planned, absent, *room)
         )
     through = {f"match__tournament_table__{key}": value for key, value in where.items()}
     seats: dict[int, list[SeatRow]] = {}

@@ -345,6 +345,18 @@ class Registration(models.Model):
     checked_in_at = models.DateTimeField(
         null=True, blank=True, help_text="When the player checked in, if they did."
     )
+    fixed_table = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The physical table the player keeps every round (an accessible table, say); empty: "
+        "wherever the round seats them.",
+    )
+    accessibility_note = models.TextField(
+        max_length=500,
+        blank=True,
+        help_text="What the player needs at the table; organizers (and judges) only, never public, deleted "
+        "with the event's private data.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -358,6 +370,10 @@ class Registration(models.Model):
             ),
             models.CheckConstraint(
                 condition=models.Q(seed__isnull=True) | models.Q(seed__gte=1), name="seed_from_1"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(fixed_table__isnull=True) | models.Q(fixed_table__gte=1),
+                name="registration_fixed_table_from_1",
             ),
             models.CheckConstraint(
                 condition=models.Q(seed__isnull=True)
@@ -525,11 +541,26 @@ class Table(models.Model):
     absent = models.JSONField(
         default=list, blank=True, help_text="Player ids who did not play (placed last)."
     )
+    physical_number = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The number on the table in the room (slips, find my table, the projector); `number` "
+        "stays the rank order. Empty on tables made before physical numbers: the rank number is shown.",
+    )
+    fixed = models.BooleanField(
+        default=False,
+        help_text="The table keeps its physical number every round (the table of this rank number in later "
+        "rounds sits at the same physical table).",
+    )
 
     class Meta:
         ordering = ["round", "number"]
         constraints = [
             models.UniqueConstraint(fields=["round", "number"], name="table_number_unique_in_round"),
+            models.CheckConstraint(
+                condition=models.Q(physical_number__isnull=True) | models.Q(physical_number__gte=1),
+                name="table_physical_number_from_1",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -537,6 +568,11 @@ class Table(models.Model):
 
     # For the type checker: `match` is nullable (a draft's tables have no match yet), but code that reads a
     # published table (every result, report and closing) may count on it.
+    @property
+    def physical(self) -> int:
+        """The number on the table in the room: its physical number, else its rank number."""
+        return self.physical_number or self.number
+
     @property
     def published_match(self) -> Match:
         """The match of this published table."""
@@ -608,6 +644,9 @@ class AuditEntry(models.Model):
         TABLE_EXTENDED = "table.extended", "Table given extra time"
         PENALTY_GIVEN = "penalty.given", "Penalty given"
         PENALTY_TYPES_CHANGED = "penalty.types_changed", "Penalty types changed"
+        TABLE_FIXED = "table.fixed", "Table's physical number fixed"
+        SEATING_CHANGED = "registration.seating_changed", "Fixed table or accessibility note changed"
+        PRIVATE_DATA_DELETED = "tournament.private_data_deleted", "Private data deleted"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

@@ -15,7 +15,7 @@ from typing import cast
 from django.db.models import Count, Q
 
 from league.matches.models import Match
-from league.tournaments import seam
+from league.tournaments import seam, seating
 from league.tournaments.history import ROUND_REPORT
 from league.tournaments.models import Round, Table, Tournament
 
@@ -45,6 +45,19 @@ class TableView:
     result_version: int
     closed_as: str
     advancing: list[int] = field(default_factory=list)
+    physical_number: int | None = None
+    fixed: bool = False
+    round_number: int = 0
+
+    @property
+    def physical(self) -> int:
+        """The number on the table in the room (its rank number where it has none)."""
+        return self.physical_number or self.number
+
+    @property
+    def short_code(self) -> str:
+        """The code on its slip, for keypad entry (`seating.short_code`)."""
+        return seating.short_code(self.round_number, self.physical)
 
     @property
     def closed_label(self) -> str:
@@ -197,6 +210,9 @@ def rounds(history, *, include_drafts: bool) -> list[RoundView]:
                     result_version=match.result_version if match else 0,
                     closed_as=table.closed_as,
                     advancing=history.deciders.get(table.match_id, []) if match else [],
+                    physical_number=table.physical_number,
+                    fixed=table.fixed,
+                    round_number=round_row.number,
                 )
             )
         views.append(
@@ -221,6 +237,7 @@ class FindRow:
     seat: int | None
     note: str = ""
     player_id: int | None = None
+    physical: int | None = None  # the number on the table in the room
 
 
 def find_my_table(round_view: RoundView, only: Collection[int] | None = None) -> list[FindRow]:
@@ -231,7 +248,15 @@ def find_my_table(round_view: RoundView, only: Collection[int] | None = None) ->
         return only is None or player_id in only
 
     rows = [
-        FindRow(seat.name, seat.slug, table.number, table.label, seat.seat + 1, player_id=seat.player_id)
+        FindRow(
+            seat.name,
+            seat.slug,
+            table.number,
+            table.label,
+            seat.seat + 1,
+            player_id=seat.player_id,
+            physical=table.physical,
+        )
         for table in round_view.tables
         if table.closed_as != Table.Closed.RESET
         for seat in table.seats
@@ -257,6 +282,7 @@ class PathStep:
     place: int | None
     points: float | None
     note: str = ""
+    physical: int | None = None  # the number on the table in the room
 
 
 def player_path(history, round_views: list[RoundView], player_id: int) -> list[PathStep]:
@@ -304,6 +330,7 @@ def player_path(history, round_views: list[RoundView], player_id: int) -> list[P
                     mine.place,
                     mine.points,
                     note,
+                    physical=table.physical,
                 )
             )
     return steps
@@ -324,6 +351,7 @@ class MyTable:
     seat: int | None
     others: list[str]
     note: str = ""
+    physical: int | None = None  # the number on the table in the room
 
 
 def my_table(tournament: Tournament, player_id: int) -> MyTable | None:
@@ -354,4 +382,4 @@ def my_table(tournament: Tournament, player_id: int) -> MyTable | None:
     seats = list(table.published_match.seats.order_by("seat").values_list("player_id", "player__name"))
     seat = next(index for index, (pid, _) in enumerate(seats) if pid == player_id)
     others = [name for pid, name in seats if pid != player_id]
-    return MyTable(current.number, table.number, table.label, seat + 1, others)
+    return MyTable(current.number, table.number, table.label, seat + 1, others, physical=table.physical)

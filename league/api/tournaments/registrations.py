@@ -10,9 +10,10 @@ from rest_framework.response import Response
 from league.api.limits import whole_limits
 from league.api.tournaments.common import STATE_CONFLICT
 from league.core.bodies import takes_body
-from league.tournaments import selectors, services
+from league.tournaments import seating, selectors, services
 from league.tournaments.forms import participants_body_limit
 from league.tournaments.models import Registration, Tournament
+from league.tournaments.services.seating import NOTE_MAX_LENGTH, PHYSICAL_BOUNDS
 
 
 class TournamentRegistrationSerializer(serializers.Serializer):
@@ -24,6 +25,23 @@ class TournamentRegistrationSerializer(serializers.Serializer):
     left_after_round = serializers.IntegerField(allow_null=True)
     checked_in = serializers.SerializerMethodField()
     waitlist_position = serializers.SerializerMethodField()
+    fixed_table = serializers.IntegerField(
+        allow_null=True,
+        required=False,
+        help_text="Organizers only (absent for others): the physical table the player keeps every round",
+    )
+    accessibility_note = serializers.CharField(
+        required=False,
+        help_text="Organizers only (absent for others): what the player needs at the table; never public, "
+        "deleted with the event's private data",
+    )
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        if not self.context.get("floor"):  # organizers only: `seating.sees_floor_notes`
+            data.pop("fixed_table", None)
+            data.pop("accessibility_note", None)
+        return data
 
     def get_checked_in(self, reg: Registration) -> bool:
         return reg.checked_in_at is not None
@@ -95,6 +113,27 @@ class BatchLineSerializer(serializers.Serializer):
 class BatchResultSerializer(serializers.Serializer):
     saved = serializers.BooleanField(help_text="False: new names wait for confirm_new; nothing was saved")
     lines = BatchLineSerializer(many=True)
+
+
+class SeatingSerializer(serializers.Serializer):
+    fixed_table = serializers.IntegerField(
+        allow_null=True,
+        required=False,
+        help_text="The physical table the player keeps every round; null: none",
+        **whole_limits(PHYSICAL_BOUNDS),
+    )
+    accessibility_note = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        max_length=NOTE_MAX_LENGTH,
+        help_text="What the player needs at the table (organizers only); empty: none",
+    )
+
+
+class PrivateDataDeletedSerializer(serializers.Serializer):
+    private_links = serializers.IntegerField(help_text="Private links deleted (with their addresses)")
+    accessibility_notes = serializers.IntegerField(help_text="Accessibility notes cleared")
 
 
 class LeaveSerializer(serializers.Serializer):
@@ -216,7 +255,10 @@ class RegistrationActions(viewsets.GenericViewSet):
         tournament = self.get_object()
         if request.method == "GET":
             rows = list(tournament.registrations.select_related("player").order_by("seed", "id"))
-            context = {"positions": _positions(tournament, rows)}
+            context = {
+                "positions": _positions(tournament, rows),
+                "floor": seating.sees_floor_notes(request.user, tournament),
+            }
             if not selectors.is_organizer(request.user, tournament):
                 rows = [reg for reg in rows if reg.status in selectors.PUBLIC_STATUSES]
             return Response(TournamentRegistrationSerializer(rows, many=True, context=context).data)
@@ -248,6 +290,44 @@ class RegistrationActions(viewsets.GenericViewSet):
             status=data.validated_data["status"],
         )
         return Response(_registration_data(registration))
+
+    @extend_schema(
+        request=SeatingSerializer,
+        responses={200: TournamentRegistrationSerializer, **STATE_CONFLICT},
+        description="A player's fixed physical table and accessibility note (organizers): a draft waiting "
+        "to be published is seated again at once. The answer carries both (organizers only).",
+    )
+    @action(
+        detail=True,
+        methods=["patch"],
+        url_path=r"registrations/(?P<player_id>[0-9]+)/seating",
+        permission_classes=[IsAuthenticated],
+    )
+    def seating(self, request, pk=None, player_id=None):
+        data = SeatingSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = self.get_object()
+        registration = tournament.registrations.filter(player_id=int(player_id)).first()
+        if registration is None:
+            raise Http404("no such registration")
+        registration = services.registration_seating(
+            registration=registration, by=request.user, **data.validated_data
+        )
+        context = {"positions": _positions(tournament), "floor": True}
+        return Response(TournamentRegistrationSerializer(registration, context=context).data)
+
+    @extend_schema(
+        request=None,
+        responses={200: PrivateDataDeletedSerializer, **STATE_CONFLICT},
+        description="Delete the event's private data once it is finished or cancelled (organizers): its "
+        "private links with their holders' addresses, and the accessibility notes. 409 while it runs.",
+    )
+    @action(
+        detail=True, methods=["post"], url_path="delete-private-data", permission_classes=[IsAuthenticated]
+    )
+    def delete_private_data(self, request, pk=None):
+        deleted = services.tournament_private_data_delete(tournament=self.get_object(), by=request.user)
+        return Response(PrivateDataDeletedSerializer(deleted).data)
 
     @extend_schema(
         request=SeedSerializer, responses={200: TournamentRegistrationSerializer(many=True), **STATE_CONFLICT}

@@ -37,6 +37,13 @@ class TournamentTableSerializer(serializers.Serializer):
         child=serializers.IntegerField(),
         help_text="Elimination: who goes through, where the result's places left a tie at the cut",
     )
+    physical_number = serializers.IntegerField(
+        source="physical",
+        help_text="The number on the table in the room (slips, find my table, the projector); `number` is "
+        "the rank order",
+    )
+    fixed = serializers.BooleanField(help_text="The table keeps its physical number every round")
+    short_code = serializers.CharField(help_text='The code on its slip for keypad entry: round.table, "3.12"')
     seats = TournamentSeatSerializer(many=True)
 
 

@@ -7,13 +7,14 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
-from league.api.limits import WholeLimits
+from league.api.limits import WholeLimits, whole_limits
 from league.api.tournaments.common import STATE_CONFLICT
 from league.api.tournaments.rounds import TournamentTableSerializer, _round_view
 from league.results.models import ResultDispute, ResultReport
 from league.results.services import report_describe
 from league.tournaments import services
 from league.tournaments.models import Table
+from league.tournaments.services.seating import PHYSICAL_BOUNDS
 
 
 class TableResultSerializer(serializers.Serializer):
@@ -70,6 +71,14 @@ class ReportWriteSerializer(serializers.Serializer):
         default=None,
         max_length=7,
         help_text="Elimination: the players who go through, required where the places tie at the cut",
+    )
+
+
+class TableFixSerializer(serializers.Serializer):
+    physical_number = serializers.IntegerField(
+        allow_null=True,
+        help_text="Pin the draft table here (this round and every later one); null unpins it",
+        **whole_limits(PHYSICAL_BOUNDS),
     )
 
 
@@ -161,6 +170,19 @@ class TableViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         table = self.get_object()
         services.table_result(table=table, by=request.user, **data.validated_data)
         return Response(TournamentTableSerializer(self._view(table)).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=TableFixSerializer,
+        responses={200: TournamentTableSerializer, **STATE_CONFLICT},
+        description="Pin a draft table's physical number (organizers): the table of its rank stands there "
+        "this round and every later one. 409 once the round is published.",
+    )
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def fix(self, request, pk=None):
+        data = TableFixSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = services.table_fix(table=self.get_object(), by=request.user, **data.validated_data)
+        return Response(TournamentTableSerializer(self._view(table)).data)
 
     @extend_schema(responses={200: TableReportsSerializer})
     @action(detail=True, methods=["get"], pagination_class=None)

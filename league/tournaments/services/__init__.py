@@ -70,6 +70,11 @@ from league.tournaments.services.rounds import (
     round_publish,
     round_swap,
 )
+from league.tournaments.services.seating import (
+    registration_seating,
+    table_fix,
+    tournament_private_data_delete,
+)
 from league.tournaments.services.settings import (
     CUT_SETTINGS,
     DAY2_POINTS_LIMIT,
@@ -143,6 +148,7 @@ __all__ = [
     "registration_join",
     "registration_leave",
     "registration_open",
+    "registration_seating",
     "registration_withdraw",
     "registrations_add_batch",
     "role_add",
@@ -160,6 +166,7 @@ __all__ = [
     "round_timer_start",
     "signup_configure",
     "table_close",
+    "table_fix",
     "table_close_undo",
     "table_confirm",
     "table_dispute",
@@ -174,6 +181,7 @@ __all__ = [
     "tournament_delete",
     "tournament_finish",
     "tournament_open_registration",
+    "tournament_private_data_delete",
     "tournament_schedule",
     "tournament_seed",
     "tournament_start",

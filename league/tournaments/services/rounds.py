@@ -28,6 +28,7 @@ from league.tournaments.services.audit import Action, audit
 from league.tournaments.services.brackets import bracket_sync
 from league.tournaments.services.common import check_organizer, last_round, tournament_locked
 from league.tournaments.services.forfeits import DEPARTED, tables_forfeit_departed
+from league.tournaments.services.seating import physical_assign
 
 
 def round_generate(*, tournament: Tournament, by: User) -> Round:
@@ -86,7 +87,9 @@ def generate_round(tournament: Tournament, by: User | None) -> Round:
             round_id=round_row.pk,
             closed_as=Table.Closed.NO,
             absent=[],
+            fixed=False,
         )
+        physical_assign(round_row, carry=True)
         audit(tournament, by, Action.ROUND_GENERATED, round=number, tables=len(values["tables"]))
     return round_row
 
@@ -152,6 +155,7 @@ def _store_adjusted(round_row: Round, tables: list[Table]) -> None:
         history, round_row.number, [table.planned_seats for table in ordered], list(round_row.byes)
     )
     round_row.save(update_fields=["quality", "byes"])
+    physical_assign(round_row)
 
 
 def round_swap(
@@ -255,6 +259,7 @@ def publish_round(round_row: Round, by: User | None) -> Round:
         locked = _locked_draft(round_row)
         tournament = locked.tournament
         now = timezone.now()
+        physical_assign(locked)  # fixed seats set since the draft was made hold too
         rows = list(
             locked.tables.order_by("number").values_list("pk", "planned_seats")
         )  # values: 1000s of tables

@@ -223,6 +223,8 @@ def table_cards(context) -> str:
     for table in view.tables:
         number = table.number
         label = f' <span class="muted">{escape(table.label)}</span>' if table.label else ""
+        # the number in the room heads the card; the rank order shows where it differs
+        rank = f' <span class="muted">(rank {number})</span>' if table.physical != number else ""
         if table.closed_as:
             badge = f'<span class="badge void">{escape(table.closed_label)}</span>'
         elif table.match_status == "finished":
@@ -238,7 +240,8 @@ def table_cards(context) -> str:
         if number in disputed and table.match_status == "finished":
             badge += ' <span class="badge disputed">disputed</span>'
         parts.append(
-            f'\n<section class="table-card" id="table-{number}">\n<h3>Table {number}{label}\n{badge}</h3>\n'
+            f'\n<section class="table-card" id="table-{number}">\n'
+            f"<h3>Table {table.physical}{rank}{label}\n{badge}</h3>\n"
             f'<ol start="1">{table_seats(table, chances=bool(can_score), short=short)}</ol>\n'
         )
         if my_player_id and table.match_id:

@@ -17,10 +17,12 @@ from league.web.tournaments import (
     entries,
     exports,
     judging,
+    keypad,
     log,
     private_links,
     room,
     rounds,
+    seating,
     settings,
     tables,
 )
@@ -74,6 +76,7 @@ urlpatterns = [
     ),
     path("<name_slug:slug>/rounds/<int:number>/print/", room.round_print, name="print"),
     path("<name_slug:slug>/rounds/<int:number>/slips/", room.round_slips, name="slips"),
+    path("<name_slug:slug>/rounds/<int:number>/keypad/", keypad.keypad_page, name="keypad"),
     path("<name_slug:slug>/rounds/<int:number>/timer/", room.round_timer, name="timer"),
     path("<name_slug:slug>/rounds/<int:number>/<str:action>/", rounds.round_action, name="round-action"),
     path("<name_slug:slug>/entry/<str:action>/", entries.entry_action, name="entry"),
@@ -88,5 +91,7 @@ urlpatterns = [
     path("<name_slug:slug>/private-links/", private_links.links_page, name="private-links"),
     path("<name_slug:slug>/judges/", judging.judge_page, name="judges"),
     path("<name_slug:slug>/judges/<str:action>/", judging.judge_action, name="judge-action"),
+    path("<name_slug:slug>/seating/", seating.seating_page, name="seating"),
+    path("<name_slug:slug>/seating/<str:action>/", seating.seating_save, name="seating-save"),
     path("<name_slug:slug>/<str:action>/", detail.tournament_action, name="action"),
 ]

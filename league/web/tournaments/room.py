@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import segno
 from csp.decorators import csp_replace
 from django.conf import settings
 from django.contrib import messages
@@ -27,6 +28,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_POST
 
@@ -34,7 +36,7 @@ from league.accounts.zones import reads_no_session
 from league.core.bounds import whole_number
 from league.core.catalogue import game_name, game_spec
 from league.core.errors import UserError
-from league.tournaments import floor_selectors, pages, round_selectors, selectors, services, snapshots
+from league.tournaments import floor_selectors, pages, round_selectors, seating, selectors, services, snapshots
 from league.tournaments.history import load_history
 from league.tournaments.models import Round, Tournament
 from league.web.drawing import bracket
@@ -85,10 +87,32 @@ def round_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "tournaments/room/pairings.html", context)
 
 
+def table_qr(address: str) -> SafeString:
+    """A slip's QR code of `address` as inline SVG (segno, medium error correction, a 4-module quiet zone),
+    sized by its viewBox so that print and screen scale it."""
+    svg = segno.make(address, error="m").svg_inline(omitsize=True, border=4, dark="#000", light="#fff")
+    return mark_safe(svg)  # noqa: S308 - segno's drawing of modules, no text of the address
+
+
+def table_address(slug: str, round_number: int, table_number: int) -> str:
+    """The absolute address of a table's public page (the site's address, `SITE_URL`): a slip's QR code."""
+    return settings.SITE_URL + reverse("tournaments:table", args=[slug, round_number, table_number])
+
+
 def round_slips(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """A score slip per table, each on its own printed page."""
+    """A score slip per table, each on its own printed page: the table's physical number, its QR code (the
+    table's public page: reporting there still takes a private link or an account) and its short code (for
+    the keypad entry page)."""
     context = _round_context(request, slug, number)
     context["spec"] = game_spec(context["tournament"].game_id)
+    context["slips"] = [
+        (
+            table,
+            table_qr(table_address(slug, number, table.number)),
+            seating.short_code(number, table.physical),
+        )
+        for table in context["round"].tables
+    ]
     return render(request, "tournaments/room/slips.html", context)
 
 

@@ -87,6 +87,7 @@ def test_deliveries_are_signed_and_a_real_receiver_verifies_them(
                 "id": table.pk,
                 "round": 1,
                 "number": 1,
+                "physical_number": 1,
                 "label": "",
                 "match": table.match_id,
                 "players": [

@@ -16,7 +16,7 @@ from league.core.errors import UserError
 from league.players.services import player_update
 from league.tournaments import services
 from league.tournaments.models import Registration, Tournament
-from league.tournaments.services import BatchEntry, floor
+from league.tournaments.services import BatchEntry, floor, seating
 from league.tournaments.services.tables import table_record
 from tests.factories import UserFactory
 from tests.factories import tournaments as helpers
@@ -414,7 +414,32 @@ def _penalty_types_set(organizer):
 
 
 # Each write that changes a public page, with a scenario: (tournament, the call).
+def _table_fix(organizer):
+    tournament, round_row = draft(organizer)
+    return tournament, lambda: seating.table_fix(
+        table=first_table(round_row), by=organizer, physical_number=7
+    )
+
+
+def _registration_seating(organizer):
+    tournament, _ = draft(organizer)
+    registration = tournament.registrations.first()
+    return tournament, lambda: seating.registration_seating(
+        registration=registration, by=organizer, fixed_table=5
+    )
+
+
+def _private_data_delete(organizer):
+    tournament = started(organizer)
+    services.tournament_cancel(tournament=tournament, by=organizer, reason="the hall flooded")
+    return tournament, lambda: seating.tournament_private_data_delete(tournament=tournament, by=organizer)
+
+
 CHANGES = {
+    # physical tables show on the round's pages, find my table and the projector
+    "table_fix": _table_fix,
+    "registration_seating": _registration_seating,
+    "tournament_private_data_delete": _private_data_delete,  # audited: the log shows it
     "tournament_update": _tournament("tournament_update", name="Spring Cup"),
     "tournament_names_set": _tournament("tournament_names_set", short_names=True),
     "tournament_schedule": _tournament(
@@ -481,6 +506,7 @@ STEPS = {
     "generate_round": "round_generate",
     "publish_round": "round_publish",
     "complete_round": "round_complete",
+    "physical_assign": "round_generate, round_swap, round_move, round_publish, table_fix",
     "audit": "every audited service (it bumps the version itself)",
 }
 
@@ -501,6 +527,7 @@ NO_PUBLIC_CHANGE = {
     "check_judge",
     "check_points",
     "check_scorer",
+    "check_floor",
     "check_settings",
     "check_settings_open",
     "cut_settings_open",

@@ -163,7 +163,7 @@ def test_print_views_of_a_published_round_are_public_and_linked_for_organizers(c
     assert ('id="room-links"' in round_page) is (who == "organizer")
     if who == "organizer":
         assert text(element(round_page, "room-links")) == (
-            "For the room: Print pairings · Print score slips · Projector view"
+            "For the room: Print pairings · Print score slips · Projector view · Keypad entry"
         )
 
 
