@@ -36,7 +36,15 @@ from league.accounts.zones import reads_no_session
 from league.core.bounds import whole_number
 from league.core.catalogue import game_name, game_spec
 from league.core.errors import UserError
-from league.tournaments import floor_selectors, pages, round_selectors, seating, selectors, services, snapshots
+from league.tournaments import (
+    floor_selectors,
+    pages,
+    round_selectors,
+    seating,
+    selectors,
+    services,
+    snapshots,
+)
 from league.tournaments.history import load_history
 from league.tournaments.models import Round, Tournament
 from league.web.drawing import bracket
