@@ -15,17 +15,17 @@ without it this checkout only) on that one database:
   cache (`CACHE_URL`, flushed before each side: give the bench a Redis database of its own);
 - a check of the static files: a stylesheet the round page links is fetched, and its name and
   `Cache-Control` printed (hashed names with a year's caching when the manifest storage is used);
-- the phone mix of the issue: 35% the round page (`rounds/2/?page=K`), 25% its live fragment
-  (`rounds/2/?fragment=live&page=K`, sent with `If-None-Match` of the last answer's ETag, as a polling page
-  does; a side without fragments answers the whole page, which is what its live script fetched), 20% the
-  event page with its live standings (`?standings=K`), 10% find my table (`rounds/2/find/?q=` a player's
-  number), 10% a player's path (`players/SLUG/`);
+- the phone mix of the issue: 35% the round page (`rounds/2/?page=K`), 25% its live refresh (the same
+  address, which the page's live script fetches, sent with `If-None-Match` of the last answer's ETag for
+  that address, as the script does; a side without ETags answers the whole page), 20% the event page with
+  its live standings (`?standings=K`), 10% find my table (`rounds/2/find/?q=` a player's number), 10% a
+  player's path (`players/SLUG/`);
 - open loop: `--rate` requests a second at a steady rate for `--seconds`, arrivals independent of the
   answers, at most 256 connections at once (an arrival waits for a free connection), each latency counted
   from the request's scheduled time; what is unanswered `--seconds` after the last arrival is cancelled and
   counted as an error;
 - closed loop at each `--closed` concurrency for `--closed-seconds`: that many phones asking again as soon
-  as answered;
+  as answered (each after the server has worked off what the phase before left queued: `settle`);
 - the notifications queue at publication (`--queue`, off by default): round 3's publication on the
   production worker configuration (`celery -A league worker --concurrency 4`, Redis as the broker: the
   cache URL's database + 1), seconds from the publication's commit until the queue is empty.
@@ -135,7 +135,7 @@ def paths_of(event: Event, rng: random.Random) -> tuple[str, str]:
     if kind == "round":
         return kind, f"{event.round_url}?page={rng.randint(1, event.table_pages)}"
     if kind == "round-live":
-        return kind, f"{event.round_url}?fragment=live&page={rng.randint(1, event.table_pages)}"
+        return kind, f"{event.round_url}?page={rng.randint(1, event.table_pages)}"
     if kind == "event":
         return kind, f"{event.url}?standings={rng.randint(1, event.standings_pages)}"
     if kind == "find":
@@ -213,7 +213,7 @@ class Phones:
         headers = {"If-None-Match": self.etags[path]} if kind in POLLING and path in self.etags else {}
         try:
             answer = await get(self.port, path, headers)
-        except (OSError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, OSError) as exc:
             tally.errors += 1
             tally.first_error = tally.first_error or f"{path}: {exc!r}"
             return
@@ -339,7 +339,7 @@ class Server:
             try:
                 asyncio.run(get(self.port, "/tournaments/", timeout=5))  # any answer: it serves
                 break
-            except (OSError, asyncio.TimeoutError):
+            except (TimeoutError, OSError):
                 pass
             if self.process.poll() is not None or time.monotonic() > deadline:
                 self.stop()
@@ -379,6 +379,21 @@ def warm(port: int, event: Event) -> None:
         asyncio.run(get(port, path))
 
 
+def settle(port: int, limit: float = 180) -> None:
+    """Wait until the server has worked through what an earlier phase left in its queue (the requests the
+    generator gave up on are still served): until a look at the event list answers within a second."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        start = time.monotonic()
+        try:
+            asyncio.run(get(port, "/tournaments/", timeout=limit))
+        except (TimeoutError, OSError):
+            pass
+        if time.monotonic() - start < 1:
+            return
+        time.sleep(0.5)
+
+
 def load() -> str:
     return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
@@ -398,6 +413,7 @@ def measure_side(
         phones = Phones(server.port, event, seed=args.seed)
         figures[f"open {args.rate:g}/s"] = asyncio.run(phones.open_loop(args.rate, args.seconds))
         for count in args.closed:
+            settle(server.port)
             figures[f"closed {count}"] = asyncio.run(phones.closed_loop(count, args.closed_seconds))
         print(f"  load average at end: {load()}")
     finally:
@@ -503,7 +519,9 @@ def main(argv: list[str] | None = None) -> int:
     server_url = os.environ.get("DATABASE_URL", "")
     cache_url = os.environ.get("CACHE_URL", "")
     if not server_url.startswith("postgres") or not cache_url.startswith("redis"):
-        parser.error("set DATABASE_URL to a PostgreSQL server and CACHE_URL to a Redis database of the bench's own")
+        parser.error(
+            "set DATABASE_URL to a PostgreSQL server and CACHE_URL to a Redis database of the bench's own"
+        )
     if args.players < 8 or args.rate <= 0 or args.seconds <= 0 or args.workers < 1:
         parser.error("--players at least 8, --rate and --seconds above 0, --workers at least 1")
 
@@ -549,14 +567,19 @@ def main(argv: list[str] | None = None) -> int:
                         f" {a['p99']:>7.0f}|{b['p99']:<7.0f} {a['errors']:>5d}|{b['errors']:<5d}"
                     )
             if args.queue:
-                print("\nnotifications at round 3's publication: " + queue_drain(ROOT, database_url, cache_url, event))
+                print(
+                    "\nnotifications at round 3's publication: "
+                    + queue_drain(ROOT, database_url, cache_url, event)
+                )
             from django.db import connections
 
             connections.close_all()
     finally:
         if args.before:
             subprocess.run(
-                ["git", "worktree", "remove", "--force", str(scratch / "before")], cwd=ROOT, capture_output=True
+                ["git", "worktree", "remove", "--force", str(scratch / "before")],
+                cwd=ROOT,
+                capture_output=True,
             )
         shutil.rmtree(scratch, ignore_errors=True)
     if args.json:

@@ -10,8 +10,10 @@ from league.tournaments import round_selectors, seam, selectors, snapshots
 from league.tournaments.history import load_history
 from league.tournaments.models import Registration
 from league.web.tournaments.common import tournament_or_404
+from league.web.tournaments.shared import shared_page
 
 
+@shared_page
 def player_path(request: HttpRequest, slug: str, player_slug: str) -> HttpResponse:
     tournament = tournament_or_404(request, slug)
     history = load_history(tournament)
