@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -57,6 +58,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -227,7 +229,7 @@ class Phones:
             self.etags[path] = answer.headers["etag"]
         tally.latencies.append(time.perf_counter() - started)
 
-    async def open_loop(self, rate: float, seconds: float) -> dict[str, float]:
+    async def open_loop(self, rate: float, seconds: float) -> dict[str, Any]:
         """`rate` arrivals a second for `seconds`, each on a free connection as soon as one is; latency from
         its scheduled time. Unanswered `seconds` after the last arrival: cancelled, an error."""
         tally, slots = Tally(), asyncio.Semaphore(MAX_CONNECTIONS)
@@ -252,7 +254,7 @@ class Phones:
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu0
         return tally.line(wall, cpu) | {"first_error": tally.first_error}
 
-    async def closed_loop(self, phones: int, seconds: float) -> dict[str, float]:
+    async def closed_loop(self, phones: int, seconds: float) -> dict[str, Any]:
         tally = Tally()
         cpu0, start = time.process_time(), time.perf_counter()
         end = start + seconds
@@ -385,10 +387,8 @@ def settle(port: int, limit: float = 180) -> None:
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         start = time.monotonic()
-        try:
+        with contextlib.suppress(TimeoutError, OSError):
             asyncio.run(get(port, "/tournaments/", timeout=limit))
-        except (TimeoutError, OSError):
-            pass
         if time.monotonic() - start < 1:
             return
         time.sleep(0.5)
@@ -422,7 +422,10 @@ def measure_side(
     return figures
 
 
-HEADER = f"  {'load':<14} {'req/s':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>6} {'304s':>6} {'gen CPU':>7}"
+HEADER = (
+    f"  {'load':<14} {'req/s':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>6} {'304s':>6}"
+    f" {'gen CPU':>7}"
+)
 
 
 def print_table(figures: dict[str, dict[str, float]]) -> None:
@@ -448,14 +451,12 @@ def git_describe(tree: Path) -> str:
 def queue_drain(tree: Path, database_url: str, cache_url: str, event: Event) -> str:
     """Round 3 published with a production worker running: seconds until the notifications queue is empty."""
     import redis
-
-    from league.tournaments import services
-    from league.tournaments.models import Round, Table, Tournament
-
     from django.contrib.auth import get_user_model
 
     from league.notifications.models import Notification
     from league.players.models import Player
+    from league.tournaments import services
+    from league.tournaments.models import Round, Table, Tournament
 
     environment = production_environment(tree, database_url, cache_url)
     broker = redis.Redis.from_url(environment["CELERY_BROKER_URL"])

@@ -223,7 +223,7 @@ class FindRow:
 
 def tables_seating(tournament: Tournament, number: int, player_ids: Collection[int]) -> tuple[int, int]:
     """The span of table numbers of round `number` that seat any of `player_ids` ((0, 0): none), so that
-    find my table reads those tables alone, not the round's hundreds (one query of table numbers and seats)."""
+    find my table reads those tables alone, not the round's hundreds (one query of numbers and seats)."""
     wanted = set(player_ids)
     numbers = [
         table_number

@@ -267,7 +267,8 @@ def test_live_script_replaces_the_marked_parts_from_a_fresh_copy_of_the_page():
     # It asks with the last ETag; while nothing changes (a 304, or the same page) it waits twice as long, up
     # to 60 s, and a change brings it back to data-live-seconds.
     assert '{ "If-None-Match": etag }' in script
-    assert "if (html === null || html === last) { wait = Math.min(wait * 2, most); later(); return; }" in script
+    backing_off = "if (html === null || html === last) { wait = Math.min(wait * 2, most); later(); return; }"
+    assert backing_off in script
     assert "Number(holder.dataset.liveMaxSeconds || 60) * 1000" in script
     assert "wait = base;" in script
 

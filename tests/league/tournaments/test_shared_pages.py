@@ -181,3 +181,21 @@ def test_a_running_timer_carries_the_instant_it_ends(organizer):
     ends_ms = int(round_row.timer_ends_at.timestamp() * 1000)
     assert f'data-state="running" data-ends-at="{ends_ms}"' in page
     assert "data-seconds-left" not in page
+
+
+def test_a_players_path_shows_a_result_and_a_rename_on_the_next_look_for_visitors_and_signed_in(organizer):
+    """The path pages' inputs are read once per state (`pages.path_inputs`): the next look after a result or
+    a rename reads the new state, whoever looks."""
+    tournament, round_row = published(organizer)
+    table = first_table(round_row)
+    ada = tournament.registrations.get(player__name="Ada").player
+    url = f"{event_url(tournament)}players/{ada.slug}/"
+    signed_in = Client()
+    signed_in.force_login(UserFactory(username="watcher"))
+    before = [look(Client(), url).content, signed_in.get(url).content]
+    services.table_result(table=table, by=organizer, expected_version=0, places=[1, 2])
+    after = [look(Client(), url).content, signed_in.get(url).content]
+    assert after[0] != before[0] and after[1] != before[1]
+    player_update(player=ada, name="Adaeze")
+    renamed = Tournament.objects.get(pk=tournament.pk).get_absolute_url() + "players/adaeze/"
+    assert b"Adaeze" in look(Client(), renamed).content and b"Adaeze" in signed_in.get(renamed).content

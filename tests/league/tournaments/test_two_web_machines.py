@@ -59,7 +59,7 @@ def two_web_processes(transactional_db):
     ports = [free_port(), free_port()]
     processes = [
         subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "league.wsgi", "--workers", "1", "--bind", f"127.0.0.1:{port}"],
+            [sys.executable, "-m", "gunicorn", "league.wsgi", "--workers", "1", "-b", f"127.0.0.1:{port}"],
             cwd=settings.BASE_DIR,
             env=environment,
             stderr=subprocess.DEVNULL,
