@@ -475,7 +475,8 @@ def queue_drain(tree: Path, database_url: str, cache_url: str, event: Event) -> 
         [sys.executable, "-m", "celery", "-A", "league", "worker", "-l", "warning", "--concurrency", "4"],
         cwd=tree,
         env=environment,
-        stdout=subprocess.DEVNULL,  # the console mail backend prints every mail
+        stdout=subprocess.DEVNULL,  # the console mail backend prints every mail (to the worker's log)
+        stderr=subprocess.DEVNULL,
     )
     try:
         time.sleep(10)  # the worker's start
