@@ -221,9 +221,11 @@ WEBHOOK_ALLOWED_ADDRESSES: tuple[str, ...] = ()
 # One attempt of a webhook delivery, from the look-up to the last byte read, ends after this many seconds (a
 # watchdog closes its socket); the delivery task's Celery time limit is this plus a margin.
 WEBHOOK_DEADLINE_SECONDS = 10.0
-# Live tournament pages (a published round's page, the projector) fetch themselves again this often; the
-# embed every twice as long (league.web.tournaments.room).
-TOURNAMENT_LIVE_SECONDS = 15
+# Live tournament pages (a published round's page, the projector, the event's live standings) fetch themselves
+# again this often, asking with their ETag; while nothing changes (a 304) the wait doubles up to
+# 60 s, and a change brings it back (tournaments/live.js); the embed starts at twice as
+# long (league.web.tournaments.room).
+TOURNAMENT_LIVE_SECONDS = 5
 # Standings of events this large (rows) are refreshed in the background while the pages that show them keep
 # showing a snapshot at most this many seconds old, "as of" its time (league.tournaments.snapshots).
 STANDINGS_BACKGROUND_ROWS = env.number("STANDINGS_BACKGROUND_ROWS", 2000)

@@ -315,3 +315,40 @@ def round_page(
         and not flows(tournament, number),
         warnings=warnings,
     )
+
+
+@dataclass(frozen=True)
+class PathInputs:
+    """What every player's path page of one state of a tournament reads: the history, its published rounds'
+    views and the standings (`path_inputs`)."""
+
+    history: History
+    views: list[round_selectors.RoundView]
+    standings: list[Any]
+
+
+# One state per tournament, in this process: a tournament's players look at their paths in the same minutes
+# (1,000 of them after a round's publication), and each path reads the whole history and standings.
+_PATHS: dict[int, tuple[tuple[int, int], PathInputs]] = {}
+_PATHS_KEPT = 8  # tournaments whose inputs this process keeps
+
+
+def path_inputs(tournament: Tournament, names_version: int) -> PathInputs:
+    """The inputs of the tournament's path pages in its state now: read once per state (its public version
+    and the site-wide names version, which every write that changes a path bumps) and kept in this process.
+    A state that moved on while they were read is kept under the earlier version: newer, never older."""
+    state = (tournament.public_version, names_version)
+    kept = _PATHS.get(tournament.pk)
+    if kept is not None and kept[0] == state:
+        return kept[1]
+    history = load_history(tournament)
+    inputs = PathInputs(
+        history,
+        round_selectors.rounds(history, include_drafts=False),
+        snapshots.current_standings(tournament, history),
+    )
+    _PATHS.pop(tournament.pk, None)
+    while len(_PATHS) >= _PATHS_KEPT:
+        _PATHS.pop(next(iter(_PATHS)))
+    _PATHS[tournament.pk] = (state, inputs)
+    return inputs

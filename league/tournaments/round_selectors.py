@@ -240,6 +240,20 @@ class FindRow:
     physical: int | None = None  # the number on the table in the room
 
 
+def tables_seating(tournament: Tournament, number: int, player_ids: Collection[int]) -> tuple[int, int]:
+    """The span of table numbers of round `number` that seat any of `player_ids` ((0, 0): none), so that
+    find my table reads those tables alone, not the round's hundreds (one query of numbers and seats)."""
+    wanted = set(player_ids)
+    numbers = [
+        table_number
+        for table_number, seats in Table.objects.filter(
+            round__tournament=tournament, round__number=number
+        ).values_list("number", "planned_seats")
+        if wanted.intersection(seats or ())
+    ]
+    return (min(numbers), max(numbers)) if numbers else (0, 0)
+
+
 def find_my_table(round_view: RoundView, only: Collection[int] | None = None) -> list[FindRow]:
     """Each player of a round (only the players `only` lists, when given) with their table and seat (seats
     from 1), sorted by player name."""

@@ -32,3 +32,16 @@ def page(browser):
     page.set_default_timeout(60_000)  # actions and waits, on a loaded machine's live server
     yield page
     context.close()
+
+
+@pytest.fixture(autouse=True)
+def no_stored_pages():
+    """Every browser test starts with an empty cache: the shared renderings of the event pages
+    (league.web.tournaments.shared) are keyed by the tournament's id and version, which a flushed database
+    hands out again."""
+    from django.core.cache import cache
+
+    from league.tournaments.pages import _PATHS
+
+    cache.clear()
+    _PATHS.clear()

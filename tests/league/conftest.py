@@ -3,13 +3,16 @@ from django.core.cache import cache
 
 from league.ratings.services import pool_update
 from league.results.services import result_submit
+from league.tournaments.pages import _PATHS
 from tests.factories import MatchFactory, PlayerFactory, StaffFactory
 
 
 @pytest.fixture(autouse=True)
 def fresh_throttle_counts():
-    """Every test starts with no API throttle counts (they live in the cache, which outlives a test)."""
+    """Every test starts with no API throttle counts and no stored page (they live in the cache, which
+    outlives a test), and no path inputs kept in the process (a rolled-back tournament's id comes again)."""
     cache.clear()
+    _PATHS.clear()
 
 
 @pytest.fixture

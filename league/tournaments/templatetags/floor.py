@@ -28,9 +28,12 @@ def table_timer(table: Table, big: bool = False) -> dict[str, Any]:
     view = floor_selectors.table_timer(round_row, minutes) if round_row.status == "published" else None
     zone = round_row.tournament.time_zone
     ends = f"{_hhmm(view.ends_at, zone)} ({zone})" if view is not None and view.ends_at is not None else ""
+    # an instant: the browser counts down to it (`room.js`), so a shared copy of the page stays true
+    ends_ms = int(view.ends_at.timestamp() * 1000) if view is not None and view.ends_at is not None else 0
     return {
         "timer": view,
         "ends": ends,
+        "ends_ms": ends_ms,
         "big": big,
         "number": round_row.number,
         "table_number": table.number,

@@ -44,6 +44,7 @@ from league.web.tournaments.common import (
     tournament_or_404,
     warn_past_start,
 )
+from league.web.tournaments.shared import shared_page
 
 TOURNAMENTS_PER_PAGE = 50
 
@@ -119,8 +120,14 @@ def detail_response(
     private link the page is read through (`holder`, a player id)."""
     if request.GET.get("fragment") == "live":  # what live refreshes: standings, bracket and rounds
         live = pages.tournament_live(tournament, request.user, standings_page=request.GET.get("standings"))
-        return render(
-            request, "tournaments/_live.html", _live_context(live, shows_short_names(request)), status=status
+        return _marked(
+            render(
+                request,
+                "tournaments/_live.html",
+                _live_context(live, shows_short_names(request)),
+                status=status,
+            ),
+            live,
         )
     page = pages.tournament_page(
         tournament,
@@ -166,7 +173,15 @@ def detail_response(
         "season_invitations": invitations_of_event(tournament) if page.organizer else [],
         "days": page.days,
     }
-    return render(request, "tournaments/detail.html", context, status=status)
+    return _marked(render(request, "tournaments/detail.html", context, status=status), page)
+
+
+def _marked(response: HttpResponse, live: pages.TournamentLive) -> HttpResponse:
+    """`response`, marked as no page to share (`shared.shared_page`) when it shows the standings of an earlier
+    state while the current ones are computed: the next look shows the current ones, at the same version."""
+    if getattr(live.standings.paginator.object_list, "stale_seconds", None) is not None:
+        response.no_share = True  # type: ignore[attr-defined]
+    return response
 
 
 def _my_table(
@@ -201,6 +216,7 @@ def _live_context(live: pages.TournamentLive, short_names: bool) -> dict:
 
 
 @takes_body(participants_body_limit)
+@shared_page
 def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     if request.GET.get("embed") == "1":  # the embed has its own address: the one page other sites may frame
         query = request.GET.copy()

@@ -6,20 +6,22 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from league.core.exports import SafeWriter, csv_download
-from league.tournaments import round_selectors, seam, selectors, snapshots
+from league.tournaments import pages, round_selectors, seam, selectors, snapshots
 from league.tournaments.history import load_history
 from league.tournaments.models import Registration
+from league.tournaments.services.common import names_version
 from league.web.tournaments.common import tournament_or_404
+from league.web.tournaments.shared import shared_page
 
 
+@shared_page
 def player_path(request: HttpRequest, slug: str, player_slug: str) -> HttpResponse:
     tournament = tournament_or_404(request, slug)
-    history = load_history(tournament)
+    inputs = pages.path_inputs(tournament, names_version())  # read once per state for every player's path
+    history, views, ordered = inputs.history, inputs.views, inputs.standings
     reg = next((reg for reg in history.registrations if reg.player and reg.player.slug == player_slug), None)
     if reg is None or reg.status in (Registration.Status.WITHDRAWN, Registration.Status.INVITED):
         raise Http404("this player is not in the tournament")
-    views = round_selectors.rounds(history, include_drafts=False)
-    ordered = snapshots.current_standings(tournament, history)
     standing = next(
         (
             selectors.standing_rows([row], {reg.player_id: reg})[0]

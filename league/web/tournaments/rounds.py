@@ -25,6 +25,7 @@ from league.web.tournaments.common import (
     signed_in,
     tournament_or_404,
 )
+from league.web.tournaments.shared import shared_page
 
 
 def _move_form(view) -> MoveForm:
@@ -69,6 +70,7 @@ def round_page_response(request, tournament, number, *, status=200, error="", sw
     return render(request, "tournaments/round.html", context, status=status)
 
 
+@shared_page
 def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return round_page_response(request, tournament_or_404(request, slug), number)
 
@@ -81,13 +83,18 @@ def find_my_table(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     punctuation ignored), at most `FIND_LIMIT`; a signed-in player's own row comes first."""
     tournament = tournament_or_404(request, slug)
     organizer = selectors.is_organizer(request.user, tournament)
-    _, _, view = pages.round_state(tournament, number, organizer)
     query = request.GET.get("q", "").strip()[:80]
     me = player_of(request.user)
+    matching = selectors.players_matching(tournament, query) if query else set()
+    # Only the tables that seat the people asked for (one person: one table), not the whole round.
+    span = round_selectors.tables_seating(
+        tournament, number, matching | ({me.pk} if me is not None else set())
+    )
+    _, _, view = pages.round_state(tournament, number, organizer, tables=span)
     mine = round_selectors.find_my_table(view, {me.pk}) if me is not None else []
     found: list[round_selectors.FindRow] = []
     if query:
-        found = round_selectors.find_my_table(view, selectors.players_matching(tournament, query))
+        found = round_selectors.find_my_table(view, matching)
     found = [row for row in found if row not in mine]
     context = {
         "tournament": tournament,

@@ -338,7 +338,7 @@ def test_the_live_fragment_holds_the_standings_and_rounds(client, make_tournamen
     assert 'id="standings"' in fragment and 'id="rounds"' in fragment
     assert "<html" not in fragment
     page = client.get(f"/tournaments/{tournament.slug}/").content.decode()
-    assert '<div id="live" data-refresh-url="?fragment=live" data-refresh-seconds="15">' in page
+    assert '<div id="live" data-refresh-url="?fragment=live" data-refresh-seconds="5">' in page
     assert '<script src="/static/tournaments/standings-live.js" defer></script>' in page
 
 

@@ -2,9 +2,10 @@
 (`Tournament.public_version`) in the same transaction (some, made of audited steps, count more than one);
 a refused write leaves it as it was.
 
-`CHANGES` lists each such service with a scenario that runs it; every other public function of the
-services modules is named in `STEPS` (a part of a listed service, which bumps) or in `NO_PUBLIC_CHANGE`
-(checks, reads and helpers). A new service in neither list fails `test_every_service_is_listed`."""
+The lists are kept beside the bump (`league.tournaments.services.common`): `PUBLIC_WRITES`, each with a
+scenario here in `CHANGES` that runs it; `PUBLIC_WRITE_STEPS` (a part of a listed write, which bumps);
+`PRIVATE_WRITES` (no public page shows them) and `NOT_WRITES` (checks, reads and helpers). A new service in
+none of them, or a public write without a scenario, fails `test_every_service_is_listed`."""
 
 import importlib
 import inspect
@@ -17,6 +18,12 @@ from league.players.services import player_update
 from league.tournaments import services
 from league.tournaments.models import Registration, Tournament
 from league.tournaments.services import BatchEntry, floor, seating
+from league.tournaments.services.common import (
+    NOT_WRITES,
+    PRIVATE_WRITES,
+    PUBLIC_WRITE_STEPS,
+    PUBLIC_WRITES,
+)
 from league.tournaments.services.tables import table_record
 from tests.factories import UserFactory
 from tests.factories import tournaments as helpers
@@ -413,7 +420,7 @@ def _penalty_types_set(organizer):
     return tournament, lambda: floor.penalty_types_set(tournament=tournament, by=organizer, names=["Late"])
 
 
-# Each write that changes a public page, with a scenario: (tournament, the call).
+# Each write that changes a public page (`PUBLIC_WRITES`), with a scenario: (tournament, the call).
 def _table_fix(organizer):
     tournament, round_row = draft(organizer)
     return tournament, lambda: seating.table_fix(
@@ -497,61 +504,6 @@ CHANGES = {
     "penalty_types_set": _penalty_types_set,
 }
 
-# Parts of the services above, which they call inside their transaction (the caller bumps): part -> a caller.
-STEPS = {
-    "bracket_sync": "table_record",
-    "tables_reset": "table_record",
-    "tables_forfeit_departed": "registration_leave",
-    "close_table": "table_close",
-    "generate_round": "round_generate",
-    "publish_round": "round_publish",
-    "complete_round": "round_complete",
-    "physical_assign": "round_generate, round_swap, round_move, round_publish, table_fix",
-    "audit": "every audited service (it bumps the version itself)",
-}
-
-# Checks, reads and helpers: they write nothing a public page shows.
-NO_PUBLIC_CHANGE = {
-    "bump_public_version",
-    "may_create",
-    "top_cut_plan",
-    "bump_public_versions_of_player",
-    "check_advancing",
-    "check_not_cancelled",
-    "leavers_last",
-    "undo_entry",
-    "walk_ins",
-    "check_cut_fits",
-    "check_decider",
-    "check_organizer",
-    "check_judge",
-    "check_points",
-    "check_scorer",
-    "check_floor",
-    "check_settings",
-    "check_settings_open",
-    "cut_settings_open",
-    "day2_settings_open",
-    "advance_when_every_table_is_in",  # queues a task after the commit (`round_advance`, above)
-    "diff",
-    "largest_top_cut",
-    "last_round",
-    "registration_open",
-    "signed_in_player",
-    "top_cut_problem",
-    "tournament_locked",
-    # A registration's private link and the venue's declared address show on organizers' pages only.
-    "private_link_attach",
-    "private_link_email",
-    "private_link_issue",
-    "private_link_revoke",
-    "venue_address_approve",
-    "venue_address_set",
-    "tournament_create",  # a new tournament: its pages start from its first version (below)
-    "tournament_clone",  # a new tournament too; the one cloned does not change
-    "tournament_delete",  # the tournament and its pages are gone
-}
-
 
 def service_functions() -> set[str]:
     """The public functions defined in the modules of `league.tournaments.services`."""
@@ -567,10 +519,14 @@ def service_functions() -> set[str]:
 
 
 def test_every_service_is_listed():
-    listed = set(CHANGES) | set(STEPS) | NO_PUBLIC_CHANGE
+    """Every public function of the services modules is in exactly one of the lists kept beside the version
+    bump (`services.common`), and every write that changes a public page has a scenario here."""
+    lists = [PUBLIC_WRITES, set(PUBLIC_WRITE_STEPS), set(PRIVATE_WRITES), NOT_WRITES]
+    listed = set().union(*lists)
     assert service_functions() - listed == set()
     assert listed - service_functions() == set()
-    assert not set(CHANGES) & (set(STEPS) | NO_PUBLIC_CHANGE)
+    assert sum(len(names) for names in lists) == len(listed)  # none in two lists
+    assert set(CHANGES) == PUBLIC_WRITES
 
 
 @pytest.mark.parametrize("name", sorted(CHANGES))

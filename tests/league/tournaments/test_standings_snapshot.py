@@ -16,7 +16,13 @@ from league.results.services import result_submit
 from league.tournaments import pages, ranking, services, snapshots
 from league.tournaments.models import StandingsChunk, StandingsSnapshot
 from league.tournaments.tasks import standings_refresh_task
+from tests.factories import UserFactory
 from tests.factories.tournaments import table_seats
+
+# READER: these writes go around the services (the results service as the table's owner, an update of the
+# player's row), so they bump no public version: a visitor's shared copy of the page (league.web.tournaments.
+# shared) changes only with the next counted change. What these tests check is the standings snapshot below
+# it, so they read the page as a signed-in reader, for whom it is rendered.
 
 
 def shown(client, tournament, fragment=False):
@@ -151,6 +157,7 @@ def test_a_new_round_changes_the_standings_shown(client, swiss, play_round):
 
 def test_a_result_stored_by_the_results_service_itself_shows_too(client, swiss, organizer):
     tournament, first = swiss
+    client.force_login(UserFactory(username="reader"))  # READER: rendered for them, from the snapshot
     assert shown(client, tournament) == AFTER_ROUND_1
     match_id = first.tables.get(number=2).match_id
     correction = {"match_id": match_id, "expected_version": 1, "places": [2, 1], "reason": "typo"}
@@ -170,6 +177,7 @@ def test_a_renamed_player_shows_the_new_name_without_recomputing(
     client, swiss, players_by_name, computations
 ):
     tournament, _ = swiss
+    client.force_login(UserFactory(username="reader"))  # READER
     assert shown(client, tournament) == AFTER_ROUND_1
     Player.objects.filter(pk=players_by_name["Cal"].pk).update(name="Calla")
     assert shown(client, tournament)[2] == ("3", "Calla", "0", "1")

@@ -1,0 +1,201 @@
+"""An event's public pages rendered once per state and shared by visitors who are not signed in
+(`league.web.tournaments.shared`): every write that changes a public page shows on the next look; a poll that
+finds nothing new is a 304 with nothing rendered; nothing of one viewer's reaches another."""
+
+import re
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from league.players.services import player_update
+from league.tournaments import services
+from league.tournaments.models import Tournament
+from league.web.tournaments import shared
+from tests.factories import UserFactory
+from tests.factories import tournaments as helpers
+from tests.league.tournaments.test_public_version import CHANGES, first_table, published
+
+
+def event_url(tournament) -> str:
+    return Tournament.objects.get(pk=tournament.pk).get_absolute_url()
+
+
+def look(client, url, etag=None):
+    headers = {"HTTP_IF_NONE_MATCH": etag} if etag else {}
+    return client.get(url, **headers)
+
+
+@pytest.mark.parametrize("name", sorted(CHANGES))
+def test_every_public_write_shows_on_the_next_look(name, organizer):
+    """Each write of `PUBLIC_WRITES` (its scenario in test_public_version): a visitor's next look at the
+    event's page is no 304 and no stored copy, but the page of the new state, under a new ETag."""
+    tournament, call = CHANGES[name](organizer)
+    visitor, url = Client(), event_url(tournament)
+    first = look(visitor, url)
+    call()
+    if first.status_code == 404:  # a draft event: nobody but its organizers sees it; its version moves
+        before = shared.etag_of(tournament)
+        assert shared.etag_of(Tournament.objects.get(pk=tournament.pk)) != before
+        return
+    assert first.status_code == 200 and first["ETag"]
+    again = look(visitor, url, first["ETag"])
+    after = look(Client(), url)
+    if again.status_code == 404:  # deleted or hidden since
+        return
+    assert again.status_code == 200
+    assert again["ETag"] != first["ETag"]
+    assert after.content == again.content
+
+
+def test_a_result_shows_on_the_round_page_and_fragment_at_the_next_look(organizer):
+    tournament, round_row = published(organizer)
+    visitor = Client()
+    round_url = round_row.get_absolute_url()
+    live_url = f"{event_url(tournament)}?fragment=live"
+    page, fragment = look(visitor, round_url), look(visitor, live_url)
+    assert b"1st" not in page.content
+    assert look(visitor, round_url).content == page.content  # the stored copy, the same bytes
+    services.table_result(table=first_table(round_row), by=organizer, expected_version=0, places=[1, 2])
+    page_after, fragment_after = (
+        look(visitor, round_url, page["ETag"]),
+        look(visitor, live_url, fragment["ETag"]),
+    )
+    assert (page_after.status_code, fragment_after.status_code) == (200, 200)
+    assert page_after.content != page.content and fragment_after.content != fragment.content
+
+
+def test_a_rename_shows_on_every_shared_page_at_the_next_look(organizer):
+    tournament, round_row = published(organizer)
+    visitor = Client()
+    round_url = round_row.get_absolute_url()
+    page = look(visitor, round_url)
+    assert b"Ada" in page.content
+    ada = tournament.registrations.get(player__name="Ada").player
+    player_update(player=ada, name="Adaeze")
+    again = look(visitor, round_url, page["ETag"])
+    assert again.status_code == 200 and b"Adaeze" in again.content
+
+
+def test_the_names_version_moves_on_a_rename_once_committed(django_capture_on_commit_callbacks, organizer):
+    tournament, _ = published(organizer)
+    before = shared.etag_of(Tournament.objects.get(pk=tournament.pk))
+    ada = tournament.registrations.get(player__name="Ada").player
+    with django_capture_on_commit_callbacks(execute=True):
+        player_update(player=ada, name="Adaeze")
+    assert services.common.names_version() > 0
+    assert shared.etag_of(Tournament.objects.get(pk=tournament.pk)) != before
+
+
+def test_a_poll_that_finds_nothing_new_is_a_304_without_rendering(organizer):
+    tournament, round_row = published(organizer)
+    visitor = Client()
+    for url in (
+        round_row.get_absolute_url(),
+        f"{event_url(tournament)}?fragment=live",
+        event_url(tournament),
+    ):
+        first = look(visitor, url)
+        assert first.status_code == 200
+        assert first["Cache-Control"] == "no-cache" and "Cookie" in first["Vary"]
+        with CaptureQueriesContext(connection) as queries:
+            poll = look(visitor, url, first["ETag"])
+        assert (poll.status_code, poll.content, poll["ETag"]) == (304, b"", first["ETag"])
+        assert len(queries) == 1  # the tournament row: nothing rendered
+        assert look(visitor, url, '"t0.0.n0.r0"').status_code == 200  # another version: the page
+
+
+def test_a_stored_page_is_served_without_rendering(organizer):
+    tournament, round_row = published(organizer)
+    url = round_row.get_absolute_url()
+    first = look(Client(), url)
+    with CaptureQueriesContext(connection) as queries:
+        second = look(Client(), url)
+    assert second.content == first.content and len(queries) == 1
+
+
+def test_an_organizers_controls_and_csrf_token_never_reach_a_visitor(client, organizer):
+    """The organizer's page (controls, forms with their CSRF token) is rendered for them and never stored;
+    a visitor looking after them gets the public page, without a control or a token."""
+    tournament, round_row = published(organizer)
+    client.force_login(organizer)
+    for url in (round_row.get_absolute_url(), event_url(tournament)):
+        mine = client.get(url)
+        assert b"csrfmiddlewaretoken" in mine.content and "ETag" not in mine
+        visitor = look(Client(), url)
+        assert visitor.status_code == 200
+        assert b"csrfmiddlewaretoken" not in visitor.content
+        assert b'id="controls"' not in visitor.content and b"Log out" not in visitor.content
+        assert client.get(url).content.count(b"csrfmiddlewaretoken") == mine.content.count(
+            b"csrfmiddlewaretoken"
+        )
+
+
+def test_a_signed_in_players_own_table_never_reaches_a_visitor_nor_the_other_way(organizer):
+    """A player's page shows their own table first (`my-table`); the visitor's copy never has it, and the
+    player never gets the visitor's stored copy."""
+    tournament, round_row = published(organizer)
+    ada = UserFactory(username="ada")
+    type(tournament.registrations.get(player__name="Ada").player).objects.filter(name="Ada").update(user=ada)
+    visitor, player = Client(), Client()
+    player.force_login(ada)
+    url = event_url(tournament)
+    public = look(visitor, url)
+    own = player.get(url)
+    assert own.content != public.content
+    assert "ETag" not in own
+    assert look(visitor, url).content == public.content
+    assert b"csrfmiddlewaretoken" not in public.content
+
+
+def test_a_page_that_holds_a_form_for_visitors_is_never_stored(organizer):
+    """A page whose anonymous rendering holds a CSRF token (a form) is rendered for each visitor: a token is
+    never shared."""
+    tournament = helpers.open_signup(organizer)
+    url = event_url(tournament)
+    first, second = look(Client(), url), look(Client(), url)
+    assert first.status_code == second.status_code == 200
+    assert "ETag" not in first or b"csrfmiddlewaretoken" not in first.content
+    tokens = [
+        re.findall(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page.content) for page in (first, second)
+    ]
+    assert not tokens[0] or tokens[0] != tokens[1]
+
+
+def test_unknown_parameters_are_rendered_not_stored(organizer):
+    tournament, round_row = published(organizer)
+    url = round_row.get_absolute_url()
+    cache.clear()
+    assert look(Client(), f"{url}?utm=spam").status_code == 200
+    assert look(Client(), f"{url}?page=1234567").status_code in (200, 404)
+    assert not any(key for key in cache._cache if "shared-page" in key)  # locmem in the tests
+
+
+def test_a_running_timer_carries_the_instant_it_ends(organizer):
+    tournament, round_row = published(organizer)
+    services.round_timer_start(round_row=round_row, by=organizer, minutes=50)
+    page = look(Client(), round_row.get_absolute_url()).content.decode()
+    round_row.refresh_from_db()
+    ends_ms = int(round_row.timer_ends_at.timestamp() * 1000)
+    assert f'data-state="running" data-ends-at="{ends_ms}"' in page
+    assert "data-seconds-left" not in page
+
+
+def test_a_players_path_shows_a_result_and_a_rename_on_the_next_look_for_visitors_and_signed_in(organizer):
+    """The path pages' inputs are read once per state (`pages.path_inputs`): the next look after a result or
+    a rename reads the new state, whoever looks."""
+    tournament, round_row = published(organizer)
+    table = first_table(round_row)
+    ada = tournament.registrations.get(player__name="Ada").player
+    url = f"{event_url(tournament)}players/{ada.slug}/"
+    signed_in = Client()
+    signed_in.force_login(UserFactory(username="watcher"))
+    before = [look(Client(), url).content, signed_in.get(url).content]
+    services.table_result(table=table, by=organizer, expected_version=0, places=[1, 2])
+    after = [look(Client(), url).content, signed_in.get(url).content]
+    assert after[0] != before[0] and after[1] != before[1]
+    player_update(player=ada, name="Adaeze")
+    renamed = Tournament.objects.get(pk=tournament.pk).get_absolute_url() + "players/adaeze/"
+    assert b"Adaeze" in look(Client(), renamed).content and b"Adaeze" in signed_in.get(renamed).content
