@@ -43,6 +43,7 @@ from league.bots.models import BotDefinition, BotLeague, LadderEvent, LeagueEntr
 from league.bots.services.leagues import (
     SETTING_BOUNDS,
     _locked_league,
+    league_advance,
     ladder_log,
     next_position,
     not_ready_message,
@@ -197,9 +198,19 @@ def ladder_enter(*, ladder_id: int, bot_id: int, by: User | AnonymousUser | None
         LeagueEntry.objects.create(league=ladder, bot=bot)
         _log(ladder, position, LadderEvent.Action.ENTER, bot.pk, author=bot.seating_author)
         if ladder.status == BotLeague.Status.RUNNING:
-            queue_work(ladder.pk, 1)  # a ladder waiting for members draws its round now
+            _draw_if_waiting(ladder)
         # `_log` has just stored one, so there is a first.
         return cast(LadderEvent, LadderEvent.objects.filter(league=ladder).order_by("-seq").first())
+
+
+def _draw_if_waiting(ladder: BotLeague) -> None:
+    """After the commit: a running ladder of the fast pace that was waiting for members draws its round now
+    (`league_advance` draws nothing while a round is open, so this is safe at any time), and a worker is
+    woken to play it. A scheduled ladder draws on its tick, as before."""
+    ladder_id = ladder.pk
+    if ladder.pace == BotLeague.Pace.FAST:
+        transaction.on_commit(lambda: league_advance(league_id=ladder_id))
+    queue_work(ladder_id, 1)
 
 
 def ladder_leave(
@@ -254,7 +265,7 @@ def ladder_version_activate(*, ladder_id: int, bot_id: int, by: User | Anonymous
             entry.save(update_fields=["forfeit_streak"])
         _log(ladder, position, LadderEvent.Action.ENTER, bot.pk, ACTIVATED, author=bot.seating_author)
         if ladder.status == BotLeague.Status.RUNNING:
-            queue_work(ladder.pk, 1)
+            _draw_if_waiting(ladder)
         # `_log` has just stored one, so there is a first.
         return cast(LadderEvent, LadderEvent.objects.filter(league=ladder).order_by("-seq").first())
 

@@ -286,3 +286,19 @@ def test_a_league_whose_bots_cannot_fill_a_table_without_two_programs_of_one_aut
     )
     league = make_league(staff, [*programs, builtin], table_size=2)
     assert league.entries.count() == 3
+
+
+def test_a_fast_ladder_waiting_for_members_draws_its_round_when_one_enters(
+    staff, django_capture_on_commit_callbacks
+):
+    bots = make_bots(staff)
+    ladder = make_ladder(staff, pace=BotLeague.Pace.FAST)
+    ladder_enter(ladder_id=ladder.pk, bot_id=bots[0].pk, by=staff)
+    ladder_enter(ladder_id=ladder.pk, bot_id=bots[1].pk, by=staff)
+    league_start(league_id=ladder.pk)
+    assert Fixture.objects.filter(league=ladder).count() == 0  # two bots, tables of 3: it waits
+    with django_capture_on_commit_callbacks(execute=True):
+        ladder_enter(ladder_id=ladder.pk, bot_id=bots[2].pk, by=staff)
+    ladder.refresh_from_db()
+    assert ladder.current_round == 1
+    assert Fixture.objects.filter(league=ladder, done=False).count() > 0  # the round waits for a worker
