@@ -43,8 +43,8 @@ from league.bots.models import BotDefinition, BotLeague, LadderEvent, LeagueEntr
 from league.bots.services.leagues import (
     SETTING_BOUNDS,
     _locked_league,
-    league_advance,
     ladder_log,
+    league_advance,
     next_position,
     not_ready_message,
     queue_work,
