@@ -100,7 +100,9 @@ def world(staff, orga, alice, submit):
             "player_id": entrants[0].pk,
             "role": "organizer",
             "username": "orga",
+            "call_id": 1,  # no call: each call's answers are checked by its own tests
         },
+        "version-tests": {"id": 1},
         "tournament-rounds": {"id": first.pk},
         "tournament-tables": {"id": first.tables.first().pk},
     }
@@ -150,6 +152,10 @@ def test_no_api_response_holds_another_users_email(world, who, bob):
         "/api/tournaments/{id}/roles/",
         "/api/tournaments/{id}/private-links/",
         "/api/tournaments/{id}/venue-address/",
+        # the floor: judge calls, penalties and their types are its judges' and organizers'
+        "/api/tournaments/{id}/calls/",
+        "/api/tournaments/{id}/penalties/",
+        "/api/tournaments/{id}/penalty-types/",
     )
     # ... and what only its owner reads (orga's webhook and its deliveries: a 404 to anyone else)
     owners_only = ("/api/webhooks/{id}/", "/api/webhooks/{id}/deliveries/")
@@ -164,6 +170,8 @@ def test_no_api_response_holds_another_users_email(world, who, bob):
             "/api/bots/{id}/logs/": 401,
             "/api/challenges/": 401,
             "/api/challenges/{id}/": 401,
+            "/api/version-tests/": 401,  # an author's own tests
+            "/api/version-tests/{id}/": 401,
         }
         if who == "anonymous"
         else {
@@ -172,6 +180,7 @@ def test_no_api_response_holds_another_users_email(world, who, bob):
             **dict.fromkeys(owners_only, 404),
             "/api/bots/{id}/logs/": 403,
             "/api/challenges/{id}/": 403,
+            "/api/version-tests/{id}/": 404,  # the world has none
         }  # orga's challenge: theirs and staff's to see
     )
     assert len(seen) >= 45
