@@ -134,6 +134,7 @@ def test_the_checks_are_one_list():
         "short_table_again",
         "seat_streak",
         "far_from_score_group",
+        "fixed_seat",
     ]
 
 
