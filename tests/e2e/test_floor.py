@@ -124,7 +124,10 @@ def test_a_call_an_extension_and_a_penalty_on_the_floor(live_server, browser, se
     ada.wait_for_selector("#table-extra")
     assert ada.inner_text("#table-extra") == "+10 min for this table"
     assert ada.get_attribute("#round-timer", "aria-label") == f"Table {ada_table.number} timer"
-    ada_left = int(ada.get_attribute("#round-timer", "data-seconds-left"))
+    ends_at = int(
+        ada.get_attribute("#round-timer", "data-ends-at")
+    )  # an instant: 60 min from the timer's start
+    ada_left = (ends_at - ada.evaluate("Date.now()")) / 1000
     assert 59 * 60 <= ada_left <= 60 * 60
     shoot(ada, "table-with-extension-phone")
     report += grave(axe, ada)

@@ -3,6 +3,8 @@ penalties, penalty types), "call a judge" from a table's page and from a private
 time on its page, the round page, the projector and the slips, and the standings saying why points came
 off."""
 
+from datetime import timedelta
+
 from django.test import Client
 
 from league.tournaments import floor_selectors, services
@@ -109,7 +111,8 @@ def test_extra_time_shows_on_the_table_the_round_the_projector_and_the_slips(org
     table_page = Client().get(f"/tournaments/{tournament.slug}/rounds/1/tables/2/").content.decode()
     assert 'aria-label="Table 2 timer"' in table_page
     assert "+8 min for this table" in table_page
-    assert 'data-seconds-left="3480"' in table_page  # 50 + 8 minutes from noon
+    ends = NOON + timedelta(minutes=58)  # 50 + 8 minutes from noon, as an instant the browser counts to
+    assert f'data-ends-at="{int(ends.timestamp() * 1000)}"' in table_page
     assert "12:58" in table_page
     round_page = Client().get(f"/tournaments/{tournament.slug}/rounds/1/").content.decode()
     assert "<strong>Table 2</strong>: +8 min, ends 12:58" in round_page
