@@ -13,27 +13,10 @@ from league.seasons import selectors, services
 from league.seasons.models import CalendarFeed, ClubEvent, SeasonEvent
 from league.tournaments import services as tournaments
 from league.tournaments.models import Registration, Tournament
-from tests.factories import StaffFactory, UserFactory
+from tests.factories import UserFactory
 from tests.factories import tournaments as helpers
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def staff():
-    return StaffFactory(username="sam")
-
-
-@pytest.fixture
-def club(staff):
-    return services.club_create(by=staff, name="Tuesday Nuggets")
-
-
-@pytest.fixture
-def clara(club, staff):
-    clara = UserFactory(username="clara")
-    services.club_organizer_add(club=club, by=staff, username="Clara")  # any case, as sign-up
-    return clara
 
 
 def weekly(club, clara, name, places, registrar=None):

@@ -16,27 +16,10 @@ from league.ratings.tasks import settled_nightly
 from league.seasons import points, selectors, services
 from league.seasons.models import Season, SeasonFit, SeasonRating
 from league.seasons.settled import season_refit, season_tables
-from tests.factories import StaffFactory, UserFactory
+from tests.factories import UserFactory
 from tests.league.seasons.test_seasons import weekly
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def staff():
-    return StaffFactory(username="sam")
-
-
-@pytest.fixture
-def club(staff):
-    return services.club_create(by=staff, name="Tuesday Nuggets")
-
-
-@pytest.fixture
-def clara(club, staff):
-    clara = UserFactory(username="clara")
-    services.club_organizer_add(club=club, by=staff, username="clara")
-    return clara
 
 
 @pytest.fixture
