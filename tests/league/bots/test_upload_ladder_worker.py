@@ -24,6 +24,9 @@ def played(bot: BotDefinition) -> int:
     ).count()
 
 
+BEHIND_PLAY_TASKS = 900  # seconds: generous, never a measure (see the waits below)
+
+
 def ready(bot: BotDefinition) -> bool:
     bot.refresh_from_db()
     return bot.state == BotDefinition.State.READY
@@ -61,8 +64,14 @@ def test_an_upload_climbs_a_ladder_played_by_a_worker_and_its_new_version_replac
             == 302
         )
         second = BotDefinition.objects.get(name="Climber", version=2)
-        wait_until(lambda: ready(second), "the worker checks the new version")
-        wait_until(lambda: played(second) >= 3, "the worker plays the new version's matches")
+        # The check is queued behind the ladder's play tasks, each playing for up to TASK_WORK_SECONDS (60 s)
+        # on this one-process worker: on a busy machine several run before it, so the wait is long.
+        wait_until(lambda: ready(second), "the worker checks the new version", seconds=BEHIND_PLAY_TASKS)
+        wait_until(
+            lambda: played(second) >= 3,
+            "the worker plays the new version's matches",
+            seconds=BEHIND_PLAY_TASKS,
+        )
         league_pause(league_id=ladder.pk)
         match = (
             Fixture.objects.filter(league=ladder, match__seats__player=first.player)

@@ -33,8 +33,8 @@ def purge_queues() -> int:
     return app.control.purge()
 
 
-def wait_until(condition, what: str) -> None:
-    deadline = time.monotonic() + WAIT_SECONDS
+def wait_until(condition, what: str, seconds: float = WAIT_SECONDS) -> None:
+    deadline = time.monotonic() + seconds
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"gave up waiting: {what}")
