@@ -164,7 +164,7 @@ def read_table(text: str, round_number: int) -> int | None:
         text = text.replace(mark, ".")
     head, point, tail = text.partition(".")
     if point:
-        if not (head.isascii() and head.isdigit()) or int(head) != round_number:
+        if not (head.isascii() and head.isdigit()) or len(head) > 5 or int(head) != round_number:
             return None
         text = tail
     if not (text.isascii() and text.isdigit()) or len(text) > 5:

@@ -265,6 +265,7 @@ def test_the_seating_page_sets_a_fixed_table_and_a_note_pins_a_table_and_forgets
         ("123456", None),
         ("", None),
         ("twelve", None),
+        ("9" * 5000 + ".12", None),  # a round number too long for int(): refused, not a 500
     ],
 )
 def test_the_keypad_reads_a_table_number_or_a_slips_code(text, table):
