@@ -208,16 +208,14 @@ class ChallengeLineSerializer(serializers.Serializer):
     mean_place = serializers.FloatField(allow_null=True)
 
 
-class ChallengeMatchSerializer(serializers.ModelSerializer):
+class PlayedGameSerializer(serializers.ModelSerializer):
+    """The fields every unrated game of an owner shows (a challenge's, a version test's): its match's status,
+    why it is void, its seats with places, its replay. Subclasses name the model and the fields."""
+
     status = serializers.CharField(source="match.status")
     void_reason = serializers.CharField(read_only=True, help_text='Why its match is void ("" if it is not).')
     seats = serializers.SerializerMethodField()
     replay = serializers.SerializerMethodField()
-
-    class Meta:
-        model = ChallengeMatch
-        fields = ["index", "match", "seed", "status", "void_reason", "seats", "replay", "leases_lost"]
-        read_only_fields = fields
 
     def get_seats(self, game) -> list[dict]:
         return [
@@ -227,6 +225,13 @@ class ChallengeMatchSerializer(serializers.ModelSerializer):
 
     def get_replay(self, game) -> str:
         return f"/bots/matches/{game.match_id}/replay/"
+
+
+class ChallengeMatchSerializer(PlayedGameSerializer):
+    class Meta:
+        model = ChallengeMatch
+        fields = ["index", "match", "seed", "status", "void_reason", "seats", "replay", "leases_lost"]
+        read_only_fields = fields
 
 
 class ChallengeSerializer(serializers.ModelSerializer):

@@ -14,6 +14,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from league.api.errors import ERROR
+from league.api.ladders import PlayedGameSerializer
 from league.api.limits import whole_limits
 from league.bots import sprt
 from league.bots.models import BotDefinition, VersionTest, VersionTestMatch
@@ -22,25 +23,11 @@ from league.bots.version_test_pages import version_test_games
 from league.core.errors import Forbidden
 
 
-class VersionTestMatchSerializer(serializers.ModelSerializer):
-    status = serializers.CharField(source="match.status")
-    void_reason = serializers.CharField(read_only=True, help_text='Why its match is void ("" if it is not).')
-    seats = serializers.SerializerMethodField()
-    replay = serializers.SerializerMethodField()
-
+class VersionTestMatchSerializer(PlayedGameSerializer):
     class Meta:
         model = VersionTestMatch
         fields = ["pair", "game", "match", "seed", "status", "void_reason", "seats", "replay"]
         read_only_fields = fields
-
-    def get_seats(self, game) -> list[dict]:
-        return [
-            {"seat": seat.seat, "player": seat.player_id, "name": seat.player.name, "place": seat.place}
-            for seat in sorted(game.match.seats.all(), key=lambda seat: seat.seat)
-        ]
-
-    def get_replay(self, game) -> str:
-        return f"/bots/matches/{game.match_id}/replay/"
 
 
 class VersionTestSerializer(serializers.ModelSerializer):
