@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 from typing import cast
@@ -315,7 +316,12 @@ def table_version(season: Season) -> str:
     return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
 
 
-def fit_time(season: Season) -> str | None:
+def fitted_at(season: Season) -> datetime | None:
     """When the season's settled ratings were last fitted (None: never)."""
-    fitted = SeasonFit.objects.filter(season=season).values_list("fitted_at", flat=True).first()
+    return SeasonFit.objects.filter(season=season).values_list("fitted_at", flat=True).first()
+
+
+def fit_time(season: Season) -> str | None:
+    """`fitted_at` as text, for the table's fingerprint."""
+    fitted = fitted_at(season)
     return fitted.isoformat() if fitted else None

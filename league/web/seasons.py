@@ -15,7 +15,7 @@ from league.core.errors import UserError
 from league.core.exports import csv_download
 from league.core.forms import add_user_error
 from league.seasons import calendars, selectors, services
-from league.seasons.models import CalendarFeed, Club, Season, SeasonEvent, SeasonFit
+from league.seasons.models import CalendarFeed, Club, Season, SeasonEvent
 from league.seasons.points import TIE_BREAKS
 from league.tournaments import clock
 from league.tournaments import services as tournament_services
@@ -227,7 +227,7 @@ def season_page(request: HttpRequest, slug: str) -> HttpResponse:
         "error": error,
         "print": request.GET.get("view") == "print",
         "settled": season.rank_by == Season.RankBy.SETTLED,
-        "fitted_at": SeasonFit.objects.filter(season=season).values_list("fitted_at", flat=True).first(),
+        "fitted_at": selectors.fitted_at(season),
     }
     return render(request, "seasons/season.html", context, status=status)
 
