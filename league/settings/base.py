@@ -64,6 +64,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A look at an event's shared page by a visitor without a session: answered from the cache here, before
+    # the session, authentication and the view (league.web.tournaments.shared, docs/production.md).
+    "league.web.tournaments.shared.SharedPages",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

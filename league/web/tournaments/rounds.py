@@ -17,6 +17,7 @@ from league.tournaments.forms import (
     SwapForm,
 )
 from league.tournaments.models import Round, Tournament
+from league.tournaments.services.common import names_version
 from league.web.tournaments.common import (
     int_field,
     require_organizer,
@@ -86,11 +87,16 @@ def find_my_table(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     query = request.GET.get("q", "").strip()[:80]
     me = player_of(request.user)
     matching = selectors.players_matching(tournament, query) if query else set()
-    # Only the tables that seat the people asked for (one person: one table), not the whole round.
-    span = round_selectors.tables_seating(
-        tournament, number, matching | ({me.pk} if me is not None else set())
-    )
-    _, _, view = pages.round_state(tournament, number, organizer, tables=span)
+    if organizer:  # a draft round too: only the tables that seat the people asked for (one person: one table)
+        span = round_selectors.tables_seating(
+            tournament, number, matching | ({me.pk} if me is not None else set())
+        )
+        _, _, view = pages.round_state(tournament, number, organizer, tables=span)
+    else:  # the published rounds, read once per state for every look (the path pages read the same)
+        inputs = pages.path_inputs(tournament, names_version())
+        view = next((view for view in inputs.views if view.number == number), None)
+        if view is None:
+            raise Http404("no such round")
     mine = round_selectors.find_my_table(view, {me.pk}) if me is not None else []
     found: list[round_selectors.FindRow] = []
     if query:

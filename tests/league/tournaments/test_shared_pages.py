@@ -199,3 +199,70 @@ def test_a_players_path_shows_a_result_and_a_rename_on_the_next_look_for_visitor
     player_update(player=ada, name="Adaeze")
     renamed = Tournament.objects.get(pk=tournament.pk).get_absolute_url() + "players/adaeze/"
     assert b"Adaeze" in look(Client(), renamed).content and b"Adaeze" in signed_in.get(renamed).content
+
+
+# --- The early answer (`shared.SharedPages`): before the session, authentication and the view -------------
+
+
+def through_the_view(url, etag=None):
+    """A look by a visitor whose browser holds a session cookie of no session: it goes through the session,
+    authentication and the view, which serve the same shared copy."""
+    visitor = Client()
+    visitor.cookies["sessionid"] = "no-such-session"
+    return look(visitor, url, etag)
+
+
+def test_a_visitor_without_a_session_gets_the_stored_copy_before_the_session_and_the_view(organizer):
+    """The stored page and the 304 are answered from the tournament's row and the cache, before the session
+    and authentication middleware (the request never gets a `user`), with the very headers and bytes that
+    the view's path gives."""
+    tournament, round_row = published(organizer)
+    for url in (
+        round_row.get_absolute_url(),
+        event_url(tournament),
+        f"{event_url(tournament)}?fragment=live",
+    ):
+        stored = through_the_view(url)
+        with CaptureQueriesContext(connection) as queries:
+            early = look(Client(), url)
+        assert not hasattr(early.wsgi_request, "user") and hasattr(stored.wsgi_request, "user")
+        assert len(queries) == 1  # the tournament's row
+        assert early.content == stored.content
+        assert dict(early.headers) == dict(stored.headers)
+        assert early["X-Frame-Options"] == "DENY" and early["Content-Length"] == str(len(early.content))
+        poll = look(Client(), url, early["ETag"])
+        assert poll.status_code == 304 and not hasattr(poll.wsgi_request, "user")
+        assert dict(poll.headers) == dict(through_the_view(url, early["ETag"]).headers)
+
+
+def test_a_session_or_a_message_cookie_goes_the_whole_way(organizer):
+    """A browser with a session (signed in or not) or a message waiting is never answered early: its page
+    may hold the user's own table, controls or the message."""
+    tournament, round_row = published(organizer)
+    url = round_row.get_absolute_url()
+    look(Client(), url)  # stored
+    with_message = Client()
+    with_message.cookies["messages"] = "anything"
+    assert hasattr(look(with_message, url).wsgi_request, "user")
+    assert hasattr(through_the_view(url).wsgi_request, "user")
+
+
+def test_a_draft_event_is_never_answered_early(organizer):
+    tournament = helpers.open_signup(organizer)
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.DRAFT)
+    answer = look(Client(), event_url(tournament))
+    assert answer.status_code == 404 and hasattr(answer.wsgi_request, "user")
+
+
+def test_a_cache_that_lost_the_names_version_never_serves_an_older_rendering(organizer):
+    """Without the names version the early path answers nothing; the view starts the version again above
+    any earlier value, so the stored copy (of an older names version) is rendered anew, under a new ETag."""
+    tournament, round_row = published(organizer)
+    url = round_row.get_absolute_url()
+    first = look(Client(), url)
+    cache.delete(services.common.NAMES_VERSION_KEY)
+    again = look(Client(), url)
+    assert hasattr(again.wsgi_request, "user")  # through the view
+    assert again.status_code == 200 and again["ETag"] != first["ETag"]
+    assert look(Client(), url, first["ETag"]).status_code == 200
+    assert not hasattr(look(Client(), url).wsgi_request, "user")  # stored again: early
