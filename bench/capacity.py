@@ -26,6 +26,12 @@ without it this checkout only) on that one database:
   counted as an error;
 - closed loop at each `--closed` concurrency for `--closed-seconds`: that many phones asking again as soon
   as answered (each after the server has worked off what the phase before left queued: `settle`);
+- results entered while the phones look (`--results R`, off by default): during the open loop the bench
+  enters R results a second (`table_result` on round 2's tables, each side its own tables), the production
+  worker running beside the web (`celery -A league worker --concurrency 4`, which refreshes the standings in
+  the background as in production); every result is a new state of the event, whose pages are rendered anew
+  on their next look. At the end, the event page's ETag is checked to be of the tournament's version then
+  (the answers are current);
 - the notifications queue at publication (`--queue`, off by default): round 3's publication on the
   production worker configuration (`celery -A league worker --concurrency 4`, Redis as the broker: the
   cache URL's database + 1), seconds from the publication's commit until the queue is empty.
@@ -282,6 +288,70 @@ class Phones:
         return tally.line(wall, cpu) | {"first_error": tally.first_error}
 
 
+# --- results while the phones look -----------------------------------------------------------------------
+
+
+class Results:
+    """Enters round 2's results, `rate` a second, in a thread of the bench's own (its own database
+    connection), on the tables of round 2 not played yet, lowest number first; stops when told."""
+
+    def __init__(self, rate: float) -> None:
+        import threading
+
+        self.rate, self.entered, self.stop = rate, 0, threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self) -> None:
+        from django.contrib.auth import get_user_model
+        from django.db import connection
+
+        from league.tournaments import services
+        from league.tournaments.models import Table
+
+        organizer = get_user_model().objects.get(username="bench")
+        rng = random.Random(5)
+        tables = Table.objects.filter(round__tournament__name="Capacity Open", round__number=2).exclude(
+            match__status="finished"
+        )
+        try:
+            start = time.perf_counter()
+            for table in tables.order_by("number"):
+                if self.stop.wait(max(0.0, start + self.entered / self.rate - time.perf_counter())):
+                    break
+                places = list(range(1, len(table.planned_seats) + 1))
+                rng.shuffle(places)
+                services.table_result(table=table, by=organizer, expected_version=0, places=places)
+                self.entered += 1
+        finally:
+            connection.close()
+
+
+def current_check(port: int, event: Event) -> str:
+    """Whether the event page's answer now is of the tournament's version now."""
+    from league.tournaments.models import Tournament
+
+    answer = asyncio.run(get(port, event.url))
+    tournament = Tournament.objects.get(name="Capacity Open")
+    expected = f'"t{tournament.pk}.{tournament.public_version}.'
+    tag = answer.headers.get("etag", "")
+    verdict = "current" if tag.startswith(expected) else f"NOT current (expected {expected}...)"
+    return f"event page ETag {tag or '(none)'}: {verdict}"
+
+
+def start_worker(tree: Path, environment: dict[str, str]) -> subprocess.Popen:
+    """The production worker configuration, its broker emptied first."""
+    import redis
+
+    redis.Redis.from_url(environment["CELERY_BROKER_URL"]).flushdb()
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "league", "worker", "-l", "warning", "--concurrency", "4"],
+        cwd=tree,
+        env=environment,
+        stdout=subprocess.DEVNULL,  # the console mail backend prints every mail (to the worker's log)
+        stderr=subprocess.DEVNULL,
+    )
+
+
 # --- the production path ---------------------------------------------------------------------------------
 
 
@@ -433,7 +503,23 @@ def measure_side(
         print(f"  static: {static_check(server.port, event)}")
         warm(server.port, event, args.workers)
         phones = Phones(server.port, event, seed=args.seed)
-        figures[f"open {args.rate:g}/s"] = asyncio.run(phones.open_loop(args.rate, args.seconds))
+        if args.results:
+            worker = start_worker(tree, environment)
+            time.sleep(10)  # the worker's start
+            writer = Results(args.results)
+            writer.thread.start()
+            try:
+                line = asyncio.run(phones.open_loop(args.rate, args.seconds))
+            finally:
+                writer.stop.set()
+                writer.thread.join()
+            figures[f"open {args.rate:g}/s +{args.results:g} res/s"] = line
+            current = current_check(server.port, event)
+            print(f"  results entered during the open loop: {writer.entered}; {current}")
+            worker.terminate()
+            worker.wait(60)
+        else:
+            figures[f"open {args.rate:g}/s"] = asyncio.run(phones.open_loop(args.rate, args.seconds))
         for count in args.closed:
             settle(server.port)
             figures[f"closed {count}"] = asyncio.run(phones.closed_loop(count, args.closed_seconds))
@@ -483,7 +569,6 @@ def queue_drain(tree: Path, database_url: str, cache_url: str, event: Event) -> 
 
     environment = production_environment(tree, database_url, cache_url)
     broker = redis.Redis.from_url(environment["CELERY_BROKER_URL"])
-    broker.flushdb()
     # Every player has an account with a mail address: each is told that their table is out.
     users = get_user_model()
     players = list(Player.objects.filter(name__startswith="Phone ", user__isnull=True).order_by("id"))
@@ -494,13 +579,7 @@ def queue_drain(tree: Path, database_url: str, cache_url: str, event: Event) -> 
     for player in players:
         player.user_id = by_name[player.slug]
     Player.objects.bulk_update(players, ["user"])
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "league", "worker", "-l", "warning", "--concurrency", "4"],
-        cwd=tree,
-        env=environment,
-        stdout=subprocess.DEVNULL,  # the console mail backend prints every mail (to the worker's log)
-        stderr=subprocess.DEVNULL,
-    )
+    worker = start_worker(tree, environment)
     try:
         time.sleep(10)  # the worker's start
         organizer = users.objects.get(username="bench")
@@ -551,6 +630,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=51)
     parser.add_argument("--before", help="a revision measured first, on the same database")
     parser.add_argument("--queue", action="store_true", help="measure the notifications queue at publication")
+    parser.add_argument(
+        "--results", type=float, default=0, help="results entered a second during the open loop (worker on)"
+    )
     parser.add_argument("--quick", action="store_true", help="the test's tiny size")
     parser.add_argument("--json", help="write every figure here")
     args = parser.parse_args(argv)
@@ -564,8 +646,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(
             "set DATABASE_URL to a PostgreSQL server and CACHE_URL to a Redis database of the bench's own"
         )
-    if args.players < 8 or args.rate <= 0 or args.seconds <= 0 or args.workers < 1:
-        parser.error("--players at least 8, --rate and --seconds above 0, --workers at least 1")
+    if args.players < 8 or args.rate <= 0 or args.seconds <= 0 or args.workers < 1 or args.results < 0:
+        parser.error(
+            "--players at least 8, --rate and --seconds above 0, --workers at least 1, --results 0 or more"
+        )
 
     from bench.scratch import scratch_database, setup_django
 
@@ -584,7 +668,7 @@ def main(argv: list[str] | None = None) -> int:
             trees.append((f"before ({args.before})", before))
         trees.append(("after" if args.before else "this checkout", ROOT))
         with scratch_database(server_url) as database_url:
-            if args.queue:  # the publication's tasks go to the worker's broker
+            if args.queue or args.results:  # the writes' tasks go to the worker's broker
                 os.environ["CELERY_BROKER_URL"] = broker_url(cache_url)
             setup_django(database_url)
             start = time.perf_counter()
