@@ -270,7 +270,7 @@ def cache_from_url(url: str) -> dict:
     if url == "locmem://":
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     if url.startswith(("redis://", "rediss://")):
-        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        return {"BACKEND": "league.core.cache.RedisCache", "LOCATION": url}
     raise ImproperlyConfigured(f"CACHE_URL must be locmem:// or redis://host:port/db, not {url!r}")
 
 

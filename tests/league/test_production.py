@@ -125,10 +125,23 @@ def test_numbers_and_rates_from_the_environment_are_checked(monkeypatch):
 def test_the_cache_is_local_memory_or_redis():
     assert cache_from_url("locmem://") == {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     assert cache_from_url("redis://cache.internal:6379/2") == {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "league.core.cache.RedisCache",
         "LOCATION": "redis://cache.internal:6379/2",
     }
     with pytest.raises(
         ImproperlyConfigured, match="CACHE_URL must be locmem:// or redis://host:port/db, not 'memcached://x'"
     ):
         cache_from_url("memcached://x")
+
+
+def test_the_redis_cache_builds_one_client_per_pool_not_one_per_operation():
+    """Django's Redis cache built a `redis.Redis` (and its table of callbacks) for every operation; ours
+    keeps one per connection pool (league.core.cache). Building clients needs no server."""
+    from league.core.cache import RedisCache
+
+    backend = RedisCache("redis://cache.internal:6379/2", {})
+    client = backend._cache.get_client()
+    assert backend._cache.get_client("any key") is client
+    assert backend._cache.get_client(write=True) is client  # one server: one pool for reads and writes
+    assert client.connection_pool.connection_kwargs["host"] == "cache.internal"
+    assert client.connection_pool.connection_kwargs["db"] == 2

@@ -25,13 +25,17 @@ def tournament_or_404(request: HttpRequest, slug: str) -> Tournament:
     name its players: `request.short_names` (read by the templates' `person` tag through
     `league.core.context_processors.short_names`) is true where the tournament shows first names and
     initials to this user (`selectors.shows_short_names`). The rest of the request shows times in the event's
-    zone."""
+    zone. A GET reads the row once however often it asks (a shared page's wrapper and its view both ask)."""
+    read = getattr(request, "_tournament_read", None)
+    if read is not None and read[0] == slug and request.method in ("GET", "HEAD"):
+        return read[1]
     tournament = selectors.visible_tournament(slug, request.user)
     if tournament is None:
         raise Http404("no such tournament")
     setattr(request, "short_names", selectors.shows_short_names(request.user, tournament))  # noqa: B010
     # The event's zone for its pages (`league.accounts.zones`); ReaderTimeZone ends it with the request.
     timezone.activate(zoneinfo.ZoneInfo(tournament.time_zone))
+    setattr(request, "_tournament_read", (slug, tournament))  # noqa: B010
     return tournament
 
 

@@ -40,6 +40,7 @@ from the `Date` header of each answer (`tournaments/live.js`).
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable
 from functools import wraps
 
@@ -139,6 +140,28 @@ def _stored(found: dict, key: str, names: int) -> tuple[str, bytes] | None:
     return stored[1], stored[2]
 
 
+# One rendering of a page and state at a time, on every web process and machine: the first look takes
+# `<key>:rendering` (cache.add) and renders; a look that finds it taken waits for that copy, asking the cache
+# every RENDER_POLL_SECONDS, up to RENDER_WAIT_SECONDS (then, or if the mark says ALONE: the page is not one
+# to store, or the rendering failed and removed the mark, it renders its own). Without it, the moment after a
+# result, each of the web's processes rendered the same pages and computed the same standings at once.
+RENDERING, ALONE = "rendering", "alone"
+RENDER_WAIT_SECONDS = 3.0
+RENDER_POLL_SECONDS = 0.01
+
+
+def _rendered_elsewhere(key: str, rendering: str, names: int) -> tuple[str, bytes] | None:
+    """The copy another process is rendering under `key`, once stored; None when it will not come (the mark
+    says ALONE or is gone without a copy) or is not stored within RENDER_WAIT_SECONDS."""
+    deadline = time.monotonic() + RENDER_WAIT_SECONDS
+    while True:
+        found = cache.get_many([key, rendering])
+        stored = _stored(found, key, names)
+        if stored is not None or found.get(rendering) != RENDERING or time.monotonic() >= deadline:
+            return stored
+        time.sleep(RENDER_POLL_SECONDS)
+
+
 def shared_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """Serve `view` (whose first argument after the request is the tournament's slug) from the shared
     rendering of the tournament's current state where the request allows it (see the module)."""
@@ -154,13 +177,22 @@ def shared_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
             return _headers(HttpResponseNotModified(), tag)
         key = cache_key(tournament.pk, tournament.public_version, request)
         stored = _stored({key: cache.get(key)}, key, names)
+        rendering = f"{key}:rendering"
+        if stored is None and not cache.add(rendering, RENDERING, RENDER_WAIT_SECONDS):
+            stored = _rendered_elsewhere(key, rendering, names)
         if stored is not None:
             content_type, body = stored
             return _headers(HttpResponse(body, content_type=content_type), tag)
-        response = view(request, slug, *args, **kwargs)
+        try:
+            response = view(request, slug, *args, **kwargs)
+        except BaseException:
+            cache.delete(rendering)  # the others render it themselves
+            raise
         if _storable(request, response):
             cache.set(key, (names, response["Content-Type"], response.content), SHARED_SECONDS)
+            cache.delete(rendering)
             return _headers(response, tag)
+        cache.set(rendering, ALONE, SHARED_SECONDS)  # nothing to wait for: each renders its own
         return _headers(response, None)
 
     wrapper.shared_page = True  # type: ignore[attr-defined]  # what SharedPages answers early

@@ -266,3 +266,57 @@ def test_a_cache_that_lost_the_names_version_never_serves_an_older_rendering(org
     assert again.status_code == 200 and again["ETag"] != first["ETag"]
     assert look(Client(), url, first["ETag"]).status_code == 200
     assert not hasattr(look(Client(), url).wsgi_request, "user")  # stored again: early
+
+
+# --- One rendering at a time: a look that finds another process rendering the same page waits for its copy --
+
+
+def test_a_look_waits_for_the_copy_another_process_is_rendering(organizer, monkeypatch):
+    """Another process (here: a timer thread) holds the page's rendering mark and stores its copy 0.2 s
+    later: the look serves that copy instead of rendering the page a second time."""
+    import threading
+
+    monkeypatch.setattr(shared, "RENDER_WAIT_SECONDS", 60.0)  # generous: the other process stores first
+    tournament, round_row = published(organizer)
+    url = round_row.get_absolute_url()
+    tournament = Tournament.objects.get(pk=tournament.pk)
+    request = Client().get(url).wsgi_request  # a request for the same path and query: the key
+    cache.clear()
+    key = shared.cache_key(tournament.pk, tournament.public_version, request)
+    assert cache.add(f"{key}:rendering", shared.RENDERING)
+    names = services.common.names_version()
+    other = threading.Timer(0.2, cache.set, (key, (names, "text/html; charset=utf-8", b"<p>theirs</p>")))
+    other.start()
+    answer = Client(HTTP_COOKIE="sessionid=none").get(url)  # through the view (the early path finds none)
+    other.join()
+    assert (answer.status_code, answer.content) == (200, b"<p>theirs</p>")
+
+
+def test_a_look_renders_its_own_when_the_other_rendering_will_not_be_stored(organizer, monkeypatch):
+    """A mark that says ALONE (the page is not one to store) or one that nobody fulfils within the wait:
+    the look renders the page itself."""
+    monkeypatch.setattr(shared, "RENDER_WAIT_SECONDS", 0.2)  # injected: nobody stores here
+    tournament, round_row = published(organizer)
+    url = round_row.get_absolute_url()
+    expected = Client().get(url).content
+    tournament = Tournament.objects.get(pk=tournament.pk)
+    request = Client().get(url).wsgi_request
+    for mark in (shared.ALONE, shared.RENDERING):
+        cache.clear()
+        key = shared.cache_key(tournament.pk, tournament.public_version, request)
+        cache.set(f"{key}:rendering", mark)
+        answer = Client().get(url)
+        assert (answer.status_code, answer.content) == (200, expected)
+
+
+def test_a_page_not_to_store_marks_itself_so_that_nobody_waits(organizer, monkeypatch):
+    """A rendering that may not be stored (here every one: `_storable` says no, as for a page with a form or
+    the standings of an earlier state) marks the page ALONE, so that the next look renders at once instead
+    of waiting for a copy that will not come."""
+    monkeypatch.setattr(shared, "_storable", lambda request, response: False)
+    tournament, round_row = published(organizer)
+    answer = Client().get(round_row.get_absolute_url())
+    tournament = Tournament.objects.get(pk=tournament.pk)
+    key = shared.cache_key(tournament.pk, tournament.public_version, answer.wsgi_request)
+    assert cache.get(f"{key}:rendering") == shared.ALONE and cache.get(key) is None
+    assert "ETag" not in answer
