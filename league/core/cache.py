@@ -21,10 +21,12 @@ class RedisCacheClient(DjangoRedisCacheClient):
         self._clients: dict[int, Any] = {}
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        index = self._get_connection_pool_index(write)
+        # Django's own private methods and attribute, which django-stubs leave out: same module, same version.
+        index = self._get_connection_pool_index(write)  # type: ignore[attr-defined]  # not in the stubs
         client = self._clients.get(index)
         if client is None:
-            client = self._clients[index] = self._client(connection_pool=self._get_connection_pool(write))
+            pool = self._get_connection_pool(write)  # type: ignore[attr-defined]  # not in the stubs
+            client = self._clients[index] = self._client(connection_pool=pool)  # type: ignore[attr-defined]  # not in the stubs
         return client
 
 
