@@ -215,8 +215,12 @@ def _live_context(live: pages.TournamentLive, short_names: bool) -> dict:
     }
 
 
+def _live_fragment(request: HttpRequest) -> bool:
+    return request.GET.get("fragment") == "live"
+
+
 @takes_body(participants_body_limit)
-@shared_page
+@shared_page(members=_live_fragment)  # the live part shows a member what it shows a visitor
 def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     if request.GET.get("embed") == "1":  # the embed has its own address: the one page other sites may frame
         query = request.GET.copy()

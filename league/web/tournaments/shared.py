@@ -29,8 +29,11 @@ it cannot answer (no stored copy of the current state, a draft, another paramete
 
 Signed-in visitors (an organizer's controls, a player's own table, the forms with their CSRF token) and link
 holders (`private_links`) get their page rendered for them, as before: nothing of theirs is ever stored, and
-nothing stored is ever shown to them. Every answer says `Cache-Control: no-cache` (a browser keeps it but asks
-again, with its ETag) and `Vary: Cookie`.
+nothing stored is ever shown to them. One exception, where the page is the same for them: the live standings
+fragment that every open event page polls shows a signed-in user without a role at the event (organizer,
+scorekeeper, judge, staff) exactly what it shows a visitor, so they are served the same copy and 304s
+(`shared_page(members=...)`; a test renders it for them both ways and compares the bytes). Every answer
+says `Cache-Control: no-cache` (a browser keeps it but asks again, with its ETag) and `Vary: Cookie`.
 
 Cached pages carry instants, never durations counted at render time: a round timer carries the instant it
 ends (`data-ends-at`), and the browser counts down against the offset of its clock from the server's, read
@@ -43,6 +46,7 @@ import hashlib
 import time
 from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -53,6 +57,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.urls import Resolver404, resolve
 from django.utils.cache import patch_vary_headers
 
+from league.tournaments import selectors
 from league.tournaments.models import Tournament
 from league.tournaments.services.common import NAMES_VERSION_KEY, names_version
 from league.web.tournaments.common import tournament_or_404
@@ -162,13 +167,37 @@ def _rendered_elsewhere(key: str, rendering: str, names: int) -> tuple[str, byte
         time.sleep(RENDER_POLL_SECONDS)
 
 
-def shared_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def _members_see_public(
+    request: HttpRequest, slug: str, members: Callable[[HttpRequest], bool] | None
+) -> bool:
+    """Whether a signed-in user, with no message waiting, sees this page exactly as a visitor does: the view
+    says so of the request (`members`: the live standings fragment), and the user holds no role at the event
+    (organizer, scorekeeper, judge or site staff: `selectors.can_score`), which alone changes what it shows
+    (drafts, full names)."""
+    if members is None or not members(request) or len(messages.get_messages(request)):
+        return False
+    return not selectors.can_score(request.user, tournament_or_404(request, slug))
+
+
+def shared_page(
+    view: Callable[..., HttpResponse] | None = None, *, members: Callable[[HttpRequest], bool] | None = None
+) -> Any:
     """Serve `view` (whose first argument after the request is the tournament's slug) from the shared
-    rendering of the tournament's current state where the request allows it (see the module)."""
+    rendering of the tournament's current state where the request allows it (see the module). With
+    `members`, a predicate of the request: signed-in users without a role at the event are served the same
+    copy when it holds (the live standings fragment; tests/league/tournaments/test_shared_pages.py renders
+    it for them both ways and compares)."""
+    if view is None:
+        return lambda view: shared_page(view, members=members)
 
     @wraps(view)
     def wrapper(request: HttpRequest, slug: str, *args, **kwargs) -> HttpResponse:
-        if not shareable(request):
+        if not shareable(request) and not (
+            request.method in ("GET", "HEAD")
+            and _parameters_shareable(request)
+            and request.user.is_authenticated
+            and _members_see_public(request, slug, members)
+        ):
             return _headers(view(request, slug, *args, **kwargs), None)
         tournament = tournament_or_404(request, slug)
         names = names_version()

@@ -320,3 +320,62 @@ def test_a_page_not_to_store_marks_itself_so_that_nobody_waits(organizer, monkey
     key = shared.cache_key(tournament.pk, tournament.public_version, answer.wsgi_request)
     assert cache.get(f"{key}:rendering") == shared.ALONE and cache.get(key) is None
     assert "ETag" not in answer
+
+
+# --- The live standings fragment: a signed-in user without a role sees what a visitor sees -----------------
+
+
+@pytest.mark.parametrize("short_names", [False, True])
+def test_the_live_fragment_of_a_member_is_the_visitors_copy_byte_for_byte(
+    organizer, monkeypatch, short_names
+):
+    """A seated player with an account and a signed-in stranger get the stored copy of the live fragment
+    (with its ETag, and a 304 on a poll); it is byte for byte what the page renders for each of them with
+    sharing off; an organizer, a scorekeeper, a judge and site staff get their own rendering, never stored
+    (with short names on, they see full names the copy does not have)."""
+    tournament, round_row = published(organizer)
+    Tournament.objects.filter(pk=tournament.pk).update(short_names=short_names)
+    services.table_result(table=first_table(round_row), by=organizer, expected_version=0, places=[1, 2])
+    ada = UserFactory(username="ada-account")
+    player = tournament.registrations.get(player__name="Ada").player
+    player_update(player=player, name="Ada Lovelace")
+    type(player).objects.filter(pk=player.pk).update(user=ada)
+    url = f"{event_url(tournament)}?fragment=live"
+    public = look(Client(), url)
+    assert public.status_code == 200 and public["ETag"]
+
+    def signed_in(user):
+        client = Client()
+        client.force_login(user)
+        return client
+
+    for user in (ada, UserFactory(username="stranger")):
+        shared_answer = signed_in(user).get(url)
+        assert shared_answer["ETag"] == public["ETag"] and shared_answer.content == public.content
+        assert signed_in(user).get(url, HTTP_IF_NONE_MATCH=public["ETag"]).status_code == 304
+        with monkeypatch.context() as patched:
+            patched.setattr(shared, "_members_see_public", lambda request, slug, members: False)
+            alone = signed_in(user).get(url)
+        assert "ETag" not in alone
+        assert alone.content == public.content
+    scorekeeper, judge = UserFactory(username="keeper"), UserFactory(username="judge")
+    tournament.scorekeepers.add(scorekeeper)
+    tournament.judges.add(judge)
+    staff = UserFactory(username="staff", is_staff=True)
+    for user in (organizer, scorekeeper, judge, staff):
+        answer = signed_in(user).get(url)
+        assert answer.status_code == 200 and "ETag" not in answer
+        assert b"Ada Lovelace" in answer.content
+        assert (b"Ada Lovelace" in public.content) is not short_names
+
+
+def test_a_member_never_gets_a_shared_copy_of_a_whole_page(organizer):
+    """Pages with the user's own header, table and forms are rendered for them: only the live fragment is
+    shared with members."""
+    tournament, round_row = published(organizer)
+    member = Client()
+    member.force_login(UserFactory(username="member"))
+    for url in (event_url(tournament), round_row.get_absolute_url()):
+        look(Client(), url)  # a visitor's copy is stored
+        answer = member.get(url)
+        assert answer.status_code == 200 and "ETag" not in answer and b"Log out" in answer.content
