@@ -17,7 +17,7 @@ from games import registry
 from league.bots.services.leagues import league_tick
 from league.bots.services.leases import leases_reap, relax_session_commits
 from league.bots.services.work import work_shared
-from league.bots.uploads import bot_check, uploads_recheck
+from league.bots.uploads import bot_check, upload_check_waiting, uploads_recheck
 from league.programs import sandboxing
 from league.programs.checking import CheckUnavailable
 from league.programs.services import worker_probe_record
@@ -92,7 +92,10 @@ def league_play_task(self, league_id: int) -> int:
 
 def _work_shared(task) -> int:
     done = work_shared(
-        worker=worker_name(), max_seconds=TASK_WORK_SECONDS, node=task.request.hostname or None
+        worker=worker_name(),
+        max_seconds=TASK_WORK_SECONDS,
+        node=task.request.hostname or None,
+        between_slices=upload_check_waiting,
     )
     return sum(done.values())
 

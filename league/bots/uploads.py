@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import math
+import time
 from datetime import timedelta
 from typing import IO, Any, cast
 
@@ -285,6 +286,39 @@ def uploads_recheck() -> list[int]:
     for bot_id in ids:
         signature(CHECK_TASK, args=(bot_id,)).delay()
     return ids
+
+
+def upload_check_waiting() -> str | None:
+    """Check the oldest version still `checking`, if any (`bot_check`), from a worker between two slices of
+    play (`work_shared`): its check task waits in the queue behind the play tasks (each plays for up to a
+    minute), and an author waited minutes for a verdict that takes a second. Its state after, or None with
+    none waiting or when this machine cannot run its check now (`CheckUnavailable`: its task tries again).
+    The task queued at the upload finds it checked and leaves it (`bot_check` is idempotent)."""
+    now = time.monotonic()
+    for bot_id, failed_at in list(_NOT_HERE.items()):
+        if now - failed_at > NOT_HERE_SECONDS:
+            del _NOT_HERE[bot_id]
+    bot_id = (
+        BotDefinition.objects.filter(state=BotDefinition.State.CHECKING)
+        .exclude(pk__in=list(_NOT_HERE))
+        .order_by("created_at", "pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if bot_id is None:
+        return None
+    try:
+        return bot_check(bot_id=bot_id)
+    except Exception:  # its own task, with its retries, checks it; the play goes on
+        _NOT_HERE[bot_id] = now
+        logger.warning("version %s: not checked between slices; its task tries again", bot_id, exc_info=True)
+        return None
+
+
+# Versions whose check failed here between slices (the machine cannot run it now, or it broke): left to their
+# tasks for NOT_HERE_SECONDS, so that one of them does not stand before every later upload.
+_NOT_HERE: dict[int, float] = {}
+NOT_HERE_SECONDS = 600.0
 
 
 def bot_check(*, bot_id: int) -> str:

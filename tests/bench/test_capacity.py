@@ -33,3 +33,23 @@ def test_a_quick_run_serves_the_whole_mix_without_an_error_and_hashed_static_fil
     static = next(line for line in done.stdout.splitlines() if line.startswith("  static: "))
     assert "Cache-Control: max-age=315360000, public, immutable" in static
     assert "40-player 4-seat Swiss pods (Nacho Pile), round 1 played, round 2 published" in done.stdout
+
+
+@pytest.mark.worker
+def test_results_entered_while_the_phones_look_show_on_the_next_look(tmp_path):
+    """`--results`: the bench enters results during the open loop (the production worker beside the web);
+    nothing fails, and at the end the event page's answer is of the tournament's version then."""
+    figures = tmp_path / "figures.json"
+    environment = {**os.environ, "CACHE_URL": os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/9")}
+    command = [sys.executable, "-m", "bench.capacity", "--quick", "--results", "4", "--json", str(figures)]
+
+    done = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=900)
+
+    assert done.returncode == 0, done.stderr[-3000:]
+    side = json.loads(figures.read_text())["sides"]["this checkout"]
+    assert list(side) == ["open 20/s +4 res/s", "closed 2"]
+    assert side["open 20/s +4 res/s"]["answered"] == 20 and side["open 20/s +4 res/s"]["errors"] == 0
+    line = next(line for line in done.stdout.splitlines() if "results entered during the open loop" in line)
+    entered = int(line.split(": ", 1)[1].split(";")[0])
+    assert 1 <= entered <= 10  # round 2 of 40 players: 10 tables
+    assert line.endswith(": current"), line

@@ -668,13 +668,16 @@ def work_shared(
     node: str | None = None,
     fair: FairShare | None = None,
     max_slices: int | None = None,
+    between_slices: Callable[[], object] | None = None,
 ) -> dict[str, int]:
     """Play slices of every kind of work, each to the least-served kind (`FairShare`), until none is left
     that this call can take; what it did per kind (matches stored, records verified). The body of the play
     tasks. With `max_seconds`, no new slice is begun after that long and a fresh task is queued for the rest.
     A kind whose slice found nothing to take (others hold it, or its matches need a sandbox this worker has
     not proven) is left out for the rest of the call. Between slices, scheduled leagues and ladders whose
-    next round is due are ticked (`leagues_tick_due`), so a ladder keeps its pace behind long work.
+    next round is due are ticked (`leagues_tick_due`), so a ladder keeps its pace behind long work, and
+    `between_slices` is called (the play tasks check one waiting upload there: `uploads.upload_check_waiting`,
+    so an author's new version is not queued behind minutes of play on a busy worker).
     """
     fair = fair or FAIR_SHARE
     started = time.monotonic()
@@ -688,6 +691,8 @@ def work_shared(
             return done
         if leagues_tick_due():  # a scheduled ladder's next round, due while beat's tick waits in the queue
             stuck.difference_update({Kind.LEAGUE, Kind.LADDER})
+        if between_slices is not None:
+            between_slices()
         kinds = [kind for kind in kinds_with_work() if kind not in stuck]
         if not kinds:
             return done

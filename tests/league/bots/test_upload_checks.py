@@ -309,3 +309,38 @@ def test_a_real_worker_checks_an_upload_on_the_embedded_broker(member):
         ("Broken", "refused", REFUSAL),
         ("Good", "ready", ""),
     ]
+
+
+def test_a_worker_checks_a_waiting_upload_between_two_slices_of_play(member):
+    """The play tasks check the oldest waiting upload between slices (`work_shared(between_slices=...)`):
+    an author's check is not queued behind minutes of play. One per slice boundary, oldest first; a check
+    this machine cannot run is left to its task and does not hold back the next upload."""
+    from league.bots import uploads
+    from league.bots.services.work import work_shared
+    from league.programs.checking import CheckUnavailable
+
+    uploads._NOT_HERE.clear()
+    with mock.patch("league.bots.uploads.signature"):  # the check tasks are queued, never run here
+        first = bot_upload(by=member, game_id="nacho_pile", name="First", data=BOT)
+        second = bot_upload(by=member, game_id="nacho_pile", name="Second", data=BOT + b"# two\n")
+        third = bot_upload(by=member, game_id="nacho_pile", name="Third", data=BOT + b"# three\n")
+
+    def states():
+        return [BotDefinition.objects.get(pk=bot.pk).state for bot in (first, second, third)]
+
+    assert work_shared(worker="w1", between_slices=uploads.upload_check_waiting) == {}  # no play waiting
+    assert states() == ["ready", "checking", "checking"]
+    real_check = uploads.bot_check
+
+    def unavailable_for_second(*, bot_id):
+        if bot_id == second.pk:
+            raise CheckUnavailable("no sandbox here")
+        return real_check(bot_id=bot_id)
+
+    with mock.patch("league.bots.uploads.bot_check", side_effect=unavailable_for_second):
+        assert uploads.upload_check_waiting() is None  # the second: left to its task
+        assert uploads.upload_check_waiting() == "ready"  # the third is not held back
+    assert states() == ["ready", "checking", "ready"]
+    assert uploads.upload_check_waiting() is None  # the second waits for its task (here: for 10 minutes)
+    assert bot_check_task(second.pk) == "ready"
+    uploads._NOT_HERE.clear()

@@ -64,8 +64,8 @@ def test_an_upload_climbs_a_ladder_played_by_a_worker_and_its_new_version_replac
             == 302
         )
         second = BotDefinition.objects.get(name="Climber", version=2)
-        # The check is queued behind the ladder's play tasks, each playing for up to TASK_WORK_SECONDS (60 s)
-        # on this one-process worker: on a busy machine several run before it, so the wait is long.
+        # The worker checks it between two slices of the ladder's play (a slice: up to 10 s), before its
+        # check task, queued behind the play tasks, comes up; the wait stays generous for a busy machine.
         wait_until(lambda: ready(second), "the worker checks the new version", seconds=BEHIND_PLAY_TASKS)
         wait_until(
             lambda: played(second) >= 3,
