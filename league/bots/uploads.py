@@ -295,9 +295,9 @@ def upload_check_waiting() -> str | None:
     none waiting or when this machine cannot run its check now (`CheckUnavailable`: its task tries again).
     The task queued at the upload finds it checked and leaves it (`bot_check` is idempotent)."""
     now = time.monotonic()
-    for bot_id, failed_at in list(_NOT_HERE.items()):
+    for failed, failed_at in list(_NOT_HERE.items()):
         if now - failed_at > NOT_HERE_SECONDS:
-            del _NOT_HERE[bot_id]
+            del _NOT_HERE[failed]
     bot_id = (
         BotDefinition.objects.filter(state=BotDefinition.State.CHECKING)
         .exclude(pk__in=list(_NOT_HERE))
