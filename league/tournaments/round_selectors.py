@@ -14,7 +14,7 @@ from typing import cast
 
 from django.db.models import Count, Q
 
-from league.matches.models import Match
+from league.matches.models import Match, MatchSeat
 from league.tournaments import seam, seating
 from league.tournaments.history import ROUND_REPORT
 from league.tournaments.models import Round, Table, Tournament
@@ -238,6 +238,17 @@ class FindRow:
     note: str = ""
     player_id: int | None = None
     physical: int | None = None  # the number on the table in the room
+
+
+def tables_of_player(tournament: Tournament, number: int, player_id: int) -> list[int]:
+    """The numbers of the tables of round `number` whose match seats `player_id` (one query)."""
+    return list(
+        MatchSeat.objects.filter(
+            player_id=player_id,
+            match__tournament_table__round__tournament=tournament,
+            match__tournament_table__round__number=number,
+        ).values_list("match__tournament_table__number", flat=True)
+    )
 
 
 def tables_seating(tournament: Tournament, number: int, player_ids: Collection[int]) -> tuple[int, int]:

@@ -207,6 +207,20 @@ def table_seats(table, chances: bool = False, short: bool = False) -> str:
     return mark_safe("".join(parts))
 
 
+def my_table_mark(number: int) -> str:
+    """The mark in a round page's table card where its seated player's own link goes."""
+    return f"<!--my-table:{number}-->"
+
+
+def my_table_link(slug: str, round_number: int, number: int) -> str:
+    """A seated player's link to their table's page (report, confirm or dispute), under self-report."""
+    url = reverse("tournaments:table", args=[slug, round_number, number])
+    return (
+        f'<p class="table-link"><a class="my-table" href="{escape(url)}">Your table: '
+        "report, confirm or dispute the result</a></p>"
+    )
+
+
 @register.simple_tag(takes_context=True)
 def table_cards(context) -> str:
     """The table cards of a round's page (`round.tables`), written in Python: each table's number, label and
@@ -244,14 +258,12 @@ def table_cards(context) -> str:
             f"<h3>Table {table.physical}{rank}{label}\n{badge}</h3>\n"
             f'<ol start="1">{table_seats(table, chances=bool(can_score), short=short)}</ol>\n'
         )
-        if my_player_id and table.match_id:
-            for seat in table.seats:
-                if seat.player_id == my_player_id:
-                    url = reverse("tournaments:table", args=[tournament.slug, view.number, number])
-                    parts.append(
-                        f'<p class="table-link"><a class="my-table" href="{escape(url)}">Your table: '
-                        "report, confirm or dispute the result</a></p>"
-                    )
+        if context.get("self_report") and table.match_id:
+            # Where a seated player's link goes: the shared copy of the page has the mark alone, and a
+            # signed-in player's copy gets their link after it (`league.web.tournaments.shared`).
+            parts.append(my_table_mark(number))
+            if my_player_id and any(seat.player_id == my_player_id for seat in table.seats):
+                parts.append(my_table_link(tournament.slug, view.number, number))
         parts.append("\n")
         if can_score and table.match_id:
             url = reverse("tournaments:result", args=[tournament.slug, view.number, number])

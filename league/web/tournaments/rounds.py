@@ -18,6 +18,7 @@ from league.tournaments.forms import (
 )
 from league.tournaments.models import Round, Tournament
 from league.tournaments.services.common import names_version
+from league.tournaments.templatetags.tournaments import my_table_link, my_table_mark
 from league.web.tournaments.common import (
     int_field,
     require_organizer,
@@ -71,7 +72,22 @@ def round_page_response(request, tournament, number, *, status=200, error="", sw
     return render(request, "tournaments/round.html", context, status=status)
 
 
-@shared_page
+def _own_table_link(request: HttpRequest, tournament: Tournament, body: str) -> str:
+    """A round page shared with a signed-in player (`shared_page(splice=...)`): under self-report, the link
+    to the table they sit at, after its card's mark, as the page rendered for them has it."""
+    if tournament.result_reporting != Tournament.Reporting.SELF_REPORT:
+        return body
+    me = player_of(request.user)
+    if me is None or request.resolver_match is None:
+        return body
+    number = request.resolver_match.kwargs["number"]
+    for table in round_selectors.tables_of_player(tournament, number, me.pk):
+        mark = my_table_mark(table)
+        body = body.replace(mark, mark + my_table_link(tournament.slug, number, table), 1)
+    return body
+
+
+@shared_page(splice=_own_table_link)
 def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return round_page_response(request, tournament_or_404(request, slug), number)
 

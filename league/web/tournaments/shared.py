@@ -29,11 +29,14 @@ it cannot answer (no stored copy of the current state, a draft, another paramete
 
 Signed-in visitors (an organizer's controls, a player's own table, the forms with their CSRF token) and link
 holders (`private_links`) get their page rendered for them, as before: nothing of theirs is ever stored, and
-nothing stored is ever shown to them. One exception, where the page is the same for them: the live standings
-fragment that every open event page polls shows a signed-in user without a role at the event (organizer,
-scorekeeper, judge, staff) exactly what it shows a visitor, so they are served the same copy and 304s
-(`shared_page(members=...)`; a test renders it for them both ways and compares the bytes). Every answer
-says `Cache-Control: no-cache` (a browser keeps it but asks again, with its ETag) and `Vary: Cookie`.
+nothing stored is ever shown to them, with two exceptions for signed-in users who hold no role at the event
+(organizer, scorekeeper, judge, staff): the live standings fragment that every open event page polls shows
+them exactly what it shows a visitor, so they are served the same copy and its 304s
+(`shared_page(members=...)`); and a round's page is the visitor's copy with their own header
+(`_user_nav.html`, between the marks `<!--user-nav-->`) and, under self-report, the link to their table
+after its card's mark (`shared_page(splice=...)`), without an ETag. Tests render both for them with sharing
+off and compare the bytes. Every answer says `Cache-Control: no-cache` (a browser keeps it but asks again,
+with its ETag) and `Vary: Cookie`.
 
 Cached pages carry instants, never durations counted at render time: a round timer carries the instant it
 ends (`data-ends-at`), and the browser counts down against the offset of its clock from the server's, read
@@ -43,6 +46,7 @@ from the `Date` header of each answer (`tournaments/live.js`).
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from collections.abc import Callable
 from functools import wraps
@@ -54,6 +58,7 @@ from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
 from django.utils.cache import patch_vary_headers
 
@@ -167,44 +172,78 @@ def _rendered_elsewhere(key: str, rendering: str, names: int) -> tuple[str, byte
         time.sleep(RENDER_POLL_SECONDS)
 
 
-def _members_see_public(
-    request: HttpRequest, slug: str, members: Callable[[HttpRequest], bool] | None
-) -> bool:
-    """Whether a signed-in user, with no message waiting, sees this page exactly as a visitor does: the view
-    says so of the request (`members`: the live standings fragment), and the user holds no role at the event
-    (organizer, scorekeeper, judge or site staff: `selectors.can_score`), which alone changes what it shows
-    (drafts, full names)."""
-    if members is None or not members(request) or len(messages.get_messages(request)):
+def _for_members(request: HttpRequest, slug: str) -> bool:
+    """Whether a signed-in user, with no message waiting, holds no role at the event (organizer,
+    scorekeeper, judge or site staff: `selectors.can_score`), which alone changes what its pages show
+    them besides their own header and table (drafts, full names, controls)."""
+    if len(messages.get_messages(request)):
         return False
     return not selectors.can_score(request.user, tournament_or_404(request, slug))
 
 
+USER_NAV = re.compile(r"<!--user-nav-->.*?<!--/user-nav-->", re.DOTALL)
+
+
+def with_own_header(request: HttpRequest, body: str) -> str:
+    """`body` (a page rendered for a visitor) with the signed-in user's own header (`_user_nav.html`: their
+    name, inbox count and the log-out form with its CSRF token) in place of the visitor's."""
+    nav = render_to_string("_user_nav.html", request=request)
+    return USER_NAV.sub(lambda _: f"<!--user-nav-->{nav}<!--/user-nav-->", body, count=1)
+
+
+Splice = Callable[[HttpRequest, Tournament, str], str]
+
+
 def shared_page(
-    view: Callable[..., HttpResponse] | None = None, *, members: Callable[[HttpRequest], bool] | None = None
+    view: Callable[..., HttpResponse] | None = None,
+    *,
+    members: Callable[[HttpRequest], bool] | None = None,
+    splice: Splice | None = None,
 ) -> Any:
     """Serve `view` (whose first argument after the request is the tournament's slug) from the shared
-    rendering of the tournament's current state where the request allows it (see the module). With
-    `members`, a predicate of the request: signed-in users without a role at the event are served the same
-    copy when it holds (the live standings fragment; tests/league/tournaments/test_shared_pages.py renders
-    it for them both ways and compares)."""
+    rendering of the tournament's current state where the request allows it (see the module). For signed-in
+    users without a role at the event (`_for_members`):
+
+    - `members`, a predicate of the request: where it holds, they are served the very same copy, with its
+      ETag (the live standings fragment);
+    - `splice`: they are served the visitor's copy with their own header put in (`with_own_header`) and then
+      `splice(request, tournament, body)` adding their own parts (a round page: the link to their table).
+      Their answer has no ETag (their header changes with their inbox). No visitor's copy stored yet: their
+      page is rendered for them, and not stored.
+
+    tests/league/tournaments/test_shared_pages.py renders both for them with sharing off and compares."""
     if view is None:
-        return lambda view: shared_page(view, members=members)
+        return lambda view: shared_page(view, members=members, splice=splice)
+
+    def mode_of(request: HttpRequest, slug: str) -> str | None:
+        if request.method not in ("GET", "HEAD") or not _parameters_shareable(request):
+            return None
+        if not request.user.is_authenticated:
+            return "public" if shareable(request) else None
+        if members is not None and members(request) and _for_members(request, slug):
+            return "public"
+        if splice is not None and _for_members(request, slug):
+            return "splice"
+        return None
 
     @wraps(view)
     def wrapper(request: HttpRequest, slug: str, *args, **kwargs) -> HttpResponse:
-        if not shareable(request) and not (
-            request.method in ("GET", "HEAD")
-            and _parameters_shareable(request)
-            and request.user.is_authenticated
-            and _members_see_public(request, slug, members)
-        ):
+        mode = mode_of(request, slug)
+        if mode is None:
             return _headers(view(request, slug, *args, **kwargs), None)
         tournament = tournament_or_404(request, slug)
         names = names_version()
         tag = _tag(tournament.pk, tournament.public_version, names)
+        key = cache_key(tournament.pk, tournament.public_version, request)
+        if mode == "splice" and splice is not None:
+            stored = _stored({key: cache.get(key)}, key, names)
+            if stored is None:
+                return _headers(view(request, slug, *args, **kwargs), None)
+            content_type, body = stored
+            own = splice(request, tournament, with_own_header(request, body.decode()))
+            return _headers(HttpResponse(own, content_type=content_type), None)
         if _matches(request, tag):
             return _headers(HttpResponseNotModified(), tag)
-        key = cache_key(tournament.pk, tournament.public_version, request)
         stored = _stored({key: cache.get(key)}, key, names)
         rendering = f"{key}:rendering"
         if stored is None and not cache.add(rendering, RENDERING, RENDER_WAIT_SECONDS):

@@ -354,7 +354,7 @@ def test_the_live_fragment_of_a_member_is_the_visitors_copy_byte_for_byte(
         assert shared_answer["ETag"] == public["ETag"] and shared_answer.content == public.content
         assert signed_in(user).get(url, HTTP_IF_NONE_MATCH=public["ETag"]).status_code == 304
         with monkeypatch.context() as patched:
-            patched.setattr(shared, "_members_see_public", lambda request, slug, members: False)
+            patched.setattr(shared, "_for_members", lambda request, slug: False)
             alone = signed_in(user).get(url)
         assert "ETag" not in alone
         assert alone.content == public.content
@@ -369,13 +369,73 @@ def test_the_live_fragment_of_a_member_is_the_visitors_copy_byte_for_byte(
         assert (b"Ada Lovelace" in public.content) is not short_names
 
 
-def test_a_member_never_gets_a_shared_copy_of_a_whole_page(organizer):
-    """Pages with the user's own header, table and forms are rendered for them: only the live fragment is
-    shared with members."""
-    tournament, round_row = published(organizer)
+def test_a_member_never_gets_a_shared_copy_of_the_event_page(organizer):
+    """The event page (the user's own entry, bye requests, check-in, forms) is rendered for them."""
+    tournament, _ = published(organizer)
     member = Client()
     member.force_login(UserFactory(username="member"))
-    for url in (event_url(tournament), round_row.get_absolute_url()):
-        look(Client(), url)  # a visitor's copy is stored
-        answer = member.get(url)
-        assert answer.status_code == 200 and "ETag" not in answer and b"Log out" in answer.content
+    url = event_url(tournament)
+    look(Client(), url)  # a visitor's copy is stored
+    answer = member.get(url)
+    assert answer.status_code == 200 and "ETag" not in answer and b"Log out" in answer.content
+
+
+def tokens_masked(content: bytes) -> bytes:
+    masked = b'name="csrfmiddlewaretoken" value="-"'
+    return re.sub(rb'name="csrfmiddlewaretoken" value="[^"]+"', masked, content)
+
+
+@pytest.mark.parametrize("self_report", [True, False])
+def test_a_members_round_page_is_the_visitors_copy_with_their_own_header_and_table_link(
+    organizer, monkeypatch, self_report
+):
+    """A seated player with an account and a signed-in stranger get the visitor's stored copy of the round
+    page with their own header (name, inbox, log-out form) and, under self-report, the seated player's link
+    to their table: nothing rendered for them (the round page's rendering is never called), and byte for
+    byte (CSRF tokens aside) the page rendered for them with sharing off. No ETag: their header is theirs."""
+    from league.web.tournaments import rounds
+
+    tournament, round_row = published(organizer)
+    if self_report:
+        Tournament.objects.filter(pk=tournament.pk).update(result_reporting=Tournament.Reporting.SELF_REPORT)
+    ada = UserFactory(username="ada-account")
+    player = tournament.registrations.get(player__name="Ada").player
+    type(player).objects.filter(pk=player.pk).update(user=ada)
+    url = round_row.get_absolute_url()
+    public = look(Client(), url)
+    assert b"Your table:" not in public.content and b"Log out" not in public.content
+
+    def signed_in(user):
+        client = Client()
+        client.force_login(user)
+        return client
+
+    for user in (ada, UserFactory(username="stranger")):
+        with monkeypatch.context() as patched:
+            patched.setattr(rounds, "round_page_response", lambda *args, **kwargs: 1 / 0)
+            spliced = signed_in(user).get(url)
+        with monkeypatch.context() as patched:
+            patched.setattr(shared, "_for_members", lambda request, slug: False)
+            alone = signed_in(user).get(url)
+        assert spliced.status_code == alone.status_code == 200
+        assert "ETag" not in spliced and "ETag" not in alone
+        assert ("csrftoken" in spliced.cookies) is ("csrftoken" in alone.cookies) is True  # the log-out form
+        assert tokens_masked(spliced.content) == tokens_masked(alone.content)
+        header = spliced.content.split(b"<!--user-nav-->", 1)[1].split(b"<!--/user-nav-->", 1)[0]
+        assert user.username.encode() in header and b'id="log-out"' in header
+        assert b"csrfmiddlewaretoken" in header
+        assert (b"Your table: report, confirm or dispute" in spliced.content) is (user == ada and self_report)
+        assert look(Client(), url).content == public.content  # the visitor's copy is untouched
+
+
+def test_an_organizer_and_a_scorekeeper_get_their_own_round_page(organizer):
+    tournament, round_row = published(organizer)
+    keeper = UserFactory(username="keeper")
+    tournament.scorekeepers.add(keeper)
+    url = round_row.get_absolute_url()
+    look(Client(), url)
+    for user in (organizer, keeper):
+        client = Client()
+        client.force_login(user)
+        answer = client.get(url)
+        assert b"Enter the result" in answer.content or b"Enter results" in answer.content
