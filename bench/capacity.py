@@ -2,7 +2,8 @@
 
 Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres CACHE_URL=redis://127.0.0.1:6379/8 \\
       .venv/bin/python -m bench.capacity [--players 1000] [--rate 400] [--seconds 20] \\
-      [--closed 4,16,64,256] [--closed-seconds 10] [--workers 4] [--before REV] [--quick] [--json PATH]
+      [--closed 4,16,64,256] [--closed-seconds 10] [--workers 4] [--before REV] [--quick] [--json PATH] \\
+      [--results R] [--members P] [--queue]
 
 It builds, through the services (players and registrations in bulk), a `--players` 4-seat Swiss pods event of
 Nacho Pile in a scratch PostgreSQL database (bench/scratch.py, dropped at the end): round 1 generated,
@@ -32,6 +33,10 @@ without it this checkout only) on that one database:
   the background as in production); every result is a new state of the event, whose pages are rendered anew
   on their next look. At the end, the event page's ETag is checked to be of the tournament's version then
   (the answers are current);
+- signed-in players (`--members P`, 0 by default): accounts and signed-in sessions for 200 players (as a
+  log-in makes them), and P% of the round page's looks (both kinds) made by one of them, with their session
+  cookie and no ETag (their page carries their own header: no 304); the bench checks first that such a look is
+  answered as theirs;
 - the notifications queue at publication (`--queue`, off by default): round 3's publication on the
   production worker configuration (`celery -A league worker --concurrency 4`, Redis as the broker: the
   cache URL's database + 1), seconds from the publication's commit until the queue is empty.
@@ -51,6 +56,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -70,7 +76,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 MIX = (("round", 35), ("round-live", 25), ("event", 20), ("find", 10), ("path", 10))
 POLLING = {"round-live"}  # sent with If-None-Match, as a live page polls
+MEMBER_KINDS = {"round", "round-live"}  # `--members`: the share of these looks made by signed-in players
 MAX_CONNECTIONS = 256
+RUN_SECRET = secrets.token_urlsafe(48)  # every side's SECRET_KEY: the members' sessions are signed with it
 
 
 # --- the event -------------------------------------------------------------------------------------------
@@ -86,6 +94,7 @@ class Event:
     standings_pages: int
     player_slugs: list[str]
     player_numbers: list[str]
+    member_cookies: list[str] = field(default_factory=list)  # `--members`: signed-in players' sessions
 
 
 def build_event(players: int) -> Event:
@@ -135,6 +144,40 @@ def build_event(players: int) -> Event:
         player_slugs=[player.slug for player in people],
         player_numbers=[name.split()[1] for name in names],
     )
+
+
+def sign_in_players(count: int) -> list[str]:
+    """Accounts for the first `count` players of the event and a signed-in session each (as a log-in makes
+    it, signed with the servers' SECRET_KEY): the `sessionid` cookies."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.test import override_settings
+    from django.utils import timezone
+
+    from league.accounts.sessions import LOGGED_IN_AT, REFRESHED_AT
+    from league.players.models import Player
+
+    users = get_user_model()
+    players = list(Player.objects.filter(name__startswith="Phone ").order_by("id")[:count])
+    cookies = []
+    now = int(timezone.now().timestamp())
+    with override_settings(SECRET_KEY=RUN_SECRET):
+        for player in players:
+            user = users.objects.create_user(f"member-{player.slug}", password=secrets.token_urlsafe(12))
+            Player.objects.filter(pk=player.pk).update(user=user)
+            session = SessionStore()
+            session.update(
+                {
+                    SESSION_KEY: str(user.pk),
+                    BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+                    HASH_SESSION_KEY: user.get_session_auth_hash(),
+                    LOGGED_IN_AT: now,
+                    REFRESHED_AT: now,
+                }
+            )
+            session.create()
+            cookies.append(f"sessionid={session.session_key}")
+    return cookies
 
 
 def paths_of(event: Event, rng: random.Random) -> tuple[str, str]:
@@ -225,13 +268,15 @@ class Tally:
 class Phones:
     """The mix against one server; remembers each polled address's last ETag."""
 
-    def __init__(self, port: int, event: Event, seed: int) -> None:
-        self.port, self.event, self.rng = port, event, random.Random(seed)
+    def __init__(self, port: int, event: Event, seed: int, members: float = 0) -> None:
+        self.port, self.event, self.rng, self.members = port, event, random.Random(seed), members
         self.etags: dict[str, str] = {}
 
     async def one(self, tally: Tally, started: float) -> None:
         kind, path = paths_of(self.event, self.rng)
         headers = {"If-None-Match": self.etags[path]} if kind in POLLING and path in self.etags else {}
+        if kind in MEMBER_KINDS and self.event.member_cookies and self.rng.random() < self.members / 100:
+            headers = {"Cookie": self.rng.choice(self.event.member_cookies)}  # their page has no ETag
         try:
             answer = await get(self.port, path, headers)
         except (TimeoutError, OSError) as exc:
@@ -326,6 +371,14 @@ class Results:
             connection.close()
 
 
+def member_check(port: int, event: Event) -> str:
+    """Whether a member's look at the round page is answered as theirs (their log-out form)."""
+    answer = asyncio.run(get(port, event.round_url, {"Cookie": event.member_cookies[0]}))
+    if b'id="log-out"' not in answer.body:
+        raise SystemExit("a member's session is not signed in on the server: the bench's sessions are wrong")
+    return f"{len(event.member_cookies)} signed-in players; a member's round page shows their log-out form"
+
+
 def current_check(port: int, event: Event) -> str:
     """Whether the event page's answer now is of the tournament's version now."""
     from league.tournaments.models import Tournament
@@ -365,7 +418,7 @@ def production_environment(tree: Path, database_url: str, cache_url: str) -> dic
     environment = dict(os.environ)
     environment.update(
         DJANGO_SETTINGS_MODULE="league.settings.production",
-        SECRET_KEY=secrets.token_urlsafe(48),
+        SECRET_KEY=RUN_SECRET,
         DATABASE_URL=database_url,
         CACHE_URL=cache_url,
         CELERY_BROKER_URL=broker_url(cache_url),
@@ -502,7 +555,9 @@ def measure_side(
         print(f"  load average at start: {load()}")
         print(f"  static: {static_check(server.port, event)}")
         warm(server.port, event, args.workers)
-        phones = Phones(server.port, event, seed=args.seed)
+        phones = Phones(server.port, event, seed=args.seed, members=args.members)
+        if event.member_cookies:
+            print(f"  members: {member_check(server.port, event)}")
         if args.results:
             worker = start_worker(tree, environment)
             time.sleep(10)  # the worker's start
@@ -633,6 +688,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--results", type=float, default=0, help="results entered a second during the open loop (worker on)"
     )
+    parser.add_argument(
+        "--members", type=float, default=0, help="percent of the round page's looks made by signed-in players"
+    )
     parser.add_argument("--quick", action="store_true", help="the test's tiny size")
     parser.add_argument("--json", help="write every figure here")
     args = parser.parse_args(argv)
@@ -646,9 +704,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(
             "set DATABASE_URL to a PostgreSQL server and CACHE_URL to a Redis database of the bench's own"
         )
-    if args.players < 8 or args.rate <= 0 or args.seconds <= 0 or args.workers < 1 or args.results < 0:
+    sizes = (args.players >= 8, args.rate > 0, args.seconds > 0, args.workers >= 1, args.results >= 0)
+    if not all(sizes) or not 0 <= args.members <= 100:
         parser.error(
-            "--players at least 8, --rate and --seconds above 0, --workers at least 1, --results 0 or more"
+            "--players at least 8, --rate and --seconds above 0, --workers at least 1, --results 0 or more,"
+            " --members from 0 to 100"
         )
 
     from bench.scratch import scratch_database, setup_django
@@ -673,6 +733,8 @@ def main(argv: list[str] | None = None) -> int:
             setup_django(database_url)
             start = time.perf_counter()
             event = build_event(args.players)
+            if args.members:
+                event = dataclasses.replace(event, member_cookies=sign_in_players(min(args.players, 200)))
             print(
                 f"{args.players}-player 4-seat Swiss pods (Nacho Pile), round 1 played, round 2 published: "
                 f"built in {time.perf_counter() - start:.1f} s; machine: {os.cpu_count()} cores, "

@@ -19,9 +19,11 @@ pytestmark = pytest.mark.postgres
 
 
 def test_a_quick_run_serves_the_whole_mix_without_an_error_and_hashed_static_files(tmp_path):
+    """Half the round page's looks by signed-in players (`--members 50`): the bench checks that a member's
+    look is answered as theirs before it measures."""
     figures = tmp_path / "figures.json"
     environment = {**os.environ, "CACHE_URL": os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/9")}
-    command = [sys.executable, "-m", "bench.capacity", "--quick", "--json", str(figures)]
+    command = [sys.executable, "-m", "bench.capacity", "--quick", "--members", "50", "--json", str(figures)]
 
     done = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=900)
 
@@ -33,6 +35,7 @@ def test_a_quick_run_serves_the_whole_mix_without_an_error_and_hashed_static_fil
     static = next(line for line in done.stdout.splitlines() if line.startswith("  static: "))
     assert "Cache-Control: max-age=315360000, public, immutable" in static
     assert "40-player 4-seat Swiss pods (Nacho Pile), round 1 played, round 2 published" in done.stdout
+    assert "  members: 40 signed-in players; a member's round page shows their log-out form" in done.stdout
 
 
 @pytest.mark.worker
