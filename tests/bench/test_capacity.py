@@ -18,17 +18,21 @@ from bench.compare import ROOT
 pytestmark = pytest.mark.postgres
 
 
+def quick_run(tmp_path, *options: str) -> tuple[subprocess.CompletedProcess, dict]:
+    """`bench.capacity --quick` with `options`: the finished process (exit 0 asserted) and its figures."""
+    figures = tmp_path / "figures.json"
+    environment = {**os.environ, "CACHE_URL": os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/9")}
+    command = [sys.executable, "-m", "bench.capacity", "--quick", *options, "--json", str(figures)]
+    done = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done, json.loads(figures.read_text())["sides"]["this checkout"]
+
+
 def test_a_quick_run_serves_the_whole_mix_without_an_error_and_hashed_static_files(tmp_path):
     """Half the round page's looks by signed-in players (`--members 50`): the bench checks that a member's
     look is answered as theirs before it measures."""
-    figures = tmp_path / "figures.json"
-    environment = {**os.environ, "CACHE_URL": os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/9")}
-    command = [sys.executable, "-m", "bench.capacity", "--quick", "--members", "50", "--json", str(figures)]
+    done, side = quick_run(tmp_path, "--members", "50")
 
-    done = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=900)
-
-    assert done.returncode == 0, done.stderr[-3000:]
-    side = json.loads(figures.read_text())["sides"]["this checkout"]
     assert list(side) == ["open 20/s", "closed 2"]
     assert side["open 20/s"]["answered"] == 20 and side["open 20/s"]["errors"] == 0
     assert side["closed 2"]["answered"] > 0 and side["closed 2"]["errors"] == 0
@@ -42,14 +46,8 @@ def test_a_quick_run_serves_the_whole_mix_without_an_error_and_hashed_static_fil
 def test_results_entered_while_the_phones_look_show_on_the_next_look(tmp_path):
     """`--results`: the bench enters results during the open loop (the production worker beside the web);
     nothing fails, and at the end the event page's answer is of the tournament's version then."""
-    figures = tmp_path / "figures.json"
-    environment = {**os.environ, "CACHE_URL": os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/9")}
-    command = [sys.executable, "-m", "bench.capacity", "--quick", "--results", "4", "--json", str(figures)]
+    done, side = quick_run(tmp_path, "--results", "4")
 
-    done = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=900)
-
-    assert done.returncode == 0, done.stderr[-3000:]
-    side = json.loads(figures.read_text())["sides"]["this checkout"]
     assert list(side) == ["open 20/s +4 res/s", "closed 2"]
     assert side["open 20/s +4 res/s"]["answered"] == 20 and side["open 20/s +4 res/s"]["errors"] == 0
     line = next(line for line in done.stdout.splitlines() if "results entered during the open loop" in line)
