@@ -288,6 +288,12 @@ def uploads_recheck() -> list[int]:
     return ids
 
 
+# Versions whose check failed here between slices (the machine cannot run it now, or it broke): left to their
+# tasks for NOT_HERE_SECONDS, so that one of them does not stand before every later upload.
+_NOT_HERE: dict[int, float] = {}
+NOT_HERE_SECONDS = 600.0
+
+
 def upload_check_waiting() -> str | None:
     """Check the oldest version still `checking`, if any (`bot_check`), from a worker between two slices of
     play (`work_shared`): its check task waits in the queue behind the play tasks (each plays for up to a
@@ -313,12 +319,6 @@ def upload_check_waiting() -> str | None:
         _NOT_HERE[bot_id] = now
         logger.warning("version %s: not checked between slices; its task tries again", bot_id, exc_info=True)
         return None
-
-
-# Versions whose check failed here between slices (the machine cannot run it now, or it broke): left to their
-# tasks for NOT_HERE_SECONDS, so that one of them does not stand before every later upload.
-_NOT_HERE: dict[int, float] = {}
-NOT_HERE_SECONDS = 600.0
 
 
 def bot_check(*, bot_id: int) -> str:

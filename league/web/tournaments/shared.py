@@ -216,10 +216,10 @@ def shared_page(
         return lambda view: shared_page(view, members=members, splice=splice)
 
     def mode_of(request: HttpRequest, slug: str) -> str | None:
-        if request.method not in ("GET", "HEAD") or not _parameters_shareable(request):
-            return None
         if not request.user.is_authenticated:
             return "public" if shareable(request) else None
+        if request.method not in ("GET", "HEAD") or not _parameters_shareable(request):
+            return None
         if members is not None and members(request) and _for_members(request, slug):
             return "public"
         if splice is not None and _for_members(request, slug):
@@ -246,7 +246,8 @@ def shared_page(
             return _headers(HttpResponseNotModified(), tag)
         stored = _stored({key: cache.get(key)}, key, names)
         rendering = f"{key}:rendering"
-        if stored is None and not cache.add(rendering, RENDERING, RENDER_WAIT_SECONDS):
+        held = stored is None and cache.add(rendering, RENDERING, RENDER_WAIT_SECONDS)
+        if stored is None and not held:
             stored = _rendered_elsewhere(key, rendering, names)
         if stored is not None:
             content_type, body = stored
@@ -254,11 +255,13 @@ def shared_page(
         try:
             response = view(request, slug, *args, **kwargs)
         except BaseException:
-            cache.delete(rendering)  # the others render it themselves
+            if held:
+                cache.delete(rendering)  # the others render it themselves
             raise
         if _storable(request, response):
             cache.set(key, (names, response["Content-Type"], response.content), SHARED_SECONDS)
-            cache.delete(rendering)
+            if held:
+                cache.delete(rendering)
             return _headers(response, tag)
         cache.set(rendering, ALONE, SHARED_SECONDS)  # nothing to wait for: each renders its own
         return _headers(response, None)
